@@ -1,0 +1,236 @@
+import { InvalidMessageError, RpcError, ErrorCodes, TransportClosedError } from "./errors.js";
+import { classifyMessage } from "./guards.js";
+import { PendingRequests } from "./tracker.js";
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  MCPTransport,
+  RequestId,
+  RequestOptions,
+} from "./types.js";
+
+/** What a transport's `send` learns about the message it must deliver. */
+export interface SendContext {
+  /** For requests: the id being sent. */
+  requestId?: RequestId | undefined;
+  /** For requests, when the endpoint was created with `requestSignals: true`: aborted once the request settles. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The callbacks an endpoint reads when messages arrive: normally the transport object itself. */
+export type EndpointHandlers = Pick<MCPTransport, "onError" | "onNotification" | "onRequest">;
+
+/** Options of {@link JsonRpcEndpoint}. */
+export interface JsonRpcEndpointOptions {
+  /** Delivers one message. For a request, a rejection fails that request. */
+  send: (message: JsonRpcMessage, context: SendContext) => Promise<void>;
+  /** Read on every incoming message, so callbacks set later are honoured. */
+  handlers: EndpointHandlers;
+  /** Default request timeout (ms). */
+  defaultTimeout?: number | undefined;
+  /** Create an AbortSignal per request that fires when it settles (HTTP uses it to end the exchange). */
+  requestSignals?: boolean | undefined;
+  /** Names the source in error messages, e.g. "stdout" or "SSE stream". */
+  source?: string | undefined;
+}
+
+const PROGRESS = "notifications/progress";
+const CANCELLED = "notifications/cancelled";
+
+/**
+ * JSON-RPC routing written once for every transport: outgoing requests with ids, progress tokens
+ * and cancellation; incoming responses, notifications and server→client requests.
+ * It does no I/O of its own: the transport supplies `send` and feeds parsed values to `receive`.
+ */
+export class JsonRpcEndpoint {
+  /** The shared tracker of requests in flight. */
+  readonly pending: PendingRequests;
+  readonly #send: JsonRpcEndpointOptions["send"];
+  readonly #handlers: EndpointHandlers;
+  readonly #requestSignals: boolean;
+  readonly #source: string;
+  readonly #incoming = new Map<RequestId, AbortController>();
+  #closed = false;
+
+  constructor(options: JsonRpcEndpointOptions) {
+    this.#send = options.send;
+    this.#handlers = options.handlers;
+    this.#requestSignals = options.requestSignals === true;
+    this.#source = options.source ?? "message";
+    this.pending = new PendingRequests({
+      defaultTimeout: options.defaultTimeout,
+      onCancel: (requestId, reason, method) => {
+        // The spec forbids cancelling initialize; everything else is told.
+        if (method === "initialize" || this.#closed) return;
+        this.#deliver({ jsonrpc: "2.0", method: CANCELLED, params: { requestId, reason } }, {});
+      },
+    });
+  }
+
+  /** Sends a request and resolves with its `result`. */
+  request<T = unknown>(method: string, params?: object, options: RequestOptions = {}): Promise<T> {
+    if (this.#closed) return Promise.reject(new TransportClosedError());
+    const id = this.pending.nextId();
+    let finalParams: object | undefined = params;
+    if (options.onProgress) {
+      const base = (params ?? {}) as Record<string, unknown>;
+      const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? (base["_meta"] as object) : {};
+      finalParams = { ...base, _meta: { ...meta, progressToken: id } };
+    }
+    const controller = this.#requestSignals ? new AbortController() : undefined;
+    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: () => controller.abort() } : {});
+    if (this.pending.has(id)) {
+      const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
+      let sending: Promise<void>;
+      try {
+        sending = this.#send(message, { requestId: id, signal: controller?.signal });
+      } catch (error) {
+        sending = Promise.reject(error);
+      }
+      sending.catch((error: unknown) => this.pending.reject(id, error));
+    }
+    return promise;
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: object): Promise<void> {
+    if (this.#closed) throw new TransportClosedError();
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    await this.#send(message, {});
+  }
+
+  /**
+   * Routes one parsed value (a message or a batch). Never throws: invalid input goes to `onError`
+   * as an {@link InvalidMessageError}; responses with unknown ids are ignored.
+   */
+  receive(value: unknown): void {
+    const classified = classifyMessage(value);
+    switch (classified.kind) {
+      case "batch":
+        for (const item of classified.messages) this.receive(item);
+        return;
+      case "response":
+        this.#onResponse(classified.message);
+        return;
+      case "notification":
+        this.#onNotification(classified.message);
+        return;
+      case "request":
+        this.#onRequest(classified.message);
+        return;
+      case "invalid":
+        this.reportError(new InvalidMessageError(this.#source, classified.reason));
+        return;
+    }
+  }
+
+  /** Passes a non-fatal problem to the transport's `onError`, guarding against a throwing callback. */
+  reportError(error: Error): void {
+    try {
+      this.#handlers.onError?.(error);
+    } catch {
+      // An error reporter that throws has nowhere further to report to.
+    }
+  }
+
+  /** Rejects everything in flight, aborts server→client handlers, and refuses further traffic. */
+  close(error: unknown = new TransportClosedError()): void {
+    this.#closed = true;
+    this.pending.rejectAll(error);
+    for (const controller of this.#incoming.values()) controller.abort(error);
+    this.#incoming.clear();
+  }
+
+  /** True after {@link close}. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #onResponse(response: JsonRpcResponse): void {
+    if (response.id === null) {
+      // An error the server could not tie to a request: nothing to settle, but worth telling.
+      if ("error" in response) this.reportError(RpcError.fromError(response.error));
+      return;
+    }
+    this.pending.handleResponse(response); // unknown ids are ignored, as the seed specifies
+  }
+
+  #onNotification(message: JsonRpcNotification): void {
+    if (message.method === PROGRESS && this.pending.handleProgress(message.params)) return;
+    if (message.method === CANCELLED) {
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      const controller = typeof requestId === "string" || typeof requestId === "number" ? this.#incoming.get(requestId) : undefined;
+      if (controller) {
+        const reason = (message.params as { reason?: unknown }).reason;
+        controller.abort(new Error(typeof reason === "string" ? reason : "Cancelled by server"));
+        return;
+      }
+    }
+    try {
+      this.#handlers.onNotification?.(message.method, message.params);
+    } catch (error) {
+      this.reportError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #onRequest(message: JsonRpcRequest): void {
+    const handler = this.#handlers.onRequest;
+    if (!handler) {
+      // ping is part of the base protocol: any peer must answer it, handler or not.
+      if (message.method === "ping") this.#respond({ jsonrpc: "2.0", id: message.id, result: {} });
+      else this.#respondError(message.id, ErrorCodes.MethodNotFound, `Method not found: ${message.method}`);
+      return;
+    }
+    const controller = new AbortController();
+    this.#incoming.set(message.id, controller);
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(handler(message.method, message.params, { signal: controller.signal, requestId: message.id }));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running.then(
+      (result) => {
+        if (this.#finishIncoming(message.id, controller)) this.#respond({ jsonrpc: "2.0", id: message.id, result: result ?? {} });
+      },
+      (error: unknown) => {
+        if (!this.#finishIncoming(message.id, controller)) return;
+        if (RpcError.isInstance(error)) {
+          this.#respondError(message.id, error.code, error.rpcMessage, error.data);
+        } else {
+          this.#respondError(message.id, ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
+        }
+      },
+    );
+  }
+
+  /** Forgets a finished server→client request; false when it was cancelled (no response is owed). */
+  #finishIncoming(id: RequestId, controller: AbortController): boolean {
+    if (this.#incoming.get(id) === controller) this.#incoming.delete(id);
+    return !controller.signal.aborted && !this.#closed;
+  }
+
+  #respondError(id: RequestId, code: number, message: string, data?: unknown): void {
+    const error = data === undefined ? { code, message } : { code, message, data };
+    this.#respond({ jsonrpc: "2.0", id, error });
+  }
+
+  #respond(response: JsonRpcResponse): void {
+    if (this.#closed) return;
+    this.#deliver(response, {});
+  }
+
+  #deliver(message: JsonRpcMessage, context: SendContext): void {
+    let sending: Promise<void>;
+    try {
+      sending = this.#send(message, context);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.catch((error: unknown) => {
+      if (!this.#closed) this.reportError(error instanceof Error ? error : new Error(String(error)));
+    });
+  }
+}

@@ -1,0 +1,231 @@
+import { RequestTimeoutError, RpcError, type TimeoutKind } from "./errors.js";
+import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
+
+/** Default per-request timeout in milliseconds when neither the call nor the transport sets one. */
+export const DEFAULT_REQUEST_TIMEOUT = 30_000;
+
+/** Options of {@link PendingRequests}. */
+export interface PendingRequestsOptions {
+  /** Timeout for requests that do not set their own. Default {@link DEFAULT_REQUEST_TIMEOUT}; `Infinity` means none. */
+  defaultTimeout?: number | undefined;
+  /**
+   * Called once when a request is aborted by its caller or times out, so the transport can
+   * send `notifications/cancelled`. Never called for a request that completed or failed otherwise.
+   */
+  onCancel?: ((requestId: RequestId, reason: string, method: string) => void) | undefined;
+}
+
+/** Extra hooks for one tracked request. */
+export interface TrackHooks {
+  /** Runs once when the request settles in any way (used to abort an HTTP exchange). */
+  onSettled?: (() => void) | undefined;
+}
+
+interface Entry {
+  readonly method: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  readonly timeout: number;
+  readonly maxTotalTimeout: number | undefined;
+  readonly resetOnProgress: boolean;
+  readonly startedAt: number;
+  readonly onProgress: ((progress: Progress) => void) | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly onSettled: (() => void) | undefined;
+  onAbort: (() => void) | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  timeoutKind: TimeoutKind;
+}
+
+/** Longest delay `setTimeout` honours; anything longer (or `Infinity`) means "no clock". */
+const MAX_TIMER_DELAY = 2_147_483_647;
+
+function isTimeout(value: unknown): value is number {
+  return typeof value === "number" && !Number.isNaN(value) && value >= 0;
+}
+
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (typeof reason === "string") return reason;
+  return "Request aborted";
+}
+
+/**
+ * The one pending-request tracker every transport shares: id → resolve/reject, the timeout clock,
+ * the caller's AbortSignal, progress routing, and the cancellation hook.
+ *
+ * Every settled request leaves nothing behind: its map entry, its timer and its abort listener
+ * are removed at once, so a long-lived shared `AbortSignal` does not accumulate listeners.
+ */
+export class PendingRequests {
+  readonly #entries = new Map<RequestId, Entry>();
+  readonly #defaultTimeout: number;
+  readonly #onCancel: PendingRequestsOptions["onCancel"];
+  #counter = 0;
+
+  constructor(options: PendingRequestsOptions = {}) {
+    const fallback = options.defaultTimeout;
+    this.#defaultTimeout = isTimeout(fallback) ? fallback : DEFAULT_REQUEST_TIMEOUT;
+    this.#onCancel = options.onCancel;
+  }
+
+  /** A fresh id: a counter, unique for the life of this tracker (no random collisions). */
+  nextId(): number {
+    this.#counter += 1;
+    return this.#counter;
+  }
+
+  /** Number of requests in flight. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Whether `id` is in flight. */
+  has(id: RequestId): boolean {
+    return this.#entries.has(id);
+  }
+
+  /** The method of an in-flight request. */
+  methodOf(id: RequestId): string | undefined {
+    return this.#entries.get(id)?.method;
+  }
+
+  /** Starts tracking `id`. The promise settles exactly once; see the class notes for clean-up. */
+  track<T = unknown>(id: RequestId, method: string, options: RequestOptions = {}, hooks: TrackHooks = {}): Promise<T> {
+    if (this.#entries.has(id)) return Promise.reject(new Error(`Request id ${String(id)} is already in flight`));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+
+    return new Promise<T>((resolve, reject) => {
+      const timeout = isTimeout(options.timeout) ? options.timeout : this.#defaultTimeout;
+      const entry: Entry = {
+        method,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timeout,
+        maxTotalTimeout: isTimeout(options.maxTotalTimeout) && Number.isFinite(options.maxTotalTimeout) ? options.maxTotalTimeout : undefined,
+        resetOnProgress: options.resetTimeoutOnProgress === true,
+        startedAt: Date.now(),
+        onProgress: options.onProgress,
+        signal,
+        onSettled: hooks.onSettled,
+        onAbort: undefined,
+        timer: undefined,
+        timeoutKind: "request",
+      };
+      this.#entries.set(id, entry);
+      this.#arm(id, entry, timeout);
+      if (!this.#entries.has(id)) return; // a zero budget already ended it
+      if (signal) {
+        entry.onAbort = () => this.#cancel(id, signal.reason, reasonText(signal.reason));
+        signal.addEventListener("abort", entry.onAbort, { once: true });
+      }
+    });
+  }
+
+  /** Chooses which of the seed's timeout messages this request will use (`request` by default). */
+  setTimeoutKind(id: RequestId, kind: TimeoutKind): void {
+    const entry = this.#entries.get(id);
+    if (entry) entry.timeoutKind = kind;
+  }
+
+  /** Resolves `id` with `value`. Returns false if it was not in flight. */
+  resolve(id: RequestId, value: unknown): boolean {
+    const entry = this.#take(id);
+    if (!entry) return false;
+    entry.resolve(value);
+    return true;
+  }
+
+  /** Rejects `id` with `error` without telling the server. Returns false if it was not in flight. */
+  reject(id: RequestId, error: unknown): boolean {
+    const entry = this.#take(id);
+    if (!entry) return false;
+    entry.reject(error);
+    return true;
+  }
+
+  /** Settles the request a response belongs to: `result` resolves, `error` rejects with {@link RpcError}. */
+  handleResponse(response: JsonRpcResponse): boolean {
+    if (response.id === null) return false;
+    if ("error" in response) return this.reject(response.id, RpcError.fromError(response.error));
+    return this.resolve(response.id, response.result);
+  }
+
+  /**
+   * Routes `notifications/progress` params to the request whose progress token they name.
+   * Returns false when no live request asked for progress with that token.
+   */
+  handleProgress(params: unknown): boolean {
+    if (typeof params !== "object" || params === null) return false;
+    const { progressToken, progress, total, message } = params as Record<string, unknown>;
+    if (typeof progressToken !== "string" && typeof progressToken !== "number") return false;
+    const entry = this.#entries.get(progressToken);
+    if (!entry?.onProgress || typeof progress !== "number") return false;
+
+    if (entry.resetOnProgress) {
+      if (entry.timer !== undefined) clearTimeout(entry.timer);
+      entry.timer = undefined;
+      this.#arm(progressToken, entry, entry.timeout);
+      if (!this.#entries.has(progressToken)) return true; // the total budget ran out
+    }
+    const update: Progress = { progress };
+    if (typeof total === "number") update.total = total;
+    if (typeof message === "string") update.message = message;
+    try {
+      entry.onProgress(update);
+    } catch {
+      // A throwing progress callback must not break message routing for everyone else.
+    }
+    return true;
+  }
+
+  /** Rejects every in-flight request with `error` (used on close). Does not send cancellations. */
+  rejectAll(error: unknown): void {
+    for (const id of [...this.#entries.keys()]) this.reject(id, error);
+  }
+
+  #arm(id: RequestId, entry: Entry, timeout: number): void {
+    let delay = timeout;
+    let reported = timeout;
+    if (entry.maxTotalTimeout !== undefined) {
+      const left = entry.maxTotalTimeout - (Date.now() - entry.startedAt);
+      if (left <= delay) {
+        delay = left;
+        reported = entry.maxTotalTimeout;
+      }
+    }
+    if (delay <= 0) {
+      this.#timeout(id, entry, reported);
+      return;
+    }
+    if (delay > MAX_TIMER_DELAY) return;
+    entry.timer = setTimeout(() => this.#timeout(id, entry, reported), delay);
+  }
+
+  #timeout(id: RequestId, entry: Entry, reported: number): void {
+    const error = new RequestTimeoutError(reported, { kind: entry.timeoutKind, method: entry.method });
+    this.#cancel(id, error, error.message);
+  }
+
+  #cancel(id: RequestId, error: unknown, reason: string): void {
+    const entry = this.#take(id);
+    if (!entry) return;
+    entry.reject(error);
+    try {
+      this.#onCancel?.(id, reason, entry.method);
+    } catch {
+      // Telling the server is best effort; the caller already has its answer.
+    }
+  }
+
+  #take(id: RequestId): Entry | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    this.#entries.delete(id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.signal && entry.onAbort) entry.signal.removeEventListener("abort", entry.onAbort);
+    entry.onSettled?.();
+    return entry;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * JSON-RPC 2.0 message shapes as MCP uses them, and the transport contract.
+ * @see https://www.jsonrpc.org/specification
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/basic
+ */
+
+/** A request id. MCP forbids `null` ids on requests. */
+export type RequestId = string | number;
+
+/** A request: expects a response with the same `id`. */
+export interface JsonRpcRequest<P = unknown> {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: P | undefined;
+}
+
+/** A notification: no `id` (or, leniently, `id: null`), no response. */
+export interface JsonRpcNotification<P = unknown> {
+  jsonrpc: "2.0";
+  method: string;
+  params?: P | undefined;
+}
+
+/** The error object carried by an error response. */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A successful response. */
+export interface JsonRpcSuccessResponse<T = unknown> {
+  jsonrpc: "2.0";
+  id: RequestId;
+  result: T;
+}
+
+/** An error response. `id` is `null` when the request could not be identified. */
+export interface JsonRpcErrorResponse {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  error: JsonRpcError;
+}
+
+/** Any response. */
+export type JsonRpcResponse<T = unknown> = JsonRpcSuccessResponse<T> | JsonRpcErrorResponse;
+
+/** Any single JSON-RPC message. */
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** Progress reported by the server for one request (`notifications/progress`). */
+export interface Progress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** Per-request options understood by every transport. */
+export interface RequestOptions {
+  /** Aborting rejects the request with the signal's own reason and tells the server (`notifications/cancelled`). */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds before the request fails with `Request timeout after <n>ms`. Default: the transport's `timeout`, else 30000. */
+  timeout?: number | undefined;
+  /** Receives `notifications/progress` for this request; setting it adds `_meta.progressToken` to the params. */
+  onProgress?: ((progress: Progress) => void) | undefined;
+  /** Restart the timeout clock whenever progress arrives. */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard limit in milliseconds that progress cannot extend. */
+  maxTotalTimeout?: number | undefined;
+}
+
+/** Context passed to a server→client request handler. */
+export interface RequestContext {
+  /** Aborted when the server cancels the request or the transport closes. */
+  signal: AbortSignal;
+  /** The id the server gave the request. */
+  requestId: RequestId;
+}
+
+/**
+ * What every MCP transport offers: framing and delivery, no MCP method order.
+ * Callbacks are plain properties so a layer above can set them after creation.
+ */
+export interface MCPTransport {
+  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T>;
+  notify(method: string, params?: object): Promise<void>;
+  close(): Promise<void>;
+  readonly connected: boolean;
+  /** Called once when the transport closes, asked for or not. */
+  onClose?: (() => void) | undefined;
+  /** Non-fatal problems: a malformed line, a listener that failed, a handler that threw. */
+  onError?: ((error: Error) => void) | undefined;
+  /** Server notifications other than progress for a live request. */
+  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  /** Server→client requests; without it the transport answers `-32601 Method not found`. */
+  onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+  /** Tells the transport the protocol version the handshake agreed on (HTTP sends it as a header). */
+  setProtocolVersion?: ((version: string) => void) | undefined;
+}
