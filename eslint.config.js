@@ -14,6 +14,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-floating-promises": "error",
+      // A caller's abort must reject with the caller's own reason, whatever it is.
+      "@typescript-eslint/prefer-promise-reject-errors": "off",
       "no-restricted-syntax": ["error", { selector: "ExportAllDeclaration", message: "Name every export: no `export *` from a package entry." }],
     },
   },

@@ -76,7 +76,7 @@ export class JsonRpcEndpoint {
     let finalParams: object | undefined = params;
     if (options.onProgress) {
       const base = (params ?? {}) as Record<string, unknown>;
-      const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? (base["_meta"] as object) : {};
+      const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? base["_meta"] : {};
       finalParams = { ...base, _meta: { ...meta, progressToken: id } };
     }
     const controller = this.#requestSignals ? new AbortController() : undefined;

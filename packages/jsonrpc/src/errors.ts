@@ -36,7 +36,7 @@ function hasBrand(ctor: { brand?: string }, value: unknown): boolean {
     return Function.prototype[Symbol.hasInstance].call(ctor, value);
   }
   const brands = (value as Branded)[BRANDS];
-  return Array.isArray(brands) && brands.includes(ctor.brand as string);
+  return Array.isArray(brands) && brands.includes(ctor.brand);
 }
 
 /** Stable string codes of {@link McpError}. */

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// The layer check: every package imports only packages below it in MISSION.md's graph,
+// and only what its own package.json declares. Run by CI; exits 1 on any violation.
+import { builtinModules } from "node:module";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** What each package may depend on (its layers below, transitively). Apps may use any package. */
+export const ALLOWED = {
+  "@mcp/jsonrpc": [],
+  "@mcp/transport-stdio": ["@mcp/jsonrpc"],
+  "@mcp/transport-http": ["@mcp/jsonrpc"],
+  "@mcp/oauth": ["@mcp/jsonrpc"],
+  "@mcp/client": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth"],
+  "@mcp/manager": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
+  "@mcp/lite": ["@mcp/jsonrpc"],
+};
+
+const SOURCE = /\.(?:[cm]?[jt]sx?)$/;
+const builtins = new Set(builtinModules);
+
+function walk(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (SOURCE.test(name) && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+/** The module specifiers a source file imports, with their line numbers. */
+export function importsOf(code) {
+  const found = [];
+  const stripped = code.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " ")).replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+    /\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of stripped.matchAll(pattern)) {
+      const line = stripped.slice(0, match.index).split("\n").length;
+      found.push({ specifier: match[1], line });
+    }
+  }
+  return found;
+}
+
+function packageNameOf(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+function readJson(path) {
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+/** Checks a workspace; returns a list of human-readable violations (empty when clean). */
+export function checkLayers(root) {
+  const violations = [];
+  const rootPkg = existsSync(join(root, "package.json")) ? readJson(join(root, "package.json")) : {};
+  const rootDev = new Set(Object.keys(rootPkg.devDependencies ?? {}));
+  const dirs = [];
+  for (const group of ["packages", "apps"]) {
+    const base = join(root, group);
+    if (!existsSync(base)) continue;
+    for (const name of readdirSync(base)) {
+      if (existsSync(join(base, name, "package.json"))) dirs.push({ group, dir: join(base, name) });
+    }
+  }
+  for (const { group, dir } of dirs) {
+    const pkg = readJson(join(dir, "package.json"));
+    const name = pkg.name;
+    const isApp = group === "apps";
+    const allowed = isApp ? null : ALLOWED[name];
+    if (!isApp && !allowed) {
+      violations.push(`${relative(root, dir)}: package ${name} is not in the layer graph (scripts/check-layers.mjs)`);
+      continue;
+    }
+    const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
+    const dev = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {}), ...rootDev]);
+    const layerOk = (dep) => isApp || !dep.startsWith("@mcp/") || allowed.includes(dep);
+
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"]) {
+      for (const dep of Object.keys(pkg[field] ?? {})) {
+        if (!layerOk(dep)) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, which is not below it`);
+      }
+    }
+    for (const file of walk(dir)) {
+      const rel = relative(dir, file);
+      const isTest = !rel.startsWith(`src${sep}`) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(rel);
+      const declared = isTest ? dev : runtime;
+      for (const { specifier, line } of importsOf(readFileSync(file, "utf8"))) {
+        const where = `${relative(root, file)}:${line}`;
+        if (specifier.startsWith(".")) {
+          const target = resolve(dir, rel, "..", specifier);
+          if (!target.startsWith(dir + sep)) violations.push(`${where}: relative import "${specifier}" reaches outside ${name}`);
+          continue;
+        }
+        if (specifier.startsWith("node:") || builtins.has(specifier) || specifier.startsWith("#")) continue;
+        const dep = packageNameOf(specifier);
+        if (dep === name) continue;
+        if (!layerOk(dep)) {
+          violations.push(`${where}: ${name} imports ${dep}, which is not below it in the package graph`);
+        } else if (!declared.has(dep)) {
+          violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare${isTest ? "" : " in dependencies"}`);
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(process.argv[2] ?? join(fileURLToPath(import.meta.url), "..", ".."));
+  const violations = checkLayers(root);
+  if (violations.length > 0) {
+    console.error(`Layer check failed (${violations.length}):\n${violations.map((v) => `  - ${v}`).join("\n")}`);
+    process.exit(1);
+  }
+  console.log("Layer check passed: every import points down the package graph and is declared.");
+}

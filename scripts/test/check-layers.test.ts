@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error -- a plain .mjs script without types
+import { checkLayers, importsOf } from "../check-layers.mjs";
+
+const check = checkLayers as (root: string) => string[];
+const script = fileURLToPath(new URL("../check-layers.mjs", import.meta.url));
+const repoRoot = dirname(dirname(script));
+const roots: string[] = [];
+
+function workspace(files: Record<string, string | object>): string {
+  const root = mkdtempSync(join(tmpdir(), "layers-"));
+  roots.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), typeof content === "string" ? content : JSON.stringify(content));
+  }
+  return root;
+}
+
+function pkg(name: string, dependencies: Record<string, string> = {}) {
+  return { name, dependencies };
+}
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe("layer check", () => {
+  it("passes on this repository", () => {
+    expect(check(repoRoot)).toEqual([]);
+  });
+
+  it("passes on a clean graph", () => {
+    const root = workspace({
+      "packages/jsonrpc/package.json": pkg("@mcp/jsonrpc"),
+      "packages/jsonrpc/src/index.ts": 'import { x } from "./x.js";\nimport fs from "node:fs";\n',
+      "packages/client/package.json": pkg("@mcp/client", { "@mcp/jsonrpc": "workspace:*", "@mcp/transport-stdio": "workspace:*" }),
+      "packages/client/src/index.ts": 'import type { A } from "@mcp/jsonrpc";\nexport { b } from "@mcp/transport-stdio";\n',
+      "apps/cli/package.json": pkg("cli", { "@mcp/manager": "workspace:*" }),
+      "apps/cli/src/index.ts": 'import "@mcp/manager";\n',
+    });
+    expect(check(root)).toEqual([]);
+  });
+
+  it.each([
+    ["jsonrpc importing client", "@mcp/jsonrpc", "jsonrpc", "@mcp/client"],
+    ["client importing manager", "@mcp/client", "client", "@mcp/manager"],
+    ["transport-stdio importing transport-http", "@mcp/transport-stdio", "transport-stdio", "@mcp/transport-http"],
+    ["lite importing transport-http", "@mcp/lite", "lite", "@mcp/transport-http"],
+  ])("fails on %s", (_label, name, dir, forbidden) => {
+    const root = workspace({
+      [`packages/${dir}/package.json`]: pkg(name, { [forbidden]: "workspace:*" }),
+      [`packages/${dir}/src/index.ts`]: `// a comment mentioning "${forbidden}" is fine\nimport { thing } from "${forbidden}";\n`,
+    });
+    const violations = check(root);
+    expect(violations).toContain(`packages/${dir}/package.json: ${name} declares ${forbidden} in dependencies, which is not below it`);
+    expect(violations).toContain(`packages/${dir}/src/index.ts:2: ${name} imports ${forbidden}, which is not below it in the package graph`);
+  });
+
+  it("fails on an undeclared dependency, a dynamic import, and a relative import into a sibling", () => {
+    const root = workspace({
+      "packages/lite/package.json": pkg("@mcp/lite", { "@mcp/jsonrpc": "workspace:*" }),
+      "packages/lite/src/index.ts": 'import { createParser } from "eventsource-parser";\nconst m = await import("@mcp/jsonrpc");\nimport { y } from "../../jsonrpc/src/y.js";\n',
+    });
+    expect(check(root)).toEqual([
+      "packages/lite/src/index.ts:1: @mcp/lite imports eventsource-parser, which its package.json does not declare in dependencies",
+      'packages/lite/src/index.ts:3: relative import "../../jsonrpc/src/y.js" reaches outside @mcp/lite',
+    ]);
+  });
+
+  it("lets tests use dev dependencies but not src", () => {
+    const root = workspace({
+      "package.json": { devDependencies: { vitest: "1" } },
+      "packages/jsonrpc/package.json": { name: "@mcp/jsonrpc", devDependencies: { "fast-check": "1" } },
+      "packages/jsonrpc/test/a.test.ts": 'import fc from "fast-check";\nimport { it } from "vitest";\n',
+      "packages/jsonrpc/src/a.ts": 'import fc from "fast-check";\n',
+    });
+    expect(check(root)).toEqual(["packages/jsonrpc/src/a.ts:1: @mcp/jsonrpc imports fast-check, which its package.json does not declare in dependencies"]);
+  });
+
+  it("exits 1 with the violations when run as a command", () => {
+    const root = workspace({
+      "packages/jsonrpc/package.json": pkg("@mcp/jsonrpc"),
+      "packages/jsonrpc/src/index.ts": 'import "@mcp/client";\n',
+    });
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [script, root], { stdio: "pipe", encoding: "utf8" });
+    } catch (error) {
+      failure = error as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure?.stderr).toContain("@mcp/jsonrpc imports @mcp/client, which is not below it in the package graph");
+  });
+
+  it("finds every import form", () => {
+    const found = (importsOf as (c: string) => { specifier: string }[])(
+      'import a from "a";\nimport type { B } from "b";\nimport "c";\nexport * from "d";\nexport { e } from "e";\nconst f = await import("f");\nconst g = require("g");\n/* import "h"; */\n',
+    ).map((x) => x.specifier);
+    expect(found.sort()).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
+  });
+});
