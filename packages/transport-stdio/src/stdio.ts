@@ -1,0 +1,401 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import {
+  JsonRpcEndpoint,
+  McpError,
+  MessageTooLargeError,
+  ParseError,
+  TransportClosedError,
+  type JsonRpcMessage,
+  type MCPTransport,
+  type RequestContext,
+  type RequestOptions,
+} from "@mcp/jsonrpc";
+import { buildChildEnv } from "./env.js";
+import { LineDecoder } from "./line-decoder.js";
+import { ByteRing } from "./ring-buffer.js";
+
+/** Configuration of a stdio server. */
+export interface StdioTransportConfig {
+  type?: "stdio" | undefined;
+  /** Program to run (looked up on `PATH`). */
+  command: string;
+  args?: string[] | undefined;
+  /** Added on top of the safe base environment (or the whole parent environment with `inheritEnv`). */
+  env?: Record<string, string> | undefined;
+  /** Pass the parent's whole environment to the server. Default `false`: only a safe base (see README). */
+  inheritEnv?: boolean | undefined;
+  cwd?: string | undefined;
+  /** Default request timeout in ms. Default 30000. */
+  timeout?: number | undefined;
+  /** What to do with the child's stderr. Default `"pipe"`: kept in a ring buffer, see `stderrTail`. */
+  stderr?: "pipe" | "inherit" | "ignore" | undefined;
+  /** Largest stdout line accepted, in bytes. Default 64 MiB. Longer lines are dropped and reported. */
+  maxLineBytes?: number | undefined;
+  /** How much of stderr to keep, in bytes. Default 64 KiB. */
+  stderrTailBytes?: number | undefined;
+  /** How long `close()` waits after ending stdin before SIGTERM. Default 2000 ms. */
+  closeGraceMs?: number | undefined;
+  /** How long `close()` waits after SIGTERM before SIGKILL. Default 2000 ms. */
+  killGraceMs?: number | undefined;
+  /** Receives each stderr chunk as text (in `"pipe"` mode), e.g. to forward it to a log. */
+  onStderr?: ((text: string) => void) | undefined;
+}
+
+/** The server process could not be started. */
+export class SpawnError extends McpError {
+  static override readonly brand: string = "SpawnError";
+  readonly command: string;
+  /** The system error code, e.g. `ENOENT` or `EACCES`. */
+  readonly errno: string | undefined;
+
+  constructor(command: string, cause: NodeJS.ErrnoException) {
+    const why = cause.code === "ENOENT" ? "command not found" : cause.code === "EACCES" ? "permission denied" : cause.message;
+    super("spawn_failed", `Failed to start MCP server command "${command}": ${why}${cause.code ? ` (${cause.code})` : ""}`, { cause });
+    this.command = command;
+    this.errno = cause.code;
+  }
+
+  static override isInstance(value: unknown): value is SpawnError {
+    return McpError.isInstance(value) && value.code === "spawn_failed";
+  }
+}
+
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
+const DEFAULT_GRACE_MS = 2000;
+/** After the child exits, how long to wait for the rest of its stdout before closing. */
+const STDOUT_DRAIN_MS = 100;
+
+type State = "new" | "connecting" | "open" | "closing" | "closed";
+
+interface QueuedWrite {
+  data: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+// Children still alive when the host process exits are killed with it (their process group on POSIX).
+const live = new Set<StdioTransport>();
+function killLiveChildren(): void {
+  for (const transport of live) transport.killNow();
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(process.platform === "win32" ? pid : -pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An MCP transport over a child process's stdin/stdout (newline-delimited JSON).
+ * Owns spawning, framing, stderr and the process lifecycle; knows nothing of MCP method order.
+ */
+export class StdioTransport implements MCPTransport {
+  onClose?: (() => void) | undefined;
+  onError?: ((error: Error) => void) | undefined;
+  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+
+  readonly config: Readonly<StdioTransportConfig>;
+  readonly #endpoint: JsonRpcEndpoint;
+  readonly #stderr: ByteRing;
+  #child: ChildProcess | undefined;
+  #state: State = "new";
+  #queue: QueuedWrite[] = [];
+  #waitingForDrain = false;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #exited: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
+  #closeError: TransportClosedError | undefined;
+  #drainTimer: ReturnType<typeof setTimeout> | undefined;
+  #stdoutEnded = false;
+  #outbox = "";
+  #flushScheduled = false;
+
+  constructor(config: StdioTransportConfig) {
+    if (typeof config.command !== "string" || config.command.trim() === "") {
+      throw new TypeError('StdioTransport: "command" must be a non-empty string');
+    }
+    this.config = { ...config };
+    this.#stderr = new ByteRing(config.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    this.#endpoint = new JsonRpcEndpoint({
+      send: (message) => this.#write(message),
+      handlers: this,
+      defaultTimeout: config.timeout,
+      source: "stdout",
+    });
+  }
+
+  /** True while the child is running and the transport is open. */
+  get connected(): boolean {
+    return this.#state === "open";
+  }
+
+  /** The child's process id, once spawned. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last lines the child wrote to stderr (in `"pipe"` mode). */
+  get stderrTail(): string {
+    return this.#stderr.text();
+  }
+
+  /** Exit code and signal, once the child has exited. */
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.#exit;
+  }
+
+  /** Spawns the child. Rejects with {@link SpawnError} when the command cannot be started. */
+  async connect(): Promise<void> {
+    if (this.#state !== "new") throw new Error("StdioTransport.connect() can be called only once");
+    this.#state = "connecting";
+    const { command, args = [], cwd, stderr = "pipe" } = this.config;
+    const child = spawn(command, args, {
+      cwd,
+      env: buildChildEnv(this.config.env, this.config.inheritEnv === true),
+      stdio: ["pipe", "pipe", stderr],
+      // Its own process group, so close() can end the whole tree (npx, sh -c, uvx …).
+      detached: process.platform !== "win32",
+      windowsHide: true,
+      shell: false,
+    });
+    this.#child = child;
+
+    await new Promise<void>((resolve, reject) => {
+      const onSpawn = (): void => {
+        child.off("error", onError);
+        resolve();
+      };
+      const onError = (error: NodeJS.ErrnoException): void => {
+        child.off("spawn", onSpawn);
+        reject(new SpawnError(command, error));
+      };
+      child.once("spawn", onSpawn);
+      child.once("error", onError);
+    }).catch((error: unknown) => {
+      this.#state = "closed";
+      this.#endpoint.close(new TransportClosedError({ cause: error }));
+      throw error;
+    });
+
+    this.#state = "open";
+    live.add(this);
+    if (live.size === 1) process.on("exit", killLiveChildren);
+
+    child.on("error", (error) => this.#endpoint.reportError(error));
+    this.#exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.#exit = { code, signal };
+        resolve();
+        this.#onChildGone();
+      });
+    });
+
+    const stdin = child.stdin!;
+    // EPIPE and friends: the child is going away; requests learn it as "Transport closed", never as a crash.
+    stdin.on("error", () => this.#onChildGone());
+    stdin.on("drain", () => this.#flush());
+
+    const decoder = new LineDecoder(
+      this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      (line) => this.#onLine(line),
+      (size) => this.#endpoint.reportError(new MessageTooLargeError(size, this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, "stdout line")),
+    );
+    const stdout = child.stdout!;
+    stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
+    stdout.on("error", (error) => this.#endpoint.reportError(error));
+    stdout.once("end", () => {
+      this.#stdoutEnded = true;
+      this.#onChildGone();
+    });
+
+    if (child.stderr) {
+      child.stderr.on("data", (chunk: Buffer) => {
+        this.#stderr.push(chunk);
+        if (this.config.onStderr) {
+          try {
+            this.config.onStderr(chunk.toString("utf8"));
+          } catch {
+            // A log hook must not break the transport.
+          }
+        }
+      });
+      child.stderr.on("error", () => undefined);
+    }
+  }
+
+  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T> {
+    if (this.#state !== "open") return Promise.reject(this.#closedError());
+    return this.#endpoint.request<T>(method, params, options);
+  }
+
+  notify(method: string, params?: object): Promise<void> {
+    if (this.#state !== "open") return Promise.reject(this.#closedError());
+    return this.#endpoint.notify(method, params);
+  }
+
+  /**
+   * Closes the transport: rejects pending requests with `Transport closed`, ends stdin, waits
+   * `closeGraceMs`, sends SIGTERM to the child's process group, waits `killGraceMs`, then SIGKILL.
+   * Resolves when the child is gone. Safe to call more than once.
+   */
+  close(): Promise<void> {
+    this.#shutdown();
+    return this.#closing ?? Promise.resolve();
+  }
+
+  /** Synchronously kills the process group (used when the host process exits). */
+  killNow(): void {
+    const pid = this.#child?.pid;
+    if (pid !== undefined) signalGroup(pid, "SIGKILL");
+  }
+
+  #closedError(): TransportClosedError {
+    return this.#closeError ?? new TransportClosedError();
+  }
+
+  #onLine(line: Buffer): void {
+    const text = line.toString("utf8");
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      // A banner or log line on stdout: skip it, say so, keep the connection.
+      this.#endpoint.reportError(new ParseError("stdout line", text, { cause: error }));
+      return;
+    }
+    this.#endpoint.receive(value);
+  }
+
+  /** Hands a message to stdin; returns a promise only when it must wait for `drain`. */
+  #write(message: JsonRpcMessage): Promise<void> | undefined {
+    if (this.#state !== "open") throw this.#closedError();
+    const data = `${JSON.stringify(message)}\n`;
+    if (this.#waitingForDrain) {
+      return new Promise((resolve, reject) => this.#queue.push({ data, resolve, reject }));
+    }
+    if (!this.#flushScheduled) {
+      // First message of this tick: out at once (no added latency for one-at-a-time traffic).
+      this.#flushScheduled = true;
+      process.nextTick(this.#flushOutbox);
+      if (!this.#child!.stdin!.write(data)) this.#waitingForDrain = true;
+    } else {
+      // Later messages of the same tick leave together in one write: far fewer syscalls and
+      // stream bookkeeping when requests are pipelined.
+      this.#outbox += data;
+    }
+    return undefined;
+  }
+
+  readonly #flushOutbox = (): void => {
+    this.#flushScheduled = false;
+    const data = this.#outbox;
+    this.#outbox = "";
+    const stdin = this.#child?.stdin;
+    if (data === "" || !stdin || this.#state !== "open") return;
+    if (!stdin.write(data)) this.#waitingForDrain = true;
+  };
+
+  /** stdin drained: send what waited for it, in one write, and release its callers. */
+  #flush(): void {
+    this.#waitingForDrain = false;
+    const stdin = this.#child?.stdin;
+    if (this.#queue.length === 0 || !stdin || this.#state !== "open") return;
+    const batch = this.#queue.splice(0);
+    if (!stdin.write(batch.map((queued) => queued.data).join(""))) this.#waitingForDrain = true;
+    for (const queued of batch) queued.resolve();
+  }
+
+  /**
+   * The child exited or closed its stdout. The two events race: wait a moment for the other one,
+   * so responses still in the pipe are delivered and the close error can carry the exit status.
+   */
+  #onChildGone(): void {
+    if (this.#state !== "open") return;
+    if (this.#stdoutEnded && this.#exit !== undefined) {
+      this.#shutdown(this.#diedError());
+      return;
+    }
+    this.#drainTimer ??= setTimeout(() => this.#shutdown(this.#diedError()), STDOUT_DRAIN_MS);
+  }
+
+  #diedError(): TransportClosedError {
+    const exit = this.#exit;
+    const tail = this.#stderr.text();
+    return new TransportClosedError({
+      ...(exit ? { exitCode: exit.code, signal: exit.signal } : { detail: "the server closed its stdout" }),
+      ...(tail ? { stderrTail: tail } : {}),
+    });
+  }
+
+  /** Moves to closing exactly once, whatever triggered it, and starts ending the child. */
+  #shutdown(error?: TransportClosedError): void {
+    if (this.#state === "closing" || this.#state === "closed" || this.#state === "new") return;
+    this.#state = "closing";
+    if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
+    this.#closeError = error ?? new TransportClosedError();
+    for (const queued of this.#queue.splice(0)) queued.reject(this.#closeError);
+    this.#endpoint.close(this.#closeError);
+    this.#closing = this.#terminate().finally(() => {
+      this.#state = "closed";
+      live.delete(this);
+      if (live.size === 0) process.off("exit", killLiveChildren);
+      try {
+        this.onClose?.();
+      } catch (callbackError) {
+        this.#endpoint.reportError(callbackError instanceof Error ? callbackError : new Error(String(callbackError)));
+      }
+    });
+  }
+
+  async #terminate(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.pid === undefined) return;
+    const pid = child.pid;
+    const exited = this.#exited ?? Promise.resolve();
+    const waitExit = (ms: number): Promise<boolean> =>
+      this.#exit !== undefined
+        ? Promise.resolve(true)
+        : new Promise((resolve) => {
+            const timer = setTimeout(() => resolve(false), ms);
+            void exited.then(() => {
+              clearTimeout(timer);
+              resolve(true);
+            });
+          });
+
+    child.stdin?.end();
+    let gone = await waitExit(this.config.closeGraceMs ?? DEFAULT_GRACE_MS);
+    if (!gone) {
+      signalGroup(pid, "SIGTERM");
+      gone = await waitExit(this.config.killGraceMs ?? DEFAULT_GRACE_MS);
+    }
+    if (!gone) {
+      signalGroup(pid, "SIGKILL");
+      await waitExit(this.config.killGraceMs ?? DEFAULT_GRACE_MS);
+    }
+    // The leader is gone; anything it started in its group (sh -c, npx) goes too.
+    if (process.platform !== "win32" && signalGroup(pid, 0)) {
+      signalGroup(pid, "SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (signalGroup(pid, 0)) {
+        await new Promise((resolve) => setTimeout(resolve, this.config.killGraceMs ?? DEFAULT_GRACE_MS));
+        signalGroup(pid, "SIGKILL");
+      }
+    }
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+  }
+}
+
+/** Spawns `config.command` and returns a connected transport. */
+export async function createStdioTransport(config: StdioTransportConfig): Promise<StdioTransport> {
+  const transport = new StdioTransport(config);
+  await transport.connect();
+  return transport;
+}

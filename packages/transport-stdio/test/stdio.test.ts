@@ -1,0 +1,215 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MessageTooLargeError, ParseError, RequestTimeoutError, TransportClosedError } from "@mcp/jsonrpc";
+import { SpawnError, StdioTransport, buildChildEnv, createStdioTransport, type StdioTransportConfig } from "../src/index.js";
+import { fixture, isAlive, waitFor } from "./helpers.js";
+
+const open: StdioTransport[] = [];
+async function start(flags: string[] = [], extra: Partial<StdioTransportConfig> = {}) {
+  const transport = await createStdioTransport({ command: process.execPath, args: [fixture("server.mjs"), ...flags], ...extra });
+  open.push(transport);
+  return transport;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+describe("StdioTransport", () => {
+  it("skips and reports a banner line, then works", async () => {
+    const errors: Error[] = [];
+    const transport = new StdioTransport({ command: process.execPath, args: [fixture("server.mjs"), "--banner"] });
+    open.push(transport);
+    transport.onError = (e) => errors.push(e);
+    await transport.connect();
+    await expect(transport.request("echo", { a: 1 })).resolves.toEqual({ echo: { a: 1 } });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(ParseError);
+    expect(errors[0]!.message).toContain('starts with "Server starting... (this is not JSON)"');
+  });
+
+  it("handles CRLF line ends, batches, notifications and progress", async () => {
+    const transport = await start();
+    const notes: [string, unknown][] = [];
+    transport.onNotification = (method, params) => notes.push([method, params]);
+    await expect(transport.request("crlf")).resolves.toEqual({ crlf: true });
+    await expect(transport.request("batch")).resolves.toEqual({ batched: true });
+    const progress: unknown[] = [];
+    await transport.request("notify", {}, { onProgress: (p) => progress.push(p) });
+    expect(progress).toEqual([{ progress: 1, total: 2 }]);
+    expect(notes).toEqual([
+      ["notifications/message", { level: "info", data: "in batch" }],
+      ["notifications/message", { level: "info", data: "hello" }],
+    ]);
+  });
+
+  it("answers server→client requests: with a handler, and -32601 without one", async () => {
+    const transport = await start();
+    await expect(transport.request("ask", { method: "roots/list" })).resolves.toEqual({
+      answer: { jsonrpc: "2.0", id: 1000, error: { code: -32601, message: "Method not found: roots/list" } },
+    });
+    await expect(transport.request("ask", { method: "ping" })).resolves.toEqual({ answer: { jsonrpc: "2.0", id: 1001, result: {} } });
+    transport.onRequest = async (method) => ({ roots: [{ uri: `file:///${method}` }] });
+    await expect(transport.request("ask", { method: "roots/list" })).resolves.toEqual({
+      answer: { jsonrpc: "2.0", id: 1002, result: { roots: [{ uri: "file:///roots/list" }] } },
+    });
+  });
+
+  it("a child that dies mid-request: pending rejects with Transport closed + exit code + stderr tail; onClose once", async () => {
+    const transport = await start();
+    let closes = 0;
+    transport.onClose = () => closes++;
+    const hanging = transport.request("hang");
+    const dying = transport.request("die");
+    const error = await dying.catch((e: unknown) => e);
+    await expect(hanging).rejects.toBeInstanceOf(TransportClosedError);
+    expect(error).toBeInstanceOf(TransportClosedError);
+    expect((error as TransportClosedError).message).toMatch(/^Transport closed \(process exited with code 3\)/);
+    expect((error as TransportClosedError).exitCode).toBe(3);
+    expect((error as TransportClosedError).stderrTail).toContain("fatal: something went wrong");
+    await waitFor(() => closes === 1);
+    await transport.close();
+    expect(closes).toBe(1);
+    expect(transport.connected).toBe(false);
+    await expect(transport.request("echo")).rejects.toBeInstanceOf(TransportClosedError);
+  });
+
+  it("writing to a dead child rejects with Transport closed, never an uncaught EPIPE", async () => {
+    const transport = await start();
+    await transport.request("die").catch(() => undefined);
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => transport.notify("notifications/x", { pad: "z".repeat(10_000) })));
+    expect(results.every((r) => r.status === "rejected" && r.reason instanceof TransportClosedError)).toBe(true);
+  });
+
+  it("close() on a child that ignores SIGTERM ends with SIGKILL within the graces", async () => {
+    const transport = await start(["--ignore-term"], { closeGraceMs: 100, killGraceMs: 200 });
+    const pid = transport.pid!;
+    let closes = 0;
+    transport.onClose = () => closes++;
+    const pending = transport.request("hang").catch((e: unknown) => e);
+    const started = Date.now();
+    await transport.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(isAlive(pid)).toBe(false);
+    expect(transport.exitStatus?.signal).toBe("SIGKILL");
+    await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
+    expect(closes).toBe(1);
+  });
+
+  it("close() ends the whole process group: no orphan of `sh -c`", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "stdio-group-"));
+    const pidFile = join(dir, "grandchild.pid");
+    try {
+      const transport = await createStdioTransport({
+        command: "sh",
+        args: ["-c", `"${process.execPath}" "${fixture("server.mjs")}" --grandchild "${pidFile}"; echo done >&2`],
+        closeGraceMs: 300,
+        killGraceMs: 300,
+      });
+      open.push(transport);
+      await expect(transport.request("echo", { via: "sh" })).resolves.toEqual({ echo: { via: "sh" } });
+      const grandchild = Number(readFileSync(pidFile, "utf8"));
+      expect(isAlive(grandchild)).toBe(true);
+      await transport.close();
+      await waitFor(() => !isAlive(grandchild), 3000);
+      expect(isAlive(transport.pid!)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a request nobody answers times out with the exact message and the child receives notifications/cancelled", async () => {
+    const transport = await start();
+    await expect(transport.request("hang", {}, { timeout: 100 })).rejects.toThrow(new RequestTimeoutError(100).message);
+    const controller = new AbortController();
+    const aborted = transport.request("hang", {}, { signal: controller.signal });
+    controller.abort(new Error("no longer needed"));
+    await expect(aborted).rejects.toThrow("no longer needed");
+    const { cancelled } = await transport.request<{ cancelled: unknown[] }>("cancelled");
+    expect(cancelled).toEqual([
+      { requestId: 1, reason: "Request timeout after 100ms" },
+      { requestId: 2, reason: "no longer needed" },
+    ]);
+  });
+
+  it("uses config.timeout as the default request timeout", async () => {
+    const transport = await start([], { timeout: 50 });
+    await expect(transport.request("hang")).rejects.toThrow("Request timeout after 50ms");
+  });
+
+  it("receives one 50 MB line intact", async () => {
+    const bytes = 50 * 1024 * 1024;
+    const transport = await createStdioTransport({ command: process.execPath, args: [fixture("giant-line.mjs"), String(bytes)] });
+    open.push(transport);
+    const result = await transport.request<{ data: string }>("go", {}, { timeout: 20_000 });
+    expect(result.data.length).toBe(bytes - '{"jsonrpc":"2.0","id":1,"result":{"data":"'.length - '"}}\n'.length);
+    expect(result.data[0]).toBe("y");
+    expect(result.data.at(-1)).toBe("y");
+    await expect(transport.request("next")).resolves.toEqual({ after: true });
+  });
+
+  it("a line over maxLineBytes is dropped with a clear error; the connection and the host survive", async () => {
+    const transport = await start([], { maxLineBytes: 64 * 1024 });
+    const errors: Error[] = [];
+    transport.onError = (e) => errors.push(e);
+    const big = transport.request("big", { bytes: 1024 * 1024 }, { timeout: 2000 });
+    await expect(big).rejects.toThrow("Request timeout after 2000ms");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(MessageTooLargeError);
+    expect(errors[0]!.message).toMatch(/^stdout line of at least \d+ bytes exceeds the limit of 65536 bytes/);
+    await expect(transport.request("echo", { still: "alive" })).resolves.toEqual({ echo: { still: "alive" } });
+  });
+
+  it("10,000 requests in flight: backpressure without a listener per write", async () => {
+    const transport = await start();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const payload = "p".repeat(512);
+      const results = await Promise.all(Array.from({ length: 10_000 }, (_, i) => transport.request<{ echo: { i: number } }>("echo", { i, payload })));
+      expect(results.map((r) => r.echo.i)).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("a command that cannot be spawned fails connect() with a clear error naming it", async () => {
+    const missing = new StdioTransport({ command: "definitely-not-a-real-mcp-server-xyz" });
+    const error = await missing.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpawnError);
+    expect((error as SpawnError).message).toBe('Failed to start MCP server command "definitely-not-a-real-mcp-server-xyz": command not found (ENOENT)');
+    expect(missing.connected).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), "stdio-eacces-"));
+    try {
+      const error2 = await createStdioTransport({ command: dir }).catch((e: unknown) => e);
+      expect(error2).toBeInstanceOf(SpawnError);
+      expect((error2 as SpawnError).errno).toBe("EACCES");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the child gets a safe base environment plus config.env, unless inheritEnv", () => {
+    const parent = { PATH: "/bin", HOME: "/root", AWS_SECRET_ACCESS_KEY: "s3cr3t", BASH_FUNC: "() { evil; }", SHELL: "() { x; }" };
+    expect(buildChildEnv({ TOKEN: "t" }, false, parent, "linux")).toEqual({ PATH: "/bin", HOME: "/root", TOKEN: "t" });
+    expect(buildChildEnv({ PATH: "/custom" }, true, parent, "linux")).toMatchObject({ AWS_SECRET_ACCESS_KEY: "s3cr3t", PATH: "/custom" });
+  });
+
+  it("a real child does not see a parent secret by default", async () => {
+    process.env["MCP_TEST_SECRET"] = "do-not-leak";
+    try {
+      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, extra: process.env.EXTRA ?? null } }) + "\\n"); });';
+      const plain = await createStdioTransport({ command: process.execPath, args: ["-e", script], env: { EXTRA: "yes" } });
+      open.push(plain);
+      await expect(plain.request("env")).resolves.toEqual({ secret: null, extra: "yes" });
+      const inherited = await createStdioTransport({ command: process.execPath, args: ["-e", script], inheritEnv: true });
+      open.push(inherited);
+      await expect(inherited.request("env")).resolves.toEqual({ secret: "do-not-leak", extra: null });
+    } finally {
+      delete process.env["MCP_TEST_SECRET"];
+    }
+  });
+});
