@@ -15,7 +15,10 @@ import type {
 export interface SendContext {
   /** For requests: the id being sent. */
   requestId?: RequestId | undefined;
-  /** For requests, when the endpoint was created with `requestSignals: true`: aborted once the request settles. */
+  /**
+   * For requests, when the endpoint was created with `requestSignals: true`: aborted when the
+   * request fails (timeout, caller abort, close), so the transport can end its exchange.
+   */
   signal?: AbortSignal | undefined;
 }
 
@@ -33,7 +36,7 @@ export interface JsonRpcEndpointOptions {
   handlers: EndpointHandlers;
   /** Default request timeout (ms). */
   defaultTimeout?: number | undefined;
-  /** Create an AbortSignal per request that fires when it settles (HTTP uses it to end the exchange). */
+  /** Create an AbortSignal per request that fires when it fails (HTTP uses it to end the exchange). */
   requestSignals?: boolean | undefined;
   /** Names the source in error messages, e.g. "stdout" or "SSE stream". */
   source?: string | undefined;
@@ -83,7 +86,7 @@ export class JsonRpcEndpoint {
       finalParams = { ...base, _meta: { ...meta, progressToken: id } };
     }
     const controller = this.#requestSignals ? new AbortController() : undefined;
-    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: () => controller.abort() } : {});
+    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: (failed) => failed && controller.abort() } : {});
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {

@@ -17,8 +17,8 @@ export interface PendingRequestsOptions {
 
 /** Extra hooks for one tracked request. */
 export interface TrackHooks {
-  /** Runs once when the request settles in any way (used to abort an HTTP exchange). */
-  onSettled?: (() => void) | undefined;
+  /** Runs once when the request settles; `failed` is true for a rejection (timeout, abort, error, close). */
+  onSettled?: ((failed: boolean) => void) | undefined;
 }
 
 interface Entry {
@@ -31,7 +31,7 @@ interface Entry {
   readonly startedAt: number;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly onSettled: (() => void) | undefined;
+  readonly onSettled: ((failed: boolean) => void) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   timeoutKind: TimeoutKind;
 }
@@ -131,7 +131,7 @@ export class PendingRequests {
 
   /** Resolves `id` with `value`. Returns false if it was not in flight. */
   resolve(id: RequestId, value: unknown): boolean {
-    const entry = this.#take(id);
+    const entry = this.#take(id, false);
     if (!entry) return false;
     entry.resolve(value);
     return true;
@@ -139,7 +139,7 @@ export class PendingRequests {
 
   /** Rejects `id` with `error` without telling the server. Returns false if it was not in flight. */
   reject(id: RequestId, error: unknown): boolean {
-    const entry = this.#take(id);
+    const entry = this.#take(id, true);
     if (!entry) return false;
     entry.reject(error);
     return true;
@@ -209,7 +209,7 @@ export class PendingRequests {
   }
 
   #cancel(id: RequestId, error: unknown, reason: string): void {
-    const entry = this.#take(id);
+    const entry = this.#take(id, true);
     if (!entry) return;
     entry.reject(error);
     try {
@@ -219,13 +219,13 @@ export class PendingRequests {
     }
   }
 
-  #take(id: RequestId): Entry | undefined {
+  #take(id: RequestId, failed: boolean): Entry | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     this.#entries.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     if (entry.signal) this.#unwatch(entry.signal, id);
-    entry.onSettled?.();
+    entry.onSettled?.(failed);
     return entry;
   }
 

@@ -1,1 +1,2 @@
-export {};
+export { HttpTransport, SseEndpointError, createHttpTransport, type HttpAuthProvider, type HttpTransportConfig } from "./http.js";
+export type { FetchLike } from "./exchange.js";

@@ -1,0 +1,147 @@
+import type * as NodeHttp from "node:http";
+import type * as NodeHttps from "node:https";
+
+/**
+ * The one HTTP operation the transport needs, behind a small interface with two implementations:
+ * keep-alive `node:http`/`node:https` on Node (the fast default), and WHATWG `fetch` elsewhere or
+ * when a caller injects one.
+ */
+
+/** One HTTP request. */
+export interface ExchangeRequest {
+  method: "GET" | "POST" | "DELETE";
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** One HTTP response; the body is read once, as text or as a byte stream. */
+export interface ExchangeResponse {
+  status: number;
+  statusText: string;
+  header(name: string): string | undefined;
+  /** Reads the whole body as UTF-8 text. */
+  text(): Promise<string>;
+  /** The body as it arrives. */
+  chunks(): AsyncIterableIterator<Uint8Array>;
+  /** Stops reading and releases the connection (a half-read body cannot be reused). */
+  cancel(): void;
+}
+
+/** Sends one request; never follows redirects (the transport decides what a redirect may carry). */
+export type Exchange = (request: ExchangeRequest) => Promise<ExchangeResponse>;
+
+/** A pool of connections that can be released on close. */
+export interface ExchangePool {
+  exchange: Exchange;
+  destroy(): void;
+}
+
+/** The shape of WHATWG `fetch` this package needs. */
+export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
+
+/** An exchange over `fetch`. */
+export function fetchPool(fetchImpl: FetchLike): ExchangePool {
+  return {
+    exchange: async (request) => {
+      const response = await fetchImpl(request.url.href, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.signal,
+        redirect: "manual",
+      });
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        header: (name) => response.headers.get(name) ?? undefined,
+        text: () => response.text(),
+        chunks: async function* () {
+          if (!response.body) return;
+          const reader = response.body.getReader();
+          try {
+            for (;;) {
+              const result = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+              if (result.done) return;
+              yield result.value;
+            }
+          } finally {
+            reader.releaseLock();
+            void response.body.cancel().catch(() => undefined);
+          }
+        },
+        cancel: () => {
+          void response.body?.cancel().catch(() => undefined);
+        },
+      };
+    },
+    destroy: () => undefined,
+  };
+}
+
+
+/** An exchange over keep-alive `node:http` / `node:https` agents owned by one transport. */
+export async function nodePool(): Promise<ExchangePool> {
+  // Loaded lazily so the package still imports where only fetch exists.
+  const http: typeof NodeHttp = await import("node:http");
+  const https: typeof NodeHttps = await import("node:https");
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
+  };
+  const exchange: Exchange = (request) =>
+    new Promise((resolve, reject) => {
+      const { url } = request;
+      const secure = url.protocol === "https:";
+      if (!secure && url.protocol !== "http:") {
+        reject(new TypeError(`Unsupported URL protocol: ${url.protocol}`));
+        return;
+      }
+      const headers: Record<string, string> = { ...request.headers };
+      if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
+      const options = {
+        method: request.method,
+        headers,
+        agent: secure ? agents["https:"] : agents["http:"],
+        ...(request.signal ? { signal: request.signal } : {}),
+      };
+      const req = (secure ? https : http).request(url, options, (res) => {
+        let consumed = false;
+        const take = (): typeof res => {
+          if (consumed) throw new Error("Response body already read");
+          consumed = true;
+          return res;
+        };
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? "",
+          header: (name) => {
+            const value = res.headers[name.toLowerCase()];
+            return Array.isArray(value) ? value.join(", ") : value;
+          },
+          text: async () => {
+            const stream = take();
+            stream.setEncoding("utf8");
+            let text = "";
+            for await (const chunk of stream) text += chunk as string;
+            return text;
+          },
+          chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
+          cancel: () => {
+            if (!res.complete) res.destroy();
+            else res.resume();
+          },
+        });
+      });
+      req.on("error", reject);
+      req.end(request.body);
+    });
+  return {
+    exchange,
+    destroy: () => {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+
+/** What one SSE stream delivered, for resumption. */
+export interface SseProgress {
+  /** The last `id:` seen on this stream (or carried over from an earlier one). */
+  lastEventId: string | undefined;
+  /** The last `retry:` the server asked for, in ms. */
+  retry: number | undefined;
+}
+
+/**
+ * Feeds a byte stream through `eventsource-parser` (multi-line `data:`, `id:`, `retry:`, comments,
+ * CR/LF/CRLF) and calls `onEvent` for each event. Resolves when the stream ends; rejects if it breaks.
+ * `shouldStop` is checked after each chunk; when it returns true the stream is left for the caller.
+ */
+export async function readSse(
+  chunks: AsyncIterator<Uint8Array>,
+  progress: SseProgress,
+  onEvent: (event: EventSourceMessage) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.id !== undefined) progress.lastEventId = event.id;
+      onEvent(event);
+    },
+    onRetry: (ms) => {
+      progress.retry = ms;
+    },
+  });
+  for (;;) {
+    const result = await chunks.next();
+    if (result.done === true) break;
+    parser.feed(decoder.decode(result.value, { stream: true }));
+  }
+  parser.feed(decoder.decode());
+}

@@ -1,0 +1,315 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { HttpTransport, SseEndpointError, createHttpTransport, type HttpTransportConfig } from "../src/index.js";
+import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
+import { startSdkServer, type SdkServer } from "./sdk-server.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fixture(handler: Handler, path?: string): Promise<Fixture> {
+  const f = await startFixture(handler, path);
+  cleanups.push(() => f.stop());
+  return f;
+}
+
+async function transport(config: Partial<HttpTransportConfig> & { url: string }): Promise<HttpTransport> {
+  const t = await createHttpTransport({ type: "http", ...config });
+  cleanups.push(() => t.close());
+  return t;
+}
+
+const INIT = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } };
+
+describe("Streamable HTTP against a server built on the official SDK", () => {
+  let server: SdkServer;
+  async function sdk(json = false) {
+    server = await startSdkServer({ json });
+    cleanups.push(() => server.stop());
+    return server;
+  }
+
+  for (const json of [false, true]) {
+    it(`sends MCP-Protocol-Version and the session id on every request after initialize (${json ? "JSON" : "SSE"} responses)`, async () => {
+      const s = await sdk(json);
+      const t = await transport({ url: s.url });
+      const init = await t.request<{ protocolVersion: string }>("initialize", INIT);
+      t.setProtocolVersion(init.protocolVersion);
+      await t.notify("notifications/initialized");
+      await t.request("tools/list");
+      await expect(t.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).resolves.toMatchObject({ content: [{ text: "5" }] });
+      const afterInit = s.requests.slice(1);
+      expect(afterInit.length).toBeGreaterThanOrEqual(3);
+      for (const r of afterInit) {
+        expect(r.headers["mcp-protocol-version"]).toBe("2025-11-25");
+        expect(r.headers["mcp-session-id"]).toBe(t.sessionId);
+        expect(r.headers["accept"]).toBe("application/json, text/event-stream");
+      }
+      await t.close();
+      expect(s.requests.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": t.sessionId } });
+    });
+  }
+
+  it("a restarted server: the next request raises the typed session-expired error", async () => {
+    const s = await sdk();
+    const t = await transport({ url: s.url });
+    await t.request("initialize", INIT);
+    await t.notify("notifications/initialized");
+    const session = t.sessionId!;
+    await s.restart();
+    const error = await t.request("tools/list").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionExpiredError);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: "session_expired", status: 404, sessionId: session });
+    // Notifications learn it too.
+    await expect(t.notify("notifications/roots/list_changed")).rejects.toBeInstanceOf(SessionExpiredError);
+  });
+
+  it("a JSON-RPC error keeps its code", async () => {
+    const s = await sdk(true);
+    const t = await transport({ url: s.url });
+    await t.request("initialize", INIT);
+    await expect(t.request("no/such/method")).rejects.toMatchObject({ code: -32601 });
+    await expect(t.request("no/such/method")).rejects.toBeInstanceOf(RpcError);
+  });
+});
+
+describe("Streamable HTTP edge cases (hand-made servers)", () => {
+  it("a user Accept header adds to, never replaces, what MCP needs", async () => {
+    const f = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }));
+    const t = await transport({ url: f.url, headers: { Accept: "application/x-custom", "X-Trace": "1" } });
+    await t.request("ping");
+    expect(f.seen[0]!.headers).toMatchObject({ accept: "application/json, text/event-stream, application/x-custom", "x-trace": "1", "content-type": "application/json" });
+  });
+
+  it("headers then a stalled body: the timeout covers the whole exchange", async () => {
+    const f = await fixture((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"jsonrpc":"2.0",');
+    });
+    const t = await transport({ url: f.url });
+    await expect(t.request("tools/list", {}, { timeout: 300 })).rejects.toThrow(new RequestTimeoutError(300).message);
+  });
+
+  it("an SSE body that stalls times out with the SSE message", async () => {
+    const f = await fixture((req, res) => {
+      if (req.json?.method === "notifications/cancelled") return void res.writeHead(202).end();
+      sse(res)(": still thinking\n\n");
+    });
+    const t = await transport({ url: f.url });
+    await expect(t.request("tools/list", {}, { timeout: 300 })).rejects.toThrow("SSE response timeout after 300ms");
+    // And the server was told.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(f.seen.map((s) => JSON.parse(s.body).method)).toContain("notifications/cancelled");
+  });
+
+  it("a torn SSE stream with event ids is resumed with GET + Last-Event-ID after retry:", async () => {
+    let getAt = 0;
+    let postEndedAt = 0;
+    const f = await fixture((req, res) => {
+      if (req.method === "POST") {
+        const write = sse(res);
+        write(`id: ev-1\nretry: 150\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "part 1" } })}\n\n`);
+        setTimeout(() => {
+          postEndedAt = Date.now();
+          res.socket?.destroy(); // torn, not ended
+        }, 20);
+        return;
+      }
+      getAt = Date.now();
+      expect(req.headers["last-event-id"]).toBe("ev-1");
+      const write = sse(res);
+      write(`id: ev-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resumed: true } })}\n\n`);
+      res.end();
+    });
+    const t = await transport({ url: f.url });
+    const notes: unknown[] = [];
+    t.onNotification = (_m, p) => notes.push(p);
+    await expect(t.request("tools/call", { name: "x" })).resolves.toEqual({ resumed: true });
+    expect(notes).toEqual([{ level: "info", data: "part 1" }]);
+    expect(getAt - postEndedAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it("SSE that ends without the response: No response received for request ID <id>", async () => {
+    const f = await fixture((_req, res) => {
+      sse(res)(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: {} })}\n\n`);
+      res.end();
+    });
+    const t = await transport({ url: f.url });
+    await expect(t.request("tools/list")).rejects.toThrow(new NoResponseError(1).message);
+  });
+
+  it("interleaved server→client requests on a POST's SSE stream are answered by POSTing back", async () => {
+    const f = await fixture((req, res) => {
+      if (req.json?.id === 1) {
+        const write = sse(res);
+        write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "srv-1", method: "roots/list" })}\n\n`);
+        setTimeout(() => {
+          write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { done: true } })}\n\n`);
+          res.end();
+        }, 50);
+        return;
+      }
+      res.writeHead(202).end();
+    });
+    const t = await transport({ url: f.url });
+    t.onRequest = async () => ({ roots: [{ uri: "file:///r" }] });
+    await expect(t.request("tools/call")).resolves.toEqual({ done: true });
+    expect(f.seen.map((s) => JSON.parse(s.body))).toContainEqual({ jsonrpc: "2.0", id: "srv-1", result: { roots: [{ uri: "file:///r" }] } });
+  });
+
+  it("401 with WWW-Authenticate: an HttpError with status, body and the hints", async () => {
+    const f = await fixture((_req, res) =>
+      void res
+        .writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"', "mcp-auth-server": "http://127.0.0.1/auth" })
+        .end("unauthorized"),
+    );
+    const t = await transport({ url: f.url });
+    const error = await t.request("initialize", INIT).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 401, body: "unauthorized", mcpAuthServer: "http://127.0.0.1/auth" });
+    expect((error as HttpError).message).toBe(
+      'HTTP 401: unauthorized (WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource") (Mcp-Auth-Server: http://127.0.0.1/auth)',
+    );
+  });
+
+  it("the auth provider's token is sent; on 401 it refreshes and the request is retried once", async () => {
+    const f = await fixture((req, res) => {
+      if (req.headers.authorization !== "Bearer fresh") return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
+    });
+    let token = "stale";
+    const refreshes: unknown[] = [];
+    const t = await transport({
+      url: f.url,
+      authProvider: {
+        headers: () => ({ Authorization: `Bearer ${token}` }),
+        onUnauthorized: (ctx) => {
+          refreshes.push(ctx);
+          token = "fresh";
+          return true;
+        },
+      },
+    });
+    await expect(t.request("ping")).resolves.toEqual({ ok: true });
+    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer" }]);
+    expect(f.seen.map((s) => s.headers.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+  });
+
+  it("a redirect to another origin never carries Authorization or the session id", async () => {
+    const target = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { moved: true } }));
+    const f = await fixture((req, res) => {
+      if (req.json?.method === "initialize") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }, 200, { "mcp-session-id": "secret-session" });
+      res.writeHead(307, { location: target.url }).end();
+    });
+    const t = await transport({ url: f.url, headers: { Authorization: "Bearer user-token" } });
+    await t.request("initialize", INIT);
+    await expect(t.request("tools/list")).resolves.toEqual({ moved: true });
+    expect(target.seen[0]!.headers.authorization).toBeUndefined();
+    expect(target.seen[0]!.headers["mcp-session-id"]).toBeUndefined();
+    expect(f.seen[1]!.headers["mcp-session-id"]).toBe("secret-session");
+  });
+
+  it("HTML instead of JSON: a typed parse error quoting the start of the body", async () => {
+    const f = await fixture((_req, res) => void res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Login</body></html>"));
+    const t = await transport({ url: f.url });
+    const error = await t.request("tools/list").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ParseError);
+    expect((error as ParseError).message).toContain('starts with "<!doctype html><html><body>Login</body></html>"');
+  });
+
+  it("the GET listener disables itself on 405", async () => {
+    const f = await fixture((_req, res) => void res.writeHead(405).end());
+    const t = await transport({ url: f.url });
+    await expect(t.startSSEListener()).resolves.toBeUndefined();
+    expect(f.seen.map((s) => s.method)).toEqual(["GET"]);
+  });
+
+  it("the GET listener delivers server notifications and requests", async () => {
+    const f = await fixture((req, res) => {
+      if (req.method === "GET") {
+        const write = sse(res);
+        write(`id: 1\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
+        write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 77, method: "ping" })}\n\n`);
+        return;
+      }
+      res.writeHead(202).end();
+    });
+    const t = await transport({ url: f.url });
+    const notes: string[] = [];
+    t.onNotification = (m) => notes.push(m);
+    await t.startSSEListener();
+    await expect.poll(() => notes).toEqual(["notifications/tools/list_changed"]);
+    await expect.poll(() => f.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body))).toEqual([{ jsonrpc: "2.0", id: 77, result: {} }]);
+  });
+
+  it("a notification that gets no answer: Notify timeout after <n>ms", async () => {
+    const f = await fixture(() => undefined);
+    const t = await transport({ url: f.url, timeout: 200 });
+    await expect(t.notify("notifications/initialized")).rejects.toThrow("Notify timeout after 200ms");
+  });
+
+  it("a caller's abort rejects with the caller's reason", async () => {
+    const f = await fixture(() => undefined);
+    const t = await transport({ url: f.url });
+    const controller = new AbortController();
+    const reason = new Error("user cancelled");
+    const pending = t.request("tools/call", {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(pending).rejects.toBe(reason);
+  });
+
+  it("falls back to legacy SSE when initialize gets 404 from a type: http URL", async () => {
+    const f = await fixture((req, res) => {
+      if (req.method === "POST" && req.url === "/mcp") return void res.writeHead(404).end("not here");
+      if (req.method === "GET" && req.url === "/mcp") {
+        const write = sse(res);
+        write("event: endpoint\ndata: /messages?session=abc\n\n");
+        streams.push(write);
+        return;
+      }
+      if (req.method === "POST" && req.url === "/messages?session=abc") {
+        res.writeHead(202).end();
+        if (req.json.id !== undefined) streams[0]!(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`);
+        return;
+      }
+      res.writeHead(500).end();
+    });
+    const streams: ((text: string) => void)[] = [];
+    const t = await transport({ url: f.url });
+    await expect(t.request("initialize", INIT)).resolves.toEqual({ protocolVersion: "2024-11-05" });
+    expect(t.mode).toBe("legacy");
+  });
+
+  it("legacy SSE: an endpoint on another origin is refused", async () => {
+    const f = await fixture((_req, res) => sse(res)("event: endpoint\ndata: http://evil.example/messages\n\n"));
+    const error = await createHttpTransport({ type: "sse", url: f.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SseEndpointError);
+    expect((error as Error).message).toContain("only http://127.0.0.1:");
+  });
+
+  it("legacy SSE: a server that never sends its endpoint times out clearly", async () => {
+    const f = await fixture((_req, res) => sse(res)(": hello\n\n"));
+    const error = await createHttpTransport({ type: "sse", url: f.url, timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SseEndpointError);
+    expect((error as Error).message).toBe(`No "endpoint" event from ${f.url} within 200ms`);
+  });
+
+  it("requests after close, and in flight at close, reject with Transport closed", async () => {
+    const f = await fixture(() => undefined);
+    const t = new HttpTransport({ type: "http", url: f.url });
+    await t.connect();
+    const pending = t.request("tools/list").catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    await t.close();
+    await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
+  });
+
+  it("rejects bad configuration clearly", () => {
+    expect(() => new HttpTransport({ type: "http", url: "not a url" })).toThrow('HttpTransport: invalid URL "not a url"');
+    expect(() => new HttpTransport({ type: "http", url: "ftp://x" })).toThrow("must be http(s)");
+    expect(() => new HttpTransport({ type: "websocket" as "http", url: "http://x" })).toThrow('unknown type "websocket"');
+  });
+});

@@ -1,0 +1,81 @@
+// A Streamable HTTP server built on the official SDK's server classes, in-process, on 127.0.0.1.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+export interface SdkServer {
+  url: string;
+  /** Headers of every request received, in order. */
+  requests: { method: string; headers: IncomingMessage["headers"] }[];
+  /** Forgets every session, as a restarted server would. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function buildMcpServer(): McpServer {
+  const server = new McpServer({ name: "sdk-test-server", version: "1.0.0" });
+  server.registerTool("add", { description: "Adds", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+    content: [{ type: "text", text: String(a + b) }],
+  }));
+  return server;
+}
+
+export async function startSdkServer(options: { json?: boolean } = {}): Promise<SdkServer> {
+  let sessions = new Map<string, StreamableHTTPServerTransport>();
+  const requests: SdkServer["requests"] = [];
+  const http: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? "", headers: req.headers });
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown) : undefined;
+      const sessionId = req.headers["mcp-session-id"] as string | undefined;
+      let transport = sessionId ? sessions.get(sessionId) : undefined;
+      if (sessionId && !transport) {
+        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
+        return;
+      }
+      if (!transport) {
+        if (req.method !== "POST" || !isInitializeRequest(body)) {
+          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: no session" } }));
+          return;
+        }
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse: options.json === true,
+          onsessioninitialized: (id) => {
+            sessions.set(id, created);
+          },
+        });
+        created.onclose = () => {
+          if (created.sessionId) sessions.delete(created.sessionId);
+        };
+        await buildMcpServer().connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as { port: number };
+  const closeSessions = async () => {
+    const old = sessions;
+    sessions = new Map();
+    await Promise.all([...old.values()].map((t) => t.close()));
+  };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    restart: closeSessions,
+    stop: async () => {
+      await closeSessions();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
