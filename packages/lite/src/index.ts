@@ -1,1 +1,3 @@
-export {};
+export { callMCP, type CallMCPOptions } from "./call.js";
+export { parseSSE, parseSSEStream } from "./sse.js";
+export { LiteHttpError, LiteParseError } from "./errors.js";

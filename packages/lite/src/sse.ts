@@ -1,0 +1,59 @@
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { LiteParseError } from "./errors.js";
+
+function isDone(data: string): boolean {
+  return data.trim() === "[DONE]";
+}
+
+function parsePayload(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch (cause) {
+    throw new LiteParseError(data, { cause });
+  }
+}
+
+/** Splits SSE text into its events (spec-exact: multi-line `data:`, CR/LF/CRLF, comments, BOM). */
+function eventsOf(text: string): EventSourceMessage[] {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  // A BOM is allowed only at the very start of a stream.
+  parser.feed(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  // End of input ends the last event too (a lone trailing CR, or a missing blank line, would
+  // otherwise leave it pending).
+  parser.feed("\n\n");
+  return events;
+}
+
+/**
+ * Returns the first `data:` payload of an SSE body, parsed as JSON — or, when the text holds no
+ * SSE event, the whole text parsed as JSON (the seed's contract). `[DONE]` markers and empty
+ * events are skipped. Throws {@link LiteParseError} (`Failed to parse MCP response`) when the
+ * payload is not JSON.
+ */
+export function parseSSE(text: string): unknown {
+  for (const event of eventsOf(text)) {
+    if (event.data === "" || isDone(event.data)) continue;
+    return parsePayload(event.data);
+  }
+  return parsePayload(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}
+
+/**
+ * Streams every JSON payload of an SSE body as it arrives (skipping empty events and `[DONE]`).
+ * Accepts bytes or text chunks, split anywhere.
+ */
+export async function* parseSSEStream(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<unknown, void, undefined> {
+  const ready: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => ready.push(event) });
+  const decoder = new TextDecoder(); // strips a leading BOM
+  const drain = function* (): Generator<unknown> {
+    for (const event of ready.splice(0)) if (event.data !== "" && !isDone(event.data)) yield parsePayload(event.data);
+  };
+  for await (const chunk of chunks) {
+    parser.feed(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+    yield* drain();
+  }
+  parser.feed(`${decoder.decode()}\n\n`); // end of input ends the last event
+  yield* drain();
+}
