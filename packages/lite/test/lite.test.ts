@@ -27,7 +27,7 @@ function sdkStatelessServer(json: boolean): Server {
       for await (const chunk of req) body += String(chunk);
       const mcp = new McpServer({ name: "lite-test", version: "1.0.0" });
       mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: json }); // no session id generator: stateless
       res.on("close", () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, JSON.parse(body));
