@@ -112,6 +112,7 @@ export class StdioTransport implements MCPTransport {
   #closeError: TransportClosedError | undefined;
   #drainTimer: ReturnType<typeof setTimeout> | undefined;
   #stdoutEnded = false;
+  #protocolVersion: string | undefined;
   #outbox = "";
   #flushScheduled = false;
 
@@ -142,6 +143,16 @@ export class StdioTransport implements MCPTransport {
   /** The last lines the child wrote to stderr (in `"pipe"` mode). */
   get stderrTail(): string {
     return this.#stderr.text();
+  }
+
+  /** The protocol version the handshake agreed on, once told (stdio sends no header; kept for callers). */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Records the negotiated protocol version (part of the MCPTransport contract; stdio has no header to send). */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
   }
 
   /** Exit code and signal, once the child has exited. */

@@ -1,0 +1,76 @@
+import { McpError } from "@mcp/jsonrpc";
+
+/** `config.type` names no transport. Message: `Unknown server type: <type>`. */
+export class UnknownServerTypeError extends McpError {
+  static override readonly brand: string = "UnknownServerTypeError";
+  readonly type: unknown;
+
+  constructor(type: unknown) {
+    super("invalid_config", `Unknown server type: ${String(type)}`);
+    this.type = type;
+  }
+}
+
+/** The handshake did not finish in time. Message: `Connection to MCP server "<name>" timed out after <n>ms`. */
+export class ConnectionTimeoutError extends McpError {
+  static override readonly brand: string = "ConnectionTimeoutError";
+  readonly serverName: string;
+  readonly timeout: number;
+
+  constructor(serverName: string, timeout: number) {
+    super("connection_timeout", `Connection to MCP server "${serverName}" timed out after ${timeout}ms`);
+    this.serverName = serverName;
+    this.timeout = timeout;
+  }
+}
+
+/** The server answered `initialize` with a protocol version this client does not speak. */
+export class UnsupportedProtocolVersionError extends McpError {
+  static override readonly brand: string = "UnsupportedProtocolVersionError";
+  readonly offered: string;
+  readonly received: unknown;
+
+  constructor(serverName: string, offered: string, received: unknown, supported: readonly string[]) {
+    super(
+      "unsupported_protocol_version",
+      `MCP server "${serverName}" answered protocol version ${JSON.stringify(received)}, which this client does not support; we offered "${offered}" (supported: ${supported.join(", ")})`,
+    );
+    this.offered = offered;
+    this.received = received;
+  }
+}
+
+/** The server did not declare the capability a method needs; no request was sent. */
+export class CapabilityNotSupportedError extends McpError {
+  static override readonly brand: string = "CapabilityNotSupportedError";
+  readonly capability: string;
+  readonly method: string;
+
+  constructor(serverName: string, capability: string, method: string) {
+    super("capability_not_supported", `MCP server "${serverName}" does not support ${capability} (needed for ${method})`);
+    this.capability = capability;
+    this.method = method;
+  }
+}
+
+/** A paginated list misbehaved: a repeated cursor, or more pages than allowed. */
+export class PaginationError extends McpError {
+  static override readonly brand: string = "PaginationError";
+  readonly method: string;
+  readonly pages: number;
+
+  constructor(message: string, method: string, pages: number) {
+    super("pagination_error", message);
+    this.method = method;
+    this.pages = pages;
+  }
+}
+
+/** The server's `initialize` answer was not an InitializeResult. */
+export class InvalidInitializeResultError extends McpError {
+  static override readonly brand: string = "InvalidInitializeResultError";
+
+  constructor(serverName: string, reason: string) {
+    super("invalid_message", `MCP server "${serverName}" sent an invalid initialize result: ${reason}`);
+  }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Runs the official MCP conformance suite's client scenarios (those needing no OAuth) against
+// apps/conformance-client and prints "N passed, N failed". A scenario passes only with zero
+// failures and zero warnings. The suite's CLI needs Node >= 22 (fs.globSync): the `node` npm
+// package, a dev dependency of the app, brings that binary from the registry.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(fileURLToPath(import.meta.url), "..", "..");
+const app = join(root, "apps", "conformance-client");
+const node22 = join(app, "node_modules", ".bin", "node");
+const cli = join(app, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const client = join(app, "dist", "index.js");
+const scenarios = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
+
+for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["built client (run `pnpm build`)", client]]) {
+  if (!existsSync(path)) {
+    console.error(`conformance: missing ${what}: ${path}`);
+    process.exit(1);
+  }
+}
+
+const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
+let passed = 0;
+let failed = 0;
+try {
+  for (const scenario of scenarios) {
+    const dir = join(out, scenario);
+    // `exec` so that the suite's timeout kills the client itself, not just a shell wrapper.
+    const command = `exec "${process.execPath}" "${client}"`;
+    const run = spawnSync(node22, [cli, "client", "--command", command, "--scenario", scenario, "--timeout", "30000", "-o", dir], {
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const results = existsSync(dir) ? readdirSync(dir).map((d) => join(dir, d, "checks.json")).filter((f) => existsSync(f)) : [];
+    const checks = results.flatMap((f) => JSON.parse(readFileSync(f, "utf8")));
+    const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+    const ok = run.status === 0 && checks.length > 0 && bad.length === 0;
+    if (ok) passed++;
+    else failed++;
+    const counts = ["SUCCESS", "FAILURE", "WARNING"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
+    console.log(`${ok ? "PASS" : "FAIL"} ${scenario} (${counts}; exit ${run.status})`);
+    if (!ok) {
+      for (const c of bad) console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+      if (checks.length === 0 || run.status !== 0) console.log((run.stdout + run.stderr).split("\n").slice(-30).map((l) => `    | ${l}`).join("\n"));
+    }
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+console.log(`conformance: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
