@@ -14,7 +14,7 @@ if (!url || !/^https?:\/\//.test(url)) {
 const options: ConnectOptions = {
   clientInfo: { name: "mcp-client-stack-conformance", version: "0.1.0" },
   // SEP-1034: accept with nothing filled in; the client applies the schema's defaults.
-  onElicitation: async () => ({ action: "accept", content: {} }),
+  onElicitation: () => Promise.resolve({ action: "accept", content: {} }),
   onError: (error) => console.error(`[${scenario}] transport: ${error.message}`),
 };
 

@@ -208,15 +208,17 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
           throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
         }
         transport.setProtocolVersion(result.protocolVersion);
+        if (transport instanceof HttpTransport && options.listen !== false) {
+          // Open the server's GET stream before `initialized`: servers announce things (such as
+          // tools/list_changed) right after it, and a message sent with no stream open is lost.
+          await transport.startSSEListener().catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+        }
         await transport.notify("notifications/initialized");
         return result;
       })(),
       aborted,
     ]);
 
-    if (transport instanceof HttpTransport && options.listen !== false) {
-      transport.startSSEListener().catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
-    }
     return {
       name,
       config,

@@ -1,0 +1,174 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  applyElicitationDefaults,
+  callTool,
+  CapabilityNotSupportedError,
+  ConnectionTimeoutError,
+  connectToServer,
+  disconnectServer,
+  InvalidInitializeResultError,
+  listPrompts,
+  listResources,
+  listTools,
+  PaginationError,
+  readResource,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  UnknownServerTypeError,
+  UnsupportedProtocolVersionError,
+  type MCPServerConfig,
+} from "../src/index.js";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const paging = (mode: string): MCPServerConfig => ({ command: process.execPath, args: [fixture("paging-server.mjs"), mode], timeout: 10_000 });
+const versioned = (version: string, timeout = 10_000): MCPServerConfig => ({ command: process.execPath, args: [fixture("version-server.mjs"), version], timeout });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("transport selection", () => {
+  it("refuses an unknown type with the seed's message", async () => {
+    await expect(connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig)).rejects.toThrow(new UnknownServerTypeError("websocket").message);
+    await expect(connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig)).rejects.toThrow("Unknown server type: websocket");
+  });
+});
+
+describe("pagination against a server built on the official SDK", () => {
+  it("follows nextCursor to the end", async () => {
+    const conn = await connectToServer("paging", paging("normal"));
+    try {
+      const tools = await listTools(conn);
+      expect(tools.map((t) => t.name)).toEqual(Array.from({ length: 25 }, (_, i) => `tool-${i}`));
+      expect((await listPrompts(conn)).map((p) => p.name)).toEqual(["prompt-0", "prompt-1", "prompt-2"]);
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
+  it("stops on a repeated cursor with a clear error", async () => {
+    const conn = await connectToServer("looping", paging("repeat"));
+    try {
+      const error = await listTools(conn).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaginationError);
+      expect((error as Error).message).toBe('MCP server "looping" repeated cursor "page-1" in tools/list (page 3); stopping');
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
+  it("stops at the page cap", async () => {
+    const conn = await connectToServer("endless", paging("endless"));
+    try {
+      await expect(listTools(conn, { maxPages: 5 })).rejects.toThrow('MCP server "endless" returned more than 5 pages for tools/list; stopping');
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
+  it("does not ask for what the server did not declare", async () => {
+    const conn = await connectToServer("paging", paging("normal"));
+    try {
+      await expect(listResources(conn)).resolves.toEqual([]);
+      const error = await readResource(conn, "file:///x").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CapabilityNotSupportedError);
+      expect((error as Error).message).toBe('MCP server "paging" does not support resources (needed for resources/read)');
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+});
+
+describe("protocol version negotiation", () => {
+  it.each(SUPPORTED_PROTOCOL_VERSIONS.map((v) => [v]))("accepts a server answering %s", async (version) => {
+    const conn = await connectToServer("v", versioned(version));
+    try {
+      expect(conn.protocolVersion).toBe(version);
+      expect(await listTools(conn)).toEqual([]);
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
+  it("refuses an unknown version, naming both, and leaves no process behind", async () => {
+    let closed = 0;
+    const error = await connectToServer("future", versioned("2099-01-01"), { onClose: () => closed++ }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
+    expect((error as Error).message).toBe(
+      'MCP server "future" answered protocol version "2099-01-01", which this client does not support; we offered "2025-11-25" (supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)',
+    );
+    expect(closed).toBe(1); // the transport was closed: the server process is gone
+  });
+
+  it("refuses a malformed initialize result", async () => {
+    await expect(connectToServer("garbage", versioned("garbage"))).rejects.toBeInstanceOf(InvalidInitializeResultError);
+  });
+});
+
+describe("handshake failures", () => {
+  it("times out with the seed's message and kills the server", async () => {
+    let closed = false;
+    const started = Date.now();
+    const error = await connectToServer("slow", versioned("hang", 300), { onClose: () => (closed = true) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect((error as Error).message).toBe('Connection to MCP server "slow" timed out after 300ms');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(closed).toBe(true);
+  });
+
+  it("a caller's abort ends the handshake with the caller's reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("user gave up");
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(connectToServer("slow", versioned("hang"), { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it("a command that does not exist fails clearly", async () => {
+    await expect(connectToServer("missing", { command: "no-such-mcp-server-binary" })).rejects.toThrow(
+      'Failed to start MCP server command "no-such-mcp-server-binary": command not found (ENOENT)',
+    );
+  });
+
+  it("disconnectServer ends the server process; calls afterwards fail with Transport closed", async () => {
+    const conn = await connectToServer("v", versioned("2025-06-18"));
+    const pid = (conn.transport as unknown as { pid: number }).pid;
+    expect(isAlive(pid)).toBe(true);
+    await disconnectServer(conn);
+    expect(isAlive(pid)).toBe(false);
+    await expect(callTool(conn, "x")).rejects.toThrow("Transport closed");
+  });
+});
+
+describe("elicitation defaults (SEP-1034)", () => {
+  const params = {
+    message: "m",
+    requestedSchema: {
+      type: "object" as const,
+      properties: {
+        name: { type: "string", default: "John Doe" },
+        age: { type: "integer", default: 30 },
+        score: { type: "number", default: 95.5 },
+        status: { type: "string", enum: ["active", "inactive"], default: "active" },
+        verified: { type: "boolean", default: true },
+        nickname: { type: "string" },
+      },
+    },
+  };
+
+  it("fills defaults into an accepted answer without overriding what the user gave", () => {
+    expect(applyElicitationDefaults(params, { action: "accept", content: { name: "Ada" } })).toEqual({
+      action: "accept",
+      content: { name: "Ada", age: 30, score: 95.5, status: "active", verified: true },
+    });
+  });
+
+  it("leaves declined and cancelled answers alone", () => {
+    expect(applyElicitationDefaults(params, { action: "decline" })).toEqual({ action: "decline" });
+    expect(applyElicitationDefaults(params, { action: "cancel" })).toEqual({ action: "cancel" });
+  });
+});
