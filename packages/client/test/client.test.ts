@@ -35,7 +35,10 @@ function isAlive(pid: number): boolean {
 describe("transport selection", () => {
   it("refuses an unknown type with the seed's message", async () => {
     await expect(connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig)).rejects.toThrow(new UnknownServerTypeError("websocket").message);
-    await expect(connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig)).rejects.toThrow("Unknown server type: websocket");
+    const error = await connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: "Unknown server type: websocket", code: "invalid_config" });
+    expect(UnknownServerTypeError.isInstance(error)).toBe(true);
+    expect(ConnectionTimeoutError.isInstance(error)).toBe(false);
   });
 });
 

@@ -70,9 +70,12 @@ export class McpError extends Error {
     stamp(this, new.target);
   }
 
-  /** True for an McpError from any installed copy of this package. */
-  static isInstance(value: unknown): value is McpError {
-    return hasBrand(McpError, value);
+  /**
+   * True for an instance of this class (or a subclass) from any installed copy of this package.
+   * Inherited: `TransportClosedError.isInstance(e)` checks for a TransportClosedError.
+   */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return hasBrand(this as { brand?: string }, value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
@@ -108,10 +111,6 @@ export class TransportClosedError extends McpError {
     if (o.stderrTail && o.stderrTail.trim() !== "") message += `\nstderr:\n${o.stderrTail.trimEnd()}`;
     return message;
   }
-
-  static override isInstance(value: unknown): value is TransportClosedError {
-    return hasBrand(TransportClosedError, value);
-  }
 }
 
 /** Which clock ran out; chooses the seed's message. */
@@ -135,10 +134,6 @@ export class RequestTimeoutError extends McpError {
     this.kind = kind;
     this.method = options.method;
   }
-
-  static override isInstance(value: unknown): value is RequestTimeoutError {
-    return hasBrand(RequestTimeoutError, value);
-  }
 }
 
 /** A response stream ended without the awaited response. Message: `No response received for request ID <id>`. */
@@ -149,10 +144,6 @@ export class NoResponseError extends McpError {
   constructor(requestId: string | number, options: { cause?: unknown } = {}) {
     super("no_response", `No response received for request ID ${requestId}`, options);
     this.requestId = requestId;
-  }
-
-  static override isInstance(value: unknown): value is NoResponseError {
-    return hasBrand(NoResponseError, value);
   }
 }
 
@@ -200,10 +191,6 @@ export class HttpError extends McpError {
     if (d.mcpAuthServer) message += ` (Mcp-Auth-Server: ${d.mcpAuthServer})`;
     return message;
   }
-
-  static override isInstance(value: unknown): value is HttpError {
-    return hasBrand(HttpError, value);
-  }
 }
 
 /**
@@ -217,10 +204,6 @@ export class SessionExpiredError extends HttpError {
   constructor(sessionId: string, details: HttpErrorDetails) {
     super(details, "session_expired", `Session expired: ${sessionId} (HTTP ${details.status})`);
     this.sessionId = sessionId;
-  }
-
-  static override isInstance(value: unknown): value is SessionExpiredError {
-    return hasBrand(SessionExpiredError, value);
   }
 }
 
@@ -239,10 +222,6 @@ export class ParseError extends McpError {
     this.snippet = snippet;
     this.source = source;
   }
-
-  static override isInstance(value: unknown): value is ParseError {
-    return hasBrand(ParseError, value);
-  }
 }
 
 /** Valid JSON that is not a JSON-RPC message. */
@@ -253,10 +232,6 @@ export class InvalidMessageError extends McpError {
   constructor(source: string, reason: string, options: { cause?: unknown } = {}) {
     super("invalid_message", `Invalid JSON-RPC message in ${source}: ${reason}`, options);
     this.reason = reason;
-  }
-
-  static override isInstance(value: unknown): value is InvalidMessageError {
-    return hasBrand(InvalidMessageError, value);
   }
 }
 
@@ -270,10 +245,6 @@ export class MessageTooLargeError extends McpError {
     super("message_too_large", `${source} of at least ${size} bytes exceeds the limit of ${limit} bytes; it was discarded`);
     this.size = size;
     this.limit = limit;
-  }
-
-  static override isInstance(value: unknown): value is MessageTooLargeError {
-    return hasBrand(MessageTooLargeError, value);
   }
 }
 
@@ -303,8 +274,9 @@ export class RpcError extends Error {
     return new RpcError(error.code, error.message, error.data);
   }
 
-  static isInstance(value: unknown): value is RpcError {
-    return hasBrand(RpcError, value);
+  /** True for an RpcError (or subclass) from any installed copy of this package. */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return hasBrand(this as { brand?: string }, value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {

@@ -79,3 +79,21 @@ describe("instanceof across two installed copies", () => {
     expect(new TransportClosedError()).not.toBeInstanceOf(MyClosed);
   });
 });
+
+describe("isInstance", () => {
+  it("is inherited and checks the class it is called on", () => {
+    const expired = new SessionExpiredError("s", { status: 404 });
+    expect(SessionExpiredError.isInstance(expired)).toBe(true);
+    expect(HttpError.isInstance(expired)).toBe(true);
+    expect(McpError.isInstance(expired)).toBe(true);
+    expect(TransportClosedError.isInstance(expired)).toBe(false);
+    expect(NoResponseError.isInstance(new TransportClosedError())).toBe(false);
+    expect(RpcError.isInstance(new RpcError(1, "x"))).toBe(true);
+    expect(RpcError.isInstance(new TransportClosedError())).toBe(false);
+    class Branded extends McpError {
+      static override readonly brand: string = "BrandedTestError";
+    }
+    expect(Branded.isInstance(new Branded("unknown", "m"))).toBe(true);
+    expect(Branded.isInstance(new TransportClosedError())).toBe(false);
+  });
+});

@@ -54,10 +54,6 @@ export class SpawnError extends McpError {
     this.command = command;
     this.errno = cause.code;
   }
-
-  static override isInstance(value: unknown): value is SpawnError {
-    return McpError.isInstance(value) && value.code === "spawn_failed";
-  }
 }
 
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
