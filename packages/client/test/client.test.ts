@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { isAlive } from "mcp-test-utils";
 import { describe, expect, it } from "vitest";
 import {
   applyElicitationDefaults,
@@ -22,15 +23,6 @@ import {
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const paging = (mode: string): MCPServerConfig => ({ command: process.execPath, args: [fixture("paging-server.mjs"), mode], timeout: 10_000 });
 const versioned = (version: string, timeout = 10_000): MCPServerConfig => ({ command: process.execPath, args: [fixture("version-server.mjs"), version], timeout });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("transport selection", () => {
   it("refuses an unknown type with the seed's message", async () => {

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   callTool,
@@ -19,9 +18,7 @@ import {
   type MCPServerConfig,
   type MCPServerConnection,
 } from "../src/index.js";
-import { startEverything } from "./everything-server.js";
-
-const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+import { everythingEntry as entry, startEverything } from "mcp-test-utils";
 
 function text(result: { content: { type: string; [k: string]: unknown }[] }): string {
   return result.content.filter((c) => c.type === "text").map((c) => String(c["text"])).join("\n");

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { startEverything, type EverythingServer } from "mcp-test-utils";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,29 +59,13 @@ describe("callMCP against real servers", () => {
   }
 
   describe("@modelcontextprotocol/server-everything (streamableHttp)", () => {
-    let child: ChildProcess;
+    let server: EverythingServer;
     let url: string;
     beforeAll(async () => {
-      const probe = createServer();
-      const port = Number(new URL(await listen(probe)).port);
-      await close(probe);
-      const entry = fileURLToPath(import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js"));
-      child = spawn(process.execPath, [entry, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
-      for (let i = 0; i < 300; i++) {
-        const open = await new Promise<boolean>((resolve) => {
-          const s = connect(port, "127.0.0.1", () => {
-            s.destroy();
-            resolve(true);
-          }).on("error", () => resolve(false));
-        });
-        if (open) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      url = `http://127.0.0.1:${port}/mcp`;
+      server = await startEverything("streamableHttp");
+      url = server.url;
     });
-    afterAll(() => {
-      child.kill("SIGTERM");
-    });
+    afterAll(() => server.stop());
 
     it("initialize over an SSE answer", async () => {
       const response = await callMCP<{ serverInfo: { name: string } }>(url, "initialize", {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { rate, sdkRequester } from "mcp-test-utils";
 
 const SEQUENTIAL = 500;
 const PIPELINED = 1000;
@@ -20,36 +21,7 @@ async function openOurs(url) {
 async function openSdk(url) {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   const t = new StreamableHTTPClientTransport(new URL(url));
-  const pending = new Map();
-  let nextId = 0;
-  t.onmessage = (m) => {
-    const p = pending.get(m.id);
-    if (p) {
-      pending.delete(m.id);
-      p(m.result);
-    }
-  };
-  await t.start();
-  return {
-    request: (method, params) =>
-      new Promise((resolve, reject) => {
-        const id = ++nextId;
-        pending.set(id, resolve);
-        t.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
-      }),
-    close: () => t.close(),
-  };
-}
-
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-async function rate(count, reps, body) {
-  const rates = [];
-  for (let r = 0; r < reps; r++) {
-    const start = performance.now();
-    await body();
-    rates.push(count / ((performance.now() - start) / 1000));
-  }
-  return median(rates);
+  return sdkRequester(t);
 }
 
 async function measure(impl, base) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpTransport, type HttpTransport } from "../src/index.js";
-import { startEverything } from "./helpers.js";
+import { startEverything } from "mcp-test-utils";
 
 type Init = { protocolVersion: string; serverInfo: { name: string } };
 

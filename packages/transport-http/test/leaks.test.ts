@@ -2,12 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createHttpTransport } from "../src/index.js";
 import { sendJson, sse, startFixture } from "./fixture-server.js";
-
-function handles(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
-  return counts;
-}
+import { activeHandles } from "mcp-test-utils";
 
 describe("resources after close()", () => {
   it("leaves no socket, timer or listener behind", async () => {
@@ -19,19 +14,19 @@ describe("resources after close()", () => {
       sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }, 200, { "mcp-session-id": "s1" });
     });
     try {
-      const before = handles();
+      const before = activeHandles();
       const t = await createHttpTransport({ type: "http", url: f.url });
       await t.request("initialize", {});
       await t.notify("notifications/initialized");
       await Promise.all(Array.from({ length: 20 }, () => t.request("ping")));
       await t.startSSEListener();
       const hanging = t.request("hang", {}, { timeout: 60_000 }).catch((e: unknown) => e);
-      expect((handles()["TCPSocketWrap"] ?? 0) > (before["TCPSocketWrap"] ?? 0)).toBe(true);
+      expect((activeHandles()["TCPSocketWrap"] ?? 0) > (before["TCPSocketWrap"] ?? 0)).toBe(true);
       await t.close();
       await expect(hanging).resolves.toMatchObject({ message: "Transport closed" });
       expect(f.seen.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": "s1" } });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const after = handles();
+      const after = activeHandles();
       for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
     } finally {
       await f.stop();

@@ -4,6 +4,7 @@
 //   node packages/transport-stdio/bench/stdio-bench.mjs
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { rate, sdkRequester } from "mcp-test-utils";
 
 const server = fileURLToPath(new URL("./echo-child.mjs", import.meta.url));
 const SEQUENTIAL = 1000;
@@ -20,37 +21,7 @@ async function openOurs() {
 async function openSdk() {
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const t = new StdioClientTransport({ command: process.execPath, args: [server], stderr: "pipe" });
-  const pending = new Map();
-  let nextId = 0;
-  t.onmessage = (m) => {
-    const p = pending.get(m.id);
-    if (p) {
-      pending.delete(m.id);
-      p(m.result);
-    }
-  };
-  await t.start();
-  return {
-    request: (method, params) =>
-      new Promise((resolve, reject) => {
-        const id = ++nextId;
-        pending.set(id, resolve);
-        t.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
-      }),
-    close: () => t.close(),
-  };
-}
-
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function rate(count, reps, body) {
-  const rates = [];
-  for (let r = 0; r < reps; r++) {
-    const start = performance.now();
-    await body();
-    rates.push(count / ((performance.now() - start) / 1000));
-  }
-  return median(rates);
+  return sdkRequester(t);
 }
 
 async function measure(impl) {

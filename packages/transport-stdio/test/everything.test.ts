@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createStdioTransport, type StdioTransport } from "../src/index.js";
-import { everythingEntry } from "./helpers.js";
+import { everythingEntry } from "mcp-test-utils";
 
 let transport: StdioTransport | undefined;
 afterEach(async () => {

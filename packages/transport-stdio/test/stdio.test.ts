@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MessageTooLargeError, ParseError, RequestTimeoutError, TransportClosedError } from "@mcp/jsonrpc";
 import { SpawnError, StdioTransport, buildChildEnv, createStdioTransport, type StdioTransportConfig } from "../src/index.js";
-import { fixture, isAlive, waitFor } from "./helpers.js";
+import { isAlive, waitFor } from "mcp-test-utils";
+import { fixture } from "./helpers.js";
 
 const open: StdioTransport[] = [];
 async function start(flags: string[] = [], extra: Partial<StdioTransportConfig> = {}) {

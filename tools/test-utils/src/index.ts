@@ -1,0 +1,150 @@
+// Helpers shared by the tests and benchmarks of every package (private; never published).
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { connect, createServer } from "node:net";
+
+/** The entry script of @modelcontextprotocol/server-everything. */
+export const everythingEntry: string = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `port` on 127.0.0.1 accepts connections; fails if `child` exits first. */
+export async function waitForPort(port: number, child?: ChildProcess, ms = 15_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`server exited early with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() - start > ms) throw new Error(`port ${port} did not open in ${ms}ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A running server-everything in an HTTP mode. */
+export interface EverythingServer {
+  /** `/mcp` for streamableHttp, `/sse` for sse, on 127.0.0.1. */
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts @modelcontextprotocol/server-everything in an HTTP mode on a free port. It listens on all
+ * interfaces, so the port is picked free and only 127.0.0.1 is ever contacted.
+ */
+export async function startEverything(mode: "streamableHttp" | "sse"): Promise<EverythingServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everythingEntry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  child.stderr?.resume();
+  await waitForPort(port, child);
+  return {
+    url: mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 4000).unref();
+      }),
+  };
+}
+
+/** Whether a process with this pid exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls `check` every 10 ms until it is true, or fails after `ms`. */
+export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Counts of this process's active handles by kind ("Timeout", "PipeWrap", "TCPSocketWrap", …). */
+export function activeHandles(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+}
+
+/** The median of some numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Runs `body` `reps` times and returns the median rate of `count` operations per second. */
+export async function rate(count: number, reps: number, body: () => Promise<unknown>): Promise<number> {
+  const rates: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const start = performance.now();
+    await body();
+    rates.push(count / ((performance.now() - start) / 1000));
+  }
+  return median(rates);
+}
+
+/** The part of the official SDK's Transport interface a benchmark drives. */
+export interface SdkTransportLike {
+  onmessage?: ((message: { id?: unknown; result?: unknown }) => void) | undefined;
+  start(): Promise<void>;
+  send(message: object): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What {@link sdkRequester} returns; results are `any` because benchmarks read their fields freely. */
+export interface Requester {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request: (method: string, params?: object) => Promise<any>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Gives an SDK client transport the same `request()` shape as ours, with the least correlation
+ * code possible (a map of ids), so a benchmark measures the transport and not the wrapper.
+ */
+export async function sdkRequester(transport: SdkTransportLike): Promise<Requester> {
+  const pending = new Map<unknown, (result: unknown) => void>();
+  let nextId = 0;
+  transport.onmessage = (message) => {
+    const resolve = pending.get(message.id);
+    if (resolve) {
+      pending.delete(message.id);
+      resolve(message.result);
+    }
+  };
+  await transport.start();
+  return {
+    request: (method, params) =>
+      new Promise((resolve, reject) => {
+        const id = ++nextId;
+        pending.set(id, resolve);
+        transport.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
+      }),
+    close: () => transport.close(),
+  };
+}
