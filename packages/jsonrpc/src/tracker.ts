@@ -22,6 +22,7 @@ export interface TrackHooks {
 }
 
 interface Entry {
+  readonly id: RequestId;
   readonly method: string;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -33,7 +34,17 @@ interface Entry {
   readonly signal: AbortSignal | undefined;
   readonly onSettled: ((failed: boolean) => void) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch). */
+  deadline: number;
+  bucket: Bucket | undefined;
   timeoutKind: TimeoutKind;
+}
+
+/** Requests with the same plain timeout, in deadline order (= insertion order), under one timer. */
+interface Bucket {
+  readonly timeout: number;
+  readonly entries: Set<Entry>;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** Longest delay `setTimeout` honours; anything longer (or `Infinity`) means "no clock". */
@@ -63,6 +74,12 @@ export class PendingRequests {
    * per request costs O(n) each on an EventTarget, which turns 100,000 requests into minutes.
    */
   readonly #signals = new Map<AbortSignal, { ids: Set<RequestId>; listener: () => void }>();
+  /**
+   * Plain timeouts share one timer per duration instead of one per request: their deadlines
+   * arrive in insertion order, so a Set per duration is a queue with O(1) removal. A pipelined
+   * burst then costs no timer objects at all, and a settled request is gone from the Set at once.
+   */
+  readonly #buckets = new Map<number, Bucket>();
   readonly #defaultTimeout: number;
   readonly #onCancel: PendingRequestsOptions["onCancel"];
   #counter = 0;
@@ -103,6 +120,7 @@ export class PendingRequests {
     return new Promise<T>((resolve, reject) => {
       const timeout = isTimeout(options.timeout) ? options.timeout : this.#defaultTimeout;
       const entry: Entry = {
+        id,
         method,
         resolve: resolve as (value: unknown) => void,
         reject,
@@ -114,6 +132,8 @@ export class PendingRequests {
         signal,
         onSettled: hooks.onSettled,
         timer: undefined,
+        deadline: 0,
+        bucket: undefined,
         timeoutKind: "request",
       };
       this.#entries.set(id, entry);
@@ -186,6 +206,10 @@ export class PendingRequests {
   }
 
   #arm(id: RequestId, entry: Entry, timeout: number): void {
+    if (entry.maxTotalTimeout === undefined && !entry.resetOnProgress && timeout > 0 && timeout <= MAX_TIMER_DELAY) {
+      this.#enqueue(entry, timeout);
+      return;
+    }
     let delay = timeout;
     let reported = timeout;
     if (entry.maxTotalTimeout !== undefined) {
@@ -201,6 +225,31 @@ export class PendingRequests {
     }
     if (delay > MAX_TIMER_DELAY) return;
     entry.timer = setTimeout(() => this.#timeout(id, entry, reported), delay);
+  }
+
+  #enqueue(entry: Entry, timeout: number): void {
+    let bucket = this.#buckets.get(timeout);
+    if (!bucket) {
+      bucket = { timeout, entries: new Set(), timer: undefined };
+      this.#buckets.set(timeout, bucket);
+    }
+    entry.deadline = Date.now() + timeout;
+    entry.bucket = bucket;
+    bucket.entries.add(entry);
+    if (bucket.timer === undefined) this.#armBucket(bucket, timeout);
+  }
+
+  #armBucket(bucket: Bucket, delay: number): void {
+    bucket.timer = setTimeout(() => {
+      bucket.timer = undefined;
+      const now = Date.now();
+      for (const entry of bucket.entries) {
+        if (entry.deadline > now) break;
+        this.#timeout(entry.id, entry, bucket.timeout); // removes it from the bucket
+      }
+      const head = bucket.entries.values().next();
+      if (!head.done && this.#buckets.get(bucket.timeout) === bucket) this.#armBucket(bucket, Math.max(1, head.value.deadline - now));
+    }, delay);
   }
 
   #timeout(id: RequestId, entry: Entry, reported: number): void {
@@ -224,6 +273,14 @@ export class PendingRequests {
     if (!entry) return undefined;
     this.#entries.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
+    const bucket = entry.bucket;
+    if (bucket) {
+      bucket.entries.delete(entry);
+      if (bucket.entries.size === 0) {
+        if (bucket.timer !== undefined) clearTimeout(bucket.timer);
+        this.#buckets.delete(bucket.timeout);
+      }
+    }
     if (entry.signal) this.#unwatch(entry.signal, id);
     entry.onSettled?.(failed);
     return entry;

@@ -124,6 +124,28 @@ describe("PendingRequests", () => {
     tracker.rejectAll(new Error("done"));
   });
 
+  it("requests sharing a timeout duration each time out at their own deadline", async () => {
+    vi.useFakeTimers();
+    const tracker = new PendingRequests();
+    const a = tracker.track(1, "a", { timeout: 100 });
+    vi.advanceTimersByTime(50);
+    const b = tracker.track(2, "b", { timeout: 100 });
+    const c = tracker.track(3, "c", { timeout: 30 });
+    const bDone = b.catch((e: unknown) => e);
+    const cDone = c.catch((e: unknown) => e);
+    tracker.resolve(1, "early"); // the head of the 100 ms queue leaves before its deadline
+    await expect(a).resolves.toBe("early");
+    vi.advanceTimersByTime(29);
+    expect(tracker.has(3)).toBe(true);
+    vi.advanceTimersByTime(1);
+    await expect(cDone).resolves.toMatchObject({ message: "Request timeout after 30ms" });
+    vi.advanceTimersByTime(69); // 99 ms since b started
+    expect(tracker.has(2)).toBe(true);
+    vi.advanceTimersByTime(1);
+    await expect(bDone).resolves.toMatchObject({ message: "Request timeout after 100ms" });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("ids are unique and increasing", () => {
     const tracker = new PendingRequests();
     const ids = Array.from({ length: 1000 }, () => tracker.nextId());
@@ -139,7 +161,8 @@ describe("PendingRequests", () => {
     for (let i = 0; i < 100_000; i++) promises.push(tracker.track(tracker.nextId(), "x", { signal: controller.signal, timeout: 60_000 }));
     // One listener per signal, not one per request.
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
-    expect(liveTimers() - timersBefore).toBe(100_000);
+    // Requests with the same timeout share one timer.
+    expect(liveTimers() - timersBefore).toBe(1);
     controller.abort(new Error("stop"));
     const results = await Promise.allSettled(promises);
     expect(results.every((r) => r.status === "rejected")).toBe(true);
