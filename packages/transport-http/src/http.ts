@@ -436,18 +436,24 @@ export class HttpTransport implements MCPTransport {
     let response: ExchangeResponse | undefined = first;
     let failures = 0;
     while (this.#state === "open") {
+      let failure: unknown;
       try {
         response ??= await this.#resume(progress, signal);
-        const before = progress.lastEventId;
+        const before = progress.events ?? 0;
         await this.#readStream(response, progress, () => false);
-        if (progress.lastEventId !== before) failures = 0;
+        // A stream that brought something is healthy; one that ends empty counts against it,
+        // so a server that closes the GET stream at once is not polled forever.
+        failures = (progress.events ?? 0) > before ? 0 : failures + 1;
       } catch (error) {
         if (signal.aborted) break;
         failures++;
-        if (failures > maxAttempts) {
-          this.#endpoint.reportError(toError(error));
-          break;
-        }
+        failure = error;
+      }
+      if (failures > maxAttempts) {
+        this.#endpoint.reportError(
+          failure !== undefined ? toError(failure) : new Error(`The GET event stream of ${this.url.href} ended ${failures} times in a row without events; the listener stopped`),
+        );
+        break;
       }
       response = undefined;
       if (this.#state !== "open") break;

@@ -6,6 +6,8 @@ export interface SseProgress {
   lastEventId: string | undefined;
   /** The last `retry:` the server asked for, in ms. */
   retry: number | undefined;
+  /** How many events arrived (on this stream and those before it). */
+  events?: number | undefined;
 }
 
 /**
@@ -22,6 +24,7 @@ export async function readSse(
   const parser = createParser({
     onEvent: (event) => {
       if (event.id !== undefined) progress.lastEventId = event.id;
+      progress.events = (progress.events ?? 0) + 1;
       onEvent(event);
     },
     onRetry: (ms) => {

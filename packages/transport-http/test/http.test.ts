@@ -245,6 +245,24 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     await expect.poll(() => f.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body))).toEqual([{ jsonrpc: "2.0", id: 77, result: {} }]);
   });
 
+  it("the GET listener gives up on a stream that keeps ending empty, and says so", async () => {
+    const f = await fixture((req, res) => {
+      if (req.method === "GET") {
+        sse(res);
+        res.end();
+        return;
+      }
+      res.writeHead(202).end();
+    });
+    const t = await transport({ url: f.url, defaultRetryMs: 20, maxResumeAttempts: 2 });
+    const errors: Error[] = [];
+    t.onError = (e) => errors.push(e);
+    await t.startSSEListener();
+    await expect.poll(() => errors.length).toBe(1);
+    expect(errors[0]!.message).toBe(`The GET event stream of ${f.url} ended 3 times in a row without events; the listener stopped`);
+    expect(f.seen.filter((s) => s.method === "GET")).toHaveLength(3);
+  });
+
   it("a notification that gets no answer: Notify timeout after <n>ms", async () => {
     const f = await fixture(() => undefined);
     const t = await transport({ url: f.url, timeout: 200 });
