@@ -80,6 +80,8 @@ export interface MCPServerConnection {
 }
 
 const CLIENT_VERSION = "0.1.0";
+/** How long the handshake waits for the HTTP GET stream to open before going on without it. */
+const LISTENER_OPEN_WAIT_MS = 2000;
 
 function createTransport(config: MCPServerConfig): StdioTransport | HttpTransport {
   const type = (config as { type?: unknown }).type;
@@ -211,7 +213,11 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
         if (transport instanceof HttpTransport && options.listen !== false) {
           // Open the server's GET stream before `initialized`: servers announce things (such as
           // tools/list_changed) right after it, and a message sent with no stream open is lost.
-          await transport.startSSEListener().catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+          // Bounded: a server that holds the GET without answering must not stall the handshake.
+          const opening = transport.startSSEListener().catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+          let waited: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([opening, new Promise((resolve) => (waited = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
+          clearTimeout(waited);
         }
         await transport.notify("notifications/initialized");
         return result;

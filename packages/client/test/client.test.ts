@@ -167,3 +167,33 @@ describe("elicitation defaults (SEP-1034)", () => {
     expect(applyElicitationDefaults(params, { action: "cancel" })).toEqual({ action: "cancel" });
   });
 });
+
+describe("HTTP handshake with a server that holds its GET stream", () => {
+  it("does not wait for the GET stream forever", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((req, res) => {
+      if (req.method === "GET") return; // never answers
+      let body = "";
+      req.on("data", (c) => (body += String(c)));
+      req.on("end", () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: message.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "held", version: "1" } } : {} }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      const started = Date.now();
+      const conn = await connectToServer("held", { type: "http", url, timeout: 10_000 });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(conn.serverInfo.name).toBe("held");
+      await disconnectServer(conn);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
