@@ -85,6 +85,16 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** Polls until no process of the group is left, or `ms` passed; true when the group is gone. */
+async function groupGone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (signalGroup(pid, 0)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
 /**
  * An MCP transport over a child process's stdin/stdout (newline-delimited JSON).
  * Owns spawning, framing, stderr and the process lifecycle; knows nothing of MCP method order.
@@ -388,11 +398,7 @@ export class StdioTransport implements MCPTransport {
     // The leader is gone; anything it started in its group (sh -c, npx) goes too.
     if (process.platform !== "win32" && signalGroup(pid, 0)) {
       signalGroup(pid, "SIGTERM");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      if (signalGroup(pid, 0)) {
-        await new Promise((resolve) => setTimeout(resolve, this.config.killGraceMs ?? DEFAULT_GRACE_MS));
-        signalGroup(pid, "SIGKILL");
-      }
+      if (!(await groupGone(pid, this.config.killGraceMs ?? DEFAULT_GRACE_MS))) signalGroup(pid, "SIGKILL");
     }
     child.stdout?.destroy();
     child.stderr?.destroy();
