@@ -1,4 +1,4 @@
-import { RpcError, ErrorCodes, type MCPTransport, type RequestContext } from "@mcp/jsonrpc";
+import { RpcError, ErrorCodes, toError, type MCPTransport, type RequestContext } from "@mcp/jsonrpc";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
@@ -165,7 +165,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
         try {
           listener(key === "*" ? { method, params } : params);
         } catch (error) {
-          options.onError?.(error instanceof Error ? error : new Error(String(error)));
+          options.onError?.(toError(error));
         }
       }
     }
@@ -214,7 +214,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
           // Open the server's GET stream before `initialized`: servers announce things (such as
           // tools/list_changed) right after it, and a message sent with no stream open is lost.
           // Bounded: a server that holds the GET without answering must not stall the handshake.
-          const opening = transport.startSSEListener().catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
+          const opening = transport.startSSEListener().catch((error: unknown) => options.onError?.(toError(error)));
           let waited: ReturnType<typeof setTimeout> | undefined;
           await Promise.race([opening, new Promise((resolve) => (waited = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
           clearTimeout(waited);

@@ -1,4 +1,4 @@
-import { InvalidMessageError, RpcError, ErrorCodes, TransportClosedError } from "./errors.js";
+import { InvalidMessageError, RpcError, ErrorCodes, TransportClosedError, toError } from "./errors.js";
 import { classifyMessage } from "./guards.js";
 import { PendingRequests } from "./tracker.js";
 import type {
@@ -176,7 +176,7 @@ export class JsonRpcEndpoint {
     try {
       this.#handlers.onNotification?.(message.method, message.params);
     } catch (error) {
-      this.reportError(error instanceof Error ? error : new Error(String(error)));
+      this.reportError(toError(error));
     }
   }
 
@@ -229,7 +229,7 @@ export class JsonRpcEndpoint {
 
   #deliver(message: JsonRpcMessage, context: SendContext): void {
     const report = (error: unknown): void => {
-      if (!this.#closed) this.reportError(error instanceof Error ? error : new Error(String(error)));
+      if (!this.#closed) this.reportError(toError(error));
     };
     try {
       this.#send(message, context)?.catch(report);

@@ -284,6 +284,12 @@ export class RpcError extends Error {
   }
 }
 
+/** Any thrown value as an Error: an Error as it is, anything else wrapped with a readable message. */
+export function toError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
+}
+
 /** Standard JSON-RPC and MCP error codes. */
 export const ErrorCodes = {
   ParseError: -32700,

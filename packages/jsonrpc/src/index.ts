@@ -36,6 +36,7 @@ export {
   RpcError,
   SessionExpiredError,
   TransportClosedError,
+  toError,
   type HttpErrorDetails,
   type McpErrorCode,
   type TimeoutKind,

@@ -97,3 +97,14 @@ describe("isInstance", () => {
     expect(Branded.isInstance(new TransportClosedError())).toBe(false);
   });
 });
+
+describe("toError", () => {
+  it("keeps Errors and wraps anything else readably", async () => {
+    const { toError } = await import("../src/index.js");
+    const original = new TypeError("t");
+    expect(toError(original)).toBe(original);
+    expect(toError("plain").message).toBe("plain");
+    expect(toError({ code: 1 }).message).toBe('{"code":1}');
+    expect(toError(undefined).message).toBe("undefined");
+  });
+});

@@ -7,6 +7,7 @@ import {
   RequestTimeoutError,
   SessionExpiredError,
   TransportClosedError,
+  toError,
   type JsonRpcMessage,
   type MCPTransport,
   type RequestContext,
@@ -65,10 +66,6 @@ function mergeAccept(required: string[], user: string | undefined): string {
     if (value && !values.some((v) => v.toLowerCase() === value.toLowerCase())) values.push(value);
   }
   return values.join(", ");
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(typeof value === "string" ? value : JSON.stringify(value));
 }
 
 function isEventStream(contentType: string | undefined): boolean {

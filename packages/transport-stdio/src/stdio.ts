@@ -5,6 +5,7 @@ import {
   MessageTooLargeError,
   ParseError,
   TransportClosedError,
+  toError,
   type JsonRpcMessage,
   type MCPTransport,
   type RequestContext,
@@ -364,7 +365,7 @@ export class StdioTransport implements MCPTransport {
       try {
         this.onClose?.();
       } catch (callbackError) {
-        this.#endpoint.reportError(callbackError instanceof Error ? callbackError : new Error(String(callbackError)));
+        this.#endpoint.reportError(toError(callbackError));
       }
     });
   }
