@@ -17,7 +17,8 @@ export interface SendContext {
   requestId?: RequestId | undefined;
   /**
    * For requests, when the endpoint was created with `requestSignals: true`: aborted when the
-   * request fails (timeout, caller abort, close), so the transport can end its exchange.
+   * request ends without its response (timeout, caller abort, close, send failure), so the
+   * transport can end its exchange. Never aborted once a response (result or error) arrived.
    */
   signal?: AbortSignal | undefined;
 }
@@ -86,7 +87,7 @@ export class JsonRpcEndpoint {
       finalParams = { ...base, _meta: { ...meta, progressToken: id } };
     }
     const controller = this.#requestSignals ? new AbortController() : undefined;
-    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: (failed) => failed && controller.abort() } : {});
+    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: (answered) => answered || controller.abort() } : {});
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {

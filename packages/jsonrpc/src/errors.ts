@@ -184,12 +184,27 @@ export class HttpError extends McpError {
   }
 
   private static describe(d: HttpErrorDetails): string {
-    const text = (d.body ?? "").trim() || d.statusText || "";
+    const text = HttpError.reasonOf(d.body ?? "") || d.statusText || "";
     const shown = text.length > MAX_BODY_IN_MESSAGE ? `${text.slice(0, MAX_BODY_IN_MESSAGE)}…` : text;
     let message = `HTTP ${d.status}: ${shown}`;
     if (d.wwwAuthenticate) message += ` (WWW-Authenticate: ${d.wwwAuthenticate})`;
     if (d.mcpAuthServer) message += ` (Mcp-Auth-Server: ${d.mcpAuthServer})`;
     return message;
+  }
+
+  /** The readable part of a body: a JSON-RPC error's message when the body is one, else the text. */
+  private static reasonOf(body: string): string {
+    const text = body.trim();
+    if (text.startsWith("{")) {
+      try {
+        const value = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+        const { code, message } = value.error ?? {};
+        if (typeof message === "string" && message !== "") return typeof code === "number" ? `${message} (JSON-RPC error ${code})` : message;
+      } catch {
+        // Not JSON after all: show it as text.
+      }
+    }
+    return text;
   }
 }
 
@@ -261,7 +276,9 @@ export class RpcError extends Error {
   readonly rpcMessage: string;
 
   constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
-    super(`MCP error ${code}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    // Servers on the official SDK already prefix their message the same way: say it once.
+    const prefix = `MCP error ${code}: `;
+    super(message.startsWith(prefix) ? message : `${prefix}${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.data = data;
     this.rpcMessage = message;

@@ -17,8 +17,12 @@ export interface PendingRequestsOptions {
 
 /** Extra hooks for one tracked request. */
 export interface TrackHooks {
-  /** Runs once when the request settles; `failed` is true for a rejection (timeout, abort, error, close). */
-  onSettled?: ((failed: boolean) => void) | undefined;
+  /**
+   * Runs once when the request settles. `answered` is true when the peer's response settled it
+   * (a result or a JSON-RPC error: the exchange is complete), false for a timeout, an abort, a
+   * close or a send failure (the exchange may still be running and can be ended).
+   */
+  onSettled?: ((answered: boolean) => void) | undefined;
 }
 
 interface Entry {
@@ -32,7 +36,7 @@ interface Entry {
   readonly startedAt: number;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly onSettled: ((failed: boolean) => void) | undefined;
+  readonly onSettled: ((answered: boolean) => void) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch). */
   deadline: number;
@@ -106,11 +110,6 @@ export class PendingRequests {
     return this.#entries.has(id);
   }
 
-  /** The method of an in-flight request. */
-  methodOf(id: RequestId): string | undefined {
-    return this.#entries.get(id)?.method;
-  }
-
   /** Starts tracking `id`. The promise settles exactly once; see the class notes for clean-up. */
   track<T = unknown>(id: RequestId, method: string, options: RequestOptions = {}, hooks: TrackHooks = {}): Promise<T> {
     if (this.#entries.has(id)) return Promise.reject(new Error(`Request id ${String(id)} is already in flight`));
@@ -151,7 +150,7 @@ export class PendingRequests {
 
   /** Resolves `id` with `value`. Returns false if it was not in flight. */
   resolve(id: RequestId, value: unknown): boolean {
-    const entry = this.#take(id, false);
+    const entry = this.#take(id, true);
     if (!entry) return false;
     entry.resolve(value);
     return true;
@@ -159,7 +158,7 @@ export class PendingRequests {
 
   /** Rejects `id` with `error` without telling the server. Returns false if it was not in flight. */
   reject(id: RequestId, error: unknown): boolean {
-    const entry = this.#take(id, true);
+    const entry = this.#take(id, false);
     if (!entry) return false;
     entry.reject(error);
     return true;
@@ -168,8 +167,11 @@ export class PendingRequests {
   /** Settles the request a response belongs to: `result` resolves, `error` rejects with {@link RpcError}. */
   handleResponse(response: JsonRpcResponse): boolean {
     if (response.id === null) return false;
-    if ("error" in response) return this.reject(response.id, RpcError.fromError(response.error));
-    return this.resolve(response.id, response.result);
+    const entry = this.#take(response.id, true);
+    if (!entry) return false;
+    if ("error" in response) entry.reject(RpcError.fromError(response.error));
+    else entry.resolve(response.result);
+    return true;
   }
 
   /**
@@ -258,7 +260,7 @@ export class PendingRequests {
   }
 
   #cancel(id: RequestId, error: unknown, reason: string): void {
-    const entry = this.#take(id, true);
+    const entry = this.#take(id, false);
     if (!entry) return;
     entry.reject(error);
     try {
@@ -268,7 +270,7 @@ export class PendingRequests {
     }
   }
 
-  #take(id: RequestId, failed: boolean): Entry | undefined {
+  #take(id: RequestId, answered: boolean): Entry | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     this.#entries.delete(id);
@@ -282,7 +284,7 @@ export class PendingRequests {
       }
     }
     if (entry.signal) this.#unwatch(entry.signal, id);
-    entry.onSettled?.(failed);
+    entry.onSettled?.(answered);
     return entry;
   }
 

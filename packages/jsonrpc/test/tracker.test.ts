@@ -313,4 +313,30 @@ describe("JsonRpcEndpoint", () => {
     ep.receive({ jsonrpc: "2.0", id: 2, result: 2 });
     await expect(second).resolves.toBe(2);
   });
+
+  it("the per-request signal aborts when a request ends without its response, never after a response (result or error)", async () => {
+    const signals = new Map<unknown, AbortSignal>();
+    const ep = new JsonRpcEndpoint({
+      send: (m, context) => {
+        if ("id" in m) signals.set(m.id, context.signal!);
+      },
+      handlers: {},
+      defaultTimeout: 1000,
+      requestSignals: true,
+    });
+    const ok = ep.request("a");
+    const rpcError = ep.request("b");
+    const aborter = new AbortController();
+    const aborted = ep.request("c", {}, { signal: aborter.signal });
+    const timedOut = ep.request("d", {}, { timeout: 5 });
+    ep.receive({ jsonrpc: "2.0", id: 1, result: 1 });
+    ep.receive({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Prompt not found" } });
+    aborter.abort(new Error("stop"));
+    await expect(ok).resolves.toBe(1);
+    await expect(rpcError).rejects.toBeInstanceOf(RpcError);
+    await expect(aborted).rejects.toThrow("stop");
+    await expect(timedOut).rejects.toBeInstanceOf(RequestTimeoutError);
+    // An answered exchange is complete: aborting it would tear down a connection in use.
+    expect([1, 2, 3, 4].map((id) => signals.get(id)?.aborted)).toEqual([false, false, true, true]);
+  });
 });

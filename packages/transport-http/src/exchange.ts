@@ -1,3 +1,4 @@
+import { toError } from "@mcp/jsonrpc";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
 
@@ -81,6 +82,10 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
 }
 
 
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
 /** An exchange over keep-alive `node:http` / `node:https` agents owned by one transport. */
 export async function nodePool(): Promise<ExchangePool> {
   // Loaded lazily so the package still imports where only fetch exists.
@@ -90,52 +95,84 @@ export async function nodePool(): Promise<ExchangePool> {
     "http:": new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
     "https:": new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
   };
+
+  /** One attempt on the wire. `retry` is set when a reused keep-alive socket may be retried once. */
+  const attempt = (request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: (() => void) | undefined): void => {
+    const { url, signal } = request;
+    const secure = url.protocol === "https:";
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
+    // The signal is watched here rather than handed to node:http: node keeps its listener after
+    // the response ends, and an abort then destroys a keep-alive socket that may already serve
+    // another request, with an 'error' event nobody listens to. Ours is removed as soon as the
+    // exchange is over, so an abort after that is a no-op.
+    const req = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents["https:"] : agents["http:"] });
+    let over = false;
+    let responded = false;
+    const onAbort = (): void => {
+      if (!over) req.destroy(toError(abortReason(signal!)));
+    };
+    const finish = (): void => {
+      if (over) return;
+      over = true;
+      signal?.removeEventListener("abort", onAbort);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // Every error has a listener: before the response it rejects; after, it reaches the body's reader.
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      finish();
+      // A kept-alive socket the server closed while it sat idle fails at once, before the request
+      // reached the server: send it again, once, on a new connection.
+      if (retry && !responded && req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal?.aborted) retry();
+      else reject(error);
+    });
+    req.on("response", (res) => {
+      responded = true;
+      res.on("error", () => undefined); // surfaced to whoever reads the body; never unhandled
+      res.on("end", finish);
+      res.on("close", finish);
+      let consumed = false;
+      const take = (): typeof res => {
+        if (consumed) throw new Error("Response body already read");
+        consumed = true;
+        return res;
+      };
+      resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? "",
+        header: (name) => {
+          const value = res.headers[name.toLowerCase()];
+          return Array.isArray(value) ? value.join(", ") : value;
+        },
+        text: async () => {
+          const stream = take();
+          stream.setEncoding("utf8");
+          let text = "";
+          for await (const chunk of stream) text += chunk as string;
+          return text;
+        },
+        chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
+        cancel: () => {
+          finish();
+          if (!res.complete) res.destroy();
+          else res.resume();
+        },
+      });
+    });
+    req.end(request.body);
+  };
+
   const exchange: Exchange = (request) =>
     new Promise((resolve, reject) => {
-      const { url } = request;
-      const secure = url.protocol === "https:";
-      if (!secure && url.protocol !== "http:") {
-        reject(new TypeError(`Unsupported URL protocol: ${url.protocol}`));
+      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") {
+        reject(new TypeError(`Unsupported URL protocol: ${request.url.protocol}`));
         return;
       }
-      const headers: Record<string, string> = { ...request.headers };
-      if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
-      const options = {
-        method: request.method,
-        headers,
-        agent: secure ? agents["https:"] : agents["http:"],
-        ...(request.signal ? { signal: request.signal } : {}),
-      };
-      const req = (secure ? https : http).request(url, options, (res) => {
-        let consumed = false;
-        const take = (): typeof res => {
-          if (consumed) throw new Error("Response body already read");
-          consumed = true;
-          return res;
-        };
-        resolve({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? "",
-          header: (name) => {
-            const value = res.headers[name.toLowerCase()];
-            return Array.isArray(value) ? value.join(", ") : value;
-          },
-          text: async () => {
-            const stream = take();
-            stream.setEncoding("utf8");
-            let text = "";
-            for await (const chunk of stream) text += chunk as string;
-            return text;
-          },
-          chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
-          cancel: () => {
-            if (!res.complete) res.destroy();
-            else res.resume();
-          },
-        });
-      });
-      req.on("error", reject);
-      req.end(request.body);
+      if (request.signal?.aborted) {
+        reject(abortReason(request.signal));
+        return;
+      }
+      attempt(request, resolve, reject, () => attempt(request, resolve, reject, undefined));
     });
   return {
     exchange,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
 import { HttpTransport, SseEndpointError, createHttpTransport, type HttpTransportConfig } from "../src/index.js";
 import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
-import { startSdkServer, type SdkServer } from "./sdk-server.js";
+import { startSdkServer, type SdkServer } from "mcp-test-utils";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

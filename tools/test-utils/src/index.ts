@@ -148,3 +148,5 @@ export async function sdkRequester(transport: SdkTransportLike): Promise<Request
     close: () => transport.close(),
   };
 }
+
+export { startSdkServer, type SdkServer } from "./sdk-server.js";

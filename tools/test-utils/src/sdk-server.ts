@@ -20,9 +20,23 @@ function buildMcpServer(): McpServer {
   server.registerTool("add", { description: "Adds", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
     content: [{ type: "text", text: String(a + b) }],
   }));
+  server.registerTool("sleep", { description: "Answers after `ms` milliseconds", inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      extra.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return { content: [{ type: "text", text: `slept ${ms}` }] };
+  });
+  server.registerPrompt("greeting", { description: "Greets", argsSchema: { name: z.string() } }, ({ name }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}` } }],
+  }));
   return server;
 }
 
+/** Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`; prompt `greeting`) on a free loopback port. */
 export async function startSdkServer(options: { json?: boolean } = {}): Promise<SdkServer> {
   let sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: SdkServer["requests"] = [];
