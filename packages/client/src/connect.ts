@@ -1,4 +1,15 @@
-import { RpcError, ErrorCodes, toError, type MCPTransport, type RequestContext } from "@mcp/jsonrpc";
+import { createRequire } from "node:module";
+import {
+  ErrorCodes,
+  InvalidConfigError,
+  RpcError,
+  checkTimeout,
+  inspectCustom,
+  redactConfig,
+  toError,
+  type MCPTransport,
+  type RequestContext,
+} from "@mcp/jsonrpc";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
@@ -30,6 +41,9 @@ export type MCPServerConfig = StdioServerConfig | HttpServerConfig;
 /** Default handshake timeout when the config sets none. */
 export const DEFAULT_CONNECT_TIMEOUT = 30_000;
 
+/** The transports {@link connectToServer} builds from a config. */
+export type BuiltInTransport = StdioTransport | HttpTransport;
+
 /** Options of {@link connectToServer}. */
 export interface ConnectOptions {
   /** Aborts the handshake (the transport is closed, the promise rejects with the signal's reason). */
@@ -56,38 +70,81 @@ export interface ConnectOptions {
   onError?: ((error: Error) => void) | undefined;
   /** The connection closed, asked for or not. */
   onClose?: (() => void) | undefined;
-  /** HTTP only: open the GET stream for server-initiated messages after the handshake. Default true. */
+  /** Whether to receive server-initiated messages outside a request (HTTP: the GET stream). Default true. */
   listen?: boolean | undefined;
+  /**
+   * Use this transport instead of building one from `config` (which then only supplies `timeout`).
+   * It gets the same treatment as a built-in one: `connect()` when not connected, the handshake,
+   * `setProtocolVersion()` and `afterHandshake()` when it has them, `close()` on failure.
+   */
+  transport?: MCPTransport | undefined;
 }
 
-type Listener = (params: unknown) => void;
+/** A listener of one notification method: receives its params. */
+export type NotificationListener = (params: unknown) => void;
+/** A listener of every notification (`"*"`): receives the method and its params. */
+export type AnyNotificationListener = (notification: { method: string; params: unknown }) => void;
 
-/** A live connection to one MCP server. */
-export interface MCPServerConnection {
+/** A live connection to one MCP server. `T` is the transport's type (stdio or HTTP when built from a config). */
+export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> {
   readonly name: string;
   readonly config: MCPServerConfig;
-  readonly transport: MCPTransport;
+  readonly transport: T;
   readonly serverInfo: Implementation;
   readonly capabilities: ServerCapabilities;
   readonly protocolVersion: string;
   readonly instructions: string | undefined;
   /**
    * Subscribes to one notification method (e.g. `"notifications/tools/list_changed"`,
-   * `"notifications/resources/updated"`, `"notifications/message"`), or `"*"` for all.
-   * Returns the unsubscribe function.
+   * `"notifications/resources/updated"`, `"notifications/message"`). Returns the unsubscribe function.
    */
-  on(method: string, listener: Listener): () => void;
+  on(method: string, listener: NotificationListener): () => void;
+  /** Subscribes to every notification. Returns the unsubscribe function. */
+  on(method: "*", listener: AnyNotificationListener): () => void;
 }
 
-const CLIENT_VERSION = "0.1.0";
-/** How long the handshake waits for the HTTP GET stream to open before going on without it. */
-const LISTENER_OPEN_WAIT_MS = 2000;
+/** This package's version, sent in `clientInfo` by default. */
+export const CLIENT_VERSION: string = (() => {
+  try {
+    return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+  } catch {
+    return "0.0.0";
+  }
+})();
 
-function createTransport(config: MCPServerConfig): StdioTransport | HttpTransport {
-  const type = (config as { type?: unknown }).type;
-  if (type === undefined || type === "stdio") return new StdioTransport(config as StdioServerConfig);
-  if (type === "http" || type === "sse") return new HttpTransport(config as HttpServerConfig);
-  throw new UnknownServerTypeError(type);
+/**
+ * Checks one server config before anything starts; throws {@link InvalidConfigError} (or
+ * {@link UnknownServerTypeError}) naming the server, the field and the fix.
+ */
+export function assertValidConfig(name: string, config: unknown): asserts config is MCPServerConfig {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    throw new InvalidConfigError("the config must be an object", { serverName: name });
+  }
+  const c = config as Record<string, unknown>;
+  const type = c["type"];
+  const hasUrl = c["url"] !== undefined;
+  const hasCommand = c["command"] !== undefined;
+  if (type === undefined && hasUrl && !hasCommand) {
+    throw new InvalidConfigError('"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)', { serverName: name, field: "type" });
+  }
+  if (type === undefined || type === "stdio") {
+    if (hasUrl && hasCommand) throw new InvalidConfigError('both "command" and "url" are set; a server has one or the other', { serverName: name, field: "url" });
+    if (typeof c["command"] !== "string" || c["command"].trim() === "") {
+      throw new InvalidConfigError('stdio server requires "command" (a non-empty string)', { serverName: name, field: "command" });
+    }
+  } else if (type === "http" || type === "sse") {
+    if (typeof c["url"] !== "string" || c["url"] === "") throw new InvalidConfigError(`${type} server requires "url"`, { serverName: name, field: "url" });
+    if (hasCommand) throw new InvalidConfigError('both "command" and "url" are set; a server has one or the other', { serverName: name, field: "command" });
+  } else {
+    throw new UnknownServerTypeError(type, name);
+  }
+  checkTimeout(c["timeout"], "timeout", name);
+}
+
+function createTransport(name: string, config: MCPServerConfig): BuiltInTransport {
+  assertValidConfig(name, config);
+  if (config.type === "http" || config.type === "sse") return new HttpTransport({ serverName: name, ...config });
+  return new StdioTransport({ serverName: name, ...(config as StdioServerConfig) });
 }
 
 /** Copies `default` values of the requested schema into fields an accepted answer left out (SEP-1034). */
@@ -152,13 +209,20 @@ function validateInitializeResult(name: string, value: unknown): InitializeResul
 }
 
 /**
- * Connects to an MCP server: picks the transport from `config.type`, then runs
- * `initialize` → `notifications/initialized`, all within `config.timeout` (default 30000 ms).
- * On any failure the transport is closed and nothing is left running.
+ * Connects to an MCP server: picks the transport from `config.type` (or takes `options.transport`),
+ * then runs `initialize` → `notifications/initialized`, all within `config.timeout` (default
+ * 30000 ms; `Infinity` for none). A failure rejects at once; the transport is closed after it
+ * (a stdio server's process tree is ended in the background), so nothing is left running.
  */
-export async function connectToServer(name: string, config: MCPServerConfig, options: ConnectOptions = {}): Promise<MCPServerConnection> {
-  const transport = createTransport(config);
-  const listeners = new Map<string, Set<Listener>>();
+export function connectToServer<T extends MCPTransport>(name: string, config: MCPServerConfig, options: ConnectOptions & { transport: T }): Promise<MCPServerConnection<T>>;
+export function connectToServer(name: string, config: StdioServerConfig, options?: ConnectOptions): Promise<MCPServerConnection<StdioTransport>>;
+export function connectToServer(name: string, config: HttpServerConfig, options?: ConnectOptions): Promise<MCPServerConnection<HttpTransport>>;
+export function connectToServer(name: string, config: MCPServerConfig, options?: ConnectOptions): Promise<MCPServerConnection>;
+export async function connectToServer(name: string, config: MCPServerConfig, options: ConnectOptions = {}): Promise<MCPServerConnection<MCPTransport>> {
+  if (options.transport === undefined) assertValidConfig(name, config);
+  else checkTimeout((config as { timeout?: unknown } | undefined)?.timeout, "timeout", name);
+  const transport: MCPTransport = options.transport ?? createTransport(name, config);
+  const listeners = new Map<string, Set<(value: unknown) => void>>();
   const emit = (method: string, params: unknown): void => {
     for (const key of [method, "*"]) {
       for (const listener of listeners.get(key) ?? []) {
@@ -181,7 +245,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 
   const timeout = config.timeout ?? DEFAULT_CONNECT_TIMEOUT;
   const handshake = new AbortController();
-  const timer = setTimeout(() => handshake.abort(new ConnectionTimeoutError(name, timeout)), timeout);
+  const timer = Number.isFinite(timeout) ? setTimeout(() => handshake.abort(new ConnectionTimeoutError(name, timeout)), timeout) : undefined;
   const onCallerAbort = (): void => handshake.abort(options.signal?.reason);
   if (options.signal?.aborted) onCallerAbort();
   else options.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -192,66 +256,70 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   });
   aborted.catch(() => undefined);
 
-  try {
-    const init = await Promise.race([
-      (async () => {
-        await transport.connect();
-        const raw = await transport.request(
-          "initialize",
-          {
-            protocolVersion: LATEST_PROTOCOL_VERSION,
-            capabilities: capabilitiesFor(options),
-            clientInfo: options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION },
-          },
-          { signal: handshake.signal, timeout: Infinity },
-        );
-        const result = validateInitializeResult(name, raw);
-        if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-          throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
-        }
-        transport.setProtocolVersion(result.protocolVersion);
-        if (transport instanceof HttpTransport && options.listen !== false) {
-          // Open the server's GET stream before `initialized`: servers announce things (such as
-          // tools/list_changed) right after it, and a message sent with no stream open is lost.
-          // Bounded: a server that holds the GET without answering must not stall the handshake.
-          const opening = transport.startSSEListener().catch((error: unknown) => options.onError?.(toError(error)));
-          let waited: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([opening, new Promise((resolve) => (waited = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
-          clearTimeout(waited);
-        }
-        await transport.notify("notifications/initialized");
-        return result;
-      })(),
-      aborted,
-    ]);
-
-    return {
-      name,
-      config,
-      transport,
-      serverInfo: init.serverInfo,
-      capabilities: init.capabilities,
-      protocolVersion: init.protocolVersion,
-      instructions: init.instructions,
-      on(method, listener) {
-        let set = listeners.get(method);
-        if (!set) listeners.set(method, (set = new Set()));
-        set.add(listener);
-        return () => {
-          set.delete(listener);
-        };
+  const steps = (async () => {
+    if (!transport.connected) await transport.connect?.();
+    handshake.signal.throwIfAborted();
+    const raw = await transport.request(
+      "initialize",
+      {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: capabilitiesFor(options),
+        clientInfo: options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION },
       },
-    };
+      { signal: handshake.signal, timeout: Infinity },
+    );
+    const result = validateInitializeResult(name, raw);
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+      throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+    }
+    transport.setProtocolVersion?.(result.protocolVersion);
+    // The transport's own post-handshake work (HTTP opens its GET stream here, before
+    // `initialized`: servers announce things right after it, and a message with no stream is lost).
+    await transport.afterHandshake?.({ protocolVersion: result.protocolVersion, listen: options.listen !== false });
+    handshake.signal.throwIfAborted();
+    await transport.notify("notifications/initialized");
+    return result;
+  })();
+  steps.catch(() => undefined); // the race below reports it; a late failure after a timeout is moot
+
+  let init: InitializeResult;
+  try {
+    init = await Promise.race([steps, aborted]);
   } catch (error) {
-    await transport.close().catch(() => undefined);
+    // Reject on time; ending the transport (and a stdio server's process tree) happens after.
+    transport.close().catch((closeError: unknown) => options.onError?.(toError(closeError)));
     throw error;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onCallerAbort);
   }
+
+  const connection: MCPServerConnection<MCPTransport> = {
+    name,
+    config,
+    transport,
+    serverInfo: init.serverInfo,
+    capabilities: init.capabilities,
+    protocolVersion: init.protocolVersion,
+    instructions: init.instructions,
+    on(method: string, listener: NotificationListener | AnyNotificationListener) {
+      let set = listeners.get(method);
+      if (!set) listeners.set(method, (set = new Set()));
+      const entry = listener as (value: unknown) => void;
+      set.add(entry);
+      return () => {
+        set.delete(entry);
+      };
+    },
+  };
+  Object.defineProperty(connection, inspectCustom, {
+    enumerable: false,
+    value: () => ({ name, serverInfo: init.serverInfo, protocolVersion: init.protocolVersion, capabilities: init.capabilities, config: redactConfig(config), transport }),
+  });
+  return connection;
 }
 
 /** Closes the connection's transport (for stdio: ends the server process tree). */
-export async function disconnectServer(connection: MCPServerConnection): Promise<void> {
+export async function disconnectServer(connection: MCPServerConnection<MCPTransport>): Promise<void> {
   await connection.transport.close();
 }

@@ -1,12 +1,26 @@
-import { McpError } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError } from "@mcp/jsonrpc";
 
-/** `config.type` names no transport. Message: `Unknown server type: <type>`. */
-export class UnknownServerTypeError extends McpError {
+/** A name others use for a type we know under another name. */
+const TYPE_ALIASES: Record<string, string> = { "streamable-http": "http", streamableHttp: "http", streamable_http: "http", "http+sse": "sse" };
+
+/**
+ * `config.type` names no transport. Message: `Unknown server type: <type>`, then the server, the
+ * valid values, and the right one when the type is a known alias (`streamable-http` → `http`).
+ * An {@link InvalidConfigError}, with its own code.
+ */
+export class UnknownServerTypeError extends InvalidConfigError {
   static override readonly brand: string = "UnknownServerTypeError";
   readonly type: unknown;
 
-  constructor(type: unknown) {
-    super("invalid_config", `Unknown server type: ${String(type)}`);
+  constructor(type: unknown, serverName?: string) {
+    const alias = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
+    const hint = alias ? `; for this transport use "type": "${alias}"` : "";
+    const where = serverName === undefined ? "" : ` (MCP server "${serverName}")`;
+    super(`Unknown server type: ${typeof type === "string" ? type : JSON.stringify(type)}${where}; expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)${hint}`, {
+      serverName,
+      field: "type",
+      code: "unknown_server_type",
+    });
     this.type = type;
   }
 }
@@ -71,6 +85,6 @@ export class InvalidInitializeResultError extends McpError {
   static override readonly brand: string = "InvalidInitializeResultError";
 
   constructor(serverName: string, reason: string) {
-    super("invalid_message", `MCP server "${serverName}" sent an invalid initialize result: ${reason}`);
+    super("invalid_initialize_result", `MCP server "${serverName}" sent an invalid initialize result: ${reason}`);
   }
 }

@@ -1,14 +1,19 @@
 export {
   applyElicitationDefaults,
+  assertValidConfig,
+  CLIENT_VERSION,
   connectToServer,
   disconnectServer,
   DEFAULT_CONNECT_TIMEOUT,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type AnyNotificationListener,
+  type BuiltInTransport,
   type ConnectOptions,
   type HttpServerConfig,
   type MCPServerConfig,
   type MCPServerConnection,
+  type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
 export {
@@ -25,6 +30,7 @@ export {
   setLoggingLevel,
   subscribe,
   unsubscribe,
+  type CompleteRequest,
   type ListOptions,
 } from "./methods.js";
 export {
@@ -36,6 +42,8 @@ export {
   UnsupportedProtocolVersionError,
 } from "./errors.js";
 export type {
+  Annotations,
+  AudioContent,
   CallToolResult,
   ClientCapabilities,
   CompleteRef,
@@ -45,7 +53,9 @@ export type {
   CreateMessageResult,
   ElicitParams,
   ElicitResult,
+  EmbeddedResource,
   GetPromptResult,
+  ImageContent,
   Implementation,
   InitializeResult,
   LoggingLevel,
@@ -53,20 +63,41 @@ export type {
   Prompt,
   ReadResourceResult,
   Resource,
+  ResourceContents,
+  ResourceLink,
   ResourceTemplate,
   Root,
   ServerCapabilities,
+  TextContent,
   Tool,
 } from "./types.js";
-// The errors a caller handles most, re-exported so @mcp/client alone is enough.
+// Every error a caller can meet, re-exported so @mcp/client alone is enough.
 export {
   HttpError,
+  InternalRpcError,
+  InvalidConfigError,
+  InvalidMessageError,
+  InvalidParamsError,
+  InvalidRequestError,
   McpError,
+  MessageTooLargeError,
+  MethodNotFoundError,
+  NetworkError,
+  NoResponseError,
+  ParseError,
   RequestTimeoutError,
+  ResourceNotFoundError,
   RpcError,
+  RpcParseError,
   SessionExpiredError,
   TransportClosedError,
+  UrlElicitationRequiredError,
+  type HandshakeContext,
+  type McpErrorCode,
   type MCPTransport,
   type Progress,
+  type RequestContext,
   type RequestOptions,
 } from "@mcp/jsonrpc";
+export { SpawnError, StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
+export { HttpTransport, SseEndpointError, type HttpAuthProvider, type HttpTransportConfig } from "@mcp/transport-http";

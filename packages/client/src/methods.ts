@@ -1,5 +1,8 @@
-import type { RequestOptions } from "@mcp/jsonrpc";
+import type { MCPTransport, RequestOptions } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
+
+/** Any connection, whatever its transport. */
+type Connection = MCPServerConnection<MCPTransport>;
 import { CapabilityNotSupportedError, PaginationError } from "./errors.js";
 import type {
   CallToolResult,
@@ -22,11 +25,11 @@ export interface ListOptions extends RequestOptions {
 
 type Capability = "tools" | "resources" | "prompts" | "logging" | "completions";
 
-function has(connection: MCPServerConnection, capability: Capability): boolean {
+function has(connection: Connection, capability: Capability): boolean {
   return connection.capabilities[capability] !== undefined && connection.capabilities[capability] !== null;
 }
 
-function requireCapability(connection: MCPServerConnection, capability: Capability, method: string): void {
+function requireCapability(connection: Connection, capability: Capability, method: string): void {
   if (!has(connection, capability)) throw new CapabilityNotSupportedError(connection.name, capability, method);
 }
 
@@ -34,7 +37,7 @@ function requireCapability(connection: MCPServerConnection, capability: Capabili
  * Follows `nextCursor` to the end. Fails on a repeated cursor (a server looping) and past
  * `maxPages`, naming the server and the method.
  */
-async function paginate<T>(connection: MCPServerConnection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
+async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
   const { maxPages = 100, ...requestOptions } = options;
   const items: T[] = [];
   const seen = new Set<string>();
@@ -57,83 +60,87 @@ async function paginate<T>(connection: MCPServerConnection, method: string, key:
 }
 
 /** Every tool of the server (all pages). Empty, without a request, when the server has no tools. */
-export async function listTools(connection: MCPServerConnection, options?: ListOptions): Promise<Tool[]> {
+export async function listTools(connection: Connection, options?: ListOptions): Promise<Tool[]> {
   if (!has(connection, "tools")) return [];
   return paginate<Tool>(connection, "tools/list", "tools", options);
 }
 
 /** Calls a tool. `structuredContent` and `isError` come back as the server sent them. */
-export async function callTool(connection: MCPServerConnection, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+export async function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
   requireCapability(connection, "tools", "tools/call");
   return connection.transport.request<CallToolResult>("tools/call", { name, arguments: args }, options);
 }
 
 /** Every resource (all pages). Empty, without a request, when the server has no resources. */
-export async function listResources(connection: MCPServerConnection, options?: ListOptions): Promise<Resource[]> {
+export async function listResources(connection: Connection, options?: ListOptions): Promise<Resource[]> {
   if (!has(connection, "resources")) return [];
   return paginate<Resource>(connection, "resources/list", "resources", options);
 }
 
 /** Every resource template (all pages). */
-export async function listResourceTemplates(connection: MCPServerConnection, options?: ListOptions): Promise<ResourceTemplate[]> {
+export async function listResourceTemplates(connection: Connection, options?: ListOptions): Promise<ResourceTemplate[]> {
   if (!has(connection, "resources")) return [];
   return paginate<ResourceTemplate>(connection, "resources/templates/list", "resourceTemplates", options);
 }
 
 /** Reads one resource. */
-export async function readResource(connection: MCPServerConnection, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+export async function readResource(connection: Connection, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
   requireCapability(connection, "resources", "resources/read");
   return connection.transport.request<ReadResourceResult>("resources/read", { uri }, options);
 }
 
 /** Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`). */
-export async function subscribe(connection: MCPServerConnection, uri: string, options?: RequestOptions): Promise<void> {
+export async function subscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/subscribe");
   await connection.transport.request("resources/subscribe", { uri }, options);
 }
 
 /** Stops updates about `uri`. */
-export async function unsubscribe(connection: MCPServerConnection, uri: string, options?: RequestOptions): Promise<void> {
+export async function unsubscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/unsubscribe");
   await connection.transport.request("resources/unsubscribe", { uri }, options);
 }
 
 /** Every prompt (all pages). Empty, without a request, when the server has no prompts. */
-export async function listPrompts(connection: MCPServerConnection, options?: ListOptions): Promise<Prompt[]> {
+export async function listPrompts(connection: Connection, options?: ListOptions): Promise<Prompt[]> {
   if (!has(connection, "prompts")) return [];
   return paginate<Prompt>(connection, "prompts/list", "prompts", options);
 }
 
 /** Gets one prompt with its arguments filled in. */
-export async function getPrompt(connection: MCPServerConnection, name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+export async function getPrompt(connection: Connection, name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
   requireCapability(connection, "prompts", "prompts/get");
   return connection.transport.request<GetPromptResult>("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
 }
 
+/** What {@link complete} asks: which argument of which prompt or resource template, and what is typed so far. */
+export interface CompleteRequest {
+  ref: CompleteRef;
+  /** The argument being completed and its value so far. */
+  argument: { name: string; value: string };
+  /** Values of the other arguments, for completions that depend on them. */
+  context?: { arguments?: Record<string, string> } | undefined;
+}
+
 /** Asks for completions of one argument of a prompt or resource template. */
-export async function complete(
-  connection: MCPServerConnection,
-  ref: CompleteRef,
-  argument: { name: string; value: string },
-  context?: { arguments?: Record<string, string> },
-  options?: RequestOptions,
-): Promise<CompleteResult> {
+export async function complete(connection: Connection, request: CompleteRequest, options?: RequestOptions): Promise<CompleteResult> {
   requireCapability(connection, "completions", "completion/complete");
+  const { ref, argument, context } = request;
   return connection.transport.request<CompleteResult>("completion/complete", context === undefined ? { ref, argument } : { ref, argument, context }, options);
 }
 
 /** Sets the lowest level of `notifications/message` the server should send. */
-export async function setLoggingLevel(connection: MCPServerConnection, level: LoggingLevel, options?: RequestOptions): Promise<void> {
+export async function setLoggingLevel(connection: Connection, level: LoggingLevel, options?: RequestOptions): Promise<void> {
   requireCapability(connection, "logging", "logging/setLevel");
   await connection.transport.request("logging/setLevel", { level }, options);
 }
 
 /** Pings the server; resolves when it answers. */
-export async function ping(connection: MCPServerConnection, options?: RequestOptions): Promise<void> {
+export async function ping(connection: Connection, options?: RequestOptions): Promise<void> {
   await connection.transport.request("ping", {}, options);
 }
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
-export async function notifyRootsListChanged(connection: MCPServerConnection): Promise<void> {
+export async function notifyRootsListChanged(connection: Connection): Promise<void> {
   await connection.transport.notify("notifications/roots/list_changed");
 }

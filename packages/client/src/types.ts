@@ -1,5 +1,5 @@
 /**
- * MCP shapes the client works with (2025-11-25 schema, reduced to what callers touch). Every
+ * MCP shapes the client works with (the 2025-11-25 schema, reduced to what callers touch). Every
  * object keeps unknown fields: what a newer server sends is passed through untouched.
  */
 
@@ -46,7 +46,75 @@ export interface Tool {
   [key: string]: unknown;
 }
 
-export type ContentBlock = { type: string; [key: string]: unknown };
+/** Optional annotations on content (audience, priority, last modified). */
+export interface Annotations {
+  audience?: ("user" | "assistant")[] | undefined;
+  priority?: number | undefined;
+  lastModified?: string | undefined;
+  [key: string]: unknown;
+}
+
+export interface TextContent {
+  type: "text";
+  text: string;
+  annotations?: Annotations | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+export interface ImageContent {
+  type: "image";
+  /** Base64-encoded image data. */
+  data: string;
+  mimeType: string;
+  annotations?: Annotations | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+export interface AudioContent {
+  type: "audio";
+  /** Base64-encoded audio data. */
+  data: string;
+  mimeType: string;
+  annotations?: Annotations | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+/** A link to a resource the client may read with `readResource`. */
+export interface ResourceLink {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+  size?: number | undefined;
+  annotations?: Annotations | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+/** The contents of one resource: text or base64 `blob`. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string | undefined; text: string; _meta?: Record<string, unknown> | undefined }
+  | { uri: string; mimeType?: string | undefined; blob: string; _meta?: Record<string, unknown> | undefined };
+
+/** A resource embedded in the content itself. */
+export interface EmbeddedResource {
+  type: "resource";
+  resource: ResourceContents;
+  annotations?: Annotations | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
+
+/**
+ * One block of content, discriminated by `type`: `if (block.type === "text") block.text` compiles.
+ * (A type from a newer revision still arrives at runtime as the server sent it.)
+ */
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 export interface CallToolResult {
   content: ContentBlock[];
@@ -73,7 +141,7 @@ export interface ResourceTemplate {
 }
 
 export interface ReadResourceResult {
-  contents: ({ uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string })[];
+  contents: ResourceContents[];
   [key: string]: unknown;
 }
 

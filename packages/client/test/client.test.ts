@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { isAlive } from "mcp-test-utils";
+import { inspect } from "node:util";
+import { freePort, isAlive, waitFor } from "mcp-test-utils";
 import { describe, expect, it } from "vitest";
 import {
   applyElicitationDefaults,
@@ -8,7 +9,9 @@ import {
   ConnectionTimeoutError,
   connectToServer,
   disconnectServer,
+  InvalidConfigError,
   InvalidInitializeResultError,
+  NetworkError,
   listPrompts,
   listResources,
   listTools,
@@ -18,19 +21,57 @@ import {
   UnknownServerTypeError,
   UnsupportedProtocolVersionError,
   type MCPServerConfig,
+  type StdioServerConfig,
 } from "../src/index.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const paging = (mode: string): MCPServerConfig => ({ command: process.execPath, args: [fixture("paging-server.mjs"), mode], timeout: 10_000 });
-const versioned = (version: string, timeout = 10_000): MCPServerConfig => ({ command: process.execPath, args: [fixture("version-server.mjs"), version], timeout });
+const paging = (mode: string): StdioServerConfig => ({ command: process.execPath, args: [fixture("paging-server.mjs"), mode], timeout: 10_000 });
+const versioned = (version: string, timeout = 10_000): StdioServerConfig => ({ command: process.execPath, args: [fixture("version-server.mjs"), version], timeout });
 
-describe("transport selection", () => {
-  it("refuses an unknown type with the seed's message", async () => {
-    await expect(connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig)).rejects.toThrow(new UnknownServerTypeError("websocket").message);
-    const error = await connectToServer("odd", { type: "websocket", url: "ws://x" } as unknown as MCPServerConfig).catch((e: unknown) => e);
-    expect(error).toMatchObject({ message: "Unknown server type: websocket", code: "invalid_config" });
+describe("transport selection and config errors", () => {
+  const refused = (config: unknown): Promise<unknown> => connectToServer("docs", config as MCPServerConfig).catch((e: unknown) => e);
+
+  it("refuses an unknown type with the seed's message, the server and the valid values", async () => {
+    const error = await refused({ type: "websocket", url: "ws://x" });
+    expect(error).toMatchObject({
+      message: 'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)',
+      code: "unknown_server_type",
+      serverName: "docs",
+      field: "type",
+    });
     expect(UnknownServerTypeError.isInstance(error)).toBe(true);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
     expect(ConnectionTimeoutError.isInstance(error)).toBe(false);
+  });
+
+  it("names the right type for a known alias (Claude Code's streamable-http)", async () => {
+    expect(await refused({ type: "streamable-http", url: "http://127.0.0.1:1/mcp" })).toMatchObject({
+      message: expect.stringMatching(/^Unknown server type: streamable-http .*; for this transport use "type": "http"$/) as string,
+    });
+  });
+
+  it("a url without a type says to add one, instead of asking for a command", async () => {
+    expect(await refused({ url: "http://127.0.0.1:1/mcp" })).toMatchObject({
+      code: "invalid_config",
+      field: "type",
+      message: 'MCP server "docs": "url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)',
+    });
+  });
+
+  it("refuses a missing command, a missing url, both at once, and bad timeouts", async () => {
+    expect(await refused({ args: ["x"] })).toMatchObject({ field: "command", message: 'MCP server "docs": stdio server requires "command" (a non-empty string)' });
+    expect(await refused({ type: "http" })).toMatchObject({ field: "url", message: 'MCP server "docs": http server requires "url"' });
+    expect(await refused({ command: "x", url: "http://y" })).toMatchObject({ message: expect.stringContaining('both "command" and "url" are set') as string });
+    for (const timeout of [0, -5, Number.NaN, "1000"]) {
+      expect(await refused({ command: "x", timeout })).toMatchObject({ field: "timeout", message: expect.stringContaining('"timeout" must be a positive number of milliseconds (or Infinity for none)') as string });
+    }
+  });
+
+  it("nothing listening: a typed error naming the server and the URL", async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const error = await refused({ type: "http", url });
+    expect(NetworkError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(`Cannot reach MCP server "docs" at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`);
   });
 });
 
@@ -97,7 +138,8 @@ describe("protocol version negotiation", () => {
     expect((error as Error).message).toBe(
       'MCP server "future" answered protocol version "2099-01-01", which this client does not support; we offered "2025-11-25" (supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)',
     );
-    expect(closed).toBe(1); // the transport was closed: the server process is gone
+    await waitFor(() => closed === 1); // the transport is closed after the rejection: the server process goes
+
   });
 
   it("refuses a malformed initialize result", async () => {
@@ -113,8 +155,25 @@ describe("handshake failures", () => {
     expect(error).toBeInstanceOf(ConnectionTimeoutError);
     expect((error as Error).message).toBe('Connection to MCP server "slow" timed out after 300ms');
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(closed).toBe(true);
+    await waitFor(() => closed);
   });
+
+  const sleepers: [string, StdioServerConfig][] = [
+    ["a child that ignores stdin's end", { command: "sleep", args: ["100"] }],
+    ["the same through sh -c", { command: "sh", args: ["-c", "sleep 100"] }],
+  ];
+  for (const [label, config] of sleepers) {
+    it(`rejects on time, and cleans up after: ${label}`, async () => {
+      let closed = false;
+      const started = Date.now();
+      const error = await connectToServer("sleepy", { ...config, timeout: 1500 }, { onClose: () => (closed = true) }).catch((e: unknown) => e);
+      const elapsed = Date.now() - started;
+      expect(error).toBeInstanceOf(ConnectionTimeoutError);
+      expect(elapsed).toBeGreaterThanOrEqual(1490);
+      expect(elapsed).toBeLessThan(1900); // not 1500 + the close graces
+      await waitFor(() => closed, 10_000); // and the process group is still ended
+    });
+  }
 
   it("a caller's abort ends the handshake with the caller's reason", async () => {
     const controller = new AbortController();
@@ -125,13 +184,13 @@ describe("handshake failures", () => {
 
   it("a command that does not exist fails clearly", async () => {
     await expect(connectToServer("missing", { command: "no-such-mcp-server-binary" })).rejects.toThrow(
-      'Failed to start MCP server command "no-such-mcp-server-binary": command not found (ENOENT)',
+      'Failed to start MCP server "missing": command "no-such-mcp-server-binary": command not found (ENOENT); is it installed and on PATH?',
     );
   });
 
   it("disconnectServer ends the server process; calls afterwards fail with Transport closed", async () => {
     const conn = await connectToServer("v", versioned("2025-06-18"));
-    const pid = (conn.transport as unknown as { pid: number }).pid;
+    const pid = conn.transport.pid!; // a stdio config gives a StdioTransport: no cast
     expect(isAlive(pid)).toBe(true);
     await disconnectServer(conn);
     expect(isAlive(pid)).toBe(false);
@@ -194,6 +253,52 @@ describe("HTTP handshake with a server that holds its GET stream", () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("a transport of the caller's own", () => {
+  it("gets the same treatment: connect(), the handshake, setProtocolVersion, afterHandshake before initialized", async () => {
+    const { StdioTransport } = await import("../src/index.js");
+    const calls: string[] = [];
+    class Recording extends StdioTransport {
+      override async connect(): Promise<void> {
+        calls.push("connect");
+        await super.connect();
+      }
+      override setProtocolVersion(version: string): void {
+        calls.push(`version ${version}`);
+        super.setProtocolVersion(version);
+      }
+      async afterHandshake(context: { protocolVersion: string; listen: boolean }): Promise<void> {
+        calls.push(`afterHandshake ${context.protocolVersion} listen=${context.listen}`);
+      }
+      override notify(method: string, params?: object): Promise<void> {
+        calls.push(method);
+        return super.notify(method, params);
+      }
+    }
+    const transport = new Recording({ command: process.execPath, args: [fixture("version-server.mjs"), "2025-06-18"] });
+    const conn = await connectToServer("mine", { command: "unused" }, { transport, listen: false });
+    try {
+      expect(conn.transport).toBe(transport); // typed as Recording
+      expect(calls).toEqual(["connect", "version 2025-06-18", "afterHandshake 2025-06-18 listen=false", "notifications/initialized"]);
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+});
+
+describe("printing a connection", () => {
+  it("shows no env values or credential headers", async () => {
+    const conn = await connectToServer("v", { ...versioned("2025-06-18"), env: { API_TOKEN: "s3cr3t-token" } });
+    try {
+      const printed = inspect(conn, { depth: 6 });
+      expect(printed).toContain("API_TOKEN");
+      expect(printed).not.toContain("s3cr3t-token");
+      expect(conn.config).toMatchObject({ env: { API_TOKEN: "s3cr3t-token" } }); // still there for code
+    } finally {
+      await disconnectServer(conn);
     }
   });
 });

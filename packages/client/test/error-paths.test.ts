@@ -48,7 +48,7 @@ describe.concurrent("every outcome over every response mode leaves the host proc
       const byCase = new Map(lines.map((l) => [l.case, l]));
       expect([...byCase.keys()]).toEqual(mode === "stdio" ? ["result", "rpc-error", "abort", "timeout"] : ["result", "rpc-error", "http-error", "abort", "timeout"]);
       expect(byCase.get("result")?.outcome).toEqual({ ok: true, isError: false });
-      expect(byCase.get("rpc-error")?.outcome).toMatchObject({ ok: false, name: "RpcError", code: -32602 });
+      expect(byCase.get("rpc-error")?.outcome).toMatchObject({ ok: false, name: "InvalidParamsError", code: -32602 });
       if (mode !== "stdio") expect(byCase.get("http-error")?.outcome).toMatchObject({ ok: false, name: "HttpError", code: "http_error", status: expect.any(Number) as number });
       expect(byCase.get("abort")?.outcome).toMatchObject({ ok: false, message: "user abort" });
       expect(byCase.get("timeout")?.outcome).toMatchObject({ ok: false, name: "RequestTimeoutError", code: "request_timeout" });

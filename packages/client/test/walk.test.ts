@@ -14,14 +14,16 @@ import {
   setLoggingLevel,
   subscribe,
   unsubscribe,
+  type CallToolResult,
   type LogMessage,
   type MCPServerConfig,
   type MCPServerConnection,
 } from "../src/index.js";
 import { everythingEntry as entry, startEverything } from "mcp-test-utils";
 
-function text(result: { content: { type: string; [k: string]: unknown }[] }): string {
-  return result.content.filter((c) => c.type === "text").map((c) => String(c["text"])).join("\n");
+function text(result: CallToolResult): string {
+  // ContentBlock is a discriminated union: after the check, `c.text` is a string, no cast.
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).filter(Boolean).join("\n");
 }
 
 for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
@@ -62,7 +64,7 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
 
     it("knows the server", () => {
       expect(conn.serverInfo.name).toMatch(/everything/);
-      expect(conn.protocolVersion).toBe(mode === "sse" ? conn.protocolVersion : "2025-11-25");
+      expect(conn.protocolVersion).toBe("2025-11-25");
       expect(conn.capabilities.tools).toBeDefined();
       expect(conn.instructions).toBeTypeOf("string");
     });
@@ -86,7 +88,8 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
       const links = await callTool(conn, "get-resource-links", { count: 3 });
       expect(links.content.filter((c) => c.type === "resource_link")).toHaveLength(3);
       const image = await callTool(conn, "get-tiny-image", {});
-      expect(image.content.find((c) => c.type === "image")).toMatchObject({ mimeType: "image/png", data: expect.any(String) });
+      const png = image.content.find((c) => c.type === "image");
+      expect(png?.type === "image" ? [png.mimeType, Buffer.from(png.data, "base64").subarray(1, 4).toString()] : undefined).toEqual(["image/png", "PNG"]);
     });
 
     it("delivers every progress notification of a long-running tool", async () => {
@@ -114,9 +117,13 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
       expect(simple.messages.length).toBeGreaterThan(0);
       const withArgs = await getPrompt(conn, "args-prompt", { city: "Lisbon" });
       expect(JSON.stringify(withArgs.messages)).toContain("Lisbon");
-      const completion = await complete(conn, { type: "ref/prompt", name: "completable-prompt" }, { name: "department", value: "S" });
+      const completion = await complete(conn, { ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "S" } });
       expect(completion.completion.values).toEqual(expect.arrayContaining(["Sales", "Support"]));
-      const dependent = await complete(conn, { type: "ref/prompt", name: "completable-prompt" }, { name: "name", value: "" }, { arguments: { department: "Engineering" } });
+      const dependent = await complete(conn, {
+        ref: { type: "ref/prompt", name: "completable-prompt" },
+        argument: { name: "name", value: "" },
+        context: { arguments: { department: "Engineering" } },
+      });
       expect(dependent.completion.values).toEqual(["Alice", "Bob", "Charlie"]);
     });
 

@@ -149,11 +149,6 @@ export class JsonRpcEndpoint {
     this.#incoming.clear();
   }
 
-  /** True after {@link close}. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   #onResponse(response: JsonRpcResponse): void {
     if (response.id === null) {
       // An error the server could not tie to a request: nothing to settle, but worth telling.
@@ -205,9 +200,14 @@ export class JsonRpcEndpoint {
         if (!this.#finishIncoming(message.id, controller)) return;
         if (RpcError.isInstance(error)) {
           this.#respondError(message.id, error.code, error.rpcMessage, error.data);
-        } else {
-          this.#respondError(message.id, ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
+          return;
         }
+        // Errors from elsewhere (the official SDK's McpError, hand-written ones) that carry a
+        // JSON-RPC code keep it, and their data: the server should learn what really went wrong.
+        const wire = error as { code?: unknown; data?: unknown } | null;
+        const code = typeof wire === "object" && wire !== null && Number.isSafeInteger(wire.code) ? (wire.code as number) : ErrorCodes.InternalError;
+        const text = error instanceof Error ? error.message : String(error);
+        this.#respondError(message.id, code, text, code === ErrorCodes.InternalError ? undefined : wire?.data);
       },
     );
   }

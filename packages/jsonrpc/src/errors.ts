@@ -39,23 +39,26 @@ function hasBrand(ctor: { brand?: string }, value: unknown): boolean {
   return Array.isArray(brands) && brands.includes(ctor.brand);
 }
 
-/** Stable string codes of {@link McpError}. */
+/** Stable string codes of {@link McpError}: one per error class of the stack. */
 export type McpErrorCode =
   | "transport_closed"
   | "request_timeout"
   | "no_response"
   | "http_error"
   | "session_expired"
+  | "network_error"
   | "parse_error"
   | "invalid_message"
   | "message_too_large"
+  | "invalid_config"
   | "spawn_failed"
+  | "sse_endpoint"
+  | "unknown_server_type"
   | "connection_timeout"
   | "unsupported_protocol_version"
+  | "invalid_initialize_result"
   | "capability_not_supported"
-  | "pagination_error"
-  | "invalid_config"
-  | "unknown";
+  | "pagination_error";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {
@@ -113,25 +116,20 @@ export class TransportClosedError extends McpError {
   }
 }
 
-/** Which clock ran out; chooses the seed's message. */
-export type TimeoutKind = "request" | "sse" | "notify";
-
 /**
- * A request, SSE response or notification took longer than allowed.
- * Messages: `Request timeout after <n>ms`, `SSE response timeout after <n>ms`, `Notify timeout after <n>ms`.
+ * A request (or whatever `label` names) took longer than allowed. Message: `<label> timeout after <n>ms`,
+ * `Request timeout after <n>ms` by default; transports choose other labels for their own clocks.
  */
 export class RequestTimeoutError extends McpError {
   static override readonly brand: string = "RequestTimeoutError";
+  /** The budget that ran out, in ms. */
   readonly timeout: number;
-  readonly kind: TimeoutKind;
+  /** The method of the request, when it was one. */
   readonly method: string | undefined;
 
-  constructor(timeout: number, options: { kind?: TimeoutKind; method?: string; cause?: unknown } = {}) {
-    const kind = options.kind ?? "request";
-    const prefix = kind === "sse" ? "SSE response timeout" : kind === "notify" ? "Notify timeout" : "Request timeout";
-    super("request_timeout", `${prefix} after ${timeout}ms`, options);
+  constructor(timeout: number, options: { label?: string | undefined; method?: string | undefined; cause?: unknown } = {}) {
+    super("request_timeout", `${options.label ?? "Request"} timeout after ${timeout}ms`, options);
     this.timeout = timeout;
-    this.kind = kind;
     this.method = options.method;
   }
 }
@@ -229,14 +227,99 @@ export class ParseError extends McpError {
   readonly snippet: string;
   /** Where it came from: "stdout line", "HTTP response body", "SSE event", … */
   readonly source: string;
+  /** The HTTP status of the response that carried the input, when there was one. */
+  readonly status: number | undefined;
 
-  constructor(source: string, input: string, options: { cause?: unknown } = {}) {
+  /** `message` replaces the default `Invalid JSON in <source>: <reason>; starts with "<snippet>"`. */
+  constructor(source: string, input: string, options: { cause?: unknown; status?: number | undefined; message?: string | undefined } = {}) {
     const snippet = input.length > 200 ? `${input.slice(0, 200)}…` : input;
     const reason = options.cause instanceof Error ? `: ${options.cause.message}` : "";
-    super("parse_error", `Invalid JSON in ${source}${reason}; starts with ${JSON.stringify(snippet)}`, options);
+    super("parse_error", options.message ?? `Invalid JSON in ${source}${reason}; starts with ${JSON.stringify(snippet)}`, options);
     this.snippet = snippet;
     this.source = source;
+    this.status = options.status;
   }
+}
+
+/**
+ * The server could not be reached: connection refused, host not found, reset before an answer,
+ * TLS failure. Names the URL (and the server, when known) and what to check.
+ */
+export class NetworkError extends McpError {
+  static override readonly brand: string = "NetworkError";
+  readonly url: string;
+  /** The system error code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`. */
+  readonly errno: string | undefined;
+  readonly serverName: string | undefined;
+
+  constructor(url: string, cause: unknown, options: { serverName?: string | undefined } = {}) {
+    const errno = NetworkError.errnoOf(cause);
+    const who = options.serverName === undefined ? `MCP server at ${url}` : `MCP server "${options.serverName}" at ${url}`;
+    super("network_error", `Cannot reach ${who}: ${NetworkError.explain(errno, cause)}`, { cause });
+    this.url = url;
+    this.errno = errno;
+    this.serverName = options.serverName;
+  }
+
+  /** The system error code of `error` or of its `cause` chain (fetch hides it one level down). */
+  static errnoOf(error: unknown): string | undefined {
+    for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+      const code = (current as { code?: unknown }).code;
+      if (typeof code === "string" && /^E[A-Z0-9_]+$/.test(code)) return code;
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+
+  private static explain(errno: string | undefined, cause: unknown): string {
+    switch (errno) {
+      case "ECONNREFUSED":
+        return "connection refused (ECONNREFUSED); is the server running and listening on that port?";
+      case "ENOTFOUND":
+      case "EAI_AGAIN":
+        return `host not found (${errno}); check the host name in the URL`;
+      case "ECONNRESET":
+      case "EPIPE":
+        return `the connection was reset before an answer (${errno})`;
+      case "ETIMEDOUT":
+        return "the connection attempt timed out (ETIMEDOUT)";
+      default: {
+        let detail = cause instanceof Error ? cause.message : String(cause);
+        const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : undefined;
+        if (inner && !detail.includes(inner)) detail += ` (${inner})`;
+        return errno && !detail.includes(errno) ? `${detail} (${errno})` : detail;
+      }
+    }
+  }
+}
+
+/** A configuration value is missing or wrong. Names the server (when known) and the field. */
+export class InvalidConfigError extends McpError {
+  static override readonly brand: string = "InvalidConfigError";
+  readonly serverName: string | undefined;
+  /** The offending field, e.g. `"timeout"`, `"type"`, `"command"`. */
+  readonly field: string | undefined;
+
+  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; code?: "invalid_config" | "unknown_server_type"; cause?: unknown } = {}) {
+    const named = options.serverName === undefined || message.includes(`MCP server "${options.serverName}"`);
+    super(options.code ?? "invalid_config", named ? message : `MCP server "${options.serverName}": ${message}`, options);
+    this.serverName = options.serverName;
+    this.field = options.field;
+  }
+}
+
+/**
+ * The one rule for every timeout in the stack: a positive number of milliseconds, or `Infinity`
+ * for none. `undefined` means "use the default". Anything else (0, negative, NaN, a string) is refused.
+ */
+export function isValidTimeout(value: unknown): value is number {
+  return typeof value === "number" && value > 0;
+}
+
+/** Throws {@link InvalidConfigError} naming `field` unless `value` is `undefined` or a valid timeout. */
+export function checkTimeout(value: unknown, field: string, serverName?: string): void {
+  if (value === undefined || isValidTimeout(value)) return;
+  throw new InvalidConfigError(`"${field}" must be a positive number of milliseconds (or Infinity for none); got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`, { serverName, field });
 }
 
 /** Valid JSON that is not a JSON-RPC message. */
@@ -256,8 +339,9 @@ export class MessageTooLargeError extends McpError {
   readonly size: number;
   readonly limit: number;
 
-  constructor(size: number, limit: number, source = "message") {
-    super("message_too_large", `${source} of at least ${size} bytes exceeds the limit of ${limit} bytes; it was discarded`);
+  /** `option` names the setting that raises the limit, e.g. `"maxLineBytes"`. */
+  constructor(size: number, limit: number, source = "message", option?: string) {
+    super("message_too_large", `${source} of at least ${size} bytes exceeds the limit of ${limit} bytes; it was discarded${option ? ` (raise the limit with the "${option}" option)` : ""}`);
     this.size = size;
     this.limit = limit;
   }
@@ -286,9 +370,13 @@ export class RpcError extends Error {
     stamp(this, new.target);
   }
 
-  /** Builds an RpcError from a wire error object. */
+  /**
+   * Builds an RpcError from a wire error object: a typed subclass for the standard codes
+   * ({@link MethodNotFoundError}, {@link InvalidParamsError}, …), a plain RpcError otherwise.
+   */
   static fromError(error: { code: number; message: string; data?: unknown }): RpcError {
-    return new RpcError(error.code, error.message, error.data);
+    const Typed = RPC_ERROR_CLASSES.get(error.code);
+    return Typed ? new Typed(error.message, error.data) : new RpcError(error.code, error.message, error.data);
   }
 
   /** True for an RpcError (or subclass) from any installed copy of this package. */
@@ -300,6 +388,72 @@ export class RpcError extends Error {
     return hasBrand(this, value);
   }
 }
+
+/** `-32700`: the peer could not parse what we sent. */
+export class RpcParseError extends RpcError {
+  static override readonly brand: string = "RpcParseError";
+  constructor(message: string, data?: unknown) {
+    super(-32700, message, data);
+  }
+}
+
+/** `-32600`: the peer found our message not a valid request. */
+export class InvalidRequestError extends RpcError {
+  static override readonly brand: string = "InvalidRequestError";
+  constructor(message: string, data?: unknown) {
+    super(-32600, message, data);
+  }
+}
+
+/** `-32601`: the peer does not know the method. */
+export class MethodNotFoundError extends RpcError {
+  static override readonly brand: string = "MethodNotFoundError";
+  constructor(message: string, data?: unknown) {
+    super(-32601, message, data);
+  }
+}
+
+/** `-32602`: the peer refused the params (also an unknown tool or prompt on many servers). */
+export class InvalidParamsError extends RpcError {
+  static override readonly brand: string = "InvalidParamsError";
+  constructor(message: string, data?: unknown) {
+    super(-32602, message, data);
+  }
+}
+
+/** `-32603`: the peer failed while handling the request. */
+export class InternalRpcError extends RpcError {
+  static override readonly brand: string = "InternalRpcError";
+  constructor(message: string, data?: unknown) {
+    super(-32603, message, data);
+  }
+}
+
+/** `-32002` (MCP): the resource does not exist. */
+export class ResourceNotFoundError extends RpcError {
+  static override readonly brand: string = "ResourceNotFoundError";
+  constructor(message: string, data?: unknown) {
+    super(-32002, message, data);
+  }
+}
+
+/** `-32042` (MCP): the server needs the user to open a URL first (`data.elicitations`). */
+export class UrlElicitationRequiredError extends RpcError {
+  static override readonly brand: string = "UrlElicitationRequiredError";
+  constructor(message: string, data?: unknown) {
+    super(-32042, message, data);
+  }
+}
+
+const RPC_ERROR_CLASSES = new Map<number, new (message: string, data?: unknown) => RpcError>([
+  [-32700, RpcParseError],
+  [-32600, InvalidRequestError],
+  [-32601, MethodNotFoundError],
+  [-32602, InvalidParamsError],
+  [-32603, InternalRpcError],
+  [-32002, ResourceNotFoundError],
+  [-32042, UrlElicitationRequiredError],
+]);
 
 /** Any thrown value as an Error: an Error as it is, anything else wrapped with a readable message. */
 export function toError(value: unknown): Error {

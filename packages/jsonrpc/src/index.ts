@@ -6,6 +6,7 @@ export type {
   JsonRpcRequest,
   JsonRpcResponse,
   JsonRpcSuccessResponse,
+  HandshakeContext,
   MCPTransport,
   Progress,
   RequestContext,
@@ -25,21 +26,32 @@ export {
   type ClassifiedMessage,
 } from "./guards.js";
 export {
+  checkTimeout,
   ErrorCodes,
   HttpError,
+  InternalRpcError,
+  InvalidConfigError,
   InvalidMessageError,
+  InvalidParamsError,
+  InvalidRequestError,
+  isValidTimeout,
   McpError,
   MessageTooLargeError,
+  MethodNotFoundError,
+  NetworkError,
   NoResponseError,
   ParseError,
   RequestTimeoutError,
+  ResourceNotFoundError,
   RpcError,
+  RpcParseError,
   SessionExpiredError,
   TransportClosedError,
   toError,
+  UrlElicitationRequiredError,
   type HttpErrorDetails,
   type McpErrorCode,
-  type TimeoutKind,
 } from "./errors.js";
 export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
 export { JsonRpcEndpoint, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
+export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactUrl } from "./redact.js";

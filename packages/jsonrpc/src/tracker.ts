@@ -1,4 +1,4 @@
-import { RequestTimeoutError, RpcError, type TimeoutKind } from "./errors.js";
+import { RequestTimeoutError, RpcError, checkTimeout, isValidTimeout } from "./errors.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
 
 /** Default per-request timeout in milliseconds when neither the call nor the transport sets one. */
@@ -41,7 +41,8 @@ interface Entry {
   /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch). */
   deadline: number;
   bucket: Bucket | undefined;
-  timeoutKind: TimeoutKind;
+  /** Names the clock in the timeout message (`<label> timeout after <n>ms`). */
+  timeoutLabel: string;
 }
 
 /** Requests with the same plain timeout, in deadline order (= insertion order), under one timer. */
@@ -53,10 +54,6 @@ interface Bucket {
 
 /** Longest delay `setTimeout` honours; anything longer (or `Infinity`) means "no clock". */
 const MAX_TIMER_DELAY = 2_147_483_647;
-
-function isTimeout(value: unknown): value is number {
-  return typeof value === "number" && !Number.isNaN(value) && value >= 0;
-}
 
 function reasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
@@ -89,8 +86,8 @@ export class PendingRequests {
   #counter = 0;
 
   constructor(options: PendingRequestsOptions = {}) {
-    const fallback = options.defaultTimeout;
-    this.#defaultTimeout = isTimeout(fallback) ? fallback : DEFAULT_REQUEST_TIMEOUT;
+    checkTimeout(options.defaultTimeout, "timeout");
+    this.#defaultTimeout = options.defaultTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     this.#onCancel = options.onCancel;
   }
 
@@ -115,16 +112,22 @@ export class PendingRequests {
     if (this.#entries.has(id)) return Promise.reject(new Error(`Request id ${String(id)} is already in flight`));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    for (const field of ["timeout", "maxTotalTimeout"] as const) {
+      const value = options[field];
+      if (value !== undefined && !isValidTimeout(value)) {
+        return Promise.reject(new RangeError(`RequestOptions.${field} must be a positive number of milliseconds (or Infinity for none); got ${String(value)}`));
+      }
+    }
 
     return new Promise<T>((resolve, reject) => {
-      const timeout = isTimeout(options.timeout) ? options.timeout : this.#defaultTimeout;
+      const timeout = options.timeout ?? this.#defaultTimeout;
       const entry: Entry = {
         id,
         method,
         resolve: resolve as (value: unknown) => void,
         reject,
         timeout,
-        maxTotalTimeout: isTimeout(options.maxTotalTimeout) && Number.isFinite(options.maxTotalTimeout) ? options.maxTotalTimeout : undefined,
+        maxTotalTimeout: options.maxTotalTimeout !== undefined && Number.isFinite(options.maxTotalTimeout) ? options.maxTotalTimeout : undefined,
         resetOnProgress: options.resetTimeoutOnProgress === true,
         startedAt: Date.now(),
         onProgress: options.onProgress,
@@ -133,7 +136,7 @@ export class PendingRequests {
         timer: undefined,
         deadline: 0,
         bucket: undefined,
-        timeoutKind: "request",
+        timeoutLabel: "Request",
       };
       this.#entries.set(id, entry);
       this.#arm(id, entry, timeout);
@@ -142,10 +145,13 @@ export class PendingRequests {
     });
   }
 
-  /** Chooses which of the seed's timeout messages this request will use (`request` by default). */
-  setTimeoutKind(id: RequestId, kind: TimeoutKind): void {
+  /**
+   * Names the clock in this request's timeout message: `<label> timeout after <n>ms`
+   * (`"Request"` by default; the HTTP transport uses `"SSE response"` once a response streams).
+   */
+  setTimeoutLabel(id: RequestId, label: string): void {
     const entry = this.#entries.get(id);
-    if (entry) entry.timeoutKind = kind;
+    if (entry) entry.timeoutLabel = label;
   }
 
   /** Resolves `id` with `value`. Returns false if it was not in flight. */
@@ -255,7 +261,7 @@ export class PendingRequests {
   }
 
   #timeout(id: RequestId, entry: Entry, reported: number): void {
-    const error = new RequestTimeoutError(reported, { kind: entry.timeoutKind, method: entry.method });
+    const error = new RequestTimeoutError(reported, { label: entry.timeoutLabel, method: entry.method });
     this.#cancel(id, error, error.message);
   }
 

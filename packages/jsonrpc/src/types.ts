@@ -97,4 +97,24 @@ export interface MCPTransport {
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
   /** Tells the transport the protocol version the handshake agreed on (HTTP sends it as a header). */
   setProtocolVersion?: ((version: string) => void) | undefined;
+  /**
+   * Makes the transport usable (spawns the child, opens the legacy event stream, …). A client
+   * calls it before the handshake when the transport is not `connected` yet.
+   */
+  connect?: (() => Promise<void>) | undefined;
+  /**
+   * Called by the client once the server answered the handshake, before it says `initialized`:
+   * the place for work that needs the negotiated version (the HTTP transport opens its GET stream
+   * for server-initiated messages here, unless `listen` is false). Must not throw for an optional
+   * feature the server lacks; report it through `onError` instead.
+   */
+  afterHandshake?: ((context: HandshakeContext) => Promise<void>) | undefined;
+}
+
+/** What {@link MCPTransport.afterHandshake} learns. */
+export interface HandshakeContext {
+  /** The protocol version both sides agreed on. */
+  protocolVersion: string;
+  /** Whether the caller wants server-initiated messages (notifications, server requests). */
+  listen: boolean;
 }

@@ -10,8 +10,8 @@ describe("error messages are the seed's, verbatim", () => {
   it.each([
     [new TransportClosedError(), "Transport closed"],
     [new RequestTimeoutError(1500), "Request timeout after 1500ms"],
-    [new RequestTimeoutError(20, { kind: "sse" }), "SSE response timeout after 20ms"],
-    [new RequestTimeoutError(7, { kind: "notify" }), "Notify timeout after 7ms"],
+    [new RequestTimeoutError(20, { label: "SSE response" }), "SSE response timeout after 20ms"],
+    [new RequestTimeoutError(7, { label: "Notify" }), "Notify timeout after 7ms"],
     [new NoResponseError(42), "No response received for request ID 42"],
     [new RpcError(-32601, "Method not found"), "MCP error -32601: Method not found"],
     [new HttpError({ status: 500, body: "oops" }), "HTTP 500: oops"],
@@ -93,7 +93,7 @@ describe("isInstance", () => {
     class Branded extends McpError {
       static override readonly brand: string = "BrandedTestError";
     }
-    expect(Branded.isInstance(new Branded("unknown", "m"))).toBe(true);
+    expect(Branded.isInstance(new Branded("invalid_config", "m"))).toBe(true);
     expect(Branded.isInstance(new TransportClosedError())).toBe(false);
   });
 });
@@ -106,5 +106,109 @@ describe("toError", () => {
     expect(toError("plain").message).toBe("plain");
     expect(toError({ code: 1 }).message).toBe('{"code":1}');
     expect(toError(undefined).message).toBe("undefined");
+  });
+});
+
+describe("typed RpcError subclasses for the standard codes", () => {
+  it("fromError picks the subclass; the rest stay plain RpcErrors", async () => {
+    const all = await import("../src/index.js");
+    const cases: [number, abstract new (...args: never[]) => unknown][] = [
+      [-32700, all.RpcParseError],
+      [-32600, all.InvalidRequestError],
+      [-32601, all.MethodNotFoundError],
+      [-32602, all.InvalidParamsError],
+      [-32603, all.InternalRpcError],
+      [-32002, all.ResourceNotFoundError],
+      [-32042, all.UrlElicitationRequiredError],
+    ];
+    for (const [code, Class] of cases) {
+      const error = RpcError.fromError({ code, message: "m", data: { d: 1 } });
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toBeInstanceOf(RpcError);
+      expect(error).toMatchObject({ code, rpcMessage: "m", data: { d: 1 }, message: `MCP error ${code}: m` });
+      for (const [other, OtherClass] of cases) if (other !== code) expect(error).not.toBeInstanceOf(OtherClass);
+    }
+    const custom = RpcError.fromError({ code: -32000, message: "custom" });
+    expect(custom.constructor).toBe(RpcError);
+  });
+
+  it("a message the server already prefixed is not prefixed twice", () => {
+    expect(new RpcError(-32602, "MCP error -32602: Prompt x not found").message).toBe("MCP error -32602: Prompt x not found");
+  });
+
+  it("HttpError shows a JSON-RPC error body's message, and keeps the raw body", () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Server not initialized" } });
+    const error = new HttpError({ status: 400, body });
+    expect(error.message).toBe("HTTP 400: Bad Request: Server not initialized (JSON-RPC error -32000)");
+    expect(error.body).toBe(body);
+  });
+});
+
+describe("every error class has its own code", () => {
+  it("no two classes share one", async () => {
+    const all = (await import("../src/index.js")) as Record<string, unknown>;
+    const samples: McpError[] = [
+      new TransportClosedError(),
+      new RequestTimeoutError(1),
+      new NoResponseError(1),
+      new HttpError({ status: 500 }),
+      new SessionExpiredError("s", { status: 404 }),
+      new (all["NetworkError"] as typeof here.NetworkError)("http://x", new Error("e")),
+      new (all["ParseError"] as typeof here.ParseError)("x", "y"),
+      new (all["InvalidMessageError"] as typeof here.InvalidMessageError)("x", "y"),
+      new (all["MessageTooLargeError"] as typeof here.MessageTooLargeError)(2, 1),
+      new (all["InvalidConfigError"] as typeof here.InvalidConfigError)("m"),
+    ];
+    const codes = samples.map((error) => error.code);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+});
+
+describe("NetworkError", () => {
+  it("says what failed, where, and what to check", async () => {
+    const { NetworkError } = await import("../src/index.js");
+    const refused = new NetworkError("http://127.0.0.1:9/mcp", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }), { serverName: "docs" });
+    expect(refused.message).toBe('Cannot reach MCP server "docs" at http://127.0.0.1:9/mcp: connection refused (ECONNREFUSED); is the server running and listening on that port?');
+    // fetch hides the system error one level down, in cause.
+    const viaFetch = new NetworkError("http://nowhere.invalid/", new TypeError("fetch failed", { cause: Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" }) }));
+    expect(viaFetch).toMatchObject({ errno: "ENOTFOUND", code: "network_error", serverName: undefined });
+    expect(viaFetch.message).toBe("Cannot reach MCP server at http://nowhere.invalid/: host not found (ENOTFOUND); check the host name in the URL");
+    const other = new NetworkError("https://x/", new TypeError("fetch failed", { cause: new Error("certificate has expired") }));
+    expect(other.message).toBe("Cannot reach MCP server at https://x/: fetch failed (certificate has expired)");
+  });
+});
+
+describe("the timeout rule", () => {
+  it("a timeout is a positive number of ms or Infinity; anything else is refused, naming the field", async () => {
+    const { PendingRequests, checkTimeout, isValidTimeout } = await import("../src/index.js");
+    expect([1, 0.5, Infinity].every((v) => isValidTimeout(v))).toBe(true);
+    expect([0, -5, Number.NaN, "100", null].some((v) => isValidTimeout(v))).toBe(false);
+    expect(() => checkTimeout(-5, "timeout", "docs")).toThrow('MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5');
+    expect(() => checkTimeout(undefined, "timeout")).not.toThrow();
+    expect(() => new PendingRequests({ defaultTimeout: 0 })).toThrow('"timeout" must be a positive number');
+    const tracker = new PendingRequests();
+    for (const timeout of [0, -1, Number.NaN]) {
+      await expect(tracker.track(tracker.nextId(), "m", { timeout })).rejects.toThrow(`RequestOptions.timeout must be a positive number of milliseconds (or Infinity for none); got ${timeout}`);
+    }
+    await expect(tracker.track(tracker.nextId(), "m", { maxTotalTimeout: -1 })).rejects.toBeInstanceOf(RangeError);
+    expect(tracker.size).toBe(0);
+  });
+});
+
+describe("redaction", () => {
+  it("hides credential headers, env values and URL secrets; keeps the rest", async () => {
+    const { redactConfig } = await import("../src/index.js");
+    const redacted = redactConfig({
+      command: "srv",
+      env: { API_KEY: "k1", PATH: "/bin" },
+      headers: { Authorization: "Bearer t", "X-Api-Key": "k2", "X-Trace": "on", Cookie: "c" },
+      url: "https://user:pw@host/mcp?token=abc&page=2",
+    });
+    expect(redacted).toEqual({
+      command: "srv",
+      env: { API_KEY: "[redacted]", PATH: "[redacted]" },
+      headers: { Authorization: "[redacted]", "X-Api-Key": "[redacted]", "X-Trace": "on", Cookie: "[redacted]" },
+      url: "https://user:%5Bredacted%5D@host/mcp?token=%5Bredacted%5D&page=2",
+    });
   });
 });

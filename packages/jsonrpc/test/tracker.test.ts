@@ -339,4 +339,35 @@ describe("JsonRpcEndpoint", () => {
     // An answered exchange is complete: aborting it would tear down a connection in use.
     expect([1, 2, 3, 4].map((id) => signals.get(id)?.aborted)).toEqual([false, false, true, true]);
   });
+
+  it("a handler's error with a numeric JSON-RPC code keeps its code and data; other errors are -32603", async () => {
+    const sent: JsonRpcMessage[] = [];
+    class SdkStyleError extends Error {
+      constructor(
+        readonly code: number,
+        message: string,
+        readonly data?: unknown,
+      ) {
+        super(message);
+      }
+    }
+    const failures: Record<string, unknown> = {
+      sdk: new SdkStyleError(-32042, "URL elicitation required", { elicitations: [] }),
+      plain: new Error("boom"),
+      stringCode: Object.assign(new Error("odd"), { code: "ENOENT" }),
+      thrownString: "just a string",
+    };
+    const ep = new JsonRpcEndpoint({
+      send: (m) => void sent.push(m),
+      handlers: { onRequest: (_method, params) => Promise.reject(failures[(params as { which: string }).which]) },
+    });
+    for (const [id, which] of Object.keys(failures).entries()) ep.receive({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: { which } });
+    await expect.poll(() => sent.length).toBe(4);
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", id: 0, error: { code: -32042, message: "URL elicitation required", data: { elicitations: [] } } },
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "odd" } },
+      { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "just a string" } },
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { toError } from "@mcp/jsonrpc";
+import { MessageTooLargeError, toError } from "@mcp/jsonrpc";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
 
@@ -22,8 +22,11 @@ export interface ExchangeResponse {
   status: number;
   statusText: string;
   header(name: string): string | undefined;
-  /** Reads the whole body as UTF-8 text. */
-  text(): Promise<string>;
+  /**
+   * Reads the whole body as UTF-8 text. With `maxBytes`, a longer body is cut off (the connection
+   * is released) and the read fails with `MessageTooLargeError`.
+   */
+  text(maxBytes?: number): Promise<string>;
   /** The body as it arrives. */
   chunks(): AsyncIterableIterator<Uint8Array>;
   /** Stops reading and releases the connection (a half-read body cannot be reused). */
@@ -42,6 +45,24 @@ export interface ExchangePool {
 /** The shape of WHATWG `fetch` this package needs. */
 export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
 
+/** Reads a body to the end as UTF-8, failing once it passes `maxBytes` (then `cancel()` releases it). */
+async function readText(chunks: AsyncIterator<Uint8Array>, maxBytes: number | undefined, cancel: () => void): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done === true) break;
+    size += next.value.byteLength;
+    if (maxBytes !== undefined && size > maxBytes) {
+      cancel();
+      throw new MessageTooLargeError(size, maxBytes, "HTTP response body", "maxMessageBytes");
+    }
+    text += decoder.decode(next.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 /** An exchange over `fetch`. */
 export function fetchPool(fetchImpl: FetchLike): ExchangePool {
   return {
@@ -57,25 +78,27 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         status: response.status,
         statusText: response.statusText,
         header: (name) => response.headers.get(name) ?? undefined,
-        text: () => response.text(),
-        chunks: async function* () {
-          if (!response.body) return;
-          const reader = response.body.getReader();
-          try {
-            for (;;) {
-              const result = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
-              if (result.done) return;
-              yield result.value;
-            }
-          } finally {
-            reader.releaseLock();
-            void response.body.cancel().catch(() => undefined);
-          }
-        },
-        cancel: () => {
-          void response.body?.cancel().catch(() => undefined);
-        },
+        text: (maxBytes) => (maxBytes === undefined ? response.text() : readText(chunks(), maxBytes, cancel)),
+        chunks: () => chunks(),
+        cancel: () => cancel(),
       };
+      function cancel(): void {
+        void response.body?.cancel().catch(() => undefined);
+      }
+      async function* chunks(): AsyncIterableIterator<Uint8Array> {
+        if (!response.body) return;
+        const reader = response.body.getReader();
+        try {
+          for (;;) {
+            const result = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+            if (result.done) return;
+            yield result.value;
+          }
+        } finally {
+          reader.releaseLock();
+          void response.body.cancel().catch(() => undefined);
+        }
+      }
     },
     destroy: () => undefined,
   };
@@ -144,20 +167,15 @@ export async function nodePool(): Promise<ExchangePool> {
           const value = res.headers[name.toLowerCase()];
           return Array.isArray(value) ? value.join(", ") : value;
         },
-        text: async () => {
-          const stream = take();
-          stream.setEncoding("utf8");
-          let text = "";
-          for await (const chunk of stream) text += chunk as string;
-          return text;
-        },
+        text: (maxBytes) => readText(take()[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>, maxBytes, cancel),
         chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
-        cancel: () => {
-          finish();
-          if (!res.complete) res.destroy();
-          else res.resume();
-        },
+        cancel,
       });
+      function cancel(): void {
+        finish();
+        if (!res.complete) res.destroy();
+        else res.resume();
+      }
     });
     req.end(request.body);
   };

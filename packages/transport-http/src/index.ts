@@ -1,2 +1,4 @@
-export { HttpTransport, SseEndpointError, createHttpTransport, type HttpAuthProvider, type HttpTransportConfig } from "./http.js";
+export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./transport.js";
+export { SseEndpointError } from "./errors.js";
+export type { HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";

@@ -1,3 +1,4 @@
+import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 /** What one SSE stream delivered, for resumption. */
@@ -12,16 +13,15 @@ export interface SseProgress {
 
 /**
  * Feeds a byte stream through `eventsource-parser` (multi-line `data:`, `id:`, `retry:`, comments,
- * CR/LF/CRLF) and calls `onEvent` for each event. Resolves when the stream ends; rejects if it breaks.
- * `shouldStop` is checked after each chunk; when it returns true the stream is left for the caller.
+ * CR/LF/CRLF) and calls `onEvent` for each event. Resolves when the stream ends; rejects if it
+ * breaks, or with `MessageTooLargeError` once one event (or unterminated line) passes `maxSize`
+ * characters — then the stream is not read further.
  */
-export async function readSse(
-  chunks: AsyncIterator<Uint8Array>,
-  progress: SseProgress,
-  onEvent: (event: EventSourceMessage) => void,
-): Promise<void> {
+export async function readSse(chunks: AsyncIterator<Uint8Array>, progress: SseProgress, onEvent: (event: EventSourceMessage) => void, maxSize: number): Promise<void> {
   const decoder = new TextDecoder();
+  let tooLarge: MessageTooLargeError | undefined;
   const parser = createParser({
+    maxBufferSize: maxSize,
     onEvent: (event) => {
       if (event.id !== undefined) progress.lastEventId = event.id;
       progress.events = (progress.events ?? 0) + 1;
@@ -30,11 +30,18 @@ export async function readSse(
     onRetry: (ms) => {
       progress.retry = ms;
     },
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") tooLarge ??= new MessageTooLargeError(maxSize + 1, maxSize, "SSE event", "maxMessageBytes");
+    },
   });
   for (;;) {
     const result = await chunks.next();
     if (result.done === true) break;
     parser.feed(decoder.decode(result.value, { stream: true }));
+    if (tooLarge) {
+      await chunks.return?.();
+      throw tooLarge;
+    }
   }
   parser.feed(decoder.decode());
 }

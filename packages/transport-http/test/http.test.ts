@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { HttpError, InvalidConfigError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
 import { HttpTransport, SseEndpointError, createHttpTransport, type HttpTransportConfig } from "../src/index.js";
 import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
@@ -108,6 +108,7 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
   it("a torn SSE stream with event ids is resumed with GET + Last-Event-ID after retry:", async () => {
     let getAt = 0;
     let postEndedAt = 0;
+    let lastEventId: unknown;
     const f = await fixture((req, res) => {
       if (req.method === "POST") {
         const write = sse(res);
@@ -119,7 +120,7 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
         return;
       }
       getAt = Date.now();
-      expect(req.headers["last-event-id"]).toBe("ev-1");
+      lastEventId = req.headers["last-event-id"];
       const write = sse(res);
       write(`id: ev-2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resumed: true } })}\n\n`);
       res.end();
@@ -129,6 +130,7 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     t.onNotification = (_m, p) => notes.push(p);
     await expect(t.request("tools/call", { name: "x" })).resolves.toEqual({ resumed: true });
     expect(notes).toEqual([{ level: "info", data: "part 1" }]);
+    expect(lastEventId).toBe("ev-1");
     expect(getAt - postEndedAt).toBeGreaterThanOrEqual(140);
   });
 
@@ -323,11 +325,29 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     await new Promise((r) => setTimeout(r, 20));
     await t.close();
     await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
+    const posts = f.seen.length;
+    await expect(t.request("tools/list")).rejects.toBeInstanceOf(TransportClosedError);
+    await expect(t.notify("notifications/initialized")).rejects.toBeInstanceOf(TransportClosedError);
+    expect(f.seen).toHaveLength(posts); // nothing more went out
   });
 
-  it("rejects bad configuration clearly", () => {
-    expect(() => new HttpTransport({ type: "http", url: "not a url" })).toThrow('HttpTransport: invalid URL "not a url"');
-    expect(() => new HttpTransport({ type: "http", url: "ftp://x" })).toThrow("must be http(s)");
-    expect(() => new HttpTransport({ type: "websocket" as "http", url: "http://x" })).toThrow('unknown type "websocket"');
+  it("rejects bad configuration with a typed error naming the server and the field", () => {
+    const attempt = (config: Partial<HttpTransportConfig>): unknown => {
+      try {
+        new HttpTransport({ type: "http", url: "http://127.0.0.1:1/mcp", serverName: "docs", ...config });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(attempt({ url: "not a url" })).toMatchObject({ code: "invalid_config", field: "url", message: 'MCP server "docs": invalid URL "not a url" in "url"' });
+    expect(attempt({ url: "ftp://x" })).toMatchObject({ field: "url", message: 'MCP server "docs": "url" must be http(s), got "ftp://x"' });
+    expect(attempt({ type: "websocket" as "http" })).toMatchObject({ field: "type", message: expect.stringContaining('expected "http" (Streamable HTTP) or "sse"') as string });
+    for (const timeout of [0, -5, Number.NaN]) {
+      expect(attempt({ timeout })).toMatchObject({ field: "timeout", message: `MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got ${timeout}` });
+    }
+    expect(attempt({ maxMessageBytes: 0 })).toMatchObject({ field: "maxMessageBytes" });
+    expect(InvalidConfigError.isInstance(attempt({ url: "" }))).toBe(true);
+    expect(attempt({ timeout: Infinity })).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 // Its own file, so the worker starts clean and a leak cannot hide behind another test's handles.
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { createHttpTransport } from "../src/index.js";
 import { sendJson, sse, startFixture } from "./fixture-server.js";
@@ -18,14 +19,17 @@ describe("resources after close()", () => {
       const t = await createHttpTransport({ type: "http", url: f.url });
       await t.request("initialize", {});
       await t.notify("notifications/initialized");
-      await Promise.all(Array.from({ length: 20 }, () => t.request("ping")));
+      // One long-lived caller signal shared by every request: it must end with no listener of ours.
+      const shared = new AbortController().signal;
+      await Promise.all(Array.from({ length: 20 }, () => t.request("ping", {}, { signal: shared })));
       await t.startSSEListener();
-      const hanging = t.request("hang", {}, { timeout: 60_000 }).catch((e: unknown) => e);
+      const hanging = t.request("hang", {}, { timeout: 60_000, signal: shared }).catch((e: unknown) => e);
       expect((activeHandles()["TCPSocketWrap"] ?? 0) > (before["TCPSocketWrap"] ?? 0)).toBe(true);
       await t.close();
       await expect(hanging).resolves.toMatchObject({ message: "Transport closed" });
       expect(f.seen.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": "s1" } });
       await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(getEventListeners(shared, "abort")).toHaveLength(0);
       const after = activeHandles();
       for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
     } finally {

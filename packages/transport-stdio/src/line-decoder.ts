@@ -32,11 +32,6 @@ export class LineDecoder {
     }
   }
 
-  /** Bytes held for the current, unfinished line. */
-  get buffered(): number {
-    return this.#discarding ? 0 : this.#size;
-  }
-
   #append(piece: Buffer): void {
     if (piece.length === 0) return;
     this.#size += piece.length;

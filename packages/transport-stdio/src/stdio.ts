@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import {
+  InvalidConfigError,
   JsonRpcEndpoint,
   McpError,
   MessageTooLargeError,
@@ -10,6 +11,9 @@ import {
   type MCPTransport,
   type RequestContext,
   type RequestOptions,
+  checkTimeout,
+  inspectCustom,
+  redactConfig,
 } from "@mcp/jsonrpc";
 import { buildChildEnv } from "./env.js";
 import { LineDecoder } from "./line-decoder.js";
@@ -26,7 +30,7 @@ export interface StdioTransportConfig {
   /** Pass the parent's whole environment to the server. Default `false`: only a safe base (see README). */
   inheritEnv?: boolean | undefined;
   cwd?: string | undefined;
-  /** Default request timeout in ms. Default 30000. */
+  /** Default request timeout in ms: a positive number, or `Infinity` for none. Default 30000. */
   timeout?: number | undefined;
   /** What to do with the child's stderr. Default `"pipe"`: kept in a ring buffer, see `stderrTail`. */
   stderr?: "pipe" | "inherit" | "ignore" | undefined;
@@ -40,6 +44,8 @@ export interface StdioTransportConfig {
   killGraceMs?: number | undefined;
   /** Receives each stderr chunk as text (in `"pipe"` mode), e.g. to forward it to a log. */
   onStderr?: ((text: string) => void) | undefined;
+  /** Names the server in error messages (the client sets it from the server's name). */
+  serverName?: string | undefined;
 }
 
 /** The server process could not be started. */
@@ -49,11 +55,20 @@ export class SpawnError extends McpError {
   /** The system error code, e.g. `ENOENT` or `EACCES`. */
   readonly errno: string | undefined;
 
-  constructor(command: string, cause: NodeJS.ErrnoException) {
-    const why = cause.code === "ENOENT" ? "command not found" : cause.code === "EACCES" ? "permission denied" : cause.message;
-    super("spawn_failed", `Failed to start MCP server command "${command}": ${why}${cause.code ? ` (${cause.code})` : ""}`, { cause });
+  readonly serverName: string | undefined;
+
+  constructor(command: string, cause: NodeJS.ErrnoException, serverName?: string) {
+    const why =
+      cause.code === "ENOENT"
+        ? "command not found (ENOENT); is it installed and on PATH?"
+        : cause.code === "EACCES"
+          ? "permission denied (EACCES); is the file executable?"
+          : `${cause.message}${cause.code && !cause.message.includes(cause.code) ? ` (${cause.code})` : ""}`;
+    const who = serverName === undefined ? "MCP server command" : `MCP server "${serverName}": command`;
+    super("spawn_failed", `Failed to start ${who} "${command}": ${why}`, { cause });
     this.command = command;
     this.errno = cause.code;
+    this.serverName = serverName;
   }
 }
 
@@ -124,8 +139,19 @@ export class StdioTransport implements MCPTransport {
   #flushScheduled = false;
 
   constructor(config: StdioTransportConfig) {
+    const serverName = config.serverName;
     if (typeof config.command !== "string" || config.command.trim() === "") {
-      throw new TypeError('StdioTransport: "command" must be a non-empty string');
+      throw new InvalidConfigError('stdio server requires "command" (a non-empty string)', { serverName, field: "command" });
+    }
+    if (config.args !== undefined && !(Array.isArray(config.args) && config.args.every((arg) => typeof arg === "string"))) {
+      throw new InvalidConfigError('"args" must be an array of strings', { serverName, field: "args" });
+    }
+    checkTimeout(config.timeout, "timeout", serverName);
+    for (const field of ["closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes"] as const) {
+      const value = config[field];
+      if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+        throw new InvalidConfigError(`"${field}" must be a non-negative number; got ${String(value)}`, { serverName, field });
+      }
     }
     this.config = { ...config };
     this.#stderr = new ByteRing(config.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
@@ -182,29 +208,8 @@ export class StdioTransport implements MCPTransport {
       shell: false,
     });
     this.#child = child;
-
-    await new Promise<void>((resolve, reject) => {
-      const onSpawn = (): void => {
-        child.off("error", onError);
-        resolve();
-      };
-      const onError = (error: NodeJS.ErrnoException): void => {
-        child.off("spawn", onSpawn);
-        reject(new SpawnError(command, error));
-      };
-      child.once("spawn", onSpawn);
-      child.once("error", onError);
-    }).catch((error: unknown) => {
-      this.#state = "closed";
-      this.#endpoint.close(new TransportClosedError({ cause: error }));
-      throw error;
-    });
-
-    this.#state = "open";
-    live.add(this);
-    if (live.size === 1) process.on("exit", killLiveChildren);
-
-    child.on("error", (error) => this.#endpoint.reportError(error));
+    // Watched from the start, so a close() that arrives while the child is still starting can wait
+    // for its exit (and escalate to SIGTERM and SIGKILL) like any other.
     this.#exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.#exit = { code, signal };
@@ -212,6 +217,43 @@ export class StdioTransport implements MCPTransport {
         this.#onChildGone();
       });
     });
+    if (child.pid !== undefined) {
+      live.add(this);
+      if (live.size === 1) process.on("exit", killLiveChildren);
+    }
+
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onSpawn = (): void => {
+          child.off("error", onError);
+          resolve();
+        };
+        const onError = (error: NodeJS.ErrnoException): void => {
+          child.off("spawn", onSpawn);
+          reject(new SpawnError(command, error, this.config.serverName));
+        };
+        child.once("spawn", onSpawn);
+        child.once("error", onError);
+      });
+    } catch (error) {
+      const wasClosing = this.#state !== "connecting";
+      this.#state = "closed";
+      this.#forget();
+      this.#endpoint.close(new TransportClosedError({ cause: error }));
+      if (wasClosing) {
+        await this.#closing;
+        throw new TransportClosedError({ detail: "closed while connecting", cause: error });
+      }
+      throw error;
+    }
+    if (this.#state !== "connecting") {
+      // close() was called while the child started; it is ending it now.
+      await this.#closing;
+      throw new TransportClosedError({ detail: "closed while connecting" });
+    }
+
+    this.#state = "open";
+    child.on("error", (error) => this.#endpoint.reportError(error));
 
     const stdin = child.stdin!;
     // EPIPE and friends: the child is going away; requests learn it as "Transport closed", never as a crash.
@@ -270,6 +312,16 @@ export class StdioTransport implements MCPTransport {
   killNow(): void {
     const pid = this.#child?.pid;
     if (pid !== undefined) signalGroup(pid, "SIGKILL");
+  }
+
+  /** No longer killed when the host exits: the child is gone (or never started). */
+  #forget(): void {
+    if (live.delete(this) && live.size === 0) process.off("exit", killLiveChildren);
+  }
+
+  /** What `console.log(transport)` shows: the process and config, with env values redacted. */
+  [inspectCustom](): object {
+    return { command: this.config.command, args: this.config.args ?? [], pid: this.pid, connected: this.connected, exitStatus: this.#exit, config: redactConfig(this.config) };
   }
 
   #closedError(): TransportClosedError {
@@ -334,6 +386,7 @@ export class StdioTransport implements MCPTransport {
    */
   #onChildGone(): void {
     if (this.#state !== "open") return;
+    // (While connecting, the spawn outcome decides; while closing, #terminate is waiting.)
     if (this.#stdoutEnded && this.#exit !== undefined) {
       this.#shutdown(this.#diedError());
       return;
@@ -352,7 +405,12 @@ export class StdioTransport implements MCPTransport {
 
   /** Moves to closing exactly once, whatever triggered it, and starts ending the child. */
   #shutdown(error?: TransportClosedError): void {
-    if (this.#state === "closing" || this.#state === "closed" || this.#state === "new") return;
+    if (this.#state === "closing" || this.#state === "closed") return;
+    if (this.#state === "new") {
+      this.#state = "closed";
+      this.#endpoint.close(error ?? new TransportClosedError());
+      return;
+    }
     this.#state = "closing";
     if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
     this.#closeError = error ?? new TransportClosedError();
@@ -360,8 +418,7 @@ export class StdioTransport implements MCPTransport {
     this.#endpoint.close(this.#closeError);
     this.#closing = this.#terminate().finally(() => {
       this.#state = "closed";
-      live.delete(this);
-      if (live.size === 0) process.off("exit", killLiveChildren);
+      this.#forget();
       try {
         this.onClose?.();
       } catch (callbackError) {

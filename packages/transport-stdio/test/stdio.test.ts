@@ -181,8 +181,10 @@ describe("StdioTransport", () => {
     const missing = new StdioTransport({ command: "definitely-not-a-real-mcp-server-xyz" });
     const error = await missing.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpawnError);
-    expect((error as SpawnError).message).toBe('Failed to start MCP server command "definitely-not-a-real-mcp-server-xyz": command not found (ENOENT)');
+    expect((error as SpawnError).message).toBe('Failed to start MCP server command "definitely-not-a-real-mcp-server-xyz": command not found (ENOENT); is it installed and on PATH?');
     expect(missing.connected).toBe(false);
+    const named = await createStdioTransport({ command: "definitely-not-a-real-mcp-server-xyz", serverName: "docs" }).catch((e: unknown) => e);
+    expect(named).toMatchObject({ serverName: "docs", errno: "ENOENT", message: expect.stringMatching(/^Failed to start MCP server "docs": command "definitely-not-a-real-mcp-server-xyz": command not found/) as string });
     const dir = mkdtempSync(join(tmpdir(), "stdio-eacces-"));
     try {
       const error2 = await createStdioTransport({ command: dir }).catch((e: unknown) => e);
@@ -212,5 +214,56 @@ describe("StdioTransport", () => {
     } finally {
       delete process.env["MCP_TEST_SECRET"];
     }
+  });
+
+  it("close() while connect() is starting the child: connect rejects, SIGTERM then SIGKILL still end it", async () => {
+    // The child ignores SIGTERM and stdin's end, so only the full escalation ends it.
+    const transport = new StdioTransport({ command: "sh", args: ["-c", "trap '' TERM; while :; do sleep 0.05; done"], closeGraceMs: 100, killGraceMs: 200 });
+    let closes = 0;
+    transport.onClose = () => closes++;
+    const connecting = transport.connect().catch((e: unknown) => e);
+    const closing = transport.close(); // before the child's 'spawn' event
+    const pid = transport.pid;
+    expect(pid).toBeGreaterThan(0);
+    await expect(connecting).resolves.toBeInstanceOf(TransportClosedError);
+    await closing;
+    expect(transport.exitStatus?.signal).toBe("SIGKILL");
+    expect(isAlive(pid!)).toBe(false);
+    expect(transport.connected).toBe(false);
+    expect(closes).toBe(1);
+    await expect(transport.request("echo")).rejects.toBeInstanceOf(TransportClosedError);
+  });
+
+  it("close() before connect() leaves a closed transport that never spawns", async () => {
+    const transport = new StdioTransport({ command: process.execPath, args: [fixture("server.mjs")] });
+    await transport.close();
+    expect(transport.connected).toBe(false);
+    await expect(transport.request("echo")).rejects.toBeInstanceOf(TransportClosedError);
+  });
+
+  it("refuses bad configuration with a typed error naming the server and field", () => {
+    const attempt = (config: Partial<StdioTransportConfig>): unknown => {
+      try {
+        new StdioTransport({ command: "x", serverName: "docs", ...config });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    expect(attempt({ command: "" })).toMatchObject({ code: "invalid_config", field: "command", message: 'MCP server "docs": stdio server requires "command" (a non-empty string)' });
+    expect(attempt({ timeout: -5 })).toMatchObject({ field: "timeout", message: 'MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5' });
+    expect(attempt({ timeout: 0 })).toMatchObject({ field: "timeout" });
+    expect(attempt({ args: "--flag" as unknown as string[] })).toMatchObject({ field: "args" });
+    expect(attempt({ killGraceMs: -1 })).toMatchObject({ field: "killGraceMs" });
+    expect(attempt({ timeout: Infinity })).toBeUndefined();
+  });
+
+  it("printing a transport shows no env values", async () => {
+    const { inspect } = await import("node:util");
+    const transport = await start([], { env: { API_TOKEN: "s3cr3t-value" } });
+    const printed = inspect(transport, { depth: 5 });
+    expect(printed).not.toContain("s3cr3t-value");
+    expect(printed).toContain("API_TOKEN");
+    expect(transport.config.env?.["API_TOKEN"]).toBe("s3cr3t-value");
   });
 });

@@ -1,0 +1,47 @@
+import { MessageTooLargeError, ParseError, type JsonRpcEndpoint } from "@mcp/jsonrpc";
+import type { EventSourceMessage } from "eventsource-parser";
+import type { RequestPath, SessionHeaders } from "./request-path.js";
+
+/** The settings every part of the transport reads, defaults applied. */
+export interface Settings {
+  readonly timeout: number;
+  readonly maxResumeAttempts: number;
+  readonly defaultRetryMs: number;
+  readonly maxMessageBytes: number;
+  readonly streamLingerMs: number;
+}
+
+/**
+ * What the transport's parts (response streams, the GET listener, legacy SSE) share with the
+ * transport: its URL, JSON-RPC endpoint, request path and lifetime. Internal; not exported.
+ */
+export interface TransportCore {
+  readonly url: URL;
+  readonly endpoint: JsonRpcEndpoint;
+  readonly path: RequestPath;
+  readonly settings: Settings;
+  /** Aborts on close(): every background stream ends with it. */
+  readonly lifetime: AbortSignal;
+  isOpen(): boolean;
+  /** The session headers of the next request. */
+  session(): SessionHeaders;
+}
+
+/** One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal. */
+export function deliverSseEvent(core: TransportCore, event: EventSourceMessage): void {
+  if (event.event !== undefined && event.event !== "message") return;
+  if (event.data.trim() === "") return; // a priming event: an id (and maybe retry) only
+  let value: unknown;
+  try {
+    value = JSON.parse(event.data);
+  } catch (cause) {
+    core.endpoint.reportError(new ParseError("SSE event", event.data, { cause }));
+    return;
+  }
+  core.endpoint.receive(value);
+}
+
+/** True for the size-limit error, which ends a stream instead of being retried. */
+export function isTooLarge(error: unknown): error is MessageTooLargeError {
+  return MessageTooLargeError.isInstance(error);
+}

@@ -1,0 +1,49 @@
+/** Every default of the HTTP transport, written once. */
+export const DEFAULTS = {
+  /** ms for a whole exchange (headers and body), and every request's default. */
+  timeout: 30_000,
+  /** How many times a broken SSE stream is resumed with `Last-Event-ID`. */
+  maxResumeAttempts: 3,
+  /** Delay before resuming when the server sent no `retry:`, in ms. */
+  defaultRetryMs: 1000,
+  /** Largest JSON body or SSE event accepted (64 MiB, as stdio's `maxLineBytes`). */
+  maxMessageBytes: 64 * 1024 * 1024,
+  /** Redirects followed before the last answer is taken as it is. */
+  maxRedirects: 5,
+  /** Most the courtesy `DELETE` on close may take, in ms. */
+  deleteTimeoutMs: 5000,
+  /** After the awaited response arrived, how long an SSE stream may take to end on its own. */
+  streamLingerMs: 200,
+} as const;
+
+/** The two media types every MCP POST accepts. */
+export const ACCEPT_BOTH: readonly string[] = ["application/json", "text/event-stream"];
+
+/** True for a `Content-Type` of `text/event-stream` (any parameters). */
+export function isEventStream(contentType: string | undefined): boolean {
+  return (contentType ?? "").toLowerCase().startsWith("text/event-stream");
+}
+
+/** A signal's reason, or a standard AbortError when it has none. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. Leaves no listener behind. */
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

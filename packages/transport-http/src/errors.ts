@@ -1,0 +1,10 @@
+import { McpError } from "@mcp/jsonrpc";
+
+/** The legacy server never sent its `endpoint` event, sent a malformed one, or one for another origin. */
+export class SseEndpointError extends McpError {
+  static override readonly brand: string = "SseEndpointError";
+
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("sse_endpoint", message, options);
+  }
+}

@@ -1,0 +1,46 @@
+import { toError } from "@mcp/jsonrpc";
+import { isTooLarge, type TransportCore } from "./core.js";
+import { delay } from "./defaults.js";
+import type { ExchangeResponse } from "./exchange.js";
+import { readStream, resumeStream } from "./response-stream.js";
+import type { SseProgress } from "./sse.js";
+
+/**
+ * The GET stream for server-initiated messages, kept open until close(): resumed with
+ * `Last-Event-ID` when it ends or breaks. A stream that brings nothing counts against it, so a
+ * server that closes the GET at once is not polled forever; the listener then stops and says so.
+ */
+export async function runListener(core: TransportCore, first: ExchangeResponse): Promise<void> {
+  const progress: SseProgress = { lastEventId: undefined, retry: undefined };
+  const signal = core.lifetime;
+  let response: ExchangeResponse | undefined = first;
+  let failures = 0;
+  while (core.isOpen()) {
+    let failure: unknown;
+    try {
+      response ??= await resumeStream(core, progress, signal);
+      const before = progress.events ?? 0;
+      await readStream(core, response, progress, () => false);
+      failures = (progress.events ?? 0) > before ? 0 : failures + 1;
+    } catch (error) {
+      if (signal.aborted) break;
+      failures++;
+      failure = error;
+      // A dropped oversized message is news at once; a break is retried quietly.
+      if (isTooLarge(error) && failures <= core.settings.maxResumeAttempts) core.endpoint.reportError(error);
+    }
+    if (failures > core.settings.maxResumeAttempts) {
+      core.endpoint.reportError(
+        failure !== undefined ? toError(failure) : new Error(`The GET event stream of ${core.url.href} ended ${failures} times in a row without events; the listener stopped`),
+      );
+      break;
+    }
+    response = undefined;
+    if (!core.isOpen()) break;
+    try {
+      await delay(progress.retry ?? core.settings.defaultRetryMs, signal);
+    } catch {
+      break;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { HttpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { DEFAULTS } from "./defaults.js";
+import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
+
+/**
+ * The security-critical request path: which headers go out, credentials from the auth provider
+ * (one retry after a `401` refresh), redirects (and what may follow them to another origin), and
+ * turning a failed exchange into a typed error. Nothing else in the transport touches headers.
+ */
+
+/** Supplies credentials and reacts to `401`. `@mcp/oauth` implements this hook. */
+export interface HttpAuthProvider {
+  /** Headers added to every request, e.g. `{ Authorization: "Bearer …" }`. */
+  headers(): Promise<Record<string, string>> | Record<string, string>;
+  /**
+   * Called on a `401`. Refresh the credentials and return true to retry the request once
+   * (with fresh `headers()`); return false to fail with the `401`.
+   */
+  onUnauthorized?(context: { url: string; status: number; wwwAuthenticate: string | undefined }): Promise<boolean> | boolean;
+}
+
+/** Headers that never follow a redirect to another origin (besides the auth provider's own). */
+export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "cookie", "mcp-session-id", "proxy-authorization"];
+
+/** What the transport's state adds to every request's headers. */
+export interface SessionHeaders {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+}
+
+/** Options of {@link RequestPath}. */
+export interface RequestPathOptions {
+  url: URL;
+  /** The user's headers; they may add to `Accept`, never remove what MCP needs. */
+  headers?: Record<string, string> | undefined;
+  authProvider?: HttpAuthProvider | undefined;
+  /** Names the server in network errors. */
+  serverName?: string | undefined;
+  maxRedirects?: number | undefined;
+}
+
+/** `required` first, then what the user's `Accept` adds (case-insensitive de-duplication). */
+export function mergeAccept(required: readonly string[], user: string | undefined): string {
+  const values = [...required];
+  for (const part of (user ?? "").split(",")) {
+    const value = part.trim();
+    if (value && !values.some((v) => v.toLowerCase() === value.toLowerCase())) values.push(value);
+  }
+  return values.join(", ");
+}
+
+export class RequestPath {
+  readonly #url: URL;
+  readonly #userHeaders: Record<string, string>;
+  readonly #userAccept: string | undefined;
+  readonly #auth: HttpAuthProvider | undefined;
+  readonly #serverName: string | undefined;
+  readonly #maxRedirects: number;
+  readonly #pool: () => ExchangePool | undefined;
+
+  constructor(options: RequestPathOptions, pool: () => ExchangePool | undefined) {
+    this.#url = options.url;
+    this.#userHeaders = {};
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (name.toLowerCase() === "accept") this.#userAccept = value;
+      else this.#userHeaders[name.toLowerCase()] = value;
+    }
+    this.#auth = options.authProvider;
+    this.#serverName = options.serverName;
+    this.#maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
+    this.#pool = pool;
+  }
+
+  /** The headers of one request: the user's, the MCP media types, the session's. Lower-case names. */
+  headers(session: SessionHeaders, extra: { accept?: readonly string[] | undefined; contentType?: string | undefined }): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#userHeaders };
+    if (extra.accept !== undefined) headers["accept"] = mergeAccept(extra.accept, this.#userAccept);
+    if (extra.contentType !== undefined) headers["content-type"] = extra.contentType;
+    if (session.sessionId !== undefined) headers["mcp-session-id"] = session.sessionId;
+    if (session.protocolVersion !== undefined) headers["mcp-protocol-version"] = session.protocolVersion;
+    return headers;
+  }
+
+  /**
+   * Sends one request: the auth provider's headers added, one retry after a `401` it refreshed,
+   * redirects followed by the rules above. A failure to reach the server is a {@link NetworkError};
+   * an abort rethrows the signal's reason.
+   */
+  async send(request: ExchangeRequest): Promise<ExchangeResponse> {
+    const pool = this.#pool();
+    if (!pool) throw new TransportClosedError();
+    let retriedAuth = false;
+    for (;;) {
+      const response = await this.#follow(pool, { ...request, headers: await this.#withAuth(request.headers) });
+      if (response.status === 401 && this.#auth?.onUnauthorized && !retriedAuth) {
+        retriedAuth = true;
+        const retry = await this.#auth.onUnauthorized({ url: request.url.href, status: 401, wwwAuthenticate: response.header("www-authenticate") });
+        if (retry) {
+          response.cancel();
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  /** The typed error for a non-2xx answer; a `404` to a request that carried `sentSession` means it expired. */
+  async error(response: ExchangeResponse, sentSession: string | undefined): Promise<HttpError> {
+    let body = "";
+    try {
+      body = await response.text(64 * 1024);
+    } catch {
+      // The status is the news; a body we cannot read (or one far too long) adds nothing.
+    }
+    const details = {
+      status: response.status,
+      statusText: response.statusText,
+      body,
+      url: this.#url.href,
+      wwwAuthenticate: response.header("www-authenticate"),
+      mcpAuthServer: response.header("mcp-auth-server"),
+    };
+    if (response.status === 404 && sentSession !== undefined) return new SessionExpiredError(sentSession, details);
+    return new HttpError(details);
+  }
+
+  async #withAuth(headers: Record<string, string>): Promise<Record<string, string>> {
+    if (!this.#auth) return headers;
+    const merged = { ...headers };
+    for (const [name, value] of Object.entries(await this.#auth.headers())) merged[name.toLowerCase()] = value;
+    return merged;
+  }
+
+  async #exchange(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
+    try {
+      return await pool.exchange(request);
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
+      if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) throw error;
+      throw new NetworkError(request.url.href, error, { serverName: this.#serverName });
+    }
+  }
+
+  async #follow(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
+    let current = request;
+    for (let hops = 0; ; hops++) {
+      const response = await this.#exchange(pool, current);
+      const location = response.header("location");
+      if (![301, 302, 303, 307, 308].includes(response.status) || location === undefined || hops >= this.#maxRedirects) return response;
+      response.cancel();
+      const target = new URL(location, current.url);
+      const headers = { ...current.headers };
+      if (target.origin !== current.url.origin) {
+        // Credentials and the session belong to the origin we were configured with.
+        for (const name of CREDENTIAL_HEADERS) delete headers[name];
+        if (this.#auth) for (const name of Object.keys(await this.#auth.headers())) delete headers[name.toLowerCase()];
+      }
+      // 307/308 repeat the request as it was; the others become a GET without a body.
+      const keepsBody = response.status === 307 || response.status === 308;
+      if (!keepsBody) delete headers["content-type"];
+      current = keepsBody ? { ...current, url: target, headers } : { method: "GET", url: target, headers, signal: current.signal };
+    }
+  }
+}

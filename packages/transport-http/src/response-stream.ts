@@ -1,0 +1,82 @@
+import { NoResponseError, type RequestId } from "@mcp/jsonrpc";
+import { deliverSseEvent, isTooLarge, type TransportCore } from "./core.js";
+import { delay, isEventStream } from "./defaults.js";
+import type { ExchangeResponse } from "./exchange.js";
+import { readSse, type SseProgress } from "./sse.js";
+
+/**
+ * Feeds one SSE body to the endpoint. When `done()` turns true (the awaited response arrived),
+ * the stream gets a short moment to end by itself, so its connection can be reused, then is cut.
+ */
+export async function readStream(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
+  const iterator = response.chunks();
+  let finished = false;
+  const guarded: AsyncIterator<Uint8Array> = {
+    next: async () => {
+      if (finished) return { done: true, value: undefined };
+      if (!done()) return iterator.next();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const linger = new Promise<IteratorResult<Uint8Array>>((resolve) => {
+        timer = setTimeout(() => resolve({ done: true, value: undefined }), core.settings.streamLingerMs);
+      });
+      const result = await Promise.race([iterator.next(), linger]);
+      clearTimeout(timer);
+      if (result.done) {
+        finished = true;
+        response.cancel();
+      }
+      return result;
+    },
+    return: () => {
+      finished = true;
+      response.cancel();
+      return Promise.resolve({ done: true, value: undefined });
+    },
+  };
+  try {
+    await readSse(guarded, progress, (event) => deliverSseEvent(core, event), core.settings.maxMessageBytes);
+  } catch (error) {
+    response.cancel();
+    throw error;
+  }
+}
+
+/** `GET` + `Last-Event-ID`: the continuation of an interrupted stream. */
+export async function resumeStream(core: TransportCore, progress: SseProgress, signal: AbortSignal): Promise<ExchangeResponse> {
+  const headers = core.path.headers(core.session(), { accept: ["text/event-stream"] });
+  if (progress.lastEventId !== undefined) headers["last-event-id"] = progress.lastEventId;
+  const sentSession = core.session().sessionId;
+  const response = await core.path.send({ method: "GET", url: core.url, headers, signal });
+  if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
+    throw await core.path.error(response, sentSession);
+  }
+  return response;
+}
+
+/**
+ * Reads a POST's SSE answer until the response for `requestId` arrives. A stream that breaks or
+ * ends first is resumed with `GET` + `Last-Event-ID` after the server's `retry:` delay, when the
+ * stream carried event ids; otherwise the request fails with {@link NoResponseError}. An event over
+ * the size limit fails the request at once.
+ */
+export async function consumeResponseStream(core: TransportCore, first: ExchangeResponse, requestId: RequestId, signal: AbortSignal): Promise<void> {
+  const progress: SseProgress = { lastEventId: undefined, retry: undefined };
+  const pending = (): boolean => core.endpoint.pending.has(requestId);
+  let response = first;
+  for (let attempt = 0; ; attempt++) {
+    let broken: unknown;
+    try {
+      await readStream(core, response, progress, () => !pending());
+    } catch (error) {
+      if (signal.aborted || !core.isOpen()) return;
+      if (isTooLarge(error)) throw error;
+      broken = error;
+    }
+    if (!pending()) return;
+    if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts) {
+      throw new NoResponseError(requestId, broken === undefined ? {} : { cause: broken });
+    }
+    await delay(progress.retry ?? core.settings.defaultRetryMs, signal);
+    response = await resumeStream(core, progress, signal);
+  }
+}

@@ -1,0 +1,384 @@
+import {
+  HttpError,
+  InvalidConfigError,
+  JsonRpcEndpoint,
+  NoResponseError,
+  ParseError,
+  RequestTimeoutError,
+  SessionExpiredError,
+  TransportClosedError,
+  checkTimeout,
+  inspectCustom,
+  redactConfig,
+  toError,
+  type HandshakeContext,
+  type JsonRpcMessage,
+  type MCPTransport,
+  type RequestContext,
+  type RequestId,
+  type RequestOptions,
+  type SendContext,
+} from "@mcp/jsonrpc";
+import { type Settings, type TransportCore } from "./core.js";
+import { ACCEPT_BOTH, DEFAULTS, isEventStream } from "./defaults.js";
+import { fetchPool, nodePool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
+import { openLegacyStream } from "./legacy.js";
+import { runListener } from "./listener.js";
+import { RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
+import { consumeResponseStream } from "./response-stream.js";
+
+/** Configuration of an HTTP server. */
+export interface HttpTransportConfig {
+  /** `"http"`: Streamable HTTP (falls back to legacy SSE when the server is old). `"sse"`: legacy HTTP+SSE (2024-11-05). */
+  type: "http" | "sse";
+  url: string;
+  /** Extra headers on every request. They may add to `Accept`, never remove what MCP needs. */
+  headers?: Record<string, string> | undefined;
+  /** ms for a whole exchange (headers and body), and every request's default: a positive number, or `Infinity`. Default 30000. */
+  timeout?: number | undefined;
+  /** Use this `fetch` instead of the built-in keep-alive `node:http` path (e.g. outside Node). */
+  fetch?: FetchLike | undefined;
+  authProvider?: HttpAuthProvider | undefined;
+  /** For `type: "http"`: try legacy SSE when `initialize` gets 400/404/405. Default true. */
+  fallbackToSse?: boolean | undefined;
+  /** How many times a broken SSE stream is resumed with `Last-Event-ID`. Default 3. */
+  maxResumeAttempts?: number | undefined;
+  /** Delay before resuming when the server sent no `retry:`. Default 1000 ms. */
+  defaultRetryMs?: number | undefined;
+  /** Largest JSON body or SSE event accepted, in bytes (characters for SSE). Default 64 MiB. */
+  maxMessageBytes?: number | undefined;
+  /** Names the server in error messages (the client sets it from the server's name). */
+  serverName?: string | undefined;
+}
+
+type Mode = "streamable" | "legacy";
+
+function nonNegativeInteger(value: unknown, field: string, serverName: string | undefined): void {
+  if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value >= 0)) return;
+  throw new InvalidConfigError(`"${field}" must be a non-negative integer; got ${JSON.stringify(value)}`, { serverName, field });
+}
+
+/**
+ * An MCP transport over HTTP: Streamable HTTP (POST JSON / POST→SSE, GET listener, DELETE) and the
+ * legacy HTTP+SSE transport. Owns framing, the HTTP exchange, the session id and stream
+ * resumption; never re-initialises a session (a {@link SessionExpiredError} tells the layer above).
+ */
+export class HttpTransport implements MCPTransport {
+  onClose?: (() => void) | undefined;
+  onError?: ((error: Error) => void) | undefined;
+  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+
+  /** The configuration as given (printing the transport shows it with credentials redacted). */
+  readonly config: Readonly<HttpTransportConfig>;
+  readonly url: URL;
+  readonly #endpoint: JsonRpcEndpoint;
+  readonly #settings: Settings;
+  readonly #path: RequestPath;
+  readonly #core: TransportCore;
+  #pool: ExchangePool | undefined;
+  #mode: Mode;
+  #state: "new" | "connecting" | "open" | "closed" = "new";
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  /** Aborts every background stream (legacy GET stream, GET listener, resumptions) on close. */
+  readonly #lifetime = new AbortController();
+  #legacyPostUrl: URL | undefined;
+  #listening = false;
+  #closing: Promise<void> | undefined;
+  #initializeSucceeded = false;
+
+  constructor(config: HttpTransportConfig) {
+    const serverName = config.serverName;
+    if (config.type !== "http" && config.type !== "sse") {
+      throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)`, { serverName, field: "type" });
+    }
+    let url: URL;
+    try {
+      url = new URL(config.url);
+    } catch (cause) {
+      throw new InvalidConfigError(`invalid URL ${JSON.stringify(config.url)} in "url"`, { serverName, field: "url", cause });
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidConfigError(`"url" must be http(s), got ${JSON.stringify(config.url)}`, { serverName, field: "url" });
+    checkTimeout(config.timeout, "timeout", serverName);
+    checkTimeout(config.defaultRetryMs, "defaultRetryMs", serverName);
+    nonNegativeInteger(config.maxResumeAttempts, "maxResumeAttempts", serverName);
+    if (config.maxMessageBytes !== undefined && !(Number.isInteger(config.maxMessageBytes) && config.maxMessageBytes > 0)) {
+      throw new InvalidConfigError(`"maxMessageBytes" must be a positive integer; got ${String(config.maxMessageBytes)}`, { serverName, field: "maxMessageBytes" });
+    }
+    this.config = { ...config };
+    this.url = url;
+    this.#mode = config.type === "sse" ? "legacy" : "streamable";
+    this.#settings = {
+      timeout: config.timeout ?? DEFAULTS.timeout,
+      maxResumeAttempts: config.maxResumeAttempts ?? DEFAULTS.maxResumeAttempts,
+      defaultRetryMs: config.defaultRetryMs ?? DEFAULTS.defaultRetryMs,
+      maxMessageBytes: config.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
+      streamLingerMs: DEFAULTS.streamLingerMs,
+    };
+    this.#path = new RequestPath({ url, headers: config.headers, authProvider: config.authProvider, serverName }, () => this.#pool);
+    this.#endpoint = new JsonRpcEndpoint({
+      send: (message, context) => this.#send(message, context),
+      handlers: this,
+      defaultTimeout: this.#settings.timeout,
+      requestSignals: true,
+      source: "HTTP response",
+    });
+    this.#core = {
+      url,
+      endpoint: this.#endpoint,
+      path: this.#path,
+      settings: this.#settings,
+      lifetime: this.#lifetime.signal,
+      isOpen: () => this.#state === "open",
+      session: () => this.#sessionHeaders(),
+    };
+  }
+
+  /** True between `connect()` and `close()`: the transport is usable (not "a stream is open"). */
+  get connected(): boolean {
+    return this.#state === "open";
+  }
+
+  /** The `Mcp-Session-Id` the server assigned, if any. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** The protocol version sent as `MCP-Protocol-Version`, once set. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** `"streamable"` or `"legacy"` (after `type: "sse"` or a fallback). */
+  get mode(): Mode {
+    return this.#mode;
+  }
+
+  /** Sends `MCP-Protocol-Version: <version>` on every later request. */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /** Makes the transport usable. For `type: "sse"`, opens the event stream and waits for its `endpoint`. */
+  async connect(): Promise<void> {
+    if (this.#state !== "new") throw new Error("HttpTransport.connect() can be called only once");
+    this.#state = "connecting";
+    const pool = this.config.fetch
+      ? fetchPool(this.config.fetch)
+      : typeof process !== "undefined" && process.versions?.node
+        ? await nodePool()
+        : fetchPool(globalThis.fetch as FetchLike);
+    if (this.#state !== "connecting") {
+      // close() was called while we waited.
+      pool.destroy();
+      throw new TransportClosedError({ detail: "closed while connecting" });
+    }
+    this.#pool = pool;
+    this.#state = "open";
+    if (this.#mode === "legacy") {
+      try {
+        this.#legacyPostUrl = await openLegacyStream(this.#core, (error) => this.#legacyStreamEnded(error));
+      } catch (error) {
+        await this.close();
+        throw this.#lifetime.signal.aborted && !(error instanceof Error && error.name !== "AbortError") ? new TransportClosedError({ detail: "closed while connecting", cause: error }) : error;
+      }
+    }
+  }
+
+  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T> {
+    if (this.#state !== "open") return Promise.reject(new TransportClosedError());
+    return this.#endpoint.request<T>(method, params, options);
+  }
+
+  notify(method: string, params?: object): Promise<void> {
+    if (this.#state !== "open") return Promise.reject(new TransportClosedError());
+    return this.#endpoint.notify(method, params);
+  }
+
+  /**
+   * Opens the GET stream for server-initiated messages (Streamable HTTP). Resolves once it is
+   * open, or at once when the server answers `405` (it offers no such stream; the listener stays off).
+   */
+  async startSSEListener(): Promise<void> {
+    if (this.#state !== "open") throw new TransportClosedError();
+    if (this.#mode !== "streamable" || this.#listening) return;
+    this.#listening = true;
+    let response: ExchangeResponse;
+    const sentSession = this.#sessionId;
+    try {
+      response = await this.#path.send({ method: "GET", url: this.url, headers: this.#path.headers(this.#sessionHeaders(), { accept: ["text/event-stream"] }), signal: this.#lifetime.signal });
+    } catch (error) {
+      this.#listening = false;
+      throw error;
+    }
+    if (response.status === 405) {
+      response.cancel();
+      this.#listening = false;
+      return;
+    }
+    if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
+      this.#listening = false;
+      throw await this.#path.error(response, sentSession);
+    }
+    void runListener(this.#core, response).finally(() => {
+      this.#listening = false;
+    });
+  }
+
+  /**
+   * The client's hook after the handshake: records the version, and (when `listen`) opens the GET
+   * stream before the client says `initialized`, since servers announce things right after it. The
+   * wait is bounded: a server that holds the GET without answering does not stall the handshake.
+   */
+  async afterHandshake(context: HandshakeContext): Promise<void> {
+    this.setProtocolVersion(context.protocolVersion);
+    if (!context.listen || this.#mode !== "streamable") return;
+    const opening = this.startSSEListener().catch((error: unknown) => this.#endpoint.reportError(toError(error)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** Closes: ends in-flight exchanges and streams, sends `DELETE` for the session, fires `onClose` once. */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    const wasOpen = this.#state === "open";
+    const everStarted = this.#state !== "new";
+    this.#state = "closed";
+    this.#endpoint.close(new TransportClosedError());
+    this.#lifetime.abort(new TransportClosedError());
+    this.#closing = (async () => {
+      if (wasOpen && this.#sessionId !== undefined && this.#mode === "streamable" && this.#pool) {
+        try {
+          const response = await this.#pool.exchange({
+            method: "DELETE",
+            url: this.url,
+            headers: this.#path.headers(this.#sessionHeaders(), {}),
+            signal: AbortSignal.timeout(Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs)),
+          });
+          response.cancel();
+        } catch {
+          // Ending the session is a courtesy; the server will expire it anyway.
+        }
+      }
+      this.#pool?.destroy();
+      if (!everStarted) return;
+      try {
+        this.onClose?.();
+      } catch (error) {
+        this.#endpoint.reportError(toError(error));
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** What `console.log(transport)` shows: state and config, with credentials redacted. */
+  [inspectCustom](): object {
+    return { url: this.url.href, mode: this.#mode, connected: this.connected, sessionId: this.#sessionId, protocolVersion: this.#protocolVersion, config: redactConfig(this.config) };
+  }
+
+  // ─── sending ────────────────────────────────────────────────────────────────
+
+  #sessionHeaders(): SessionHeaders {
+    return { sessionId: this.#mode === "streamable" ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
+  }
+
+  async #send(message: JsonRpcMessage, context: SendContext): Promise<void> {
+    if (this.#state !== "open") throw new TransportClosedError();
+    if (context.requestId === undefined) {
+      // Notifications and our answers to server requests: bounded by their own clock.
+      const timeout = AbortSignal.timeout(this.#settings.timeout);
+      const signal = AbortSignal.any([timeout, this.#lifetime.signal]);
+      try {
+        await this.#post(message, undefined, signal);
+      } catch (error) {
+        if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
+        if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
+        throw error;
+      }
+      return;
+    }
+    const signal = context.signal!;
+    try {
+      await this.#post(message, context.requestId, signal);
+    } catch (error) {
+      if (signal.aborted) return; // the request already failed its own way (timeout, abort, close)
+      const method = "method" in message ? message.method : undefined;
+      if (method === "initialize" && this.#shouldFallBack(error)) {
+        try {
+          this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
+        } catch {
+          throw error; // the server is not a legacy one either: its first answer says most
+        }
+        this.#mode = "legacy";
+        await this.#post(message, context.requestId, signal);
+        return;
+      }
+      throw error;
+    }
+  }
+
+  #shouldFallBack(error: unknown): boolean {
+    return (
+      this.#mode === "streamable" &&
+      this.config.type === "http" &&
+      this.config.fallbackToSse !== false &&
+      !this.#initializeSucceeded &&
+      HttpError.isInstance(error) &&
+      !SessionExpiredError.isInstance(error) &&
+      [400, 404, 405].includes(error.status)
+    );
+  }
+
+  /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
+  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, signal: AbortSignal): Promise<void> {
+    const legacy = this.#mode === "legacy";
+    const url = legacy ? this.#legacyPostUrl! : this.url;
+    const headers = this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_BOTH, contentType: "application/json" });
+    const sentSession = legacy ? undefined : this.#sessionId;
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), signal });
+
+    const session = legacy ? undefined : response.header("mcp-session-id");
+    if (session) this.#sessionId = session;
+    if (!(response.status >= 200 && response.status < 300)) throw await this.#path.error(response, sentSession);
+    if ("method" in message && message.method === "initialize") this.#initializeSucceeded = true;
+
+    // Legacy servers answer on the event stream; 202 means "accepted, no body".
+    if (legacy || response.status === 202 || response.status === 204 || requestId === undefined) {
+      response.cancel();
+      return;
+    }
+    if (isEventStream(response.header("content-type"))) {
+      this.#endpoint.pending.setTimeoutLabel(requestId, "SSE response");
+      await consumeResponseStream(this.#core, response, requestId, signal);
+      return;
+    }
+    const text = await response.text(this.#settings.maxMessageBytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      throw new ParseError("HTTP response body", text, { cause, status: response.status });
+    }
+    this.#endpoint.receive(value);
+    if (this.#endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+  }
+
+  #legacyStreamEnded(error?: unknown): void {
+    if (this.#state !== "open" || this.#legacyPostUrl === undefined) return;
+    // In the legacy transport every response arrives on this stream: without it the session is over.
+    void this.close();
+    if (error !== undefined && !this.#lifetime.signal.aborted) this.#endpoint.reportError(toError(error));
+  }
+}
+
+/** How long the handshake waits for the GET stream to open before going on without it. */
+const LISTENER_OPEN_WAIT_MS = 2000;
+
+/** Creates and connects an HTTP transport. */
+export async function createHttpTransport(config: HttpTransportConfig): Promise<HttpTransport> {
+  const transport = new HttpTransport(config);
+  await transport.connect();
+  return transport;
+}

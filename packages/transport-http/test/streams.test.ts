@@ -1,0 +1,180 @@
+// Streams: size limits, the GET listener's resumption, the legacy stream's end, fallback, close during connect.
+import type { ServerResponse } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpError, MessageTooLargeError, TransportClosedError } from "@mcp/jsonrpc";
+import { activeHandles } from "mcp-test-utils";
+import { createHttpTransport, HttpTransport, type HttpTransportConfig } from "../src/index.js";
+import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fixture(handler: Handler): Promise<Fixture> {
+  const f = await startFixture(handler);
+  cleanups.push(() => f.stop());
+  return f;
+}
+
+async function transport(config: Partial<HttpTransportConfig> & { url: string }): Promise<HttpTransport> {
+  const t = await createHttpTransport({ type: "http", ...config });
+  cleanups.push(() => t.close());
+  return t;
+}
+
+/** Writes `chunk` until the client goes away; returns how many bytes went out. */
+function flood(res: ServerResponse, chunk: string, sent: { bytes: number; closed: boolean }): void {
+  const write = (): void => {
+    while (!res.destroyed && !sent.closed) {
+      sent.bytes += chunk.length;
+      if (!res.write(chunk)) return void res.once("drain", write);
+    }
+  };
+  res.on("close", () => (sent.closed = true));
+  write();
+}
+
+describe("size limits", () => {
+  it("a JSON body over maxMessageBytes is cut off with a typed error; memory stays bounded and the next request works", async () => {
+    const sent = { bytes: 0, closed: false };
+    const f = await fixture((req, res) => {
+      if (req.json?.method === "huge") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"jsonrpc":"2.0","id":1,"result":{"blob":"');
+        return flood(res, "x".repeat(64 * 1024), sent);
+      }
+      sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
+    });
+    const t = await transport({ url: f.url, maxMessageBytes: 1024 * 1024 });
+    const error = await t.request("huge").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MessageTooLargeError);
+    expect((error as Error).message).toMatch(/HTTP response body of at least \d+ bytes exceeds the limit of 1048576 bytes; it was discarded \(raise the limit with the "maxMessageBytes" option\)/);
+    await expect.poll(() => sent.closed).toBe(true);
+    expect(sent.bytes).toBeLessThan(16 * 1024 * 1024); // read no further than the limit (plus socket buffers)
+    await expect(t.request("ping")).resolves.toEqual({ ok: true });
+  });
+
+  it("an SSE event over maxMessageBytes fails its request with a typed error; the next request works", async () => {
+    const sent = { bytes: 0, closed: false };
+    const f = await fixture((req, res) => {
+      if (req.json?.method === "huge") {
+        sse(res)('data: {"jsonrpc":"2.0","id":1,"result":{"blob":"');
+        return flood(res, "y".repeat(64 * 1024), sent);
+      }
+      sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
+    });
+    const t = await transport({ url: f.url, maxMessageBytes: 1024 * 1024 });
+    const error = await t.request("huge").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MessageTooLargeError);
+    expect((error as Error).message).toContain("SSE event of at least 1048577 bytes exceeds the limit of 1048576 bytes");
+    await expect.poll(() => sent.closed).toBe(true);
+    await expect(t.request("ping")).resolves.toEqual({ ok: true });
+  });
+});
+
+describe("the GET listener", () => {
+  it("resumes a torn stream with Last-Event-ID after the server's retry:", async () => {
+    const gets: (string | undefined)[] = [];
+    const f = await fixture((req, res) => {
+      if (req.method !== "GET") return void res.writeHead(202).end();
+      gets.push(req.headers["last-event-id"] as string | undefined);
+      const write = sse(res);
+      if (gets.length === 1) {
+        write(`id: 7\nretry: 30\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/one" })}\n\n`);
+        setTimeout(() => res.socket?.destroy(), 20);
+      } else {
+        write(`id: 8\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/two" })}\n\n`);
+      }
+    });
+    const t = await transport({ url: f.url });
+    const notes: string[] = [];
+    t.onNotification = (m) => notes.push(m);
+    await t.startSSEListener();
+    await expect.poll(() => notes).toEqual(["notifications/one", "notifications/two"]);
+    expect(gets).toEqual([undefined, "7"]);
+  });
+});
+
+describe("legacy HTTP+SSE", () => {
+  it("the event stream ending closes the transport: in-flight requests reject, onClose fires once", async () => {
+    let stream: ServerResponse | undefined;
+    const f = await fixture((req, res) => {
+      if (req.method === "GET") {
+        stream = res;
+        return void sse(res)("event: endpoint\ndata: /messages\n\n");
+      }
+      res.writeHead(202).end(); // accepted; the answer never comes
+    });
+    const t = await transport({ url: f.url, type: "sse" });
+    let closes = 0;
+    t.onClose = () => closes++;
+    const pending = t.request("tools/list").catch((e: unknown) => e);
+    await expect.poll(() => f.seen.filter((s) => s.method === "POST")).toHaveLength(1);
+    stream!.end();
+    await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
+    await expect.poll(() => closes).toBe(1);
+    expect(t.connected).toBe(false);
+  });
+
+  for (const status of [400, 405]) {
+    it(`a type: http URL whose initialize gets ${status} falls back to legacy SSE`, async () => {
+      const streams: ((text: string) => void)[] = [];
+      const f = await fixture((req, res) => {
+        if (req.method === "POST" && req.url === "/mcp") return void res.writeHead(status).end("not streamable");
+        if (req.method === "GET" && req.url === "/mcp") {
+          const write = sse(res);
+          write("event: endpoint\ndata: /messages?s=1\n\n");
+          return void streams.push(write);
+        }
+        if (req.method === "POST" && req.url === "/messages?s=1") {
+          res.writeHead(202).end();
+          streams[0]!(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`);
+          return;
+        }
+        res.writeHead(500).end();
+      });
+      const t = await transport({ url: f.url });
+      await expect(t.request("initialize", {})).resolves.toEqual({ protocolVersion: "2024-11-05" });
+      expect(t.mode).toBe("legacy");
+      expect(f.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /mcp", "GET /mcp", "POST /messages?s=1"]);
+    });
+  }
+
+  it("when the fallback finds no legacy server either, the first answer is the error", async () => {
+    const f = await fixture((_req, res) => void res.writeHead(404).end("no such endpoint"));
+    const t = await transport({ url: f.url });
+    const error = await t.request("initialize", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 404, body: "no such endpoint" });
+  });
+});
+
+describe("close() during connect()", () => {
+  it("legacy: connect rejects with Transport closed at once and leaves no socket or timer", async () => {
+    const f = await fixture((_req, res) => void sse(res)(": no endpoint yet\n\n"));
+    const before = activeHandles();
+    const t = new HttpTransport({ type: "sse", url: f.url, timeout: 20_000 });
+    const connecting = t.connect().catch((e: unknown) => e);
+    await expect.poll(() => f.seen.length).toBe(1);
+    const started = Date.now();
+    await t.close();
+    await expect(connecting).resolves.toBeInstanceOf(TransportClosedError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(t.connected).toBe(false);
+    await expect(t.request("ping")).rejects.toBeInstanceOf(TransportClosedError);
+    await new Promise((r) => setTimeout(r, 50));
+    const after = activeHandles();
+    for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+  });
+
+  it("streamable: close() right after connect() leaves the transport closed", async () => {
+    const f = await fixture((_req, res) => void res.writeHead(500).end());
+    const t = new HttpTransport({ type: "http", url: f.url });
+    const connecting = t.connect().catch((e: unknown) => e);
+    await t.close();
+    await expect(connecting).resolves.toBeInstanceOf(TransportClosedError);
+    expect(t.connected).toBe(false);
+    expect(f.seen).toHaveLength(0);
+  });
+});
