@@ -1,6 +1,6 @@
-import { RequestTimeoutError, type JsonRpcResponse } from "@mcp/jsonrpc";
-import { LiteHttpError, LiteParseError } from "./errors.js";
-import { parseSSE } from "./sse.js";
+import { MessageTooLargeError, NetworkError, NoResponseError, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import { liteHttpError, liteParseError } from "./errors.js";
+import { parsePayloads, parseSSEStream } from "./sse.js";
 
 /** Options of {@link callMCP}. */
 export interface CallMCPOptions {
@@ -11,44 +11,127 @@ export interface CallMCPOptions {
   headers?: Record<string, string> | undefined;
   /** A custom `fetch` (default: the global one). */
   fetch?: typeof fetch | undefined;
+  /** Largest JSON body or SSE event accepted, in bytes. Default 64 MiB. */
+  maxMessageBytes?: number | undefined;
 }
 
+const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 let counter = 0;
+
+/** The body as text, failing once it passes `limit` bytes (the rest is not read). */
+async function readText(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  try {
+    for (;;) {
+      const next = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+      if (next.done) return text + decoder.decode();
+      size += next.value.byteLength;
+      if (size > limit) throw new MessageTooLargeError(size, limit, "HTTP response body", "maxMessageBytes");
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
+async function* bytesOf(response: Response): AsyncGenerator<Uint8Array> {
+  if (!response.body) return;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const next = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // Returning early (the response arrived) releases the connection.
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
+/** The response to `id` among the payloads of a body (single messages and batches), if any. */
+function responseFor(payload: unknown, id: string): JsonRpcResponse | undefined {
+  for (const item of Array.isArray(payload) ? (payload as unknown[]) : [payload]) {
+    if (isJsonRpcResponse(item) && item.id === id) return item;
+  }
+  return undefined;
+}
 
 /**
  * One MCP request over HTTP, with no session or transport lifecycle: POSTs a JSON-RPC request and
- * returns the raw JSON-RPC envelope — a result or an error; a JSON-RPC error does not throw.
- * Works with JSON and SSE answers.
+ * returns the raw JSON-RPC envelope of **its** response — a result or an error; a JSON-RPC error
+ * does not throw. Notifications and server requests that come first on an SSE answer (progress,
+ * logs) are skipped; reading stops as soon as the response arrives.
  *
- * Throws {@link LiteHttpError} for a non-2xx status, {@link LiteParseError} for an unreadable body,
- * `RequestTimeoutError` on timeout, and the caller's own reason when `signal` aborts.
+ * Throws `HttpError` (`MCP request failed: <status> <statusText>: <reason>`) for a non-2xx status,
+ * `ParseError` (`Failed to parse MCP response`) for an unreadable body, `NoResponseError` when the
+ * body ends without the response, `MessageTooLargeError` past `maxMessageBytes`, `NetworkError`
+ * when the server cannot be reached, `RequestTimeoutError` on timeout, and the caller's own reason
+ * when `signal` aborts.
  */
 export async function callMCP<T = unknown>(url: string, method: string, params?: object, options: CallMCPOptions = {}): Promise<JsonRpcResponse<T>> {
   const { timeout, signal } = options;
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const timer = timeout === undefined ? undefined : AbortSignal.timeout(timeout);
   const signals = [signal, timer].filter((s): s is AbortSignal => s !== undefined);
   const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
   counter += 1;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: `lite-${Date.now().toString(36)}-${counter}`, method, ...(params === undefined ? {} : { params }) });
+  const id = `lite-${Date.now().toString(36)}-${counter}`;
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   headers["content-type"] = "application/json";
   headers["accept"] = "application/json, text/event-stream";
 
-  let text: string;
+  const failed = (error: unknown): unknown => {
+    if (signal?.aborted) return signal.reason;
+    if (timer?.aborted) return new RequestTimeoutError(timeout as number, { method, cause: error });
+    return error;
+  };
+
   let response: Response;
   try {
     response = await (options.fetch ?? fetch)(url, { method: "POST", headers, body, ...(combined ? { signal: combined } : {}) });
-    text = await response.text();
   } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (timer?.aborted) throw new RequestTimeoutError(timeout as number, { method, cause: error });
-    throw error;
+    throw signal?.aborted || timer?.aborted ? failed(error) : new NetworkError(url, error);
   }
-  if (!response.ok) throw new LiteHttpError(response.status, response.statusText, text);
   try {
-    return parseSSE(text) as JsonRpcResponse<T>;
+    if (!response.ok) {
+      let text = "";
+      try {
+        text = await readText(response, 64 * 1024);
+      } catch {
+        // the status says enough
+      }
+      throw liteHttpError(response.status, response.statusText, text, url, {
+        wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined,
+        mcpAuthServer: response.headers.get("mcp-auth-server") ?? undefined,
+      });
+    }
+    if ((response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream")) {
+      for await (const payload of parseSSEStream(bytesOf(response), { maxEventSize: limit })) {
+        const found = responseFor(payload, id);
+        if (found) return found as JsonRpcResponse<T>;
+      }
+      throw new NoResponseError(id);
+    }
+    const text = await readText(response, limit);
+    let payloads: unknown[];
+    try {
+      payloads = parsePayloads(text);
+    } catch (error) {
+      throw liteParseError(text, { cause: error, status: response.status });
+    }
+    for (const payload of payloads) {
+      const found = responseFor(payload, id);
+      if (found) return found as JsonRpcResponse<T>;
+    }
+    throw new NoResponseError(id);
   } catch (error) {
-    throw new LiteParseError(text, { cause: error, status: response.status });
+    throw failed(error);
   }
 }

@@ -1,31 +1,43 @@
-import { McpError } from "@mcp/jsonrpc";
+import { HttpError, ParseError } from "@mcp/jsonrpc";
 
-/** The server answered with a non-2xx status. Message: `MCP request failed: <status> <statusText>`. */
-export class LiteHttpError extends McpError {
-  static override readonly brand: string = "LiteHttpError";
-  readonly status: number;
-  readonly statusText: string;
-  /** The first 500 characters of the body. */
-  readonly body: string;
+/**
+ * The server answered with a non-2xx status. Message: `MCP request failed: <status> <statusText>`,
+ * then the server's reason when its body gives one (a JSON-RPC error's `message`, or the text).
+ * The same class as `@mcp/jsonrpc`'s `HttpError`: one error family for the whole stack.
+ */
+export const LiteHttpError = HttpError;
+export type LiteHttpError = HttpError;
 
-  constructor(status: number, statusText: string, body: string) {
-    super("http_error", `MCP request failed: ${status} ${statusText}`);
-    this.status = status;
-    this.statusText = statusText;
-    this.body = body.slice(0, 500);
+/**
+ * The body was neither JSON nor SSE carrying JSON. Message: `Failed to parse MCP response`.
+ * The same class as `@mcp/jsonrpc`'s `ParseError` (`snippet`, `status`, `cause`).
+ */
+export const LiteParseError = ParseError;
+export type LiteParseError = ParseError;
+
+const MAX_REASON = 300;
+
+/** The readable reason in an error body: a JSON-RPC error's message, else the trimmed text. */
+function reasonOf(body: string): string {
+  const text = body.trim();
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === "string" && message !== "") return message;
+  } catch {
+    // not JSON: the text is the reason
   }
+  return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
 }
 
-/** The body was neither JSON nor SSE carrying JSON. Message: `Failed to parse MCP response`. */
-export class LiteParseError extends McpError {
-  static override readonly brand: string = "LiteParseError";
-  /** The first 200 characters of what could not be parsed. */
-  readonly snippet: string;
-  readonly status: number | undefined;
+/** `MCP request failed: <status> <statusText>[: <reason>]`, as an {@link HttpError}. */
+export function liteHttpError(status: number, statusText: string, body: string, url: string, headers: { wwwAuthenticate?: string | undefined; mcpAuthServer?: string | undefined }): HttpError {
+  let reason = reasonOf(body);
+  // "400 Bad Request: Bad Request: Server not initialized" says it twice.
+  if (statusText && reason.startsWith(`${statusText}: `)) reason = reason.slice(statusText.length + 2);
+  return new HttpError({ status, statusText, body, url, ...headers }, "http_error", `MCP request failed: ${status} ${statusText}${reason ? `: ${reason}` : ""}`);
+}
 
-  constructor(input: string, options: { cause?: unknown; status?: number } = {}) {
-    super("parse_error", "Failed to parse MCP response", options);
-    this.snippet = input.slice(0, 200);
-    this.status = options.status;
-  }
+/** `Failed to parse MCP response`, as a {@link ParseError} quoting the input. */
+export function liteParseError(input: string, options: { cause?: unknown; status?: number | undefined } = {}): ParseError {
+  return new ParseError("MCP response", input, { ...options, message: "Failed to parse MCP response" });
 }

@@ -1,10 +1,12 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import fc from "fast-check";
 import { startEverything, type EverythingServer } from "mcp-test-utils";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { HttpError, MessageTooLargeError, NetworkError, NoResponseError, ParseError } from "@mcp/jsonrpc";
+import { freePort } from "mcp-test-utils";
 import { callMCP, LiteHttpError, LiteParseError, parseSSE, parseSSEStream } from "../src/index.js";
 
 async function listen(server: Server): Promise<string> {
@@ -50,10 +52,15 @@ describe("callMCP against real servers", () => {
       });
 
       it("returns (does not throw) a JSON-RPC error envelope", async () => {
-        const response = await callMCP(url, "tools/call", { name: "no-such-tool", arguments: {} });
-        expect(JSON.stringify(response)).toMatch(/no-such-tool/);
         const unknown = await callMCP(url, "no/such/method");
-        expect(unknown).toMatchObject({ error: { code: -32601 } });
+        expect(unknown).toMatchObject({ jsonrpc: "2.0", error: { code: -32601 } });
+        expect("result" in unknown).toBe(false);
+      });
+
+      it("an unknown tool is the server's isError result (this SDK version answers so), returned as a result", async () => {
+        const response = await callMCP<{ isError?: boolean; content: { text: string }[] }>(url, "tools/call", { name: "no-such-tool", arguments: {} });
+        expect("error" in response).toBe(false);
+        expect(response).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("no-such-tool") as string }] } });
       });
     });
   }
@@ -76,11 +83,32 @@ describe("callMCP against real servers", () => {
       expect("result" in response && response.result.serverInfo.name).toMatch(/everything/i);
     });
 
-    it("an HTTP failure is typed: MCP request failed: <status> <statusText>", async () => {
+    it("an HTTP failure is typed and carries the server's reason: MCP request failed: <status> <statusText>: <reason>", async () => {
       const error = await callMCP(url, "tools/list").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LiteHttpError);
-      expect((error as LiteHttpError).message).toBe("MCP request failed: 400 Bad Request");
-      expect((error as LiteHttpError).body.length).toBeGreaterThan(0);
+      expect(error).toBeInstanceOf(HttpError); // one error family with the rest of the stack
+      expect((error as LiteHttpError).message).toBe("MCP request failed: 400 Bad Request: Server not initialized");
+      expect(error).toMatchObject({ status: 400, code: "http_error", url });
+      expect((error as LiteHttpError).body).toContain("Server not initialized");
+    });
+
+    it("returns the response to its own request, skipping the progress notifications sent before it", async () => {
+      const init = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "lite", version: "0" } } }),
+      });
+      const session = init.headers.get("mcp-session-id")!;
+      await init.text();
+      const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+      await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+      const response = await callMCP<{ content: { type: string; text: string }[] }>(
+        url,
+        "tools/call",
+        { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 }, _meta: { progressToken: "p1" } },
+        { headers },
+      );
+      expect(response).toMatchObject({ jsonrpc: "2.0", id: expect.stringMatching(/^lite-/) as string, result: { content: [{ type: "text", text: expect.stringContaining("completed") as string }] } });
     });
   });
 });
@@ -111,10 +139,80 @@ describe("callMCP against a server that never answers", () => {
     try {
       const error = await callMCP(htmlUrl, "ping").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LiteParseError);
-      expect(error).toMatchObject({ message: "Failed to parse MCP response", status: 200, snippet: "<html>login</html>" });
+      expect(error).toBeInstanceOf(ParseError);
+      expect(error).toMatchObject({ message: "Failed to parse MCP response", status: 200, snippet: "<html>login</html>", code: "parse_error" });
     } finally {
       await close(html);
     }
+  });
+});
+
+describe("callMCP: streams and limits (hand-made servers)", () => {
+  const servers: Server[] = [];
+  afterAll(async () => {
+    for (const s of servers) await close(s);
+  });
+  async function serve(handler: (req: IncomingMessage & { json: { id: string } }, res: ServerResponse) => void): Promise<string> {
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += String(c)));
+      req.on("end", () => handler(Object.assign(req, { json: JSON.parse(body) as { id: string } }), res));
+    });
+    servers.push(server);
+    return listen(server);
+  }
+
+  it("skips a server→client request and a log notification sent before the response", async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } })}\n\n`);
+      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 99, method: "roots/list" })}\n\n`);
+      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "someone-else", result: { wrong: true } })}\n\n`);
+      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { right: true } })}\n\n`);
+    });
+    await expect(callMCP(url, "tools/call")).resolves.toMatchObject({ result: { right: true } });
+  });
+
+  it("a stream that ends without the response is a clear error", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: {} })}\n\n`);
+    });
+    const error = await callMCP(url, "tools/call").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoResponseError);
+    expect((error as Error).message).toMatch(/^No response received for request ID lite-/);
+  });
+
+  it("an SSE event or a JSON body over maxMessageBytes is refused without reading on", async () => {
+    let written = 0;
+    const url = await serve((req, res) => {
+      const sse = req.headers["x-mode"] === "sse";
+      res.writeHead(200, { "content-type": sse ? "text/event-stream" : "application/json" });
+      res.write(sse ? 'data: {"jsonrpc":"2.0","result":"' : '{"jsonrpc":"2.0","result":"');
+      const chunk = "z".repeat(64 * 1024);
+      const pump = (): void => {
+        while (!res.destroyed && written < 200 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+      };
+      pump();
+    });
+    for (const mode of ["sse", "json"]) {
+      written = 0;
+      const error = await callMCP(url, "x", {}, { maxMessageBytes: 1024 * 1024, headers: { "x-mode": mode } }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MessageTooLargeError);
+      expect((error as Error).message).toContain('exceeds the limit of 1048576 bytes; it was discarded (raise the limit with the "maxMessageBytes" option)');
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    }
+  });
+
+  it("nothing listening: a NetworkError naming the URL and the cause", async () => {
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const error = await callMCP(url, "ping").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ errno: "ECONNREFUSED", url });
+    expect((error as Error).message).toBe(`Cannot reach MCP server at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`);
   });
 });
 
