@@ -155,7 +155,7 @@ export class JsonRpcEndpoint {
       if ("error" in response) this.reportError(RpcError.fromError(response.error));
       return;
     }
-    this.pending.handleResponse(response); // unknown ids are ignored, as the seed specifies
+    this.pending.handleResponse(response); // a response to an unknown id is ignored: no rejection, no error callback
   }
 
   #onNotification(message: JsonRpcNotification): void {

@@ -104,7 +104,7 @@ export class TransportClosedError extends McpError {
   }
 
   private static describe(o: { exitCode?: number | null; signal?: string | null; stderrTail?: string; detail?: string }): string {
-    // The message starts with the seed's exact text; what follows only helps a human.
+    // The message starts with the stable text `Transport closed`; what follows only helps a human.
     let message = "Transport closed";
     const parts: string[] = [];
     if (o.detail) parts.push(o.detail);

@@ -1,4 +1,4 @@
-import { MessageTooLargeError, NetworkError, NoResponseError, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import { bodyChunks, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
 import { liteHttpError, liteParseError } from "./errors.js";
 import { parsePayloads, parseSSEStream } from "./sse.js";
 
@@ -19,38 +19,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 let counter = 0;
 
 /** The body as text, failing once it passes `limit` bytes (the rest is not read). */
-async function readText(response: Response, limit: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  try {
-    for (;;) {
-      const next = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
-      if (next.done) return text + decoder.decode();
-      size += next.value.byteLength;
-      if (size > limit) throw new MessageTooLargeError(size, limit, "HTTP response body", "maxMessageBytes");
-      text += decoder.decode(next.value, { stream: true });
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-}
-
-async function* bytesOf(response: Response): AsyncGenerator<Uint8Array> {
-  if (!response.body) return;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const next = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    // Returning early (the response arrived) releases the connection.
-    void reader.cancel().catch(() => undefined);
-  }
+function readText(response: Response, limit: number): Promise<string> {
+  return readBoundedText(bodyChunks(response.body), limit, { source: "HTTP response body", option: "maxMessageBytes" });
 }
 
 /** The response to `id` among the payloads of a body (single messages and batches), if any. */
@@ -113,7 +83,7 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
       });
     }
     if ((response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream")) {
-      for await (const payload of parseSSEStream(bytesOf(response), { maxEventSize: limit })) {
+      for await (const payload of parseSSEStream(bodyChunks(response.body), { maxEventSize: limit })) {
         const found = responseFor(payload, id);
         if (found) return found as JsonRpcResponse<T>;
       }

@@ -32,7 +32,7 @@ function eventsOf(text: string): EventSourceMessage[] {
 
 /**
  * Returns the first `data:` payload of an SSE body, parsed as JSON — or, when the text holds no
- * SSE event, the whole text parsed as JSON (the seed's contract). `[DONE]` markers and empty
+ * SSE event, the whole text parsed as JSON. `[DONE]` markers and empty
  * events are skipped. Throws `ParseError` (`Failed to parse MCP response`) when the payload is not JSON.
  */
 export function parseSSE(text: string): unknown {

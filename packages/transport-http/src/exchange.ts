@@ -1,4 +1,5 @@
-import { MessageTooLargeError, toError } from "@mcp/jsonrpc";
+import { bodyChunks, readBoundedText, toError } from "@mcp/jsonrpc";
+import { abortReason } from "./defaults.js";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
 
@@ -45,22 +46,8 @@ export interface ExchangePool {
 /** The shape of WHATWG `fetch` this package needs. */
 export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
 
-/** Reads a body to the end as UTF-8, failing once it passes `maxBytes` (then `cancel()` releases it). */
-async function readText(chunks: AsyncIterator<Uint8Array>, maxBytes: number | undefined, cancel: () => void): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const next = await chunks.next();
-    if (next.done === true) break;
-    size += next.value.byteLength;
-    if (maxBytes !== undefined && size > maxBytes) {
-      cancel();
-      throw new MessageTooLargeError(size, maxBytes, "HTTP response body", "maxMessageBytes");
-    }
-    text += decoder.decode(next.value, { stream: true });
-  }
-  return text + decoder.decode();
+function readText(chunks: AsyncIterator<Uint8Array>, maxBytes: number | undefined, stop: () => void): Promise<string> {
+  return readBoundedText(chunks, maxBytes, { source: "HTTP response body", option: "maxMessageBytes", stop });
 }
 
 /** An exchange over `fetch`. */
@@ -74,6 +61,8 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         signal: request.signal,
         redirect: "manual",
       });
+      // Once a read is under way the body is locked to its reader: cancel through the reader.
+      let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
       return {
         status: response.status,
         statusText: response.statusText,
@@ -83,31 +72,16 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         cancel: () => cancel(),
       };
       function cancel(): void {
-        void response.body?.cancel().catch(() => undefined);
+        void (reader ?? response.body)?.cancel().catch(() => undefined);
       }
-      async function* chunks(): AsyncIterableIterator<Uint8Array> {
-        if (!response.body) return;
-        const reader = response.body.getReader();
-        try {
-          for (;;) {
-            const result = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
-            if (result.done) return;
-            yield result.value;
-          }
-        } finally {
-          reader.releaseLock();
-          void response.body.cancel().catch(() => undefined);
-        }
+      function chunks(): AsyncIterableIterator<Uint8Array> {
+        return bodyChunks(response.body, (r) => (reader = r));
       }
     },
     destroy: () => undefined,
   };
 }
 
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
-}
 
 /** An exchange over keep-alive `node:http` / `node:https` agents owned by one transport. */
 export async function nodePool(): Promise<ExchangePool> {

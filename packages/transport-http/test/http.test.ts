@@ -1,25 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HttpError, InvalidConfigError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
 import { HttpTransport, SseEndpointError, createHttpTransport, type HttpTransportConfig } from "../src/index.js";
-import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
+import { sendJson, sse } from "./fixture-server.js";
+import { fixture, onCleanup, transport } from "./harness.js";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function fixture(handler: Handler, path?: string): Promise<Fixture> {
-  const f = await startFixture(handler, path);
-  cleanups.push(() => f.stop());
-  return f;
-}
-
-async function transport(config: Partial<HttpTransportConfig> & { url: string }): Promise<HttpTransport> {
-  const t = await createHttpTransport({ type: "http", ...config });
-  cleanups.push(() => t.close());
-  return t;
-}
 
 const INIT = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } };
 
@@ -27,7 +12,7 @@ describe("Streamable HTTP against a server built on the official SDK", () => {
   let server: SdkServer;
   async function sdk(json = false) {
     server = await startSdkServer({ json });
-    cleanups.push(() => server.stop());
+    onCleanup(() => server.stop());
     return server;
   }
 

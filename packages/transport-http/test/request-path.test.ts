@@ -1,27 +1,11 @@
 // The security-critical request path: credentials, redirects, and errors that say where.
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HttpError, NetworkError } from "@mcp/jsonrpc";
 import { freePort } from "mcp-test-utils";
-import { createHttpTransport, type HttpTransport, type HttpTransportConfig } from "../src/index.js";
-import { sendJson, startFixture, type Fixture, type Handler } from "./fixture-server.js";
+import { sendJson, type Handler } from "./fixture-server.js";
+import { fixture, transport } from "./harness.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function fixture(handler: Handler): Promise<Fixture> {
-  const f = await startFixture(handler);
-  cleanups.push(() => f.stop());
-  return f;
-}
-
-async function transport(config: Partial<HttpTransportConfig> & { url: string }): Promise<HttpTransport> {
-  const t = await createHttpTransport({ type: "http", ...config });
-  cleanups.push(() => t.close());
-  return t;
-}
 
 const answer: Handler = (req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json?.id ?? null, result: { at: req.url, method: req.method } });
 

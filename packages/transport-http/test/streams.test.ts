@@ -1,27 +1,12 @@
 // Streams: size limits, the GET listener's resumption, the legacy stream's end, fallback, close during connect.
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HttpError, MessageTooLargeError, TransportClosedError } from "@mcp/jsonrpc";
 import { activeHandles } from "mcp-test-utils";
-import { createHttpTransport, HttpTransport, type HttpTransportConfig } from "../src/index.js";
-import { sendJson, sse, startFixture, type Fixture, type Handler } from "./fixture-server.js";
+import { HttpTransport } from "../src/index.js";
+import { sendJson, sse } from "./fixture-server.js";
+import { fixture, transport } from "./harness.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function fixture(handler: Handler): Promise<Fixture> {
-  const f = await startFixture(handler);
-  cleanups.push(() => f.stop());
-  return f;
-}
-
-async function transport(config: Partial<HttpTransportConfig> & { url: string }): Promise<HttpTransport> {
-  const t = await createHttpTransport({ type: "http", ...config });
-  cleanups.push(() => t.close());
-  return t;
-}
 
 /** Writes `chunk` until the client goes away; returns how many bytes went out. */
 function flood(res: ServerResponse, chunk: string, sent: { bytes: number; closed: boolean }): void {
