@@ -1,4 +1,4 @@
-import { bodyChunks, readBoundedText, toError } from "@mcp/jsonrpc";
+import { bodyChunks, MessageTooLargeError, readBoundedText, toError } from "@mcp/jsonrpc";
 import { abortReason } from "./defaults.js";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
@@ -88,6 +88,7 @@ export async function nodePool(): Promise<ExchangePool> {
   // Loaded lazily so the package still imports where only fetch exists.
   const http: typeof NodeHttp = await import("node:http");
   const https: typeof NodeHttps = await import("node:https");
+  const { StringDecoder } = await import("node:string_decoder");
   const agents = {
     "http:": new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
     "https:": new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
@@ -141,7 +142,23 @@ export async function nodePool(): Promise<ExchangePool> {
           const value = res.headers[name.toLowerCase()];
           return Array.isArray(value) ? value.join(", ") : value;
         },
-        text: (maxBytes) => readText(take()[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>, maxBytes, cancel),
+        text: async (maxBytes) => {
+          // Decoded chunk by chunk into one (rope) string, counting bytes: as fast as
+          // setEncoding("utf8"), and the limit stays in bytes.
+          const decoder = new StringDecoder("utf8");
+          let text = "";
+          let size = 0;
+          for await (const chunk of take()) {
+            const part = chunk as Buffer;
+            size += part.length;
+            if (maxBytes !== undefined && size > maxBytes) {
+              cancel();
+              throw new MessageTooLargeError(size, maxBytes, "HTTP response body", "maxMessageBytes");
+            }
+            text += decoder.write(part);
+          }
+          return text + decoder.end();
+        },
         chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
         cancel,
       });
