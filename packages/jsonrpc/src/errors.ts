@@ -58,7 +58,8 @@ export type McpErrorCode =
   | "unsupported_protocol_version"
   | "invalid_initialize_result"
   | "capability_not_supported"
-  | "pagination_error";
+  | "pagination_error"
+  | "server_unavailable";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

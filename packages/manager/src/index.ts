@@ -1,1 +1,10 @@
-export {};
+export { MCPManager } from "./manager.js";
+export { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
+export { isRetryableAfterReconnect } from "./server.js";
+export { loadAllMCPConfigs } from "./config/load.js";
+export { validateServerConfig } from "./config/validate.js";
+export { OWN_FILE } from "./config/families.js";
+export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter } from "./config/types.js";
+export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
+export { TOOL_NAME_PATTERN, ToolNameMap, toolNameFor, type NameCollision } from "./names.js";
+export { DEFAULT_RECONNECT, backoffDelay, type ReconnectPolicy } from "./limit.js";

@@ -41,6 +41,7 @@ export async function waitForPort(port: number, child?: ChildProcess, ms = 15_00
 export interface EverythingServer {
   /** `/mcp` for streamableHttp, `/sse` for sse, on 127.0.0.1. */
   url: string;
+  port: number;
   stop: () => Promise<void>;
 }
 
@@ -48,13 +49,14 @@ export interface EverythingServer {
  * Starts @modelcontextprotocol/server-everything in an HTTP mode on a free port. It listens on all
  * interfaces, so the port is picked free and only 127.0.0.1 is ever contacted.
  */
-export async function startEverything(mode: "streamableHttp" | "sse"): Promise<EverythingServer> {
-  const port = await freePort();
+export async function startEverything(mode: "streamableHttp" | "sse", options: { port?: number } = {}): Promise<EverythingServer> {
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [everythingEntry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
   child.stderr?.resume();
   await waitForPort(port, child);
   return {
     url: mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`,
+    port,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

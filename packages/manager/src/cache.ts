@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { MCPServerConfig, Tool } from "@mcp/client";
+import { redactConfig } from "@mcp/jsonrpc";
+
+/** One server's tool list as remembered. */
+export interface CachedTools {
+  tools: Tool[];
+  /** ms since the epoch. */
+  savedAt: number;
+  /** ms since the epoch; past it the entry is not used. */
+  expiresAt: number;
+}
+
+/**
+ * Where tool lists are remembered between runs, so a slow server's tools are offered at once.
+ * Implement it over a shared store to give a fleet one cache.
+ */
+export interface ToolCache {
+  get(key: string): Promise<CachedTools | undefined>;
+  set(key: string, value: CachedTools): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined && typeof (value as Record<string, unknown>)[key] !== "function")
+      .map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * The cache key of a server: its name and a hash of its config with secrets (env values,
+ * credential headers, URL passwords) taken out first, so no secret is written — not even hashed.
+ */
+export function toolCacheKey(name: string, config: MCPServerConfig): string {
+  return `${name}:${createHash("sha256").update(stable(redactConfig(config))).digest("hex").slice(0, 16)}`;
+}
+
+/** The user's cache folder for this stack (`$XDG_CACHE_HOME/mcp-client`, `~/Library/Caches/mcp-client`, `%LOCALAPPDATA%\\mcp-client\\Cache`). */
+export function defaultCacheDir(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+  if (platform === "darwin") return join(home, "Library", "Caches", "mcp-client");
+  if (platform === "win32") return join(env["LOCALAPPDATA"] ?? join(home, "AppData", "Local"), "mcp-client", "Cache");
+  return join(env["XDG_CACHE_HOME"] || join(home, ".cache"), "mcp-client");
+}
+
+interface CacheFile {
+  version: 1;
+  entries: Record<string, CachedTools>;
+}
+
+/**
+ * A {@link ToolCache} in one JSON file. Writes are atomic (a temporary file renamed over the old
+ * one); a missing, unreadable or corrupt file reads as empty and is replaced on the next write.
+ */
+export class FileToolCache implements ToolCache {
+  readonly file: string;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(dir: string = defaultCacheDir()) {
+    this.file = join(dir, "tools.json");
+  }
+
+  async get(key: string): Promise<CachedTools | undefined> {
+    const entry = (await this.#read()).entries[key];
+    if (!entry || !Array.isArray(entry.tools) || typeof entry.expiresAt !== "number" || entry.expiresAt <= Date.now()) return undefined;
+    return entry;
+  }
+
+  set(key: string, value: CachedTools): Promise<void> {
+    return this.#update((entries) => {
+      entries[key] = value;
+    });
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#update((entries) => {
+      delete entries[key];
+    });
+  }
+
+  async #read(): Promise<CacheFile> {
+    try {
+      const value = JSON.parse(await readFile(this.file, "utf8")) as Partial<CacheFile>;
+      if (value.version === 1 && typeof value.entries === "object" && value.entries !== null) return value as CacheFile;
+    } catch {
+      // Missing or corrupt: start over.
+    }
+    return { version: 1, entries: {} };
+  }
+
+  /** Read-modify-write, one at a time, dropping expired entries; atomic on disk. */
+  #update(change: (entries: Record<string, CachedTools>) => void): Promise<void> {
+    const run = this.#writing.then(async () => {
+      const current = await this.#read();
+      const now = Date.now();
+      for (const [key, entry] of Object.entries(current.entries)) if (!(entry.expiresAt > now)) delete current.entries[key];
+      change(current.entries);
+      await mkdir(dirname(this.file), { recursive: true });
+      const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+      try {
+        await writeFile(temp, JSON.stringify(current), { mode: 0o600 });
+        await rename(temp, this.file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    });
+    this.#writing = run.catch(() => undefined);
+    return run;
+  }
+}

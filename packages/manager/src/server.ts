@@ -1,0 +1,79 @@
+import {
+  HttpError,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  NetworkError,
+  SessionExpiredError,
+  type MCPServerConfig,
+  type MCPServerConnection,
+  type Tool,
+} from "@mcp/client";
+import type { DiscoveredServer, ToolFilter } from "./config/types.js";
+import type { ServerStatus } from "./types.js";
+
+export interface Waiter {
+  resolve: (connection: MCPServerConnection) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What the manager keeps for one server. */
+export interface Server {
+  readonly name: string;
+  readonly config: MCPServerConfig;
+  readonly discovered: DiscoveredServer | undefined;
+  readonly cacheKey: string;
+  status: ServerStatus;
+  connection: MCPServerConnection | undefined;
+  /** The connection attempt under way, shared by everyone who needs it. */
+  attempt: Promise<MCPServerConnection> | undefined;
+  /** Generation of the established connection whose close would be news. */
+  liveGeneration: number | undefined;
+  generation: number;
+  tools: Tool[];
+  failureTimes: number[];
+  timer: ReturnType<typeof setTimeout> | undefined;
+  waiters: Waiter[];
+  stopped: boolean;
+  /** Lists asked for through the manager, kept fresh on their list_changed notifications. */
+  lists: Map<ListKind, unknown[]>;
+}
+
+export type ListKind = "prompts" | "resources" | "resourceTemplates";
+export const LISTERS: Record<ListKind, (connection: MCPServerConnection) => Promise<unknown[]>> = {
+  prompts: (c) => listPrompts(c),
+  resources: (c) => listResources(c),
+  resourceTemplates: (c) => listResourceTemplates(c),
+};
+export const LIST_CHANGED: Record<string, ListKind[]> = {
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+};
+
+export const DAY = 24 * 60 * 60 * 1000;
+
+export function transportOf(config: MCPServerConfig): ServerStatus["transport"] {
+  return config.type === "http" || config.type === "sse" ? config.type : "stdio";
+}
+
+export function filterTools(tools: Tool[], filter: ToolFilter | undefined): Tool[] {
+  if (!filter) return tools;
+  return tools.filter((tool) => (filter.include === undefined || filter.include.includes(tool.name)) && !(filter.exclude ?? []).includes(tool.name));
+}
+
+/**
+ * Whether a failed call may be sent again after reconnecting: the server refused the session
+ * (a `404` to a session id, or the `400` "no valid session" some servers send), or the request
+ * never reached it (connection refused).
+ */
+export function isRetryableAfterReconnect(error: unknown): boolean {
+  if (SessionExpiredError.isInstance(error)) return true;
+  if (HttpError.isInstance(error) && error.status === 400 && /session|not initialized/i.test(error.body)) return true;
+  return NetworkError.isInstance(error) && error.errno === "ECONNREFUSED";
+}
+
+export function stderrOf(source: unknown): string | undefined {
+  const tail = typeof source === "object" && source !== null ? (source as { stderrTail?: unknown }).stderrTail : undefined;
+  return typeof tail === "string" && tail.trim() !== "" ? tail : undefined;
+}
+

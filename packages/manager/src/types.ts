@@ -1,0 +1,108 @@
+import {
+  McpError,
+  type CallToolResult,
+  type ConnectOptions,
+  type LogMessage,
+  type RequestOptions,
+  type Tool,
+} from "@mcp/client";
+import type { ToolCache } from "./cache.js";
+import type { DiscoveredServer, LoadOptions } from "./config/types.js";
+import type { ReconnectPolicy } from "./limit.js";
+
+/** Where a server stands. */
+export type ServerState = "connecting" | "connected" | "reconnecting" | "failed" | "disabled";
+
+/** Everything the manager knows about one server's health. */
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  transport: "stdio" | "http" | "sse";
+  /** The config file the server came from, when discovered. */
+  source: string | undefined;
+  scope: DiscoveredServer["source"]["scope"] | undefined;
+  /** ms the last successful connect took (handshake and tool list). */
+  connectMs: number | undefined;
+  lastError: string | undefined;
+  /** The last lines a stdio server wrote to stderr, once it failed or died. */
+  stderrTail: string | undefined;
+  toolCount: number;
+  /** True while the tools offered are the cached list, not the live one. */
+  toolsFromCache: boolean;
+  /** Failures counted in the current window (see {@link ReconnectPolicy}). */
+  failures: number;
+  /** ms since the epoch when the state last changed. */
+  since: number;
+}
+
+/** One tool of one server, named for a model. */
+export interface MCPTool {
+  /** `mcp__<server>__<tool>`, sanitised to `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string;
+  serverName: string;
+  /** The server's own name for it. */
+  toolName: string;
+  title: string | undefined;
+  description: string | undefined;
+  /** Passed through untouched (`$schema`, `$defs`, `$ref` kept). */
+  inputSchema: Tool["inputSchema"];
+  outputSchema: Tool["outputSchema"];
+  annotations: Tool["annotations"];
+  /** True when it comes from the cache and the server is not connected yet: a call waits for it. */
+  deferred: boolean;
+  /** Calls the tool; waits for the server when it is (re)connecting; retries once when safe. */
+  call(args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>;
+}
+
+/** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
+export class ServerUnavailableError extends McpError {
+  static override readonly brand: string = "ServerUnavailableError";
+  readonly serverName: string;
+  readonly state: ServerState | undefined;
+
+  constructor(serverName: string, state: ServerState | undefined, reason?: string) {
+    const why = state === undefined ? "is not configured" : state === "disabled" ? "is disabled or disconnected" : `failed${reason ? `: ${reason}` : ""}`;
+    super("server_unavailable", `MCP server "${serverName}" ${why}`);
+    this.serverName = serverName;
+    this.state = state;
+  }
+}
+
+/** Options of {@link MCPManager}. */
+export interface MCPManagerOptions {
+  /** Project directory for discovery. Default `process.cwd()`. */
+  cwd?: string | undefined;
+  /** Folder of the default file cache. Default: the user's cache folder. */
+  cacheDir?: string | undefined;
+  /** A cache of your own (e.g. a shared store), or `false` for none. */
+  cache?: ToolCache | false | undefined;
+  /** How long a cached tool list is used, in ms. Default 7 days. */
+  cacheTtlMs?: number | undefined;
+  /** How long `connectServers` waits before offering cached tools for slower servers, in ms. Default 250. */
+  startupTimeoutMs?: number | undefined;
+  /** Connects at once, per kind. Defaults: 16 stdio servers (processes are heavier), 32 remote. */
+  concurrency?: { stdio?: number | undefined; remote?: number | undefined } | undefined;
+  /** How dead servers come back; `false` never reconnects by itself. */
+  reconnect?: Partial<ReconnectPolicy> | false | undefined;
+  /** Ping every connected server this often (ms); a failed ping reconnects it. Off by default. */
+  healthCheckIntervalMs?: number | undefined;
+  /** Handlers and client identity for every connection (sampling, elicitation, roots, clientInfo, …). */
+  connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport"> | undefined;
+  /** Every server notification. */
+  onNotification?: ((server: string, method: string, params: unknown) => void) | undefined;
+  /** `notifications/message` from any server. */
+  onLog?: ((server: string, message: LogMessage) => void) | undefined;
+  /** Non-fatal problems: a refresh that failed, a cache that could not be written, a malformed message. */
+  onError?: ((server: string, error: Error) => void) | undefined;
+  /** Discovery options for {@link MCPManager.discoverAndConnect}. */
+  load?: LoadOptions | undefined;
+}
+
+/** What {@link MCPManager.connectServers} returns. */
+export interface ConnectResult {
+  tools: MCPTool[];
+  /** Per server (or per file, for config errors): what went wrong. */
+  errors: Map<string, string>;
+  connectedServers: string[];
+}
+

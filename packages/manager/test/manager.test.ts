@@ -1,0 +1,229 @@
+// The manager against real servers: official-SDK stdio servers (test/fixtures/server.mjs), an
+// official-SDK Streamable HTTP server with sessions, and server-everything.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CallToolResult, HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
+import { activeHandles, isAlive, startEverything, startSdkServer, waitFor } from "mcp-test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { MCPManager, TOOL_NAME_PATTERN, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+
+const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
+const dirs: string[] = [];
+const managers: MCPManager[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-manager-"));
+  dirs.push(dir);
+  return dir;
+}
+function manager(options: MCPManagerOptions = {}): MCPManager {
+  const m = new MCPManager({ cacheDir: tempDir(), ...options });
+  managers.push(m);
+  return m;
+}
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+describe("connecting", () => {
+  it("ten stdio servers that each take 1 s to answer connect in about the time of one", async () => {
+    const one = manager({ cache: false });
+    let started = Date.now();
+    await one.connectServers({ solo: stdio("--delay", "1000") });
+    const single = Date.now() - started;
+
+    const m = manager({ cache: false });
+    const configs = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`slow${i}`, stdio("--delay", "1000")]));
+    started = Date.now();
+    const result = await m.connectServers(configs);
+    const ten = Date.now() - started;
+    expect(result.connectedServers.sort()).toEqual(Object.keys(configs).sort());
+    expect(result.tools).toHaveLength(10);
+    expect(result.errors.size).toBe(0);
+    // Sequentially this is over 10 s; in parallel it costs about one server plus spawn overhead.
+    expect(ten).toBeLessThan(single + 2000);
+  });
+
+  it("one server's failure never fails the others; a missing command says so", async () => {
+    const m = manager({ cache: false });
+    const result = await m.connectServers({ good: stdio(), missing: { command: "no-such-mcp-binary-xyz" }, crashing: stdio("--crash") });
+    expect(result.connectedServers).toEqual(["good"]);
+    expect(result.errors.get("missing")).toContain('Failed to start MCP server "missing": command "no-such-mcp-binary-xyz": command not found');
+    expect(m.getConnectionStatus("crashing")).toMatchObject({ state: "failed", stderrTail: expect.stringContaining("fatal: cannot open the database") as string });
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp__good__echo"]);
+  });
+});
+
+describe("the startup gate and the tool cache", () => {
+  it("with a warm cache, a slow server's tools are offered at once, deferred; a call waits and succeeds", async () => {
+    const cacheDir = tempDir();
+    const warmup = manager({ cacheDir });
+    await warmup.connectServers({ slow: stdio("--delay", "1500", "--tool", "echo", "--tool", "ping-me") });
+    await warmup.disconnectAll();
+    await waitFor(() => true);
+
+    const m = manager({ cacheDir, startupTimeoutMs: 250 });
+    const changes: string[][] = [];
+    m.onToolsChanged((tools) => changes.push(tools.map((t) => `${t.name}${t.deferred ? " (deferred)" : ""}`)));
+    const started = Date.now();
+    const result = await m.connectServers({ slow: stdio("--delay", "1500", "--tool", "echo", "--tool", "ping-me") });
+    expect(Date.now() - started).toBeLessThan(1000); // well before the server is up
+    expect(result.tools.map((t) => [t.name, t.deferred])).toEqual([
+      ["mcp__slow__echo", true],
+      ["mcp__slow__ping-me", true],
+    ]);
+    expect(m.getConnectionStatus("slow")).toMatchObject({ state: "connecting", toolsFromCache: true });
+    const echo = result.tools[0]!;
+    expect(text(await echo.call({ message: "hi" }))).toMatch(/^echo: hi/);
+    expect(echo.deferred).toBe(false);
+    expect(m.getConnectionStatus("slow")).toMatchObject({ state: "connected", toolsFromCache: false });
+    expect(changes.at(-1)).toEqual(["mcp__slow__echo", "mcp__slow__ping-me"]); // the live list swapped in
+  });
+
+  it("a corrupt cache file is survived: the server is waited for", async () => {
+    const cacheDir = tempDir();
+    writeFileSync(join(cacheDir, "tools.json"), "{ this is not json");
+    const m = manager({ cacheDir });
+    const result = await m.connectServers({ s: stdio("--delay", "300") });
+    expect(result.tools.map((t) => [t.name, t.deferred])).toEqual([["mcp__s__echo", false]]);
+  });
+});
+
+describe("recovery", () => {
+  it("a killed stdio server is respawned and the next call succeeds", async () => {
+    const m = manager({ cache: false, reconnect: { initialDelayMs: 50 } });
+    const { tools } = await m.connectServers({ victim: stdio() });
+    const first = (m.getConnection("victim")!.transport as StdioTransport).pid!;
+    const states: ServerStatus["state"][] = [];
+    m.onStatusChange((s) => states.push(s.state));
+    process.kill(first, "SIGKILL");
+    await waitFor(() => m.getConnectionStatus("victim")?.state !== "connected");
+    const answer = await tools[0]!.call({ message: "again" }); // waits for the respawn
+    const second = (m.getConnection("victim")!.transport as StdioTransport).pid!;
+    expect(second).not.toBe(first);
+    expect(text(answer)).toBe(`echo: again (pid ${second})`);
+    expect(states).toContain("reconnecting");
+    expect(m.getConnectionStatus("victim")).toMatchObject({ state: "connected", failures: 1 });
+  });
+
+  it("a server that keeps dying ends failed, with its stderr tail, after a bounded number of attempts", async () => {
+    const m = manager({ cache: false, reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 3, windowMs: 30_000 } });
+    await m.connectServers({ flaky: stdio("--exit-after", "50") });
+    await waitFor(() => m.getConnectionStatus("flaky")?.state === "failed", 20_000);
+    const status = m.getConnectionStatus("flaky")!;
+    expect(status.lastError).toMatch(/^gave up after 4 failures in 30s: the server process exited with code 3/);
+    expect(status.stderrTail).toContain("oops: lost the connection to the backend");
+    expect(m.getTools()).toEqual([]); // a failed server offers nothing
+    await expect(m.waitForConnection("flaky")).rejects.toMatchObject({ code: "server_unavailable" });
+  });
+
+  it("an official-SDK Streamable HTTP server restarted under the manager: the session is re-initialised and the call succeeds", async () => {
+    const server = await startSdkServer();
+    try {
+      const m = manager({ cache: false });
+      const { tools } = await m.connectServers({ sdk: { type: "http", url: server.url } });
+      const add = tools.find((t) => t.toolName === "add")!;
+      expect(text(await add.call({ a: 1, b: 2 }))).toBe("3");
+      const before = (m.getConnection("sdk")!.transport as HttpTransport).sessionId;
+      await server.restart(); // every session forgotten: the next request gets 404
+      expect(text(await add.call({ a: 20, b: 22 }))).toBe("42");
+      expect((m.getConnection("sdk")!.transport as HttpTransport).sessionId).not.toBe(before);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("the same against server-everything's streamableHttp mode, restarted on its port", async () => {
+    let server = await startEverything("streamableHttp");
+    try {
+      const m = manager({ cache: false });
+      const { tools } = await m.connectServers({ everything: { type: "http", url: server.url, timeout: 20_000 } });
+      const echo = tools.find((t) => t.toolName === "echo")!;
+      expect(text(await echo.call({ message: "one" }))).toBe("Echo: one");
+      const port = server.port;
+      await server.stop();
+      server = await startEverything("streamableHttp", { port });
+      expect(text(await echo.call({ message: "two" }))).toBe("Echo: two"); // 400 "no valid session" → re-initialised
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("tool names", () => {
+  it("collisions are reported, never silently overwritten; long names are cut with a stable hash and mapped back", async () => {
+    const long = `a-very-long-tool-name-${"x".repeat(60)}`;
+    const m = manager({ cache: false });
+    const result = await m.connectServers({ "a.b": stdio(), a_b: stdio(), long: stdio("--tool", long, "--tool", `${long}-2`) });
+    const names = result.tools.map((t) => t.name);
+    expect(names.filter((n) => n === "mcp__a_b__echo")).toHaveLength(1);
+    expect(result.tools.find((t) => t.name === "mcp__a_b__echo")?.serverName).toBe("a.b"); // the first keeps it
+    expect(result.errors.get("a_b")).toBe('tool name collision: "mcp__a_b__echo" is taken by tool "echo" of server "a.b"; tool "echo" of server "a_b" is not offered');
+    const longTools = result.tools.filter((t) => t.serverName === "long");
+    expect(longTools).toHaveLength(2);
+    for (const tool of longTools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
+    expect(new Set(longTools.map((t) => t.name)).size).toBe(2);
+    expect(longTools.map((t) => t.toolName).sort()).toEqual([long, `${long}-2`]);
+    expect(text(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(new RegExp(`^${long}: m`));
+    expect(m.getCollisions()).toHaveLength(1);
+  });
+});
+
+describe("disconnectAll", () => {
+  it("leaves no child process, socket or timer", async () => {
+    const server = await startSdkServer();
+    try {
+      const before = activeHandles();
+      const m = manager({ cache: false, healthCheckIntervalMs: 60_000 });
+      await m.connectServers({ one: stdio(), two: stdio(), remote: { type: "http", url: server.url } });
+      const pids = ["one", "two"].map((name) => (m.getConnection(name)!.transport as StdioTransport).pid!);
+      expect(pids.every(isAlive)).toBe(true);
+      await m.disconnectAll();
+      expect(pids.some(isAlive)).toBe(false);
+      expect(m.getStatuses().map((s) => s.state)).toEqual(["disabled", "disabled", "disabled"]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const after = activeHandles();
+      for (const kind of ["Timeout", "ProcessWrap", "PipeWrap", "TCPSocketWrap"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("discoverAndConnect", () => {
+  it("connects what discovery found and reports config errors beside connection errors", async () => {
+    const project = tempDir();
+    const home = tempDir();
+    writeFileSync(
+      join(project, "mcp-client.json"),
+      JSON.stringify({ servers: { found: { command: process.execPath, args: [fixture, "--tool", "echo", "--tool", "secret"], excludeTools: ["secret"] }, "bad-entry": { type: "http" } } }),
+    );
+    const m = manager({ cwd: project, cache: false, load: { home, env: {}, platform: "linux" } });
+    const result = await m.discoverAndConnect();
+    expect(result.connectedServers).toEqual(["found"]);
+    expect(result.tools.map((t) => t.name)).toEqual(["mcp__found__echo"]); // excludeTools honoured
+    expect(result.errors.get("bad-entry")).toContain('http server requires "url" field');
+    expect(result.configErrors).toHaveLength(1);
+    expect(m.getConnectionStatus("found")).toMatchObject({ state: "connected", source: join(project, "mcp-client.json"), scope: "project", transport: "stdio" });
+  });
+});
+
+describe("prompts and resources", () => {
+  it("are listed through the manager and kept per server", async () => {
+    const { everythingEntry } = await import("mcp-test-utils");
+    const m = manager({ cache: false });
+    await m.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+    const prompts = await m.listPrompts("everything");
+    expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));
+    expect(await m.listPrompts("everything")).toBe(prompts); // kept, not fetched again
+    expect((await m.listResources("everything")).length).toBeGreaterThanOrEqual(7);
+    await expect(m.listPrompts("nope")).rejects.toMatchObject({ code: "server_unavailable", message: 'MCP server "nope" is not configured' });
+  });
+});
