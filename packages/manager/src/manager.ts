@@ -266,6 +266,8 @@ export class MCPManager {
         scope: discovered?.source.scope,
         connectMs: undefined,
         lastError: undefined,
+        lastErrorCode: undefined,
+        lastErrorStatus: undefined,
         stderrTail: undefined,
         toolCount: 0,
         toolsFromCache: false,
@@ -315,7 +317,16 @@ export class MCPManager {
       server.connection = connection;
       server.liveGeneration = generation;
       server.tools = tools;
-      this.#update(server, { state: "connected", connectMs: Math.round(performance.now() - started), lastError: undefined, stderrTail: undefined, toolCount: tools.length, toolsFromCache: false });
+      this.#update(server, {
+        state: "connected",
+        connectMs: Math.round(performance.now() - started),
+        lastError: undefined,
+        lastErrorCode: undefined,
+        lastErrorStatus: undefined,
+        stderrTail: undefined,
+        toolCount: tools.length,
+        toolsFromCache: false,
+      });
       this.#toolsChanged();
       this.#remember(server, tools);
       for (const waiter of server.waiters.splice(0)) waiter.resolve(connection);
@@ -340,15 +351,18 @@ export class MCPManager {
     server.failureTimes = server.failureTimes.filter((time) => now - time < (policy?.windowMs ?? 0));
     server.failureTimes.push(now);
     const wasConnected = server.liveGeneration !== undefined || server.status.state === "reconnecting";
+    const code = (error as { code?: unknown }).code;
+    const status = (error as { status?: unknown }).status;
+    const detail = { lastErrorCode: typeof code === "string" || typeof code === "number" ? code : undefined, lastErrorStatus: typeof status === "number" ? status : undefined };
     // A server that never connected is not retried: a wrong command or URL would only loop.
     if (!policy || !wasConnected || server.failureTimes.length > policy.maxAttempts) {
       const gaveUp = policy && wasConnected ? `gave up after ${server.failureTimes.length} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
-      this.#update(server, { state: "failed", lastError: `${gaveUp}${error.message}`, stderrTail, failures: server.failureTimes.length });
+      this.#update(server, { state: "failed", lastError: `${gaveUp}${error.message}`, ...detail, stderrTail, failures: server.failureTimes.length });
       for (const waiter of server.waiters.splice(0)) waiter.reject(new ServerUnavailableError(server.name, "failed", server.status.lastError));
       this.#toolsChanged();
       return;
     }
-    this.#update(server, { state: "reconnecting", lastError: error.message, stderrTail, failures: server.failureTimes.length });
+    this.#update(server, { state: "reconnecting", lastError: error.message, ...detail, stderrTail, failures: server.failureTimes.length });
     this.#cancelTimer(server);
     server.timer = setTimeout(() => {
       server.timer = undefined;

@@ -24,6 +24,10 @@ export interface ServerStatus {
   /** ms the last successful connect took (handshake and tool list). */
   connectMs: number | undefined;
   lastError: string | undefined;
+  /** The `code` of the last error (`"spawn_failed"`, `"network_error"`, `"http_error"`, a JSON-RPC number, …). */
+  lastErrorCode: string | number | undefined;
+  /** The HTTP status of the last error, when it was an HTTP answer (401 means: needs authorization). */
+  lastErrorStatus: number | undefined;
   /** The last lines a stdio server wrote to stderr, once it failed or died. */
   stderrTail: string | undefined;
   toolCount: number;

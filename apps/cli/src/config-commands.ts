@@ -1,0 +1,128 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import type { MCPServerConfig } from "@mcp/client";
+import { loadAllMCPConfigs, OWN_FILE, validateServerConfig } from "@mcp/manager";
+import { applyEdits, modify, parse } from "jsonc-parser";
+import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
+import { splitCommandLine } from "./words.js";
+
+function ownFile(scope: string, home: string): string {
+  if (scope === "project") return resolve(process.cwd(), OWN_FILE);
+  if (scope === "user") return join(configDir(home), OWN_FILE);
+  throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
+}
+
+function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
+  if (!values?.length) return undefined;
+  return Object.fromEntries(
+    values.map((value) => {
+      const eq = value.indexOf("=");
+      if (eq <= 0) throw new CliError(`${flag} takes NAME=VALUE, got ${JSON.stringify(value)}`, EXIT.usage);
+      return [value.slice(0, eq), value.slice(eq + 1)];
+    }),
+  );
+}
+
+/** Edits our own file in place, keeping the user's comments and formatting (jsonc-parser edits). */
+async function edit(file: string, path: (string | number)[], value: unknown): Promise<void> {
+  const text = existsSync(file) ? await readFile(file, "utf8") : "{}\n";
+  const edits = modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, applyEdits(text, edits));
+}
+
+export async function configList(globals: GlobalOptions): Promise<number> {
+  const home = process.env["HOME"] ?? "";
+  const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
+  const entries = [
+    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? `${s.config.type} ${s.config.url}` : `${s.config.command} ${(s.config.args ?? []).join(" ")}` })),
+    ...result.shadowed.map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: "shadowed", detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}` })),
+    ...result.errors.map((e) => ({ name: e.server ?? "(file)", family: "", scope: "", file: e.file, state: "invalid", detail: e.message })),
+  ];
+  if (globals.json) printJson(entries);
+  else if (entries.length === 0) note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
+  else for (const e of entries) out(`${color.bold(e.name)}  ${e.family}${e.scope ? `/${e.scope}` : ""}  ${color.dim(tildify(e.file, home))}  ${e.state === "active" ? color.green(e.state) : color.yellow(e.state)}  ${firstLine(e.detail, 100)}`);
+  return EXIT.ok;
+}
+
+export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string }): Promise<number> {
+  const home = process.env["HOME"] ?? "";
+  const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
+  if (given !== 1) throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
+  let config: MCPServerConfig & { env?: Record<string, string> };
+  if (options.stdio) {
+    const [command, ...args] = splitCommandLine(options.stdio);
+    config = { command: command ?? "", ...(args.length ? { args } : {}) };
+    const env = pairs(options.env, "--env");
+    if (env) config.env = env;
+  } else {
+    const type = options.http ? "http" : "sse";
+    config = { type, url: (options.http ?? options.sse)! };
+    const headers = pairs(options.header, "--header");
+    if (headers) config.headers = headers;
+  }
+  const problems = validateServerConfig(name, config);
+  if (problems.length) throw new CliError(`not added: ${problems.join("; ")}`, EXIT.usage);
+  const file = ownFile(options.scope ?? "project", home);
+  await edit(file, ["servers", name], config);
+  out(`Added "${name}" to ${tildify(file, home)}`);
+  return EXIT.ok;
+}
+
+export async function configRemove(name: string, options: { scope?: string }): Promise<number> {
+  const home = process.env["HOME"] ?? "";
+  const scopes = options.scope ? [options.scope] : ["project", "user"];
+  for (const scope of scopes) {
+    const file = ownFile(scope, home);
+    if (!existsSync(file)) continue;
+    const text = await readFile(file, "utf8");
+    const doc = parse(text) as { servers?: Record<string, unknown> } | undefined;
+    if (doc?.servers?.[name] === undefined) continue;
+    await edit(file, ["servers", name], undefined);
+    out(`Removed "${name}" from ${tildify(file, home)}`);
+    return EXIT.ok;
+  }
+  const found = (await loadAllMCPConfigs(process.cwd())).servers[name];
+  throw new CliError(found ? `"${name}" is defined in ${tildify(found.source.file, home)} (${found.source.family}); remove it there` : `no server named "${name}" in ${OWN_FILE}`, EXIT.usage);
+}
+
+function onPath(command: string): boolean {
+  if (isAbsolute(command) || command.includes("/")) return existsSync(command);
+  const extensions = process.platform === "win32" ? (process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  return (process.env["PATH"] ?? "").split(delimiter).some((dir) => extensions.some((ext) => existsSync(join(dir, command + ext))));
+}
+
+/** Why each failing server fails, in words a person can act on. */
+export async function configDoctor(globals: GlobalOptions): Promise<number> {
+  const session = await openSession(globals);
+  try {
+    await settle(session);
+    const findings: { server: string; ok: boolean; finding: string }[] = [];
+    for (const error of session.configErrors) {
+      const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
+      findings.push({ server: error.server ?? tildify(error.file, session.home), ok: false, finding: variable ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : error.message });
+    }
+    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: "a project server that is not approved: run mcp in a terminal to be asked, or pass --yes" });
+    for (const status of session.manager.getStatuses()) {
+      if (status.state === "connected") {
+        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${status.toolCount} tools` });
+        continue;
+      }
+      const config = session.configs[status.name];
+      let finding = status.lastError ?? status.state;
+      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${sourceOf(session, status.name)})`;
+      else if (status.lastErrorCode === "network_error") finding = `${status.lastError}`;
+      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Add a token header (--header "Authorization=Bearer …") or sign in with the server's OAuth flow`;
+      else if (status.lastErrorCode === "connection_timeout") finding = `${status.lastError}; raise the limit with --timeout <ms> or "timeout" in its config`;
+      if (status.stderrTail) finding += `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}`;
+      findings.push({ server: status.name, ok: false, finding });
+    }
+    if (globals.json) printJson(findings);
+    else for (const f of findings) out(`${f.ok ? color.green("✓") : color.red("✗")} ${color.bold(f.server)}: ${f.finding}`);
+    return findings.every((f) => f.ok) ? EXIT.ok : EXIT.failure;
+  } finally {
+    await session.close();
+  }
+}

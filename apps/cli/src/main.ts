@@ -1,0 +1,164 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
+import { configAdd, configDoctor, configList, configRemove } from "./config-commands.js";
+import { CLI_VERSION, type GlobalOptions } from "./session.js";
+import { CliError, EXIT, printError } from "./ui.js";
+
+const EXAMPLES = `
+Examples:
+  mcp servers                                  every configured server, its status and tools
+  mcp tools everything                         tools of one server, with their arguments
+  mcp call echo message="hello"                call a tool (key=value typed by its schema)
+  mcp call everything.get-sum a=2 b=3          name it as server.tool (or mcp__server__tool, or server tool)
+  mcp call get-sum '{"a": 2, "b": 3}'          or pass the arguments as JSON; key=@file reads a file
+  mcp call trigger-long-running-operation duration=3 steps=5     live progress; Ctrl-C cancels
+  mcp --stdio "npx -y @modelcontextprotocol/server-everything" tools   a server with no config at all
+  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for legacy HTTP+SSE)
+  mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
+  mcp config doctor                            why each failing server fails
+
+Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
+Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
+With none, mcp runs on an embedded default server so you can try it at once.
+Exit codes: 0 ok, 1 a failed call or server, 2 a usage error, 130 cancelled.`;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of milliseconds");
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+}
+
+/** Builds the `mcp` program; `run` gets each command's exit code. */
+export function buildProgram(run: (task: () => Promise<number>) => void): Command {
+  const program = new Command("mcp")
+    .description("See, test and use your MCP servers.")
+    .version(CLI_VERSION, "-V, --version")
+    .option("--json", "machine-readable output (stable shapes, see the README)")
+    .option("--timeout <ms>", "connect and call timeout in ms", positiveInt)
+    .option("-s, --server <name>", "only this server (repeatable, or comma-separated)", collect)
+    .option("--no-cache", "do not use or update the tool cache")
+    .option("-c, --config <file>", "read servers from this file only (our mcp-client.json format; repeatable)", collect)
+    .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
+    .option("--http <url>", "an ad-hoc Streamable HTTP server")
+    .option("--sse <url>", "an ad-hoc legacy HTTP+SSE server")
+    .option("-y, --yes", "approve project-scope servers without asking")
+    .showHelpAfterError("(add --help for usage)")
+    .addHelpText("after", EXAMPLES);
+
+  const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
+
+  program
+    .command("servers")
+    .alias("list")
+    .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
+    .option("-v, --verbose", "add each failing server's stderr tail")
+    .action((options: { verbose?: boolean }, command: Command) => run(() => serversCommand(globals(command), options)));
+
+  program
+    .command("tools [server]")
+    .description("tools with a one-line signature of their arguments (--json: full definitions)")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(() => toolsCommand(globals(command), server)));
+
+  program
+    .command("call <tool> [args...]")
+    .description("call a tool: <tool> is mcp__server__tool, server.tool, 'server tool' or a unique tool name; args are JSON or key=value (key=@file)")
+    .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
+    .action((tool: string, args: string[], options: { outDir?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+
+  program
+    .command("resources [server]")
+    .description("resources and resource templates")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(() => resourcesCommand(globals(command), server)));
+
+  program
+    .command("read <uri>")
+    .description("read a resource; text is printed, binary content saved to a file")
+    .option("-o, --out-dir <dir>", "where binary content is saved")
+    .action((uri: string, options: { outDir?: string }, command: Command) => run(() => readCommand(globals(command), uri, options)));
+
+  program
+    .command("prompts [server]")
+    .description("prompts with their arguments")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(() => promptsCommand(globals(command), server)));
+
+  program
+    .command("prompt <name> [args...]")
+    .description("get a prompt (name or server.name) with key=value arguments")
+    .option("-o, --out-dir <dir>", "where images are saved")
+    .action((name: string, args: string[], options: { outDir?: string }, command: Command) => run(() => promptCommand(globals(command), [name, ...args], options)));
+
+  program
+    .command("ping [server]")
+    .description("round-trip time to each server")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(() => pingCommand(globals(command), server)));
+
+  program
+    .command("watch [server]")
+    .description("stream notifications and log messages until Ctrl-C")
+    .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).default("info"))
+    .action((server: string | undefined, options: { level?: string }, command: Command) => run(() => watchCommand(globals(command), server, options)));
+
+  const config = program.command("config").description("list, add, remove and diagnose server configs");
+  config
+    .command("list")
+    .description("every discovered entry with its source, including shadowed, disabled and invalid ones")
+    .action((_options: unknown, command: Command) => run(() => configList(globals(command))));
+  config
+    .command("add <name>")
+    .description("add a server to ./mcp-client.json (or the user file with --scope user)")
+    .option("--stdio <command line>", "the command to run")
+    .option("--http <url>", "a Streamable HTTP server")
+    .option("--sse <url>", "a legacy HTTP+SSE server")
+    .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("--scope <scope>", "project or user", "project")
+    // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
+    .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
+  config
+    .command("remove <name>")
+    .description("remove a server from our own config file")
+    .option("--scope <scope>", "project or user (default: whichever has it)")
+    .action((name: string, options: { scope?: string }) => run(() => configRemove(name, options)));
+  config
+    .command("doctor")
+    .description("explain why each failing server fails: missing command, unset variable, refused connection, auth needed")
+    .action((_options: unknown, command: Command) => run(() => configDoctor(globals(command))));
+
+  return program;
+}
+
+/** Runs the CLI; resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let task: (() => Promise<number>) | undefined;
+  const program = buildProgram((t) => {
+    task = t;
+  });
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { exitCode?: number; code?: string }).exitCode;
+    const kind = (error as { code?: string }).code;
+    if (kind === "commander.helpDisplayed" || kind === "commander.version" || kind === "commander.help") return EXIT.ok;
+    return code === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (!task) {
+    program.outputHelp();
+    return EXIT.usage;
+  }
+  try {
+    return await task();
+  } catch (error) {
+    if (error instanceof CliError) {
+      if (error.exitCode !== EXIT.cancelled) printError(error.message);
+      else process.stderr.write("Cancelled.\n");
+      return error.exitCode;
+    }
+    printError((error as Error).message ?? String(error));
+    return EXIT.failure;
+  }
+}

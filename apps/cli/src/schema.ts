@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Ajv, type ErrorObject } from "ajv";
+import { CliError, EXIT } from "./ui.js";
+
+type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
+
+function sub(value: unknown): Schema | undefined {
+  return typeof value === "object" && value !== null ? (value as Schema) : undefined;
+}
+
+function typeOf(schema: Schema | undefined): string | undefined {
+  const type = schema?.type;
+  if (Array.isArray(type)) return type.find((t) => t !== "null") as string | undefined;
+  return typeof type === "string" ? type : undefined;
+}
+
+/** One line that reads like a signature: `echo(message: string, count?: number)`. */
+export function signature(name: string, schema: Schema | undefined): string {
+  const properties = schema?.properties ?? {};
+  const required = new Set(schema?.required ?? []);
+  const params = Object.entries(properties).map(([key, property]) => `${key}${required.has(key) ? "" : "?"}: ${describeType(sub(property))}`);
+  return `${name}(${params.join(", ")})`;
+}
+
+function describeType(schema: Schema | undefined): string {
+  if (schema?.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
+  const type = typeOf(schema);
+  if (type === "array") return `${describeType(sub(schema?.items))}[]`;
+  if (type === "integer") return "integer";
+  return type ?? "any";
+}
+
+/** A `key=value` as the schema's type of that key: numbers, booleans, arrays, objects; `key=@file` reads the file. */
+function coerce(key: string, raw: string, property: Schema | undefined, cwd: string): unknown {
+  let text = raw;
+  if (text.startsWith("@") && text.length > 1) {
+    const file = resolve(cwd, text.slice(1));
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new CliError(`argument "${key}": cannot read ${file}: ${(error as Error).message}`, EXIT.usage);
+    }
+    if (typeOf(property) === "string" || property === undefined) return text;
+  }
+  const type = typeOf(property);
+  switch (type) {
+    case "number":
+    case "integer": {
+      const value = Number(text);
+      return text.trim() === "" || Number.isNaN(value) ? text : value; // validation names the field
+    }
+    case "boolean":
+      return text === "true" ? true : text === "false" ? false : text;
+    case "array":
+      if (text.trim().startsWith("[")) return parseJson(key, text);
+      return text === "" ? [] : text.split(",").map((item) => coerce(key, item.trim(), sub(property?.items), cwd));
+    case "object":
+      return parseJson(key, text);
+    case "null":
+      return text === "null" ? null : text;
+    default:
+      return text;
+  }
+}
+
+function parseJson(key: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliError(`argument "${key}": not valid JSON (${(error as Error).message})`, EXIT.usage);
+  }
+}
+
+/** Tool arguments from the command line: one JSON object, or `key=value` / `key=@file` pairs typed by the schema. */
+export function parseArguments(words: string[], schema: Schema | undefined, cwd: string): Record<string, unknown> {
+  if (words.length === 1 && words[0]!.trim().startsWith("{")) {
+    const value = parseJson("arguments", words[0]!);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError("the JSON arguments must be an object", EXIT.usage);
+    return value as Record<string, unknown>;
+  }
+  const args: Record<string, unknown> = {};
+  for (const word of words) {
+    const eq = word.indexOf("=");
+    if (eq <= 0) throw new CliError(`expected key=value (or one JSON object), got ${JSON.stringify(word)}`, EXIT.usage);
+    const key = word.slice(0, eq);
+    args[key] = coerce(key, word.slice(eq + 1), sub(schema?.properties?.[key]), cwd);
+  }
+  return args;
+}
+
+function describeError(error: ErrorObject): string {
+  const field = error.instancePath ? error.instancePath.slice(1).replace(/\//g, ".") : "";
+  switch (error.keyword) {
+    case "required":
+      return `missing required argument "${String(error.params["missingProperty"])}"`;
+    case "additionalProperties":
+      return `unknown argument "${String(error.params["additionalProperty"])}"`;
+    case "type":
+      return `argument "${field}" must be ${String(error.params["type"])} (got ${JSON.stringify(error.data)})`;
+    case "enum":
+      return `argument "${field}" must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    default:
+      return `argument "${field || "(root)"}" ${error.message ?? "is invalid"}`;
+  }
+}
+
+/** Validates arguments against the tool's input schema; throws a usage error naming each bad field. */
+export function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): void {
+  if (!schema) return;
+  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true });
+  let validate;
+  try {
+    validate = ajv.compile(schema);
+  } catch {
+    return; // a schema ajv cannot compile (remote $ref, another draft): the server will judge
+  }
+  if (validate(args)) return;
+  const problems = [...new Set((validate.errors ?? []).map(describeError))];
+  throw new CliError(`invalid arguments for ${toolLabel}: ${problems.join("; ")}`, EXIT.usage);
+}

@@ -1,0 +1,159 @@
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { MCPServerConfig } from "@mcp/client";
+import { loadAllMCPConfigs, MCPManager, type ConfigError, type DiscoveredServer, type LoadResult } from "@mcp/manager";
+import { approvalsFile, approveProjectServers } from "./approvals.js";
+import { CliError, EXIT, note } from "./ui.js";
+import { closest, splitCommandLine } from "./words.js";
+
+/** Options every command takes. */
+export interface GlobalOptions {
+  config?: string[] | undefined;
+  stdio?: string | undefined;
+  http?: string | undefined;
+  sse?: string | undefined;
+  server?: string[] | undefined;
+  json?: boolean | undefined;
+  timeout?: number | undefined;
+  cache?: boolean | undefined;
+  yes?: boolean | undefined;
+}
+
+/** The name of the embedded default server. */
+export const EMBEDDED_NAME = "everything";
+
+/** The embedded default: @modelcontextprotocol/server-everything over stdio, a dependency of this app. */
+export function embeddedConfig(): MCPServerConfig {
+  const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+  return { command: process.execPath, args: [entry, "stdio"], timeout: 30_000 };
+}
+
+export const CLI_VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Where our own user-scope files live (next to `mcp-client.json`). */
+export function configDir(home: string): string {
+  const base = process.platform === "win32" ? (process.env["APPDATA"] ?? resolve(home, "AppData", "Roaming")) : process.env["XDG_CONFIG_HOME"] || resolve(home, ".config");
+  return resolve(base, "mcp-client");
+}
+
+/** What a command works with: the servers chosen and, once connected, the manager. */
+export interface Session {
+  manager: MCPManager;
+  home: string;
+  cwd: string;
+  configs: Record<string, MCPServerConfig>;
+  servers: Record<string, DiscoveredServer>;
+  configErrors: ConfigError[];
+  shadowed: DiscoveredServer[];
+  /** Names skipped because their project was not approved. */
+  skipped: string[];
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+function adHoc(globals: GlobalOptions): Record<string, MCPServerConfig> | undefined {
+  const configs: Record<string, MCPServerConfig> = {};
+  if (globals.stdio) {
+    let words: string[];
+    try {
+      words = splitCommandLine(globals.stdio);
+    } catch (error) {
+      throw new CliError(`--stdio: ${(error as Error).message}`, EXIT.usage);
+    }
+    const [command, ...args] = words;
+    if (!command) throw new CliError('--stdio needs a command line, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"', EXIT.usage);
+    configs["stdio"] = { command, args };
+  }
+  for (const type of ["http", "sse"] as const) {
+    const url = globals[type];
+    if (url) configs[type] = { type, url };
+  }
+  return Object.keys(configs).length > 0 ? configs : undefined;
+}
+
+/** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
+export async function openSession(
+  globals: GlobalOptions,
+  options: { connect?: boolean; allowEmbedded?: boolean; onNotification?: (server: string, method: string, params: unknown) => void } = {},
+): Promise<Session> {
+  const home = process.env["HOME"] ?? homedir();
+  const cwd = process.cwd();
+  let loaded: LoadResult = { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] };
+  const given = adHoc(globals);
+  if (given === undefined) loaded = await loadAllMCPConfigs(cwd, { home, ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}) });
+  let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
+
+  if (globals.server?.length) {
+    const known = new Set([...Object.keys(configs), ...Object.keys(loaded.servers)]);
+    for (const name of globals.server) {
+      if (!known.has(name) && !(name === EMBEDDED_NAME && Object.keys(configs).length === 0)) {
+        const near = closest(name, [...known]);
+        throw new CliError(`no server named "${name}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp servers)`, EXIT.usage);
+      }
+    }
+    configs = Object.fromEntries(Object.entries(configs).filter(([name]) => globals.server!.includes(name)));
+  }
+
+  const skipped: string[] = [];
+  const project = Object.values(loaded.servers).filter((server) => server.source.scope === "project" && configs[server.name] !== undefined);
+  if (project.length > 0) {
+    const approved = await approveProjectServers(project, {
+      project: cwd,
+      file: approvalsFile(configDir(home)),
+      yes: globals.yes === true,
+      interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+      home,
+    });
+    for (const server of project) {
+      if (!approved.has(server.name)) {
+        skipped.push(server.name);
+        delete configs[server.name];
+      }
+    }
+  }
+
+  let embedded = false;
+  if (Object.keys(configs).length === 0 && loaded.errors.length === 0 && skipped.length === 0 && options.allowEmbedded !== false) {
+    embedded = true;
+    configs = { [EMBEDDED_NAME]: embeddedConfig() };
+    note(`No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`);
+  }
+  if (globals.timeout !== undefined) {
+    configs = Object.fromEntries(Object.entries(configs).map(([name, config]) => [name, { ...config, timeout: globals.timeout }]));
+  }
+
+  const manager = new MCPManager({
+    cwd,
+    cache: globals.cache === false ? false : undefined,
+    connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+    onNotification: options.onNotification,
+  });
+  const session: Session = {
+    manager,
+    home,
+    cwd,
+    configs,
+    servers: loaded.servers,
+    configErrors: loaded.errors,
+    shadowed: loaded.shadowed,
+    skipped,
+    embedded,
+    close: () => manager.disconnectAll(),
+  };
+  if (options.connect !== false) await manager.connectServers(configs, loaded.servers);
+  return session;
+}
+
+/** Waits for every server that is still connecting (cached tools let the gate pass early). */
+export async function settle(session: Session): Promise<void> {
+  await Promise.all(Object.keys(session.configs).map((name) => session.manager.waitForConnection(name).catch(() => undefined)));
+}
+
+/** The config file a server came from, or how it was given. */
+export function sourceOf(session: Session, name: string): string {
+  if (session.embedded) return "(embedded default)";
+  const file = session.servers[name]?.source.file;
+  return file ?? "(command line)";
+}
+

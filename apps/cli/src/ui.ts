@@ -1,0 +1,53 @@
+import pc from "picocolors";
+
+/**
+ * Output conventions: results go to stdout, notes and errors to stderr. Colour only on a TTY and
+ * never with NO_COLOR (picocolors checks both, and FORCE_COLOR).
+ */
+export const color = pc;
+
+/** A failure the user can act on, with the exit code it ends the program with. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+/** Exit codes: 0 success, 1 a failed call or server, 2 a usage error, 130 cancelled (Ctrl-C). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
+
+export function note(message: string): void {
+  process.stderr.write(`${pc.dim(message)}\n`);
+}
+
+export function warn(message: string): void {
+  process.stderr.write(`${pc.yellow(message)}\n`);
+}
+
+export function printError(message: string): void {
+  process.stderr.write(`${pc.red("error:")} ${message}\n`);
+}
+
+export function out(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+export function printJson(value: unknown): void {
+  out(JSON.stringify(value, null, 2));
+}
+
+/** `~` for the home directory in a path, for tables. */
+export function tildify(path: string | undefined, home: string): string {
+  if (!path) return "";
+  return path.startsWith(home) ? `~${path.slice(home.length)}` : path;
+}
+
+/** The first line of a text, cut to `max` characters. */
+export function firstLine(text: string | undefined, max = 80): string {
+  const line = (text ?? "").split("\n")[0]?.trim() ?? "";
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

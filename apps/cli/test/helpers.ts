@@ -1,0 +1,66 @@
+// Runs the built CLI as a subprocess, in a temporary HOME and project, as a user would.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+export const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
+
+export interface Sandbox {
+  home: string;
+  project: string;
+  env: Record<string, string>;
+  write(path: string, content: string | object): string;
+  remove(): void;
+}
+
+/** An empty home and project; `env` points every config and cache folder into the home. */
+export function sandbox(): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), "mcp-cli-"));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  return {
+    home,
+    project,
+    env,
+    write(path, content) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+      return path;
+    },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mcp <args>` in the sandbox's project, with no terminal. */
+export function mcp(box: Sandbox, args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: box.project, env: { ...box.env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Our own user-scope config file in the sandbox. */
+export function userConfig(box: Sandbox, servers: Record<string, unknown>): string {
+  return box.write(join(box.home, ".config", "mcp-client", "mcp-client.json"), { servers });
+}

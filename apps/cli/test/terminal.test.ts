@@ -1,0 +1,88 @@
+// The CLI as a person meets it, in a real terminal: tmux runs it, send-keys types, capture-pane reads.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { bin, fixture, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
+const socket = `mcp-cli-test-${process.pid}`;
+const boxes: Sandbox[] = [];
+afterAll(() => {
+  spawnSync("tmux", ["-L", socket, "kill-server"]);
+  for (const b of boxes) b.remove();
+});
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+}
+
+/** Starts `mcp <args>` in a fresh 120×30 terminal; the pane stays after exit, printing the exit code. */
+function terminal(b: Sandbox, name: string, args: string[]): { screen: () => string; keys: (...keys: string[]) => void } {
+  const env = Object.entries({ ...b.env, NO_COLOR: "" }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+  // `trap` keeps the wrapping shell alive through Ctrl-C (a handler, not SIG_IGN: node starts with the default).
+  const command = `trap 'true' INT; cd ${JSON.stringify(b.project)} && env ${env} TERM=xterm-256color ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${args.map((a) => JSON.stringify(a)).join(" ")}; echo "EXIT=$?"; sleep 60`;
+  tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "30", "sh", "-c", command);
+  return { screen: () => tmux("capture-pane", "-p", "-t", name), keys: (...keys) => void tmux("send-keys", "-t", name, ...keys) };
+}
+
+async function until(read: () => string, test: (screen: string) => boolean, ms = 30_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let screen = read();
+  while (!test(screen)) {
+    if (Date.now() > deadline) throw new Error(`the screen never matched; last screen:\n${screen}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    screen = read();
+  }
+  return screen;
+}
+
+describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
+  it("a long call shows a live progress bar with the server's message, then the result", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    userConfig(b, { local: { command: process.execPath, args: [fixture] } });
+    const t = terminal(b, "progress", ["call", "wait", "ms=3000"]);
+    const during = await until(t.screen, (s) => /local\.wait .*\d+\/3000 step \d+/.test(s));
+    expect(during).toMatch(/[█░]{5,}/); // the bar itself
+    expect(during).not.toContain("EXIT=");
+    const after = await until(t.screen, (s) => s.includes("EXIT="));
+    expect(after).toContain("3000/3000");
+    expect(after).toContain("waited 3000 ms");
+    expect(after).toContain("EXIT=0");
+  });
+
+  it("asks once per project before starting project servers, and remembers the answer", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture] } } });
+    const first = terminal(b, "approve", ["servers"]);
+    const asked = await until(first.screen, (s) => s.includes("[y/N]"));
+    expect(asked).toContain("This project defines MCP servers that will run on this machine: repo (");
+    first.keys("y", "Enter");
+    const table = await until(first.screen, (s) => s.includes("EXIT="));
+    expect(table).toMatch(/repo[\s│]+stdio[\s│]+.*\.mcp\.json[\s│]+connected[\s│]+4[\s│]/);
+    expect(JSON.parse(readFileSync(join(b.home, ".config", "mcp-client", "approvals.json"), "utf8"))).toEqual({ projects: { [b.project]: { approved: ["repo"], denied: [] } } });
+
+    const second = terminal(b, "approve-again", ["servers"]);
+    const again = await until(second.screen, (s) => s.includes("EXIT="));
+    expect(again).not.toContain("[y/N]");
+    expect(again).toMatch(/repo[\s│]+stdio[\s│]+.*connected/);
+  });
+
+  it("Ctrl-C cancels the call: the server receives notifications/cancelled and the CLI exits 130", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    const marker = join(b.home, "cancelled.txt");
+    userConfig(b, { local: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker } } });
+    const t = terminal(b, "cancel", ["call", "wait", "ms=60000"]);
+    await until(t.screen, (s) => /local\.wait .*\d+\/60000/.test(s));
+    t.keys("C-c");
+    const after = await until(t.screen, (s) => s.includes("EXIT="));
+    expect(after).toContain("Cancelled.");
+    expect(after).toContain("EXIT=130");
+    expect(after).not.toMatch(/Error:|at .*\.js:\d+/); // no stack trace
+    // The server's tool saw its request cancelled (it writes the marker on abort).
+    expect(existsSync(marker) && readFileSync(marker, "utf8")).toBe("cancelled");
+  });
+});
