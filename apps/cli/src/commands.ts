@@ -77,6 +77,19 @@ function progressReporter(name: string): { update: (p: { progress: number; total
   };
 }
 
+/** A tool that is missing may belong to a server that failed: say which, and why. */
+function withFailedServers(session: Session, error: unknown): unknown {
+  const failed = session.manager.getStatuses().filter((s) => s.state === "failed");
+  if (!(error instanceof CliError) || failed.length === 0) return error;
+  const lines = failed.map((s) => {
+    const config = session.configs[s.name];
+    const command = config && "command" in config ? ` (command: ${[config.command, ...(config.args ?? [])].join(" ")})` : "";
+    const tail = s.stderrTail ? `\n    stderr: ${s.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}` : "";
+    return `  server "${s.name}" failed to start${command}: ${firstLine(s.lastError, 300)}${tail}`;
+  });
+  return new CliError(`${error.message}\n${lines.join("\n")}`, error.exitCode);
+}
+
 function timeoutHint(error: unknown, what: string): never {
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
   throw error;
@@ -168,7 +181,13 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   const session = await openSession(globals);
   const { signal, dispose } = interruptible();
   try {
-    const { tool, rest } = resolveTool(session.manager.getTools(), words);
+    let resolved;
+    try {
+      resolved = resolveTool(session.manager.getTools(), words);
+    } catch (error) {
+      throw withFailedServers(session, error);
+    }
+    const { tool, rest } = resolved;
     const args = parseArguments(rest, tool.inputSchema, session.cwd);
     validateArguments(label(tool), args, tool.inputSchema);
     const progress = progressReporter(label(tool));

@@ -168,6 +168,13 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     expect(chatty.stderr).toMatch(/progress \d+\/2500 step \d+/);
   });
 
+  it("a tool of a server that failed to start: the error says which server, its command and why", async () => {
+    const run = await mcp(b, ["call", "missing.anything"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown tool "missing.anything"');
+    expect(run.stderr).toContain('server "missing" failed to start (command: no-such-mcp-server-xyz): Failed to start MCP server "missing"');
+  });
+
   it("config doctor explains each failure", async () => {
     const run = await mcp(b, ["config", "doctor"]);
     expect(run.code).toBe(1);
