@@ -13,10 +13,20 @@ const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 const app = join(root, "apps", "conformance-client");
 const node22 = join(app, "node_modules", ".bin", "node");
 const cli = join(app, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+// The 0.2.0 line (revision 2026-07-28), installed under an alias beside 0.1.16.
+const cliNext = join(app, "node_modules", "conformance-next", "dist", "index.js");
 const client = join(app, "dist", "index.js");
-const scenarios = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
+const LEGACY = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"].map((scenario) => ({ scenario, cli, args: [], label: `0.1.16 ${scenario}` }));
+const MODERN = ["tools_call", "request-metadata", "sep-2322-client-request-state", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref"].map((scenario) => ({
+  scenario,
+  cli: cliNext,
+  args: ["--spec-version", "2026-07-28"],
+  label: `0.2.0 (2026-07-28) ${scenario}`,
+}));
+const only = process.argv.slice(2);
+const runs = only.length > 0 ? [...LEGACY, ...MODERN].filter((r) => only.includes(r.scenario)) : [...LEGACY, ...MODERN];
 
-for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["built client (run `pnpm build`)", client]]) {
+for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
   if (!existsSync(path)) {
     console.error(`conformance: missing ${what}: ${path}`);
     process.exit(1);
@@ -27,11 +37,11 @@ const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
 let passed = 0;
 let failed = 0;
 try {
-  for (const scenario of scenarios) {
-    const dir = join(out, scenario);
+  for (const { scenario, cli: suite, args, label } of runs) {
+    const dir = join(out, label.replace(/[^a-z0-9-]+/gi, "_"));
     // `exec` so that the suite's timeout kills the client itself, not just a shell wrapper.
     const command = `exec "${process.execPath}" "${client}"`;
-    const run = spawnSync(node22, [cli, "client", "--command", command, "--scenario", scenario, "--timeout", "30000", "-o", dir], {
+    const run = spawnSync(node22, [suite, "client", "--command", command, "--scenario", scenario, ...args, "--timeout", "30000", "-o", dir], {
       encoding: "utf8",
       timeout: 120_000,
       env: { ...process.env, NO_COLOR: "1" },
@@ -43,7 +53,7 @@ try {
     if (ok) passed++;
     else failed++;
     const counts = ["SUCCESS", "FAILURE", "WARNING"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
-    console.log(`${ok ? "PASS" : "FAIL"} ${scenario} (${counts}; exit ${run.status})`);
+    console.log(`${ok ? "PASS" : "FAIL"} ${label} (${counts}; exit ${run.status})`);
     if (!ok) {
       for (const c of bad) console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
       if (checks.length === 0 || run.status !== 0) console.log((run.stdout + run.stderr).split("\n").slice(-30).map((l) => `    | ${l}`).join("\n"));

@@ -2,7 +2,7 @@
 // A client built on @mcp/client for the official MCP conformance suite. The suite appends the
 // server URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
 //   node apps/conformance-client/dist/index.js <server-url>
-import { callTool, connectToServer, disconnectServer, listTools, type ConnectOptions, type MCPServerConnection } from "@mcp/client";
+import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listResources, listTools, readResource, type ConnectOptions, type MCPServerConnection, type Tool } from "@mcp/client";
 
 const url = process.argv.at(-1);
 const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? "initialize";
@@ -13,10 +13,25 @@ if (!url || !/^https?:\/\//.test(url)) {
 
 const options: ConnectOptions = {
   clientInfo: { name: "mcp-client-stack-conformance", version: "0.1.0" },
-  // SEP-1034: accept with nothing filled in; the client applies the schema's defaults.
-  onElicitation: () => Promise.resolve({ action: "accept", content: {} }),
+  // SEP-1034: accept with nothing filled in; the client applies the schema's defaults. (MRTR
+  // input requests of 2026-07-28 reach the same handler.)
+  onElicitation: () => Promise.resolve({ action: "accept", content: { confirmed: true } }),
   onError: (error) => console.error(`[${scenario}] transport: ${error.message}`),
 };
+
+/** Extra data some scenarios pass (e.g. the tool calls to make). */
+const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as { toolCalls?: { name: string; arguments?: Record<string, unknown> }[] };
+
+/** Plausible arguments for a tool: its required properties, filled by type. */
+function argumentsFor(tool: Tool): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>;
+  for (const key of tool.inputSchema.required ?? []) {
+    const type = properties[key]?.type;
+    args[key] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "array" ? [] : type === "object" ? {} : "value";
+  }
+  return args;
+}
 
 /** What each scenario asks of a client, beyond the handshake itself. */
 const scenarios: Record<string, (connection: MCPServerConnection) => Promise<void>> = {
@@ -32,6 +47,36 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
     await listTools(connection);
     const result = await callTool(connection, "test_client_elicitation_defaults", {});
     console.log(JSON.stringify(result));
+  },
+  "request-metadata": async (connection) => {
+    const tools = await listTools(connection);
+    if (tools[0]) await callTool(connection, tools[0].name, argumentsFor(tools[0]));
+  },
+  "sep-2322-client-request-state": async (connection) => {
+    await listTools(connection);
+    // In parallel: each retry carries only its own request's state.
+    await Promise.all([callTool(connection, "test_mrtr_echo_state"), callTool(connection, "test_mrtr_unrelated")]);
+    await callTool(connection, "test_mrtr_no_state");
+    await callTool(connection, "test_mrtr_no_result_type");
+  },
+  "http-standard-headers": async (connection) => {
+    const tools = await listTools(connection);
+    if (tools[0]) await callTool(connection, tools[0].name, argumentsFor(tools[0]));
+    const resources = await listResources(connection);
+    if (resources[0]) await readResource(connection, resources[0].uri);
+    const prompts = await listPrompts(connection);
+    if (prompts[0]) await getPrompt(connection, prompts[0].name, Object.fromEntries((prompts[0].arguments ?? []).filter((a) => a.required).map((a) => [a.name, "value"])));
+  },
+  "http-custom-headers": async (connection) => {
+    await listTools(connection);
+    for (const call of context.toolCalls ?? []) await callTool(connection, call.name, call.arguments ?? {});
+  },
+  "http-invalid-tool-headers": async (connection) => {
+    // Tools with invalid x-mcp-header annotations are dropped by listTools; call what remains.
+    for (const tool of await listTools(connection)) await callTool(connection, tool.name, argumentsFor(tool));
+  },
+  "json-schema-ref-no-deref": async (connection) => {
+    await listTools(connection);
   },
   "sse-retry": async (connection) => {
     await listTools(connection);

@@ -2,17 +2,35 @@ import { createRequire } from "node:module";
 import {
   ErrorCodes,
   InvalidConfigError,
+  NetworkError,
   RpcError,
+  UnsupportedVersionError,
   checkTimeout,
   inspectCustom,
   redactConfig,
   toError,
   type MCPTransport,
   type RequestContext,
+  type RequestOptions,
 } from "@mcp/jsonrpc";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
+import {
+  choiceAfterRejection,
+  headerParamsOf,
+  headersFor,
+  InvalidResultError,
+  isModernError,
+  MAX_INPUT_ROUNDS,
+  META,
+  MODERN_PROTOCOL_VERSIONS,
+  MRTR_METHODS,
+  NotInProtocolRevisionError,
+  REMOVED_IN_MODERN,
+  withModernMeta,
+  type HeaderParam,
+} from "./modern.js";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -21,15 +39,30 @@ import type {
   ElicitResult,
   Implementation,
   InitializeResult,
+  LoggingLevel,
   LogMessage,
   Root,
   ServerCapabilities,
+  Tool,
 } from "./types.js";
+
+/** What `server/discover` returns (MCP 2026-07-28); unknown fields kept, caching hints included. */
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities?: ServerCapabilities | undefined;
+  instructions?: string | undefined;
+  ttlMs?: number | undefined;
+  cacheScope?: "public" | "private" | undefined;
+  _meta?: Record<string, unknown> | undefined;
+  [key: string]: unknown;
+}
 
 /** The protocol version this client offers. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
-/** Every protocol version this client accepts from a server, newest first. */
+/** Every 2025-era protocol version this client accepts from a server (through `initialize`), newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/** Every version this client offers, in order: the stateless revision first, then the 2025 era. */
+export const OFFERED_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** A stdio server: `type` omitted or `"stdio"`. */
 export type StdioServerConfig = StdioTransportConfig & { type?: "stdio" | undefined };
@@ -78,6 +111,11 @@ export interface ConnectOptions {
    * `setProtocolVersion()` and `afterHandshake()` when it has them, `close()` on failure.
    */
   transport?: MCPTransport | undefined;
+  /**
+   * `"auto"` (default): open with `server/discover` and speak 2026-07-28 when the server does,
+   * falling back to `initialize` for 2025-era servers. `"legacy"`: go straight to `initialize`.
+   */
+  protocol?: "auto" | "legacy" | undefined;
 }
 
 /** A listener of one notification method: receives its params. */
@@ -94,6 +132,18 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   readonly capabilities: ServerCapabilities;
   readonly protocolVersion: string;
   readonly instructions: string | undefined;
+  /** `"modern"`: the stateless 2026-07-28 revision; `"legacy"`: a 2025-era session opened with `initialize`. */
+  readonly era: "modern" | "legacy";
+  /** The `server/discover` result (modern era), with its caching hints (`ttlMs`, `cacheScope`). */
+  readonly discoverResult: DiscoverResult | undefined;
+  /**
+   * Sends one request in this connection's era: in 2026-07-28 it adds the `_meta` envelope, the
+   * `Mcp-Param-*` headers, and answers `input_required` rounds through your handlers. The method
+   * functions (`callTool`, …) use it; use it yourself for methods they do not cover.
+   */
+  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T>;
+  /** 2026-07-28: the log level sent with every request (`setLoggingLevel` uses it). */
+  setLogLevel(level: LoggingLevel | undefined): void;
   /**
    * Subscribes to one notification method (e.g. `"notifications/tools/list_changed"`,
    * `"notifications/resources/updated"`, `"notifications/message"`). Returns the unsubscribe function.
@@ -256,33 +306,83 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   });
   aborted.catch(() => undefined);
 
-  const steps = (async () => {
-    if (!transport.connected) await transport.connect?.();
-    handshake.signal.throwIfAborted();
-    const raw = await transport.request(
-      "initialize",
-      {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: capabilitiesFor(options),
-        clientInfo: options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION },
-      },
-      { signal: handshake.signal, timeout: Infinity },
-    );
+  const capabilities = capabilitiesFor(options);
+  const clientInfo = options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION };
+  const stdio = !("url" in config) && options.transport === undefined;
+
+  /** `server/discover` with a modern version: the server's era, or a clear error. */
+  const discover = async (): Promise<Handshake | "legacy"> => {
+    let version = MODERN_PROTOCOL_VERSIONS[0]!;
+    let retried = false;
+    for (;;) {
+      transport.setProtocolVersion?.(version);
+      let raw: unknown;
+      try {
+        raw = await transport.request("server/discover", withModernMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
+          signal: handshake.signal,
+          // A legacy stdio server may ignore an unknown method: the probe has its own short bound.
+          timeout: stdio ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
+        });
+      } catch (error) {
+        if (handshake.signal.aborted) throw error;
+        if (UnsupportedVersionError.isInstance(error)) {
+          const next = choiceAfterRejection(error, retried, SUPPORTED_PROTOCOL_VERSIONS);
+          if ("retry" in next) {
+            version = next.retry;
+            retried = true;
+            continue;
+          }
+          if ("legacy" in next) return "legacy";
+          throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), error.supported, OFFERED_PROTOCOL_VERSIONS);
+        }
+        if (isModernError(error)) throw error; // a modern server refused us: falling back would hide why
+        if (NetworkError.isInstance(error)) throw error;
+        return "legacy"; // a 4xx without a modern error body, any other JSON-RPC error, or silence
+      }
+      // Something that is not a DiscoverResult comes from a server that does not know the method.
+      const result = asDiscoverResult(raw);
+      if (!result) return "legacy";
+      const mutual = MODERN_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
+      if (mutual === undefined) {
+        if (result.supportedVersions.some((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return "legacy";
+        throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), result.supportedVersions, OFFERED_PROTOCOL_VERSIONS);
+      }
+      if (mutual !== version && !retried) {
+        version = mutual;
+        retried = true;
+        continue;
+      }
+      const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? (result["serverInfo"] as Implementation | undefined) ?? { name, version: "" };
+      return { era: "modern", protocolVersion: version, serverInfo, capabilities: result.capabilities ?? {}, instructions: result.instructions, discover: result };
+    }
+  };
+
+  const initialize = async (): Promise<Handshake> => {
+    transport.setProtocolVersion?.(undefined);
+    const raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: handshake.signal, timeout: Infinity });
     const result = validateInitializeResult(name, raw);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
     }
+    return { era: "legacy", protocolVersion: result.protocolVersion, serverInfo: result.serverInfo, capabilities: result.capabilities, instructions: result.instructions };
+  };
+
+  const steps = (async (): Promise<Handshake> => {
+    if (!transport.connected) await transport.connect?.();
+    handshake.signal.throwIfAborted();
+    const probe = options.protocol === "legacy" || config.type === "sse" ? "legacy" : await discover();
+    const result = probe === "legacy" ? await initialize() : probe;
     transport.setProtocolVersion?.(result.protocolVersion);
-    // The transport's own post-handshake work (HTTP opens its GET stream here, before
-    // `initialized`: servers announce things right after it, and a message with no stream is lost).
+    // The transport's own post-handshake work (HTTP opens its GET stream here in the 2025 era,
+    // before `initialized`: servers announce things right after it, and a message with no stream is lost).
     await transport.afterHandshake?.({ protocolVersion: result.protocolVersion, listen: options.listen !== false });
     handshake.signal.throwIfAborted();
-    await transport.notify("notifications/initialized");
+    if (result.era === "legacy") await transport.notify("notifications/initialized");
     return result;
   })();
   steps.catch(() => undefined); // the race below reports it; a late failure after a timeout is moot
 
-  let init: InitializeResult;
+  let init: Handshake;
   try {
     init = await Promise.race([steps, aborted]);
   } catch (error) {
@@ -294,6 +394,57 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     options.signal?.removeEventListener("abort", onCallerAbort);
   }
 
+  const modern = init.era === "modern";
+  let logLevel: LoggingLevel | undefined;
+  const toolHeaders = new Map<string, HeaderParam[]>();
+  const http = "url" in config || (options.transport !== undefined && "sessionId" in options.transport);
+
+  /** The server's answers to a round of input requests (elicitation, sampling, roots), through the same handlers. */
+  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
+    const handle = serverRequestHandler(options);
+    const context = { signal: signal ?? new AbortController().signal, requestId: "input" };
+    const answers: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(requests)) answers[key] = await handle(String(request.method), request.params, context);
+    return answers;
+  };
+
+  const request = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
+    if (!modern) return transport.request<T>(method, params, requestOptions);
+    if (REMOVED_IN_MODERN.has(method)) throw new NotInProtocolRevisionError(name, method, init.protocolVersion);
+    const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
+    const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
+    let current: object | undefined = params;
+    for (let round = 0; ; round++) {
+      const result = await transport.request<Record<string, unknown>>(method, withModernMeta(current, { version: init.protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
+      const type = result?.["resultType"];
+      if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
+      if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
+      if (!MRTR_METHODS.has(method)) throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
+      if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);
+      const inputRequests = result["inputRequests"] as Record<string, { method?: string; params?: unknown }> | undefined;
+      const retry: Record<string, unknown> = { ...(params ?? {}) };
+      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions?.signal);
+      if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
+      current = retry;
+    }
+  };
+
+  /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
+  const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
+    if (!http || !Array.isArray(result["tools"])) return result;
+    const kept: Tool[] = [];
+    for (const tool of result["tools"] as Tool[]) {
+      const checked = headerParamsOf(tool);
+      if ("invalid" in checked) {
+        options.onError?.(new InvalidResultError(`MCP server "${name}": tool "${tool.name}" is not offered: ${checked.invalid}`));
+        continue;
+      }
+      toolHeaders.set(tool.name, checked.params);
+      kept.push(tool);
+    }
+    return { ...result, tools: kept };
+  };
+
   const connection: MCPServerConnection<MCPTransport> = {
     name,
     config,
@@ -302,6 +453,12 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     capabilities: init.capabilities,
     protocolVersion: init.protocolVersion,
     instructions: init.instructions,
+    era: init.era,
+    discoverResult: init.era === "modern" ? init.discover : undefined,
+    request,
+    setLogLevel(level) {
+      logLevel = level;
+    },
     on(method: string, listener: NotificationListener | AnyNotificationListener) {
       let set = listeners.get(method);
       if (!set) listeners.set(method, (set = new Set()));
@@ -314,9 +471,25 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   };
   Object.defineProperty(connection, inspectCustom, {
     enumerable: false,
-    value: () => ({ name, serverInfo: init.serverInfo, protocolVersion: init.protocolVersion, capabilities: init.capabilities, config: redactConfig(config), transport }),
+    value: () => ({ name, era: init.era, serverInfo: init.serverInfo, protocolVersion: init.protocolVersion, capabilities: init.capabilities, config: redactConfig(config), transport }),
   });
   return connection;
+}
+
+/** What the handshake learned, in either era. */
+type Handshake =
+  | { era: "legacy"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
+  | { era: "modern"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
+
+/** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
+export const DISCOVER_PROBE_MS = 2000;
+
+function asDiscoverResult(value: unknown): DiscoverResult | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const result = value as Record<string, unknown>;
+  if (!Array.isArray(result["supportedVersions"]) || !result["supportedVersions"].every((v) => typeof v === "string")) return undefined;
+  if (result["capabilities"] !== undefined && (typeof result["capabilities"] !== "object" || result["capabilities"] === null)) return undefined;
+  return result as unknown as DiscoverResult;
 }
 
 /** Closes the connection's transport (for stdio: ends the server process tree). */

@@ -5,8 +5,11 @@ export {
   connectToServer,
   disconnectServer,
   DEFAULT_CONNECT_TIMEOUT,
+  DISCOVER_PROBE_MS,
   LATEST_PROTOCOL_VERSION,
+  OFFERED_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type DiscoverResult,
   type AnyNotificationListener,
   type BuiltInTransport,
   type ConnectOptions,
@@ -33,6 +36,7 @@ export {
   type CompleteRequest,
   type ListOptions,
 } from "./methods.js";
+export { InvalidResultError, MODERN_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./modern.js";
 export {
   CapabilityNotSupportedError,
   ConnectionTimeoutError,
@@ -73,6 +77,7 @@ export type {
 } from "./types.js";
 // Every error a caller can meet, re-exported so @mcp/client alone is enough.
 export {
+  HeaderMismatchError,
   HttpError,
   InternalRpcError,
   InvalidConfigError,
@@ -82,6 +87,7 @@ export {
   McpError,
   MessageTooLargeError,
   MethodNotFoundError,
+  MissingClientCapabilityError,
   NetworkError,
   NoResponseError,
   ParseError,
@@ -91,6 +97,7 @@ export {
   RpcParseError,
   SessionExpiredError,
   TransportClosedError,
+  UnsupportedVersionError,
   UrlElicitationRequiredError,
   type HandshakeContext,
   type McpErrorCode,

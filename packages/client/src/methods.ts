@@ -4,6 +4,7 @@ import type { MCPServerConnection } from "./connect.js";
 /** Any connection, whatever its transport. */
 type Connection = MCPServerConnection<MCPTransport>;
 import { CapabilityNotSupportedError, PaginationError } from "./errors.js";
+import { NotInProtocolRevisionError } from "./modern.js";
 import type {
   CallToolResult,
   CompleteRef,
@@ -43,7 +44,7 @@ async function paginate<T>(connection: Connection, method: string, key: string, 
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const result = await connection.transport.request<Record<string, unknown>>(method, cursor === undefined ? {} : { cursor }, requestOptions);
+    const result = await connection.request<Record<string, unknown>>(method, cursor === undefined ? {} : { cursor }, requestOptions);
     const list = result[key];
     if (Array.isArray(list)) items.push(...(list as T[]));
     const next = result["nextCursor"];
@@ -68,7 +69,7 @@ export async function listTools(connection: Connection, options?: ListOptions): 
 /** Calls a tool. `structuredContent` and `isError` come back as the server sent them. */
 export async function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
   requireCapability(connection, "tools", "tools/call");
-  return connection.transport.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+  return connection.request<CallToolResult>("tools/call", { name, arguments: args }, options);
 }
 
 /** Every resource (all pages). Empty, without a request, when the server has no resources. */
@@ -86,19 +87,20 @@ export async function listResourceTemplates(connection: Connection, options?: Li
 /** Reads one resource. */
 export async function readResource(connection: Connection, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
   requireCapability(connection, "resources", "resources/read");
-  return connection.transport.request<ReadResourceResult>("resources/read", { uri }, options);
+  return connection.request<ReadResourceResult>("resources/read", { uri }, options);
 }
 
-/** Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`). */
+/** Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`; 2025 era). */
 export async function subscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
+  if (connection.era === "modern") throw new NotInProtocolRevisionError(connection.name, "resources/subscribe", connection.protocolVersion, "2026-07-28 uses subscriptions/listen, which this client does not open yet");
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/subscribe");
-  await connection.transport.request("resources/subscribe", { uri }, options);
+  await connection.request("resources/subscribe", { uri }, options);
 }
 
 /** Stops updates about `uri`. */
 export async function unsubscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/unsubscribe");
-  await connection.transport.request("resources/unsubscribe", { uri }, options);
+  await connection.request("resources/unsubscribe", { uri }, options);
 }
 
 /** Every prompt (all pages). Empty, without a request, when the server has no prompts. */
@@ -110,7 +112,7 @@ export async function listPrompts(connection: Connection, options?: ListOptions)
 /** Gets one prompt with its arguments filled in. */
 export async function getPrompt(connection: Connection, name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
   requireCapability(connection, "prompts", "prompts/get");
-  return connection.transport.request<GetPromptResult>("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
+  return connection.request<GetPromptResult>("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
 }
 
 /** What {@link complete} asks: which argument of which prompt or resource template, and what is typed so far. */
@@ -126,18 +128,25 @@ export interface CompleteRequest {
 export async function complete(connection: Connection, request: CompleteRequest, options?: RequestOptions): Promise<CompleteResult> {
   requireCapability(connection, "completions", "completion/complete");
   const { ref, argument, context } = request;
-  return connection.transport.request<CompleteResult>("completion/complete", context === undefined ? { ref, argument } : { ref, argument, context }, options);
+  return connection.request<CompleteResult>("completion/complete", context === undefined ? { ref, argument } : { ref, argument, context }, options);
 }
 
-/** Sets the lowest level of `notifications/message` the server should send. */
+/**
+ * Sets the lowest level of `notifications/message` the server should send. In 2026-07-28 (which
+ * removed `logging/setLevel`) the level travels in every later request's `_meta` instead.
+ */
 export async function setLoggingLevel(connection: Connection, level: LoggingLevel, options?: RequestOptions): Promise<void> {
+  if (connection.era === "modern") {
+    connection.setLogLevel(level);
+    return;
+  }
   requireCapability(connection, "logging", "logging/setLevel");
-  await connection.transport.request("logging/setLevel", { level }, options);
+  await connection.request("logging/setLevel", { level }, options);
 }
 
-/** Pings the server; resolves when it answers. */
+/** Pings the server; resolves when it answers. (2026-07-28 removed `ping`: a NotInProtocolRevisionError.) */
 export async function ping(connection: Connection, options?: RequestOptions): Promise<void> {
-  await connection.transport.request("ping", {}, options);
+  await connection.request("ping", {}, options);
 }
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */

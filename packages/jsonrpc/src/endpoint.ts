@@ -21,6 +21,8 @@ export interface SendContext {
    * transport can end its exchange. Never aborted once a response (result or error) arrived.
    */
   signal?: AbortSignal | undefined;
+  /** For requests: extra transport headers the caller asked for (`RequestOptions.headers`). */
+  headers?: Record<string, string> | undefined;
 }
 
 /** The callbacks an endpoint reads when messages arrive: normally the transport object itself. */
@@ -91,7 +93,7 @@ export class JsonRpcEndpoint {
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {
-        const sending = this.#send(message, { requestId: id, signal: controller?.signal });
+        const sending = this.#send(message, { requestId: id, signal: controller?.signal, headers: options.headers });
         if (sending) sending.catch((error: unknown) => this.pending.reject(id, error));
       } catch (error) {
         this.pending.reject(id, error);

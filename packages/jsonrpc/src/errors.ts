@@ -59,7 +59,8 @@ export type McpErrorCode =
   | "invalid_initialize_result"
   | "capability_not_supported"
   | "pagination_error"
-  | "server_unavailable";
+  | "server_unavailable"
+  | "not_in_protocol_revision";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {
@@ -446,7 +447,45 @@ export class UrlElicitationRequiredError extends RpcError {
   }
 }
 
+/** `-32020` (MCP 2026-07-28): an HTTP header did not match the body (e.g. `MCP-Protocol-Version` vs `_meta`). */
+export class HeaderMismatchError extends RpcError {
+  static override readonly brand: string = "HeaderMismatchError";
+  constructor(message: string, data?: unknown) {
+    super(-32020, message, data);
+  }
+}
+
+/** `-32021` (MCP 2026-07-28): the request needs a client capability we did not declare (`requiredCapabilities`). */
+export class MissingClientCapabilityError extends RpcError {
+  static override readonly brand: string = "MissingClientCapabilityError";
+  /** What the server says it needs, from `data.requiredCapabilities`. */
+  readonly requiredCapabilities: unknown;
+  constructor(message: string, data?: unknown) {
+    super(-32021, message, data);
+    this.requiredCapabilities = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  }
+}
+
+/** `-32022` (MCP 2026-07-28): the server does not speak the requested protocol version (`supported`, `requested`). */
+export class UnsupportedVersionError extends RpcError {
+  static override readonly brand: string = "UnsupportedVersionError";
+  readonly supported: string[];
+  readonly requested: string | undefined;
+  constructor(message: string, data?: unknown) {
+    super(-32022, message, data);
+    const d = (data ?? {}) as { supported?: unknown; requested?: unknown };
+    this.supported = Array.isArray(d.supported) ? d.supported.filter((v): v is string => typeof v === "string") : [];
+    this.requested = typeof d.requested === "string" ? d.requested : undefined;
+  }
+}
+
+/** The JSON-RPC codes MCP 2026-07-28 reserves for itself (a server that sends one speaks the modern era). */
+export const MODERN_ERROR_CODES: readonly number[] = [-32020, -32021, -32022];
+
 const RPC_ERROR_CLASSES = new Map<number, new (message: string, data?: unknown) => RpcError>([
+  [-32020, HeaderMismatchError],
+  [-32021, MissingClientCapabilityError],
+  [-32022, UnsupportedVersionError],
   [-32700, RpcParseError],
   [-32600, InvalidRequestError],
   [-32601, MethodNotFoundError],
@@ -473,4 +512,10 @@ export const ErrorCodes = {
   ResourceNotFound: -32002,
   /** MCP: URL elicitation required. */
   UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28: header mismatch. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: missing required client capability. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: unsupported protocol version. */
+  UnsupportedProtocolVersion: -32022,
 } as const;

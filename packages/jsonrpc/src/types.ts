@@ -68,6 +68,8 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean | undefined;
   /** Hard limit in milliseconds that progress cannot extend. */
   maxTotalTimeout?: number | undefined;
+  /** Extra transport headers for this request (HTTP sends them; stdio has none), e.g. MCP 2026-07-28's `Mcp-Param-*`. */
+  headers?: Record<string, string> | undefined;
 }
 
 /** Context passed to a server→client request handler. */
@@ -95,8 +97,11 @@ export interface MCPTransport {
   onNotification?: ((method: string, params: unknown) => void) | undefined;
   /** Server→client requests; without it the transport answers `-32601 Method not found`. */
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
-  /** Tells the transport the protocol version the handshake agreed on (HTTP sends it as a header). */
-  setProtocolVersion?: ((version: string) => void) | undefined;
+  /**
+   * Tells the transport the protocol version in use (HTTP sends it as a header; from 2026-07-28 on
+   * it also sends `Mcp-Method`/`Mcp-Name` and keeps no session). `undefined` clears it.
+   */
+  setProtocolVersion?: ((version: string | undefined) => void) | undefined;
   /**
    * Makes the transport usable (spawns the child, opens the legacy event stream, …). A client
    * calls it before the handshake when the transport is not `connected` yet.

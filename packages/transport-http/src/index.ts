@@ -1,4 +1,4 @@
 export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./transport.js";
 export { SseEndpointError } from "./errors.js";
-export type { HttpAuthProvider } from "./request-path.js";
+export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";

@@ -39,6 +39,22 @@ export interface RequestPathOptions {
   maxRedirects?: number | undefined;
 }
 
+const SENTINEL = /^=\?base64\?.*\?=$/s;
+
+/**
+ * A header value as MCP 2026-07-28 carries `Mcp-Name` and `Mcp-Param-*`: as it is when it is
+ * visible ASCII (spaces and tabs inside allowed), otherwise — non-ASCII, control characters,
+ * leading or trailing whitespace, or a value that looks like the sentinel — `=?base64?…?=` of its UTF-8.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(value) && !SENTINEL.test(value);
+  if (plain || value === "") return value;
+  const bytes = new TextEncoder().encode(value);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
 /** `required` first, then what the user's `Accept` adds (case-insensitive de-duplication). */
 export function mergeAccept(required: readonly string[], user: string | undefined): string {
   const values = [...required];

@@ -24,7 +24,10 @@ import { ACCEPT_BOTH, DEFAULTS, isEventStream } from "./defaults.js";
 import { fetchPool, nodePool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
-import { RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
+import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
+
+/** The first revision of the stateless era. */
+const MODERN_REVISION = "2026-07-28";
 import { consumeResponseStream } from "./response-stream.js";
 
 /** Configuration of an HTTP server. */
@@ -155,9 +158,18 @@ export class HttpTransport implements MCPTransport {
     return this.#mode;
   }
 
-  /** Sends `MCP-Protocol-Version: <version>` on every later request. */
-  setProtocolVersion(version: string): void {
+  /**
+   * Sends `MCP-Protocol-Version: <version>` on every later request (`undefined`: none). From
+   * 2026-07-28 on the transport speaks the stateless revision: `Mcp-Method` / `Mcp-Name` on every
+   * POST, no session id, no GET stream, cancellation by closing the request's stream.
+   */
+  setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;
+  }
+
+  /** True once the protocol version is 2026-07-28 or later (the stateless era). */
+  get modern(): boolean {
+    return this.#protocolVersion !== undefined && this.#protocolVersion >= MODERN_REVISION;
   }
 
   /** Makes the transport usable. For `type: "sse"`, opens the event stream and waits for its `endpoint`. */
@@ -233,7 +245,8 @@ export class HttpTransport implements MCPTransport {
    */
   async afterHandshake(context: HandshakeContext): Promise<void> {
     this.setProtocolVersion(context.protocolVersion);
-    if (!context.listen || this.#mode !== "streamable") return;
+    // The stateless revision has no GET stream (subscriptions/listen replaces it).
+    if (!context.listen || this.#mode !== "streamable" || this.modern) return;
     const opening = this.startSSEListener().catch((error: unknown) => this.#endpoint.reportError(toError(error)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
@@ -281,17 +294,34 @@ export class HttpTransport implements MCPTransport {
   // ─── sending ────────────────────────────────────────────────────────────────
 
   #sessionHeaders(): SessionHeaders {
-    return { sessionId: this.#mode === "streamable" ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
+    return { sessionId: this.#mode === "streamable" && !this.modern ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
+  }
+
+  /** The 2026-07-28 request headers: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
+  #modernHeaders(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (!this.modern || !("method" in message)) return headers;
+    headers["mcp-method"] = message.method;
+    const params = (message.params ?? {}) as { name?: unknown; uri?: unknown };
+    const name = message.method === "resources/read" ? params.uri : message.method === "tools/call" || message.method === "prompts/get" ? params.name : undefined;
+    if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
+    for (const [key, value] of Object.entries(extra ?? {})) {
+      const lower = key.toLowerCase();
+      headers[lower] = lower.startsWith("mcp-param-") ? encodeHeaderValue(value) : value;
+    }
+    return headers;
   }
 
   async #send(message: JsonRpcMessage, context: SendContext): Promise<void> {
     if (this.#state !== "open") throw new TransportClosedError();
+    // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
+    if (this.modern && "method" in message && message.method === "notifications/cancelled") return;
     if (context.requestId === undefined) {
       // Notifications and our answers to server requests: bounded by their own clock.
       const timeout = AbortSignal.timeout(this.#settings.timeout);
       const signal = AbortSignal.any([timeout, this.#lifetime.signal]);
       try {
-        await this.#post(message, undefined, signal);
+        await this.#post(message, undefined, signal, undefined);
       } catch (error) {
         if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
         if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
@@ -301,7 +331,7 @@ export class HttpTransport implements MCPTransport {
     }
     const signal = context.signal!;
     try {
-      await this.#post(message, context.requestId, signal);
+      await this.#post(message, context.requestId, signal, context.headers);
     } catch (error) {
       if (signal.aborted) return; // the request already failed its own way (timeout, abort, close)
       const method = "method" in message ? message.method : undefined;
@@ -312,7 +342,7 @@ export class HttpTransport implements MCPTransport {
           throw error; // the server is not a legacy one either: its first answer says most
         }
         this.#mode = "legacy";
-        await this.#post(message, context.requestId, signal);
+        await this.#post(message, context.requestId, signal, context.headers);
         return;
       }
       throw error;
@@ -332,16 +362,22 @@ export class HttpTransport implements MCPTransport {
   }
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
-  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, signal: AbortSignal): Promise<void> {
+  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, signal: AbortSignal, extraHeaders: Record<string, string> | undefined): Promise<void> {
     const legacy = this.#mode === "legacy";
     const url = legacy ? this.#legacyPostUrl! : this.url;
-    const headers = this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_BOTH, contentType: "application/json" });
-    const sentSession = legacy ? undefined : this.#sessionId;
+    const headers = { ...this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_BOTH, contentType: "application/json" }), ...this.#modernHeaders(message, extraHeaders) };
+    const sentSession = legacy || this.modern ? undefined : this.#sessionId;
     const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), signal });
 
-    const session = legacy ? undefined : response.header("mcp-session-id");
+    const session = legacy || this.modern ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
-    if (!(response.status >= 200 && response.status < 300)) throw await this.#path.error(response, sentSession);
+    if (!(response.status >= 200 && response.status < 300)) {
+      const error = await this.#path.error(response, sentSession);
+      // A stateless-revision server answers protocol errors with 4xx and the JSON-RPC error for
+      // this request (unsupported version, unknown method, header mismatch): that is the answer.
+      if (this.modern && requestId !== undefined && this.#deliverErrorBody(error.body, requestId)) return;
+      throw error;
+    }
     if ("method" in message && message.method === "initialize") this.#initializeSucceeded = true;
 
     // Legacy servers answer on the event stream; 202 means "accepted, no body".
@@ -363,6 +399,20 @@ export class HttpTransport implements MCPTransport {
     }
     this.#endpoint.receive(value);
     if (this.#endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+  }
+
+  /** Delivers a JSON-RPC error response for `requestId` found in an HTTP error body; true when it was one. */
+  #deliverErrorBody(body: string, requestId: RequestId): boolean {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return false;
+    }
+    const response = value as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown } };
+    if (response?.jsonrpc !== "2.0" || response.id !== requestId || typeof response.error?.code !== "number" || typeof response.error.message !== "string") return false;
+    this.#endpoint.receive(value);
+    return !this.#endpoint.pending.has(requestId);
   }
 
   #legacyStreamEnded(error?: unknown): void {

@@ -184,7 +184,7 @@ export class StdioTransport implements MCPTransport {
   }
 
   /** Records the negotiated protocol version (part of the MCPTransport contract; stdio has no header to send). */
-  setProtocolVersion(version: string): void {
+  setProtocolVersion(version: string | undefined): void {
     this.#protocolVersion = version;
   }
 

@@ -152,3 +152,4 @@ export async function sdkRequester(transport: SdkTransportLike): Promise<Request
 }
 
 export { startSdkServer, type SdkServer } from "./sdk-server.js";
+export { buildV2Server, spawnV2Stdio, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "./sdk-v2.js";

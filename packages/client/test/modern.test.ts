@@ -1,0 +1,174 @@
+// Revision 2026-07-28 against the official SDK v2 server (`@modelcontextprotocol/server` 2.4.0):
+// over HTTP (its web-standard handler on node:http) in its default dual-era mode and modern-only,
+// and over stdio; plus the 2025-era servers that must stay exactly as they were.
+import { createServer } from "node:http";
+import { everythingEntry, startEverything, startSdkServer, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "mcp-test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  getPrompt,
+  listTools,
+  NotInProtocolRevisionError,
+  ping,
+  readResource,
+  setLoggingLevel,
+  UnsupportedProtocolVersionError,
+  type CallToolResult,
+  type ConnectOptions,
+  type MCPServerConfig,
+  type MCPServerConnection,
+} from "../src/index.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+async function connect(name: string, config: MCPServerConfig, options?: ConnectOptions): Promise<MCPServerConnection> {
+  const conn = await connectToServer(name, config, options);
+  cleanups.push(() => disconnectServer(conn));
+  return conn;
+}
+async function v2(legacy?: "stateless" | "reject"): Promise<V2HttpServer> {
+  const server = await startV2HttpServer(legacy ? { legacy } : {});
+  cleanups.push(() => server.stop());
+  return server;
+}
+const bodies = (server: V2HttpServer) => server.requests.filter((r) => r.method === "POST").map((r) => ({ ...(JSON.parse(r.body) as { id?: number; method: string; params?: Record<string, unknown> }), headers: r.headers }));
+
+for (const legacy of [undefined, "reject"] as const) {
+  describe(`Streamable HTTP, official SDK v2 server (${legacy === "reject" ? "modern only" : "dual era"})`, () => {
+    it("negotiates 2026-07-28 by default and speaks its wire: _meta, headers, no session, no GET stream", async () => {
+      const server = await v2(legacy);
+      const conn = await connect("v2", { type: "http", url: server.url }, { clientInfo: { name: "modern-test", version: "1.2.3" } });
+      expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      expect(conn.capabilities.tools).toBeDefined();
+      expect(conn.discoverResult).toMatchObject({ supportedVersions: ["2026-07-28"], cacheScope: expect.any(String) as string });
+      expect((await listTools(conn)).map((t) => t.name)).toEqual(["add", "slow", "ask-name"]);
+      expect(text(await callTool(conn, "add", { a: 2, b: 3 }))).toBe("5");
+      expect(server.requests.some((r) => r.method === "GET" || r.method === "DELETE")).toBe(false);
+      const posts = bodies(server);
+      expect(posts.map((p) => p.method)).toEqual(["server/discover", "tools/list", "tools/call"]);
+      for (const post of posts) {
+        expect(post.params?.["_meta"]).toMatchObject({
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "modern-test", version: "1.2.3" },
+        });
+        expect(post.headers["mcp-protocol-version"]).toBe("2026-07-28");
+        expect(post.headers["mcp-method"]).toBe(post.method);
+        expect(post.headers["mcp-session-id"]).toBeUndefined();
+      }
+      expect(posts[2]!.headers["mcp-name"]).toBe("add");
+    });
+
+    it("an input_required round trip is answered through onElicitation, on a new id with the exact requestState", async () => {
+      const server = await v2(legacy);
+      const asked: unknown[] = [];
+      const conn = await connect("v2", { type: "http", url: server.url }, {
+        onElicitation: async (params) => {
+          asked.push(params.message);
+          return { action: "accept", content: { name: "Ada" } };
+        },
+      });
+      expect(text(await callTool(conn, "ask-name"))).toBe("Hello, Ada");
+      expect(asked).toEqual(["Your name?"]);
+      const calls = bodies(server).filter((p) => p.method === "tools/call");
+      expect(calls).toHaveLength(2);
+      expect(calls[0]!.id).not.toBe(calls[1]!.id);
+      expect(calls[0]!.params).not.toHaveProperty("requestState");
+      expect(calls[1]!.params).toMatchObject({ name: "ask-name", requestState: "asked-once", inputResponses: { name: { action: "accept", content: { name: "Ada" } } } });
+      expect(calls[1]!.params?.["_meta"]).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
+    });
+
+    it("prompts, resources, the log level in _meta, removed methods as typed errors", async () => {
+      const server = await v2(legacy);
+      const conn = await connect("v2", { type: "http", url: server.url });
+      expect(JSON.stringify((await getPrompt(conn, "greet", { who: "Bo" })).messages)).toContain("Hi Bo");
+      expect((await readResource(conn, "note://hello")).contents[0]).toMatchObject({ text: "hello note" });
+      expect(bodies(server).find((p) => p.method === "resources/read")?.headers["mcp-name"]).toBe("note://hello");
+      const error = await ping(conn).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotInProtocolRevisionError);
+      expect((error as Error).message).toBe('ping is not part of MCP 2026-07-28, which MCP server "v2" speaks');
+      await setLoggingLevel(conn, "debug");
+      await listTools(conn);
+      expect(bodies(server).at(-1)?.params?.["_meta"]).toMatchObject({ "io.modelcontextprotocol/logLevel": "debug" });
+      expect(bodies(server).some((p) => p.method === "ping" || p.method === "logging/setLevel")).toBe(false);
+    });
+
+    it("cancellation closes the request's stream; no notifications/cancelled is sent", async () => {
+      const server = await v2(legacy);
+      const conn = await connect("v2", { type: "http", url: server.url });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("stop")), 200);
+      await expect(callTool(conn, "slow", { ms: 10_000 }, { signal: controller.signal })).rejects.toThrow("stop");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(bodies(server).map((p) => p.method)).not.toContain("notifications/cancelled");
+      expect(text(await callTool(conn, "add", { a: 1, b: 1 }))).toBe("2"); // the connection goes on
+    });
+  });
+}
+
+describe("stdio, official SDK v2 server", () => {
+  for (const mode of ["serve", "reject"] as const) {
+    it(`probes with server/discover and speaks 2026-07-28 (legacy: ${mode})`, async () => {
+      const conn = await connect("v2-stdio", { command: process.execPath, args: [v2StdioEntry, mode], timeout: 15_000 }, { onElicitation: async () => ({ action: "accept", content: { name: "Grace" } }) });
+      expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      expect(text(await callTool(conn, "add", { a: 40, b: 2 }))).toBe("42");
+      expect(text(await callTool(conn, "ask-name"))).toBe("Hello, Grace"); // MRTR over stdio too
+    });
+  }
+});
+
+describe("2025-era servers stay on the 2025 era, as before", () => {
+  it("server-everything over stdio and Streamable HTTP, and an official SDK 1.x server", async () => {
+    const stdio = await connect("e", { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 });
+    expect(stdio).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+    const everything = await startEverything("streamableHttp");
+    cleanups.push(() => everything.stop());
+    const http = await connect("e-http", { type: "http", url: everything.url, timeout: 20_000 });
+    expect(http).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+    expect((http.transport as { sessionId?: string }).sessionId).toMatch(/.+/);
+    const sdk1 = await startSdkServer();
+    cleanups.push(() => sdk1.stop());
+    const v1 = await connect("sdk1", { type: "http", url: sdk1.url });
+    expect(v1.era).toBe("legacy");
+    expect(text(await callTool(v1, "add", { a: 1, b: 2 }))).toBe("3");
+  });
+});
+
+describe("negotiation edge cases (hand-made servers)", () => {
+  it("-32022 naming no version we speak: a clear error naming both lists, and no fallback", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += String(c)));
+      req.on("end", () => {
+        seen.push(`${req.method} ${body ? (JSON.parse(body) as { method: string }).method : ""}`);
+        const id = body ? (JSON.parse(body) as { id?: unknown }).id : null;
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    const error = await connectToServer("future", { type: "http", url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
+    expect((error as Error).message).toContain("2030-01-01");
+    expect((error as Error).message).toContain("2026-07-28, 2025-11-25");
+    expect(seen).toEqual(["POST server/discover"]); // no initialize, no legacy SSE GET
+  });
+
+  it("a stdio server that never answers server/discover costs the probe's bound, not the connect timeout", async () => {
+    const { fileURLToPath } = await import("node:url");
+    const fixture = fileURLToPath(new URL("./fixtures/version-server.mjs", import.meta.url));
+    const started = Date.now();
+    const conn = await connect("silent", { command: process.execPath, args: [fixture, "2025-06-18", "silent"], timeout: 30_000 });
+    expect(conn.era).toBe("legacy");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
