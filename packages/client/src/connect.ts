@@ -145,6 +145,16 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   /** 2026-07-28: the log level sent with every request (`setLoggingLevel` uses it). */
   setLogLevel(level: LoggingLevel | undefined): void;
   /**
+   * 2026-07-28: what the server acknowledged on the `subscriptions/listen` stream, once it did.
+   * The stream is opened (and re-opened when it ends) for the `*_list_changed` methods you listen
+   * to with `on()` and the resources you `subscribe()` to.
+   */
+  readonly subscriptions: SubscriptionFilter | undefined;
+  /** 2026-07-28: adds a resource to the listen stream's `resourceSubscriptions` (`subscribe()` calls it). */
+  subscribeResource(uri: string): void;
+  /** 2026-07-28: removes a resource from the listen stream (`unsubscribe()` calls it). */
+  unsubscribeResource(uri: string): void;
+  /**
    * Subscribes to one notification method (e.g. `"notifications/tools/list_changed"`,
    * `"notifications/resources/updated"`, `"notifications/message"`). Returns the unsubscribe function.
    */
@@ -445,6 +455,67 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     return { ...result, tools: kept };
   };
 
+  // ─── subscriptions/listen (2026-07-28): one stream for the change notifications asked for ───
+  const LIST_FILTERS: Record<string, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged"> = {
+    "notifications/tools/list_changed": "toolsListChanged",
+    "notifications/prompts/list_changed": "promptsListChanged",
+    "notifications/resources/list_changed": "resourcesListChanged",
+  };
+  const resourceSubscriptions = new Set<string>();
+  let acknowledged: SubscriptionFilter | undefined;
+  let listen: { controller: AbortController; key: string } | undefined;
+  const wantedFilter = (): SubscriptionFilter => {
+    const filter: SubscriptionFilter = {};
+    for (const [method, field] of Object.entries(LIST_FILTERS)) if ((listeners.get(method)?.size ?? 0) > 0) filter[field] = true;
+    if (resourceSubscriptions.size > 0) filter.resourceSubscriptions = [...resourceSubscriptions].sort();
+    return filter;
+  };
+  const syncListen = (): void => {
+    if (!modern || !transport.connected) return;
+    const filter = wantedFilter();
+    const key = JSON.stringify(filter);
+    if (listen?.key === key) return;
+    listen?.controller.abort(new Error("subscriptions changed"));
+    listen = undefined;
+    acknowledged = undefined;
+    if (Object.keys(filter).length === 0) return;
+    const controller = new AbortController();
+    listen = { controller, key };
+    const open = (): void => {
+      transport
+        .request("subscriptions/listen", withModernMeta({ notifications: filter }, { version: init.protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
+            options.onError?.(new Error(`the subscriptions/listen stream of MCP server "${name}" ended (${toError(error).message}); reopening it`, { cause: error }));
+          },
+        )
+        .finally(() => {
+          // A stream that ends unexpectedly is reopened, after a pause so a refusing server is not hammered.
+          if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
+          const timer = setTimeout(open, LISTEN_REOPEN_MS);
+          controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+        });
+    };
+    open();
+  };
+  const onAcknowledged = (params: unknown): void => {
+    acknowledged = ((params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {});
+  };
+  if (modern) {
+    const previous = transport.onNotification;
+    transport.onNotification = (method, params) => {
+      if (method === "notifications/subscriptions/acknowledged") onAcknowledged(params);
+      previous?.(method, params);
+    };
+    const previousClose = transport.onClose;
+    transport.onClose = () => {
+      listen?.controller.abort(new Error("connection closed"));
+      previousClose?.();
+    };
+  }
+
   const connection: MCPServerConnection<MCPTransport> = {
     name,
     config,
@@ -459,13 +530,26 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     setLogLevel(level) {
       logLevel = level;
     },
+    get subscriptions() {
+      return acknowledged;
+    },
+    subscribeResource(uri) {
+      resourceSubscriptions.add(uri);
+      syncListen();
+    },
+    unsubscribeResource(uri) {
+      resourceSubscriptions.delete(uri);
+      syncListen();
+    },
     on(method: string, listener: NotificationListener | AnyNotificationListener) {
       let set = listeners.get(method);
       if (!set) listeners.set(method, (set = new Set()));
       const entry = listener as (value: unknown) => void;
       set.add(entry);
+      if (method in LIST_FILTERS) syncListen();
       return () => {
         set.delete(entry);
+        if (method in LIST_FILTERS) syncListen();
       };
     },
   };
@@ -480,6 +564,17 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 type Handshake =
   | { era: "legacy"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
   | { era: "modern"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
+
+/** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean | undefined;
+  promptsListChanged?: boolean | undefined;
+  resourcesListChanged?: boolean | undefined;
+  resourceSubscriptions?: string[] | undefined;
+}
+
+/** Pause before reopening a `subscriptions/listen` stream that ended on its own. */
+const LISTEN_REOPEN_MS = 1000;
 
 /** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
 export const DISCOVER_PROBE_MS = 2000;

@@ -10,6 +10,7 @@ export {
   OFFERED_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type DiscoverResult,
+  type SubscriptionFilter,
   type AnyNotificationListener,
   type BuiltInTransport,
   type ConnectOptions,

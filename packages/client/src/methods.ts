@@ -90,15 +90,25 @@ export async function readResource(connection: Connection, uri: string, options?
   return connection.request<ReadResourceResult>("resources/read", { uri }, options);
 }
 
-/** Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`; 2025 era). */
+/**
+ * Asks for `notifications/resources/updated` about `uri` (needs `resources.subscribe`). In
+ * 2026-07-28 it joins the connection's `subscriptions/listen` stream instead of sending a request.
+ */
 export async function subscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
-  if (connection.era === "modern") throw new NotInProtocolRevisionError(connection.name, "resources/subscribe", connection.protocolVersion, "2026-07-28 uses subscriptions/listen, which this client does not open yet");
+  if (connection.era === "modern") {
+    connection.subscribeResource(uri);
+    return;
+  }
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/subscribe");
   await connection.request("resources/subscribe", { uri }, options);
 }
 
 /** Stops updates about `uri`. */
 export async function unsubscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
+  if (connection.era === "modern") {
+    connection.unsubscribeResource(uri);
+    return;
+  }
   if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/unsubscribe");
   await connection.request("resources/unsubscribe", { uri }, options);
 }
@@ -151,5 +161,6 @@ export async function ping(connection: Connection, options?: RequestOptions): Pr
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
 export async function notifyRootsListChanged(connection: Connection): Promise<void> {
+  if (connection.era === "modern") throw new NotInProtocolRevisionError(connection.name, "notifications/roots/list_changed", connection.protocolVersion, "servers ask for roots again through input requests");
   await connection.transport.notify("notifications/roots/list_changed");
 }

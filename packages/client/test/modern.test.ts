@@ -14,6 +14,7 @@ import {
   ping,
   readResource,
   setLoggingLevel,
+  subscribe,
   UnsupportedProtocolVersionError,
   type CallToolResult,
   type ConnectOptions,
@@ -112,6 +113,27 @@ for (const legacy of [undefined, "reject"] as const) {
     });
   });
 }
+
+describe("subscriptions/listen (official SDK v2 server over HTTP)", () => {
+  it("listening for list changes and subscribing to a resource open one listen stream; notifications arrive", async () => {
+    const server = await v2();
+    const conn = await connect("v2", { type: "http", url: server.url });
+    const changed: unknown[] = [];
+    const updated: unknown[] = [];
+    conn.on("notifications/tools/list_changed", (p) => changed.push(p));
+    conn.on("notifications/resources/updated", (p) => updated.push(p));
+    await subscribe(conn, "note://hello");
+    await expect.poll(() => conn.subscriptions).toMatchObject({ toolsListChanged: true, resourceSubscriptions: ["note://hello"] });
+    server.notify.toolsChanged();
+    server.notify.resourceUpdated("note://hello");
+    await expect.poll(() => changed.length).toBe(1);
+    await expect.poll(() => updated).toEqual([expect.objectContaining({ uri: "note://hello" })]);
+    const listens = bodies(server).filter((p) => p.method === "subscriptions/listen");
+    expect(listens.at(-1)?.params).toMatchObject({ notifications: { toolsListChanged: true, resourceSubscriptions: ["note://hello"] } });
+    expect(listens.at(-1)?.headers["mcp-method"]).toBe("subscriptions/listen");
+    expect(bodies(server).map((p) => p.method)).not.toContain("resources/subscribe");
+  });
+});
 
 describe("stdio, official SDK v2 server", () => {
   for (const mode of ["serve", "reject"] as const) {

@@ -312,6 +312,9 @@ export class MCPManager {
         onLog: (message) => this.#options.onLog?.(server.name, message),
         onError: (error) => this.#options.onError?.(server.name, error),
       });
+      // On 2026-07-28 change notifications come on a subscriptions/listen stream, opened for what
+      // is listened to: the manager wants tools/list_changed (it reaches onNotification either way).
+      connection.on("notifications/tools/list_changed", () => undefined);
       const tools = filterTools(await listTools(connection), server.discovered?.tools);
       if (server.stopped || generation !== server.generation) throw new ServerUnavailableError(server.name, "disabled");
       server.connection = connection;

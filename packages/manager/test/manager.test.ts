@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult, HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
-import { activeHandles, isAlive, startEverything, startSdkServer, waitFor } from "mcp-test-utils";
+import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPManager, TOOL_NAME_PATTERN, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
@@ -225,5 +225,24 @@ describe("prompts and resources", () => {
     expect(await m.listPrompts("everything")).toBe(prompts); // kept, not fetched again
     expect((await m.listResources("everything")).length).toBeGreaterThanOrEqual(7);
     await expect(m.listPrompts("nope")).rejects.toMatchObject({ code: "server_unavailable", message: 'MCP server "nope" is not configured' });
+  });
+});
+
+describe("a 2026-07-28 server under the manager", () => {
+  it("connects on the modern era, calls tools, and refreshes on tools/list_changed from the listen stream", async () => {
+    const server = await startV2HttpServer();
+    try {
+      const m = manager({ cache: false });
+      const { tools } = await m.connectServers({ modern: { type: "http", url: server.url } });
+      expect(m.getConnection("modern")?.era).toBe("modern");
+      expect(text(await tools.find((t) => t.toolName === "add")!.call({ a: 4, b: 5 }))).toBe("9");
+      let refreshed = 0;
+      m.onToolsChanged(() => refreshed++);
+      await expect.poll(() => m.getConnection("modern")?.subscriptions).toMatchObject({ toolsListChanged: true });
+      server.notify.toolsChanged();
+      await expect.poll(() => refreshed).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -25,6 +25,8 @@ export interface TransportCore {
   isOpen(): boolean;
   /** The session headers of the next request. */
   session(): SessionHeaders;
+  /** True in the stateless revision (2026-07-28 on): streams are not resumable. */
+  modern(): boolean;
 }
 
 /** One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal. */

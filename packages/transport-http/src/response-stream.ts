@@ -73,7 +73,8 @@ export async function consumeResponseStream(core: TransportCore, first: Exchange
       broken = error;
     }
     if (!pending()) return;
-    if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts) {
+    // 2026-07-28 has no resumption: a broken stream loses the request (the caller re-issues it).
+    if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts || core.modern()) {
       throw new NoResponseError(requestId, broken === undefined ? {} : { cause: broken });
     }
     await delay(progress.retry ?? core.settings.defaultRetryMs, signal);

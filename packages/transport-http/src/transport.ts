@@ -135,6 +135,7 @@ export class HttpTransport implements MCPTransport {
       lifetime: this.#lifetime.signal,
       isOpen: () => this.#state === "open",
       session: () => this.#sessionHeaders(),
+      modern: () => this.modern,
     };
   }
 

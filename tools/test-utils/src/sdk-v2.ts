@@ -8,7 +8,7 @@ import { z } from "zod";
 
 /** Builds the v2 test server: tools `add`, `slow`, `ask-name` (an MRTR elicitation), prompt `greet`, resource `note://hello`. */
 export function buildV2Server(): McpServer {
-  const server = new McpServer({ name: "sdk-v2-test-server", version: "2.4.0" });
+  const server = new McpServer({ name: "sdk-v2-test-server", version: "2.4.0" }, { capabilities: { resources: { subscribe: true, listChanged: true } } });
   server.registerTool("add", { description: "Adds", inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
   server.registerTool("slow", { description: "Answers after ms", inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
     await new Promise<void>((resolve) => {
@@ -33,6 +33,8 @@ export function buildV2Server(): McpServer {
 
 export interface V2HttpServer {
   url: string;
+  /** Publishes change notifications to open `subscriptions/listen` streams. */
+  notify: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void };
   requests: { method: string; headers: IncomingMessage["headers"]; body: string }[];
   stop(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function startV2HttpServer(options: { legacy?: "stateless" | "rejec
   const { port } = http.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    notify: handler.notify,
     requests,
     stop: async () => {
       await handler.close();
