@@ -321,7 +321,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   const stdio = !("url" in config) && options.transport === undefined;
 
   /** `server/discover` with a modern version: the server's era, or a clear error. */
-  const discover = async (): Promise<Handshake | "legacy"> => {
+  const discover = async (bounded = stdio): Promise<Handshake | "legacy"> => {
     let version = MODERN_PROTOCOL_VERSIONS[0]!;
     let retried = false;
     for (;;) {
@@ -331,7 +331,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
         raw = await transport.request("server/discover", withModernMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
           signal: handshake.signal,
           // A legacy stdio server may ignore an unknown method: the probe has its own short bound.
-          timeout: stdio ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
+          timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
         });
       } catch (error) {
         if (handshake.signal.aborted) throw error;
@@ -369,7 +369,18 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 
   const initialize = async (): Promise<Handshake> => {
     transport.setProtocolVersion?.(undefined);
-    const raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: handshake.signal, timeout: Infinity });
+    let raw: unknown;
+    try {
+      raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: handshake.signal, timeout: Infinity });
+    } catch (error) {
+      // A modern-only server that was too slow for the probe refuses initialize naming its
+      // versions: it is a 2026-07-28 server after all, so ask it properly, with no probe bound.
+      if (UnsupportedVersionError.isInstance(error) && MODERN_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))) {
+        const modern = await discover(false);
+        if (modern !== "legacy") return modern;
+      }
+      throw error;
+    }
     const result = validateInitializeResult(name, raw);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);

@@ -146,6 +146,22 @@ describe("stdio, official SDK v2 server", () => {
   }
 });
 
+describe("a modern-only stdio server too slow for the probe", () => {
+  it("refuses initialize naming 2026-07-28, and the client then speaks it", async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    // The official SDK v2 stdio server (legacy: reject), started 2.5 s late: longer than the probe waits.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slow-v2-"));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const script = path.join(dir, "slow.mjs");
+    fs.writeFileSync(script, `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`);
+    const conn = await connect("slow-v2", { command: process.execPath, args: [script], timeout: 20_000 });
+    expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
+    expect(text(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
+  });
+});
+
 describe("2025-era servers stay on the 2025 era, as before", () => {
   it("server-everything over stdio and Streamable HTTP, and an official SDK 1.x server", async () => {
     const stdio = await connect("e", { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 });
