@@ -24,6 +24,7 @@ export {
   callTool,
   complete,
   getPrompt,
+  isResourceNotFound,
   listPrompts,
   listResources,
   listResourceTemplates,

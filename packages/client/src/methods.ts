@@ -1,4 +1,4 @@
-import type { MCPTransport, RequestOptions } from "@mcp/jsonrpc";
+import { ResourceNotFoundError, RpcError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
 
 /** Any connection, whatever its transport. */
@@ -84,10 +84,24 @@ export async function listResourceTemplates(connection: Connection, options?: Li
   return paginate<ResourceTemplate>(connection, "resources/templates/list", "resourceTemplates", options);
 }
 
-/** Reads one resource. */
+/**
+ * True when `error` says a resource does not exist: `-32002` (the 2025 era) or `-32602` (what
+ * 2026-07-28 uses for it). `readResource` on a 2026-07-28 connection already turns `-32602` into
+ * a {@link ResourceNotFoundError}.
+ */
+export function isResourceNotFound(error: unknown): boolean {
+  return RpcError.isInstance(error) && (error.code === -32002 || error.code === -32602);
+}
+
+/** Reads one resource. A missing one is a `ResourceNotFoundError` in either era. */
 export async function readResource(connection: Connection, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
   requireCapability(connection, "resources", "resources/read");
-  return connection.request<ReadResourceResult>("resources/read", { uri }, options);
+  try {
+    return await connection.request<ReadResourceResult>("resources/read", { uri }, options);
+  } catch (error) {
+    if (connection.era === "modern" && RpcError.isInstance(error) && error.code === -32602) throw new ResourceNotFoundError(error.rpcMessage, error.data);
+    throw error;
+  }
 }
 
 /**

@@ -9,10 +9,12 @@ import {
   connectToServer,
   disconnectServer,
   getPrompt,
+  isResourceNotFound,
   listTools,
   NotInProtocolRevisionError,
   ping,
   readResource,
+  ResourceNotFoundError,
   setLoggingLevel,
   subscribe,
   UnsupportedProtocolVersionError,
@@ -92,6 +94,9 @@ for (const legacy of [undefined, "reject"] as const) {
       expect(JSON.stringify((await getPrompt(conn, "greet", { who: "Bo" })).messages)).toContain("Hi Bo");
       expect((await readResource(conn, "note://hello")).contents[0]).toMatchObject({ text: "hello note" });
       expect(bodies(server).find((p) => p.method === "resources/read")?.headers["mcp-name"]).toBe("note://hello");
+      const missing = await readResource(conn, "note://nope").catch((e: unknown) => e);
+      expect(ResourceNotFoundError.isInstance(missing)).toBe(true); // 2026-07-28 sends -32602 for it
+      expect(isResourceNotFound(missing)).toBe(true);
       const error = await ping(conn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NotInProtocolRevisionError);
       expect((error as Error).message).toBe('ping is not part of MCP 2026-07-28, which MCP server "v2" speaks');

@@ -157,6 +157,24 @@ describe("recovery", () => {
   });
 });
 
+describe("the health check", () => {
+  it("a server that stops answering ping is reconnected", async () => {
+    const m = manager({ cache: false, healthCheckIntervalMs: 300, reconnect: { initialDelayMs: 50 } });
+    await m.connectServers({ frozen: { ...stdio(), closeGraceMs: 100, killGraceMs: 100 } as MCPServerConfig });
+    const first = (m.getConnection("frozen")!.transport as StdioTransport).pid!;
+    process.kill(first, "SIGSTOP"); // alive, but answers nothing
+    try {
+      await waitFor(() => {
+        const pid = (m.getConnection("frozen")?.transport as StdioTransport | undefined)?.pid;
+        return pid !== undefined && pid !== first;
+      }, 15_000);
+    } finally {
+      if (isAlive(first)) process.kill(first, "SIGKILL");
+    }
+    expect(m.getConnectionStatus("frozen")).toMatchObject({ state: "connected", failures: 1 });
+  }, 30_000);
+});
+
 describe("tool names", () => {
   it("collisions are reported, never silently overwritten; long names are cut with a stable hash and mapped back", async () => {
     const long = `a-very-long-tool-name-${"x".repeat(60)}`;
