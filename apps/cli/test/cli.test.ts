@@ -1,9 +1,10 @@
 // The built CLI as a subprocess, against real servers.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { everythingEntry, startSdkServer, type SdkServer } from "mcp-test-utils";
+import { spawn } from "node:child_process";
+import { everythingEntry, startSdkServer, startV2HttpServer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
 const boxes: Sandbox[] = [];
 function box(): Sandbox {
@@ -217,5 +218,31 @@ describe("ad-hoc servers and config editing", () => {
     expect(JSON.parse(skipped.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "not approved" })]);
     const approved = await mcp(b, ["--yes", "servers", "--json"]);
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "connected" })]);
+  });
+});
+
+describe("watch", () => {
+  it("streams a server's notifications as JSON lines until Ctrl-C (SIGINT), then exits 0", async () => {
+    const b = box();
+    const server = await startV2HttpServer(); // 2026-07-28: notifications come on a subscriptions/listen stream
+    try {
+      const child = spawn(process.execPath, [bin, "--http", server.url, "watch", "--json"], { cwd: b.project, env: b.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      await expect.poll(() => stderr, { timeout: 15_000 }).toContain("Watching http");
+      await expect.poll(() => server.requests.some((r) => r.body.includes("subscriptions/listen")), { timeout: 10_000 }).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the stream's acknowledgement
+      server.notify.toolsChanged();
+      await expect.poll(() => stdout, { timeout: 10_000 }).toContain("notifications/tools/list_changed");
+      const line = JSON.parse(stdout.trim().split("\n").find((l) => l.includes("list_changed"))!) as { server: string; method: string; time: string };
+      expect(line).toMatchObject({ server: "http", method: "notifications/tools/list_changed" });
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+    } finally {
+      await server.stop();
+    }
   });
 });
