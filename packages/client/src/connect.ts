@@ -16,6 +16,7 @@ import {
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
+import { serverConfigProblems } from "./validate.js";
 import {
   choiceAfterRejection,
   headerParamsOf,
@@ -177,28 +178,10 @@ export const CLIENT_VERSION: string = (() => {
  * {@link UnknownServerTypeError}) naming the server, the field and the fix.
  */
 export function assertValidConfig(name: string, config: unknown): asserts config is MCPServerConfig {
-  if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    throw new InvalidConfigError("the config must be an object", { serverName: name });
-  }
-  const c = config as Record<string, unknown>;
-  const type = c["type"];
-  const hasUrl = c["url"] !== undefined;
-  const hasCommand = c["command"] !== undefined;
-  if (type === undefined && hasUrl && !hasCommand) {
-    throw new InvalidConfigError('"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)', { serverName: name, field: "type" });
-  }
-  if (type === undefined || type === "stdio") {
-    if (hasUrl && hasCommand) throw new InvalidConfigError('both "command" and "url" are set; a server has one or the other', { serverName: name, field: "url" });
-    if (typeof c["command"] !== "string" || c["command"].trim() === "") {
-      throw new InvalidConfigError('stdio server requires "command" (a non-empty string)', { serverName: name, field: "command" });
-    }
-  } else if (type === "http" || type === "sse") {
-    if (typeof c["url"] !== "string" || c["url"] === "") throw new InvalidConfigError(`${type} server requires "url"`, { serverName: name, field: "url" });
-    if (hasCommand) throw new InvalidConfigError('both "command" and "url" are set; a server has one or the other', { serverName: name, field: "command" });
-  } else {
-    throw new UnknownServerTypeError(type, name);
-  }
-  checkTimeout(c["timeout"], "timeout", name);
+  const [problem] = serverConfigProblems(config);
+  if (!problem) return;
+  if ("unknownType" in problem) throw new UnknownServerTypeError(problem.unknownType, name);
+  throw new InvalidConfigError(problem.message, { serverName: name, field: problem.field || undefined });
 }
 
 function createTransport(name: string, config: MCPServerConfig): BuiltInTransport {

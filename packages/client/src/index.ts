@@ -39,6 +39,7 @@ export {
   type ListOptions,
 } from "./methods.js";
 export { InvalidResultError, MODERN_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./modern.js";
+export { serverConfigProblems, type ConfigProblem } from "./validate.js";
 export {
   CapabilityNotSupportedError,
   ConnectionTimeoutError,

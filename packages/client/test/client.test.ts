@@ -59,8 +59,8 @@ describe("transport selection and config errors", () => {
   });
 
   it("refuses a missing command, a missing url, both at once, and bad timeouts", async () => {
-    expect(await refused({ args: ["x"] })).toMatchObject({ field: "command", message: 'MCP server "docs": stdio server requires "command" (a non-empty string)' });
-    expect(await refused({ type: "http" })).toMatchObject({ field: "url", message: 'MCP server "docs": http server requires "url"' });
+    expect(await refused({ args: ["x"] })).toMatchObject({ field: "command", message: 'MCP server "docs": stdio server requires "command" field' });
+    expect(await refused({ type: "http" })).toMatchObject({ field: "url", message: 'MCP server "docs": http server requires "url" field' });
     expect(await refused({ command: "x", url: "http://y" })).toMatchObject({ message: expect.stringContaining('both "command" and "url" are set') as string });
     for (const timeout of [0, -5, Number.NaN, "1000"]) {
       expect(await refused({ command: "x", timeout })).toMatchObject({ field: "timeout", message: expect.stringContaining('"timeout" must be a positive number of milliseconds (or Infinity for none)') as string });

@@ -271,7 +271,8 @@ describe("validateServerConfig", () => {
     expect(validateServerConfig("a", { type: "grpc", url: "x" })[0]).toMatch(/^unknown server type "grpc"/);
     expect(validateServerConfig("a", { command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
     expect(validateServerConfig("a", { type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
-    expect(validateServerConfig("a", { command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds; got -1']);
+    expect(validateServerConfig("a", { command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);
+    expect(validateServerConfig("a", { url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)']);
     expect(validateServerConfig("a", { command: "x" })).toEqual([]);
   });
 });

@@ -1,0 +1,61 @@
+import { isValidTimeout } from "@mcp/jsonrpc";
+
+/** One thing wrong with a server config: the field and a sentence that says what to do. */
+export interface ConfigProblem {
+  /** The offending field (`""` for the entry as a whole). */
+  field: string;
+  message: string;
+  /** Set when the problem is an unknown `type`: the value given. */
+  unknownType?: unknown;
+}
+
+const TYPES = ["stdio", "http", "sse"];
+
+function isStringMap(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string");
+}
+
+/**
+ * Every problem with one server config, before anything starts; empty when it is valid. Checks
+ * `command` xor `url`, a known `type`, the URL, and the shapes of `args`, `env`, `cwd`, `headers`
+ * and `timeout`. `connectToServer` throws the first; `@mcp/manager` reports them all.
+ */
+export function serverConfigProblems(config: unknown): ConfigProblem[] {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return [{ field: "", message: "the entry must be an object" }];
+  const c = config as Record<string, unknown>;
+  const problems: ConfigProblem[] = [];
+  const hasCommand = c["command"] !== undefined;
+  const hasUrl = c["url"] !== undefined;
+  if (c["type"] === undefined && hasUrl && !hasCommand) {
+    return [{ field: "type", message: '"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)' }];
+  }
+  const type = c["type"] ?? "stdio";
+  if (typeof type !== "string" || !TYPES.includes(type)) {
+    return [{ field: "type", message: `unknown server type ${JSON.stringify(c["type"])}; expected "stdio", "http" or "sse"`, unknownType: c["type"] }];
+  }
+  if (hasCommand && hasUrl) problems.push({ field: type === "stdio" ? "url" : "command", message: 'both "command" and "url" are set; a server has one or the other' });
+  if (type === "stdio") {
+    if (!hasCommand) problems.push({ field: "command", message: 'stdio server requires "command" field' });
+    else if (typeof c["command"] !== "string" || c["command"].trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
+    if (c["args"] !== undefined && !(Array.isArray(c["args"]) && c["args"].every((a) => typeof a === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
+    if (c["env"] !== undefined && !isStringMap(c["env"])) problems.push({ field: "env", message: '"env" must map names to strings' });
+    if (c["cwd"] !== undefined && typeof c["cwd"] !== "string") problems.push({ field: "cwd", message: '"cwd" must be a string' });
+  } else {
+    if (!hasUrl) problems.push({ field: "url", message: `${type} server requires "url" field` });
+    else if (typeof c["url"] !== "string") problems.push({ field: "url", message: '"url" must be a string' });
+    else {
+      let url: URL | undefined;
+      try {
+        url = new URL(c["url"]);
+      } catch {
+        problems.push({ field: "url", message: `"url" is not a valid URL: ${JSON.stringify(c["url"])}` });
+      }
+      if (url && url.protocol !== "http:" && url.protocol !== "https:") problems.push({ field: "url", message: `"url" must be http or https, got ${url.protocol}` });
+    }
+    if (c["headers"] !== undefined && !isStringMap(c["headers"])) problems.push({ field: "headers", message: '"headers" must map names to strings' });
+  }
+  if (c["timeout"] !== undefined && !isValidTimeout(c["timeout"])) {
+    problems.push({ field: "timeout", message: `"timeout" must be a positive number of milliseconds (or Infinity for none); got ${JSON.stringify(c["timeout"])}` });
+  }
+  return problems;
+}
