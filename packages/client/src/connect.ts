@@ -412,8 +412,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     return answers;
   };
 
-  const request = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
-    if (!modern) return transport.request<T>(method, params, requestOptions);
+  const modernRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
     if (REMOVED_IN_MODERN.has(method)) throw new NotInProtocolRevisionError(name, method, init.protocolVersion);
     const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
     const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
@@ -432,6 +431,9 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
       current = retry;
     }
   };
+
+  // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
+  const request: MCPServerConnection["request"] = modern ? modernRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
 
   /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
   const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
