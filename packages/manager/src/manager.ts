@@ -23,6 +23,8 @@ export class MCPManager {
   #tools: MCPTool[] | undefined;
   #collisions: NameCollision[] = [];
   #health: ReturnType<typeof setInterval> | undefined;
+  /** Cache writes under way; `disconnectAll` waits for them, so the next run finds them. */
+  readonly #writes = new Set<Promise<unknown>>();
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -231,11 +233,12 @@ export class MCPManager {
     if (server) await this.#stop(server);
   }
 
-  /** Closes every server and cancels every pending reconnect and health check. Leaves nothing running. */
+  /** Closes every server, cancels every pending reconnect and health check, and finishes cache writes. Leaves nothing running. */
   async disconnectAll(): Promise<void> {
     if (this.#health) clearInterval(this.#health);
     this.#health = undefined;
     await Promise.all([...this.#servers.values()].map((server) => this.#stop(server)));
+    await Promise.all([...this.#writes]);
   }
 
   /** Called with the whole tool list whenever it changes. Returns the unsubscribe function. */
@@ -344,7 +347,11 @@ export class MCPManager {
   #remember(server: Server, tools: Tool[]): void {
     if (!this.#cache) return;
     const now = Date.now();
-    this.#cache.set(server.cacheKey, { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) }).catch((error: unknown) => this.#options.onError?.(server.name, toError(error)));
+    const write = this.#cache
+      .set(server.cacheKey, { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) })
+      .catch((error: unknown) => this.#options.onError?.(server.name, toError(error)))
+      .finally(() => this.#writes.delete(write));
+    this.#writes.add(write);
   }
 
   /** A failure (a failed attempt, or a connection that died): retry with backoff, or give up. */

@@ -1,6 +1,6 @@
 // The manager against real servers: official-SDK stdio servers (test/fixtures/server.mjs), an
 // official-SDK Streamable HTTP server with sessions, and server-everything.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,8 +66,8 @@ describe("the startup gate and the tool cache", () => {
     const cacheDir = tempDir();
     const warmup = manager({ cacheDir });
     await warmup.connectServers({ slow: stdio("--delay", "1500", "--tool", "echo", "--tool", "ping-me") });
-    await warmup.disconnectAll();
-    await waitFor(() => true);
+    await warmup.disconnectAll(); // which waits for the cache write
+    expect(existsSync(join(cacheDir, "tools.json"))).toBe(true);
 
     const m = manager({ cacheDir, startupTimeoutMs: 250 });
     const changes: string[][] = [];
