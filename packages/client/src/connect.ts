@@ -16,22 +16,9 @@ import {
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
+import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
-import {
-  choiceAfterRejection,
-  headerParamsOf,
-  headersFor,
-  InvalidResultError,
-  isModernError,
-  MAX_INPUT_ROUNDS,
-  META,
-  MODERN_PROTOCOL_VERSIONS,
-  MRTR_METHODS,
-  NotInProtocolRevisionError,
-  REMOVED_IN_MODERN,
-  withModernMeta,
-  type HeaderParam,
-} from "./modern.js";
+import { choiceAfterRejection, isModernError, META, MODERN_PROTOCOL_VERSIONS, withModernMeta } from "./modern.js";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -44,7 +31,6 @@ import type {
   LogMessage,
   Root,
   ServerCapabilities,
-  Tool,
 } from "./types.js";
 
 /** What `server/discover` returns (MCP 2026-07-28); unknown fields kept, caching hints included. */
@@ -398,119 +384,18 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     options.signal?.removeEventListener("abort", onCallerAbort);
   }
 
-  const modern = init.era === "modern";
-  let logLevel: LoggingLevel | undefined;
-  const toolHeaders = new Map<string, HeaderParam[]>();
-  const http = "url" in config || (options.transport !== undefined && "sessionId" in options.transport);
-
-  /** The server's answers to a round of input requests (elicitation, sampling, roots), through the same handlers. */
-  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
-    const handle = serverRequestHandler(options);
-    const context = { signal: signal ?? new AbortController().signal, requestId: "input" };
-    const answers: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries(requests)) answers[key] = await handle(String(request.method), request.params, context);
-    return answers;
-  };
-
-  const modernRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
-    if (REMOVED_IN_MODERN.has(method)) throw new NotInProtocolRevisionError(name, method, init.protocolVersion);
-    const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
-    const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
-    let current: object | undefined = params;
-    for (let round = 0; ; round++) {
-      const result = await transport.request<Record<string, unknown>>(method, withModernMeta(current, { version: init.protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
-      const type = result?.["resultType"];
-      if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
-      if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
-      if (!MRTR_METHODS.has(method)) throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
-      if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);
-      const inputRequests = result["inputRequests"] as Record<string, { method?: string; params?: unknown }> | undefined;
-      const retry: Record<string, unknown> = { ...(params ?? {}) };
-      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions?.signal);
-      if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
-      current = retry;
-    }
-  };
-
-  // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
-  const request: MCPServerConnection["request"] = modern ? modernRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
-
-  /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
-  const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
-    if (!http || !Array.isArray(result["tools"])) return result;
-    const kept: Tool[] = [];
-    for (const tool of result["tools"] as Tool[]) {
-      const checked = headerParamsOf(tool);
-      if ("invalid" in checked) {
-        options.onError?.(new InvalidResultError(`MCP server "${name}": tool "${tool.name}" is not offered: ${checked.invalid}`));
-        continue;
-      }
-      toolHeaders.set(tool.name, checked.params);
-      kept.push(tool);
-    }
-    return { ...result, tools: kept };
-  };
-
-  // ─── subscriptions/listen (2026-07-28): one stream for the change notifications asked for ───
-  const LIST_FILTERS: Record<string, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged"> = {
-    "notifications/tools/list_changed": "toolsListChanged",
-    "notifications/prompts/list_changed": "promptsListChanged",
-    "notifications/resources/list_changed": "resourcesListChanged",
-  };
-  const resourceSubscriptions = new Set<string>();
-  let acknowledged: SubscriptionFilter | undefined;
-  let listen: { controller: AbortController; key: string } | undefined;
-  const wantedFilter = (): SubscriptionFilter => {
-    const filter: SubscriptionFilter = {};
-    for (const [method, field] of Object.entries(LIST_FILTERS)) if ((listeners.get(method)?.size ?? 0) > 0) filter[field] = true;
-    if (resourceSubscriptions.size > 0) filter.resourceSubscriptions = [...resourceSubscriptions].sort();
-    return filter;
-  };
-  const syncListen = (): void => {
-    if (!modern || !transport.connected) return;
-    const filter = wantedFilter();
-    const key = JSON.stringify(filter);
-    if (listen?.key === key) return;
-    listen?.controller.abort(new Error("subscriptions changed"));
-    listen = undefined;
-    acknowledged = undefined;
-    if (Object.keys(filter).length === 0) return;
-    const controller = new AbortController();
-    listen = { controller, key };
-    const open = (): void => {
-      transport
-        .request("subscriptions/listen", withModernMeta({ notifications: filter }, { version: init.protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
-            options.onError?.(new Error(`the subscriptions/listen stream of MCP server "${name}" ended (${toError(error).message}); reopening it`, { cause: error }));
-          },
-        )
-        .finally(() => {
-          // A stream that ends unexpectedly is reopened, after a pause so a refusing server is not hammered.
-          if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
-          const timer = setTimeout(open, LISTEN_REOPEN_MS);
-          controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
-        });
-    };
-    open();
-  };
-  const onAcknowledged = (params: unknown): void => {
-    acknowledged = ((params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {});
-  };
-  if (modern) {
-    const previous = transport.onNotification;
-    transport.onNotification = (method, params) => {
-      if (method === "notifications/subscriptions/acknowledged") onAcknowledged(params);
-      previous?.(method, params);
-    };
-    const previousClose = transport.onClose;
-    transport.onClose = () => {
-      listen?.controller.abort(new Error("connection closed"));
-      previousClose?.();
-    };
-  }
+  const session = createSession({
+    name,
+    transport,
+    modern: init.era === "modern",
+    protocolVersion: init.protocolVersion,
+    capabilities,
+    clientInfo,
+    http: "url" in config || (options.transport !== undefined && "sessionId" in options.transport),
+    answer: serverRequestHandler(options),
+    listenerCount: (method) => listeners.get(method)?.size ?? 0,
+    onError: options.onError,
+  });
 
   const connection: MCPServerConnection<MCPTransport> = {
     name,
@@ -522,30 +407,22 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     instructions: init.instructions,
     era: init.era,
     discoverResult: init.era === "modern" ? init.discover : undefined,
-    request,
-    setLogLevel(level) {
-      logLevel = level;
-    },
+    request: (method, params, requestOptions) => session.request(method, params, requestOptions),
+    setLogLevel: (level) => session.setLogLevel(level),
     get subscriptions() {
-      return acknowledged;
+      return session.subscriptions;
     },
-    subscribeResource(uri) {
-      resourceSubscriptions.add(uri);
-      syncListen();
-    },
-    unsubscribeResource(uri) {
-      resourceSubscriptions.delete(uri);
-      syncListen();
-    },
+    subscribeResource: (uri) => session.subscribeResource(uri),
+    unsubscribeResource: (uri) => session.unsubscribeResource(uri),
     on(method: string, listener: NotificationListener | AnyNotificationListener) {
       let set = listeners.get(method);
       if (!set) listeners.set(method, (set = new Set()));
       const entry = listener as (value: unknown) => void;
       set.add(entry);
-      if (method in LIST_FILTERS) syncListen();
+      if (method in LIST_FILTERS) session.listenersChanged();
       return () => {
         set.delete(entry);
-        if (method in LIST_FILTERS) syncListen();
+        if (method in LIST_FILTERS) session.listenersChanged();
       };
     },
   };
@@ -560,17 +437,6 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 type Handshake =
   | { era: "legacy"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
   | { era: "modern"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
-
-/** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean | undefined;
-  promptsListChanged?: boolean | undefined;
-  resourcesListChanged?: boolean | undefined;
-  resourceSubscriptions?: string[] | undefined;
-}
-
-/** Pause before reopening a `subscriptions/listen` stream that ended on its own. */
-const LISTEN_REOPEN_MS = 1000;
 
 /** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
 export const DISCOVER_PROBE_MS = 2000;

@@ -10,7 +10,6 @@ export {
   OFFERED_PROTOCOL_VERSIONS,
   SUPPORTED_PROTOCOL_VERSIONS,
   type DiscoverResult,
-  type SubscriptionFilter,
   type AnyNotificationListener,
   type BuiltInTransport,
   type ConnectOptions,
@@ -40,6 +39,7 @@ export {
 } from "./methods.js";
 export { InvalidResultError, MODERN_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./modern.js";
 export { serverConfigProblems, type ConfigProblem } from "./validate.js";
+export type { SubscriptionFilter } from "./session.js";
 export {
   CapabilityNotSupportedError,
   ConnectionTimeoutError,

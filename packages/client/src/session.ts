@@ -1,0 +1,194 @@
+import { toError, type MCPTransport, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import {
+  headerParamsOf,
+  headersFor,
+  InvalidResultError,
+  MAX_INPUT_ROUNDS,
+  MRTR_METHODS,
+  NotInProtocolRevisionError,
+  REMOVED_IN_MODERN,
+  withModernMeta,
+  type HeaderParam,
+} from "./modern.js";
+import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
+
+/** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean | undefined;
+  promptsListChanged?: boolean | undefined;
+  resourcesListChanged?: boolean | undefined;
+  resourceSubscriptions?: string[] | undefined;
+}
+
+/** Pause before reopening a `subscriptions/listen` stream that ended on its own. */
+const LISTEN_REOPEN_MS = 1000;
+
+/** The notification methods a `subscriptions/listen` filter field stands for. */
+export const LIST_FILTERS: Readonly<Record<string, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged">> = {
+  "notifications/tools/list_changed": "toolsListChanged",
+  "notifications/prompts/list_changed": "promptsListChanged",
+  "notifications/resources/list_changed": "resourcesListChanged",
+};
+
+/** What a session needs from the connection it serves. */
+export interface SessionContext {
+  name: string;
+  transport: MCPTransport;
+  modern: boolean;
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  /** Whether the transport is HTTP (`x-mcp-header` applies there only). */
+  http: boolean;
+  /** The connection's handlers for server→client requests, also used for MRTR input requests. */
+  answer: (method: string, params: unknown, context: RequestContext) => Promise<unknown>;
+  /** How many listeners the connection has for a notification method. */
+  listenerCount: (method: string) => number;
+  onError: ((error: Error) => void) | undefined;
+}
+
+/** The per-era request path of one connection, and its 2026-07-28 subscriptions. */
+export interface Session {
+  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T>;
+  setLogLevel(level: LoggingLevel | undefined): void;
+  readonly subscriptions: SubscriptionFilter | undefined;
+  subscribeResource(uri: string): void;
+  unsubscribeResource(uri: string): void;
+  /** Re-reads what is listened to (after `on()` or an unsubscribe) and adjusts the listen stream. */
+  listenersChanged(): void;
+}
+
+/**
+ * The request path of one connection: straight to the transport in the 2025 era; in 2026-07-28
+ * the `_meta` envelope, `Mcp-Param-*` headers, multi round-trip input, removed methods refused, and
+ * one `subscriptions/listen` stream for what is listened to.
+ */
+export function createSession(context: SessionContext): Session {
+  const { name, transport, modern, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } = context;
+  const options = { onError: context.onError };
+  let logLevel: LoggingLevel | undefined;
+  const toolHeaders = new Map<string, HeaderParam[]>();
+
+  /** The server's answers to a round of input requests (elicitation, sampling, roots), through the same handlers. */
+  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
+    const context = { signal: signal ?? new AbortController().signal, requestId: "input" };
+    const answers: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(requests)) answers[key] = await answer(String(request.method), request.params, context);
+    return answers;
+  };
+
+  const modernRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
+    if (REMOVED_IN_MODERN.has(method)) throw new NotInProtocolRevisionError(name, method, protocolVersion);
+    const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
+    const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
+    let current: object | undefined = params;
+    for (let round = 0; ; round++) {
+      const result = await transport.request<Record<string, unknown>>(method, withModernMeta(current, { version: protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
+      const type = result?.["resultType"];
+      if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
+      if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
+      if (!MRTR_METHODS.has(method)) throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
+      if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);
+      const inputRequests = result["inputRequests"] as Record<string, { method?: string; params?: unknown }> | undefined;
+      const retry: Record<string, unknown> = { ...(params ?? {}) };
+      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions?.signal);
+      if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
+      current = retry;
+    }
+  };
+
+  // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
+  const request: Session["request"] = modern ? modernRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
+
+  /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
+  const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
+    if (!http || !Array.isArray(result["tools"])) return result;
+    const kept: Tool[] = [];
+    for (const tool of result["tools"] as Tool[]) {
+      const checked = headerParamsOf(tool);
+      if ("invalid" in checked) {
+        options.onError?.(new InvalidResultError(`MCP server "${name}": tool "${tool.name}" is not offered: ${checked.invalid}`));
+        continue;
+      }
+      toolHeaders.set(tool.name, checked.params);
+      kept.push(tool);
+    }
+    return { ...result, tools: kept };
+  };
+
+  // ─── subscriptions/listen (2026-07-28): one stream for the change notifications asked for ───
+  const resourceSubscriptions = new Set<string>();
+  let acknowledged: SubscriptionFilter | undefined;
+  let listen: { controller: AbortController; key: string } | undefined;
+  const wantedFilter = (): SubscriptionFilter => {
+    const filter: SubscriptionFilter = {};
+    for (const [method, field] of Object.entries(LIST_FILTERS)) if (listenerCount(method) > 0) filter[field] = true;
+    if (resourceSubscriptions.size > 0) filter.resourceSubscriptions = [...resourceSubscriptions].sort();
+    return filter;
+  };
+  const syncListen = (): void => {
+    if (!modern || !transport.connected) return;
+    const filter = wantedFilter();
+    const key = JSON.stringify(filter);
+    if (listen?.key === key) return;
+    listen?.controller.abort(new Error("subscriptions changed"));
+    listen = undefined;
+    acknowledged = undefined;
+    if (Object.keys(filter).length === 0) return;
+    const controller = new AbortController();
+    listen = { controller, key };
+    const open = (): void => {
+      transport
+        .request("subscriptions/listen", withModernMeta({ notifications: filter }, { version: protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
+            options.onError?.(new Error(`the subscriptions/listen stream of MCP server "${name}" ended (${toError(error).message}); reopening it`, { cause: error }));
+          },
+        )
+        .finally(() => {
+          // A stream that ends unexpectedly is reopened, after a pause so a refusing server is not hammered.
+          if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
+          const timer = setTimeout(open, LISTEN_REOPEN_MS);
+          controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+        });
+    };
+    open();
+  };
+  const onAcknowledged = (params: unknown): void => {
+    acknowledged = ((params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {});
+  };
+  if (modern) {
+    const previous = transport.onNotification;
+    transport.onNotification = (method, params) => {
+      if (method === "notifications/subscriptions/acknowledged") onAcknowledged(params);
+      previous?.(method, params);
+    };
+    const previousClose = transport.onClose;
+    transport.onClose = () => {
+      listen?.controller.abort(new Error("connection closed"));
+      previousClose?.();
+    };
+  }
+
+
+  return {
+    request,
+    setLogLevel(level) {
+      logLevel = level;
+    },
+    get subscriptions() {
+      return acknowledged;
+    },
+    subscribeResource(uri) {
+      resourceSubscriptions.add(uri);
+      syncListen();
+    },
+    unsubscribeResource(uri) {
+      resourceSubscriptions.delete(uri);
+      syncListen();
+    },
+    listenersChanged: syncListen,
+  };
+}
