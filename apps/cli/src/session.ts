@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, MCPManager, type ConfigError, type DiscoveredServer, type LoadResult } from "@mcp/manager";
+import { loadAllMCPConfigs, MCPManager, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult } from "@mcp/manager";
 import { approvalsFile, approveProjectServers } from "./approvals.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { closest, splitCommandLine } from "./words.js";
@@ -31,10 +30,9 @@ export function embeddedConfig(): MCPServerConfig {
 
 export const CLI_VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
-/** Where our own user-scope files live (next to `mcp-client.json`). */
+/** Where our own user-scope files live (next to `mcp-client.json`): the manager's folder, so both agree. */
 export function configDir(home: string): string {
-  const base = process.platform === "win32" ? (process.env["APPDATA"] ?? resolve(home, "AppData", "Roaming")) : process.env["XDG_CONFIG_HOME"] || resolve(home, ".config");
-  return resolve(base, "mcp-client");
+  return userConfigDir({ home, env: process.env, platform: process.platform });
 }
 
 /** What a command works with: the servers chosen and, once connected, the manager. */

@@ -3,7 +3,7 @@ export { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, typ
 export { isRetryableAfterReconnect } from "./server.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export { validateServerConfig } from "./config/validate.js";
-export { OWN_FILE } from "./config/families.js";
+export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter } from "./config/types.js";
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, ToolNameMap, toolNameFor, type NameCollision } from "./names.js";

@@ -275,11 +275,11 @@ export function readZed(document: unknown): AdapterOutput {
 
 // ─── where the files are ──────────────────────────────────────────────────────
 
-function appData(l: Locations): string {
+function appData(l: Pick<Locations, "home" | "env">): string {
   return l.env["APPDATA"] ?? join(l.home, "AppData", "Roaming");
 }
 
-function xdgConfig(l: Locations): string {
+function xdgConfig(l: Pick<Locations, "home" | "env">): string {
   return l.env["XDG_CONFIG_HOME"] || join(l.home, ".config");
 }
 
@@ -293,9 +293,14 @@ function appSettings(l: Locations): string {
 /** The file name of our own config. */
 export const OWN_FILE = "mcp-client.json";
 
-/** Our own user file: `~/.config/mcp-client/mcp-client.json` (`%APPDATA%\\mcp-client\\…` on Windows). */
+/** Our own user folder: `~/.config/mcp-client` (`$XDG_CONFIG_HOME`; `%APPDATA%\\mcp-client` on Windows). */
+export function userConfigDir(l: Pick<Locations, "home" | "platform" | "env">): string {
+  return join(l.platform === "win32" ? appData(l) : xdgConfig(l), "mcp-client");
+}
+
+/** Our own user file: `mcp-client.json` in {@link userConfigDir}. */
 export function ownUserFile(l: Locations): string {
-  return join(l.platform === "win32" ? appData(l) : xdgConfig(l), "mcp-client", OWN_FILE);
+  return join(userConfigDir(l), OWN_FILE);
 }
 
 /** `~/.claude.json` (Claude Code keeps it at the top of the home directory). */
