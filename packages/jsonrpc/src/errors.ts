@@ -194,18 +194,26 @@ export class HttpError extends McpError {
 
   /** The readable part of a body: a JSON-RPC error's message when the body is one, else the text. */
   private static reasonOf(body: string): string {
-    const text = body.trim();
-    if (text.startsWith("{")) {
-      try {
-        const value = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-        const { code, message } = value.error ?? {};
-        if (typeof message === "string" && message !== "") return typeof code === "number" ? `${message} (JSON-RPC error ${code})` : message;
-      } catch {
-        // Not JSON after all: show it as text.
-      }
-    }
-    return text;
+    const error = jsonRpcErrorIn(body);
+    if (error) return error.code === undefined ? error.message : `${error.message} (JSON-RPC error ${error.code})`;
+    return body.trim();
   }
+}
+
+/**
+ * The JSON-RPC error an HTTP error body carries (`{"error": {"code", "message"}}`), if it is one
+ * with a message: what a person should read instead of the raw JSON.
+ */
+export function jsonRpcErrorIn(body: string): { code: number | undefined; message: string } | undefined {
+  const text = body.trim();
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const { code, message } = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error ?? {};
+    if (typeof message === "string" && message !== "") return { code: typeof code === "number" ? code : undefined, message };
+  } catch {
+    // Not JSON after all.
+  }
+  return undefined;
 }
 
 /**

@@ -36,6 +36,7 @@ export {
   InvalidParamsError,
   InvalidRequestError,
   isValidTimeout,
+  jsonRpcErrorIn,
   McpError,
   MessageTooLargeError,
   MethodNotFoundError,

@@ -1,4 +1,4 @@
-import { HttpError, ParseError } from "@mcp/jsonrpc";
+import { HttpError, jsonRpcErrorIn, ParseError } from "@mcp/jsonrpc";
 
 /**
  * The server answered with a non-2xx status. Message: `MCP request failed: <status> <statusText>`,
@@ -19,13 +19,9 @@ const MAX_REASON = 300;
 
 /** The readable reason in an error body: a JSON-RPC error's message, else the trimmed text. */
 function reasonOf(body: string): string {
+  const error = jsonRpcErrorIn(body);
+  if (error) return error.message;
   const text = body.trim();
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === "string" && message !== "") return message;
-  } catch {
-    // not JSON: the text is the reason
-  }
   return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON)}…` : text;
 }
 
