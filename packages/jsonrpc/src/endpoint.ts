@@ -1,3 +1,4 @@
+import { AbortLatch, type AbortHandle } from "./abort.js";
 import { InvalidMessageError, RpcError, ErrorCodes, TransportClosedError, toError } from "./errors.js";
 import { classifyMessage } from "./guards.js";
 import { PendingRequests } from "./tracker.js";
@@ -19,7 +20,10 @@ export interface SendContext {
    * For requests, when the endpoint was created with `requestSignals: true`: aborted when the
    * request ends without its response (timeout, caller abort, close, send failure), so the
    * transport can end its exchange. Never aborted once a response (result or error) arrived.
+   * Cheap: prefer it to `signal` on hot paths.
    */
+  abort?: AbortHandle | undefined;
+  /** The same as `abort`, as a real `AbortSignal` (made when first read). */
   signal?: AbortSignal | undefined;
   /** For requests: extra transport headers the caller asked for (`RequestOptions.headers`). */
   headers?: Record<string, string> | undefined;
@@ -43,6 +47,21 @@ export interface JsonRpcEndpointOptions {
   requestSignals?: boolean | undefined;
   /** Names the source in error messages, e.g. "stdout" or "SSE stream". */
   source?: string | undefined;
+}
+
+/** A request's send context whose `signal` is made only if someone reads it. */
+class RequestSendContext implements SendContext {
+  readonly requestId: RequestId;
+  readonly abort: AbortHandle;
+  readonly headers: Record<string, string> | undefined;
+  constructor(requestId: RequestId, abort: AbortHandle, headers: Record<string, string> | undefined) {
+    this.requestId = requestId;
+    this.abort = abort;
+    this.headers = headers;
+  }
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
 }
 
 const PROGRESS = "notifications/progress";
@@ -88,12 +107,13 @@ export class JsonRpcEndpoint {
       const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? base["_meta"] : {};
       finalParams = { ...base, _meta: { ...meta, progressToken: id } };
     }
-    const controller = this.#requestSignals ? new AbortController() : undefined;
-    const promise = this.pending.track<T>(id, method, options, controller ? { onSettled: (answered) => answered || controller.abort() } : {});
+    const latch = this.#requestSignals ? new AbortLatch() : undefined;
+    const promise = this.pending.track<T>(id, method, options, latch ? { onSettled: (answered) => answered || latch.abort() } : {});
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {
-        const sending = this.#send(message, { requestId: id, signal: controller?.signal, headers: options.headers });
+        const context: SendContext = latch ? new RequestSendContext(id, latch, options.headers) : { requestId: id, headers: options.headers };
+        const sending = this.#send(message, context);
         if (sending) sending.catch((error: unknown) => this.pending.reject(id, error));
       } catch (error) {
         this.pending.reject(id, error);

@@ -1,4 +1,4 @@
-import { MessageTooLargeError, ParseError, type JsonRpcEndpoint } from "@mcp/jsonrpc";
+import { MessageTooLargeError, ParseError, type AbortHandle, type JsonRpcEndpoint } from "@mcp/jsonrpc";
 import type { EventSourceMessage } from "eventsource-parser";
 import type { RequestPath, SessionHeaders } from "./request-path.js";
 
@@ -22,6 +22,8 @@ export interface TransportCore {
   readonly settings: Settings;
   /** Aborts on close(): every background stream ends with it. */
   readonly lifetime: AbortSignal;
+  /** The same, as the handle the request path takes. */
+  readonly lifetimeAbort: AbortHandle;
   isOpen(): boolean;
   /** The session headers of the next request. */
   session(): SessionHeaders;

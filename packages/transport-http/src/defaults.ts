@@ -1,3 +1,5 @@
+import type { AbortHandle } from "@mcp/jsonrpc";
+
 /** Every default of the HTTP transport, written once. */
 export const DEFAULTS = {
   /** ms for a whole exchange (headers and body), and every request's default. */
@@ -19,31 +21,34 @@ export const DEFAULTS = {
 /** The two media types every MCP POST accepts. */
 export const ACCEPT_BOTH: readonly string[] = ["application/json", "text/event-stream"];
 
+/** What a GET for an event stream accepts. */
+export const ACCEPT_SSE: readonly string[] = ["text/event-stream"];
+
 /** True for a `Content-Type` of `text/event-stream` (any parameters). */
 export function isEventStream(contentType: string | undefined): boolean {
   return (contentType ?? "").toLowerCase().startsWith("text/event-stream");
 }
 
-/** A signal's reason, or a standard AbortError when it has none. */
-export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+/** An abort's reason, or a standard AbortError when it has none. */
+export function abortReason(abort: AbortHandle): unknown {
+  return abort.reason ?? new DOMException("This operation was aborted", "AbortError");
 }
 
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. Leaves no listener behind. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the abort's reason as soon as it aborts. Leaves no listener behind. */
+export function delay(ms: number, abort: AbortHandle): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(abortReason(signal));
+    if (abort.aborted) {
+      reject(abortReason(abort));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(abortReason(signal));
+      reject(abortReason(abort));
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+      abort.offAbort(onAbort);
       resolve();
     }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
+    abort.onAbort(onAbort);
   });
 }

@@ -1,7 +1,8 @@
-import { bodyChunks, MessageTooLargeError, readBoundedText, toError } from "@mcp/jsonrpc";
+import { MessageTooLargeError, toError, type AbortHandle } from "@mcp/jsonrpc";
 import { abortReason } from "./defaults.js";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
+import type { StringDecoder as StringDecoderType } from "node:string_decoder";
 
 /**
  * The one HTTP operation the transport needs, behind a small interface with two implementations:
@@ -15,7 +16,8 @@ export interface ExchangeRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string | undefined;
-  signal?: AbortSignal | undefined;
+  /** Ends the exchange (before or during the body) when it aborts. */
+  abort?: AbortHandle | undefined;
 }
 
 /** One HTTP response; the body is read once, as text or as a byte stream. */
@@ -28,8 +30,14 @@ export interface ExchangeResponse {
    * is released) and the read fails with `MessageTooLargeError`.
    */
   text(maxBytes?: number): Promise<string>;
-  /** The body as it arrives. */
-  chunks(): AsyncIterableIterator<Uint8Array>;
+  /**
+   * Hands the body to `onChunk` piece by piece, synchronously as it arrives (no promise per
+   * chunk). Resolves when the body ends or `cancel()` stopped it; rejects when it breaks, or with
+   * what `onChunk` threw (reading then stops). The body is read once.
+   */
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
+  /** {@link ExchangeResponse.read}, decoded as UTF-8 (a character split across chunks is joined). */
+  readText(onText: (text: string) => void): Promise<void>;
   /** Stops reading and releases the connection (a half-read body cannot be reused). */
   cancel(): void;
 }
@@ -46,8 +54,29 @@ export interface ExchangePool {
 /** The shape of WHATWG `fetch` this package needs. */
 export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
 
-function readText(chunks: AsyncIterator<Uint8Array>, maxBytes: number | undefined, stop: () => void): Promise<string> {
-  return readBoundedText(chunks, maxBytes, { source: "HTTP response body", option: "maxMessageBytes", stop });
+/** Reads a whole body through `read`, decoding UTF-8 and counting bytes against `maxBytes`. */
+function textOf(response: Pick<ExchangeResponse, "read" | "cancel">, maxBytes: number | undefined, decoder: { write(chunk: Uint8Array): string; end(): string }): Promise<string> {
+  let text = "";
+  let size = 0;
+  return response
+    .read((chunk) => {
+      size += chunk.byteLength;
+      if (maxBytes !== undefined && size > maxBytes) {
+        response.cancel();
+        throw new MessageTooLargeError(size, maxBytes, "HTTP response body", "maxMessageBytes");
+      }
+      // Appended chunk by chunk into one (rope) string: as fast as setEncoding("utf8"), and the
+      // limit stays in bytes.
+      text += decoder.write(chunk);
+    })
+    .then(() => text + decoder.end());
+}
+
+/** Feeds a body to `onText` as decoded text. */
+async function textStream(response: Pick<ExchangeResponse, "read">, onText: (text: string) => void, decoder: { write(chunk: Uint8Array): string; end(): string }): Promise<void> {
+  await response.read((chunk) => onText(decoder.write(chunk)));
+  const rest = decoder.end();
+  if (rest !== "") onText(rest);
 }
 
 /** An exchange over `fetch`. */
@@ -58,117 +87,273 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal: request.signal,
+        signal: request.abort?.signal,
         redirect: "manual",
       });
       // Once a read is under way the body is locked to its reader: cancel through the reader.
       let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-      return {
+      let stopped = false;
+      let consumed = false;
+      const cancel = (): void => {
+        stopped = true;
+        void (reader ?? response.body)?.cancel().catch(() => undefined);
+      };
+      const read = async (onChunk: (chunk: Uint8Array) => void): Promise<void> => {
+        if (consumed) throw new Error("Response body already read");
+        consumed = true;
+        if (stopped || response.body === null) return;
+        reader = response.body.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done || stopped) return;
+            onChunk(value);
+          }
+        } catch (error) {
+          if (stopped && !MessageTooLargeError.isInstance(error)) return;
+          cancel();
+          throw error;
+        }
+      };
+      const decoder = new TextDecoder();
+      const self: ExchangeResponse = {
         status: response.status,
         statusText: response.statusText,
         header: (name) => response.headers.get(name) ?? undefined,
-        text: (maxBytes) => (maxBytes === undefined ? response.text() : readText(chunks(), maxBytes, cancel)),
-        chunks: () => chunks(),
-        cancel: () => cancel(),
+        text: (maxBytes) => textOf(self, maxBytes, { write: (c) => decoder.decode(c, { stream: true }), end: () => decoder.decode() }),
+        read,
+        readText: (onText) => textStream(self, onText, { write: (c) => decoder.decode(c, { stream: true }), end: () => decoder.decode() }),
+        cancel,
       };
-      function cancel(): void {
-        void (reader ?? response.body)?.cancel().catch(() => undefined);
-      }
-      function chunks(): AsyncIterableIterator<Uint8Array> {
-        return bodyChunks(response.body, (r) => (reader = r));
-      }
+      return self;
     },
     destroy: () => undefined,
   };
 }
 
+/** The node:http modules, loaded once on first use so the package still imports where only fetch exists. */
+interface NodeModules {
+  http: typeof NodeHttp;
+  https: typeof NodeHttps;
+  StringDecoder: typeof StringDecoderType;
+  urlToHttpOptions: (url: URL) => NodeHttp.RequestOptions;
+}
+
+/** Starts one exchange (used again for the one retry on a fresh connection). */
+type Start = (request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void) => void;
+
+/** The exchange state on its request and response objects, so listeners can be shared functions. */
+const STATE = Symbol("mcp.exchange");
+type Carrier = { [STATE]?: NodeExchange };
+
+// Shared listeners: node calls them with `this` bound to the emitter, which carries the exchange.
+// A pipelined burst then allocates no closures per request for them.
+function onRequestError(this: Carrier, error: NodeJS.ErrnoException): void {
+  this[STATE]?.requestFailed(error);
+}
+function onResponse(this: Carrier, res: NodeHttp.IncomingMessage): void {
+  this[STATE]?.responded(res);
+}
+function onResponseError(this: Carrier, error: Error): void {
+  this[STATE]?.bodyFailed(error);
+}
+function onResponseEnd(this: Carrier): void {
+  this[STATE]?.bodyEnded();
+}
+function onResponseClose(this: Carrier): void {
+  this[STATE]?.bodyClosed();
+}
+function onResponseData(this: Carrier, chunk: Buffer): void {
+  this[STATE]?.data(chunk);
+}
+
+/**
+ * One request/response on a keep-alive agent, and the response object handed to the transport.
+ * Its abort is watched here rather than handed to node:http: node keeps its listener after the
+ * response ends, and an abort then destroys a keep-alive socket that may already serve another
+ * request, with an 'error' event nobody listens to. Ours is removed as soon as the exchange is
+ * over, so an abort after that is a no-op.
+ */
+class NodeExchange implements ExchangeResponse {
+  status = 0;
+  statusText = "";
+  readonly #modules: NodeModules;
+  readonly #request: ExchangeRequest;
+  readonly #resolve: (response: ExchangeResponse) => void;
+  readonly #reject: (error: unknown) => void;
+  /** Starts the same request again on a fresh connection; set while that is still allowed. */
+  #retry: Start | undefined;
+  #req: NodeHttp.ClientRequest;
+  #res: NodeHttp.IncomingMessage | undefined = undefined;
+  #over = false;
+  #consumed = false;
+  #stopped = false;
+  #ended = false;
+  /** True while `onChunk` runs: a cancel() from inside it must not settle the read before a throw. */
+  #inChunk = false;
+  #failure: unknown = undefined;
+  #onChunk: ((chunk: Uint8Array) => void) | undefined = undefined;
+  #readDone: (() => void) | undefined = undefined;
+  #readFailed: ((error: unknown) => void) | undefined = undefined;
+  readonly #onAbort = (): void => {
+    if (!this.#over) this.#req.destroy(toError(abortReason(this.#request.abort!)));
+  };
+
+  constructor(modules: NodeModules, agent: NodeHttp.Agent, target: NodeHttp.RequestOptions, request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: Start | undefined) {
+    this.#modules = modules;
+    this.#request = request;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#retry = retry;
+    // The headers object is this request's own (the request path builds one per request).
+    const headers = request.headers;
+    if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
+    const secure = request.url.protocol === "https:";
+    const req = (secure ? modules.https : modules.http).request({ ...target, method: request.method, headers, agent });
+    this.#req = req;
+    (req as Carrier)[STATE] = this;
+    request.abort?.onAbort(this.#onAbort);
+    // Every error has a listener: before the response it rejects; after, it reaches the body's reader.
+    req.on("error", onRequestError);
+    req.on("response", onResponse);
+    req.end(request.body);
+  }
+
+  #finish(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#request.abort?.offAbort(this.#onAbort);
+  }
+
+  requestFailed(error: NodeJS.ErrnoException): void {
+    this.#finish();
+    const retry = this.#retry;
+    this.#retry = undefined;
+    // A kept-alive socket the server closed while it sat idle fails at once, before the request
+    // reached the server: send it again, once, on a new connection.
+    if (retry && this.#res === undefined && this.#req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !this.#request.abort?.aborted) retry(this.#request, this.#resolve, this.#reject);
+    else if (this.#res === undefined) this.#reject(error);
+    else this.bodyFailed(error);
+  }
+
+  responded(res: NodeHttp.IncomingMessage): void {
+    this.#res = res;
+    this.#retry = undefined;
+    this.status = res.statusCode ?? 0;
+    this.statusText = res.statusMessage ?? "";
+    (res as Carrier)[STATE] = this;
+    res.on("error", onResponseError); // surfaced to whoever reads the body; never unhandled
+    res.on("end", onResponseEnd);
+    res.on("close", onResponseClose);
+    this.#resolve(this);
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#res?.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  text(maxBytes?: number): Promise<string> {
+    return textOf(this, maxBytes, new this.#modules.StringDecoder("utf8"));
+  }
+
+  readText(onText: (text: string) => void): Promise<void> {
+    return textStream(this, onText, new this.#modules.StringDecoder("utf8"));
+  }
+
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
+    if (this.#consumed) return Promise.reject(new Error("Response body already read"));
+    this.#consumed = true;
+    if (this.#stopped || this.#ended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#onChunk = onChunk;
+      this.#readDone = resolve;
+      this.#readFailed = reject;
+      this.#res!.on("data", onResponseData);
+    });
+  }
+
+  cancel(): void {
+    this.#stopped = true;
+    this.#finish();
+    const res = this.#res;
+    if (res === undefined) return;
+    if (!res.complete) res.destroy();
+    else res.resume();
+    if (!this.#inChunk) this.#settleRead(undefined);
+  }
+
+  data(chunk: Buffer): void {
+    if (this.#stopped) return;
+    this.#inChunk = true;
+    try {
+      this.#onChunk!(chunk);
+    } catch (error) {
+      this.#failure = error;
+      this.cancel();
+      this.#inChunk = false;
+      this.#settleRead(error);
+      return;
+    }
+    this.#inChunk = false;
+    // A cancel() from inside the callback settles the read now, as done.
+    if (this.#stopped) this.#settleRead(undefined);
+  }
+
+  bodyFailed(error: unknown): void {
+    this.#failure ??= error;
+  }
+
+  bodyEnded(): void {
+    this.#ended = true;
+    this.#finish();
+    this.#settleRead(undefined);
+  }
+
+  bodyClosed(): void {
+    this.#finish();
+    if (this.#res!.complete || this.#stopped) this.#settleRead(undefined);
+    else this.#settleRead(this.#failure ?? Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" }));
+  }
+
+  #settleRead(error: unknown): void {
+    const done = this.#readDone;
+    const fail = this.#readFailed;
+    this.#readDone = this.#readFailed = this.#onChunk = undefined;
+    if (error === undefined) done?.();
+    else fail?.(error);
+  }
+}
 
 /** An exchange over keep-alive `node:http` / `node:https` agents owned by one transport. */
 export async function nodePool(): Promise<ExchangePool> {
-  // Loaded lazily so the package still imports where only fetch exists.
-  const http: typeof NodeHttp = await import("node:http");
-  const https: typeof NodeHttps = await import("node:https");
-  const { StringDecoder } = await import("node:string_decoder");
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 }),
+  const modules: NodeModules = {
+    http: await import("node:http"),
+    https: await import("node:https"),
+    StringDecoder: (await import("node:string_decoder")).StringDecoder,
+    urlToHttpOptions: (await import("node:url")).urlToHttpOptions,
   };
-
-  /** One attempt on the wire. `retry` is set when a reused keep-alive socket may be retried once. */
-  const attempt = (request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: (() => void) | undefined): void => {
-    const { url, signal } = request;
-    const secure = url.protocol === "https:";
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
-    // The signal is watched here rather than handed to node:http: node keeps its listener after
-    // the response ends, and an abort then destroys a keep-alive socket that may already serve
-    // another request, with an 'error' event nobody listens to. Ours is removed as soon as the
-    // exchange is over, so an abort after that is a no-op.
-    const req = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? agents["https:"] : agents["http:"] });
-    let over = false;
-    let responded = false;
-    const onAbort = (): void => {
-      if (!over) req.destroy(toError(abortReason(signal!)));
-    };
-    const finish = (): void => {
-      if (over) return;
-      over = true;
-      signal?.removeEventListener("abort", onAbort);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    // Every error has a listener: before the response it rejects; after, it reaches the body's reader.
-    req.on("error", (error: NodeJS.ErrnoException) => {
-      finish();
-      // A kept-alive socket the server closed while it sat idle fails at once, before the request
-      // reached the server: send it again, once, on a new connection.
-      if (retry && !responded && req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !signal?.aborted) retry();
-      else reject(error);
-    });
-    req.on("response", (res) => {
-      responded = true;
-      res.on("error", () => undefined); // surfaced to whoever reads the body; never unhandled
-      res.on("end", finish);
-      res.on("close", finish);
-      let consumed = false;
-      const take = (): typeof res => {
-        if (consumed) throw new Error("Response body already read");
-        consumed = true;
-        return res;
-      };
-      resolve({
-        status: res.statusCode ?? 0,
-        statusText: res.statusMessage ?? "",
-        header: (name) => {
-          const value = res.headers[name.toLowerCase()];
-          return Array.isArray(value) ? value.join(", ") : value;
-        },
-        text: async (maxBytes) => {
-          // Decoded chunk by chunk into one (rope) string, counting bytes: as fast as
-          // setEncoding("utf8"), and the limit stays in bytes.
-          const decoder = new StringDecoder("utf8");
-          let text = "";
-          let size = 0;
-          for await (const chunk of take()) {
-            const part = chunk as Buffer;
-            size += part.length;
-            if (maxBytes !== undefined && size > maxBytes) {
-              cancel();
-              throw new MessageTooLargeError(size, maxBytes, "HTTP response body", "maxMessageBytes");
-            }
-            text += decoder.write(part);
-          }
-          return text + decoder.end();
-        },
-        chunks: () => take()[Symbol.asyncIterator]() as AsyncIterableIterator<Uint8Array>,
-        cancel,
-      });
-      function cancel(): void {
-        finish();
-        if (!res.complete) res.destroy();
-        else res.resume();
-      }
-    });
-    req.end(request.body);
+  // node:http turns a URL into options on every request; the transport sends to one or two URLs.
+  const targets = new WeakMap<URL, NodeHttp.RequestOptions>();
+  const targetOf = (url: URL): NodeHttp.RequestOptions => {
+    let target = targets.get(url);
+    if (target === undefined) {
+      // Only what node:http reads: a small options object is copied faster on every request.
+      const { protocol, hostname, port, path, auth } = modules.urlToHttpOptions(url);
+      target = auth === undefined ? { protocol, hostname, port, path } : { protocol, hostname, port, path, auth };
+      targets.set(url, target);
+    }
+    return target;
+  };
+  const agents = {
+    "http:": new modules.http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
+    "https:": new modules.https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
+  };
+  const again: Start = (request, resolve, reject) => {
+    new NodeExchange(modules, request.url.protocol === "https:" ? agents["https:"] : agents["http:"], targetOf(request.url), request, resolve, reject, undefined);
+  };
+  const start: Start = (request, resolve, reject) => {
+    new NodeExchange(modules, request.url.protocol === "https:" ? agents["https:"] : agents["http:"], targetOf(request.url), request, resolve, reject, again);
   };
 
   const exchange: Exchange = (request) =>
@@ -177,11 +362,11 @@ export async function nodePool(): Promise<ExchangePool> {
         reject(new TypeError(`Unsupported URL protocol: ${request.url.protocol}`));
         return;
       }
-      if (request.signal?.aborted) {
-        reject(abortReason(request.signal));
+      if (request.abort?.aborted) {
+        reject(abortReason(request.abort));
         return;
       }
-      attempt(request, resolve, reject, () => attempt(request, resolve, reject, undefined));
+      start(request, resolve, reject);
     });
   return {
     exchange,

@@ -1,5 +1,6 @@
+import { abortHandleOf } from "@mcp/jsonrpc";
 import { deliverSseEvent, type TransportCore } from "./core.js";
-import { isEventStream } from "./defaults.js";
+import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { SseEndpointError } from "./errors.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./sse.js";
@@ -26,7 +27,7 @@ export async function openLegacyStream(core: TransportCore, onEnded: (error?: un
 
   let response: ExchangeResponse;
   try {
-    response = await core.path.send({ method: "GET", url: core.url, headers: core.path.headers({ sessionId: undefined, protocolVersion: core.session().protocolVersion }, { accept: ["text/event-stream"] }), signal: stream.signal });
+    response = await core.path.send({ method: "GET", url: core.url, headers: core.path.headers({ sessionId: undefined, protocolVersion: core.session().protocolVersion }, { accept: ACCEPT_SSE }), abort: abortHandleOf(stream.signal) });
   } catch (error) {
     return fail(stream.signal.aborted ? stream.signal.reason : error);
   }
@@ -38,7 +39,7 @@ export async function openLegacyStream(core: TransportCore, onEnded: (error?: un
   let postUrl: URL | undefined;
   const gotEndpoint = new Promise<URL>((resolve, reject) => {
     const reading = readSse(
-      response.chunks(),
+      response,
       progress,
       (event) => {
         if (event.event !== "endpoint") {

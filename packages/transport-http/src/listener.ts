@@ -13,12 +13,13 @@ import type { SseProgress } from "./sse.js";
 export async function runListener(core: TransportCore, first: ExchangeResponse): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const signal = core.lifetime;
+  const abort = core.lifetimeAbort;
   let response: ExchangeResponse | undefined = first;
   let failures = 0;
   while (core.isOpen()) {
     let failure: unknown;
     try {
-      response ??= await resumeStream(core, progress, signal);
+      response ??= await resumeStream(core, progress, abort);
       const before = progress.events ?? 0;
       await readStream(core, response, progress, () => false);
       failures = (progress.events ?? 0) > before ? 0 : failures + 1;
@@ -38,7 +39,7 @@ export async function runListener(core: TransportCore, first: ExchangeResponse):
     response = undefined;
     if (!core.isOpen()) break;
     try {
-      await delay(progress.retry ?? core.settings.defaultRetryMs, signal);
+      await delay(progress.retry ?? core.settings.defaultRetryMs, abort);
     } catch {
       break;
     }

@@ -73,6 +73,7 @@ export class RequestPath {
   readonly #serverName: string | undefined;
   readonly #maxRedirects: number;
   readonly #pool: () => ExchangePool | undefined;
+  readonly #acceptCache = new Map<readonly string[], string>();
 
   constructor(options: RequestPathOptions, pool: () => ExchangePool | undefined) {
     this.#url = options.url;
@@ -87,10 +88,20 @@ export class RequestPath {
     this.#pool = pool;
   }
 
+  /** `Accept` for a set of required media types (the transport uses two sets): computed once each. */
+  #accept(required: readonly string[]): string {
+    let value = this.#acceptCache.get(required);
+    if (value === undefined) {
+      value = mergeAccept(required, this.#userAccept);
+      if (this.#acceptCache.size < 8) this.#acceptCache.set(required, value);
+    }
+    return value;
+  }
+
   /** The headers of one request: the user's, the MCP media types, the session's. Lower-case names. */
   headers(session: SessionHeaders, extra: { accept?: readonly string[] | undefined; contentType?: string | undefined }): Record<string, string> {
     const headers: Record<string, string> = { ...this.#userHeaders };
-    if (extra.accept !== undefined) headers["accept"] = mergeAccept(extra.accept, this.#userAccept);
+    if (extra.accept !== undefined) headers["accept"] = this.#accept(extra.accept);
     if (extra.contentType !== undefined) headers["content-type"] = extra.contentType;
     if (session.sessionId !== undefined) headers["mcp-session-id"] = session.sessionId;
     if (session.protocolVersion !== undefined) headers["mcp-protocol-version"] = session.protocolVersion;
@@ -102,12 +113,19 @@ export class RequestPath {
    * redirects followed by the rules above. A failure to reach the server is a {@link NetworkError};
    * an abort rethrows the signal's reason.
    */
-  async send(request: ExchangeRequest): Promise<ExchangeResponse> {
+  send(request: ExchangeRequest): Promise<ExchangeResponse> {
     const pool = this.#pool();
-    if (!pool) throw new TransportClosedError();
+    if (!pool) return Promise.reject(new TransportClosedError());
+    // Without an auth provider there is nothing to add or retry: straight to the wire (no extra
+    // promise per request on the hot path).
+    if (!this.#auth) return this.#follow(pool, request, 0);
+    return this.#sendWithAuth(pool, request);
+  }
+
+  async #sendWithAuth(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
     let retriedAuth = false;
     for (;;) {
-      const response = await this.#follow(pool, { ...request, headers: await this.#withAuth(request.headers) });
+      const response = await this.#follow(pool, { ...request, headers: await this.#withAuth(request.headers) }, 0);
       if (response.status === 401 && this.#auth?.onUnauthorized && !retriedAuth) {
         retriedAuth = true;
         const retry = await this.#auth.onUnauthorized({ url: request.url.href, status: 401, wwwAuthenticate: response.header("www-authenticate") });
@@ -147,34 +165,42 @@ export class RequestPath {
     return merged;
   }
 
-  async #exchange(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
-    try {
-      return await pool.exchange(request);
-    } catch (error) {
-      if (request.signal?.aborted) throw request.signal.reason ?? error;
-      if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) throw error;
-      throw new NetworkError(request.url.href, error, { serverName: this.#serverName });
-    }
+  #networkError(request: ExchangeRequest, error: unknown): unknown {
+    if (request.abort?.aborted) return request.abort.reason ?? error;
+    if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) return error;
+    return new NetworkError(request.url.href, error, { serverName: this.#serverName });
   }
 
-  async #follow(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
-    let current = request;
-    for (let hops = 0; ; hops++) {
-      const response = await this.#exchange(pool, current);
-      const location = response.header("location");
-      if (![301, 302, 303, 307, 308].includes(response.status) || location === undefined || hops >= this.#maxRedirects) return response;
-      response.cancel();
-      const target = new URL(location, current.url);
-      const headers = { ...current.headers };
-      if (target.origin !== current.url.origin) {
-        // Credentials and the session belong to the origin we were configured with.
-        for (const name of CREDENTIAL_HEADERS) delete headers[name];
-        if (this.#auth) for (const name of Object.keys(await this.#auth.headers())) delete headers[name.toLowerCase()];
-      }
-      // 307/308 repeat the request as it was; the others become a GET without a body.
-      const keepsBody = response.status === 307 || response.status === 308;
-      if (!keepsBody) delete headers["content-type"];
-      current = keepsBody ? { ...current, url: target, headers } : { method: "GET", url: target, headers, signal: current.signal };
+  /** One exchange; a redirect it answers is followed by the rules above. */
+  #follow(pool: ExchangePool, request: ExchangeRequest, hops: number): Promise<ExchangeResponse> {
+    return pool.exchange(request).then(
+      (response) => {
+        if (!REDIRECTS.has(response.status) || hops >= this.#maxRedirects) return response;
+        const location = response.header("location");
+        return location === undefined ? response : this.#redirect(pool, request, response, location, hops);
+      },
+      (error: unknown) => {
+        throw this.#networkError(request, error);
+      },
+    );
+  }
+
+  async #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number): Promise<ExchangeResponse> {
+    response.cancel();
+    const target = new URL(location, current.url);
+    const headers = { ...current.headers };
+    delete headers["content-length"]; // the exchange sets it for the body it sends, if any
+    if (target.origin !== current.url.origin) {
+      // Credentials and the session belong to the origin we were configured with.
+      for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      if (this.#auth) for (const name of Object.keys(await this.#auth.headers())) delete headers[name.toLowerCase()];
     }
+    // 307/308 repeat the request as it was; the others become a GET without a body.
+    const keepsBody = response.status === 307 || response.status === 308;
+    if (!keepsBody) delete headers["content-type"];
+    const next: ExchangeRequest = keepsBody ? { ...current, url: target, headers } : { method: "GET", url: target, headers, abort: current.abort };
+    return this.#follow(pool, next, hops + 1);
   }
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);

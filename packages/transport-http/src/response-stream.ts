@@ -1,6 +1,6 @@
-import { NoResponseError, type RequestId } from "@mcp/jsonrpc";
+import { NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
 import { deliverSseEvent, isTooLarge, type TransportCore } from "./core.js";
-import { delay, isEventStream } from "./defaults.js";
+import { ACCEPT_SSE, delay, isEventStream } from "./defaults.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./sse.js";
 
@@ -9,44 +9,35 @@ import { readSse, type SseProgress } from "./sse.js";
  * the stream gets a short moment to end by itself, so its connection can be reused, then is cut.
  */
 export async function readStream(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
-  const iterator = response.chunks();
-  let finished = false;
-  const guarded: AsyncIterator<Uint8Array> = {
-    next: async () => {
-      if (finished) return { done: true, value: undefined };
-      if (!done()) return iterator.next();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const linger = new Promise<IteratorResult<Uint8Array>>((resolve) => {
-        timer = setTimeout(() => resolve({ done: true, value: undefined }), core.settings.streamLingerMs);
-      });
-      const result = await Promise.race([iterator.next(), linger]);
-      clearTimeout(timer);
-      if (result.done) {
-        finished = true;
-        response.cancel();
-      }
-      return result;
-    },
-    return: () => {
-      finished = true;
-      response.cancel();
-      return Promise.resolve({ done: true, value: undefined });
-    },
+  let linger: ReturnType<typeof setTimeout> | undefined;
+  const watch = (): void => {
+    if (linger === undefined && done()) linger = setTimeout(() => response.cancel(), core.settings.streamLingerMs);
   };
+  watch();
   try {
-    await readSse(guarded, progress, (event) => deliverSseEvent(core, event), core.settings.maxMessageBytes);
+    await readSse(
+      response,
+      progress,
+      (event) => {
+        deliverSseEvent(core, event);
+        watch();
+      },
+      core.settings.maxMessageBytes,
+    );
   } catch (error) {
     response.cancel();
     throw error;
+  } finally {
+    clearTimeout(linger);
   }
 }
 
 /** `GET` + `Last-Event-ID`: the continuation of an interrupted stream. */
-export async function resumeStream(core: TransportCore, progress: SseProgress, signal: AbortSignal): Promise<ExchangeResponse> {
-  const headers = core.path.headers(core.session(), { accept: ["text/event-stream"] });
+export async function resumeStream(core: TransportCore, progress: SseProgress, abort: AbortHandle): Promise<ExchangeResponse> {
+  const headers = core.path.headers(core.session(), { accept: ACCEPT_SSE });
   if (progress.lastEventId !== undefined) headers["last-event-id"] = progress.lastEventId;
   const sentSession = core.session().sessionId;
-  const response = await core.path.send({ method: "GET", url: core.url, headers, signal });
+  const response = await core.path.send({ method: "GET", url: core.url, headers, abort });
   if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
     throw await core.path.error(response, sentSession);
   }
@@ -59,7 +50,7 @@ export async function resumeStream(core: TransportCore, progress: SseProgress, s
  * stream carried event ids; otherwise the request fails with {@link NoResponseError}. An event over
  * the size limit fails the request at once.
  */
-export async function consumeResponseStream(core: TransportCore, first: ExchangeResponse, requestId: RequestId, signal: AbortSignal): Promise<void> {
+export async function consumeResponseStream(core: TransportCore, first: ExchangeResponse, requestId: RequestId, abort: AbortHandle): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const pending = (): boolean => core.endpoint.pending.has(requestId);
   let response = first;
@@ -68,7 +59,7 @@ export async function consumeResponseStream(core: TransportCore, first: Exchange
     try {
       await readStream(core, response, progress, () => !pending());
     } catch (error) {
-      if (signal.aborted || !core.isOpen()) return;
+      if (abort.aborted || !core.isOpen()) return;
       if (isTooLarge(error)) throw error;
       broken = error;
     }
@@ -77,7 +68,7 @@ export async function consumeResponseStream(core: TransportCore, first: Exchange
     if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts || core.modern()) {
       throw new NoResponseError(requestId, broken === undefined ? {} : { cause: broken });
     }
-    await delay(progress.retry ?? core.settings.defaultRetryMs, signal);
-    response = await resumeStream(core, progress, signal);
+    await delay(progress.retry ?? core.settings.defaultRetryMs, abort);
+    response = await resumeStream(core, progress, abort);
   }
 }

@@ -1,5 +1,6 @@
 import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { ExchangeResponse } from "./exchange.js";
 
 /** What one SSE stream delivered, for resumption. */
 export interface SseProgress {
@@ -12,13 +13,13 @@ export interface SseProgress {
 }
 
 /**
- * Feeds a byte stream through `eventsource-parser` (multi-line `data:`, `id:`, `retry:`, comments,
- * CR/LF/CRLF) and calls `onEvent` for each event. Resolves when the stream ends; rejects if it
- * breaks, or with `MessageTooLargeError` once one event (or unterminated line) passes `maxSize`
- * characters — then the stream is not read further.
+ * Feeds a response body through `eventsource-parser` (multi-line `data:`, `id:`, `retry:`,
+ * comments, CR/LF/CRLF) and calls `onEvent` for each event, synchronously as its bytes arrive.
+ * Resolves when the body ends (or was cancelled); rejects if it breaks, or with
+ * `MessageTooLargeError` once one event (or unterminated line) passes `maxSize` characters — then
+ * the body is not read further.
  */
-export async function readSse(chunks: AsyncIterator<Uint8Array>, progress: SseProgress, onEvent: (event: EventSourceMessage) => void, maxSize: number): Promise<void> {
-  const decoder = new TextDecoder();
+export async function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseProgress, onEvent: (event: EventSourceMessage) => void, maxSize: number): Promise<void> {
   let tooLarge: MessageTooLargeError | undefined;
   const parser = createParser({
     maxBufferSize: maxSize,
@@ -34,14 +35,8 @@ export async function readSse(chunks: AsyncIterator<Uint8Array>, progress: SsePr
       if (error.type === "max-buffer-size-exceeded") tooLarge ??= new MessageTooLargeError(maxSize + 1, maxSize, "SSE event", "maxMessageBytes");
     },
   });
-  for (;;) {
-    const result = await chunks.next();
-    if (result.done === true) break;
-    parser.feed(decoder.decode(result.value, { stream: true }));
-    if (tooLarge) {
-      await chunks.return?.();
-      throw tooLarge;
-    }
-  }
-  parser.feed(decoder.decode());
+  await body.readText((text) => {
+    parser.feed(text);
+    if (tooLarge) throw tooLarge;
+  });
 }

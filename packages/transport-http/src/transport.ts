@@ -7,10 +7,12 @@ import {
   RequestTimeoutError,
   SessionExpiredError,
   TransportClosedError,
+  abortHandleOf,
   checkTimeout,
   inspectCustom,
   redactConfig,
   toError,
+  type AbortHandle,
   type HandshakeContext,
   type JsonRpcMessage,
   type MCPTransport,
@@ -20,7 +22,7 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, DEFAULTS, isEventStream } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream } from "./defaults.js";
 import { fetchPool, nodePool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
@@ -133,6 +135,7 @@ export class HttpTransport implements MCPTransport {
       path: this.#path,
       settings: this.#settings,
       lifetime: this.#lifetime.signal,
+      lifetimeAbort: abortHandleOf(this.#lifetime.signal),
       isOpen: () => this.#state === "open",
       session: () => this.#sessionHeaders(),
       modern: () => this.modern,
@@ -220,7 +223,7 @@ export class HttpTransport implements MCPTransport {
     let response: ExchangeResponse;
     const sentSession = this.#sessionId;
     try {
-      response = await this.#path.send({ method: "GET", url: this.url, headers: this.#path.headers(this.#sessionHeaders(), { accept: ["text/event-stream"] }), signal: this.#lifetime.signal });
+      response = await this.#path.send({ method: "GET", url: this.url, headers: this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_SSE }), abort: this.#core.lifetimeAbort });
     } catch (error) {
       this.#listening = false;
       throw error;
@@ -269,7 +272,7 @@ export class HttpTransport implements MCPTransport {
             method: "DELETE",
             url: this.url,
             headers: this.#path.headers(this.#sessionHeaders(), {}),
-            signal: AbortSignal.timeout(Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs)),
+            abort: abortHandleOf(AbortSignal.timeout(Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs))),
           });
           response.cancel();
         } catch {
@@ -298,9 +301,8 @@ export class HttpTransport implements MCPTransport {
     return { sessionId: this.#mode === "streamable" && !this.modern ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
   }
 
-  /** The 2026-07-28 request headers: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
-  #modernHeaders(message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> = {};
+  /** Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
+  #addModernHeaders(headers: Record<string, string>, message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
     if (!this.modern || !("method" in message)) return headers;
     headers["mcp-method"] = message.method;
     const params = (message.params ?? {}) as { name?: unknown; uri?: unknown };
@@ -313,41 +315,44 @@ export class HttpTransport implements MCPTransport {
     return headers;
   }
 
-  async #send(message: JsonRpcMessage, context: SendContext): Promise<void> {
-    if (this.#state !== "open") throw new TransportClosedError();
+  #send(message: JsonRpcMessage, context: SendContext): Promise<void> {
+    if (this.#state !== "open") return Promise.reject(new TransportClosedError());
+    // A request: one promise chain, no extra async frame per request on the hot path.
+    if (context.requestId !== undefined) return this.#post(message, context.requestId, context.abort!, context.headers).catch((error: unknown) => this.#requestFailed(message, context, error));
+    return this.#sendOther(message);
+  }
+
+  /** Notifications and our answers to server requests: bounded by their own clock. */
+  async #sendOther(message: JsonRpcMessage): Promise<void> {
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
     if (this.modern && "method" in message && message.method === "notifications/cancelled") return;
-    if (context.requestId === undefined) {
-      // Notifications and our answers to server requests: bounded by their own clock.
-      const timeout = AbortSignal.timeout(this.#settings.timeout);
-      const signal = AbortSignal.any([timeout, this.#lifetime.signal]);
-      try {
-        await this.#post(message, undefined, signal, undefined);
-      } catch (error) {
-        if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
-        if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
-        throw error;
-      }
-      return;
-    }
-    const signal = context.signal!;
+    const timeout = AbortSignal.timeout(this.#settings.timeout);
+    const abort = abortHandleOf(AbortSignal.any([timeout, this.#lifetime.signal]));
     try {
-      await this.#post(message, context.requestId, signal, context.headers);
+      await this.#post(message, undefined, abort, undefined);
     } catch (error) {
-      if (signal.aborted) return; // the request already failed its own way (timeout, abort, close)
-      const method = "method" in message ? message.method : undefined;
-      if (method === "initialize" && this.#shouldFallBack(error)) {
-        try {
-          this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
-        } catch {
-          throw error; // the server is not a legacy one either: its first answer says most
-        }
-        this.#mode = "legacy";
-        await this.#post(message, context.requestId, signal, context.headers);
-        return;
-      }
+      if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
+      if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
       throw error;
     }
+  }
+
+  /** A request's POST failed: fall back to legacy SSE when that is what the failure means. */
+  async #requestFailed(message: JsonRpcMessage, context: SendContext, error: unknown): Promise<void> {
+    const abort = context.abort!;
+    if (abort.aborted) return; // the request already failed its own way (timeout, abort, close)
+    const method = "method" in message ? message.method : undefined;
+    if (method === "initialize" && this.#shouldFallBack(error)) {
+      try {
+        this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
+      } catch {
+        throw error; // the server is not a legacy one either: its first answer says most
+      }
+      this.#mode = "legacy";
+      await this.#post(message, context.requestId, abort, context.headers);
+      return;
+    }
+    throw error;
   }
 
   #shouldFallBack(error: unknown): boolean {
@@ -363,12 +368,12 @@ export class HttpTransport implements MCPTransport {
   }
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
-  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, signal: AbortSignal, extraHeaders: Record<string, string> | undefined): Promise<void> {
+  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, abort: AbortHandle, extraHeaders: Record<string, string> | undefined): Promise<void> {
     const legacy = this.#mode === "legacy";
     const url = legacy ? this.#legacyPostUrl! : this.url;
-    const headers = { ...this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_BOTH, contentType: "application/json" }), ...this.#modernHeaders(message, extraHeaders) };
+    const headers = this.#addModernHeaders(this.#path.headers(this.#sessionHeaders(), POST_MEDIA), message, extraHeaders);
     const sentSession = legacy || this.modern ? undefined : this.#sessionId;
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), signal });
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort });
 
     const session = legacy || this.modern ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
@@ -388,7 +393,7 @@ export class HttpTransport implements MCPTransport {
     }
     if (isEventStream(response.header("content-type"))) {
       this.#endpoint.pending.setTimeoutLabel(requestId, "SSE response");
-      await consumeResponseStream(this.#core, response, requestId, signal);
+      await consumeResponseStream(this.#core, response, requestId, abort);
       return;
     }
     const text = await response.text(this.#settings.maxMessageBytes);
@@ -423,6 +428,9 @@ export class HttpTransport implements MCPTransport {
     if (error !== undefined && !this.#lifetime.signal.aborted) this.#endpoint.reportError(toError(error));
   }
 }
+
+/** The media types of every POST. */
+const POST_MEDIA = { accept: ACCEPT_BOTH, contentType: "application/json" };
 
 /** How long the handshake waits for the GET stream to open before going on without it. */
 const LISTENER_OPEN_WAIT_MS = 2000;
