@@ -1,0 +1,68 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { renderMarkdown, renderSvg, rows } from "../src/report.mjs";
+import { MANAGER, SIZES, THROUGHPUT } from "../src/scenarios.mjs";
+
+const bench = fileURLToPath(new URL("../src/bench.mjs", import.meta.url));
+const IMPLS = ["ours", "sdk1", "sdk2", "raw"];
+
+describe("pnpm bench --smoke", () => {
+  it("runs every scenario for every implementation and reports every figure", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [bench, "--smoke", "--json"], { maxBuffer: 1 << 24, timeout: 170_000 });
+    const report = JSON.parse(stdout);
+    for (const { id } of THROUGHPUT) {
+      for (const impl of IMPLS) {
+        expect(report.table.throughput[id][impl], `${id} ${impl}`).toBeGreaterThan(0);
+        expect(report.table.rss[id][impl], `${id} ${impl} RSS`).toBeGreaterThan(20);
+      }
+    }
+    for (const impl of IMPLS) expect(report.table.manager["manager-cold"][impl]).toBeGreaterThan(SIZES.smoke.initDelayMs);
+    expect(report.table.manager["manager-warm"].ours).toBeGreaterThan(0);
+    expect(report.table.manager["manager-warm"].sdk1).toBeNull();
+    for (const impl of ["ours", "sdk1", "sdk2"]) {
+      const f = report.table.footprint[impl];
+      expect(f.gzipBytes).toBeGreaterThan(1000);
+      expect(f.minBytes).toBeGreaterThan(f.gzipBytes);
+      expect(f.installedBytes).toBeGreaterThan(f.minBytes);
+    }
+    // Our dependency tree is the four packages below the client plus eventsource-parser.
+    expect(report.table.footprint.ours.packages).toBe(5);
+    const md = renderMarkdown(report);
+    for (const row of rows(report)) expect(md).toContain(row.label);
+    expect(renderSvg(report)).toMatch(/^<svg [\s\S]*<\/svg>\n$/);
+  });
+});
+
+describe("report", () => {
+  const sizes = { ...SIZES.full };
+  const report = (ours) => ({
+    machine: { cpu: "cpu × 2", memoryGb: 8, os: "Linux", node: "v20", date: "2026-12-03", versions: {} },
+    sizes,
+    seconds: 60,
+    table: {
+      throughput: { "stdio-seq": { ours, sdk1: 50, sdk2: 40, raw: 100 } },
+      rss: { "stdio-seq": { ours: 50, sdk1: 70, sdk2: 72, raw: 45 } },
+      manager: { "manager-cold": { ours: 1400, sdk1: 10_500, sdk2: 10_600, raw: 1050 }, "manager-warm": { ours: 350, sdk1: null, sdk2: null, raw: null } },
+      footprint: {},
+    },
+  });
+
+  it("computes ratios and target verdicts from the numbers it is given", () => {
+    const met = rows(report(90));
+    expect(met[0]).toMatchObject({ label: "stdio sequential round trips", met: true });
+    expect(renderMarkdown(report(90))).toContain("| 0.90× |");
+    const missed = rows(report(80));
+    expect(missed[0].met).toBe(false);
+    expect(missed.find((r) => r.label === "first tools from a warm cache").met).toBe(false);
+    expect(missed.find((r) => r.label.startsWith("manager cold")).met).toBe(true);
+    expect(renderMarkdown(report(80))).toContain("Missed in this run:\n\n- stdio sequential round trips");
+  });
+
+  it("labels every scenario by its sizes", () => {
+    const labels = rows(report(90)).map((r) => r.label);
+    expect(labels).toContain(`manager cold start, 10 stdio servers × 1,000 ms init`);
+    expect(MANAGER.length + THROUGHPUT.length).toBe(10);
+  });
+});
