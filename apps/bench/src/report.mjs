@@ -3,9 +3,7 @@
 import { cpus, release, totalmem, type } from "node:os";
 import { versionOf } from "./footprint.mjs";
 import { IMPLS } from "./impls.mjs";
-import { labelOf, MANAGER, TARGETS, THROUGHPUT } from "./scenarios.mjs";
-
-const COMPARED = ["ours", "sdk1", "sdk2", "raw"];
+import { IMPL_ORDER as COMPARED, labelOf, MANAGER, TARGETS, THROUGHPUT } from "./scenarios.mjs";
 
 export function machine() {
   const cpu = cpus();

@@ -83,23 +83,26 @@ export class AbortLatch implements AbortHandle {
 /** An {@link AbortHandle} that follows a real `AbortSignal` (for long-lived or caller-given signals). */
 export function abortHandleOf(signal: AbortSignal): AbortHandle {
   const wrappers = new Map<(reason: unknown) => void, () => void>();
+  const reasonOf = (): unknown => {
+    const reason: unknown = signal.reason;
+    return reason ?? abortError();
+  };
   return {
     get aborted() {
       return signal.aborted;
     },
     get reason(): unknown {
-      const reason: unknown = signal.reason;
-      return signal.aborted ? (reason ?? abortError()) : undefined;
+      return signal.aborted ? reasonOf() : undefined;
     },
     signal,
     onAbort(listener) {
       if (signal.aborted) {
-        listener(signal.reason ?? abortError());
+        listener(reasonOf());
         return;
       }
       const wrapper = (): void => {
         wrappers.delete(listener);
-        listener(signal.reason ?? abortError());
+        listener(reasonOf());
       };
       wrappers.set(listener, wrapper);
       signal.addEventListener("abort", wrapper, { once: true });

@@ -29,21 +29,16 @@ export function isEventStream(contentType: string | undefined): boolean {
   return (contentType ?? "").toLowerCase().startsWith("text/event-stream");
 }
 
-/** An abort's reason, or a standard AbortError when it has none. */
-export function abortReason(abort: AbortHandle): unknown {
-  return abort.reason ?? new DOMException("This operation was aborted", "AbortError");
-}
-
 /** Waits `ms`, or rejects with the abort's reason as soon as it aborts. Leaves no listener behind. */
 export function delay(ms: number, abort: AbortHandle): Promise<void> {
   return new Promise((resolve, reject) => {
     if (abort.aborted) {
-      reject(abortReason(abort));
+      reject(abort.reason);
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(abortReason(abort));
+      reject(abort.reason);
     };
     const timer = setTimeout(() => {
       abort.offAbort(onAbort);

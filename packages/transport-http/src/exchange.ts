@@ -1,5 +1,4 @@
 import { MessageTooLargeError, toError, type AbortHandle } from "@mcp/jsonrpc";
-import { abortReason } from "./defaults.js";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
 import type { StringDecoder as StringDecoderType } from "node:string_decoder";
@@ -14,6 +13,7 @@ import type { StringDecoder as StringDecoderType } from "node:string_decoder";
 export interface ExchangeRequest {
   method: "GET" | "POST" | "DELETE";
   url: URL;
+  /** This request's own object: the node exchange adds `content-length` to it. */
   headers: Record<string, string>;
   body?: string | undefined;
   /** Ends the exchange (before or during the body) when it aborts. */
@@ -116,13 +116,14 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         }
       };
       const decoder = new TextDecoder();
+      const utf8 = { write: (chunk: Uint8Array) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
       const self: ExchangeResponse = {
         status: response.status,
         statusText: response.statusText,
         header: (name) => response.headers.get(name) ?? undefined,
-        text: (maxBytes) => textOf(self, maxBytes, { write: (c) => decoder.decode(c, { stream: true }), end: () => decoder.decode() }),
+        text: (maxBytes) => textOf(self, maxBytes, utf8),
         read,
-        readText: (onText) => textStream(self, onText, { write: (c) => decoder.decode(c, { stream: true }), end: () => decoder.decode() }),
+        readText: (onText) => textStream(self, onText, utf8),
         cancel,
       };
       return self;
@@ -196,7 +197,7 @@ class NodeExchange implements ExchangeResponse {
   #readDone: (() => void) | undefined = undefined;
   #readFailed: ((error: unknown) => void) | undefined = undefined;
   readonly #onAbort = (): void => {
-    if (!this.#over) this.#req.destroy(toError(abortReason(this.#request.abort!)));
+    if (!this.#over) this.#req.destroy(toError(this.#request.abort!.reason));
   };
 
   constructor(modules: NodeModules, agent: NodeHttp.Agent, target: NodeHttp.RequestOptions, request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: Start | undefined) {
@@ -349,12 +350,10 @@ export async function nodePool(): Promise<ExchangePool> {
     "http:": new modules.http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
     "https:": new modules.https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64 }),
   };
-  const again: Start = (request, resolve, reject) => {
-    new NodeExchange(modules, request.url.protocol === "https:" ? agents["https:"] : agents["http:"], targetOf(request.url), request, resolve, reject, undefined);
+  const launch = (request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: Start | undefined): void => {
+    new NodeExchange(modules, request.url.protocol === "https:" ? agents["https:"] : agents["http:"], targetOf(request.url), request, resolve, reject, retry);
   };
-  const start: Start = (request, resolve, reject) => {
-    new NodeExchange(modules, request.url.protocol === "https:" ? agents["https:"] : agents["http:"], targetOf(request.url), request, resolve, reject, again);
-  };
+  const again: Start = (request, resolve, reject) => launch(request, resolve, reject, undefined);
 
   const exchange: Exchange = (request) =>
     new Promise((resolve, reject) => {
@@ -363,10 +362,10 @@ export async function nodePool(): Promise<ExchangePool> {
         return;
       }
       if (request.abort?.aborted) {
-        reject(abortReason(request.abort));
+        reject(request.abort.reason);
         return;
       }
-      start(request, resolve, reject);
+      launch(request, resolve, reject, again);
     });
   return {
     exchange,

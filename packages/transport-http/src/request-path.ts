@@ -1,5 +1,5 @@
 import { HttpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
-import { DEFAULTS } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
 /**
@@ -73,7 +73,8 @@ export class RequestPath {
   readonly #serverName: string | undefined;
   readonly #maxRedirects: number;
   readonly #pool: () => ExchangePool | undefined;
-  readonly #acceptCache = new Map<readonly string[], string>();
+  /** `Accept` for the two sets of media types the transport sends, merged with the user's once. */
+  readonly #acceptFor: Map<readonly string[], string>;
 
   constructor(options: RequestPathOptions, pool: () => ExchangePool | undefined) {
     this.#url = options.url;
@@ -86,16 +87,11 @@ export class RequestPath {
     this.#serverName = options.serverName;
     this.#maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
     this.#pool = pool;
+    this.#acceptFor = new Map([ACCEPT_BOTH, ACCEPT_SSE].map((required) => [required, mergeAccept(required, this.#userAccept)]));
   }
 
-  /** `Accept` for a set of required media types (the transport uses two sets): computed once each. */
   #accept(required: readonly string[]): string {
-    let value = this.#acceptCache.get(required);
-    if (value === undefined) {
-      value = mergeAccept(required, this.#userAccept);
-      if (this.#acceptCache.size < 8) this.#acceptCache.set(required, value);
-    }
-    return value;
+    return this.#acceptFor.get(required) ?? mergeAccept(required, this.#userAccept);
   }
 
   /** The headers of one request: the user's, the MCP media types, the session's. Lower-case names. */
@@ -166,7 +162,7 @@ export class RequestPath {
   }
 
   #networkError(request: ExchangeRequest, error: unknown): unknown {
-    if (request.abort?.aborted) return request.abort.reason ?? error;
+    if (request.abort?.aborted) return request.abort.reason;
     if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) return error;
     return new NetworkError(request.url.href, error, { serverName: this.#serverName });
   }
