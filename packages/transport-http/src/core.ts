@@ -1,6 +1,6 @@
 import { MessageTooLargeError, ParseError, type AbortHandle, type JsonRpcEndpoint } from "@mcp/jsonrpc";
-import type { EventSourceMessage } from "eventsource-parser";
 import type { RequestPath, SessionHeaders } from "./request-path.js";
+import type { Lingering } from "./response-stream.js";
 
 /** The settings every part of the transport reads, defaults applied. */
 export interface Settings {
@@ -24,6 +24,8 @@ export interface TransportCore {
   readonly lifetime: AbortSignal;
   /** The same, as the handle the request path takes. */
   readonly lifetimeAbort: AbortHandle;
+  /** The answered streams given a moment to end by themselves. */
+  readonly lingering: Lingering;
   isOpen(): boolean;
   /** The session headers of the next request. */
   session(): SessionHeaders;
@@ -32,14 +34,14 @@ export interface TransportCore {
 }
 
 /** One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal. */
-export function deliverSseEvent(core: TransportCore, event: EventSourceMessage): void {
-  if (event.event !== undefined && event.event !== "message") return;
-  if (event.data.trim() === "") return; // a priming event: an id (and maybe retry) only
+export function deliverSseEvent(core: TransportCore, data: string, type: string | undefined): void {
+  if (type !== undefined && type !== "message") return;
+  if (data.trim() === "") return; // a priming event: an id (and maybe retry) only
   let value: unknown;
   try {
-    value = JSON.parse(event.data);
+    value = JSON.parse(data);
   } catch (cause) {
-    core.endpoint.reportError(new ParseError("SSE event", event.data, { cause }));
+    core.endpoint.reportError(new ParseError("SSE event", data, { cause }));
     return;
   }
   core.endpoint.receive(value);

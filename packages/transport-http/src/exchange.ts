@@ -1,7 +1,6 @@
 import { MessageTooLargeError, toError, type AbortHandle } from "@mcp/jsonrpc";
 import type * as NodeHttp from "node:http";
 import type * as NodeHttps from "node:https";
-import type { StringDecoder as StringDecoderType } from "node:string_decoder";
 
 /**
  * The one HTTP operation the transport needs, behind a small interface with two implementations:
@@ -54,8 +53,55 @@ export interface ExchangePool {
 /** The shape of WHATWG `fetch` this package needs. */
 export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
 
+/** Decodes UTF-8 chunk by chunk. */
+interface Utf8Decoder {
+  write(chunk: Uint8Array): string;
+  end(): string;
+}
+
+const STREAM = { stream: true } as const;
+
+/** True when `chunk` does not end inside a UTF-8 character (stray bytes count as ended). */
+function endsOnCharBoundary(chunk: Uint8Array): boolean {
+  const last = chunk.length - 1;
+  if (last < 0 || chunk[last]! < 0x80) return true;
+  for (let i = last; i >= 0 && i > last - 4; i--) {
+    const byte = chunk[i]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return last - i + 1 >= needed;
+  }
+  return false;
+}
+
+/**
+ * A body's chunks nearly always end on a character boundary, so each is decoded whole with
+ * `whole`; a streaming decoder is made only from the first chunk that ends inside a character.
+ * Byte-order marks are kept, as `Buffer#toString` keeps them.
+ */
+class Utf8Chunks implements Utf8Decoder {
+  readonly #whole: (chunk: Uint8Array) => string;
+  #stream: InstanceType<typeof TextDecoder> | undefined = undefined;
+
+  constructor(whole: (chunk: Uint8Array) => string) {
+    this.#whole = whole;
+  }
+
+  write(chunk: Uint8Array): string {
+    if (this.#stream === undefined) {
+      if (endsOnCharBoundary(chunk)) return this.#whole(chunk);
+      this.#stream = new TextDecoder("utf-8", { ignoreBOM: true });
+    }
+    return this.#stream.decode(chunk, STREAM);
+  }
+
+  end(): string {
+    return this.#stream === undefined ? "" : this.#stream.decode();
+  }
+}
+
 /** Reads a whole body through `read`, decoding UTF-8 and counting bytes against `maxBytes`. */
-function textOf(response: Pick<ExchangeResponse, "read" | "cancel">, maxBytes: number | undefined, decoder: { write(chunk: Uint8Array): string; end(): string }): Promise<string> {
+function textOf(response: Pick<ExchangeResponse, "read" | "cancel">, maxBytes: number | undefined, decoder: Utf8Decoder): Promise<string> {
   let text = "";
   let size = 0;
   return response
@@ -73,11 +119,19 @@ function textOf(response: Pick<ExchangeResponse, "read" | "cancel">, maxBytes: n
 }
 
 /** Feeds a body to `onText` as decoded text. */
-async function textStream(response: Pick<ExchangeResponse, "read">, onText: (text: string) => void, decoder: { write(chunk: Uint8Array): string; end(): string }): Promise<void> {
-  await response.read((chunk) => onText(decoder.write(chunk)));
-  const rest = decoder.end();
-  if (rest !== "") onText(rest);
+function textStream(response: Pick<ExchangeResponse, "read">, onText: (text: string) => void, decoder: Utf8Decoder): Promise<void> {
+  return response
+    .read((chunk) => onText(decoder.write(chunk)))
+    .then(() => {
+      const rest = decoder.end();
+      if (rest !== "") onText(rest);
+    });
 }
+
+/** Decodes one whole chunk outside node (no `Buffer`): one stateless decoder serves every body. */
+const wholeDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const decodeWhole = (chunk: Uint8Array): string => wholeDecoder.decode(chunk);
+const bufferText = (chunk: Uint8Array): string => (chunk as Buffer).toString("utf8");
 
 /** An exchange over `fetch`. */
 export function fetchPool(fetchImpl: FetchLike): ExchangePool {
@@ -115,8 +169,7 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
           throw error;
         }
       };
-      const decoder = new TextDecoder();
-      const utf8 = { write: (chunk: Uint8Array) => decoder.decode(chunk, { stream: true }), end: () => decoder.decode() };
+      const utf8 = new Utf8Chunks(decodeWhole);
       const self: ExchangeResponse = {
         status: response.status,
         statusText: response.statusText,
@@ -136,7 +189,6 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
 interface NodeModules {
   http: typeof NodeHttp;
   https: typeof NodeHttps;
-  StringDecoder: typeof StringDecoderType;
   urlToHttpOptions: (url: URL) => NodeHttp.RequestOptions;
 }
 
@@ -178,7 +230,6 @@ function onResponseData(this: Carrier, chunk: Buffer): void {
 class NodeExchange implements ExchangeResponse {
   status = 0;
   statusText = "";
-  readonly #modules: NodeModules;
   readonly #request: ExchangeRequest;
   readonly #resolve: (response: ExchangeResponse) => void;
   readonly #reject: (error: unknown) => void;
@@ -201,7 +252,6 @@ class NodeExchange implements ExchangeResponse {
   };
 
   constructor(modules: NodeModules, agent: NodeHttp.Agent, target: NodeHttp.RequestOptions, request: ExchangeRequest, resolve: (response: ExchangeResponse) => void, reject: (error: unknown) => void, retry: Start | undefined) {
-    this.#modules = modules;
     this.#request = request;
     this.#resolve = resolve;
     this.#reject = reject;
@@ -255,11 +305,11 @@ class NodeExchange implements ExchangeResponse {
   }
 
   text(maxBytes?: number): Promise<string> {
-    return textOf(this, maxBytes, new this.#modules.StringDecoder("utf8"));
+    return textOf(this, maxBytes, new Utf8Chunks(bufferText));
   }
 
   readText(onText: (text: string) => void): Promise<void> {
-    return textStream(this, onText, new this.#modules.StringDecoder("utf8"));
+    return textStream(this, onText, new Utf8Chunks(bufferText));
   }
 
   read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
@@ -331,7 +381,6 @@ export async function nodePool(): Promise<ExchangePool> {
   const modules: NodeModules = {
     http: await import("node:http"),
     https: await import("node:https"),
-    StringDecoder: (await import("node:string_decoder")).StringDecoder,
     urlToHttpOptions: (await import("node:url")).urlToHttpOptions,
   };
   // node:http turns a URL into options on every request; the transport sends to one or two URLs.

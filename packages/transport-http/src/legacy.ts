@@ -41,16 +41,16 @@ export async function openLegacyStream(core: TransportCore, onEnded: (error?: un
     const reading = readSse(
       response,
       progress,
-      (event) => {
-        if (event.event !== "endpoint") {
-          deliverSseEvent(core, event);
+      (data, type) => {
+        if (type !== "endpoint") {
+          deliverSseEvent(core, data, type);
           return;
         }
         let target: URL;
         try {
-          target = new URL(event.data.trim(), core.url);
+          target = new URL(data.trim(), core.url);
         } catch (cause) {
-          reject(new SseEndpointError(`Invalid "endpoint" event: ${JSON.stringify(event.data)}`, { cause }));
+          reject(new SseEndpointError(`Invalid "endpoint" event: ${JSON.stringify(data)}`, { cause }));
           return;
         }
         if (target.origin !== core.url.origin) {

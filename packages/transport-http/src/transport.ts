@@ -30,7 +30,7 @@ import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHead
 
 /** The first revision of the stateless era. */
 const MODERN_REVISION = "2026-07-28";
-import { consumeResponseStream } from "./response-stream.js";
+import { consumeResponseStream, Lingering } from "./response-stream.js";
 
 /** Configuration of an HTTP server. */
 export interface HttpTransportConfig {
@@ -136,6 +136,7 @@ export class HttpTransport implements MCPTransport {
       settings: this.#settings,
       lifetime: this.#lifetime.signal,
       lifetimeAbort: abortHandleOf(this.#lifetime.signal),
+      lingering: new Lingering(this.#settings.streamLingerMs),
       isOpen: () => this.#state === "open",
       session: () => this.#sessionHeaders(),
       modern: () => this.modern,
@@ -265,6 +266,7 @@ export class HttpTransport implements MCPTransport {
     this.#state = "closed";
     this.#endpoint.close(new TransportClosedError());
     this.#lifetime.abort(new TransportClosedError());
+    this.#core.lingering.stop();
     this.#closing = (async () => {
       if (wasOpen && this.#sessionId !== undefined && this.#mode === "streamable" && this.#pool) {
         try {
