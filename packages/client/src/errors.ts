@@ -67,7 +67,7 @@ export class CapabilityNotSupportedError extends McpError {
   }
 }
 
-/** A paginated list misbehaved: a repeated cursor, or more pages than allowed. */
+/** A paginated list misbehaved: a repeated cursor, or more pages or items than allowed. */
 export class PaginationError extends McpError {
   static override readonly brand: string = "PaginationError";
   readonly method: string;

@@ -22,6 +22,8 @@ import type {
 export interface ListOptions extends RequestOptions {
   /** Most pages to follow before failing with {@link PaginationError}. Default 100. */
   maxPages?: number | undefined;
+  /** Most items (tools, resources, …) in all pages together before failing with {@link PaginationError}. Default 100,000. */
+  maxItems?: number | undefined;
 }
 
 type Capability = "tools" | "resources" | "prompts" | "logging" | "completions";
@@ -35,18 +37,23 @@ function requireCapability(connection: Connection, capability: Capability, metho
 }
 
 /**
- * Follows `nextCursor` to the end. Fails on a repeated cursor (a server looping) and past
- * `maxPages`, naming the server and the method.
+ * Follows `nextCursor` to the end. Fails on a repeated cursor (a server looping), past
+ * `maxPages` and past `maxItems`, naming the server and the method.
  */
 async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
-  const { maxPages = 100, ...requestOptions } = options;
+  const { maxPages = 100, maxItems = 100_000, ...requestOptions } = options;
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
     const result = await connection.request<Record<string, unknown>>(method, cursor === undefined ? {} : { cursor }, requestOptions);
     const list = result[key];
-    if (Array.isArray(list)) items.push(...(list as T[]));
+    if (Array.isArray(list)) {
+      if (items.length + list.length > maxItems) {
+        throw new PaginationError(`MCP server "${connection.name}" returned more than ${maxItems} items for ${method}; stopping`, method, page);
+      }
+      for (const item of list as T[]) items.push(item);
+    }
     const next = result["nextCursor"];
     if (typeof next !== "string" || next === "") return items;
     if (seen.has(next)) {

@@ -107,6 +107,16 @@ describe("pagination against a server built on the official SDK", () => {
     }
   });
 
+  it("stops at the item cap (25 tools come in pages of 10)", async () => {
+    const conn = await connectToServer("paging", paging("normal"));
+    try {
+      await expect(listTools(conn, { maxItems: 20 })).rejects.toThrow('MCP server "paging" returned more than 20 items for tools/list; stopping');
+      await expect(listTools(conn, { maxItems: 25 })).resolves.toHaveLength(25);
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
   it("does not ask for what the server did not declare", async () => {
     const conn = await connectToServer("paging", paging("normal"));
     try {

@@ -9,6 +9,7 @@
  * `instanceof` works across two installed copies of this package: every class is branded
  * with a `Symbol.for` key and checks the brand, and each has a static `isInstance`.
  */
+import { redactUrl } from "./redact.js";
 
 const BRANDS = Symbol.for("@mcp/jsonrpc/error-brands");
 
@@ -178,7 +179,7 @@ export class HttpError extends McpError {
     this.status = details.status;
     this.statusText = details.statusText ?? "";
     this.body = details.body ?? "";
-    this.url = details.url;
+    this.url = details.url === undefined ? undefined : redactUrl(details.url);
     this.wwwAuthenticate = details.wwwAuthenticate;
     this.mcpAuthServer = details.mcpAuthServer;
   }
@@ -264,9 +265,10 @@ export class NetworkError extends McpError {
 
   constructor(url: string, cause: unknown, options: { serverName?: string | undefined } = {}) {
     const errno = NetworkError.errnoOf(cause);
-    const who = options.serverName === undefined ? `MCP server at ${url}` : `MCP server "${options.serverName}" at ${url}`;
+    const shown = redactUrl(url); // a password or token in the URL stays out of logs
+    const who = options.serverName === undefined ? `MCP server at ${shown}` : `MCP server "${options.serverName}" at ${shown}`;
     super("network_error", `Cannot reach ${who}: ${NetworkError.explain(errno, cause)}`, { cause });
-    this.url = url;
+    this.url = shown;
     this.errno = errno;
     this.serverName = options.serverName;
   }

@@ -89,6 +89,8 @@ export interface MCPTransport {
   notify(method: string, params?: object): Promise<void>;
   close(): Promise<void>;
   readonly connected: boolean;
+  /** How many requests await an answer, for diagnostics and leak checks (both transports have it). */
+  readonly pendingRequests?: number | undefined;
   /** Called once when the transport closes, asked for or not. */
   onClose?: (() => void) | undefined;
   /** Non-fatal problems: a malformed line, a listener that failed, a handler that threw. */

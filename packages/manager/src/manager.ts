@@ -1,5 +1,5 @@
 import { callTool, connectToServer, listTools, ping, type MCPServerConfig, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
-import { toError } from "@mcp/jsonrpc";
+import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import { FileToolCache, toolCacheKey, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
@@ -12,6 +12,9 @@ import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, typ
  * Many MCP servers at once: discovery, parallel connection with a startup gate and a tool cache,
  * model-safe tool names, recovery of servers that die or lose their session, and status.
  */
+/** How long the ping after a network error mid-call may take. */
+const PROBE_TIMEOUT_MS = 5000;
+
 export class MCPManager {
   readonly #options: MCPManagerOptions;
   readonly #servers = new Map<string, Server>();
@@ -364,15 +367,18 @@ export class MCPManager {
     const code = (error as { code?: unknown }).code;
     const status = (error as { status?: unknown }).status;
     const detail = { lastErrorCode: typeof code === "string" || typeof code === "number" ? code : undefined, lastErrorStatus: typeof status === "number" ? status : undefined };
+    // "Request timeout after 5000ms" says more as "tools/list: Request timeout after 5000ms".
+    const method = (error as { method?: unknown }).method;
+    const message = typeof method === "string" && !error.message.includes(method) ? `${method}: ${error.message}` : error.message;
     // A server that never connected is not retried: a wrong command or URL would only loop.
     if (!policy || !wasConnected || server.failureTimes.length > policy.maxAttempts) {
       const gaveUp = policy && wasConnected ? `gave up after ${server.failureTimes.length} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
-      this.#update(server, { state: "failed", lastError: `${gaveUp}${error.message}`, ...detail, stderrTail, failures: server.failureTimes.length });
+      this.#update(server, { state: "failed", lastError: `${gaveUp}${message}`, ...detail, stderrTail, failures: server.failureTimes.length });
       for (const waiter of server.waiters.splice(0)) waiter.reject(new ServerUnavailableError(server.name, "failed", server.status.lastError));
       this.#toolsChanged();
       return;
     }
-    this.#update(server, { state: "reconnecting", lastError: error.message, ...detail, stderrTail, failures: server.failureTimes.length });
+    this.#update(server, { state: "reconnecting", lastError: message, ...detail, stderrTail, failures: server.failureTimes.length });
     this.#cancelTimer(server);
     server.timer = setTimeout(() => {
       server.timer = undefined;
@@ -431,20 +437,24 @@ export class MCPManager {
   }
 
   async #checkHealth(): Promise<void> {
-    await Promise.all(
-      [...this.#servers.values()].map(async (server) => {
-        const connection = server.connection;
-        if (server.status.state !== "connected" || !connection) return;
-        try {
-          await ping(connection, { timeout: Math.min(this.#options.healthCheckIntervalMs ?? 10_000, 10_000) });
-        } catch (error) {
-          if (server.connection !== connection) return;
-          await this.#closeConnection(server);
-          this.#update(server, { state: "reconnecting" });
-          this.#failed(server, new Error(`health check failed: ${toError(error).message}`), undefined);
-        }
-      }),
-    );
+    const timeout = Math.min(this.#options.healthCheckIntervalMs ?? 10_000, 10_000);
+    await Promise.all([...this.#servers.values()].map((server) => (server.connection ? this.#probe(server, server.connection, timeout) : undefined)));
+  }
+
+  /**
+   * Pings a connected server; if it cannot be reached, its connection is closed and recovery
+   * starts (backoff, then `failed`). An RPC error answer means it is alive.
+   */
+  async #probe(server: Server, connection: MCPServerConnection, timeout: number): Promise<void> {
+    if (server.status.state !== "connected" || server.connection !== connection) return;
+    try {
+      await ping(connection, { timeout });
+    } catch (error) {
+      if (server.connection !== connection || RpcError.isInstance(error)) return;
+      await this.#closeConnection(server);
+      this.#update(server, { state: "reconnecting" });
+      this.#failed(server, new Error(`health check failed: ${toError(error).message}`), undefined);
+    }
   }
 
   async #closeConnection(server: Server): Promise<void> {
@@ -516,7 +526,11 @@ export class MCPManager {
         try {
           return await callTool(connection, tool.name, args, callOptions);
         } catch (error) {
-          if (!isRetryableAfterReconnect(error) || options.signal?.aborted) throw error;
+          if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
+            // A reset mid-call may mean the server is gone: find out now, not at the next call.
+            if (NetworkError.isInstance(error)) void this.#probe(server, connection, PROBE_TIMEOUT_MS);
+            throw error;
+          }
           const fresh = await this.#recover(server, connection);
           return callTool(fresh, tool.name, args, callOptions);
         }

@@ -18,6 +18,15 @@ export const DEFAULTS = {
   streamLingerMs: 200,
 } as const;
 
+/** Headers that carry the MCP session and protocol: a config that sets one is refused. */
+export function isProtocolHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === "mcp-session-id" || lower === "mcp-protocol-version" || lower === "mcp-method" || lower === "mcp-name" || lower === "last-event-id" || lower.startsWith("mcp-param-");
+}
+
+/** Headers that describe the body the transport sends: a config's are dropped, never sent. */
+export const BODY_HEADERS: ReadonlySet<string> = new Set(["content-type", "content-length", "transfer-encoding"]);
+
 /** The two media types every MCP POST accepts. */
 export const ACCEPT_BOTH: readonly string[] = ["application/json", "text/event-stream"];
 

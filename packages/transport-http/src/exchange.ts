@@ -282,8 +282,12 @@ class NodeExchange implements ExchangeResponse {
     this.#retry = undefined;
     // A kept-alive socket the server closed while it sat idle fails at once, before the request
     // reached the server: send it again, once, on a new connection.
-    if (retry && this.#res === undefined && this.#req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !this.#request.abort?.aborted) retry(this.#request, this.#resolve, this.#reject);
-    else if (this.#res === undefined) this.#reject(error);
+    // If that fails too (say, refused: the server died handling the request), the first error is
+    // the one that tells what happened, and it does not claim the request never reached the server.
+    if (retry && this.#res === undefined && this.#req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE") && !this.#request.abort?.aborted) {
+      const reject = this.#reject;
+      retry(this.#request, this.#resolve, () => reject(error));
+    } else if (this.#res === undefined) this.#reject(error);
     else this.bodyFailed(error);
   }
 

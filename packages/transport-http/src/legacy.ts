@@ -1,4 +1,4 @@
-import { abortHandleOf } from "@mcp/jsonrpc";
+import { abortHandleOf, redactUrl } from "@mcp/jsonrpc";
 import { deliverSseEvent, type TransportCore } from "./core.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { SseEndpointError } from "./errors.js";
@@ -17,7 +17,7 @@ export async function openLegacyStream(core: TransportCore, onEnded: (error?: un
   const onClose = (): void => stream.abort(lifetime.reason);
   lifetime.addEventListener("abort", onClose, { once: true });
   const timeout = core.settings.timeout;
-  const timer = setTimeout(() => stream.abort(new SseEndpointError(`No "endpoint" event from ${core.url.href} within ${timeout}ms`)), timeout);
+  const timer = setTimeout(() => stream.abort(new SseEndpointError(`No "endpoint" event from ${redactUrl(core.url.href)} within ${timeout}ms`)), timeout);
   const fail = (error: unknown): never => {
     clearTimeout(timer);
     lifetime.removeEventListener("abort", onClose);
@@ -64,7 +64,7 @@ export async function openLegacyStream(core: TransportCore, onEnded: (error?: un
     );
     reading.then(
       () => {
-        reject(new SseEndpointError(`The event stream of ${core.url.href} ended before its "endpoint" event`));
+        reject(new SseEndpointError(`The event stream of ${redactUrl(core.url.href)} ended before its "endpoint" event`));
         if (postUrl) onEnded();
       },
       (error: unknown) => {

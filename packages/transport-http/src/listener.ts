@@ -1,4 +1,4 @@
-import { toError } from "@mcp/jsonrpc";
+import { redactUrl, toError } from "@mcp/jsonrpc";
 import { isTooLarge, type TransportCore } from "./core.js";
 import { delay } from "./defaults.js";
 import type { ExchangeResponse } from "./exchange.js";
@@ -32,7 +32,7 @@ export async function runListener(core: TransportCore, first: ExchangeResponse):
     }
     if (failures > core.settings.maxResumeAttempts) {
       core.endpoint.reportError(
-        failure !== undefined ? toError(failure) : new Error(`The GET event stream of ${core.url.href} ended ${failures} times in a row without events; the listener stopped`),
+        failure !== undefined ? toError(failure) : new Error(`The GET event stream of ${redactUrl(core.url.href)} ended ${failures} times in a row without events; the listener stopped`),
       );
       break;
     }

@@ -1,5 +1,5 @@
 import { HttpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, BODY_HEADERS, DEFAULTS } from "./defaults.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
 /**
@@ -80,8 +80,9 @@ export class RequestPath {
     this.#url = options.url;
     this.#userHeaders = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (name.toLowerCase() === "accept") this.#userAccept = value;
-      else this.#userHeaders[name.toLowerCase()] = value;
+      const lower = name.toLowerCase();
+      if (lower === "accept") this.#userAccept = value;
+      else if (!BODY_HEADERS.has(lower)) this.#userHeaders[lower] = value;
     }
     this.#auth = options.authProvider;
     this.#serverName = options.serverName;

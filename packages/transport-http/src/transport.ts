@@ -11,6 +11,7 @@ import {
   checkTimeout,
   inspectCustom,
   redactConfig,
+  redactUrl,
   toError,
   type AbortHandle,
   type HandshakeContext,
@@ -22,7 +23,7 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream, isProtocolHeader } from "./defaults.js";
 import { fetchPool, nodePool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
@@ -37,7 +38,11 @@ export interface HttpTransportConfig {
   /** `"http"`: Streamable HTTP (falls back to legacy SSE when the server is old). `"sse"`: legacy HTTP+SSE (2024-11-05). */
   type: "http" | "sse";
   url: string;
-  /** Extra headers on every request. They may add to `Accept`, never remove what MCP needs. */
+  /**
+   * Extra headers on every request. They may add to `Accept`, never remove what MCP needs. The MCP
+   * headers (`Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`,
+   * `Last-Event-ID`) are refused; `Content-Type`/`Content-Length`/`Transfer-Encoding` are dropped.
+   */
   headers?: Record<string, string> | undefined;
   /** ms for a whole exchange (headers and body), and every request's default: a positive number, or `Infinity`. Default 30000. */
   timeout?: number | undefined;
@@ -111,6 +116,11 @@ export class HttpTransport implements MCPTransport {
     if (config.maxMessageBytes !== undefined && !(Number.isInteger(config.maxMessageBytes) && config.maxMessageBytes > 0)) {
       throw new InvalidConfigError(`"maxMessageBytes" must be a positive integer; got ${String(config.maxMessageBytes)}`, { serverName, field: "maxMessageBytes" });
     }
+    for (const name of Object.keys(config.headers ?? {})) {
+      if (isProtocolHeader(name)) {
+        throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });
+      }
+    }
     this.config = { ...config };
     this.url = url;
     this.#mode = config.type === "sse" ? "legacy" : "streamable";
@@ -146,6 +156,11 @@ export class HttpTransport implements MCPTransport {
   /** True between `connect()` and `close()`: the transport is usable (not "a stream is open"). */
   get connected(): boolean {
     return this.#state === "open";
+  }
+
+  /** How many of our requests await an answer (0 once every one settled, and after close). */
+  get pendingRequests(): number {
+    return this.#endpoint.pending.size;
   }
 
   /** The `Mcp-Session-Id` the server assigned, if any. */
@@ -294,7 +309,12 @@ export class HttpTransport implements MCPTransport {
 
   /** What `console.log(transport)` shows: state and config, with credentials redacted. */
   [inspectCustom](): object {
-    return { url: this.url.href, mode: this.#mode, connected: this.connected, sessionId: this.#sessionId, protocolVersion: this.#protocolVersion, config: redactConfig(this.config) };
+    return { url: redactUrl(this.url.href), mode: this.#mode, connected: this.connected, sessionId: this.#sessionId, protocolVersion: this.#protocolVersion, config: redactConfig(this.config) };
+  }
+
+  /** What `JSON.stringify(transport)` gives: the same redacted view. */
+  toJSON(): object {
+    return this[inspectCustom]();
   }
 
   // ─── sending ────────────────────────────────────────────────────────────────
@@ -425,9 +445,11 @@ export class HttpTransport implements MCPTransport {
 
   #legacyStreamEnded(error?: unknown): void {
     if (this.#state !== "open" || this.#legacyPostUrl === undefined) return;
-    // In the legacy transport every response arrives on this stream: without it the session is over.
+    // In the legacy transport every response arrives on this stream: without it the session is
+    // over, and its requests fail saying why (the stream broke, or hit the size limit).
+    if (error !== undefined) this.#endpoint.reportError(toError(error));
+    this.#endpoint.close(new TransportClosedError({ detail: error === undefined ? "the legacy SSE stream ended" : "the legacy SSE stream broke", cause: error }));
     void this.close();
-    if (error !== undefined && !this.#lifetime.signal.aborted) this.#endpoint.reportError(toError(error));
   }
 }
 

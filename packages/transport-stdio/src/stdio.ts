@@ -168,6 +168,11 @@ export class StdioTransport implements MCPTransport {
     return this.#state === "open";
   }
 
+  /** How many of our requests await an answer (0 once every one settled, and after close). */
+  get pendingRequests(): number {
+    return this.#endpoint.pending.size;
+  }
+
   /** The child's process id, once spawned. */
   get pid(): number | undefined {
     return this.#child?.pid;
@@ -322,6 +327,11 @@ export class StdioTransport implements MCPTransport {
   /** What `console.log(transport)` shows: the process and config, with env values redacted. */
   [inspectCustom](): object {
     return { command: this.config.command, args: this.config.args ?? [], pid: this.pid, connected: this.connected, exitStatus: this.#exit, config: redactConfig(this.config) };
+  }
+
+  /** What `JSON.stringify(transport)` gives: the same redacted view. */
+  toJSON(): object {
+    return this[inspectCustom]();
   }
 
   #closedError(): TransportClosedError {
