@@ -438,7 +438,9 @@ export class MCPManager {
 
   async #checkHealth(): Promise<void> {
     const timeout = Math.min(this.#options.healthCheckIntervalMs ?? 10_000, 10_000);
-    await Promise.all([...this.#servers.values()].map((server) => (server.connection ? this.#probe(server, server.connection, timeout) : undefined)));
+    const probes: Promise<void>[] = [];
+    for (const server of this.#servers.values()) if (server.connection) probes.push(this.#probe(server, server.connection, timeout));
+    await Promise.all(probes);
   }
 
   /**

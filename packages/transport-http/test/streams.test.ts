@@ -1,5 +1,6 @@
 // Streams: size limits, the GET listener's resumption, the legacy stream's end, fallback, close during connect.
 import type { ServerResponse } from "node:http";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HttpError, MessageTooLargeError, TransportClosedError } from "@mcp/jsonrpc";
 import { activeHandles } from "mcp-test-utils";
@@ -195,4 +196,56 @@ describe("text split inside a UTF-8 character", () => {
       await expect(t.request("sse")).resolves.toEqual({ text });
     });
   }
+});
+
+describe("the SSE path under random framing (fast-check, real sockets)", () => {
+  // A POST's SSE answer: notifications, comments, ids and retry lines around the response, every
+  // line ended by LF, CR or CRLF, the bytes cut at random offsets (inside characters too) and
+  // each piece sent as its own TCP write. The request must get exactly its result, and every
+  // notification must arrive, in order.
+  const ending = fc.constantFrom("\n", "\r", "\r\n");
+  const piece = fc.oneof(
+    fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", '"'), maxLength: 8 }).map((t) => ({ kind: "note" as const, t })),
+    fc.constant({ kind: "comment" as const, t: "" }),
+    fc.nat(9).map((n) => ({ kind: "id" as const, t: `e${n}` })),
+  );
+  it("reassembles the same messages from any framing", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 6 }), fc.array(ending, { minLength: 8, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), async (pieces, ends, cuts) => {
+        const result = { text: "done é😀", n: pieces.length };
+        let body = "";
+        const notes: string[] = [];
+        pieces.forEach((p, i) => {
+          const end = ends[i % ends.length]!;
+          if (p.kind === "comment") body += `: keep-alive${end}`;
+          else if (p.kind === "id") body += `id: ${p.t}${end}${end}`;
+          else {
+            notes.push(p.t);
+            body += `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: p.t } })}${end}${end}`;
+          }
+        });
+        const f = await fixture(async (req, res) => {
+          if (req.json.method !== "go") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} });
+          const bytes = Buffer.from(`${body}data: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result })}${ends[7]!}${ends[7]!}`);
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.flushHeaders();
+          let from = 0;
+          for (const cut of [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b)) {
+            res.write(bytes.subarray(from, cut));
+            from = cut;
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+          res.end(bytes.subarray(from));
+        });
+        const t = await transport({ url: f.url });
+        const seen: string[] = [];
+        t.onNotification = (_method, params) => seen.push((params as { data: string }).data);
+        await expect(t.request("go")).resolves.toEqual(result);
+        expect(seen).toEqual(notes);
+        await t.close();
+        await f.stop();
+      }),
+      { numRuns: 25 },
+    );
+  });
 });
