@@ -23,8 +23,24 @@ const MODERN = ["tools_call", "request-metadata", "sep-2322-client-request-state
   args: ["--spec-version", "2026-07-28"],
   label: `0.2.0 (2026-07-28) ${scenario}`,
 }));
+// Authorization (@mcp/oauth through the conformance client): every auth scenario of 0.1.16 but
+// the enterprise cross-app-access flow, and those the 0.2.0 line adds for 2026-07-28.
+const AUTH_0_1 = [
+  "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
+  "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined", "scope-step-up", "scope-retry-limit",
+  "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none", "pre-registration",
+  "2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback",
+  "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "client-credentials-jwt", "client-credentials-basic",
+].map((name) => ({ scenario: `auth/${name}`, cli, args: [], label: `0.1.16 auth/${name}` }));
+const AUTH_0_2 = ["resource-mismatch", "offline-access-scope", "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected", "iss-normalized", "metadata-issuer-mismatch", "authorization-server-migration"].map((name) => ({
+  scenario: `auth/${name}`,
+  cli: cliNext,
+  args: ["--spec-version", "2026-07-28"],
+  label: `0.2.0 (2026-07-28) auth/${name}`,
+}));
+const ALL = [...LEGACY, ...MODERN, ...AUTH_0_1, ...AUTH_0_2];
 const only = process.argv.slice(2);
-const runs = only.length > 0 ? [...LEGACY, ...MODERN].filter((r) => only.includes(r.scenario)) : [...LEGACY, ...MODERN];
+const runs = only.length > 0 ? ALL.filter((r) => only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1))))) : ALL;
 
 for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
   if (!existsSync(path)) {
@@ -46,7 +62,8 @@ try {
       timeout: 120_000,
       env: { ...process.env, NO_COLOR: "1" },
     });
-    const results = existsSync(dir) ? readdirSync(dir).map((d) => join(dir, d, "checks.json")).filter((f) => existsSync(f)) : [];
+    // Results are in DIR/<scenario>-<time>/checks.json; a scenario named auth/x nests one deeper.
+    const results = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("checks.json")).map((f) => join(dir, String(f))) : [];
     const checks = results.flatMap((f) => JSON.parse(readFileSync(f, "utf8")));
     const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
     const ok = run.status === 0 && checks.length > 0 && bad.length === 0;

@@ -3,6 +3,7 @@
 // server URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
 //   node apps/conformance-client/dist/index.js <server-url>
 import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listResources, listTools, readResource, type ConnectOptions, type MCPServerConnection, type Tool } from "@mcp/client";
+import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 
 const url = process.argv.at(-1);
 const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? "initialize";
@@ -20,7 +21,13 @@ const options: ConnectOptions = {
 };
 
 /** Extra data some scenarios pass (e.g. the tool calls to make). */
-const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as { toolCalls?: { name: string; arguments?: Record<string, unknown> }[] };
+const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
+  toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+};
 
 /** Plausible arguments for a tool: its required properties, filled by type. */
 function argumentsFor(tool: Tool): Record<string, unknown> {
@@ -85,7 +92,34 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
   },
 };
 
-const connection = await connectToServer(`conformance:${scenario}`, { type: "http", url, timeout: 15_000 }, options);
+/**
+ * The auth scenarios: @mcp/oauth with a user step that follows the test server's immediate
+ * redirect (no browser). Credentials, when a scenario has them, come in the context.
+ */
+function authProviderFor(serverUrl: string): OAuthProvider | undefined {
+  if (!scenario.startsWith("auth/")) return undefined;
+  const machine = scenario.startsWith("auth/client-credentials");
+  return new OAuthProvider({
+    serverUrl,
+    grant: machine ? "client_credentials" : "authorization_code",
+    redirectUri: "http://127.0.0.1:3999/callback",
+    authorize: followRedirectAuthorize(),
+    clientId: context.client_id,
+    clientSecret: context.client_secret,
+    clientAssertionKey: context.private_key_pem ? { privateKeyPem: context.private_key_pem, algorithm: context.signing_algorithm === "RS256" ? "RS256" : "ES256" } : undefined,
+    // The suite's Client ID Metadata Document URL (its authorization server does not fetch it).
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    clientName: "mcp-client-stack-conformance",
+  });
+}
+
+if (scenario.startsWith("auth/")) {
+  scenarios[scenario] = async (connection) => {
+    for (const tool of await listTools(connection)) await callTool(connection, tool.name, argumentsFor(tool));
+  };
+}
+
+const connection = await connectToServer(`conformance:${scenario}`, { type: "http", url, timeout: 15_000, authProvider: authProviderFor(url) }, options);
 try {
   await (scenarios[scenario] ?? scenarios["initialize"]!)(connection);
 } finally {

@@ -61,7 +61,8 @@ export type McpErrorCode =
   | "capability_not_supported"
   | "pagination_error"
   | "server_unavailable"
-  | "not_in_protocol_revision";
+  | "not_in_protocol_revision"
+  | "oauth_error";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

@@ -4,7 +4,7 @@ import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange
 
 /**
  * The security-critical request path: which headers go out, credentials from the auth provider
- * (one retry after a `401` refresh), redirects (and what may follow them to another origin), and
+ * (retries after a `401` or a step-up `403` it handled), redirects (and what may follow them to another origin), and
  * turning a failed exchange into a typed error. Nothing else in the transport touches headers.
  */
 
@@ -13,11 +13,17 @@ export interface HttpAuthProvider {
   /** Headers added to every request, e.g. `{ Authorization: "Bearer …" }`. */
   headers(): Promise<Record<string, string>> | Record<string, string>;
   /**
-   * Called on a `401`. Refresh the credentials and return true to retry the request once
-   * (with fresh `headers()`); return false to fail with the `401`.
+   * Called on a `401`, and on a `403` whose `WWW-Authenticate` says `error="insufficient_scope"`
+   * (step-up). Get new credentials and return true to retry the request (with fresh `headers()`);
+   * return false to fail with the answer. `sent` is what `headers()` gave that request; `attempt`
+   * how many times it was already retried so (0 the first time). A request is retried at most
+   * {@link MAX_AUTH_RETRIES} times.
    */
-  onUnauthorized?(context: { url: string; status: number; wwwAuthenticate: string | undefined }): Promise<boolean> | boolean;
+  onUnauthorized?(context: { url: string; status: number; wwwAuthenticate: string | undefined; sent: Record<string, string>; attempt: number }): Promise<boolean> | boolean;
 }
+
+/** How many times one request is retried after its auth provider's `onUnauthorized`. */
+export const MAX_AUTH_RETRIES = 3;
 
 /** Headers that never follow a redirect to another origin (besides the auth provider's own). */
 export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "cookie", "mcp-session-id", "proxy-authorization"];
@@ -106,7 +112,7 @@ export class RequestPath {
   }
 
   /**
-   * Sends one request: the auth provider's headers added, one retry after a `401` it refreshed,
+   * Sends one request: the auth provider's headers added, retried after a `401` (or step-up `403`) it handled,
    * redirects followed by the rules above. A failure to reach the server is a {@link NetworkError};
    * an abort rethrows the signal's reason.
    */
@@ -120,12 +126,13 @@ export class RequestPath {
   }
 
   async #sendWithAuth(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
-    let retriedAuth = false;
-    for (;;) {
-      const response = await this.#follow(pool, { ...request, headers: await this.#withAuth(request.headers) }, 0);
-      if (response.status === 401 && this.#auth?.onUnauthorized && !retriedAuth) {
-        retriedAuth = true;
-        const retry = await this.#auth.onUnauthorized({ url: request.url.href, status: 401, wwwAuthenticate: response.header("www-authenticate") });
+    for (let retries = 0; ; retries++) {
+      const sent = await this.#authHeaders();
+      const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0);
+      const challenge = response.header("www-authenticate");
+      const refused = response.status === 401 || (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
+      if (refused && this.#auth?.onUnauthorized && retries < MAX_AUTH_RETRIES) {
+        const retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries });
         if (retry) {
           response.cancel();
           continue;
@@ -155,12 +162,16 @@ export class RequestPath {
     return new HttpError(details);
   }
 
-  async #withAuth(headers: Record<string, string>): Promise<Record<string, string>> {
-    if (!this.#auth) return headers;
+  async #authHeaders(): Promise<Record<string, string>> {
+    return this.#auth ? await this.#auth.headers() : {};
+  }
+
+  #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {
     const merged = { ...headers };
-    for (const [name, value] of Object.entries(await this.#auth.headers())) merged[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(auth)) merged[name.toLowerCase()] = value;
     return merged;
   }
+
 
   #networkError(request: ExchangeRequest, error: unknown): unknown {
     if (request.abort?.aborted) return request.abort.reason;

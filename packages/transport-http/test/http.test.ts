@@ -181,8 +181,30 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
       },
     });
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
-    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer" }]);
+    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer", sent: { Authorization: "Bearer stale" }, attempt: 0 }]);
     expect(f.seen.map((s) => s.headers.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+  });
+
+  it("403 insufficient_scope is a step-up: the provider is asked, and a request is retried at most 3 times", async () => {
+    const f = await fixture((req, res) => {
+      if (req.headers.authorization === "Bearer wide") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
+      res.writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="wide"' }).end();
+    });
+    let token = "narrow";
+    const asked: number[] = [];
+    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: `Bearer ${token}` }), onUnauthorized: (ctx) => (asked.push(ctx.status), (token = "wide"), true) } });
+    await expect(t.request("ping")).resolves.toEqual({ ok: true });
+    expect(asked).toEqual([403]);
+    // A provider that keeps saying "retry" cannot loop: three retries, then the answer stands.
+    token = "never";
+    const stubborn = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer never" }), onUnauthorized: () => (asked.push(0), true) } });
+    await expect(stubborn.request("ping")).rejects.toMatchObject({ name: "HttpError", status: 403 });
+    expect(asked.filter((a) => a === 0)).toHaveLength(3);
+    // A 403 that is not about scope is not the provider's business.
+    const plain = await fixture((_req, res) => void res.writeHead(403).end());
+    const other = await transport({ url: plain.url, authProvider: { headers: () => ({}), onUnauthorized: () => (asked.push(1), true) } });
+    await expect(other.request("ping")).rejects.toMatchObject({ status: 403 });
+    expect(asked).not.toContain(1);
   });
 
   it("a redirect to another origin never carries Authorization, cookies or the session id", async () => {

@@ -1,0 +1,181 @@
+import { redactUrl } from "@mcp/jsonrpc";
+import { OAuthError } from "./errors.js";
+
+/** The `fetch` this package uses; inject one to route or observe its requests. */
+export type OAuthFetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Protected Resource Metadata (RFC 9728), the fields this package reads. */
+export interface ProtectedResourceMetadata {
+  resource?: string | undefined;
+  authorization_servers?: string[] | undefined;
+  scopes_supported?: string[] | undefined;
+  [key: string]: unknown;
+}
+
+/** Authorization Server Metadata (RFC 8414 / OpenID Connect Discovery), the fields this package reads. */
+export interface AuthorizationServerMetadata {
+  issuer: string;
+  authorization_endpoint?: string | undefined;
+  token_endpoint?: string | undefined;
+  registration_endpoint?: string | undefined;
+  scopes_supported?: string[] | undefined;
+  response_types_supported?: string[] | undefined;
+  grant_types_supported?: string[] | undefined;
+  code_challenge_methods_supported?: string[] | undefined;
+  token_endpoint_auth_methods_supported?: string[] | undefined;
+  client_id_metadata_document_supported?: boolean | undefined;
+  authorization_response_iss_parameter_supported?: boolean | undefined;
+  [key: string]: unknown;
+}
+
+/** What discovery found for one MCP server. */
+export interface Discovery {
+  /** The canonical URI of the MCP server, sent as `resource` (RFC 8707). */
+  resource: string;
+  /** The Protected Resource Metadata, when the server has it (not before 2025-06-18). */
+  resourceMetadata: ProtectedResourceMetadata | undefined;
+  /** The authorization server's issuer (or, for a 2025-03-26 server, its base URL). */
+  issuer: string;
+  metadata: AuthorizationServerMetadata;
+  /** True when no metadata document was found and the 2025-03-26 default endpoints are used. */
+  defaultEndpoints: boolean;
+}
+
+/** The MCP server URL without fragment (and without a lone trailing slash): RFC 8707's resource. */
+export function canonicalResource(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  url.hash = "";
+  const text = url.href;
+  return url.pathname === "/" && url.search === "" ? text.slice(0, -1) : text;
+}
+
+/** Strips one trailing slash, so `https://a.example/` and `https://a.example` compare equal. */
+function trimSlash(value: string): string {
+  return value.endsWith("/") ? value.slice(0, -1) : value;
+}
+
+/** True when `issuer` (from a metadata document or an `iss` parameter) names `expected`. */
+export function sameIssuer(issuer: string, expected: string): boolean {
+  return trimSlash(issuer) === trimSlash(expected);
+}
+
+async function getJson(fetchImpl: OAuthFetch, url: string, step: "discovery" | "metadata", protocolVersion: string | undefined): Promise<{ status: number; body: unknown } | undefined> {
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { headers: { accept: "application/json", ...(protocolVersion ? { "mcp-protocol-version": protocolVersion } : {}) }, redirect: "follow" });
+  } catch (cause) {
+    throw new OAuthError(step, `Could not fetch ${redactUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(url), cause });
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    return { status: response.status, body: undefined };
+  }
+  try {
+    return { status: response.status, body: await response.json() };
+  } catch (cause) {
+    throw new OAuthError(step, `${redactUrl(url)} did not answer with JSON`, { url: redactUrl(url), status: response.status, cause });
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Protected Resource Metadata discovery (RFC 9728; MCP 2025-06-18 on): the `resource_metadata`
+ * URL of the challenge, then `/.well-known/oauth-protected-resource` + the server's path, then the
+ * root well-known URL. `undefined` when none answers (a 2025-03-26 server). Its `resource` must
+ * name this server (the server's URL or a prefix of it, same origin), else {@link OAuthError}.
+ */
+export async function discoverResourceMetadata(fetchImpl: OAuthFetch, serverUrl: string, fromChallenge: string | undefined, protocolVersion?: string): Promise<ProtectedResourceMetadata | undefined> {
+  const server = new URL(serverUrl);
+  const candidates: string[] = [];
+  if (fromChallenge) candidates.push(new URL(fromChallenge, server).href);
+  if (server.pathname !== "/" && server.pathname !== "") candidates.push(`${server.origin}/.well-known/oauth-protected-resource${trimSlash(server.pathname)}`);
+  candidates.push(`${server.origin}/.well-known/oauth-protected-resource`);
+  for (const url of [...new Set(candidates)]) {
+    const answer = await getJson(fetchImpl, url, "discovery", protocolVersion);
+    if (!answer || answer.body === undefined) continue;
+    if (!isObject(answer.body) || !Array.isArray(answer.body["authorization_servers"]) || answer.body["authorization_servers"].length === 0) {
+      throw new OAuthError("discovery", `The protected resource metadata at ${redactUrl(url)} names no authorization server`, { url: redactUrl(url) });
+    }
+    const metadata = answer.body as ProtectedResourceMetadata;
+    if (typeof metadata.resource === "string" && !resourceCovers(metadata.resource, serverUrl)) {
+      throw new OAuthError("discovery", `The protected resource metadata at ${redactUrl(url)} is for ${redactUrl(metadata.resource)}, not for ${redactUrl(canonicalResource(serverUrl))}; refusing to authorize`, { url: redactUrl(url) });
+    }
+    return metadata;
+  }
+  return undefined;
+}
+
+/** True when the metadata's `resource` is this server's URL, or a path prefix of it on the same origin. */
+function resourceCovers(resource: string, serverUrl: string): boolean {
+  let named: URL;
+  try {
+    named = new URL(resource);
+  } catch {
+    return false;
+  }
+  const server = new URL(serverUrl);
+  if (named.origin !== server.origin) return false;
+  const prefix = trimSlash(named.pathname);
+  const path = trimSlash(server.pathname);
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** The metadata URLs of an issuer, in the order MCP 2025-11-25 gives (RFC 8414 §3.1, OIDC Discovery). */
+export function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = trimSlash(url.pathname);
+  if (path === "") return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
+}
+
+/**
+ * Authorization Server Metadata for `issuer`, trying each well-known URL in order. Its `issuer`
+ * must be the one asked for (RFC 8414 §3.3), else {@link OAuthError}, unless `checkIssuer` is
+ * false (the 2025-03-26 root document). `undefined` when none answers.
+ */
+export async function discoverAuthorizationServer(fetchImpl: OAuthFetch, issuer: string, protocolVersion?: string, checkIssuer = true): Promise<AuthorizationServerMetadata | undefined> {
+  for (const url of metadataUrls(issuer)) {
+    const answer = await getJson(fetchImpl, url, "metadata", protocolVersion);
+    if (!answer || answer.body === undefined) continue;
+    if (!isObject(answer.body) || typeof answer.body["issuer"] !== "string") {
+      throw new OAuthError("metadata", `The authorization server metadata at ${redactUrl(url)} has no issuer`, { url: redactUrl(url) });
+    }
+    const metadata = answer.body as AuthorizationServerMetadata;
+    if (checkIssuer && !sameIssuer(metadata.issuer, issuer)) {
+      throw new OAuthError("metadata", `The authorization server metadata at ${redactUrl(url)} names issuer ${redactUrl(metadata.issuer)}, not ${redactUrl(issuer)}; refusing it`, { url: redactUrl(url) });
+    }
+    return metadata;
+  }
+  return undefined;
+}
+
+/**
+ * Everything needed to authorize against `serverUrl`: Protected Resource Metadata (from the
+ * challenge's URL or the well-known ones), then its first authorization server's metadata. A
+ * server without Protected Resource Metadata is treated as MCP 2025-03-26 describes: the
+ * authorization server is the server's origin, with `/authorize`, `/token` and `/register` when
+ * it publishes no metadata either.
+ */
+export async function discover(fetchImpl: OAuthFetch, serverUrl: string, resourceMetadataUrl: string | undefined, protocolVersion?: string): Promise<Discovery> {
+  const resource = canonicalResource(serverUrl);
+  const resourceMetadata = await discoverResourceMetadata(fetchImpl, serverUrl, resourceMetadataUrl, protocolVersion);
+  if (resourceMetadata) {
+    const issuer = resourceMetadata.authorization_servers![0]!;
+    const metadata = await discoverAuthorizationServer(fetchImpl, issuer, protocolVersion);
+    if (!metadata) throw new OAuthError("metadata", `The authorization server ${redactUrl(issuer)} publishes no metadata (tried ${metadataUrls(issuer).map(redactUrl).join(", ")})`);
+    return { resource, resourceMetadata, issuer, metadata, defaultEndpoints: false };
+  }
+  const origin = new URL(serverUrl).origin;
+  // 2025-03-26 had no issuer rule for this document (it lives at the server's root whatever the
+  // issuer): take the issuer it names.
+  const metadata = await discoverAuthorizationServer(fetchImpl, origin, protocolVersion, false);
+  if (metadata) return { resource, resourceMetadata: undefined, issuer: metadata.issuer, metadata, defaultEndpoints: false };
+  return {
+    resource,
+    resourceMetadata: undefined,
+    issuer: origin,
+    metadata: { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` },
+    defaultEndpoints: true,
+  };
+}

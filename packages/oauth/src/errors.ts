@@ -1,0 +1,30 @@
+import { McpError } from "@mcp/jsonrpc";
+
+/** The step of the authorization flow an {@link OAuthError} happened in. */
+export type OAuthStep = "discovery" | "metadata" | "registration" | "authorization" | "token" | "refresh" | "storage";
+
+/**
+ * Authorization against an MCP server failed. `step` says where; `oauthError` and
+ * `oauthErrorDescription` carry the authorization server's `error` / `error_description` when it
+ * sent them. Messages never contain tokens, codes, secrets or verifiers.
+ */
+export class OAuthError extends McpError {
+  static override readonly brand: string = "OAuthError";
+  readonly step: OAuthStep;
+  /** The URL of the request that failed, when one did (query values that look like secrets hidden). */
+  readonly url: string | undefined;
+  /** The HTTP status of that request's answer. */
+  readonly status: number | undefined;
+  /** The authorization server's `error` code (RFC 6749 §5.2), e.g. `invalid_grant`. */
+  readonly oauthError: string | undefined;
+  readonly oauthErrorDescription: string | undefined;
+
+  constructor(step: OAuthStep, message: string, options: { url?: string | undefined; status?: number | undefined; oauthError?: string | undefined; oauthErrorDescription?: string | undefined; cause?: unknown } = {}) {
+    super("oauth_error", message, options);
+    this.step = step;
+    this.url = options.url;
+    this.status = options.status;
+    this.oauthError = options.oauthError;
+    this.oauthErrorDescription = options.oauthErrorDescription;
+  }
+}
