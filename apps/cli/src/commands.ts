@@ -1,4 +1,4 @@
-import { getPrompt, ping, readResource, RequestTimeoutError, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
+import { getPrompt, ping, readResource, RequestTimeoutError, setLoggingLevel, type LoggingLevel, type MCPServerConfig, type Prompt } from "@mcp/client";
 import type { MCPTool, ServerStatus } from "@mcp/manager";
 import cliProgress from "cli-progress";
 import Table from "cli-table3";
@@ -108,16 +108,21 @@ interface Row {
   stderrTail?: string | undefined;
 }
 
+/** A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix. */
+function needsAuth(s: ServerStatus): boolean {
+  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401);
+}
+
 function rows(session: Session): Row[] {
   const statuses = session.manager.getStatuses();
   const result: Row[] = statuses.map((s: ServerStatus) => ({
     name: s.name,
     transport: s.transport,
     source: sourceOf(session, s.name),
-    status: s.state,
+    status: needsAuth(s) ? "needs authentication" : s.state,
     tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
     connectMs: s.connectMs,
-    lastError: s.lastError,
+    lastError: needsAuth(s) ? `run: mcp auth ${s.name} (${s.lastError ?? ""})` : s.lastError,
     stderrTail: s.stderrTail,
   }));
   for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: "project server not approved (run in a terminal, or pass --yes)" });
@@ -125,7 +130,7 @@ function rows(session: Session): Row[] {
   return result;
 }
 
-const STATUS_COLOR: Record<string, (s: string) => string> = { connected: color.green, failed: color.red, invalid: color.red, reconnecting: color.yellow, connecting: color.yellow, disabled: color.dim, "not approved": color.yellow };
+const STATUS_COLOR: Record<string, (s: string) => string> = { connected: color.green, failed: color.red, invalid: color.red, reconnecting: color.yellow, connecting: color.yellow, disabled: color.dim, "not approved": color.yellow, "needs authentication": color.yellow };
 
 export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean }): Promise<number> {
   const session = await openSession(globals);
@@ -313,6 +318,40 @@ export async function promptCommand(globals: GlobalOptions, words: string[], opt
     const result = await getPrompt(connection, found.prompt.name, args).catch((error: unknown) => timeoutHint(error, `getting prompt ${found.prompt.name}`));
     if (globals.json) printJson(result);
     else renderPrompt(result, options.outDir ?? session.cwd, found.prompt.name);
+    return EXIT.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+/** The config of one HTTP server, for `auth` / `logout`. */
+function httpConfigOf(session: Session, name: string): MCPServerConfig {
+  const config = session.configs[name];
+  if (!config) throw new CliError(`no server named "${name}" (see: mcp servers)`, EXIT.usage);
+  if (!("url" in config)) throw new CliError(`"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`, EXIT.usage);
+  return config;
+}
+
+export async function authCommand(globals: GlobalOptions, name: string, options: { open?: boolean }): Promise<number> {
+  const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
+  try {
+    const config = httpConfigOf(session, name);
+    await session.manager.authorizeServer(name, config, {
+      open: options.open,
+      onUrl: (url) => note(`To authorize "${name}", open: ${url}`),
+    });
+    out(`Authorized "${name}"; its tokens are saved for the next runs.`);
+    return EXIT.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+export async function logoutCommand(globals: GlobalOptions, name: string): Promise<number> {
+  const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
+  try {
+    await session.manager.logoutServer(name, httpConfigOf(session, name));
+    out(`Forgot the tokens of "${name}".`);
     return EXIT.ok;
   } finally {
     await session.close();

@@ -114,7 +114,8 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       let finding = status.lastError ?? status.state;
       if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${sourceOf(session, status.name)})`;
       else if (status.lastErrorCode === "network_error") finding = `${status.lastError}`;
-      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Add a token header (--header "Authorization=Bearer …") or sign in with the server's OAuth flow`;
+      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${status.lastError}. Sign in with: mcp auth ${status.name}`;
+      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Sign in with: mcp auth ${status.name}, or add a token header (--header "Authorization=Bearer …")`;
       else if (status.lastErrorCode === "connection_timeout") finding = `${status.lastError}; raise the limit with --timeout <ms> or "timeout" in its config`;
       if (status.stderrTail) finding += `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}`;
       findings.push({ server: status.name, ok: false, finding });

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
+import { authCommand, callCommand, logoutCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
 import { configAdd, configDoctor, configList, configRemove } from "./config-commands.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
@@ -16,6 +16,7 @@ Examples:
   mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for legacy HTTP+SSE)
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
   mcp config doctor                            why each failing server fails
+  mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
 
 Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
 Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
@@ -101,6 +102,17 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).default("info"))
     .action((server: string | undefined, options: { level?: string }, command: Command) => run(() => watchCommand(globals(command), server, options)));
+
+  program
+    .command("auth <server>")
+    .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
+    .option("--no-open", "only print the URL to open (a machine without a browser)")
+    .action((server: string, options: { open?: boolean }, command: Command) => run(() => authCommand(globals(command), server, options)));
+
+  program
+    .command("logout <server>")
+    .description("forget an HTTP server's OAuth tokens")
+    .action((server: string, _options: unknown, command: Command) => run(() => logoutCommand(globals(command), server)));
 
   const config = program.command("config").description("list, add, remove and diagnose server configs");
   config

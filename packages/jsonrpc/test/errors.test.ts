@@ -203,12 +203,14 @@ describe("redaction", () => {
       env: { API_KEY: "k1", PATH: "/bin" },
       headers: { Authorization: "Bearer t", "X-Api-Key": "k2", "X-Trace": "on", Cookie: "c" },
       url: "https://user:pw@host/mcp?token=abc&page=2",
+      oauth: { clientId: "public-id", clientSecret: "s3cret", callbackPort: 4000 },
     });
     expect(redacted).toEqual({
       command: "srv",
       env: { API_KEY: "[redacted]", PATH: "[redacted]" },
       headers: { Authorization: "[redacted]", "X-Api-Key": "[redacted]", "X-Trace": "on", Cookie: "[redacted]" },
       url: "https://user:%5Bredacted%5D@host/mcp?token=%5Bredacted%5D&page=2",
+      oauth: { clientId: "public-id", clientSecret: "[redacted]", callbackPort: 4000 },
     });
   });
 });

@@ -8,3 +8,4 @@ export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredSe
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, ToolNameMap, toolNameFor, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, backoffDelay, type ReconnectPolicy } from "./limit.js";
+export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";

@@ -5,6 +5,8 @@ import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
 import { backoffDelay, DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
+import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
+import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import { DAY, filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind, type Server, type Waiter } from "./server.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerStatus } from "./types.js";
 
@@ -28,6 +30,9 @@ export class MCPManager {
   #health: ReturnType<typeof setInterval> | undefined;
   /** Cache writes under way; `disconnectAll` waits for them, so the next run finds them. */
   readonly #writes = new Set<Promise<unknown>>();
+  /** One OAuth provider per HTTP server, kept across reconnects (its tokens and single flights). */
+  readonly #oauth = new Map<string, OAuthProvider>();
+  #tokenStore: TokenStore | undefined;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -135,6 +140,43 @@ export class MCPManager {
   }
 
   /** The live connection, when the server is connected. */
+  /**
+   * Runs the OAuth flow for an HTTP server now (the CLI's `auth <server>`): a loopback listener
+   * on the config's `oauth.callbackPort` (default 33418) and the browser, or only `onUrl` with
+   * `open: false`. The tokens land in the token store, where every later connection finds them.
+   */
+  async authorizeServer(name: string, config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined } = {}): Promise<void> {
+    if (!wantsOAuth(config)) throw new ServerUnavailableError(name, "disabled", "OAuth applies only to HTTP servers without oauth: false");
+    const step = loopbackStepFor(config, options);
+    const provider = providerFor(name, config, this.#store(), (_server, request) => step(request));
+    await provider.authorizeNow();
+    this.#oauth.delete(name); // the next connection starts from the stored tokens
+  }
+
+  /** Forgets an HTTP server's OAuth tokens (the CLI's `logout <server>`). */
+  async logoutServer(name: string, config: MCPServerConfig): Promise<void> {
+    if (!wantsOAuth(config)) return;
+    await providerFor(name, config, this.#store(), undefined).logout();
+    this.#oauth.delete(name);
+  }
+
+  #store(): TokenStore {
+    this.#tokenStore ??= storeOf(this.#options.oauth === false ? undefined : this.#options.oauth);
+    return this.#tokenStore;
+  }
+
+  /** The config with this server's OAuth provider attached, for HTTP servers (unless turned off). */
+  #withOAuth(name: string, config: MCPServerConfig): MCPServerConfig {
+    if (this.#options.oauth === false || !wantsOAuth(config)) return config;
+    let provider = this.#oauth.get(name);
+    if (!provider) {
+      provider = providerFor(name, config, this.#store(), this.#options.oauth?.authorize);
+      this.#oauth.set(name, provider);
+    }
+    const { oauth: _settings, ...rest } = config as MCPServerConfig & { oauth?: unknown };
+    return { ...rest, authProvider: provider } as MCPServerConfig;
+  }
+
   getConnection(name: string): MCPServerConnection | undefined {
     const server = this.#servers.get(name);
     return server?.status.state === "connected" ? server.connection : undefined;
@@ -311,7 +353,7 @@ export class MCPManager {
     const started = performance.now();
     let connection: MCPServerConnection | undefined;
     try {
-      connection = await connectToServer(server.name, server.config, {
+      connection = await connectToServer(server.name, this.#withOAuth(server.name, server.config), {
         ...this.#options.connect,
         onClose: () => this.#onClose(server, generation),
         onNotification: (method, params) => this.#onNotification(server, generation, method, params),

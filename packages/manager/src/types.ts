@@ -6,6 +6,7 @@ import {
   type RequestOptions,
   type Tool,
 } from "@mcp/client";
+import type { ManagerOAuthOptions } from "./oauth.js";
 import type { ToolCache } from "./cache.js";
 import type { DiscoveredServer, LoadOptions } from "./config/types.js";
 import type { ReconnectPolicy } from "./limit.js";
@@ -100,6 +101,12 @@ export interface MCPManagerOptions {
   onError?: ((server: string, error: Error) => void) | undefined;
   /** Discovery options for {@link MCPManager.discoverAndConnect}. */
   load?: LoadOptions | undefined;
+  /**
+   * OAuth for HTTP servers (`@mcp/oauth`): on by default, with tokens in the user's config folder
+   * and no user step (a server without a usable token fails with "needs authorization"; see
+   * `authorizeServer`). `false` turns it off; a server's own `oauth: false` does too.
+   */
+  oauth?: ManagerOAuthOptions | false | undefined;
 }
 
 /** What {@link MCPManager.connectServers} returns. */

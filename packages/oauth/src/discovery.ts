@@ -92,7 +92,12 @@ export async function discoverResourceMetadata(fetchImpl: OAuthFetch, serverUrl:
   if (server.pathname !== "/" && server.pathname !== "") candidates.push(`${server.origin}/.well-known/oauth-protected-resource${trimSlash(server.pathname)}`);
   candidates.push(`${server.origin}/.well-known/oauth-protected-resource`);
   for (const url of [...new Set(candidates)]) {
-    const answer = await getJson(fetchImpl, url, "discovery", protocolVersion);
+    let answer: Awaited<ReturnType<typeof getJson>>;
+    try {
+      answer = await getJson(fetchImpl, url, "discovery", protocolVersion);
+    } catch {
+      continue; // unreachable or not JSON: the next place may have it
+    }
     if (!answer || answer.body === undefined) continue;
     if (!isObject(answer.body) || !Array.isArray(answer.body["authorization_servers"]) || answer.body["authorization_servers"].length === 0) {
       throw new OAuthError("discovery", `The protected resource metadata at ${redactUrl(url)} names no authorization server`, { url: redactUrl(url) });

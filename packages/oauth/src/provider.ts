@@ -248,7 +248,9 @@ export class OAuthProvider {
 
   async #authorizationCode(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
     const { redirectUri, authorize } = this.#options;
-    if (!redirectUri || !authorize) throw new OAuthError("authorization", `MCP server ${redactUrl(this.#options.serverUrl)} needs authorization, and no redirectUri/authorize step is configured`);
+    if (!redirectUri || !authorize) {
+      throw new OAuthError("authorization", `MCP server ${redactUrl(this.#options.serverUrl)} needs authorization, and no user step is configured to get a token (the authorize and redirectUri options; in the mcp CLI: mcp auth <server>)`);
+    }
     const metadata = found.metadata;
     if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no authorization or token endpoint`);
     if (!found.defaultEndpoints && !(metadata.code_challenge_methods_supported ?? []).includes("S256")) {

@@ -13,7 +13,7 @@ const rows: Row[] = [
   { fault: "sse-torn-response", outcome: { text: "resumed" }, state: "connected", okAfter: true },
   { fault: "reset", outcome: { error: "NetworkError" }, state: "connected", okAfter: true },
   { fault: "5xx", outcome: { error: "HttpError", message: /503/ }, state: "connected", okAfter: true },
-  { fault: "401", outcome: { error: "HttpError", message: /401/ }, state: "connected", okAfter: true },
+  { fault: "401", outcome: { error: "OAuthError", message: /needs authorization/ }, state: "connected", okAfter: true },
   { fault: "session-404", outcome: { text: "ok after a new session" }, state: "connected", okAfter: true },
   { fault: "slow-drip", outcome: { text: "" }, state: "connected", okAfter: true, timeout: 15_000 },
   { fault: "flood", outcome: { text: "after flood" }, state: "connected", okAfter: true, logs: 10_000 },

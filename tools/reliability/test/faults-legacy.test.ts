@@ -12,7 +12,7 @@ const rows: Row[] = [
   { fault: "sse-torn-event", outcome: { error: "TransportClosedError", message: /legacy SSE stream/ }, state: "connected", okAfter: true },
   { fault: "reset", outcome: { error: "NetworkError" }, state: "connected", okAfter: true },
   { fault: "5xx", outcome: { error: "HttpError", message: /503/ }, state: "connected", okAfter: true },
-  { fault: "401", outcome: { error: "HttpError", message: /401/ }, state: "connected", okAfter: true },
+  { fault: "401", outcome: { error: "OAuthError", message: /needs authorization/ }, state: "connected", okAfter: true },
   { fault: "slow-drip", outcome: { text: "" }, state: "connected", okAfter: true, timeout: 15_000 },
   { fault: "flood", outcome: { text: "after flood" }, state: "connected", okAfter: true, logs: 10_000 },
   { fault: "server-request", outcome: { text: "client answered -32601" }, state: "connected", okAfter: true },

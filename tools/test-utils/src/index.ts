@@ -95,3 +95,4 @@ export function activeHandles(): Record<string, number> {
 
 export { startSdkServer, type SdkServer } from "./sdk-server.js";
 export { buildV2Server, spawnV2Stdio, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "./sdk-v2.js";
+export { startSdkOAuthServer, type SdkOAuthServer } from "./sdk-oauth.js";

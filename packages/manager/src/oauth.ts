@@ -1,0 +1,80 @@
+import type { MCPServerConfig } from "@mcp/client";
+import { FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type TokenStore } from "@mcp/oauth";
+import { join } from "node:path";
+import { homedir } from "node:os";
+import { userConfigDir } from "./config/families.js";
+
+/**
+ * The `oauth` field of an HTTP server's config, as Claude Code's config has it: a pre-registered
+ * client, the loopback port its redirect URI names, scopes. `false` turns OAuth off for the server.
+ */
+export interface ServerOAuthConfig {
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  /** The port of `http://127.0.0.1:<port>/callback` (default 33418). */
+  callbackPort?: number | undefined;
+  /** Scopes to ask for (space-separated or a list) instead of choosing them. */
+  scopes?: string | string[] | undefined;
+  /** The HTTPS URL of this client's Client ID Metadata Document. */
+  clientMetadataUrl?: string | undefined;
+}
+
+/** The manager's `oauth` option. */
+export interface ManagerOAuthOptions {
+  /** Where tokens live. Default: one file per server under the user's config folder (`<mcp-client>/oauth`). */
+  store?: TokenStore | undefined;
+  /**
+   * The user step for servers that need one, or nothing (default): then a server without a
+   * usable token fails with "needs authorization", and `authorizeServer()` is the way in.
+   */
+  authorize?: ((server: string, request: Parameters<Authorize>[0]) => ReturnType<Authorize>) | undefined;
+}
+
+/** The loopback port of the redirect URI when a config names none. */
+export const DEFAULT_CALLBACK_PORT = 33418;
+
+/** The default token folder: `oauth` next to our own `mcp-client.json`. */
+export function defaultTokenDir(): string {
+  return join(userConfigDir({ home: homedir(), env: process.env, platform: process.platform }), "oauth");
+}
+
+/** The `oauth` field of a config: its settings, `false` (off), or `{}` (on, nothing set). */
+export function oauthConfigOf(config: MCPServerConfig): ServerOAuthConfig | false {
+  const value = (config as { oauth?: unknown }).oauth;
+  if (value === false) return false;
+  return typeof value === "object" && value !== null ? value : {};
+}
+
+/** True for a config that talks HTTP (OAuth applies) and has no auth provider of its own. */
+export function wantsOAuth(config: MCPServerConfig): boolean {
+  return "url" in config && typeof config.url === "string" && !("authProvider" in config && config.authProvider) && oauthConfigOf(config) !== false;
+}
+
+/** An OAuth provider for one server's config, with the given user step (or none). */
+export function providerFor(name: string, config: MCPServerConfig, store: TokenStore, authorize: ManagerOAuthOptions["authorize"]): OAuthProvider {
+  const settings = oauthConfigOf(config) || {};
+  const port = settings.callbackPort ?? DEFAULT_CALLBACK_PORT;
+  const scopes = typeof settings.scopes === "string" ? settings.scopes.split(" ").filter(Boolean) : settings.scopes;
+  return new OAuthProvider({
+    serverUrl: (config as { url: string }).url,
+    redirectUri: loopbackRedirectUri(port),
+    authorize: authorize ? (request) => authorize(name, request) : undefined,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    clientMetadataUrl: settings.clientMetadataUrl,
+    clientName: "mcp-client-stack",
+    scopes,
+    store,
+  });
+}
+
+/** The store a manager uses: the one given, else the default token folder. */
+export function storeOf(options: ManagerOAuthOptions | undefined): TokenStore {
+  return options?.store ?? new FileTokenStore(defaultTokenDir());
+}
+
+/** The CLI's user step for one server: a loopback listener on its callback port and the browser. */
+export function loopbackStepFor(config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined }): Authorize {
+  const settings = oauthConfigOf(config) || {};
+  return loopbackAuthorize({ port: settings.callbackPort ?? DEFAULT_CALLBACK_PORT, open: options.open === false ? false : undefined, onUrl: options.onUrl, timeoutMs: options.timeoutMs });
+}
