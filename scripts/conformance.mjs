@@ -23,14 +23,14 @@ const MODERN = ["tools_call", "request-metadata", "sep-2322-client-request-state
   args: ["--spec-version", "2026-07-28"],
   label: `0.2.0 (2026-07-28) ${scenario}`,
 }));
-// Authorization (@mcp/oauth through the conformance client): every auth scenario of 0.1.16 but
-// the enterprise cross-app-access flow, and those the 0.2.0 line adds for 2026-07-28.
+// Authorization (@mcp/oauth through the conformance client): every auth scenario of 0.1.16, and
+// those the 0.2.0 line adds for 2026-07-28.
 const AUTH_0_1 = [
   "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
   "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined", "scope-step-up", "scope-retry-limit",
   "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none", "pre-registration",
   "2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback",
-  "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "client-credentials-jwt", "client-credentials-basic",
+  "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "client-credentials-jwt", "client-credentials-basic", "cross-app-access-complete-flow",
 ].map((name) => ({ scenario: `auth/${name}`, cli, args: [], label: `0.1.16 auth/${name}` }));
 const AUTH_0_2 = ["resource-mismatch", "offline-access-scope", "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected", "iss-normalized", "metadata-issuer-mismatch", "authorization-server-migration"].map((name) => ({
   scenario: `auth/${name}`,
@@ -38,7 +38,9 @@ const AUTH_0_2 = ["resource-mismatch", "offline-access-scope", "iss-supported", 
   args: ["--spec-version", "2026-07-28"],
   label: `0.2.0 (2026-07-28) auth/${name}`,
 }));
-const ALL = [...LEGACY, ...MODERN, ...AUTH_0_1, ...AUTH_0_2];
+// The 0.2.0 line's extension scenarios take no --spec-version.
+const AUTH_0_2_EXTENSIONS = ["client-credentials-jwt", "client-credentials-basic", "enterprise-managed-authorization"].map((name) => ({ scenario: `auth/${name}`, cli: cliNext, args: [], label: `0.2.0 (extension) auth/${name}` }));
+const ALL = [...LEGACY, ...MODERN, ...AUTH_0_1, ...AUTH_0_2, ...AUTH_0_2_EXTENSIONS];
 const only = process.argv.slice(2);
 const runs = only.length > 0 ? ALL.filter((r) => only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1))))) : ALL;
 

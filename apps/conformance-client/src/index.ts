@@ -27,6 +27,9 @@ const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 };
 
 /** Plausible arguments for a tool: its required properties, filled by type. */
@@ -99,9 +102,11 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
 function authProviderFor(serverUrl: string): OAuthProvider | undefined {
   if (!scenario.startsWith("auth/")) return undefined;
   const machine = scenario.startsWith("auth/client-credentials");
+  const enterprise = context.idp_id_token !== undefined && context.idp_token_endpoint !== undefined && context.idp_client_id !== undefined;
   return new OAuthProvider({
     serverUrl,
-    grant: machine ? "client_credentials" : "authorization_code",
+    grant: machine ? "client_credentials" : enterprise ? "enterprise" : "authorization_code",
+    enterprise: enterprise ? { idToken: context.idp_id_token!, tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! } : undefined,
     redirectUri: "http://127.0.0.1:3999/callback",
     authorize: followRedirectAuthorize(),
     clientId: context.client_id,

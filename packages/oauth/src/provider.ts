@@ -38,12 +38,30 @@ export interface UnauthorizedContext {
   attempt?: number | undefined;
 }
 
+/** The identity provider side of the `enterprise` grant (SEP-990). */
+export interface EnterpriseOptions {
+  /** The user's ID token from the enterprise identity provider (or a function that gets a fresh one). */
+  idToken: string | (() => string | Promise<string>);
+  /** The identity provider's token endpoint, where the token exchange happens. */
+  tokenEndpoint: string;
+  /** This client's id at the identity provider. */
+  clientId: string;
+  clientSecret?: string | undefined;
+}
+
 /** Options of {@link OAuthProvider}. */
 export interface OAuthProviderOptions {
   /** The MCP server's URL: the protected resource. */
   serverUrl: string;
-  /** `authorization_code` (default, a user in a browser) or `client_credentials` (machine to machine). */
-  grant?: "authorization_code" | "client_credentials" | undefined;
+  /**
+   * `authorization_code` (default, a user in a browser), `client_credentials` (machine to
+   * machine), or `enterprise` (SEP-990 Enterprise-Managed Authorization: the user's identity
+   * provider ID token is exchanged for an ID-JAG, which the authorization server takes in a JWT
+   * bearer grant; see `enterprise`).
+   */
+  grant?: "authorization_code" | "client_credentials" | "enterprise" | undefined;
+  /** For the `enterprise` grant: where and how to exchange the ID token (RFC 8693). */
+  enterprise?: EnterpriseOptions | undefined;
   /** Where the authorization server sends the user back (a loopback URL for a CLI). Needed for `authorization_code`. */
   redirectUri?: string | undefined;
   /** The user step (see `loopbackAuthorize`, `printAuthorize`). Needed for `authorization_code`. */
@@ -74,6 +92,10 @@ export interface OAuthProviderOptions {
 
 const FORM = "application/x-www-form-urlencoded";
 const JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
+const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -230,7 +252,8 @@ export class OAuthProvider {
   async #fullFlow(challenge: BearerChallenge, stepUp: boolean, discovered?: Discovery): Promise<void> {
     const found = discovered ?? (await this.#discover(challenge));
     const scope = this.#scopeFor(challenge, found, stepUp);
-    const tokens = this.#options.grant === "client_credentials" ? await this.#clientCredentials(found, scope) : await this.#authorizationCode(found, scope);
+    const grant = this.#options.grant ?? "authorization_code";
+    const tokens = grant === "client_credentials" ? await this.#clientCredentials(found, scope) : grant === "enterprise" ? await this.#enterprise(found, scope) : await this.#authorizationCode(found, scope);
     this.#fromFlow = tokens.accessToken;
     await this.#save({ tokens });
   }
@@ -242,7 +265,7 @@ export class OAuthProvider {
     else if (challenge.scope) scopes = challenge.scope.split(" ").filter(Boolean);
     else if (!stepUp && found.resourceMetadata?.scopes_supported) scopes = [...found.resourceMetadata.scopes_supported];
     else scopes = [];
-    if (this.#options.grant !== "client_credentials" && found.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
+    if ((this.#options.grant ?? "authorization_code") === "authorization_code" && found.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
     return scopes.length > 0 ? scopes.join(" ") : undefined;
   }
 
@@ -288,6 +311,36 @@ export class OAuthProvider {
     const params: Record<string, string> = { grant_type: "client_credentials" };
     if (scope) params["scope"] = scope;
     return this.#token(found, client, "token", params, scope);
+  }
+
+  /**
+   * SEP-990: the ID token is exchanged at the identity provider for an ID-JAG (RFC 8693, audience
+   * = the authorization server, resource = this server), which the authorization server takes in
+   * a JWT bearer grant (RFC 7523) from this client.
+   */
+  async #enterprise(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
+    const enterprise = this.#options.enterprise;
+    const { clientId, clientSecret } = this.#options;
+    if (!enterprise || !clientId) throw new OAuthError("registration", "The enterprise grant needs the enterprise options and a clientId");
+    const idToken = typeof enterprise.idToken === "function" ? await enterprise.idToken() : enterprise.idToken;
+    const exchange = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: idToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: found.metadata.issuer, resource: found.resource });
+    if (scope) exchange.set("scope", scope);
+    const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
+    if (enterprise.clientSecret !== undefined) headers["authorization"] = basicAuth(enterprise.clientId, enterprise.clientSecret);
+    else exchange.set("client_id", enterprise.clientId);
+    let response: Response;
+    try {
+      response = await this.#fetch(enterprise.tokenEndpoint, { method: "POST", headers, body: exchange.toString() });
+    } catch (cause) {
+      throw new OAuthError("token", `Could not reach the identity provider's token endpoint ${redactUrl(enterprise.tokenEndpoint)}`, { url: redactUrl(enterprise.tokenEndpoint), cause });
+    }
+    const answer = await readJson(response);
+    if (!response.ok || typeof answer?.["access_token"] !== "string") throw refused("token", "identity provider's token endpoint", enterprise.tokenEndpoint, response.status, answer);
+    if (answer["issued_token_type"] !== undefined && answer["issued_token_type"] !== ID_JAG_TYPE) throw new OAuthError("token", `The identity provider issued a ${JSON.stringify(answer["issued_token_type"])}, not an ID-JAG`);
+    const method = this.#options.tokenEndpointAuthMethod ?? this.#secretMethod(found);
+    const params: Record<string, string> = { grant_type: JWT_BEARER_GRANT, assertion: answer["access_token"] };
+    if (scope) params["scope"] = scope;
+    return this.#token(found, { clientId, clientSecret, tokenEndpointAuthMethod: method }, "token", params, scope);
   }
 
   /** `client_secret_basic` unless the server lists only `client_secret_post`. */
@@ -370,7 +423,7 @@ export class OAuthProvider {
     const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
     switch (client.tokenEndpointAuthMethod) {
       case "client_secret_basic":
-        headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret ?? "")}`).toString("base64")}`;
+        headers["authorization"] = basicAuth(client.clientId, client.clientSecret ?? "");
         break;
       case "client_secret_post":
         body.set("client_id", client.clientId);
@@ -413,6 +466,11 @@ export class OAuthProvider {
     this.#credentials = { ...base, ...change };
     await this.#store.set(this.#credentials);
   }
+}
+
+/** `client_secret_basic` (RFC 6749 §2.3.1): both parts form-encoded, then base64. */
+function basicAuth(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 }
 
 function isLoopback(uri: string): boolean {
