@@ -45,9 +45,16 @@ export function oauthConfigOf(config: MCPServerConfig): ServerOAuthConfig | fals
   return typeof value === "object" && value !== null ? value : {};
 }
 
-/** True for a config that talks HTTP (OAuth applies) and has no auth provider of its own. */
+/**
+ * True for a config that talks HTTP and manages no credentials of its own: no auth provider, no
+ * `Authorization` header (a static token is the user's choice; a 401 then stays an HttpError),
+ * and not `oauth: false`.
+ */
 export function wantsOAuth(config: MCPServerConfig): boolean {
-  return "url" in config && typeof config.url === "string" && !("authProvider" in config && config.authProvider) && oauthConfigOf(config) !== false;
+  if (!("url" in config) || typeof config.url !== "string") return false;
+  if ("authProvider" in config && config.authProvider) return false;
+  if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) return false;
+  return oauthConfigOf(config) !== false;
 }
 
 /** An OAuth provider for one server's config, with the given user step (or none). */

@@ -47,8 +47,10 @@ describe("connecting", () => {
     expect(result.connectedServers.sort()).toEqual(Object.keys(configs).sort());
     expect(result.tools).toHaveLength(10);
     expect(result.errors.size).toBe(0);
-    // Sequentially this is over 10 s; in parallel it costs about one server plus spawn overhead.
-    expect(ten).toBeLessThan(single + 2000);
+    // One after another this takes over 10 s (ten 1 s delays). In parallel it costs about one
+    // server plus the spawns; the bound leaves room for a loaded CI machine (the speed itself is
+    // measured by apps/bench, not here) and still fails for anything close to sequential.
+    expect(ten).toBeLessThan(Math.max(single * 4, 6000));
   });
 
   it("one server's failure never fails the others; a missing command says so", async () => {
