@@ -114,7 +114,7 @@ export class OAuthProvider {
   readonly #store: TokenStore;
   readonly #resource: string;
   #credentials: StoredCredentials | undefined;
-  #loaded = false;
+  #loading: Promise<void> | undefined;
   #discovery: Discovery | undefined;
   #flight: Promise<boolean> | undefined;
   #refreshing: Promise<void> | undefined;
@@ -186,10 +186,12 @@ export class OAuthProvider {
     return this[inspectCustom]();
   }
 
-  async #load(): Promise<void> {
-    if (this.#loaded) return;
-    this.#loaded = true;
-    this.#credentials ??= await this.#store.find(this.#resource);
+  /** Reads the stored credentials once; concurrent first callers wait for the same read. */
+  #load(): Promise<void> {
+    this.#loading ??= this.#store.find(this.#resource).then((found) => {
+      this.#credentials ??= found;
+    });
+    return this.#loading;
   }
 
   async #handle(context: UnauthorizedContext): Promise<boolean> {
@@ -197,8 +199,9 @@ export class OAuthProvider {
     const challenge = parseBearerChallenge(context.wwwAuthenticate);
     const sent = /^Bearer (.+)$/i.exec(context.sent?.["authorization"] ?? "")?.[1];
     const current = this.#credentials?.tokens?.accessToken;
-    // Someone else already replaced the token this request carried: just retry with the new one.
-    if (sent !== undefined && current !== undefined && sent !== current) return true;
+    // Someone else already got a token other than the one this request carried (or it carried
+    // none): just retry with the new one.
+    if (current !== undefined && sent !== current) return true;
 
     if (context.status === 403) {
       if (challenge.error !== "insufficient_scope") return false;

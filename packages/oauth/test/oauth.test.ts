@@ -158,6 +158,17 @@ describe("refresh", () => {
   });
 });
 
+describe("concurrency", () => {
+  it("callers that all start without a token share one flow", async () => {
+    const f = await fixture();
+    const p = provider(f);
+    const results = await Promise.all([1, 2, 3, 4].map((id) => call(p, f.mcpUrl, id)));
+    for (const r of results) expect(r.status).toBe(200);
+    expect(f.log.filter((l) => l.path === "/authorize")).toHaveLength(1);
+    expect(f.log.filter((l) => l.path === "/register")).toHaveLength(1);
+  });
+});
+
 describe("limits", () => {
   it("a server that refuses every token gets one flow per request, not a loop", async () => {
     const f = await fixture({ refuseAll: true });
