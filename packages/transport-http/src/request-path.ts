@@ -4,8 +4,8 @@ import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange
 
 /**
  * The security-critical request path: which headers go out, credentials from the auth provider
- * (retries after a `401` or a step-up `403` it handled), redirects (and what may follow them to another origin), and
- * turning a failed exchange into a typed error. Nothing else in the transport touches headers.
+ * (retries after a `401` or a step-up `403` it handled), redirects (and what may follow them to
+ * another origin), and turning a failed exchange into a typed error. Nothing else in the transport touches headers.
  */
 
 /** Supplies credentials and reacts to `401`. `@mcp/oauth` implements this hook. */
@@ -132,7 +132,13 @@ export class RequestPath {
       const challenge = response.header("www-authenticate");
       const refused = response.status === 401 || (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
       if (refused && this.#auth?.onUnauthorized && retries < MAX_AUTH_RETRIES) {
-        const retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries });
+        let retry: boolean;
+        try {
+          retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries });
+        } catch (error) {
+          response.cancel(); // the refused answer's connection is released, not left half-read
+          throw error;
+        }
         if (retry) {
           response.cancel();
           continue;
