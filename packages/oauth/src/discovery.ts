@@ -77,7 +77,8 @@ async function getJson(fetchImpl: OAuthFetch, url: string, step: "discovery" | "
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Protected Resource Metadata discovery (RFC 9728; MCP 2025-06-18 on): the `resource_metadata`

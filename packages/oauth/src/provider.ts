@@ -1,6 +1,6 @@
 import { inspectCustom, redactUrl } from "@mcp/jsonrpc";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
-import { canonicalResource, discover, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
+import { canonicalResource, discover, isObject, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { clientAssertion, type ClientAssertionKey } from "./jwt.js";
 import { createPkce, createState } from "./pkce.js";
@@ -307,10 +307,8 @@ export class OAuthProvider {
   }
 
   async #clientCredentials(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
-    const { clientId, clientSecret, clientAssertionKey } = this.#options;
-    if (!clientId) throw new OAuthError("registration", "The client_credentials grant needs a clientId");
-    const method = this.#options.tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : this.#secretMethod(found));
-    const client: StoredClient = { clientId, clientSecret, tokenEndpointAuthMethod: method };
+    const client = this.#preRegistered(found);
+    if (!client) throw new OAuthError("registration", "The client_credentials grant needs a clientId");
     const params: Record<string, string> = { grant_type: "client_credentials" };
     if (scope) params["scope"] = scope;
     return this.#token(found, client, "token", params, scope);
@@ -323,27 +321,31 @@ export class OAuthProvider {
    */
   async #enterprise(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
     const enterprise = this.#options.enterprise;
-    const { clientId, clientSecret } = this.#options;
-    if (!enterprise || !clientId) throw new OAuthError("registration", "The enterprise grant needs the enterprise options and a clientId");
+    const client = this.#preRegistered(found);
+    if (!enterprise || !client) throw new OAuthError("registration", "The enterprise grant needs the enterprise options and a clientId");
     const idToken = typeof enterprise.idToken === "function" ? await enterprise.idToken() : enterprise.idToken;
     const exchange = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: idToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: found.metadata.issuer, resource: found.resource });
     if (scope) exchange.set("scope", scope);
     const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
     if (enterprise.clientSecret !== undefined) headers["authorization"] = basicAuth(enterprise.clientId, enterprise.clientSecret);
     else exchange.set("client_id", enterprise.clientId);
-    let response: Response;
-    try {
-      response = await this.#fetch(enterprise.tokenEndpoint, { method: "POST", headers, body: exchange.toString() });
-    } catch (cause) {
-      throw new OAuthError("token", `Could not reach the identity provider's token endpoint ${redactUrl(enterprise.tokenEndpoint)}`, { url: redactUrl(enterprise.tokenEndpoint), cause });
-    }
-    const answer = await readJson(response);
-    if (!response.ok || typeof answer?.["access_token"] !== "string") throw refused("token", "identity provider's token endpoint", enterprise.tokenEndpoint, response.status, answer);
+    const answer = await this.#post("token", "identity provider's token endpoint", enterprise.tokenEndpoint, headers, exchange.toString(), "access_token");
     if (answer["issued_token_type"] !== undefined && answer["issued_token_type"] !== ID_JAG_TYPE) throw new OAuthError("token", `The identity provider issued a ${JSON.stringify(answer["issued_token_type"])}, not an ID-JAG`);
-    const method = this.#options.tokenEndpointAuthMethod ?? this.#secretMethod(found);
     const params: Record<string, string> = { grant_type: JWT_BEARER_GRANT, assertion: answer["access_token"] };
     if (scope) params["scope"] = scope;
-    return this.#token(found, { clientId, clientSecret, tokenEndpointAuthMethod: method }, "token", params, scope);
+    return this.#token(found, client, "token", params, scope);
+  }
+
+  /**
+   * The client of the options (`clientId`), when there is one, with its token endpoint
+   * authentication: as configured, else `private_key_jwt` with a key, the server's secret method
+   * with a secret, `none` without either. Every grant and the refresh use this one answer.
+   */
+  #preRegistered(found: Discovery): StoredClient | undefined {
+    const { clientId, clientSecret, clientAssertionKey, tokenEndpointAuthMethod } = this.#options;
+    if (!clientId) return undefined;
+    const method = tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? this.#secretMethod(found) : "none");
+    return { clientId, clientSecret, tokenEndpointAuthMethod: method };
   }
 
   /** `client_secret_basic` unless the server lists only `client_secret_post`. */
@@ -355,10 +357,8 @@ export class OAuthProvider {
   /** Registration in the spec's order: pre-registered, a Client ID Metadata Document, then Dynamic Client Registration. */
   async #client(found: Discovery, redirectUri: string): Promise<StoredClient> {
     const options = this.#options;
-    if (options.clientId) {
-      const method = options.tokenEndpointAuthMethod ?? (options.clientSecret ? this.#secretMethod(found) : "none");
-      return { clientId: options.clientId, clientSecret: options.clientSecret, tokenEndpointAuthMethod: method, redirectUri };
-    }
+    const configured = this.#preRegistered(found);
+    if (configured) return { ...configured, redirectUri };
     if (options.clientMetadataUrl && found.metadata.client_id_metadata_document_supported === true) {
       return { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", redirectUri };
     }
@@ -370,26 +370,16 @@ export class OAuthProvider {
     }
     const supported = found.metadata.token_endpoint_auth_methods_supported;
     const wanted = (supported ? ["client_secret_basic", "client_secret_post", "none"].find((m) => supported.includes(m)) : undefined) ?? "client_secret_basic";
-    let response: Response;
-    try {
-      response = await this.#fetch(endpoint, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({
-          client_name: options.clientName ?? "mcp-client-stack",
-          redirect_uris: [redirectUri],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: wanted,
-          // SEP-837: a loopback redirect is a native application's; anything else a web one's.
-          application_type: isLoopback(redirectUri) ? "native" : "web",
-        }),
-      });
-    } catch (cause) {
-      throw new OAuthError("registration", `Could not reach the registration endpoint ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
-    }
-    const body = await readJson(response);
-    if (!response.ok || typeof body?.["client_id"] !== "string") throw refused("registration", "registration endpoint", endpoint, response.status, body);
+    const registration = JSON.stringify({
+      client_name: options.clientName ?? "mcp-client-stack",
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: wanted,
+      // SEP-837: a loopback redirect is a native application's; anything else a web one's.
+      application_type: isLoopback(redirectUri) ? "native" : "web",
+    });
+    const body = await this.#post("registration", "registration endpoint", endpoint, { "content-type": "application/json", accept: "application/json" }, registration, "client_id");
     const client: StoredClient = {
       clientId: body["client_id"],
       clientSecret: typeof body["client_secret"] === "string" ? body["client_secret"] : undefined,
@@ -405,7 +395,7 @@ export class OAuthProvider {
       const refreshToken = this.#credentials?.tokens?.refreshToken;
       if (refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
       const found = this.#discovery ?? (await this.#discover({}));
-      const client = this.#credentials?.client ?? (this.#options.clientId ? { clientId: this.#options.clientId, clientSecret: this.#options.clientSecret, tokenEndpointAuthMethod: this.#options.tokenEndpointAuthMethod ?? (this.#options.clientSecret ? this.#secretMethod(found) : "none") } : undefined);
+      const client = this.#credentials?.client ?? this.#preRegistered(found);
       if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
       const tokens = await this.#token(found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope);
       // A server may keep the refresh token the same and not send it again.
@@ -443,14 +433,7 @@ export class OAuthProvider {
       default:
         body.set("client_id", client.clientId);
     }
-    let response: Response;
-    try {
-      response = await this.#fetch(endpoint, { method: "POST", headers, body: body.toString() });
-    } catch (cause) {
-      throw new OAuthError(step, `Could not reach the token endpoint ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
-    }
-    const answer = await readJson(response);
-    if (!response.ok || typeof answer?.["access_token"] !== "string") throw refused(step, "token endpoint", endpoint, response.status, answer);
+    const answer = await this.#post(step, "token endpoint", endpoint, headers, body.toString(), "access_token");
     const tokenType = typeof answer["token_type"] === "string" ? answer["token_type"] : "Bearer";
     if (tokenType.toLowerCase() !== "bearer") throw new OAuthError(step, `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer tokens are supported`);
     const expiresIn = typeof answer["expires_in"] === "number" ? answer["expires_in"] : Number(answer["expires_in"]);
@@ -461,6 +444,22 @@ export class OAuthProvider {
       expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? Date.now() + expiresIn * 1000 : undefined,
       scope: typeof answer["scope"] === "string" ? answer["scope"] : scope,
     };
+  }
+
+  /**
+   * One POST to an endpoint of the authorization flow, answered with a JSON object holding the
+   * string `field`. Anything else is an {@link OAuthError} for `step`, with the server's `error`.
+   */
+  async #post<F extends string>(step: "registration" | "token" | "refresh", what: string, endpoint: string, headers: Record<string, string>, body: string, field: F): Promise<Record<string, unknown> & Record<F, string>> {
+    let response: Response;
+    try {
+      response = await this.#fetch(endpoint, { method: "POST", headers, body });
+    } catch (cause) {
+      throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
+    }
+    const answer = await readJson(response);
+    if (!response.ok || typeof answer?.[field] !== "string") throw refused(step, what, endpoint, response.status, answer);
+    return answer as Record<string, unknown> & Record<F, string>;
   }
 
   async #save(change: Partial<StoredCredentials>): Promise<void> {
@@ -488,7 +487,7 @@ function isLoopback(uri: string): boolean {
 async function readJson(response: Response): Promise<Record<string, unknown> | undefined> {
   try {
     const value: unknown = await response.json();
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

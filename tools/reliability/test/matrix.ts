@@ -42,6 +42,8 @@ export async function runRow(transport: Transport, row: Row, healthyUrl: string)
   const server = transport === "stdio" ? undefined : await startHttpFault(row.fault);
   const { manager, reported, logs } = testManager();
   const pids = new Set<number | undefined>();
+  // Every process the fault server ran as (a stdio one is respawned): each status change comes
+  // after the connection it reports is in place.
   manager.onStatusChange(() => pids.add((manager.getConnection("fault")?.transport as { pid?: number } | undefined)?.pid));
   try {
     const { tools, errors } = await manager.connectServers({ fault: configFor(transport, row.fault, server?.origin), healthy: { type: "http", url: healthyUrl } });
@@ -57,7 +59,6 @@ export async function runRow(transport: Transport, row: Row, healthyUrl: string)
       await eventually(() => stateOf(manager, "fault"), row.state);
     } else {
       expect(errors.get("fault")).toBeUndefined();
-      pids.add((manager.getConnection("fault")?.transport as { pid?: number } | undefined)?.pid);
       // A call on another server is in flight the whole time the fault happens.
       const elsewhere = outcome(call("mcp__healthy__sleep", { ms: 300 }, 10_000));
       const got = await outcome(call("mcp__fault__fault", {}, row.timeout ?? CALL_TIMEOUT));
@@ -77,7 +78,6 @@ export async function runRow(transport: Transport, row: Row, healthyUrl: string)
       }
       if (row.reported) expect((reported.get("fault") ?? []).map((e) => e.name)).toContain(row.reported);
       if (row.logs !== undefined) await eventually(() => logs.get("fault") ?? 0, row.logs);
-      pids.add((manager.getConnection("fault")?.transport as { pid?: number } | undefined)?.pid);
     }
   } finally {
     await manager.disconnectAll();
