@@ -1,4 +1,5 @@
 import { getPrompt, ping, readResource, RequestTimeoutError, setLoggingLevel, type LoggingLevel, type MCPServerConfig, type Prompt } from "@mcp/client";
+import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
 import type { MCPTool, ServerStatus } from "@mcp/manager";
 import cliProgress from "cli-progress";
 import Table from "cli-table3";
@@ -97,23 +98,15 @@ function timeoutHint(error: unknown, what: string): never {
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
-interface Row {
-  name: string;
-  transport: string;
-  source: string;
-  status: string;
-  tools: number | undefined;
-  connectMs: number | undefined;
-  lastError: string | undefined;
-  stderrTail?: string | undefined;
-}
+type Row = ServerRow;
 
 /** A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix. */
 function needsAuth(s: ServerStatus): boolean {
   return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401);
 }
 
-function rows(session: Session): Row[] {
+/** The rows of `mcp servers --json -v` (and of the inspector's server list). */
+export function serverRows(session: Session): Row[] {
   const statuses = session.manager.getStatuses();
   const result: Row[] = statuses.map((s: ServerStatus) => ({
     name: s.name,
@@ -136,7 +129,7 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
   const session = await openSession(globals);
   try {
     await settle(session);
-    const all = rows(session);
+    const all = serverRows(session);
     if (globals.json) {
       printJson(all.map((row) => (options.verbose ? row : { ...row, stderrTail: undefined })));
     } else {
@@ -158,12 +151,34 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
   }
 }
 
+/** The elements of `mcp tools --json` (and of the inspector's tool list). */
+export function toolRows(tools: MCPTool[]): ToolRow[] {
+  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema as ToolRow["outputSchema"], annotations: t.annotations as ToolRow["annotations"] }));
+}
+
+/** The elements of `mcp resources --json` for the given connected servers. */
+export async function resourceRows(session: Session, names: string[]): Promise<ResourceRow[]> {
+  const all: ResourceRow[] = [];
+  for (const name of names) {
+    for (const r of await session.manager.listResources(name)) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
+    for (const t of await session.manager.listResourceTemplates(name)) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+  }
+  return all;
+}
+
+/** The elements of `mcp prompts --json` for the given connected servers. */
+export async function promptRows(session: Session, names: string[]): Promise<PromptRow[]> {
+  const all: PromptRow[] = [];
+  for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, ...prompt });
+  return all;
+}
+
 export async function toolsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
     const tools = session.manager.getTools();
     if (globals.json) {
-      printJson(tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations })));
+      printJson(toolRows(tools));
       return EXIT.ok;
     }
     let current: string | undefined;
@@ -218,7 +233,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   }
 }
 
-async function connected(session: Session, only: string | undefined): Promise<string[]> {
+export async function connected(session: Session, only: string | undefined): Promise<string[]> {
   await settle(session);
   return session.manager
     .getStatuses()
@@ -229,11 +244,7 @@ async function connected(session: Session, only: string | undefined): Promise<st
 export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
-    const all: { server: string; uri: string; name: string; mimeType?: string | undefined; template: boolean }[] = [];
-    for (const name of await connected(session, server)) {
-      for (const r of await session.manager.listResources(name)) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, template: false });
-      for (const t of await session.manager.listResourceTemplates(name)) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, template: true });
-    }
+    const all = await resourceRows(session, await connected(session, server));
     if (globals.json) printJson(all);
     else {
       const t = table(["SERVER", "URI", "NAME", "TYPE"]);
@@ -274,20 +285,19 @@ export async function readCommand(globals: GlobalOptions, uri: string, options: 
   }
 }
 
-function promptSignature(prompt: Prompt): string {
+function promptSignature(prompt: { name: string; arguments?: { name: string; required?: boolean | undefined }[] | undefined }): string {
   return `${prompt.name}(${(prompt.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", ")})`;
 }
 
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
-    const all: { server: string; prompt: Prompt }[] = [];
-    for (const name of await connected(session, server)) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
-    if (globals.json) printJson(all.map(({ server: s, prompt }) => ({ server: s, ...prompt })));
+    const all = await promptRows(session, await connected(session, server));
+    if (globals.json) printJson(all);
     else {
       let current: string | undefined;
-      for (const { server: s, prompt } of all) {
-        if (s !== current) out(color.bold((current = s)));
+      for (const prompt of all) {
+        if (prompt.server !== current) out(color.bold((current = prompt.server)));
         out(`  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`);
       }
     }

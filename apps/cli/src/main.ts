@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { authCommand, callCommand, logoutCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
 import { configAdd, configDoctor, configList, configRemove } from "./config-commands.js";
+import { inspectCommand } from "./inspect.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
@@ -17,6 +18,7 @@ Examples:
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
   mcp config doctor                            why each failing server fails
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
+  mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
 
 Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
 Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
@@ -102,6 +104,17 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).default("info"))
     .action((server: string | undefined, options: { level?: string }, command: Command) => run(() => watchCommand(globals(command), server, options)));
+
+  program
+    .command("inspect")
+    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, a live log (127.0.0.1 only, token-protected)")
+    .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
+      return n;
+    })
+    .option("--no-open", "only print the URL; do not open the browser")
+    .action((options: { port?: number; open?: boolean }, command: Command) => run(() => inspectCommand(globals(command), options)));
 
   program
     .command("auth <server>")

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, MCPManager, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult } from "@mcp/manager";
+import { loadAllMCPConfigs, MCPManager, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveProjectServers } from "./approvals.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { closest, splitCommandLine } from "./words.js";
@@ -73,7 +73,13 @@ function adHoc(globals: GlobalOptions): Record<string, MCPServerConfig> | undefi
 /** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
 export async function openSession(
   globals: GlobalOptions,
-  options: { connect?: boolean; allowEmbedded?: boolean; onNotification?: (server: string, method: string, params: unknown) => void } = {},
+  options: {
+    connect?: boolean;
+    allowEmbedded?: boolean;
+    onNotification?: (server: string, method: string, params: unknown) => void;
+    /** Handlers for every connection (the inspector answers elicitation and sampling). */
+    handlers?: Pick<MCPManagerOptions, "onElicitation" | "onSampling">;
+  } = {},
 ): Promise<Session> {
   const home = process.env["HOME"] ?? homedir();
   const cwd = process.cwd();
@@ -125,6 +131,7 @@ export async function openSession(
     cwd,
     cache: globals.cache === false ? false : undefined,
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+    ...options.handlers,
     onNotification: options.onNotification,
   });
   const session: Session = {

@@ -353,8 +353,11 @@ export class MCPManager {
     const started = performance.now();
     let connection: MCPServerConnection | undefined;
     try {
+      const { onElicitation, onSampling } = this.#options;
       connection = await connectToServer(server.name, this.#withOAuth(server.name, server.config), {
         ...this.#options.connect,
+        ...(onElicitation ? { onElicitation: (params, context) => onElicitation(server.name, params, context) } : {}),
+        ...(onSampling ? { onSampling: (params, context) => onSampling(server.name, params, context) } : {}),
         onClose: () => this.#onClose(server, generation),
         onNotification: (method, params) => this.#onNotification(server, generation, method, params),
         onLog: (message) => this.#options.onLog?.(server.name, message),

@@ -2,7 +2,12 @@ import {
   McpError,
   type CallToolResult,
   type ConnectOptions,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
   type LogMessage,
+  type RequestContext,
   type RequestOptions,
   type Tool,
 } from "@mcp/client";
@@ -93,6 +98,10 @@ export interface MCPManagerOptions {
   healthCheckIntervalMs?: number | undefined;
   /** Handlers and client identity for every connection (sampling, elicitation, roots, clientInfo, …). */
   connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport"> | undefined;
+  /** Answers `elicitation/create` from any server, told which one asks (and advertises `elicitation`). Takes the place of `connect.onElicitation`. */
+  onElicitation?: ((server: string, params: ElicitParams, context: RequestContext) => Promise<ElicitResult>) | undefined;
+  /** Answers `sampling/createMessage` from any server, told which one asks (and advertises `sampling`). Takes the place of `connect.onSampling`. */
+  onSampling?: ((server: string, params: CreateMessageParams, context: RequestContext) => Promise<CreateMessageResult>) | undefined;
   /** Every server notification. */
   onNotification?: ((server: string, method: string, params: unknown) => void) | undefined;
   /** `notifications/message` from any server. */

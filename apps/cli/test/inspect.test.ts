@@ -1,0 +1,228 @@
+// `mcp inspect` without a browser: who may talk to it, what its API answers, and that it stops
+// cleanly. Against the embedded default server (server-everything over stdio), in a sandbox.
+import { request } from "node:http";
+import { networkInterfaces } from "node:os";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcp, sandbox, type Sandbox } from "./helpers.js";
+import { alive, startInspect, type RunningInspector } from "./inspect-helpers.js";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request with exactly the headers given (fetch would not let a test set Host). */
+function raw(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+let box: Sandbox;
+let inspector: RunningInspector;
+let json: (path: string, body?: unknown, headers?: Record<string, string>) => Promise<Answer>;
+
+beforeAll(async () => {
+  box = sandbox();
+  inspector = await startInspect(box);
+  json = (path, body, headers = {}) =>
+    raw(inspector.port, path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "x-inspector-token": inspector.token, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  // The embedded server connects in the background.
+  for (let i = 0; i < 200; i++) {
+    const state = JSON.parse((await json("/api/state")).body) as { servers: { status: string }[] };
+    if (state.servers[0]?.status === "connected") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the embedded server did not connect: ${inspector.stderr()}`);
+});
+
+afterAll(async () => {
+  await inspector?.stop();
+  box?.remove();
+});
+
+describe("mcp inspect: access", () => {
+  it("prints a loopback URL with a long random token", () => {
+    expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("refuses every request without the token, or with a wrong one", async () => {
+    for (const path of ["/", "/api/state", "/api/events", "/api/nothing"]) {
+      const answer = await raw(inspector.port, path);
+      expect(answer.status, path).toBe(401);
+      expect(answer.body).toContain("token");
+    }
+    expect((await raw(inspector.port, `/?token=${inspector.token.slice(0, -1)}x`)).status).toBe(401);
+    expect((await raw(inspector.port, "/api/state", { headers: { "x-inspector-token": inspector.token.slice(1) } })).status).toBe(401);
+    const call = await raw(inspector.port, "/api/call", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "x", tool: "mcp__everything__echo", arguments: { message: "no" } }) });
+    expect(call.status).toBe(401);
+  });
+
+  it("refuses a foreign Host even with the token (DNS rebinding)", async () => {
+    for (const host of ["evil.example:80", `evil.example:${inspector.port}`, `127.0.0.1.nip.io:${inspector.port}`, "127.0.0.1"]) {
+      const answer = await raw(inspector.port, `/?token=${inspector.token}`, { headers: { host } });
+      expect(answer.status, host).toBe(403);
+      expect(answer.body).toContain("Host");
+    }
+    expect((await raw(inspector.port, `/?token=${inspector.token}`, { headers: { host: `localhost:${inspector.port}` } })).status).toBe(200);
+  });
+
+  it("refuses a foreign Origin and cross-site fetches even with the token", async () => {
+    const body = { id: "o1", tool: "mcp__everything__echo", arguments: { message: "from elsewhere" } };
+    for (const origin of ["http://evil.example", `http://127.0.0.1:${inspector.port + 1}`, `https://127.0.0.1:${inspector.port}`, "null"]) {
+      const answer = await json("/api/call", body, { origin });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.body).toContain("Origin");
+    }
+    expect((await json("/api/state", undefined, { "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect((await json("/api/state", undefined, { "sec-fetch-site": "same-site" })).status).toBe(403);
+    const own = await json("/api/call", body, { origin: `http://127.0.0.1:${inspector.port}`, "sec-fetch-site": "same-origin" });
+    expect(own.status).toBe(200);
+    expect(JSON.parse(own.body).result.content[0].text).toBe("Echo: from elsewhere");
+  });
+
+  it("answers no CORS preflight and sends no CORS headers", async () => {
+    const preflight = await raw(inspector.port, "/api/call", { method: "OPTIONS", headers: { origin: "http://evil.example", "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(403);
+    const state = await json("/api/state");
+    expect(Object.keys(state.headers).filter((h) => h.startsWith("access-control"))).toEqual([]);
+  });
+
+  it("listens on 127.0.0.1 only", async () => {
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal)
+      .map((a) => a!.address);
+    for (const address of ["::1", ...others]) {
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = connect({ host: address, port: inspector.port });
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve(false);
+        });
+        socket.once("error", () => resolve(true));
+      });
+      expect(refused, address).toBe(true);
+    }
+  });
+
+  it("serves the page with a strict CSP, no caching and no referrer", async () => {
+    const page = await raw(inspector.port, `/?token=${inspector.token}`);
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+    const csp = String(page.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/script-src 'nonce-[^']+'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers["cache-control"]).toBe("no-store");
+    expect(page.headers["referrer-policy"]).toBe("no-referrer");
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1]!;
+    expect(page.body).toContain(`<script nonce="${nonce}"`);
+    expect(page.body).not.toContain(inspector.token);
+  });
+
+  it("refuses bodies that are not JSON objects, or too big", async () => {
+    const text = await raw(inspector.port, "/api/call", { method: "POST", headers: { "x-inspector-token": inspector.token, "content-type": "text/plain" }, body: "{}" });
+    expect(text.status).toBe(415);
+    const big = await raw(inspector.port, "/api/prompt", { method: "POST", headers: { "x-inspector-token": inspector.token, "content-type": "application/json" }, body: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
+    expect(big.status).toBe(413);
+    const bad = await raw(inspector.port, "/api/read", { method: "POST", headers: { "x-inspector-token": inspector.token, "content-type": "application/json" }, body: "{not json" });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).message).toContain("not JSON");
+    expect((await json("/api/read", [])).status).toBe(400);
+    expect(JSON.parse((await json("/api/read", { server: "everything" })).body).message).toBe('"uri" must be a non-empty string');
+  });
+});
+
+describe("mcp inspect: the API", () => {
+  it("lists tools in the same shape as mcp tools --json", async () => {
+    const state = JSON.parse((await json("/api/state")).body);
+    const cli = await mcp(box, ["tools", "--json"]);
+    expect(cli.code).toBe(0);
+    const fromCli = JSON.parse(cli.stdout) as { name: string }[];
+    const byName = new Map(state.tools.map((t: { name: string }) => [t.name, t]));
+    // The inspector advertises elicitation and sampling, so server-everything offers it more tools.
+    expect(fromCli.length).toBeGreaterThan(5);
+    for (const tool of fromCli) expect(byName.get(tool.name), tool.name).toEqual(tool);
+    expect(state.servers[0]).toMatchObject({ name: "everything", transport: "stdio", source: "(embedded default)", status: "connected" });
+    expect(state.servers[0].capabilities).toEqual(expect.arrayContaining(["tools", "resources", "prompts", "completions"]));
+    expect(state.tools.map((t: { tool: string }) => t.tool)).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-sampling-request"]));
+  });
+
+  it("streams progress, cancels the call, and logs it with its time", async () => {
+    const events: string[] = [];
+    const stream = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+      request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
+    });
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => events.push(chunk));
+    const started = Date.now();
+    const pending = json("/api/call", { id: "long-1", tool: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 20 } });
+    for (let i = 0; i < 100 && !events.join("").includes('"type":"progress"'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(events.join("")).toContain('"id":"long-1"');
+    const cancel = await json("/api/cancel", { id: "long-1" });
+    expect(JSON.parse(cancel.body)).toEqual({ ok: true, found: true });
+    const answer = JSON.parse((await pending).body);
+    expect(answer.error).toEqual({ message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    stream.destroy();
+    const log = JSON.parse((await json("/api/state")).body).log as { kind: string; method: string; ms?: number }[];
+    const failed = log.filter((e) => e.method === "tools/call" && e.kind === "error");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.at(-1)!.ms).toBeGreaterThan(0);
+    // The server is still there for the next call.
+    const echo = JSON.parse((await json("/api/call", { id: "after", tool: "mcp__everything__echo", arguments: { message: "still here" } })).body);
+    expect(echo.result.content[0].text).toBe("Echo: still here");
+  });
+
+  it("reads resources, gets prompts and completes arguments, with typed errors", async () => {
+    const rows = JSON.parse((await json("/api/resources", {})).body) as { uri: string; template: boolean }[];
+    const doc = rows.find((r) => !r.template)!;
+    const read = JSON.parse((await json("/api/read", { server: "everything", uri: doc.uri })).body);
+    expect(read.contents[0].uri).toBe(doc.uri);
+    expect(read.contents[0].text.length).toBeGreaterThan(10);
+    const prompt = JSON.parse((await json("/api/prompt", { server: "everything", name: "args-prompt", arguments: { city: "Lisbon" } })).body);
+    expect(JSON.stringify(prompt.messages)).toContain("Lisbon");
+    const values = JSON.parse((await json("/api/complete", { server: "everything", ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "S" } })).body);
+    expect(values).toEqual({ values: ["Sales", "Support"] });
+    const missing = await json("/api/read", { server: "nowhere", uri: doc.uri });
+    expect(missing.status).toBe(409);
+    expect(JSON.parse(missing.body)).toEqual({ message: 'server "nowhere" is not connected (not configured)', code: "server_unavailable" });
+    const unknown = await json("/api/call", { id: "u", tool: "mcp__everything__nope", arguments: {} });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("disables and re-enables a server, each change in the log", async () => {
+    expect((await json("/api/servers/disable", { server: "everything" })).status).toBe(200);
+    let state = JSON.parse((await json("/api/state")).body);
+    expect(state.servers[0].status).toBe("disabled");
+    expect(state.tools).toEqual([]);
+    expect((await json("/api/servers/reconnect", { server: "everything" })).status).toBe(200);
+    state = JSON.parse((await json("/api/state")).body);
+    expect(state.servers[0].status).toBe("connected");
+    expect(state.tools.length).toBeGreaterThan(5);
+    expect(state.log.filter((e: { kind: string }) => e.kind === "status").map((e: { method: string }) => e.method)).toEqual(expect.arrayContaining(["disabled", "reconnecting", "connected"]));
+    expect((await json("/api/servers/reconnect", { server: "nobody" })).status).toBe(404);
+  });
+
+  it("stops on SIGTERM with exit code 0 and leaves no server process behind", async () => {
+    const children = inspector.children();
+    expect(children.length).toBeGreaterThan(0);
+    expect(await inspector.stop()).toBe(0);
+    for (let i = 0; i < 50 && children.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(children.filter(alive)).toEqual([]);
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The inspector's HTTP API: what the page and `mcp inspect` say to each other. The row shapes are
+ * the ones `mcp <command> --json` prints, so a script and the page see the same thing.
+ *
+ * Every request carries the session token (header `X-Inspector-Token`, or `?token=` for the page
+ * and the event stream); `Host` must be the inspector's own loopback address and `Origin`, when
+ * sent, its own origin. Bodies are JSON (`Content-Type: application/json`), at most 1 MB.
+ *
+ * | method and path | body | answer |
+ * |---|---|---|
+ * | `GET /?token=…` | | the page |
+ * | `GET /api/state` | | {@link InspectorState} |
+ * | `GET /api/events?token=…` | | server-sent events, each `data:` one {@link InspectorEvent} |
+ * | `POST /api/servers/reconnect` | `{ server }` | `{ ok: true }` |
+ * | `POST /api/servers/disable` | `{ server }` | `{ ok: true }` |
+ * | `POST /api/call` | {@link CallRequest} | {@link CallAnswer} (when the call ends) |
+ * | `POST /api/cancel` | `{ id }` | `{ ok: true }`: aborts call `id` (`notifications/cancelled`) |
+ * | `POST /api/resources` | `{ server? }` | {@link ResourceRow}[] |
+ * | `POST /api/read` | `{ server, uri }` | {@link ReadAnswer} |
+ * | `POST /api/subscribe` | `{ server, uri, on }` | `{ ok: true }` |
+ * | `POST /api/prompts` | `{ server? }` | {@link PromptRow}[] |
+ * | `POST /api/prompt` | `{ server, name, arguments }` | {@link PromptAnswer} |
+ * | `POST /api/complete` | {@link CompleteRequestBody} | `{ values: string[] }` |
+ * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
+ *
+ * A failure answers `4xx`/`5xx` with {@link ApiError}.
+ */
+
+/** One row of `mcp servers --json -v`. */
+export interface ServerRow {
+  name: string;
+  transport: string;
+  /** The config file, `(embedded default)` or `(command line)`. */
+  source: string;
+  /** `connecting`, `connected`, `reconnecting`, `failed`, `disabled`, `needs authentication`, `not approved` or `invalid`. */
+  status: string;
+  tools: number | undefined;
+  connectMs: number | undefined;
+  lastError: string | undefined;
+  stderrTail?: string | undefined;
+}
+
+/** A server as the page sees it: its `mcp servers` row and what it can do. */
+export interface InspectedServer extends ServerRow {
+  /** The server's capability names (`tools`, `resources`, `prompts`, `completions`, `logging`, …), once connected. */
+  capabilities: string[];
+  /** Whether `resources/subscribe` is offered. */
+  subscribe: boolean;
+}
+
+/** One element of `mcp tools --json`. */
+export interface ToolRow {
+  /** The model-safe name, `mcp__<server>__<tool>`: what {@link CallRequest.tool} takes. */
+  name: string;
+  server: string;
+  /** The server's own name for the tool. */
+  tool: string;
+  title: string | undefined;
+  description: string | undefined;
+  inputSchema: JsonSchema | undefined;
+  outputSchema: JsonSchema | undefined;
+  annotations: Record<string, unknown> | undefined;
+}
+
+/** One element of `mcp resources --json`. */
+export interface ResourceRow {
+  server: string;
+  /** The URI, or the URI template when `template` is true. */
+  uri: string;
+  name: string;
+  mimeType?: string | undefined;
+  description?: string | undefined;
+  template: boolean;
+}
+
+/** One element of `mcp prompts --json`. */
+export interface PromptRow {
+  server: string;
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  arguments?: { name: string; description?: string | undefined; required?: boolean | undefined }[] | undefined;
+}
+
+/** A JSON Schema, as a tool or an elicitation gives it (read loosely). */
+export interface JsonSchema {
+  type?: string | string[] | undefined;
+  properties?: Record<string, JsonSchema> | undefined;
+  required?: string[] | undefined;
+  items?: JsonSchema | undefined;
+  enum?: unknown[] | undefined;
+  oneOf?: { const?: unknown; title?: string }[] | undefined;
+  default?: unknown;
+  description?: string | undefined;
+  title?: string | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  format?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** `GET /api/state`: everything the page shows at first. */
+export interface InspectorState {
+  servers: InspectedServer[];
+  tools: ToolRow[];
+  /** The log so far (the last 1,000 entries). */
+  log: LogEntry[];
+  /** Dialogs a server is waiting on. */
+  dialogs: Dialog[];
+  /** `mcp-cli` version. */
+  version: string;
+}
+
+/** `POST /api/call`. */
+export interface CallRequest {
+  /** Chosen by the page, so that it can cancel before the answer. */
+  id: string;
+  /** A {@link ToolRow.name}. */
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The answer to `POST /api/call`: the tool's result, or what went wrong. */
+export interface CallAnswer {
+  id: string;
+  ms: number;
+  result?: { content?: ContentBlock[] | undefined; structuredContent?: unknown; isError?: boolean | undefined; [key: string]: unknown } | undefined;
+  error?: ApiError | undefined;
+}
+
+/** A content block of a tool result or prompt message (read loosely). */
+export interface ContentBlock {
+  type: string;
+  text?: string | undefined;
+  data?: string | undefined;
+  mimeType?: string | undefined;
+  uri?: string | undefined;
+  name?: string | undefined;
+  resource?: ResourceContents | undefined;
+  [key: string]: unknown;
+}
+
+/** One item of a resource's contents: text or base64 `blob`. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string | undefined;
+  text?: string | undefined;
+  blob?: string | undefined;
+}
+
+/** The answer to `POST /api/read`. */
+export interface ReadAnswer {
+  server: string;
+  ms: number;
+  contents: ResourceContents[];
+}
+
+/** The answer to `POST /api/prompt`. */
+export interface PromptAnswer {
+  ms: number;
+  description?: string | undefined;
+  messages: { role: string; content: ContentBlock }[];
+}
+
+/** `POST /api/complete`: suggestions for a prompt's or resource template's argument. */
+export interface CompleteRequestBody {
+  server: string;
+  ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> } | undefined;
+}
+
+/** One line of the log: a request the inspector made and its answer, or a message from a server. */
+export interface LogEntry {
+  /** Increases by one per entry. */
+  seq: number;
+  /** ISO time. */
+  time: string;
+  server: string;
+  kind: "request" | "response" | "error" | "notification" | "log" | "server-request" | "status";
+  method: string;
+  params?: unknown;
+  result?: unknown;
+  error?: string | undefined;
+  /** How long the request took, on its answer. */
+  ms?: number | undefined;
+}
+
+/** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */
+export type Dialog =
+  | { id: string; server: string; kind: "elicitation"; message: string; requestedSchema?: JsonSchema | undefined; url?: string | undefined }
+  | { id: string; server: string; kind: "sampling"; messages: { role: string; content: ContentBlock }[]; systemPrompt?: string | undefined; maxTokens?: number | undefined };
+
+/** `POST /api/dialog`: the user's answer. */
+export interface DialogAnswer {
+  id: string;
+  action: "accept" | "decline" | "cancel";
+  /** Elicitation: the form's values. */
+  content?: Record<string, unknown> | undefined;
+  /** Sampling: the reply text. */
+  text?: string | undefined;
+}
+
+/** What a failed request answers. */
+export interface ApiError {
+  message: string;
+  /** The error's `code` (`"request_timeout"`, `"server_unavailable"`, a JSON-RPC number, …). */
+  code?: string | number | undefined;
+}
+
+/** One server-sent event of `GET /api/events`. */
+export type InspectorEvent =
+  | { type: "servers"; servers: InspectedServer[] }
+  | { type: "tools"; tools: ToolRow[] }
+  | { type: "progress"; id: string; progress: number; total?: number | undefined; message?: string | undefined }
+  | { type: "log"; entry: LogEntry }
+  | { type: "dialog"; dialog: Dialog }
+  | { type: "dialog-closed"; id: string }
+  | { type: "resource-updated"; server: string; uri: string };
+
+/** Header that carries the token on API requests. */
+export const TOKEN_HEADER = "x-inspector-token";

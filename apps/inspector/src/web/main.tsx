@@ -1,0 +1,151 @@
+// The inspector page: one app, five views, one live event stream.
+import { render } from "preact";
+import { useEffect, useReducer, useState } from "preact/hooks";
+import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, ToolRow } from "../api.js";
+import { api, subscribeEvents } from "./client.js";
+import { DialogView } from "./dialog.js";
+import { LogView } from "./log.js";
+import { PromptsView } from "./prompts.js";
+import { ResourcesView, type Target } from "./resources.js";
+import { ServersView } from "./servers.js";
+import { ToolsView, type Progress } from "./tools.js";
+
+const VIEWS = ["servers", "tools", "resources", "prompts", "log"] as const;
+type View = (typeof VIEWS)[number];
+const MAX_LOG = 1000;
+
+interface Model {
+  loaded: boolean;
+  version: string;
+  servers: InspectedServer[];
+  tools: ToolRow[];
+  log: LogEntry[];
+  dialogs: Dialog[];
+  progress: Map<string, Progress>;
+  updates: Map<string, number>;
+}
+
+type Action = { type: "state"; state: InspectorState } | { type: "clear-log" } | InspectorEvent;
+
+function reduce(model: Model, action: Action): Model {
+  switch (action.type) {
+    case "state": {
+      const { servers, tools, log, dialogs, version } = action.state;
+      return { ...model, loaded: true, servers, tools, log, dialogs, version };
+    }
+    case "clear-log":
+      return { ...model, log: [] };
+    case "servers":
+      return { ...model, servers: action.servers };
+    case "tools":
+      return { ...model, tools: action.tools };
+    case "log": {
+      if (model.log.some((e) => e.seq === action.entry.seq)) return model;
+      const log = [...model.log, action.entry];
+      return { ...model, log: log.length > MAX_LOG ? log.slice(-MAX_LOG) : log };
+    }
+    case "progress": {
+      const progress = new Map(model.progress);
+      progress.set(action.id, { progress: action.progress, total: action.total, message: action.message });
+      return { ...model, progress };
+    }
+    case "dialog":
+      return model.dialogs.some((d) => d.id === action.dialog.id) ? model : { ...model, dialogs: [...model.dialogs, action.dialog] };
+    case "dialog-closed":
+      return { ...model, dialogs: model.dialogs.filter((d) => d.id !== action.id) };
+    case "resource-updated": {
+      const updates = new Map(model.updates);
+      const key = `${action.server} ${action.uri}`;
+      updates.set(key, (updates.get(key) ?? 0) + 1);
+      return { ...model, updates };
+    }
+  }
+}
+
+function viewFromHash(): View {
+  const name = location.hash.slice(1);
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : "servers";
+}
+
+function App() {
+  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], log: [], dialogs: [], progress: new Map(), updates: new Map() });
+  const [view, setView] = useState<View>(viewFromHash);
+  const [live, setLive] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [open, setOpen] = useState<Target | undefined>();
+
+  useEffect(() => {
+    const onHash = () => setView(viewFromHash());
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+  useEffect(
+    () =>
+      subscribeEvents(
+        (event) => dispatch(event),
+        (up) => {
+          setLive(up);
+          // After a (re)connect of the stream, fetch the whole state: events may have been missed.
+          if (up) {
+            api<InspectorState>("/api/state")
+              .then((state) => {
+                dispatch({ type: "state", state });
+                setError(undefined);
+              })
+              .catch((e: Error) => setError(e.message));
+          }
+        },
+      ),
+    [],
+  );
+
+  const go = (next: View) => {
+    location.hash = next;
+    setView(next);
+  };
+  const openResource = (server: string, uri: string) => {
+    setOpen({ server, uri });
+    go("resources");
+  };
+  const connected = model.servers.filter((s) => s.status === "connected");
+  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, resources: undefined, prompts: undefined, log: model.log.length };
+
+  return (
+    <>
+      <header>
+        <h1>mcp inspect</h1>
+        <nav>
+          {VIEWS.map((v) => (
+            <button type="button" class={v === view ? "tab active" : "tab"} name={`view-${v}`} onClick={() => go(v)}>
+              {v}
+              {count[v] === undefined ? null : <span class="count">{count[v]}</span>}
+            </button>
+          ))}
+        </nav>
+        <span class={live ? "live on" : "live off"} title={live ? "live updates on" : "reconnecting to mcp inspect…"}>
+          {live ? "live" : "offline"}
+        </span>
+        <span class="muted version">{model.version ? `mcp ${model.version}` : ""}</span>
+      </header>
+      {error ? <div class="banner error">{error}</div> : null}
+      <main>
+        {!model.loaded ? (
+          <p class="muted">Loading…</p>
+        ) : view === "servers" ? (
+          <ServersView servers={model.servers} />
+        ) : view === "tools" ? (
+          <ToolsView tools={model.tools} progress={model.progress} onOpenResource={openResource} />
+        ) : view === "resources" ? (
+          <ResourcesView servers={connected} open={open} updates={model.updates} />
+        ) : view === "prompts" ? (
+          <PromptsView servers={connected} onOpenResource={openResource} />
+        ) : (
+          <LogView log={model.log} onClear={() => dispatch({ type: "clear-log" })} />
+        )}
+      </main>
+      {model.dialogs[0] ? <DialogView key={model.dialogs[0].id} dialog={model.dialogs[0]} /> : null}
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,156 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { CallAnswer, ToolRow } from "../api.js";
+import { api, newId } from "./client.js";
+import { Content, Json, Ms } from "./content.js";
+import { SchemaForm } from "./form.js";
+import { initialValue, missingRequired, prune } from "./schema.js";
+
+export interface Progress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+function ProgressBar({ progress }: { progress: Progress | undefined }) {
+  const fraction = progress?.total ? Math.min(1, progress.progress / progress.total) : undefined;
+  return (
+    <div class="progress" role="progressbar" aria-valuenow={progress?.progress} aria-valuemax={progress?.total}>
+      <div class={fraction === undefined ? "bar indeterminate" : "bar"} style={fraction === undefined ? undefined : { width: `${(fraction * 100).toFixed(1)}%` }} />
+      <span class="progress-text">
+        {progress ? `${progress.progress}${progress.total === undefined ? "" : ` / ${progress.total}`}` : "waiting…"}
+        {progress?.message ? ` — ${progress.message}` : ""}
+      </span>
+    </div>
+  );
+}
+
+export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onOpenResource: (uri: string) => void }) {
+  if (answer.error) {
+    return (
+      <div class="result failed">
+        <div class="banner error">
+          {answer.error.message} {answer.error.code === undefined ? null : <code>{String(answer.error.code)}</code>}
+        </div>
+        <Ms ms={answer.ms} />
+      </div>
+    );
+  }
+  const result = answer.result ?? {};
+  return (
+    <div class={result.isError ? "result is-error" : "result ok"}>
+      <div class="result-head">
+        {result.isError ? <span class="banner error">The tool reported an error (isError)</span> : <span class="ok-mark">result</span>}
+        <Ms ms={answer.ms} />
+      </div>
+      {(result.content ?? []).map((block) => (
+        <Content block={block} onOpenResource={onOpenResource} />
+      ))}
+      {result.structuredContent !== undefined ? (
+        <div class="structured">
+          <div class="muted">structuredContent</div>
+          <Json value={result.structuredContent} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ToolPanel({ tool, progress, onOpenResource }: { tool: ToolRow; progress: Map<string, Progress>; onOpenResource: (server: string, uri: string) => void }) {
+  const [args, setArgs] = useState<Record<string, unknown>>(() => (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
+  const [running, setRunning] = useState<string | undefined>();
+  const [answer, setAnswer] = useState<CallAnswer | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const call = async () => {
+    const missing = missingRequired(tool.inputSchema, args);
+    if (missing.length > 0) {
+      setProblem(`Required: ${missing.join(", ")}`);
+      return;
+    }
+    setProblem(undefined);
+    const id = newId();
+    setRunning(id);
+    setAnswer(undefined);
+    try {
+      setAnswer(await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: prune(args) }));
+    } catch (error) {
+      setAnswer({ id, ms: 0, error: { message: (error as Error).message } });
+    } finally {
+      setRunning(undefined);
+    }
+  };
+  return (
+    <div class="tool-panel" data-tool={tool.name}>
+      <h2>
+        {tool.title ?? tool.tool} <span class="muted">{tool.server}</span>
+      </h2>
+      <code class="model-name">{tool.name}</code>
+      {tool.description ? <p class="description">{tool.description}</p> : null}
+      {tool.annotations ? (
+        <div class="annotations">
+          {Object.entries(tool.annotations).map(([k, v]) => (
+            <span class="tag">
+              {k}: {String(v)}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void call();
+        }}
+      >
+        <SchemaForm schema={tool.inputSchema} value={args} onChange={setArgs} />
+        {problem ? <div class="error-text">{problem}</div> : null}
+        <div class="buttons">
+          <button type="submit" class="primary" name="call" disabled={running !== undefined}>
+            Call
+          </button>
+          {running ? (
+            <button type="button" name="cancel" onClick={() => void api("/api/cancel", { id: running })}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+      </form>
+      {running ? <ProgressBar progress={progress.get(running)} /> : null}
+      {answer ? <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} /> : null}
+    </div>
+  );
+}
+
+export function ToolsView({ tools, progress, onOpenResource }: { tools: ToolRow[]; progress: Map<string, Progress>; onOpenResource: (server: string, uri: string) => void }) {
+  const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState<string | undefined>();
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? tools.filter((t) => `${t.server} ${t.tool} ${t.title ?? ""} ${t.description ?? ""}`.toLowerCase().includes(q)) : tools;
+  }, [tools, query]);
+  const tool = tools.find((t) => t.name === selected);
+  useEffect(() => {
+    if (selected !== undefined && !tool) setSelected(undefined);
+  }, [tool, selected]);
+  const servers = [...new Set(shown.map((t) => t.server))];
+  return (
+    <section class="view split">
+      <aside class="list">
+        <input type="search" name="tool-search" placeholder={`Search ${tools.length} tools`} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        {servers.map((server) => (
+          <div class="group">
+            <h3>{server}</h3>
+            {shown
+              .filter((t) => t.server === server)
+              .map((t) => (
+                <button type="button" class={t.name === selected ? "item active" : "item"} data-tool={t.tool} onClick={() => setSelected(t.name)}>
+                  <span class="item-name">{t.tool}</span>
+                  {t.description ? <span class="item-desc">{t.description}</span> : null}
+                </button>
+              ))}
+          </div>
+        ))}
+        {shown.length === 0 ? <p class="muted">No tools match.</p> : null}
+      </aside>
+      <div class="detail">{tool ? <ToolPanel key={tool.name} tool={tool} progress={progress} onOpenResource={onOpenResource} /> : <p class="muted">Choose a tool.</p>}</div>
+    </section>
+  );
+}
