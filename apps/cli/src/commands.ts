@@ -153,7 +153,7 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
 
 /** The elements of `mcp tools --json` (and of the inspector's tool list). */
 export function toolRows(tools: MCPTool[]): ToolRow[] {
-  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema as ToolRow["outputSchema"], annotations: t.annotations as ToolRow["annotations"] }));
+  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema, annotations: t.annotations }));
 }
 
 /** The elements of `mcp resources --json` for the given connected servers. */

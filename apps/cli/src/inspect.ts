@@ -12,7 +12,6 @@ import {
   type CallAnswer,
   type CallRequest,
   type CompleteRequestBody,
-  type ContentBlock,
   type Dialog,
   type DialogAnswer,
   type InspectedServer,
@@ -58,6 +57,11 @@ function clip(value: unknown): unknown {
   return json.length > MAX_LOGGED ? { truncated: true, bytes: json.length, preview: json.slice(0, 2048) } : value;
 }
 
+/** ms since `started`, to a tenth. */
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
 function errorOf(error: unknown): ApiError {
   const e = error as { message?: unknown; code?: unknown };
   const code = typeof e.code === "string" || typeof e.code === "number" ? e.code : undefined;
@@ -81,6 +85,7 @@ export class InspectorHub {
 
   record(entry: Omit<LogEntry, "seq" | "time">): void {
     const full: LogEntry = { seq: ++this.#seq, time: new Date().toISOString(), ...entry, params: clip(entry.params), result: clip(entry.result) };
+    if (full.ms !== undefined) full.ms = Math.round(full.ms * 10) / 10;
     if (full.params === undefined) delete full.params;
     if (full.result === undefined) delete full.result;
     this.#log.push(full);
@@ -156,7 +161,7 @@ export class InspectorHub {
 
   /** Sampling handler: the user writes the model's reply. */
   readonly onSampling = async (server: string, params: CreateMessageParams, context: { signal: AbortSignal }): Promise<CreateMessageResult> => {
-    const messages = params.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content: content as ContentBlock })));
+    const messages = params.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })));
     const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "sampling", messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens };
     this.record({ server, kind: "server-request", method: "sampling/createMessage", params });
     const answer = await this.ask(dialog, context.signal);
@@ -302,7 +307,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRows(manager.getTools()) })),
   ];
 
-  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => Promise<unknown>> = {
+  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
     "/api/servers/reconnect": async (body) => {
       const name = text(body, "server");
       if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
@@ -342,15 +347,15 @@ export async function startInspector(session: Session, hub: InspectorHub, option
             onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
           }),
         );
-        return { id, ms: performance.now() - started, result } satisfies CallAnswer;
+        return { id, ms: elapsed(started), result } satisfies CallAnswer;
       } catch (error) {
-        return { id, ms: performance.now() - started, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(error) } satisfies CallAnswer;
+        return { id, ms: elapsed(started), error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(error) } satisfies CallAnswer;
       } finally {
         calls.delete(id);
         res.off("close", onGone);
       }
     },
-    "/api/cancel": async (body) => {
+    "/api/cancel": (body) => {
       const controller = calls.get(text(body, "id"));
       controller?.abort(new Error("cancelled in the inspector"));
       return { ok: true, found: controller !== undefined };
@@ -364,7 +369,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const uri = text(body, "uri");
       const started = performance.now();
       const result = await hub.traced(server, "resources/read", { uri }, () => readResource(connection(server), uri));
-      return { server, ms: performance.now() - started, contents: result.contents } satisfies ReadAnswer;
+      return { server, ms: elapsed(started), contents: result.contents } satisfies ReadAnswer;
     },
     "/api/subscribe": async (body) => {
       const server = text(body, "server");
@@ -383,7 +388,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const args = stringRecord(body["arguments"], "arguments");
       const started = performance.now();
       const result = await hub.traced(server, "prompts/get", { name, arguments: args }, () => getPrompt(connection(server), name, args));
-      return { ms: performance.now() - started, description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
+      return { ms: elapsed(started), description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
     },
     "/api/complete": async (body) => {
       const request = body as unknown as CompleteRequestBody;
@@ -396,7 +401,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const result = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
       return { values: result.completion.values };
     },
-    "/api/dialog": async (body) => {
+    "/api/dialog": (body) => {
       const action = body["action"];
       if (action !== "accept" && action !== "decline" && action !== "cancel") throw new Refusal(400, `"action" must be accept, decline or cancel`);
       const content = body["content"];

@@ -18,10 +18,10 @@ export async function startInspect(box: Sandbox, args: string[] = []): Promise<R
   const child = spawn(process.execPath, [bin, "inspect", "--no-open", "--json", ...args], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const first = await new Promise<{ url: string; port: number }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`mcp inspect printed no URL in 30 s; stderr: ${stderr}`)), 30_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split("\n")[0];
       if (stdout.includes("\n") && line) {

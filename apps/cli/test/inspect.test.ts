@@ -1,6 +1,6 @@
 // `mcp inspect` without a browser: who may talk to it, what its API answers, and that it stops
 // cleanly. Against the embedded default server (server-everything over stdio), in a sandbox.
-import { request } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,7 +164,7 @@ describe("mcp inspect: the API", () => {
 
   it("streams progress, cancels the call, and logs it with its time", async () => {
     const events: string[] = [];
-    const stream = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
+    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
       request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
     });
     stream.setEncoding("utf8");

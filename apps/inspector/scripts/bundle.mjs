@@ -1,4 +1,4 @@
-// Bundles the page (src/web) into dist/web/app.js and app.css: one minified ES module, Preact inside.
+// Bundles the page (web/) into dist/web/app.js and app.css: one minified ES module, Preact inside.
 import { build } from "esbuild";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 mkdirSync(join(root, "dist/web"), { recursive: true });
 await build({
-  entryPoints: [join(root, "src/web/main.tsx")],
+  entryPoints: [join(root, "web/main.tsx")],
   outfile: join(root, "dist/web/app.js"),
   bundle: true,
   minify: true,
@@ -19,4 +19,4 @@ await build({
   supported: { "inline-script": false },
   logLevel: "warning",
 });
-copyFileSync(join(root, "src/web/app.css"), join(root, "dist/web/app.css"));
+copyFileSync(join(root, "web/app.css"), join(root, "dist/web/app.css"));

@@ -248,6 +248,32 @@ describe("prompts and resources", () => {
   });
 });
 
+describe("server requests", () => {
+  it("onElicitation and onSampling are told which server asks", async () => {
+    const { everythingEntry } = await import("mcp-test-utils");
+    const asked: string[] = [];
+    const m = manager({
+      cache: false,
+      onElicitation: async (server, params) => {
+        asked.push(`${server} elicitation ${params.message}`);
+        return { action: "accept", content: { name: `answer for ${server}` } };
+      },
+      onSampling: async (server) => {
+        asked.push(`${server} sampling`);
+        return { role: "assistant", content: { type: "text", text: `reply to ${server}` }, model: "test" };
+      },
+    });
+    const config: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 };
+    await m.connectServers({ first: config, second: config });
+    // server-everything offers these tools once the client declares the capabilities.
+    await waitFor(() => m.getTools().filter((t) => t.toolName === "trigger-elicitation-request").length === 2, 10_000);
+    const tool = (server: string, name: string) => m.getTools().find((t) => t.serverName === server && t.toolName === name)!;
+    expect(text(await tool("second", "trigger-elicitation-request").call({}))).toContain("- Name: answer for second");
+    expect(text(await tool("first", "trigger-sampling-request").call({ prompt: "hi" }))).toContain("reply to first");
+    expect(asked).toEqual(["second elicitation Please provide inputs for the following fields:", "first sampling"]);
+  });
+});
+
 describe("a 2026-07-28 server under the manager", () => {
   it("connects on the modern era, calls tools, and refreshes on tools/list_changed from the listen stream", async () => {
     const server = await startV2HttpServer();

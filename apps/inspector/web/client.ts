@@ -1,5 +1,5 @@
 // The page's side of the API (see ../api.ts): every request carries the token from the page's URL.
-import { TOKEN_HEADER, type ApiError, type InspectorEvent } from "../api.js";
+import { TOKEN_HEADER, type ApiError, type InspectorEvent } from "../src/api.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "preact/hooks";
-import type { LogEntry } from "../api.js";
+import type { LogEntry } from "../src/api.js";
 import { Json, Ms } from "./content.js";
 
 const KINDS: LogEntry["kind"][] = ["request", "response", "error", "notification", "log", "server-request", "status"];
@@ -10,7 +10,10 @@ function summary(entry: LogEntry): string {
     return `${p?.level ?? ""} ${typeof p?.data === "string" ? p.data : JSON.stringify(p?.data ?? "")}`;
   }
   if (entry.error) return entry.error;
-  return "";
+  const shown = entry.kind === "response" ? entry.result : entry.params;
+  if (shown === undefined) return "";
+  const text = JSON.stringify(shown);
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
 }
 
 async function copy(text: string): Promise<void> {
@@ -84,7 +87,7 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
                   <td class="server">{e.server}</td>
                   <td class="kind">{e.kind}</td>
                   <td class="method">{e.method}</td>
-                  <td class="ms">
+                  <td class="took">
                     <Ms ms={e.ms} />
                   </td>
                   <td class="summary">{summary(e)}</td>

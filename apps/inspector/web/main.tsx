@@ -1,7 +1,7 @@
 // The inspector page: one app, five views, one live event stream.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, ToolRow } from "../api.js";
+import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, ToolRow } from "../src/api.js";
 import { api, subscribeEvents } from "./client.js";
 import { DialogView } from "./dialog.js";
 import { LogView } from "./log.js";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import type { InspectedServer, ReadAnswer, ResourceRow } from "../api.js";
+import type { InspectedServer, ReadAnswer, ResourceRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
 import { Blob, Ms } from "./content.js";

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { ServerRow } from "../api.js";
+import type { ServerRow } from "../src/api.js";
 import { api } from "./client.js";
 import { Ms } from "./content.js";
 

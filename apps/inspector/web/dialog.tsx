@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { Dialog, DialogAnswer } from "../api.js";
+import type { Dialog, DialogAnswer } from "../src/api.js";
 import { api } from "./client.js";
 import { Content } from "./content.js";
 import { SchemaForm } from "./form.js";
@@ -24,6 +24,7 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
         <h2>
           {dialog.kind === "elicitation" ? "The server asks" : "The server asks for a model reply"} <span class="muted">{dialog.server}</span>
         </h2>
+        <div class="dialog-body">
         {dialog.kind === "elicitation" ? (
           <>
             <p class="message">{dialog.message}</p>
@@ -32,7 +33,14 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
                 It asks you to open: <code>{dialog.url}</code>
               </p>
             ) : (
-              <SchemaForm schema={dialog.requestedSchema} value={content} onChange={setContent} />
+              <SchemaForm
+                schema={dialog.requestedSchema}
+                value={content}
+                onChange={(v) => {
+                  setContent(v);
+                  setError(undefined);
+                }}
+              />
             )}
           </>
         ) : (
@@ -50,6 +58,7 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
             </label>
           </>
         )}
+        </div>
         {error ? <div class="error-text">{error}</div> : null}
         <div class="buttons">
           <button type="button" class="primary" name="accept" onClick={() => answer("accept")}>

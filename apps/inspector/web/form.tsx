@@ -1,7 +1,7 @@
 // A form generated from a JSON Schema: strings, numbers, booleans, enums, arrays and nested objects,
 // with required marks, defaults and descriptions; anything else is edited as JSON.
 import { useState } from "preact/hooks";
-import type { JsonSchema } from "../api.js";
+import type { JsonSchema } from "../src/api.js";
 import { choicesOf, initialValue, typeOf } from "./schema.js";
 
 interface FieldProps {
@@ -123,7 +123,7 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
       );
     }
     case "array": {
-      const items = Array.isArray(value) ? value : [];
+      const items: unknown[] = Array.isArray(value) ? (value as unknown[]) : [];
       const itemSchema = schema.items ?? {};
       const itemChoices = choicesOf(itemSchema);
       if (itemChoices) {
@@ -257,7 +257,7 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema | u
           {bad ? <div class="error-text">{bad}</div> : null}
         </>
       ) : hasFields ? (
-        <ObjectFields schema={schema!} value={value} onChange={(v) => onChange(v as Record<string, unknown>)} path="" />
+        <ObjectFields schema={schema} value={value} onChange={(v) => onChange(v as Record<string, unknown>)} path="" />
       ) : (
         <p class="muted">No arguments.</p>
       )}

@@ -1,5 +1,5 @@
 // Tool results and prompt messages, drawn by content type.
-import type { ContentBlock } from "../api.js";
+import type { ContentBlock } from "../src/api.js";
 
 export function Json({ value }: { value: unknown }) {
   return <pre class="json-view">{JSON.stringify(value, null, 2)}</pre>;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import type { InspectedServer, PromptAnswer, PromptRow } from "../api.js";
+import type { InspectedServer, PromptAnswer, PromptRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
 import { Content, Ms } from "./content.js";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { CompleteRequestBody } from "../api.js";
+import type { CompleteRequestBody } from "../src/api.js";
 import { api } from "./client.js";
 
 /** A text input that asks the server for completions as you type (`completion/complete`). */

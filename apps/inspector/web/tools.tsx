@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { CallAnswer, ToolRow } from "../api.js";
+import type { CallAnswer, ToolRow } from "../src/api.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
@@ -100,7 +100,14 @@ function ToolPanel({ tool, progress, onOpenResource }: { tool: ToolRow; progress
           void call();
         }}
       >
-        <SchemaForm schema={tool.inputSchema} value={args} onChange={setArgs} />
+        <SchemaForm
+          schema={tool.inputSchema}
+          value={args}
+          onChange={(v) => {
+            setArgs(v);
+            setProblem(undefined);
+          }}
+        />
         {problem ? <div class="error-text">{problem}</div> : null}
         <div class="buttons">
           <button type="submit" class="primary" name="call" disabled={running !== undefined}>

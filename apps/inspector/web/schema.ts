@@ -1,5 +1,5 @@
 // Reading JSON Schemas loosely, the way tools and elicitations write them.
-import type { JsonSchema } from "../api.js";
+import type { JsonSchema } from "../src/api.js";
 
 /** The schema's main type (the first non-null one of a list). */
 export function typeOf(schema: JsonSchema | undefined): string | undefined {
