@@ -233,7 +233,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   }
 }
 
-export async function connected(session: Session, only: string | undefined): Promise<string[]> {
+async function connected(session: Session, only: string | undefined): Promise<string[]> {
   await settle(session);
   return session.manager
     .getStatuses()

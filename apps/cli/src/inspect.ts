@@ -4,9 +4,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, readResource, subscribe, unsubscribe, type CreateMessageParams, type CreateMessageResult, type ElicitParams, type ElicitResult, type MCPServerConnection } from "@mcp/client";
+import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type CreateMessageParams, type CreateMessageResult, type ElicitParams, type ElicitResult, type MCPServerConnection } from "@mcp/client";
 import {
   inspectorPage,
+  LOG_LEVELS,
   TOKEN_HEADER,
   type ApiError,
   type CallAnswer,
@@ -23,7 +24,7 @@ import {
   type ReadAnswer,
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
-import { connected, promptRows, resourceRows, serverRows, toolRows } from "./commands.js";
+import { promptRows, resourceRows, serverRows, toolRows } from "./commands.js";
 import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
@@ -299,6 +300,13 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     return found;
   };
 
+  /** Connected servers offering `capability` now (the page asks again when that set changes). */
+  const offering = (capability: "resources" | "prompts" | "logging", only: unknown): string[] =>
+    manager
+      .getStatuses()
+      .filter((s) => s.state === "connected" && (typeof only !== "string" || s.name === only) && manager.getConnection(s.name)?.capabilities[capability])
+      .map((s) => s.name);
+
   const unsubscribers = [
     manager.onStatusChange((status) => {
       hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
@@ -361,8 +369,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return { ok: true, found: controller !== undefined };
     },
     "/api/resources": async (body) => {
-      const names = await connected(session, typeof body["server"] === "string" ? body["server"] : undefined);
-      return resourceRows(session, names.filter((n) => manager.getConnection(n)?.capabilities.resources));
+      return resourceRows(session, offering("resources", body["server"]));
     },
     "/api/read": async (body) => {
       const server = text(body, "server");
@@ -379,8 +386,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return { ok: true };
     },
     "/api/prompts": async (body) => {
-      const names = await connected(session, typeof body["server"] === "string" ? body["server"] : undefined);
-      return promptRows(session, names.filter((n) => manager.getConnection(n)?.capabilities.prompts));
+      return promptRows(session, offering("prompts", body["server"]));
     },
     "/api/prompt": async (body) => {
       const server = text(body, "server");
@@ -400,6 +406,13 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const context = request.context?.arguments ? { arguments: stringRecord(request.context.arguments, "context.arguments") } : undefined;
       const result = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
       return { values: result.completion.values };
+    },
+    "/api/log-level": async (body) => {
+      const level = body["level"];
+      if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) throw new Refusal(400, `"level" must be one of ${LOG_LEVELS.join(", ")}`);
+      const names = offering("logging", body["server"]);
+      await Promise.all(names.map((n) => hub.traced(n, "logging/setLevel", { level }, () => setLoggingLevel(connection(n), level as LoggingLevel))));
+      return { servers: names };
     },
     "/api/dialog": (body) => {
       const action = body["action"];

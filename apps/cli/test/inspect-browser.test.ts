@@ -269,6 +269,26 @@ describe("mcp inspect in Chromium", () => {
     expect(copied.map((e) => e.method)).toContain("tools/call");
   });
 
+  it("sets the servers' log level and streams their log messages", async () => {
+    await page.click('button[name="view-log"]');
+    await page.selectOption('select[name="log-level"]', "debug");
+    await expect.poll(() => page.locator(".level-said").textContent()).toBe("set on everything");
+    const toggle = (id: string) =>
+      page.evaluate(
+        async ([token, id]) => (await fetch("/api/call", { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": token! }, body: JSON.stringify({ id, tool: "mcp__everything__toggle-simulated-logging", arguments: {} }) })).status,
+        [inspector.token, id],
+      );
+    expect(await toggle("logging-on")).toBe(200);
+    for (const kind of ["request", "response", "error", "notification", "server-request", "status"]) await page.uncheck(`input[name="kind-${kind}"]`);
+    await page.check('input[name="kind-log"]');
+    const logs = page.locator('tr.entry[data-kind="log"]');
+    await expect.poll(() => logs.count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await logs.first().locator(".method").textContent()).toBe("notifications/message");
+    expect(await logs.first().locator(".summary").textContent()).toMatch(/^(debug|info|notice|warning|error|critical|alert|emergency) /);
+    expect(await toggle("logging-off")).toBe(200);
+    for (const kind of ["request", "response", "error", "notification", "server-request", "status"]) await page.check(`input[name="kind-${kind}"]`);
+  });
+
   it("disables and re-enables a server from its row", async () => {
     await page.click('button[name="view-servers"]');
     const status = page.locator('tr[data-server="everything"] .status');

@@ -3,6 +3,7 @@
 import { request, type IncomingMessage } from "node:http";
 import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
+import { freePort } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, sandbox, type Sandbox } from "./helpers.js";
 import { alive, startInspect, type RunningInspector } from "./inspect-helpers.js";
@@ -144,6 +145,25 @@ describe("mcp inspect: access", () => {
     expect(JSON.parse(bad.body).message).toContain("not JSON");
     expect((await json("/api/read", [])).status).toBe(400);
     expect(JSON.parse((await json("/api/read", { server: "everything" })).body).message).toBe('"uri" must be a non-empty string');
+  });
+});
+
+describe("mcp inspect: --port", () => {
+  it("listens on the port given, and says so when it is taken", async () => {
+    const port = await freePort();
+    const other = sandbox();
+    const first = await startInspect(other, ["--port", String(port)]);
+    try {
+      expect(first.port).toBe(port);
+      expect(first.url).toBe(`http://127.0.0.1:${port}/?token=${first.token}`);
+      const second = await mcp(other, ["inspect", "--no-open", "--port", String(port)]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`mcp inspect could not listen on 127.0.0.1:${port}: listen EADDRINUSE`);
+      expect((await mcp(other, ["inspect", "--port", "70000"])).stderr).toContain("expected a port number (0-65535)");
+    } finally {
+      expect(await first.stop()).toBe(0);
+      other.remove();
+    }
   });
 });
 

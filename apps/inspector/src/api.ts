@@ -22,6 +22,7 @@
  * | `POST /api/prompt` | `{ server, name, arguments }` | {@link PromptAnswer} |
  * | `POST /api/complete` | {@link CompleteRequestBody} | `{ values: string[] }` |
  * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
+ * | `POST /api/log-level` | `{ level, server? }` | `{ servers: string[] }`: `logging/setLevel` on every connected server with `logging` (or one) |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
  */
@@ -217,6 +218,9 @@ export type InspectorEvent =
   | { type: "dialog"; dialog: Dialog }
   | { type: "dialog-closed"; id: string }
   | { type: "resource-updated"; server: string; uri: string };
+
+/** The levels of `logging/setLevel`, lowest first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /** Header that carries the token on API requests. */
 export const TOKEN_HEADER = "x-inspector-token";

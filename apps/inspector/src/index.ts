@@ -21,7 +21,7 @@ export type {
   ServerRow,
   ToolRow,
 } from "./api.js";
-export { TOKEN_HEADER } from "./api.js";
+export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
 
 let assets: { js: string; css: string } | undefined;
 

@@ -1,5 +1,6 @@
 import { useMemo, useState } from "preact/hooks";
-import type { LogEntry } from "../src/api.js";
+import { LOG_LEVELS, type LogEntry } from "../src/api.js";
+import { api } from "./client.js";
 import { Json, Ms } from "./content.js";
 
 const KINDS: LogEntry["kind"][] = ["request", "response", "error", "notification", "log", "server-request", "status"];
@@ -27,6 +28,35 @@ async function copy(text: string): Promise<void> {
     document.execCommand("copy");
     area.remove();
   }
+}
+
+/** Asks every server that logs for messages from `level` up (`logging/setLevel`). */
+function LevelPicker() {
+  const [level, setLevel] = useState("");
+  const [said, setSaid] = useState<string | undefined>();
+  return (
+    <label class="check">
+      server log level
+      <select
+        name="log-level"
+        value={level}
+        onChange={(e) => {
+          const next = e.currentTarget.value;
+          setLevel(next);
+          if (!next) return;
+          api<{ servers: string[] }>("/api/log-level", { level: next })
+            .then((a) => setSaid(a.servers.length ? `set on ${a.servers.join(", ")}` : "no server logs"))
+            .catch((error: Error) => setSaid(error.message));
+        }}
+      >
+        <option value="">(server default)</option>
+        {LOG_LEVELS.map((l) => (
+          <option value={l}>{l}</option>
+        ))}
+      </select>
+      {said ? <span class="muted level-said">{said}</span> : null}
+    </label>
+  );
 }
 
 export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void }) {
@@ -74,6 +104,7 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
         <button type="button" class="small" onClick={onClear}>
           clear
         </button>
+        <LevelPicker />
       </div>
       <table class="entries">
         <tbody>
