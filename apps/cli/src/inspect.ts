@@ -116,8 +116,17 @@ export class InspectorHub {
     }
   }
 
-  /** Shows a dialog on every open page and waits for the user (or for the server to give up). */
-  ask(dialog: Dialog, signal: AbortSignal): Promise<DialogAnswer> {
+  /** Shows a dialog on every open page and waits for the user; logs it when the server gives up. */
+  async ask(dialog: Dialog, method: string, signal: AbortSignal): Promise<DialogAnswer> {
+    try {
+      return await this.#ask(dialog, signal);
+    } catch (error) {
+      this.record({ server: dialog.server, kind: "error", method, error: `withdrawn before an answer: ${errorOf(error).message}` });
+      throw error;
+    }
+  }
+
+  #ask(dialog: Dialog, signal: AbortSignal): Promise<DialogAnswer> {
     return new Promise((resolve, reject) => {
       const close = (): void => {
         signal.removeEventListener("abort", onAbort);
@@ -154,7 +163,7 @@ export class InspectorHub {
     const url = typeof params["url"] === "string" ? params["url"] : undefined;
     const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "elicitation", message: params.message, requestedSchema: params.requestedSchema as JsonSchema | undefined, ...(url === undefined ? {} : { url }) };
     this.record({ server, kind: "server-request", method: "elicitation/create", params });
-    const answer = await this.ask(dialog, context.signal);
+    const answer = await this.ask(dialog, "elicitation/create", context.signal);
     const result: ElicitResult = answer.action === "accept" && url === undefined ? { action: "accept", content: answer.content ?? {} } : { action: answer.action };
     this.record({ server, kind: "response", method: "elicitation/create", result });
     return result;
@@ -165,7 +174,7 @@ export class InspectorHub {
     const messages = params.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })));
     const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "sampling", messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens };
     this.record({ server, kind: "server-request", method: "sampling/createMessage", params });
-    const answer = await this.ask(dialog, context.signal);
+    const answer = await this.ask(dialog, "sampling/createMessage", context.signal);
     if (answer.action !== "accept") {
       this.record({ server, kind: "error", method: "sampling/createMessage", error: "declined by the user" });
       throw Object.assign(new Error("The user declined the sampling request"), { code: -1 });

@@ -5,7 +5,7 @@ import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
 import { freePort } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcp, sandbox, type Sandbox } from "./helpers.js";
+import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { alive, startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 interface Answer {
@@ -162,6 +162,45 @@ describe("mcp inspect: --port", () => {
       expect((await mcp(other, ["inspect", "--port", "70000"])).stderr).toContain("expected a port number (0-65535)");
     } finally {
       expect(await first.stop()).toBe(0);
+      other.remove();
+    }
+  });
+});
+
+describe("mcp inspect: server requests", () => {
+  it("withdraws a dialog the server gave up on, and reports a declined one to the server", async () => {
+    const other = sandbox();
+    userConfig(other, { fixture: { command: process.execPath, args: [fixture] } });
+    const running = await startInspect(other);
+    const post = async (path: string, body: unknown) =>
+      JSON.parse((await raw(running.port, path, { method: "POST", headers: { "x-inspector-token": running.token, "content-type": "application/json" }, body: JSON.stringify(body) })).body);
+    const state = async () => JSON.parse((await raw(running.port, "/api/state", { headers: { "x-inspector-token": running.token } })).body);
+    try {
+      for (let i = 0; i < 100 && (await state()).servers[0]?.status !== "connected"; i++) await new Promise((r) => setTimeout(r, 100));
+      // Nobody answers: the server's own timeout cancels the request, and the dialog goes away.
+      const asked = post("/api/call", { id: "ask-1", tool: "mcp__fixture__ask", arguments: { ms: 800 } });
+      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      const [dialog] = (await state()).dialogs;
+      expect(dialog).toMatchObject({ server: "fixture", kind: "elicitation", message: "Quick: ok?" });
+      expect((await asked).result.content[0].text).toContain("gave up: MCP error -32001: Request timed out");
+      for (let i = 0; i < 50 && (await state()).dialogs.length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await state()).dialogs).toEqual([]);
+      expect(await post("/api/dialog", { id: dialog.id, action: "accept", content: { ok: true } })).toEqual({ message: "that dialog is no longer open (the server withdrew it, or it was answered)" });
+      // Answered in time: the server gets the content.
+      const second = post("/api/call", { id: "ask-2", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
+      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "accept", content: { ok: true } })).toEqual({ ok: true });
+      expect((await second).result.content[0].text).toBe('answered {"action":"accept","content":{"ok":true}}');
+      // Declined: the server is told so.
+      const third = post("/api/call", { id: "ask-3", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
+      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "decline" })).toEqual({ ok: true });
+      expect((await third).result.content[0].text).toBe('answered {"action":"decline"}');
+      const methods = (await state()).log.filter((e: { method: string }) => e.method === "elicitation/create").map((e: { kind: string }) => e.kind);
+      expect(methods).toEqual(["server-request", "error", "server-request", "response", "server-request", "response"]);
+      expect((await state()).log.find((e: { kind: string; method: string }) => e.kind === "error" && e.method === "elicitation/create").error).toMatch(/^withdrawn before an answer: /);
+    } finally {
+      expect(await running.stop()).toBe(0);
       other.remove();
     }
   });
