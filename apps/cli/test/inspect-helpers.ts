@@ -53,12 +53,3 @@ export async function startInspect(box: Sandbox, args: string[] = []): Promise<R
     },
   };
 }
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -3,10 +3,10 @@
 import { request, type IncomingMessage } from "node:http";
 import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
-import { freePort } from "mcp-test-utils";
+import { freePort, isAlive } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
-import { alive, startInspect, type RunningInspector } from "./inspect-helpers.js";
+import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 interface Answer {
   status: number;
@@ -281,7 +281,7 @@ describe("mcp inspect: the API", () => {
     const children = inspector.children();
     expect(children.length).toBeGreaterThan(0);
     expect(await inspector.stop()).toBe(0);
-    for (let i = 0; i < 50 && children.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(children.filter(alive)).toEqual([]);
+    for (let i = 0; i < 50 && children.some(isAlive); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(children.filter(isAlive)).toEqual([]);
   });
 });

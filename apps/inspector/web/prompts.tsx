@@ -1,8 +1,9 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { InspectedServer, PromptAnswer, PromptRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
 import { Content, Ms } from "./content.js";
+import { GroupedList, useRows } from "./list.js";
 
 function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRow; completions: boolean; onOpenResource: (uri: string) => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
@@ -70,34 +71,21 @@ function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRo
 export function PromptsView({ servers, onOpenResource }: { servers: InspectedServer[]; onOpenResource: (server: string, uri: string) => void }) {
   const serverNames = servers.filter((s) => s.capabilities.includes("prompts")).map((s) => s.name);
   const completions = new Set(servers.filter((s) => s.capabilities.includes("completions")).map((s) => s.name));
-  const [rows, setRows] = useState<PromptRow[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const { rows, error } = useRows<PromptRow>("/api/prompts", serverNames.join(","));
   const [selected, setSelected] = useState<PromptRow | undefined>();
-  useEffect(() => {
-    api<PromptRow[]>("/api/prompts", {})
-      .then(setRows)
-      .catch((e: Error) => setError(e.message));
-  }, [serverNames.join(",")]);
   return (
     <section class="view split">
-      <aside class="list">
-        {error ? <div class="banner error">{error}</div> : null}
-        {rows === undefined ? <p class="muted">Loading…</p> : null}
-        {[...new Set((rows ?? []).map((r) => r.server))].map((server) => (
-          <div class="group">
-            <h3>{server}</h3>
-            {(rows ?? [])
-              .filter((r) => r.server === server)
-              .map((r) => (
-                <button type="button" class={selected === r ? "item active" : "item"} data-prompt={r.name} onClick={() => setSelected(r)}>
-                  <span class="item-name">{r.name}</span>
-                  {r.description ? <span class="item-desc">{r.description}</span> : null}
-                </button>
-              ))}
-          </div>
-        ))}
-        {rows?.length === 0 ? <p class="muted">No prompts.</p> : null}
-      </aside>
+      <GroupedList
+        rows={rows}
+        error={error}
+        empty="No prompts."
+        item={(r) => (
+          <button type="button" class={selected === r ? "item active" : "item"} data-prompt={r.name} onClick={() => setSelected(r)}>
+            <span class="item-name">{r.name}</span>
+            {r.description ? <span class="item-desc">{r.description}</span> : null}
+          </button>
+        )}
+      />
       <div class="detail">
         {selected ? <PromptPanel key={`${selected.server} ${selected.name}`} prompt={selected} completions={completions.has(selected.server)} onOpenResource={(uri) => onOpenResource(selected.server, uri)} /> : <p class="muted">Choose a prompt.</p>}
       </div>

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { InspectedServer, ReadAnswer, ResourceRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
+import { GroupedList, useRows } from "./list.js";
 import { Blob, Ms } from "./content.js";
 import { expandTemplate, templateVariables } from "./schema.js";
 
@@ -101,15 +102,9 @@ function TemplateForm({ row, completions, onRead }: { row: ResourceRow; completi
 export function ResourcesView({ servers, open, updates }: { servers: InspectedServer[]; open: Target | undefined; updates: Map<string, number> }) {
   const serverNames = servers.filter((s) => s.capabilities.includes("resources")).map((s) => s.name);
   const completions = new Set(servers.filter((s) => s.capabilities.includes("completions")).map((s) => s.name));
-  const [rows, setRows] = useState<ResourceRow[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const { rows, error } = useRows<ResourceRow>("/api/resources", serverNames.join(","));
   const [target, setTarget] = useState<Target | undefined>(open);
   const [template, setTemplate] = useState<ResourceRow | undefined>();
-  useEffect(() => {
-    api<ResourceRow[]>("/api/resources", {})
-      .then(setRows)
-      .catch((e: Error) => setError(e.message));
-  }, [serverNames.join(",")]);
   useEffect(() => {
     if (open) {
       setTarget(open);
@@ -119,39 +114,32 @@ export function ResourcesView({ servers, open, updates }: { servers: InspectedSe
   const subscribable = target ? servers.find((s) => s.name === target.server)?.subscribe === true : false;
   return (
     <section class="view split">
-      <aside class="list">
-        {error ? <div class="banner error">{error}</div> : null}
-        {rows === undefined ? <p class="muted">Loading…</p> : null}
-        {[...new Set((rows ?? []).map((r) => r.server))].map((server) => (
-          <div class="group">
-            <h3>{server}</h3>
-            {(rows ?? [])
-              .filter((r) => r.server === server)
-              .map((r) => (
-                <button
-                  type="button"
-                  class={(r.template ? template?.uri === r.uri : target?.uri === r.uri) ? "item active" : "item"}
-                  data-uri={r.uri}
-                  onClick={() => {
-                    if (r.template) {
-                      setTemplate(r);
-                      setTarget(undefined);
-                    } else {
-                      setTarget({ server, uri: r.uri });
-                      setTemplate(undefined);
-                    }
-                  }}
-                >
-                  <span class="item-name">
-                    {r.name} {r.template ? <span class="tag">template</span> : null}
-                  </span>
-                  <span class="item-desc">{r.uri}</span>
-                </button>
-              ))}
-          </div>
-        ))}
-        {rows?.length === 0 ? <p class="muted">No resources.</p> : null}
-      </aside>
+      <GroupedList
+        rows={rows}
+        error={error}
+        empty="No resources."
+        item={(r) => (
+          <button
+            type="button"
+            class={(r.template ? template?.uri === r.uri : target?.uri === r.uri) ? "item active" : "item"}
+            data-uri={r.uri}
+            onClick={() => {
+              if (r.template) {
+                setTemplate(r);
+                setTarget(undefined);
+              } else {
+                setTarget({ server: r.server, uri: r.uri });
+                setTemplate(undefined);
+              }
+            }}
+          >
+            <span class="item-name">
+              {r.name} {r.template ? <span class="tag">template</span> : null}
+            </span>
+            <span class="item-desc">{r.uri}</span>
+          </button>
+        )}
+      />
       <div class="detail">
         {template ? <TemplateForm key={template.uri} row={template} completions={completions.has(template.server)} onRead={(uri) => setTarget({ server: template.server, uri })} /> : null}
         {target ? <Reader key={`${target.server} ${target.uri}`} target={target} subscribable={subscribable} updates={updates.get(`${target.server} ${target.uri}`) ?? 0} /> : null}

@@ -3,6 +3,7 @@ import type { CallAnswer, ToolRow } from "../src/api.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
+import { GroupedList } from "./list.js";
 import { initialValue, missingRequired, prune } from "./schema.js";
 
 export interface Progress {
@@ -137,26 +138,19 @@ export function ToolsView({ tools, progress, onOpenResource }: { tools: ToolRow[
   useEffect(() => {
     if (selected !== undefined && !tool) setSelected(undefined);
   }, [tool, selected]);
-  const servers = [...new Set(shown.map((t) => t.server))];
   return (
     <section class="view split">
-      <aside class="list">
-        <input type="search" name="tool-search" placeholder={`Search ${tools.length} tools`} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
-        {servers.map((server) => (
-          <div class="group">
-            <h3>{server}</h3>
-            {shown
-              .filter((t) => t.server === server)
-              .map((t) => (
-                <button type="button" class={t.name === selected ? "item active" : "item"} data-tool={t.tool} onClick={() => setSelected(t.name)}>
-                  <span class="item-name">{t.tool}</span>
-                  {t.description ? <span class="item-desc">{t.description}</span> : null}
-                </button>
-              ))}
-          </div>
-        ))}
-        {shown.length === 0 ? <p class="muted">No tools match.</p> : null}
-      </aside>
+      <GroupedList
+        rows={shown}
+        empty="No tools match."
+        before={<input type="search" name="tool-search" placeholder={`Search ${tools.length} tools`} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
+        item={(t) => (
+          <button type="button" class={t.name === selected ? "item active" : "item"} data-tool={t.tool} onClick={() => setSelected(t.name)}>
+            <span class="item-name">{t.tool}</span>
+            {t.description ? <span class="item-desc">{t.description}</span> : null}
+          </button>
+        )}
+      />
       <div class="detail">{tool ? <ToolPanel key={tool.name} tool={tool} progress={progress} onOpenResource={onOpenResource} /> : <p class="muted">Choose a tool.</p>}</div>
     </section>
   );
