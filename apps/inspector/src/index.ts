@@ -49,6 +49,7 @@ export function inspectorPage(options: { nonce: string; title?: string }): strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style nonce="${options.nonce}">${css}</style>
 </head>
