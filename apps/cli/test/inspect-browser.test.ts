@@ -315,6 +315,7 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
       fixture: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker } },
       web: { type: "http", url: web.url },
       broken: { command: "no-such-mcp-server-command" },
+      crashing: { command: process.execPath, args: ["-e", "console.error('cannot reach the database at db:5432'); process.exit(3)"] },
     });
     running = await startInspect(many);
     tab = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -337,6 +338,11 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     expect(await tab.locator('tr[data-server="web"] td').nth(2).textContent()).toBe("http");
     expect(await tab.locator('tr[data-server="broken"] .last-error').textContent()).toContain("no-such-mcp-server-command");
     expect(await tab.locator('tr[data-server="fixture"] .source').textContent()).toContain("mcp-client.json");
+    await expect.poll(() => status("crashing"), { timeout: 30_000 }).toBe("failed");
+    const crashed = tab.locator('tr[data-server="crashing"] .last-error');
+    expect(await crashed.textContent()).toContain("exited with code 3");
+    await crashed.locator("summary").click();
+    expect(await crashed.locator("details pre").textContent()).toContain("cannot reach the database at db:5432");
     await tab.screenshot({ path: `${SHOTS}servers.png` });
   });
 
