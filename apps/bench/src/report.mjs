@@ -96,7 +96,8 @@ ${m.versions["@modelcontextprotocol/client"]}) and a raw baseline, measured in t
   same minimal echo servers (\`apps/bench/src/servers\`: stdio JSONL; HTTP answering JSON or one-event SSE, no sessions).
   Implementations alternate within a round, each round starting with a different one; ${report.sizes.warmupRounds} warm-up round is
   discarded, then each figure is the median of ${report.sizes.rounds} rounds (each round's figure is itself the median of
-  ${report.sizes.reps} repetitions after warm-up calls). The run took ${Math.round(report.seconds)} s.
+  ${report.sizes.reps} repetitions, after ${report.sizes.warmCalls} warm-up calls and ${report.sizes.warmReps ?? 1} unmeasured repetitions: a fresh process needs those
+  before V8 has compiled the hot path, and steady state is what a long-lived client sees). The run took ${Math.round(report.seconds)} s.
 - **raw limit** is the least work a client can do: write the JSON line (or POST on a keep-alive \`node:http\` agent with
   the same 64-socket limit as ours), split, \`JSON.parse\`, resolve by id. No validation, no timeouts, no cleanup: the
   physical limit of this machine, not a client anyone should use.
