@@ -316,13 +316,6 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       .filter((s) => s.state === "connected" && (typeof only !== "string" || s.name === only) && manager.getConnection(s.name)?.capabilities[capability])
       .map((s) => s.name);
 
-  const unsubscribers = [
-    manager.onStatusChange((status) => {
-      hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
-      hub.emit({ type: "servers", servers: inspectedServers(session) });
-    }),
-    manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRows(manager.getTools()) })),
-  ];
 
   const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
     "/api/servers/reconnect": async (body) => {
@@ -485,6 +478,14 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Live news for the page, from the moment it can be served.
+  const unsubscribers = [
+    manager.onStatusChange((status) => {
+      hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
+      hub.emit({ type: "servers", servers: inspectedServers(session) });
+    }),
+    manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRows(manager.getTools()) })),
+  ];
   const keepalive = setInterval(() => hub.keepalive(), KEEPALIVE_MS);
   keepalive.unref();
 
