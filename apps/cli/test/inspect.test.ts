@@ -264,6 +264,23 @@ describe("mcp inspect: the API", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("tells the server when the user declines a sampling request", async () => {
+    const pending = json("/api/call", { id: "sample-1", tool: "mcp__everything__trigger-sampling-request", arguments: { prompt: "say no" } });
+    let dialogs: { id: string; kind: string; messages: { content: { text: string } }[] }[] = [];
+    for (let i = 0; i < 100 && dialogs.length === 0; i++) {
+      dialogs = JSON.parse((await json("/api/state")).body).dialogs;
+      if (dialogs.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(dialogs[0]).toMatchObject({ kind: "sampling" });
+    expect(dialogs[0]!.messages[0]!.content.text).toContain("say no");
+    expect(JSON.parse((await json("/api/dialog", { id: dialogs[0]!.id, action: "decline" })).body)).toEqual({ ok: true });
+    const answer = JSON.parse((await pending).body);
+    // server-everything turns the refusal into an error result of its tool.
+    expect(JSON.stringify(answer)).toContain("The user declined the sampling request");
+    const log = JSON.parse((await json("/api/state")).body).log as { kind: string; method: string; error?: string }[];
+    expect(log.filter((e) => e.method === "sampling/createMessage").map((e) => e.kind)).toEqual(["server-request", "error"]);
+  });
+
   it("disables and re-enables a server, each change in the log", async () => {
     expect((await json("/api/servers/disable", { server: "everything" })).status).toBe(200);
     let state = JSON.parse((await json("/api/state")).body);
