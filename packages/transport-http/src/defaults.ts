@@ -35,7 +35,8 @@ export const ACCEPT_SSE: readonly string[] = ["text/event-stream"];
 
 /** True for a `Content-Type` of `text/event-stream` (any parameters). */
 export function isEventStream(contentType: string | undefined): boolean {
-  return (contentType ?? "").toLowerCase().startsWith("text/event-stream");
+  if (contentType === undefined) return false;
+  return contentType.startsWith("text/event-stream") || contentType.toLowerCase().startsWith("text/event-stream");
 }
 
 /** Waits `ms`, or rejects with the abort's reason as soon as it aborts. Leaves no listener behind. */

@@ -23,6 +23,7 @@ export interface ExchangeRequest {
 export interface ExchangeResponse {
   status: number;
   statusText: string;
+  /** A header of the answer; `name` in lower case. */
   header(name: string): string | undefined;
   /**
    * Reads the whole body as UTF-8 text. With `maxBytes`, a longer body is cut off (the connection
@@ -304,7 +305,7 @@ class NodeExchange implements ExchangeResponse {
   }
 
   header(name: string): string | undefined {
-    const value = this.#res?.headers[name.toLowerCase()];
+    const value = this.#res?.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   }
 
