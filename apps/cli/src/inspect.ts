@@ -188,6 +188,8 @@ export class InspectorHub {
   attach(stream: ServerResponse): void {
     this.#streams.add(stream);
     stream.on("close", () => this.#streams.delete(stream));
+    // A page that went away mid-write is not this process's problem.
+    stream.on("error", () => this.#streams.delete(stream));
   }
 
   keepalive(): void {
