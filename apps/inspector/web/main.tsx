@@ -30,7 +30,10 @@ type Action = { type: "state"; state: InspectorState } | { type: "clear-log" } |
 function reduce(model: Model, action: Action): Model {
   switch (action.type) {
     case "state": {
-      const { servers, tools, log, dialogs, version } = action.state;
+      const { servers, tools, dialogs, version } = action.state;
+      // Entries that arrived on the stream after the snapshot was taken are kept.
+      const last = action.state.log.at(-1)?.seq ?? 0;
+      const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
       return { ...model, loaded: true, servers, tools, log, dialogs, version };
     }
     case "clear-log":
