@@ -29,5 +29,5 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-process.stdout.write(status === 0 ? "\nTry it on your own servers: pnpm mcp servers   (or: pnpm mcp --help)\n" : "");
+process.stdout.write(status === 0 ? "\nTry it on your own servers: pnpm mcp servers   (or: pnpm mcp --help)\nEvery server in the browser: pnpm mcp inspect\n" : "");
 process.exit(status);
