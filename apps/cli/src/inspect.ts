@@ -58,6 +58,14 @@ function clip(value: unknown): unknown {
   return json.length > MAX_LOGGED ? { truncated: true, bytes: json.length, preview: json.slice(0, 2048) } : value;
 }
 
+/** A traced request's outcome and the time it took. */
+type Traced<T> = { result: T; ms: number } | { error: unknown; ms: number };
+
+/** A JSON object (not null, not an array). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
 /** ms since `started`, to a tenth. */
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
@@ -86,7 +94,6 @@ export class InspectorHub {
 
   record(entry: Omit<LogEntry, "seq" | "time">): void {
     const full: LogEntry = { seq: ++this.#seq, time: new Date().toISOString(), ...entry, params: clip(entry.params), result: clip(entry.result) };
-    if (full.ms !== undefined) full.ms = Math.round(full.ms * 10) / 10;
     if (full.params === undefined) delete full.params;
     if (full.result === undefined) delete full.result;
     this.#log.push(full);
@@ -102,18 +109,30 @@ export class InspectorHub {
     return [...this.#dialogs.values()].map((d) => d.dialog);
   }
 
-  /** Runs one request to a server, logging it and its answer with the time it took. */
-  async traced<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one request to a server, logging it and its answer with the time it took; that same time
+   * is given back, so the page's answer and the log agree. Never rejects.
+   */
+  async trace<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<Traced<T>> {
     this.record({ server, kind: "request", method, params });
     const started = performance.now();
     try {
       const result = await run();
-      this.record({ server, kind: "response", method, result, ms: performance.now() - started });
-      return result;
+      const ms = elapsed(started);
+      this.record({ server, kind: "response", method, result, ms });
+      return { result, ms };
     } catch (error) {
-      this.record({ server, kind: "error", method, error: errorOf(error).message, ms: performance.now() - started });
-      throw error;
+      const ms = elapsed(started);
+      this.record({ server, kind: "error", method, error: errorOf(error).message, ms });
+      return { error, ms };
     }
+  }
+
+  /** {@link trace}, rejecting with the request's error when it failed. */
+  async traced<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+    const outcome = await this.trace(server, method, params, run);
+    if ("error" in outcome) throw outcome.error;
+    return outcome;
   }
 
   /** Shows a dialog on every open page and waits for the user; logs it when the server gives up. */
@@ -273,8 +292,8 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch (error) {
     throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Refusal(400, "the body must be a JSON object");
-  return value as Record<string, unknown>;
+  if (!isObject(value)) throw new Refusal(400, "the body must be a JSON object");
+  return value;
 }
 
 function text(body: Record<string, unknown>, key: string): string {
@@ -285,7 +304,7 @@ function text(body: Record<string, unknown>, key: string): string {
 
 function stringRecord(value: unknown, key: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!value || typeof value !== "object" || Array.isArray(value) || Object.values(value).some((v) => typeof v !== "string")) throw new Refusal(400, `"${key}" must be an object of strings`);
+  if (!isObject(value) || Object.values(value).some((v) => typeof v !== "string")) throw new Refusal(400, `"${key}" must be an object of strings`);
   return value as Record<string, string>;
 }
 
@@ -311,6 +330,13 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     return found;
   };
 
+  /** The body's `server`, which the manager must know. */
+  const managed = (body: Record<string, unknown>): string => {
+    const name = text(body, "server");
+    if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
+    return name;
+  };
+
   /** Connected servers offering `capability` now (the page asks again when that set changes). */
   const offering = (capability: "resources" | "prompts" | "logging", only: unknown): string[] =>
     manager
@@ -321,16 +347,14 @@ export async function startInspector(session: Session, hub: InspectorHub, option
 
   const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
     "/api/servers/reconnect": async (body) => {
-      const name = text(body, "server");
-      if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
+      const name = managed(body);
       await manager.reconnectServer(name).catch((error: unknown) => {
         throw new Refusal(502, `reconnecting "${name}" failed: ${errorOf(error).message}`, errorOf(error).code);
       });
       return { ok: true };
     },
     "/api/servers/disable": async (body) => {
-      const name = text(body, "server");
-      if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
+      const name = managed(body);
       await manager.disconnectServer(name);
       return { ok: true };
     },
@@ -339,7 +363,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const id = text(body, "id");
       const name = text(body, "tool");
       const args = request.arguments ?? {};
-      if (!args || typeof args !== "object" || Array.isArray(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
+      if (!isObject(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
       const tool = manager.getTools().find((t) => t.name === name);
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
       if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
@@ -350,18 +374,16 @@ export async function startInspector(session: Session, hub: InspectorHub, option
         if (!res.writableEnded) controller.abort(new Error("the inspector page closed the request"));
       };
       res.on("close", onGone);
-      const started = performance.now();
       try {
-        const result = await hub.traced(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
+        const outcome = await hub.trace(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
           tool.call(args, {
             signal: controller.signal,
             resetTimeoutOnProgress: true,
             onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
           }),
         );
-        return { id, ms: elapsed(started), result } satisfies CallAnswer;
-      } catch (error) {
-        return { id, ms: elapsed(started), error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(error) } satisfies CallAnswer;
+        if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
+        return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
       } finally {
         calls.delete(id);
         res.off("close", onGone);
@@ -378,9 +400,8 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     "/api/read": async (body) => {
       const server = text(body, "server");
       const uri = text(body, "uri");
-      const started = performance.now();
-      const result = await hub.traced(server, "resources/read", { uri }, () => readResource(connection(server), uri));
-      return { server, ms: elapsed(started), contents: result.contents } satisfies ReadAnswer;
+      const { result, ms } = await hub.traced(server, "resources/read", { uri }, () => readResource(connection(server), uri));
+      return { server, ms, contents: result.contents } satisfies ReadAnswer;
     },
     "/api/subscribe": async (body) => {
       const server = text(body, "server");
@@ -396,9 +417,8 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const server = text(body, "server");
       const name = text(body, "name");
       const args = stringRecord(body["arguments"], "arguments");
-      const started = performance.now();
-      const result = await hub.traced(server, "prompts/get", { name, arguments: args }, () => getPrompt(connection(server), name, args));
-      return { ms: elapsed(started), description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
+      const { result, ms } = await hub.traced(server, "prompts/get", { name, arguments: args }, () => getPrompt(connection(server), name, args));
+      return { ms, description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
     },
     "/api/complete": async (body) => {
       const request = body as unknown as CompleteRequestBody;
@@ -408,7 +428,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       if (!ref || typeof ref !== "object" || (ref.type !== "ref/prompt" && ref.type !== "ref/resource")) throw new Refusal(400, `"ref" must be a ref/prompt or ref/resource`);
       if (!argument || typeof argument.name !== "string" || typeof argument.value !== "string") throw new Refusal(400, `"argument" must be { name, value }`);
       const context = request.context?.arguments ? { arguments: stringRecord(request.context.arguments, "context.arguments") } : undefined;
-      const result = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
+      const { result } = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
       return { values: result.completion.values };
     },
     "/api/log-level": async (body) => {
@@ -422,8 +442,8 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const action = body["action"];
       if (action !== "accept" && action !== "decline" && action !== "cancel") throw new Refusal(400, `"action" must be accept, decline or cancel`);
       const content = body["content"];
-      if (content !== undefined && (!content || typeof content !== "object" || Array.isArray(content))) throw new Refusal(400, `"content" must be a JSON object`);
-      const answered = hub.answer({ id: text(body, "id"), action, content: content as Record<string, unknown> | undefined, text: typeof body["text"] === "string" ? body["text"] : undefined });
+      if (content !== undefined && !isObject(content)) throw new Refusal(400, `"content" must be a JSON object`);
+      const answered = hub.answer({ id: text(body, "id"), action, content, text: typeof body["text"] === "string" ? body["text"] : undefined });
       if (!answered) throw new Refusal(404, "that dialog is no longer open (the server withdrew it, or it was answered)");
       return { ok: true };
     },

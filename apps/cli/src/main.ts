@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { authCommand, callCommand, logoutCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
 import { configAdd, configDoctor, configList, configRemove } from "./config-commands.js";
+import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
@@ -102,7 +103,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("watch [server]")
     .description("stream notifications and log messages until Ctrl-C")
-    .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).default("info"))
+    .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
     .action((server: string | undefined, options: { level?: string }, command: Command) => run(() => watchCommand(globals(command), server, options)));
 
   program

@@ -3,7 +3,7 @@
 import { request, type IncomingMessage } from "node:http";
 import { networkInterfaces } from "node:os";
 import { connect } from "node:net";
-import { freePort, isAlive } from "mcp-test-utils";
+import { freePort, isAlive, waitFor } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { startInspect, type RunningInspector } from "./inspect-helpers.js";
@@ -42,12 +42,9 @@ beforeAll(async () => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   // The embedded server connects in the background.
-  for (let i = 0; i < 200; i++) {
-    const state = JSON.parse((await json("/api/state")).body) as { servers: { status: string }[] };
-    if (state.servers[0]?.status === "connected") return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the embedded server did not connect: ${inspector.stderr()}`);
+  await waitFor(async () => (JSON.parse((await json("/api/state")).body) as { servers: { status: string }[] }).servers[0]?.status === "connected", 20_000).catch(() => {
+    throw new Error(`the embedded server did not connect: ${inspector.stderr()}`);
+  });
 });
 
 afterAll(async () => {
@@ -176,10 +173,10 @@ describe("mcp inspect: server requests", () => {
       JSON.parse((await raw(running.port, path, { method: "POST", headers: { "x-inspector-token": running.token, "content-type": "application/json" }, body: JSON.stringify(body) })).body);
     const state = async () => JSON.parse((await raw(running.port, "/api/state", { headers: { "x-inspector-token": running.token } })).body);
     try {
-      for (let i = 0; i < 100 && (await state()).servers[0]?.status !== "connected"; i++) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(async () => (await state()).servers[0]?.status === "connected", 10_000);
       // Nobody answers: the server's own timeout cancels the request, and the dialog goes away.
       const asked = post("/api/call", { id: "ask-1", tool: "mcp__fixture__ask", arguments: { ms: 800 } });
-      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
       const [dialog] = (await state()).dialogs;
       expect(dialog).toMatchObject({ server: "fixture", kind: "elicitation", message: "Quick: ok?" });
       expect((await asked).result.content[0].text).toContain("gave up: MCP error -32001: Request timed out");
@@ -188,12 +185,12 @@ describe("mcp inspect: server requests", () => {
       expect(await post("/api/dialog", { id: dialog.id, action: "accept", content: { ok: true } })).toEqual({ message: "that dialog is no longer open (the server withdrew it, or it was answered)" });
       // Answered in time: the server gets the content.
       const second = post("/api/call", { id: "ask-2", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
-      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
       expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "accept", content: { ok: true } })).toEqual({ ok: true });
       expect((await second).result.content[0].text).toBe('answered {"action":"accept","content":{"ok":true}}');
       // Declined: the server is told so.
       const third = post("/api/call", { id: "ask-3", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
-      for (let i = 0; i < 50 && (await state()).dialogs.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
       expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "decline" })).toEqual({ ok: true });
       expect((await third).result.content[0].text).toBe('answered {"action":"decline"}');
       const methods = (await state()).log.filter((e: { method: string }) => e.method === "elicitation/create").map((e: { kind: string }) => e.kind);
@@ -230,7 +227,7 @@ describe("mcp inspect: the API", () => {
     stream.on("data", (chunk: string) => events.push(chunk));
     const started = Date.now();
     const pending = json("/api/call", { id: "long-1", tool: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 20 } });
-    for (let i = 0; i < 100 && !events.join("").includes('"type":"progress"'); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => events.join("").includes('"type":"progress"'), 10_000);
     expect(events.join("")).toContain('"id":"long-1"');
     const cancel = await json("/api/cancel", { id: "long-1" });
     expect(JSON.parse(cancel.body)).toEqual({ ok: true, found: true });
@@ -267,10 +264,7 @@ describe("mcp inspect: the API", () => {
   it("tells the server when the user declines a sampling request", async () => {
     const pending = json("/api/call", { id: "sample-1", tool: "mcp__everything__trigger-sampling-request", arguments: { prompt: "say no" } });
     let dialogs: { id: string; kind: string; messages: { content: { text: string } }[] }[] = [];
-    for (let i = 0; i < 100 && dialogs.length === 0; i++) {
-      dialogs = JSON.parse((await json("/api/state")).body).dialogs;
-      if (dialogs.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => (dialogs = JSON.parse((await json("/api/state")).body).dialogs).length > 0, 5000);
     expect(dialogs[0]).toMatchObject({ kind: "sampling" });
     expect(dialogs[0]!.messages[0]!.content.text).toContain("say no");
     expect(JSON.parse((await json("/api/dialog", { id: dialogs[0]!.id, action: "decline" })).body)).toEqual({ ok: true });

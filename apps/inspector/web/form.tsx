@@ -1,5 +1,6 @@
 // A form generated from a JSON Schema: strings, numbers, booleans, enums, arrays and nested objects,
 // with required marks, defaults and descriptions; anything else is edited as JSON.
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { JsonSchema } from "../src/api.js";
 import { choicesOf, initialValue, typeOf } from "./schema.js";
@@ -53,6 +54,19 @@ function JsonField({ value, onChange, path }: { value: unknown; onChange: (v: un
         }
       }}
     />
+  );
+}
+
+/** A fieldset for a compound value: its label, type and description, then its parts. */
+function Group({ kind, label, required, type, schema, children }: { kind: string; label: string; required: boolean; type: string; schema: JsonSchema; children: ComponentChildren }) {
+  return (
+    <fieldset class={`field ${kind}`}>
+      <legend>
+        <Label label={label} required={required} type={type} />
+      </legend>
+      <Help schema={schema} />
+      {children}
+    </fieldset>
   );
 }
 
@@ -129,11 +143,7 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
       if (itemChoices) {
         // A multiple choice: one checkbox per value.
         return (
-          <fieldset class="field array choices">
-            <legend>
-              <Label label={label} required={required} type="multiple choice" />
-            </legend>
-            <Help schema={schema} />
+          <Group kind="array choices" label={label} required={required} type="multiple choice" schema={schema}>
             {itemChoices.map((c, i) => (
               <label class="check">
                 <input
@@ -145,15 +155,11 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
                 {c.label}
               </label>
             ))}
-          </fieldset>
+          </Group>
         );
       }
       return (
-        <fieldset class="field array">
-          <legend>
-            <Label label={label} required={required} type="array" />
-          </legend>
-          <Help schema={schema} />
+        <Group kind="array" label={label} required={required} type="array" schema={schema}>
           {items.map((item, i) => (
             <div class="item">
               <Field schema={itemSchema} value={item} path={`${path}.${i}`} label={`${i + 1}`} required={false} onChange={(v) => onChange(items.map((old, j) => (j === i ? v : old)))} />
@@ -165,20 +171,16 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
           <button type="button" class="small" name={`${path}.add`} onClick={() => onChange([...items, initialValue(itemSchema)])}>
             add item
           </button>
-        </fieldset>
+        </Group>
       );
     }
     case "object":
     default:
       if (type === "object" && schema.properties) {
         return (
-          <fieldset class="field object">
-            <legend>
-              <Label label={label} required={required} type="object" />
-            </legend>
-            <Help schema={schema} />
+          <Group kind="object" label={label} required={required} type="object" schema={schema}>
             <ObjectFields schema={schema} value={value} onChange={onChange} path={path} />
-          </fieldset>
+          </Group>
         );
       }
       // Anything else (an object with no declared properties, a union, no type): edit it as JSON.

@@ -1,6 +1,12 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import type { InspectedServer } from "../src/api.js";
 import { api } from "./client.js";
+
+/** The names of the servers that declare `capability`. */
+export function offering(servers: InspectedServer[], capability: string): string[] {
+  return servers.filter((s) => s.capabilities.includes(capability)).map((s) => s.name);
+}
 
 /** Rows from a list endpoint, fetched again whenever `key` changes (the set of servers that offer them). */
 export function useRows<T>(path: string, key: string): { rows: T[] | undefined; error: string | undefined } {

@@ -3,7 +3,7 @@ import type { InspectedServer, PromptAnswer, PromptRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
 import { Content, Ms } from "./content.js";
-import { GroupedList, useRows } from "./list.js";
+import { GroupedList, offering, useRows } from "./list.js";
 
 function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRow; completions: boolean; onOpenResource: (uri: string) => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
@@ -69,8 +69,8 @@ function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRo
 }
 
 export function PromptsView({ servers, onOpenResource }: { servers: InspectedServer[]; onOpenResource: (server: string, uri: string) => void }) {
-  const serverNames = servers.filter((s) => s.capabilities.includes("prompts")).map((s) => s.name);
-  const completions = new Set(servers.filter((s) => s.capabilities.includes("completions")).map((s) => s.name));
+  const serverNames = offering(servers, "prompts");
+  const completions = new Set(offering(servers, "completions"));
   const { rows, error } = useRows<PromptRow>("/api/prompts", serverNames.join(","));
   const [selected, setSelected] = useState<PromptRow | undefined>();
   return (

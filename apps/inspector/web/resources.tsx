@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { InspectedServer, ReadAnswer, ResourceRow } from "../src/api.js";
 import { api } from "./client.js";
 import { CompletingInput } from "./complete.js";
-import { GroupedList, useRows } from "./list.js";
+import { GroupedList, offering, useRows } from "./list.js";
 import { Blob, Ms } from "./content.js";
 import { expandTemplate, templateVariables } from "./schema.js";
 
@@ -100,8 +100,8 @@ function TemplateForm({ row, completions, onRead }: { row: ResourceRow; completi
 }
 
 export function ResourcesView({ servers, open, updates }: { servers: InspectedServer[]; open: Target | undefined; updates: Map<string, number> }) {
-  const serverNames = servers.filter((s) => s.capabilities.includes("resources")).map((s) => s.name);
-  const completions = new Set(servers.filter((s) => s.capabilities.includes("completions")).map((s) => s.name));
+  const serverNames = offering(servers, "resources");
+  const completions = new Set(offering(servers, "completions"));
   const { rows, error } = useRows<ResourceRow>("/api/resources", serverNames.join(","));
   const [target, setTarget] = useState<Target | undefined>(open);
   const [template, setTemplate] = useState<ResourceRow | undefined>();

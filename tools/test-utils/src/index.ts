@@ -77,10 +77,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 10 ms until it is true, or fails after `ms`. */
-export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+/** Polls `check` (which may be async) every 10 ms until it is true, or fails after `ms`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const start = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - start > ms) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
