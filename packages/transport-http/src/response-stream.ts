@@ -56,6 +56,19 @@ export class Lingering {
  * the stream gets a short moment to end by itself, then is cut (see {@link Lingering}).
  */
 export function readStream(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
+  return readStreamThen(core, response, progress, done, ended, rethrow);
+}
+
+const ended = (): void => undefined;
+const rethrow = (error: unknown): never => {
+  throw error;
+};
+
+/**
+ * {@link readStream}, then `onEnd` when the body ended or `onBroken` when it broke (the stream
+ * already cut): one promise for the read and what follows it.
+ */
+function readStreamThen<T>(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>): Promise<T> {
   let lingering = false;
   const watch = (): void => {
     if (!lingering && done()) {
@@ -75,11 +88,12 @@ export function readStream(core: TransportCore, response: ExchangeResponse, prog
   ).then(
     () => {
       if (lingering) core.lingering.delete(response);
+      return onEnd();
     },
     (error: unknown) => {
       if (lingering) core.lingering.delete(response);
       response.cancel();
-      throw error;
+      return onBroken(error);
     },
   );
 }
@@ -105,8 +119,12 @@ export async function resumeStream(core: TransportCore, progress: SseProgress, a
 export function consumeResponseStream(core: TransportCore, first: ExchangeResponse, requestId: RequestId, abort: AbortHandle): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const answered = (): boolean => !core.endpoint.pending.has(requestId);
-  // The usual case, the response on the first stream, takes no further promise than this one.
-  return readStream(core, first, progress, answered).then(
+  // The usual case, the response on the first stream, takes no further promise than the read's.
+  return readStreamThen(
+    core,
+    first,
+    progress,
+    answered,
     () => (answered() ? undefined : resume(core, progress, requestId, abort, answered, { failed: false, error: undefined })),
     (error: unknown) => resume(core, progress, requestId, abort, answered, { failed: true, error }),
   );

@@ -337,11 +337,14 @@ export class HttpTransport implements MCPTransport {
     return headers;
   }
 
-  #send(message: JsonRpcMessage, context: SendContext): Promise<void> {
+  #send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
     if (this.#state !== "open") return Promise.reject(new TransportClosedError());
-    // A request: one promise chain, no extra async frame per request on the hot path.
-    if (context.requestId !== undefined) return this.#post(message, context.requestId, context.abort!, context.headers).catch((error: unknown) => this.#requestFailed(message, context, error));
-    return this.#sendOther(message);
+    const requestId = context.requestId;
+    if (requestId === undefined) return this.#sendOther(message);
+    // A request: one promise chain, and its failure settles the request here (nothing returned for
+    // the endpoint to watch), so no extra async frame or promise per request on the hot path.
+    this.#post(message, requestId, context.abort!, context.headers).then(undefined, (error: unknown) => this.#requestFailed(message, context, requestId, error));
+    return undefined;
   }
 
   /** Notifications and our answers to server requests: bounded by their own clock. */
@@ -359,22 +362,26 @@ export class HttpTransport implements MCPTransport {
     }
   }
 
-  /** A request's POST failed: fall back to legacy SSE when that is what the failure means. */
-  async #requestFailed(message: JsonRpcMessage, context: SendContext, error: unknown): Promise<void> {
-    const abort = context.abort!;
-    if (abort.aborted) return; // the request already failed its own way (timeout, abort, close)
+  /** A request's POST failed: the request fails with `error`, unless falling back to legacy SSE is what it means. */
+  #requestFailed(message: JsonRpcMessage, context: SendContext, requestId: RequestId, error: unknown): void {
+    if (context.abort!.aborted) return; // the request already failed its own way (timeout, abort, close)
     const method = "method" in message ? message.method : undefined;
     if (method === "initialize" && this.#shouldFallBack(error)) {
-      try {
-        this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
-      } catch {
-        throw error; // the server is not a legacy one either: its first answer says most
-      }
-      this.#mode = "legacy";
-      await this.#post(message, context.requestId, abort, context.headers);
+      this.#fallBack(message, context, requestId, error).catch((failure: unknown) => this.#endpoint.pending.reject(requestId, failure));
       return;
     }
-    throw error;
+    this.#endpoint.pending.reject(requestId, error);
+  }
+
+  /** `initialize` got 400/404/405: try the legacy HTTP+SSE transport, and send it there. */
+  async #fallBack(message: JsonRpcMessage, context: SendContext, requestId: RequestId, error: unknown): Promise<void> {
+    try {
+      this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
+    } catch {
+      throw error; // the server is not a legacy one either: its first answer says most
+    }
+    this.#mode = "legacy";
+    await this.#post(message, requestId, context.abort!, context.headers);
   }
 
   #shouldFallBack(error: unknown): boolean {
