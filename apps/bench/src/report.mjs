@@ -98,7 +98,7 @@ ${m.versions["@modelcontextprotocol/client"]}) and a raw baseline, measured in t
   discarded, then each figure is the median of ${report.sizes.rounds} rounds (each round's figure is itself the median of
   ${report.sizes.reps} repetitions, after ${report.sizes.warmCalls} warm-up calls and ${report.sizes.warmReps ?? 1} unmeasured repetitions: a fresh process needs those
   before V8 has compiled the hot path, and steady state is what a long-lived client sees). A pipelined repetition is
-  ${report.sizes.pipeBursts ?? 1} bursts in a row (one burst is over in well under 100 ms); the 5 MB rows take ${report.sizes.bigReps} repetitions. The run took ${Math.round(report.seconds)} s.
+  ${report.sizes.pipeBursts ?? 1} bursts in a row (a burst of ours or raw is over in well under 100 ms); the 5 MB rows take ${report.sizes.bigReps} repetitions. The run took ${Math.round(report.seconds)} s.
 - **raw limit** is the least work a client can do: write the JSON line (or POST on a keep-alive \`node:http\` agent with
   the same 64-socket limit as ours), split, \`JSON.parse\`, resolve by id. No validation, no timeouts, no cleanup: the
   physical limit of this machine, not a client anyone should use. Over HTTP it is the limit of \`node:http\` (which ours is

@@ -76,11 +76,12 @@ export async function listTools(connection: Connection, options?: ListOptions): 
 /** Calls a tool. `structuredContent` and `isError` come back as the server sent them. */
 export function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
   // Not async: the request's own promise is the answer, with no second promise per call to adopt it.
-  if (!has(connection, "tools")) return Promise.reject(new CapabilityNotSupportedError(connection.name, "tools", "tools/call"));
+  // A missing capability, or a transport that throws, still fails the call, never the caller.
   try {
+    requireCapability(connection, "tools", "tools/call");
     return connection.request<CallToolResult>("tools/call", { name, arguments: args }, options);
   } catch (error) {
-    return Promise.reject(error); // a transport that throws still fails the call, never the caller
+    return Promise.reject(error);
   }
 }
 

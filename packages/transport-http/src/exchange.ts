@@ -168,9 +168,11 @@ class TextStreamSink implements BodySink<void> {
   }
 }
 
+const noValue = (): void => undefined;
+
 /** A sink over a plain chunk callback. */
 function chunkSink(onChunk: (chunk: Uint8Array) => void): BodySink<void> {
-  return { chunk: onChunk, end: () => undefined };
+  return { chunk: onChunk, end: noValue };
 }
 
 /** Decodes one whole chunk outside node (no `Buffer`): one stateless decoder serves every body. */
