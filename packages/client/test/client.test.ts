@@ -198,6 +198,19 @@ describe("handshake failures", () => {
     );
   });
 
+  it("callTool on a server without tools rejects with CapabilityNotSupportedError (a promise, never a throw)", async () => {
+    const conn = await connectToServer("bare", { ...versioned("2025-06-18"), args: [fixture("version-server.mjs"), "2025-06-18", "no-tools"] });
+    try {
+      const call = callTool(conn, "x");
+      expect(call).toBeInstanceOf(Promise);
+      const error = await call.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CapabilityNotSupportedError);
+      expect((error as Error).message).toBe('MCP server "bare" does not support tools (needed for tools/call)');
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
   it("disconnectServer ends the server process; calls afterwards fail with Transport closed", async () => {
     const conn = await connectToServer("v", versioned("2025-06-18"));
     const pid = conn.transport.pid!; // a stdio config gives a StdioTransport: no cast
