@@ -101,8 +101,9 @@ ${m.versions["@modelcontextprotocol/client"]}) and a raw baseline, measured in t
   ${report.sizes.pipeBursts ?? 1} bursts in a row (a burst of ours or raw is over in well under 100 ms); the 5 MB rows take ${report.sizes.bigReps} repetitions. The run took ${Math.round(report.seconds)} s.
 - **raw limit** is the least work a client can do: write the JSON line (or POST on a keep-alive \`node:http\` agent with
   the same 64-socket limit as ours), split, \`JSON.parse\`, resolve by id. No validation, no timeouts, no cleanup: the
-  physical limit of this machine, not a client anyone should use. Over HTTP it is the limit of \`node:http\` (which ours is
-  built on, as the issue defines the baseline), not of the machine: \`node:http\`'s own work is most of a request's cost.
+  physical limit of this machine, not a client anyone should use. Over HTTP it is the limit of \`node:http\` (as the issue
+  defines the baseline), not of the machine: \`node:http\`'s own work is most of a request's cost there. Ours no longer
+  uses \`node:http\` (\`@mcp/transport-http\` speaks HTTP/1.1 on sockets itself), so over HTTP it can pass this limit.
 - Every request is a \`tools/call\` (the \`echo\` tool, or \`big\` for the 5 MB rows) through each client's public API.
 - Ratios are plain quotients \`ours / other\`: above 1 is better for rates, below 1 is better for times and sizes.
 

@@ -24,7 +24,8 @@ import {
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream, isProtocolHeader } from "./defaults.js";
-import { fetchPool, nodePool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
+import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
+import { headerProblem, wirePool } from "./wire.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
 import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
@@ -116,10 +117,12 @@ export class HttpTransport implements MCPTransport {
     if (config.maxMessageBytes !== undefined && !(Number.isInteger(config.maxMessageBytes) && config.maxMessageBytes > 0)) {
       throw new InvalidConfigError(`"maxMessageBytes" must be a positive integer; got ${String(config.maxMessageBytes)}`, { serverName, field: "maxMessageBytes" });
     }
-    for (const name of Object.keys(config.headers ?? {})) {
+    for (const [name, value] of Object.entries(config.headers ?? {})) {
       if (isProtocolHeader(name)) {
         throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });
       }
+      const problem = headerProblem(name, value);
+      if (problem !== undefined) throw new InvalidConfigError(`header ${JSON.stringify(name)} ${problem}`, { serverName, field: `headers.${name}` });
     }
     this.config = { ...config };
     this.url = url;
@@ -199,7 +202,7 @@ export class HttpTransport implements MCPTransport {
     const pool = this.config.fetch
       ? fetchPool(this.config.fetch)
       : typeof process !== "undefined" && process.versions?.node
-        ? await nodePool()
+        ? await wirePool()
         : fetchPool(globalThis.fetch as FetchLike);
     if (this.#state !== "connecting") {
       // close() was called while we waited.

@@ -358,5 +358,10 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     expect(attempt({ maxMessageBytes: 0 })).toMatchObject({ field: "maxMessageBytes" });
     expect(InvalidConfigError.isInstance(attempt({ url: "" }))).toBe(true);
     expect(attempt({ timeout: Infinity })).toBeUndefined();
+    // A header that would add lines to the request, or that HTTP cannot carry, is a config error.
+    expect(attempt({ headers: { "x-team": "a\r\nx-injected: 1" } })).toMatchObject({ field: "headers.x-team", message: expect.stringContaining('MCP server "docs": header "x-team" has a character a header value cannot hold') as string });
+    expect(attempt({ headers: { "bad name": "x" } })).toMatchObject({ field: "headers.bad name", message: expect.stringContaining("is not a valid header name") as string });
+    expect(attempt({ headers: { "x-n": 5 as unknown as string } })).toMatchObject({ field: "headers.x-n", message: 'MCP server "docs": header "x-n" must have a string value; got number' });
+    expect(attempt({ headers: { "x-ok": "café\tok" } })).toBeUndefined();
   });
 });

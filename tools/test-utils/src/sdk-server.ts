@@ -1,6 +1,7 @@
 // A Streamable HTTP server built on the official SDK's server classes, in-process, on 127.0.0.1.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -36,11 +37,14 @@ function buildMcpServer(): McpServer {
   return server;
 }
 
-/** Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`; prompt `greeting`) on a free loopback port. */
-export async function startSdkServer(options: { json?: boolean } = {}): Promise<SdkServer> {
+/**
+ * Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`; prompt `greeting`) on a
+ * free loopback port; over HTTPS with `tls` (a PEM key and certificate).
+ */
+export async function startSdkServer(options: { json?: boolean; tls?: { key: string; cert: string } } = {}): Promise<SdkServer> {
   let sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: SdkServer["requests"] = [];
-  const http: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     requests.push({ method: req.method ?? "", headers: req.headers });
     void (async () => {
       const chunks: Buffer[] = [];
@@ -74,7 +78,8 @@ export async function startSdkServer(options: { json?: boolean } = {}): Promise<
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
-  });
+  };
+  const http: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as { port: number };
   const closeSessions = async () => {
@@ -83,7 +88,7 @@ export async function startSdkServer(options: { json?: boolean } = {}): Promise<
     await Promise.all([...old.values()].map((t) => t.close()));
   };
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}/mcp`,
     requests,
     restart: closeSessions,
     stop: async () => {
