@@ -31,7 +31,16 @@ export const WIRE_LIMITS = {
   idleMs: 4000,
   /** Body bytes held for a response nobody reads yet before the socket is paused. */
   maxQueuedBytes: 64 * 1024,
+  /**
+   * A `Content-Length` body read as text between these sizes is read by the socket straight into
+   * one buffer of its length (plain HTTP only): no buffer per read, no join at the end.
+   */
+  gatherMinBytes: 64 * 1024,
+  gatherMaxBytes: 64 * 1024 * 1024,
 } as const;
+
+/** Size of the buffer plain-HTTP sockets read into (what the body does not take directly). */
+const SCRATCH_BYTES = 64 * 1024;
 
 /** A response the client cannot frame: an invalid status line, header or chunk, or a head too large. */
 function protocolError(what: string): Error {
@@ -227,8 +236,14 @@ class Origin {
   readonly all = new Set<Connection>();
   /** Exchanges waiting for a connection, oldest first. */
   readonly waiting: WireExchange[] = [];
+  /**
+   * What plain-HTTP sockets read into: one buffer serves all, since each read is parsed (and what
+   * must outlive it copied) before the next read of any socket.
+   */
+  readonly scratch: Buffer;
 
-  constructor(modules: Modules, url: URL) {
+  constructor(modules: Modules, url: URL, scratch: Buffer) {
+    this.scratch = scratch;
     this.#modules = modules;
     this.#secure = url.protocol === "https:";
     // An IPv6 literal keeps its brackets in `hostname`; sockets want the bare address.
@@ -254,12 +269,14 @@ class Origin {
 
   /** Sends `exchange` on a new connection. */
   connect(exchange: WireExchange): void {
-    const socket = this.#secure
-      ? this.#modules.tls.connect({ host: this.#host, port: this.#port, servername: this.#servername, ALPNProtocols: ["http/1.1"] })
-      : this.#modules.net.connect({ host: this.#host, port: this.#port });
-    socket.setNoDelay(true);
-    socket.setKeepAlive(true, 1000);
-    const connection = new Connection(this, socket);
+    const connection = new Connection(this, (reader) =>
+      reader === undefined
+        ? this.#modules.tls.connect({ host: this.#host, port: this.#port, servername: this.#servername, ALPNProtocols: ["http/1.1"] })
+        : this.#modules.net.connect({ host: this.#host, port: this.#port, onread: reader }),
+      this.#secure ? undefined : this.scratch,
+    );
+    connection.socket.setNoDelay(true);
+    connection.socket.setKeepAlive(true, 1000);
     this.all.add(connection);
     connection.start(exchange);
   }
@@ -318,11 +335,30 @@ class Connection {
   #line = "";
   #ending = 0;
   #trailerBytes = 0;
+  /** Plain HTTP: the socket reads into `scratch` (or `#gathered`), not a new buffer per read. */
+  readonly #scratch: Buffer | undefined;
+  /** False while the bytes being parsed are in `scratch`: what outlives the read is copied. */
+  #owned = true;
+  /** The buffer a gathered body is read into, and how much of it is filled. */
+  #gathered: Buffer | undefined = undefined;
+  #filled = 0;
 
-  constructor(origin: Origin, socket: Net.Socket) {
+  constructor(origin: Origin, open: (reader: Net.OnReadOpts | undefined) => Net.Socket, scratch: Buffer | undefined) {
     this.#origin = origin;
+    this.#scratch = scratch;
+    const socket = open(
+      scratch === undefined
+        ? undefined
+        : {
+            buffer: () => (this.#gathered === undefined ? scratch : this.#gathered.subarray(this.#filled)),
+            callback: (bytes: number, buffer: Uint8Array) => {
+              this.#read(bytes, buffer as Buffer);
+              return true;
+            },
+          },
+    );
     this.socket = socket;
-    socket.on("data", (chunk: Buffer) => this.#data(chunk));
+    if (scratch === undefined) socket.on("data", (chunk: Buffer) => this.#data(chunk));
     socket.on("error", (error: Error) => {
       this.#error ??= error;
     });
@@ -341,6 +377,7 @@ class Connection {
     this.#closes = exchange.closes;
     this.#state = State.Head;
     this.#head = undefined;
+    this.#gathered = undefined;
     if (this.socket.isPaused()) this.socket.resume();
     this.socket.ref();
     this.socket.write(exchange.payload);
@@ -351,8 +388,49 @@ class Connection {
     const exchange = this.#current;
     this.#current = undefined;
     this.#closes = true;
+    this.#gathered = undefined;
     this.socket.destroy();
     if (exchange !== undefined && error !== undefined) exchange.failed(error);
+  }
+
+  /** A read of a plain-HTTP socket: into the gathered body, or into `scratch`. */
+  #read(bytes: number, buffer: Buffer): void {
+    const exchange = this.#current;
+    if (buffer !== this.#scratch && this.#gathered !== undefined && exchange !== undefined) {
+      exchange.gotBytes = true;
+      this.#filled += bytes;
+      this.#remaining -= bytes;
+      if (this.#remaining === 0) this.#bodyComplete(exchange, false);
+      return;
+    }
+    this.#owned = false;
+    try {
+      this.#data(bytes === buffer.length ? buffer : buffer.subarray(0, bytes));
+    } finally {
+      this.#owned = true;
+    }
+  }
+
+  /** `chunk` as the exchange may keep it: a copy when it lies in `scratch`. */
+  #keep(chunk: Buffer): Buffer {
+    return this.#owned ? chunk : Buffer.from(chunk);
+  }
+
+  /**
+   * Reads the rest of a `Content-Length` body straight into one buffer of its length (what
+   * arrived already, `queued`, copied to its start), delivered as one chunk at its end. Only on
+   * plain HTTP, for a body between the gather sizes and within `maxBytes`; false when it does not apply.
+   */
+  gather(queued: readonly Buffer[] | undefined, maxBytes: number | undefined): boolean {
+    if (this.#scratch === undefined || this.#state !== State.Length || this.#gathered !== undefined) return false;
+    const total = this.#head!.length;
+    if (total < WIRE_LIMITS.gatherMinBytes || total > WIRE_LIMITS.gatherMaxBytes || (maxBytes !== undefined && total > maxBytes)) return false;
+    const gathered = Buffer.allocUnsafe(total);
+    let filled = 0;
+    if (queued !== undefined) for (const chunk of queued) filled += chunk.copy(gathered, filled);
+    this.#gathered = gathered;
+    this.#filled = filled;
+    return true;
   }
 
   #data(chunk: Buffer): void {
@@ -382,10 +460,11 @@ class Connection {
         }
         case State.Length: {
           const take = Math.min(this.#remaining, size - at);
-          exchange.body(at === 0 && take === size ? chunk : chunk.subarray(at, at + take));
+          if (this.#gathered !== undefined) this.#filled += chunk.copy(this.#gathered, this.#filled, at, at + take);
+          else exchange.body(this.#keep(at === 0 && take === size ? chunk : chunk.subarray(at, at + take)));
           at += take;
           this.#remaining -= take;
-          if (this.#remaining === 0) this.#complete(exchange, at < size);
+          if (this.#remaining === 0) this.#bodyComplete(exchange, at < size);
           break;
         }
         case State.ChunkSize: {
@@ -402,7 +481,7 @@ class Connection {
         }
         case State.ChunkData: {
           const take = Math.min(this.#remaining, size - at);
-          exchange.body(at === 0 && take === size ? chunk : chunk.subarray(at, at + take));
+          exchange.body(this.#keep(at === 0 && take === size ? chunk : chunk.subarray(at, at + take)));
           at += take;
           this.#remaining -= take;
           if (this.#remaining === 0) {
@@ -427,7 +506,7 @@ class Connection {
           break;
         }
         case State.UntilClose: {
-          exchange.body(at === 0 ? chunk : chunk.subarray(at));
+          exchange.body(this.#keep(at === 0 ? chunk : chunk.subarray(at)));
           at = size;
           break;
         }
@@ -447,7 +526,7 @@ class Connection {
     const end = bytes.indexOf("\r\n\r\n", start, "latin1");
     if (end < 0) {
       if (bytes.length - start > WIRE_LIMITS.maxHeaderBytes) throw protocolError(`response head over ${WIRE_LIMITS.maxHeaderBytes} bytes`);
-      this.#partial = held === undefined ? chunk.subarray(at) : bytes;
+      this.#partial = held === undefined ? this.#keep(chunk.subarray(at)) : bytes;
       return -1;
     }
     if (end - start > WIRE_LIMITS.maxHeaderBytes) throw protocolError(`response head over ${WIRE_LIMITS.maxHeaderBytes} bytes`);
@@ -493,6 +572,17 @@ class Connection {
     if (text.length > max + 1) throw protocolError(`${what} over ${max} bytes`);
     if (text.charCodeAt(text.length - 1) !== 0x0d) throw protocolError(`${what} not ended by CRLF`);
     return { text: text.slice(0, -1), next: lf + 1 };
+  }
+
+  /** A `Content-Length` body is complete: a gathered one goes to the exchange now, whole. */
+  #bodyComplete(exchange: WireExchange, extra: boolean): void {
+    const gathered = this.#gathered;
+    if (gathered !== undefined) {
+      this.#gathered = undefined;
+      exchange.body(gathered);
+      if (this.#current !== exchange) return; // cancelled from inside the read
+    }
+    this.#complete(exchange, extra);
   }
 
   /** The response is complete; `extra` when more bytes followed it (the connection is then not reused). */
@@ -619,7 +709,7 @@ class WireExchange implements ExchangeResponse {
   }
 
   text(maxBytes?: number): Promise<string> {
-    return this.#consume(new TextSink(this, maxBytes, bufferText, joinBuffers));
+    return this.#consume(new TextSink(this, maxBytes, bufferText, joinBuffers), true, maxBytes);
   }
 
   readText(onText: (text: string) => void): Promise<void> {
@@ -650,13 +740,15 @@ class WireExchange implements ExchangeResponse {
   }
 
   /** Reads the body into `sink`: one promise per body, whatever it is read as. */
-  #consume<T>(sink: BodySink<T>): Promise<T> {
+  #consume<T>(sink: BodySink<T>, whole = false, maxBytes?: number): Promise<T> {
     if (this.#consumed) return Promise.reject(new Error("Response body already read"));
     this.#consumed = true;
-    // What arrived before this read goes to the sink first.
-    const queued = this.#more ?? (this.#first === undefined ? undefined : [this.#first]);
+    // What arrived before this read goes to the sink first (or, for a body gathered into one
+    // buffer, to the start of that buffer).
+    let queued = this.#more ?? (this.#first === undefined ? undefined : [this.#first]);
     this.#first = this.#more = undefined;
     this.#queued = 0;
+    if (whole && !this.#ended && !this.#stopped && this.#failure === undefined && this.connection?.gather(queued, maxBytes) === true) queued = undefined;
     if (queued !== undefined) {
       for (const chunk of queued) {
         if (this.#stopped) break;
@@ -744,6 +836,7 @@ class WireExchange implements ExchangeResponse {
 export async function wirePool(): Promise<ExchangePool> {
   const modules: Modules = { net: await import("node:net"), tls: await import("node:tls") };
   const origins = new Map<string, Origin>();
+  const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
   let destroyed = false;
   const exchange: Exchange = (request) =>
     new Promise((resolve, reject) => {
@@ -763,7 +856,7 @@ export async function wirePool(): Promise<ExchangePool> {
       const key = url.origin;
       let origin = origins.get(key);
       if (origin === undefined) {
-        origin = new Origin(modules, url);
+        origin = new Origin(modules, url, scratch);
         origins.set(key, origin);
       }
       let started: WireExchange;

@@ -143,6 +143,30 @@ describe("HTTP/1.1 framing (fast-check, real sockets)", () => {
     );
   });
 
+  it("reads a large Content-Length body straight into one buffer, whatever arrived before the read and however it is cut", async () => {
+    // Non-repeating text, so a byte in the wrong place shows; multi-byte characters across cuts.
+    const body = Array.from({ length: 40_000 }, (_, i) => `${i.toString(36)}é`).join("|");
+    const bytes = Buffer.from(json(body));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 30 }), async (cuts, waitMs) => {
+        const { get } = await setup((_request, socket) => writeCut(socket, bytes, cuts));
+        const response = await get();
+        await new Promise((resolve) => setTimeout(resolve, waitMs)); // some of it queued before the read
+        await expect(response.text(8 * 1024 * 1024)).resolves.toBe(body);
+        pools.pop()!.destroy();
+        await servers.pop()!.stop();
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("a large body over the reader's limit is not gathered: the read fails with MessageTooLargeError", async () => {
+    const body = "z".repeat(WIRE_LIMITS.gatherMinBytes * 4);
+    const { get } = await setup((_request, socket, index) => void socket.write(index === 0 ? json(body) : json("after")));
+    await expect((await get()).text(WIRE_LIMITS.gatherMinBytes * 2)).rejects.toMatchObject({ name: "MessageTooLargeError" });
+    await expect((await get()).text()).resolves.toBe("after");
+  });
+
   it("reads a body that runs until the server closes, and opens a new connection after it", async () => {
     const { server, get } = await setup((request, socket) => {
       if (request.connection === 0) socket.end("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nuntil the end");
@@ -206,7 +230,7 @@ describe("responses it refuses", () => {
 
 describe("broken and stale connections", () => {
   it("a body torn mid-way fails its read with ECONNRESET, for Content-Length and chunked bodies", async () => {
-    const torn = [`${json("x".repeat(100)).slice(0, -50)}`, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n64\r\nxxxx"];
+    const torn = [`${json("x".repeat(100)).slice(0, -50)}`, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n64\r\nxxxx", json("x".repeat(200_000)).slice(0, -1000)];
     const { get } = await setup((_request, socket, index) => void socket.end(torn[index]!));
     for (let i = 0; i < torn.length; i++) {
       const response = await get();
