@@ -111,9 +111,9 @@ export function encodeRequest(request: ExchangeRequest): { payload: Buffer; clos
   let authorization = false;
   let closes = false;
   for (const name in headers) {
-    const value = headers[name];
-    if (!TOKEN.test(name)) throw Object.assign(new TypeError(`Header name must be a valid HTTP token: ${JSON.stringify(name)}`), { code: "ERR_INVALID_HTTP_TOKEN" });
-    if (typeof value !== "string" || !FIELD_VALUE.test(value)) throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: "ERR_INVALID_CHAR" });
+    const value = headers[name] as string; // checked just below: headerProblem refuses anything else
+    const problem = headerProblem(name, value);
+    if (problem !== undefined) throw Object.assign(new TypeError(`header ${JSON.stringify(name)} ${problem}`), { code: TOKEN.test(name) ? "ERR_INVALID_CHAR" : "ERR_INVALID_HTTP_TOKEN" });
     const lower = name.toLowerCase();
     if (FRAMING.has(lower)) {
       if (lower === "host") host = value;
@@ -400,7 +400,12 @@ class Connection {
       exchange.gotBytes = true;
       this.#filled += bytes;
       this.#remaining -= bytes;
-      if (this.#remaining === 0) this.#bodyComplete(exchange, false);
+      try {
+        if (this.#remaining === 0) this.#bodyComplete(exchange, false);
+      } catch (error) {
+        // Nothing may throw out of a socket's read callback: that would crash the host.
+        if (this.#current === exchange) this.destroy(toError(error));
+      }
       return;
     }
     this.#owned = false;
