@@ -1,5 +1,5 @@
 import type { UnsupportedVersionError } from "@mcp/jsonrpc";
-import { McpError, RpcError } from "@mcp/jsonrpc";
+import { McpError, MODERN_ERROR_CODES, RpcError } from "@mcp/jsonrpc";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 
 /**
@@ -80,7 +80,7 @@ export function choiceAfterRejection(error: UnsupportedVersionError, retried: bo
 
 /** True for an error that only a stateless-revision server sends (so: no fallback to `initialize`). */
 export function isModernError(error: unknown): boolean {
-  return RpcError.isInstance(error) && [-32020, -32021, -32022].includes(error.code);
+  return RpcError.isInstance(error) && MODERN_ERROR_CODES.includes(error.code);
 }
 
 // ─── x-mcp-header (Mcp-Param-*) ────────────────────────────────────────────────

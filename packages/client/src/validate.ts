@@ -1,4 +1,4 @@
-import { isValidTimeout } from "@mcp/jsonrpc";
+import { timeoutProblem } from "@mcp/jsonrpc";
 
 /** One thing wrong with a server config: the field and a sentence that says what to do. */
 export interface ConfigProblem {
@@ -54,8 +54,7 @@ export function serverConfigProblems(config: unknown): ConfigProblem[] {
     }
     if (c["headers"] !== undefined && !isStringMap(c["headers"])) problems.push({ field: "headers", message: '"headers" must map names to strings' });
   }
-  if (c["timeout"] !== undefined && !isValidTimeout(c["timeout"])) {
-    problems.push({ field: "timeout", message: `"timeout" must be a positive number of milliseconds (or Infinity for none); got ${JSON.stringify(c["timeout"])}` });
-  }
+  const timeout = timeoutProblem(c["timeout"], '"timeout"');
+  if (timeout !== undefined) problems.push({ field: "timeout", message: timeout });
   return problems;
 }

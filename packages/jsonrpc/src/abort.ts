@@ -25,11 +25,11 @@ function abortError(): DOMException {
 /** An {@link AbortHandle} you abort yourself, like an `AbortController`. */
 export class AbortLatch implements AbortHandle {
   #aborted = false;
-  #reason: unknown = undefined;
+  #reason: unknown;
   // Most handles get one listener: an array only when a second arrives.
   #listener: ((reason: unknown) => void) | undefined = undefined;
   #more: ((reason: unknown) => void)[] | undefined = undefined;
-  #controller: AbortController | undefined = undefined;
+  #controller: AbortController | undefined;
 
   get aborted(): boolean {
     return this.#aborted;

@@ -329,10 +329,19 @@ export function isValidTimeout(value: unknown): value is number {
   return typeof value === "number" && value > 0;
 }
 
+/**
+ * What is wrong with a timeout, or undefined when it is `undefined` or valid: the sentence every
+ * layer uses, `<what> must be a positive number of milliseconds (or Infinity for none); got <value>`.
+ */
+export function timeoutProblem(value: unknown, what: string): string | undefined {
+  if (value === undefined || isValidTimeout(value)) return undefined;
+  return `${what} must be a positive number of milliseconds (or Infinity for none); got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`;
+}
+
 /** Throws {@link InvalidConfigError} naming `field` unless `value` is `undefined` or a valid timeout. */
 export function checkTimeout(value: unknown, field: string, serverName?: string): void {
-  if (value === undefined || isValidTimeout(value)) return;
-  throw new InvalidConfigError(`"${field}" must be a positive number of milliseconds (or Infinity for none); got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`, { serverName, field });
+  const problem = timeoutProblem(value, `"${field}"`);
+  if (problem !== undefined) throw new InvalidConfigError(problem, { serverName, field });
 }
 
 /** Valid JSON that is not a JSON-RPC message. */

@@ -83,17 +83,17 @@ function safe<T>(fn: (value: unknown) => boolean): (value: unknown) => value is 
 }
 
 /** A request: `jsonrpc: "2.0"`, a string `method` and a string or integer `id`. Never throws. */
-export const isJsonRpcRequest = safe<JsonRpcRequest>(isJsonRpcRequestUnsafe);
+export const isJsonRpcRequest = /* @__PURE__ */ safe<JsonRpcRequest>(isJsonRpcRequestUnsafe);
 /** A notification: a `method` and no `id` (an `id: null` with a method counts as one). Never throws. */
-export const isJsonRpcNotification = safe<JsonRpcNotification>(isJsonRpcNotificationUnsafe);
+export const isJsonRpcNotification = /* @__PURE__ */ safe<JsonRpcNotification>(isJsonRpcNotificationUnsafe);
 /** A success response: an id and `result`, no `error`, no `method`. Never throws. */
-export const isJsonRpcSuccessResponse = safe<JsonRpcSuccessResponse>(isJsonRpcSuccessResponseUnsafe);
+export const isJsonRpcSuccessResponse = /* @__PURE__ */ safe<JsonRpcSuccessResponse>(isJsonRpcSuccessResponseUnsafe);
 /** An error response: a well-formed `error`, no `result`; `id` may be `null`. Never throws. */
-export const isJsonRpcErrorResponse = safe<JsonRpcErrorResponse>(isJsonRpcErrorResponseUnsafe);
+export const isJsonRpcErrorResponse = /* @__PURE__ */ safe<JsonRpcErrorResponse>(isJsonRpcErrorResponseUnsafe);
 /** Either kind of response. Never throws. */
-export const isJsonRpcResponse = safe<JsonRpcResponse>(isJsonRpcResponseUnsafe);
+export const isJsonRpcResponse = /* @__PURE__ */ safe<JsonRpcResponse>(isJsonRpcResponseUnsafe);
 /** Any single valid message. Never throws. */
-export const isJsonRpcMessage = safe<JsonRpcMessage>(isJsonRpcMessageUnsafe);
+export const isJsonRpcMessage = /* @__PURE__ */ safe<JsonRpcMessage>(isJsonRpcMessageUnsafe);
 
 /** The result of {@link classifyMessage}. */
 export type ClassifiedMessage =

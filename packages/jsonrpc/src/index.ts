@@ -27,6 +27,7 @@ export {
 } from "./guards.js";
 export {
   checkTimeout,
+  timeoutProblem,
   ErrorCodes,
   HeaderMismatchError,
   HttpError,

@@ -1,4 +1,4 @@
-import { RequestTimeoutError, RpcError, checkTimeout, isValidTimeout } from "./errors.js";
+import { RequestTimeoutError, RpcError, checkTimeout, timeoutProblem } from "./errors.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
 
 /** Default per-request timeout in milliseconds when neither the call nor the transport sets one. */
@@ -113,10 +113,8 @@ export class PendingRequests {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     for (const field of ["timeout", "maxTotalTimeout"] as const) {
-      const value = options[field];
-      if (value !== undefined && !isValidTimeout(value)) {
-        return Promise.reject(new RangeError(`RequestOptions.${field} must be a positive number of milliseconds (or Infinity for none); got ${String(value)}`));
-      }
+      const problem = timeoutProblem(options[field], `RequestOptions.${field}`);
+      if (problem !== undefined) return Promise.reject(new RangeError(problem));
     }
 
     return new Promise<T>((resolve, reject) => {

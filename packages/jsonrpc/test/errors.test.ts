@@ -185,6 +185,9 @@ describe("the timeout rule", () => {
     expect([0, -5, Number.NaN, "100", null].some((v) => isValidTimeout(v))).toBe(false);
     expect(() => checkTimeout(-5, "timeout", "docs")).toThrow('MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5');
     expect(() => checkTimeout(undefined, "timeout")).not.toThrow();
+    const { timeoutProblem } = await import("../src/index.js");
+    expect([undefined, 1, Infinity].map((v) => timeoutProblem(v, "x"))).toEqual([undefined, undefined, undefined]);
+    expect([Number.NaN, "100", null, 0].map((v) => timeoutProblem(v, "x"))).toEqual(['NaN', '"100"', "null", "0"].map((got) => `x must be a positive number of milliseconds (or Infinity for none); got ${got}`));
     expect(() => new PendingRequests({ defaultTimeout: 0 })).toThrow('"timeout" must be a positive number');
     const tracker = new PendingRequests();
     for (const timeout of [0, -1, Number.NaN]) {
