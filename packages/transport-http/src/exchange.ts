@@ -29,12 +29,11 @@ export interface ExchangeResponse {
    */
   text(maxBytes?: number): Promise<string>;
   /**
-   * Hands the body to `onChunk` piece by piece, synchronously as it arrives (no promise per
-   * chunk). Resolves when the body ends or `cancel()` stopped it; rejects when it breaks, or with
-   * what `onChunk` threw (reading then stops). The body is read once.
+   * Hands the body to `onText` piece by piece as UTF-8 text (a character split across chunks is
+   * joined), synchronously as it arrives (no promise per chunk). Resolves when the body ends or
+   * `cancel()` stopped it; rejects when it breaks, or with what `onText` threw (reading then
+   * stops). The body is read once.
    */
-  read(onChunk: (chunk: Uint8Array) => void): Promise<void>;
-  /** {@link ExchangeResponse.read}, decoded as UTF-8 (a character split across chunks is joined). */
   readText(onText: (text: string) => void): Promise<void>;
   /** Stops reading and releases the connection (a half-read body cannot be reused). */
   cancel(): void;
@@ -52,53 +51,6 @@ export interface ExchangePool {
 /** The shape of WHATWG `fetch` this package needs. */
 export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
 
-/** Decodes UTF-8 chunk by chunk. */
-interface Utf8Decoder {
-  write(chunk: Uint8Array): string;
-  end(): string;
-}
-
-const STREAM = { stream: true } as const;
-
-/** True when `chunk` does not end inside a UTF-8 character (stray bytes count as ended). */
-function endsOnCharBoundary(chunk: Uint8Array): boolean {
-  const last = chunk.length - 1;
-  if (last < 0 || chunk[last]! < 0x80) return true;
-  for (let i = last; i >= 0 && i > last - 4; i--) {
-    const byte = chunk[i]!;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return last - i + 1 >= needed;
-  }
-  return false;
-}
-
-/**
- * A body's chunks nearly always end on a character boundary, so each is decoded whole with
- * `whole`; a streaming decoder is made only from the first chunk that ends inside a character.
- * Byte-order marks are kept, as `Buffer#toString` keeps them.
- */
-export class Utf8Chunks implements Utf8Decoder {
-  readonly #whole: (chunk: Uint8Array) => string;
-  #stream: InstanceType<typeof TextDecoder> | undefined = undefined;
-
-  constructor(whole: (chunk: Uint8Array) => string) {
-    this.#whole = whole;
-  }
-
-  write(chunk: Uint8Array): string {
-    if (this.#stream === undefined) {
-      if (endsOnCharBoundary(chunk)) return this.#whole(chunk);
-      this.#stream = new TextDecoder("utf-8", { ignoreBOM: true });
-    }
-    return this.#stream.decode(chunk, STREAM);
-  }
-
-  end(): string {
-    return this.#stream === undefined ? "" : this.#stream.decode();
-  }
-}
-
 /** Where a body's chunks go while it is read, and what the read resolves with at its end. */
 export interface BodySink<T> {
   /** One chunk, synchronously as it arrives; a throw stops the read and rejects it. */
@@ -108,26 +60,29 @@ export interface BodySink<T> {
 }
 
 /**
- * A whole body as text: bytes counted against `maxBytes`, decoded once at the end with `whole`
- * (the chunks joined first when there are several). Keeping the bytes and decoding once is
- * cheaper than a string per chunk: a 5 MB body would otherwise make ~80 intermediate strings and a
- * rope that `JSON.parse` must flatten, and measured slower per body here.
+ * Decodes one whole chunk: one stateless decoder serves every body (as fast as `Buffer#toString`
+ * on Node, and there where `Buffer` is not). Byte-order marks are kept, as `Buffer#toString` keeps them.
+ */
+const wholeDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const STREAM = { stream: true } as const;
+
+/**
+ * A whole body as text: bytes counted against `maxBytes`, decoded once at the end (the chunks
+ * joined first when there are several). Keeping the bytes and decoding once is cheaper than a
+ * string per chunk: a 5 MB body would otherwise make ~80 intermediate strings and a rope that
+ * `JSON.parse` must flatten, and measured slower per body here.
  */
 export class TextSink implements BodySink<string> {
   readonly #response: Pick<ExchangeResponse, "cancel">;
   readonly #maxBytes: number | undefined;
-  readonly #whole: (chunk: Uint8Array) => string;
-  readonly #join: (chunks: Uint8Array[], size: number) => Uint8Array;
   // Most bodies are one chunk: no array for them.
-  #first: Uint8Array | undefined = undefined;
-  #more: Uint8Array[] | undefined = undefined;
+  #first: Uint8Array | undefined;
+  #more: Uint8Array[] | undefined;
   #size = 0;
 
-  constructor(response: Pick<ExchangeResponse, "cancel">, maxBytes: number | undefined, whole: (chunk: Uint8Array) => string, join: (chunks: Uint8Array[], size: number) => Uint8Array) {
+  constructor(response: Pick<ExchangeResponse, "cancel">, maxBytes: number | undefined) {
     this.#response = response;
     this.#maxBytes = maxBytes;
-    this.#whole = whole;
-    this.#join = join;
   }
 
   chunk(chunk: Uint8Array): void {
@@ -141,51 +96,45 @@ export class TextSink implements BodySink<string> {
   }
 
   end(): string {
-    if (this.#first === undefined) return "";
-    return this.#whole(this.#more === undefined ? this.#first : this.#join(this.#more, this.#size));
+    if (this.#more === undefined) return this.#first === undefined ? "" : wholeDecoder.decode(this.#first);
+    const joined = new Uint8Array(this.#size);
+    let at = 0;
+    for (const chunk of this.#more) {
+      joined.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return wholeDecoder.decode(joined);
   }
 }
 
-/** A body fed to `onText` as decoded text, a character split across chunks joined. */
+/**
+ * A body fed to `onText` as decoded text. Its chunks nearly always end in an ASCII byte (an event
+ * stream's end with a newline), so each is decoded whole; a streaming decoder, which joins a
+ * character split across chunks, is made from the first chunk that ends in any other byte.
+ */
 export class TextStreamSink implements BodySink<void> {
   readonly #onText: (text: string) => void;
-  readonly #decoder: Utf8Decoder;
+  #stream: InstanceType<typeof TextDecoder> | undefined;
 
-  constructor(onText: (text: string) => void, decoder: Utf8Decoder) {
+  constructor(onText: (text: string) => void) {
     this.#onText = onText;
-    this.#decoder = decoder;
   }
 
   chunk(chunk: Uint8Array): void {
-    this.#onText(this.#decoder.write(chunk));
+    if (this.#stream === undefined) {
+      if (chunk.length === 0 || chunk[chunk.length - 1]! < 0x80) {
+        this.#onText(wholeDecoder.decode(chunk));
+        return;
+      }
+      this.#stream = new TextDecoder("utf-8", { ignoreBOM: true });
+    }
+    this.#onText(this.#stream.decode(chunk, STREAM));
   }
 
   end(): void {
-    const rest = this.#decoder.end();
+    const rest = this.#stream?.decode() ?? "";
     if (rest !== "") this.#onText(rest);
   }
-}
-
-const noValue = (): void => undefined;
-
-/** A sink over a plain chunk callback. */
-export function chunkSink(onChunk: (chunk: Uint8Array) => void): BodySink<void> {
-  return { chunk: onChunk, end: noValue };
-}
-
-/** Decodes one whole chunk outside node (no `Buffer`): one stateless decoder serves every body. */
-const wholeDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
-const decodeWhole = (chunk: Uint8Array): string => wholeDecoder.decode(chunk);
-export const bufferText = (chunk: Uint8Array): string => (chunk as Buffer).toString("utf8");
-export const joinBuffers = (chunks: Uint8Array[], size: number): Uint8Array => Buffer.concat(chunks, size);
-function joinBytes(chunks: Uint8Array[], size: number): Uint8Array {
-  const joined = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return joined;
 }
 
 /** An exchange over `fetch`. */
@@ -231,9 +180,8 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         status: response.status,
         statusText: response.statusText,
         header: (name) => response.headers.get(name) ?? undefined,
-        text: (maxBytes) => consume(new TextSink(self, maxBytes, decodeWhole, joinBytes)),
-        read: (onChunk) => consume(chunkSink(onChunk)),
-        readText: (onText) => consume(new TextStreamSink(onText, new Utf8Chunks(decodeWhole))),
+        text: (maxBytes) => consume(new TextSink(self, maxBytes)),
+        readText: (onText) => consume(new TextStreamSink(onText)),
         cancel,
       };
       return self;

@@ -13,7 +13,7 @@ import { readSse, type SseProgress } from "./sse.js";
 export class Lingering {
   readonly #ms: number;
   readonly #deadlines = new Map<ExchangeResponse, number>();
-  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(ms: number) {
     this.#ms = ms;

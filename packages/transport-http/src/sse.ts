@@ -35,11 +35,11 @@ export class SseParser {
   readonly #maxSize: number;
   /** The unfinished line: the last fragment, and those before it when there are several. */
   #rest = "";
-  #fragments: string[] | undefined = undefined;
+  #fragments: string[] | undefined;
   #restLength = 0;
   #data = "";
   #dataLines = 0;
-  #type: string | undefined = undefined;
+  #type: string | undefined;
   #id: string | undefined;
   #skipLf = false;
   #started = false;

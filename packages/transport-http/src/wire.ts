@@ -1,7 +1,7 @@
 import { toError } from "@mcp/jsonrpc";
 import type * as Net from "node:net";
 import type * as Tls from "node:tls";
-import { TextSink, TextStreamSink, Utf8Chunks, bufferText, chunkSink, joinBuffers, type BodySink, type Exchange, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
+import { TextSink, TextStreamSink, type BodySink, type Exchange, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
 
 /**
  * The transport's own HTTP/1.1 client, straight on `node:net` / `node:tls` sockets: a keep-alive
@@ -33,28 +33,24 @@ export const WIRE_LIMITS = {
   maxQueuedBytes: 64 * 1024,
   /**
    * A `Content-Length` body read as text between these sizes is read by the socket straight into
-   * one buffer of its length (plain HTTP only): no buffer per read, no join at the end.
+   * one buffer of its length: no buffer per read, no join at the end.
    */
   gatherMinBytes: 64 * 1024,
   gatherMaxBytes: 64 * 1024 * 1024,
 } as const;
 
-/** Size of the buffer plain-HTTP sockets read into (what the body does not take directly). */
+/** Size of the buffer every socket (plain and TLS) reads into (what the body does not take directly). */
 const SCRATCH_BYTES = 64 * 1024;
 
+function codedError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 /** A response the client cannot frame: an invalid status line, header or chunk, or a head too large. */
-function protocolError(what: string): Error {
-  return Object.assign(new Error(`Invalid HTTP response: ${what}`), { code: "EPROTO" });
-}
-
+const protocolError = (what: string): Error => codedError(`Invalid HTTP response: ${what}`, "EPROTO");
 /** What `node:http` says when a connection closes before any answer. */
-function hangUp(): Error {
-  return Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
-}
-
-function endedEarly(): Error {
-  return Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" });
-}
+const hangUp = (): Error => codedError("socket hang up", "ECONNRESET");
+const endedEarly = (): Error => codedError("The response body ended early: the connection closed", "ECONNRESET");
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What a header value may hold: tab, visible ASCII, space, and bytes 0x80–0xff (sent as latin1). */
@@ -65,9 +61,6 @@ const HEX = /^[0-9a-fA-F]{1,12}$/;
 
 /** Headers the client writes itself; a request's own value for them is not sent twice. */
 const FRAMING = new Set(["content-length", "transfer-encoding", "host"]);
-
-/** Headers of which a response has one: a repeat is ignored (as `node:http` does), not joined. */
-const SINGLE = new Set(["content-type", "content-length", "location", "retry-after", "etag", "last-modified", "expires", "age", "server"]);
 
 /** Trims spaces and tabs (only: `String#trim` would also eat bytes such as 0xa0). */
 function trimOws(value: string): string {
@@ -90,9 +83,9 @@ function hasToken(value: string | undefined, token: string): boolean {
  * token, a value a string without CR, LF or other control characters (so it cannot add lines).
  */
 export function headerProblem(name: string, value: unknown): string | undefined {
-  if (!TOKEN.test(name)) return "is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only)";
+  if (!TOKEN.test(name)) return "is not a valid header name (an HTTP token)";
   if (typeof value !== "string") return `must have a string value; got ${value === null ? "null" : typeof value}`;
-  if (!FIELD_VALUE.test(value)) return "has a character a header value cannot hold (CR, LF and other control characters, or one above U+00FF)";
+  if (!FIELD_VALUE.test(value)) return "has a character a header value cannot hold (a control character such as CR or LF, or one above U+00FF)";
   return undefined;
 }
 
@@ -135,24 +128,23 @@ export function encodeRequest(request: ExchangeRequest): { payload: Buffer; clos
   return { payload, closes };
 }
 
-const enum Framing {
-  /** No body (204, 304, `Content-Length: 0`). */
-  None,
-  Length,
-  Chunked,
-  /** Read until the server closes (no length, or a transfer coding other than chunked last). */
-  UntilClose,
-}
+// How a response's body is framed, and where the parser is (plain numbers: a TypeScript enum
+// would be emitted as an object with a reverse mapping, which nothing here uses).
+/** No body (204, 304, `Content-Length: 0`). */
+const NO_BODY = 0;
+const BY_LENGTH = 1;
+const CHUNKED = 2;
+/** Read until the server closes (no length, or a transfer coding other than chunked last). */
+const UNTIL_CLOSE = 3;
+type Framing = typeof NO_BODY | typeof BY_LENGTH | typeof CHUNKED | typeof UNTIL_CLOSE;
 
-const enum State {
-  Head,
-  Length,
-  ChunkSize,
-  ChunkData,
-  ChunkEnd,
-  Trailer,
-  UntilClose,
-}
+// Parser states past the head; BY_LENGTH and UNTIL_CLOSE double as states.
+const HEAD = 4;
+const CHUNK_SIZE = 5;
+const CHUNK_DATA = 6;
+const CHUNK_END = 7;
+const TRAILER = 8;
+type State = typeof HEAD | typeof BY_LENGTH | typeof UNTIL_CLOSE | typeof CHUNK_SIZE | typeof CHUNK_DATA | typeof CHUNK_END | typeof TRAILER;
 
 /** The parsed head of one response. */
 interface Head {
@@ -184,7 +176,7 @@ function parseHead(text: string): Head {
     if (known === undefined) headers.set(lower, value);
     else if (lower === "content-length") {
       if (known !== value) throw protocolError(`conflicting Content-Length headers (${known} and ${value})`);
-    } else if (!SINGLE.has(lower)) headers.set(lower, `${known}, ${value}`);
+    } else headers.set(lower, `${known}, ${value}`); // a repeated header is joined, as fetch's Headers.get() does
   }
   const code = Number(status[2]);
   const http11 = status[1] === "1";
@@ -193,7 +185,7 @@ function parseHead(text: string): Head {
     status: code,
     statusText: status[3] ?? "",
     headers,
-    framing: Framing.None,
+    framing: NO_BODY,
     length: 0,
     keepAlive: http11 ? !hasToken(connection, "close") : hasToken(connection, "keep-alive"),
   };
@@ -203,17 +195,17 @@ function parseHead(text: string): Head {
   if (coding !== undefined) {
     if (length !== undefined) throw protocolError("both Content-Length and Transfer-Encoding");
     const codings = coding.split(",");
-    if (trimOws(codings[codings.length - 1]!).toLowerCase() === "chunked") head.framing = Framing.Chunked;
+    if (trimOws(codings[codings.length - 1]!).toLowerCase() === "chunked") head.framing = CHUNKED;
     else {
-      head.framing = Framing.UntilClose;
+      head.framing = UNTIL_CLOSE;
       head.keepAlive = false;
     }
   } else if (length !== undefined) {
     if (!DECIMAL.test(length)) throw protocolError(`bad Content-Length ${JSON.stringify(length.slice(0, 40))}`);
     head.length = Number(length);
-    head.framing = head.length === 0 ? Framing.None : Framing.Length;
+    head.framing = head.length === 0 ? NO_BODY : BY_LENGTH;
   } else {
-    head.framing = Framing.UntilClose;
+    head.framing = UNTIL_CLOSE;
     head.keepAlive = false;
   }
   return head;
@@ -226,31 +218,29 @@ interface Modules {
 
 /** The connections to one origin (scheme, host and port). */
 class Origin {
-  readonly #modules: Modules;
-  readonly #secure: boolean;
-  readonly #host: string;
-  readonly #port: number;
-  readonly #servername: string | undefined;
+  /** Opens a socket to this origin that reads with `onread`. */
+  readonly #open: (onread: Net.OnReadOpts) => Net.Socket;
   /** Free connections, the most recently used last. */
   readonly idle: Connection[] = [];
   readonly all = new Set<Connection>();
   /** Exchanges waiting for a connection, oldest first. */
   readonly waiting: WireExchange[] = [];
   /**
-   * What plain-HTTP sockets read into: one buffer serves all, since each read is parsed (and what
-   * must outlive it copied) before the next read of any socket.
+   * What sockets read into (`onread`, plain and TLS alike): one buffer serves all, since each read
+   * is parsed, and what must outlive it copied, before the next read of any socket.
    */
   readonly scratch: Buffer;
 
   constructor(modules: Modules, url: URL, scratch: Buffer) {
     this.scratch = scratch;
-    this.#modules = modules;
-    this.#secure = url.protocol === "https:";
+    const secure = url.protocol === "https:";
     // An IPv6 literal keeps its brackets in `hostname`; sockets want the bare address.
-    const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    this.#host = hostname;
-    this.#port = url.port === "" ? (this.#secure ? 443 : 80) : Number(url.port);
-    this.#servername = this.#secure && modules.net.isIP(hostname) === 0 ? hostname : undefined;
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    const port = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
+    // `onread` is a documented option of tls.connect too, though @types/node's ConnectionOptions lacks it.
+    this.#open = secure
+      ? (onread) => modules.tls.connect({ host, port, servername: modules.net.isIP(host) === 0 ? host : undefined, ALPNProtocols: ["http/1.1"], onread } as Tls.ConnectionOptions)
+      : (onread) => modules.net.connect({ host, port, onread });
   }
 
   /** Sends `exchange` on a free connection, a new one, or as soon as one is free. */
@@ -269,12 +259,7 @@ class Origin {
 
   /** Sends `exchange` on a new connection. */
   connect(exchange: WireExchange): void {
-    const connection = new Connection(this, (reader) =>
-      reader === undefined
-        ? this.#modules.tls.connect({ host: this.#host, port: this.#port, servername: this.#servername, ALPNProtocols: ["http/1.1"] })
-        : this.#modules.net.connect({ host: this.#host, port: this.#port, onread: reader }),
-      this.#secure ? undefined : this.scratch,
-    );
+    const connection = new Connection(this, this.#open);
     connection.socket.setNoDelay(true);
     connection.socket.setKeepAlive(true, 1000);
     this.all.add(connection);
@@ -320,45 +305,36 @@ class Origin {
 class Connection {
   readonly socket: Net.Socket;
   readonly #origin: Origin;
-  #current: WireExchange | undefined = undefined;
+  #current: WireExchange | undefined;
   /** True once it served an exchange: a failure before any answer may then be a stale socket. */
   #reused = false;
   #closes = false;
   #closed = false;
-  #error: Error | undefined = undefined;
+  #error: Error | undefined;
   idleSince = 0;
   // The response being parsed.
-  #state = State.Head;
-  #partial: Buffer | undefined = undefined;
-  #head: Head | undefined = undefined;
+  #state: State = HEAD;
+  #partial: Buffer | undefined;
+  #head: Head | undefined;
   #remaining = 0;
   #line = "";
   #ending = 0;
   #trailerBytes = 0;
-  /** Plain HTTP: the socket reads into `scratch` (or `#gathered`), not a new buffer per read. */
-  readonly #scratch: Buffer | undefined;
-  /** False while the bytes being parsed are in `scratch`: what outlives the read is copied. */
-  #owned = true;
   /** The buffer a gathered body is read into, and how much of it is filled. */
-  #gathered: Buffer | undefined = undefined;
+  #gathered: Buffer | undefined;
   #filled = 0;
 
-  constructor(origin: Origin, open: (reader: Net.OnReadOpts | undefined) => Net.Socket, scratch: Buffer | undefined) {
+  constructor(origin: Origin, open: (onread: Net.OnReadOpts) => Net.Socket) {
     this.#origin = origin;
-    this.#scratch = scratch;
-    const socket = open(
-      scratch === undefined
-        ? undefined
-        : {
-            buffer: () => (this.#gathered === undefined ? scratch : this.#gathered.subarray(this.#filled)),
-            callback: (bytes: number, buffer: Uint8Array) => {
-              this.#read(bytes, buffer as Buffer);
-              return true;
-            },
-          },
-    );
+    // The socket reads into the origin's scratch buffer (or the gathered body), not a new buffer per read.
+    const socket = open({
+      buffer: () => (this.#gathered === undefined ? origin.scratch : this.#gathered.subarray(this.#filled)),
+      callback: (bytes: number, buffer: Uint8Array) => {
+        this.#read(bytes, buffer as Buffer);
+        return true;
+      },
+    });
     this.socket = socket;
-    if (scratch === undefined) socket.on("data", (chunk: Buffer) => this.#data(chunk));
     socket.on("error", (error: Error) => {
       this.#error ??= error;
     });
@@ -375,7 +351,7 @@ class Connection {
     exchange.reused = this.#reused;
     this.#reused = true;
     this.#closes = exchange.closes;
-    this.#state = State.Head;
+    this.#state = HEAD;
     this.#head = undefined;
     this.#gathered = undefined;
     if (this.socket.isPaused()) this.socket.resume();
@@ -393,10 +369,10 @@ class Connection {
     if (exchange !== undefined && error !== undefined) exchange.failed(error);
   }
 
-  /** A read of a plain-HTTP socket: into the gathered body, or into `scratch`. */
+  /** A read of the socket: into the gathered body, or into `scratch`. */
   #read(bytes: number, buffer: Buffer): void {
     const exchange = this.#current;
-    if (buffer !== this.#scratch && this.#gathered !== undefined && exchange !== undefined) {
+    if (buffer !== this.#origin.scratch && this.#gathered !== undefined && exchange !== undefined) {
       exchange.gotBytes = true;
       this.#filled += bytes;
       this.#remaining -= bytes;
@@ -408,26 +384,16 @@ class Connection {
       }
       return;
     }
-    this.#owned = false;
-    try {
-      this.#data(bytes === buffer.length ? buffer : buffer.subarray(0, bytes));
-    } finally {
-      this.#owned = true;
-    }
-  }
-
-  /** `chunk` as the exchange may keep it: a copy when it lies in `scratch`. */
-  #keep(chunk: Buffer): Buffer {
-    return this.#owned ? chunk : Buffer.from(chunk);
+    this.#data(bytes === buffer.length ? buffer : buffer.subarray(0, bytes));
   }
 
   /**
    * Reads the rest of a `Content-Length` body straight into one buffer of its length (what
-   * arrived already, `queued`, copied to its start), delivered as one chunk at its end. Only on
-   * plain HTTP, for a body between the gather sizes and within `maxBytes`; false when it does not apply.
+   * arrived already, `queued`, copied to its start), delivered as one chunk at its end. Only for
+   * a body between the gather sizes and within `maxBytes`; false when it does not apply.
    */
   gather(queued: readonly Buffer[] | undefined, maxBytes: number | undefined): boolean {
-    if (this.#scratch === undefined || this.#state !== State.Length || this.#gathered !== undefined) return false;
+    if (this.#state !== BY_LENGTH || this.#gathered !== undefined) return false;
     const total = this.#head!.length;
     if (total < WIRE_LIMITS.gatherMinBytes || total > WIRE_LIMITS.gatherMaxBytes || (maxBytes !== undefined && total > maxBytes)) return false;
     const gathered = Buffer.allocUnsafe(total);
@@ -458,21 +424,28 @@ class Connection {
     let at = 0;
     while (at < size && this.#current === exchange) {
       switch (this.#state) {
-        case State.Head: {
+        case HEAD: {
           at = this.#readHead(exchange, chunk, at);
           if (at < 0) return;
           break;
         }
-        case State.Length: {
+        case BY_LENGTH:
+        case CHUNK_DATA: {
+          // The bytes are in the scratch buffer: what the exchange keeps is a copy.
           const take = Math.min(this.#remaining, size - at);
           if (this.#gathered !== undefined) this.#filled += chunk.copy(this.#gathered, this.#filled, at, at + take);
-          else exchange.body(this.#keep(at === 0 && take === size ? chunk : chunk.subarray(at, at + take)));
+          else exchange.body(Buffer.from(chunk.subarray(at, at + take)));
           at += take;
           this.#remaining -= take;
-          if (this.#remaining === 0) this.#bodyComplete(exchange, at < size);
+          if (this.#remaining > 0) break;
+          if (this.#state === BY_LENGTH) this.#bodyComplete(exchange, at < size);
+          else {
+            this.#state = CHUNK_END;
+            this.#ending = 0;
+          }
           break;
         }
-        case State.ChunkSize: {
+        case CHUNK_SIZE: {
           const line = this.#readLine(chunk, at, WIRE_LIMITS.maxChunkLineBytes, "chunk size line");
           if (line === undefined) return;
           at = line.next;
@@ -480,29 +453,18 @@ class Connection {
           const hex = trimOws(semicolon < 0 ? line.text : line.text.slice(0, semicolon));
           if (!HEX.test(hex)) throw protocolError(`bad chunk size ${JSON.stringify(hex.slice(0, 40))}`);
           this.#remaining = parseInt(hex, 16);
-          this.#state = this.#remaining === 0 ? State.Trailer : State.ChunkData;
+          this.#state = this.#remaining === 0 ? TRAILER : CHUNK_DATA;
           this.#trailerBytes = 0;
           break;
         }
-        case State.ChunkData: {
-          const take = Math.min(this.#remaining, size - at);
-          exchange.body(this.#keep(at === 0 && take === size ? chunk : chunk.subarray(at, at + take)));
-          at += take;
-          this.#remaining -= take;
-          if (this.#remaining === 0) {
-            this.#state = State.ChunkEnd;
-            this.#ending = 0;
-          }
-          break;
-        }
-        case State.ChunkEnd: {
+        case CHUNK_END: {
           // The CRLF after a chunk's data (it may be split across reads).
           if (chunk[at] !== (this.#ending === 0 ? 0x0d : 0x0a)) throw protocolError("chunk data not followed by CRLF");
           at++;
-          if (++this.#ending === 2) this.#state = State.ChunkSize;
+          if (++this.#ending === 2) this.#state = CHUNK_SIZE;
           break;
         }
-        case State.Trailer: {
+        case TRAILER: {
           const line = this.#readLine(chunk, at, WIRE_LIMITS.maxHeaderBytes - this.#trailerBytes, "trailer");
           if (line === undefined) return;
           at = line.next;
@@ -510,8 +472,8 @@ class Connection {
           if (line.text === "") this.#complete(exchange, at < size);
           break;
         }
-        case State.UntilClose: {
-          exchange.body(this.#keep(at === 0 ? chunk : chunk.subarray(at)));
+        case UNTIL_CLOSE: {
+          exchange.body(Buffer.from(chunk.subarray(at)));
           at = size;
           break;
         }
@@ -529,12 +491,12 @@ class Connection {
       start = 0;
     }
     const end = bytes.indexOf("\r\n\r\n", start, "latin1");
+    // The head so far (or whole) is over the limit: refused before it is held any longer.
+    if ((end < 0 ? bytes.length : end) - start > WIRE_LIMITS.maxHeaderBytes) throw protocolError(`response head over ${WIRE_LIMITS.maxHeaderBytes} bytes`);
     if (end < 0) {
-      if (bytes.length - start > WIRE_LIMITS.maxHeaderBytes) throw protocolError(`response head over ${WIRE_LIMITS.maxHeaderBytes} bytes`);
-      this.#partial = held === undefined ? this.#keep(chunk.subarray(at)) : bytes;
+      this.#partial = held === undefined ? Buffer.from(chunk.subarray(at)) : bytes;
       return -1;
     }
-    if (end - start > WIRE_LIMITS.maxHeaderBytes) throw protocolError(`response head over ${WIRE_LIMITS.maxHeaderBytes} bytes`);
     this.#partial = undefined;
     const head = parseHead(bytes.toString("latin1", start, end));
     const next = held === undefined ? end + 4 : at + (end + 4 - held.length);
@@ -545,21 +507,11 @@ class Connection {
     }
     this.#head = head;
     exchange.responded(head);
-    switch (head.framing) {
-      case Framing.None:
-        this.#complete(exchange, next < chunk.length);
-        break;
-      case Framing.Length:
-        this.#state = State.Length;
-        this.#remaining = head.length;
-        break;
-      case Framing.Chunked:
-        this.#state = State.ChunkSize;
-        this.#line = "";
-        break;
-      case Framing.UntilClose:
-        this.#state = State.UntilClose;
-        break;
+    if (head.framing === NO_BODY) this.#complete(exchange, next < chunk.length);
+    else {
+      this.#state = head.framing === CHUNKED ? CHUNK_SIZE : head.framing;
+      this.#remaining = head.length;
+      this.#line = "";
     }
     return next;
   }
@@ -608,7 +560,7 @@ class Connection {
     if (exchange === undefined) return;
     exchange.connection = undefined;
     const error = this.#error;
-    if (this.#state === State.UntilClose && error === undefined) {
+    if (this.#state === UNTIL_CLOSE && error === undefined) {
       exchange.bodyEnded();
       return;
     }
@@ -627,29 +579,27 @@ class WireExchange implements ExchangeResponse {
   readonly #origin: Origin;
   readonly #resolve: (response: ExchangeResponse) => void;
   readonly #reject: (error: unknown) => void;
-  connection: Connection | undefined = undefined;
+  connection: Connection | undefined;
   /** Set by the connection: whether it served an exchange before this one. */
   reused = false;
   gotBytes = false;
   hasResponse = false;
-  #retried = false;
-  /** The first attempt's error, when it is retried: it tells what happened, not the retry's. */
-  #firstError: Error | undefined = undefined;
-  #headers: Map<string, string> | undefined = undefined;
+  /** The first attempt's error, once it is retried: it tells what happened, not the retry's. */
+  #firstError: Error | undefined;
+  #headers: Map<string, string> | undefined;
   #over = false;
   #consumed = false;
   #stopped = false;
   #ended = false;
   /** True while the sink takes a chunk: a cancel() from inside it must not settle the read before a throw. */
   #inChunk = false;
-  #failure: unknown = undefined;
-  // Body chunks that arrived before anyone read them; most bodies are one chunk.
-  #first: Buffer | undefined = undefined;
-  #more: Buffer[] | undefined = undefined;
+  #failure: unknown;
+  /** Body chunks that arrived before anyone read them, and their size. */
+  #queue: Buffer[] | undefined;
   #queued = 0;
-  #sink: BodySink<unknown> | undefined = undefined;
-  #readDone: ((value: unknown) => void) | undefined = undefined;
-  #readFailed: ((error: unknown) => void) | undefined = undefined;
+  #sink: BodySink<unknown> | undefined;
+  #readDone: ((value: unknown) => void) | undefined;
+  #readFailed: ((error: unknown) => void) | undefined;
   readonly #onAbort = (): void => {
     if (this.#over) return;
     const reason = toError(this.#request.abort!.reason);
@@ -689,8 +639,7 @@ class WireExchange implements ExchangeResponse {
    */
   lost(error: Error, origin: Origin): void {
     const code = (error as NodeJS.ErrnoException).code;
-    if (!this.#retried && this.reused && !this.gotBytes && (code === "ECONNRESET" || code === "EPIPE") && !this.#request.abort?.aborted) {
-      this.#retried = true;
+    if (this.#firstError === undefined && this.reused && !this.gotBytes && (code === "ECONNRESET" || code === "EPIPE") && !this.#request.abort?.aborted) {
       this.#firstError = error;
       origin.connect(this);
       return;
@@ -714,15 +663,11 @@ class WireExchange implements ExchangeResponse {
   }
 
   text(maxBytes?: number): Promise<string> {
-    return this.#consume(new TextSink(this, maxBytes, bufferText, joinBuffers), true, maxBytes);
+    return this.#consume(new TextSink(this, maxBytes), true, maxBytes);
   }
 
   readText(onText: (text: string) => void): Promise<void> {
-    return this.#consume(new TextStreamSink(onText, new Utf8Chunks(bufferText)));
-  }
-
-  read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
-    return this.#consume(chunkSink(onChunk));
+    return this.#consume(new TextStreamSink(onText));
   }
 
   /** A chunk of the body, as the connection parsed it. */
@@ -732,8 +677,7 @@ class WireExchange implements ExchangeResponse {
       this.#deliver(chunk);
       return;
     }
-    if (this.#first === undefined) this.#first = chunk;
-    else (this.#more ??= [this.#first]).push(chunk);
+    (this.#queue ??= []).push(chunk);
     this.#queued += chunk.length;
     if (this.#queued > WIRE_LIMITS.maxQueuedBytes) this.connection?.socket.pause();
   }
@@ -750,44 +694,26 @@ class WireExchange implements ExchangeResponse {
     this.#consumed = true;
     // What arrived before this read goes to the sink first (or, for a body gathered into one
     // buffer, to the start of that buffer).
-    let queued = this.#more ?? (this.#first === undefined ? undefined : [this.#first]);
-    this.#first = this.#more = undefined;
+    let queued = this.#queue;
+    this.#queue = undefined;
     this.#queued = 0;
     if (whole && !this.#ended && !this.#stopped && this.#failure === undefined && this.connection?.gather(queued, maxBytes) === true) queued = undefined;
-    if (queued !== undefined) {
-      for (const chunk of queued) {
-        if (this.#stopped) break;
-        this.#inChunk = true;
-        try {
-          sink.chunk(chunk);
-        } catch (error) {
-          this.#inChunk = false;
-          this.cancel();
-          return Promise.reject(error);
-        }
-        this.#inChunk = false;
-      }
-    }
-    if (this.#stopped || this.#ended) {
-      try {
-        return Promise.resolve(sink.end());
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise<T>((resolve, reject) => {
       this.#sink = sink;
       this.#readDone = resolve as (value: unknown) => void;
       this.#readFailed = reject;
-      const socket = this.connection?.socket;
-      if (socket?.isPaused()) socket.resume();
+      // Each delivery may settle the read (a throw, or a cancel() from inside the sink).
+      if (queued !== undefined) for (let i = 0; i < queued.length && this.#sink !== undefined; i++) this.#deliver(queued[i]!);
+      if (this.#sink === undefined) return;
+      if (this.#stopped || this.#ended) this.#settleRead(undefined);
+      else if (this.#failure !== undefined) this.#settleRead(this.#failure);
+      else if (this.connection?.socket.isPaused()) this.connection.socket.resume();
     });
   }
 
   cancel(): void {
     this.#stopped = true;
-    this.#first = this.#more = undefined;
+    this.#queue = undefined;
     this.#finish();
     // A body still arriving cannot be skipped on a keep-alive connection: the connection goes.
     if (this.connection !== undefined && this.connection.current === this) {

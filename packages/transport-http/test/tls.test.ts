@@ -30,9 +30,9 @@ async function session(url: string, trust: boolean): Promise<Record<string, unkn
 
 describe("HTTPS", () => {
   for (const json of [false, true]) {
-    it(`a session over TLS with the SDK server (${json ? "JSON" : "SSE"} answers), by IP and by host name`, async () => {
+    it(`a session over TLS with the SDK server (${json ? "JSON" : "SSE"} answers), a 700 KB answer intact, by IP and by host name`, async () => {
       server = await startSdkServer({ json, tls: { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") } });
-      const expected = { ok: true, server: "sdk-test-server", sums: ["1", "2", "3", "4", "5"] };
+      const expected = { ok: true, server: "sdk-test-server", sums: ["1", "2", "3", "4", "5"], big: 400_000 };
       await expect(session(server.url, true)).resolves.toEqual(expected);
       await expect(session(server.url.replace("127.0.0.1", "localhost"), true)).resolves.toEqual(expected);
     });

@@ -184,6 +184,15 @@ describe("HTTP/1.1 framing (fast-check, real sockets)", () => {
     expect(server.connections).toBe(4);
   });
 
+  it("joins a repeated header with \", \" (as fetch's Headers.get does) and takes a Content-Length repeated with one value", async () => {
+    const { get } = await setup((_request, socket) => void socket.write(json("{}", "Link: <a>\r\nx-empty:\r\nlink: <b>\r\nLINK:  <c> \r\ncontent-length: 2\r\n")));
+    const response = await get();
+    expect(response.header("link")).toBe("<a>, <b>, <c>");
+    expect(response.header("x-empty")).toBe("");
+    expect(response.header("content-length")).toBe("2");
+    await expect(response.text()).resolves.toBe("{}");
+  });
+
   it("gives a 204 no body and keeps the connection", async () => {
     const { server, get } = await setup((_request, socket, index) => void socket.write(index === 0 ? "HTTP/1.1 204 No Content\r\n\r\n" : json("x")));
     const first = await get();

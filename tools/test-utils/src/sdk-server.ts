@@ -31,6 +31,9 @@ function buildMcpServer(): McpServer {
     });
     return { content: [{ type: "text", text: `slept ${ms}` }] };
   });
+  server.registerTool("repeat", { description: "Answers `text` repeated `times` times", inputSchema: { text: z.string(), times: z.number() } }, ({ text, times }) => ({
+    content: [{ type: "text", text: text.repeat(times) }],
+  }));
   server.registerPrompt("greeting", { description: "Greets", argsSchema: { name: z.string() } }, ({ name }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}` } }],
   }));
@@ -38,7 +41,7 @@ function buildMcpServer(): McpServer {
 }
 
 /**
- * Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`; prompt `greeting`) on a
+ * Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`, `repeat`; prompt `greeting`) on a
  * free loopback port; over HTTPS with `tls` (a PEM key and certificate).
  */
 export async function startSdkServer(options: { json?: boolean; tls?: { key: string; cert: string } } = {}): Promise<SdkServer> {
