@@ -24,10 +24,10 @@ export const ROOTS = {
   sdk2: ["@modelcontextprotocol/client"],
 };
 
-/** Minified and gzipped bytes of one implementation's bundle. */
-export async function bundleSize(impl) {
+/** The minified ESM bundle of `contents` (an entry module), with the settings every figure uses. */
+export async function bundleCode(contents) {
   const result = await build({
-    stdin: { contents: ENTRIES[impl], resolveDir: here, sourcefile: `${impl}-entry.mjs`, loader: "js" },
+    stdin: { contents, resolveDir: here, sourcefile: "entry.mjs", loader: "js" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -36,7 +36,12 @@ export async function bundleSize(impl) {
     write: false,
     logLevel: "silent",
   });
-  const code = result.outputFiles[0].contents;
+  return result.outputFiles[0].contents;
+}
+
+/** Minified and gzipped bytes of one implementation's bundle. */
+export async function bundleSize(impl) {
+  const code = await bundleCode(ENTRIES[impl]);
   return { minBytes: code.byteLength, gzipBytes: gzipSync(code, { level: 9 }).byteLength };
 }
 

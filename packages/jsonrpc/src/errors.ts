@@ -26,8 +26,14 @@ function brandsOf(ctor: unknown): string[] {
   return brands;
 }
 
-function stamp(error: Error, ctor: unknown): void {
+/**
+ * Brands `error` and names it. The name is the class's own brand, not `ctor.name`: a minifying
+ * bundler renames classes, and `err.name === "TransportClosedError"` must hold in a bundle too.
+ * A subclass written elsewhere without a brand of its own keeps its class name.
+ */
+function stamp(error: Error, ctor: { name: string; brand?: string }): void {
   Object.defineProperty(error, BRANDS, { value: Object.freeze(brandsOf(ctor)), enumerable: false });
+  error.name = Object.prototype.hasOwnProperty.call(ctor, "brand") ? ctor.brand! : ctor.name;
 }
 
 function hasBrand(ctor: { brand?: string }, value: unknown): boolean {
@@ -73,7 +79,6 @@ export class McpError extends Error {
   constructor(code: McpErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.name = new.target.name;
     stamp(this, new.target);
   }
 
@@ -388,7 +393,6 @@ export class RpcError extends Error {
     this.code = code;
     this.data = data;
     this.rpcMessage = message;
-    this.name = new.target.name;
     stamp(this, new.target);
   }
 

@@ -78,6 +78,23 @@ describe("instanceof across two installed copies", () => {
     expect(new MyClosed()).toBeInstanceOf(MyClosed);
     expect(new TransportClosedError()).not.toBeInstanceOf(MyClosed);
   });
+
+  it("is named by its brand, which a minifier cannot rename; a subclass without a brand by its class", () => {
+    // What a minifying bundler does to a class: its name becomes a short identifier.
+    const Renamed = class extends TransportClosedError {
+      static override readonly brand: string = "Renamed";
+    };
+    Object.defineProperty(TransportClosedError, "name", { value: "s", configurable: true });
+    try {
+      expect(new TransportClosedError().name).toBe("TransportClosedError");
+      expect(new Renamed().name).toBe("Renamed");
+      class MyClosed extends TransportClosedError {}
+      expect(new MyClosed().name).toBe("MyClosed");
+      expect(RpcError.fromError({ code: -32601, message: "x" }).name).toBe("MethodNotFoundError");
+    } finally {
+      Object.defineProperty(TransportClosedError, "name", { value: "TransportClosedError", configurable: true });
+    }
+  });
 });
 
 describe("isInstance", () => {
