@@ -10,7 +10,7 @@ const TYPE_ALIASES: Record<string, string> = { "streamable-http": "http", stream
  */
 export class UnknownServerTypeError extends InvalidConfigError {
   static override readonly brand: string = "UnknownServerTypeError";
-  readonly type: unknown;
+  declare readonly type: unknown;
 
   constructor(type: unknown, serverName?: string) {
     const alias = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
@@ -28,8 +28,8 @@ export class UnknownServerTypeError extends InvalidConfigError {
 /** The handshake did not finish in time. Message: `Connection to MCP server "<name>" timed out after <n>ms`. */
 export class ConnectionTimeoutError extends McpError {
   static override readonly brand: string = "ConnectionTimeoutError";
-  readonly serverName: string;
-  readonly timeout: number;
+  declare readonly serverName: string;
+  declare readonly timeout: number;
 
   constructor(serverName: string, timeout: number) {
     super("connection_timeout", `Connection to MCP server "${serverName}" timed out after ${timeout}ms`);
@@ -41,8 +41,8 @@ export class ConnectionTimeoutError extends McpError {
 /** The server answered `initialize` with a protocol version this client does not speak. */
 export class UnsupportedProtocolVersionError extends McpError {
   static override readonly brand: string = "UnsupportedProtocolVersionError";
-  readonly offered: string;
-  readonly received: unknown;
+  declare readonly offered: string;
+  declare readonly received: unknown;
 
   constructor(serverName: string, offered: string, received: unknown, supported: readonly string[]) {
     super(
@@ -57,8 +57,8 @@ export class UnsupportedProtocolVersionError extends McpError {
 /** The server did not declare the capability a method needs; no request was sent. */
 export class CapabilityNotSupportedError extends McpError {
   static override readonly brand: string = "CapabilityNotSupportedError";
-  readonly capability: string;
-  readonly method: string;
+  declare readonly capability: string;
+  declare readonly method: string;
 
   constructor(serverName: string, capability: string, method: string) {
     super("capability_not_supported", `MCP server "${serverName}" does not support ${capability} (needed for ${method})`);
@@ -70,8 +70,8 @@ export class CapabilityNotSupportedError extends McpError {
 /** A paginated list misbehaved: a repeated cursor, or more pages or items than allowed. */
 export class PaginationError extends McpError {
   static override readonly brand: string = "PaginationError";
-  readonly method: string;
-  readonly pages: number;
+  declare readonly method: string;
+  declare readonly pages: number;
 
   constructor(message: string, method: string, pages: number) {
     super("pagination_error", message);

@@ -1,5 +1,6 @@
 import type { UnsupportedVersionError } from "@mcp/jsonrpc";
-import { McpError, MODERN_ERROR_CODES, RpcError } from "@mcp/jsonrpc";
+import { McpError, MODERN_ERROR_CODES, RpcError, withMeta } from "@mcp/jsonrpc";
+import { isHttpToken } from "@mcp/transport-http";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 
 /**
@@ -30,8 +31,8 @@ export const MAX_INPUT_ROUNDS = 8;
 /** The method does not exist in the protocol revision this connection speaks. */
 export class NotInProtocolRevisionError extends McpError {
   static override readonly brand: string = "NotInProtocolRevisionError";
-  readonly method: string;
-  readonly protocolVersion: string;
+  declare readonly method: string;
+  declare readonly protocolVersion: string;
 
   constructor(serverName: string, method: string, protocolVersion: string, hint?: string) {
     super("not_in_protocol_revision", `${method} is not part of MCP ${protocolVersion}, which MCP server "${serverName}" speaks${hint ? `; ${hint}` : ""}`);
@@ -53,18 +54,12 @@ export function withModernMeta(
   params: object | undefined,
   context: { version: string; capabilities: ClientCapabilities; clientInfo: Implementation; logLevel: LoggingLevel | undefined },
 ): Record<string, unknown> {
-  const base = (params ?? {}) as Record<string, unknown>;
-  const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? (base["_meta"] as Record<string, unknown>) : {};
-  return {
-    ...base,
-    _meta: {
-      ...meta,
-      [META.protocolVersion]: context.version,
-      [META.clientCapabilities]: context.capabilities,
-      [META.clientInfo]: context.clientInfo,
-      ...(context.logLevel === undefined ? {} : { [META.logLevel]: context.logLevel }),
-    },
-  };
+  return withMeta(params, {
+    [META.protocolVersion]: context.version,
+    [META.clientCapabilities]: context.capabilities,
+    [META.clientInfo]: context.clientInfo,
+    ...(context.logLevel === undefined ? {} : { [META.logLevel]: context.logLevel }),
+  });
 }
 
 /**
@@ -85,7 +80,6 @@ export function isModernError(error: unknown): boolean {
 
 // ─── x-mcp-header (Mcp-Param-*) ────────────────────────────────────────────────
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Where a tool's argument is mirrored into an `Mcp-Param-*` header. */
 export interface HeaderParam {
@@ -118,7 +112,7 @@ export function headerParamsOf(tool: Tool): { params: HeaderParam[] } | { invali
       const annotation = (property as Record<string, unknown>)["x-mcp-header"];
       if (annotation !== undefined) {
         reachable++;
-        if (typeof annotation !== "string" || !TOKEN.test(annotation)) return `x-mcp-header ${JSON.stringify(annotation)} on "${[...path, key].join(".")}" is not a valid header name`;
+        if (typeof annotation !== "string" || !isHttpToken(annotation)) return `x-mcp-header ${JSON.stringify(annotation)} on "${[...path, key].join(".")}" is not a valid header name`;
         if (seen.has(annotation.toLowerCase())) return `x-mcp-header "${annotation}" is used twice`;
         seen.add(annotation.toLowerCase());
         const type = (property as { type?: unknown }).type;

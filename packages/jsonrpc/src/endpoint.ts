@@ -68,6 +68,16 @@ const PROGRESS = "notifications/progress";
 const CANCELLED = "notifications/cancelled";
 
 /**
+ * A copy of `params` whose `_meta` (a new object) also holds `entries`, which win over keys already
+ * there; neither `params` nor its `_meta` is changed. `undefined` params become `{ _meta: {...entries} }`.
+ */
+export function withMeta(params: object | undefined, entries: Record<string, unknown>): Record<string, unknown> {
+  const base = (params ?? {}) as Record<string, unknown>;
+  const meta = base["_meta"];
+  return { ...base, _meta: { ...(typeof meta === "object" && meta !== null ? meta : {}), ...entries } };
+}
+
+/**
  * JSON-RPC routing written once for every transport: outgoing requests with ids, progress tokens
  * and cancellation; incoming responses, notifications and server→client requests.
  * It does no I/O of its own: the transport supplies `send` and feeds parsed values to `receive`.
@@ -101,12 +111,7 @@ export class JsonRpcEndpoint {
   request<T = unknown>(method: string, params?: object, options: RequestOptions = {}): Promise<T> {
     if (this.#closed) return Promise.reject(new TransportClosedError());
     const id = this.pending.nextId();
-    let finalParams: object | undefined = params;
-    if (options.onProgress) {
-      const base = (params ?? {}) as Record<string, unknown>;
-      const meta = typeof base["_meta"] === "object" && base["_meta"] !== null ? base["_meta"] : {};
-      finalParams = { ...base, _meta: { ...meta, progressToken: id } };
-    }
+    const finalParams = options.onProgress ? withMeta(params, { progressToken: id }) : params;
     const latch = this.#requestSignals ? new AbortLatch() : undefined;
     const promise = this.pending.track<T>(id, method, options, latch ? { onSettled: (answered) => answered || latch.abort() } : {});
     if (this.pending.has(id)) {

@@ -74,7 +74,7 @@ export type McpErrorCode =
 export class McpError extends Error {
   static readonly brand: string = "McpError";
   /** Stable machine-readable code; switch on this, not on the message. */
-  readonly code: McpErrorCode;
+  declare readonly code: McpErrorCode;
 
   constructor(code: McpErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -99,11 +99,11 @@ export class McpError extends Error {
 export class TransportClosedError extends McpError {
   static override readonly brand: string = "TransportClosedError";
   /** Exit code of a child process, when one died. */
-  readonly exitCode: number | null | undefined;
+  declare readonly exitCode: number | null | undefined;
   /** Signal that ended a child process, when one died. */
-  readonly signal: string | null | undefined;
+  declare readonly signal: string | null | undefined;
   /** Last lines a child process wrote to stderr, when captured. */
-  readonly stderrTail: string | undefined;
+  declare readonly stderrTail: string | undefined;
 
   constructor(options: { cause?: unknown; exitCode?: number | null; signal?: string | null; stderrTail?: string; detail?: string } = {}) {
     super("transport_closed", TransportClosedError.describe(options), options);
@@ -132,9 +132,9 @@ export class TransportClosedError extends McpError {
 export class RequestTimeoutError extends McpError {
   static override readonly brand: string = "RequestTimeoutError";
   /** The budget that ran out, in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** The method of the request, when it was one. */
-  readonly method: string | undefined;
+  declare readonly method: string | undefined;
 
   constructor(timeout: number, options: { label?: string | undefined; method?: string | undefined; cause?: unknown } = {}) {
     super("request_timeout", `${options.label ?? "Request"} timeout after ${timeout}ms`, options);
@@ -146,7 +146,7 @@ export class RequestTimeoutError extends McpError {
 /** A response stream ended without the awaited response. Message: `No response received for request ID <id>`. */
 export class NoResponseError extends McpError {
   static override readonly brand: string = "NoResponseError";
-  readonly requestId: string | number;
+  declare readonly requestId: string | number;
 
   constructor(requestId: string | number, options: { cause?: unknown } = {}) {
     super("no_response", `No response received for request ID ${requestId}`, options);
@@ -170,15 +170,15 @@ const MAX_BODY_IN_MESSAGE = 500;
 /** A non-2xx HTTP answer. Message: `HTTP <status>: <text>` plus any auth hints. */
 export class HttpError extends McpError {
   static override readonly brand: string = "HttpError";
-  readonly status: number;
-  readonly statusText: string;
+  declare readonly status: number;
+  declare readonly statusText: string;
   /** The response body (as text), possibly empty. */
-  readonly body: string;
-  readonly url: string | undefined;
+  declare readonly body: string;
+  declare readonly url: string | undefined;
   /** The `WWW-Authenticate` header, when present (401/403). */
-  readonly wwwAuthenticate: string | undefined;
+  declare readonly wwwAuthenticate: string | undefined;
   /** The `Mcp-Auth-Server` header, when present. */
-  readonly mcpAuthServer: string | undefined;
+  declare readonly mcpAuthServer: string | undefined;
 
   constructor(details: HttpErrorDetails, code: McpErrorCode = "http_error", messageOverride?: string) {
     super(code, messageOverride ?? HttpError.describe(details), details);
@@ -229,7 +229,7 @@ export function jsonRpcErrorIn(body: string): { code: number | undefined; messag
  */
 export class SessionExpiredError extends HttpError {
   static override readonly brand: string = "SessionExpiredError";
-  readonly sessionId: string;
+  declare readonly sessionId: string;
 
   constructor(sessionId: string, details: HttpErrorDetails) {
     super(details, "session_expired", `Session expired: ${sessionId} (HTTP ${details.status})`);
@@ -241,11 +241,11 @@ export class SessionExpiredError extends HttpError {
 export class ParseError extends McpError {
   static override readonly brand: string = "ParseError";
   /** The first characters of the offending input. */
-  readonly snippet: string;
+  declare readonly snippet: string;
   /** Where it came from: "stdout line", "HTTP response body", "SSE event", … */
-  readonly source: string;
+  declare readonly source: string;
   /** The HTTP status of the response that carried the input, when there was one. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
 
   /** `message` replaces the default `Invalid JSON in <source>: <reason>; starts with "<snippet>"`. */
   constructor(source: string, input: string, options: { cause?: unknown; status?: number | undefined; message?: string | undefined } = {}) {
@@ -264,10 +264,10 @@ export class ParseError extends McpError {
  */
 export class NetworkError extends McpError {
   static override readonly brand: string = "NetworkError";
-  readonly url: string;
+  declare readonly url: string;
   /** The system error code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`. */
-  readonly errno: string | undefined;
-  readonly serverName: string | undefined;
+  declare readonly errno: string | undefined;
+  declare readonly serverName: string | undefined;
 
   constructor(url: string, cause: unknown, options: { serverName?: string | undefined } = {}) {
     const errno = NetworkError.errnoOf(cause);
@@ -314,9 +314,9 @@ export class NetworkError extends McpError {
 /** A configuration value is missing or wrong. Names the server (when known) and the field. */
 export class InvalidConfigError extends McpError {
   static override readonly brand: string = "InvalidConfigError";
-  readonly serverName: string | undefined;
+  declare readonly serverName: string | undefined;
   /** The offending field, e.g. `"timeout"`, `"type"`, `"command"`. */
-  readonly field: string | undefined;
+  declare readonly field: string | undefined;
 
   constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; code?: "invalid_config" | "unknown_server_type"; cause?: unknown } = {}) {
     const named = options.serverName === undefined || message.includes(`MCP server "${options.serverName}"`);
@@ -352,7 +352,7 @@ export function checkTimeout(value: unknown, field: string, serverName?: string)
 /** Valid JSON that is not a JSON-RPC message. */
 export class InvalidMessageError extends McpError {
   static override readonly brand: string = "InvalidMessageError";
-  readonly reason: string;
+  declare readonly reason: string;
 
   constructor(source: string, reason: string, options: { cause?: unknown } = {}) {
     super("invalid_message", `Invalid JSON-RPC message in ${source}: ${reason}`, options);
@@ -363,8 +363,8 @@ export class InvalidMessageError extends McpError {
 /** A frame was larger than the configured limit. */
 export class MessageTooLargeError extends McpError {
   static override readonly brand: string = "MessageTooLargeError";
-  readonly size: number;
-  readonly limit: number;
+  declare readonly size: number;
+  declare readonly limit: number;
 
   /** `option` names the setting that raises the limit, e.g. `"maxLineBytes"`. */
   constructor(size: number, limit: number, source = "message", option?: string) {
@@ -381,10 +381,10 @@ export class MessageTooLargeError extends McpError {
 export class RpcError extends Error {
   static readonly brand: string = "RpcError";
   /** The JSON-RPC error code (e.g. -32601). */
-  readonly code: number;
-  readonly data: unknown;
+  declare readonly code: number;
+  declare readonly data: unknown;
   /** The peer's own message, without the `MCP error <code>: ` prefix. */
-  readonly rpcMessage: string;
+  declare readonly rpcMessage: string;
 
   constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
     // Servers on the official SDK already prefix their message the same way: say it once.
@@ -483,7 +483,7 @@ export class HeaderMismatchError extends RpcError {
 export class MissingClientCapabilityError extends RpcError {
   static override readonly brand: string = "MissingClientCapabilityError";
   /** What the server says it needs, from `data.requiredCapabilities`. */
-  readonly requiredCapabilities: unknown;
+  declare readonly requiredCapabilities: unknown;
   constructor(message: string, data?: unknown) {
     super(-32021, message, data);
     this.requiredCapabilities = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
@@ -493,8 +493,8 @@ export class MissingClientCapabilityError extends RpcError {
 /** `-32022` (MCP 2026-07-28): the server does not speak the requested protocol version (`supported`, `requested`). */
 export class UnsupportedVersionError extends RpcError {
   static override readonly brand: string = "UnsupportedVersionError";
-  readonly supported: string[];
-  readonly requested: string | undefined;
+  declare readonly supported: string[];
+  declare readonly requested: string | undefined;
   constructor(message: string, data?: unknown) {
     super(-32022, message, data);
     const d = (data ?? {}) as { supported?: unknown; requested?: unknown };

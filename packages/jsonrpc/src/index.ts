@@ -59,7 +59,7 @@ export {
   type McpErrorCode,
 } from "./errors.js";
 export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
-export { JsonRpcEndpoint, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
+export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
 export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactUrl } from "./redact.js";
 export { bodyChunks, readBoundedText } from "./body.js";
 export { AbortLatch, abortHandleOf, type AbortHandle } from "./abort.js";

@@ -67,8 +67,8 @@ export interface MCPTool {
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
 export class ServerUnavailableError extends McpError {
   static override readonly brand: string = "ServerUnavailableError";
-  readonly serverName: string;
-  readonly state: ServerState | undefined;
+  declare readonly serverName: string;
+  declare readonly state: ServerState | undefined;
 
   constructor(serverName: string, state: ServerState | undefined, reason?: string) {
     const why = state === undefined ? "is not configured" : state === "disabled" ? "is disabled or disconnected" : `failed${reason ? `: ${reason}` : ""}`;

@@ -10,14 +10,14 @@ export type OAuthStep = "discovery" | "metadata" | "registration" | "authorizati
  */
 export class OAuthError extends McpError {
   static override readonly brand: string = "OAuthError";
-  readonly step: OAuthStep;
+  declare readonly step: OAuthStep;
   /** The URL of the request that failed, when one did (query values that look like secrets hidden). */
-  readonly url: string | undefined;
+  declare readonly url: string | undefined;
   /** The HTTP status of that request's answer. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The authorization server's `error` code (RFC 6749 §5.2), e.g. `invalid_grant`. */
-  readonly oauthError: string | undefined;
-  readonly oauthErrorDescription: string | undefined;
+  declare readonly oauthError: string | undefined;
+  declare readonly oauthErrorDescription: string | undefined;
 
   constructor(step: OAuthStep, message: string, options: { url?: string | undefined; status?: number | undefined; oauthError?: string | undefined; oauthErrorDescription?: string | undefined; cause?: unknown } = {}) {
     super("oauth_error", message, options);

@@ -2,3 +2,4 @@ export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./
 export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
+export { isHttpToken } from "./wire.js";

@@ -53,6 +53,11 @@ const hangUp = (): Error => codedError("socket hang up", "ECONNRESET");
 const endedEarly = (): Error => codedError("The response body ended early: the connection closed", "ECONNRESET");
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** True for an HTTP token (RFC 9110 §5.6.2): what a header name must be. */
+export function isHttpToken(value: string): boolean {
+  return TOKEN.test(value);
+}
 /** What a header value may hold: tab, visible ASCII, space, and bytes 0x80–0xff (sent as latin1). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: ([\t\x20-\x7e\x80-\xff]*))?$/;

@@ -51,11 +51,11 @@ export interface StdioTransportConfig {
 /** The server process could not be started. */
 export class SpawnError extends McpError {
   static override readonly brand: string = "SpawnError";
-  readonly command: string;
+  declare readonly command: string;
   /** The system error code, e.g. `ENOENT` or `EACCES`. */
-  readonly errno: string | undefined;
+  declare readonly errno: string | undefined;
 
-  readonly serverName: string | undefined;
+  declare readonly serverName: string | undefined;
 
   constructor(command: string, cause: NodeJS.ErrnoException, serverName?: string) {
     const why =
