@@ -42,6 +42,13 @@ export const WIRE_LIMITS = {
 /** Size of the buffer every socket (plain and TLS) reads into (what the body does not take directly). */
 const SCRATCH_BYTES = 64 * 1024;
 
+/**
+ * A gathered body's buffer up to this size is kept, once its text is decoded, for the origin's next
+ * one while the origin has connections open. Fresh memory costs a page fault per 4 KiB on its first
+ * write: on a VM that made reading a 5 MB body into a new buffer take 15 ms, into a used one 1 ms.
+ */
+const SPARE_MAX_BYTES = 16 * 1024 * 1024;
+
 function codedError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
@@ -235,6 +242,8 @@ class Origin {
    * is parsed, and what must outlive it copied, before the next read of any socket.
    */
   readonly scratch: Buffer;
+  /** The memory of a gathered body, free for the next gathered body (see `SPARE_MAX_BYTES`). */
+  spare: ArrayBuffer | undefined;
 
   constructor(modules: Modules, url: URL, scratch: Buffer) {
     this.scratch = scratch;
@@ -286,6 +295,7 @@ class Origin {
   /** A connection closed: it leaves the pool, and a waiting exchange may open another. */
   forget(connection: Connection): void {
     this.all.delete(connection);
+    if (this.all.size === 0) this.spare = undefined;
     const at = this.idle.indexOf(connection);
     if (at >= 0) this.idle.splice(at, 1);
     const next = this.waiting.shift();
@@ -401,7 +411,10 @@ class Connection {
     if (this.#state !== BY_LENGTH || this.#gathered !== undefined) return false;
     const total = this.#head!.length;
     if (total < WIRE_LIMITS.gatherMinBytes || total > WIRE_LIMITS.gatherMaxBytes || (maxBytes !== undefined && total > maxBytes)) return false;
-    const gathered = Buffer.allocUnsafe(total);
+    // The view is exactly the body's length: the socket must not read past the body into it.
+    const spare = this.#origin.spare;
+    this.#origin.spare = undefined;
+    const gathered = spare !== undefined && spare.byteLength >= total ? Buffer.from(spare, 0, total) : Buffer.allocUnsafe(total);
     let filled = 0;
     if (queued !== undefined) for (const chunk of queued) filled += chunk.copy(gathered, filled);
     this.#gathered = gathered;
@@ -545,6 +558,9 @@ class Connection {
       if (this.#current !== exchange) return; // cancelled from inside the read
     }
     this.#complete(exchange, extra);
+    // Only a text read gathers, and its sink decoded the body as it ended (bodyEnded, in
+    // #complete): nothing refers to the buffer now, so the origin's next gathered body may have it.
+    if (gathered !== undefined && gathered.buffer.byteLength <= SPARE_MAX_BYTES) this.#origin.spare = gathered.buffer as ArrayBuffer;
   }
 
   /** The response is complete; `extra` when more bytes followed it (the connection is then not reused). */

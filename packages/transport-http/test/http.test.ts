@@ -52,6 +52,21 @@ describe("Streamable HTTP against a server built on the official SDK", () => {
     await expect(t.notify("notifications/roots/list_changed")).rejects.toBeInstanceOf(SessionExpiredError);
   });
 
+  it("large JSON answers in turn and at once each arrive whole (the body buffer kept for reuse is never shared)", async () => {
+    const s = await sdk(true);
+    const t = await transport({ url: s.url });
+    await t.request("initialize", INIT);
+    const call = async (text: string, times: number) => {
+      const result = await t.request<{ content: { text: string }[] }>("tools/call", { name: "repeat", arguments: { text, times } });
+      return result.content[0]!.text === text.repeat(times);
+    };
+    // Larger, smaller, then larger again on one connection; then three at once on three.
+    expect(await call("a", 300_000)).toBe(true);
+    expect(await call("bé", 100_000)).toBe(true);
+    expect(await call("c", 500_000)).toBe(true);
+    expect(await Promise.all([call("x", 400_000), call("yz", 150_000), call("w", 450_000)])).toEqual([true, true, true]);
+  });
+
   it("a JSON-RPC error keeps its code", async () => {
     const s = await sdk(true);
     const t = await transport({ url: s.url });
