@@ -1,4 +1,7 @@
 import { timeoutProblem } from "@mcp/jsonrpc";
+import { parseHttpUrl } from "@mcp/transport-http";
+import { stdioCommandProblems } from "@mcp/transport-stdio";
+import { UnknownServerTypeError } from "./errors.js";
 
 /** One thing wrong with a server config: the field and a sentence that says what to do. */
 export interface ConfigProblem {
@@ -31,26 +34,18 @@ export function serverConfigProblems(config: unknown): ConfigProblem[] {
   }
   const type = c["type"] ?? "stdio";
   if (typeof type !== "string" || !TYPES.includes(type)) {
-    return [{ field: "type", message: `unknown server type ${JSON.stringify(c["type"])}; expected "stdio", "http" or "sse"`, unknownType: c["type"] }];
+    return [{ field: "type", message: new UnknownServerTypeError(c["type"]).message, unknownType: c["type"] }];
   }
   if (hasCommand && hasUrl) problems.push({ field: type === "stdio" ? "url" : "command", message: 'both "command" and "url" are set; a server has one or the other' });
   if (type === "stdio") {
-    if (!hasCommand) problems.push({ field: "command", message: 'stdio server requires "command" field' });
-    else if (typeof c["command"] !== "string" || c["command"].trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
-    if (c["args"] !== undefined && !(Array.isArray(c["args"]) && c["args"].every((a) => typeof a === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
+    problems.push(...stdioCommandProblems(c));
     if (c["env"] !== undefined && !isStringMap(c["env"])) problems.push({ field: "env", message: '"env" must map names to strings' });
     if (c["cwd"] !== undefined && typeof c["cwd"] !== "string") problems.push({ field: "cwd", message: '"cwd" must be a string' });
   } else {
     if (!hasUrl) problems.push({ field: "url", message: `${type} server requires "url" field` });
-    else if (typeof c["url"] !== "string") problems.push({ field: "url", message: '"url" must be a string' });
     else {
-      let url: URL | undefined;
-      try {
-        url = new URL(c["url"]);
-      } catch {
-        problems.push({ field: "url", message: `"url" is not a valid URL: ${JSON.stringify(c["url"])}` });
-      }
-      if (url && url.protocol !== "http:" && url.protocol !== "https:") problems.push({ field: "url", message: `"url" must be http or https, got ${url.protocol}` });
+      const url = parseHttpUrl(c["url"]);
+      if (typeof url === "string") problems.push({ field: "url", message: url });
     }
     if (c["headers"] !== undefined && !isStringMap(c["headers"])) problems.push({ field: "headers", message: '"headers" must map names to strings' });
   }

@@ -20,7 +20,7 @@ function brandsOf(ctor: unknown): string[] {
   let current: unknown = ctor;
   while (typeof current === "function") {
     const brand = (current as { brand?: unknown }).brand;
-    if (Object.prototype.hasOwnProperty.call(current, "brand") && typeof brand === "string") brands.push(brand);
+    if (Object.hasOwn(current, "brand") && typeof brand === "string") brands.push(brand);
     current = Object.getPrototypeOf(current);
   }
   return brands;
@@ -33,12 +33,12 @@ function brandsOf(ctor: unknown): string[] {
  */
 function stamp(error: Error, ctor: { name: string; brand?: string }): void {
   Object.defineProperty(error, BRANDS, { value: Object.freeze(brandsOf(ctor)), enumerable: false });
-  error.name = Object.prototype.hasOwnProperty.call(ctor, "brand") ? ctor.brand! : ctor.name;
+  error.name = Object.hasOwn(ctor, "brand") ? ctor.brand! : ctor.name;
 }
 
 function hasBrand(ctor: { brand?: string }, value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  if (!Object.prototype.hasOwnProperty.call(ctor, "brand")) {
+  if (!Object.hasOwn(ctor, "brand")) {
     // A subclass written elsewhere without its own brand: plain prototype check.
     return Function.prototype[Symbol.hasInstance].call(ctor, value);
   }

@@ -268,7 +268,7 @@ describe("validateServerConfig", () => {
     expect(validateServerConfig("a", { command: "x", url: "http://y" })[0]).toMatch(/^both "command" and "url" are set/);
     expect(validateServerConfig("a", {})).toEqual(['stdio server requires "command" field']);
     expect(validateServerConfig("a", { type: "sse" })).toEqual(['sse server requires "url" field']);
-    expect(validateServerConfig("a", { type: "grpc", url: "x" })[0]).toMatch(/^unknown server type "grpc"/);
+    expect(validateServerConfig("a", { type: "grpc", url: "x" })[0]).toMatch(/^Unknown server type: grpc; expected "stdio"/);
     expect(validateServerConfig("a", { command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
     expect(validateServerConfig("a", { type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
     expect(validateServerConfig("a", { command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);

@@ -18,6 +18,22 @@ export const DEFAULTS = {
   streamLingerMs: 200,
 } as const;
 
+/**
+ * The `url` of an HTTP server config as a URL, or what is wrong with it (a sentence naming
+ * `"url"`): it must be a string, parse, and be http or https. The transport and `@mcp/client`'s
+ * config check both ask this, so a config file and code hear the same words.
+ */
+export function parseHttpUrl(value: unknown): URL | string {
+  if (typeof value !== "string") return '"url" must be a string';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"url" is not a valid URL: ${JSON.stringify(value)}`;
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url : `"url" must be http or https, got ${url.protocol}`;
+}
+
 /** Headers that carry the MCP session and protocol: a config that sets one is refused. */
 export function isProtocolHeader(name: string): boolean {
   const lower = name.toLowerCase();

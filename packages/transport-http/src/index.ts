@@ -3,3 +3,4 @@ export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
 export { isHttpToken } from "./wire.js";
+export { parseHttpUrl } from "./defaults.js";

@@ -23,7 +23,7 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream, isProtocolHeader } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream, isProtocolHeader, parseHttpUrl } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { headerProblem, wirePool } from "./wire.js";
 import { openLegacyStream } from "./legacy.js";
@@ -64,9 +64,10 @@ export interface HttpTransportConfig {
 
 type Mode = "streamable" | "legacy";
 
-function nonNegativeInteger(value: unknown, field: string, serverName: string | undefined): void {
-  if (value === undefined || (typeof value === "number" && Number.isInteger(value) && value >= 0)) return;
-  throw new InvalidConfigError(`"${field}" must be a non-negative integer; got ${JSON.stringify(value)}`, { serverName, field });
+/** Refuses a set `value` that is not an integer of at least `min` (0 or 1). */
+function checkInteger(value: unknown, min: 0 | 1, field: string, serverName: string | undefined): void {
+  if (value === undefined || (Number.isInteger(value) && (value as number) >= min)) return;
+  throw new InvalidConfigError(`"${field}" must be a ${min === 0 ? "non-negative" : "positive"} integer; got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`, { serverName, field });
 }
 
 /**
@@ -104,19 +105,12 @@ export class HttpTransport implements MCPTransport {
     if (config.type !== "http" && config.type !== "sse") {
       throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)`, { serverName, field: "type" });
     }
-    let url: URL;
-    try {
-      url = new URL(config.url);
-    } catch (cause) {
-      throw new InvalidConfigError(`invalid URL ${JSON.stringify(config.url)} in "url"`, { serverName, field: "url", cause });
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidConfigError(`"url" must be http(s), got ${JSON.stringify(config.url)}`, { serverName, field: "url" });
+    const url = parseHttpUrl(config.url);
+    if (typeof url === "string") throw new InvalidConfigError(url, { serverName, field: "url" });
     checkTimeout(config.timeout, "timeout", serverName);
     checkTimeout(config.defaultRetryMs, "defaultRetryMs", serverName);
-    nonNegativeInteger(config.maxResumeAttempts, "maxResumeAttempts", serverName);
-    if (config.maxMessageBytes !== undefined && !(Number.isInteger(config.maxMessageBytes) && config.maxMessageBytes > 0)) {
-      throw new InvalidConfigError(`"maxMessageBytes" must be a positive integer; got ${String(config.maxMessageBytes)}`, { serverName, field: "maxMessageBytes" });
-    }
+    checkInteger(config.maxResumeAttempts, 0, "maxResumeAttempts", serverName);
+    checkInteger(config.maxMessageBytes, 1, "maxMessageBytes", serverName);
     for (const [name, value] of Object.entries(config.headers ?? {})) {
       if (isProtocolHeader(name)) {
         throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });

@@ -364,8 +364,8 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
       }
       return undefined;
     };
-    expect(attempt({ url: "not a url" })).toMatchObject({ code: "invalid_config", field: "url", message: 'MCP server "docs": invalid URL "not a url" in "url"' });
-    expect(attempt({ url: "ftp://x" })).toMatchObject({ field: "url", message: 'MCP server "docs": "url" must be http(s), got "ftp://x"' });
+    expect(attempt({ url: "not a url" })).toMatchObject({ code: "invalid_config", field: "url", message: 'MCP server "docs": "url" is not a valid URL: "not a url"' });
+    expect(attempt({ url: "ftp://x" })).toMatchObject({ field: "url", message: 'MCP server "docs": "url" must be http or https, got ftp:' });
     expect(attempt({ type: "websocket" as "http" })).toMatchObject({ field: "type", message: expect.stringContaining('expected "http" (Streamable HTTP) or "sse"') as string });
     for (const timeout of [0, -5, Number.NaN]) {
       expect(attempt({ timeout })).toMatchObject({ field: "timeout", message: `MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got ${timeout}` });

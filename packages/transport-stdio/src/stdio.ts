@@ -112,6 +112,20 @@ async function groupGone(pid: number, ms: number): Promise<boolean> {
 }
 
 /**
+ * What is wrong with a stdio server config's `command` and `args`: each problem a field and a
+ * sentence, none when both are fine. The transport throws the first; `@mcp/client`'s config check
+ * lists them all, so a config file and code hear the same words.
+ */
+export function stdioCommandProblems(config: { readonly command?: unknown; readonly args?: unknown }): { field: "command" | "args"; message: string }[] {
+  const problems: { field: "command" | "args"; message: string }[] = [];
+  const { command, args } = config;
+  if (command === undefined) problems.push({ field: "command", message: 'stdio server requires "command" field' });
+  else if (typeof command !== "string" || command.trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
+  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
+  return problems;
+}
+
+/**
  * An MCP transport over a child process's stdin/stdout (newline-delimited JSON).
  * Owns spawning, framing, stderr and the process lifecycle; knows nothing of MCP method order.
  */
@@ -140,12 +154,8 @@ export class StdioTransport implements MCPTransport {
 
   constructor(config: StdioTransportConfig) {
     const serverName = config.serverName;
-    if (typeof config.command !== "string" || config.command.trim() === "") {
-      throw new InvalidConfigError('stdio server requires "command" (a non-empty string)', { serverName, field: "command" });
-    }
-    if (config.args !== undefined && !(Array.isArray(config.args) && config.args.every((arg) => typeof arg === "string"))) {
-      throw new InvalidConfigError('"args" must be an array of strings', { serverName, field: "args" });
-    }
+    const [problem] = stdioCommandProblems(config);
+    if (problem !== undefined) throw new InvalidConfigError(problem.message, { serverName, field: problem.field });
     checkTimeout(config.timeout, "timeout", serverName);
     for (const field of ["closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes"] as const) {
       const value = config[field];

@@ -250,7 +250,7 @@ describe("StdioTransport", () => {
       }
       return undefined;
     };
-    expect(attempt({ command: "" })).toMatchObject({ code: "invalid_config", field: "command", message: 'MCP server "docs": stdio server requires "command" (a non-empty string)' });
+    expect(attempt({ command: "" })).toMatchObject({ code: "invalid_config", field: "command", message: 'MCP server "docs": "command" must be a non-empty string' });
     expect(attempt({ timeout: -5 })).toMatchObject({ field: "timeout", message: 'MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5' });
     expect(attempt({ timeout: 0 })).toMatchObject({ field: "timeout" });
     expect(attempt({ args: "--flag" as unknown as string[] })).toMatchObject({ field: "args" });
