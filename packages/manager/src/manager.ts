@@ -64,6 +64,7 @@ export class MCPManager {
     let gateTimer: ReturnType<typeof setTimeout> | undefined;
     const gate = new Promise<void>((resolve) => (gateTimer = setTimeout(resolve, this.#options.startupTimeoutMs ?? 250)));
     const started: { server: Server; attempt: Promise<unknown>; cached: Promise<Tool[] | undefined> }[] = [];
+    let turn = Promise.resolve();
     for (const [name, config] of Object.entries(configs)) {
       const old = this.#servers.get(name);
       if (old) await this.#stop(old);
@@ -74,7 +75,12 @@ export class MCPManager {
             () => undefined,
           )
         : Promise.resolve(undefined);
-      const attempt = this.#connect(server).catch(() => undefined);
+      // Spawning blocks the event loop (fork and exec: 10-40 ms each on a busy 2-core VM), so each
+      // server starts one event-loop turn after the last: the gate's timer and the cache reads run
+      // in between instead of behind every spawn, and a stop before a server's turn spawns nothing.
+      const spawned = turn.then(() => this.#connect(server));
+      turn = turn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+      const attempt = spawned.catch(() => undefined);
       started.push({ server, attempt, cached });
     }
     for (const [name, entry] of Object.entries(discovered)) {

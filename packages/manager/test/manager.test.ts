@@ -197,6 +197,22 @@ describe("tool names", () => {
 });
 
 describe("disconnectAll", () => {
+  it("called while servers are still being started (one event-loop turn apart), it leaves none of them running", async () => {
+    const before = activeHandles();
+    const m = manager({ cache: false });
+    const configs = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`s${i}`, stdio("--delay", "3000")]));
+    const started = Date.now();
+    const pending = m.connectServers(configs);
+    await m.disconnectAll();
+    const result = await pending;
+    // A server started after the disconnect would hold this up for its 3 s handshake.
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(result.connectedServers).toEqual([]);
+    expect(m.getStatuses().map((s) => s.state)).toEqual(Array(8).fill("disabled"));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // a server started late would show by now
+    expect(activeHandles()["ProcessWrap"] ?? 0).toBeLessThanOrEqual(before["ProcessWrap"] ?? 0);
+  });
+
   it("leaves no child process, socket or timer", async () => {
     const server = await startSdkServer();
     try {
