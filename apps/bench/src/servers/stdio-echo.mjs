@@ -4,7 +4,7 @@
 // that takes that long to get ready (the manager scenario).
 import { answer } from "./echo.mjs";
 
-const started = performance.now();
+// performance.now() counts from the process's start (its time origin), not from this script's.
 const flag = process.argv.indexOf("--init-delay");
 const initDelay = flag === -1 ? 0 : Number(process.argv[flag + 1]);
 
@@ -19,7 +19,7 @@ process.stdin.on("data", (chunk) => {
     const message = JSON.parse(line);
     const reply = answer(message);
     if (reply === undefined) continue;
-    const wait = message.method === "initialize" ? started + initDelay - performance.now() : 0;
+    const wait = message.method === "initialize" ? initDelay - performance.now() : 0;
     if (wait > 0) setTimeout(() => process.stdout.write(`${reply}\n`), wait);
     else out += `${reply}\n`;
   }
