@@ -78,7 +78,8 @@ export class MCPManager {
       // Spawning blocks the event loop (fork and exec: 10-40 ms each on a busy 2-core VM), so each
       // server starts one event-loop turn after the last: the gate's timer and the cache reads run
       // in between instead of behind every spawn, and a stop before a server's turn spawns nothing.
-      const spawned = turn.then(() => this.#connect(server));
+      // A server connected some other way before its turn (reconnectServer) is not connected again.
+      const spawned = turn.then(() => server.attempt ?? (server.generation === 0 ? this.#connect(server) : undefined));
       turn = turn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
       const attempt = spawned.catch(() => undefined);
       started.push({ server, attempt, cached });
@@ -330,6 +331,7 @@ export class MCPManager {
       },
       connection: undefined,
       attempt: undefined,
+      abort: undefined,
       liveGeneration: undefined,
       generation: 0,
       tools: [],
@@ -358,10 +360,17 @@ export class MCPManager {
     const generation = ++server.generation;
     const started = performance.now();
     let connection: MCPServerConnection | undefined;
+    // A stop aborts the handshake, and closes a connection still listing its tools (which fails
+    // the listing at once): neither waits out a timeout.
+    const abort = new AbortController();
+    server.abort = abort;
+    const closeEarly = (): void => void connection?.transport.close().catch(() => undefined);
+    abort.signal.addEventListener("abort", closeEarly, { once: true });
     try {
       const { onElicitation, onSampling } = this.#options;
       connection = await connectToServer(server.name, this.#withOAuth(server.name, server.config), {
         ...this.#options.connect,
+        signal: abort.signal,
         ...(onElicitation ? { onElicitation: (params, context) => onElicitation(server.name, params, context) } : {}),
         ...(onSampling ? { onSampling: (params, context) => onSampling(server.name, params, context) } : {}),
         onClose: () => this.#onClose(server, generation),
@@ -369,6 +378,7 @@ export class MCPManager {
         onLog: (message) => this.#options.onLog?.(server.name, message),
         onError: (error) => this.#options.onError?.(server.name, error),
       });
+      if (abort.signal.aborted) closeEarly(); // stopped just as the handshake ended
       // On 2026-07-28 change notifications come on a subscriptions/listen stream, opened for what
       // is listened to: the manager wants tools/list_changed (it reaches onNotification either way).
       connection.on("notifications/tools/list_changed", () => undefined);
@@ -395,6 +405,9 @@ export class MCPManager {
       if (connection && server.liveGeneration !== generation) void connection.transport.close().catch(() => undefined);
       if (!server.stopped) this.#failed(server, toError(error), stderrOf(error) ?? stderrOf(connection?.transport));
       throw error;
+    } finally {
+      abort.signal.removeEventListener("abort", closeEarly);
+      if (server.abort === abort) server.abort = undefined;
     }
   }
 
@@ -526,6 +539,7 @@ export class MCPManager {
     server.stopped = true;
     server.generation++;
     this.#cancelTimer(server);
+    server.abort?.abort(new ServerUnavailableError(server.name, "disabled"));
     await this.#closeConnection(server);
     await server.attempt?.catch(() => undefined);
     this.#update(server, { state: "disabled" });

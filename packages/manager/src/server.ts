@@ -27,6 +27,8 @@ export interface Server {
   connection: MCPServerConnection | undefined;
   /** The connection attempt under way, shared by everyone who needs it. */
   attempt: Promise<MCPServerConnection> | undefined;
+  /** Aborts the attempt under way: a stop never waits for a server that does not answer. */
+  abort: AbortController | undefined;
   /** Generation of the established connection whose close would be news. */
   liveGeneration: number | undefined;
   generation: number;

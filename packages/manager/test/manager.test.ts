@@ -196,7 +196,43 @@ describe("tool names", () => {
   });
 });
 
+describe("servers started one turn apart", () => {
+  it("a server reconnected before its turn came is not connected a second time when it comes", async () => {
+    const server = await startSdkServer();
+    try {
+      const m = manager({ cache: false, concurrency: { stdio: 32 }, reconnect: false });
+      // Twenty processes that exit at once, so the remote server's turn comes after twenty spawns.
+      const gone: MCPServerConfig = { command: process.execPath, args: ["-e", "process.exit(0)"] };
+      const configs: Record<string, MCPServerConfig> = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, gone]));
+      configs["remote"] = { type: "http", url: server.url };
+      const pending = m.connectServers(configs);
+      const early = await m.reconnectServer("remote"); // over HTTP: done within a few spawns
+      await pending; // the last of the twenty failed, so the remote server's turn (after it) is past
+      expect(m.getConnectionStatus("s19")?.state).toBe("failed");
+      expect(m.getConnection("remote")).toBe(early);
+      const sessions = new Set(server.requests.map((r) => r.headers["mcp-session-id"]).filter((id) => id !== undefined));
+      expect(sessions.size).toBe(1); // one connection, one session
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("disconnectAll", () => {
+  it("does not wait for a server still in its handshake (one that never answers): it is stopped at once", async () => {
+    const processes = activeHandles()["ProcessWrap"] ?? 0;
+    const m = manager({ cache: false });
+    const silent: MCPServerConfig = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], timeout: 60_000 };
+    const pending = m.connectServers({ silent, alsoSilent: silent, good: stdio() });
+    await waitFor(() => m.getConnectionStatus("good")?.state === "connected", 15_000);
+    const started = Date.now();
+    await m.disconnectAll();
+    await pending;
+    expect(Date.now() - started).toBeLessThan(5000); // not the 60 s connect timeout
+    expect(m.getStatuses().map((s) => s.state)).toEqual(["disabled", "disabled", "disabled"]);
+    await waitFor(() => (activeHandles()["ProcessWrap"] ?? 0) <= processes);
+  });
+
   it("called while servers are still being started (one event-loop turn apart), it leaves none of them running", async () => {
     const before = activeHandles();
     const m = manager({ cache: false });
