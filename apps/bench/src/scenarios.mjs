@@ -21,7 +21,7 @@ export const MANAGER = [
 export const IMPL_ORDER = ["ours", "sdk1", "sdk2", "raw"];
 
 export const SIZES = {
-  full: { rounds: 3, warmupRounds: 1, reps: 5, warmCalls: 300, warmReps: 4, seq: 2000, pipe: 5000, httpSeq: 1000, httpPipe: 1000, pipeBursts: 3, bigCount: 10, bigBytes: 5 * 1024 * 1024, bigReps: 4, servers: 10, initDelayMs: 1000, managerReps: 1 },
+  full: { rounds: 5, warmupRounds: 1, reps: 5, warmCalls: 300, warmReps: 4, seq: 2000, pipe: 5000, httpSeq: 1000, httpPipe: 1000, pipeBursts: 3, bigCount: 10, bigBytes: 5 * 1024 * 1024, bigReps: 4, servers: 10, initDelayMs: 1000, managerReps: 1 },
   smoke: { rounds: 1, warmupRounds: 0, reps: 1, warmCalls: 5, warmReps: 1, seq: 20, pipe: 50, httpSeq: 20, httpPipe: 50, pipeBursts: 1, bigCount: 2, bigBytes: 64 * 1024, bigReps: 1, servers: 3, initDelayMs: 50, managerReps: 1 },
 };
 
