@@ -370,7 +370,11 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     for (const timeout of [0, -5, Number.NaN]) {
       expect(attempt({ timeout })).toMatchObject({ field: "timeout", message: `MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got ${timeout}` });
     }
-    expect(attempt({ maxMessageBytes: 0 })).toMatchObject({ field: "maxMessageBytes" });
+    expect(attempt({ maxMessageBytes: 0 })).toMatchObject({ field: "maxMessageBytes", message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got 0' });
+    expect(attempt({ maxMessageBytes: Number.NaN })).toMatchObject({ message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got NaN' });
+    expect(attempt({ maxResumeAttempts: -1 })).toMatchObject({ field: "maxResumeAttempts", message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got -1' });
+    expect(attempt({ maxResumeAttempts: "3" as unknown as number })).toMatchObject({ message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got "3"' });
+    expect(attempt({ maxResumeAttempts: 0 })).toBeUndefined();
     expect(InvalidConfigError.isInstance(attempt({ url: "" }))).toBe(true);
     expect(attempt({ timeout: Infinity })).toBeUndefined();
     // A header that would add lines to the request, or that HTTP cannot carry, is a config error.
