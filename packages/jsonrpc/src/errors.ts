@@ -54,6 +54,7 @@ export type McpErrorCode =
   | "http_error"
   | "session_expired"
   | "network_error"
+  | "proxy_error"
   | "parse_error"
   | "invalid_message"
   | "message_too_large"
@@ -302,12 +303,67 @@ export class NetworkError extends McpError {
       case "ETIMEDOUT":
         return "the connection attempt timed out (ETIMEDOUT)";
       default: {
+        const tls = tlsProblem(cause);
+        if (tls !== undefined) return tls;
         let detail = cause instanceof Error ? cause.message : String(cause);
         const inner = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : undefined;
         if (inner && !detail.includes(inner)) detail += ` (${inner})`;
         return errno && !detail.includes(errno) ? `${detail} (${errno})` : detail;
       }
     }
+  }
+}
+
+/** Certificate error codes (Node's, from OpenSSL) and what each means for the user. */
+const TLS_PROBLEMS: Readonly<Record<string, string>> = {
+  CERT_HAS_EXPIRED: "its TLS certificate has expired (CERT_HAS_EXPIRED); the server must renew it",
+  CERT_NOT_YET_VALID: "its TLS certificate is not valid yet (CERT_NOT_YET_VALID); check this machine's clock",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); use the host name the certificate names",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed and not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); trust it with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
+  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate chains to a CA that is not trusted (SELF_SIGNED_CERT_IN_CHAIN); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate was issued by a CA that is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate was issued by a CA that is not trusted (UNABLE_TO_GET_ISSUER_CERT_LOCALLY); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
+  UNABLE_TO_GET_ISSUER_CERT: "its TLS certificate's issuer is not known (UNABLE_TO_GET_ISSUER_CERT); add the CA chain with the server's \"ca\" option or NODE_EXTRA_CA_CERTS",
+  CERT_REVOKED: "its TLS certificate was revoked (CERT_REVOKED)",
+};
+
+/** What a certificate error in `error`'s cause chain means, if there is one. */
+function tlsProblem(error: unknown): string | undefined {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && Object.hasOwn(TLS_PROBLEMS, code)) return TLS_PROBLEMS[code];
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A forward proxy refused or failed the request: a `407` (its credentials were missing or wrong),
+ * a refused `CONNECT` tunnel, or a proxy that cannot be reached. Names the proxy with its password
+ * hidden; `status` is the proxy's answer when it gave one.
+ */
+export class ProxyError extends NetworkError {
+  static override readonly brand: string = "ProxyError";
+  /** The proxy's URL, password hidden. */
+  declare readonly proxy: string;
+  /** The proxy's HTTP status (407, 403, 502, …), when it answered. */
+  declare readonly status: number | undefined;
+
+  constructor(url: string, proxy: string, options: { status?: number | undefined; serverName?: string | undefined; cause?: unknown } = {}) {
+    const shownProxy = redactUrl(proxy);
+    const status = options.status;
+    const what =
+      status === 407
+        ? `the proxy ${shownProxy} asks for credentials (407 Proxy Authentication Required); put a user and password in the proxy URL (http://user:password@host:port)`
+        : status !== undefined
+          ? `the proxy ${shownProxy} refused the request (HTTP ${status}); ask whoever runs it whether this host and port may be reached through it`
+          : `the proxy ${shownProxy} cannot be reached or closed the connection`;
+    super(url, new Error(what), { serverName: options.serverName });
+    // The proxy's own failure is the cause (its message stays out of ours: it may be undici's wording).
+    Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true, enumerable: false });
+    Object.assign(this, { code: "proxy_error" });
+    this.proxy = shownProxy;
+    this.status = status;
   }
 }
 

@@ -44,6 +44,7 @@ export {
   MissingClientCapabilityError,
   MODERN_ERROR_CODES,
   NetworkError,
+  ProxyError,
   NoResponseError,
   ParseError,
   RequestTimeoutError,

@@ -31,12 +31,13 @@ export function redactEnv(env: Record<string, string> | undefined): Record<strin
   return Object.fromEntries(Object.keys(env).map((name) => [name, REDACTED]));
 }
 
-/** A server config fit for a log: `headers`, `env` and `oauth.clientSecret` redacted, a URL's userinfo and token-like query values hidden. */
+/** A server config fit for a log: `headers`, `env` and `oauth.clientSecret` redacted, the password and token-like query values of `url` and `proxy` hidden. */
 export function redactConfig<T extends object>(config: T): T {
   const copy: Record<string, unknown> = { ...(config as Record<string, unknown>) };
   if (typeof copy["headers"] === "object" && copy["headers"] !== null) copy["headers"] = redactHeaders(copy["headers"] as Record<string, string>);
   if (typeof copy["env"] === "object" && copy["env"] !== null) copy["env"] = redactEnv(copy["env"] as Record<string, string>);
   if (typeof copy["url"] === "string") copy["url"] = redactUrl(copy["url"]);
+  if (typeof copy["proxy"] === "string") copy["proxy"] = redactUrl(copy["proxy"]);
   if (copy["authProvider"] !== undefined) copy["authProvider"] = REDACTED;
   const oauth = copy["oauth"];
   if (typeof oauth === "object" && oauth !== null && "clientSecret" in oauth) copy["oauth"] = { ...oauth, clientSecret: REDACTED };

@@ -34,6 +34,12 @@ export function parseHttpUrl(value: unknown): URL | string {
   return url.protocol === "http:" || url.protocol === "https:" ? url : `"url" must be http or https, got ${url.protocol}`;
 }
 
+/**
+ * MCP methods without side effects: a request for one of these whose connection broke before its
+ * answer may be sent again (on a new connection). Nothing else is: the server may have read it.
+ */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete", "server/discover"]);
+
 /** Headers that carry the MCP session and protocol: a config that sets one is refused. */
 export function isProtocolHeader(name: string): boolean {
   const lower = name.toLowerCase();

@@ -2,7 +2,7 @@ import { MessageTooLargeError, type AbortHandle } from "@mcp/jsonrpc";
 
 /**
  * The one HTTP operation the transport needs, behind a small interface with two implementations:
- * the transport's own keep-alive HTTP/1.1 client on Node (`wire.ts`, the fast default), and
+ * undici's `request()` on a keep-alive pool on Node (`node-pool.ts`, the default there), and
  * WHATWG `fetch` elsewhere or when a caller injects one.
  */
 
@@ -15,6 +15,11 @@ export interface ExchangeRequest {
   body?: string | undefined;
   /** Ends the exchange (before or during the body) when it aborts. */
   abort?: AbortHandle | undefined;
+  /**
+   * True when the request has no side effect (a GET, or a POST of a method such as `tools/list`):
+   * only then may a request whose connection broke before its answer be sent again.
+   */
+  idempotent?: boolean | undefined;
 }
 
 /** One HTTP response; the body is read once, as text or as a byte stream. */

@@ -2,5 +2,5 @@ export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./
 export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
-export { isHttpToken } from "./wire.js";
-export { parseHttpUrl } from "./defaults.js";
+export { isHttpToken } from "./headers.js";
+export { parseHttpUrl, SAFE_METHODS } from "./defaults.js";

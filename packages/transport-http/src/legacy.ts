@@ -3,7 +3,7 @@ import { deliverSseEvent, type TransportCore } from "./core.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { SseEndpointError } from "./errors.js";
 import type { ExchangeResponse } from "./exchange.js";
-import { readSse, type SseProgress } from "./sse.js";
+import { readSse, type SseProgress } from "./event-stream.js";
 
 /**
  * Legacy HTTP+SSE (2024-11-05): GET the event stream, wait for its `endpoint` event (same origin

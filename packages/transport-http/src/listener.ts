@@ -3,7 +3,7 @@ import { isTooLarge, type TransportCore } from "./core.js";
 import { delay } from "./defaults.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readStream, resumeStream } from "./response-stream.js";
-import type { SseProgress } from "./sse.js";
+import type { SseProgress } from "./event-stream.js";
 
 /**
  * The GET stream for server-initiated messages, kept open until close(): resumed with

@@ -2,7 +2,7 @@ import { NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc"
 import { deliverSseEvent, isTooLarge, type TransportCore } from "./core.js";
 import { ACCEPT_SSE, delay, isEventStream } from "./defaults.js";
 import type { ExchangeResponse } from "./exchange.js";
-import { readSse, type SseProgress } from "./sse.js";
+import { readSse, type SseProgress } from "./event-stream.js";
 
 /**
  * The streams whose awaited response arrived, each given `ms` to end by itself (so its connection

@@ -23,9 +23,9 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, isEventStream, isProtocolHeader, parseHttpUrl } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, SAFE_METHODS, isEventStream, isProtocolHeader, parseHttpUrl } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
-import { headerProblem, wirePool } from "./wire.js";
+import { headerProblem } from "./headers.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
 import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
@@ -47,8 +47,16 @@ export interface HttpTransportConfig {
   headers?: Record<string, string> | undefined;
   /** ms for a whole exchange (headers and body), and every request's default: a positive number, or `Infinity`. Default 30000. */
   timeout?: number | undefined;
-  /** Use this `fetch` instead of the built-in keep-alive `node:http` path (e.g. outside Node). */
+  /** Use this `fetch` instead of undici's keep-alive pool (the default on Node; `fetch` is the default elsewhere). `proxy` and `ca` then do not apply. */
   fetch?: FetchLike | undefined;
+  /**
+   * A forward proxy for this server (Node): its URL, credentials in it sent as `Proxy-Authorization`
+   * (`http://user:password@proxy:3128`), or `false` for none. Unset: `HTTPS_PROXY` / `HTTP_PROXY` /
+   * `NO_PROXY` from the environment (lower-case names first, as curl reads them).
+   */
+  proxy?: string | false | undefined;
+  /** A PEM file of CA certificates to trust for this server only (Node), besides Node's own and `NODE_EXTRA_CA_CERTS`. */
+  ca?: string | undefined;
   authProvider?: HttpAuthProvider | undefined;
   /** For `type: "http"`: try legacy SSE when `initialize` gets 400/404/405. Default true. */
   fallbackToSse?: boolean | undefined;
@@ -111,6 +119,8 @@ export class HttpTransport implements MCPTransport {
     checkTimeout(config.defaultRetryMs, "defaultRetryMs", serverName);
     checkInteger(config.maxResumeAttempts, 0, "maxResumeAttempts", serverName);
     checkInteger(config.maxMessageBytes, 1, "maxMessageBytes", serverName);
+    if (config.proxy !== undefined && config.proxy !== false && typeof config.proxy !== "string") throw new InvalidConfigError(`"proxy" must be a proxy URL or false; got ${typeof config.proxy}`, { serverName, field: "proxy" });
+    if (config.ca !== undefined && (typeof config.ca !== "string" || config.ca === "")) throw new InvalidConfigError('"ca" must be the path of a PEM file', { serverName, field: "ca" });
     for (const [name, value] of Object.entries(config.headers ?? {})) {
       if (isProtocolHeader(name)) {
         throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });
@@ -193,11 +203,17 @@ export class HttpTransport implements MCPTransport {
   async connect(): Promise<void> {
     if (this.#state !== "new") throw new Error("HttpTransport.connect() can be called only once");
     this.#state = "connecting";
-    const pool = this.config.fetch
-      ? fetchPool(this.config.fetch)
-      : typeof process !== "undefined" && process.versions?.node
-        ? await wirePool()
-        : fetchPool(globalThis.fetch as FetchLike);
+    let pool: ExchangePool;
+    try {
+      pool = this.config.fetch
+        ? fetchPool(this.config.fetch)
+        : typeof process !== "undefined" && process.versions?.node
+          ? await (await import("./node-pool.js")).undiciPool({ proxy: this.config.proxy, ca: this.config.ca, serverName: this.config.serverName })
+          : fetchPool(globalThis.fetch as FetchLike);
+    } catch (error) {
+      this.#state = "closed";
+      throw error;
+    }
     if (this.#state !== "connecting") {
       // close() was called while we waited.
       pool.destroy();
@@ -399,7 +415,8 @@ export class HttpTransport implements MCPTransport {
     const url = legacy ? this.#legacyPostUrl! : this.url;
     const headers = this.#addModernHeaders(this.#path.headers(this.#sessionHeaders(), POST_MEDIA), message, extraHeaders);
     const sentSession = legacy || this.modern ? undefined : this.#sessionId;
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort });
+    const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent });
 
     const session = legacy || this.modern ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;

@@ -40,6 +40,6 @@ describe("HTTPS", () => {
 
   it("refuses a certificate nobody vouches for, with a network error that says why", async () => {
     server = await startSdkServer({ tls: { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") } });
-    await expect(session(server.url, false)).resolves.toMatchObject({ ok: false, name: "NetworkError", message: expect.stringMatching(/^Cannot reach MCP server at https:\/\/127\.0\.0\.1:\d+\/mcp: self[- ]signed certificate/) });
+    await expect(session(server.url, false)).resolves.toMatchObject({ ok: false, name: "NetworkError", message: expect.stringMatching(/^Cannot reach MCP server at https:\/\/127\.0\.0\.1:\d+\/mcp: its TLS certificate is self-signed and not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust it with the server's "ca" option/) });
   });
 });

@@ -1,0 +1,27 @@
+/** Checks of the headers the transport sends: a header that could add lines never leaves. */
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a header value may hold: tab, visible ASCII, space, and bytes 0x80–0xff (sent as latin1). */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** True for an HTTP token (RFC 9110 §5.6.2): what a header name must be. */
+export function isHttpToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+/**
+ * What is wrong with a header to send, or undefined when nothing is: a name must be an HTTP
+ * token, a value a string without CR, LF or other control characters (so it cannot add lines).
+ */
+export function headerProblem(name: string, value: unknown): string | undefined {
+  if (!TOKEN.test(name)) return "is not a valid header name (an HTTP token)";
+  if (typeof value !== "string") return `must have a string value; got ${value === null ? "null" : typeof value}`;
+  if (!FIELD_VALUE.test(value)) return "has a character a header value cannot hold (a control character such as CR or LF, or one above U+00FF)";
+  return undefined;
+}
+
+/** Throws the `TypeError` Node's HTTP clients throw for a header that could add lines. */
+export function checkHeader(name: string, value: unknown): void {
+  const problem = headerProblem(name, value);
+  if (problem !== undefined) throw Object.assign(new TypeError(`header ${JSON.stringify(name)} ${problem}`), { code: TOKEN.test(name) ? "ERR_INVALID_CHAR" : "ERR_INVALID_HTTP_TOKEN" });
+}

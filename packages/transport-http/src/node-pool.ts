@@ -1,0 +1,309 @@
+import { InvalidConfigError, MessageTooLargeError, ProxyError, type AbortHandle } from "@mcp/jsonrpc";
+import { readFile } from "node:fs/promises";
+import { rootCertificates } from "node:tls";
+import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
+import { TextSink, TextStreamSink, type BodySink, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
+import { checkHeader } from "./headers.js";
+
+/**
+ * The HTTP client on Node: undici (the client Node's own `fetch` is built on, with the llhttp
+ * parser) through its `request()` API on a keep-alive pool, one per transport. It replaced a
+ * hand-written HTTP/1.1 client that let bytes after a large body answer the next request and
+ * re-sent a POST the server had already read; see the package README.
+ */
+
+/** The network settings of one server. */
+export interface NetworkOptions {
+  /**
+   * A forward proxy for this server: its URL (`http://user:password@proxy:3128`), or `false` for
+   * none. Unset: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY` (lower-case names first, as curl reads them).
+   */
+  proxy?: string | false | undefined;
+  /** A PEM file of CA certificates trusted for this server, besides Node's own and `NODE_EXTRA_CA_CERTS`. */
+  ca?: string | undefined;
+  /** Names the server in configuration errors. */
+  serverName?: string | undefined;
+}
+
+/** The pool's limits. */
+export const POOL_LIMITS = {
+  /** Connections open at once to one origin; more requests wait for one to be free. */
+  connections: 64,
+  /** An idle connection is closed after this long, or sooner when the server's `Keep-Alive: timeout` says so. */
+  keepAliveMs: 4000,
+  /** A connection is retired this long before the server's `Keep-Alive: timeout` ends it. */
+  keepAliveThresholdMs: 1000,
+} as const;
+
+const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
+
+function envProxy(protocol: string): string | undefined {
+  const env = process.env;
+  const http = env["http_proxy"] || env["HTTP_PROXY"] || undefined;
+  return protocol === "https:" ? env["https_proxy"] || env["HTTPS_PROXY"] || http : http;
+}
+
+function checkProxyUrl(value: string, serverName: string | undefined, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidConfigError(`"${field}" is not a valid proxy URL`, { serverName, field });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidConfigError(`"${field}" must be an http or https proxy URL, got ${url.protocol}`, { serverName, field });
+  return url;
+}
+
+async function caOf(options: NetworkOptions): Promise<string[] | undefined> {
+  if (options.ca === undefined) return undefined;
+  const files = [options.ca];
+  const extra = process.env["NODE_EXTRA_CA_CERTS"];
+  // A `ca` replaces Node's store for the connection: keep Node's roots and the extra CAs beside it.
+  if (extra) files.push(extra);
+  const pems: string[] = [...rootCertificates];
+  for (const [index, file] of files.entries()) {
+    try {
+      pems.push(await readFile(file, "utf8"));
+    } catch (cause) {
+      if (index > 0) continue; // NODE_EXTRA_CA_CERTS unreadable: Node itself only warns
+      throw new InvalidConfigError(`"ca" cannot be read: ${(cause as Error).message}`, { serverName: options.serverName, field: "ca", cause });
+    }
+  }
+  return pems;
+}
+
+/** The dispatcher for one transport: direct, through the configured proxy, or as the environment says. */
+async function dispatcherFor(options: NetworkOptions): Promise<{ dispatcher: Dispatcher; proxyFor: (url: URL) => string | undefined }> {
+  const ca = await caOf(options);
+  const base = {
+    connections: POOL_LIMITS.connections,
+    keepAliveTimeout: POOL_LIMITS.keepAliveMs,
+    keepAliveTimeoutThreshold: POOL_LIMITS.keepAliveThresholdMs,
+    // The transport's own clocks cover whole exchanges; an SSE stream may be quiet for hours.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    ...(ca ? { connect: { ca } } : {}),
+  };
+  if (typeof options.proxy === "string") {
+    const proxy = checkProxyUrl(options.proxy, options.serverName, "proxy").href;
+    // A plain-http server is asked through the proxy as curl does (absolute URL); https is tunnelled (CONNECT).
+    return { dispatcher: new ProxyAgent({ ...base, uri: proxy, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: () => proxy };
+  }
+  if (options.proxy === undefined && PROXY_ENV.some((name) => process.env[name])) {
+    for (const name of PROXY_ENV) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
+    return { dispatcher: new EnvHttpProxyAgent({ ...base, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: (url) => envProxy(url.protocol) };
+  }
+  return { dispatcher: new Agent(base), proxyFor: () => undefined };
+}
+
+const TUNNEL_REFUSED = /^Proxy response \((\d{3})\)/;
+
+/** The typed error for a failure on the way through `proxy`, or undefined when the proxy is not to blame. */
+function proxyFailure(url: URL, proxy: string, error: unknown): ProxyError | undefined {
+  const message = error instanceof Error ? error.message : "";
+  const refused = TUNNEL_REFUSED.exec(message);
+  if (refused) return new ProxyError(url.href, proxy, { status: Number(refused[1]), cause: error });
+  // Through a proxy every connection goes to the proxy: one that fails to open is the proxy's.
+  const { port, address } = (error ?? {}) as { port?: unknown; address?: unknown };
+  const code = NetworkErrorCode.of(error);
+  const proxyUrl = new URL(proxy);
+  const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80));
+  if ((code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") && (port === undefined || port === proxyPort || address === proxyUrl.hostname)) {
+    return new ProxyError(url.href, proxy, { cause: error });
+  }
+  return undefined;
+}
+
+const NetworkErrorCode = {
+  of(error: unknown): string | undefined {
+    for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+      const code = (current as { code?: unknown }).code;
+      if (typeof code === "string") return code;
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  },
+};
+
+/** Failures after which a request may have reached the server: the connection broke under it. */
+const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+/**
+ * True when `request` may be sent again after `error`: the connection broke before any answer and
+ * the request has no side effect. A request undici never wrote is re-sent by undici itself, on
+ * another connection; anything else (a `tools/call`, a notification) is never sent twice.
+ */
+function mayRetry(request: ExchangeRequest, error: unknown): boolean {
+  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(NetworkErrorCode.of(error) ?? "");
+}
+
+const STATUS_PROXY_AUTH = 407;
+
+const ignore = (): void => undefined;
+
+/**
+ * An abort handle as the event target undici's `signal` option takes: a real `AbortSignal` per
+ * request costs microseconds a pipelined burst feels.
+ */
+function signalOf(handle: AbortHandle): object {
+  return {
+    get aborted(): boolean {
+      return handle.aborted;
+    },
+    get reason(): unknown {
+      return handle.reason;
+    },
+    addEventListener: (_type: string, listener: () => void): void => handle.onAbort(listener),
+    removeEventListener: (_type: string, listener: () => void): void => handle.offAbort(listener),
+  };
+}
+
+/** One response: its body read once, as text or as a stream of text. */
+class UndiciResponse implements ExchangeResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly #headers: Record<string, string | string[] | undefined>;
+  readonly #body: Dispatcher.ResponseData["body"];
+  #consumed = false;
+  #cancelled = false;
+
+  constructor(data: Dispatcher.ResponseData) {
+    this.status = data.statusCode;
+    this.statusText = (data as { statusText?: string }).statusText ?? "";
+    this.#headers = data.headers;
+    this.#body = data.body;
+    // A body nobody reads may still fail (its connection breaks, or cancel() ends it): never an
+    // unhandled 'error' event, which would crash the host process.
+    data.body.on("error", ignore);
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#headers[name];
+    return value === undefined || typeof value === "string" ? value : value.join(", ");
+  }
+
+  text(maxBytes?: number): Promise<string> {
+    return this.#consume(new TextSink(this, maxBytes));
+  }
+
+  readText(onText: (text: string) => void): Promise<void> {
+    return this.#consume(new TextStreamSink(onText));
+  }
+
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    const body = this.#body;
+    if (body.readableEnded || body.destroyed) return;
+    // A short body of known length is read to its end so its connection can be reused; anything
+    // else (an event stream, a long or unframed body) ends its connection.
+    const length = Number(this.header("content-length"));
+    if (length <= 64 * 1024) body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+    else body.destroy();
+  }
+
+  #consume<T>(sink: BodySink<T>): Promise<T> {
+    if (this.#consumed) return Promise.reject(new Error("Response body already read"));
+    this.#consumed = true;
+    const body = this.#body;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const finish = (error: unknown, ended: boolean): void => {
+        if (settled) return;
+        settled = true;
+        body.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+        if (error !== undefined) {
+          reject(error);
+          return;
+        }
+        if (!ended && !this.#cancelled) {
+          reject(Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" }));
+          return;
+        }
+        try {
+          resolve(sink.end());
+        } catch (failure) {
+          reject(failure);
+        }
+      };
+      const onData = (chunk: Buffer): void => {
+        if (settled) return;
+        try {
+          sink.chunk(chunk);
+        } catch (error) {
+          body.destroy();
+          finish(error, false);
+        }
+      };
+      const onEnd = (): void => finish(undefined, true);
+      const onError = (error: unknown): void => finish(this.#cancelled && !MessageTooLargeError.isInstance(error) ? undefined : error, false);
+      const onClose = (): void => finish(undefined, false);
+      body.on("error", onError).on("close", onClose).on("end", onEnd);
+      if (this.#cancelled || body.destroyed) {
+        finish(undefined, false);
+        return;
+      }
+      body.on("data", onData);
+    });
+  }
+}
+
+/** The transport's HTTP client on Node: one undici dispatcher (and so one pool per origin), owned by the transport. */
+export async function undiciPool(options: NetworkOptions = {}): Promise<ExchangePool> {
+  const { dispatcher, proxyFor } = await dispatcherFor(options);
+  let destroyed = false;
+
+  const once = async (request: ExchangeRequest): Promise<ExchangeResponse> => {
+    const url = request.url;
+    const headers = request.headers;
+    for (const name in headers) checkHeader(name, headers[name]);
+    let sent = headers;
+    if ((url.username !== "" || url.password !== "") && headers["authorization"] === undefined) {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      sent = { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+    }
+    const data = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: request.method,
+      headers: sent,
+      body: request.body ?? (request.method === "POST" ? "" : null),
+      signal: request.abort === undefined ? null : (signalOf(request.abort) as never),
+    });
+    if (data.statusCode === STATUS_PROXY_AUTH) {
+      const proxy = proxyFor(url);
+      if (proxy !== undefined) {
+        data.body.destroy();
+        throw new ProxyError(url.href, proxy, { status: STATUS_PROXY_AUTH });
+      }
+    }
+    return new UndiciResponse(data);
+  };
+
+  const failed = (request: ExchangeRequest, error: unknown): unknown => {
+    if (request.abort?.aborted) return request.abort.reason;
+    const proxy = proxyFor(request.url);
+    return (proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error)) || error;
+  };
+
+  return {
+    exchange: async (request) => {
+      if (destroyed) throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") throw new TypeError(`Unsupported URL protocol: ${request.url.protocol}`);
+      try {
+        return await once(request);
+      } catch (error) {
+        if (!mayRetry(request, error) || destroyed) throw failed(request, error);
+      }
+      try {
+        return await once(request);
+      } catch (error) {
+        throw failed(request, error);
+      }
+    },
+    destroy: () => {
+      destroyed = true;
+      dispatcher.destroy().catch(() => undefined);
+    },
+  };
+}
