@@ -1,4 +1,4 @@
-import { InvalidConfigError, MessageTooLargeError, ProxyError, type AbortHandle } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, type AbortHandle } from "@mcp/jsonrpc";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
@@ -139,6 +139,9 @@ function mayRetry(request: ExchangeRequest, error: unknown): boolean {
 
 const STATUS_PROXY_AUTH = 407;
 
+/** A request body longer than this (in characters) is sent on a connection closed after its answer. */
+const LARGE_BODY_CHARS = 64 * 1024;
+
 const ignore = (): void => undefined;
 
 /**
@@ -164,10 +167,13 @@ class UndiciResponse implements ExchangeResponse {
   readonly statusText: string;
   readonly #headers: Record<string, string | string[] | undefined>;
   readonly #body: Dispatcher.ResponseData["body"];
+  /** Turns a body that broke into the caller's error. */
+  readonly #broken: (error: unknown) => unknown;
   #consumed = false;
   #cancelled = false;
 
-  constructor(data: Dispatcher.ResponseData) {
+  constructor(data: Dispatcher.ResponseData, broken: (error: unknown) => unknown) {
+    this.#broken = broken;
     this.status = data.statusCode;
     this.statusText = (data as { statusText?: string }).statusText ?? "";
     this.#headers = data.headers;
@@ -213,11 +219,11 @@ class UndiciResponse implements ExchangeResponse {
         settled = true;
         body.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
         if (error !== undefined) {
-          reject(error);
+          reject(McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError" ? error : this.#broken(error));
           return;
         }
         if (!ended && !this.#cancelled) {
-          reject(Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" }));
+          reject(this.#broken(Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" })));
           return;
         }
         try {
@@ -269,6 +275,9 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
       headers: sent,
       body: request.body ?? (request.method === "POST" ? "" : null),
       signal: request.abort === undefined ? null : (signalOf(request.abort) as never),
+      // A server may answer a large body before reading it all (413, 400 from a body limit) and
+      // then cannot take another request on that connection: a large POST gets one of its own.
+      reset: request.body !== undefined && request.body.length > LARGE_BODY_CHARS,
     });
     if (data.statusCode === STATUS_PROXY_AUTH) {
       const proxy = proxyFor(url);
@@ -277,7 +286,7 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
         throw new ProxyError(url.href, proxy, { status: STATUS_PROXY_AUTH });
       }
     }
-    return new UndiciResponse(data);
+    return new UndiciResponse(data, (error) => (request.abort?.aborted ? request.abort.reason : new NetworkError(url.href, error, { serverName: options.serverName })));
   };
 
   const failed = (request: ExchangeRequest, error: unknown): unknown => {

@@ -1,0 +1,222 @@
+// The HTTP client's safety rules, against raw socket servers that do what a real server can but
+// will not on demand: bytes after a body, a connection closed at each point of an exchange, a
+// Keep-Alive hint, a burst past the connection limit.
+import { NetworkError } from "@mcp/jsonrpc";
+import { createServer, type Server, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpTransport } from "../src/index.js";
+
+interface RawRequest {
+  connection: number;
+  method: string;
+  json: { id?: number; method?: string } | undefined;
+}
+
+type Reply = (request: RawRequest, socket: Socket) => void;
+
+interface RawServer {
+  url: string;
+  /** Every complete request the server read, in order. */
+  requests: RawRequest[];
+  /** Connections accepted so far. */
+  connections: () => number;
+  /** Most connections open at once. */
+  peak: () => number;
+  stop(): Promise<void>;
+}
+
+let servers: RawServer[] = [];
+let transports: HttpTransport[] = [];
+afterEach(async () => {
+  await Promise.all(transports.map((t) => t.close()));
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+  transports = [];
+});
+
+/** A server that reads HTTP/1.1 requests framed by Content-Length and lets `reply` answer (or not). */
+async function rawServer(reply: Reply, onAccept?: (connection: number, socket: Socket) => boolean): Promise<RawServer> {
+  const requests: RawRequest[] = [];
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  let open = 0;
+  let peak = 0;
+  const server: Server = createServer((socket) => {
+    const connection = ++accepted;
+    sockets.add(socket);
+    open++;
+    peak = Math.max(peak, open);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      open--;
+    });
+    socket.on("error", () => undefined);
+    if (onAccept && !onAccept(connection, socket)) return;
+    let buffered = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (;;) {
+        const end = buffered.indexOf("\r\n\r\n");
+        if (end === -1) return;
+        const head = buffered.subarray(0, end).toString("latin1");
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        const body = buffered.subarray(end + 4, end + 4 + length).toString("utf8");
+        buffered = buffered.subarray(end + 4 + length);
+        const request: RawRequest = { connection, method: head.split(" ")[0]!, json: body ? (JSON.parse(body) as RawRequest["json"]) : undefined };
+        requests.push(request);
+        reply(request, socket);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const raw: RawServer = {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    connections: () => accepted,
+    peak: () => peak,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(raw);
+  return raw;
+}
+
+function response(body: string, extraHeaders = ""): string {
+  return `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extraHeaders}\r\n${body}`;
+}
+
+function answer(id: number | undefined, result: unknown): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result });
+}
+
+async function open(url: string): Promise<HttpTransport> {
+  const transport = new HttpTransport({ type: "http", url, timeout: 10_000, fallbackToSse: false });
+  transports.push(transport);
+  await transport.connect();
+  return transport;
+}
+
+describe("bytes after a body never answer the next request", () => {
+  for (const size of [100_000, 200_000, 300_000, 1_000_000]) {
+    it(`a ${size / 1000} KB tools/list answer followed by a forged reply`, async () => {
+      const server = await rawServer((request, socket) => {
+        if (request.json?.method === "tools/list") {
+          const tools = [{ name: "t", description: "x".repeat(size), inputSchema: { type: "object" } }];
+          // The forged reply claims the id the client will give its next request.
+          const forged = response(answer((request.json.id ?? 0) + 1, { content: [{ type: "text", text: "FORGED" }] }));
+          socket.write(response(answer(request.json.id, { tools })) + forged);
+          return;
+        }
+        socket.write(response(answer(request.json?.id, { content: [{ type: "text", text: "real" }] })));
+      });
+      const transport = await open(server.url);
+      const listed = await transport.request<{ tools: unknown[] }>("tools/list");
+      expect(listed.tools).toHaveLength(1);
+      const called = await transport.request<{ content: { text: string }[] }>("tools/call", { name: "t" });
+      expect(called.content[0]!.text).toBe("real");
+      // The connection that carried the extra bytes was dropped; the call went on another.
+      const call = server.requests.find((r) => r.json?.method === "tools/call")!;
+      expect(call.connection).not.toBe(server.requests.find((r) => r.json?.method === "tools/list")!.connection);
+    });
+  }
+});
+
+describe("a request is sent again only when it is known not to have been processed", () => {
+  // Where the first connection is closed: as soon as it is accepted, after the whole request was
+  // read, or after half an answer. Later connections are served normally.
+  const points = ["on accept", "after the request", "after half an answer"] as const;
+  const methods = [
+    { method: "tools/call", safe: false },
+    { method: "tools/list", safe: true },
+    { method: "resources/read", safe: true },
+  ];
+  for (const point of points) {
+    for (const { method, safe } of methods) {
+      it(`${method}, connection closed ${point}`, async () => {
+        const server = await rawServer(
+          (request, socket) => {
+            const body = answer(request.json?.id, method === "tools/call" ? { content: [] } : method === "tools/list" ? { tools: [] } : { contents: [] });
+            if (request.connection === 1 && point === "after the request") socket.destroy();
+            else if (request.connection === 1 && point === "after half an answer") {
+              const whole = response(body);
+              socket.end(whole.slice(0, whole.length - 10));
+            } else socket.write(response(body));
+          },
+          (connection, socket) => {
+            if (connection === 1 && point === "on accept") {
+              socket.destroy();
+              return false;
+            }
+            return true;
+          },
+        );
+        const transport = await open(server.url);
+        const outcome = await transport.request(method, method === "tools/call" ? { name: "t" } : method === "resources/read" ? { uri: "x:y" } : {}).then(
+          () => "answered",
+          (error: unknown) => error,
+        );
+        const received = server.requests.filter((r) => r.json?.method === method).length;
+        if (point === "on accept") {
+          // Nothing reached the server: sending it again is safe whatever the method.
+          expect(received).toBe(outcome === "answered" ? 1 : 0);
+        } else if (safe && point === "after the request") {
+          // No answer byte came: a method without side effects is sent once more, on a new connection.
+          expect(outcome).toBe("answered");
+          expect(received).toBe(2);
+        } else {
+          // The server read it (or began to answer): it is not sent twice, and the caller is told the connection broke.
+          expect(received).toBe(1);
+          expect(NetworkError.isInstance(outcome)).toBe(true);
+        }
+      });
+    }
+  }
+
+  it("a notification whose connection closed after it was read is not sent again", async () => {
+    const server = await rawServer((request, socket) => {
+      if (request.json?.method === "notifications/roots/list_changed") socket.destroy();
+      else socket.write(response(answer(request.json?.id, {})));
+    });
+    const transport = await open(server.url);
+    await expect(transport.notify("notifications/roots/list_changed")).rejects.toBeInstanceOf(NetworkError);
+    expect(server.requests.filter((r) => r.json?.method === "notifications/roots/list_changed")).toHaveLength(1);
+  });
+});
+
+describe("connections", () => {
+  for (const hint of [true, false]) {
+    it(hint ? "retires an idle connection before the server's Keep-Alive timeout ends it" : "keeps an idle connection for 4 s when the server gives no hint", async () => {
+      const header = hint ? "keep-alive: timeout=2\r\n" : "";
+      const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { content: [] }), header)));
+      const transport = await open(server.url);
+      for (const name of ["a", "b", "c"]) await transport.request("tools/call", { name });
+      const before = server.connections();
+      expect(before).toBeLessThanOrEqual(2);
+      // A 2 s hint is retired 1 s early: after 1.2 s idle the next call takes a new connection.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await transport.request("tools/call", { name: "d" });
+      expect(server.connections()).toBe(hint ? before + 1 : before);
+      expect(server.requests.filter((r) => r.json?.method === "tools/call")).toHaveLength(4);
+    });
+  }
+
+  it("keeps at most 64 connections to one origin, also while every other connection is dropped", async () => {
+    const server = await rawServer((request, socket) => {
+      setTimeout(() => {
+        if (request.connection % 2 === 0) socket.destroy();
+        else socket.write(response(answer(request.json?.id, { tools: [] })));
+      }, 20);
+    });
+    const transport = await open(server.url);
+    const outcomes = await Promise.allSettled(Array.from({ length: 300 }, () => transport.request("tools/list")));
+    expect(server.peak()).toBeLessThanOrEqual(64);
+    expect(server.peak()).toBeGreaterThan(8);
+    // tools/list has no side effect: each broken one is sent once more, and most get through.
+    expect(outcomes.filter((o) => o.status === "fulfilled").length).toBeGreaterThan(150);
+  });
+});
