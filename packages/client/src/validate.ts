@@ -1,5 +1,5 @@
 import { timeoutProblem } from "@mcp/jsonrpc";
-import { parseHttpUrl } from "@mcp/transport-http";
+import { parseHttpUrl, parseProxyUrl } from "@mcp/transport-http";
 import { stdioCommandProblems } from "@mcp/transport-stdio";
 import { UnknownServerTypeError } from "./errors.js";
 
@@ -48,6 +48,12 @@ export function serverConfigProblems(config: unknown): ConfigProblem[] {
       if (typeof url === "string") problems.push({ field: "url", message: url });
     }
     if (c["headers"] !== undefined && !isStringMap(c["headers"])) problems.push({ field: "headers", message: '"headers" must map names to strings' });
+    if (c["proxy"] !== undefined && c["proxy"] !== false) {
+      const proxy = parseProxyUrl(c["proxy"]);
+      if (typeof proxy === "string") problems.push({ field: "proxy", message: proxy });
+    }
+    if (c["ca"] !== undefined && (typeof c["ca"] !== "string" || c["ca"] === "")) problems.push({ field: "ca", message: '"ca" must be the path of a PEM file' });
+    if (c["headersHelper"] !== undefined && (typeof c["headersHelper"] !== "string" || c["headersHelper"].trim() === "")) problems.push({ field: "headersHelper", message: '"headersHelper" must be a command that prints a JSON object of headers' });
   }
   const timeout = timeoutProblem(c["timeout"], '"timeout"');
   if (timeout !== undefined) problems.push({ field: "timeout", message: timeout });

@@ -337,6 +337,23 @@ function tlsProblem(error: unknown): string | undefined {
   return undefined;
 }
 
+/** undici's words for a proxy's refusal: of a CONNECT tunnel, and of a plain request (407). */
+const PROXY_REFUSED = /^(?:Proxy response|Proxy Authentication Required) \((\d{3})\)/;
+
+/**
+ * The HTTP status with which a forward proxy refused a request, read from an HTTP client's error
+ * (or its cause chain), or undefined when the error is not a proxy's refusal.
+ */
+export function proxyRefusalStatus(error: unknown): number | undefined {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+    const message = (current as { message?: unknown }).message;
+    const match = typeof message === "string" ? PROXY_REFUSED.exec(message) : null;
+    if (match) return Number(match[1]);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /**
  * A forward proxy refused or failed the request: a `407` (its credentials were missing or wrong),
  * a refused `CONNECT` tunnel, or a proxy that cannot be reached. Names the proxy with its password

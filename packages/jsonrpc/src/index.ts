@@ -45,6 +45,7 @@ export {
   MODERN_ERROR_CODES,
   NetworkError,
   ProxyError,
+  proxyRefusalStatus,
   NoResponseError,
   ParseError,
   RequestTimeoutError,

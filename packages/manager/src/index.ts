@@ -9,3 +9,4 @@ export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type To
 export { TOOL_NAME_PATTERN, ToolNameMap, toolNameFor, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, backoffDelay, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
+export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";

@@ -1,10 +1,11 @@
-import { callTool, connectToServer, listTools, ping, type MCPServerConfig, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
-import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
+import { callTool, connectToServer, listTools, ping, type HttpAuthProvider, type MCPServerConfig, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
+import { InvalidConfigError, NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import { FileToolCache, toolCacheKey, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
 import { backoffDelay, DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
+import { headersHelperProvider } from "./headers-helper.js";
 import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
 import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import { DAY, filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind, type Server, type Waiter } from "./server.js";
@@ -32,6 +33,8 @@ export class MCPManager {
   readonly #writes = new Set<Promise<unknown>>();
   /** One OAuth provider per HTTP server, kept across reconnects (its tokens and single flights). */
   readonly #oauth = new Map<string, OAuthProvider>();
+  /** Each server's headersHelper provider: its headers are kept between connections for their time. */
+  readonly #helpers = new Map<string, HttpAuthProvider>();
   #tokenStore: TokenStore | undefined;
 
   constructor(options: MCPManagerOptions = {}) {
@@ -181,6 +184,26 @@ export class MCPManager {
       this.#oauth.set(name, provider);
     }
     const { oauth: _settings, ...rest } = config as MCPServerConfig & { oauth?: unknown };
+    return { ...rest, authProvider: provider } as MCPServerConfig;
+  }
+
+  /**
+   * The config a connection uses: OAuth attached (see {@link #withOAuth}), and a `headersHelper`
+   * in front of it. A helper is a command: one from a project's config runs only once the project
+   * server is approved (`approved: true`, as the CLI and Claude Code's own approvals mark it).
+   */
+  #withAuth(server: Server): MCPServerConfig {
+    const config = this.#withOAuth(server.name, server.config);
+    const { headersHelper, headersHelperTtlMs, ...rest } = config as MCPServerConfig & { headersHelper?: unknown; headersHelperTtlMs?: number };
+    if (headersHelper === undefined || !("url" in config)) return config;
+    if (server.discovered?.source.scope === "project" && server.discovered.approved !== true) {
+      throw new InvalidConfigError(`its headersHelper comes from the project file ${server.discovered.source.file} and runs only once the server is approved`, { serverName: server.name, field: "headersHelper" });
+    }
+    let provider = this.#helpers.get(server.name);
+    if (!provider) {
+      provider = headersHelperProvider({ serverName: server.name, command: headersHelper as string, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd: this.#options.cwd });
+      this.#helpers.set(server.name, provider);
+    }
     return { ...rest, authProvider: provider } as MCPServerConfig;
   }
 
@@ -368,7 +391,7 @@ export class MCPManager {
     abort.signal.addEventListener("abort", closeEarly, { once: true });
     try {
       const { onElicitation, onSampling } = this.#options;
-      connection = await connectToServer(server.name, this.#withOAuth(server.name, server.config), {
+      connection = await connectToServer(server.name, this.#withAuth(server), {
         ...this.#options.connect,
         signal: abort.signal,
         ...(onElicitation ? { onElicitation: (params, context) => onElicitation(server.name, params, context) } : {}),

@@ -1,4 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
+import { createHttpFetch } from "@mcp/transport-http";
 import { FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type TokenStore } from "@mcp/oauth";
 import { join } from "node:path";
 import { homedir } from "node:os";
@@ -53,6 +54,9 @@ export function oauthConfigOf(config: MCPServerConfig): ServerOAuthConfig | fals
 export function wantsOAuth(config: MCPServerConfig): boolean {
   if (!("url" in config) || typeof config.url !== "string") return false;
   if ("authProvider" in config && config.authProvider) return false;
+  // A headersHelper brings its own credentials: OAuth only when the config asks for it as well.
+  const oauth = (config as { oauth?: unknown }).oauth;
+  if ((config as { headersHelper?: unknown }).headersHelper !== undefined && (typeof oauth !== "object" || oauth === null)) return false;
   if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) return false;
   return oauthConfigOf(config) !== false;
 }
@@ -72,6 +76,8 @@ export function providerFor(name: string, config: MCPServerConfig, store: TokenS
     clientName: "mcp-client-stack",
     scopes,
     store,
+    // Discovery, registration and tokens go the way the server's own requests go (its proxy, its CA).
+    fetch: createHttpFetch({ proxy: (config as { proxy?: string | false }).proxy, ca: (config as { ca?: string }).ca, serverName: name }),
   });
 }
 

@@ -40,6 +40,21 @@ export function parseHttpUrl(value: unknown): URL | string {
  */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(["ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete", "server/discover"]);
 
+/**
+ * A proxy URL (`proxy` of a config, or `HTTPS_PROXY` and its kind), or what is wrong with it: it
+ * must be an http or https URL. The sentence names `field` and never the URL (it may hold a password).
+ */
+export function parseProxyUrl(value: unknown, field = "proxy"): URL | string {
+  if (typeof value !== "string") return `"${field}" must be a proxy URL (or false for none)`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${field}" is not a valid proxy URL`;
+  }
+  return url.protocol === "http:" || url.protocol === "https:" ? url : `"${field}" must be an http or https proxy URL, got ${url.protocol}`;
+}
+
 /** Headers that carry the MCP session and protocol: a config that sets one is refused. */
 export function isProtocolHeader(name: string): boolean {
   const lower = name.toLowerCase();

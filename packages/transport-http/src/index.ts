@@ -3,4 +3,5 @@ export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
 export { isHttpToken } from "./headers.js";
-export { parseHttpUrl, SAFE_METHODS } from "./defaults.js";
+export { parseHttpUrl, parseProxyUrl, SAFE_METHODS } from "./defaults.js";
+export { createHttpFetch, type HttpNetworkOptions } from "./network.js";

@@ -1,8 +1,9 @@
-import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, type AbortHandle } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, proxyRefusalStatus, type AbortHandle } from "@mcp/jsonrpc";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
-import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from "undici";
 import { TextSink, TextStreamSink, type BodySink, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
+import { parseProxyUrl } from "./defaults.js";
 import { checkHeader } from "./headers.js";
 
 /**
@@ -44,13 +45,8 @@ function envProxy(protocol: string): string | undefined {
 }
 
 function checkProxyUrl(value: string, serverName: string | undefined, field: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidConfigError(`"${field}" is not a valid proxy URL`, { serverName, field });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidConfigError(`"${field}" must be an http or https proxy URL, got ${url.protocol}`, { serverName, field });
+  const url = parseProxyUrl(value, field);
+  if (typeof url === "string") throw new InvalidConfigError(url, { serverName, field });
   return url;
 }
 
@@ -73,7 +69,7 @@ async function caOf(options: NetworkOptions): Promise<string[] | undefined> {
 }
 
 /** The dispatcher for one transport: direct, through the configured proxy, or as the environment says. */
-async function dispatcherFor(options: NetworkOptions): Promise<{ dispatcher: Dispatcher; proxyFor: (url: URL) => string | undefined }> {
+export async function dispatcherFor(options: NetworkOptions): Promise<{ create: () => Dispatcher; proxyFor: (url: URL) => string | undefined }> {
   const ca = await caOf(options);
   const base = {
     connections: POOL_LIMITS.connections,
@@ -87,29 +83,26 @@ async function dispatcherFor(options: NetworkOptions): Promise<{ dispatcher: Dis
   if (typeof options.proxy === "string") {
     const proxy = checkProxyUrl(options.proxy, options.serverName, "proxy").href;
     // A plain-http server is asked through the proxy as curl does (absolute URL); https is tunnelled (CONNECT).
-    return { dispatcher: new ProxyAgent({ ...base, uri: proxy, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: () => proxy };
+    return { create: () => new ProxyAgent({ ...base, uri: proxy, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: () => proxy };
   }
   if (options.proxy === undefined && PROXY_ENV.some((name) => process.env[name])) {
     for (const name of PROXY_ENV) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
-    return { dispatcher: new EnvHttpProxyAgent({ ...base, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: (url) => envProxy(url.protocol) };
+    return { create: () => new EnvHttpProxyAgent({ ...base, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: (url) => envProxy(url.protocol) };
   }
-  return { dispatcher: new Agent(base), proxyFor: () => undefined };
+  return { create: () => new Agent(base), proxyFor: () => undefined };
 }
 
-const TUNNEL_REFUSED = /^Proxy response \((\d{3})\)/;
-
 /** The typed error for a failure on the way through `proxy`, or undefined when the proxy is not to blame. */
-function proxyFailure(url: URL, proxy: string, error: unknown): ProxyError | undefined {
-  const message = error instanceof Error ? error.message : "";
-  const refused = TUNNEL_REFUSED.exec(message);
-  if (refused) return new ProxyError(url.href, proxy, { status: Number(refused[1]), cause: error });
+function proxyFailure(url: URL, proxy: string, error: unknown, serverName: string | undefined): ProxyError | undefined {
+  const refused = proxyRefusalStatus(error);
+  if (refused !== undefined) return new ProxyError(url.href, proxy, { status: refused, serverName, cause: error });
   // Through a proxy every connection goes to the proxy: one that fails to open is the proxy's.
   const { port, address } = (error ?? {}) as { port?: unknown; address?: unknown };
   const code = NetworkErrorCode.of(error);
   const proxyUrl = new URL(proxy);
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80));
   if ((code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") && (port === undefined || port === proxyPort || address === proxyUrl.hostname)) {
-    return new ProxyError(url.href, proxy, { cause: error });
+    return new ProxyError(url.href, proxy, { serverName, cause: error });
   }
   return undefined;
 }
@@ -139,7 +132,7 @@ function mayRetry(request: ExchangeRequest, error: unknown): boolean {
 
 const STATUS_PROXY_AUTH = 407;
 
-/** A request body longer than this (in characters) is sent on a connection closed after its answer. */
+/** After an error answer to a request body longer than this (in characters), idle connections are retired. */
 const LARGE_BODY_CHARS = 64 * 1024;
 
 const ignore = (): void => undefined;
@@ -256,8 +249,25 @@ class UndiciResponse implements ExchangeResponse {
 
 /** The transport's HTTP client on Node: one undici dispatcher (and so one pool per origin), owned by the transport. */
 export async function undiciPool(options: NetworkOptions = {}): Promise<ExchangePool> {
-  const { dispatcher, proxyFor } = await dispatcherFor(options);
+  const { create, proxyFor } = await dispatcherFor(options);
+  let dispatcher = create();
+  /** Dispatchers retired while requests (an event stream) still ran on them; destroyed with the pool. */
+  const retired = new Set<Dispatcher>();
   let destroyed = false;
+  /**
+   * A server may answer a large body before reading all of it (413, or a 400 from a body limit),
+   * and its connection then cannot take another request. undici shows no request's socket, so
+   * every idle connection is retired: later requests go on new ones, streams in flight finish.
+   */
+  const retire = (): void => {
+    const old = dispatcher;
+    dispatcher = create();
+    retired.add(old);
+    old.close().then(
+      () => retired.delete(old),
+      () => retired.delete(old),
+    );
+  };
 
   const once = async (request: ExchangeRequest): Promise<ExchangeResponse> => {
     const url = request.url;
@@ -275,15 +285,13 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
       headers: sent,
       body: request.body ?? (request.method === "POST" ? "" : null),
       signal: request.abort === undefined ? null : (signalOf(request.abort) as never),
-      // A server may answer a large body before reading it all (413, 400 from a body limit) and
-      // then cannot take another request on that connection: a large POST gets one of its own.
-      reset: request.body !== undefined && request.body.length > LARGE_BODY_CHARS,
     });
+    if (data.statusCode >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
     if (data.statusCode === STATUS_PROXY_AUTH) {
       const proxy = proxyFor(url);
       if (proxy !== undefined) {
         data.body.destroy();
-        throw new ProxyError(url.href, proxy, { status: STATUS_PROXY_AUTH });
+        throw new ProxyError(url.href, proxy, { status: STATUS_PROXY_AUTH, serverName: options.serverName });
       }
     }
     return new UndiciResponse(data, (error) => (request.abort?.aborted ? request.abort.reason : new NetworkError(url.href, error, { serverName: options.serverName })));
@@ -292,7 +300,7 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   const failed = (request: ExchangeRequest, error: unknown): unknown => {
     if (request.abort?.aborted) return request.abort.reason;
     const proxy = proxyFor(request.url);
-    return (proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error)) || error;
+    return (proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error, options.serverName)) || error;
   };
 
   return {
@@ -313,6 +321,28 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     destroy: () => {
       destroyed = true;
       dispatcher.destroy().catch(() => undefined);
+      for (const old of retired) old.destroy().catch(() => undefined);
+      retired.clear();
     },
   };
+}
+
+/**
+ * A WHATWG `fetch` on the same network path as the transport (the server's proxy or the
+ * environment's, its `ca`), for the requests around a session: OAuth discovery, registration and
+ * tokens. A proxy's refusal is a {@link ProxyError}. Its connections end with `close()`.
+ */
+export async function proxiedFetch(options: NetworkOptions = {}): Promise<{ fetch: typeof fetch; close(): Promise<void> }> {
+  const { create, proxyFor } = await dispatcherFor(options);
+  const dispatcher = create();
+  const proxied = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : input.toString());
+    try {
+      return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
+    } catch (error) {
+      const proxy = proxyFor(url);
+      throw (proxy !== undefined && proxyFailure(url, proxy, (error as { cause?: unknown }).cause ?? error, options.serverName)) || error;
+    }
+  };
+  return { fetch: proxied as typeof fetch, close: () => dispatcher.close() };
 }

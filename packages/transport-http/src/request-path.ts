@@ -1,4 +1,4 @@
-import { HttpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
 import { ACCEPT_BOTH, ACCEPT_SSE, BODY_HEADERS, DEFAULTS } from "./defaults.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
@@ -182,6 +182,8 @@ export class RequestPath {
   #networkError(request: ExchangeRequest, error: unknown): unknown {
     if (request.abort?.aborted) return request.abort.reason;
     if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) return error;
+    // Already typed by the HTTP client (a ProxyError, a bad ca file): as it is.
+    if (McpError.isInstance(error)) return error;
     return new NetworkError(request.url.href, error, { serverName: this.#serverName });
   }
 

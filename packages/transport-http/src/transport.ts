@@ -23,7 +23,7 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, SAFE_METHODS, isEventStream, isProtocolHeader, parseHttpUrl } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, SAFE_METHODS, isEventStream, isProtocolHeader, parseHttpUrl, parseProxyUrl } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { headerProblem } from "./headers.js";
 import { openLegacyStream } from "./legacy.js";
@@ -119,7 +119,8 @@ export class HttpTransport implements MCPTransport {
     checkTimeout(config.defaultRetryMs, "defaultRetryMs", serverName);
     checkInteger(config.maxResumeAttempts, 0, "maxResumeAttempts", serverName);
     checkInteger(config.maxMessageBytes, 1, "maxMessageBytes", serverName);
-    if (config.proxy !== undefined && config.proxy !== false && typeof config.proxy !== "string") throw new InvalidConfigError(`"proxy" must be a proxy URL or false; got ${typeof config.proxy}`, { serverName, field: "proxy" });
+    const proxy = config.proxy === undefined || config.proxy === false ? undefined : parseProxyUrl(config.proxy);
+    if (typeof proxy === "string") throw new InvalidConfigError(proxy, { serverName, field: "proxy" });
     if (config.ca !== undefined && (typeof config.ca !== "string" || config.ca === "")) throw new InvalidConfigError('"ca" must be the path of a PEM file', { serverName, field: "ca" });
     for (const [name, value] of Object.entries(config.headers ?? {})) {
       if (isProtocolHeader(name)) {

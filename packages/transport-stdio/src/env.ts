@@ -21,6 +21,28 @@ export const DEFAULT_INHERITED_ENV_VARS_WINDOWS = [
 ] as const;
 
 /**
+ * Network settings a server gets from the parent on every platform, so a server that calls out
+ * (an API, a package registry) works behind a company proxy or a private CA: the proxy variables
+ * in both cases, as tools read either, and the CA bundle variables of Node, OpenSSL, Python
+ * requests and curl. A proxy URL may carry the proxy's own credentials; nothing else is passed.
+ */
+export const DEFAULT_NETWORK_ENV_VARS = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+] as const;
+
+/**
  * The environment a server is started with: a safe base from the parent (or all of it with
  * `inheritEnv`), then `env` on top. Secrets in the parent's environment stay out unless asked for.
  */
@@ -35,7 +57,7 @@ export function buildChildEnv(
     for (const [key, value] of Object.entries(parent)) if (value !== undefined) result[key] = value;
   } else {
     const names = platform === "win32" ? DEFAULT_INHERITED_ENV_VARS_WINDOWS : DEFAULT_INHERITED_ENV_VARS_POSIX;
-    for (const name of names) {
+    for (const name of [...names, ...DEFAULT_NETWORK_ENV_VARS]) {
       const value = parent[name];
       // Skip exported shell functions ("() { … }"): a known injection vector.
       if (value !== undefined && !value.startsWith("()")) result[name] = value;

@@ -201,18 +201,40 @@ describe("StdioTransport", () => {
     expect(buildChildEnv({ PATH: "/custom" }, true, parent, "linux")).toMatchObject({ AWS_SECRET_ACCESS_KEY: "s3cr3t", PATH: "/custom" });
   });
 
+  it("a server behind a company proxy gets the proxy and CA variables (both cases), and still no other secret", () => {
+    const network = {
+      HTTP_PROXY: "http://proxy:3128",
+      https_proxy: "http://user:pw@proxy:3128",
+      NO_PROXY: "localhost",
+      all_proxy: "socks5://proxy:1080",
+      NODE_EXTRA_CA_CERTS: "/etc/ca.pem",
+      SSL_CERT_FILE: "/etc/ssl/ca.pem",
+      SSL_CERT_DIR: "/etc/ssl/certs",
+      REQUESTS_CA_BUNDLE: "/etc/ssl/bundle.pem",
+      CURL_CA_BUNDLE: "/etc/ssl/curl.pem",
+    };
+    for (const platform of ["linux", "win32"] as const) {
+      const child = buildChildEnv(undefined, false, { ...network, GITHUB_TOKEN: "ghp_x", PROXY_PASSWORD: "pw" }, platform);
+      expect(child).toMatchObject(network);
+      expect(child).not.toHaveProperty("GITHUB_TOKEN");
+      expect(child).not.toHaveProperty("PROXY_PASSWORD");
+    }
+  });
+
   it("a real child does not see a parent secret by default", async () => {
     process.env["MCP_TEST_SECRET"] = "do-not-leak";
     try {
-      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, extra: process.env.EXTRA ?? null } }) + "\\n"); });';
+      process.env["HTTPS_PROXY"] = "http://127.0.0.1:9/";
+      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, extra: process.env.EXTRA ?? null, proxy: process.env.HTTPS_PROXY ?? null } }) + "\\n"); });';
       const plain = await createStdioTransport({ command: process.execPath, args: ["-e", script], env: { EXTRA: "yes" } });
       open.push(plain);
-      await expect(plain.request("env")).resolves.toEqual({ secret: null, extra: "yes" });
+      await expect(plain.request("env")).resolves.toEqual({ secret: null, extra: "yes", proxy: "http://127.0.0.1:9/" });
       const inherited = await createStdioTransport({ command: process.execPath, args: ["-e", script], inheritEnv: true });
       open.push(inherited);
-      await expect(inherited.request("env")).resolves.toEqual({ secret: "do-not-leak", extra: null });
+      await expect(inherited.request("env")).resolves.toEqual({ secret: "do-not-leak", extra: null, proxy: "http://127.0.0.1:9/" });
     } finally {
       delete process.env["MCP_TEST_SECRET"];
+      delete process.env["HTTPS_PROXY"];
     }
   });
 

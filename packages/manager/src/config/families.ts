@@ -62,7 +62,7 @@ function entries(value: unknown): [string, Obj][] {
 /** Copies the fields our config shares with most hosts. */
 function common(raw: Obj): Obj {
   const out: Obj = {};
-  for (const key of ["command", "args", "env", "cwd", "url", "headers", "timeout", "oauth"]) if (raw[key] !== undefined) out[key] = raw[key];
+  for (const key of ["command", "args", "env", "cwd", "url", "headers", "timeout", "oauth", "headersHelper", "headersHelperTtlMs", "proxy", "ca"]) if (raw[key] !== undefined) out[key] = raw[key];
   return out;
 }
 

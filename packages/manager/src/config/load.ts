@@ -9,7 +9,7 @@ import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadR
 import { validateServerConfig } from "./validate.js";
 
 /** The fields that take `${…}` expansion. */
-const EXPANDED = ["command", "args", "env", "url", "headers", "cwd"] as const;
+const EXPANDED = ["command", "args", "env", "url", "headers", "cwd", "proxy", "ca"] as const;
 
 /**
  * Reads every MCP server config the user already has — Claude Code, Claude Desktop, Cursor,
