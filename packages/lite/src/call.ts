@@ -1,5 +1,6 @@
 import { bodyChunks, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
 import { liteHttpError, liteParseError } from "./errors.js";
+import { fetchFor, proxyErrorOf } from "./proxy.js";
 import { parsePayloads, parseSSEStream } from "./sse.js";
 
 /** Options of {@link callMCP}. */
@@ -13,6 +14,11 @@ export interface CallMCPOptions {
   fetch?: typeof fetch | undefined;
   /** Largest JSON body or SSE event accepted, in bytes. Default 64 MiB. */
   maxMessageBytes?: number | undefined;
+  /**
+   * A forward proxy for this call (Node): its URL, credentials in it sent as `Proxy-Authorization`,
+   * or `false` for none. Unset: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`. Ignored with `fetch`.
+   */
+  proxy?: string | false | undefined;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -65,9 +71,11 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
 
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { method: "POST", headers, body, ...(combined ? { signal: combined } : {}) });
+    const send = options.fetch ?? (await fetchFor(url, options.proxy));
+    response = await send(url, { method: "POST", headers, body, ...(combined ? { signal: combined } : {}) });
   } catch (error) {
-    throw signal?.aborted || timer?.aborted ? failed(error) : new NetworkError(url, error);
+    if (signal?.aborted || timer?.aborted) throw failed(error);
+    throw (options.fetch === undefined && proxyErrorOf(url, options.proxy, error)) || new NetworkError(url, error);
   }
   try {
     if (!response.ok) {

@@ -118,6 +118,8 @@ export class OAuthProvider {
   #discovery: Discovery | undefined;
   #flight: Promise<boolean> | undefined;
   #refreshing: Promise<void> | undefined;
+  /** The store's stamp of the credentials when we last read or wrote them. */
+  #stamp: number | undefined;
   /** The access token the last full flow produced: a 401 for it means the flow cannot help. */
   #fromFlow: string | undefined;
   /** The access token the last refresh produced: a 401 for it goes to the whole flow. */
@@ -134,6 +136,7 @@ export class OAuthProvider {
   /** The bearer token header, refreshed first when it is about to expire; `{}` before any flow. */
   async headers(): Promise<Record<string, string>> {
     await this.#load();
+    await this.#reloadIfChanged();
     const tokens = this.#credentials?.tokens;
     if (!tokens) return {};
     const margin = this.#options.refreshMarginMs ?? 60_000;
@@ -194,8 +197,21 @@ export class OAuthProvider {
     return this.#loading;
   }
 
+  /** Reads the credentials again when another process (or store user) wrote them since we last looked. */
+  async #reloadIfChanged(): Promise<void> {
+    const credentials = this.#credentials;
+    if (!this.#store.stamp || credentials === undefined) return;
+    const stamp = await this.#store.stamp(credentials.issuer, credentials.resource);
+    if (stamp === this.#stamp) return;
+    this.#stamp = stamp;
+    const stored = await this.#store.get(credentials.issuer, credentials.resource);
+    // Only if nothing of ours changed meanwhile: our own newer write wins.
+    if (stored !== undefined && this.#credentials === credentials) this.#credentials = stored;
+  }
+
   async #handle(context: UnauthorizedContext): Promise<boolean> {
     await this.#load();
+    await this.#reloadIfChanged();
     const challenge = parseBearerChallenge(context.wwwAuthenticate);
     const sent = /^Bearer (.+)$/i.exec(context.sent?.["authorization"] ?? "")?.[1];
     const current = this.#credentials?.tokens?.accessToken;
@@ -392,15 +408,28 @@ export class OAuthProvider {
 
   async #refresh(): Promise<void> {
     this.#refreshing ??= (async () => {
-      const refreshToken = this.#credentials?.tokens?.refreshToken;
-      if (refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
+      if (this.#credentials?.tokens?.refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
       const found = this.#discovery ?? (await this.#discover({}));
-      const client = this.#credentials?.client ?? this.#preRegistered(found);
-      if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
-      const tokens = await this.#token(found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope);
-      // A server may keep the refresh token the same and not send it again.
-      this.#fromRefresh = tokens.accessToken;
-      await this.#save({ tokens: { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken } });
+      const refreshOnce = async (): Promise<void> => {
+        // Under the lock, what the store holds now: another process may have refreshed already
+        // (and, with rotating refresh tokens, spent the one we hold).
+        const spent = this.#credentials?.tokens?.accessToken;
+        const stored = await this.#store.get(found.issuer, this.#resource);
+        if (stored?.tokens !== undefined && stored.tokens.accessToken !== spent) {
+          this.#credentials = stored;
+          this.#stamp = await this.#store.stamp?.(found.issuer, this.#resource);
+          return;
+        }
+        const refreshToken = this.#credentials?.tokens?.refreshToken;
+        if (refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
+        const client = this.#credentials?.client ?? this.#preRegistered(found);
+        if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
+        const tokens = await this.#token(found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope);
+        // A server may keep the refresh token the same and not send it again.
+        this.#fromRefresh = tokens.accessToken;
+        await this.#save({ tokens: { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken } });
+      };
+      await (this.#store.lock ? this.#store.lock(found.issuer, this.#resource, refreshOnce) : refreshOnce());
     })().finally(() => {
       this.#refreshing = undefined;
     });
@@ -467,6 +496,7 @@ export class OAuthProvider {
     const base = this.#credentials ?? { issuer: found?.issuer ?? "", resource: this.#resource };
     this.#credentials = { ...base, ...change };
     await this.#store.set(this.#credentials);
+    this.#stamp = await this.#store.stamp?.(this.#credentials.issuer, this.#credentials.resource);
   }
 }
 

@@ -21,6 +21,10 @@ export interface AuthFixtureOptions {
   issSupported?: boolean;
   /** The MCP server refuses every token. */
   refuseAll?: boolean;
+  /** A refresh token works once (rotation, as most authorization servers do it). */
+  rotateRefresh?: boolean;
+  /** The token endpoint answers a refresh after this long (so that processes overlap). */
+  refreshDelayMs?: number;
 }
 
 export interface AuthFixture {
@@ -52,6 +56,7 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
   const log: AuthFixture["log"] = [];
   const valid = new Set<string>();
   const challenges = new Map<string, string>();
+  const spent = new Set<string>();
   let issued = 0;
   const as = createServer((req, res) => {
     void (async () => {
@@ -90,7 +95,10 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
           const actual = createHash("sha256").update(verifier).digest("base64url");
           if (expected === undefined || expected !== actual) return json(res, 400, { error: "invalid_grant", error_description: "PKCE verifier does not match" });
         } else if (grant === "refresh_token") {
-          if (!form.get("refresh_token")?.startsWith("refresh-")) return json(res, 400, { error: "invalid_grant" });
+          const presented = form.get("refresh_token") ?? "";
+          if (!presented.startsWith("refresh-") || spent.has(presented)) return json(res, 400, { error: "invalid_grant" });
+          if (options.rotateRefresh) spent.add(presented);
+          if (options.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, options.refreshDelayMs));
         } else return json(res, 400, { error: "unsupported_grant_type" });
         const token = `access-${++issued}`;
         valid.add(token);
