@@ -28,7 +28,7 @@ function envProxy(url: URL): string | undefined {
 async function make(proxy: string | undefined): Promise<Fetch> {
   const undici = await import("undici");
   const dispatcher = proxy === undefined ? new undici.EnvHttpProxyAgent({ proxyTunnel: false }) : new undici.ProxyAgent({ uri: proxy, proxyTunnel: false });
-  return ((input: string | URL | Request, init?: RequestInit) => undici.fetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as Fetch;
+  return (input: string | URL | Request, init?: RequestInit) => undici.fetch(input as never, { ...(init as object), dispatcher });
 }
 
 /** The `fetch` for one call: the caller's, a proxied one, or the global one. */

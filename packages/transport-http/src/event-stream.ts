@@ -44,19 +44,21 @@ export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseP
   });
   let first = true;
   let endsInCr = false;
-  const read = body.readText((text) => {
-    if (text === "") return;
-    // Bodies are decoded with their byte-order mark kept; a stream may start with one.
-    if (first) {
-      first = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    endsInCr = text.charCodeAt(text.length - 1) === 0x0d;
-    parser.feed(text);
-  });
-  // The parser holds a CR that ends its input until it sees whether an LF follows; at the end of
-  // the body nothing will, so that CR ends its line (an event ended "\r\r" is dispatched).
-  return read.then(() => {
-    if (endsInCr) parser.feed("\n");
-  });
+  return body.readText(
+    (text) => {
+      if (text === "") return;
+      // Bodies are decoded with their byte-order mark kept; a stream may start with one.
+      if (first) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      endsInCr = text.charCodeAt(text.length - 1) === 0x0d;
+      parser.feed(text);
+    },
+    () => {
+      // The parser holds a CR that ends its input until it sees whether an LF follows; at the end
+      // of the body nothing will, so that CR ends its line (an event ended "\r\r" is dispatched).
+      if (endsInCr) parser.feed("\n");
+    },
+  );
 }

@@ -37,9 +37,10 @@ export interface ExchangeResponse {
    * Hands the body to `onText` piece by piece as UTF-8 text (a character split across chunks is
    * joined), synchronously as it arrives (no promise per chunk). Resolves when the body ends or
    * `cancel()` stopped it; rejects when it breaks, or with what `onText` threw (reading then
-   * stops). The body is read once.
+   * stops). `onEnd` runs when the body ended (not when it broke or was cancelled), before the
+   * promise settles; a throw there rejects it. The body is read once.
    */
-  readText(onText: (text: string) => void): Promise<void>;
+  readText(onText: (text: string) => void, onEnd?: () => void): Promise<void>;
   /** Stops reading and releases the connection (a half-read body cannot be reused). */
   cancel(): void;
 }
@@ -119,10 +120,12 @@ export class TextSink implements BodySink<string> {
  */
 export class TextStreamSink implements BodySink<void> {
   readonly #onText: (text: string) => void;
+  readonly #onEnd: (() => void) | undefined;
   #stream: InstanceType<typeof TextDecoder> | undefined;
 
-  constructor(onText: (text: string) => void) {
+  constructor(onText: (text: string) => void, onEnd?: () => void) {
     this.#onText = onText;
+    this.#onEnd = onEnd;
   }
 
   chunk(chunk: Uint8Array): void {
@@ -139,6 +142,7 @@ export class TextStreamSink implements BodySink<void> {
   end(): void {
     const rest = this.#stream?.decode() ?? "";
     if (rest !== "") this.#onText(rest);
+    this.#onEnd?.();
   }
 }
 
@@ -186,7 +190,7 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
         statusText: response.statusText,
         header: (name) => response.headers.get(name) ?? undefined,
         text: (maxBytes) => consume(new TextSink(self, maxBytes)),
-        readText: (onText) => consume(new TextStreamSink(onText)),
+        readText: (onText, onEnd) => consume(new TextStreamSink(onText, onEnd)),
         cancel,
       };
       return self;

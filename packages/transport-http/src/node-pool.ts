@@ -96,27 +96,25 @@ export async function dispatcherFor(options: NetworkOptions): Promise<{ create: 
 function proxyFailure(url: URL, proxy: string, error: unknown, serverName: string | undefined): ProxyError | undefined {
   const refused = proxyRefusalStatus(error);
   if (refused !== undefined) return new ProxyError(url.href, proxy, { status: refused, serverName, cause: error });
-  // Through a proxy every connection goes to the proxy: one that fails to open is the proxy's.
-  const { port, address } = (error ?? {}) as { port?: unknown; address?: unknown };
-  const code = NetworkErrorCode.of(error);
+  // A connection to the proxy itself that could not be opened (refused at its port, or its host
+  // name not found): the proxy is to blame, not the server.
+  const { port, hostname } = (error ?? {}) as { port?: unknown; hostname?: unknown };
+  const code = codeOf(error);
   const proxyUrl = new URL(proxy);
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80));
-  if ((code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") && (port === undefined || port === proxyPort || address === proxyUrl.hostname)) {
-    return new ProxyError(url.href, proxy, { serverName, cause: error });
+  const unreachable = (code === "ECONNREFUSED" && port === proxyPort) || ((code === "ENOTFOUND" || code === "EAI_AGAIN") && hostname === proxyUrl.hostname);
+  return unreachable ? new ProxyError(url.href, proxy, { serverName, cause: error }) : undefined;
+}
+
+/** The first string `code` in `error`'s cause chain (a system error's, or undici's). */
+function codeOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
-
-const NetworkErrorCode = {
-  of(error: unknown): string | undefined {
-    for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
-      const code = (current as { code?: unknown }).code;
-      if (typeof code === "string") return code;
-      current = (current as { cause?: unknown }).cause;
-    }
-    return undefined;
-  },
-};
 
 /** Failures after which a request may have reached the server: the connection broke under it. */
 const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
@@ -127,7 +125,7 @@ const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
  * another connection; anything else (a `tools/call`, a notification) is never sent twice.
  */
 function mayRetry(request: ExchangeRequest, error: unknown): boolean {
-  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(NetworkErrorCode.of(error) ?? "");
+  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(codeOf(error) ?? "");
 }
 
 const STATUS_PROXY_AUTH = 407;
@@ -141,17 +139,28 @@ const ignore = (): void => undefined;
  * An abort handle as the event target undici's `signal` option takes: a real `AbortSignal` per
  * request costs microseconds a pipelined burst feels.
  */
-function signalOf(handle: AbortHandle): object {
-  return {
-    get aborted(): boolean {
-      return handle.aborted;
-    },
-    get reason(): unknown {
-      return handle.reason;
-    },
-    addEventListener: (_type: string, listener: () => void): void => handle.onAbort(listener),
-    removeEventListener: (_type: string, listener: () => void): void => handle.offAbort(listener),
-  };
+class HandleSignal {
+  readonly #handle: AbortHandle;
+
+  constructor(handle: AbortHandle) {
+    this.#handle = handle;
+  }
+
+  get aborted(): boolean {
+    return this.#handle.aborted;
+  }
+
+  get reason(): unknown {
+    return this.#handle.reason;
+  }
+
+  addEventListener(_type: string, listener: () => void): void {
+    this.#handle.onAbort(listener);
+  }
+
+  removeEventListener(_type: string, listener: () => void): void {
+    this.#handle.offAbort(listener);
+  }
 }
 
 /** One response: its body read once, as text or as a stream of text. */
@@ -160,13 +169,14 @@ class UndiciResponse implements ExchangeResponse {
   readonly statusText: string;
   readonly #headers: Record<string, string | string[] | undefined>;
   readonly #body: Dispatcher.ResponseData["body"];
-  /** Turns a body that broke into the caller's error. */
-  readonly #broken: (error: unknown) => unknown;
+  readonly #request: ExchangeRequest;
+  readonly #serverName: string | undefined;
   #consumed = false;
   #cancelled = false;
 
-  constructor(data: Dispatcher.ResponseData, broken: (error: unknown) => unknown) {
-    this.#broken = broken;
+  constructor(data: Dispatcher.ResponseData, request: ExchangeRequest, serverName: string | undefined) {
+    this.#request = request;
+    this.#serverName = serverName;
     this.status = data.statusCode;
     this.statusText = (data as { statusText?: string }).statusText ?? "";
     this.#headers = data.headers;
@@ -185,8 +195,14 @@ class UndiciResponse implements ExchangeResponse {
     return this.#consume(new TextSink(this, maxBytes));
   }
 
-  readText(onText: (text: string) => void): Promise<void> {
-    return this.#consume(new TextStreamSink(onText));
+  readText(onText: (text: string) => void, onEnd?: () => void): Promise<void> {
+    return this.#consume(new TextStreamSink(onText, onEnd));
+  }
+
+  /** A body that broke, as the caller's error: the abort's reason, or a NetworkError. */
+  #broken(error: unknown): unknown {
+    const abort = this.#request.abort;
+    return abort?.aborted ? abort.reason : new NetworkError(this.#request.url.href, error, { serverName: this.#serverName });
   }
 
   cancel(): void {
@@ -207,12 +223,13 @@ class UndiciResponse implements ExchangeResponse {
     const body = this.#body;
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const finish = (error: unknown, ended: boolean): void => {
+      const finish = (error: unknown, ended: boolean, fromSink = false): void => {
         if (settled) return;
         settled = true;
         body.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
         if (error !== undefined) {
-          reject(McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError" ? error : this.#broken(error));
+          // What the sink threw (a size limit, a caller's error) as it is; the connection's failures typed.
+          reject(fromSink || McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError" ? error : this.#broken(error));
           return;
         }
         if (!ended && !this.#cancelled) {
@@ -231,7 +248,7 @@ class UndiciResponse implements ExchangeResponse {
           sink.chunk(chunk);
         } catch (error) {
           body.destroy();
-          finish(error, false);
+          finish(error, false, true);
         }
       };
       const onEnd = (): void => finish(undefined, true);
@@ -269,32 +286,41 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     );
   };
 
-  const once = async (request: ExchangeRequest): Promise<ExchangeResponse> => {
-    const url = request.url;
-    const headers = request.headers;
-    for (const name in headers) checkHeader(name, headers[name]);
-    let sent = headers;
-    if ((url.username !== "" || url.password !== "") && headers["authorization"] === undefined) {
-      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-      sent = { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
-    }
-    const data = await dispatcher.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: request.method,
-      headers: sent,
-      body: request.body ?? (request.method === "POST" ? "" : null),
-      signal: request.abort === undefined ? null : (signalOf(request.abort) as never),
-    });
+  const answered = (request: ExchangeRequest, data: Dispatcher.ResponseData): ExchangeResponse => {
     if (data.statusCode >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
     if (data.statusCode === STATUS_PROXY_AUTH) {
-      const proxy = proxyFor(url);
+      const proxy = proxyFor(request.url);
       if (proxy !== undefined) {
         data.body.destroy();
-        throw new ProxyError(url.href, proxy, { status: STATUS_PROXY_AUTH, serverName: options.serverName });
+        throw new ProxyError(request.url.href, proxy, { status: STATUS_PROXY_AUTH, serverName: options.serverName });
       }
     }
-    return new UndiciResponse(data, (error) => (request.abort?.aborted ? request.abort.reason : new NetworkError(url.href, error, { serverName: options.serverName })));
+    return new UndiciResponse(data, request, options.serverName);
+  };
+
+  const once = (request: ExchangeRequest): Promise<ExchangeResponse> => {
+    const url = request.url;
+    const headers = request.headers;
+    let sent = headers;
+    try {
+      for (const name in headers) checkHeader(name, headers[name]);
+      if ((url.username !== "" || url.password !== "") && headers["authorization"] === undefined) {
+        const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+        sent = { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return dispatcher
+      .request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: sent,
+        body: request.body ?? (request.method === "POST" ? "" : null),
+        signal: request.abort === undefined ? null : (new HandleSignal(request.abort) as never),
+      })
+      .then((data) => answered(request, data));
   };
 
   const failed = (request: ExchangeRequest, error: unknown): unknown => {
@@ -304,19 +330,16 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   };
 
   return {
-    exchange: async (request) => {
-      if (destroyed) throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
-      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") throw new TypeError(`Unsupported URL protocol: ${request.url.protocol}`);
-      try {
-        return await once(request);
-      } catch (error) {
+    // One promise per exchange on the usual path: a retry only adds one when a request failed.
+    exchange: (request) => {
+      if (destroyed) return Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") return Promise.reject(new TypeError(`Unsupported URL protocol: ${request.url.protocol}`));
+      return once(request).catch((error: unknown) => {
         if (!mayRetry(request, error) || destroyed) throw failed(request, error);
-      }
-      try {
-        return await once(request);
-      } catch (error) {
-        throw failed(request, error);
-      }
+        return once(request).catch((again: unknown) => {
+          throw failed(request, again);
+        });
+      });
     },
     destroy: () => {
       destroyed = true;
@@ -338,11 +361,11 @@ export async function proxiedFetch(options: NetworkOptions = {}): Promise<{ fetc
   const proxied = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
     try {
-      return (await undiciFetch(url, { ...(init as object), dispatcher } as never)) as unknown as Response;
+      return await undiciFetch(url, { ...(init as object), dispatcher });
     } catch (error) {
       const proxy = proxyFor(url);
       throw (proxy !== undefined && proxyFailure(url, proxy, (error as { cause?: unknown }).cause ?? error, options.serverName)) || error;
     }
   };
-  return { fetch: proxied as typeof fetch, close: () => dispatcher.close() };
+  return { fetch: proxied, close: () => dispatcher.close() };
 }

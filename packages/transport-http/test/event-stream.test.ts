@@ -15,9 +15,10 @@ function parse(chunks: string[], maxSize = 1 << 20): Seen {
   let failure: unknown;
   void readSse(
     {
-      readText: (onText) => {
+      readText: (onText, onEnd) => {
         try {
           for (const chunk of chunks) onText(chunk);
+          onEnd?.();
         } catch (error) {
           failure = error;
         }
@@ -28,7 +29,7 @@ function parse(chunks: string[], maxSize = 1 << 20): Seen {
     (data, type) => events.push({ data, type }),
     maxSize,
   );
-  if (failure !== undefined) throw failure;
+  if (failure instanceof Error) throw failure;
   return { events, progress };
 }
 

@@ -4,7 +4,7 @@ import { NetworkError, ProxyError } from "@mcp/jsonrpc";
 import { createServer, type Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { makeCertificates, startProxy, startSdkServer, type SdkServer, type TestCertificates, type TestProxy } from "mcp-test-utils";
-import { HttpTransport, type HttpTransportConfig } from "../src/index.js";
+import { HttpTransport, createHttpFetch, type HttpTransportConfig } from "../src/index.js";
 
 let certs: TestCertificates;
 beforeAll(() => {
@@ -211,5 +211,21 @@ describe("certificates", () => {
 
   it("a `ca` file that cannot be read is a configuration error at connect", async () => {
     await expect(session({ url: "https://127.0.0.1:1/mcp", ca: "/no/such/ca.pem" })).rejects.toMatchObject({ name: "InvalidConfigError", field: "ca" });
+  });
+});
+
+describe("createHttpFetch: the requests around a session take the same way", () => {
+  it("goes through the server's proxy with its credentials; a 407 is a ProxyError", async () => {
+    const server = await sdkServer(false);
+    const p = await proxy({ auth: { user: "bob", password: "pw-789" } });
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const init = { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body };
+    const proxied = createHttpFetch({ proxy: p.url.replace("http://", "http://bob:pw-789@") });
+    const answer = await proxied(server.url, init);
+    expect(answer.status).toBe(200);
+    await answer.text();
+    expect(p.log).toContain(`POST ${server.url}`);
+    const refused = await createHttpFetch({ proxy: p.url })(server.url, init).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: "ProxyError", status: 407 });
   });
 });

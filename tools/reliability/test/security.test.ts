@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { callTool, connectToServer, disconnectServer, type MCPServerConfig } from "@mcp/client";
 import { MCPManager, loadAllMCPConfigs } from "@mcp/manager";
+import { DEFAULT_NETWORK_ENV_VARS } from "@mcp/transport-stdio";
 import { freePort, startSdkServer } from "mcp-test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { startHttpFault, stopChild } from "./harness.js";
@@ -37,8 +38,8 @@ describe("a stdio server's environment and arguments", () => {
       expect(plain.env["GIVEN"]).toBe("yes");
       expect(plain.env["MCP_TEST_PARENT_SECRET"]).toBeUndefined();
       expect(Object.values(plain.env)).not.toContain("parent-secret-value");
-      // Only the safe names (and what node itself sets) are there.
-      const safe = new Set(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "GIVEN"]);
+      // Only the safe names, the proxy and CA variables (and what node itself sets) are there.
+      const safe = new Set(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG", "GIVEN", ...DEFAULT_NETWORK_ENV_VARS]);
       expect(Object.keys(plain.env).filter((name) => !safe.has(name))).toEqual([]);
       const inherited = await selfOf({ inheritEnv: true });
       expect(inherited.env["MCP_TEST_PARENT_SECRET"]).toBe("parent-secret-value");
