@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
+import { redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE, validateServerConfig } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
@@ -33,11 +34,17 @@ async function edit(file: string, path: (string | number)[], value: unknown): Pr
   await writeFile(file, applyEdits(text, edits));
 }
 
+/** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
+function httpDetail(config: { type: string; url: string; proxy?: string | false | undefined }): string {
+  const proxy = config.proxy === false ? " (no proxy)" : typeof config.proxy === "string" ? ` via proxy ${redactUrl(config.proxy)}` : "";
+  return `${config.type} ${redactUrl(config.url)}${proxy}`;
+}
+
 export async function configList(globals: GlobalOptions): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const entries = [
-    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? `${s.config.type} ${s.config.url}` : `${s.config.command} ${(s.config.args ?? []).join(" ")}` })),
+    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? httpDetail(s.config) : `${s.config.command} ${(s.config.args ?? []).join(" ")}` })),
     ...result.shadowed.map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: "shadowed", detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}` })),
     ...result.errors.map((e) => ({ name: e.server ?? "(file)", family: "", scope: "", file: e.file, state: "invalid", detail: e.message })),
   ];

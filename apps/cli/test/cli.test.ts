@@ -209,6 +209,17 @@ describe("ad-hoc servers and config editing", () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it("config list hides the passwords of a server's URL and proxy", async () => {
+    const b = box();
+    b.write(join(b.home, ".config", "mcp-client", "mcp-client.json"), { servers: { remote: { type: "http", url: "https://me:url-secret@mcp.invalid/mcp", proxy: "http://corp:proxy-secret@proxy.invalid:3128" } } });
+    const listed = await mcp(b, ["config", "list"]);
+    expect(listed.stdout).toContain("via proxy http://corp:");
+    expect(listed.stdout).not.toContain("url-secret");
+    expect(listed.stdout).not.toContain("proxy-secret");
+    const json = await mcp(b, ["config", "list", "--json"]);
+    expect(json.stdout).not.toContain("secret");
+  });
+
   it("project servers are skipped without a terminal or --yes, and say how to approve", async () => {
     const b = box();
     b.write(join(b.project, "mcp-client.json"), { servers: { proj: { command: process.execPath, args: [fixture] } } });
