@@ -179,7 +179,7 @@ describe("text split inside a UTF-8 character", () => {
     }
     res.end();
   }
-  for (const exchange of ["node:http", "fetch"] as const) {
+  for (const exchange of ["undici", "fetch"] as const) {
     it(`decodes JSON and SSE bodies the same as whole text (${exchange})`, async () => {
       const f = await fixture(async (req, res) => {
         const body = JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { text } });

@@ -1,4 +1,4 @@
-// HTTPS through the transport's own HTTP/1.1 client (tls.connect), against the official SDK's
+// HTTPS through undici (the default HTTP client on Node), against the official SDK's
 // server on a self-signed certificate. The client runs in a child process: NODE_EXTRA_CA_CERTS,
 // the way a user trusts a private CA, is read only when a process starts.
 import { execFile } from "node:child_process";
