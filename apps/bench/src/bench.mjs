@@ -93,7 +93,7 @@ for (const id of scenarios) {
   for (const impl of IMPL_ORDER) {
     const slot = results[id][impl];
     table[group][id][impl] = slot.skipped ? null : median(slot.values);
-    if (group === "throughput") table.rss[id][impl] = median(slot.rss);
+    if (group === "throughput") table.rss[id][impl] = slot.skipped ? null : median(slot.rss);
   }
 }
 if (!args.only) {

@@ -314,24 +314,30 @@ export class NetworkError extends McpError {
   }
 }
 
-/** Certificate error codes (Node's, from OpenSSL) and what each means for the user. */
-const TLS_PROBLEMS: Readonly<Record<string, string>> = {
-  CERT_HAS_EXPIRED: "its TLS certificate has expired (CERT_HAS_EXPIRED); the server must renew it",
-  CERT_NOT_YET_VALID: "its TLS certificate is not valid yet (CERT_NOT_YET_VALID); check this machine's clock",
-  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); use the host name the certificate names",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed and not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); trust it with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
-  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate chains to a CA that is not trusted (SELF_SIGNED_CERT_IN_CHAIN); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate was issued by a CA that is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "its TLS certificate was issued by a CA that is not trusted (UNABLE_TO_GET_ISSUER_CERT_LOCALLY); add that CA with the server's \"ca\" option (a PEM file) or NODE_EXTRA_CA_CERTS",
-  UNABLE_TO_GET_ISSUER_CERT: "its TLS certificate's issuer is not known (UNABLE_TO_GET_ISSUER_CERT); add the CA chain with the server's \"ca\" option or NODE_EXTRA_CA_CERTS",
-  CERT_REVOKED: "its TLS certificate was revoked (CERT_REVOKED)",
+const TRUST_CA = `add that CA with the server's "ca" option (a PEM file) or NODE_EXTRA_CA_CERTS`;
+const NOT_TRUSTED = "was issued by a CA that is not trusted";
+
+/** Certificate error codes (Node's, from OpenSSL): what "its TLS certificate …" then says, and the fix. */
+const TLS_PROBLEMS: Readonly<Record<string, readonly [string, string?]>> = {
+  CERT_HAS_EXPIRED: ["has expired", "the server must renew it"],
+  CERT_NOT_YET_VALID: ["is not valid yet", "check this machine's clock"],
+  ERR_TLS_CERT_ALTNAME_INVALID: ["is for another host name", "use the host name the certificate names"],
+  DEPTH_ZERO_SELF_SIGNED_CERT: ["is self-signed and not trusted", `trust it with the server's "ca" option (a PEM file) or NODE_EXTRA_CA_CERTS`],
+  SELF_SIGNED_CERT_IN_CHAIN: ["chains to a CA that is not trusted", TRUST_CA],
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: [NOT_TRUSTED, TRUST_CA],
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: [NOT_TRUSTED, TRUST_CA],
+  UNABLE_TO_GET_ISSUER_CERT: [NOT_TRUSTED, TRUST_CA],
+  CERT_REVOKED: ["was revoked"],
 };
 
 /** What a certificate error in `error`'s cause chain means, if there is one. */
 function tlsProblem(error: unknown): string | undefined {
   for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && Object.hasOwn(TLS_PROBLEMS, code)) return TLS_PROBLEMS[code];
+    if (typeof code === "string" && Object.hasOwn(TLS_PROBLEMS, code)) {
+      const [what, fix] = TLS_PROBLEMS[code]!;
+      return `its TLS certificate ${what} (${code})${fix ? `; ${fix}` : ""}`;
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

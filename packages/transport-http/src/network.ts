@@ -18,7 +18,7 @@ export function createHttpFetch(options: HttpNetworkOptions = {}): typeof fetch 
   if (typeof process === "undefined" || !process.versions?.node) return (input, init) => fetch(input, init);
   let made: Promise<typeof fetch> | undefined;
   return (input, init) => {
-    made ??= import("./node-pool.js").then((pool) => pool.proxiedFetch(options)).then((made) => made.fetch);
+    made ??= import("./node-fetch.js").then((module) => module.proxiedFetch(options)).then((made) => made.fetch);
     return made.then((proxied) => proxied(input, init));
   };
 }

@@ -1,7 +1,7 @@
 import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, proxyRefusalStatus, type AbortHandle } from "@mcp/jsonrpc";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
-import { Agent, EnvHttpProxyAgent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
 import { TextSink, TextStreamSink, type BodySink, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
 import { parseProxyUrl } from "./defaults.js";
 import { checkHeader } from "./headers.js";
@@ -93,7 +93,7 @@ export async function dispatcherFor(options: NetworkOptions): Promise<{ create: 
 }
 
 /** The typed error for a failure on the way through `proxy`, or undefined when the proxy is not to blame. */
-function proxyFailure(url: URL, proxy: string, error: unknown, serverName: string | undefined): ProxyError | undefined {
+export function proxyFailure(url: URL, proxy: string, error: unknown, serverName: string | undefined): ProxyError | undefined {
   const refused = proxyRefusalStatus(error);
   if (refused !== undefined) return new ProxyError(url.href, proxy, { status: refused, serverName, cause: error });
   // A connection to the proxy itself that could not be opened (refused at its port, or its host
@@ -348,24 +348,4 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
       retired.clear();
     },
   };
-}
-
-/**
- * A WHATWG `fetch` on the same network path as the transport (the server's proxy or the
- * environment's, its `ca`), for the requests around a session: OAuth discovery, registration and
- * tokens. A proxy's refusal is a {@link ProxyError}. Its connections end with `close()`.
- */
-export async function proxiedFetch(options: NetworkOptions = {}): Promise<{ fetch: typeof fetch; close(): Promise<void> }> {
-  const { create, proxyFor } = await dispatcherFor(options);
-  const dispatcher = create();
-  const proxied = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = new URL(input instanceof Request ? input.url : input.toString());
-    try {
-      return await undiciFetch(url, { ...(init as object), dispatcher });
-    } catch (error) {
-      const proxy = proxyFor(url);
-      throw (proxy !== undefined && proxyFailure(url, proxy, (error as { cause?: unknown }).cause ?? error, options.serverName)) || error;
-    }
-  };
-  return { fetch: proxied, close: () => dispatcher.close() };
 }
