@@ -92,11 +92,25 @@ function openRawStdio(target) {
   }, (line) => child.stdin.write(`${line}\n`));
 }
 
+/**
+ * A raw request over `post(body) → { type, text }`: number it, POST it, take the one event of one
+ * data line (the least SSE parsing there is) or the JSON body, parse.
+ */
+function rawRequest(post) {
+  let nextId = 0;
+  return async (method, params) => {
+    const { type, text } = await post(JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }));
+    const json = type.startsWith("text/event-stream") ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n")) : text;
+    const message = JSON.parse(json);
+    if (message.error) throw new Error(message.error.message);
+    return message.result;
+  };
+}
+
 /** Raw HTTP: POST on a keep-alive agent (same socket limit as @mcp/transport-http), read, parse. */
 function openRawHttp(target) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(target.url);
-  let nextId = 0;
   const post = (body) =>
     new Promise((resolve, reject) => {
       const req = http.request(
@@ -111,15 +125,7 @@ function openRawHttp(target) {
       req.on("error", reject);
       req.end(body);
     });
-  const request = async (method, params) => {
-    const { type, text } = await post(JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }));
-    // One event of one data line: the least SSE parsing there is.
-    const json = type.startsWith("text/event-stream") ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n")) : text;
-    const message = JSON.parse(json);
-    if (message.error) throw new Error(message.error.message);
-    return message.result;
-  };
-  return handshake(request, async () => agent.destroy(), (line) => post(line));
+  return handshake(rawRequest(post), async () => agent.destroy(), (line) => post(line));
 }
 
 /**
@@ -131,19 +137,11 @@ async function openRawUndici(target) {
   const { Pool } = await import("undici");
   const url = new URL(target.url);
   const pool = new Pool(url.origin, { connections: 64 });
-  let nextId = 0;
   const post = async (body) => {
     const { headers, body: stream } = await pool.request({ path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
     return { type: headers["content-type"] ?? "", text: await stream.text() };
   };
-  const request = async (method, params) => {
-    const { type, text } = await post(JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }));
-    const json = type.startsWith("text/event-stream") ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n")) : text;
-    const message = JSON.parse(json);
-    if (message.error) throw new Error(message.error.message);
-    return message.result;
-  };
-  return handshake(request, () => pool.destroy(), (line) => post(line));
+  return handshake(rawRequest(post), () => pool.destroy(), (line) => post(line));
 }
 
 async function handshake(request, close, notify) {
