@@ -282,12 +282,7 @@ export class NetworkError extends McpError {
 
   /** The system error code of `error` or of its `cause` chain (fetch hides it one level down). */
   static errnoOf(error: unknown): string | undefined {
-    for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
-      const code = (current as { code?: unknown }).code;
-      if (typeof code === "string" && /^E[A-Z0-9_]+$/.test(code)) return code;
-      current = (current as { cause?: unknown }).cause;
-    }
-    return undefined;
+    return inCauseChain(error, (e) => (typeof e.code === "string" && /^E[A-Z0-9_]+$/.test(e.code) ? e.code : undefined));
   }
 
   private static explain(errno: string | undefined, cause: unknown): string {
@@ -332,15 +327,11 @@ const TLS_PROBLEMS: Readonly<Record<string, readonly [string, string?]>> = {
 
 /** What a certificate error in `error`'s cause chain means, if there is one. */
 function tlsProblem(error: unknown): string | undefined {
-  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && Object.hasOwn(TLS_PROBLEMS, code)) {
-      const [what, fix] = TLS_PROBLEMS[code]!;
-      return `its TLS certificate ${what} (${code})${fix ? `; ${fix}` : ""}`;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return inCauseChain(error, ({ code }) => {
+    if (typeof code !== "string" || !Object.hasOwn(TLS_PROBLEMS, code)) return undefined;
+    const [what, fix] = TLS_PROBLEMS[code]!;
+    return `its TLS certificate ${what} (${code})${fix ? `; ${fix}` : ""}`;
+  });
 }
 
 /** undici's words for a proxy's refusal: of a CONNECT tunnel, and of a plain request (407). */
@@ -351,10 +342,25 @@ const PROXY_REFUSED = /^(?:Proxy response|Proxy Authentication Required) \((\d{3
  * (or its cause chain), or undefined when the error is not a proxy's refusal.
  */
 export function proxyRefusalStatus(error: unknown): number | undefined {
-  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
-    const message = (current as { message?: unknown }).message;
+  return inCauseChain(error, ({ message }) => {
     const match = typeof message === "string" ? PROXY_REFUSED.exec(message) : null;
-    if (match) return Number(match[1]);
+    return match ? Number(match[1]) : undefined;
+  });
+}
+
+/** The first string `code` in `error`'s cause chain: a system error's (`ECONNRESET`) or an HTTP client's (`UND_ERR_SOCKET`). */
+export function errorCodeOf(error: unknown): string | undefined {
+  return inCauseChain(error, ({ code }) => (typeof code === "string" ? code : undefined));
+}
+
+/**
+ * The first thing `pick` finds in `error` or its causes (four deep: `fetch` and undici wrap the
+ * system error once or twice).
+ */
+function inCauseChain<T>(error: unknown, pick: (error: { code?: unknown; message?: unknown }) => T | undefined): T | undefined {
+  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
+    const found = pick(current);
+    if (found !== undefined) return found;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

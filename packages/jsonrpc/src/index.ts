@@ -46,6 +46,7 @@ export {
   NetworkError,
   ProxyError,
   proxyRefusalStatus,
+  errorCodeOf,
   NoResponseError,
   ParseError,
   RequestTimeoutError,

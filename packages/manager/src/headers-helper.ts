@@ -1,6 +1,6 @@
 import { InvalidConfigError, McpError } from "@mcp/jsonrpc";
 import type { HttpAuthProvider } from "@mcp/client";
-import { isHttpToken } from "@mcp/transport-http";
+import { headerProblem, isReservedHeader } from "@mcp/transport-http";
 import { spawn } from "node:child_process";
 
 /**
@@ -34,12 +34,6 @@ export class HeadersHelperError extends McpError {
   }
 }
 
-/** The MCP headers the transport sets itself; a helper may not. */
-function isProtocolHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower === "mcp-session-id" || lower === "mcp-protocol-version" || lower === "mcp-method" || lower === "mcp-name" || lower === "last-event-id" || lower.startsWith("mcp-param-") || lower === "content-length" || lower === "host" || lower === "transfer-encoding";
-}
-
 /** The helper's output as headers, or what is wrong with it (never quoting a value). */
 export function parseHelperOutput(stdout: string): Record<string, string> | string {
   let value: unknown;
@@ -51,10 +45,11 @@ export function parseHelperOutput(stdout: string): Record<string, string> | stri
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "must print a JSON object of header names to string values";
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(value as Record<string, unknown>)) {
-    if (!isHttpToken(name)) return `printed ${JSON.stringify(name)}, which is not a valid header name`;
-    if (isProtocolHeader(name)) return `printed header "${name}", which the transport sets itself`;
-    if (typeof header !== "string") return `printed a ${header === null ? "null" : typeof header} for header "${name}"; values must be strings`;
-    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(header)) return `printed a value for header "${name}" with a control character (CR, LF, …) or one above U+00FF`;
+    if (typeof header !== "string") return `printed a ${header === null ? "null" : typeof header} for header ${JSON.stringify(name)}; values must be strings`;
+    // The transport's own checks, in the words they use for a config's headers (never the value).
+    const problem = headerProblem(name, header);
+    if (problem !== undefined) return `printed header ${JSON.stringify(name)}, which ${problem}`;
+    if (isReservedHeader(name)) return `printed header ${JSON.stringify(name)}, which the transport sets itself`;
     headers[name] = header;
   }
   return headers;

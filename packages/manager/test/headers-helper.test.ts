@@ -109,7 +109,7 @@ describe("headersHelper", () => {
     const m = manager();
     const injected = helper(`process.stdout.write(JSON.stringify({ Authorization: "Bearer s3cr3t\\r\\nX-Injected: 1" }));`);
     const result = await m.connectServers({ gated: { type: "http", url: gateUrl, headersHelper: injected } as never });
-    expect(result.errors.get("gated")).toContain('printed a value for header "Authorization" with a control character');
+    expect(result.errors.get("gated")).toContain('printed header "Authorization", which has a character a header value cannot hold (a control character such as CR or LF');
     expect(result.errors.get("gated")).not.toContain("s3cr3t");
     expect(parseHelperOutputForTest("Bearer s3cr3t")).toBe("did not print JSON (it must print one JSON object of header names to string values)");
     expect(parseHelperOutputForTest('{"Mcp-Session-Id": "x"}')).toBe('printed header "Mcp-Session-Id", which the transport sets itself');

@@ -64,6 +64,15 @@ export function isProtocolHeader(name: string): boolean {
 /** Headers that describe the body the transport sends: a config's are dropped, never sent. */
 export const BODY_HEADERS: ReadonlySet<string> = new Set(["content-type", "content-length", "transfer-encoding"]);
 
+/**
+ * Headers only the transport sets: the MCP session and protocol ones, those describing the body,
+ * and `Host`. An auth provider's (a `headersHelper`'s among them) are never sent.
+ */
+export function isReservedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return isProtocolHeader(lower) || BODY_HEADERS.has(lower) || lower === "host";
+}
+
 /** The two media types every MCP POST accepts. */
 export const ACCEPT_BOTH: readonly string[] = ["application/json", "text/event-stream"];
 

@@ -2,6 +2,6 @@ export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./
 export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
-export { isHttpToken } from "./headers.js";
-export { parseHttpUrl, parseProxyUrl, SAFE_METHODS } from "./defaults.js";
+export { headerProblem, isHttpToken } from "./headers.js";
+export { isReservedHeader, parseHttpUrl, parseProxyUrl, SAFE_METHODS } from "./defaults.js";
 export { createHttpFetch, type HttpNetworkOptions } from "./network.js";

@@ -1,4 +1,4 @@
-import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, proxyRefusalStatus, type AbortHandle } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, errorCodeOf, proxyRefusalStatus, type AbortHandle } from "@mcp/jsonrpc";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
@@ -99,21 +99,11 @@ export function proxyFailure(url: URL, proxy: string, error: unknown, serverName
   // A connection to the proxy itself that could not be opened (refused at its port, or its host
   // name not found): the proxy is to blame, not the server.
   const { port, hostname } = (error ?? {}) as { port?: unknown; hostname?: unknown };
-  const code = codeOf(error);
+  const code = errorCodeOf(error);
   const proxyUrl = new URL(proxy);
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80));
   const unreachable = (code === "ECONNREFUSED" && port === proxyPort) || ((code === "ENOTFOUND" || code === "EAI_AGAIN") && hostname === proxyUrl.hostname);
   return unreachable ? new ProxyError(url.href, proxy, { serverName, cause: error }) : undefined;
-}
-
-/** The first string `code` in `error`'s cause chain (a system error's, or undici's). */
-function codeOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** Failures after which a request may have reached the server: the connection broke under it. */
@@ -125,7 +115,7 @@ const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
  * another connection; anything else (a `tools/call`, a notification) is never sent twice.
  */
 function mayRetry(request: ExchangeRequest, error: unknown): boolean {
-  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(codeOf(error) ?? "");
+  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(errorCodeOf(error) ?? "");
 }
 
 const STATUS_PROXY_AUTH = 407;

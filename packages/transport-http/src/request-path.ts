@@ -1,5 +1,5 @@
 import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
-import { ACCEPT_BOTH, ACCEPT_SSE, BODY_HEADERS, DEFAULTS } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, BODY_HEADERS, DEFAULTS, isReservedHeader } from "./defaults.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
 /**
@@ -174,7 +174,8 @@ export class RequestPath {
 
   #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {
     const merged = { ...headers };
-    for (const [name, value] of Object.entries(auth)) merged[name.toLowerCase()] = value;
+    // Credentials only: a provider cannot set the session, the protocol version or the framing.
+    for (const [name, value] of Object.entries(auth)) if (!isReservedHeader(name)) merged[name.toLowerCase()] = value;
     return merged;
   }
 

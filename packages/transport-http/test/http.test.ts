@@ -222,6 +222,18 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     expect(asked).not.toContain(1);
   });
 
+  it("an auth provider sets credentials only: its session, protocol or framing headers are not sent", async () => {
+    const f = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } }));
+    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer ok", "X-Tenant": "a", "Mcp-Session-Id": "forged", "MCP-Protocol-Version": "1999-01-01", "Content-Length": "0", Host: "evil.example" }) } });
+    await expect(t.request("ping")).resolves.toEqual({ ok: true });
+    const sent = f.seen[0]!.headers;
+    expect(sent).toMatchObject({ authorization: "Bearer ok", "x-tenant": "a" });
+    expect(sent["mcp-session-id"]).toBeUndefined();
+    expect(sent["mcp-protocol-version"]).toBeUndefined();
+    expect(sent.host).toBe(new URL(f.url).host);
+    expect(Number(sent["content-length"])).toBe(Buffer.byteLength(f.seen[0]!.body));
+  });
+
   it("a redirect to another origin never carries Authorization, cookies or the session id", async () => {
     const target = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { moved: true } }));
     const f = await fixture((req, res) => {
