@@ -33,7 +33,7 @@ export class MCPManager {
   readonly #writes = new Set<Promise<unknown>>();
   /** One OAuth provider per HTTP server, kept across reconnects (its tokens and single flights). */
   readonly #oauth = new Map<string, OAuthProvider>();
-  /** Each server's headersHelper provider: its headers are kept between connections for their time. */
+  /** Each server's headersHelper provider, by server name and command: its headers are kept between connections for their time. */
   readonly #helpers = new Map<string, HttpAuthProvider>();
   #tokenStore: TokenStore | undefined;
 
@@ -199,10 +199,16 @@ export class MCPManager {
     if (server.discovered?.source.scope === "project" && server.discovered.approved !== true) {
       throw new InvalidConfigError(`its headersHelper comes from the project file ${server.discovered.source.file} and runs only once the server is approved`, { serverName: server.name, field: "headersHelper" });
     }
-    let provider = this.#helpers.get(server.name);
+    // Kept across reconnects, so its headers live out their time; a changed command gets a new one.
+    if (typeof headersHelper !== "string" || headersHelper.trim() === "") {
+      throw new InvalidConfigError('"headersHelper" must be a command that prints a JSON object of headers', { serverName: server.name, field: "headersHelper" });
+    }
+    const command = headersHelper;
+    const key = `${server.name}\n${command}`;
+    let provider = this.#helpers.get(key);
     if (!provider) {
-      provider = headersHelperProvider({ serverName: server.name, command: headersHelper as string, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd: this.#options.cwd });
-      this.#helpers.set(server.name, provider);
+      provider = headersHelperProvider({ serverName: server.name, command, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd: this.#options.cwd });
+      this.#helpers.set(key, provider);
     }
     return { ...rest, authProvider: provider } as MCPServerConfig;
   }
