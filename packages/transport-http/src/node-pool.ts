@@ -118,8 +118,6 @@ function mayRetry(request: ExchangeRequest, error: unknown): boolean {
   return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(errorCodeOf(error) ?? "");
 }
 
-const STATUS_PROXY_AUTH = 407;
-
 /** After an error answer to a request body longer than this (in characters), idle connections are retired. */
 const LARGE_BODY_CHARS = 64 * 1024;
 
@@ -278,13 +276,6 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
 
   const answered = (request: ExchangeRequest, data: Dispatcher.ResponseData): ExchangeResponse => {
     if (data.statusCode >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
-    if (data.statusCode === STATUS_PROXY_AUTH) {
-      const proxy = proxyFor(request.url);
-      if (proxy !== undefined) {
-        data.body.destroy();
-        throw new ProxyError(request.url.href, proxy, { status: STATUS_PROXY_AUTH, serverName: options.serverName });
-      }
-    }
     return new UndiciResponse(data, request, options.serverName);
   };
 
