@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { redactUrl } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "@mcp/manager";
 import { color, note, warn, tildify } from "./ui.js";
 
@@ -36,6 +37,22 @@ export function approvalsFile(configDir: string): string {
   return join(configDir, "approvals.json");
 }
 
+/** What a server would run or reach: its command line, or its URL (password hidden). */
+export function describeServer(server: Pick<DiscoveredServer, "config">): string {
+  const config = server.config;
+  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : `${config.type} ${redactUrl(config.url)}`;
+}
+
+/** Records that these project servers are approved for this project (`mcp config approve`, `mcp config add`). */
+export async function rememberApproval(file: string, project: string, names: string[]): Promise<void> {
+  const store = await readStore(file);
+  const remembered = store.projects[project] ?? { approved: [], denied: [] };
+  for (const name of names) if (!remembered.approved.includes(name)) remembered.approved.push(name);
+  remembered.denied = remembered.denied.filter((name) => !names.includes(name));
+  store.projects[project] = remembered;
+  await writeStore(file, store);
+}
+
 /** Returns the names of project servers that may start. */
 export async function approveProjectServers(
   servers: DiscoveredServer[],
@@ -60,13 +77,15 @@ export async function approveProjectServers(
 
   const list = unknown.map((server) => `${server.name} (${tildify(server.source.file, options.home)})`).join(", ");
   if (!options.interactive) {
-    warn(`Skipped ${unknown.length} project server${unknown.length === 1 ? "" : "s"} not yet approved: ${list}. Approve with --yes, or run mcp in a terminal to be asked.`);
+    warn(`Skipped ${unknown.length} project server${unknown.length === 1 ? "" : "s"} not yet approved: ${list}. Approve with: mcp config approve ${unknown.map((s) => s.name).join(" ")}   (or --yes for one run, or run mcp in a terminal to be asked)`);
     return approved;
   }
+  const width = Math.max(...unknown.map((server) => server.name.length));
+  const lines = unknown.map((server) => `  ${color.bold(server.name.padEnd(width))}  ${describeServer(server)}  ${color.dim(`(${tildify(server.source.file, options.home)})`)}`);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   let answer: string;
   try {
-    answer = await rl.question(`${color.bold("This project defines MCP servers")} that will run on this machine: ${list}\nStart them? ${color.dim("(remembered for this project)")} [y/N] `);
+    answer = await rl.question(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${lines.join("\n")}\nStart them? ${color.dim("(remembered for this project)")} [y/N] `);
   } finally {
     rl.close();
   }
@@ -75,6 +94,6 @@ export async function approveProjectServers(
   store.projects[options.project] = remembered;
   await writeStore(options.file, store);
   if (yes) for (const server of unknown) approved.add(server.name);
-  else note(`Not starting them. To change your mind, edit ${tildify(options.file, options.home)} or pass --yes.`);
+  else note(`Not starting them. To change your mind: mcp config approve ${unknown.map((s) => s.name).join(" ")}`);
   return approved;
 }

@@ -1,4 +1,4 @@
-import { getPrompt, ping, readResource, RequestTimeoutError, setLoggingLevel, type LoggingLevel, type MCPServerConfig, type Prompt } from "@mcp/client";
+import { getPrompt, readResource, RequestTimeoutError, roundTrip, setLoggingLevel, type LoggingLevel, type MCPServerConfig, type Prompt } from "@mcp/client";
 import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
 import type { MCPTool, ServerStatus } from "@mcp/manager";
 import cliProgress from "cli-progress";
@@ -8,6 +8,7 @@ import { parseArguments, signature, validateArguments } from "./schema.js";
 import { openSession, settle, sourceOf, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
 import { closest } from "./words.js";
+import { failureOf, findTool, knownServers, needsAuth, notStartable, splitTarget, startOne } from "./resolve.js";
 
 /** A table that wraps nothing and draws light borders, or plain columns when not on a terminal. */
 function table(head: string[]): Table.Table {
@@ -21,28 +22,42 @@ function table(head: string[]): Table.Table {
 
 const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
-/** `mcp__server__tool`, `server.tool`, `server tool`, or a tool name only one server has. */
-export function resolveTool(tools: MCPTool[], words: string[]): { tool: MCPTool; rest: string[] } {
-  const [first, second] = words;
-  if (!first) throw new CliError("name a tool: mcp call <tool> [args] (see: mcp tools)", EXIT.usage);
-  const exact = tools.find((t) => t.name === first || label(t) === first);
-  if (exact) return { tool: exact, rest: words.slice(1) };
-  if (second !== undefined) {
-    const pair = tools.find((t) => t.serverName === first && t.toolName === second);
-    if (pair) return { tool: pair, rest: words.slice(2) };
-  }
-  const bare = tools.filter((t) => t.toolName === first);
-  if (bare.length === 1) return { tool: bare[0]!, rest: words.slice(1) };
-  if (bare.length > 1) throw new CliError(`tool "${first}" is offered by several servers: ${bare.map(label).join(", ")}; name one as server.tool`, EXIT.usage);
-  const near = closest(first, [...new Set([...tools.map(label), ...tools.map((t) => t.toolName)])]);
-  throw new CliError(`unknown tool "${first}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools)`, EXIT.usage);
+/** The terminal's width, or none (no terminal: nothing is cut; pipes and files get whole lines). */
+function terminalWidth(): number {
+  return process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : Number.POSITIVE_INFINITY;
 }
 
-/** Ctrl-C: the first aborts (the server is told with notifications/cancelled); a second one exits at once. */
+function cutRight(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(width - 1, 0))}…`;
+}
+
+function cutLeft(text: string, width: number): string {
+  return text.length <= width ? text : `…${text.slice(text.length - Math.max(width - 1, 0))}`;
+}
+
+/**
+ * Widths that fit a bordered table of `columns` columns in the terminal: the given cells keep their
+ * width while they fit, the widest (a path) gives way first, and `last` is what the last column gets.
+ */
+function fitColumns(rows: string[][], columns: number, shrinkable: number): { widths: number[]; last: number } {
+  const room = terminalWidth() - (3 * columns + 1); // a border and two spaces per column, and the last border
+  const widths = Array.from({ length: columns - 1 }, (_, i) => Math.max(4, ...rows.map((row) => row[i]?.length ?? 0)));
+  const used = (): number => widths.reduce((a, b) => a + b, 0);
+  // Leave the last column (the error) at least 30 characters; the shrinkable column gives way first, down to 12.
+  const over = used() + 30 - room;
+  if (over > 0) widths[shrinkable] = Math.max(12, widths[shrinkable]! - over);
+  return { widths, last: Math.max(10, room - used()) };
+}
+
+/**
+ * Ctrl-C: the first says so at once and aborts (a call under way is cancelled: the server gets
+ * notifications/cancelled), and the command ends its servers and exits 130; a second one exits at once.
+ */
 function interruptible(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT.cancelled);
+    process.stderr.write(`\nCancelling… ${color.dim("(Ctrl-C again to quit now)")}\n`);
     controller.abort(new CliError("cancelled", EXIT.cancelled));
   };
   process.on("SIGINT", onSigint);
@@ -78,19 +93,6 @@ function progressReporter(name: string): { update: (p: { progress: number; total
   };
 }
 
-/** A tool that is missing may belong to a server that failed: say which, and why. */
-function withFailedServers(session: Session, error: unknown): unknown {
-  const failed = session.manager.getStatuses().filter((s) => s.state === "failed");
-  if (!(error instanceof CliError) || failed.length === 0) return error;
-  const lines = failed.map((s) => {
-    const config = session.configs[s.name];
-    const command = config && "command" in config ? ` (command: ${[config.command, ...(config.args ?? [])].join(" ")})` : "";
-    const tail = s.stderrTail ? `\n    stderr: ${s.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}` : "";
-    return `  server "${s.name}" failed to start${command}: ${firstLine(s.lastError, 300)}${tail}`;
-  });
-  return new CliError(`${error.message}\n${lines.join("\n")}`, error.exitCode);
-}
-
 function timeoutHint(error: unknown, what: string): never {
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
   throw error;
@@ -99,11 +101,6 @@ function timeoutHint(error: unknown, what: string): never {
 // ─── commands ─────────────────────────────────────────────────────────────────
 
 type Row = ServerRow;
-
-/** A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix. */
-function needsAuth(s: ServerStatus): boolean {
-  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401);
-}
 
 /** The rows of `mcp servers --json -v` (and of the inspector's server list). */
 export function serverRows(session: Session): Row[] {
@@ -134,10 +131,19 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
       printJson(all.map((row) => (options.verbose ? row : { ...row, stderrTail: undefined })));
     } else {
       const t = table(["NAME", "TRANSPORT", "SOURCE", "STATUS", "TOOLS", "TIME", "LAST ERROR"]);
-      for (const row of all) {
-        t.push([row.name, row.transport, tildify(row.source, session.home), (STATUS_COLOR[row.status] ?? String)(row.status), row.tools ?? "", row.connectMs === undefined ? "" : `${row.connectMs} ms`, firstLine(row.lastError, 70)]);
-      }
+      const cells = all.map((row) => [row.name, row.transport, tildify(row.source, session.home), row.status, String(row.tools ?? ""), row.connectMs === undefined ? "" : `${row.connectMs} ms`]);
+      const fit = fitColumns(cells, 7, 2);
+      const below: string[] = [];
+      all.forEach((row, i) => {
+        const [name, transport, source, status, tools, time] = cells[i]!.map((cell, column) => (column === 2 ? cutLeft(cell, fit.widths[column]!) : cutRight(cell, fit.widths[column]!)));
+        // The cause of an error is never cut: one too long for its cell is printed in full below.
+        const error = row.lastError ?? "";
+        const inline = !error.includes("\n") && error.length <= fit.last;
+        if (!inline && !options.verbose) below.push(`${color.bold(row.name)}: ${error}`); // --verbose prints every error below anyway
+        t.push([name!, transport!, source!, (STATUS_COLOR[status!] ?? String)(status!), tools!, time!, inline ? error : cutRight(firstLine(error, 500), fit.last)]);
+      });
       out(t.toString());
+      if (below.length) out(`\n${below.join("\n")}`);
       if (options.verbose) {
         for (const row of all) {
           if (row.lastError) out(`\n${color.bold(row.name)}: ${row.lastError}`);
@@ -173,9 +179,20 @@ export async function promptRows(session: Session, names: string[]): Promise<Pro
   return all;
 }
 
+/** For a command scoped to one server: fails with the reason when that server cannot start. */
+function mustStart(session: Session, server: string | undefined): void {
+  const why = server === undefined ? undefined : notStartable(session, server);
+  if (why) throw new CliError(why);
+}
+
 export async function toolsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
+    mustStart(session, server);
+    // Live lists only: each one fetched also rewrites that server's cache entry.
+    await settle(session);
+    const named = server === undefined ? undefined : session.manager.getConnectionStatus(server);
+    if (named?.state === "failed") throw new CliError(failureOf(session, named));
     const tools = session.manager.getTools();
     if (globals.json) {
       printJson(toolRows(tools));
@@ -189,25 +206,23 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
       }
       out(`  ${signature(tool.toolName, tool.inputSchema)}${tool.description ? color.dim(`  ${firstLine(tool.description, 70)}`) : ""}`);
     }
-    for (const status of session.manager.getStatuses()) if (status.state === "failed") warn(`${status.name}: ${firstLine(status.lastError, 200)}`);
+    const failed = session.manager.getStatuses().filter((status) => status.state === "failed");
+    for (const status of failed) warn(failureOf(session, status));
     if (tools.length === 0) note("No tools. See: mcp servers");
-    return EXIT.ok;
+    return failed.length > 0 ? EXIT.failure : EXIT.ok;
   } finally {
     await session.close();
   }
 }
 
 export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
-  const session = await openSession(globals);
   const { signal, dispose } = interruptible();
+  const session = await openSession(globals, { connect: false }).catch((error: unknown) => {
+    dispose();
+    throw error;
+  });
   try {
-    let resolved;
-    try {
-      resolved = resolveTool(session.manager.getTools(), words);
-    } catch (error) {
-      throw withFailedServers(session, error);
-    }
-    const { tool, rest } = resolved;
+    const { tool, rest } = await findTool(session, words, signal);
     const args = parseArguments(rest, tool.inputSchema, session.cwd);
     validateArguments(label(tool), args, tool.inputSchema);
     const progress = progressReporter(label(tool));
@@ -244,6 +259,7 @@ async function connected(session: Session, only: string | undefined): Promise<st
 export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
+    mustStart(session, server);
     const all = await resourceRows(session, await connected(session, server));
     if (globals.json) printJson(all);
     else {
@@ -257,10 +273,19 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
   }
 }
 
-export async function readCommand(globals: GlobalOptions, uri: string, options: { outDir?: string }): Promise<number> {
-  const session = await openSession(globals);
+/** `read <uri>` asks every server (those whose list has the URI first); `read <server> <uri>` starts only that one. */
+export async function readCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
+  const [server, uri] = words.length > 1 ? [words[0], words[1]!] : [undefined, words[0]!];
+  const session = await openSession(server ? { ...globals, server: [server] } : globals, { connect: false });
   try {
-    const names = await connected(session, undefined);
+    let names: string[];
+    if (server !== undefined) {
+      await startOne(session, server);
+      names = [server];
+    } else {
+      await session.manager.connectServers(session.configs, session.servers);
+      names = await connected(session, undefined);
+    }
     const owners: string[] = [];
     for (const name of names) {
       const resources = await session.manager.listResources(name).catch(() => []);
@@ -279,7 +304,7 @@ export async function readCommand(globals: GlobalOptions, uri: string, options: 
         lastError = error;
       }
     }
-    throw new CliError(`no server could read ${uri}${lastError ? `: ${(lastError as Error).message}` : " (no connected server offers resources)"}`);
+    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
   } finally {
     await session.close();
   }
@@ -292,6 +317,7 @@ function promptSignature(prompt: { name: string; arguments?: { name: string; req
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
+    mustStart(session, server);
     const all = await promptRows(session, await connected(session, server));
     if (globals.json) printJson(all);
     else {
@@ -307,21 +333,33 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
   }
 }
 
+/** `prompt server.name` (or `server name`) starts only that server; a bare name asks every server. */
 export async function promptCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
-  const session = await openSession(globals);
+  const session = await openSession(globals, { connect: false });
   try {
+    const target = splitTarget(words, knownServers(session));
+    let names: string[];
+    if (target.server !== undefined) {
+      await session.manager.addServers(session.configs, session.servers);
+      await startOne(session, target.server);
+      names = [target.server];
+    } else {
+      await session.manager.connectServers(session.configs, session.servers);
+      names = await connected(session, undefined);
+    }
     const all: { server: string; prompt: Prompt }[] = [];
-    for (const name of await connected(session, undefined)) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
-    const [first = "", ...rest] = words;
-    const dot = all.find(({ server, prompt }) => `${server}.${prompt.name}` === first);
+    for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
+    const first = target.name;
+    const rest = target.rest;
     const bare = all.filter(({ prompt }) => prompt.name === first);
+    const dot = all.find(({ server, prompt }) => `${server}.${prompt.name}` === first);
     const found = dot ?? (bare.length === 1 ? bare[0] : undefined);
     if (!found) {
       if (bare.length > 1) throw new CliError(`prompt "${first}" is offered by several servers: ${bare.map((b) => `${b.server}.${first}`).join(", ")}`, EXIT.usage);
-      const near = closest(first, all.map(({ server, prompt }) => `${server}.${prompt.name}`));
-      throw new CliError(`unknown prompt "${first}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp prompts)`, EXIT.usage);
+      const near = closest(first, all.map(({ server, prompt }) => (target.server ? prompt.name : `${server}.${prompt.name}`)));
+      throw new CliError(`unknown prompt "${first}"${target.server ? ` on server "${target.server}"` : ""}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp prompts${target.server ? ` ${target.server}` : ""})`, EXIT.usage);
     }
-    const args = Object.fromEntries(Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [k, String(v)]));
+    const args = Object.fromEntries(Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
     const missing = (found.prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
     if (missing.length) throw new CliError(`prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`, EXIT.usage);
     const connection = session.manager.getConnection(found.server)!;
@@ -372,23 +410,27 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
   const session = await openSession(server ? { ...globals, server: [server] } : globals);
   try {
     await settle(session);
-    const results: { server: string; ms?: number; error?: string }[] = [];
+    mustStart(session, server);
+    const results: { server: string; ms?: number; method?: string; error?: string }[] = [];
     for (const status of session.manager.getStatuses()) {
+      if (status.state === "disabled" && server === undefined) continue;
       const connection = session.manager.getConnection(status.name);
       if (!connection) {
-        results.push({ server: status.name, error: status.lastError ?? status.state });
+        results.push({ server: status.name, error: status.state === "failed" ? failureOf(session, status) : (status.lastError ?? status.state) });
         continue;
       }
+      // 2026-07-28 has no ping: there the round trip is server/discover.
+      const method = connection.era === "modern" ? "server/discover" : "ping";
       const started = performance.now();
       try {
-        await ping(connection, { timeout: globals.timeout ?? 10_000 });
-        results.push({ server: status.name, ms: Math.round((performance.now() - started) * 10) / 10 });
+        await roundTrip(connection, { timeout: globals.timeout ?? 10_000 });
+        results.push({ server: status.name, ms: Math.round((performance.now() - started) * 10) / 10, method });
       } catch (error) {
         results.push({ server: status.name, error: (error as Error).message });
       }
     }
     if (globals.json) printJson(results);
-    else for (const r of results) out(r.error ? `${r.server}  ${color.red(firstLine(r.error, 100))}` : `${r.server}  ${color.green(`${r.ms} ms`)}`);
+    else for (const r of results) out(r.error ? `${r.server}  ${color.red(r.error)}` : `${r.server}  ${color.green(`${r.ms} ms`)}${r.method === "ping" ? "" : color.dim(`  (${r.method})`)}`);
     return results.some((r) => r.error) ? EXIT.failure : EXIT.ok;
   } finally {
     await session.close();

@@ -5,6 +5,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE, validateServerConfig } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
+import { approvalsFile, describeServer, rememberApproval } from "./approvals.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
 import { splitCommandLine } from "./words.js";
@@ -72,9 +73,33 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   }
   const problems = validateServerConfig(name, config);
   if (problems.length) throw new CliError(`not added: ${problems.join("; ")}`, EXIT.usage);
-  const file = ownFile(options.scope ?? "project", home);
+  const scope = options.scope ?? "project";
+  const file = ownFile(scope, home);
   await edit(file, ["servers", name], config);
+  // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
+  if (scope === "project") await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [name]);
   out(`Added "${name}" to ${tildify(file, home)}`);
+  return EXIT.ok;
+}
+
+/** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
+export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
+  const home = process.env["HOME"] ?? "";
+  const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
+  const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
+  for (const name of names) {
+    if (!project.some((s) => s.name === name)) {
+      const entry = result.servers[name];
+      throw new CliError(entry ? `"${name}" is not a project server (${tildify(entry.source.file, home)}): it needs no approval` : `no project server named "${name}" (see: mcp config list)`, EXIT.usage);
+    }
+  }
+  const chosen = names.length > 0 ? project.filter((s) => names.includes(s.name)) : project;
+  if (chosen.length === 0) {
+    note("This project defines no MCP servers.");
+    return EXIT.ok;
+  }
+  await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen.map((s) => s.name));
+  for (const server of chosen) out(`Approved "${server.name}" for this project: ${describeServer(server)}`);
   return EXIT.ok;
 }
 
@@ -111,7 +136,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
       findings.push({ server: error.server ?? tildify(error.file, session.home), ok: false, finding: variable ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : error.message });
     }
-    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: "a project server that is not approved: run mcp in a terminal to be asked, or pass --yes" });
+    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved: approve it with mcp config approve ${name} (or pass --yes for one run)` });
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
         findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${status.toolCount} tools` });

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { authCommand, callCommand, logoutCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
-import { configAdd, configDoctor, configList, configRemove } from "./config-commands.js";
+import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
@@ -79,10 +79,10 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((server: string | undefined, _options: unknown, command: Command) => run(() => resourcesCommand(globals(command), server)));
 
   program
-    .command("read <uri>")
-    .description("read a resource; text is printed, binary content saved to a file")
+    .command("read <uri-or-server> [uri]")
+    .description("read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file")
     .option("-o, --out-dir <dir>", "where binary content is saved")
-    .action((uri: string, options: { outDir?: string }, command: Command) => run(() => readCommand(globals(command), uri, options)));
+    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) => run(() => readCommand(globals(command), uri === undefined ? [first] : [first, uri], options)));
 
   program
     .command("prompts [server]")
@@ -144,6 +144,10 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--scope <scope>", "project or user", "project")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
     .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
+  config
+    .command("approve [names...]")
+    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) so they start without asking; all of them when none is named")
+    .action((names: string[], _options: unknown, command: Command) => run(() => configApprove(names, globals(command))));
   config
     .command("remove <name>")
     .description("remove a server from our own config file")

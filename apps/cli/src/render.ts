@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from "@mcp/client";
 import { color, out } from "./ui.js";
 
@@ -58,10 +59,21 @@ export function renderBlocks(blocks: ContentBlock[], dir: string, stem: string):
   }
 }
 
-/** A tool result for a person: its content, then any structured content as JSON. */
+/** Whether the text blocks say what the structured content says (servers often send both: the spec asks them to). */
+function sameAsText(blocks: ContentBlock[], structured: unknown): boolean {
+  const texts = blocks.filter((block) => block.type === "text");
+  if (texts.length === 0) return false;
+  try {
+    return isDeepStrictEqual(JSON.parse(texts.map((block) => block.text).join("")), structured);
+  } catch {
+    return false;
+  }
+}
+
+/** A tool result for a person: its content, then its structured content as JSON unless the text already says it. */
 export function renderToolResult(result: CallToolResult, dir: string, stem: string): void {
   renderBlocks(result.content ?? [], dir, stem);
-  if (result.structuredContent !== undefined) {
+  if (result.structuredContent !== undefined && !sameAsText(result.content ?? [], result.structuredContent)) {
     out(color.dim("structured content:"));
     out(JSON.stringify(result.structuredContent, null, 2));
   }

@@ -31,16 +31,24 @@ function describeType(schema: Schema | undefined): string {
   return type ?? "any";
 }
 
-/** A `key=value` as the schema's type of that key: numbers, booleans, arrays, objects; `key=@file` reads the file. */
+function readArgumentFile(key: string, name: string, cwd: string): string {
+  const file = resolve(cwd, name);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new CliError(`argument "${key}": cannot read ${file}: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
+/**
+ * A `key=value` as the schema's type of that key: numbers, booleans, arrays, objects; `key=@file`
+ * reads the file; `key=\@text` is the text `@text`.
+ */
 function coerce(key: string, raw: string, property: Schema | undefined, cwd: string): unknown {
   let text = raw;
-  if (text.startsWith("@") && text.length > 1) {
-    const file = resolve(cwd, text.slice(1));
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      throw new CliError(`argument "${key}": cannot read ${file}: ${(error as Error).message}`, EXIT.usage);
-    }
+  if (text.startsWith("\\@")) text = text.slice(1);
+  else if (text.startsWith("@") && text.length > 1) {
+    text = readArgumentFile(key, text.slice(1), cwd);
     if (typeOf(property) === "string" || property === undefined) return text;
   }
   const type = typeOf(property);
@@ -72,7 +80,12 @@ function parseJson(key: string, text: string): unknown {
   }
 }
 
-/** Tool arguments from the command line: one JSON object, or `key=value` / `key=@file` pairs typed by the schema. */
+/**
+ * Tool arguments from the command line, as HTTPie writes them: one JSON object, or pairs —
+ * `key=value` (typed by the schema: numbers, booleans, `a,b` arrays), `key:=<json>` (raw JSON),
+ * `key=@file` (the file's text), `key:=@file.json` (the file's JSON), `key=\@text` (a value that
+ * starts with `@`).
+ */
 export function parseArguments(words: string[], schema: Schema | undefined, cwd: string): Record<string, unknown> {
   if (words.length === 1 && words[0]!.trim().startsWith("{")) {
     const value = parseJson("arguments", words[0]!);
@@ -82,9 +95,12 @@ export function parseArguments(words: string[], schema: Schema | undefined, cwd:
   const args: Record<string, unknown> = {};
   for (const word of words) {
     const eq = word.indexOf("=");
-    if (eq <= 0) throw new CliError(`expected key=value (or one JSON object), got ${JSON.stringify(word)}`, EXIT.usage);
-    const key = word.slice(0, eq);
-    args[key] = coerce(key, word.slice(eq + 1), sub(schema?.properties?.[key]), cwd);
+    const raw = eq > 0 && word[eq - 1] === ":";
+    const key = word.slice(0, raw ? eq - 1 : eq);
+    if (eq <= 0 || key === "") throw new CliError(`expected key=value, key:=<json> (or one JSON object), got ${JSON.stringify(word)}`, EXIT.usage);
+    const value = word.slice(eq + 1);
+    if (raw) args[key] = parseJson(key, value.startsWith("@") && value.length > 1 ? readArgumentFile(key, value.slice(1), cwd) : value);
+    else args[key] = coerce(key, value, sub(schema?.properties?.[key]), cwd);
   }
   return args;
 }

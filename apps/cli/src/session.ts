@@ -19,6 +19,9 @@ export interface GlobalOptions {
   yes?: boolean | undefined;
 }
 
+/** How long a stdio server gets to exit after its stdin ends (then SIGTERM), and after SIGTERM (then SIGKILL), unless its config says. */
+const CLOSE_GRACE_MS = 500;
+
 /** The name of the embedded default server. */
 export const EMBEDDED_NAME = "everything";
 
@@ -89,7 +92,7 @@ export async function openSession(
   let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
 
   if (globals.server?.length) {
-    const known = new Set([...Object.keys(configs), ...Object.keys(loaded.servers)]);
+    const known = new Set([...Object.keys(configs), ...Object.keys(loaded.servers), ...loaded.errors.flatMap((e) => (e.server ? [e.server] : []))]);
     for (const name of globals.server) {
       if (!known.has(name) && !(name === EMBEDDED_NAME && Object.keys(configs).length === 0)) {
         const near = closest(name, [...known]);
@@ -121,14 +124,25 @@ export async function openSession(
   }
 
   let embedded = false;
-  if (Object.keys(configs).length === 0 && loaded.errors.length === 0 && skipped.length === 0 && options.allowEmbedded !== false) {
+  const named = globals.server?.length && given === undefined && globals.server.some((name) => name !== EMBEDDED_NAME);
+  if (Object.keys(configs).length === 0 && loaded.errors.length === 0 && skipped.length === 0 && !named && options.allowEmbedded !== false) {
     embedded = true;
     configs = { [EMBEDDED_NAME]: embeddedConfig() };
     note(`No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`);
   }
-  if (globals.timeout !== undefined) {
-    configs = Object.fromEntries(Object.entries(configs).map(([name, config]) => [name, { ...config, timeout: globals.timeout }]));
-  }
+  // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
+  // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second). Clocks are not
+  // part of the tool cache key.
+  configs = Object.fromEntries(
+    Object.entries(configs).map(([name, config]) => [
+      name,
+      {
+        ...("command" in config ? { closeGraceMs: CLOSE_GRACE_MS, killGraceMs: CLOSE_GRACE_MS } : {}),
+        ...config,
+        ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }),
+      },
+    ]),
+  );
 
   const manager = new MCPManager({
     cwd,
@@ -153,9 +167,9 @@ export async function openSession(
   return session;
 }
 
-/** Waits for every server that is still connecting (cached tools let the gate pass early). */
+/** Waits for every server that is still connecting (cached tools let the gate pass early), so what is shown is live. */
 export async function settle(session: Session): Promise<void> {
-  await Promise.all(Object.keys(session.configs).map((name) => session.manager.waitForConnection(name).catch(() => undefined)));
+  await session.manager.startServers(Object.keys(session.configs));
 }
 
 /** The config file a server came from, or how it was given. */

@@ -187,7 +187,12 @@ export function applyElicitationDefaults(params: ElicitParams, result: ElicitRes
   return { ...result, content };
 }
 
-function capabilitiesFor(options: ConnectOptions): ClientCapabilities {
+/**
+ * The capabilities {@link connectToServer} advertises for these options: `options.capabilities`,
+ * plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
+ * list among them) may depend on them, so a cache of those answers keys on them.
+ */
+export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown }): ClientCapabilities {
   const capabilities: ClientCapabilities = { ...(options.capabilities ?? {}) };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};

@@ -1,6 +1,7 @@
 export {
   applyElicitationDefaults,
   assertValidConfig,
+  capabilitiesFor,
   CLIENT_VERSION,
   connectToServer,
   disconnectServer,
@@ -31,6 +32,7 @@ export {
   notifyRootsListChanged,
   ping,
   readResource,
+  roundTrip,
   setLoggingLevel,
   subscribe,
   unsubscribe,

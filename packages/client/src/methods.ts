@@ -186,6 +186,15 @@ export async function ping(connection: Connection, options?: RequestOptions): Pr
   await connection.request("ping", {}, options);
 }
 
+/**
+ * One liveness round trip in the connection's era: `ping` on a 2025-era session, and on 2026-07-28
+ * (which removed `ping`) `server/discover`, the cheapest request every such server answers. What
+ * the manager's health checks and `mcp ping` measure.
+ */
+export async function roundTrip(connection: Connection, options?: RequestOptions): Promise<void> {
+  await connection.request(connection.era === "modern" ? "server/discover" : "ping", {}, options);
+}
+
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
 export async function notifyRootsListChanged(connection: Connection): Promise<void> {
   if (connection.era === "modern") throw new NotInProtocolRevisionError(connection.name, "notifications/roots/list_changed", connection.protocolVersion, "servers ask for roots again through input requests");

@@ -68,6 +68,7 @@ export type McpErrorCode =
   | "capability_not_supported"
   | "pagination_error"
   | "server_unavailable"
+  | "tool_unavailable"
   | "not_in_protocol_revision"
   | "oauth_error";
 
@@ -200,12 +201,36 @@ export class HttpError extends McpError {
     return message;
   }
 
-  /** The readable part of a body: a JSON-RPC error's message when the body is one, else the text. */
+  /**
+   * The readable part of a body: a JSON-RPC error's message when the body is one; for an HTML page
+   * (a proxy's or a web server's error page), its title or else its first line of text; else the text.
+   */
   private static reasonOf(body: string): string {
     const error = jsonRpcErrorIn(body);
     if (error) return error.code === undefined ? error.message : `${error.message} (JSON-RPC error ${error.code})`;
-    return body.trim();
+    const text = body.trim();
+    return /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text) ? `an HTML page: ${htmlGist(text) || "(no text)"}` : text;
   }
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/** An HTML page in a few words: its `<title>` and its first line of visible text (when that says more). */
+function htmlGist(html: string): string {
+  const decode = (text: string): string => text.replace(/&(#\d+|[a-z]+);/gi, (whole, name: string) => (name.startsWith("#") ? String.fromCodePoint(Number(name.slice(1)) || 32) : (ENTITIES[name.toLowerCase()] ?? whole)));
+  const title = decode(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "").replace(/\s+/g, " ").trim();
+  const visible = html
+    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<br\s*\/?>|<\/(p|div|h[1-6]|li|tr|title)>/gi, "\n")
+    .replace(/<[^>]*>/g, " ");
+  const line =
+    decode(visible)
+      .split("\n")
+      .map((text) => text.replace(/\s+/g, " ").trim())
+      .find((text) => text !== "") ?? "";
+  // Express titles every error page "Error"; its text ("Cannot POST /nope") says what happened.
+  if (!title) return line;
+  return line && line !== title && !title.includes(line) ? `${title}: ${line}` : title;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { MCPServerConfig, Tool } from "@mcp/client";
+import type { ClientCapabilities, MCPServerConfig, Tool } from "@mcp/client";
 import { redactConfig } from "@mcp/jsonrpc";
 
 /** One server's tool list as remembered. */
@@ -37,11 +37,20 @@ function stable(value: unknown): string {
 }
 
 /**
- * The cache key of a server: its name and a hash of its config with secrets (env values,
- * credential headers, URL passwords) taken out first, so no secret is written — not even hashed.
+ * The cache key of a server: its name and a hash of what its tool list depends on — its config
+ * (less its clocks: `timeout`, `closeGraceMs`, `killGraceMs`), with secrets (env values, credential headers, URL passwords) taken out first so no secret is
+ * written, not even hashed, and the capabilities the client advertises (a server may offer
+ * `trigger-sampling-request` only to a client that can sample). Pass the capabilities your
+ * connections advertise (`capabilitiesFor` of `@mcp/client`); without them the key is that of a
+ * client that advertises none.
  */
-export function toolCacheKey(name: string, config: MCPServerConfig): string {
-  return `${name}:${createHash("sha256").update(stable(redactConfig(config))).digest("hex").slice(0, 16)}`;
+export function toolCacheKey(name: string, config: MCPServerConfig, capabilities: ClientCapabilities = {}): string {
+  const { timeout: _t, closeGraceMs: _c, killGraceMs: _k, ...rest } = config as MCPServerConfig & { closeGraceMs?: unknown; killGraceMs?: unknown };
+  // Clocks (the connect timeout, how long a close waits) do not change what a server offers.
+  const hash = createHash("sha256").update(stable(redactConfig(rest as MCPServerConfig)));
+  // Appended only when there are some, so a plain client's keys are those it always had.
+  if (Object.keys(capabilities).length > 0) hash.update(`\ncapabilities:${stable(capabilities)}`);
+  return `${name}:${hash.digest("hex").slice(0, 16)}`;
 }
 
 /** The user's cache folder for this stack (`$XDG_CACHE_HOME/mcp-client`, `~/Library/Caches/mcp-client`, `%LOCALAPPDATA%\\mcp-client\\Cache`). */

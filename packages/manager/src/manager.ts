@@ -1,4 +1,4 @@
-import { callTool, connectToServer, listTools, ping, type HttpAuthProvider, type MCPServerConfig, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
+import { callTool, capabilitiesFor, connectToServer, listTools, roundTrip, type HttpAuthProvider, type MCPServerConfig, type ClientCapabilities, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { InvalidConfigError, NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import { FileToolCache, toolCacheKey, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
@@ -9,7 +9,7 @@ import { headersHelperProvider } from "./headers-helper.js";
 import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
 import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import { DAY, filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind, type Server, type Waiter } from "./server.js";
-import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerStatus } from "./types.js";
+import { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerStatus } from "./types.js";
 
 /**
  * Many MCP servers at once: discovery, parallel connection with a startup gate and a tool cache,
@@ -36,9 +36,16 @@ export class MCPManager {
   /** Each server's headersHelper provider, by server name and command: its headers are kept between connections for their time. */
   readonly #helpers = new Map<string, HttpAuthProvider>();
   #tokenStore: TokenStore | undefined;
+  /** What every connection advertises; part of each tool cache key (a tool list may depend on it). */
+  readonly #capabilities: ClientCapabilities;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
+    this.#capabilities = capabilitiesFor({
+      ...options.connect,
+      onSampling: options.onSampling ?? options.connect?.onSampling,
+      onElicitation: options.onElicitation ?? options.connect?.onElicitation,
+    });
     this.#cache = options.cache === false ? undefined : (options.cache ?? new FileToolCache(options.cacheDir));
     this.#reconnect = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...(options.reconnect ?? {}) };
     this.#limits = { stdio: new Semaphore(options.concurrency?.stdio ?? 16), remote: new Semaphore(options.concurrency?.remote ?? 32) };
@@ -119,6 +126,50 @@ export class MCPManager {
       errors.set(collision.dropped.server, errors.has(collision.dropped.server) ? `${errors.get(collision.dropped.server)}; ${message}` : message);
     }
     return { tools, errors, connectedServers };
+  }
+
+  /**
+   * Registers servers without starting any (state `idle`) and reads their cached tool lists, which
+   * are offered at once as deferred tools. A server starts when something needs it: a call to one of
+   * its tools, {@link waitForConnection}, or {@link startServers}. A host that runs one command
+   * against many configured servers (the CLI's `call`) starts only the server it needs this way.
+   * A server already registered under the same name is stopped and replaced.
+   */
+  async addServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<MCPTool[]> {
+    const added: Server[] = [];
+    for (const [name, config] of Object.entries(configs)) {
+      const old = this.#servers.get(name);
+      if (old) await this.#stop(old);
+      const server = this.#create(name, config, discovered[name]);
+      server.status.state = "idle";
+      added.push(server);
+    }
+    for (const [name, entry] of Object.entries(discovered)) {
+      if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry).status.state = "disabled";
+    }
+    const cache = this.#cache;
+    if (cache) {
+      await Promise.all(
+        added.map(async (server) => {
+          const entry = await cache.get(server.cacheKey).catch(() => undefined);
+          if (!entry || server.status.state !== "idle") return;
+          server.tools = filterTools(entry.tools, server.discovered?.tools);
+          this.#update(server, { toolsFromCache: true, toolCount: server.tools.length });
+        }),
+      );
+    }
+    this.#toolsChanged();
+    return this.getTools();
+  }
+
+  /**
+   * Starts idle servers (all of them, or those named) and resolves once each has connected or
+   * failed (or `signal` aborts the wait; the servers go on starting). One server's failure never
+   * fails the others; see each one's status.
+   */
+  async startServers(names?: string[], signal?: AbortSignal): Promise<void> {
+    const chosen = names ?? [...this.#servers.values()].filter((server) => server.status.state === "idle").map((server) => server.name);
+    await Promise.all(chosen.map((name) => this.waitForConnection(name, signal).catch(() => undefined)));
   }
 
   /** Every tool of every server that has a tool list (live or cached), in server order. */
@@ -229,10 +280,17 @@ export class MCPManager {
     return [...this.#servers.values()].map((server) => ({ ...server.status }));
   }
 
-  /** Resolves with the connection once the server is connected; rejects when it fails or is disconnected. */
+  /**
+   * Resolves with the connection once the server is connected (starting it when it is idle); rejects
+   * when it fails or is disconnected.
+   */
   waitForConnection(name: string, signal?: AbortSignal): Promise<MCPServerConnection> {
     const server = this.#servers.get(name);
     if (!server) return Promise.reject(new ServerUnavailableError(name, undefined));
+    if (server.status.state === "idle" && !signal?.aborted) {
+      this.#update(server, { state: "connecting" });
+      this.#connect(server).catch(() => undefined);
+    }
     const state = server.status.state;
     if (state === "connected" && server.connection) return Promise.resolve(server.connection);
     if (state === "failed" || state === "disabled") return Promise.reject(new ServerUnavailableError(name, state, server.status.lastError));
@@ -341,7 +399,7 @@ export class MCPManager {
       name,
       config,
       discovered,
-      cacheKey: toolCacheKey(name, config),
+      cacheKey: toolCacheKey(name, config, this.#capabilities),
       status: {
         name,
         state: "connecting",
@@ -537,13 +595,13 @@ export class MCPManager {
   }
 
   /**
-   * Pings a connected server; if it cannot be reached, its connection is closed and recovery
+   * Pings a connected server (`server/discover` on 2026-07-28); if it cannot be reached, its connection is closed and recovery
    * starts (backoff, then `failed`). An RPC error answer means it is alive.
    */
   async #probe(server: Server, connection: MCPServerConnection, timeout: number): Promise<void> {
     if (server.status.state !== "connected" || server.connection !== connection) return;
     try {
-      await ping(connection, { timeout });
+      await roundTrip(connection, { timeout });
     } catch (error) {
       if (server.connection !== connection || RpcError.isInstance(error)) return;
       await this.#closeConnection(server);
@@ -619,6 +677,8 @@ export class MCPManager {
         const timeout = options.timeout ?? server.discovered?.toolTimeoutMs;
         const callOptions: RequestOptions = timeout === undefined ? options : { ...options, timeout };
         const connection = await this.waitForConnection(server.name, options.signal);
+        // A deferred tool came from the cache: the live list, fetched on connecting, decides.
+        if (!server.tools.some((live) => live.name === tool.name)) throw new ToolUnavailableError(server.name, tool.name);
         try {
           return await callTool(connection, tool.name, args, callOptions);
         } catch (error) {

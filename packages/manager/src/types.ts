@@ -16,8 +16,11 @@ import type { ToolCache } from "./cache.js";
 import type { DiscoveredServer, LoadOptions } from "./config/types.js";
 import type { ReconnectPolicy } from "./limit.js";
 
-/** Where a server stands. */
-export type ServerState = "connecting" | "connected" | "reconnecting" | "failed" | "disabled";
+/**
+ * Where a server stands. `idle`: registered by `addServers` and not started yet (its cached tools,
+ * if any, are offered; using it starts it).
+ */
+export type ServerState = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "disabled";
 
 /** Everything the manager knows about one server's health. */
 export interface ServerStatus {
@@ -75,6 +78,22 @@ export class ServerUnavailableError extends McpError {
     super("server_unavailable", `MCP server "${serverName}" ${why}`);
     this.serverName = serverName;
     this.state = state;
+  }
+}
+
+/**
+ * A tool its server no longer offers: it was in a cached tool list, and the server's live list,
+ * fetched when it connected, does not have it. Nothing was sent to the server.
+ */
+export class ToolUnavailableError extends McpError {
+  static override readonly brand: string = "ToolUnavailableError";
+  declare readonly serverName: string;
+  declare readonly toolName: string;
+
+  constructor(serverName: string, toolName: string) {
+    super("tool_unavailable", `MCP server "${serverName}" no longer offers tool "${toolName}" (it was in the cached tool list; the live list does not have it)`);
+    this.serverName = serverName;
+    this.toolName = toolName;
   }
 }
 

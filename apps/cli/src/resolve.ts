@@ -1,0 +1,172 @@
+import type { MCPServerConfig } from "@mcp/client";
+import { redactUrl } from "@mcp/jsonrpc";
+import type { MCPTool, ServerStatus } from "@mcp/manager";
+import type { Session } from "./session.js";
+import { CliError, EXIT, firstLine, tildify } from "./ui.js";
+import { closest } from "./words.js";
+
+/**
+ * Which server a command needs, so only that one starts: `call server.tool`, `call server tool`,
+ * `call mcp__server__tool`, `prompt server.name`, `read server <uri>`. A bare tool name is looked
+ * up in the cached tool lists first; only a name nobody is known to have starts every server.
+ */
+
+const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
+
+/** Every server name the user may mean: configured, not approved, invalid or disabled. */
+export function knownServers(session: Session): string[] {
+  return [...new Set([...Object.keys(session.configs), ...session.skipped, ...Object.keys(session.servers), ...session.configErrors.flatMap((e) => (e.server ? [e.server] : []))])];
+}
+
+/** `mcp__<server>__` as the manager names a server's tools (characters outside `[a-zA-Z0-9_-]` become `_`). */
+function modelPrefix(server: string): string {
+  return `mcp__${server.replace(/[^a-zA-Z0-9_-]/g, "_") || "_"}__`;
+}
+
+/** What the words name: a server (when they say which) and the name on it, and the words after. */
+export function splitTarget(words: string[], servers: string[]): { server: string | undefined; name: string; rest: string[] } {
+  const [first, second] = words;
+  if (!first) throw new CliError("name a tool: mcp call <tool> [args] (see: mcp tools)", EXIT.usage);
+  // The longest server name that fits wins ("a.b.tool" with servers "a" and "a.b" is a.b's "tool").
+  const byLength = [...servers].sort((a, b) => b.length - a.length);
+  if (first.startsWith("mcp__")) {
+    const server = byLength.find((s) => first.startsWith(modelPrefix(s)) && first.length > modelPrefix(s).length);
+    if (server) return { server, name: first, rest: words.slice(1) };
+  }
+  const dotted = byLength.find((s) => first.startsWith(`${s}.`) && first.length > s.length + 1);
+  if (dotted) return { server: dotted, name: first.slice(dotted.length + 1), rest: words.slice(1) };
+  // `server tool`: a second word that is not an argument (key=value, key:=json, {json}).
+  if (second !== undefined && servers.includes(first) && !/^[{[]/.test(second) && !/^[^=]*:?=/.test(second)) {
+    return { server: first, name: second, rest: words.slice(2) };
+  }
+  return { server: undefined, name: first, rest: words.slice(1) };
+}
+
+/** One server's tool by its own name or its model-facing name. */
+function toolOn(tools: MCPTool[], server: string, name: string): MCPTool | undefined {
+  return tools.find((t) => t.serverName === server && (t.toolName === name || t.name === name));
+}
+
+/** Tools named `name` (their own name, `server.tool` or the model-facing name) among these. */
+function matches(tools: MCPTool[], name: string): MCPTool[] {
+  const exact = tools.filter((t) => t.name === name || label(t) === name);
+  return exact.length > 0 ? exact : tools.filter((t) => t.toolName === name);
+}
+
+function commandLine(config: MCPServerConfig | undefined): string | undefined {
+  if (!config) return undefined;
+  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : redactUrl(config.url);
+}
+
+/** A config problem without the `MCP server "x" in <file>: ` its message starts with (we say both already). */
+function problemOf(message: string): string {
+  return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
+}
+
+/** A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix. */
+export function needsAuth(s: ServerStatus): boolean {
+  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401);
+}
+
+/** Why a server that failed to connect failed, with its command or URL and its stderr, and what to try. */
+export function failureOf(session: Session, status: ServerStatus): string {
+  const config = session.configs[status.name];
+  if (needsAuth(status)) return `server "${status.name}" needs authentication: run mcp auth ${status.name} (${firstLine(status.lastError, 200)})`;
+  const how = commandLine(config);
+  const tail = status.stderrTail ? `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}` : "";
+  const what = how ? `\n    ${config && "command" in config ? "command" : "url"}: ${how}` : "";
+  return `server "${status.name}" failed to start: ${status.lastError ?? "unknown error"}${what}${hintFor(config, status)}${tail}`;
+}
+
+/** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport. */
+function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
+  if (!config || !("url" in config)) return "";
+  const code = status.lastErrorStatus;
+  if (config.type === "sse" && (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))) {
+    return `\n    hint: it answers like a Streamable HTTP server; try "type": "http"`;
+  }
+  if (config.type === "http" && (code === 405 || /\/sse\/?$/.test(new URL(config.url).pathname))) {
+    return `\n    hint: it answers like a legacy HTTP+SSE server; try "type": "sse"`;
+  }
+  if (code === 404) return `\n    hint: there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
+  return "";
+}
+
+/**
+ * Why a known server cannot serve a command before anything starts: not approved (and how to
+ * approve it), an invalid entry, disabled. Undefined when it may start.
+ */
+export function notStartable(session: Session, name: string): string | undefined {
+  const home = session.home;
+  if (session.skipped.includes(name)) {
+    const entry = session.servers[name];
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and is not approved yet (it would run: ${commandLine(entry?.config) ?? "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+  }
+  const invalid = session.configErrors.find((e) => e.server === name);
+  if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
+  const entry = session.servers[name];
+  if (entry && !entry.enabled && session.configs[name] === undefined) return `server "${name}" is disabled in ${tildify(entry.source.file, home)}`;
+  return undefined;
+}
+
+/** Starts one server and waits for it; a failure is a CliError that says why. */
+export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
+  const why = notStartable(session, name);
+  if (why) throw new CliError(why);
+  try {
+    await session.manager.waitForConnection(name, signal);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    const status = session.manager.getConnectionStatus(name);
+    throw new CliError(status?.state === "failed" ? failureOf(session, status) : (error as Error).message);
+  }
+}
+
+/** Lines for every server that could not be asked: failed, not approved, invalid. */
+function unreachable(session: Session): string[] {
+  const lines: string[] = [];
+  for (const status of session.manager.getStatuses()) if (status.state === "failed") lines.push(`  ${failureOf(session, status)}`);
+  for (const name of session.skipped) lines.push(`  ${notStartable(session, name)}`);
+  for (const error of session.configErrors) lines.push(`  ${error.server ? `server "${error.server}" has an invalid entry` : "invalid file"} in ${tildify(error.file, session.home)}: ${problemOf(error.message)}`);
+  return lines;
+}
+
+function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
+  const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
+  const lines = where ? [] : unreachable(session);
+  const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
+  const tail = lines.length ? `\nThese servers could not be asked:\n${lines.join("\n")}` : "";
+  return new CliError(`unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint} (see: mcp tools${where ? ` ${where}` : ""})${tail}`, EXIT.usage);
+}
+
+/**
+ * The tool the words name, starting only the servers needed: the named server; or, for a bare
+ * name, the one server whose cached list has it (its live list decides); or, when no cached list
+ * has it, every server.
+ */
+export async function findTool(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; rest: string[] }> {
+  const manager = session.manager;
+  const cached = await manager.addServers(session.configs, session.servers);
+  const target = splitTarget(words, knownServers(session));
+  if (target.server !== undefined) {
+    await startOne(session, target.server, signal);
+    const tool = toolOn(manager.getTools(), target.server, target.name);
+    if (!tool) throw unknownTool(session, target.name, manager.getTools().filter((t) => t.serverName === target.server), target.server);
+    return { tool, rest: target.rest };
+  }
+  const owners = [...new Set(matches(cached, target.name).map((t) => t.serverName))];
+  if (owners.length > 0) {
+    await manager.startServers(owners, signal);
+    if (signal?.aborted) throw signal.reason;
+    const live = matches(manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred), target.name);
+    if (live.length === 1) return { tool: live[0]!, rest: target.rest };
+  }
+  // Nobody is known to have it (or the cache was wrong): ask every server.
+  await manager.startServers(undefined, signal);
+  if (signal?.aborted) throw signal.reason;
+  const tools = manager.getTools().filter((t) => !t.deferred);
+  const found = matches(tools, target.name);
+  if (found.length === 1) return { tool: found[0]!, rest: target.rest };
+  if (found.length > 1) throw new CliError(`tool "${target.name}" is offered by several servers: ${found.map(label).join(", ")}; name one as server.tool`, EXIT.usage);
+  throw unknownTool(session, target.name, tools);
+}
