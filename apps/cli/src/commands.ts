@@ -36,17 +36,24 @@ function cutLeft(text: string, width: number): string {
 }
 
 /**
- * Widths that fit a bordered table of `columns` columns in the terminal: the given cells keep their
- * width while they fit, the widest (a path) gives way first, and `last` is what the last column gets.
+ * Widths that fit a bordered table in the terminal: every column but the last keeps its width while
+ * it fits; past that the columns in `yielding` give way in turn (down to their header, or 8), and
+ * the last column gets what is left (at least 10). Cells are cut to these widths by the caller.
  */
-function fitColumns(rows: string[][], columns: number, shrinkable: number): { widths: number[]; last: number } {
-  const room = terminalWidth() - (3 * columns + 1); // a border and two spaces per column, and the last border
-  const widths = Array.from({ length: columns - 1 }, (_, i) => Math.max(4, ...rows.map((row) => row[i]?.length ?? 0)));
-  const used = (): number => widths.reduce((a, b) => a + b, 0);
-  // Leave the last column (the error) at least 30 characters; the shrinkable column gives way first, down to 12.
-  const over = used() + 30 - room;
-  if (over > 0) widths[shrinkable] = Math.max(12, widths[shrinkable]! - over);
-  return { widths, last: Math.max(10, room - used()) };
+function fitColumns(head: string[], rows: string[][], yielding: number[]): { widths: number[]; last: number } {
+  const room = terminalWidth() - (3 * head.length + 1); // a border and two spaces per column, and the last border
+  const widths = head.slice(0, -1).map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const sum = (): number => widths.reduce((a, b) => a + b, 0);
+  let over = sum() + 10 - room;
+  for (const i of yielding) {
+    if (over <= 0) break;
+    const give = Math.min(over, widths[i]! - Math.max(head[i]!.length, 8));
+    if (give > 0) {
+      widths[i]! -= give;
+      over -= give;
+    }
+  }
+  return { widths, last: Math.max(10, room - sum()) };
 }
 
 /**
@@ -130,9 +137,10 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
     if (globals.json) {
       printJson(all.map((row) => (options.verbose ? row : { ...row, stderrTail: undefined })));
     } else {
-      const t = table(["NAME", "TRANSPORT", "SOURCE", "STATUS", "TOOLS", "TIME", "LAST ERROR"]);
+      const head = ["NAME", "TRANSPORT", "SOURCE", "STATUS", "TOOLS", "TIME", "LAST ERROR"];
+      const t = table(head);
       const cells = all.map((row) => [row.name, row.transport, tildify(row.source, session.home), row.status, String(row.tools ?? ""), row.connectMs === undefined ? "" : `${row.connectMs} ms`]);
-      const fit = fitColumns(cells, 7, 2);
+      const fit = fitColumns(head, cells, [2, 0]); // the source path gives way first, then the name
       const below: string[] = [];
       all.forEach((row, i) => {
         const [name, transport, source, status, tools, time] = cells[i]!.map((cell, column) => (column === 2 ? cutLeft(cell, fit.widths[column]!) : cutRight(cell, fit.widths[column]!)));

@@ -63,7 +63,7 @@ describe("the embedded default, with an empty HOME", () => {
     expect(missing.stderr).toContain('missing required argument "b"');
     const shape = await mcp(b, ["call", "echo", "message"]);
     expect(shape.code).toBe(2);
-    expect(shape.stderr).toContain('expected key=value (or one JSON object), got "message"');
+    expect(shape.stderr).toContain('expected key=value, key:=<json> (or one JSON object), got "message"');
   });
 
   it("call: a near-miss tool name suggests the closest ones (exit 2)", async () => {
@@ -74,10 +74,11 @@ describe("the embedded default, with an empty HOME", () => {
     expect(far.stderr).toContain('did you mean "get-sum"');
   });
 
-  it("call: structured content as JSON; images saved to files with their paths printed", async () => {
+  it("call: structured content printed once when the text says the same; images saved to files with their paths printed", async () => {
     const structured = await mcp(b, ["call", "get-structured-content", "location=Chicago"]);
-    expect(structured.stdout).toContain("structured content:");
-    expect(structured.stdout).toMatch(/"temperature":/);
+    // server-everything sends the same JSON as text and as structuredContent: shown once.
+    expect(structured.stdout).not.toContain("structured content:");
+    expect(structured.stdout.match(/"temperature":/g)).toHaveLength(1);
     const image = await mcp(b, ["call", "get-tiny-image", "--out-dir", join(b.project, "out")]);
     const path = /saved to (\S+\.png)/.exec(image.stdout)?.[1];
     expect(path, image.stdout).toBeDefined();
@@ -96,7 +97,7 @@ describe("the embedded default, with an empty HOME", () => {
     const doc = list.find((r) => !r.template)!;
     expect((await mcp(b, ["read", doc.uri])).code).toBe(0);
     const ping = await mcp(b, ["ping", "--json"]);
-    expect(JSON.parse(ping.stdout)).toEqual([{ server: "everything", ms: expect.any(Number) }]);
+    expect(JSON.parse(ping.stdout)).toEqual([{ server: "everything", ms: expect.any(Number), method: "ping" }]);
   });
 
   it("--version and --help (with examples)", async () => {
@@ -134,6 +135,23 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     expect(run.stderr).not.toContain("embedded default");
   });
 
+  it("arguments as HTTPie writes them: key:=<json>, key:=@file.json, key=@file, and \\@ for a value that starts with @", async () => {
+    b.write(join(b.project, "tags.json"), ["p", "q"]);
+    b.write(join(b.project, "note.txt"), "from a file");
+    const raw = await mcp(b, ["call", "local.typed", "count:=3", "ratio:=0.25", "flag:=false", "tags:=@tags.json", "mode=slow", "note=\\@home", "--json"]);
+    expect(raw.code, raw.stderr).toBe(0);
+    expect(JSON.parse(raw.stdout).structuredContent).toEqual({ received: { count: 3, ratio: 0.25, flag: false, tags: ["p", "q"], mode: "slow", note: "@home" } });
+    const file = await mcp(b, ["call", "local.typed", "count=1", "note=@note.txt", "--json"]);
+    expect(JSON.parse(file.stdout).structuredContent).toEqual({ received: { count: 1, note: "from a file" } });
+    const bad = await mcp(b, ["call", "local.typed", "count:={nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('argument "count": not valid JSON');
+    // Text and structured content that differ are both shown.
+    const both = await mcp(b, ["call", "local.typed", "count=2"]);
+    expect(both.stdout).toContain('{"count":2}');
+    expect(both.stdout).toContain("structured content:");
+  });
+
   it("calls on both transports; key=value typed as integer, number, boolean, array and enum", async () => {
     expect((await mcp(b, ["call", "remote.add", "a=20", "b=22"])).stdout.trim()).toBe("42");
     const typed = await mcp(b, ["call", "typed", "count=3", "ratio=0.5", "flag=true", "tags=a,b", "mode=fast", "note=007", "--json"]);
@@ -169,11 +187,15 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     expect(chatty.stderr).toMatch(/progress \d+\/2500 step \d+/);
   });
 
-  it("a tool of a server that failed to start: the error says which server, its command and why", async () => {
+  it("a tool of a server that failed to start: the error says which server, its command and why (never 'unknown tool')", async () => {
     const run = await mcp(b, ["call", "missing.anything"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown tool "missing.anything"');
-    expect(run.stderr).toContain('server "missing" failed to start (command: no-such-mcp-server-xyz): Failed to start MCP server "missing"');
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("unknown tool");
+    expect(run.stderr).toContain('server "missing" failed to start: Failed to start MCP server "missing"');
+    expect(run.stderr).toContain("command: no-such-mcp-server-xyz");
+    const invalid = await mcp(b, ["call", "broken.anything"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/server "broken" has an invalid entry in .*: http server requires "url" field/);
   });
 
   it("config doctor explains each failure", async () => {
@@ -225,7 +247,7 @@ describe("ad-hoc servers and config editing", () => {
     b.write(join(b.project, "mcp-client.json"), { servers: { proj: { command: process.execPath, args: [fixture] } } });
     const skipped = await mcp(b, ["servers", "--json"]);
     expect(skipped.stderr).toContain("Skipped 1 project server not yet approved: proj");
-    expect(skipped.stderr).toContain("Approve with --yes");
+    expect(skipped.stderr).toContain("Approve with: mcp config approve proj");
     expect(JSON.parse(skipped.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "not approved" })]);
     const approved = await mcp(b, ["--yes", "servers", "--json"]);
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "connected" })]);

@@ -17,13 +17,16 @@ function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }
 
-/** Starts `mcp <args>` in a fresh 120×30 terminal; the pane stays after exit, printing the exit code. */
-function terminal(b: Sandbox, name: string, args: string[]): { screen: () => string; keys: (...keys: string[]) => void } {
+/**
+ * Starts `mcp <args>` in a fresh terminal (120×30 unless told); the pane stays after exit, printing
+ * the exit code. `joined()` reads it with wrapped lines joined, as they were written.
+ */
+function terminal(b: Sandbox, name: string, args: string[], width = 120): { screen: () => string; joined: () => string; keys: (...keys: string[]) => void } {
   const env = Object.entries({ ...b.env, NO_COLOR: "" }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
   // `trap` keeps the wrapping shell alive through Ctrl-C (a handler, not SIG_IGN: node starts with the default).
   const command = `trap 'true' INT; cd ${JSON.stringify(b.project)} && env ${env} TERM=xterm-256color ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${args.map((a) => JSON.stringify(a)).join(" ")}; echo "EXIT=$?"; sleep 60`;
-  tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "30", "sh", "-c", command);
-  return { screen: () => tmux("capture-pane", "-p", "-t", name), keys: (...keys) => void tmux("send-keys", "-t", name, ...keys) };
+  tmux("new-session", "-d", "-s", name, "-x", String(width), "-y", "30", "sh", "-c", command);
+  return { screen: () => tmux("capture-pane", "-p", "-t", name), joined: () => tmux("capture-pane", "-p", "-J", "-t", name), keys: (...keys) => void tmux("send-keys", "-t", name, ...keys) };
 }
 
 async function until(read: () => string, test: (screen: string) => boolean, ms = 30_000): Promise<string> {
@@ -58,7 +61,9 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture] } } });
     const first = terminal(b, "approve", ["servers"]);
     const asked = await until(first.screen, (s) => s.includes("[y/N]"));
-    expect(asked).toContain("This project defines MCP servers that will run on this machine: repo (");
+    expect(asked).toContain("This project defines MCP servers that will run on this machine:");
+    // Each server with what it would run, so the user knows what they approve.
+    expect(asked.replace(/\n/g, "")).toContain(`repo  ${process.execPath} ${fixture}  (`);
     first.keys("y", "Enter");
     const table = await until(first.screen, (s) => s.includes("EXIT="));
     expect(table).toMatch(/repo[\s│]+stdio[\s│]+.*\.mcp\.json[\s│]+connected[\s│]+6[\s│]/);
@@ -70,19 +75,38 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     expect(again).toMatch(/repo[\s│]+stdio[\s│]+.*connected/);
   });
 
-  it("Ctrl-C cancels the call: the server receives notifications/cancelled and the CLI exits 130", async () => {
+  it("Ctrl-C cancels the call: says so at once, the server receives notifications/cancelled, and the CLI exits 130 within a second though the server ignores the end of stdin", async () => {
     const b = sandbox();
     boxes.push(b);
     const marker = join(b.home, "cancelled.txt");
-    userConfig(b, { local: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker } } });
+    userConfig(b, { local: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker, IGNORE_STDIN_END: "1" } } });
     const t = terminal(b, "cancel", ["call", "wait", "ms=60000"]);
     await until(t.screen, (s) => /local\.wait .*\d+\/60000/.test(s));
+    const pressed = Date.now();
     t.keys("C-c");
+    await until(t.screen, (s) => s.includes("Cancelling… (Ctrl-C again to quit now)"), 2000);
     const after = await until(t.screen, (s) => s.includes("EXIT="));
+    // Before: a server that ignores the end of its stdin held the CLI for its 2 s grace, in silence.
+    expect(Date.now() - pressed).toBeLessThan(1500);
     expect(after).toContain("Cancelled.");
     expect(after).toContain("EXIT=130");
     expect(after).not.toMatch(/Error:|at .*\.js:\d+/); // no stack trace
     // The server's tool saw its request cancelled (it writes the marker on abort).
     expect(existsSync(marker) && readFileSync(marker, "utf8")).toBe("cancelled");
+  });
+
+  it("the servers table fits an 80-column terminal; an error too long for its cell is printed whole under the table", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    userConfig(b, { local: { command: process.execPath, args: [fixture] }, "a-server-with-a-long-name": { command: "no-such-mcp-server-with-a-rather-long-name-xyz" } });
+    const t = terminal(b, "narrow", ["servers"], 80);
+    await until(t.screen, (s) => s.includes("EXIT="));
+    const lines = t.joined().split("\n");
+    const rows = lines.filter((line) => /[│┌├└]/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(4); // top, head, two servers, bottom
+    for (const line of rows) expect(line.trimEnd().length, line).toBeLessThanOrEqual(80); // no row wraps
+    // The cause is never cut: written whole under the table, as one line the terminal wraps.
+    const whole = 'a-server-with-a-long-name: Failed to start MCP server "a-server-with-a-long-name": command "no-such-mcp-server-with-a-rather-long-name-xyz": command not found (ENOENT); is it installed and on PATH?';
+    expect(lines.map((line) => line.trimEnd())).toContain(whole);
   });
 });

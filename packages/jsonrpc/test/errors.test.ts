@@ -19,6 +19,18 @@ describe("error messages are the seed's, verbatim", () => {
     expect(error.message).toBe(message);
   });
 
+  it("HttpError reduces an HTML error page to its title and first line of text; the body field keeps it whole", () => {
+    const nginx = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    expect(new HttpError({ status: 502, body: nginx }).message).toBe("HTTP 502: an HTML page: 502 Bad Gateway");
+    const express = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /nope</pre>\n</body>\n</html>\n';
+    const error = new HttpError({ status: 404, body: express });
+    expect(error.message).toBe("HTTP 404: an HTML page: Error: Cannot POST /nope");
+    expect(error.body).toBe(express);
+    const untitled = "<!doctype html><html><body><script>var x = '<p>no</p>';</script><h1>Access &amp; denied</h1><p>by policy</p></body></html>";
+    expect(new HttpError({ status: 403, body: untitled }).message).toBe("HTTP 403: an HTML page: Access & denied");
+    expect(new HttpError({ status: 500, body: "<b>not a page</b>" }).message).toBe("HTTP 500: <b>not a page</b>");
+  });
+
   it("HttpError keeps status, body and auth hints as fields and in the message", () => {
     const error = new HttpError({ status: 401, body: "no", wwwAuthenticate: 'Bearer resource_metadata="x"', mcpAuthServer: "https://auth" });
     expect(error).toMatchObject({ status: 401, body: "no", code: "http_error", wwwAuthenticate: 'Bearer resource_metadata="x"', mcpAuthServer: "https://auth" });

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { CallToolResult, HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
 import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, TOOL_NAME_PATTERN, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+import { MCPManager, TOOL_NAME_PATTERN, ToolUnavailableError, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -297,6 +297,70 @@ describe("prompts and resources", () => {
     expect(await m.listPrompts("everything")).toBe(prompts); // kept, not fetched again
     expect((await m.listResources("everything")).length).toBeGreaterThanOrEqual(7);
     await expect(m.listPrompts("nope")).rejects.toMatchObject({ code: "server_unavailable", message: 'MCP server "nope" is not configured' });
+  });
+});
+
+describe("servers started only when needed (addServers)", () => {
+  const withTools = (names: string, delay = "0"): MCPServerConfig => ({ ...stdio("--delay", delay), env: { FIXTURE_TOOLS: names } });
+
+  it("registers servers idle with their cached tools; a call starts only that server; startServers starts the rest", async () => {
+    const cacheDir = tempDir();
+    const warmup = manager({ cacheDir });
+    await warmup.connectServers({ a: withTools("alpha"), b: withTools("beta") });
+    await warmup.disconnectAll();
+
+    const m = manager({ cacheDir });
+    const tools = await m.addServers({ a: withTools("alpha"), b: withTools("beta") });
+    expect(tools.map((t) => [t.name, t.deferred])).toEqual([
+      ["mcp__a__alpha", true],
+      ["mcp__b__beta", true],
+    ]);
+    expect(m.getStatuses().map((s) => [s.name, s.state, s.toolsFromCache])).toEqual([
+      ["a", "idle", true],
+      ["b", "idle", true],
+    ]);
+    expect(text(await tools[0]!.call({ message: "hi" }))).toMatch(/^alpha: hi/);
+    expect(m.getConnectionStatus("a")?.state).toBe("connected");
+    expect(m.getConnectionStatus("b")?.state).toBe("idle"); // never spawned
+    await m.startServers();
+    expect(m.getConnectionStatus("b")?.state).toBe("connected");
+  });
+
+  it("a deferred tool the live list no longer has is withdrawn (onToolsChanged), and calling it is a ToolUnavailableError", async () => {
+    const cacheDir = tempDir();
+    const warmup = manager({ cacheDir });
+    await warmup.connectServers({ s: withTools("old,kept") });
+    await warmup.disconnectAll();
+
+    const m = manager({ cacheDir });
+    const changes: string[][] = [];
+    m.onToolsChanged((tools) => changes.push(tools.map((t) => t.toolName)));
+    const tools = await m.addServers({ s: withTools("kept,new") }); // the same server, another day
+    const old = tools.find((t) => t.toolName === "old")!;
+    const error = await old.call({ message: "x" }).catch((e: unknown) => e);
+    expect(ToolUnavailableError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe('MCP server "s" no longer offers tool "old" (it was in the cached tool list; the live list does not have it)');
+    expect(changes.at(-1)).toEqual(["kept", "new"]);
+    await m.disconnectAll();
+    const next = manager({ cacheDir });
+    expect((await next.addServers({ s: withTools("kept,new") })).map((t) => t.toolName)).toEqual(["kept", "new"]); // the cache was rewritten
+  });
+
+  it("the cache key covers the client capabilities: a list fetched by a client that can sample is not offered to one that cannot", async () => {
+    const { everythingEntry } = await import("mcp-test-utils");
+    const cacheDir = tempDir();
+    const config: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 };
+    const sampler = manager({ cacheDir, onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }) });
+    await sampler.connectServers({ ev: config });
+    await waitFor(() => sampler.getTools().some((t) => t.toolName === "trigger-sampling-request"), 10_000);
+    await sampler.disconnectAll(); // the refreshed list is written
+
+    const again = manager({ cacheDir, onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }) });
+    expect((await again.addServers({ ev: config })).map((t) => t.toolName)).toContain("trigger-sampling-request");
+    const plain = manager({ cacheDir });
+    const offered = await plain.addServers({ ev: config });
+    expect(offered.map((t) => t.toolName)).not.toContain("trigger-sampling-request");
+    expect(offered).toEqual([]); // nothing cached for a client without capabilities yet
   });
 });
 
