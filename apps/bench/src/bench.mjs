@@ -6,7 +6,8 @@
 //   options: --rounds N, --only id,id (scenario ids), --json (print the results as JSON)
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { sectionOf, withSection } from "./cli-latency.mjs";
 import { fileURLToPath } from "node:url";
 import { footprint } from "./footprint.mjs";
 import { IMPLS } from "./impls.mjs";
@@ -104,7 +105,10 @@ const report = { machine: machine(), sizes, table, seconds: (performance.now() -
 if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 else process.stdout.write(renderConsole(report));
 if (args.write) {
-  writeFileSync(new URL("../../../docs/benchmarks.md", import.meta.url), renderMarkdown(report));
+  // The CLI latency section is written by cli-latency.mjs; a full run keeps it.
+  const page = new URL("../../../docs/benchmarks.md", import.meta.url);
+  const kept = existsSync(page) ? sectionOf(readFileSync(page, "utf8")) : undefined;
+  writeFileSync(page, kept ? withSection(renderMarkdown(report), kept) : renderMarkdown(report));
   writeFileSync(new URL("../../../docs/benchmarks.svg", import.meta.url), renderSvg(report));
   log("wrote docs/benchmarks.md and docs/benchmarks.svg");
 }

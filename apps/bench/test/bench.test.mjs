@@ -67,3 +67,19 @@ describe("report", () => {
     expect(MANAGER.length + THROUGHPUT.length).toBe(10);
   });
 });
+
+describe("pnpm bench:cli --smoke", () => {
+  it("runs every CLI command, ours and mcporter's, on the same config, and renders a section the page keeps", async () => {
+    const { measure, renderSection, sectionOf, withSection } = await import("../src/cli-latency.mjs");
+    const result = measure({ runs: 1, warmups: 0 });
+    expect(result.commands.map((c) => c.id)).toEqual(["ours-8", "ours-1", "ours-8-node24", "mcporter-8"]);
+    for (const c of result.commands) expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
+    const section = renderSection(result);
+    expect(section).toContain("| mcporter 0.12.3, 8 servers configured (Node 24) |");
+    const page = "# Benchmarks\n\ntext\n\n## Reproduce\n\nsteps\n";
+    const once = withSection(page, section);
+    expect(once.indexOf("## CLI latency")).toBeLessThan(once.indexOf("## Reproduce"));
+    expect(withSection(once, section)).toBe(once); // replaced in place, not added twice
+    expect(sectionOf(once)).toBe(section);
+  }, 120_000);
+});

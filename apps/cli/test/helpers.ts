@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+/** The built CLI; `MCP_CLI_BIN` runs the suite against another build (e.g. an older commit's, to see a test fail there). */
+export const bin = process.env["MCP_CLI_BIN"] ?? fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 export const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 
 export interface Sandbox {

@@ -36,6 +36,7 @@ export {
   setLoggingLevel,
   subscribe,
   unsubscribe,
+  type CacheHints,
   type CompleteRequest,
   type ListOptions,
 } from "./methods.js";

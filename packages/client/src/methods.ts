@@ -24,6 +24,18 @@ export interface ListOptions extends RequestOptions {
   maxPages?: number | undefined;
   /** Most items (tools, resources, …) in all pages together before failing with {@link PaginationError}. Default 100,000. */
   maxItems?: number | undefined;
+  /**
+   * Told the caching hints of 2026-07-28 list results (`ttlMs`, `cacheScope`), once all pages are
+   * in: the shortest `ttlMs` of any page, and `"private"` if any page said so. Not called when no
+   * page carried a hint (2025-era servers).
+   */
+  onCacheHints?: ((hints: CacheHints) => void) | undefined;
+}
+
+/** How long a result may be reused (`ttlMs`) and by whom (`cacheScope`), as a 2026-07-28 server says. */
+export interface CacheHints {
+  ttlMs: number | undefined;
+  cacheScope: "public" | "private" | undefined;
 }
 
 type Capability = "tools" | "resources" | "prompts" | "logging" | "completions";
@@ -41,8 +53,9 @@ function requireCapability(connection: Connection, capability: Capability, metho
  * `maxPages` and past `maxItems`, naming the server and the method.
  */
 async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
-  const { maxPages = 100, maxItems = 100_000, ...requestOptions } = options;
+  const { maxPages = 100, maxItems = 100_000, onCacheHints, ...requestOptions } = options;
   const items: T[] = [];
+  let hints: CacheHints | undefined;
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
@@ -54,8 +67,18 @@ async function paginate<T>(connection: Connection, method: string, key: string, 
       }
       for (const item of list as T[]) items.push(item);
     }
+    const ttl = result["ttlMs"];
+    const scope = result["cacheScope"];
+    if ((typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0) || scope === "public" || scope === "private") {
+      hints ??= { ttlMs: undefined, cacheScope: undefined };
+      if (typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0) hints.ttlMs = Math.min(hints.ttlMs ?? ttl, ttl);
+      if (scope === "private" || (scope === "public" && hints.cacheScope === undefined)) hints.cacheScope = scope;
+    }
     const next = result["nextCursor"];
-    if (typeof next !== "string" || next === "") return items;
+    if (typeof next !== "string" || next === "") {
+      if (hints) onCacheHints?.(hints);
+      return items;
+    }
     if (seen.has(next)) {
       throw new PaginationError(`MCP server "${connection.name}" repeated cursor ${JSON.stringify(next)} in ${method} (page ${page}); stopping`, method, page);
     }

@@ -10,8 +10,20 @@ export interface CachedTools {
   tools: Tool[];
   /** ms since the epoch. */
   savedAt: number;
-  /** ms since the epoch; past it the entry is not used. */
+  /** ms since the epoch; past it the entry is not used (the manager's `cacheTtlMs`). */
   expiresAt: number;
+  /**
+   * ms since the epoch until which the server said the list is fresh (2026-07-28 `ttlMs`; absent
+   * when it said nothing). Past it the list is stale: still a fair guess at what the server offers,
+   * and the manager checks it against the live list before any call.
+   */
+  freshUntil?: number | undefined;
+  /**
+   * The server's 2026-07-28 `cacheScope`: `"private"` means the list was for this authorization
+   * context only. The file cache is per user; a cache shared between users must not hand a private
+   * entry to another.
+   */
+  cacheScope?: "public" | "private" | undefined;
 }
 
 /**

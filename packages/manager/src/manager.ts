@@ -1,6 +1,6 @@
-import { callTool, capabilitiesFor, connectToServer, listTools, roundTrip, type HttpAuthProvider, type MCPServerConfig, type ClientCapabilities, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
+import { callTool, capabilitiesFor, connectToServer, listTools, roundTrip, type HttpAuthProvider, type MCPServerConfig, type CacheHints, type ClientCapabilities, type MCPServerConnection, type Prompt, type RequestOptions, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { InvalidConfigError, NetworkError, RpcError, toError } from "@mcp/jsonrpc";
-import { FileToolCache, toolCacheKey, type ToolCache } from "./cache.js";
+import { FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
 import { backoffDelay, DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
@@ -469,7 +469,8 @@ export class MCPManager {
       // On 2026-07-28 change notifications come on a subscriptions/listen stream, opened for what
       // is listened to: the manager wants tools/list_changed (it reaches onNotification either way).
       connection.on("notifications/tools/list_changed", () => undefined);
-      const tools = filterTools(await listTools(connection), server.discovered?.tools);
+      let hints: CacheHints | undefined;
+      const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), server.discovered?.tools);
       if (server.stopped || generation !== server.generation) throw new ServerUnavailableError(server.name, "disabled");
       server.connection = connection;
       server.liveGeneration = generation;
@@ -485,7 +486,7 @@ export class MCPManager {
         toolsFromCache: false,
       });
       this.#toolsChanged();
-      this.#remember(server, tools);
+      this.#remember(server, tools, hints);
       for (const waiter of server.waiters.splice(0)) waiter.resolve(connection);
       return connection;
     } catch (error) {
@@ -498,11 +499,20 @@ export class MCPManager {
     }
   }
 
-  #remember(server: Server, tools: Tool[]): void {
+  /**
+   * Writes a live tool list to the cache, for the manager's `cacheTtlMs`. A 2026-07-28 server's
+   * `ttlMs` says how long the list is fresh (`freshUntil`; `0`: stale at once) and its `cacheScope`
+   * who may reuse it; both are stored with it. A stale list is still offered, deferred, while its
+   * server starts — as the spec allows — and the live list always decides before a call.
+   */
+  #remember(server: Server, tools: Tool[], hints: CacheHints | undefined): void {
     if (!this.#cache) return;
     const now = Date.now();
+    const entry: CachedTools = { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) };
+    if (hints?.ttlMs !== undefined) entry.freshUntil = now + hints.ttlMs;
+    if (hints?.cacheScope !== undefined) entry.cacheScope = hints.cacheScope;
     const write = this.#cache
-      .set(server.cacheKey, { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) })
+      .set(server.cacheKey, entry)
       .catch((error: unknown) => this.#options.onError?.(server.name, toError(error)))
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);
@@ -568,10 +578,11 @@ export class MCPManager {
     const connection = server.connection;
     if (!connection) return;
     try {
-      server.tools = filterTools(await listTools(connection), server.discovered?.tools);
+      let hints: CacheHints | undefined;
+      server.tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), server.discovered?.tools);
       this.#update(server, { toolCount: server.tools.length, toolsFromCache: false });
       this.#toolsChanged();
-      this.#remember(server, server.tools);
+      this.#remember(server, server.tools, hints);
     } catch (error) {
       this.#options.onError?.(server.name, new Error(`refreshing the tools of "${server.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
     }

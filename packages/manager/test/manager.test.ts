@@ -1,13 +1,13 @@
 // The manager against real servers: official-SDK stdio servers (test/fixtures/server.mjs), an
 // official-SDK Streamable HTTP server with sessions, and server-everything.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult, HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
 import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, TOOL_NAME_PATTERN, ToolUnavailableError, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+import { MCPManager, TOOL_NAME_PATTERN, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -403,6 +403,27 @@ describe("a 2026-07-28 server under the manager", () => {
       await expect.poll(() => m.getConnection("modern")?.subscriptions).toMatchObject({ toolsListChanged: true });
       server.notify.toolsChanged();
       await expect.poll(() => refreshed).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("its caching hints (ttlMs, cacheScope) are stored with the cached list; a 2025-era list has none", async () => {
+    const server = await startV2HttpServer();
+    const { everythingEntry } = await import("mcp-test-utils");
+    try {
+      const cacheDir = tempDir();
+      const m = manager({ cacheDir });
+      await m.connectServers({ modern: { type: "http", url: server.url }, legacy: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+      await m.disconnectAll();
+      const entries = Object.entries((JSON.parse(readFileSync(join(cacheDir, "tools.json"), "utf8")) as { entries: Record<string, CachedTools> }).entries);
+      const modern = entries.find(([key]) => key.startsWith("modern:"))![1];
+      // The SDK v2 server says ttlMs 0 (stale at once) and private: kept as a guess, checked live before any call.
+      expect(modern).toMatchObject({ freshUntil: modern.savedAt, cacheScope: "private" });
+      expect(modern.tools.map((t) => t.name)).toContain("add");
+      const legacy = entries.find(([key]) => key.startsWith("legacy:"))![1];
+      expect(legacy.freshUntil).toBeUndefined();
+      expect(legacy.cacheScope).toBeUndefined();
     } finally {
       await server.stop();
     }

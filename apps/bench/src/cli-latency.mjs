@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// CLI latency: the wall time of one `call srv.echo` from a shell, ours beside the peer CLI
+// (mcporter 0.12.3), on the same config of 8 stdio servers (server-everything), and ours with
+// only that one server configured. Each command runs as a fresh process, alternating, after warm-ups.
+//   pnpm bench:cli                 prints the table
+//   pnpm bench:cli -- --write      … and rewrites the "CLI latency" section of docs/benchmarks.md
+//   options: --runs N (measured runs per command, default 15), --smoke (2 runs, no warm-up)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const cli = join(root, "apps/cli/dist/bin.js");
+const peer = join(root, "tools/peer-cli");
+const node24 = join(peer, "node_modules/.bin/node");
+const mcporter = join(peer, "node_modules/mcporter/dist/cli.js");
+const everything = createRequire(join(root, "apps/cli/package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const SERVERS = 8;
+
+function parseArgs(argv) {
+  const args = { runs: 15, warmups: 2, write: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") continue;
+    else if (a === "--write") args.write = true;
+    else if (a === "--runs") args.runs = Number(argv[++i]);
+    else if (a === "--smoke") Object.assign(args, { runs: 2, warmups: 0 });
+    else throw new Error(`unknown option ${a}`);
+  }
+  if (!(Number.isInteger(args.runs) && args.runs > 0)) throw new Error("--runs takes a positive integer");
+  return args;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The config both CLIs read: `srv` and seven more, each server-everything over stdio. */
+function servers(count) {
+  const names = ["srv", ...Array.from({ length: count - 1 }, (_, i) => `srv${i + 2}`)];
+  return Object.fromEntries(names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }]));
+}
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-cli-latency-"));
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const write = (name, value) => {
+    const file = join(dir, name);
+    writeFileSync(file, JSON.stringify(value, null, 2));
+    return file;
+  };
+  // An empty HOME: neither CLI finds another host's config; ours reads only --config.
+  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  const eight = write("eight.json", { servers: servers(SERVERS) });
+  const one = write("one.json", { servers: servers(1) });
+  const peerEight = write("mcporter-eight.json", { mcpServers: servers(SERVERS) });
+  const call = ["call", "srv.echo", "message=hi"];
+  const commands = [
+    { id: "ours-8", label: `mcp, ${SERVERS} servers configured (Node 20)`, argv: [process.execPath, cli, "--config", eight, ...call] },
+    { id: "ours-1", label: "mcp, only that server configured (Node 20)", argv: [process.execPath, cli, "--config", one, ...call] },
+    { id: "ours-8-node24", label: `mcp, ${SERVERS} servers configured (Node 24)`, argv: [node24, cli, "--config", eight, ...call] },
+    { id: "mcporter-8", label: `mcporter 0.12.3, ${SERVERS} servers configured (Node 24)`, argv: [node24, mcporter, "--config", peerEight, ...call] },
+  ];
+  return { dir, env, commands };
+}
+
+function runOnce(command, env, cwd) {
+  const started = performance.now();
+  const run = spawnSync(command.argv[0], command.argv.slice(1), { env, cwd, encoding: "utf8", timeout: 60_000 });
+  const ms = performance.now() - started;
+  if (run.status !== 0 || !run.stdout.includes("hi")) throw new Error(`${command.label} failed (exit ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
+  return ms;
+}
+
+export function measure(args) {
+  const { dir, env, commands } = setup();
+  try {
+    const samples = Object.fromEntries(commands.map((c) => [c.id, []]));
+    for (let round = 0; round < args.warmups + args.runs; round++) {
+      // Alternate the order each round, so no command always runs right after another.
+      const order = commands.map((_, i) => commands[(i + round) % commands.length]);
+      for (const command of order) {
+        const ms = runOnce(command, env, dir);
+        if (round >= args.warmups) samples[command.id].push(ms);
+      }
+    }
+    return { commands: commands.map((c) => ({ id: c.id, label: c.label, ms: median(samples[c.id]), min: Math.min(...samples[c.id]), max: Math.max(...samples[c.id]) })), runs: args.runs, servers: SERVERS };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The section of docs/benchmarks.md, between its markers. */
+export function renderSection(result) {
+  const by = Object.fromEntries(result.commands.map((c) => [c.id, c.ms]));
+  const spread = (c) => `${Math.round(c.min)}–${Math.round(c.max)}`;
+  const ratioToOne = by["ours-8"] / by["ours-1"];
+  const ratioToPeer = by["ours-8-node24"] / by["mcporter-8"];
+  const lines = [
+    "<!-- cli-latency:start (apps/bench/src/cli-latency.mjs --write) -->",
+    "## CLI latency",
+    "",
+    `\`call srv.echo message=hi\` from a shell, each a fresh process: ${result.servers} stdio servers configured (each server-everything), median of ${result.runs} runs after 2 warm-ups, the commands alternating. mcporter 0.12.3 needs Node 24, so ours is shown on Node 24 too.`,
+    "",
+    "| command | median (ms) | range (ms) |",
+    "|---|---:|---:|",
+    ...result.commands.map((c) => `| ${c.label} | ${Math.round(c.ms)} | ${spread(c)} |`),
+    "",
+    `- ${result.servers} servers configured ÷ only that one: **${ratioToOne.toFixed(2)}×** (target ≤ 1.2×: ${ratioToOne <= 1.2 ? "met" : "MISSED"})`,
+    `- ours ÷ mcporter, both on Node 24: **${ratioToPeer.toFixed(2)}×** (target ≤ 1×: ${ratioToPeer <= 1 ? "met" : "MISSED"})`,
+    "",
+    "Reproduce: `npx -y pnpm@10.34.9 bench:cli` (`-- --write` rewrites this section).",
+    "<!-- cli-latency:end -->",
+  ];
+  return lines.join("\n");
+}
+
+const MARKERS = /<!-- cli-latency:start[\s\S]*?<!-- cli-latency:end -->/;
+
+/** Puts the section into a page: in place of the old one, or before "## Reproduce" (else at the end). */
+export function withSection(page, section) {
+  if (MARKERS.test(page)) return page.replace(MARKERS, section);
+  const at = page.indexOf("\n## Reproduce");
+  return at === -1 ? `${page.trimEnd()}\n\n${section}\n` : `${page.slice(0, at)}\n${section}\n${page.slice(at)}`;
+}
+
+/** The section as it stands in a page, if any (the full bench keeps it when it rewrites the page). */
+export function sectionOf(page) {
+  return MARKERS.exec(page)?.[0];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = parseArgs(process.argv.slice(2));
+  const result = measure(args);
+  const section = renderSection(result);
+  process.stdout.write(`${section.split("\n").slice(1, -2).join("\n")}\n`);
+  if (args.write) {
+    const file = new URL("../../../docs/benchmarks.md", import.meta.url);
+    writeFileSync(file, withSection(readFileSync(file, "utf8"), section));
+    process.stderr.write("rewrote the CLI latency section of docs/benchmarks.md\n");
+  }
+}
