@@ -214,10 +214,8 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
       }
       out(`  ${signature(tool.toolName, tool.inputSchema)}${tool.description ? color.dim(`  ${firstLine(tool.description, 70)}`) : ""}`);
     }
-    const failed = session.manager.getStatuses().filter((status) => status.state === "failed");
-    for (const status of failed) warn(failureOf(session, status));
     if (tools.length === 0) note("No tools. See: mcp servers");
-    return failed.length > 0 ? EXIT.failure : EXIT.ok;
+    return reportFailures(session);
   } finally {
     await session.close();
   }
@@ -256,6 +254,13 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   }
 }
 
+/** Says why each server that failed failed (with its command or URL, and a hint); exit 1 if any did. */
+function reportFailures(session: Session): number {
+  const failed = session.manager.getStatuses().filter((status) => status.state === "failed");
+  for (const status of failed) warn(failureOf(session, status));
+  return failed.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
 async function connected(session: Session, only: string | undefined): Promise<string[]> {
   await settle(session);
   return session.manager
@@ -275,7 +280,7 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
       for (const r of all) t.push([r.server, r.template ? `${r.uri} ${color.dim("(template)")}` : r.uri, r.name, r.mimeType ?? ""]);
       out(t.toString());
     }
-    return EXIT.ok;
+    return reportFailures(session);
   } finally {
     await session.close();
   }
@@ -288,6 +293,7 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
   try {
     let names: string[];
     if (server !== undefined) {
+      await session.manager.addServers(session.configs, session.servers);
       await startOne(session, server);
       names = [server];
     } else {
@@ -335,7 +341,7 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
         out(`  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`);
       }
     }
-    return EXIT.ok;
+    return reportFailures(session);
   } finally {
     await session.close();
   }

@@ -10,21 +10,32 @@ const EXAMPLES = `
 Examples:
   mcp servers                                  every configured server, its status and tools
   mcp tools everything                         tools of one server, with their arguments
-  mcp call echo message="hello"                call a tool (key=value typed by its schema)
-  mcp call everything.get-sum a=2 b=3          name it as server.tool (or mcp__server__tool, or server tool)
-  mcp call get-sum '{"a": 2, "b": 3}'          or pass the arguments as JSON; key=@file reads a file
+  mcp call everything.get-sum a=2 b=3          call a tool as server.tool (or mcp__server__tool, or server tool):
+                                               only that server starts
+  mcp call echo message="hello"                a bare tool name: the tool cache finds its server
+  mcp call get-sum '{"a": 2, "b": 3}'          or pass the arguments as one JSON object
+
   mcp call trigger-long-running-operation duration=3 steps=5     live progress; Ctrl-C cancels
   mcp --stdio "npx -y @modelcontextprotocol/server-everything" tools   a server with no config at all
   mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for legacy HTTP+SSE)
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
+  mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
+  mcp config approve                           approve this project's servers (.mcp.json, …) once
   mcp config doctor                            why each failing server fails
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
 
+Arguments, as HTTPie writes them:
+  key=value          typed by the tool's schema (numbers, booleans, a,b arrays)
+  key:=<json>        raw JSON: count:=3 tags:='["a","b"]' options:='{"x":1}'
+  key=@file          the file's text        key:=@file.json   the file's JSON
+  key=\\@text         a value that starts with @
+
 Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
 Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
 With none, mcp runs on an embedded default server so you can try it at once.
-Exit codes: 0 ok, 1 a failed call or server, 2 a usage error, 130 cancelled.`;
+Exit codes: 0 ok, 1 a failed call (isError) or a server the command needed failed, 2 a usage
+error (unknown tool, bad arguments), 130 cancelled (Ctrl-C; press it again to quit at once).`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -69,7 +80,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
 
   program
     .command("call <tool> [args...]")
-    .description("call a tool: <tool> is mcp__server__tool, server.tool, 'server tool' or a unique tool name; args are JSON or key=value (key=@file)")
+    .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .action((tool: string, args: string[], options: { outDir?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
 
@@ -91,13 +102,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
 
   program
     .command("prompt <name> [args...]")
-    .description("get a prompt (name or server.name) with key=value arguments")
+    .description("get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments")
     .option("-o, --out-dir <dir>", "where images are saved")
     .action((name: string, args: string[], options: { outDir?: string }, command: Command) => run(() => promptCommand(globals(command), [name, ...args], options)));
 
   program
     .command("ping [server]")
-    .description("round-trip time to each server")
+    .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
     .action((server: string | undefined, _options: unknown, command: Command) => run(() => pingCommand(globals(command), server)));
 
   program

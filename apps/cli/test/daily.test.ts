@@ -99,12 +99,17 @@ describe("start only what is asked", () => {
     expect(started()).toEqual(["ev", "fs", "mem", "slow", "think"]);
   });
 
-  it("tools <server>, ping <server> and prompt server.name start only that server", async () => {
+  it("tools <server>, ping <server>, prompt server.name and read <server> <uri> start only that server", async () => {
     forget();
     expect((await mcp(b, ["tools", "mem"])).stdout).toContain("read_graph");
     expect((await mcp(b, ["ping", "think"])).code).toBe(0);
     expect((await mcp(b, ["prompt", "ev.simple-prompt"])).code).toBe(0);
     expect(started()).toEqual(["ev", "mem", "think"]);
+    forget();
+    const read = await mcp(b, ["read", "slow", "demo://resource/static/document/architecture.md"]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toContain("Architecture");
+    expect(started()).toEqual(["slow"]);
   });
 });
 

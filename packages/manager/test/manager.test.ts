@@ -408,6 +408,20 @@ describe("a 2026-07-28 server under the manager", () => {
     }
   });
 
+  it("the health check probes it with server/discover (it has no ping) and leaves it connected", async () => {
+    const server = await startV2HttpServer({ legacy: "reject" });
+    try {
+      const m = manager({ cache: false, healthCheckIntervalMs: 100 });
+      await m.connectServers({ modern: { type: "http", url: server.url } });
+      await expect.poll(() => server.requests.filter((r) => r.body.includes('"server/discover"')).length).toBeGreaterThan(3);
+      // Before: ping was refused locally (not in 2026-07-28) and each probe closed the connection.
+      expect(m.getConnectionStatus("modern")).toMatchObject({ state: "connected", failures: 0 });
+      expect(server.requests.some((r) => r.body.includes('"ping"'))).toBe(false);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("its caching hints (ttlMs, cacheScope) are stored with the cached list; a 2025-era list has none", async () => {
     const server = await startV2HttpServer();
     const { everythingEntry } = await import("mcp-test-utils");
