@@ -131,6 +131,10 @@ function unreachable(session: Session): string[] {
   return lines;
 }
 
+function ambiguous(name: string, tools: MCPTool[]): CliError {
+  return new CliError(`tool "${name}" is offered by several servers: ${tools.map(label).join(", ")}; name one as server.tool`, EXIT.usage);
+}
+
 function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
   const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
   const lines = where ? [] : unreachable(session);
@@ -160,6 +164,7 @@ export async function findTool(session: Session, words: string[], signal?: Abort
     if (signal?.aborted) throw signal.reason;
     const live = matches(manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred), target.name);
     if (live.length === 1) return { tool: live[0]!, rest: target.rest };
+    if (live.length > 1) throw ambiguous(target.name, live);
   }
   // Nobody is known to have it (or the cache was wrong): ask every server.
   await manager.startServers(undefined, signal);
@@ -167,6 +172,6 @@ export async function findTool(session: Session, words: string[], signal?: Abort
   const tools = manager.getTools().filter((t) => !t.deferred);
   const found = matches(tools, target.name);
   if (found.length === 1) return { tool: found[0]!, rest: target.rest };
-  if (found.length > 1) throw new CliError(`tool "${target.name}" is offered by several servers: ${found.map(label).join(", ")}; name one as server.tool`, EXIT.usage);
+  if (found.length > 1) throw ambiguous(target.name, found);
   throw unknownTool(session, target.name, tools);
 }

@@ -86,6 +86,12 @@ describe("start only what is asked", () => {
     expect(bare.code, bare.stderr).toBe(0);
     expect(bare.stdout).toContain(b.project);
     expect(started()).toEqual(["fs"]);
+    // A name several cached lists have starts those servers only, and asks which one.
+    forget();
+    const several = await mcp(b, ["call", "echo", "message=hi"]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('tool "echo" is offered by several servers: ev.echo, slow.echo, web.echo; name one as server.tool');
+    expect(started()).toEqual(["ev", "slow"]);
   });
 
   it("a name nobody is known to have starts every server, then says unknown tool and why some servers could not be asked", async () => {

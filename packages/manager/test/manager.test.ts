@@ -301,7 +301,7 @@ describe("prompts and resources", () => {
 });
 
 describe("servers started only when needed (addServers)", () => {
-  const withTools = (names: string, delay = "0"): MCPServerConfig => ({ ...stdio("--delay", delay), env: { FIXTURE_TOOLS: names } });
+  const withTools = (names: string): MCPServerConfig => ({ command: process.execPath, args: [fixture], timeout: 15_000, env: { FIXTURE_TOOLS: names } });
 
   it("registers servers idle with their cached tools; a call starts only that server; startServers starts the rest", async () => {
     const cacheDir = tempDir();
