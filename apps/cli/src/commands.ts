@@ -212,7 +212,10 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
         current = tool.serverName;
         out(`${color.bold(current)}${tool.deferred ? color.dim(" (from cache; server still starting)") : ""}`);
       }
-      out(`  ${signature(tool.toolName, tool.inputSchema)}${tool.description ? color.dim(`  ${firstLine(tool.description, 70)}`) : ""}`);
+      // The signature is never cut; the description gets what is left of the line (at most 70).
+      const sig = signature(tool.toolName, tool.inputSchema);
+      const room = Math.min(70, terminalWidth() - sig.length - 4);
+      out(`  ${sig}${tool.description && room >= 10 ? color.dim(`  ${firstLine(tool.description, room)}`) : ""}`);
     }
     if (tools.length === 0) note("No tools. See: mcp servers");
     return reportFailures(session);
@@ -276,8 +279,12 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
     const all = await resourceRows(session, await connected(session, server));
     if (globals.json) printJson(all);
     else {
-      const t = table(["SERVER", "URI", "NAME", "TYPE"]);
-      for (const r of all) t.push([r.server, r.template ? `${r.uri} ${color.dim("(template)")}` : r.uri, r.name, r.mimeType ?? ""]);
+      // The type goes last so the other columns keep their width; the name gives way first, then the URI (cut at its start).
+      const head = ["SERVER", "URI", "NAME", "TYPE"];
+      const cells = all.map((r) => [r.server, r.template ? `${r.uri} (template)` : r.uri, r.name, r.mimeType ?? ""]);
+      const fit = fitColumns(head, cells, [2, 1]);
+      const t = table(head);
+      for (const [server, uri, name, type] of cells) t.push([cutRight(server!, fit.widths[0]!), cutLeft(uri!, fit.widths[1]!), cutRight(name!, fit.widths[2]!), cutRight(type!, fit.last)]);
       out(t.toString());
     }
     return reportFailures(session);
