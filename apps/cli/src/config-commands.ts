@@ -6,6 +6,7 @@ import { redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE, validateServerConfig } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { approvalsFile, describeServer, rememberApproval } from "./approvals.js";
+import { hintFor } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
 import { splitCommandLine } from "./words.js";
@@ -149,6 +150,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${status.lastError}. Sign in with: mcp auth ${status.name}`;
       else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Sign in with: mcp auth ${status.name}, or add a token header (--header "Authorization=Bearer …")`;
       else if (status.lastErrorCode === "connection_timeout") finding = `${status.lastError}; raise the limit with --timeout <ms> or "timeout" in its config`;
+      else finding += hintFor(config, status);
       if (status.stderrTail) finding += `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}`;
       findings.push({ server: status.name, ok: false, finding });
     }

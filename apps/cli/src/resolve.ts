@@ -78,8 +78,8 @@ export function failureOf(session: Session, status: ServerStatus): string {
   return `server "${status.name}" failed to start: ${status.lastError ?? "unknown error"}${what}${hintFor(config, status)}${tail}`;
 }
 
-/** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport. */
-function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
+/** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport ("" when nothing comes to mind). */
+export function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
   if (!config || !("url" in config)) return "";
   const code = status.lastErrorStatus;
   if (config.type === "sse" && (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))) {

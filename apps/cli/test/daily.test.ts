@@ -193,6 +193,8 @@ describe("errors that name the real problem", () => {
     const sse = await mcp(b, ["--sse", web.url, "tools"]);
     expect(sse.code).toBe(1);
     expect(sse.stderr).toContain('it answers like a Streamable HTTP server; try "type": "http"');
+    const doctor = await mcp(b, ["--http", `${base}/nope`, "config", "doctor"]);
+    expect(doctor.stdout).toContain(`there is no MCP endpoint at ${base}/nope`);
   });
 });
 
