@@ -1,137 +1,23 @@
-import { getPrompt, readResource, RequestTimeoutError, roundTrip, setLoggingLevel, type LoggingLevel, type MCPServerConfig, type Prompt } from "@mcp/client";
-import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
-import type { MCPTool, ServerStatus } from "@mcp/manager";
-import cliProgress from "cli-progress";
-import Table from "cli-table3";
+import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
+import type { MCPTool } from "@mcp/manager";
+import { interruptible, progressReporter, timeoutHint } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
+import { failureOf, findTool, knownServers, notStartable, splitTarget, startOne } from "./resolve.js";
+import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
 import { parseArguments, signature, validateArguments } from "./schema.js";
-import { openSession, settle, sourceOf, type GlobalOptions, type Session } from "./session.js";
+import { openSession, settle, withSession, type GlobalOptions, type Session } from "./session.js";
+import { cutLeft, cutRight, fitColumns, table, terminalWidth } from "./table.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
 import { closest } from "./words.js";
-import { failureOf, findTool, knownServers, needsAuth, notStartable, splitTarget, startOne } from "./resolve.js";
-
-/** A table that wraps nothing and draws light borders, or plain columns when not on a terminal. */
-function table(head: string[]): Table.Table {
-  const tty = process.stdout.isTTY === true;
-  return new Table({
-    head: head.map((h) => color.bold(h)),
-    style: { head: [], border: [], compact: !tty },
-    chars: tty ? {} : { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
-  });
-}
 
 const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
-/** The terminal's width, or none (no terminal: nothing is cut; pipes and files get whole lines). */
-function terminalWidth(): number {
-  return process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : Number.POSITIVE_INFINITY;
-}
-
-function cutRight(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(width - 1, 0))}…`;
-}
-
-function cutLeft(text: string, width: number): string {
-  return text.length <= width ? text : `…${text.slice(text.length - Math.max(width - 1, 0))}`;
-}
-
-/**
- * Widths that fit a bordered table in the terminal: every column but the last keeps its width while
- * it fits; past that the columns in `yielding` give way in turn (down to their header, or 8), and
- * the last column gets what is left (at least 10). Cells are cut to these widths by the caller.
- */
-function fitColumns(head: string[], rows: string[][], yielding: number[]): { widths: number[]; last: number } {
-  const room = terminalWidth() - (3 * head.length + 1); // a border and two spaces per column, and the last border
-  const widths = head.slice(0, -1).map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const sum = (): number => widths.reduce((a, b) => a + b, 0);
-  let over = sum() + 10 - room;
-  for (const i of yielding) {
-    if (over <= 0) break;
-    const give = Math.min(over, widths[i]! - Math.max(head[i]!.length, 8));
-    if (give > 0) {
-      widths[i]! -= give;
-      over -= give;
-    }
-  }
-  return { widths, last: Math.max(10, room - sum()) };
-}
-
-/**
- * Ctrl-C: the first says so at once and aborts (a call under way is cancelled: the server gets
- * notifications/cancelled), and the command ends its servers and exits 130; a second one exits at once.
- */
-function interruptible(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT.cancelled);
-    process.stderr.write(`\nCancelling… ${color.dim("(Ctrl-C again to quit now)")}\n`);
-    controller.abort(new CliError("cancelled", EXIT.cancelled));
-  };
-  process.on("SIGINT", onSigint);
-  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
-}
-
-function progressReporter(name: string): { update: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; stop: () => void } {
-  if (!process.stderr.isTTY) {
-    return {
-      update: ({ progress, total, message }) => process.stderr.write(`progress ${progress}${total === undefined ? "" : `/${total}`}${message ? ` ${message}` : ""}\n`),
-      stop: () => undefined,
-    };
-  }
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`, hideCursor: true, clearOnComplete: false, barsize: 30 },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update: ({ progress, total, message }) => {
-      const payload = { message: message ?? "" };
-      if (!started) {
-        bar.start(total ?? Math.max(progress, 1), progress, payload);
-        started = true;
-      } else {
-        if (total !== undefined) bar.setTotal(total);
-        bar.update(progress, payload);
-      }
-    },
-    stop: () => {
-      if (started) bar.stop();
-    },
-  };
-}
-
-function timeoutHint(error: unknown, what: string): never {
-  if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
-  throw error;
-}
-
 // ─── commands ─────────────────────────────────────────────────────────────────
-
-type Row = ServerRow;
-
-/** The rows of `mcp servers --json -v` (and of the inspector's server list). */
-export function serverRows(session: Session): Row[] {
-  const statuses = session.manager.getStatuses();
-  const result: Row[] = statuses.map((s: ServerStatus) => ({
-    name: s.name,
-    transport: s.transport,
-    source: sourceOf(session, s.name),
-    status: needsAuth(s) ? "needs authentication" : s.state,
-    tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
-    connectMs: s.connectMs,
-    lastError: needsAuth(s) ? `run: mcp auth ${s.name} (${s.lastError ?? ""})` : s.lastError,
-    stderrTail: s.stderrTail,
-  }));
-  for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: "project server not approved (run in a terminal, or pass --yes)" });
-  for (const error of session.configErrors) result.push({ name: error.server ?? "(file)", transport: "", source: error.file, status: "invalid", tools: undefined, connectMs: undefined, lastError: error.message });
-  return result;
-}
 
 const STATUS_COLOR: Record<string, (s: string) => string> = { connected: color.green, failed: color.red, invalid: color.red, reconnecting: color.yellow, connecting: color.yellow, disabled: color.dim, "not approved": color.yellow, "needs authentication": color.yellow };
 
 export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean }): Promise<number> {
-  const session = await openSession(globals);
-  try {
+  return withSession(globals, {}, async (session) => {
     await settle(session);
     const all = serverRows(session);
     if (globals.json) {
@@ -160,31 +46,7 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
       }
     }
     return EXIT.ok;
-  } finally {
-    await session.close();
-  }
-}
-
-/** The elements of `mcp tools --json` (and of the inspector's tool list). */
-export function toolRows(tools: MCPTool[]): ToolRow[] {
-  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema, annotations: t.annotations }));
-}
-
-/** The elements of `mcp resources --json` for the given connected servers. */
-export async function resourceRows(session: Session, names: string[]): Promise<ResourceRow[]> {
-  const all: ResourceRow[] = [];
-  for (const name of names) {
-    for (const r of await session.manager.listResources(name)) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
-    for (const t of await session.manager.listResourceTemplates(name)) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
-  }
-  return all;
-}
-
-/** The elements of `mcp prompts --json` for the given connected servers. */
-export async function promptRows(session: Session, names: string[]): Promise<PromptRow[]> {
-  const all: PromptRow[] = [];
-  for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, ...prompt });
-  return all;
+  });
 }
 
 /** For a command scoped to one server: fails with the reason when that server cannot start. */
@@ -194,8 +56,7 @@ function mustStart(session: Session, server: string | undefined): void {
 }
 
 export async function toolsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  const session = await openSession(server ? { ...globals, server: [server] } : globals);
-  try {
+  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
     // Live lists only: each one fetched also rewrites that server's cache entry.
     await settle(session);
@@ -219,9 +80,7 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
     }
     if (tools.length === 0) note("No tools. See: mcp servers");
     return reportFailures(session);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
@@ -273,8 +132,7 @@ async function connected(session: Session, only: string | undefined): Promise<st
 }
 
 export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  const session = await openSession(server ? { ...globals, server: [server] } : globals);
-  try {
+  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
     const all = await resourceRows(session, await connected(session, server));
     if (globals.json) printJson(all);
@@ -288,16 +146,13 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
       out(t.toString());
     }
     return reportFailures(session);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 /** `read <uri>` asks every server (those whose list has the URI first); `read <server> <uri>` starts only that one. */
 export async function readCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
   const [server, uri] = words.length > 1 ? [words[0], words[1]!] : [undefined, words[0]!];
-  const session = await openSession(server ? { ...globals, server: [server] } : globals, { connect: false });
-  try {
+  return withSession(server ? { ...globals, server: [server] } : globals, { connect: false }, async (session) => {
     let names: string[];
     if (server !== undefined) {
       await session.manager.addServers(session.configs, session.servers);
@@ -326,9 +181,7 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
       }
     }
     throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 function promptSignature(prompt: { name: string; arguments?: { name: string; required?: boolean | undefined }[] | undefined }): string {
@@ -336,8 +189,7 @@ function promptSignature(prompt: { name: string; arguments?: { name: string; req
 }
 
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  const session = await openSession(server ? { ...globals, server: [server] } : globals);
-  try {
+  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
     const all = await promptRows(session, await connected(session, server));
     if (globals.json) printJson(all);
@@ -349,15 +201,12 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
       }
     }
     return reportFailures(session);
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 /** `prompt server.name` (or `server name`) starts only that server; a bare name asks every server. */
 export async function promptCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
-  const session = await openSession(globals, { connect: false });
-  try {
+  return withSession(globals, { connect: false }, async (session) => {
     const target = splitTarget(words, knownServers(session));
     let names: string[];
     if (target.server !== undefined) {
@@ -388,48 +237,11 @@ export async function promptCommand(globals: GlobalOptions, words: string[], opt
     if (globals.json) printJson(result);
     else renderPrompt(result, options.outDir ?? session.cwd, found.prompt.name);
     return EXIT.ok;
-  } finally {
-    await session.close();
-  }
-}
-
-/** The config of one HTTP server, for `auth` / `logout`. */
-function httpConfigOf(session: Session, name: string): MCPServerConfig {
-  const config = session.configs[name];
-  if (!config) throw new CliError(`no server named "${name}" (see: mcp servers)`, EXIT.usage);
-  if (!("url" in config)) throw new CliError(`"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`, EXIT.usage);
-  return config;
-}
-
-export async function authCommand(globals: GlobalOptions, name: string, options: { open?: boolean }): Promise<number> {
-  const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
-  try {
-    const config = httpConfigOf(session, name);
-    await session.manager.authorizeServer(name, config, {
-      open: options.open,
-      onUrl: (url) => note(`To authorize "${name}", open: ${url}`),
-    });
-    out(`Authorized "${name}"; its tokens are saved for the next runs.`);
-    return EXIT.ok;
-  } finally {
-    await session.close();
-  }
-}
-
-export async function logoutCommand(globals: GlobalOptions, name: string): Promise<number> {
-  const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
-  try {
-    await session.manager.logoutServer(name, httpConfigOf(session, name));
-    out(`Forgot the tokens of "${name}".`);
-    return EXIT.ok;
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 export async function pingCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  const session = await openSession(server ? { ...globals, server: [server] } : globals);
-  try {
+  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     await settle(session);
     mustStart(session, server);
     const results: { server: string; ms?: number; method?: string; error?: string }[] = [];
@@ -453,9 +265,7 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
     if (globals.json) printJson(results);
     else for (const r of results) out(r.error ? `${r.server}  ${color.red(r.error)}` : `${r.server}  ${color.green(`${r.ms} ms`)}${r.method === "ping" ? "" : color.dim(`  (${r.method})`)}`);
     return results.some((r) => r.error) ? EXIT.failure : EXIT.ok;
-  } finally {
-    await session.close();
-  }
+  });
 }
 
 export async function watchCommand(globals: GlobalOptions, server: string | undefined, options: { level?: string }): Promise<number> {

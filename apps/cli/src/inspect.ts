@@ -24,7 +24,7 @@ import {
   type ReadAnswer,
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
-import { promptRows, resourceRows, serverRows, toolRows } from "./commands.js";
+import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
 import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 

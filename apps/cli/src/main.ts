@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { authCommand, callCommand, logoutCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
+import { authCommand, logoutCommand } from "./auth-commands.js";
+import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
 import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";

@@ -167,6 +167,16 @@ export async function openSession(
   return session;
 }
 
+/** Opens a session, runs a command in it, and closes it whatever happens (servers ended, cache writes finished). */
+export async function withSession<T>(globals: GlobalOptions, options: Parameters<typeof openSession>[1], run: (session: Session) => Promise<T>): Promise<T> {
+  const session = await openSession(globals, options);
+  try {
+    return await run(session);
+  } finally {
+    await session.close();
+  }
+}
+
 /** Waits for every server that is still connecting (cached tools let the gate pass early), so what is shown is live. */
 export async function settle(session: Session): Promise<void> {
   await session.manager.startServers(Object.keys(session.configs));

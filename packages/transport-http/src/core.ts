@@ -1,6 +1,6 @@
 import { MessageTooLargeError, ParseError, type AbortHandle, type JsonRpcEndpoint } from "@mcp/jsonrpc";
 import type { RequestPath, SessionHeaders } from "./request-path.js";
-import type { Lingering } from "./response-stream.js";
+import type { Lingering } from "./lingering.js";
 
 /** The settings every part of the transport reads, defaults applied. */
 export interface Settings {

@@ -32,7 +32,8 @@ import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHead
 
 /** The first revision of the stateless era. */
 const MODERN_REVISION = "2026-07-28";
-import { consumeResponseStream, Lingering } from "./response-stream.js";
+import { Lingering } from "./lingering.js";
+import { consumeResponseStream } from "./response-stream.js";
 
 /** Configuration of an HTTP server. */
 export interface HttpTransportConfig {

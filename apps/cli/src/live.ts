@@ -1,0 +1,54 @@
+import { RequestTimeoutError } from "@mcp/client";
+import cliProgress from "cli-progress";
+import { CliError, color, EXIT } from "./ui.js";
+
+// What a running command shows and hears: Ctrl-C, the progress bar, a timeout's hint.
+
+/**
+ * Ctrl-C: the first says so at once and aborts (a call under way is cancelled: the server gets
+ * notifications/cancelled), and the command ends its servers and exits 130; a second one exits at once.
+ */
+export function interruptible(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(EXIT.cancelled);
+    process.stderr.write(`\nCancelling… ${color.dim("(Ctrl-C again to quit now)")}\n`);
+    controller.abort(new CliError("cancelled", EXIT.cancelled));
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
+}
+
+export function progressReporter(name: string): { update: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; stop: () => void } {
+  if (!process.stderr.isTTY) {
+    return {
+      update: ({ progress, total, message }) => process.stderr.write(`progress ${progress}${total === undefined ? "" : `/${total}`}${message ? ` ${message}` : ""}\n`),
+      stop: () => undefined,
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`, hideCursor: true, clearOnComplete: false, barsize: 30 },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update: ({ progress, total, message }) => {
+      const payload = { message: message ?? "" };
+      if (!started) {
+        bar.start(total ?? Math.max(progress, 1), progress, payload);
+        started = true;
+      } else {
+        if (total !== undefined) bar.setTotal(total);
+        bar.update(progress, payload);
+      }
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
+export function timeoutHint(error: unknown, what: string): never {
+  if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
+  throw error;
+}

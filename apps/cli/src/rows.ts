@@ -1,0 +1,46 @@
+import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
+import type { MCPTool, ServerStatus } from "@mcp/manager";
+import { needsAuth } from "./resolve.js";
+import { sourceOf, type Session } from "./session.js";
+
+// The rows of the listing commands' --json output, which the inspector's API answers too.
+
+/** The rows of `mcp servers --json -v` (and of the inspector's server list). */
+export function serverRows(session: Session): ServerRow[] {
+  const statuses = session.manager.getStatuses();
+  const result: ServerRow[] = statuses.map((s: ServerStatus) => ({
+    name: s.name,
+    transport: s.transport,
+    source: sourceOf(session, s.name),
+    status: needsAuth(s) ? "needs authentication" : s.state,
+    tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
+    connectMs: s.connectMs,
+    lastError: needsAuth(s) ? `run: mcp auth ${s.name} (${s.lastError ?? ""})` : s.lastError,
+    stderrTail: s.stderrTail,
+  }));
+  for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: `project server not approved (approve it: mcp config approve ${name})` });
+  for (const error of session.configErrors) result.push({ name: error.server ?? "(file)", transport: "", source: error.file, status: "invalid", tools: undefined, connectMs: undefined, lastError: error.message });
+  return result;
+}
+
+/** The elements of `mcp tools --json` (and of the inspector's tool list). */
+export function toolRows(tools: MCPTool[]): ToolRow[] {
+  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema, annotations: t.annotations }));
+}
+
+/** The elements of `mcp resources --json` for the given connected servers. */
+export async function resourceRows(session: Session, names: string[]): Promise<ResourceRow[]> {
+  const all: ResourceRow[] = [];
+  for (const name of names) {
+    for (const r of await session.manager.listResources(name)) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
+    for (const t of await session.manager.listResourceTemplates(name)) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+  }
+  return all;
+}
+
+/** The elements of `mcp prompts --json` for the given connected servers. */
+export async function promptRows(session: Session, names: string[]): Promise<PromptRow[]> {
+  const all: PromptRow[] = [];
+  for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, ...prompt });
+  return all;
+}
