@@ -9,37 +9,8 @@ import {
   type MCPServerConnection,
   type Tool,
 } from "@mcp/client";
-import type { DiscoveredServer, ToolFilter } from "./config/types.js";
+import type { ToolFilter } from "./config/types.js";
 import type { ServerStatus } from "./types.js";
-
-export interface Waiter {
-  resolve: (connection: MCPServerConnection) => void;
-  reject: (error: unknown) => void;
-}
-
-/** What the manager keeps for one server. */
-export interface Server {
-  readonly name: string;
-  readonly config: MCPServerConfig;
-  readonly discovered: DiscoveredServer | undefined;
-  readonly cacheKey: string;
-  status: ServerStatus;
-  connection: MCPServerConnection | undefined;
-  /** The connection attempt under way, shared by everyone who needs it. */
-  attempt: Promise<MCPServerConnection> | undefined;
-  /** Aborts the attempt under way: a stop never waits for a server that does not answer. */
-  abort: AbortController | undefined;
-  /** Generation of the established connection whose close would be news. */
-  liveGeneration: number | undefined;
-  generation: number;
-  tools: Tool[];
-  failureTimes: number[];
-  timer: ReturnType<typeof setTimeout> | undefined;
-  waiters: Waiter[];
-  stopped: boolean;
-  /** Lists asked for through the manager, kept fresh on their list_changed notifications. */
-  lists: Map<ListKind, unknown[]>;
-}
 
 export type ListKind = "prompts" | "resources" | "resourceTemplates";
 export const LISTERS: Record<ListKind, (connection: MCPServerConnection) => Promise<unknown[]>> = {

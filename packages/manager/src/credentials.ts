@@ -1,0 +1,81 @@
+import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
+import { InvalidConfigError } from "@mcp/jsonrpc";
+import type { OAuthProvider, TokenStore } from "@mcp/oauth";
+import type { DiscoveredServer } from "./config/types.js";
+import { headersHelperProvider } from "./headers-helper.js";
+import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
+import { ServerUnavailableError, type MCPManagerOptions } from "./types.js";
+
+/**
+ * The credentials of the manager's HTTP servers: one OAuth provider per server (its tokens and
+ * single flights) and one `headersHelper` provider per server and command, both kept across
+ * reconnects, and the OAuth steps the CLI runs (`auth`, `logout`).
+ */
+export class Credentials {
+  readonly #options: MCPManagerOptions;
+  readonly #oauth = new Map<string, OAuthProvider>();
+  readonly #helpers = new Map<string, HttpAuthProvider>();
+  #tokenStore: TokenStore | undefined;
+
+  constructor(options: MCPManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Runs the OAuth flow for an HTTP server now; the tokens land in the token store. */
+  async authorize(name: string, config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined }): Promise<void> {
+    if (!wantsOAuth(config)) throw new ServerUnavailableError(name, "disabled", "OAuth applies only to HTTP servers without oauth: false");
+    const step = loopbackStepFor(config, options);
+    const provider = providerFor(name, config, this.#store(), (_server, request) => step(request));
+    await provider.authorizeNow();
+    this.#oauth.delete(name); // the next connection starts from the stored tokens
+  }
+
+  /** Forgets an HTTP server's OAuth tokens. */
+  async logout(name: string, config: MCPServerConfig): Promise<void> {
+    if (!wantsOAuth(config)) return;
+    await providerFor(name, config, this.#store(), undefined).logout();
+    this.#oauth.delete(name);
+  }
+
+  /**
+   * The config a connection uses: OAuth attached (unless turned off), and a `headersHelper` in
+   * front of it. A helper is a command: one from a project's config runs only once the project
+   * server is approved (`approved: true`, as the CLI and Claude Code's own approvals mark it).
+   */
+  configFor(server: { name: string; config: MCPServerConfig; discovered: DiscoveredServer | undefined }): MCPServerConfig {
+    const config = this.#withOAuth(server.name, server.config);
+    const { headersHelper, headersHelperTtlMs, ...rest } = config as MCPServerConfig & { headersHelper?: unknown; headersHelperTtlMs?: number };
+    if (headersHelper === undefined || !("url" in config)) return config;
+    if (server.discovered?.source.scope === "project" && server.discovered.approved !== true) {
+      throw new InvalidConfigError(`its headersHelper comes from the project file ${server.discovered.source.file} and runs only once the server is approved`, { serverName: server.name, field: "headersHelper" });
+    }
+    if (typeof headersHelper !== "string" || headersHelper.trim() === "") {
+      throw new InvalidConfigError('"headersHelper" must be a command that prints a JSON object of headers', { serverName: server.name, field: "headersHelper" });
+    }
+    // Kept across reconnects, so its headers live out their time; a changed command gets a new one.
+    const key = `${server.name}\n${headersHelper}`;
+    let provider = this.#helpers.get(key);
+    if (!provider) {
+      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd: this.#options.cwd });
+      this.#helpers.set(key, provider);
+    }
+    return { ...rest, authProvider: provider } as MCPServerConfig;
+  }
+
+  #store(): TokenStore {
+    this.#tokenStore ??= storeOf(this.#options.oauth === false ? undefined : this.#options.oauth);
+    return this.#tokenStore;
+  }
+
+  /** The config with this server's OAuth provider attached, for HTTP servers (unless turned off). */
+  #withOAuth(name: string, config: MCPServerConfig): MCPServerConfig {
+    if (this.#options.oauth === false || !wantsOAuth(config)) return config;
+    let provider = this.#oauth.get(name);
+    if (!provider) {
+      provider = providerFor(name, config, this.#store(), this.#options.oauth?.authorize);
+      this.#oauth.set(name, provider);
+    }
+    const { oauth: _settings, ...rest } = config as MCPServerConfig & { oauth?: unknown };
+    return { ...rest, authProvider: provider } as MCPServerConfig;
+  }
+}

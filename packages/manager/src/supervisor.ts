@@ -1,0 +1,391 @@
+import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type RequestOptions, type Tool } from "@mcp/client";
+import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
+import type { DiscoveredServer } from "./config/types.js";
+import { backoffDelay, type ReconnectPolicy } from "./limit.js";
+import { filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind } from "./server.js";
+import { ServerUnavailableError, ToolUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
+
+/** How long the ping after a network error mid-call may take. */
+const PROBE_TIMEOUT_MS = 5000;
+
+/** What a supervisor needs from the manager that composes it. */
+export interface SupervisorHost {
+  readonly options: MCPManagerOptions;
+  readonly reconnect: ReconnectPolicy | undefined;
+  /** Runs a connection attempt within the concurrency limit of its kind. */
+  limit<T>(transport: ServerStatus["transport"], run: () => Promise<T>): Promise<T>;
+  /** The config a connection uses: the server's own, with its OAuth or headersHelper provider attached. */
+  configFor(supervisor: ServerSupervisor): MCPServerConfig;
+  statusChanged(status: ServerStatus): void;
+  toolsChanged(): void;
+  /** A live tool list, for the tool cache. */
+  remember(supervisor: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined): void;
+}
+
+interface Waiter {
+  resolve: (connection: MCPServerConnection) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * One server under the manager: its state and status, its connection and the attempt under way
+ * (shared by everyone who needs it), generations (so news from a closed connection is ignored),
+ * the waiters for a connection, recovery with backoff, health probes, its lists, and its tools as
+ * callables that wait for it and retry once when that is safe.
+ */
+export class ServerSupervisor {
+  readonly name: string;
+  readonly config: MCPServerConfig;
+  readonly discovered: DiscoveredServer | undefined;
+  readonly cacheKey: string;
+  status: ServerStatus;
+  connection: MCPServerConnection | undefined;
+  /** The live tool list, or the cached one until the server connects. */
+  tools: Tool[] = [];
+  readonly #host: SupervisorHost;
+  #attempt: Promise<MCPServerConnection> | undefined;
+  /** Aborts the attempt under way: a stop never waits for a server that does not answer. */
+  #abort: AbortController | undefined;
+  /** Generation of the established connection whose close would be news. */
+  #liveGeneration: number | undefined;
+  #generation = 0;
+  #failureTimes: number[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #waiters: Waiter[] = [];
+  #stopped = false;
+  /** Lists asked for through the manager, kept fresh on their list_changed notifications. */
+  readonly #lists = new Map<ListKind, unknown[]>();
+
+  constructor(host: SupervisorHost, name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, cacheKey: string, state: ServerState) {
+    this.#host = host;
+    this.name = name;
+    this.config = config;
+    this.discovered = discovered;
+    this.cacheKey = cacheKey;
+    this.status = {
+      name,
+      state,
+      transport: transportOf(config),
+      source: discovered?.source.file,
+      scope: discovered?.source.scope,
+      connectMs: undefined,
+      lastError: undefined,
+      lastErrorCode: undefined,
+      lastErrorStatus: undefined,
+      stderrTail: undefined,
+      toolCount: 0,
+      toolsFromCache: false,
+      failures: 0,
+      since: Date.now(),
+    };
+  }
+
+  /** Offers a cached tool list until the live one arrives. */
+  offerCached(tools: Tool[]): void {
+    this.tools = filterTools(tools, this.discovered?.tools);
+    this.#update({ toolsFromCache: true, toolCount: this.tools.length });
+  }
+
+  /** Connects, unless an attempt is under way or the server was connected some other way already. */
+  startIfNew(): Promise<MCPServerConnection> | undefined {
+    return this.#attempt ?? (this.#generation === 0 ? this.connect() : undefined);
+  }
+
+  /** One connection attempt (shared by concurrent callers): handshake, tool list, status. */
+  connect(): Promise<MCPServerConnection> {
+    this.#attempt ??= this.#host
+      .limit(this.status.transport, () => this.#open())
+      .finally(() => {
+        this.#attempt = undefined;
+      });
+    return this.#attempt;
+  }
+
+  /** Resolves with the connection once connected (starting the server when idle); rejects when it fails or is stopped. */
+  waitForConnection(signal?: AbortSignal): Promise<MCPServerConnection> {
+    if (this.status.state === "idle" && !signal?.aborted) {
+      this.#update({ state: "connecting" });
+      this.connect().catch(() => undefined);
+    }
+    const state = this.status.state;
+    if (state === "connected" && this.connection) return Promise.resolve(this.connection);
+    if (state === "failed" || state === "disabled") return Promise.reject(new ServerUnavailableError(this.name, state, this.status.lastError));
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter: Waiter = {
+        resolve: (connection) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(connection);
+        },
+        reject: (error) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = (): void => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** A list of the server's, fetched once and kept fresh on its list_changed notification. */
+  async list(kind: ListKind): Promise<unknown[]> {
+    const kept = this.#lists.get(kind);
+    if (kept) return kept;
+    const list = await LISTERS[kind](await this.waitForConnection());
+    this.#lists.set(kind, list);
+    return list;
+  }
+
+  /** Closes the connection and connects again now (the failure count starts over). */
+  async reconnect(): Promise<MCPServerConnection> {
+    this.#cancelTimer();
+    this.#stopped = false;
+    this.#failureTimes = [];
+    await this.#closeConnection();
+    this.#update({ state: "reconnecting", lastError: undefined });
+    return this.connect();
+  }
+
+  /** Closes the server and stops recovering it; its tools are withdrawn (status `disabled`). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#generation++;
+    this.#cancelTimer();
+    this.#abort?.abort(new ServerUnavailableError(this.name, "disabled"));
+    await this.#closeConnection();
+    await this.#attempt?.catch(() => undefined);
+    this.#update({ state: "disabled" });
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(new ServerUnavailableError(this.name, "disabled"));
+    this.#host.toolsChanged();
+  }
+
+  /**
+   * Pings the connected server (`server/discover` on 2026-07-28); if it cannot be reached, its
+   * connection is closed and recovery starts (backoff, then `failed`). An RPC error answer means
+   * it is alive.
+   */
+  async probe(timeout: number, connection = this.connection): Promise<void> {
+    if (!connection || this.status.state !== "connected" || this.connection !== connection) return;
+    try {
+      await roundTrip(connection, { timeout });
+    } catch (error) {
+      if (this.connection !== connection || RpcError.isInstance(error)) return;
+      await this.#closeConnection();
+      this.#update({ state: "reconnecting" });
+      this.#failed(new Error(`health check failed: ${toError(error).message}`), undefined);
+    }
+  }
+
+  /** One of its tools as the manager offers it, under the model-facing `name`. */
+  tool(tool: Tool, name: string): MCPTool {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below has its own `this`
+    const supervisor = this;
+    return {
+      name,
+      serverName: this.name,
+      toolName: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+      get deferred() {
+        return supervisor.status.state !== "connected";
+      },
+      call: async (args = {}, options = {}) => {
+        const timeout = options.timeout ?? this.discovered?.toolTimeoutMs;
+        const callOptions: RequestOptions = timeout === undefined ? options : { ...options, timeout };
+        const connection = await this.waitForConnection(options.signal);
+        // A deferred tool came from the cache: the live list, fetched on connecting, decides.
+        if (!this.tools.some((live) => live.name === tool.name)) throw new ToolUnavailableError(this.name, tool.name);
+        try {
+          return await callTool(connection, tool.name, args, callOptions);
+        } catch (error) {
+          if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
+            // A reset mid-call may mean the server is gone: find out now, not at the next call.
+            if (NetworkError.isInstance(error)) void this.probe(PROBE_TIMEOUT_MS, connection);
+            throw error;
+          }
+          const fresh = await this.#recover(connection);
+          return callTool(fresh, tool.name, args, callOptions);
+        }
+      },
+    };
+  }
+
+  async #open(): Promise<MCPServerConnection> {
+    if (this.#stopped) throw new ServerUnavailableError(this.name, "disabled");
+    const generation = ++this.#generation;
+    const started = performance.now();
+    const options = this.#host.options;
+    let connection: MCPServerConnection | undefined;
+    // A stop aborts the handshake, and closes a connection still listing its tools (which fails
+    // the listing at once): neither waits out a timeout.
+    const abort = new AbortController();
+    this.#abort = abort;
+    const closeEarly = (): void => void connection?.transport.close().catch(() => undefined);
+    abort.signal.addEventListener("abort", closeEarly, { once: true });
+    try {
+      const { onElicitation, onSampling } = options;
+      connection = await connectToServer(this.name, this.#host.configFor(this), {
+        ...options.connect,
+        signal: abort.signal,
+        ...(onElicitation ? { onElicitation: (params, context) => onElicitation(this.name, params, context) } : {}),
+        ...(onSampling ? { onSampling: (params, context) => onSampling(this.name, params, context) } : {}),
+        onClose: () => this.#onClose(generation),
+        onNotification: (method, params) => this.#onNotification(generation, method, params),
+        onLog: (message) => options.onLog?.(this.name, message),
+        onError: (error) => options.onError?.(this.name, error),
+      });
+      if (abort.signal.aborted) closeEarly(); // stopped just as the handshake ended
+      // On 2026-07-28 change notifications come on a subscriptions/listen stream, opened for what
+      // is listened to: the manager wants tools/list_changed (it reaches onNotification either way).
+      connection.on("notifications/tools/list_changed", () => undefined);
+      let hints: CacheHints | undefined;
+      const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+      if (this.#stopped || generation !== this.#generation) throw new ServerUnavailableError(this.name, "disabled");
+      this.connection = connection;
+      this.#liveGeneration = generation;
+      this.tools = tools;
+      this.#update({
+        state: "connected",
+        connectMs: Math.round(performance.now() - started),
+        lastError: undefined,
+        lastErrorCode: undefined,
+        lastErrorStatus: undefined,
+        stderrTail: undefined,
+        toolCount: tools.length,
+        toolsFromCache: false,
+      });
+      this.#host.toolsChanged();
+      this.#host.remember(this, tools, hints);
+      for (const waiter of this.#waiters.splice(0)) waiter.resolve(connection);
+      return connection;
+    } catch (error) {
+      if (connection && this.#liveGeneration !== generation) void connection.transport.close().catch(() => undefined);
+      if (!this.#stopped) this.#failed(toError(error), stderrOf(error) ?? stderrOf(connection?.transport));
+      throw error;
+    } finally {
+      abort.signal.removeEventListener("abort", closeEarly);
+      if (this.#abort === abort) this.#abort = undefined;
+    }
+  }
+
+  /** A failure (a failed attempt, or a connection that died): retry with backoff, or give up. */
+  #failed(error: Error, stderrTail: string | undefined): void {
+    const now = Date.now();
+    const policy = this.#host.reconnect;
+    this.#failureTimes = this.#failureTimes.filter((time) => now - time < (policy?.windowMs ?? 0));
+    this.#failureTimes.push(now);
+    const failures = this.#failureTimes.length;
+    const wasConnected = this.#liveGeneration !== undefined || this.status.state === "reconnecting";
+    const code = (error as { code?: unknown }).code;
+    const status = (error as { status?: unknown }).status;
+    const detail = { lastErrorCode: typeof code === "string" || typeof code === "number" ? code : undefined, lastErrorStatus: typeof status === "number" ? status : undefined };
+    // "Request timeout after 5000ms" says more as "tools/list: Request timeout after 5000ms".
+    const method = (error as { method?: unknown }).method;
+    const message = typeof method === "string" && !error.message.includes(method) ? `${method}: ${error.message}` : error.message;
+    // A server that never connected is not retried: a wrong command or URL would only loop.
+    if (!policy || !wasConnected || failures > policy.maxAttempts) {
+      const gaveUp = policy && wasConnected ? `gave up after ${failures} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
+      this.#update({ state: "failed", lastError: `${gaveUp}${message}`, ...detail, stderrTail, failures });
+      for (const waiter of this.#waiters.splice(0)) waiter.reject(new ServerUnavailableError(this.name, "failed", this.status.lastError));
+      this.#host.toolsChanged();
+      return;
+    }
+    this.#update({ state: "reconnecting", lastError: message, ...detail, stderrTail, failures });
+    this.#cancelTimer();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.connect().catch(() => undefined);
+    }, backoffDelay(policy, failures));
+    this.#timer.unref?.();
+  }
+
+  /** The transport closed. News only for the established connection we did not close ourselves. */
+  #onClose(generation: number): void {
+    if (this.#liveGeneration !== generation || this.#stopped) return;
+    this.#liveGeneration = undefined;
+    const transport = this.connection?.transport;
+    this.connection = undefined;
+    const exit = (transport as { exitStatus?: { code: number | null; signal: string | null } } | undefined)?.exitStatus;
+    const why = exit ? (exit.signal ? `the server process was killed by ${exit.signal}` : `the server process exited with code ${String(exit.code)}`) : "the connection closed";
+    this.#update({ state: "reconnecting" });
+    this.#failed(new Error(why), stderrOf(transport));
+  }
+
+  #onNotification(generation: number, method: string, params: unknown): void {
+    if (generation === this.#liveGeneration) {
+      if (method === "notifications/tools/list_changed") void this.#refreshTools();
+      const kinds = LIST_CHANGED[method];
+      if (kinds) void this.#refreshLists(kinds);
+    }
+    try {
+      this.#host.options.onNotification?.(this.name, method, params);
+    } catch (error) {
+      this.#host.options.onError?.(this.name, toError(error));
+    }
+  }
+
+  /** Refreshes the tools; a failed refresh keeps the last good list. */
+  async #refreshTools(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    try {
+      let hints: CacheHints | undefined;
+      this.tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+      this.#update({ toolCount: this.tools.length, toolsFromCache: false });
+      this.#host.toolsChanged();
+      this.#host.remember(this, this.tools, hints);
+    } catch (error) {
+      this.#host.options.onError?.(this.name, new Error(`refreshing the tools of "${this.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
+    }
+  }
+
+  /** Refreshes the lists a list_changed notification names; a failed refresh keeps the last good one. */
+  async #refreshLists(kinds: ListKind[]): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    for (const kind of kinds) {
+      if (!this.#lists.has(kind)) continue;
+      try {
+        this.#lists.set(kind, await LISTERS[kind](connection));
+      } catch (error) {
+        this.#host.options.onError?.(this.name, new Error(`refreshing the ${kind} of "${this.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
+      }
+    }
+  }
+
+  /** A call failed in a way that says the session is gone: reconnect now (shared by concurrent callers). */
+  async #recover(stale: MCPServerConnection): Promise<MCPServerConnection> {
+    if (this.connection === stale && this.status.state === "connected") {
+      await this.#closeConnection();
+      this.#update({ state: "reconnecting" });
+    }
+    if (this.status.state === "connected" && this.connection) return this.connection;
+    return this.#attempt ?? this.connect();
+  }
+
+  async #closeConnection(): Promise<void> {
+    const connection = this.connection;
+    this.#liveGeneration = undefined;
+    this.connection = undefined;
+    if (connection) await connection.transport.close().catch(() => undefined);
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #update(change: Partial<ServerStatus>): void {
+    const before = this.status.state;
+    this.status = { ...this.status, ...change };
+    if (change.state !== undefined && change.state !== before) this.status.since = Date.now();
+    this.#host.statusChanged({ ...this.status });
+  }
+}
