@@ -1,5 +1,6 @@
 import { AbortLatch, type AbortHandle } from "./abort.js";
-import { InvalidMessageError, RpcError, ErrorCodes, TransportClosedError, toError } from "./errors.js";
+import { InvalidMessageError, TransportClosedError, toError } from "./errors.js";
+import { ErrorCodes, RpcError } from "./rpc-error.js";
 import { classifyMessage } from "./guards.js";
 import { PendingRequests } from "./tracker.js";
 import type {

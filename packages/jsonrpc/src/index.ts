@@ -27,40 +27,36 @@ export {
 } from "./guards.js";
 export {
   checkTimeout,
-  timeoutProblem,
-  ErrorCodes,
-  HeaderMismatchError,
-  HttpError,
-  InternalRpcError,
   InvalidConfigError,
   InvalidMessageError,
-  InvalidParamsError,
-  InvalidRequestError,
   isValidTimeout,
-  jsonRpcErrorIn,
   McpError,
   MessageTooLargeError,
-  MethodNotFoundError,
-  MissingClientCapabilityError,
-  MODERN_ERROR_CODES,
-  NetworkError,
-  ProxyError,
-  proxyRefusalStatus,
-  errorCodeOf,
   NoResponseError,
   ParseError,
   RequestTimeoutError,
+  timeoutProblem,
+  toError,
+  TransportClosedError,
+  type McpErrorCode,
+} from "./errors.js";
+export { HttpError, jsonRpcErrorIn, SessionExpiredError, type HttpErrorDetails } from "./http-error.js";
+export { errorCodeOf, NetworkError, ProxyError, proxyRefusalStatus } from "./network-error.js";
+export {
+  ErrorCodes,
+  HeaderMismatchError,
+  InternalRpcError,
+  InvalidParamsError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  MissingClientCapabilityError,
+  MODERN_ERROR_CODES,
   ResourceNotFoundError,
   RpcError,
   RpcParseError,
-  SessionExpiredError,
-  TransportClosedError,
-  toError,
   UnsupportedVersionError,
   UrlElicitationRequiredError,
-  type HttpErrorDetails,
-  type McpErrorCode,
-} from "./errors.js";
+} from "./rpc-error.js";
 export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
 export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
 export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactUrl } from "./redact.js";

@@ -1,4 +1,5 @@
-import { RequestTimeoutError, RpcError, checkTimeout, timeoutProblem } from "./errors.js";
+import { RequestTimeoutError, checkTimeout, timeoutProblem } from "./errors.js";
+import { RpcError } from "./rpc-error.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
 
 /** Default per-request timeout in milliseconds when neither the call nor the transport sets one. */
