@@ -18,7 +18,6 @@ export const OVERSIZED = {
   "packages/oauth/src/provider.ts": 532,
   "packages/transport-stdio/src/stdio.ts": 492,
   "packages/transport-http/src/transport.ts": 490,
-  "packages/client/src/connect.ts": 460,
 };
 
 /** Import cycles known today, each as its files joined by " -> " in the order found; may only disappear. */

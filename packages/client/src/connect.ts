@@ -2,9 +2,7 @@ import { createRequire } from "node:module";
 import {
   ErrorCodes,
   InvalidConfigError,
-  NetworkError,
   RpcError,
-  UnsupportedVersionError,
   checkTimeout,
   inspectCustom,
   redactConfig,
@@ -15,10 +13,10 @@ import {
 } from "@mcp/jsonrpc";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
-import { ConnectionTimeoutError, InvalidInitializeResultError, UnknownServerTypeError, UnsupportedProtocolVersionError } from "./errors.js";
+import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
-import { choiceAfterRejection, isModernError, META, MODERN_PROTOCOL_VERSIONS, withModernMeta } from "./modern.js";
+import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation } from "./negotiate.js";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -26,30 +24,11 @@ import type {
   ElicitParams,
   ElicitResult,
   Implementation,
-  InitializeResult,
   LoggingLevel,
   LogMessage,
   Root,
   ServerCapabilities,
 } from "./types.js";
-
-/** What `server/discover` returns (MCP 2026-07-28); unknown fields kept, caching hints included. */
-export interface DiscoverResult {
-  supportedVersions: string[];
-  capabilities?: ServerCapabilities | undefined;
-  instructions?: string | undefined;
-  ttlMs?: number | undefined;
-  cacheScope?: "public" | "private" | undefined;
-  _meta?: Record<string, unknown> | undefined;
-  [key: string]: unknown;
-}
-
-/** The protocol version this client offers. */
-export const LATEST_PROTOCOL_VERSION = "2025-11-25";
-/** Every 2025-era protocol version this client accepts from a server (through `initialize`), newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
-/** Every version this client offers, in order: the stateless revision first, then the 2025 era. */
-export const OFFERED_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** A stdio server: `type` omitted or `"stdio"`. */
 export type StdioServerConfig = StdioTransportConfig & { type?: "stdio" | undefined };
@@ -228,24 +207,11 @@ function serverRequestHandler(options: ConnectOptions) {
   };
 }
 
-function validateInitializeResult(name: string, value: unknown): InitializeResult {
-  if (typeof value !== "object" || value === null) throw new InvalidInitializeResultError(name, "not an object");
-  const result = value as Record<string, unknown>;
-  if (typeof result["protocolVersion"] !== "string") throw new InvalidInitializeResultError(name, "protocolVersion is missing or not a string");
-  const serverInfo = result["serverInfo"] as Record<string, unknown> | undefined;
-  if (typeof serverInfo !== "object" || serverInfo === null || typeof serverInfo["name"] !== "string") {
-    throw new InvalidInitializeResultError(name, "serverInfo.name is missing");
-  }
-  if (result["capabilities"] !== undefined && (typeof result["capabilities"] !== "object" || result["capabilities"] === null)) {
-    throw new InvalidInitializeResultError(name, "capabilities is not an object");
-  }
-  return { ...(result as unknown as InitializeResult), capabilities: (result["capabilities"] as ServerCapabilities | undefined) ?? {} };
-}
-
 /**
  * Connects to an MCP server: picks the transport from `config.type` (or takes `options.transport`),
- * then runs `initialize` → `notifications/initialized`, all within `config.timeout` (default
- * 30000 ms; `Infinity` for none). A failure rejects at once; the transport is closed after it
+ * then negotiates the protocol era (negotiate.ts): `server/discover` for 2026-07-28, else
+ * `initialize` → `notifications/initialized` for the 2025 era; all within `config.timeout`
+ * (default 30000 ms; `Infinity` for none). A failure rejects at once; the transport is closed after it
  * (a stdio server's process tree is ended in the background), so nothing is left running.
  */
 export function connectToServer<T extends MCPTransport>(name: string, config: MCPServerConfig, options: ConnectOptions & { transport: T }): Promise<MCPServerConnection<T>>;
@@ -292,81 +258,14 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 
   const capabilities = capabilitiesFor(options);
   const clientInfo = options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION };
-  const stdio = !("url" in config) && options.transport === undefined;
-
-  /** `server/discover` with a modern version: the server's era, or a clear error. */
-  const discover = async (bounded = stdio): Promise<Handshake | "legacy"> => {
-    let version = MODERN_PROTOCOL_VERSIONS[0]!;
-    let retried = false;
-    for (;;) {
-      transport.setProtocolVersion?.(version);
-      let raw: unknown;
-      try {
-        raw = await transport.request("server/discover", withModernMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
-          signal: handshake.signal,
-          // A legacy stdio server may ignore an unknown method: the probe has its own short bound.
-          timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
-        });
-      } catch (error) {
-        if (handshake.signal.aborted) throw error;
-        if (UnsupportedVersionError.isInstance(error)) {
-          const next = choiceAfterRejection(error, retried, SUPPORTED_PROTOCOL_VERSIONS);
-          if ("retry" in next) {
-            version = next.retry;
-            retried = true;
-            continue;
-          }
-          if ("legacy" in next) return "legacy";
-          throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), error.supported, OFFERED_PROTOCOL_VERSIONS);
-        }
-        if (isModernError(error)) throw error; // a modern server refused us: falling back would hide why
-        if (NetworkError.isInstance(error)) throw error;
-        return "legacy"; // a 4xx without a modern error body, any other JSON-RPC error, or silence
-      }
-      // Something that is not a DiscoverResult comes from a server that does not know the method.
-      const result = asDiscoverResult(raw);
-      if (!result) return "legacy";
-      const mutual = MODERN_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
-      if (mutual === undefined) {
-        if (result.supportedVersions.some((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return "legacy";
-        throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), result.supportedVersions, OFFERED_PROTOCOL_VERSIONS);
-      }
-      if (mutual !== version && !retried) {
-        version = mutual;
-        retried = true;
-        continue;
-      }
-      const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? (result["serverInfo"] as Implementation | undefined) ?? { name, version: "" };
-      return { era: "modern", protocolVersion: version, serverInfo, capabilities: result.capabilities ?? {}, instructions: result.instructions, discover: result };
-    }
-  };
-
-  const initialize = async (): Promise<Handshake> => {
-    transport.setProtocolVersion?.(undefined);
-    let raw: unknown;
-    try {
-      raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: handshake.signal, timeout: Infinity });
-    } catch (error) {
-      // A modern-only server that was too slow for the probe refuses initialize naming its
-      // versions: it is a 2026-07-28 server after all, so ask it properly, with no probe bound.
-      if (UnsupportedVersionError.isInstance(error) && MODERN_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))) {
-        const modern = await discover(false);
-        if (modern !== "legacy") return modern;
-      }
-      throw error;
-    }
-    const result = validateInitializeResult(name, raw);
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-      throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
-    }
-    return { era: "legacy", protocolVersion: result.protocolVersion, serverInfo: result.serverInfo, capabilities: result.capabilities, instructions: result.instructions };
-  };
+  // A legacy stdio server may ignore an unknown method: its discovery probe has a short bound.
+  const negotiation: Negotiation = { name, transport, capabilities, clientInfo, signal: handshake.signal, timeout, boundedProbe: !("url" in config) && options.transport === undefined };
 
   const steps = (async (): Promise<Handshake> => {
     if (!transport.connected) await transport.connect?.();
     handshake.signal.throwIfAborted();
-    const probe = options.protocol === "legacy" || config.type === "sse" ? "legacy" : await discover();
-    const result = probe === "legacy" ? await initialize() : probe;
+    const probe = options.protocol === "legacy" || config.type === "sse" ? "legacy" : await discover(negotiation);
+    const result = probe === "legacy" ? await initialize(negotiation) : probe;
     transport.setProtocolVersion?.(result.protocolVersion);
     // The transport's own post-handshake work (HTTP opens its GET stream here in the 2025 era,
     // before `initialized`: servers announce things right after it, and a message with no stream is lost).
@@ -436,22 +335,6 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     value: () => ({ name, era: init.era, serverInfo: init.serverInfo, protocolVersion: init.protocolVersion, capabilities: init.capabilities, config: redactConfig(config), transport }),
   });
   return connection;
-}
-
-/** What the handshake learned, in either era. */
-type Handshake =
-  | { era: "legacy"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
-  | { era: "modern"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
-
-/** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
-export const DISCOVER_PROBE_MS = 2000;
-
-function asDiscoverResult(value: unknown): DiscoverResult | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const result = value as Record<string, unknown>;
-  if (!Array.isArray(result["supportedVersions"]) || !result["supportedVersions"].every((v) => typeof v === "string")) return undefined;
-  if (result["capabilities"] !== undefined && (typeof result["capabilities"] !== "object" || result["capabilities"] === null)) return undefined;
-  return result as unknown as DiscoverResult;
 }
 
 /** Closes the connection's transport (for stdio: ends the server process tree). */

@@ -6,11 +6,6 @@ export {
   connectToServer,
   disconnectServer,
   DEFAULT_CONNECT_TIMEOUT,
-  DISCOVER_PROBE_MS,
-  LATEST_PROTOCOL_VERSION,
-  OFFERED_PROTOCOL_VERSIONS,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type DiscoverResult,
   type AnyNotificationListener,
   type BuiltInTransport,
   type ConnectOptions,
@@ -20,6 +15,7 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
+export { DISCOVER_PROBE_MS, LATEST_PROTOCOL_VERSION, OFFERED_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from "./negotiate.js";
 export {
   callTool,
   complete,
