@@ -16,7 +16,6 @@ export const MAX_LINES = 400;
 export const OVERSIZED = {
   "apps/cli/src/inspect.ts": 566,
   "packages/oauth/src/provider.ts": 532,
-  "packages/transport-stdio/src/stdio.ts": 492,
   "packages/transport-http/src/transport.ts": 490,
 };
 

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import {
   InvalidConfigError,
   JsonRpcEndpoint,
-  McpError,
   MessageTooLargeError,
   ParseError,
   TransportClosedError,
@@ -15,62 +14,12 @@ import {
   inspectCustom,
   redactConfig,
 } from "@mcp/jsonrpc";
+import { stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { buildChildEnv } from "./env.js";
+import { endProcessTree, forgetChild, signalGroup, watchChild } from "./process-tree.js";
+import { SpawnError } from "./spawn-error.js";
 import { LineDecoder } from "./line-decoder.js";
 import { ByteRing } from "./ring-buffer.js";
-
-/** Configuration of a stdio server. */
-export interface StdioTransportConfig {
-  type?: "stdio" | undefined;
-  /** Program to run (looked up on `PATH`). */
-  command: string;
-  args?: string[] | undefined;
-  /** Added on top of the safe base environment (or the whole parent environment with `inheritEnv`). */
-  env?: Record<string, string> | undefined;
-  /** Pass the parent's whole environment to the server. Default `false`: only a safe base (see README). */
-  inheritEnv?: boolean | undefined;
-  cwd?: string | undefined;
-  /** Default request timeout in ms: a positive number, or `Infinity` for none. Default 30000. */
-  timeout?: number | undefined;
-  /** What to do with the child's stderr. Default `"pipe"`: kept in a ring buffer, see `stderrTail`. */
-  stderr?: "pipe" | "inherit" | "ignore" | undefined;
-  /** Largest stdout line accepted, in bytes. Default 64 MiB. Longer lines are dropped and reported. */
-  maxLineBytes?: number | undefined;
-  /** How much of stderr to keep, in bytes. Default 64 KiB. */
-  stderrTailBytes?: number | undefined;
-  /** How long `close()` waits after ending stdin before SIGTERM. Default 2000 ms. */
-  closeGraceMs?: number | undefined;
-  /** How long `close()` waits after SIGTERM before SIGKILL. Default 2000 ms. */
-  killGraceMs?: number | undefined;
-  /** Receives each stderr chunk as text (in `"pipe"` mode), e.g. to forward it to a log. */
-  onStderr?: ((text: string) => void) | undefined;
-  /** Names the server in error messages (the client sets it from the server's name). */
-  serverName?: string | undefined;
-}
-
-/** The server process could not be started. */
-export class SpawnError extends McpError {
-  static override readonly brand: string = "SpawnError";
-  declare readonly command: string;
-  /** The system error code, e.g. `ENOENT` or `EACCES`. */
-  declare readonly errno: string | undefined;
-
-  declare readonly serverName: string | undefined;
-
-  constructor(command: string, cause: NodeJS.ErrnoException, serverName?: string) {
-    const why =
-      cause.code === "ENOENT"
-        ? "command not found (ENOENT); is it installed and on PATH?"
-        : cause.code === "EACCES"
-          ? "permission denied (EACCES); is the file executable?"
-          : `${cause.message}${cause.code && !cause.message.includes(cause.code) ? ` (${cause.code})` : ""}`;
-    const who = serverName === undefined ? "MCP server command" : `MCP server "${serverName}": command`;
-    super("spawn_failed", `Failed to start ${who} "${command}": ${why}`, { cause });
-    this.command = command;
-    this.errno = cause.code;
-    this.serverName = serverName;
-  }
-}
 
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
@@ -84,45 +33,6 @@ interface QueuedWrite {
   data: string;
   resolve: () => void;
   reject: (error: unknown) => void;
-}
-
-// Children still alive when the host process exits are killed with it (their process group on POSIX).
-const live = new Set<StdioTransport>();
-function killLiveChildren(): void {
-  for (const transport of live) transport.killNow();
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Polls until no process of the group is left, or `ms` passed; true when the group is gone. */
-async function groupGone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (signalGroup(pid, 0)) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
-/**
- * What is wrong with a stdio server config's `command` and `args`: each problem a field and a
- * sentence, none when both are fine. The transport throws the first; `@mcp/client`'s config check
- * lists them all, so a config file and code hear the same words.
- */
-export function stdioCommandProblems(config: { readonly command?: unknown; readonly args?: unknown }): { field: "command" | "args"; message: string }[] {
-  const problems: { field: "command" | "args"; message: string }[] = [];
-  const { command, args } = config;
-  if (command === undefined) problems.push({ field: "command", message: 'stdio server requires "command" field' });
-  else if (typeof command !== "string" || command.trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
-  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
-  return problems;
 }
 
 /**
@@ -233,8 +143,7 @@ export class StdioTransport implements MCPTransport {
       });
     });
     if (child.pid !== undefined) {
-      live.add(this);
-      if (live.size === 1) process.on("exit", killLiveChildren);
+      watchChild(this);
     }
 
     try {
@@ -331,7 +240,7 @@ export class StdioTransport implements MCPTransport {
 
   /** No longer killed when the host exits: the child is gone (or never started). */
   #forget(): void {
-    if (live.delete(this) && live.size === 0) process.off("exit", killLiveChildren);
+    forgetChild(this);
   }
 
   /** What `console.log(transport)` shows: the process and config, with env values redacted. */
@@ -450,7 +359,6 @@ export class StdioTransport implements MCPTransport {
   async #terminate(): Promise<void> {
     const child = this.#child;
     if (!child || child.pid === undefined) return;
-    const pid = child.pid;
     const exited = this.#exited ?? Promise.resolve();
     const waitExit = (ms: number): Promise<boolean> =>
       this.#exit !== undefined
@@ -462,25 +370,7 @@ export class StdioTransport implements MCPTransport {
               resolve(true);
             });
           });
-
-    child.stdin?.end();
-    let gone = await waitExit(this.config.closeGraceMs ?? DEFAULT_GRACE_MS);
-    if (!gone) {
-      signalGroup(pid, "SIGTERM");
-      gone = await waitExit(this.config.killGraceMs ?? DEFAULT_GRACE_MS);
-    }
-    if (!gone) {
-      signalGroup(pid, "SIGKILL");
-      await waitExit(this.config.killGraceMs ?? DEFAULT_GRACE_MS);
-    }
-    // The leader is gone; anything it started in its group (sh -c, npx) goes too.
-    if (process.platform !== "win32" && signalGroup(pid, 0)) {
-      signalGroup(pid, "SIGTERM");
-      if (!(await groupGone(pid, this.config.killGraceMs ?? DEFAULT_GRACE_MS))) signalGroup(pid, "SIGKILL");
-    }
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    child.stdin?.destroy();
+    await endProcessTree(child, waitExit, this.config.closeGraceMs ?? DEFAULT_GRACE_MS, this.config.killGraceMs ?? DEFAULT_GRACE_MS);
   }
 }
 

@@ -1,0 +1,44 @@
+// A stdio server's configuration and what can be wrong with it.
+
+/** Configuration of a stdio server. */
+export interface StdioTransportConfig {
+  type?: "stdio" | undefined;
+  /** Program to run (looked up on `PATH`). */
+  command: string;
+  args?: string[] | undefined;
+  /** Added on top of the safe base environment (or the whole parent environment with `inheritEnv`). */
+  env?: Record<string, string> | undefined;
+  /** Pass the parent's whole environment to the server. Default `false`: only a safe base (see README). */
+  inheritEnv?: boolean | undefined;
+  cwd?: string | undefined;
+  /** Default request timeout in ms: a positive number, or `Infinity` for none. Default 30000. */
+  timeout?: number | undefined;
+  /** What to do with the child's stderr. Default `"pipe"`: kept in a ring buffer, see `stderrTail`. */
+  stderr?: "pipe" | "inherit" | "ignore" | undefined;
+  /** Largest stdout line accepted, in bytes. Default 64 MiB. Longer lines are dropped and reported. */
+  maxLineBytes?: number | undefined;
+  /** How much of stderr to keep, in bytes. Default 64 KiB. */
+  stderrTailBytes?: number | undefined;
+  /** How long `close()` waits after ending stdin before SIGTERM. Default 2000 ms. */
+  closeGraceMs?: number | undefined;
+  /** How long `close()` waits after SIGTERM before SIGKILL. Default 2000 ms. */
+  killGraceMs?: number | undefined;
+  /** Receives each stderr chunk as text (in `"pipe"` mode), e.g. to forward it to a log. */
+  onStderr?: ((text: string) => void) | undefined;
+  /** Names the server in error messages (the client sets it from the server's name). */
+  serverName?: string | undefined;
+}
+
+/**
+ * What is wrong with a stdio server config's `command` and `args`: each problem a field and a
+ * sentence, none when both are fine. The transport throws the first; `@mcp/client`'s config check
+ * lists them all, so a config file and code hear the same words.
+ */
+export function stdioCommandProblems(config: { readonly command?: unknown; readonly args?: unknown }): { field: "command" | "args"; message: string }[] {
+  const problems: { field: "command" | "args"; message: string }[] = [];
+  const { command, args } = config;
+  if (command === undefined) problems.push({ field: "command", message: 'stdio server requires "command" field' });
+  else if (typeof command !== "string" || command.trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
+  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
+  return problems;
+}

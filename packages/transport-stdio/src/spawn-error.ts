@@ -1,0 +1,25 @@
+import { McpError } from "@mcp/jsonrpc";
+
+/** The server process could not be started. */
+export class SpawnError extends McpError {
+  static override readonly brand: string = "SpawnError";
+  declare readonly command: string;
+  /** The system error code, e.g. `ENOENT` or `EACCES`. */
+  declare readonly errno: string | undefined;
+
+  declare readonly serverName: string | undefined;
+
+  constructor(command: string, cause: NodeJS.ErrnoException, serverName?: string) {
+    const why =
+      cause.code === "ENOENT"
+        ? "command not found (ENOENT); is it installed and on PATH?"
+        : cause.code === "EACCES"
+          ? "permission denied (EACCES); is the file executable?"
+          : `${cause.message}${cause.code && !cause.message.includes(cause.code) ? ` (${cause.code})` : ""}`;
+    const who = serverName === undefined ? "MCP server command" : `MCP server "${serverName}": command`;
+    super("spawn_failed", `Failed to start ${who} "${command}": ${why}`, { cause });
+    this.command = command;
+    this.errno = cause.code;
+    this.serverName = serverName;
+  }
+}
