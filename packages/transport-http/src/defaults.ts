@@ -16,7 +16,12 @@ export const DEFAULTS = {
   deleteTimeoutMs: 5000,
   /** After the awaited response arrived, how long an SSE stream may take to end on its own. */
   streamLingerMs: 200,
+  /** How long the handshake waits for the GET stream to open before going on without it. */
+  listenerOpenWaitMs: 2000,
 } as const;
+
+/** The first revision of the stateless era. */
+export const MODERN_REVISION = "2026-07-28";
 
 /**
  * The `url` of an HTTP server config as a URL, or what is wrong with it (a sentence naming

@@ -1,4 +1,5 @@
-export { HttpTransport, createHttpTransport, type HttpTransportConfig } from "./transport.js";
+export { HttpTransport, createHttpTransport } from "./transport.js";
+export type { HttpTransportConfig } from "./config.js";
 export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";

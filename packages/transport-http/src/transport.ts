@@ -1,6 +1,5 @@
 import {
   HttpError,
-  InvalidConfigError,
   JsonRpcEndpoint,
   NoResponseError,
   ParseError,
@@ -8,7 +7,6 @@ import {
   SessionExpiredError,
   TransportClosedError,
   abortHandleOf,
-  checkTimeout,
   inspectCustom,
   redactConfig,
   redactUrl,
@@ -23,61 +21,18 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, SAFE_METHODS, isEventStream, isProtocolHeader, parseHttpUrl, parseProxyUrl } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, MODERN_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
-import { headerProblem } from "./headers.js";
 import { openLegacyStream } from "./legacy.js";
 import { runListener } from "./listener.js";
-import { encodeHeaderValue, RequestPath, type HttpAuthProvider, type SessionHeaders } from "./request-path.js";
+import { RequestPath, type SessionHeaders } from "./request-path.js";
+import { addRevisionHeaders, errorResponseIn } from "./post-message.js";
 
-/** The first revision of the stateless era. */
-const MODERN_REVISION = "2026-07-28";
 import { Lingering } from "./lingering.js";
 import { consumeResponseStream } from "./response-stream.js";
-
-/** Configuration of an HTTP server. */
-export interface HttpTransportConfig {
-  /** `"http"`: Streamable HTTP (falls back to legacy SSE when the server is old). `"sse"`: legacy HTTP+SSE (2024-11-05). */
-  type: "http" | "sse";
-  url: string;
-  /**
-   * Extra headers on every request. They may add to `Accept`, never remove what MCP needs. The MCP
-   * headers (`Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`,
-   * `Last-Event-ID`) are refused; `Content-Type`/`Content-Length`/`Transfer-Encoding` are dropped.
-   */
-  headers?: Record<string, string> | undefined;
-  /** ms for a whole exchange (headers and body), and every request's default: a positive number, or `Infinity`. Default 30000. */
-  timeout?: number | undefined;
-  /** Use this `fetch` instead of undici's keep-alive pool (the default on Node; `fetch` is the default elsewhere). `proxy` and `ca` then do not apply. */
-  fetch?: FetchLike | undefined;
-  /**
-   * A forward proxy for this server (Node): its URL, credentials in it sent as `Proxy-Authorization`
-   * (`http://user:password@proxy:3128`), or `false` for none. Unset: `HTTPS_PROXY` / `HTTP_PROXY` /
-   * `NO_PROXY` from the environment (lower-case names first, as curl reads them).
-   */
-  proxy?: string | false | undefined;
-  /** A PEM file of CA certificates to trust for this server only (Node), besides Node's own and `NODE_EXTRA_CA_CERTS`. */
-  ca?: string | undefined;
-  authProvider?: HttpAuthProvider | undefined;
-  /** For `type: "http"`: try legacy SSE when `initialize` gets 400/404/405. Default true. */
-  fallbackToSse?: boolean | undefined;
-  /** How many times a broken SSE stream is resumed with `Last-Event-ID`. Default 3. */
-  maxResumeAttempts?: number | undefined;
-  /** Delay before resuming when the server sent no `retry:`. Default 1000 ms. */
-  defaultRetryMs?: number | undefined;
-  /** Largest JSON body or SSE event accepted, in bytes (characters for SSE). Default 64 MiB. */
-  maxMessageBytes?: number | undefined;
-  /** Names the server in error messages (the client sets it from the server's name). */
-  serverName?: string | undefined;
-}
+import { checkConfig, settingsOf, type HttpTransportConfig } from "./config.js";
 
 type Mode = "streamable" | "legacy";
-
-/** Refuses a set `value` that is not an integer of at least `min` (0 or 1). */
-function checkInteger(value: unknown, min: 0 | 1, field: string, serverName: string | undefined): void {
-  if (value === undefined || (Number.isInteger(value) && (value as number) >= min)) return;
-  throw new InvalidConfigError(`"${field}" must be a ${min === 0 ? "non-negative" : "positive"} integer; got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`, { serverName, field });
-}
 
 /**
  * An MCP transport over HTTP: Streamable HTTP (POST JSON / POST→SSE, GET listener, DELETE) and the
@@ -110,37 +65,12 @@ export class HttpTransport implements MCPTransport {
   #initializeSucceeded = false;
 
   constructor(config: HttpTransportConfig) {
-    const serverName = config.serverName;
-    if (config.type !== "http" && config.type !== "sse") {
-      throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)`, { serverName, field: "type" });
-    }
-    const url = parseHttpUrl(config.url);
-    if (typeof url === "string") throw new InvalidConfigError(url, { serverName, field: "url" });
-    checkTimeout(config.timeout, "timeout", serverName);
-    checkTimeout(config.defaultRetryMs, "defaultRetryMs", serverName);
-    checkInteger(config.maxResumeAttempts, 0, "maxResumeAttempts", serverName);
-    checkInteger(config.maxMessageBytes, 1, "maxMessageBytes", serverName);
-    const proxy = config.proxy === undefined || config.proxy === false ? undefined : parseProxyUrl(config.proxy);
-    if (typeof proxy === "string") throw new InvalidConfigError(proxy, { serverName, field: "proxy" });
-    if (config.ca !== undefined && (typeof config.ca !== "string" || config.ca === "")) throw new InvalidConfigError('"ca" must be the path of a PEM file', { serverName, field: "ca" });
-    for (const [name, value] of Object.entries(config.headers ?? {})) {
-      if (isProtocolHeader(name)) {
-        throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });
-      }
-      const problem = headerProblem(name, value);
-      if (problem !== undefined) throw new InvalidConfigError(`header ${JSON.stringify(name)} ${problem}`, { serverName, field: `headers.${name}` });
-    }
+    const url = checkConfig(config);
     this.config = { ...config };
     this.url = url;
     this.#mode = config.type === "sse" ? "legacy" : "streamable";
-    this.#settings = {
-      timeout: config.timeout ?? DEFAULTS.timeout,
-      maxResumeAttempts: config.maxResumeAttempts ?? DEFAULTS.maxResumeAttempts,
-      defaultRetryMs: config.defaultRetryMs ?? DEFAULTS.defaultRetryMs,
-      maxMessageBytes: config.maxMessageBytes ?? DEFAULTS.maxMessageBytes,
-      streamLingerMs: DEFAULTS.streamLingerMs,
-    };
-    this.#path = new RequestPath({ url, headers: config.headers, authProvider: config.authProvider, serverName }, () => this.#pool);
+    this.#settings = settingsOf(config);
+    this.#path = new RequestPath({ url, headers: config.headers, authProvider: config.authProvider, serverName: config.serverName }, () => this.#pool);
     this.#endpoint = new JsonRpcEndpoint({
       send: (message, context) => this.#send(message, context),
       handlers: this,
@@ -284,7 +214,7 @@ export class HttpTransport implements MCPTransport {
     if (!context.listen || this.#mode !== "streamable" || this.modern) return;
     const opening = this.startSSEListener().catch((error: unknown) => this.#endpoint.reportError(toError(error)));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, LISTENER_OPEN_WAIT_MS)))]);
+    await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, DEFAULTS.listenerOpenWaitMs)))]);
     clearTimeout(timer);
   }
 
@@ -336,20 +266,6 @@ export class HttpTransport implements MCPTransport {
 
   #sessionHeaders(): SessionHeaders {
     return { sessionId: this.#mode === "streamable" && !this.modern ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
-  }
-
-  /** Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
-  #addModernHeaders(headers: Record<string, string>, message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
-    if (!this.modern || !("method" in message)) return headers;
-    headers["mcp-method"] = message.method;
-    const params = (message.params ?? {}) as { name?: unknown; uri?: unknown };
-    const name = message.method === "resources/read" ? params.uri : message.method === "tools/call" || message.method === "prompts/get" ? params.name : undefined;
-    if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
-    for (const [key, value] of Object.entries(extra ?? {})) {
-      const lower = key.toLowerCase();
-      headers[lower] = lower.startsWith("mcp-param-") ? encodeHeaderValue(value) : value;
-    }
-    return headers;
   }
 
   #send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
@@ -415,7 +331,8 @@ export class HttpTransport implements MCPTransport {
   async #post(message: JsonRpcMessage, requestId: RequestId | undefined, abort: AbortHandle, extraHeaders: Record<string, string> | undefined): Promise<void> {
     const legacy = this.#mode === "legacy";
     const url = legacy ? this.#legacyPostUrl! : this.url;
-    const headers = this.#addModernHeaders(this.#path.headers(this.#sessionHeaders(), POST_MEDIA), message, extraHeaders);
+    const base = this.#path.headers(this.#sessionHeaders(), POST_MEDIA);
+    const headers = this.modern ? addRevisionHeaders(base, message, extraHeaders) : base;
     const sentSession = legacy || this.modern ? undefined : this.#sessionId;
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
     const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent });
@@ -454,15 +371,9 @@ export class HttpTransport implements MCPTransport {
 
   /** Delivers a JSON-RPC error response for `requestId` found in an HTTP error body; true when it was one. */
   #deliverErrorBody(body: string, requestId: RequestId): boolean {
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch {
-      return false;
-    }
-    const response = value as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown } };
-    if (response?.jsonrpc !== "2.0" || response.id !== requestId || typeof response.error?.code !== "number" || typeof response.error.message !== "string") return false;
-    this.#endpoint.receive(value);
+    const response = errorResponseIn(body, requestId);
+    if (response === undefined) return false;
+    this.#endpoint.receive(response);
     return !this.#endpoint.pending.has(requestId);
   }
 
@@ -478,9 +389,6 @@ export class HttpTransport implements MCPTransport {
 
 /** The media types of every POST. */
 const POST_MEDIA = { accept: ACCEPT_BOTH, contentType: "application/json" };
-
-/** How long the handshake waits for the GET stream to open before going on without it. */
-const LISTENER_OPEN_WAIT_MS = 2000;
 
 /** Creates and connects an HTTP transport. */
 export async function createHttpTransport(config: HttpTransportConfig): Promise<HttpTransport> {
