@@ -1,101 +1,13 @@
 import { inspectCustom, redactUrl } from "@mcp/jsonrpc";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
-import { canonicalResource, discover, isObject, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
+import { canonicalResource, discover, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import { clientAssertion, type ClientAssertionKey } from "./jwt.js";
-import { createPkce, createState } from "./pkce.js";
-import { MemoryTokenStore, type StoredClient, type StoredCredentials, type StoredTokens, type TokenStore } from "./storage.js";
-
-/** The user step: what to open, and where the answer will come back. */
-export interface AuthorizationRequest {
-  /** The authorization URL to open in a browser. */
-  url: URL;
-  /** The `state` sent; the answer must carry it back. */
-  state: string;
-  redirectUri: string;
-}
-
-/** What came back to the redirect URI. */
-export interface AuthorizationResponse {
-  code: string;
-  state?: string | undefined;
-  /** The `iss` parameter (RFC 9207), when the server sent one. */
-  iss?: string | undefined;
-}
-
-/** Runs the user step: open `request.url`, wait for the redirect, return its parameters. */
-export type Authorize = (request: AuthorizationRequest) => Promise<AuthorizationResponse>;
-
-/** What the HTTP transport tells the provider about a refused request. */
-export interface UnauthorizedContext {
-  url: string;
-  /** `401`, or `403` with an `insufficient_scope` challenge. */
-  status: number;
-  wwwAuthenticate: string | undefined;
-  /** The provider's headers that request carried. */
-  sent?: Record<string, string> | undefined;
-  /** How many times this request was already retried after `onUnauthorized` (0 the first time). */
-  attempt?: number | undefined;
-}
-
-/** The identity provider side of the `enterprise` grant (SEP-990). */
-export interface EnterpriseOptions {
-  /** The user's ID token from the enterprise identity provider (or a function that gets a fresh one). */
-  idToken: string | (() => string | Promise<string>);
-  /** The identity provider's token endpoint, where the token exchange happens. */
-  tokenEndpoint: string;
-  /** This client's id at the identity provider. */
-  clientId: string;
-  clientSecret?: string | undefined;
-}
-
-/** Options of {@link OAuthProvider}. */
-export interface OAuthProviderOptions {
-  /** The MCP server's URL: the protected resource. */
-  serverUrl: string;
-  /**
-   * `authorization_code` (default, a user in a browser), `client_credentials` (machine to
-   * machine), or `enterprise` (SEP-990 Enterprise-Managed Authorization: the user's identity
-   * provider ID token is exchanged for an ID-JAG, which the authorization server takes in a JWT
-   * bearer grant; see `enterprise`).
-   */
-  grant?: "authorization_code" | "client_credentials" | "enterprise" | undefined;
-  /** For the `enterprise` grant: where and how to exchange the ID token (RFC 8693). */
-  enterprise?: EnterpriseOptions | undefined;
-  /** Where the authorization server sends the user back (a loopback URL for a CLI). Needed for `authorization_code`. */
-  redirectUri?: string | undefined;
-  /** The user step (see `loopbackAuthorize`, `printAuthorize`). Needed for `authorization_code`. */
-  authorize?: Authorize | undefined;
-  /** A pre-registered client id; used before anything else. */
-  clientId?: string | undefined;
-  clientSecret?: string | undefined;
-  /** Forces the token endpoint authentication; by default it follows the server's metadata. */
-  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt" | undefined;
-  /** A key for `private_key_jwt` (with `clientId`). */
-  clientAssertionKey?: ClientAssertionKey | undefined;
-  /** An HTTPS URL hosting this client's Client ID Metadata Document, used when the server supports them. */
-  clientMetadataUrl?: string | undefined;
-  /** The name registered with Dynamic Client Registration. */
-  clientName?: string | undefined;
-  /** Scopes to ask for instead of choosing them from the challenge and the metadata. */
-  scopes?: string[] | undefined;
-  /** Where credentials are kept (default: memory only). `FileTokenStore` keeps them between runs. */
-  store?: TokenStore | undefined;
-  fetch?: OAuthFetch | undefined;
-  /** How many `403 insufficient_scope` step-ups in a row before a request fails (default 3). */
-  maxStepUps?: number | undefined;
-  /** Refresh this long before the access token expires (default 60 s). */
-  refreshMarginMs?: number | undefined;
-  /** Sent as `MCP-Protocol-Version` on discovery requests. */
-  protocolVersion?: string | undefined;
-}
-
-const FORM = "application/x-www-form-urlencoded";
-const JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
-const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
-const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
+import { authorizationCodeGrant } from "./grant-authorization-code.js";
+import { clientCredentialsGrant } from "./grant-client-credentials.js";
+import { enterpriseGrant } from "./grant-enterprise.js";
+import type { GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
+import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./storage.js";
+import { isLoopback, postForm, preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -125,12 +37,15 @@ export class OAuthProvider {
   /** The access token the last refresh produced: a 401 for it goes to the whole flow. */
   #fromRefresh: string | undefined;
   readonly #steppedUpTo = new Set<string>();
+  /** What the grants (one file each) get from the provider. */
+  readonly #grants: GrantContext;
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#store = options.store ?? new MemoryTokenStore();
     this.#resource = canonicalResource(options.serverUrl);
+    this.#grants = { options, fetch: this.#fetch, client: (found, redirectUri) => this.#client(found, redirectUri) };
   }
 
   /** The bearer token header, refreshed first when it is about to expire; `{}` before any flow. */
@@ -272,7 +187,7 @@ export class OAuthProvider {
     const found = discovered ?? (await this.#discover(challenge));
     const scope = this.#scopeFor(challenge, found, stepUp);
     const grant = this.#options.grant ?? "authorization_code";
-    const tokens = grant === "client_credentials" ? await this.#clientCredentials(found, scope) : grant === "enterprise" ? await this.#enterprise(found, scope) : await this.#authorizationCode(found, scope);
+    const tokens = await (grant === "client_credentials" ? clientCredentialsGrant : grant === "enterprise" ? enterpriseGrant : authorizationCodeGrant)(this.#grants, found, scope);
     this.#fromFlow = tokens.accessToken;
     await this.#save({ tokens });
   }
@@ -288,92 +203,10 @@ export class OAuthProvider {
     return scopes.length > 0 ? scopes.join(" ") : undefined;
   }
 
-  async #authorizationCode(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
-    const { redirectUri, authorize } = this.#options;
-    if (!redirectUri || !authorize) {
-      throw new OAuthError("authorization", `MCP server ${redactUrl(this.#options.serverUrl)} needs authorization, and no user step is configured to get a token (the authorize and redirectUri options; in the mcp CLI: mcp auth <server>)`);
-    }
-    const metadata = found.metadata;
-    if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no authorization or token endpoint`);
-    if (!found.defaultEndpoints && !(metadata.code_challenge_methods_supported ?? []).includes("S256")) {
-      throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to authorize`);
-    }
-    const client = await this.#client(found, redirectUri);
-    const pkce = createPkce();
-    const state = createState();
-    const url = new URL(metadata.authorization_endpoint);
-    url.searchParams.set("response_type", "code");
-    url.searchParams.set("client_id", client.clientId);
-    url.searchParams.set("redirect_uri", redirectUri);
-    url.searchParams.set("code_challenge", pkce.challenge);
-    url.searchParams.set("code_challenge_method", pkce.method);
-    url.searchParams.set("state", state);
-    if (scope) url.searchParams.set("scope", scope);
-    url.searchParams.set("resource", found.resource);
-
-    const answer = await authorize({ url, state, redirectUri });
-    if (answer.state !== state) throw new OAuthError("authorization", "The authorization response's state does not match the request's; refusing it");
-    if (answer.iss !== undefined) {
-      // RFC 9207 §2.4: compared exactly, without any URL normalization.
-      if (answer.iss !== found.metadata.issuer) throw new OAuthError("authorization", `The authorization response came from issuer ${redactUrl(answer.iss)}, not ${redactUrl(found.metadata.issuer)}; refusing it`);
-    } else if (metadata.authorization_response_iss_parameter_supported === true) {
-      throw new OAuthError("authorization", `The authorization server ${redactUrl(found.issuer)} promises an iss parameter, and the response has none; refusing it`);
-    }
-    return this.#token(found, client, "token", { grant_type: "authorization_code", code: answer.code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope);
-  }
-
-  async #clientCredentials(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
-    const client = this.#preRegistered(found);
-    if (!client) throw new OAuthError("registration", "The client_credentials grant needs a clientId");
-    const params: Record<string, string> = { grant_type: "client_credentials" };
-    if (scope) params["scope"] = scope;
-    return this.#token(found, client, "token", params, scope);
-  }
-
-  /**
-   * SEP-990: the ID token is exchanged at the identity provider for an ID-JAG (RFC 8693, audience
-   * = the authorization server, resource = this server), which the authorization server takes in
-   * a JWT bearer grant (RFC 7523) from this client.
-   */
-  async #enterprise(found: Discovery, scope: string | undefined): Promise<StoredTokens> {
-    const enterprise = this.#options.enterprise;
-    const client = this.#preRegistered(found);
-    if (!enterprise || !client) throw new OAuthError("registration", "The enterprise grant needs the enterprise options and a clientId");
-    const idToken = typeof enterprise.idToken === "function" ? await enterprise.idToken() : enterprise.idToken;
-    const exchange = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: idToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: found.metadata.issuer, resource: found.resource });
-    if (scope) exchange.set("scope", scope);
-    const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
-    if (enterprise.clientSecret !== undefined) headers["authorization"] = basicAuth(enterprise.clientId, enterprise.clientSecret);
-    else exchange.set("client_id", enterprise.clientId);
-    const answer = await this.#post("token", "identity provider's token endpoint", enterprise.tokenEndpoint, headers, exchange.toString(), "access_token");
-    if (answer["issued_token_type"] !== undefined && answer["issued_token_type"] !== ID_JAG_TYPE) throw new OAuthError("token", `The identity provider issued a ${JSON.stringify(answer["issued_token_type"])}, not an ID-JAG`);
-    const params: Record<string, string> = { grant_type: JWT_BEARER_GRANT, assertion: answer["access_token"] };
-    if (scope) params["scope"] = scope;
-    return this.#token(found, client, "token", params, scope);
-  }
-
-  /**
-   * The client of the options (`clientId`), when there is one, with its token endpoint
-   * authentication: as configured, else `private_key_jwt` with a key, the server's secret method
-   * with a secret, `none` without either. Every grant and the refresh use this one answer.
-   */
-  #preRegistered(found: Discovery): StoredClient | undefined {
-    const { clientId, clientSecret, clientAssertionKey, tokenEndpointAuthMethod } = this.#options;
-    if (!clientId) return undefined;
-    const method = tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? this.#secretMethod(found) : "none");
-    return { clientId, clientSecret, tokenEndpointAuthMethod: method };
-  }
-
-  /** `client_secret_basic` unless the server lists only `client_secret_post`. */
-  #secretMethod(found: Discovery): string {
-    const supported = found.metadata.token_endpoint_auth_methods_supported;
-    return supported && !supported.includes("client_secret_basic") && supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
-  }
-
   /** Registration in the spec's order: pre-registered, a Client ID Metadata Document, then Dynamic Client Registration. */
   async #client(found: Discovery, redirectUri: string): Promise<StoredClient> {
     const options = this.#options;
-    const configured = this.#preRegistered(found);
+    const configured = preRegisteredClient(options, found);
     if (configured) return { ...configured, redirectUri };
     if (options.clientMetadataUrl && found.metadata.client_id_metadata_document_supported === true) {
       return { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", redirectUri };
@@ -395,7 +228,7 @@ export class OAuthProvider {
       // SEP-837: a loopback redirect is a native application's; anything else a web one's.
       application_type: isLoopback(redirectUri) ? "native" : "web",
     });
-    const body = await this.#post("registration", "registration endpoint", endpoint, { "content-type": "application/json", accept: "application/json" }, registration, "client_id");
+    const body = await postForm(this.#fetch, "registration", "registration endpoint", endpoint, { "content-type": "application/json", accept: "application/json" }, registration, "client_id");
     const client: StoredClient = {
       clientId: body["client_id"],
       clientSecret: typeof body["client_secret"] === "string" ? body["client_secret"] : undefined,
@@ -422,9 +255,9 @@ export class OAuthProvider {
         }
         const refreshToken = this.#credentials?.tokens?.refreshToken;
         if (refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
-        const client = this.#credentials?.client ?? this.#preRegistered(found);
+        const client = this.#credentials?.client ?? preRegisteredClient(this.#options, found);
         if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
-        const tokens = await this.#token(found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope);
+        const tokens = await requestToken(this.#fetch, found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope, this.#options.clientAssertionKey);
         // A server may keep the refresh token the same and not send it again.
         this.#fromRefresh = tokens.accessToken;
         await this.#save({ tokens: { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken } });
@@ -436,61 +269,6 @@ export class OAuthProvider {
     return this.#refreshing;
   }
 
-  /** One token request, authenticated as the client's method says. */
-  async #token(found: Discovery, client: StoredClient, step: "token" | "refresh", params: Record<string, string>, scope: string | undefined): Promise<StoredTokens> {
-    const endpoint = found.metadata.token_endpoint;
-    if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
-    const body = new URLSearchParams(params);
-    body.set("resource", found.resource);
-    const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
-    switch (client.tokenEndpointAuthMethod) {
-      case "client_secret_basic":
-        headers["authorization"] = basicAuth(client.clientId, client.clientSecret ?? "");
-        break;
-      case "client_secret_post":
-        body.set("client_id", client.clientId);
-        body.set("client_secret", client.clientSecret ?? "");
-        break;
-      case "private_key_jwt": {
-        const key = this.#options.clientAssertionKey;
-        if (!key) throw new OAuthError(step, "private_key_jwt needs a clientAssertionKey");
-        body.set("client_id", client.clientId);
-        body.set("client_assertion_type", JWT_BEARER);
-        body.set("client_assertion", clientAssertion(key, client.clientId, found.issuer));
-        break;
-      }
-      default:
-        body.set("client_id", client.clientId);
-    }
-    const answer = await this.#post(step, "token endpoint", endpoint, headers, body.toString(), "access_token");
-    const tokenType = typeof answer["token_type"] === "string" ? answer["token_type"] : "Bearer";
-    if (tokenType.toLowerCase() !== "bearer") throw new OAuthError(step, `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer tokens are supported`);
-    const expiresIn = typeof answer["expires_in"] === "number" ? answer["expires_in"] : Number(answer["expires_in"]);
-    return {
-      accessToken: answer["access_token"],
-      tokenType: "Bearer",
-      refreshToken: typeof answer["refresh_token"] === "string" ? answer["refresh_token"] : undefined,
-      expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? Date.now() + expiresIn * 1000 : undefined,
-      scope: typeof answer["scope"] === "string" ? answer["scope"] : scope,
-    };
-  }
-
-  /**
-   * One POST to an endpoint of the authorization flow, answered with a JSON object holding the
-   * string `field`. Anything else is an {@link OAuthError} for `step`, with the server's `error`.
-   */
-  async #post<F extends string>(step: "registration" | "token" | "refresh", what: string, endpoint: string, headers: Record<string, string>, body: string, field: F): Promise<Record<string, unknown> & Record<F, string>> {
-    let response: Response;
-    try {
-      response = await this.#fetch(endpoint, { method: "POST", headers, body });
-    } catch (cause) {
-      throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
-    }
-    const answer = await readJson(response);
-    if (!response.ok || typeof answer?.[field] !== "string") throw refused(step, what, endpoint, response.status, answer);
-    return answer as Record<string, unknown> & Record<F, string>;
-  }
-
   async #save(change: Partial<StoredCredentials>): Promise<void> {
     const found = this.#discovery;
     const base = this.#credentials ?? { issuer: found?.issuer ?? "", resource: this.#resource };
@@ -500,33 +278,3 @@ export class OAuthProvider {
   }
 }
 
-/** `client_secret_basic` (RFC 6749 §2.3.1): both parts form-encoded, then base64. */
-function basicAuth(id: string, secret: string): string {
-  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
-}
-
-function isLoopback(uri: string): boolean {
-  try {
-    const host = new URL(uri).hostname;
-    return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
-  } catch {
-    return false;
-  }
-}
-
-async function readJson(response: Response): Promise<Record<string, unknown> | undefined> {
-  try {
-    const value: unknown = await response.json();
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** An endpoint's refusal, with its `error` / `error_description` (never the request's secrets). */
-function refused(step: "registration" | "token" | "refresh", what: string, endpoint: string, status: number, body: Record<string, unknown> | undefined): OAuthError {
-  const code = typeof body?.["error"] === "string" ? body["error"] : undefined;
-  const description = typeof body?.["error_description"] === "string" ? body["error_description"] : undefined;
-  const reason = code ? `${code}${description ? ` (${description})` : ""}` : `HTTP ${status}`;
-  return new OAuthError(step, `The ${what} ${redactUrl(endpoint)} refused: ${reason}`, { url: redactUrl(endpoint), status, oauthError: code, oauthErrorDescription: description });
-}

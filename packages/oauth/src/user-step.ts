@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { OAuthError } from "./errors.js";
 import type { OAuthFetch } from "./discovery.js";
-import type { Authorize, AuthorizationRequest, AuthorizationResponse } from "./provider.js";
+import type { Authorize, AuthorizationRequest, AuthorizationResponse } from "./options.js";
 
 /** The parameters of a redirect back to the client; an `error` there becomes an {@link OAuthError}. */
 export function authorizationResponseOf(redirect: URL): AuthorizationResponse {
