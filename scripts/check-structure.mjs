@@ -10,12 +10,11 @@ import { importsOf } from "./check-layers.mjs";
 export const MAX_LINES = 400;
 
 /**
- * Files still over the limit, each with the most lines it may have: the debt of the structure
- * issue. A listed file may shrink, never grow; once under the limit it must leave this list.
+ * Files allowed over the limit, each with the most lines it may have (none today: the structure
+ * issue split the last ones). A listed file may shrink, never grow; once under the limit it must
+ * leave this list.
  */
-export const OVERSIZED = {
-  "apps/cli/src/inspect.ts": 566,
-};
+export const OVERSIZED = {};
 
 /** Import cycles known today, each as its files joined by " -> " in the order found; may only disappear. */
 export const KNOWN_CYCLES = [];
@@ -135,5 +134,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const violations = checkStructure(root);
   for (const v of violations) process.stderr.write(`${v}\n`);
   if (violations.length > 0) process.exit(1);
-  process.stdout.write(`structure check: every source file at most ${MAX_LINES} lines (${Object.keys(OVERSIZED).length} listed as debt), no import cycle\n`);
+  const listed = Object.keys(OVERSIZED).length;
+  process.stdout.write(`structure check: every source file at most ${MAX_LINES} lines${listed ? ` (${listed} listed as debt)` : ""}, no import cycle\n`);
 }

@@ -1,227 +1,31 @@
 // `mcp inspect`: the web inspector's server. It listens on 127.0.0.1 only, answers nobody without
 // the session's token, refuses a foreign Host (DNS rebinding) or Origin (cross-site requests), and
 // speaks the API that @mcp/inspector's api.ts documents, on the same manager the CLI uses.
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type CreateMessageParams, type CreateMessageResult, type ElicitParams, type ElicitResult, type MCPServerConnection } from "@mcp/client";
+import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
 import {
   inspectorPage,
   LOG_LEVELS,
-  TOKEN_HEADER,
   type ApiError,
   type CallAnswer,
   type CallRequest,
   type CompleteRequestBody,
-  type Dialog,
-  type DialogAnswer,
   type InspectedServer,
-  type InspectorEvent,
   type InspectorState,
-  type JsonSchema,
-  type LogEntry,
   type PromptAnswer,
   type ReadAnswer,
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
+import { errorOf, InspectorHub } from "./inspect-hub.js";
+import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
 import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
 import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
-/** Largest request body the API reads. */
-const MAX_BODY = 1024 * 1024;
-/** Entries kept for a page that opens later. */
-const LOG_SIZE = 1000;
-/** A log entry's result or params bigger than this (as JSON) is kept as a preview only. */
-const MAX_LOGGED = 32 * 1024;
+/** How often the event stream gets a keep-alive comment. */
 const KEEPALIVE_MS = 15_000;
-
-/** A request the API refuses, with the status to answer. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string | number,
-  ) {
-    super(message);
-  }
-}
-
-function clip(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  let json: string;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    return "(not JSON)";
-  }
-  return json.length > MAX_LOGGED ? { truncated: true, bytes: json.length, preview: json.slice(0, 2048) } : value;
-}
-
-/** A traced request's outcome and the time it took. */
-type Traced<T> = { result: T; ms: number } | { error: unknown; ms: number };
-
-/** A JSON object (not null, not an array). */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** ms since `started`, to a tenth. */
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
-}
-
-function errorOf(error: unknown): ApiError {
-  const e = error as { message?: unknown; code?: unknown };
-  const code = typeof e.code === "string" || typeof e.code === "number" ? e.code : undefined;
-  return { message: typeof e.message === "string" ? e.message : String(error), ...(code === undefined ? {} : { code }) };
-}
-
-/**
- * What the page sees live: the event stream's subscribers, the log, and the dialogs a server waits
- * on. Made before the manager, whose elicitation and sampling handlers it answers.
- */
-export class InspectorHub {
-  readonly #streams = new Set<ServerResponse>();
-  readonly #dialogs = new Map<string, { dialog: Dialog; settle: (answer: DialogAnswer) => void }>();
-  #log: LogEntry[] = [];
-  #seq = 0;
-
-  emit(event: InspectorEvent): void {
-    const frame = `data: ${JSON.stringify(event)}\n\n`;
-    for (const stream of this.#streams) stream.write(frame);
-  }
-
-  record(entry: Omit<LogEntry, "seq" | "time">): void {
-    const full: LogEntry = { seq: ++this.#seq, time: new Date().toISOString(), ...entry, params: clip(entry.params), result: clip(entry.result) };
-    if (full.params === undefined) delete full.params;
-    if (full.result === undefined) delete full.result;
-    this.#log.push(full);
-    if (this.#log.length > LOG_SIZE) this.#log = this.#log.slice(-LOG_SIZE);
-    this.emit({ type: "log", entry: full });
-  }
-
-  get log(): LogEntry[] {
-    return [...this.#log];
-  }
-
-  get dialogs(): Dialog[] {
-    return [...this.#dialogs.values()].map((d) => d.dialog);
-  }
-
-  /**
-   * Runs one request to a server, logging it and its answer with the time it took; that same time
-   * is given back, so the page's answer and the log agree. Never rejects.
-   */
-  async trace<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<Traced<T>> {
-    this.record({ server, kind: "request", method, params });
-    const started = performance.now();
-    try {
-      const result = await run();
-      const ms = elapsed(started);
-      this.record({ server, kind: "response", method, result, ms });
-      return { result, ms };
-    } catch (error) {
-      const ms = elapsed(started);
-      this.record({ server, kind: "error", method, error: errorOf(error).message, ms });
-      return { error, ms };
-    }
-  }
-
-  /** {@link trace}, rejecting with the request's error when it failed. */
-  async traced<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<{ result: T; ms: number }> {
-    const outcome = await this.trace(server, method, params, run);
-    if ("error" in outcome) throw outcome.error;
-    return outcome;
-  }
-
-  /** Shows a dialog on every open page and waits for the user; logs it when the server gives up. */
-  async ask(dialog: Dialog, method: string, signal: AbortSignal): Promise<DialogAnswer> {
-    try {
-      return await this.#ask(dialog, signal);
-    } catch (error) {
-      this.record({ server: dialog.server, kind: "error", method, error: `withdrawn before an answer: ${errorOf(error).message}` });
-      throw error;
-    }
-  }
-
-  #ask(dialog: Dialog, signal: AbortSignal): Promise<DialogAnswer> {
-    return new Promise((resolve, reject) => {
-      const close = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        this.#dialogs.delete(dialog.id);
-        this.emit({ type: "dialog-closed", id: dialog.id });
-      };
-      const onAbort = (): void => {
-        close();
-        reject(signal.reason);
-      };
-      if (signal.aborted) return reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#dialogs.set(dialog.id, {
-        dialog,
-        settle: (answer) => {
-          close();
-          resolve(answer);
-        },
-      });
-      this.emit({ type: "dialog", dialog });
-    });
-  }
-
-  /** The user's answer to a dialog; false when no dialog has that id (answered, or withdrawn). */
-  answer(answer: DialogAnswer): boolean {
-    const open = this.#dialogs.get(answer.id);
-    if (!open) return false;
-    open.settle(answer);
-    return true;
-  }
-
-  /** Elicitation handler for the manager's connections. */
-  readonly onElicitation = async (server: string, params: ElicitParams, context: { signal: AbortSignal }): Promise<ElicitResult> => {
-    const url = typeof params["url"] === "string" ? params["url"] : undefined;
-    const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "elicitation", message: params.message, requestedSchema: params.requestedSchema as JsonSchema | undefined, ...(url === undefined ? {} : { url }) };
-    this.record({ server, kind: "server-request", method: "elicitation/create", params });
-    const answer = await this.ask(dialog, "elicitation/create", context.signal);
-    const result: ElicitResult = answer.action === "accept" && url === undefined ? { action: "accept", content: answer.content ?? {} } : { action: answer.action };
-    this.record({ server, kind: "response", method: "elicitation/create", result });
-    return result;
-  };
-
-  /** Sampling handler: the user writes the model's reply. */
-  readonly onSampling = async (server: string, params: CreateMessageParams, context: { signal: AbortSignal }): Promise<CreateMessageResult> => {
-    const messages = params.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })));
-    const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "sampling", messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens };
-    this.record({ server, kind: "server-request", method: "sampling/createMessage", params });
-    const answer = await this.ask(dialog, "sampling/createMessage", context.signal);
-    if (answer.action !== "accept") {
-      this.record({ server, kind: "error", method: "sampling/createMessage", error: "declined by the user" });
-      throw Object.assign(new Error("The user declined the sampling request"), { code: -1 });
-    }
-    const result: CreateMessageResult = { role: "assistant", content: { type: "text", text: answer.text ?? "" }, model: "mcp-inspect (human)", stopReason: "endTurn" };
-    this.record({ server, kind: "response", method: "sampling/createMessage", result });
-    return result;
-  };
-
-  /** Adds an event-stream subscriber (the page's EventSource). */
-  attach(stream: ServerResponse): void {
-    this.#streams.add(stream);
-    stream.on("close", () => this.#streams.delete(stream));
-    // A page that went away mid-write is not this process's problem.
-    stream.on("error", () => this.#streams.delete(stream));
-  }
-
-  keepalive(): void {
-    for (const stream of this.#streams) stream.write(": keepalive\n\n");
-  }
-
-  /** Ends every stream and withdraws every dialog (the servers get `cancel`). */
-  close(): void {
-    for (const stream of this.#streams) stream.end();
-    this.#streams.clear();
-    for (const { dialog, settle } of [...this.#dialogs.values()]) settle({ id: dialog.id, action: "cancel" });
-  }
-}
 
 /** A running inspector. */
 export interface Inspector {
@@ -237,75 +41,6 @@ export interface InspectorOptions {
   port?: number | undefined;
   /** The token; random (32 bytes) by default. */
   token?: string | undefined;
-}
-
-function sameToken(given: string | undefined, token: Buffer): boolean {
-  if (given === undefined) return false;
-  const bytes = Buffer.from(given);
-  return bytes.length === token.length && timingSafeEqual(bytes, token);
-}
-
-/** Why a request is refused before it reaches a route, or undefined when it may go on. */
-export function refusalOf(req: IncomingMessage, port: number, token: Buffer): Refusal | undefined {
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  const host = req.headers.host;
-  if (host === undefined || !hosts.includes(host.toLowerCase())) return new Refusal(403, `Host "${host ?? ""}" is not this inspector's (${hosts[0]})`);
-  const origin = req.headers.origin;
-  if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return new Refusal(403, `Origin "${origin}" may not use this inspector`);
-  const site = req.headers["sec-fetch-site"];
-  if (site !== undefined && site !== "same-origin" && site !== "none") return new Refusal(403, `a ${String(site)} request may not use this inspector`);
-  const url = new URL(req.url ?? "/", `http://${hosts[0]}`);
-  const header = req.headers[TOKEN_HEADER];
-  const given = typeof header === "string" ? header : (url.searchParams.get("token") ?? undefined);
-  if (!sameToken(given, token)) return new Refusal(401, "missing or wrong token: open the URL that `mcp inspect` printed");
-  return undefined;
-}
-
-const SECURITY_HEADERS = {
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin",
-  "cross-origin-resource-policy": "same-origin",
-};
-
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const type = req.headers["content-type"] ?? "";
-  if (!/^application\/json\b/i.test(type)) throw new Refusal(415, "the body must be application/json");
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Refusal(413, `the body is over ${MAX_BODY} bytes`);
-    chunks.push(chunk);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    throw new Refusal(400, `the body is not JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(value)) throw new Refusal(400, "the body must be a JSON object");
-  return value;
-}
-
-function text(body: Record<string, unknown>, key: string): string {
-  const value = body[key];
-  if (typeof value !== "string" || value === "") throw new Refusal(400, `"${key}" must be a non-empty string`);
-  return value;
-}
-
-function stringRecord(value: unknown, key: string): Record<string, string> {
-  if (value === undefined) return {};
-  if (!isObject(value) || Object.values(value).some((v) => typeof v !== "string")) throw new Refusal(400, `"${key}" must be an object of strings`);
-  return value as Record<string, string>;
 }
 
 /** The server list the page shows: `mcp servers` rows plus what each connected server can do. */
