@@ -1,6 +1,8 @@
 import { checkTimeout, InvalidConfigError } from "@mcp/jsonrpc";
 import type { Settings } from "./core.js";
-import { DEFAULTS, isProtocolHeader, parseHttpUrl, parseProxyUrl } from "./defaults.js";
+import { DEFAULTS } from "./defaults.js";
+import { isProtocolHeader } from "./headers.js";
+import { parseHttpUrl, parseProxyUrl } from "./urls.js";
 import type { FetchLike } from "./exchange.js";
 import { headerProblem } from "./headers.js";
 import type { HttpAuthProvider } from "./request-path.js";

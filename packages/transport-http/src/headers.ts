@@ -1,4 +1,4 @@
-/** Checks of the headers the transport sends: a header that could add lines never leaves. */
+/** Headers: which the transport may send (a header that could add lines never leaves), and which only it sets. */
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** What a header value may hold: tab, visible ASCII, space, and bytes 0x80–0xff (sent as latin1). */
@@ -24,4 +24,22 @@ export function headerProblem(name: string, value: unknown): string | undefined 
 export function checkHeader(name: string, value: unknown): void {
   const problem = headerProblem(name, value);
   if (problem !== undefined) throw Object.assign(new TypeError(`header ${JSON.stringify(name)} ${problem}`), { code: TOKEN.test(name) ? "ERR_INVALID_CHAR" : "ERR_INVALID_HTTP_TOKEN" });
+}
+
+/** Headers that carry the MCP session and protocol: a config that sets one is refused. */
+export function isProtocolHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === "mcp-session-id" || lower === "mcp-protocol-version" || lower === "mcp-method" || lower === "mcp-name" || lower === "last-event-id" || lower.startsWith("mcp-param-");
+}
+
+/** Headers that describe the body the transport sends: a config's are dropped, never sent. */
+export const BODY_HEADERS: ReadonlySet<string> = new Set(["content-type", "content-length", "transfer-encoding"]);
+
+/**
+ * Headers only the transport sets: the MCP session and protocol ones, those describing the body,
+ * and `Host`. An auth provider's (a `headersHelper`'s among them) are never sent.
+ */
+export function isReservedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return isProtocolHeader(lower) || BODY_HEADERS.has(lower) || lower === "host";
 }

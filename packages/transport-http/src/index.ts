@@ -4,5 +4,7 @@ export { SseEndpointError } from "./errors.js";
 export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
 export { headerProblem, isHttpToken } from "./headers.js";
-export { isReservedHeader, parseHttpUrl, parseProxyUrl, SAFE_METHODS } from "./defaults.js";
+export { SAFE_METHODS } from "./defaults.js";
+export { isReservedHeader } from "./headers.js";
+export { parseHttpUrl, parseProxyUrl } from "./urls.js";
 export { createHttpFetch, type HttpNetworkOptions } from "./network.js";

@@ -1,6 +1,6 @@
 import { redactUrl, toError } from "@mcp/jsonrpc";
 import { isTooLarge, type TransportCore } from "./core.js";
-import { delay } from "./defaults.js";
+import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readStream, resumeStream } from "./response-stream.js";
 import type { SseProgress } from "./event-stream.js";

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
 import { TextSink, TextStreamSink, type BodySink, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
-import { parseProxyUrl } from "./defaults.js";
+import { parseProxyUrl } from "./urls.js";
 import { checkHeader } from "./headers.js";
 
 /**

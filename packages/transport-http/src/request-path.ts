@@ -1,5 +1,6 @@
 import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
-import { ACCEPT_BOTH, ACCEPT_SSE, BODY_HEADERS, DEFAULTS, isReservedHeader } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
+import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
 /**

@@ -1,6 +1,7 @@
 import { NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
 import { deliverSseEvent, isTooLarge, type TransportCore } from "./core.js";
-import { ACCEPT_SSE, delay, isEventStream } from "./defaults.js";
+import { ACCEPT_SSE, isEventStream } from "./defaults.js";
+import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./event-stream.js";
 
