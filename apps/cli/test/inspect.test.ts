@@ -150,6 +150,7 @@ describe("mcp inspect: --port", () => {
     const port = await freePort();
     const other = sandbox();
     const first = await startInspect(other, ["--port", String(port)]);
+    let stopped: number | null | undefined;
     try {
       expect(first.port).toBe(port);
       expect(first.url).toBe(`http://127.0.0.1:${port}/?token=${first.token}`);
@@ -158,9 +159,11 @@ describe("mcp inspect: --port", () => {
       expect(second.stderr).toContain(`mcp inspect could not listen on 127.0.0.1:${port}: listen EADDRINUSE`);
       expect((await mcp(other, ["inspect", "--port", "70000"])).stderr).toContain("expected a port number (0-65535)");
     } finally {
-      expect(await first.stop()).toBe(0);
+      // Stopped whatever happened above; its exit code is checked after (an expect here would hide the first failure).
+      stopped = await first.stop();
       other.remove();
     }
+    expect(stopped).toBe(0);
   });
 });
 
@@ -169,6 +172,7 @@ describe("mcp inspect: server requests", () => {
     const other = sandbox();
     userConfig(other, { fixture: { command: process.execPath, args: [fixture] } });
     const running = await startInspect(other);
+    let stopped: number | null | undefined;
     const post = async (path: string, body: unknown) =>
       JSON.parse((await raw(running.port, path, { method: "POST", headers: { "x-inspector-token": running.token, "content-type": "application/json" }, body: JSON.stringify(body) })).body);
     const state = async () => JSON.parse((await raw(running.port, "/api/state", { headers: { "x-inspector-token": running.token } })).body);
@@ -197,9 +201,11 @@ describe("mcp inspect: server requests", () => {
       expect(methods).toEqual(["server-request", "error", "server-request", "response", "server-request", "response"]);
       expect((await state()).log.find((e: { kind: string; method: string }) => e.kind === "error" && e.method === "elicitation/create").error).toMatch(/^withdrawn before an answer: /);
     } finally {
-      expect(await running.stop()).toBe(0);
+      // Stopped whatever happened above; its exit code is checked after (an expect here would hide the first failure).
+      stopped = await running.stop();
       other.remove();
     }
+    expect(stopped).toBe(0);
   });
 });
 
