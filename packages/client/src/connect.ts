@@ -49,6 +49,11 @@ export interface ConnectOptions {
   signal?: AbortSignal | undefined;
   /** Sent as `clientInfo`. Default `{ name: "@mcp/client", version }`. */
   clientInfo?: Implementation | undefined;
+  /**
+   * Bounds the handshake, in ms (a positive number, or `Infinity` for none), in place of the
+   * config's `timeout`. Requests keep the config's `timeout` as their default.
+   */
+  timeout?: number | undefined;
   /** Extra capabilities to advertise (e.g. `experimental`); handler-backed ones are added for you. */
   capabilities?: ClientCapabilities | undefined;
   /** Every server notification (after typed listeners). */
@@ -219,6 +224,7 @@ export function connectToServer(name: string, config: StdioServerConfig, options
 export function connectToServer(name: string, config: HttpServerConfig, options?: ConnectOptions): Promise<MCPServerConnection<HttpTransport>>;
 export function connectToServer(name: string, config: MCPServerConfig, options?: ConnectOptions): Promise<MCPServerConnection>;
 export async function connectToServer(name: string, config: MCPServerConfig, options: ConnectOptions = {}): Promise<MCPServerConnection<MCPTransport>> {
+  checkTimeout(options.timeout, "timeout", name);
   if (options.transport === undefined) assertValidConfig(name, config);
   else checkTimeout((config as { timeout?: unknown } | undefined)?.timeout, "timeout", name);
   const transport: MCPTransport = options.transport ?? createTransport(name, config);
@@ -243,7 +249,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   transport.onError = (error) => options.onError?.(error);
   transport.onClose = () => options.onClose?.();
 
-  const timeout = config.timeout ?? DEFAULT_CONNECT_TIMEOUT;
+  const timeout = options.timeout ?? config.timeout ?? DEFAULT_CONNECT_TIMEOUT;
   const handshake = new AbortController();
   const timer = Number.isFinite(timeout) ? setTimeout(() => handshake.abort(new ConnectionTimeoutError(name, timeout)), timeout) : undefined;
   const onCallerAbort = (): void => handshake.abort(options.signal?.reason);

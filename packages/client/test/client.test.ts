@@ -168,6 +168,15 @@ describe("handshake failures", () => {
     await waitFor(() => closed);
   });
 
+  it("the connect option timeout bounds the handshake in place of the config's; a bad one names the field", async () => {
+    const error = await connectToServer("slow", { command: "sleep", args: ["100"] }, { timeout: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect((error as Error).message).toBe('Connection to MCP server "slow" timed out after 300ms');
+    const invalid = await connectToServer("bad", { command: "sleep", args: ["100"] }, { timeout: -1 }).catch((e: unknown) => e);
+    expect((invalid as Error).message).toMatch(/timeout/);
+    expect((invalid as { field?: string }).field).toBe("timeout");
+  });
+
   const sleepers: [string, StdioServerConfig][] = [
     ["a child that ignores stdin's end", { command: "sleep", args: ["100"] }],
     ["the same through sh -c", { command: "sh", args: ["-c", "sleep 100"] }],
