@@ -20,7 +20,8 @@ export const ALLOWED = {
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;
 const builtins = new Set(builtinModules);
 
-function walk(dir, out = []) {
+/** Every source file under `dir` (no `node_modules`, `dist`, dot folders or `.d.ts`). */
+export function walk(dir, out = []) {
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;

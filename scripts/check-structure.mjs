@@ -2,10 +2,10 @@
 // The structure check: no source file over MAX_LINES lines, and no import cycle between the files
 // of a package (a type-only import counts: a cycle of types is still two files that each need the
 // other). Run by CI next to the layer check; exits 1 on any violation.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { importsOf } from "./check-layers.mjs";
+import { importsOf, walk } from "./check-layers.mjs";
 
 export const MAX_LINES = 400;
 
@@ -18,17 +18,6 @@ export const OVERSIZED = {};
 
 /** Import cycles known today, each as its files joined by " -> " in the order found; may only disappear. */
 export const KNOWN_CYCLES = [];
-
-function walk(dir, out = []) {
-  if (!existsSync(dir)) return out;
-  for (const name of readdirSync(dir)) {
-    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (/\.(?:[cm]?ts|tsx)$/.test(name) && !name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
 
 /** The source folders checked: each package's and app's `src`. */
 function sourceDirs(root) {
@@ -103,7 +92,7 @@ export function cyclesOf(graph) {
 export function checkStructure(root, oversized = OVERSIZED, knownCycles = KNOWN_CYCLES) {
   const violations = [];
   for (const dir of sourceDirs(root)) {
-    const files = new Set(walk(dir));
+    const files = new Set(walk(dir).filter((file) => /\.(?:[cm]?ts|tsx)$/.test(file)));
     const graph = new Map();
     for (const file of files) {
       const name = relative(root, file).split("\\").join("/");
