@@ -173,7 +173,6 @@ describe("the runtime exports of each package", () => {
         "UnsupportedVersionError",
         "UrlElicitationRequiredError",
         "applyElicitationDefaults",
-        "assertValidConfig",
         "callTool",
         "capabilitiesFor",
         "complete",
@@ -220,7 +219,6 @@ describe("the runtime exports of each package", () => {
         "toolCacheKey",
         "toolNameFor",
         "userConfigDir",
-        "validateServerConfig",
       ]
     `);
   });

@@ -3,7 +3,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
-import { loadAllMCPConfigs, OWN_FILE, validateServerConfig } from "@mcp/manager";
+import { serverConfigProblems } from "@mcp/client";
+import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { approvalsFile, describeServer, rememberApproval } from "./approvals.js";
 import { hintFor } from "./resolve.js";
@@ -72,8 +73,8 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
     const headers = pairs(options.header, "--header");
     if (headers) config.headers = headers;
   }
-  const problems = validateServerConfig(name, config);
-  if (problems.length) throw new CliError(`not added: ${problems.join("; ")}`, EXIT.usage);
+  const problems = serverConfigProblems(config);
+  if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
   await edit(file, ["servers", name], config);

@@ -147,7 +147,7 @@ export const CLIENT_VERSION: string = (() => {
  * Checks one server config before anything starts; throws {@link InvalidConfigError} (or
  * {@link UnknownServerTypeError}) naming the server, the field and the fix.
  */
-export function assertValidConfig(name: string, config: unknown): asserts config is MCPServerConfig {
+function assertValidConfig(name: string, config: unknown): asserts config is MCPServerConfig {
   const [problem] = serverConfigProblems(config);
   if (!problem) return;
   if ("unknownType" in problem) throw new UnknownServerTypeError(problem.unknownType, name);

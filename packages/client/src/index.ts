@@ -1,6 +1,5 @@
 export {
   applyElicitationDefaults,
-  assertValidConfig,
   capabilitiesFor,
   CLIENT_VERSION,
   connectToServer,

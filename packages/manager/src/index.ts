@@ -2,7 +2,6 @@ export { MCPManager } from "./manager.js";
 export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
 export { loadAllMCPConfigs } from "./config/load.js";
-export { validateServerConfig } from "./config/validate.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter } from "./config/types.js";
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";

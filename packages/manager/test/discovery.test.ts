@@ -4,7 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadAllMCPConfigs, validateServerConfig, type LoadResult } from "../src/index.js";
+import { serverConfigProblems } from "@mcp/client";
+import { loadAllMCPConfigs, type LoadResult } from "../src/index.js";
+
+const problemsOf = (config: unknown): string[] => serverConfigProblems(config).map((p) => p.message);
 
 const root = mkdtempSync(join(tmpdir(), "mcp-discovery-"));
 const home = join(root, "home");
@@ -263,16 +266,16 @@ describe("loadAllMCPConfigs", () => {
   });
 });
 
-describe("validateServerConfig", () => {
+describe("config problems, as the loader reports them (serverConfigProblems of @mcp/client)", () => {
   it("says what is wrong, in the design document's words", () => {
-    expect(validateServerConfig("a", { command: "x", url: "http://y" })[0]).toMatch(/^both "command" and "url" are set/);
-    expect(validateServerConfig("a", {})).toEqual(['stdio server requires "command" field']);
-    expect(validateServerConfig("a", { type: "sse" })).toEqual(['sse server requires "url" field']);
-    expect(validateServerConfig("a", { type: "grpc", url: "x" })[0]).toMatch(/^Unknown server type: grpc; expected "stdio"/);
-    expect(validateServerConfig("a", { command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
-    expect(validateServerConfig("a", { type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
-    expect(validateServerConfig("a", { command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);
-    expect(validateServerConfig("a", { url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)']);
-    expect(validateServerConfig("a", { command: "x" })).toEqual([]);
+    expect(problemsOf({ command: "x", url: "http://y" })[0]).toMatch(/^both "command" and "url" are set/);
+    expect(problemsOf({})).toEqual(['stdio server requires "command" field']);
+    expect(problemsOf({ type: "sse" })).toEqual(['sse server requires "url" field']);
+    expect(problemsOf({ type: "grpc", url: "x" })[0]).toMatch(/^Unknown server type: grpc; expected "stdio"/);
+    expect(problemsOf({ command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
+    expect(problemsOf({ type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
+    expect(problemsOf({ command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);
+    expect(problemsOf({ url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)']);
+    expect(problemsOf({ command: "x" })).toEqual([]);
   });
 });

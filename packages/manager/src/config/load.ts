@@ -6,7 +6,7 @@ import { expandDeep, inputsIn, MissingInputError, UnsetVariableError, type Expan
 import { claudeApprovals, claudeJson, fileSpecs, readOwn, type Candidate, type FileSpec } from "./families.js";
 import { ConfigSyntaxError, parseJsonFile, parseTomlFile, readIfExists } from "./parse.js";
 import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadResult } from "./types.js";
-import { validateServerConfig } from "./validate.js";
+import { serverConfigProblems } from "@mcp/client";
 
 /** The fields that take `${…}` expansion. */
 const EXPANDED = ["command", "args", "env", "url", "headers", "cwd", "proxy", "ca"] as const;
@@ -135,8 +135,8 @@ async function normalise(
     config["env"] = { ...fromFile, ...((config["env"]) ?? {}) };
   }
 
-  const problems = validateServerConfig(candidate.name, config);
-  if (problems.length > 0) return problem(problems.join("; "));
+  const problems = serverConfigProblems(config);
+  if (problems.length > 0) return problem(problems.map((p) => p.message).join("; "));
   const server: DiscoveredServer = { name: candidate.name, config: config as unknown as MCPServerConfig, source: { family: spec.family, scope: spec.scope, file: spec.file }, enabled: candidate.enabled };
   if (candidate.approved !== undefined) server.approved = candidate.approved;
   if (candidate.tools) server.tools = candidate.tools;
