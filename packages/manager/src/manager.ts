@@ -85,7 +85,7 @@ export class MCPManager {
             () => undefined,
           )
         : Promise.resolve(undefined);
-      // Spawning blocks the event loop (fork and exec: 10-40 ms each on a busy 2-core VM), so each
+      // Spawning blocks the event loop (a fork and an exec each), so each
       // server starts one event-loop turn after the last: the gate's timer and the cache reads run
       // in between instead of behind every spawn, and a stop before a server's turn spawns nothing.
       // A server connected some other way before its turn (reconnectServer) is not connected again.

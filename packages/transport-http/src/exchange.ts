@@ -75,8 +75,8 @@ const STREAM = { stream: true } as const;
 /**
  * A whole body as text: bytes counted against `maxBytes`, decoded once at the end (the chunks
  * joined first when there are several). Keeping the bytes and decoding once is cheaper than a
- * string per chunk: a 5 MB body would otherwise make ~80 intermediate strings and a rope that
- * `JSON.parse` must flatten, and measured slower per body here.
+ * string per chunk: a large body would otherwise make many intermediate strings and a rope that
+ * `JSON.parse` must flatten.
  */
 export class TextSink implements BodySink<string> {
   readonly #response: Pick<ExchangeResponse, "cancel">;
