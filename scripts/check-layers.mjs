@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The layer check: every package imports only packages below it in the package graph (ALLOWED,
-// drawn in the README),
-// and only what its own package.json declares. Run by CI; exits 1 on any violation.
+// drawn in the README), and only what its own package.json declares. Run by CI; exits 1 on any
+// violation.
 import { builtinModules } from "node:module";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
