@@ -168,44 +168,51 @@ describe("mcp inspect: --port", () => {
 });
 
 describe("mcp inspect: server requests", () => {
-  it("withdraws a dialog the server gave up on, and reports a declined one to the server", async () => {
-    const other = sandbox();
+  let other: Sandbox;
+  let running: RunningInspector;
+  const post = async (path: string, body: unknown) =>
+    JSON.parse((await raw(running.port, path, { method: "POST", headers: { "x-inspector-token": running.token, "content-type": "application/json" }, body: JSON.stringify(body) })).body);
+  const state = async () => JSON.parse((await raw(running.port, "/api/state", { headers: { "x-inspector-token": running.token } })).body);
+  const openDialog = async () => {
+    await waitFor(async () => (await state()).dialogs.length > 0, 5000);
+    return (await state()).dialogs[0];
+  };
+  beforeAll(async () => {
+    other = sandbox();
     userConfig(other, { fixture: { command: process.execPath, args: [fixture] } });
-    const running = await startInspect(other);
-    let stopped: number | null | undefined;
-    const post = async (path: string, body: unknown) =>
-      JSON.parse((await raw(running.port, path, { method: "POST", headers: { "x-inspector-token": running.token, "content-type": "application/json" }, body: JSON.stringify(body) })).body);
-    const state = async () => JSON.parse((await raw(running.port, "/api/state", { headers: { "x-inspector-token": running.token } })).body);
-    try {
-      await waitFor(async () => (await state()).servers[0]?.status === "connected", 10_000);
-      // Nobody answers: the server's own timeout cancels the request, and the dialog goes away.
-      const asked = post("/api/call", { id: "ask-1", tool: "mcp__fixture__ask", arguments: { ms: 800 } });
-      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
-      const [dialog] = (await state()).dialogs;
-      expect(dialog).toMatchObject({ server: "fixture", kind: "elicitation", message: "Quick: ok?" });
-      expect((await asked).result.content[0].text).toContain("gave up: MCP error -32001: Request timed out");
-      for (let i = 0; i < 50 && (await state()).dialogs.length > 0; i++) await new Promise((r) => setTimeout(r, 50));
-      expect((await state()).dialogs).toEqual([]);
-      expect(await post("/api/dialog", { id: dialog.id, action: "accept", content: { ok: true } })).toEqual({ message: "that dialog is no longer open (the server withdrew it, or it was answered)" });
-      // Answered in time: the server gets the content.
-      const second = post("/api/call", { id: "ask-2", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
-      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
-      expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "accept", content: { ok: true } })).toEqual({ ok: true });
-      expect((await second).result.content[0].text).toBe('answered {"action":"accept","content":{"ok":true}}');
-      // Declined: the server is told so.
-      const third = post("/api/call", { id: "ask-3", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
-      await waitFor(async () => (await state()).dialogs.length > 0, 2500);
-      expect(await post("/api/dialog", { id: (await state()).dialogs[0].id, action: "decline" })).toEqual({ ok: true });
-      expect((await third).result.content[0].text).toBe('answered {"action":"decline"}');
-      const methods = (await state()).log.filter((e: { method: string }) => e.method === "elicitation/create").map((e: { kind: string }) => e.kind);
-      expect(methods).toEqual(["server-request", "error", "server-request", "response", "server-request", "response"]);
-      expect((await state()).log.find((e: { kind: string; method: string }) => e.kind === "error" && e.method === "elicitation/create").error).toMatch(/^withdrawn before an answer: /);
-    } finally {
-      // Stopped whatever happened above; its exit code is checked after (an expect here would hide the first failure).
-      stopped = await running.stop();
-      other.remove();
-    }
+    running = await startInspect(other);
+    await waitFor(async () => (await state()).servers[0]?.status === "connected", 10_000);
+  });
+  afterAll(async () => {
+    const stopped = await running.stop();
+    other.remove();
     expect(stopped).toBe(0);
+  });
+
+  it("withdraws a dialog the server gave up on; answering it then says so", async () => {
+    // The server waits 2 s for an answer nobody gives, then cancels its request.
+    const asked = post("/api/call", { id: "ask-1", tool: "mcp__fixture__ask", arguments: { ms: 2000 } });
+    const dialog = await openDialog();
+    expect(dialog).toMatchObject({ server: "fixture", kind: "elicitation", message: "Quick: ok?" });
+    expect((await asked).result.content[0].text).toContain("gave up: MCP error -32001: Request timed out");
+    await waitFor(async () => (await state()).dialogs.length === 0, 5000);
+    expect(await post("/api/dialog", { id: dialog.id, action: "accept", content: { ok: true } })).toEqual({ message: "that dialog is no longer open (the server withdrew it, or it was answered)" });
+    const withdrawn = (await state()).log.find((e: { kind: string; method: string }) => e.kind === "error" && e.method === "elicitation/create");
+    expect(withdrawn.error).toMatch(/^withdrawn before an answer: /);
+  });
+
+  it("an answer in time reaches the server", async () => {
+    const asked = post("/api/call", { id: "ask-2", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
+    expect(await post("/api/dialog", { id: (await openDialog()).id, action: "accept", content: { ok: true } })).toEqual({ ok: true });
+    expect((await asked).result.content[0].text).toBe('answered {"action":"accept","content":{"ok":true}}');
+  });
+
+  it("a declined dialog is reported to the server, and the log shows each request and its outcome", async () => {
+    const asked = post("/api/call", { id: "ask-3", tool: "mcp__fixture__ask", arguments: { ms: 10_000 } });
+    expect(await post("/api/dialog", { id: (await openDialog()).id, action: "decline" })).toEqual({ ok: true });
+    expect((await asked).result.content[0].text).toBe('answered {"action":"decline"}');
+    const kinds = (await state()).log.filter((e: { method: string }) => e.method === "elicitation/create").map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(["server-request", "error", "server-request", "response", "server-request", "response"]);
   });
 });
 
