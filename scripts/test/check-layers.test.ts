@@ -1,34 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeWorkspaces, workspace } from "./workspace.js";
 // @ts-expect-error -- a plain .mjs script without types
 import { checkLayers, importsOf } from "../check-layers.mjs";
 
 const check = checkLayers as (root: string) => string[];
 const script = fileURLToPath(new URL("../check-layers.mjs", import.meta.url));
 const repoRoot = dirname(dirname(script));
-const roots: string[] = [];
-
-function workspace(files: Record<string, string | object>): string {
-  const root = mkdtempSync(join(tmpdir(), "layers-"));
-  roots.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), typeof content === "string" ? content : JSON.stringify(content));
-  }
-  return root;
-}
 
 function pkg(name: string, dependencies: Record<string, string> = {}) {
   return { name, dependencies };
 }
 
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
 describe("layer check", () => {
   it("passes on this repository", () => {

@@ -1,30 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { removeWorkspaces, workspace } from "./workspace.js";
 // @ts-expect-error -- a plain .mjs script without types
 import { checkStructure, MAX_LINES } from "../check-structure.mjs";
 
 const check = checkStructure as (root: string, oversized?: Record<string, number>, knownCycles?: string[]) => string[];
 const repoRoot = dirname(dirname(fileURLToPath(new URL("../check-structure.mjs", import.meta.url))));
-const roots: string[] = [];
-
-function workspace(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "structure-"));
-  roots.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
 
 const lines = (n: number): string => "export const x = 1;\n".repeat(n);
 
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
 describe("the structure check", () => {
   it("passes on this repository", () => {
