@@ -132,6 +132,8 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   on(method: string, listener: NotificationListener): () => void;
   /** Subscribes to every notification. Returns the unsubscribe function. */
   on(method: "*", listener: AnyNotificationListener): () => void;
+  /** Closes the connection (as {@link disconnectServer} does), so `await using conn = await connectToServer(…)` ends it with its scope. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** This package's version, sent in `clientInfo` by default. */
@@ -324,6 +326,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     },
     subscribeResource: (uri) => session.subscribeResource(uri),
     unsubscribeResource: (uri) => session.unsubscribeResource(uri),
+    [Symbol.asyncDispose]: () => transport.close(),
     on(method: string, listener: NotificationListener | AnyNotificationListener) {
       let set = listeners.get(method);
       if (!set) listeners.set(method, (set = new Set()));

@@ -75,6 +75,19 @@ describe("transport selection and config errors", () => {
   });
 });
 
+describe("disposal", () => {
+  it("Symbol.asyncDispose closes the connection and ends the server process", async () => {
+    let closed = false;
+    const conn = await connectToServer("paging", paging("normal"), { onClose: () => (closed = true) });
+    const pid = conn.transport.pid!;
+    expect(isAlive(pid)).toBe(true);
+    await conn[Symbol.asyncDispose]();
+    expect(conn.transport.connected).toBe(false);
+    expect(closed).toBe(true);
+    await waitFor(() => !isAlive(pid));
+  });
+});
+
 describe("pagination against a server built on the official SDK", () => {
   it("follows nextCursor to the end", async () => {
     const conn = await connectToServer("paging", paging("normal"));

@@ -264,6 +264,11 @@ export class MCPManager {
     if (server) await server.stop();
   }
 
+  /** {@link disconnectAll}, so `await using manager = new MCPManager(…)` leaves nothing running when its scope ends. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.disconnectAll();
+  }
+
   /** Closes every server, cancels every pending reconnect and health check, and finishes cache writes. Leaves nothing running. */
   async disconnectAll(): Promise<void> {
     if (this.#health) clearInterval(this.#health);

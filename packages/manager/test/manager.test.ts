@@ -219,6 +219,15 @@ describe("servers started one turn apart", () => {
 });
 
 describe("disconnectAll", () => {
+  it("is what Symbol.asyncDispose does (await using)", async () => {
+    const m = manager({ cache: false });
+    await m.connectServers({ one: stdio() });
+    const pid = (m.getConnection("one")!.transport as StdioTransport).pid!;
+    await m[Symbol.asyncDispose]();
+    expect(m.getStatuses().map((s) => s.state)).toEqual(["disabled"]);
+    expect(isAlive(pid)).toBe(false);
+  });
+
   it("does not wait for a server still in its handshake (one that never answers): it is stopped at once", async () => {
     const processes = activeHandles()["ProcessWrap"] ?? 0;
     const m = manager({ cache: false });
