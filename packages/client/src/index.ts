@@ -14,7 +14,7 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
-export { DISCOVER_PROBE_MS, LATEST_PROTOCOL_VERSION, OFFERED_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from "./negotiate.js";
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from "./negotiate.js";
 export {
   callTool,
   complete,
