@@ -2,7 +2,7 @@
 // over HTTP (its web-standard handler on node:http) in its default dual-era mode and modern-only,
 // and over stdio; plus the 2025-era servers that must stay exactly as they were.
 import { createServer } from "node:http";
-import { everythingEntry, startEverything, startSdkServer, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "mcp-test-utils";
+import { everythingEntry, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, type V2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   callTool,
@@ -18,7 +18,6 @@ import {
   setLoggingLevel,
   subscribe,
   UnsupportedProtocolVersionError,
-  type CallToolResult,
   type ConnectOptions,
   type MCPServerConfig,
   type MCPServerConnection,
@@ -28,9 +27,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-}
 async function connect(name: string, config: MCPServerConfig, options?: ConnectOptions): Promise<MCPServerConnection> {
   const conn = await connectToServer(name, config, options);
   cleanups.push(() => disconnectServer(conn));
@@ -52,7 +48,7 @@ for (const legacy of [undefined, "reject"] as const) {
       expect(conn.capabilities.tools).toBeDefined();
       expect(conn.discoverResult).toMatchObject({ supportedVersions: ["2026-07-28"], cacheScope: expect.any(String) as string });
       expect((await listTools(conn)).map((t) => t.name)).toEqual(["add", "slow", "ask-name"]);
-      expect(text(await callTool(conn, "add", { a: 2, b: 3 }))).toBe("5");
+      expect(textOf(await callTool(conn, "add", { a: 2, b: 3 }))).toBe("5");
       expect(server.requests.some((r) => r.method === "GET" || r.method === "DELETE")).toBe(false);
       const posts = bodies(server);
       expect(posts.map((p) => p.method)).toEqual(["server/discover", "tools/list", "tools/call"]);
@@ -78,7 +74,7 @@ for (const legacy of [undefined, "reject"] as const) {
           return { action: "accept", content: { name: "Ada" } };
         },
       });
-      expect(text(await callTool(conn, "ask-name"))).toBe("Hello, Ada");
+      expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Ada");
       expect(asked).toEqual(["Your name?"]);
       const calls = bodies(server).filter((p) => p.method === "tools/call");
       expect(calls).toHaveLength(2);
@@ -114,7 +110,7 @@ for (const legacy of [undefined, "reject"] as const) {
       await expect(callTool(conn, "slow", { ms: 10_000 }, { signal: controller.signal })).rejects.toThrow("stop");
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(bodies(server).map((p) => p.method)).not.toContain("notifications/cancelled");
-      expect(text(await callTool(conn, "add", { a: 1, b: 1 }))).toBe("2"); // the connection goes on
+      expect(textOf(await callTool(conn, "add", { a: 1, b: 1 }))).toBe("2"); // the connection goes on
     });
   });
 }
@@ -145,8 +141,8 @@ describe("stdio, official SDK v2 server", () => {
     it(`probes with server/discover and speaks 2026-07-28 (legacy: ${mode})`, async () => {
       const conn = await connect("v2-stdio", { command: process.execPath, args: [v2StdioEntry, mode], timeout: 15_000 }, { onElicitation: async () => ({ action: "accept", content: { name: "Grace" } }) });
       expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
-      expect(text(await callTool(conn, "add", { a: 40, b: 2 }))).toBe("42");
-      expect(text(await callTool(conn, "ask-name"))).toBe("Hello, Grace"); // MRTR over stdio too
+      expect(textOf(await callTool(conn, "add", { a: 40, b: 2 }))).toBe("42");
+      expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Grace"); // MRTR over stdio too
     });
   }
 });
@@ -163,7 +159,7 @@ describe("a modern-only stdio server too slow for the probe", () => {
     fs.writeFileSync(script, `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`);
     const conn = await connect("slow-v2", { command: process.execPath, args: [script], timeout: 20_000 });
     expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
-    expect(text(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
+    expect(textOf(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
   });
 });
 
@@ -180,7 +176,7 @@ describe("2025-era servers stay on the 2025 era, as before", () => {
     cleanups.push(() => sdk1.stop());
     const v1 = await connect("sdk1", { type: "http", url: sdk1.url });
     expect(v1.era).toBe("legacy");
-    expect(text(await callTool(v1, "add", { a: 1, b: 2 }))).toBe("3");
+    expect(textOf(await callTool(v1, "add", { a: 1, b: 2 }))).toBe("3");
   });
 });
 

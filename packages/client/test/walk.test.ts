@@ -14,17 +14,12 @@ import {
   setLoggingLevel,
   subscribe,
   unsubscribe,
-  type CallToolResult,
   type LogMessage,
   type MCPServerConfig,
   type MCPServerConnection,
 } from "../src/index.js";
-import { everythingEntry as entry, startEverything } from "mcp-test-utils";
+import { everythingEntry as entry, startEverything, textOf } from "mcp-test-utils";
 
-function text(result: CallToolResult): string {
-  // ContentBlock is a discriminated union: after the check, `c.text` is a string, no cast.
-  return result.content.map((c) => (c.type === "text" ? c.text : "")).filter(Boolean).join("\n");
-}
 
 for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
   describe(`a walk over server-everything (${mode})`, () => {
@@ -77,8 +72,8 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
     });
 
     it("calls the non-network tools", async () => {
-      expect(text(await callTool(conn, "echo", { message: "walk" }))).toBe("Echo: walk");
-      expect(text(await callTool(conn, "get-sum", { a: 19, b: 23 }))).toContain("42");
+      expect(textOf(await callTool(conn, "echo", { message: "walk" }))).toBe("Echo: walk");
+      expect(textOf(await callTool(conn, "get-sum", { a: 19, b: 23 }))).toContain("42");
       const structured = await callTool(conn, "get-structured-content", { location: "Chicago" });
       expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
       const tools = await listTools(conn);
@@ -129,11 +124,11 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
 
     it("answers sampling, elicitation and roots requests through the registered handlers", async () => {
       const sampled = await callTool(conn, "trigger-sampling-request", { prompt: "hi", maxTokens: 20 });
-      expect(text(sampled)).toContain("sampled:");
+      expect(textOf(sampled)).toContain("sampled:");
       const elicited = await callTool(conn, "trigger-elicitation-request", {});
-      expect(text(elicited)).toContain("Ada");
+      expect(textOf(elicited)).toContain("Ada");
       const roots = await callTool(conn, "get-roots-list", {});
-      expect(text(roots)).toContain("file:///tmp/walk");
+      expect(textOf(roots)).toContain("file:///tmp/walk");
       expect(asked).toEqual(expect.arrayContaining(["sampling/createMessage", "elicitation/create"]));
       await ping(conn);
     });

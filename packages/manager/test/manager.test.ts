@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CallToolResult, HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
-import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, waitFor } from "mcp-test-utils";
+import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
+import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPManager, TOOL_NAME_PATTERN, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
@@ -28,9 +28,6 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function text(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
-}
 
 describe("connecting", () => {
   it("ten stdio servers that each take 1 s to answer connect in about the time of one", async () => {
@@ -83,7 +80,7 @@ describe("the startup gate and the tool cache", () => {
     ]);
     expect(m.getConnectionStatus("slow")).toMatchObject({ state: "connecting", toolsFromCache: true });
     const echo = result.tools[0]!;
-    expect(text(await echo.call({ message: "hi" }))).toMatch(/^echo: hi/);
+    expect(textOf(await echo.call({ message: "hi" }))).toMatch(/^echo: hi/);
     expect(echo.deferred).toBe(false);
     expect(m.getConnectionStatus("slow")).toMatchObject({ state: "connected", toolsFromCache: false });
     expect(changes.at(-1)).toEqual(["mcp__slow__echo", "mcp__slow__ping-me"]); // the live list swapped in
@@ -110,7 +107,7 @@ describe("recovery", () => {
     const answer = await tools[0]!.call({ message: "again" }); // waits for the respawn
     const second = (m.getConnection("victim")!.transport as StdioTransport).pid!;
     expect(second).not.toBe(first);
-    expect(text(answer)).toBe(`echo: again (pid ${second})`);
+    expect(textOf(answer)).toBe(`echo: again (pid ${second})`);
     expect(states).toContain("reconnecting");
     expect(m.getConnectionStatus("victim")).toMatchObject({ state: "connected", failures: 1 });
   });
@@ -132,10 +129,10 @@ describe("recovery", () => {
       const m = manager({ cache: false });
       const { tools } = await m.connectServers({ sdk: { type: "http", url: server.url } });
       const add = tools.find((t) => t.toolName === "add")!;
-      expect(text(await add.call({ a: 1, b: 2 }))).toBe("3");
+      expect(textOf(await add.call({ a: 1, b: 2 }))).toBe("3");
       const before = (m.getConnection("sdk")!.transport as HttpTransport).sessionId;
       await server.restart(); // every session forgotten: the next request gets 404
-      expect(text(await add.call({ a: 20, b: 22 }))).toBe("42");
+      expect(textOf(await add.call({ a: 20, b: 22 }))).toBe("42");
       expect((m.getConnection("sdk")!.transport as HttpTransport).sessionId).not.toBe(before);
     } finally {
       await server.stop();
@@ -148,11 +145,11 @@ describe("recovery", () => {
       const m = manager({ cache: false });
       const { tools } = await m.connectServers({ everything: { type: "http", url: server.url, timeout: 20_000 } });
       const echo = tools.find((t) => t.toolName === "echo")!;
-      expect(text(await echo.call({ message: "one" }))).toBe("Echo: one");
+      expect(textOf(await echo.call({ message: "one" }))).toBe("Echo: one");
       const port = server.port;
       await server.stop();
       server = await startEverything("streamableHttp", { port });
-      expect(text(await echo.call({ message: "two" }))).toBe("Echo: two"); // 400 "no valid session" → re-initialised
+      expect(textOf(await echo.call({ message: "two" }))).toBe("Echo: two"); // 400 "no valid session" → re-initialised
     } finally {
       await server.stop();
     }
@@ -191,7 +188,7 @@ describe("tool names", () => {
     for (const tool of longTools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
     expect(new Set(longTools.map((t) => t.name)).size).toBe(2);
     expect(longTools.map((t) => t.toolName).sort()).toEqual([long, `${long}-2`]);
-    expect(text(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(new RegExp(`^${long}: m`));
+    expect(textOf(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(new RegExp(`^${long}: m`));
     expect(m.getCollisions()).toHaveLength(1);
   });
 });
@@ -329,7 +326,7 @@ describe("servers started only when needed (addServers)", () => {
       ["a", "idle", true],
       ["b", "idle", true],
     ]);
-    expect(text(await tools[0]!.call({ message: "hi" }))).toMatch(/^alpha: hi/);
+    expect(textOf(await tools[0]!.call({ message: "hi" }))).toMatch(/^alpha: hi/);
     expect(m.getConnectionStatus("a")?.state).toBe("connected");
     expect(m.getConnectionStatus("b")?.state).toBe("idle"); // never spawned
     await m.startServers();
@@ -394,8 +391,8 @@ describe("server requests", () => {
     // server-everything offers these tools once the client declares the capabilities.
     await waitFor(() => m.getTools().filter((t) => t.toolName === "trigger-elicitation-request").length === 2, 10_000);
     const tool = (server: string, name: string) => m.getTools().find((t) => t.serverName === server && t.toolName === name)!;
-    expect(text(await tool("second", "trigger-elicitation-request").call({}))).toContain("- Name: answer for second");
-    expect(text(await tool("first", "trigger-sampling-request").call({ prompt: "hi" }))).toContain("reply to first");
+    expect(textOf(await tool("second", "trigger-elicitation-request").call({}))).toContain("- Name: answer for second");
+    expect(textOf(await tool("first", "trigger-sampling-request").call({ prompt: "hi" }))).toContain("reply to first");
     expect(asked).toEqual(["second elicitation Please provide inputs for the following fields:", "first sampling"]);
   });
 });
@@ -407,7 +404,7 @@ describe("a 2026-07-28 server under the manager", () => {
       const m = manager({ cache: false });
       const { tools } = await m.connectServers({ modern: { type: "http", url: server.url } });
       expect(m.getConnection("modern")?.era).toBe("modern");
-      expect(text(await tools.find((t) => t.toolName === "add")!.call({ a: 4, b: 5 }))).toBe("9");
+      expect(textOf(await tools.find((t) => t.toolName === "add")!.call({ a: 4, b: 5 }))).toBe("9");
       let refreshed = 0;
       m.onToolsChanged(() => refreshed++);
       await expect.poll(() => m.getConnection("modern")?.subscriptions).toMatchObject({ toolsListChanged: true });

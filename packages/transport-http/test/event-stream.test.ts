@@ -1,6 +1,7 @@
 import { MessageTooLargeError } from "@mcp/jsonrpc";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitAt } from "mcp-test-utils";
 import { readSse, type SseProgress } from "../src/event-stream.js";
 
 interface Seen {
@@ -33,18 +34,6 @@ function parse(chunks: string[], maxSize = 1 << 20): Seen {
   return { events, progress };
 }
 
-/** `text` cut at the given (sorted, deduplicated) offsets. */
-function split(text: string, cuts: number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const cut of at) {
-    out.push(text.slice(from, cut));
-    from = cut;
-  }
-  out.push(text.slice(from));
-  return out;
-}
 
 describe("readSse: the WHATWG event stream rules, through eventsource-parser", () => {
   it("joins data lines with \\n, takes event types, drops one space after the colon", () => {
@@ -113,7 +102,7 @@ describe("readSse: properties", () => {
   it("any split of a stream gives the same events as feeding it whole", () => {
     fc.assert(
       fc.property(stream, fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-        expect(parse(split(text, cuts))).toEqual(parse([text]));
+        expect(parse(splitAt(text, cuts))).toEqual(parse([text]));
       }),
       { numRuns: 500 },
     );

@@ -2,6 +2,7 @@
 // oversized lines are dropped and reported without holding their bytes, random bytes never throw.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitAt } from "mcp-test-utils";
 import { LineDecoder } from "../src/line-decoder.js";
 
 function decode(chunks: Buffer[], maxLineBytes = 1 << 20): { lines: string[]; sizes: number[]; oversize: number[] } {
@@ -20,17 +21,6 @@ function decode(chunks: Buffer[], maxLineBytes = 1 << 20): { lines: string[]; si
   return { lines, sizes, oversize };
 }
 
-function split(bytes: Buffer, cuts: number[]): Buffer[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const cut of at) {
-    out.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  out.push(bytes.subarray(from));
-  return out;
-}
 
 // JSON-RPC-ish lines with multi-byte text, ended by LF or CRLF; empty lines in between.
 const message = fc.record({ id: fc.nat(), text: fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", '"', "\\"), maxLength: 30 }) }).map((m) => JSON.stringify({ jsonrpc: "2.0", ...m }));
@@ -43,7 +33,7 @@ describe("LineDecoder under random input", () => {
         const bytes = Buffer.from(parts.map(([m, end]) => m + end).join(""));
         const whole = decode([bytes]);
         expect(whole.lines).toEqual(parts.map(([m]) => m));
-        expect(decode(split(bytes, cuts))).toEqual(whole);
+        expect(decode(splitAt(bytes, cuts))).toEqual(whole);
       }),
       { numRuns: 500 },
     );
@@ -53,7 +43,7 @@ describe("LineDecoder under random input", () => {
     fc.assert(
       fc.property(fc.integer({ min: 65, max: 300 }), fc.array(fc.nat(), { maxLength: 8 }), (size, cuts) => {
         const bytes = Buffer.from(`{"a":1}\n${"x".repeat(size)}\n{"b":2}\n`);
-        const { lines, oversize } = decode(split(bytes, cuts), 64);
+        const { lines, oversize } = decode(splitAt(bytes, cuts), 64);
         expect(lines).toEqual(['{"a":1}', '{"b":2}']);
         expect(oversize).toHaveLength(1);
         expect(oversize[0]).toBeGreaterThan(64);

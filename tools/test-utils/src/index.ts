@@ -86,6 +86,26 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000
   }
 }
 
+/** `input` (text or bytes) cut at the given offsets (taken modulo its length + 1, sorted, deduplicated): a stream torn anywhere. */
+export function splitAt<T extends string | Uint8Array>(input: T, cuts: number[]): T[] {
+  const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+  const out: T[] = [];
+  let from = 0;
+  for (const cut of [...at, input.length]) {
+    out.push((typeof input === "string" ? input.slice(from, cut) : input.subarray(from, cut)) as T);
+    from = cut;
+  }
+  return out;
+}
+
+/** The text blocks of a tool result, joined (`separator` between them). */
+export function textOf(result: { content: readonly { type: string; text?: string }[] }, separator = ""): string {
+  return result.content
+    .map((c) => (c.type === "text" ? (c.text ?? "") : ""))
+    .filter((text) => separator === "" || text !== "")
+    .join(separator);
+}
+
 /** Counts of this process's active handles by kind ("Timeout", "PipeWrap", "TCPSocketWrap", …). */
 export function activeHandles(): Record<string, number> {
   const counts: Record<string, number> = {};
