@@ -56,6 +56,7 @@ export {
   RpcParseError,
   UnsupportedVersionError,
   UrlElicitationRequiredError,
+  type RpcErrorClass,
 } from "./rpc-error.js";
 export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
 export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";

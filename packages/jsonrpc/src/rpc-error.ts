@@ -1,5 +1,27 @@
 import { hasBrand, stamp } from "./brand.js";
 
+/** Standard JSON-RPC and MCP error codes. */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** MCP: resource not found. */
+  ResourceNotFound: -32002,
+  /** MCP: URL elicitation required. */
+  UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28: header mismatch. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: missing required client capability. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: unsupported protocol version. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** The error class of each code that has one (see {@link RpcError.fromError}). */
+const RPC_ERROR_CLASSES = new Map<number, new (message: string, data?: unknown) => RpcError>();
+
 /**
  * An error the peer returned on the wire. Message: `MCP error <code>: <message>`.
  * Keeps the numeric JSON-RPC `code` and the optional `data`.
@@ -41,69 +63,53 @@ export class RpcError extends Error {
   }
 }
 
+/** The class of one code's errors: an {@link RpcError} with that code, told apart by `instanceof` and `isInstance`. */
+export interface RpcErrorClass {
+  new (message: string, data?: unknown): RpcError;
+  readonly brand: string;
+  /** True for an error of this class from any installed copy of this package. */
+  isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T;
+}
+
+/**
+ * An `RpcError` class for one code whose error carries nothing beyond its message and `data`,
+ * registered so that {@link RpcError.fromError} builds it for that code.
+ */
+function rpcErrorClass(code: number, brand: string): RpcErrorClass {
+  const Typed = class extends RpcError {
+    static override readonly brand: string = brand;
+    constructor(message: string, data?: unknown) {
+      super(code, message, data);
+    }
+  };
+  RPC_ERROR_CLASSES.set(code, Typed);
+  return Typed;
+}
+
 /** `-32700`: the peer could not parse what we sent. */
-export class RpcParseError extends RpcError {
-  static override readonly brand: string = "RpcParseError";
-  constructor(message: string, data?: unknown) {
-    super(-32700, message, data);
-  }
-}
-
+export const RpcParseError = rpcErrorClass(ErrorCodes.ParseError, "RpcParseError");
+export type RpcParseError = InstanceType<typeof RpcParseError>;
 /** `-32600`: the peer found our message not a valid request. */
-export class InvalidRequestError extends RpcError {
-  static override readonly brand: string = "InvalidRequestError";
-  constructor(message: string, data?: unknown) {
-    super(-32600, message, data);
-  }
-}
-
+export const InvalidRequestError = rpcErrorClass(ErrorCodes.InvalidRequest, "InvalidRequestError");
+export type InvalidRequestError = InstanceType<typeof InvalidRequestError>;
 /** `-32601`: the peer does not know the method. */
-export class MethodNotFoundError extends RpcError {
-  static override readonly brand: string = "MethodNotFoundError";
-  constructor(message: string, data?: unknown) {
-    super(-32601, message, data);
-  }
-}
-
+export const MethodNotFoundError = rpcErrorClass(ErrorCodes.MethodNotFound, "MethodNotFoundError");
+export type MethodNotFoundError = InstanceType<typeof MethodNotFoundError>;
 /** `-32602`: the peer refused the params (also an unknown tool or prompt on many servers). */
-export class InvalidParamsError extends RpcError {
-  static override readonly brand: string = "InvalidParamsError";
-  constructor(message: string, data?: unknown) {
-    super(-32602, message, data);
-  }
-}
-
+export const InvalidParamsError = rpcErrorClass(ErrorCodes.InvalidParams, "InvalidParamsError");
+export type InvalidParamsError = InstanceType<typeof InvalidParamsError>;
 /** `-32603`: the peer failed while handling the request. */
-export class InternalRpcError extends RpcError {
-  static override readonly brand: string = "InternalRpcError";
-  constructor(message: string, data?: unknown) {
-    super(-32603, message, data);
-  }
-}
-
+export const InternalRpcError = rpcErrorClass(ErrorCodes.InternalError, "InternalRpcError");
+export type InternalRpcError = InstanceType<typeof InternalRpcError>;
 /** `-32002` (MCP): the resource does not exist. */
-export class ResourceNotFoundError extends RpcError {
-  static override readonly brand: string = "ResourceNotFoundError";
-  constructor(message: string, data?: unknown) {
-    super(-32002, message, data);
-  }
-}
-
+export const ResourceNotFoundError = rpcErrorClass(ErrorCodes.ResourceNotFound, "ResourceNotFoundError");
+export type ResourceNotFoundError = InstanceType<typeof ResourceNotFoundError>;
 /** `-32042` (MCP): the server needs the user to open a URL first (`data.elicitations`). */
-export class UrlElicitationRequiredError extends RpcError {
-  static override readonly brand: string = "UrlElicitationRequiredError";
-  constructor(message: string, data?: unknown) {
-    super(-32042, message, data);
-  }
-}
-
+export const UrlElicitationRequiredError = rpcErrorClass(ErrorCodes.UrlElicitationRequired, "UrlElicitationRequiredError");
+export type UrlElicitationRequiredError = InstanceType<typeof UrlElicitationRequiredError>;
 /** `-32020` (MCP 2026-07-28): an HTTP header did not match the body (e.g. `MCP-Protocol-Version` vs `_meta`). */
-export class HeaderMismatchError extends RpcError {
-  static override readonly brand: string = "HeaderMismatchError";
-  constructor(message: string, data?: unknown) {
-    super(-32020, message, data);
-  }
-}
+export const HeaderMismatchError = rpcErrorClass(ErrorCodes.HeaderMismatch, "HeaderMismatchError");
+export type HeaderMismatchError = InstanceType<typeof HeaderMismatchError>;
 
 /** `-32021` (MCP 2026-07-28): the request needs a client capability we did not declare (`requiredCapabilities`). */
 export class MissingClientCapabilityError extends RpcError {
@@ -111,7 +117,7 @@ export class MissingClientCapabilityError extends RpcError {
   /** What the server says it needs, from `data.requiredCapabilities`. */
   declare readonly requiredCapabilities: unknown;
   constructor(message: string, data?: unknown) {
-    super(-32021, message, data);
+    super(ErrorCodes.MissingRequiredClientCapability, message, data);
     this.requiredCapabilities = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
   }
 }
@@ -122,7 +128,7 @@ export class UnsupportedVersionError extends RpcError {
   declare readonly supported: string[];
   declare readonly requested: string | undefined;
   constructor(message: string, data?: unknown) {
-    super(-32022, message, data);
+    super(ErrorCodes.UnsupportedProtocolVersion, message, data);
     const d = (data ?? {}) as { supported?: unknown; requested?: unknown };
     this.supported = Array.isArray(d.supported) ? d.supported.filter((v): v is string => typeof v === "string") : [];
     this.requested = typeof d.requested === "string" ? d.requested : undefined;
@@ -130,36 +136,7 @@ export class UnsupportedVersionError extends RpcError {
 }
 
 /** The JSON-RPC codes MCP 2026-07-28 reserves for itself (a server that sends one speaks the modern era). */
-export const MODERN_ERROR_CODES: readonly number[] = [-32020, -32021, -32022];
+export const MODERN_ERROR_CODES: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
 
-const RPC_ERROR_CLASSES = new Map<number, new (message: string, data?: unknown) => RpcError>([
-  [-32020, HeaderMismatchError],
-  [-32021, MissingClientCapabilityError],
-  [-32022, UnsupportedVersionError],
-  [-32700, RpcParseError],
-  [-32600, InvalidRequestError],
-  [-32601, MethodNotFoundError],
-  [-32602, InvalidParamsError],
-  [-32603, InternalRpcError],
-  [-32002, ResourceNotFoundError],
-  [-32042, UrlElicitationRequiredError],
-]);
-
-/** Standard JSON-RPC and MCP error codes. */
-export const ErrorCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** MCP: resource not found. */
-  ResourceNotFound: -32002,
-  /** MCP: URL elicitation required. */
-  UrlElicitationRequired: -32042,
-  /** MCP 2026-07-28: header mismatch. */
-  HeaderMismatch: -32020,
-  /** MCP 2026-07-28: missing required client capability. */
-  MissingRequiredClientCapability: -32021,
-  /** MCP 2026-07-28: unsupported protocol version. */
-  UnsupportedProtocolVersion: -32022,
-} as const;
+RPC_ERROR_CLASSES.set(ErrorCodes.MissingRequiredClientCapability, MissingClientCapabilityError);
+RPC_ERROR_CLASSES.set(ErrorCodes.UnsupportedProtocolVersion, UnsupportedVersionError);
