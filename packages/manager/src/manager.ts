@@ -6,11 +6,9 @@ import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.
 import { DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
-import { DAY } from "./server.js";
+import { DAY, type ListKind } from "./server.js";
 import { ServerSupervisor, type SupervisorHost } from "./supervisor.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
-
-type Server = ServerSupervisor;
 
 /**
  * Many MCP servers at once: discovery, parallel connection with a startup gate and a tool cache,
@@ -19,7 +17,7 @@ type Server = ServerSupervisor;
  */
 export class MCPManager {
   readonly #options: MCPManagerOptions;
-  readonly #servers = new Map<string, Server>();
+  readonly #servers = new Map<string, ServerSupervisor>();
   readonly #cache: ToolCache | undefined;
   readonly #reconnect: ReconnectPolicy | undefined;
   readonly #limits: { stdio: Semaphore; remote: Semaphore };
@@ -72,19 +70,14 @@ export class MCPManager {
     // The gate's clock starts before anything is spawned (spawning ten processes takes a while).
     let gateTimer: ReturnType<typeof setTimeout> | undefined;
     const gate = new Promise<void>((resolve) => (gateTimer = setTimeout(resolve, this.#options.startupTimeoutMs ?? 250)));
-    const started: { server: Server; attempt: Promise<unknown>; cached: Promise<Tool[] | undefined> }[] = [];
+    const started: { server: ServerSupervisor; attempt: Promise<unknown>; cached: Promise<Tool[] | undefined> }[] = [];
     let turn = Promise.resolve();
     for (const [name, config] of Object.entries(configs)) {
       // Not awaited unless there is one to stop: a server is registered in the same turn as the call.
       const old = this.#servers.get(name);
       if (old) await old.stop();
       const server = this.#create(name, config, discovered[name], "connecting");
-      const cached = this.#cache
-        ? this.#cache.get(server.cacheKey).then(
-            (entry) => entry?.tools,
-            () => undefined,
-          )
-        : Promise.resolve(undefined);
+      const cached = this.#cachedTools(server);
       // Spawning blocks the event loop (a fork and an exec each), so each
       // server starts one event-loop turn after the last: the gate's timer and the cache reads run
       // in between instead of behind every spawn, and a stop before a server's turn spawns nothing.
@@ -133,22 +126,19 @@ export class MCPManager {
    * A server already registered under the same name is stopped and replaced.
    */
   async addServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<MCPTool[]> {
-    const added: Server[] = [];
+    const added: ServerSupervisor[] = [];
     for (const [name, config] of Object.entries(configs)) {
       const old = this.#servers.get(name);
       if (old) await old.stop();
       added.push(this.#create(name, config, discovered[name], "idle"));
     }
     this.#addDisabled(discovered);
-    const cache = this.#cache;
-    if (cache) {
-      await Promise.all(
-        added.map(async (server) => {
-          const entry = await cache.get(server.cacheKey).catch(() => undefined);
-          if (entry && server.status.state === "idle") server.offerCached(entry.tools);
-        }),
-      );
-    }
+    await Promise.all(
+      added.map(async (server) => {
+        const tools = await this.#cachedTools(server);
+        if (tools && server.status.state === "idle") server.offerCached(tools);
+      }),
+    );
     this.#toolsChanged();
     return this.getTools();
   }
@@ -246,7 +236,7 @@ export class MCPManager {
     return this.#list(name, "resourceTemplates") as Promise<ResourceTemplate[]>;
   }
 
-  #list(name: string, kind: "prompts" | "resources" | "resourceTemplates"): Promise<unknown[]> {
+  #list(name: string, kind: ListKind): Promise<unknown[]> {
     const server = this.#servers.get(name);
     return server ? server.list(kind) : Promise.reject(new ServerUnavailableError(name, undefined));
   }
@@ -294,26 +284,31 @@ export class MCPManager {
   /** What each supervisor gets from the manager: options, limits, auth, listeners, the cache. */
   #hostFor(): SupervisorHost {
     return {
-    options: this.#options,
-    reconnect: this.#reconnect,
-    limit: (transport, run) => this.#limits[transport === "stdio" ? "stdio" : "remote"].run(run),
-    configFor: (server) => this.#credentials.configFor(server),
-    statusChanged: (status) => {
-      for (const listener of this.#statusListeners) {
-        try {
-          listener({ ...status });
-        } catch (error) {
-          this.#options.onError?.(status.name, toError(error));
+      options: this.#options,
+      reconnect: this.#reconnect,
+      limit: (transport, run) => this.#limits[transport === "stdio" ? "stdio" : "remote"].run(run),
+      configFor: (server) => this.#credentials.configFor(server),
+      statusChanged: (status) => {
+        for (const listener of this.#statusListeners) {
+          try {
+            listener({ ...status });
+          } catch (error) {
+            this.#options.onError?.(status.name, toError(error));
+          }
         }
-      }
-    },
-    toolsChanged: () => this.#toolsChanged(),
-    remember: (server, tools, hints) => this.#remember(server, tools, hints),
+      },
+      toolsChanged: () => this.#toolsChanged(),
+      remember: (server, tools, hints) => this.#remember(server, tools, hints),
     };
   }
 
+  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none). */
+  async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
+    return this.#cache ? (await this.#cache.get(server.cacheKey).catch(() => undefined))?.tools : undefined;
+  }
+
   /** A supervisor for the server, in place of one of the same name (stop that one first). */
-  #create(name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, state: ServerState): Server {
+  #create(name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, state: ServerState): ServerSupervisor {
     const server = new ServerSupervisor(this.#host, name, config, discovered, toolCacheKey(name, config, this.#capabilities), state);
     this.#servers.set(name, server);
     return server;
@@ -332,7 +327,7 @@ export class MCPManager {
    * who may reuse it; both are stored with it. A stale list is still offered, deferred, while its
    * server starts — as the spec allows — and the live list always decides before a call.
    */
-  #remember(server: Server, tools: Tool[], hints: CacheHints | undefined): void {
+  #remember(server: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined): void {
     if (!this.#cache) return;
     const now = Date.now();
     const entry: CachedTools = { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) };

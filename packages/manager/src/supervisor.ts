@@ -245,8 +245,7 @@ export class ServerSupervisor {
       // On 2026-07-28 change notifications come on a subscriptions/listen stream, opened for what
       // is listened to: the manager wants tools/list_changed (it reaches onNotification either way).
       connection.on("notifications/tools/list_changed", () => undefined);
-      let hints: CacheHints | undefined;
-      const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+      const { tools, hints } = await this.#fetchTools(connection);
       if (this.#stopped || generation !== this.#generation) throw new ServerUnavailableError(this.name, "disabled");
       this.connection = connection;
       this.#liveGeneration = generation;
@@ -331,13 +330,20 @@ export class ServerSupervisor {
     }
   }
 
+  /** The live tool list (the host file's filter applied) and its caching hints. */
+  async #fetchTools(connection: MCPServerConnection): Promise<{ tools: Tool[]; hints: CacheHints | undefined }> {
+    let hints: CacheHints | undefined;
+    const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+    return { tools, hints };
+  }
+
   /** Refreshes the tools; a failed refresh keeps the last good list. */
   async #refreshTools(): Promise<void> {
     const connection = this.connection;
     if (!connection) return;
     try {
-      let hints: CacheHints | undefined;
-      this.tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+      const { tools, hints } = await this.#fetchTools(connection);
+      this.tools = tools;
       this.#update({ toolCount: this.tools.length, toolsFromCache: false });
       this.#host.toolsChanged();
       this.#host.remember(this, this.tools, hints);
