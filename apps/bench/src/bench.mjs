@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { footprint } from "./footprint.mjs";
 import { IMPLS } from "./impls.mjs";
 import { machine, renderConsole, renderMarkdown, renderSvg } from "./report.mjs";
-import { IMPL_ORDER, MANAGER, SIZES, THROUGHPUT, workerOptions } from "./scenarios.mjs";
+import { IMPL_ORDER, MANAGER, median, SIZES, THROUGHPUT, workerOptions } from "./scenarios.mjs";
 
 const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const httpEcho = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
@@ -32,12 +32,6 @@ function parseArgs(argv) {
   if (args.rounds !== undefined && !(Number.isInteger(args.rounds) && args.rounds > 0)) throw new Error("--rounds takes a positive integer");
   if (args.write && (args.smoke || args.only)) throw new Error("--write needs a full run (no --smoke, no --only)");
   return args;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function runWorker(impl, scenario, options) {

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./scenarios.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const cli = join(root, "apps/cli/dist/bin.js");
@@ -32,12 +33,6 @@ function parseArgs(argv) {
   }
   if (!(Number.isInteger(args.runs) && args.runs > 0)) throw new Error("--runs takes a positive integer");
   return args;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The config both CLIs read: `srv` and seven more, each server-everything over stdio. */
@@ -90,7 +85,7 @@ export function measure(args) {
         if (round >= args.warmups) samples[command.id].push(ms);
       }
     }
-    return { commands: commands.map((c) => ({ id: c.id, label: c.label, ms: median(samples[c.id]), min: Math.min(...samples[c.id]), max: Math.max(...samples[c.id]) })), runs: args.runs, servers: SERVERS };
+    return { commands: commands.map((c) => ({ id: c.id, label: c.label, ms: median(samples[c.id]), min: Math.min(...samples[c.id]), max: Math.max(...samples[c.id]) })), runs: args.runs, warmups: args.warmups, servers: SERVERS };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -106,7 +101,7 @@ export function renderSection(result) {
     "<!-- cli-latency:start (apps/bench/src/cli-latency.mjs --write) -->",
     "## CLI latency",
     "",
-    `\`call srv.echo message=hi\` from a shell, each a fresh process: ${result.servers} stdio servers configured (each server-everything), median of ${result.runs} runs after 2 warm-ups, the commands alternating. mcporter 0.12.3 needs Node 24, so ours is shown on Node 24 too.`,
+    `\`call srv.echo message=hi\` from a shell, each a fresh process: ${result.servers} stdio servers configured (each server-everything), median of ${result.runs} runs after ${result.warmups} warm-up${result.warmups === 1 ? "" : "s"}, the commands alternating. mcporter 0.12.3 needs Node 24, so ours is shown on Node 24 too.`,
     "",
     "| command | median (ms) | range (ms) |",
     "|---|---:|---:|",

@@ -31,6 +31,13 @@ export function workerOptions(sizes, scenario, baseUrl) {
   return { ...sizes, seq: http ? sizes.httpSeq : sizes.seq, pipe: http ? sizes.httpPipe : sizes.pipe, baseUrl };
 }
 
+/** The median of some numbers (the mean of the middle two for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function labelOf(row, sizes) {
   return row.label.replace(/\{(\w+)\}/g, (_, key) => (key === "bigMb" ? String(sizes.bigBytes / 1024 / 1024) : Number(sizes[key]).toLocaleString("en-US")));
 }

@@ -1,9 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { redactUrl } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "@mcp/manager";
-import { color, note, warn, tildify } from "./ui.js";
+import { color, describeConfig, note, warn, tildify } from "./ui.js";
 
 /**
  * Project-scope servers come with a repository the user may not trust. On a terminal we ask once
@@ -35,12 +34,6 @@ async function writeStore(file: string, store: Store): Promise<void> {
 /** Where answers are remembered. */
 export function approvalsFile(configDir: string): string {
   return join(configDir, "approvals.json");
-}
-
-/** What a server would run or reach: its command line, or its URL (password hidden). */
-export function describeServer(server: Pick<DiscoveredServer, "config">): string {
-  const config = server.config;
-  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : `${config.type} ${redactUrl(config.url)}`;
 }
 
 /** Records that these project servers are approved for this project (`mcp config approve`, `mcp config add`). */
@@ -81,7 +74,7 @@ export async function approveProjectServers(
     return approved;
   }
   const width = Math.max(...unknown.map((server) => server.name.length));
-  const lines = unknown.map((server) => `  ${color.bold(server.name.padEnd(width))}  ${describeServer(server)}  ${color.dim(`(${tildify(server.source.file, options.home)})`)}`);
+  const lines = unknown.map((server) => `  ${color.bold(server.name.padEnd(width))}  ${describeConfig(server.config)}  ${color.dim(`(${tildify(server.source.file, options.home)})`)}`);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   let answer: string;
   try {

@@ -1,15 +1,14 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
-import type { MCPServerConfig } from "@mcp/client";
+import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
-import { serverConfigProblems } from "@mcp/client";
 import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
-import { approvalsFile, describeServer, rememberApproval } from "./approvals.js";
+import { approvalsFile, rememberApproval } from "./approvals.js";
 import { hintFor } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
+import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 function ownFile(scope: string, home: string): string {
@@ -38,16 +37,16 @@ async function edit(file: string, path: (string | number)[], value: unknown): Pr
 }
 
 /** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
-function httpDetail(config: { type: string; url: string; proxy?: string | false | undefined }): string {
+function httpDetail(config: MCPServerConfig & { type: string; url: string; proxy?: string | false | undefined }): string {
   const proxy = config.proxy === false ? " (no proxy)" : typeof config.proxy === "string" ? ` via proxy ${redactUrl(config.proxy)}` : "";
-  return `${config.type} ${redactUrl(config.url)}${proxy}`;
+  return `${describeConfig(config)}${proxy}`;
 }
 
 export async function configList(globals: GlobalOptions): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const entries = [
-    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? httpDetail(s.config) : `${s.config.command} ${(s.config.args ?? []).join(" ")}` })),
+    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? httpDetail(s.config) : describeConfig(s.config) })),
     ...result.shadowed.map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: "shadowed", detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}` })),
     ...result.errors.map((e) => ({ name: e.server ?? "(file)", family: "", scope: "", file: e.file, state: "invalid", detail: e.message })),
   ];
@@ -101,7 +100,7 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
     return EXIT.ok;
   }
   await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen.map((s) => s.name));
-  for (const server of chosen) out(`Approved "${server.name}" for this project: ${describeServer(server)}`);
+  for (const server of chosen) out(`Approved "${server.name}" for this project: ${describeConfig(server.config)}`);
   return EXIT.ok;
 }
 

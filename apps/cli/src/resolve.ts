@@ -2,7 +2,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import type { MCPTool, ServerStatus } from "@mcp/manager";
 import type { Session } from "./session.js";
-import { CliError, EXIT, firstLine, tildify } from "./ui.js";
+import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
 
 /**
@@ -53,11 +53,6 @@ function matches(tools: MCPTool[], name: string): MCPTool[] {
   return exact.length > 0 ? exact : tools.filter((t) => t.toolName === name);
 }
 
-function commandLine(config: MCPServerConfig | undefined): string | undefined {
-  if (!config) return undefined;
-  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : redactUrl(config.url);
-}
-
 /** A config problem without the `MCP server "x" in <file>: ` its message starts with (we say both already). */
 function problemOf(message: string): string {
   return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
@@ -72,9 +67,8 @@ export function needsAuth(s: ServerStatus): boolean {
 export function failureOf(session: Session, status: ServerStatus): string {
   const config = session.configs[status.name];
   if (needsAuth(status)) return `server "${status.name}" needs authentication: run mcp auth ${status.name} (${firstLine(status.lastError, 200)})`;
-  const how = commandLine(config);
   const tail = status.stderrTail ? `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}` : "";
-  const what = how ? `\n    ${config && "command" in config ? "command" : "url"}: ${how}` : "";
+  const what = !config ? "" : "command" in config ? `\n    command: ${describeConfig(config)}` : `\n    url: ${redactUrl(config.url)}`;
   return `server "${status.name}" failed to start: ${status.lastError ?? "unknown error"}${what}${hintFor(config, status)}${tail}`;
 }
 
@@ -100,7 +94,7 @@ export function notStartable(session: Session, name: string): string | undefined
   const home = session.home;
   if (session.skipped.includes(name)) {
     const entry = session.servers[name];
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and is not approved yet (it would run: ${commandLine(entry?.config) ?? "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and is not approved yet (it would run: ${entry ? describeConfig(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
