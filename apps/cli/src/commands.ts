@@ -253,10 +253,9 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
         continue;
       }
       // 2026-07-28 has no ping: there the round trip is server/discover.
-      const method = connection.era === "modern" ? "server/discover" : "ping";
       const started = performance.now();
       try {
-        await roundTrip(connection, { timeout: globals.timeout ?? 10_000 });
+        const method = await roundTrip(connection, { timeout: globals.timeout ?? 10_000 });
         results.push({ server: status.name, ms: Math.round((performance.now() - started) * 10) / 10, method });
       } catch (error) {
         results.push({ server: status.name, error: (error as Error).message });

@@ -212,10 +212,12 @@ export async function ping(connection: Connection, options?: RequestOptions): Pr
 /**
  * One liveness round trip in the connection's era: `ping` on a 2025-era session, and on 2026-07-28
  * (which removed `ping`) `server/discover`, the cheapest request every such server answers. What
- * the manager's health checks and `mcp ping` measure.
+ * the manager's health checks and `mcp ping` measure. Resolves with the method it sent.
  */
-export async function roundTrip(connection: Connection, options?: RequestOptions): Promise<void> {
-  await connection.request(connection.era === "modern" ? "server/discover" : "ping", {}, options);
+export async function roundTrip(connection: Connection, options?: RequestOptions): Promise<"ping" | "server/discover"> {
+  const method = connection.era === "modern" ? "server/discover" : "ping";
+  await connection.request(method, {}, options);
+  return method;
 }
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
