@@ -18,7 +18,7 @@ Examples:
 
   mcp call trigger-long-running-operation duration=3 steps=5     live progress; Ctrl-C cancels
   mcp --stdio "npx -y @modelcontextprotocol/server-everything" tools   a server with no config at all
-  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for legacy HTTP+SSE)
+  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE)
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
   mcp config approve                           approve this project's servers (.mcp.json, …) once
@@ -60,7 +60,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("-c, --config <file>", "read servers from this file only (our mcp-client.json format; repeatable)", collect)
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
-    .option("--sse <url>", "an ad-hoc legacy HTTP+SSE server")
+    .option("--sse <url>", "an ad-hoc HTTP+SSE server")
     .option("-y, --yes", "approve project-scope servers without asking")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
@@ -150,7 +150,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("add a server to ./mcp-client.json (or the user file with --scope user)")
     .option("--stdio <command line>", "the command to run")
     .option("--http <url>", "a Streamable HTTP server")
-    .option("--sse <url>", "a legacy HTTP+SSE server")
+    .option("--sse <url>", "a HTTP+SSE server")
     .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("--scope <scope>", "project or user", "project")

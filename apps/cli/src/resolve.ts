@@ -80,7 +80,7 @@ export function hintFor(config: MCPServerConfig | undefined, status: ServerStatu
     return `\n    hint: it answers like a Streamable HTTP server; try "type": "http"`;
   }
   if (config.type === "http" && (code === 405 || /\/sse\/?$/.test(new URL(config.url).pathname))) {
-    return `\n    hint: it answers like a legacy HTTP+SSE server; try "type": "sse"`;
+    return `\n    hint: it answers like a HTTP+SSE server; try "type": "sse"`;
   }
   if (code === 404) return `\n    hint: there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
   return "";

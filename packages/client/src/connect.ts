@@ -16,7 +16,7 @@ import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio"
 import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
-import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation } from "./negotiate.js";
+import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation, type ProtocolEra } from "./negotiate.js";
 import type {
   ClientCapabilities,
   CreateMessageParams,
@@ -32,7 +32,7 @@ import type {
 
 /** A stdio server: `type` omitted or `"stdio"`. */
 export type StdioServerConfig = StdioTransportConfig & { type?: "stdio" | undefined };
-/** An HTTP server: `type: "http"` (Streamable HTTP) or `"sse"` (legacy HTTP+SSE). */
+/** An HTTP server: `type: "http"` (Streamable HTTP) or `"sse"` (HTTP+SSE, the 2024-11-05 transport). */
 export type HttpServerConfig = HttpTransportConfig;
 /** How to reach one MCP server. `timeout` bounds the handshake and is every request's default. */
 export type MCPServerConfig = StdioServerConfig | HttpServerConfig;
@@ -84,9 +84,10 @@ export interface ConnectOptions {
   transport?: MCPTransport | undefined;
   /**
    * `"auto"` (default): open with `server/discover` and speak 2026-07-28 when the server does,
-   * falling back to `initialize` for 2025-era servers. `"legacy"`: go straight to `initialize`.
+   * falling back to `initialize` for 2025-era servers. `"2025"`: go straight to `initialize`
+   * (the 2025 era; `"legacy"`, its earlier name, is still accepted).
    */
-  protocol?: "auto" | "legacy" | undefined;
+  protocol?: "auto" | "2025" | undefined;
 }
 
 /** A listener of one notification method: receives its params. */
@@ -103,9 +104,9 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   readonly capabilities: ServerCapabilities;
   readonly protocolVersion: string;
   readonly instructions: string | undefined;
-  /** `"modern"`: the stateless 2026-07-28 revision; `"legacy"`: a 2025-era session opened with `initialize`. */
-  readonly era: "modern" | "legacy";
-  /** The `server/discover` result (modern era), with its caching hints (`ttlMs`, `cacheScope`). */
+  /** `"2026-07-28"`: the stateless revisions; `"2025"`: a session opened with `initialize` (see {@link ProtocolEra}). */
+  readonly era: ProtocolEra;
+  /** The `server/discover` result (2026-07-28 era), with its caching hints (`ttlMs`, `cacheScope`). */
   readonly discoverResult: DiscoverResult | undefined;
   /**
    * Sends one request in this connection's era: in 2026-07-28 it adds the `_meta` envelope, the
@@ -266,20 +267,21 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 
   const capabilities = capabilitiesFor(options);
   const clientInfo = options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION };
-  // A legacy stdio server may ignore an unknown method: its discovery probe has a short bound.
+  // A 2025-era stdio server may ignore an unknown method: its discovery probe has a short bound.
   const negotiation: Negotiation = { name, transport, capabilities, clientInfo, signal: handshake.signal, timeout, boundedProbe: !("url" in config) && options.transport === undefined };
 
   const steps = (async (): Promise<Handshake> => {
     if (!transport.connected) await transport.connect?.();
     handshake.signal.throwIfAborted();
-    const probe = options.protocol === "legacy" || config.type === "sse" ? "legacy" : await discover(negotiation);
-    const result = probe === "legacy" ? await initialize(negotiation) : probe;
+    const initializeOnly = options.protocol === "2025" || (options.protocol as string | undefined) === "legacy" || config.type === "sse";
+    const probe = initializeOnly ? "2025" : await discover(negotiation);
+    const result = probe === "2025" ? await initialize(negotiation) : probe;
     transport.setProtocolVersion?.(result.protocolVersion);
     // The transport's own post-handshake work (HTTP opens its GET stream here in the 2025 era,
     // before `initialized`: servers announce things right after it, and a message with no stream is lost).
     await transport.afterHandshake?.({ protocolVersion: result.protocolVersion, listen: options.listen !== false });
     handshake.signal.throwIfAborted();
-    if (result.era === "legacy") await transport.notify("notifications/initialized");
+    if (result.era === "2025") await transport.notify("notifications/initialized");
     return result;
   })();
   steps.catch(() => undefined); // the race below reports it; a late failure after a timeout is moot
@@ -299,7 +301,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   const session = createSession({
     name,
     transport,
-    modern: init.era === "modern",
+    stateless: init.era === "2026-07-28",
     protocolVersion: init.protocolVersion,
     capabilities,
     clientInfo,
@@ -318,7 +320,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     protocolVersion: init.protocolVersion,
     instructions: init.instructions,
     era: init.era,
-    discoverResult: init.era === "modern" ? init.discover : undefined,
+    discoverResult: init.era === "2026-07-28" ? init.discover : undefined,
     request: (method, params, requestOptions) => session.request(method, params, requestOptions),
     setLogLevel: (level) => session.setLogLevel(level),
     get subscriptions() {

@@ -16,7 +16,7 @@ export class UnknownServerTypeError extends InvalidConfigError {
     const alias = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
     const hint = alias ? `; for this transport use "type": "${alias}"` : "";
     const where = serverName === undefined ? "" : ` (MCP server "${serverName}")`;
-    super(`Unknown server type: ${typeof type === "string" ? type : JSON.stringify(type)}${where}; expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)${hint}`, {
+    super(`Unknown server type: ${typeof type === "string" ? type : JSON.stringify(type)}${where}; expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)${hint}`, {
       serverName,
       field: "type",
       code: "unknown_server_type",

@@ -14,7 +14,7 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult } from "./negotiate.js";
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult, type ProtocolEra } from "./negotiate.js";
 export {
   callTool,
   complete,
@@ -35,7 +35,7 @@ export {
   type CompleteRequest,
   type ListOptions,
 } from "./methods.js";
-export { InvalidResultError, MODERN_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./modern.js";
+export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
 export { serverConfigProblems, type ConfigProblem } from "./validate.js";
 export type { SubscriptionFilter } from "./session.js";
 export {

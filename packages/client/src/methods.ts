@@ -4,7 +4,7 @@ import type { MCPServerConnection } from "./connect.js";
 /** Any connection, whatever its transport. */
 type Connection = MCPServerConnection<MCPTransport>;
 import { CapabilityNotSupportedError, PaginationError } from "./errors.js";
-import { NotInProtocolRevisionError } from "./modern.js";
+import { NotInProtocolRevisionError } from "./stateless.js";
 import type {
   CallToolResult,
   CompleteRef,
@@ -135,7 +135,7 @@ export async function readResource(connection: Connection, uri: string, options?
   try {
     return await connection.request<ReadResourceResult>("resources/read", { uri }, options);
   } catch (error) {
-    if (connection.era === "modern" && RpcError.isInstance(error) && error.code === -32602) throw new ResourceNotFoundError(error.rpcMessage, error.data);
+    if (connection.era === "2026-07-28" && RpcError.isInstance(error) && error.code === -32602) throw new ResourceNotFoundError(error.rpcMessage, error.data);
     throw error;
   }
 }
@@ -145,7 +145,7 @@ export async function readResource(connection: Connection, uri: string, options?
  * 2026-07-28 it joins the connection's `subscriptions/listen` stream instead of sending a request.
  */
 export async function subscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
-  if (connection.era === "modern") {
+  if (connection.era === "2026-07-28") {
     connection.subscribeResource(uri);
     return;
   }
@@ -155,7 +155,7 @@ export async function subscribe(connection: Connection, uri: string, options?: R
 
 /** Stops updates about `uri`. */
 export async function unsubscribe(connection: Connection, uri: string, options?: RequestOptions): Promise<void> {
-  if (connection.era === "modern") {
+  if (connection.era === "2026-07-28") {
     connection.unsubscribeResource(uri);
     return;
   }
@@ -196,7 +196,7 @@ export async function complete(connection: Connection, request: CompleteRequest,
  * removed `logging/setLevel`) the level travels in every later request's `_meta` instead.
  */
 export async function setLoggingLevel(connection: Connection, level: LoggingLevel, options?: RequestOptions): Promise<void> {
-  if (connection.era === "modern") {
+  if (connection.era === "2026-07-28") {
     connection.setLogLevel(level);
     return;
   }
@@ -215,13 +215,13 @@ export async function ping(connection: Connection, options?: RequestOptions): Pr
  * the manager's health checks and `mcp ping` measure. Resolves with the method it sent.
  */
 export async function roundTrip(connection: Connection, options?: RequestOptions): Promise<"ping" | "server/discover"> {
-  const method = connection.era === "modern" ? "server/discover" : "ping";
+  const method = connection.era === "2026-07-28" ? "server/discover" : "ping";
   await connection.request(method, {}, options);
   return method;
 }
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
 export async function notifyRootsListChanged(connection: Connection): Promise<void> {
-  if (connection.era === "modern") throw new NotInProtocolRevisionError(connection.name, "notifications/roots/list_changed", connection.protocolVersion, "servers ask for roots again through input requests");
+  if (connection.era === "2026-07-28") throw new NotInProtocolRevisionError(connection.name, "notifications/roots/list_changed", connection.protocolVersion, "servers ask for roots again through input requests");
   await connection.transport.notify("notifications/roots/list_changed");
 }

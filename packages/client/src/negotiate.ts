@@ -1,6 +1,6 @@
 import { NetworkError, UnsupportedVersionError, type MCPTransport } from "@mcp/jsonrpc";
 import { InvalidInitializeResultError, UnsupportedProtocolVersionError } from "./errors.js";
-import { choiceAfterRejection, isModernError, META, MODERN_PROTOCOL_VERSIONS, withModernMeta } from "./modern.js";
+import { choiceAfterRejection, isStatelessError, META, STATELESS_PROTOCOL_VERSIONS, withStatelessMeta } from "./stateless.js";
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "./types.js";
 
 // Which protocol era a server speaks, and on which version: `server/discover` (2026-07-28) first,
@@ -38,10 +38,18 @@ export interface Negotiation {
   boundedProbe: boolean;
 }
 
+/**
+ * The protocol family a connection speaks, named by the revision that began it:
+ * - `"2025"`: a session opened with `initialize` (revisions 2024-11-05 through 2025-11-25);
+ * - `"2026-07-28"`: the stateless revisions (2026-07-28 and later): `server/discover`, `_meta` on every request.
+ * The exact revision is `connection.protocolVersion`.
+ */
+export type ProtocolEra = "2025" | "2026-07-28";
+
 /** What the handshake learned, in either era. */
 export type Handshake =
-  | { era: "legacy"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
-  | { era: "modern"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
+  | { era: "2025"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
+  | { era: "2026-07-28"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
 
 /** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
 export const DISCOVER_PROBE_MS = 2000;
@@ -55,20 +63,20 @@ function asDiscoverResult(value: unknown): DiscoverResult | undefined {
 }
 
 /**
- * `server/discover` with a 2026-07-28 version: the server's era (`"legacy"` for a 2025-era server),
+ * `server/discover` with a 2026-07-28 version: the handshake, or `"2025"` for a server of the 2025 era,
  * or a clear error. A version the server refuses is retried once with one it names.
  */
-export async function discover(n: Negotiation, bounded = n.boundedProbe): Promise<Handshake | "legacy"> {
+export async function discover(n: Negotiation, bounded = n.boundedProbe): Promise<Handshake | "2025"> {
 const { name, transport, capabilities, clientInfo, signal, timeout } = n;
-  let version = MODERN_PROTOCOL_VERSIONS[0]!;
+  let version = STATELESS_PROTOCOL_VERSIONS[0]!;
   let retried = false;
   for (;;) {
     transport.setProtocolVersion?.(version);
     let raw: unknown;
     try {
-      raw = await transport.request("server/discover", withModernMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
+      raw = await transport.request("server/discover", withStatelessMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
         signal: signal,
-        // A legacy stdio server may ignore an unknown method: the probe has its own short bound.
+        // A 2025-era stdio server may ignore an unknown method: the probe has its own short bound.
         timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
       });
     } catch (error) {
@@ -80,19 +88,19 @@ const { name, transport, capabilities, clientInfo, signal, timeout } = n;
           retried = true;
           continue;
         }
-        if ("legacy" in next) return "legacy";
+        if ("initialize" in next) return "2025";
         throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), error.supported, OFFERED_PROTOCOL_VERSIONS);
       }
-      if (isModernError(error)) throw error; // a modern server refused us: falling back would hide why
+      if (isStatelessError(error)) throw error; // a 2026-07-28 server refused us: falling back would hide why
       if (NetworkError.isInstance(error)) throw error;
-      return "legacy"; // a 4xx without a modern error body, any other JSON-RPC error, or silence
+      return "2025"; // a 4xx without a 2026-07-28 error body, any other JSON-RPC error, or silence
     }
     // Something that is not a DiscoverResult comes from a server that does not know the method.
     const result = asDiscoverResult(raw);
-    if (!result) return "legacy";
-    const mutual = MODERN_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
+    if (!result) return "2025";
+    const mutual = STATELESS_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
     if (mutual === undefined) {
-      if (result.supportedVersions.some((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return "legacy";
+      if (result.supportedVersions.some((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return "2025";
       throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), result.supportedVersions, OFFERED_PROTOCOL_VERSIONS);
     }
     if (mutual !== version && !retried) {
@@ -101,7 +109,7 @@ const { name, transport, capabilities, clientInfo, signal, timeout } = n;
       continue;
     }
     const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? (result["serverInfo"] as Implementation | undefined) ?? { name, version: "" };
-    return { era: "modern", protocolVersion: version, serverInfo, capabilities: result.capabilities ?? {}, instructions: result.instructions, discover: result };
+    return { era: "2026-07-28", protocolVersion: version, serverInfo, capabilities: result.capabilities ?? {}, instructions: result.instructions, discover: result };
   }
 }
 
@@ -113,11 +121,11 @@ const { name, transport, capabilities, clientInfo, signal } = n;
   try {
     raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: signal, timeout: Infinity });
   } catch (error) {
-    // A modern-only server that was too slow for the probe refuses initialize naming its
+    // A 2026-07-28-only server that was too slow for the probe refuses initialize naming its
     // versions: it is a 2026-07-28 server after all, so ask it properly, with no probe bound.
-    if (UnsupportedVersionError.isInstance(error) && MODERN_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))) {
-      const modern = await discover(n, false);
-      if (modern !== "legacy") return modern;
+    if (UnsupportedVersionError.isInstance(error) && STATELESS_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))) {
+      const stateless = await discover(n, false);
+      if (stateless !== "2025") return stateless;
     }
     throw error;
   }
@@ -125,7 +133,7 @@ const { name, transport, capabilities, clientInfo, signal } = n;
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
     throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
   }
-  return { era: "legacy", protocolVersion: result.protocolVersion, serverInfo: result.serverInfo, capabilities: result.capabilities, instructions: result.instructions };
+  return { era: "2025", protocolVersion: result.protocolVersion, serverInfo: result.serverInfo, capabilities: result.capabilities, instructions: result.instructions };
 }
 
 function validateInitializeResult(name: string, value: unknown): InitializeResult {

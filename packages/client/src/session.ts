@@ -6,10 +6,10 @@ import {
   MAX_INPUT_ROUNDS,
   MRTR_METHODS,
   NotInProtocolRevisionError,
-  REMOVED_IN_MODERN,
-  withModernMeta,
+  REMOVED_IN_STATELESS,
+  withStatelessMeta,
   type HeaderParam,
-} from "./modern.js";
+} from "./stateless.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 
 /** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
@@ -34,7 +34,7 @@ export const LIST_FILTERS: Readonly<Record<string, "toolsListChanged" | "prompts
 export interface SessionContext {
   name: string;
   transport: MCPTransport;
-  modern: boolean;
+  stateless: boolean;
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
@@ -64,7 +64,7 @@ export interface Session {
  * one `subscriptions/listen` stream for what is listened to.
  */
 export function createSession(context: SessionContext): Session {
-  const { name, transport, modern, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } = context;
+  const { name, transport, stateless, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } = context;
   const options = { onError: context.onError };
   let logLevel: LoggingLevel | undefined;
   const toolHeaders = new Map<string, HeaderParam[]>();
@@ -77,13 +77,13 @@ export function createSession(context: SessionContext): Session {
     return answers;
   };
 
-  const modernRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
-    if (REMOVED_IN_MODERN.has(method)) throw new NotInProtocolRevisionError(name, method, protocolVersion);
+  const statelessRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
+    if (REMOVED_IN_STATELESS.has(method)) throw new NotInProtocolRevisionError(name, method, protocolVersion);
     const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
     const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
     let current: object | undefined = params;
     for (let round = 0; ; round++) {
-      const result = await transport.request<Record<string, unknown>>(method, withModernMeta(current, { version: protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
+      const result = await transport.request<Record<string, unknown>>(method, withStatelessMeta(current, { version: protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
       const type = result?.["resultType"];
       if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
       if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
@@ -98,7 +98,7 @@ export function createSession(context: SessionContext): Session {
   };
 
   // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
-  const request: Session["request"] = modern ? modernRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
+  const request: Session["request"] = stateless ? statelessRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
 
   /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
   const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
@@ -127,7 +127,7 @@ export function createSession(context: SessionContext): Session {
     return filter;
   };
   const syncListen = (): void => {
-    if (!modern || !transport.connected) return;
+    if (!stateless || !transport.connected) return;
     const filter = wantedFilter();
     const key = JSON.stringify(filter);
     if (listen?.key === key) return;
@@ -139,7 +139,7 @@ export function createSession(context: SessionContext): Session {
     listen = { controller, key };
     const open = (): void => {
       transport
-        .request("subscriptions/listen", withModernMeta({ notifications: filter }, { version: protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
+        .request("subscriptions/listen", withStatelessMeta({ notifications: filter }, { version: protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
         .then(
           () => undefined,
           (error: unknown) => {
@@ -159,7 +159,7 @@ export function createSession(context: SessionContext): Session {
   const onAcknowledged = (params: unknown): void => {
     acknowledged = ((params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {});
   };
-  if (modern) {
+  if (stateless) {
     const previous = transport.onNotification;
     transport.onNotification = (method, params) => {
       if (method === "notifications/subscriptions/acknowledged") onAcknowledged(params);

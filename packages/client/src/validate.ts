@@ -30,7 +30,7 @@ export function serverConfigProblems(config: unknown): ConfigProblem[] {
   const hasCommand = c["command"] !== undefined;
   const hasUrl = c["url"] !== undefined;
   if (c["type"] === undefined && hasUrl && !hasCommand) {
-    return [{ field: "type", message: '"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)' }];
+    return [{ field: "type", message: '"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)' }];
   }
   const type = c["type"] ?? "stdio";
   if (typeof type !== "string" || !TYPES.includes(type)) {

@@ -34,7 +34,7 @@ describe("transport selection and config errors", () => {
   it("refuses an unknown type with the seed's message, the server and the valid values", async () => {
     const error = await refused({ type: "websocket", url: "ws://x" });
     expect(error).toMatchObject({
-      message: 'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)',
+      message: 'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)',
       code: "unknown_server_type",
       serverName: "docs",
       field: "type",
@@ -54,7 +54,7 @@ describe("transport selection and config errors", () => {
     expect(await refused({ url: "http://127.0.0.1:1/mcp" })).toMatchObject({
       code: "invalid_config",
       field: "type",
-      message: 'MCP server "docs": "url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)',
+      message: 'MCP server "docs": "url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)',
     });
   });
 

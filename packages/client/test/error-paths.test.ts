@@ -34,7 +34,7 @@ const modes = [
   { mode: "json", label: "JSON responses (official SDK server)", success: "5" },
   { mode: "sdk-sse", label: "SSE responses (official SDK server)", success: "5" },
   { mode: "sse", label: "SSE responses (server-everything streamableHttp)", success: "Echo: hi" },
-  { mode: "legacy", label: "legacy HTTP+SSE (server-everything sse)", success: "Echo: hi" },
+  { mode: "http-sse", label: "HTTP+SSE (server-everything sse)", success: "Echo: hi" },
   { mode: "stdio", label: "stdio (server-everything)", success: "Echo: hi" },
 ] as const;
 

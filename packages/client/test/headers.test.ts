@@ -1,7 +1,7 @@
 // MCP 2026-07-28's Mcp-Param-* headers (x-mcp-header) and their value encoding.
 import { encodeHeaderValue } from "@mcp/transport-http";
 import { describe, expect, it } from "vitest";
-import { headerParamsOf, headersFor } from "../src/modern.js";
+import { headerParamsOf, headersFor } from "../src/stateless.js";
 import type { Tool } from "../src/index.js";
 
 const tool = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Tool => ({ name: "t", inputSchema: { type: "object", properties, ...extra } });

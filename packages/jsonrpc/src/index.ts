@@ -50,7 +50,7 @@ export {
   InvalidRequestError,
   MethodNotFoundError,
   MissingClientCapabilityError,
-  MODERN_ERROR_CODES,
+  STATELESS_ERROR_CODES,
   ResourceNotFoundError,
   RpcError,
   RpcParseError,

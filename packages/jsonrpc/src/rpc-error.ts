@@ -135,8 +135,8 @@ export class UnsupportedVersionError extends RpcError {
   }
 }
 
-/** The JSON-RPC codes MCP 2026-07-28 reserves for itself (a server that sends one speaks the modern era). */
-export const MODERN_ERROR_CODES: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
+/** The JSON-RPC codes MCP 2026-07-28 reserves for itself (a server that sends one speaks the 2026-07-28 era). */
+export const STATELESS_ERROR_CODES: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
 
 RPC_ERROR_CLASSES.set(ErrorCodes.MissingRequiredClientCapability, MissingClientCapabilityError);
 RPC_ERROR_CLASSES.set(ErrorCodes.UnsupportedProtocolVersion, UnsupportedVersionError);

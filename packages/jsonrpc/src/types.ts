@@ -105,7 +105,7 @@ export interface MCPTransport {
    */
   setProtocolVersion?: ((version: string | undefined) => void) | undefined;
   /**
-   * Makes the transport usable (spawns the child, opens the legacy event stream, …). A client
+   * Makes the transport usable (spawns the child, opens the HTTP+SSE event stream, …). A client
    * calls it before the handshake when the transport is not `connected` yet.
    */
   connect?: (() => Promise<void>) | undefined;

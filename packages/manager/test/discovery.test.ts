@@ -275,7 +275,7 @@ describe("config problems, as the loader reports them (serverConfigProblems of @
     expect(problemsOf({ command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
     expect(problemsOf({ type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
     expect(problemsOf({ command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);
-    expect(problemsOf({ url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (legacy HTTP+SSE)']);
+    expect(problemsOf({ url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)']);
     expect(problemsOf({ command: "x" })).toEqual([]);
   });
 });

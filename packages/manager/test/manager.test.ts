@@ -398,12 +398,12 @@ describe("server requests", () => {
 });
 
 describe("a 2026-07-28 server under the manager", () => {
-  it("connects on the modern era, calls tools, and refreshes on tools/list_changed from the listen stream", async () => {
+  it("connects on the 2026-07-28 era, calls tools, and refreshes on tools/list_changed from the listen stream", async () => {
     const server = await startV2HttpServer();
     try {
       const m = manager({ cache: false });
       const { tools } = await m.connectServers({ modern: { type: "http", url: server.url } });
-      expect(m.getConnection("modern")?.era).toBe("modern");
+      expect(m.getConnection("modern")?.era).toBe("2026-07-28");
       expect(textOf(await tools.find((t) => t.toolName === "add")!.call({ a: 4, b: 5 }))).toBe("9");
       let refreshed = 0;
       m.onToolsChanged(() => refreshed++);

@@ -9,7 +9,7 @@ import type { HttpAuthProvider } from "./request-path.js";
 
 /** Configuration of an HTTP server. */
 export interface HttpTransportConfig {
-  /** `"http"`: Streamable HTTP (falls back to legacy SSE when the server is old). `"sse"`: legacy HTTP+SSE (2024-11-05). */
+  /** `"http"`: Streamable HTTP (falls back to HTTP+SSE when the server is old). `"sse"`: HTTP+SSE (2024-11-05). */
   type: "http" | "sse";
   url: string;
   /**
@@ -31,7 +31,7 @@ export interface HttpTransportConfig {
   /** A PEM file of CA certificates to trust for this server only (Node), besides Node's own and `NODE_EXTRA_CA_CERTS`. */
   ca?: string | undefined;
   authProvider?: HttpAuthProvider | undefined;
-  /** For `type: "http"`: try legacy SSE when `initialize` gets 400/404/405. Default true. */
+  /** For `type: "http"`: try HTTP+SSE when `initialize` gets 400/404/405. Default true. */
   fallbackToSse?: boolean | undefined;
   /** How many times a broken SSE stream is resumed with `Last-Event-ID`. Default 3. */
   maxResumeAttempts?: number | undefined;
@@ -53,7 +53,7 @@ function checkInteger(value: unknown, min: 0 | 1, field: string, serverName: str
 export function checkConfig(config: HttpTransportConfig): URL {
   const serverName = config.serverName;
   if (config.type !== "http" && config.type !== "sse") {
-    throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE)`, { serverName, field: "type" });
+    throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)`, { serverName, field: "type" });
   }
   const url = parseHttpUrl(config.url);
   if (typeof url === "string") throw new InvalidConfigError(url, { serverName, field: "url" });

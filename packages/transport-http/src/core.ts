@@ -12,7 +12,7 @@ export interface Settings {
 }
 
 /**
- * What the transport's parts (response streams, the GET listener, legacy SSE) share with the
+ * What the transport's parts (response streams, the GET listener, HTTP+SSE) share with the
  * transport: its URL, JSON-RPC endpoint, request path and lifetime. Internal; not exported.
  */
 export interface TransportCore {
@@ -30,7 +30,7 @@ export interface TransportCore {
   /** The session headers of the next request. */
   session(): SessionHeaders;
   /** True in the stateless revision (2026-07-28 on): streams are not resumable. */
-  modern(): boolean;
+  stateless(): boolean;
 }
 
 /** One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal. */

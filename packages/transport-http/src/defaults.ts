@@ -21,7 +21,7 @@ export const DEFAULTS = {
 } as const;
 
 /** The first revision of the stateless era. */
-export const MODERN_REVISION = "2026-07-28";
+export const STATELESS_REVISION = "2026-07-28";
 
 /**
  * MCP methods without side effects: a request for one of these whose connection broke before its

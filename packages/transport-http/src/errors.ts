@@ -1,6 +1,6 @@
 import { McpError } from "@mcp/jsonrpc";
 
-/** The legacy server never sent its `endpoint` event, sent a malformed one, or one for another origin. */
+/** The HTTP+SSE server never sent its `endpoint` event, sent a malformed one, or one for another origin. */
 export class SseEndpointError extends McpError {
   static override readonly brand: string = "SseEndpointError";
 

@@ -93,7 +93,7 @@ async function resume(core: TransportCore, progress: SseProgress, requestId: Req
     }
     if (answered()) return;
     // 2026-07-28 has no resumption: a broken stream loses the request (the caller re-issues it).
-    if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts || core.modern()) {
+    if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts || core.stateless()) {
       throw new NoResponseError(requestId, broken.failed ? { cause: broken.error } : {});
     }
     await delay(progress.retry ?? core.settings.defaultRetryMs, abort);

@@ -21,9 +21,9 @@ import {
   type SendContext,
 } from "@mcp/jsonrpc";
 import { type Settings, type TransportCore } from "./core.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, MODERN_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
+import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
-import { openLegacyStream } from "./legacy.js";
+import { openSseEndpointStream } from "./sse-endpoint.js";
 import { runListener } from "./listener.js";
 import { RequestPath, type SessionHeaders } from "./request-path.js";
 import { addRevisionHeaders, errorResponseIn } from "./post-message.js";
@@ -32,11 +32,12 @@ import { Lingering } from "./lingering.js";
 import { consumeResponseStream } from "./response-stream.js";
 import { checkConfig, settingsOf, type HttpTransportConfig } from "./config.js";
 
-type Mode = "streamable" | "legacy";
+/** Which transport the server is spoken to with, named as the config's `type` names them. */
+type Mode = "http" | "sse";
 
 /**
  * An MCP transport over HTTP: Streamable HTTP (POST JSON / POST→SSE, GET listener, DELETE) and the
- * legacy HTTP+SSE transport. Owns framing, the HTTP exchange, the session id and stream
+ * HTTP+SSE transport. Owns framing, the HTTP exchange, the session id and stream
  * resumption; never re-initialises a session (a {@link SessionExpiredError} tells the layer above).
  */
 export class HttpTransport implements MCPTransport {
@@ -57,9 +58,9 @@ export class HttpTransport implements MCPTransport {
   #state: "new" | "connecting" | "open" | "closed" = "new";
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
-  /** Aborts every background stream (legacy GET stream, GET listener, resumptions) on close. */
+  /** Aborts every background stream (HTTP+SSE GET stream, GET listener, resumptions) on close. */
   readonly #lifetime = new AbortController();
-  #legacyPostUrl: URL | undefined;
+  #ssePostUrl: URL | undefined;
   #listening = false;
   #closing: Promise<void> | undefined;
   #initializeSucceeded = false;
@@ -68,7 +69,7 @@ export class HttpTransport implements MCPTransport {
     const url = checkConfig(config);
     this.config = { ...config };
     this.url = url;
-    this.#mode = config.type === "sse" ? "legacy" : "streamable";
+    this.#mode = config.type === "sse" ? "sse" : "http";
     this.#settings = settingsOf(config);
     this.#path = new RequestPath({ url, headers: config.headers, authProvider: config.authProvider, serverName: config.serverName }, () => this.#pool);
     this.#endpoint = new JsonRpcEndpoint({
@@ -88,7 +89,7 @@ export class HttpTransport implements MCPTransport {
       lingering: new Lingering(this.#settings.streamLingerMs),
       isOpen: () => this.#state === "open",
       session: () => this.#sessionHeaders(),
-      modern: () => this.modern,
+      stateless: () => this.stateless,
     };
   }
 
@@ -112,7 +113,7 @@ export class HttpTransport implements MCPTransport {
     return this.#protocolVersion;
   }
 
-  /** `"streamable"` or `"legacy"` (after `type: "sse"` or a fallback). */
+  /** `"http"` (Streamable HTTP) or `"sse"` (HTTP+SSE: after `type: "sse"` or a fallback). */
   get mode(): Mode {
     return this.#mode;
   }
@@ -127,8 +128,8 @@ export class HttpTransport implements MCPTransport {
   }
 
   /** True once the protocol version is 2026-07-28 or later (the stateless era). */
-  get modern(): boolean {
-    return this.#protocolVersion !== undefined && this.#protocolVersion >= MODERN_REVISION;
+  get stateless(): boolean {
+    return this.#protocolVersion !== undefined && this.#protocolVersion >= STATELESS_REVISION;
   }
 
   /** Makes the transport usable. For `type: "sse"`, opens the event stream and waits for its `endpoint`. */
@@ -153,9 +154,9 @@ export class HttpTransport implements MCPTransport {
     }
     this.#pool = pool;
     this.#state = "open";
-    if (this.#mode === "legacy") {
+    if (this.#mode === "sse") {
       try {
-        this.#legacyPostUrl = await openLegacyStream(this.#core, (error) => this.#legacyStreamEnded(error));
+        this.#ssePostUrl = await openSseEndpointStream(this.#core, (error) => this.#sseStreamEnded(error));
       } catch (error) {
         await this.close();
         throw this.#lifetime.signal.aborted && !(error instanceof Error && error.name !== "AbortError") ? new TransportClosedError({ detail: "closed while connecting", cause: error }) : error;
@@ -179,7 +180,7 @@ export class HttpTransport implements MCPTransport {
    */
   async startSSEListener(): Promise<void> {
     if (this.#state !== "open") throw new TransportClosedError();
-    if (this.#mode !== "streamable" || this.#listening) return;
+    if (this.#mode !== "http" || this.#listening) return;
     this.#listening = true;
     let response: ExchangeResponse;
     const sentSession = this.#sessionId;
@@ -211,7 +212,7 @@ export class HttpTransport implements MCPTransport {
   async afterHandshake(context: HandshakeContext): Promise<void> {
     this.setProtocolVersion(context.protocolVersion);
     // The stateless revision has no GET stream (subscriptions/listen replaces it).
-    if (!context.listen || this.#mode !== "streamable" || this.modern) return;
+    if (!context.listen || this.#mode !== "http" || this.stateless) return;
     const opening = this.startSSEListener().catch((error: unknown) => this.#endpoint.reportError(toError(error)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, DEFAULTS.listenerOpenWaitMs)))]);
@@ -228,7 +229,7 @@ export class HttpTransport implements MCPTransport {
     this.#lifetime.abort(new TransportClosedError());
     this.#core.lingering.stop();
     this.#closing = (async () => {
-      if (wasOpen && this.#sessionId !== undefined && this.#mode === "streamable" && this.#pool) {
+      if (wasOpen && this.#sessionId !== undefined && this.#mode === "http" && this.#pool) {
         try {
           const response = await this.#pool.exchange({
             method: "DELETE",
@@ -265,7 +266,7 @@ export class HttpTransport implements MCPTransport {
   // ─── sending ────────────────────────────────────────────────────────────────
 
   #sessionHeaders(): SessionHeaders {
-    return { sessionId: this.#mode === "streamable" && !this.modern ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
+    return { sessionId: this.#mode === "http" && !this.stateless ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
   }
 
   #send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
@@ -281,7 +282,7 @@ export class HttpTransport implements MCPTransport {
   /** Notifications and our answers to server requests: bounded by their own clock. */
   async #sendOther(message: JsonRpcMessage): Promise<void> {
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
-    if (this.modern && "method" in message && message.method === "notifications/cancelled") return;
+    if (this.stateless && "method" in message && message.method === "notifications/cancelled") return;
     const timeout = AbortSignal.timeout(this.#settings.timeout);
     const abort = abortHandleOf(AbortSignal.any([timeout, this.#lifetime.signal]));
     try {
@@ -293,7 +294,7 @@ export class HttpTransport implements MCPTransport {
     }
   }
 
-  /** A request's POST failed: the request fails with `error`, unless falling back to legacy SSE is what it means. */
+  /** A request's POST failed: the request fails with `error`, unless falling back to HTTP+SSE is what it means. */
   #requestFailed(message: JsonRpcMessage, context: SendContext, requestId: RequestId, error: unknown): void {
     if (context.abort!.aborted) return; // the request already failed its own way (timeout, abort, close)
     const method = "method" in message ? message.method : undefined;
@@ -304,20 +305,20 @@ export class HttpTransport implements MCPTransport {
     this.#endpoint.pending.reject(requestId, error);
   }
 
-  /** `initialize` got 400/404/405: try the legacy HTTP+SSE transport, and send it there. */
+  /** `initialize` got 400/404/405: try the HTTP+SSE transport, and send it there. */
   async #fallBack(message: JsonRpcMessage, context: SendContext, requestId: RequestId, error: unknown): Promise<void> {
     try {
-      this.#legacyPostUrl = await openLegacyStream(this.#core, (ended) => this.#legacyStreamEnded(ended));
+      this.#ssePostUrl = await openSseEndpointStream(this.#core, (ended) => this.#sseStreamEnded(ended));
     } catch {
-      throw error; // the server is not a legacy one either: its first answer says most
+      throw error; // the server is not an HTTP+SSE one either: its first answer says most
     }
-    this.#mode = "legacy";
+    this.#mode = "sse";
     await this.#post(message, requestId, context.abort!, context.headers);
   }
 
   #shouldFallBack(error: unknown): boolean {
     return (
-      this.#mode === "streamable" &&
+      this.#mode === "http" &&
       this.config.type === "http" &&
       this.config.fallbackToSse !== false &&
       !this.#initializeSucceeded &&
@@ -329,27 +330,27 @@ export class HttpTransport implements MCPTransport {
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
   async #post(message: JsonRpcMessage, requestId: RequestId | undefined, abort: AbortHandle, extraHeaders: Record<string, string> | undefined): Promise<void> {
-    const legacy = this.#mode === "legacy";
-    const url = legacy ? this.#legacyPostUrl! : this.url;
+    const sse = this.#mode === "sse";
+    const url = sse ? this.#ssePostUrl! : this.url;
     const base = this.#path.headers(this.#sessionHeaders(), POST_MEDIA);
-    const headers = this.modern ? addRevisionHeaders(base, message, extraHeaders) : base;
-    const sentSession = legacy || this.modern ? undefined : this.#sessionId;
+    const headers = this.stateless ? addRevisionHeaders(base, message, extraHeaders) : base;
+    const sentSession = sse || this.stateless ? undefined : this.#sessionId;
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
     const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent });
 
-    const session = legacy || this.modern ? undefined : response.header("mcp-session-id");
+    const session = sse || this.stateless ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
     if (!(response.status >= 200 && response.status < 300)) {
       const error = await this.#path.error(response, sentSession);
       // A stateless-revision server answers protocol errors with 4xx and the JSON-RPC error for
       // this request (unsupported version, unknown method, header mismatch): that is the answer.
-      if (this.modern && requestId !== undefined && this.#deliverErrorBody(error.body, requestId)) return;
+      if (this.stateless && requestId !== undefined && this.#deliverErrorBody(error.body, requestId)) return;
       throw error;
     }
     if ("method" in message && message.method === "initialize") this.#initializeSucceeded = true;
 
-    // Legacy servers answer on the event stream; 202 means "accepted, no body".
-    if (legacy || response.status === 202 || response.status === 204 || requestId === undefined) {
+    // HTTP+SSE servers answer on the event stream; 202 means "accepted, no body".
+    if (sse || response.status === 202 || response.status === 204 || requestId === undefined) {
       response.cancel();
       return;
     }
@@ -377,12 +378,12 @@ export class HttpTransport implements MCPTransport {
     return !this.#endpoint.pending.has(requestId);
   }
 
-  #legacyStreamEnded(error?: unknown): void {
-    if (this.#state !== "open" || this.#legacyPostUrl === undefined) return;
-    // In the legacy transport every response arrives on this stream: without it the session is
+  #sseStreamEnded(error?: unknown): void {
+    if (this.#state !== "open" || this.#ssePostUrl === undefined) return;
+    // In HTTP+SSE every response arrives on this stream: without it the session is
     // over, and its requests fail saying why (the stream broke, or hit the size limit).
     if (error !== undefined) this.#endpoint.reportError(toError(error));
-    this.#endpoint.close(new TransportClosedError({ detail: error === undefined ? "the legacy SSE stream ended" : "the legacy SSE stream broke", cause: error }));
+    this.#endpoint.close(new TransportClosedError({ detail: error === undefined ? "the HTTP+SSE stream ended" : "the HTTP+SSE stream broke", cause: error }));
     void this.close();
   }
 }

@@ -25,7 +25,7 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     it("initialize, tools/list, tools/call echo", async () => {
       const transport = await handshake();
       try {
-        expect(transport.mode).toBe(mode === "sse" ? "legacy" : "streamable");
+        expect(transport.mode).toBe(mode === "sse" ? "sse" : "http");
         if (mode === "streamableHttp") expect(transport.sessionId).toMatch(/.+/);
         const { tools } = await transport.request<{ tools: { name: string }[] }>("tools/list");
         expect(tools.map((t) => t.name)).toContain("echo");

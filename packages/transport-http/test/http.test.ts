@@ -317,7 +317,7 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     await expect(pending).rejects.toBe(reason);
   });
 
-  it("falls back to legacy SSE when initialize gets 404 from a type: http URL", async () => {
+  it("falls back to HTTP+SSE when initialize gets 404 from a type: http URL", async () => {
     const f = await fixture((req, res) => {
       if (req.method === "POST" && req.url === "/mcp") return void res.writeHead(404).end("not here");
       if (req.method === "GET" && req.url === "/mcp") {
@@ -336,17 +336,17 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const streams: ((text: string) => void)[] = [];
     const t = await transport({ url: f.url });
     await expect(t.request("initialize", INIT)).resolves.toEqual({ protocolVersion: "2024-11-05" });
-    expect(t.mode).toBe("legacy");
+    expect(t.mode).toBe("sse");
   });
 
-  it("legacy SSE: an endpoint on another origin is refused", async () => {
+  it("HTTP+SSE: an endpoint on another origin is refused", async () => {
     const f = await fixture((_req, res) => sse(res)("event: endpoint\ndata: http://evil.example/messages\n\n"));
     const error = await createHttpTransport({ type: "sse", url: f.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SseEndpointError);
     expect((error as Error).message).toContain("only http://127.0.0.1:");
   });
 
-  it("legacy SSE: a server that never sends its endpoint times out clearly", async () => {
+  it("HTTP+SSE: a server that never sends its endpoint times out clearly", async () => {
     const f = await fixture((_req, res) => sse(res)(": hello\n\n"));
     const error = await createHttpTransport({ type: "sse", url: f.url, timeout: 200 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SseEndpointError);

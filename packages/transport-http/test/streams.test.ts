@@ -1,4 +1,4 @@
-// Streams: size limits, the GET listener's resumption, the legacy stream's end, fallback, close during connect.
+// Streams: size limits, the GET listener's resumption, the HTTP+SSE stream's end, fallback, close during connect.
 import type { ServerResponse } from "node:http";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -85,7 +85,7 @@ describe("the GET listener", () => {
   });
 });
 
-describe("legacy HTTP+SSE", () => {
+describe("HTTP+SSE", () => {
   it("the event stream ending closes the transport: in-flight requests reject, onClose fires once", async () => {
     let stream: ServerResponse | undefined;
     const f = await fixture((req, res) => {
@@ -107,7 +107,7 @@ describe("legacy HTTP+SSE", () => {
   });
 
   for (const status of [400, 405]) {
-    it(`a type: http URL whose initialize gets ${status} falls back to legacy SSE`, async () => {
+    it(`a type: http URL whose initialize gets ${status} falls back to HTTP+SSE`, async () => {
       const streams: ((text: string) => void)[] = [];
       const f = await fixture((req, res) => {
         if (req.method === "POST" && req.url === "/mcp") return void res.writeHead(status).end("not streamable");
@@ -125,12 +125,12 @@ describe("legacy HTTP+SSE", () => {
       });
       const t = await transport({ url: f.url });
       await expect(t.request("initialize", {})).resolves.toEqual({ protocolVersion: "2024-11-05" });
-      expect(t.mode).toBe("legacy");
+      expect(t.mode).toBe("sse");
       expect(f.seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /mcp", "GET /mcp", "POST /messages?s=1"]);
     });
   }
 
-  it("when the fallback finds no legacy server either, the first answer is the error", async () => {
+  it("when the fallback finds no HTTP+SSE server either, the first answer is the error", async () => {
     const f = await fixture((_req, res) => void res.writeHead(404).end("no such endpoint"));
     const t = await transport({ url: f.url });
     const error = await t.request("initialize", {}).catch((e: unknown) => e);
@@ -140,7 +140,7 @@ describe("legacy HTTP+SSE", () => {
 });
 
 describe("close() during connect()", () => {
-  it("legacy: connect rejects with Transport closed at once and leaves no socket or timer", async () => {
+  it("HTTP+SSE: connect rejects with Transport closed at once and leaves no socket or timer", async () => {
     const f = await fixture((_req, res) => void sse(res)(": no endpoint yet\n\n"));
     const before = activeHandles();
     const t = new HttpTransport({ type: "sse", url: f.url, timeout: 20_000 });

@@ -8,7 +8,7 @@ import type { ServerState } from "@mcp/manager";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, expectNothingLeft, faultScript, outcome, startHttpFault, stateOf, testManager, type Fault } from "./harness.js";
 
-export type Transport = "stdio" | "http" | "legacy";
+export type Transport = "stdio" | "http" | "sse";
 
 export interface Row {
   fault: Fault;

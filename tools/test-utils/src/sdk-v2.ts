@@ -39,7 +39,7 @@ export interface V2HttpServer {
   stop(): Promise<void>;
 }
 
-/** The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it modern-only. */
+/** The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it 2026-07-28-only. */
 export async function startV2HttpServer(options: { legacy?: "stateless" | "reject" } = {}): Promise<V2HttpServer> {
   const handler = createMcpHandler(() => buildV2Server(), options.legacy ? { legacy: options.legacy } : {});
   const requests: V2HttpServer["requests"] = [];

@@ -210,7 +210,7 @@ export function readCodex(document: unknown): AdapterOutput {
   };
 }
 
-/** Gemini CLI's `settings.json`: `mcpServers`; `url` is legacy SSE, `httpUrl` Streamable HTTP. */
+/** Gemini CLI's `settings.json`: `mcpServers`; `url` is HTTP+SSE, `httpUrl` Streamable HTTP. */
 export function readGemini(document: unknown): AdapterOutput {
   const servers = isObject(document) ? document["mcpServers"] : undefined;
   return {

@@ -1,5 +1,5 @@
 // Revision 2026-07-28 against the official SDK v2 server (`@modelcontextprotocol/server` 2.4.0):
-// over HTTP (its web-standard handler on node:http) in its default dual-era mode and modern-only,
+// over HTTP (its web-standard handler on node:http) in its default dual-era mode and 2026-07-28-only,
 // and over stdio; plus the 2025-era servers that must stay exactly as they were.
 import { createServer } from "node:http";
 import { everythingEntry, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, type V2HttpServer } from "mcp-test-utils";
@@ -40,11 +40,11 @@ async function v2(legacy?: "stateless" | "reject"): Promise<V2HttpServer> {
 const bodies = (server: V2HttpServer) => server.requests.filter((r) => r.method === "POST").map((r) => ({ ...(JSON.parse(r.body) as { id?: number; method: string; params?: Record<string, unknown> }), headers: r.headers }));
 
 for (const legacy of [undefined, "reject"] as const) {
-  describe(`Streamable HTTP, official SDK v2 server (${legacy === "reject" ? "modern only" : "dual era"})`, () => {
+  describe(`Streamable HTTP, official SDK v2 server (${legacy === "reject" ? "2026-07-28 only" : "dual era"})`, () => {
     it("negotiates 2026-07-28 by default and speaks its wire: _meta, headers, no session, no GET stream", async () => {
       const server = await v2(legacy);
       const conn = await connect("v2", { type: "http", url: server.url }, { clientInfo: { name: "modern-test", version: "1.2.3" } });
-      expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
       expect(conn.capabilities.tools).toBeDefined();
       expect(conn.discoverResult).toMatchObject({ supportedVersions: ["2026-07-28"], cacheScope: expect.any(String) as string });
       expect((await listTools(conn)).map((t) => t.name)).toEqual(["add", "slow", "ask-name"]);
@@ -140,14 +140,14 @@ describe("stdio, official SDK v2 server", () => {
   for (const mode of ["serve", "reject"] as const) {
     it(`probes with server/discover and speaks 2026-07-28 (legacy: ${mode})`, async () => {
       const conn = await connect("v2-stdio", { command: process.execPath, args: [v2StdioEntry, mode], timeout: 15_000 }, { onElicitation: async () => ({ action: "accept", content: { name: "Grace" } }) });
-      expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
       expect(textOf(await callTool(conn, "add", { a: 40, b: 2 }))).toBe("42");
       expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Grace"); // MRTR over stdio too
     });
   }
 });
 
-describe("a modern-only stdio server too slow for the probe", () => {
+describe("a 2026-07-28-only stdio server too slow for the probe", () => {
   it("refuses initialize naming 2026-07-28, and the client then speaks it", async () => {
     const fs = await import("node:fs");
     const os = await import("node:os");
@@ -158,7 +158,7 @@ describe("a modern-only stdio server too slow for the probe", () => {
     const script = path.join(dir, "slow.mjs");
     fs.writeFileSync(script, `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`);
     const conn = await connect("slow-v2", { command: process.execPath, args: [script], timeout: 20_000 });
-    expect(conn).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
+    expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
     expect(textOf(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
   });
 });
@@ -166,17 +166,29 @@ describe("a modern-only stdio server too slow for the probe", () => {
 describe("2025-era servers stay on the 2025 era, as before", () => {
   it("server-everything over stdio and Streamable HTTP, and an official SDK 1.x server", async () => {
     const stdio = await connect("e", { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 });
-    expect(stdio).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+    expect(stdio).toMatchObject({ era: "2025", protocolVersion: "2025-11-25" });
     const everything = await startEverything("streamableHttp");
     cleanups.push(() => everything.stop());
     const http = await connect("e-http", { type: "http", url: everything.url, timeout: 20_000 });
-    expect(http).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+    expect(http).toMatchObject({ era: "2025", protocolVersion: "2025-11-25" });
     expect((http.transport as { sessionId?: string }).sessionId).toMatch(/.+/);
     const sdk1 = await startSdkServer();
     cleanups.push(() => sdk1.stop());
     const v1 = await connect("sdk1", { type: "http", url: sdk1.url });
-    expect(v1.era).toBe("legacy");
+    expect(v1.era).toBe("2025");
     expect(textOf(await callTool(v1, "add", { a: 1, b: 2 }))).toBe("3");
+  });
+
+  it('protocol: "2025" opens a dual-era server with initialize and sends no server/discover ("legacy" too)', async () => {
+    for (const protocol of ["2025", "legacy"]) {
+      const server = await v2();
+      const conn = await connect("v2-2025", { type: "http", url: server.url }, { protocol: protocol as "2025" });
+      expect(conn).toMatchObject({ era: "2025", protocolVersion: "2025-11-25", discoverResult: undefined });
+      expect(textOf(await callTool(conn, "add", { a: 2, b: 3 }))).toBe("5");
+      const methods = bodies(server).map((b) => b.method);
+      expect(methods.slice(0, 2)).toEqual(["initialize", "notifications/initialized"]);
+      expect(methods).not.toContain("server/discover");
+    }
   });
 });
 
@@ -199,7 +211,7 @@ describe("negotiation edge cases (hand-made servers)", () => {
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect((error as Error).message).toContain("2030-01-01");
     expect((error as Error).message).toContain("2026-07-28, 2025-11-25");
-    expect(seen).toEqual(["POST server/discover"]); // no initialize, no legacy SSE GET
+    expect(seen).toEqual(["POST server/discover"]); // no initialize, no HTTP+SSE GET
   });
 
   it("a stdio server that never answers server/discover costs the probe's bound, not the connect timeout", async () => {
@@ -207,7 +219,7 @@ describe("negotiation edge cases (hand-made servers)", () => {
     const fixture = fileURLToPath(new URL("./fixtures/version-server.mjs", import.meta.url));
     const started = Date.now();
     const conn = await connect("silent", { command: process.execPath, args: [fixture, "2025-06-18", "silent"], timeout: 30_000 });
-    expect(conn.era).toBe("legacy");
+    expect(conn.era).toBe("2025");
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -1,4 +1,4 @@
-// The fault matrix over legacy HTTP+SSE (2024-11-05) (rows: matrix.ts; the table: docs/reliability.md).
+// The fault matrix over HTTP+SSE (2024-11-05) (rows: matrix.ts; the table: docs/reliability.md).
 import { faultMatrix, type Row } from "./matrix.js";
 
 const rows: Row[] = [
@@ -8,8 +8,8 @@ const rows: Row[] = [
   { fault: "garbage", outcome: { text: "after garbage" }, reported: "ParseError", state: "connected", okAfter: true },
   { fault: "non-utf8", outcome: { text: "after non-utf8" }, reported: "ParseError", state: "connected", okAfter: true },
   { fault: "truncated", outcome: { error: "RequestTimeoutError" }, reported: "ParseError", state: "connected", okAfter: true },
-  { fault: "oversize", outcome: { error: "TransportClosedError", message: /legacy SSE stream broke/ }, reported: "MessageTooLargeError", state: "connected", okAfter: true },
-  { fault: "sse-torn-event", outcome: { error: "TransportClosedError", message: /legacy SSE stream/ }, state: "connected", okAfter: true },
+  { fault: "oversize", outcome: { error: "TransportClosedError", message: /HTTP\+SSE stream broke/ }, reported: "MessageTooLargeError", state: "connected", okAfter: true },
+  { fault: "sse-torn-event", outcome: { error: "TransportClosedError", message: /HTTP\+SSE stream/ }, state: "connected", okAfter: true },
   { fault: "reset", outcome: { error: "NetworkError" }, state: "connected", okAfter: true },
   { fault: "5xx", outcome: { error: "HttpError", message: /503/ }, state: "connected", okAfter: true },
   { fault: "401", outcome: { error: "OAuthError", message: /needs authorization/ }, state: "connected", okAfter: true },
@@ -19,4 +19,4 @@ const rows: Row[] = [
   { fault: "init-then-silent", outcome: { error: "RequestTimeoutError" }, state: "failed", okAfter: false, connectError: /^tools\/list: Request timeout after 5000ms$/ },
 ];
 
-faultMatrix("legacy", "legacy HTTP+SSE", rows);
+faultMatrix("sse", "HTTP+SSE", rows);

@@ -1,5 +1,5 @@
 import type { UnsupportedVersionError } from "@mcp/jsonrpc";
-import { McpError, MODERN_ERROR_CODES, RpcError, withMeta } from "@mcp/jsonrpc";
+import { McpError, STATELESS_ERROR_CODES, RpcError, withMeta } from "@mcp/jsonrpc";
 import { isHttpToken } from "@mcp/transport-http";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 
@@ -9,7 +9,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./t
  */
 
 /** The stateless revisions this client speaks, newest first. */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -20,7 +20,7 @@ export const META = {
 } as const;
 
 /** Methods the stateless revision removed. */
-export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set(["ping", "logging/setLevel", "notifications/roots/list_changed", "resources/subscribe", "resources/unsubscribe"]);
+export const REMOVED_IN_STATELESS: ReadonlySet<string> = new Set(["ping", "logging/setLevel", "notifications/roots/list_changed", "resources/subscribe", "resources/unsubscribe"]);
 
 /** Methods whose answer may be `input_required` (multi round-trip requests). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -50,7 +50,7 @@ export class InvalidResultError extends McpError {
 }
 
 /** `params` with the stateless revision's `_meta` added (the caller's `_meta` keys kept). */
-export function withModernMeta(
+export function withStatelessMeta(
   params: object | undefined,
   context: { version: string; capabilities: ClientCapabilities; clientInfo: Implementation; logLevel: LoggingLevel | undefined },
 ): Record<string, unknown> {
@@ -66,16 +66,16 @@ export function withModernMeta(
  * The version to retry with after an `UnsupportedVersionError` (once: a server may also refuse the
  * version it names, and we do not loop), or what to do instead.
  */
-export function choiceAfterRejection(error: UnsupportedVersionError, retried: boolean, legacy: readonly string[]): { retry: string } | { legacy: true } | { none: true } {
-  const retry = MODERN_PROTOCOL_VERSIONS.find((version) => error.supported.includes(version));
+export function choiceAfterRejection(error: UnsupportedVersionError, retried: boolean, initializeVersions: readonly string[]): { retry: string } | { initialize: true } | { none: true } {
+  const retry = STATELESS_PROTOCOL_VERSIONS.find((version) => error.supported.includes(version));
   if (retry && !retried) return { retry };
-  if (error.supported.some((version) => legacy.includes(version))) return { legacy: true };
+  if (error.supported.some((version) => initializeVersions.includes(version))) return { initialize: true };
   return { none: true };
 }
 
 /** True for an error that only a stateless-revision server sends (so: no fallback to `initialize`). */
-export function isModernError(error: unknown): boolean {
-  return RpcError.isInstance(error) && MODERN_ERROR_CODES.includes(error.code);
+export function isStatelessError(error: unknown): boolean {
+  return RpcError.isInstance(error) && STATELESS_ERROR_CODES.includes(error.code);
 }
 
 // ─── x-mcp-header (Mcp-Param-*) ────────────────────────────────────────────────

@@ -6,12 +6,12 @@ import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./event-stream.js";
 
 /**
- * Legacy HTTP+SSE (2024-11-05): GET the event stream, wait for its `endpoint` event (same origin
+ * HTTP+SSE (the 2024-11-05 transport): GET the event stream, wait for its `endpoint` event (same origin
  * only), then keep reading the stream: every response arrives on it. Resolves with the POST URL.
  * `onEnded` runs once when the stream ends or breaks after that (the session is then over).
  * Only the wait for `endpoint` is on a clock; the stream itself lives until close().
  */
-export async function openLegacyStream(core: TransportCore, onEnded: (error?: unknown) => void): Promise<URL> {
+export async function openSseEndpointStream(core: TransportCore, onEnded: (error?: unknown) => void): Promise<URL> {
   const stream = new AbortController();
   const lifetime = core.lifetime;
   const onClose = (): void => stream.abort(lifetime.reason);
