@@ -1,6 +1,6 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
-import type { MCPTool, ServerStatus } from "@mcp/manager";
+import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
 import type { Session } from "./session.js";
 import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
@@ -18,11 +18,6 @@ export function knownServers(session: Session): string[] {
   return [...new Set([...Object.keys(session.configs), ...session.skipped, ...Object.keys(session.servers), ...session.configErrors.flatMap((e) => (e.server ? [e.server] : []))])];
 }
 
-/** `mcp__<server>__` as the manager names a server's tools (characters outside `[a-zA-Z0-9_-]` become `_`). */
-function modelPrefix(server: string): string {
-  return `mcp__${server.replace(/[^a-zA-Z0-9_-]/g, "_") || "_"}__`;
-}
-
 /** What the words name: a server (when they say which) and the name on it, and the words after. */
 export function splitTarget(words: string[], servers: string[]): { server: string | undefined; name: string; rest: string[] } {
   const [first, second] = words;
@@ -30,7 +25,7 @@ export function splitTarget(words: string[], servers: string[]): { server: strin
   // The longest server name that fits wins ("a.b.tool" with servers "a" and "a.b" is a.b's "tool").
   const byLength = [...servers].sort((a, b) => b.length - a.length);
   if (first.startsWith("mcp__")) {
-    const server = byLength.find((s) => first.startsWith(modelPrefix(s)) && first.length > modelPrefix(s).length);
+    const server = byLength.find((s) => first.startsWith(toolNamePrefix(s)) && first.length > toolNamePrefix(s).length);
     if (server) return { server, name: first, rest: words.slice(1) };
   }
   const dotted = byLength.find((s) => first.startsWith(`${s}.`) && first.length > s.length + 1);

@@ -5,7 +5,7 @@ export { loadAllMCPConfigs } from "./config/load.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter } from "./config/types.js";
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
-export { TOOL_NAME_PATTERN, toolNameFor, type NameCollision } from "./names.js";
+export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
 export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";

@@ -14,12 +14,21 @@ function shortHash(text: string): string {
 }
 
 /**
+ * The start of every model-facing name of a server's tools, `mcp__<server>__` (the server name
+ * sanitised as in {@link toolNameFor}): how a host tells which server a name belongs to before
+ * that server is running. A name cut to 64 characters may end inside it.
+ */
+export function toolNamePrefix(server: string): string {
+  return `mcp__${sanitize(server)}__`;
+}
+
+/**
  * The model-facing name of a server's tool: `mcp__<server>__<tool>`, with every character
  * outside `[a-zA-Z0-9_-]` made `_`, and — when that is longer than 64 — cut and ended with a
  * short stable hash of the original pair, so two long names never meet by truncation.
  */
 export function toolNameFor(server: string, tool: string): string {
-  const full = `mcp__${sanitize(server)}__${sanitize(tool)}`;
+  const full = `${toolNamePrefix(server)}${sanitize(tool)}`;
   if (full.length <= MAX) return full;
   const hash = shortHash(`${server}\u0000${tool}`);
   return `${full.slice(0, MAX - hash.length - 1)}_${hash}`;

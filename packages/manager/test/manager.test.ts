@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
 import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, TOOL_NAME_PATTERN, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+import { MCPManager, TOOL_NAME_PATTERN, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -190,6 +190,9 @@ describe("tool names", () => {
     expect(longTools.map((t) => t.toolName).sort()).toEqual([long, `${long}-2`]);
     expect(textOf(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(new RegExp(`^${long}: m`));
     expect(m.getCollisions()).toHaveLength(1);
+    // toolNamePrefix names the start of every (uncut) name of a server's tools, sanitised alike.
+    expect(toolNamePrefix("a.b")).toBe("mcp__a_b__");
+    for (const tool of result.tools.filter((t) => t.serverName !== "long")) expect(tool.name.startsWith(toolNamePrefix(tool.serverName))).toBe(true);
   });
 });
 

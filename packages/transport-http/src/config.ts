@@ -1,5 +1,5 @@
 import { checkTimeout, InvalidConfigError } from "@mcp/jsonrpc";
-import type { Settings } from "./core.js";
+import type { Settings } from "./context.js";
 import { DEFAULTS } from "./defaults.js";
 import { isProtocolHeader } from "./headers.js";
 import { parseHttpUrl, parseProxyUrl } from "./urls.js";

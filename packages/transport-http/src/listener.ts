@@ -1,5 +1,6 @@
 import { redactUrl, toError } from "@mcp/jsonrpc";
-import { isTooLarge, type TransportCore } from "./core.js";
+import type { ListenerContext } from "./context.js";
+import { isTooLarge } from "./deliver.js";
 import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readStream, resumeStream } from "./response-stream.js";
@@ -10,7 +11,7 @@ import type { SseProgress } from "./event-stream.js";
  * `Last-Event-ID` when it ends or breaks. A stream that brings nothing counts against it, so a
  * server that closes the GET at once is not polled forever; the listener then stops and says so.
  */
-export async function runListener(core: TransportCore, first: ExchangeResponse): Promise<void> {
+export async function runListener(core: ListenerContext, first: ExchangeResponse): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const signal = core.lifetime;
   const abort = core.lifetimeAbort;

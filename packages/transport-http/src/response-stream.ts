@@ -1,5 +1,6 @@
 import { NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
-import { deliverSseEvent, isTooLarge, type TransportCore } from "./core.js";
+import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
+import { deliverSseEvent, isTooLarge } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
@@ -9,7 +10,7 @@ import { readSse, type SseProgress } from "./event-stream.js";
  * Feeds one SSE body to the endpoint. When `done()` turns true (the awaited response arrived),
  * the stream gets a short moment to end by itself, then is cut (see {@link Lingering}).
  */
-export function readStream(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
+export function readStream(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
   return readStreamThen(core, response, progress, done, ended, rethrow);
 }
 
@@ -22,7 +23,7 @@ const rethrow = (error: unknown): never => {
  * {@link readStream}, then `onEnd` when the body ended or `onBroken` when it broke (the stream
  * already cut): one promise for the read and what follows it.
  */
-function readStreamThen<T>(core: TransportCore, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>): Promise<T> {
+function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>): Promise<T> {
   let lingering = false;
   const watch = (): void => {
     if (!lingering && done()) {
@@ -35,7 +36,7 @@ function readStreamThen<T>(core: TransportCore, response: ExchangeResponse, prog
     response,
     progress,
     (data, type) => {
-      deliverSseEvent(core, data, type);
+      deliverSseEvent(core.endpoint, data, type);
       watch();
     },
     core.settings.maxMessageBytes,
@@ -53,7 +54,7 @@ function readStreamThen<T>(core: TransportCore, response: ExchangeResponse, prog
 }
 
 /** `GET` + `Last-Event-ID`: the continuation of an interrupted stream. */
-export async function resumeStream(core: TransportCore, progress: SseProgress, abort: AbortHandle): Promise<ExchangeResponse> {
+export async function resumeStream(core: ResumeContext, progress: SseProgress, abort: AbortHandle): Promise<ExchangeResponse> {
   const headers = core.path.headers(core.session(), { accept: ACCEPT_SSE });
   if (progress.lastEventId !== undefined) headers["last-event-id"] = progress.lastEventId;
   const sentSession = core.session().sessionId;
@@ -70,7 +71,7 @@ export async function resumeStream(core: TransportCore, progress: SseProgress, a
  * stream carried event ids; otherwise the request fails with {@link NoResponseError}. An event over
  * the size limit fails the request at once.
  */
-export function consumeResponseStream(core: TransportCore, first: ExchangeResponse, requestId: RequestId, abort: AbortHandle): Promise<void> {
+export function consumeResponseStream(core: ResponseStreamContext, first: ExchangeResponse, requestId: RequestId, abort: AbortHandle): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const answered = (): boolean => !core.endpoint.pending.has(requestId);
   // The usual case, the response on the first stream, takes no further promise than the read's.
@@ -85,7 +86,7 @@ export function consumeResponseStream(core: TransportCore, first: ExchangeRespon
 }
 
 /** The stream ended or broke before the response: resume it, or fail the request. */
-async function resume(core: TransportCore, progress: SseProgress, requestId: RequestId, abort: AbortHandle, answered: () => boolean, broken: { failed: boolean; error: unknown }): Promise<void> {
+async function resume(core: ResponseStreamContext, progress: SseProgress, requestId: RequestId, abort: AbortHandle, answered: () => boolean, broken: { failed: boolean; error: unknown }): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (broken.failed) {
       if (abort.aborted || !core.isOpen()) return;

@@ -1,5 +1,6 @@
 import { abortHandleOf, redactUrl } from "@mcp/jsonrpc";
-import { deliverSseEvent, type TransportCore } from "./core.js";
+import type { SseEndpointContext } from "./context.js";
+import { deliverSseEvent } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { SseEndpointError } from "./errors.js";
 import type { ExchangeResponse } from "./exchange.js";
@@ -11,7 +12,7 @@ import { readSse, type SseProgress } from "./event-stream.js";
  * `onEnded` runs once when the stream ends or breaks after that (the session is then over).
  * Only the wait for `endpoint` is on a clock; the stream itself lives until close().
  */
-export async function openSseEndpointStream(core: TransportCore, onEnded: (error?: unknown) => void): Promise<URL> {
+export async function openSseEndpointStream(core: SseEndpointContext, onEnded: (error?: unknown) => void): Promise<URL> {
   const stream = new AbortController();
   const lifetime = core.lifetime;
   const onClose = (): void => stream.abort(lifetime.reason);
@@ -43,7 +44,7 @@ export async function openSseEndpointStream(core: TransportCore, onEnded: (error
       progress,
       (data, type) => {
         if (type !== "endpoint") {
-          deliverSseEvent(core, data, type);
+          deliverSseEvent(core.endpoint, data, type);
           return;
         }
         let target: URL;

@@ -20,7 +20,7 @@ import {
   type RequestOptions,
   type SendContext,
 } from "@mcp/jsonrpc";
-import { type Settings, type TransportCore } from "./core.js";
+import type { Settings, StreamContext } from "./context.js";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
 import { openSseEndpointStream } from "./sse-endpoint.js";
@@ -52,7 +52,7 @@ export class HttpTransport implements MCPTransport {
   readonly #endpoint: JsonRpcEndpoint;
   readonly #settings: Settings;
   readonly #path: RequestPath;
-  readonly #core: TransportCore;
+  readonly #core: StreamContext;
   #pool: ExchangePool | undefined;
   #mode: Mode;
   #state: "new" | "connecting" | "open" | "closed" = "new";
