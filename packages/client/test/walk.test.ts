@@ -49,8 +49,12 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
           return { action: "accept", content: { name: "Ada" } };
         },
         onLog: (m) => logs.push(m),
+        // The server announces its new tools right after `initialized`, possibly before
+        // connectToServer resolves: a listener added with conn.on() afterwards could miss it.
+        onNotification: (method, params) => {
+          if (method === "notifications/tools/list_changed") listChanged.push(params);
+        },
       });
-      conn.on("notifications/tools/list_changed", (p) => listChanged.push(p));
     });
     afterAll(async () => {
       await disconnectServer(conn);
