@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/*.config.*", "scripts/**", "apps/*/scripts/**", "**/bench/**", "**/test/fixtures/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/*.config.*", "scripts/**", "apps/*/scripts/**", "packages/*/scripts/**", "**/bench/**", "**/test/fixtures/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -17,6 +17,13 @@ export const ENTRIES = {
   sdk2: `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";\nexport { StdioClientTransport } from "@modelcontextprotocol/client/stdio";\n`,
 };
 
+/** A web app's bundle: a client and the Streamable HTTP transport, for `platform: "browser"`. */
+export const BROWSER_ENTRIES = {
+  ours: `export { connectToServer, callTool, listTools, disconnectServer } from "@mcp/client";\nexport { createHttpTransport } from "@mcp/transport-http";\n`,
+  sdk1: `export { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";\n`,
+  sdk2: `export { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";\n`,
+};
+
 /** The root packages whose production dependency tree a user installs. */
 export const ROOTS = {
   ours: ["@mcp/client"],
@@ -40,6 +47,21 @@ export async function bundleCode(contents, options = {}) {
     logLevel: "silent",
   });
   return result.outputFiles[0].contents;
+}
+
+/** Minified and gzipped bytes of one implementation's browser bundle (no Node built-in may enter it). */
+export async function browserBundleSize(impl) {
+  const result = await build({
+    stdin: { contents: BROWSER_ENTRIES[impl], resolveDir: here, sourcefile: "entry.mjs", loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].contents;
+  return { browserMinBytes: code.byteLength, browserGzipBytes: gzipSync(code, { level: 9 }).byteLength };
 }
 
 /** Minified and gzipped bytes of one implementation's bundle. */
@@ -100,7 +122,7 @@ export function installedTree(impl) {
 /** Both footprint figures of one implementation. */
 export async function footprint(impl) {
   const tree = installedTree(impl);
-  return { ...(await bundleSize(impl)), installedBytes: tree.bytes, packages: tree.packages };
+  return { ...(await bundleSize(impl)), ...(await browserBundleSize(impl)), installedBytes: tree.bytes, packages: tree.packages };
 }
 
 // Lets tests and the bench reach the package versions measured.

@@ -34,6 +34,10 @@ export function rows(report) {
     add("footprint", "bundle, minified (client + stdio + HTTP, undici included)", "KB", true, pick("minBytes", 1000), undefined);
     add("footprint", "bundle, minified + gzip (undici included)", "KB", true, pick("gzipBytes", 1000), undefined);
     if (fp.ours.ownGzipBytes !== undefined) add("footprint", "bundle, minified + gzip, our code (undici not bundled)", "KB", true, pick("ownGzipBytes", 1000), TARGETS.bundle);
+    if (fp.ours.browserMinBytes !== undefined) {
+      add("footprint", "browser bundle, minified (client + Streamable HTTP)", "KB", true, pick("browserMinBytes", 1000), undefined);
+      add("footprint", "browser bundle, minified + gzip", "KB", true, pick("browserGzipBytes", 1000), undefined);
+    }
     add("footprint", "installed production dependencies", "MB", true, pick("installedBytes", 1e6), TARGETS.installed);
     add("footprint", "packages installed", "", true, pick("packages", 1), undefined);
   }
@@ -140,6 +144,10 @@ next request and re-sent a POST the server had read; see its README), undici is 
 170 KB of the gzipped bundle and 2.2 MB of the installed size. The SDKs use Node's built-in \`fetch\`, which is undici
 too, but shipped inside Node (and, on Node 20 and 22, blind to \`HTTPS_PROXY\`). The "our code" row bundles everything
 but undici; the size targets were set before undici came in.
+
+The browser bundle is what a web app or a worker ships: a client and the Streamable HTTP transport, esbuild with
+\`platform: browser\` (same settings for all). Ours takes the \`fetch\` path there (no undici, no stdio transport, no Node
+built-in; \`apps/example/test/browser.test.ts\` runs it in Chromium).
 
 ${table("footprint")}
 

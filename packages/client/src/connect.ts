@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import {
   ErrorCodes,
   InvalidConfigError,
@@ -12,8 +11,9 @@ import {
   type RequestOptions,
 } from "@mcp/jsonrpc";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
-import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
+import type { StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
+import { CLIENT_VERSION } from "./version.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
 import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation, type ProtocolEra } from "./negotiate.js";
@@ -137,14 +137,6 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** This package's version, sent in `clientInfo` by default. */
-export const CLIENT_VERSION: string = (() => {
-  try {
-    return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
-  } catch {
-    return "0.0.0";
-  }
-})();
 
 /**
  * Checks one server config before anything starts; throws {@link InvalidConfigError} (or
@@ -157,10 +149,11 @@ function assertValidConfig(name: string, config: unknown): asserts config is MCP
   throw new InvalidConfigError(problem.message, { serverName: name, field: problem.field || undefined });
 }
 
-function createTransport(name: string, config: MCPServerConfig): BuiltInTransport {
+async function createTransport(name: string, config: MCPServerConfig): Promise<BuiltInTransport> {
   assertValidConfig(name, config);
   if (config.type === "http" || config.type === "sse") return new HttpTransport({ serverName: name, ...config });
-  return new StdioTransport({ serverName: name, ...(config as StdioServerConfig) });
+  // Loaded for a stdio config only: an HTTP-only program, a browser or a worker never loads it.
+  return (await import("#stdio")).createStdioTransport(name, config as StdioServerConfig);
 }
 
 /** Copies `default` values of the requested schema into fields an accepted answer left out (SEP-1034). */
@@ -230,7 +223,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   checkTimeout(options.timeout, "timeout", name);
   if (options.transport === undefined) assertValidConfig(name, config);
   else checkTimeout((config as { timeout?: unknown } | undefined)?.timeout, "timeout", name);
-  const transport: MCPTransport = options.transport ?? createTransport(name, config);
+  const transport: MCPTransport = options.transport ?? (await createTransport(name, config));
   const listeners = new Map<string, Set<(value: unknown) => void>>();
   const emit = (method: string, params: unknown): void => {
     for (const key of [method, "*"]) {

@@ -1,7 +1,6 @@
 export {
   applyElicitationDefaults,
   capabilitiesFor,
-  CLIENT_VERSION,
   connectToServer,
   disconnectServer,
   DEFAULT_CONNECT_TIMEOUT,
@@ -107,5 +106,8 @@ export {
   type RequestContext,
   type RequestOptions,
 } from "@mcp/jsonrpc";
-export { SpawnError, StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
+// Types only: a value import would load the stdio transport (and node:child_process) into every
+// program, browsers included. The classes are in @mcp/transport-stdio.
+export type { SpawnError, StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
+export { CLIENT_VERSION } from "./version.js";
 export { HttpTransport, SseEndpointError, type HttpAuthProvider, type HttpTransportConfig } from "@mcp/transport-http";

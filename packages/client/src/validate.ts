@@ -1,6 +1,6 @@
 import { timeoutProblem } from "@mcp/jsonrpc";
 import { parseHttpUrl, parseProxyUrl } from "@mcp/transport-http";
-import { stdioCommandProblems } from "@mcp/transport-stdio";
+import { stdioCommandProblems } from "@mcp/transport-stdio/config";
 import { UnknownServerTypeError } from "./errors.js";
 
 /** One thing wrong with a server config: the field and a sentence that says what to do. */

@@ -304,7 +304,7 @@ describe("HTTP handshake with a server that holds its GET stream", () => {
 
 describe("a transport of the caller's own", () => {
   it("gets the same treatment: connect(), the handshake, setProtocolVersion, afterHandshake before initialized", async () => {
-    const { StdioTransport } = await import("../src/index.js");
+    const { StdioTransport } = await import("@mcp/transport-stdio");
     const calls: string[] = [];
     class Recording extends StdioTransport {
       override async connect(): Promise<void> {

@@ -1,10 +1,12 @@
 import { ProxyError, proxyRefusalStatus } from "@mcp/jsonrpc";
+import { NODE_NETWORK, proxiedFetch } from "#platform";
 
 /**
- * A company proxy for `callMCP` on Node: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY` (lower-case
- * names first), or the call's own `proxy`, through undici's proxy agents — the same path as
- * `@mcp/transport-http`. Node's built-in `fetch` (before Node 24's `NODE_USE_ENV_PROXY`) ignores
- * those variables. Elsewhere, and when no proxy applies, the global `fetch` is used as it is.
+ * A company proxy for `callMCP` on Node (and Bun and Deno): `HTTPS_PROXY` / `HTTP_PROXY` /
+ * `NO_PROXY` (lower-case names first), or the call's own `proxy`, through undici's proxy agents —
+ * the same path as `@mcp/transport-http`. Node's built-in `fetch` (before Node 24's
+ * `NODE_USE_ENV_PROXY`) ignores those variables. Elsewhere (browsers, workers) and when no proxy
+ * applies, the global `fetch` is used as it is; a proxy URL is refused there.
  */
 
 const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
@@ -14,10 +16,6 @@ type Fetch = typeof fetch;
 /** One dispatcher per proxy setting, kept for the process (its idle connections do not keep it alive). */
 const proxied = new Map<string, Promise<Fetch>>();
 
-function onNode(): boolean {
-  return typeof process !== "undefined" && process.versions?.node !== undefined;
-}
-
 /** The proxy a request to `url` goes through as the environment says, ignoring `NO_PROXY`. */
 function envProxy(url: URL): string | undefined {
   const env = process.env;
@@ -25,21 +23,16 @@ function envProxy(url: URL): string | undefined {
   return url.protocol === "https:" ? env["https_proxy"] || env["HTTPS_PROXY"] || http : http;
 }
 
-async function make(proxy: string | undefined): Promise<Fetch> {
-  const undici = await import("undici");
-  const dispatcher = proxy === undefined ? new undici.EnvHttpProxyAgent({ proxyTunnel: false }) : new undici.ProxyAgent({ uri: proxy, proxyTunnel: false });
-  return (input: string | URL | Request, init?: RequestInit) => undici.fetch(input as never, { ...(init as object), dispatcher });
-}
-
 /** The `fetch` for one call: the caller's, a proxied one, or the global one. */
 export function fetchFor(url: string, proxy: string | false | undefined): Fetch | Promise<Fetch> {
-  if (proxy === false || !onNode()) return fetch;
+  if (proxy === false) return fetch;
+  if (!NODE_NETWORK) return typeof proxy === "string" ? proxiedFetch(proxy) : fetch; // a URL is refused there, clearly
   if (proxy === undefined && !PROXY_ENV.some((name) => process.env[name])) return fetch;
   // Keyed by the setting: a changed environment gets an agent of its own.
   const key = proxy ?? `env:${PROXY_ENV.map((name) => process.env[name] ?? "").join("\n")}\n${process.env["no_proxy"] ?? process.env["NO_PROXY"] ?? ""}`;
   let found = proxied.get(key);
   if (found === undefined) {
-    found = make(proxy);
+    found = proxiedFetch(proxy);
     proxied.set(key, found);
   }
   return found;
@@ -47,7 +40,7 @@ export function fetchFor(url: string, proxy: string | false | undefined): Fetch 
 
 /** A proxy's refusal (407, a refused CONNECT) as a {@link ProxyError}, or undefined. */
 export function proxyErrorOf(url: string, proxy: string | false | undefined, error: unknown): ProxyError | undefined {
-  if (proxy === false || !onNode()) return undefined;
+  if (proxy === false || !NODE_NETWORK) return undefined;
   const status = proxyRefusalStatus(error);
   if (status === undefined) return undefined;
   const used = proxy ?? envProxy(new URL(url));

@@ -15,10 +15,9 @@ export interface HttpNetworkOptions {
  * use; elsewhere the global `fetch` (the browser's own proxy settings apply there).
  */
 export function createHttpFetch(options: HttpNetworkOptions = {}): typeof fetch {
-  if (typeof process === "undefined" || !process.versions?.node) return (input, init) => fetch(input, init);
   let made: Promise<typeof fetch> | undefined;
   return (input, init) => {
-    made ??= import("./node-fetch.js").then((module) => module.proxiedFetch(options)).then((made) => made.fetch);
+    made ??= import("#platform").then((platform) => platform.networkFetch(options));
     return made.then((proxied) => proxied(input, init));
   };
 }

@@ -22,7 +22,7 @@ import {
 } from "@mcp/jsonrpc";
 import type { Settings, StreamContext } from "./context.js";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
-import { fetchPool, type ExchangePool, type ExchangeResponse, type FetchLike } from "./exchange.js";
+import { fetchPool, type ExchangePool, type ExchangeResponse } from "./exchange.js";
 import { openSseEndpointStream } from "./sse-endpoint.js";
 import { runListener } from "./listener.js";
 import { RequestPath, type SessionHeaders } from "./request-path.js";
@@ -138,11 +138,7 @@ export class HttpTransport implements MCPTransport {
     this.#state = "connecting";
     let pool: ExchangePool;
     try {
-      pool = this.config.fetch
-        ? fetchPool(this.config.fetch)
-        : typeof process !== "undefined" && process.versions?.node
-          ? await (await import("./node-pool.js")).undiciPool({ proxy: this.config.proxy, ca: this.config.ca, serverName: this.config.serverName })
-          : fetchPool(globalThis.fetch as FetchLike);
+      pool = this.config.fetch ? fetchPool(this.config.fetch) : await (await import("#platform")).defaultPool({ proxy: this.config.proxy, ca: this.config.ca, serverName: this.config.serverName });
     } catch (error) {
       this.#state = "closed";
       throw error;

@@ -1,3 +1,5 @@
+import { envValue } from "./windows.js";
+
 /** Variables a server gets from the parent by default on POSIX systems. */
 export const DEFAULT_INHERITED_ENV_VARS_POSIX = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"] as const;
 
@@ -43,7 +45,7 @@ export const DEFAULT_NETWORK_ENV_VARS = [
 ] as const;
 
 /**
- * The environment a server is started with: a safe base from the parent (or all of it with
+ * The environment a server is started with (names compared case-insensitively on Windows): a safe base from the parent (or all of it with
  * `inheritEnv`), then `env` on top. Secrets in the parent's environment stay out unless asked for.
  */
 export function buildChildEnv(
@@ -58,10 +60,16 @@ export function buildChildEnv(
   } else {
     const names = platform === "win32" ? DEFAULT_INHERITED_ENV_VARS_WINDOWS : DEFAULT_INHERITED_ENV_VARS_POSIX;
     for (const name of [...names, ...DEFAULT_NETWORK_ENV_VARS]) {
-      const value = parent[name];
+      const value = platform === "win32" ? envValue(parent, name) : parent[name];
       // Skip exported shell functions ("() { … }"): a known injection vector.
       if (value !== undefined && !value.startsWith("()")) result[name] = value;
     }
+  }
+  if (platform === "win32" && env) {
+    // Windows reads names case-insensitively: one entry per name, the config's value winning
+    // (a config's `PATH` replaces an inherited `Path` instead of sitting beside it).
+    const given = new Set(Object.keys(env).map((key) => key.toLowerCase()));
+    for (const key of Object.keys(result)) if (given.has(key.toLowerCase())) delete result[key];
   }
   return { ...result, ...env };
 }

@@ -1,7 +1,9 @@
-import type { ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { treeKillCommand } from "./windows.js";
 
-// The server's process tree: its process group (POSIX), how it is ended (stdin end, SIGTERM,
-// SIGKILL, then whatever it left in its group), and the children killed with the host process.
+// The server's process tree: its process group (POSIX) or its tree (Windows: `taskkill /T /F`, as
+// a `.cmd` shim runs the server under cmd.exe), how it is ended (stdin end, SIGTERM, SIGKILL, then
+// whatever it left in its group), and the children killed with the host process.
 
 // Children still alive when the host process exits are killed with it (their process group on POSIX).
 const live = new Set<{ killNow(): void }>();
@@ -9,13 +11,27 @@ function killLiveChildren(): void {
   for (const transport of live) transport.killNow();
 }
 
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/**
+ * Signals a server's process group (POSIX). On Windows, where no group or signal exists, any
+ * signal ends the whole tree with `taskkill /T /F` (`run` starts it; synchronous, so it also
+ * works in an `exit` handler), and 0 tests whether the process lives.
+ */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0, platform: NodeJS.Platform = process.platform, run: (file: string, args: string[]) => void = runHidden): boolean {
   try {
-    process.kill(process.platform === "win32" ? pid : -pid, signal);
+    if (platform !== "win32") process.kill(-pid, signal);
+    else if (signal === 0) process.kill(pid, 0);
+    else {
+      const { file, args } = treeKillCommand(pid);
+      run(file, args);
+    }
     return true;
   } catch {
     return false;
   }
+}
+
+function runHidden(file: string, args: string[]): void {
+  spawnSync(file, args, { stdio: "ignore", windowsHide: true, timeout: 5000 });
 }
 
 /** Polls until no process of the group is left, or `ms` passed; true when the group is gone. */

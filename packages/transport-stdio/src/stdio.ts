@@ -18,6 +18,7 @@ import { stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { buildChildEnv } from "./env.js";
 import { endProcessTree, forgetChild, signalGroup, watchChild } from "./process-tree.js";
 import { SpawnError } from "./spawn-error.js";
+import { spawnTarget, type WindowsSpawn } from "./windows.js";
 import { LineDecoder } from "./line-decoder.js";
 import { ByteRing } from "./ring-buffer.js";
 
@@ -123,9 +124,20 @@ export class StdioTransport implements MCPTransport {
     if (this.#state !== "new") throw new Error("StdioTransport.connect() can be called only once");
     this.#state = "connecting";
     const { command, args = [], cwd, stderr = "pipe" } = this.config;
-    const child = spawn(command, args, {
+    const env = buildChildEnv(this.config.env, this.config.inheritEnv === true);
+    let target: WindowsSpawn;
+    try {
+      target = spawnTarget(command, args, env); // Windows: PATHEXT, and `.cmd` shims through cmd.exe, escaped
+    } catch (error) {
+      this.#state = "closed";
+      const refused = new SpawnError(command, Object.assign(toError(error), { code: "EINVAL" }), this.config.serverName);
+      this.#endpoint.close(new TransportClosedError({ cause: refused }));
+      throw refused;
+    }
+    const child = spawn(target.file, target.args, {
       cwd,
-      env: buildChildEnv(this.config.env, this.config.inheritEnv === true),
+      env,
+      windowsVerbatimArguments: target.windowsVerbatimArguments,
       stdio: ["pipe", "pipe", stderr],
       // Its own process group, so close() can end the whole tree (npx, sh -c, uvx …).
       detached: process.platform !== "win32",

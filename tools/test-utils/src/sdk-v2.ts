@@ -39,11 +39,23 @@ export interface V2HttpServer {
   stop(): Promise<void>;
 }
 
-/** The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it 2026-07-28-only. */
-export async function startV2HttpServer(options: { legacy?: "stateless" | "reject" } = {}): Promise<V2HttpServer> {
+/**
+ * The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it
+ * 2026-07-28-only; `cors: true` lets a page on another origin call it (any origin, any request
+ * header, every response header exposed; preflights answered here).
+ */
+export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean } = {}): Promise<V2HttpServer> {
   const handler = createMcpHandler(() => buildV2Server(), options.legacy ? { legacy: options.legacy } : {});
   const requests: V2HttpServer["requests"] = [];
   const http: Server = createServer((req, res) => {
+    if (options.cors) {
+      res.setHeader("access-control-allow-origin", "*");
+      res.setHeader("access-control-expose-headers", "*");
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, { "access-control-allow-methods": "GET, POST, DELETE", "access-control-allow-headers": "*", "access-control-max-age": "600" });
+        return void res.end();
+      }
+    }
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -1,0 +1,44 @@
+// The network of a browser, a worker or any other runtime without Node's modules: the global
+// `fetch`, which follows the platform's own proxy settings and trust store. Loaded through
+// `#platform` (package.json "imports") when the "node" export condition does not apply.
+import { InvalidConfigError } from "@mcp/jsonrpc";
+import { fetchPool, type ExchangePool, type FetchLike } from "./exchange.js";
+
+/** What the Node network takes; here a proxy or a CA file cannot be honoured. */
+interface NetworkOptions {
+  proxy?: string | false | undefined;
+  ca?: string | undefined;
+  serverName?: string | undefined;
+}
+
+/** The runtime has no Node modules: the global `fetch` is the network. */
+export const NODE_NETWORK: boolean = false;
+
+function refuseNodeOnly(options: NetworkOptions): void {
+  const field = typeof options.proxy === "string" ? "proxy" : options.ca !== undefined ? "ca" : undefined;
+  if (field === undefined) return;
+  throw new InvalidConfigError(`"${field}" needs Node (or Bun or Deno); here requests go through the platform's fetch, which uses the platform's own proxy and certificate settings. Remove "${field}" from this server's config.`, {
+    serverName: options.serverName,
+    field,
+  });
+}
+
+/** The pool a transport uses when no `fetch` is given: the global `fetch`. */
+export function defaultPool(options: NetworkOptions): Promise<ExchangePool> {
+  try {
+    refuseNodeOnly(options);
+    return Promise.resolve(fetchPool(globalThis.fetch as FetchLike));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** A `fetch` for the requests around a session: the global one. */
+export function networkFetch(options: NetworkOptions): Promise<typeof fetch> {
+  try {
+    refuseNodeOnly(options);
+    return Promise.resolve((input, init) => globalThis.fetch(input, init));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
