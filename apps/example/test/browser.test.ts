@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { startEverything, startV2HttpServer, type EverythingServer, type V2HttpServer } from "mcp-test-utils";
+import { startEverything, startSdkOAuthServer, startV2HttpServer, type EverythingServer, type SdkOAuthServer, type V2HttpServer } from "mcp-test-utils";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Summary } from "../web/exercise.js";
@@ -36,7 +36,7 @@ async function bundle(entry: string, worker: boolean | "node"): Promise<Bundle> 
 function nodeOnly(metafile: Metafile): string[] {
   const found = new Set<string>();
   for (const [path, input] of Object.entries(metafile.inputs)) {
-    if (/(^|\/)node_modules\/(undici|\.pnpm\/undici)|transport-stdio\/dist\/(?!config\.js)|\/(node-pool|node-fetch|platform-node|stdio-node)\.js$/.test(path)) found.add(path);
+    if (/(^|\/)node_modules\/(undici|\.pnpm\/undici)|transport-stdio\/dist\/(?!config\.js)|\/(node-pool|node-fetch|platform-node|platform-bun|stdio-node|node-only)\.js$/.test(path)) found.add(path);
     for (const imported of input.imports) if (imported.path.startsWith("node:") || imported.external) found.add(imported.path);
   }
   return [...found];
@@ -44,6 +44,8 @@ function nodeOnly(metafile: Metafile): string[] {
 
 let page: Bundle;
 let worker: Bundle;
+let callback: Bundle;
+let oauth: SdkOAuthServer;
 let site: Server;
 let origin: string;
 let everything: EverythingServer;
@@ -54,20 +56,25 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH`);
-  [page, worker] = await Promise.all([bundle("page.ts", false), bundle("worker.ts", true)]);
+  [page, worker, callback] = await Promise.all([bundle("page.ts", false), bundle("worker.ts", true), bundle("callback.ts", false)]);
   const files: Record<string, [string, string]> = {
     "/": ["text/html", "<!doctype html><title>mcp web example</title><script type=module src=/page.js></script>"],
     "/page.js": ["text/javascript", page.code],
     "/worker.js": ["text/javascript", worker.code],
+    "/callback.js": ["text/javascript", callback.code],
   };
   site = createServer((req, res) => {
-    const file = files[req.url ?? ""];
+    // The OAuth redirect page (/callback?code=…&state=…), an authorization server that refuses
+    // (/deny?state=…), and one whose page the user closes (/close).
+    const path = req.url ?? "";
+    if (path.startsWith("/deny?")) return void res.writeHead(302, { location: `/callback?error=access_denied&error_description=the+user+said+no&state=${new URL(path, origin).searchParams.get("state")}` }).end();
+    const file = path.startsWith("/callback?") ? (["text/html", "<!doctype html><title>signed in</title><script type=module src=/callback.js></script>"] as [string, string]) : path === "/close" ? (["text/html", "<!doctype html><script>close()</script>"] as [string, string]) : files[path];
     if (!file) return void res.writeHead(404).end();
     res.writeHead(200, { "content-type": file[0] }).end(file[1]);
   });
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-  [everything, v2] = await Promise.all([startEverything("streamableHttp"), startV2HttpServer({ cors: true })]);
+  [everything, v2, oauth] = await Promise.all([startEverything("streamableHttp"), startV2HttpServer({ cors: true }), startSdkOAuthServer({ cors: true })]);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -80,7 +87,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all([everything?.stop(), v2?.stop(), new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()))]);
+  await Promise.all([everything?.stop(), v2?.stop(), oauth?.stop(), new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()))]);
 });
 
 const plans = (): Record<"2025" | "2026-07-28", Plan> => ({
@@ -137,6 +144,9 @@ describe("the browser build", () => {
   it("has no Node built-in, undici or stdio transport in the page or the worker bundle", () => {
     expect(nodeOnly(page.metafile)).toEqual([]);
     expect(nodeOnly(worker.metafile)).toEqual([]);
+    expect(nodeOnly(callback.metafile)).toEqual([]);
+    // @mcp/oauth's Node-only half (files, the loopback listener, node:crypto signing) stays out too.
+    expect(Object.keys(page.metafile.inputs).filter((p) => /oauth\/dist\/(storage|loopback|jwt|node-only)\.js$/.test(p))).toEqual([]);
     expect(page.code).not.toMatch(/\brequire\(|from"node:|import\("node:/);
     expect(worker.code).not.toMatch(/\brequire\(|from"node:|import\("node:/);
   });
@@ -165,6 +175,30 @@ describe("the browser build", () => {
       expect(summary.lite).toMatchObject({ jsonrpc: "2.0", result: { content: [{ type: "text", text: "42" }] } });
     }, 60_000);
   }
+
+  it("page: signs in with OAuth (discovery, registration, PKCE with WebCrypto, a popup back to the app's callback page) and calls the protected server", async () => {
+    const before = oauth.authorizations();
+    const result = await tab.evaluate(([url]) => (globalThis as unknown as { signInAndCall(url: string, tool: string): Promise<{ text: string; authorizations: number }> }).signInAndCall(url, "whoami"), [oauth.url] as const);
+    expect(result.authorizations).toBe(1);
+    expect(result.text).toMatch(/^client [\w-]+$/);
+    expect(oauth.authorizations() - before).toBe(1);
+  }, 60_000);
+
+  it("page: the popup step says why it failed: the server refused, the user closed the popup, a redirect URI on another origin", async () => {
+    const outcomes = await tab.evaluate(async ([origin]) => {
+      type Step = (request: { url: URL; state: string; redirectUri: string }) => Promise<unknown>;
+      const popupAuthorize = (globalThis as unknown as { popupAuthorize: (options: { timeoutMs: number }) => Step }).popupAuthorize;
+      const attempt = (path: string, redirectUri = `${origin}/callback`): Promise<string> =>
+        popupAuthorize({ timeoutMs: 10_000 })({ url: new URL(path, origin), state: "s1", redirectUri }).then(
+          () => "resolved",
+          (error: Error) => `${error.name}: ${error.message}`,
+        );
+      return [await attempt("/deny?state=s1"), await attempt("/close"), await attempt("/deny?state=s1", "http://elsewhere.test/callback")];
+    }, [origin] as const);
+    expect(outcomes[0]).toMatch(/^OAuthError: .*access_denied.*the user said no/);
+    expect(outcomes[1]).toBe("OAuthError: The authorization popup was closed before it answered");
+    expect(outcomes[2]).toMatch(/^OAuthError: The redirect URI http:\/\/elsewhere\.test\/callback is not on this page's origin/);
+  }, 60_000);
 
   it("raised no error on the page", () => {
     expect(pageErrors).toEqual([]);

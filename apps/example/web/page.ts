@@ -1,4 +1,7 @@
-// The page entry: `window.exercise(plan)` for the test (and for a curious reader's console).
+// The page entry: `window.exercise(plan)`, `window.signInAndCall(url, tool)` and the popup step
+// itself for the test (and for a curious reader's console).
+import { popupAuthorize } from "@mcp/oauth";
 import { exercise } from "./exercise.js";
+import { signInAndCall } from "./oauth.js";
 
-(globalThis as unknown as { exercise: typeof exercise }).exercise = exercise;
+Object.assign(globalThis, { exercise, signInAndCall, popupAuthorize });

@@ -3,7 +3,7 @@ import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";
 import { createPkce, createState } from "./pkce.js";
-import type { StoredTokens } from "./storage.js";
+import type { StoredTokens } from "./token-store.js";
 import { requestToken } from "./token-endpoint.js";
 
 /**
@@ -21,7 +21,7 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
     throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} does not advertise PKCE S256 (code_challenge_methods_supported); refusing to authorize`);
   }
   const client = await ctx.client(found, redirectUri);
-  const pkce = createPkce();
+  const pkce = await createPkce();
   const state = createState();
   const url = new URL(metadata.authorization_endpoint);
   url.searchParams.set("response_type", "code");

@@ -1,7 +1,7 @@
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";
-import type { StoredTokens } from "./storage.js";
+import type { StoredTokens } from "./token-store.js";
 import { preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /** The `client_credentials` grant (machine to machine): a pre-registered client asks for tokens itself. */

@@ -1,7 +1,7 @@
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";
-import type { StoredTokens } from "./storage.js";
+import type { StoredTokens } from "./token-store.js";
 import { basicAuth, FORM, ID_JAG_TYPE, ID_TOKEN_TYPE, JWT_BEARER_GRANT, postForm, preRegisteredClient, requestToken, TOKEN_EXCHANGE } from "./token-endpoint.js";
 
 /**

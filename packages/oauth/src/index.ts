@@ -4,6 +4,10 @@ export { OAuthError, type OAuthStep } from "./errors.js";
 export { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 export { canonicalResource, discover, discoverAuthorizationServer, discoverResourceMetadata, metadataUrls, type AuthorizationServerMetadata, type Discovery, type OAuthFetch, type ProtectedResourceMetadata } from "./discovery.js";
 export { createPkce, createState, type Pkce } from "./pkce.js";
-export { clientAssertion, type ClientAssertionKey } from "./jwt.js";
-export { FileTokenStore, MemoryTokenStore, type StoredClient, type StoredCredentials, type StoredTokens, type TokenStore } from "./storage.js";
-export { authorizationResponseOf, followRedirectAuthorize, loopbackAuthorize, loopbackRedirectUri, openInBrowser, type LoopbackOptions } from "./user-step.js";
+export type { ClientAssertionKey } from "./jwt.js";
+export { MemoryTokenStore, type StoredClient, type StoredCredentials, type StoredTokens, type TokenStore } from "./token-store.js";
+export { authorizationResponseOf, followRedirectAuthorize, loopbackRedirectUri } from "./user-step.js";
+export { completeAuthorization, popupAuthorize, type PopupOptions } from "./popup.js";
+// Node only (Node, Bun, Deno): in a browser or worker these names throw an OAuthError saying what
+// to use instead, and no Node module enters the bundle (package.json "imports": #node).
+export { clientAssertion, FileTokenStore, loopbackAuthorize, openInBrowser, type FileTokenStoreOptions, type LoopbackOptions } from "#node";

@@ -1,5 +1,5 @@
 import { createPrivateKey, randomUUID, sign } from "node:crypto";
-import { base64url } from "./pkce.js";
+import { base64url } from "./encoding.js";
 
 /** A private key for `private_key_jwt` client authentication (RFC 7523 §2.2). */
 export interface ClientAssertionKey {
@@ -19,7 +19,8 @@ export function clientAssertion(key: ClientAssertionKey, clientId: string, audie
   const header = { alg: key.algorithm, typ: "JWT", ...(key.keyId ? { kid: key.keyId } : {}) };
   const seconds = Math.floor(now / 1000);
   const payload = { iss: clientId, sub: clientId, aud: audience, jti: randomUUID(), iat: seconds, exp: seconds + 300 };
-  const input = `${base64url(Buffer.from(JSON.stringify(header)))}.${base64url(Buffer.from(JSON.stringify(payload)))}`;
+  const json = (value: object): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
+  const input = `${base64url(json(header))}.${base64url(json(payload))}`;
   const privateKey = createPrivateKey(key.privateKeyPem);
   const signature = key.algorithm === "ES256" ? sign("sha256", Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", Buffer.from(input), privateKey);
   return `${input}.${base64url(signature)}`;

@@ -1,6 +1,6 @@
 import type { Discovery, OAuthFetch } from "./discovery.js";
 import type { ClientAssertionKey } from "./jwt.js";
-import type { StoredClient, TokenStore } from "./storage.js";
+import type { StoredClient, TokenStore } from "./token-store.js";
 
 // The provider's options and the shapes of its user step.
 

@@ -6,7 +6,7 @@ import { authorizationCodeGrant } from "./grant-authorization-code.js";
 import { clientCredentialsGrant } from "./grant-client-credentials.js";
 import { enterpriseGrant } from "./grant-enterprise.js";
 import type { GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
-import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./storage.js";
+import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./token-store.js";
 import { isLoopback, postForm, preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /**

@@ -1,9 +1,10 @@
 import { redactUrl } from "@mcp/jsonrpc";
 import { isObject, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
-import { clientAssertion, type ClientAssertionKey } from "./jwt.js";
+import { clientAssertion } from "#node";
+import type { ClientAssertionKey } from "./jwt.js";
 import type { OAuthProviderOptions } from "./options.js";
-import type { StoredClient, StoredTokens } from "./storage.js";
+import type { StoredClient, StoredTokens } from "./token-store.js";
 
 // The authorization server's token and registration endpoints: who the client is, how it
 // authenticates, and one POST answered with JSON.
@@ -89,7 +90,7 @@ export async function postForm<F extends string>(fetch: OAuthFetch, step: "regis
 
 /** `client_secret_basic` (RFC 6749 §2.3.1): both parts form-encoded, then base64. */
 export function basicAuth(id: string, secret: string): string {
-  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+  return `Basic ${btoa(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`)}`; // ASCII: form-encoded
 }
 
 export function isLoopback(uri: string): boolean {

@@ -27,8 +27,13 @@ async function listen(app: express.Express, port: number): Promise<Server> {
   });
 }
 
-/** Starts the authorization server and the protected MCP server on free loopback ports. */
-export async function startSdkOAuthServer(): Promise<SdkOAuthServer> {
+/**
+ * Starts the authorization server and the protected MCP server on free loopback ports. `cors: true`
+ * lets a page on another origin use the MCP endpoint (the SDK's authorization endpoints send CORS
+ * headers of their own): any origin, the request headers a preflight asks for, `WWW-Authenticate`
+ * and `Mcp-Session-Id` exposed.
+ */
+export async function startSdkOAuthServer(options: { cors?: boolean } = {}): Promise<SdkOAuthServer> {
   const [asPort, mcpPort] = [await freePort(), await freePort()];
   const issuer = new URL(`http://127.0.0.1:${asPort}`);
   const mcpUrl = new URL(`http://127.0.0.1:${mcpPort}/mcp`);
@@ -45,6 +50,17 @@ export async function startSdkOAuthServer(): Promise<SdkOAuthServer> {
 
   const oauthMetadata = createOAuthMetadata({ provider, issuerUrl: issuer, scopesSupported: ["mcp:tools"] });
   const mcpApp = express();
+  if (options.cors) {
+    mcpApp.use((req, res, next) => {
+      res.setHeader("access-control-allow-origin", "*");
+      res.setHeader("access-control-expose-headers", "www-authenticate, mcp-session-id");
+      if (req.method !== "OPTIONS") return next();
+      res.setHeader("access-control-allow-methods", "GET, POST, DELETE");
+      // Whatever the preflight asks for (Authorization is never covered by "*").
+      res.setHeader("access-control-allow-headers", req.get("access-control-request-headers") ?? "*");
+      res.status(204).end();
+    });
+  }
   mcpApp.use(express.json());
   mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"], resourceName: "sdk-oauth-test-server" }));
   const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
