@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ClientCapabilities, MCPServerConfig, Tool } from "@mcp/client";
+import type { ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
 import { redactConfig } from "@mcp/jsonrpc";
 
 /** One server's tool list as remembered. */
@@ -24,6 +24,13 @@ export interface CachedTools {
    * entry to another.
    */
   cacheScope?: "public" | "private" | undefined;
+  /**
+   * The protocol era the server spoke (`"2025"` or `"2026-07-28"`). A stdio server remembered as a
+   * 2025-era one is opened with `initialize` at once: a server that ignores `server/discover`
+   * would otherwise cost the 2 s probe on every start. If it refuses `initialize` naming
+   * 2026-07-28, the client asks it properly at once.
+   */
+  era?: ProtocolEra | undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { capabilitiesFor, type CacheHints, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
+import { capabilitiesFor, type CacheHints, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type ProtocolEra, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
 import { FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
@@ -298,7 +298,8 @@ export class MCPManager {
         }
       },
       toolsChanged: () => this.#toolsChanged(),
-      remember: (server, tools, hints) => this.#remember(server, tools, hints),
+      remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
+      rememberedEra: async (server) => (this.#cache ? (await this.#cache.get(server.cacheKey).catch(() => undefined))?.era : undefined),
     };
   }
 
@@ -327,10 +328,10 @@ export class MCPManager {
    * who may reuse it; both are stored with it. A stale list is still offered, deferred, while its
    * server starts — as the spec allows — and the live list always decides before a call.
    */
-  #remember(server: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined): void {
+  #remember(server: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra): void {
     if (!this.#cache) return;
     const now = Date.now();
-    const entry: CachedTools = { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY) };
+    const entry: CachedTools = { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY), era };
     if (hints?.ttlMs !== undefined) entry.freshUntil = now + hints.ttlMs;
     if (hints?.cacheScope !== undefined) entry.cacheScope = hints.cacheScope;
     const write = this.#cache

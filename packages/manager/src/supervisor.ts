@@ -1,12 +1,11 @@
-import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type RequestOptions, type Tool } from "@mcp/client";
+import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type RequestOptions, type Tool } from "@mcp/client";
 import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
 import { filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind } from "./server.js";
 import { ServerUnavailableError, ToolUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
-/** How long the ping after a network error mid-call may take. */
-const PROBE_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 5000; // the ping after a network error mid-call
 
 /** What a supervisor needs from the manager that composes it. */
 export interface SupervisorHost {
@@ -18,14 +17,12 @@ export interface SupervisorHost {
   configFor(supervisor: ServerSupervisor): MCPServerConfig;
   statusChanged(status: ServerStatus): void;
   toolsChanged(): void;
-  /** A live tool list, for the tool cache. */
-  remember(supervisor: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined): void;
+  /** The tool cache: a live tool list with the era the server spoke; the era it remembers. */
+  remember(supervisor: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra): void;
+  rememberedEra(supervisor: ServerSupervisor): Promise<ProtocolEra | undefined>;
 }
 
-interface Waiter {
-  resolve: (connection: MCPServerConnection) => void;
-  reject: (error: unknown) => void;
-}
+type Waiter = { resolve: (connection: MCPServerConnection) => void; reject: (error: unknown) => void };
 
 /**
  * One server under the manager: its state and status, its connection and the attempt under way
@@ -40,6 +37,8 @@ export class ServerSupervisor {
   readonly cacheKey: string;
   status: ServerStatus;
   connection: MCPServerConnection | undefined;
+  /** The era the server spoke last (or the cache remembers): reconnects skip the probe too. */
+  #era: ProtocolEra | undefined;
   /** The live tool list, or the cached one until the server connects. */
   tools: Tool[] = [];
   readonly #host: SupervisorHost;
@@ -231,8 +230,11 @@ export class ServerSupervisor {
     abort.signal.addEventListener("abort", closeEarly, { once: true });
     try {
       const { onElicitation, onSampling } = options;
+      // A stdio server known to be 2025-era skips the server/discover probe (2 s if it stays silent).
+      const era = "url" in this.config || options.connect?.protocol !== undefined ? undefined : (this.#era ?? (await this.#host.rememberedEra(this)));
       connection = await connectToServer(this.name, this.#host.configFor(this), {
         ...options.connect,
+        ...(era === "2025" ? { protocol: "2025" as const } : {}),
         signal: abort.signal,
         ...(onElicitation ? { onElicitation: (params, context) => onElicitation(this.name, params, context) } : {}),
         ...(onSampling ? { onSampling: (params, context) => onSampling(this.name, params, context) } : {}),
@@ -261,7 +263,8 @@ export class ServerSupervisor {
         toolsFromCache: false,
       });
       this.#host.toolsChanged();
-      this.#host.remember(this, tools, hints);
+      this.#era = connection.era;
+      this.#host.remember(this, tools, hints, connection.era);
       for (const waiter of this.#waiters.splice(0)) waiter.resolve(connection);
       return connection;
     } catch (error) {
@@ -346,7 +349,7 @@ export class ServerSupervisor {
       this.tools = tools;
       this.#update({ toolCount: this.tools.length, toolsFromCache: false });
       this.#host.toolsChanged();
-      this.#host.remember(this, this.tools, hints);
+      this.#host.remember(this, this.tools, hints, connection.era);
     } catch (error) {
       this.#host.options.onError?.(this.name, new Error(`refreshing the tools of "${this.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
     }

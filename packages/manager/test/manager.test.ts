@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
-import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, waitFor } from "mcp-test-utils";
+import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, TOOL_NAME_PATTERN, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+import { FileToolCache, MCPManager, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -452,4 +452,44 @@ describe("a 2026-07-28 server under the manager", () => {
       await server.stop();
     }
   });
+});
+
+describe("the protocol era, remembered with the tool list", () => {
+  it("a 2025-era stdio server that ignores server/discover pays the probe once: later starts open with initialize", async () => {
+    const cacheDir = tempDir();
+    const log = join(tempDir(), "methods.log");
+    const config = { ...stdio("--silent-discover"), env: { FIXTURE_LOG: log } };
+    const first = manager({ cacheDir });
+    await first.connectServers({ quiet: config });
+    expect(first.getConnection("quiet")?.era).toBe("2025");
+    await first.disconnectAll();
+    // The probe waited out its bound (and was cancelled), then initialize.
+    expect(readFileSync(log, "utf8").split("\n").slice(0, 3)).toEqual(["server/discover", "notifications/cancelled", "initialize"]);
+    const entry = Object.values((JSON.parse(readFileSync(join(cacheDir, "tools.json"), "utf8")) as { entries: Record<string, CachedTools> }).entries)[0];
+    expect(entry?.era).toBe("2025");
+
+    writeFileSync(log, "");
+    const second = manager({ cacheDir });
+    await second.connectServers({ quiet: config });
+    expect(second.getConnection("quiet")?.era).toBe("2025");
+    const pid = (second.getConnection("quiet")!.transport as StdioTransport).pid!;
+    // A reconnect remembers it too.
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => (second.getConnection("quiet")?.transport as StdioTransport | undefined)?.pid !== pid && second.getConnectionStatus("quiet")?.state === "connected", 15_000);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).not.toContain("server/discover");
+    expect(readFileSync(log, "utf8").split("\n").filter((m) => m === "initialize")).toHaveLength(2);
+  }, 30_000);
+
+  it("a wrong memory costs nothing: a server remembered as 2025-era that now speaks only 2026-07-28 is asked properly at once", async () => {
+    const cacheDir = tempDir();
+    const config: MCPServerConfig = { command: process.execPath, args: [v2StdioEntry, "reject"], timeout: 15_000 };
+    const key = toolCacheKey("v2", config);
+    await new FileToolCache(cacheDir).set(key, { tools: [], savedAt: Date.now(), expiresAt: Date.now() + 60_000, era: "2025" });
+    const m = manager({ cacheDir });
+    const { errors } = await m.connectServers({ v2: config });
+    expect(errors.size).toBe(0);
+    expect(m.getConnection("v2")).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
+    await m.disconnectAll();
+    expect((await new FileToolCache(cacheDir).get(key))?.era).toBe("2026-07-28");
+  }, 30_000);
 });
