@@ -137,7 +137,6 @@ export interface MCPServerConnection<T extends MCPTransport = BuiltInTransport> 
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-
 /**
  * Checks one server config before anything starts; throws {@link InvalidConfigError} (or
  * {@link UnknownServerTypeError}) naming the server, the field and the fix.

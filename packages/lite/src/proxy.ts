@@ -2,11 +2,12 @@ import { ProxyError, proxyRefusalStatus } from "@mcp/jsonrpc";
 import { NODE_NETWORK, proxiedFetch } from "#platform";
 
 /**
- * A company proxy for `callMCP` on Node (and Bun and Deno): `HTTPS_PROXY` / `HTTP_PROXY` /
- * `NO_PROXY` (lower-case names first), or the call's own `proxy`, through undici's proxy agents —
- * the same path as `@mcp/transport-http`. Node's built-in `fetch` (before Node 24's
- * `NODE_USE_ENV_PROXY`) ignores those variables. Elsewhere (browsers, workers) and when no proxy
- * applies, the global `fetch` is used as it is; a proxy URL is refused there.
+ * A company proxy for `callMCP` on Node and Deno: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`
+ * (lower-case names first), or the call's own `proxy`, through undici's proxy agents — the same
+ * path as `@mcp/transport-http`. Node's built-in `fetch` (before Node 24's `NODE_USE_ENV_PROXY`)
+ * ignores those variables. On Bun, Bun's own `fetch` (which reads them itself). Elsewhere
+ * (browsers, workers) and when no proxy applies, the global `fetch` as it is; a proxy URL is
+ * refused there.
  */
 
 const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;

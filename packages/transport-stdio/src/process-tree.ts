@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { treeKillCommand } from "./windows.js";
 
 // The server's process tree: its process group (POSIX) or its tree (Windows: `taskkill /T /F`, as
@@ -13,10 +13,10 @@ function killLiveChildren(): void {
 
 /**
  * Signals a server's process group (POSIX). On Windows, where no group or signal exists, any
- * signal ends the whole tree with `taskkill /T /F` (`run` starts it; synchronous, so it also
- * works in an `exit` handler), and 0 tests whether the process lives.
+ * signal ends the whole tree with `taskkill /T /F` (`run` starts it: in the background by default,
+ * {@link runNow} in an `exit` handler), and 0 tests whether the process lives.
  */
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0, platform: NodeJS.Platform = process.platform, run: (file: string, args: string[]) => void = runHidden): boolean {
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0, platform: NodeJS.Platform = process.platform, run: (file: string, args: string[]) => void = runInBackground): boolean {
   try {
     if (platform !== "win32") process.kill(-pid, signal);
     else if (signal === 0) process.kill(pid, 0);
@@ -30,7 +30,12 @@ export function signalGroup(pid: number, signal: NodeJS.Signals | 0, platform: N
   }
 }
 
-function runHidden(file: string, args: string[]): void {
+function runInBackground(file: string, args: string[]): void {
+  spawn(file, args, { stdio: "ignore", windowsHide: true }).on("error", () => undefined);
+}
+
+/** Runs a command to its end: for an `exit` handler, where nothing asynchronous runs any more. */
+export function runNow(file: string, args: string[]): void {
   spawnSync(file, args, { stdio: "ignore", windowsHide: true, timeout: 5000 });
 }
 

@@ -16,7 +16,7 @@ import {
 } from "@mcp/jsonrpc";
 import { stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { buildChildEnv } from "./env.js";
-import { endProcessTree, forgetChild, signalGroup, watchChild } from "./process-tree.js";
+import { endProcessTree, forgetChild, runNow, signalGroup, watchChild } from "./process-tree.js";
 import { SpawnError } from "./spawn-error.js";
 import { spawnTarget, type WindowsSpawn } from "./windows.js";
 import { LineDecoder } from "./line-decoder.js";
@@ -247,7 +247,7 @@ export class StdioTransport implements MCPTransport {
   /** Synchronously kills the process group (used when the host process exits). */
   killNow(): void {
     const pid = this.#child?.pid;
-    if (pid !== undefined) signalGroup(pid, "SIGKILL");
+    if (pid !== undefined) signalGroup(pid, "SIGKILL", process.platform, runNow);
   }
 
   /** No longer killed when the host exits: the child is gone (or never started). */
