@@ -1,6 +1,6 @@
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import type { MCPTool } from "@mcp/manager";
-import { interruptible, progressReporter, timeoutHint } from "./live.js";
+import { interruptible, progressReporter, taskReporter, timeoutHint } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, findTool, knownServers, notStartable, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
@@ -96,7 +96,8 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
     const progress = progressReporter(label(tool));
     let result;
     try {
-      result = await tool.call(args, { signal, onProgress: progress.update, resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }) });
+      // A tool that runs as a task says each status; Ctrl-C cancels the task on the server too.
+      result = await tool.call(args, { signal, onProgress: progress.update, onTaskStatus: taskReporter(), resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }) });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       timeoutHint(error, `calling ${label(tool)}`);

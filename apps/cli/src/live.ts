@@ -48,6 +48,17 @@ export function progressReporter(name: string): { update: (p: { progress: number
   };
 }
 
+/** A task's status, one line per change on stderr: `task working: Gathering sources...`. */
+export function taskReporter(): (task: { status: string; statusMessage?: string | undefined }) => void {
+  let last = "";
+  return ({ status, statusMessage }) => {
+    const line = `task ${status}${statusMessage ? `: ${statusMessage}` : ""}`;
+    if (line === last) return;
+    last = line;
+    process.stderr.write(`${process.stderr.isTTY ? color.dim(line) : line}\n`);
+  };
+}
+
 export function timeoutHint(error: unknown, what: string): never {
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
   throw error;

@@ -28,6 +28,15 @@ describe("the embedded default, with an empty HOME", () => {
     expect(rows[0]!.connectMs).toBeGreaterThan(0);
   });
 
+  it("call: a tool that requires a task runs as one, each status on stderr, the result on stdout", async () => {
+    const run = await mcp(b, ["call", "everything.simulate-research-query", "topic=tides"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("# Research Report: tides");
+    const statuses = run.stderr.split("\n").filter((line) => line.startsWith("task "));
+    expect(statuses).toEqual(expect.arrayContaining(["task working: Gathering sources...", "task working: Analyzing content..."]));
+    expect(statuses.at(-1)).toMatch(/^task completed/);
+  }, 30_000);
+
   it("servers: a table a person can read", async () => {
     const run = await mcp(b, ["servers"]);
     expect(run.stdout).toMatch(/NAME\s+TRANSPORT\s+SOURCE\s+STATUS\s+TOOLS\s+TIME\s+LAST ERROR/);

@@ -35,6 +35,7 @@ export {
   type ListOptions,
 } from "./methods.js";
 export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
+export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./tasks.js";
 export { serverConfigProblems, type ConfigProblem } from "./validate.js";
 export type { SubscriptionFilter } from "./session.js";
 export {

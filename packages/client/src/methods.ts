@@ -5,6 +5,7 @@ import type { MCPServerConnection } from "./connect.js";
 type Connection = MCPServerConnection<MCPTransport>;
 import { CapabilityNotSupportedError, PaginationError } from "./errors.js";
 import { NotInProtocolRevisionError } from "./stateless.js";
+import { callToolAsTask, forgetTaskSupport, mustListFirst, rememberTaskSupport, runsAsTask, type CallToolOptions } from "./tasks.js";
 import type {
   CallToolResult,
   CompleteRef,
@@ -93,16 +94,32 @@ async function paginate<T>(connection: Connection, method: string, key: string, 
 /** Every tool of the server (all pages). Empty, without a request, when the server has no tools. */
 export async function listTools(connection: Connection, options?: ListOptions): Promise<Tool[]> {
   if (!has(connection, "tools")) return [];
-  return paginate<Tool>(connection, "tools/list", "tools", options);
+  const tools = await paginate<Tool>(connection, "tools/list", "tools", options);
+  rememberTaskSupport(connection, tools); // callTool runs a tool that requires it as a task
+  return tools;
 }
 
-/** Calls a tool. `structuredContent` and `isError` come back as the server sent them. */
-export function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+/**
+ * Calls a tool. `structuredContent` and `isError` come back as the server sent them. A tool that
+ * must run as a task (2025-11-25 tasks: its listed `execution.taskSupport` is `"required"`, or
+ * `options.task`) is run as one: polled, cancelled on abort, its result returned the same way.
+ */
+export function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: CallToolOptions): Promise<CallToolResult> {
   // Not async: the request's own promise is the answer, with no second promise per call to adopt it.
   // A missing capability, or a transport that throws, still fails the call, never the caller.
   try {
     requireCapability(connection, "tools", "tools/call");
-    return connection.request<CallToolResult>("tools/call", { name, arguments: args }, options);
+    if (options?.task === undefined && mustListFirst(connection)) {
+      // A server that runs tool tasks, whose tools this connection never listed: whether this one
+      // requires a task is in the listing (once per connection).
+      return listTools(connection, { signal: options?.signal }).then(
+        () => callTool(connection, name, args, options),
+        () => (forgetTaskSupport(connection), callTool(connection, name, args, options)),
+      );
+    }
+    if (runsAsTask(connection, name, options?.task)) return callToolAsTask(connection, name, args, options);
+    const { task: _task, onTaskStatus: _status, ...request } = options ?? {};
+    return connection.request<CallToolResult>("tools/call", { name, arguments: args }, request);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -36,6 +36,7 @@ export type McpErrorCode =
   | "pagination_error"
   | "server_unavailable"
   | "tool_unavailable"
+  | "task_cancelled"
   | "not_in_protocol_revision"
   | "oauth_error";
 

@@ -1,4 +1,4 @@
-import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type RequestOptions, type Tool } from "@mcp/client";
+import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type CallToolOptions, type Tool } from "@mcp/client";
 import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
@@ -197,7 +197,7 @@ export class ServerSupervisor {
       },
       call: async (args = {}, options = {}) => {
         const timeout = options.timeout ?? this.discovered?.toolTimeoutMs;
-        const callOptions: RequestOptions = timeout === undefined ? options : { ...options, timeout };
+        const callOptions: CallToolOptions = timeout === undefined ? options : { ...options, timeout };
         const connection = await this.waitForConnection(options.signal);
         // A deferred tool came from the cache: the live list, fetched on connecting, decides.
         if (!this.tools.some((live) => live.name === tool.name)) throw new ToolUnavailableError(this.name, tool.name);

@@ -1,5 +1,6 @@
 import {
   McpError,
+  type CallToolOptions,
   type CallToolResult,
   type ConnectOptions,
   type CreateMessageParams,
@@ -8,7 +9,6 @@ import {
   type ElicitResult,
   type LogMessage,
   type RequestContext,
-  type RequestOptions,
   type Tool,
 } from "@mcp/client";
 import type { ManagerOAuthOptions } from "./oauth.js";
@@ -63,8 +63,11 @@ export interface MCPTool {
   annotations: Tool["annotations"];
   /** True when it comes from the cache and the server is not connected yet: a call waits for it. */
   deferred: boolean;
-  /** Calls the tool; waits for the server when it is (re)connecting; retries once when safe. */
-  call(args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Calls the tool; waits for the server when it is (re)connecting; retries once when safe. A
+   * tool that requires a task runs as one (`onTaskStatus` reports it; aborting cancels it).
+   */
+  call(args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
 }
 
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */

@@ -1,0 +1,138 @@
+// Tool calls as tasks (MCP 2025-11-25, experimental): a tool that declares
+// `execution.taskSupport: "required"` cannot be called plainly. The call is sent with `task`, the
+// server answers at once with a task, its status is polled with `tasks/get` at the server's
+// `pollInterval`, and the result comes from `tasks/result` (which also carries the server's input
+// requests, answered by the connection's handlers, while the task waits for input). Aborting
+// cancels the task with `tasks/cancel`.
+import { McpError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
+import type { MCPServerConnection } from "./connect.js";
+import { CapabilityNotSupportedError } from "./errors.js";
+import { InvalidResultError } from "./stateless.js";
+import type { CallToolResult, Tool } from "./types.js";
+
+type Connection = MCPServerConnection<MCPTransport>;
+
+/** A task's state, as `tasks/get` reports it. */
+export interface TaskStatus {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string | undefined;
+  createdAt?: string | undefined;
+  lastUpdatedAt?: string | undefined;
+  /** How long the server keeps the task, in ms (`null`: no limit). */
+  ttl?: number | null | undefined;
+  /** How often the server asks to be polled, in ms. */
+  pollInterval?: number | undefined;
+  [key: string]: unknown;
+}
+
+/** Options of `callTool`: a request's options, and how to run the call as a task. */
+export interface CallToolOptions extends RequestOptions {
+  /**
+   * Run the call as a task (2025 era; the server must offer `tasks.requests.tools.call`). By
+   * default a tool whose listed `execution.taskSupport` is `"required"` runs as one; `true` forces
+   * it for an `"optional"` tool; `{ ttl }` also asks how long the server keeps it; `false` never.
+   */
+  task?: boolean | { ttl?: number | undefined } | undefined;
+  /** Each status the task reports (`working` with its `statusMessage`, `input_required`, …). */
+  onTaskStatus?: ((task: TaskStatus) => void) | undefined;
+}
+
+/** The task a tool call ran as was cancelled (by the server, or with `tasks/cancel` elsewhere). */
+export class TaskCancelledError extends McpError {
+  static override readonly brand: string = "TaskCancelledError";
+  declare readonly taskId: string;
+  constructor(serverName: string, tool: string, task: TaskStatus) {
+    super("task_cancelled", `The task of tool "${tool}" on MCP server "${serverName}" was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
+    this.taskId = task.taskId;
+  }
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+/** Per connection: each listed tool's `execution.taskSupport` (`""` when it says nothing). */
+const taskSupport = new WeakMap<Connection, Map<string, string>>();
+
+/** Remembers what each listed tool says about tasks, for `callTool`. */
+export function rememberTaskSupport(connection: Connection, tools: readonly Tool[]): void {
+  const known = new Map<string, string>();
+  for (const tool of tools) {
+    const support = (tool["execution"] as { taskSupport?: unknown } | undefined)?.taskSupport;
+    known.set(tool.name, typeof support === "string" ? support : "");
+  }
+  taskSupport.set(connection, known);
+}
+
+function serverRunsToolTasks(connection: Connection): boolean {
+  const tasks = connection.capabilities["tasks"] as { requests?: { tools?: { call?: unknown } } } | undefined;
+  return connection.era === "2025" && tasks?.requests?.tools?.call !== undefined;
+}
+
+/** Whether this call goes as a task: asked for, or required by the listed tool (and offered by the server). */
+export function runsAsTask(connection: Connection, name: string, task: CallToolOptions["task"]): boolean {
+  if (task === false) return false;
+  if (task !== undefined) {
+    if (!serverRunsToolTasks(connection)) throw new CapabilityNotSupportedError(connection.name, "tasks.requests.tools.call", "tools/call as a task");
+    return true;
+  }
+  return serverRunsToolTasks(connection) && taskSupport.get(connection)?.get(name) === "required";
+}
+
+/**
+ * Whether the tools must be listed before a call can be sent: the server runs tool tasks and this
+ * connection has not listed its tools, so whether the tool requires a task is not known yet.
+ */
+export function mustListFirst(connection: Connection): boolean {
+  return serverRunsToolTasks(connection) && !taskSupport.has(connection);
+}
+
+/** After a listing that failed: calls go plainly (the server's answer says the rest). */
+export function forgetTaskSupport(connection: Connection): void {
+  if (!taskSupport.has(connection)) taskSupport.set(connection, new Map());
+}
+
+function asTask(value: unknown): TaskStatus {
+  const task = value as TaskStatus | undefined;
+  if (typeof task !== "object" || task === null || typeof task.taskId !== "string" || typeof task.status !== "string") throw new InvalidResultError(`expected a task (taskId and status), got ${JSON.stringify(value)?.slice(0, 200)}`);
+  return task;
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Runs `tools/call` as a task and returns its result, as a plain call would. */
+export async function callToolAsTask(connection: Connection, name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+  const { task: asked, onTaskStatus, ...request } = options;
+  const ttl = typeof asked === "object" ? asked.ttl : undefined;
+  const created = (await connection.request<{ task?: unknown }>("tools/call", { name, arguments: args, task: ttl === undefined ? {} : { ttl } }, request)) ?? {};
+  let task = asTask(created.task);
+  try {
+    for (;;) {
+      onTaskStatus?.(task);
+      if (TERMINAL.has(task.status) || task.status === "input_required") break;
+      // The server's pace, within reason: never a busy loop, never minutes between looks.
+      await wait(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), request.signal);
+      task = asTask(await connection.request("tasks/get", { taskId: task.taskId }, request));
+    }
+    if (task.status === "cancelled") throw new TaskCancelledError(connection.name, name, task);
+    // `tasks/result` waits for the end (and carries the server's questions while input is required).
+    return await connection.request<CallToolResult>("tasks/result", { taskId: task.taskId }, { ...request, timeout: request.timeout ?? Infinity });
+  } catch (error) {
+    if (request.signal?.aborted && !TERMINAL.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
+      // Cancelled by the caller: the server stops the work too (best effort; the caller hears the abort).
+      connection.request("tasks/cancel", { taskId: task.taskId }, { timeout: 5000 }).catch(() => undefined);
+    }
+    throw error;
+  }
+}
