@@ -129,8 +129,9 @@ export async function callToolAsTask(connection: Connection, name: string, args:
     // `tasks/result` waits for the end (and carries the server's questions while input is required).
     return await connection.request<CallToolResult>("tasks/result", { taskId: task.taskId }, { ...request, timeout: request.timeout ?? Infinity });
   } catch (error) {
-    if (request.signal?.aborted && !TERMINAL.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
-      // Cancelled by the caller: the server stops the work too (best effort; the caller hears the abort).
+    if (!TERMINAL.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
+      // Given up (an abort, a failed poll, a listener that threw): the server stops the work too
+      // (best effort; the caller hears why the call ended).
       connection.request("tasks/cancel", { taskId: task.taskId }, { timeout: 5000 }).catch(() => undefined);
     }
     throw error;

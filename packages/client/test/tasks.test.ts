@@ -70,6 +70,20 @@ describe("tool calls as tasks (2025-11-25)", () => {
     await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
   }, 30_000);
 
+  it("a listener that throws ends the call with its error, and the task is cancelled, not left running", async () => {
+    const conn = await everything();
+    await listTools(conn);
+    let taskId: string | undefined;
+    const call = callTool(conn, "simulate-research-query", { topic: "winds" }, {
+      onTaskStatus: (task) => {
+        taskId = task.taskId;
+        throw new Error("listener broke");
+      },
+    });
+    await expect(call).rejects.toThrow("listener broke");
+    await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
+  }, 30_000);
+
   it("task: false sends the call plainly, and the server's refusal comes back as it is", async () => {
     const conn = await everything();
     await listTools(conn);
