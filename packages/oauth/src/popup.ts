@@ -51,7 +51,10 @@ export function popupAuthorize(options: PopupOptions = {}): Authorize {
       }
       const popup = win.open(request.url.href, "mcp-oauth", options.features ?? "popup,width=500,height=700");
       if (!popup) return reject(new OAuthError("authorization", "The browser blocked the authorization popup; start sign-in from a click"));
+      let done = false;
       const finish = (error: Error | undefined, url?: URL): void => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
         clearInterval(watch);
         win.removeEventListener("message", onMessage);
@@ -75,7 +78,10 @@ export function popupAuthorize(options: PopupOptions = {}): Authorize {
       win.addEventListener("message", onMessage);
       const timer = setTimeout(() => finish(new OAuthError("authorization", "No answer from the authorization popup in time")), options.timeoutMs ?? 300_000);
       const watch = setInterval(() => {
-        if (popup.closed) finish(new OAuthError("authorization", "The authorization popup was closed before it answered"));
+        if (!popup.closed) return;
+        clearInterval(watch);
+        // The redirect page posts its answer, then closes: give that message a moment to land.
+        setTimeout(() => finish(new OAuthError("authorization", "The authorization popup was closed before it answered")), 500);
       }, 500);
     });
 }
