@@ -4,7 +4,7 @@
 // `pollInterval`, and the result comes from `tasks/result` (which also carries the server's input
 // requests, answered by the connection's handlers, while the task waits for input). Aborting
 // cancels the task with `tasks/cancel`.
-import { McpError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
+import { abortHandleOf, delay, McpError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
 import { CapabilityNotSupportedError } from "./errors.js";
 import { InvalidResultError } from "./stateless.js";
@@ -96,21 +96,6 @@ function asTask(value: unknown): TaskStatus {
   return task;
 }
 
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /** Runs `tools/call` as a task and returns its result, as a plain call would. */
 export async function callToolAsTask(connection: Connection, name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
   const { task: asked, onTaskStatus, ...request } = options;
@@ -122,7 +107,7 @@ export async function callToolAsTask(connection: Connection, name: string, args:
       onTaskStatus?.(task);
       if (TERMINAL.has(task.status) || task.status === "input_required") break;
       // The server's pace, within reason: never a busy loop, never minutes between looks.
-      await wait(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), request.signal);
+      await delay(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), request.signal && abortHandleOf(request.signal));
       task = asTask(await connection.request("tasks/get", { taskId: task.taskId }, request));
     }
     if (task.status === "cancelled") throw new TaskCancelledError(connection.name, name, task);

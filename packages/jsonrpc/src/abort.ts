@@ -115,3 +115,25 @@ export function abortHandleOf(signal: AbortSignal): AbortHandle {
     },
   };
 }
+
+/**
+ * Waits `ms`, or rejects with the abort's reason as soon as it aborts (at once if it already has).
+ * Leaves no timer or listener behind either way.
+ */
+export function delay(ms: number, abort?: AbortHandle): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (abort?.aborted) {
+      reject(abort.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abort!.reason);
+    };
+    const timer = setTimeout(() => {
+      abort?.offAbort(onAbort);
+      resolve();
+    }, ms);
+    abort?.onAbort(onAbort);
+  });
+}

@@ -62,4 +62,4 @@ export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, 
 export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
 export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactUrl } from "./redact.js";
 export { bodyChunks, readBoundedText } from "./body.js";
-export { AbortLatch, abortHandleOf, type AbortHandle } from "./abort.js";
+export { AbortLatch, abortHandleOf, delay, type AbortHandle } from "./abort.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortLatch, abortHandleOf } from "../src/index.js";
+import { AbortLatch, abortHandleOf, delay } from "../src/index.js";
 
 describe("AbortLatch", () => {
   it("runs every listener once, with the reason, and later aborts do nothing", () => {
@@ -71,5 +71,33 @@ describe("abortHandleOf", () => {
     expect(calls).toEqual(["r"]);
     expect(handle.reason).toBe("r");
     expect(handle.signal).toBe(controller.signal);
+  });
+});
+
+describe("delay", () => {
+  const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+
+  it("waits, with or without an abort handle, and leaves no timer or listener", async () => {
+    const before = timers();
+    const latch = new AbortLatch();
+    const started = Date.now();
+    await delay(30, latch);
+    await delay(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(timers()).toBe(before);
+    // The listener is gone: aborting now runs nothing that could reject a settled wait.
+    latch.abort(new Error("late"));
+  });
+
+  it("rejects with the abort's reason, at once when already aborted, and clears its timer", async () => {
+    const before = timers();
+    const controller = new AbortController();
+    const waiting = delay(60_000, abortHandleOf(controller.signal));
+    controller.abort(new Error("stop"));
+    await expect(waiting).rejects.toThrow("stop");
+    expect(timers()).toBe(before);
+    const latch = new AbortLatch();
+    latch.abort("gone");
+    await expect(delay(60_000, latch)).rejects.toBe("gone");
   });
 });

@@ -1,7 +1,6 @@
-import { redactUrl, toError } from "@mcp/jsonrpc";
+import { delay, redactUrl, toError } from "@mcp/jsonrpc";
 import type { ListenerContext } from "./context.js";
 import { isTooLarge } from "./deliver.js";
-import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readStream, resumeStream } from "./response-stream.js";
 import type { SseProgress } from "./event-stream.js";

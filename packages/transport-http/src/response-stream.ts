@@ -1,8 +1,7 @@
-import { NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
+import { delay, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
 import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
 import { deliverSseEvent, isTooLarge } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
-import { delay } from "./delay.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./event-stream.js";
 
