@@ -8,9 +8,6 @@ import { InvalidConfigError } from "@mcp/jsonrpc";
 import { fetchPool, type ExchangePool, type FetchLike } from "./exchange.js";
 import type { NetworkOptions } from "./node-pool.js";
 
-/** Proxies and `ca` are honoured here (through Bun's `fetch` options). */
-export const NODE_NETWORK: boolean = true;
-
 async function bunFetch(options: NetworkOptions): Promise<typeof fetch> {
   let ca: string[] | undefined;
   if (options.ca !== undefined) {

@@ -5,9 +5,6 @@
 import type { ExchangePool } from "./exchange.js";
 import type { NetworkOptions } from "./node-pool.js";
 
-/** The runtime has Node's modules: proxies and `ca` work here. */
-export const NODE_NETWORK: boolean = true;
-
 /** The pool a transport uses when no `fetch` is given. */
 export async function defaultPool(options: NetworkOptions): Promise<ExchangePool> {
   return (await import("./node-pool.js")).undiciPool(options);

@@ -11,13 +11,11 @@ interface NetworkOptions {
   serverName?: string | undefined;
 }
 
-/** The runtime has no Node modules: the global `fetch` is the network. */
-export const NODE_NETWORK: boolean = false;
-
-function refuseNodeOnly(options: NetworkOptions): void {
+/** What this runtime cannot honour in `options` (a proxy URL, a CA file), as the error to give; or undefined. */
+function nodeOnlyRefusal(options: NetworkOptions): InvalidConfigError | undefined {
   const field = typeof options.proxy === "string" ? "proxy" : options.ca !== undefined ? "ca" : undefined;
-  if (field === undefined) return;
-  throw new InvalidConfigError(`"${field}" needs Node (or Bun or Deno); here requests go through the platform's fetch, which uses the platform's own proxy and certificate settings. Remove "${field}" from this server's config.`, {
+  if (field === undefined) return undefined;
+  return new InvalidConfigError(`"${field}" needs Node (or Bun or Deno); here requests go through the platform's fetch, which uses the platform's own proxy and certificate settings. Remove "${field}" from this server's config.`, {
     serverName: options.serverName,
     field,
   });
@@ -25,20 +23,12 @@ function refuseNodeOnly(options: NetworkOptions): void {
 
 /** The pool a transport uses when no `fetch` is given: the global `fetch`. */
 export function defaultPool(options: NetworkOptions): Promise<ExchangePool> {
-  try {
-    refuseNodeOnly(options);
-    return Promise.resolve(fetchPool(globalThis.fetch as FetchLike));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const refused = nodeOnlyRefusal(options);
+  return refused ? Promise.reject(refused) : Promise.resolve(fetchPool(globalThis.fetch as FetchLike));
 }
 
 /** A `fetch` for the requests around a session: the global one. */
 export function networkFetch(options: NetworkOptions): Promise<typeof fetch> {
-  try {
-    refuseNodeOnly(options);
-    return Promise.resolve((input, init) => globalThis.fetch(input, init));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const refused = nodeOnlyRefusal(options);
+  return refused ? Promise.reject(refused) : Promise.resolve((input, init) => globalThis.fetch(input, init));
 }
