@@ -19,6 +19,8 @@ export class MCPManager {
   readonly #options: MCPManagerOptions;
   readonly #servers = new Map<string, ServerSupervisor>();
   readonly #cache: ToolCache | undefined;
+  /** Each server's cache entry, read once: its tools are offered, its era spares the probe. */
+  readonly #entries = new WeakMap<ServerSupervisor, Promise<CachedTools | undefined>>();
   readonly #reconnect: ReconnectPolicy | undefined;
   readonly #limits: { stdio: Semaphore; remote: Semaphore };
   readonly #toolListeners = new Set<(tools: MCPTool[]) => void>();
@@ -299,13 +301,23 @@ export class MCPManager {
       },
       toolsChanged: () => this.#toolsChanged(),
       remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
-      rememberedEra: async (server) => (this.#cache ? (await this.#cache.get(server.cacheKey).catch(() => undefined))?.era : undefined),
+      rememberedEra: async (server) => (await this.#cachedEntry(server))?.era,
     };
   }
 
   /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none). */
   async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
-    return this.#cache ? (await this.#cache.get(server.cacheKey).catch(() => undefined))?.tools : undefined;
+    return (await this.#cachedEntry(server))?.tools;
+  }
+
+  /** The server's cache entry, read once per server (an unreadable cache reads as none). */
+  #cachedEntry(server: ServerSupervisor): Promise<CachedTools | undefined> {
+    let entry = this.#entries.get(server);
+    if (!entry) {
+      entry = this.#cache ? this.#cache.get(server.cacheKey).catch(() => undefined) : Promise.resolve(undefined);
+      this.#entries.set(server, entry);
+    }
+    return entry;
   }
 
   /** A supervisor for the server, in place of one of the same name (stop that one first). */

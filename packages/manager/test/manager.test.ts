@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
 import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileToolCache, MCPManager, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus } from "../src/index.js";
+import { FileToolCache, MCPManager, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus, type ToolCache } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -469,9 +469,14 @@ describe("the protocol era, remembered with the tool list", () => {
     expect(entry?.era).toBe("2025");
 
     writeFileSync(log, "");
-    const second = manager({ cacheDir });
+    // The entry is read once per server: its tools and its era come from the same read.
+    const reads: string[] = [];
+    const files = new FileToolCache(cacheDir);
+    const counting: ToolCache = { get: (key) => (reads.push(key), files.get(key)), set: (key, value) => files.set(key, value), delete: (key) => files.delete(key) };
+    const second = manager({ cacheDir, cache: counting });
     await second.connectServers({ quiet: config });
     expect(second.getConnection("quiet")?.era).toBe("2025");
+    expect(reads).toHaveLength(1);
     const pid = (second.getConnection("quiet")!.transport as StdioTransport).pid!;
     // A reconnect remembers it too.
     process.kill(pid, "SIGKILL");
