@@ -14,6 +14,10 @@ async function everything(options: ConnectOptions = {}): Promise<MCPServerConnec
   return conn;
 }
 const text = (result: { content: { type: string; text?: string }[] }): string => result.content.map((c) => c.text ?? "").join("");
+/** The server's own view of the task (`tasks/get`) turns `cancelled`: the client sent `tasks/cancel`. */
+async function expectCancelledOnServer(conn: MCPServerConnection, taskId: string | undefined): Promise<void> {
+  await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
+}
 
 describe("tool calls as tasks (2025-11-25)", () => {
   it("a tool that requires a task runs as one: created, polled at the server's pace with its status messages, then its result", async () => {
@@ -67,7 +71,7 @@ describe("tool calls as tasks (2025-11-25)", () => {
       },
     });
     await expect(call).rejects.toThrow("user gave up");
-    await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
+    await expectCancelledOnServer(conn, taskId);
   }, 30_000);
 
   it("a listener that throws ends the call with its error, and the task is cancelled, not left running", async () => {
@@ -81,7 +85,7 @@ describe("tool calls as tasks (2025-11-25)", () => {
       },
     });
     await expect(call).rejects.toThrow("listener broke");
-    await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
+    await expectCancelledOnServer(conn, taskId);
   }, 30_000);
 
   it("task: false sends the call plainly, and the server's refusal comes back as it is", async () => {
