@@ -118,8 +118,8 @@ export function callTool(connection: Connection, name: string, args: Record<stri
       );
     }
     if (runsAsTask(connection, name, options?.task)) return callToolAsTask(connection, name, args, options);
-    const { task: _task, onTaskStatus: _status, ...request } = options ?? {};
-    return connection.request<CallToolResult>("tools/call", { name, arguments: args }, request);
+    // `task` and `onTaskStatus` ride along unread: no copy of the options on the hot path.
+    return connection.request<CallToolResult>("tools/call", { name, arguments: args }, options);
   } catch (error) {
     return Promise.reject(error);
   }
