@@ -1,6 +1,7 @@
-// Tool calls as tasks (MCP 2025-11-25) against server-everything over stdio: its
-// `simulate-research-query` declares `execution.taskSupport: "required"` and takes four 1 s stages.
-import { everythingEntry } from "mcp-test-utils";
+// Tool calls as tasks (MCP 2025-11-25) against server-everything over stdio (and Streamable HTTP at
+// the end): its `simulate-research-query` declares `execution.taskSupport: "required"` and takes
+// four 1 s stages.
+import { everythingEntry, startEverything } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { callTool, connectToServer, disconnectServer, listTools, TaskCancelledError, type ConnectOptions, type MCPServerConnection, type TaskStatus } from "../src/index.js";
 
@@ -97,5 +98,34 @@ describe("tool calls as tasks (2025-11-25)", () => {
     expect(text(refused)).toMatch(/-32601.*requires task augmentation/);
     // A task the server cancels is a TaskCancelledError (the class is exported for callers to test).
     expect(TaskCancelledError.brand).toBe("TaskCancelledError");
+  }, 30_000);
+});
+
+describe("tool calls as tasks over Streamable HTTP (server-everything)", () => {
+  it("runs as a task with its statuses, and an abort cancels it on the server", async () => {
+    const server = await startEverything("streamableHttp");
+    try {
+      const conn = await connectToServer("everything-http", { type: "http", url: server.url, timeout: 20_000 });
+      open.push(conn);
+      const seen: string[] = [];
+      const result = await callTool(conn, "simulate-research-query", { topic: "currents" }, { onTaskStatus: (task) => seen.push(task.status) });
+      expect(text(result)).toContain("# Research Report: currents");
+      expect(seen.at(-1)).toBe("completed");
+
+      const abort = new AbortController();
+      let taskId: string | undefined;
+      const call = callTool(conn, "simulate-research-query", { topic: "swell" }, {
+        signal: abort.signal,
+        onTaskStatus: (task) => {
+          taskId = task.taskId;
+          abort.abort(new Error("user gave up"));
+        },
+      });
+      await expect(call).rejects.toThrow("user gave up");
+      await expectCancelledOnServer(conn, taskId);
+    } finally {
+      for (const conn of open.splice(0)) await disconnectServer(conn);
+      await server.stop();
+    }
   }, 30_000);
 });
