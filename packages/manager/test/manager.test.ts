@@ -473,7 +473,9 @@ describe("the protocol era, remembered with the tool list", () => {
     const reads: string[] = [];
     const files = new FileToolCache(cacheDir);
     const counting: ToolCache = { get: (key) => (reads.push(key), files.get(key)), set: (key, value) => files.set(key, value), delete: (key) => files.delete(key) };
-    const second = manager({ cacheDir, cache: counting });
+    // With its tools cached, connectServers would return after the startup gate (250 ms) with the
+    // server still starting on a loaded machine; this test is about the era, so the gate waits.
+    const second = manager({ cacheDir, cache: counting, startupTimeoutMs: 15_000 });
     await second.connectServers({ quiet: config });
     expect(second.getConnection("quiet")?.era).toBe("2025");
     expect(reads).toHaveLength(1);
@@ -490,7 +492,7 @@ describe("the protocol era, remembered with the tool list", () => {
     const config: MCPServerConfig = { command: process.execPath, args: [v2StdioEntry, "reject"], timeout: 15_000 };
     const key = toolCacheKey("v2", config);
     await new FileToolCache(cacheDir).set(key, { tools: [], savedAt: Date.now(), expiresAt: Date.now() + 60_000, era: "2025" });
-    const m = manager({ cacheDir });
+    const m = manager({ cacheDir, startupTimeoutMs: 15_000 }); // cached tools: wait for the server, not the 250 ms gate
     const { errors } = await m.connectServers({ v2: config });
     expect(errors.size).toBe(0);
     expect(m.getConnection("v2")).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
