@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite's client scenarios (those needing no OAuth) against
-// apps/conformance-client and prints "N passed, N failed". A scenario passes only with zero
-// failures and zero warnings. The suite's CLI needs Node >= 22 (fs.globSync): the `node` npm
-// package, a dev dependency of the app, brings that binary from the registry.
+// Runs every client scenario of the official MCP conformance suite (the 0.1.16 line and the
+// 0.2.0 line, as each suite lists them) against apps/conformance-client and prints each result,
+// then "N passed, N failed". A scenario passes only with zero failures, zero warnings and at
+// least one check that succeeded (all skipped verifies nothing). The suite's CLI needs Node >= 22
+// (fs.globSync): the `node` npm package, a dev dependency of the app, brings that binary from
+// the registry.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,40 +18,39 @@ const cli = join(app, "node_modules", "@modelcontextprotocol", "conformance", "d
 // The 0.2.0 line (revision 2026-07-28), installed under an alias beside 0.1.16.
 const cliNext = join(app, "node_modules", "conformance-next", "dist", "index.js");
 const client = join(app, "dist", "index.js");
-const LEGACY = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"].map((scenario) => ({ scenario, cli, args: [], label: `0.1.16 ${scenario}` }));
-const MODERN = ["tools_call", "request-metadata", "sep-2322-client-request-state", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref"].map((scenario) => ({
-  scenario,
-  cli: cliNext,
-  args: ["--spec-version", "2026-07-28"],
-  label: `0.2.0 (2026-07-28) ${scenario}`,
-}));
-// Authorization (@mcp/oauth through the conformance client): every auth scenario of 0.1.16, and
-// those the 0.2.0 line adds for 2026-07-28.
-const AUTH_0_1 = [
-  "metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd",
-  "scope-from-www-authenticate", "scope-from-scopes-supported", "scope-omitted-when-undefined", "scope-step-up", "scope-retry-limit",
-  "token-endpoint-auth-basic", "token-endpoint-auth-post", "token-endpoint-auth-none", "pre-registration",
-  "2025-03-26-oauth-metadata-backcompat", "2025-03-26-oauth-endpoint-fallback",
-  "resource-mismatch", "offline-access-scope", "offline-access-not-supported", "client-credentials-jwt", "client-credentials-basic", "cross-app-access-complete-flow",
-].map((name) => ({ scenario: `auth/${name}`, cli, args: [], label: `0.1.16 auth/${name}` }));
-const AUTH_0_2 = ["resource-mismatch", "offline-access-scope", "iss-supported", "iss-not-advertised", "iss-supported-missing", "iss-wrong-issuer", "iss-unexpected", "iss-normalized", "metadata-issuer-mismatch", "authorization-server-migration"].map((name) => ({
-  scenario: `auth/${name}`,
-  cli: cliNext,
-  args: ["--spec-version", "2026-07-28"],
-  label: `0.2.0 (2026-07-28) auth/${name}`,
-}));
-// The 0.2.0 line's extension scenarios take no --spec-version.
-const AUTH_0_2_EXTENSIONS = ["client-credentials-jwt", "client-credentials-basic", "enterprise-managed-authorization"].map((name) => ({ scenario: `auth/${name}`, cli: cliNext, args: [], label: `0.2.0 (extension) auth/${name}` }));
-const ALL = [...LEGACY, ...MODERN, ...AUTH_0_1, ...AUTH_0_2, ...AUTH_0_2_EXTENSIONS];
-const only = process.argv.slice(2);
-const runs = only.length > 0 ? ALL.filter((r) => only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1))))) : ALL;
-
 for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
   if (!existsSync(path)) {
     console.error(`conformance: missing ${what}: ${path}`);
     process.exit(1);
   }
 }
+
+/** The client scenarios a suite lists, each with the revisions it applies to. */
+function clientScenarios(suite) {
+  const run = spawnSync(node22, [suite, "list"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  if (run.status !== 0) throw new Error(`conformance: \`${suite} list\` failed: ${run.stderr}`);
+  const section = run.stdout.slice(run.stdout.indexOf("Client scenarios"));
+  const lines = section.slice(0, section.indexOf("\n\n") === -1 ? undefined : section.indexOf("\n\n")).split("\n");
+  return lines.flatMap((line) => {
+    const match = /^\s+- (\S+) \[([^\]]+)\]/.exec(line);
+    return match ? [{ scenario: match[1], versions: match[2].split(",") }] : [];
+  });
+}
+
+// Every client scenario of both lines. 0.1.16 runs each at its default revision. The 0.2.0 line
+// runs each once per protocol era it applies to: at 2026-07-28, and at the latest 2025 revision it
+// names (2025-03-26 for the March back-compat ones); extension scenarios take no --spec-version.
+const ALL = [
+  ...clientScenarios(cli).map(({ scenario }) => ({ scenario, cli, args: [], label: `0.1.16 ${scenario}` })),
+  ...clientScenarios(cliNext).flatMap(({ scenario, versions }) => {
+    if (versions.includes("extension")) return [{ scenario, cli: cliNext, args: [], label: `0.2.0 (extension) ${scenario}` }];
+    const eras = [versions.includes("2026-07-28") ? "2026-07-28" : undefined, versions.filter((v) => v.startsWith("2025-")).sort().at(-1)].filter(Boolean);
+    return eras.map((version) => ({ scenario, cli: cliNext, args: ["--spec-version", version], label: `0.2.0 (${version}) ${scenario}` }));
+  }),
+];
+const only = process.argv.slice(2);
+const runs = only.length > 0 ? ALL.filter((r) => only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1))))) : ALL;
+
 
 const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
 let passed = 0;
@@ -68,13 +69,14 @@ try {
     const results = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("checks.json")).map((f) => join(dir, String(f))) : [];
     const checks = results.flatMap((f) => JSON.parse(readFileSync(f, "utf8")));
     const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
-    const ok = run.status === 0 && checks.length > 0 && bad.length === 0;
+    // A scenario whose checks were all skipped verified nothing: that is not a pass.
+    const ok = run.status === 0 && checks.some((c) => c.status === "SUCCESS") && bad.length === 0;
     if (ok) passed++;
     else failed++;
-    const counts = ["SUCCESS", "FAILURE", "WARNING"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
+    const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
     console.log(`${ok ? "PASS" : "FAIL"} ${label} (${counts}; exit ${run.status})`);
     if (!ok) {
-      for (const c of bad) console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+      for (const c of checks.some((c) => c.status === "SUCCESS") ? bad : checks) console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
       if (checks.length === 0 || run.status !== 0) console.log((run.stdout + run.stderr).split("\n").slice(-30).map((l) => `    | ${l}`).join("\n"));
     }
   }

@@ -85,6 +85,12 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
     // Tools with invalid x-mcp-header annotations are dropped by listTools; call what remains.
     for (const tool of await listTools(connection)) await callTool(connection, tool.name, argumentsFor(tool));
   },
+  "json-schema-2020-12-preservation": async (connection) => {
+    // Tool schemas are kept as the server sent them: the focal tool's goes back verbatim.
+    const tools = await listTools(connection);
+    const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    if (focal) await callTool(connection, "json_schema_echo", { schema: focal.inputSchema });
+  },
   "json-schema-ref-no-deref": async (connection) => {
     await listTools(connection);
   },

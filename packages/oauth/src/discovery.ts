@@ -30,8 +30,15 @@ export interface AuthorizationServerMetadata {
 
 /** What discovery found for one MCP server. */
 export interface Discovery {
-  /** The canonical URI of the MCP server, sent as `resource` (RFC 8707). */
+  /** The canonical URI of the MCP server: the key its credentials are stored under. */
   resource: string;
+  /**
+   * The `resource` parameter sent to the authorization server (RFC 8707): the protected resource
+   * metadata's `resource` exactly as published (it was checked to cover this server), else
+   * {@link Discovery.resource}. A URL parser would add `/` to a pathless identifier; it is not
+   * re-serialised.
+   */
+  resourceIndicator: string;
   /** The Protected Resource Metadata, when the server has it (not before 2025-06-18). */
   resourceMetadata: ProtectedResourceMetadata | undefined;
   /** The authorization server's issuer (or, for a 2025-03-26 server, its base URL). */
@@ -170,15 +177,17 @@ export async function discover(fetchImpl: OAuthFetch, serverUrl: string, resourc
     const issuer = resourceMetadata.authorization_servers![0]!;
     const metadata = await discoverAuthorizationServer(fetchImpl, issuer, protocolVersion);
     if (!metadata) throw new OAuthError("metadata", `The authorization server ${redactUrl(issuer)} publishes no metadata (tried ${metadataUrls(issuer).map(redactUrl).join(", ")})`);
-    return { resource, resourceMetadata, issuer, metadata, defaultEndpoints: false };
+    const resourceIndicator = typeof resourceMetadata.resource === "string" ? resourceMetadata.resource : resource;
+    return { resource, resourceIndicator, resourceMetadata, issuer, metadata, defaultEndpoints: false };
   }
   const origin = new URL(serverUrl).origin;
   // 2025-03-26 had no issuer rule for this document (it lives at the server's root whatever the
   // issuer): take the issuer it names.
   const metadata = await discoverAuthorizationServer(fetchImpl, origin, protocolVersion, false);
-  if (metadata) return { resource, resourceMetadata: undefined, issuer: metadata.issuer, metadata, defaultEndpoints: false };
+  if (metadata) return { resource, resourceIndicator: resource, resourceMetadata: undefined, issuer: metadata.issuer, metadata, defaultEndpoints: false };
   return {
     resource,
+    resourceIndicator: resource,
     resourceMetadata: undefined,
     issuer: origin,
     metadata: { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` },

@@ -31,7 +31,7 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
   url.searchParams.set("code_challenge_method", pkce.method);
   url.searchParams.set("state", state);
   if (scope) url.searchParams.set("scope", scope);
-  url.searchParams.set("resource", found.resource);
+  url.searchParams.set("resource", found.resourceIndicator);
 
   const answer = await authorize({ url, state, redirectUri });
   if (answer.state !== state) throw new OAuthError("authorization", "The authorization response's state does not match the request's; refusing it");

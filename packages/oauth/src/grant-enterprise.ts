@@ -14,7 +14,7 @@ export async function enterpriseGrant(ctx: GrantContext, found: Discovery, scope
   const client = preRegisteredClient(ctx.options, found);
   if (!enterprise || !client) throw new OAuthError("registration", "The enterprise grant needs the enterprise options and a clientId");
   const idToken = typeof enterprise.idToken === "function" ? await enterprise.idToken() : enterprise.idToken;
-  const exchange = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: idToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: found.metadata.issuer, resource: found.resource });
+  const exchange = new URLSearchParams({ grant_type: TOKEN_EXCHANGE, subject_token: idToken, subject_token_type: ID_TOKEN_TYPE, requested_token_type: ID_JAG_TYPE, audience: found.metadata.issuer, resource: found.resourceIndicator });
   if (scope) exchange.set("scope", scope);
   const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
   if (enterprise.clientSecret !== undefined) headers["authorization"] = basicAuth(enterprise.clientId, enterprise.clientSecret);

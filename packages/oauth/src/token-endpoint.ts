@@ -39,7 +39,7 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
   const endpoint = found.metadata.token_endpoint;
   if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
   const body = new URLSearchParams(params);
-  body.set("resource", found.resource);
+  body.set("resource", found.resourceIndicator);
   const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
   switch (client.tokenEndpointAuthMethod) {
     case "client_secret_basic":

@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 export interface AuthFixtureOptions {
   /** Where the protected resource metadata lives: `header` (named in WWW-Authenticate), `path`, `root` or `none` (2025-03-26). */
   prm?: "header" | "path" | "root" | "none";
-  /** `resource` in the metadata (default: the MCP URL). */
-  resource?: string;
+  /** `resource` in the metadata, or a function of the MCP server's origin (default: the MCP URL). */
+  resource?: string | ((mcpOrigin: string) => string);
   /** `issuer` the AS metadata claims (default: the AS URL). */
   claimedIssuer?: string;
   /** Whether the AS publishes metadata (default true). */
@@ -114,7 +114,7 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
       const url = new URL(req.url ?? "/", mcpOrigin);
       const body = await bodyOf(req);
       log.push({ server: "mcp", method: req.method ?? "", path: url.pathname, query: url.searchParams, form: new URLSearchParams(), headers: req.headers });
-      const prm = { resource: options.resource ?? `${mcpOrigin}/mcp`, authorization_servers: [asUrl], ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}) };
+      const prm = { resource: typeof options.resource === "function" ? options.resource(mcpOrigin) : (options.resource ?? `${mcpOrigin}/mcp`), authorization_servers: [asUrl], ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}) };
       const where = options.prm ?? "path";
       if (url.pathname === "/.well-known/oauth-protected-resource/mcp" && (where === "path" || where === "header")) return json(res, 200, prm);
       if (url.pathname === "/.well-known/oauth-protected-resource" && where === "root") return json(res, 200, prm);

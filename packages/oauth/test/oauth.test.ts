@@ -78,6 +78,18 @@ describe("the flow", () => {
     expect(f.log.filter((l) => l.path === "/token")).toHaveLength(1);
   });
 
+  it("sends the metadata's resource exactly as published: a pathless origin gets no trailing slash; tokens are stored under the server's URL", async () => {
+    const f = await fixture({ prm: "root", resource: (origin) => origin });
+    const store = new MemoryTokenStore();
+    await expect(call(provider(f, { store }), f.mcpUrl)).resolves.toMatchObject({ status: 200 });
+    const origin = new URL(f.mcpUrl).origin;
+    expect(f.log.find((l) => l.path === "/authorize")!.query.get("resource")).toBe(origin);
+    expect(f.log.find((l) => l.path === "/token")!.form.get("resource")).toBe(origin);
+    // A new provider (the next run) finds the tokens by the server's URL: no second flow.
+    await expect(call(provider(f, { store }), f.mcpUrl)).resolves.toMatchObject({ status: 200 });
+    expect(f.log.filter((l) => l.path === "/token")).toHaveLength(1);
+  });
+
   it("finds the metadata from the challenge's URL, the path-based well-known URL, then the root one", async () => {
     for (const prm of ["header", "path", "root"] as const) {
       const f = await fixture({ prm });
