@@ -30,6 +30,7 @@ const context = JSON.parse(process.env["MCP_CONFORMANCE_CONTEXT"] ?? "{}") as {
   idp_client_id?: string;
   idp_id_token?: string;
   idp_token_endpoint?: string;
+  valid_jwt?: string;
 };
 
 /** Plausible arguments for a tool: its required properties, filled by type. */
@@ -109,10 +110,12 @@ function authProviderFor(serverUrl: string): OAuthProvider | undefined {
   if (!scenario.startsWith("auth/")) return undefined;
   const machine = scenario.startsWith("auth/client-credentials");
   const enterprise = context.idp_id_token !== undefined && context.idp_token_endpoint !== undefined && context.idp_client_id !== undefined;
+  const workload = context.valid_jwt !== undefined;
   return new OAuthProvider({
     serverUrl,
-    grant: machine ? "client_credentials" : enterprise ? "enterprise" : "authorization_code",
+    grant: machine ? "client_credentials" : enterprise ? "enterprise" : workload ? "workload_identity" : "authorization_code",
     enterprise: enterprise ? { idToken: context.idp_id_token!, tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! } : undefined,
+    workloadIdentity: workload ? { token: context.valid_jwt! } : undefined,
     redirectUri: "http://127.0.0.1:3999/callback",
     authorize: followRedirectAuthorize(),
     clientId: context.client_id,

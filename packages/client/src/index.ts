@@ -111,4 +111,4 @@ export {
 // program, browsers included. The classes are in @mcp/transport-stdio.
 export type { SpawnError, StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
 export { CLIENT_VERSION } from "./version.js";
-export { HttpTransport, SseEndpointError, type HttpAuthProvider, type HttpTransportConfig } from "@mcp/transport-http";
+export { HttpTransport, SseEndpointError, type AuthRequest, type HttpAuthProvider, type HttpTransportConfig, type UnauthorizedAnswer } from "@mcp/transport-http";

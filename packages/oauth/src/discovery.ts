@@ -25,6 +25,8 @@ export interface AuthorizationServerMetadata {
   token_endpoint_auth_methods_supported?: string[] | undefined;
   client_id_metadata_document_supported?: boolean | undefined;
   authorization_response_iss_parameter_supported?: boolean | undefined;
+  /** The DPoP proof algorithms the server takes (RFC 9449 §5.1). */
+  dpop_signing_alg_values_supported?: string[] | undefined;
   [key: string]: unknown;
 }
 

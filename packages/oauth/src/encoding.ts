@@ -1,11 +1,16 @@
 // Bytes for OAuth on any runtime (WebCrypto and `btoa`, which Node, Bun, Deno, browsers and
 // workers all have): random values, SHA-256, base64url.
 
-/** base64url without padding (RFC 4648 §5). */
-export function base64url(bytes: Uint8Array): string {
+/** base64 with padding (RFC 4648 §4). */
+export function base64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(binary);
+}
+
+/** base64url without padding (RFC 4648 §5). */
+export function base64url(bytes: Uint8Array): string {
+  return base64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** `n` random bytes from the platform's CSPRNG. */

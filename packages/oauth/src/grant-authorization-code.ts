@@ -41,5 +41,5 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
   } else if (metadata.authorization_response_iss_parameter_supported === true) {
     throw new OAuthError("authorization", `The authorization server ${redactUrl(found.issuer)} promises an iss parameter, and the response has none; refusing it`);
   }
-  return requestToken(ctx.fetch, found, client, "token", { grant_type: "authorization_code", code: answer.code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, ctx.options.clientAssertionKey);
+  return requestToken(ctx.fetch, found, client, "token", { grant_type: "authorization_code", code: answer.code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, ctx.options.clientAssertionKey, ctx.dpopKey());
 }

@@ -10,5 +10,5 @@ export function clientCredentialsGrant(ctx: GrantContext, found: Discovery, scop
   if (!client) throw new OAuthError("registration", "The client_credentials grant needs a clientId");
   const params: Record<string, string> = { grant_type: "client_credentials" };
   if (scope) params["scope"] = scope;
-  return requestToken(ctx.fetch, found, client, "token", params, scope, ctx.options.clientAssertionKey);
+  return requestToken(ctx.fetch, found, client, "token", params, scope, ctx.options.clientAssertionKey, ctx.dpopKey());
 }

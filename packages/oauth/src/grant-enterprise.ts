@@ -23,5 +23,5 @@ export async function enterpriseGrant(ctx: GrantContext, found: Discovery, scope
   if (answer["issued_token_type"] !== undefined && answer["issued_token_type"] !== ID_JAG_TYPE) throw new OAuthError("token", `The identity provider issued a ${JSON.stringify(answer["issued_token_type"])}, not an ID-JAG`);
   const params: Record<string, string> = { grant_type: JWT_BEARER_GRANT, assertion: answer["access_token"] };
   if (scope) params["scope"] = scope;
-  return requestToken(ctx.fetch, found, client, "token", params, scope, ctx.options.clientAssertionKey);
+  return requestToken(ctx.fetch, found, client, "token", params, scope, ctx.options.clientAssertionKey, ctx.dpopKey());
 }

@@ -1,4 +1,5 @@
 import type { Discovery, OAuthFetch } from "./discovery.js";
+import type { DpopKey } from "./dpop.js";
 import type { ClientAssertionKey } from "./jwt.js";
 import type { StoredClient, TokenStore } from "./token-store.js";
 
@@ -34,6 +35,15 @@ export interface UnauthorizedContext {
   sent?: Record<string, string> | undefined;
   /** How many times this request was already retried after `onUnauthorized` (0 the first time). */
   attempt?: number | undefined;
+  /** A header of the refusal, such as `dpop-nonce`. */
+  header?: ((name: string) => string | undefined) | undefined;
+}
+
+/** The request a provider's headers are for (a DPoP proof signs its method, URL and body). */
+export interface AuthRequest {
+  method: string;
+  url: string;
+  body?: string | undefined;
 }
 
 /** The identity provider side of the `enterprise` grant (SEP-990). */
@@ -47,19 +57,32 @@ export interface EnterpriseOptions {
   clientSecret?: string | undefined;
 }
 
+/** The workload's credential for the `workload_identity` grant. */
+export interface WorkloadIdentityOptions {
+  /**
+   * The workload's JWT (audience: the authorization server), or a function that gets a fresh
+   * one each time a token is needed, e.g. reading the file a Kubernetes projected service
+   * account token is rotated into.
+   */
+  token: string | (() => string | Promise<string>);
+}
+
 /** Options of {@link OAuthProvider}. */
 export interface OAuthProviderOptions {
   /** The MCP server's URL: the protected resource. */
   serverUrl: string;
   /**
    * `authorization_code` (default, a user in a browser), `client_credentials` (machine to
-   * machine), or `enterprise` (SEP-990 Enterprise-Managed Authorization: the user's identity
+   * machine), `enterprise` (SEP-990 Enterprise-Managed Authorization: the user's identity
    * provider ID token is exchanged for an ID-JAG, which the authorization server takes in a JWT
-   * bearer grant; see `enterprise`).
+   * bearer grant; see `enterprise`), or `workload_identity` (Workload Identity Federation: the
+   * workload's own JWT from its platform is the grant, RFC 7523; see `workloadIdentity`).
    */
-  grant?: "authorization_code" | "client_credentials" | "enterprise" | undefined;
+  grant?: "authorization_code" | "client_credentials" | "enterprise" | "workload_identity" | undefined;
   /** For the `enterprise` grant: where and how to exchange the ID token (RFC 8693). */
   enterprise?: EnterpriseOptions | undefined;
+  /** For the `workload_identity` grant: the workload's JWT. */
+  workloadIdentity?: WorkloadIdentityOptions | undefined;
   /** Where the authorization server sends the user back (a loopback URL for a CLI). Needed for `authorization_code`. */
   redirectUri?: string | undefined;
   /** The user step (see `loopbackAuthorize`, `printAuthorize`). Needed for `authorization_code`. */
@@ -84,6 +107,15 @@ export interface OAuthProviderOptions {
   maxStepUps?: number | undefined;
   /** Refresh this long before the access token expires (default 60 s). */
   refreshMarginMs?: number | undefined;
+  /**
+   * DPoP (RFC 9449; the MCP extension `io.modelcontextprotocol/auth/dpop`): tokens bound to a
+   * key of this client, presented with a fresh signed proof on every request, so a leaked token
+   * is useless alone. `true` requires it (an authorization server that does not list `ES256` in
+   * `dpop_signing_alg_values_supported` is an error); `false` never uses it. By default
+   * (`undefined`) it is used when the MCP server's challenge offers the `DPoP` scheme and the
+   * authorization server lists `ES256`. The key is stored with the tokens.
+   */
+  dpop?: boolean | undefined;
   /** Sent as `MCP-Protocol-Version` on discovery requests. */
   protocolVersion?: string | undefined;
 }
@@ -94,4 +126,6 @@ export interface GrantContext {
   readonly fetch: OAuthFetch;
   /** The client for this redirect URI: pre-registered, a metadata document, or registered now. */
   client(found: Discovery, redirectUri: string): Promise<StoredClient>;
+  /** The DPoP key this flow binds its tokens to, when it uses DPoP. */
+  dpopKey(): DpopKey | undefined;
 }

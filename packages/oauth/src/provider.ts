@@ -5,9 +5,14 @@ import { OAuthError } from "./errors.js";
 import { authorizationCodeGrant } from "./grant-authorization-code.js";
 import { clientCredentialsGrant } from "./grant-client-credentials.js";
 import { enterpriseGrant } from "./grant-enterprise.js";
-import type { GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
+import { workloadIdentityGrant } from "./grant-workload.js";
+import { DpopKey, type EcJwk } from "./dpop.js";
+import type { AuthRequest, GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
 import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./token-store.js";
 import { isLoopback, postForm, preRegisteredClient, requestToken } from "./token-endpoint.js";
+
+/** Each grant of the `grant` option, one file each. */
+const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -37,6 +42,10 @@ export class OAuthProvider {
   /** The access token the last refresh produced: a 401 for it goes to the whole flow. */
   #fromRefresh: string | undefined;
   readonly #steppedUpTo = new Set<string>();
+  /** The DPoP key of the stored credentials, imported once (it holds the servers' nonces). */
+  #dpop: { jwk: EcJwk; key: Promise<DpopKey> } | undefined;
+  /** The DPoP key the flow under way binds its tokens to. */
+  #flowKey: DpopKey | undefined;
   /** What the grants (one file each) get from the provider. */
   readonly #grants: GrantContext;
 
@@ -45,11 +54,14 @@ export class OAuthProvider {
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#store = options.store ?? new MemoryTokenStore();
     this.#resource = canonicalResource(options.serverUrl);
-    this.#grants = { options, fetch: this.#fetch, client: (found, redirectUri) => this.#client(found, redirectUri) };
+    this.#grants = { options, fetch: this.#fetch, client: (found, redirectUri) => this.#client(found, redirectUri), dpopKey: () => this.#flowKey };
   }
 
-  /** The bearer token header, refreshed first when it is about to expire; `{}` before any flow. */
-  async headers(): Promise<Record<string, string>> {
+  /**
+   * The token header, refreshed first when it is about to expire; `{}` before any flow. A
+   * DPoP-bound token goes as `Authorization: DPoP …` with a fresh `DPoP` proof of `request`.
+   */
+  async headers(request?: AuthRequest): Promise<Record<string, string>> {
     await this.#load();
     await this.#reloadIfChanged();
     const tokens = this.#credentials?.tokens;
@@ -63,7 +75,21 @@ export class OAuthProvider {
       }
     }
     const current = this.#credentials?.tokens;
-    return current ? { authorization: `Bearer ${current.accessToken}` } : {};
+    if (!current) return {};
+    if (current.tokenType !== "DPoP") return { authorization: `Bearer ${current.accessToken}` };
+    const key = await this.#storedKey();
+    // Without its key a bound token is useless: send none, and the 401 starts a new flow.
+    if (!key) return {};
+    if (!request) throw new OAuthError("token", "A DPoP-bound token needs the request it is for: the transport must pass it to headers()");
+    return { authorization: `DPoP ${current.accessToken}`, dpop: await key.proof({ method: request.method, url: request.url, accessToken: current.accessToken, body: request.body ?? "" }) };
+  }
+
+  /** The stored credentials' DPoP key, if they have one. */
+  #storedKey(): Promise<DpopKey | undefined> {
+    const jwk = this.#credentials?.dpopKey;
+    if (!jwk) return Promise.resolve(undefined);
+    if (this.#dpop?.jwk !== jwk) this.#dpop = { jwk, key: DpopKey.from(jwk) };
+    return this.#dpop.key;
   }
 
   /** Called by the transport on a refused request: true when it should be retried. */
@@ -128,7 +154,16 @@ export class OAuthProvider {
     await this.#load();
     await this.#reloadIfChanged();
     const challenge = parseBearerChallenge(context.wwwAuthenticate);
-    const sent = /^Bearer (.+)$/i.exec(context.sent?.["authorization"] ?? "")?.[1];
+    const sent = /^(?:Bearer|DPoP) (.+)$/i.exec(context.sent?.["authorization"] ?? "")?.[1];
+    // RFC 9449 §9: the server wants its nonce in the proof. The request was refused, not run:
+    // once more with a proof that carries it.
+    const nonce = context.header?.("dpop-nonce");
+    if (challenge.error === "use_dpop_nonce" && nonce !== undefined && context.sent?.["dpop"] !== undefined) {
+      const key = await this.#storedKey();
+      if (!key || key.nonce(context.url) === nonce) return false;
+      key.setNonce(context.url, nonce);
+      return true;
+    }
     const current = this.#credentials?.tokens?.accessToken;
     // Someone else already got a token other than the one this request carried (or it carried
     // none): just retry with the new one.
@@ -187,9 +222,28 @@ export class OAuthProvider {
     const found = discovered ?? (await this.#discover(challenge));
     const scope = this.#scopeFor(challenge, found, stepUp);
     const grant = this.#options.grant ?? "authorization_code";
-    const tokens = await (grant === "client_credentials" ? clientCredentialsGrant : grant === "enterprise" ? enterpriseGrant : authorizationCodeGrant)(this.#grants, found, scope);
-    this.#fromFlow = tokens.accessToken;
-    await this.#save({ tokens });
+    this.#flowKey = this.#usesDpop(challenge, found) ? ((await this.#storedKey()) ?? (await DpopKey.generate())) : undefined;
+    try {
+      const run = Object.hasOwn(GRANTS, grant) ? GRANTS[grant] : undefined;
+      if (!run) throw new OAuthError("token", `Unknown grant ${JSON.stringify(grant)} (expected one of ${Object.keys(GRANTS).join(", ")})`);
+      const tokens = await run(this.#grants, found, scope);
+      this.#fromFlow = tokens.accessToken;
+      const key = tokens.tokenType === "DPoP" ? this.#flowKey : undefined;
+      if (key) this.#dpop = { jwk: key.jwk, key: Promise.resolve(key) };
+      await this.#save({ tokens, dpopKey: key?.jwk });
+    } finally {
+      this.#flowKey = undefined;
+    }
+  }
+
+  /** Whether this flow asks for DPoP-bound tokens: the `dpop` option, else what both servers offer. */
+  #usesDpop(challenge: BearerChallenge, found: Discovery): boolean {
+    const wanted = this.#options.dpop;
+    if (wanted === false) return false;
+    const algorithms: unknown = found.metadata.dpop_signing_alg_values_supported;
+    const supported = Array.isArray(algorithms) && algorithms.includes("ES256");
+    if (wanted === true && !supported) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} does not offer DPoP with ES256 (dpop_signing_alg_values_supported), and the dpop option requires it`);
+    return supported && (wanted === true || challenge.dpop === true);
   }
 
   /** Scope selection (MCP 2025-11-25): the challenge's, else `scopes_supported`, else none; `offline_access` added when the server offers it. */
@@ -257,7 +311,9 @@ export class OAuthProvider {
         if (refreshToken === undefined) throw new OAuthError("refresh", "No refresh token");
         const client = this.#credentials?.client ?? preRegisteredClient(this.#options, found);
         if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
-        const tokens = await requestToken(this.#fetch, found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope, this.#options.clientAssertionKey);
+        // A DPoP-bound token is refreshed with a proof of the same key (RFC 9449 §5).
+        const key = this.#credentials?.tokens?.tokenType === "DPoP" ? await this.#storedKey() : undefined;
+        const tokens = await requestToken(this.#fetch, found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope, this.#options.clientAssertionKey, key);
         // A server may keep the refresh token the same and not send it again.
         this.#fromRefresh = tokens.accessToken;
         await this.#save({ tokens: { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken } });

@@ -2,6 +2,7 @@ import { redactUrl } from "@mcp/jsonrpc";
 import { isObject, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { clientAssertion } from "#node";
+import type { DpopKey } from "./dpop.js";
 import type { ClientAssertionKey } from "./jwt.js";
 import type { OAuthProviderOptions } from "./options.js";
 import type { StoredClient, StoredTokens } from "./token-store.js";
@@ -34,8 +35,12 @@ function secretMethod(found: Discovery): string {
   return supported && !supported.includes("client_secret_basic") && supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
 }
 
-/** One token request, authenticated as the client's method says. */
-export async function requestToken(fetch: OAuthFetch, found: Discovery, client: StoredClient, step: "token" | "refresh", params: Record<string, string>, scope: string | undefined, key: ClientAssertionKey | undefined): Promise<StoredTokens> {
+/**
+ * One token request, authenticated as the client's method says. With a DPoP key it carries a
+ * proof (RFC 9449 §5) and asks for a DPoP-bound token; a `use_dpop_nonce` answer is retried once
+ * with the server's nonce (§8).
+ */
+export async function requestToken(fetch: OAuthFetch, found: Discovery, client: StoredClient, step: "token" | "refresh", params: Record<string, string>, scope: string | undefined, key: ClientAssertionKey | undefined, dpop?: DpopKey): Promise<StoredTokens> {
   const endpoint = found.metadata.token_endpoint;
   if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
   const body = new URLSearchParams(params);
@@ -57,15 +62,28 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
       break;
     }
     default:
-      body.set("client_id", client.clientId);
+      // A workload identity grant may have no client id at all.
+      if (client.clientId !== "") body.set("client_id", client.clientId);
   }
-  const answer = await postForm(fetch, step, "token endpoint", endpoint, headers, body.toString(), "access_token");
+  let answer: Record<string, unknown> & Record<"access_token", string>;
+  if (dpop) {
+    const proofHeaders = async (): Promise<Record<string, string>> => ({ ...headers, dpop: await dpop.proof({ method: "POST", url: endpoint }) });
+    let sent = await post(fetch, step, "token endpoint", endpoint, await proofHeaders(), body.toString());
+    const nonce = sent.response.headers.get("dpop-nonce");
+    if (nonce !== null) dpop.setNonce(endpoint, nonce);
+    // One retry, with a fresh proof carrying the nonce; a second refusal is the answer.
+    if (sent.response.status === 400 && sent.answer?.["error"] === "use_dpop_nonce" && nonce !== null) sent = await post(fetch, step, "token endpoint", endpoint, await proofHeaders(), body.toString());
+    answer = accepted(step, "token endpoint", endpoint, sent, "access_token");
+  } else {
+    answer = await postForm(fetch, step, "token endpoint", endpoint, headers, body.toString(), "access_token");
+  }
   const tokenType = typeof answer["token_type"] === "string" ? answer["token_type"] : "Bearer";
-  if (tokenType.toLowerCase() !== "bearer") throw new OAuthError(step, `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer tokens are supported`);
+  const bound = dpop !== undefined && tokenType.toLowerCase() === "dpop";
+  if (tokenType.toLowerCase() !== "bearer" && !bound) throw new OAuthError(step, `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer${dpop ? " and DPoP" : ""} tokens are supported`);
   const expiresIn = typeof answer["expires_in"] === "number" ? answer["expires_in"] : Number(answer["expires_in"]);
   return {
     accessToken: answer["access_token"],
-    tokenType: "Bearer",
+    tokenType: bound ? "DPoP" : "Bearer",
     refreshToken: typeof answer["refresh_token"] === "string" ? answer["refresh_token"] : undefined,
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? Date.now() + expiresIn * 1000 : undefined,
     scope: typeof answer["scope"] === "string" ? answer["scope"] : scope,
@@ -76,14 +94,26 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
  * One POST to an endpoint of the authorization flow, answered with a JSON object holding the
  * string `field`. Anything else is an {@link OAuthError} for `step`, with the server's `error`.
  */
-export async function postForm<F extends string>(fetch: OAuthFetch, step: "registration" | "token" | "refresh", what: string, endpoint: string, headers: Record<string, string>, body: string, field: F): Promise<Record<string, unknown> & Record<F, string>> {
+export async function postForm<F extends string>(fetch: OAuthFetch, step: Step, what: string, endpoint: string, headers: Record<string, string>, body: string, field: F): Promise<Record<string, unknown> & Record<F, string>> {
+  return accepted(step, what, endpoint, await post(fetch, step, what, endpoint, headers, body), field);
+}
+
+type Step = "registration" | "token" | "refresh";
+
+/** One POST and its JSON answer (undefined when it is not a JSON object). */
+async function post(fetch: OAuthFetch, step: Step, what: string, endpoint: string, headers: Record<string, string>, body: string): Promise<{ response: Response; answer: Record<string, unknown> | undefined }> {
   let response: Response;
   try {
     response = await fetch(endpoint, { method: "POST", headers, body });
   } catch (cause) {
     throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
   }
-  const answer = await readJson(response);
+  return { response, answer: await readJson(response) };
+}
+
+/** The answer when it is a success holding the string `field`; else the refusal as an {@link OAuthError}. */
+function accepted<F extends string>(step: Step, what: string, endpoint: string, sent: { response: Response; answer: Record<string, unknown> | undefined }, field: F): Record<string, unknown> & Record<F, string> {
+  const { response, answer } = sent;
   if (!response.ok || typeof answer?.[field] !== "string") throw refused(step, what, endpoint, response.status, answer);
   return answer as Record<string, unknown> & Record<F, string>;
 }
@@ -112,7 +142,7 @@ async function readJson(response: Response): Promise<Record<string, unknown> | u
 }
 
 /** An endpoint's refusal, with its `error` / `error_description` (never the request's secrets). */
-function refused(step: "registration" | "token" | "refresh", what: string, endpoint: string, status: number, body: Record<string, unknown> | undefined): OAuthError {
+function refused(step: Step, what: string, endpoint: string, status: number, body: Record<string, unknown> | undefined): OAuthError {
   const code = typeof body?.["error"] === "string" ? body["error"] : undefined;
   const description = typeof body?.["error_description"] === "string" ? body["error_description"] : undefined;
   const reason = code ? `${code}${description ? ` (${description})` : ""}` : `HTTP ${status}`;

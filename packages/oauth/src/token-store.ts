@@ -1,9 +1,12 @@
+import type { EcJwk } from "./dpop.js";
+
 // What credentials are and where they live: the TokenStore interface and the in-memory store
 // (any runtime). FileTokenStore (Node) is in storage.ts.
 
 /** Tokens from a token endpoint, as kept between runs. */
 export interface StoredTokens {
   accessToken: string;
+  /** `Bearer`, or `DPoP` for a token bound to the credentials' `dpopKey`. */
   tokenType: string;
   refreshToken?: string | undefined;
   /** When the access token expires (ms since the epoch), if the server said. */
@@ -30,6 +33,11 @@ export interface StoredCredentials {
   savedAt?: number | undefined;
   client?: StoredClient | undefined;
   tokens?: StoredTokens | undefined;
+  /**
+   * The DPoP private key (a P-256 JWK) that `tokens` are bound to when their `tokenType` is
+   * `DPoP`: without it they cannot be used. Keep the store private (FileTokenStore writes mode 600).
+   */
+  dpopKey?: EcJwk | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // A hand-made MCP server protected by a hand-made authorization server, both on loopback, for
 // what the conformance suite does not let a test look into (the exact requests, a race, an
 // expired token on demand). The conformance suite is the real peer (scripts/conformance.mjs).
-import { createHash } from "node:crypto";
+import { createHash, createPublicKey, verify, type JsonWebKey } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
 export interface AuthFixtureOptions {
@@ -25,6 +25,28 @@ export interface AuthFixtureOptions {
   rotateRefresh?: boolean;
   /** The token endpoint answers a refresh after this long (so that processes overlap). */
   refreshDelayMs?: number;
+  /**
+   * DPoP (RFC 9449): the AS lists ES256 and binds a token to the proof's key; the MCP server
+   * challenges with `DPoP` and checks each proof (signature, htm, htu, ath, content_digest, key).
+   * `nonce`: both require their nonce first. `bearerChallenge`: the MCP server challenges with
+   * `Bearer` only (it would take DPoP, but does not say so).
+   */
+  dpop?: { nonce?: boolean; bearerChallenge?: boolean };
+}
+
+/** What a DPoP proof says, once its signature is checked against its own key; a string says what is wrong. */
+export function checkProof(proof: string | undefined, method: string, url: string): { claims: Record<string, unknown>; thumbprint: string } | string {
+  if (!proof) return "no proof";
+  const [head, payload, signature] = proof.split(".");
+  const header = JSON.parse(Buffer.from(head!, "base64url").toString()) as { typ?: string; alg?: string; jwk?: JsonWebKey };
+  if (header.typ !== "dpop+jwt" || header.alg !== "ES256" || !header.jwk || header.jwk.d !== undefined) return "bad header";
+  const key = createPublicKey({ key: header.jwk, format: "jwk" });
+  if (!verify("sha256", Buffer.from(`${head}.${payload}`), { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature!, "base64url"))) return "bad signature";
+  const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
+  if (claims["htm"] !== method || claims["htu"] !== url || typeof claims["jti"] !== "string" || Math.abs(Number(claims["iat"]) - Date.now() / 1000) > 300) return "bad claims";
+  const { crv, kty, x, y } = header.jwk;
+  const thumbprint = createHash("sha256").update(JSON.stringify({ crv, kty, x, y })).digest("base64url");
+  return { claims, thumbprint };
 }
 
 export interface AuthFixture {
@@ -36,6 +58,9 @@ export interface AuthFixture {
   valid: Set<string>;
   /** PKCE challenges seen at /authorize, by code issued. */
   challenges: Map<string, string>;
+  /** With `dpop`: the key thumbprint each token is bound to; and why the last proof was refused. */
+  bound: Map<string, string>;
+  proofErrors: string[];
   stop(): Promise<void>;
 }
 
@@ -57,6 +82,10 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
   const valid = new Set<string>();
   const challenges = new Map<string, string>();
   const spent = new Set<string>();
+  const bound = new Map<string, string>();
+  const proofErrors: string[] = [];
+  const AS_NONCE = "as-nonce-1";
+  const RS_NONCE = "rs-nonce-1";
   let issued = 0;
   const as = createServer((req, res) => {
     void (async () => {
@@ -74,6 +103,7 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
           token_endpoint_auth_methods_supported: ["client_secret_basic", "none"],
           ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}),
           ...(options.issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
+          ...(options.dpop ? { dpop_signing_alg_values_supported: ["ES256"] } : {}),
         });
       }
       if (url.pathname === "/register") return json(res, 201, { client_id: "registered-client", client_secret: "registered-secret", token_endpoint_auth_method: "client_secret_basic" });
@@ -99,10 +129,28 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
           if (!presented.startsWith("refresh-") || spent.has(presented)) return json(res, 400, { error: "invalid_grant" });
           if (options.rotateRefresh) spent.add(presented);
           if (options.refreshDelayMs) await new Promise((resolve) => setTimeout(resolve, options.refreshDelayMs));
+        } else if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
+          // A workload's JWT: this fixture takes any three-part token whose payload says sub "workload".
+          const claims = (() => {
+            try {
+              return JSON.parse(Buffer.from(form.get("assertion")!.split(".")[1]!, "base64url").toString()) as { sub?: string };
+            } catch {
+              return {};
+            }
+          })();
+          if (claims.sub !== "workload") return json(res, 400, { error: "invalid_grant", error_description: "untrusted workload" });
         } else return json(res, 400, { error: "unsupported_grant_type" });
+        let jkt: string | undefined;
+        if (options.dpop && req.headers["dpop"] !== undefined) {
+          const checked = checkProof(req.headers["dpop"] as string, "POST", `${asUrl}/token`);
+          if (typeof checked === "string") return proofErrors.push(`token: ${checked}`), json(res, 400, { error: "invalid_dpop_proof" });
+          if (options.dpop.nonce && checked.claims["nonce"] !== AS_NONCE) return json(res, 400, { error: "use_dpop_nonce" }, { "dpop-nonce": AS_NONCE });
+          jkt = checked.thumbprint;
+        }
         const token = `access-${++issued}`;
         valid.add(token);
-        return json(res, 200, { access_token: token, token_type: "Bearer", expires_in: options.expiresIn ?? 3600, refresh_token: `refresh-${issued}`, scope: form.get("scope") ?? undefined });
+        if (jkt) bound.set(token, jkt);
+        return json(res, 200, { access_token: token, token_type: jkt ? "DPoP" : "Bearer", expires_in: options.expiresIn ?? 3600, refresh_token: `refresh-${issued}`, scope: form.get("scope") ?? undefined });
       }
       json(res, 404, { error: "not_found" });
     })();
@@ -120,8 +168,27 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
       if (url.pathname === "/.well-known/oauth-protected-resource" && where === "root") return json(res, 200, prm);
       if (url.pathname === "/custom-prm" && where === "header") return json(res, 200, prm);
       if (url.pathname !== "/mcp") return json(res, 404, { error: "not_found" });
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      const [, scheme, token] = /^(Bearer|DPoP) (.+)$/.exec(req.headers.authorization ?? "") ?? [];
+      if (options.dpop && token !== undefined && bound.has(token)) {
+        const checked = scheme === "DPoP" ? checkProof(req.headers["dpop"] as string | undefined, req.method ?? "", `${mcpOrigin}/mcp`) : "a bound token sent as Bearer";
+        const claims = typeof checked === "string" ? {} : checked.claims;
+        const problem =
+          typeof checked === "string"
+            ? checked
+            : checked.thumbprint !== bound.get(token)
+              ? "another key"
+              : claims["ath"] !== createHash("sha256").update(token).digest("base64url")
+                ? "bad ath"
+                : claims["content_digest"] !== `sha-256=:${createHash("sha256").update(body).digest("base64")}:`
+                  ? "bad content_digest"
+                  : undefined;
+        if (problem) return proofErrors.push(`mcp: ${problem}`), json(res, 401, { error: "invalid_dpop_proof" }, { "www-authenticate": `DPoP error="invalid_dpop_proof", algs="ES256"` });
+        if (options.dpop.nonce && claims["nonce"] !== RS_NONCE) return json(res, 401, { error: "use_dpop_nonce" }, { "www-authenticate": `DPoP error="use_dpop_nonce", algs="ES256"`, "dpop-nonce": RS_NONCE });
+      } else if (options.dpop && token !== undefined && scheme !== "Bearer") {
+        return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `DPoP algs="ES256"` });
+      }
       if (token === undefined || !valid.has(token) || options.refuseAll) {
+        if (options.dpop && !options.dpop.bearerChallenge) return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `DPoP algs="ES256"` });
         const params = [where === "header" ? `resource_metadata="${mcpOrigin}/custom-prm"` : "", options.challengeScope ? `scope="${options.challengeScope}"` : ""].filter(Boolean).join(", ");
         return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer${params ? ` ${params}` : ""}` });
       }
@@ -137,6 +204,8 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
     log,
     valid,
     challenges,
+    bound,
+    proofErrors,
     stop: async () => {
       for (const server of [as, mcp]) {
         server.closeAllConnections();

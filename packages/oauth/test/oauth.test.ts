@@ -3,33 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
-import { FileTokenStore, MemoryTokenStore, OAuthError, OAuthProvider, createPkce, followRedirectAuthorize, metadataUrls, parseBearerChallenge, type OAuthProviderOptions } from "../src/index.js";
-import { startAuthFixture, type AuthFixture, type AuthFixtureOptions } from "./fixture.js";
-
-const fixtures: AuthFixture[] = [];
-afterEach(async () => {
-  for (const f of fixtures.splice(0)) await f.stop();
-});
-async function fixture(options: AuthFixtureOptions = {}): Promise<AuthFixture> {
-  const f = await startAuthFixture(options);
-  fixtures.push(f);
-  return f;
-}
-
-function provider(f: AuthFixture, options: Partial<OAuthProviderOptions> = {}): OAuthProvider {
-  return new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), ...options });
-}
-
-/** What the HTTP transport does with an auth provider: headers, and up to 3 retries after onUnauthorized. */
-async function call(p: OAuthProvider, url: string, id = 1): Promise<{ status: number; body: unknown }> {
-  for (let retries = 0; ; retries++) {
-    const sent = await p.headers();
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...sent }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" }) });
-    if (response.status === 401 && retries < 3 && (await p.onUnauthorized({ url, status: 401, wwwAuthenticate: response.headers.get("www-authenticate") ?? undefined, sent, attempt: retries }))) continue;
-    return { status: response.status, body: await response.json() };
-  }
-}
+import { describe, expect, it } from "vitest";
+import { FileTokenStore, MemoryTokenStore, OAuthError, createPkce, followRedirectAuthorize, metadataUrls, parseBearerChallenge } from "../src/index.js";
+import { call, fixture, provider } from "./helpers.js";
 
 describe("pieces", () => {
   it("reads Bearer challenges: quoted and bare values, escapes, other schemes", () => {

@@ -1,7 +1,7 @@
 export { HttpTransport, createHttpTransport } from "./transport.js";
 export type { HttpTransportConfig } from "./config.js";
 export { SseEndpointError } from "./errors.js";
-export { encodeHeaderValue, type HttpAuthProvider } from "./request-path.js";
+export { encodeHeaderValue, type AuthRequest, type HttpAuthProvider, type UnauthorizedAnswer } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
 export { headerProblem, isHttpToken } from "./headers.js";
 export { SAFE_METHODS } from "./defaults.js";

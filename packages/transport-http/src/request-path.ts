@@ -9,10 +9,23 @@ import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange
  * another origin), and turning a failed exchange into a typed error. Nothing else in the transport touches headers.
  */
 
+/** The request an auth provider's headers are for (sender-constrained tokens sign it). */
+export interface AuthRequest {
+  method: "GET" | "POST" | "DELETE";
+  /** The request's URL, as sent. */
+  url: string;
+  /** The body, for a POST. */
+  body?: string | undefined;
+}
+
 /** Supplies credentials and reacts to `401`. `@mcp/oauth` implements this hook. */
 export interface HttpAuthProvider {
-  /** Headers added to every request, e.g. `{ Authorization: "Bearer …" }`. */
-  headers(): Promise<Record<string, string>> | Record<string, string>;
+  /**
+   * Headers added to a request, e.g. `{ Authorization: "Bearer …" }`. Called once per request
+   * sent (a retry asks again), with the request: a DPoP provider (RFC 9449) signs a fresh proof
+   * of its method, URL and body. A provider may ignore it.
+   */
+  headers(request?: AuthRequest): Promise<Record<string, string>> | Record<string, string>;
   /**
    * Called on a `401`, and on a `403` whose `WWW-Authenticate` says `error="insufficient_scope"`
    * (step-up). Get new credentials and return true to retry the request (with fresh `headers()`);
@@ -20,14 +33,27 @@ export interface HttpAuthProvider {
    * how many times it was already retried so (0 the first time). A request is retried at most
    * {@link MAX_AUTH_RETRIES} times.
    */
-  onUnauthorized?(context: { url: string; status: number; wwwAuthenticate: string | undefined; sent: Record<string, string>; attempt: number }): Promise<boolean> | boolean;
+  onUnauthorized?(context: UnauthorizedAnswer): Promise<boolean> | boolean;
+}
+
+/** What {@link HttpAuthProvider.onUnauthorized} learns about a refused request. */
+export interface UnauthorizedAnswer {
+  url: string;
+  status: number;
+  wwwAuthenticate: string | undefined;
+  /** What `headers()` gave the refused request. */
+  sent: Record<string, string>;
+  /** How many times it was already retried so (0 the first time). */
+  attempt: number;
+  /** A header of the refusal (lower-case name), such as `dpop-nonce` (RFC 9449 §9). */
+  header: (name: string) => string | undefined;
 }
 
 /** How many times one request is retried after its auth provider's `onUnauthorized`. */
 export const MAX_AUTH_RETRIES = 3;
 
 /** Headers that never follow a redirect to another origin (besides the auth provider's own). */
-export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "cookie", "mcp-session-id", "proxy-authorization"];
+export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "cookie", "dpop", "mcp-session-id", "proxy-authorization"];
 
 /** What the transport's state adds to every request's headers. */
 export interface SessionHeaders {
@@ -128,14 +154,14 @@ export class RequestPath {
 
   async #sendWithAuth(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
     for (let retries = 0; ; retries++) {
-      const sent = await this.#authHeaders();
-      const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0);
+      const sent = await this.#auth!.headers({ method: request.method, url: request.url.href, body: request.body });
+      const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0, Object.keys(sent));
       const challenge = response.header("www-authenticate");
       const refused = response.status === 401 || (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
       if (refused && this.#auth?.onUnauthorized && retries < MAX_AUTH_RETRIES) {
         let retry: boolean;
         try {
-          retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries });
+          retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries, header: (name) => response.header(name.toLowerCase()) });
         } catch (error) {
           response.cancel(); // the refused answer's connection is released, not left half-read
           throw error;
@@ -169,10 +195,6 @@ export class RequestPath {
     return new HttpError(details);
   }
 
-  async #authHeaders(): Promise<Record<string, string>> {
-    return this.#auth ? await this.#auth.headers() : {};
-  }
-
   #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {
     const merged = { ...headers };
     // Credentials only: a provider cannot set the session, the protocol version or the framing.
@@ -189,13 +211,13 @@ export class RequestPath {
     return new NetworkError(request.url.href, error, { serverName: this.#serverName });
   }
 
-  /** One exchange; a redirect it answers is followed by the rules above. */
-  #follow(pool: ExchangePool, request: ExchangeRequest, hops: number): Promise<ExchangeResponse> {
+  /** One exchange; a redirect it answers is followed by the rules above. `authNames`: the auth provider's headers on it. */
+  #follow(pool: ExchangePool, request: ExchangeRequest, hops: number, authNames?: readonly string[]): Promise<ExchangeResponse> {
     return pool.exchange(request).then(
       (response) => {
         if (!REDIRECTS.has(response.status) || hops >= this.#maxRedirects) return response;
         const location = response.header("location");
-        return location === undefined ? response : this.#redirect(pool, request, response, location, hops);
+        return location === undefined ? response : this.#redirect(pool, request, response, location, hops, authNames);
       },
       (error: unknown) => {
         throw this.#networkError(request, error);
@@ -203,7 +225,7 @@ export class RequestPath {
     );
   }
 
-  async #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number): Promise<ExchangeResponse> {
+  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number, authNames: readonly string[] | undefined): Promise<ExchangeResponse> {
     response.cancel();
     const target = new URL(location, current.url);
     const headers = { ...current.headers };
@@ -211,13 +233,13 @@ export class RequestPath {
     if (target.origin !== current.url.origin) {
       // Credentials and the session belong to the origin we were configured with.
       for (const name of CREDENTIAL_HEADERS) delete headers[name];
-      if (this.#auth) for (const name of Object.keys(await this.#auth.headers())) delete headers[name.toLowerCase()];
+      for (const name of authNames ?? []) delete headers[name.toLowerCase()];
     }
     // 307/308 repeat the request as it was; the others become a GET without a body.
     const keepsBody = response.status === 307 || response.status === 308;
     if (!keepsBody) delete headers["content-type"];
     const next: ExchangeRequest = keepsBody ? { ...current, url: target, headers } : { method: "GET", url: target, headers, abort: current.abort };
-    return this.#follow(pool, next, hops + 1);
+    return this.#follow(pool, next, hops + 1, authNames);
   }
 }
 

@@ -179,25 +179,29 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
 
   it("the auth provider's token is sent; on 401 it refreshes and the request is retried once", async () => {
     const f = await fixture((req, res) => {
-      if (req.headers.authorization !== "Bearer fresh") return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      if (req.headers.authorization !== "Bearer fresh") return void res.writeHead(401, { "www-authenticate": "Bearer", "dpop-nonce": "n-1" }).end();
       sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
     });
     let token = "stale";
     const refreshes: unknown[] = [];
+    const requests: unknown[] = [];
     const t = await transport({
       url: f.url,
       authProvider: {
-        headers: () => ({ Authorization: `Bearer ${token}` }),
-        onUnauthorized: (ctx) => {
-          refreshes.push(ctx);
+        headers: (request) => (requests.push(request), { Authorization: `Bearer ${token}` }),
+        onUnauthorized: ({ header, ...ctx }) => {
+          // The refusal's headers are there to read (a DPoP provider takes its nonce).
+          refreshes.push({ ...ctx, nonce: header("DPoP-Nonce") });
           token = "fresh";
           return true;
         },
       },
     });
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
-    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer", sent: { Authorization: "Bearer stale" }, attempt: 0 }]);
+    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer", sent: { Authorization: "Bearer stale" }, attempt: 0, nonce: "n-1" }]);
     expect(f.seen.map((s) => s.headers.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+    // headers() is asked for each request sent, with what a proof would sign: method, URL, body.
+    expect(requests).toEqual(f.seen.map((s) => ({ method: "POST", url: f.url, body: s.body })));
   });
 
   it("403 insufficient_scope is a step-up: the provider is asked, and a request is retried at most 3 times", async () => {

@@ -17,7 +17,7 @@ describe("redirects", () => {
       if (req.url === "/moved") return void res.writeHead(308, { location: other.url }).end();
       res.writeHead(500).end();
     });
-    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer provider-token", "X-Api-Key": "provider-key" }) } });
+    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer provider-token", "X-Api-Key": "provider-key", DPoP: "proof" }) } });
     await expect(t.request("tools/list")).resolves.toEqual({ at: "/mcp", method: "POST" });
     expect(f.seen.map((s) => [s.url, s.headers.authorization, s.headers["x-api-key"]])).toEqual([
       ["/mcp", "Bearer provider-token", "provider-key"],
@@ -26,6 +26,7 @@ describe("redirects", () => {
     expect(other.seen).toHaveLength(1);
     expect(other.seen[0]!.headers.authorization).toBeUndefined();
     expect(other.seen[0]!.headers["x-api-key"]).toBeUndefined();
+    expect(other.seen[0]!.headers["dpop"]).toBeUndefined();
     expect(JSON.parse(other.seen[0]!.body)).toMatchObject({ method: "tools/list" }); // 307/308 keep the body
   });
 
