@@ -50,7 +50,7 @@ export async function serversCommand(globals: GlobalOptions, options: { verbose?
 }
 
 /** For a command scoped to one server: fails with the reason when that server cannot start. */
-function mustStart(session: Session, server: string | undefined): void {
+export function mustStart(session: Session, server: string | undefined): void {
   const why = server === undefined ? undefined : notStartable(session, server);
   if (why) throw new CliError(why);
 }
@@ -118,13 +118,13 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
 }
 
 /** Says why each server that failed failed (with its command or URL, and a hint); exit 1 if any did. */
-function reportFailures(session: Session): number {
+export function reportFailures(session: Session): number {
   const failed = session.manager.getStatuses().filter((status) => status.state === "failed");
   for (const status of failed) warn(failureOf(session, status));
   return failed.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
-async function connected(session: Session, only: string | undefined): Promise<string[]> {
+export async function connected(session: Session, only: string | undefined): Promise<string[]> {
   await settle(session);
   return session.manager
     .getStatuses()

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { authCommand, logoutCommand } from "./auth-commands.js";
+import { skillCommand, skillsCommand } from "./skill-commands.js";
 import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
 import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
@@ -95,6 +96,17 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file")
     .option("-o, --out-dir <dir>", "where binary content is saved")
     .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) => run(() => readCommand(globals(command), uri === undefined ? [first] : [first, uri], options)));
+
+  program
+    .command("skills [server]")
+    .description("skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(() => skillsCommand(globals(command), server)));
+
+  program
+    .command("skill <server> <skill>")
+    .description("load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md")
+    .option("-f, --file <path>", "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)")
+    .action((server: string, skill: string, options: { file?: string }, command: Command) => run(() => skillCommand(globals(command), server, skill, options)));
 
   program
     .command("prompts [server]")

@@ -2,7 +2,22 @@
 // A client built on @mcp/client for the official MCP conformance suite. The suite appends the
 // server URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
 //   node apps/conformance-client/dist/index.js <server-url>
-import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listResources, listTools, readResource, type ConnectOptions, type MCPServerConnection, type Tool } from "@mcp/client";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listSkills,
+  listTools,
+  loadSkill,
+  readResource,
+  SkillVerificationError,
+  type ConnectOptions,
+  type MCPServerConnection,
+  type Tool,
+} from "@mcp/client";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 
 const url = process.argv.at(-1);
@@ -95,6 +110,22 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
   "json-schema-ref-no-deref": async (connection) => {
     await listTools(connection);
   },
+  // Skills (SEP-2640): listing fetches no file; loading verifies the SKILL.md before anything
+  // else of the skill is read.
+  "sep-2640-client-no-prefetch": async (connection) => {
+    console.log(JSON.stringify(await listSkills(connection)));
+  },
+  "sep-2640-client-verify": async (connection) => {
+    for (const entry of await listSkills(connection)) {
+      try {
+        const skill = await loadSkill(connection, entry);
+        for (const file of entry.resources ?? []) if (file.uri !== entry.uri) await skill.readFile(file.uri);
+      } catch (error) {
+        if (!SkillVerificationError.isInstance(error)) throw error;
+        console.error(`[${scenario}] refused: ${error.message}`);
+      }
+    }
+  },
   "sse-retry": async (connection) => {
     await listTools(connection);
     const result = await callTool(connection, "test_reconnection", {}, { timeout: 10_000 });
@@ -126,6 +157,8 @@ function authProviderFor(serverUrl: string): OAuthProvider | undefined {
     clientName: "mcp-client-stack-conformance",
   });
 }
+
+for (const check of ["digest", "size", "frontmatter"]) scenarios[`sep-2640-client-verify-${check}`] = scenarios["sep-2640-client-verify"]!;
 
 if (scenario.startsWith("auth/")) {
   scenarios[scenario] = async (connection) => {

@@ -36,6 +36,20 @@ export {
 } from "./methods.js";
 export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
 export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./tasks.js";
+export {
+  getSkill,
+  listSkills,
+  loadSkill,
+  SKILLS_EXTENSION,
+  SkillVerificationError,
+  supportsSkills,
+  type LoadedSkill,
+  type LoadSkillOptions,
+  type SkillEntry,
+  type SkillFile,
+  type SkillFileContent,
+  type SkillVerificationFailure,
+} from "./skills.js";
 export { serverConfigProblems, type ConfigProblem } from "./validate.js";
 export type { SubscriptionFilter } from "./session.js";
 export {

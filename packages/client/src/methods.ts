@@ -50,10 +50,11 @@ function requireCapability(connection: Connection, capability: Capability, metho
 }
 
 /**
- * Follows `nextCursor` to the end. Fails on a repeated cursor (a server looping), past
- * `maxPages` and past `maxItems`, naming the server and the method.
+ * Follows `nextCursor` to the end (the list functions here and `listSkills`). Fails on a
+ * repeated cursor (a server looping), past `maxPages` and past `maxItems`, naming the server and
+ * the method.
  */
-async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
+export async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
   const { maxPages = 100, maxItems = 100_000, onCacheHints, ...requestOptions } = options;
   const items: T[] = [];
   let hints: CacheHints | undefined;

@@ -38,7 +38,8 @@ export type McpErrorCode =
   | "tool_unavailable"
   | "task_cancelled"
   | "not_in_protocol_revision"
-  | "oauth_error";
+  | "oauth_error"
+  | "skill_verification_failed";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

@@ -1,4 +1,4 @@
-import { capabilitiesFor, type CacheHints, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type ProtocolEra, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
+import { capabilitiesFor, listSkills, loadSkill, type CacheHints, type LoadedSkill, type LoadSkillOptions, type SkillEntry, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type ProtocolEra, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
 import { FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
@@ -236,6 +236,19 @@ export class MCPManager {
   /** The server's resource templates, fetched once and kept fresh on `resources/list_changed`. */
   listResourceTemplates(name: string): Promise<ResourceTemplate[]> {
     return this.#list(name, "resourceTemplates") as Promise<ResourceTemplate[]>;
+  }
+
+  /**
+   * The skills the server lists (SEP-2640; starting it when it is idle): empty when it does not
+   * declare the extension. Only the listing is fetched, never a skill's files.
+   */
+  async listSkills(name: string): Promise<SkillEntry[]> {
+    return listSkills(await this.waitForConnection(name));
+  }
+
+  /** Loads one of the server's skills, every byte verified against its entry (`loadSkill` of `@mcp/client`). */
+  async loadSkill(name: string, skill: SkillEntry | string, options?: LoadSkillOptions): Promise<LoadedSkill> {
+    return loadSkill(await this.waitForConnection(name), skill, options);
   }
 
   #list(name: string, kind: ListKind): Promise<unknown[]> {

@@ -42,10 +42,11 @@ export interface V2HttpServer {
 /**
  * The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it
  * 2026-07-28-only; `cors: true` lets a page on another origin call it (any origin, any request
- * header, every response header exposed; preflights answered here).
+ * header, every response header exposed; preflights answered here). `build` serves another
+ * server than {@link buildV2Server}'s.
  */
-export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean } = {}): Promise<V2HttpServer> {
-  const handler = createMcpHandler(() => buildV2Server(), options.legacy ? { legacy: options.legacy } : {});
+export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean; build?: () => McpServer } = {}): Promise<V2HttpServer> {
+  const handler = createMcpHandler(options.build ?? (() => buildV2Server()), options.legacy ? { legacy: options.legacy } : {});
   const requests: V2HttpServer["requests"] = [];
   const http: Server = createServer((req, res) => {
     if (options.cors) {

@@ -1,0 +1,66 @@
+import { SkillVerificationError, type SkillEntry } from "@mcp/client";
+import { connected, mustStart, reportFailures } from "./commands.js";
+import { startOne } from "./resolve.js";
+import { withSession, type GlobalOptions } from "./session.js";
+import { cutLeft, cutRight, fitColumns, table } from "./table.js";
+import { CliError, color, EXIT, out, printJson } from "./ui.js";
+
+// Skills served over MCP (SEP-2640): `skills` lists them (the listing only, no file is fetched);
+// `skill` loads one, verified, and prints it with where it came from.
+
+/** `skills [server]`: every connected server's skills. */
+export async function skillsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
+  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
+    mustStart(session, server);
+    const rows: { server: string; name: string; description: string; uri: string }[] = [];
+    for (const name of await connected(session, server)) {
+      for (const entry of await session.manager.listSkills(name)) rows.push({ server: name, name: entry.frontmatter.name, description: entry.frontmatter.description, uri: entry.uri });
+    }
+    if (globals.json) printJson(rows);
+    else if (rows.length === 0) out(color.dim("no skills (no server lists any)"));
+    else {
+      const head = ["SERVER", "SKILL", "DESCRIPTION", "URI"];
+      const cells = rows.map((r) => [r.server, r.name, r.description.replace(/\s+/g, " ").trim(), r.uri]);
+      const fit = fitColumns(head, cells, [2, 3]);
+      const t = table(head);
+      for (const [s, n, d, u] of cells) t.push([cutRight(s!, fit.widths[0]!), cutRight(n!, fit.widths[1]!), cutRight(d!, fit.widths[2]!), cutLeft(u!, fit.last)]);
+      out(t.toString());
+    }
+    return reportFailures(session);
+  });
+}
+
+/**
+ * `skill <server> <skill> [--file <path>]`: loads the skill (a name from the server's listing, or
+ * the URI of its SKILL.md), verified against its entry, and prints its SKILL.md, or one of its
+ * files. Only that server starts.
+ */
+export async function skillCommand(globals: GlobalOptions, server: string, skill: string, options: { file?: string }): Promise<number> {
+  return withSession({ ...globals, server: [server] }, { connect: false }, async (session) => {
+    await session.manager.addServers(session.configs, session.servers);
+    await startOne(session, server);
+    let target: SkillEntry | string = skill;
+    if (!skill.includes("://")) {
+      const entries = await session.manager.listSkills(server);
+      const named = entries.filter((e) => e.frontmatter.name === skill || e.uri === `skill://${skill}/SKILL.md`);
+      if (named.length === 0) throw new CliError(`server "${server}" lists no skill "${skill}"${entries.length ? ` (it lists ${entries.map((e) => e.frontmatter.name).join(", ")})` : ""}`);
+      // Two skills may share a name (acme/billing/refunds, acme/support/refunds): the URI decides.
+      if (named.length > 1) throw new CliError(`server "${server}" lists ${named.length} skills named "${skill}"; give one by URI: ${named.map((e) => e.uri).join(", ")}`);
+      target = named[0]!;
+    }
+    try {
+      const loaded = await session.manager.loadSkill(server, target, globals.timeout === undefined ? {} : { timeout: globals.timeout });
+      const file = options.file === undefined ? undefined : await loaded.readFile(options.file);
+      if (globals.json) printJson({ server, uri: loaded.entry.uri, frontmatter: loaded.frontmatter, ...(file ? { file: { uri: file.uri, text: file.text } } : { markdown: loaded.markdown }) });
+      else {
+        // Where it came from, always: a skill's instructions are the server's text, not ours.
+        out(color.dim(`# from server "${server}": ${file ? file.uri : loaded.entry.uri} (verified against its entry)`));
+        out(file ? file.text : loaded.markdown);
+      }
+      return EXIT.ok;
+    } catch (error) {
+      if (SkillVerificationError.isInstance(error)) throw new CliError(error.message);
+      throw error;
+    }
+  });
+}
