@@ -296,6 +296,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     stateless: init.era === "2026-07-28",
     protocolVersion: init.protocolVersion,
     capabilities,
+    serverCapabilities: init.capabilities,
     clientInfo,
     http: "url" in config || (options.transport !== undefined && "sessionId" in options.transport),
     answer: serverRequestHandler(options),

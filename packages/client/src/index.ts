@@ -35,7 +35,8 @@ export {
   type ListOptions,
 } from "./methods.js";
 export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
-export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./tasks.js";
+export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
+export { TASKS_EXTENSION } from "./tasks-extension.js";
 export {
   getSkill,
   listSkills,

@@ -5,7 +5,8 @@ import type { MCPServerConnection } from "./connect.js";
 type Connection = MCPServerConnection<MCPTransport>;
 import { CapabilityNotSupportedError, PaginationError } from "./errors.js";
 import { NotInProtocolRevisionError } from "./stateless.js";
-import { callToolAsTask, forgetTaskSupport, mustListFirst, rememberTaskSupport, runsAsTask, type CallToolOptions } from "./tasks.js";
+import type { CallToolOptions } from "./task-status.js";
+import { callToolAsTask, forgetTaskSupport, mustListFirst, rememberTaskSupport, runsAsTask } from "./tasks.js";
 import type {
   CallToolResult,
   CompleteRef,

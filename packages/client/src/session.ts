@@ -10,7 +10,8 @@ import {
   withStatelessMeta,
   type HeaderParam,
 } from "./stateless.js";
-import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
+import { callCapabilities, followTask, serverOffersTasks } from "./tasks-extension.js";
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types.js";
 
 /** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
 export interface SubscriptionFilter {
@@ -37,6 +38,8 @@ export interface SessionContext {
   stateless: boolean;
   protocolVersion: string;
   capabilities: ClientCapabilities;
+  /** What the server declared (2026-07-28: its `server/discover` answer). */
+  serverCapabilities: ServerCapabilities;
   clientInfo: Implementation;
   /** Whether the transport is HTTP (`x-mcp-header` applies there only). */
   http: boolean;
@@ -65,6 +68,7 @@ export interface Session {
  */
 export function createSession(context: SessionContext): Session {
   const { name, transport, stateless, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } = context;
+  const tasks = serverOffersTasks(context.serverCapabilities);
   const options = { onError: context.onError };
   let logLevel: LoggingLevel | undefined;
   const toolHeaders = new Map<string, HeaderParam[]>();
@@ -81,11 +85,19 @@ export function createSession(context: SessionContext): Session {
     if (REMOVED_IN_STATELESS.has(method)) throw new NotInProtocolRevisionError(name, method, protocolVersion);
     const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
     const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
+    // A tools/call to a server with the tasks extension declares it too: the server may answer with a task.
+    const taskable = method === "tools/call" && tasks;
+    const requestCapabilities = taskable ? callCapabilities(capabilities, requestOptions) : capabilities;
     let current: object | undefined = params;
     for (let round = 0; ; round++) {
-      const result = await transport.request<Record<string, unknown>>(method, withStatelessMeta(current, { version: protocolVersion, capabilities, clientInfo, logLevel }), callOptions);
+      const result = await transport.request<Record<string, unknown>>(method, withStatelessMeta(current, { version: protocolVersion, capabilities: requestCapabilities, clientInfo, logLevel }), callOptions);
       const type = result?.["resultType"];
       if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
+      if (type === "task") {
+        if (!taskable || requestCapabilities === capabilities) throw new InvalidResultError(`MCP server "${name}" answered ${method} with a task, which this request did not allow`);
+        const tool = String((params as { name?: unknown } | undefined)?.name);
+        return (await followTask({ name, request: (m, p, o) => statelessRequest<Record<string, unknown>>(m, p, o), answerInputs }, result, tool, requestOptions)) as T;
+      }
       if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
       if (!MRTR_METHODS.has(method)) throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
       if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);

@@ -4,49 +4,14 @@
 // `pollInterval`, and the result comes from `tasks/result` (which also carries the server's input
 // requests, answered by the connection's handlers, while the task waits for input). Aborting
 // cancels the task with `tasks/cancel`.
-import { abortHandleOf, delay, McpError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
+import { abortHandleOf, delay, type MCPTransport } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
 import { CapabilityNotSupportedError } from "./errors.js";
 import { InvalidResultError } from "./stateless.js";
+import { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
 import type { CallToolResult, Tool } from "./types.js";
 
 type Connection = MCPServerConnection<MCPTransport>;
-
-/** A task's state, as `tasks/get` reports it. */
-export interface TaskStatus {
-  taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
-  statusMessage?: string | undefined;
-  createdAt?: string | undefined;
-  lastUpdatedAt?: string | undefined;
-  /** How long the server keeps the task, in ms (`null`: no limit). */
-  ttl?: number | null | undefined;
-  /** How often the server asks to be polled, in ms. */
-  pollInterval?: number | undefined;
-  [key: string]: unknown;
-}
-
-/** Options of `callTool`: a request's options, and how to run the call as a task. */
-export interface CallToolOptions extends RequestOptions {
-  /**
-   * Run the call as a task (2025 era; the server must offer `tasks.requests.tools.call`). By
-   * default a tool whose listed `execution.taskSupport` is `"required"` runs as one; `true` forces
-   * it for an `"optional"` tool; `{ ttl }` also asks how long the server keeps it; `false` never.
-   */
-  task?: boolean | { ttl?: number | undefined } | undefined;
-  /** Each status the task reports (`working` with its `statusMessage`, `input_required`, …). */
-  onTaskStatus?: ((task: TaskStatus) => void) | undefined;
-}
-
-/** The task a tool call ran as was cancelled (by the server, or with `tasks/cancel` elsewhere). */
-export class TaskCancelledError extends McpError {
-  static override readonly brand: string = "TaskCancelledError";
-  declare readonly taskId: string;
-  constructor(serverName: string, tool: string, task: TaskStatus) {
-    super("task_cancelled", `The task of tool "${tool}" on MCP server "${serverName}" was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
-    this.taskId = task.taskId;
-  }
-}
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 /** Per connection: each listed tool's `execution.taskSupport` (`""` when it says nothing). */
@@ -69,7 +34,8 @@ function serverRunsToolTasks(connection: Connection): boolean {
 
 /** Whether this call goes as a task: asked for, or required by the listed tool (and offered by the server). */
 export function runsAsTask(connection: Connection, name: string, task: CallToolOptions["task"]): boolean {
-  if (task === false) return false;
+  // In 2026-07-28 the server decides (the tasks extension, followed by the session): nothing to force.
+  if (task === false || connection.era === "2026-07-28") return false;
   if (task !== undefined) {
     if (!serverRunsToolTasks(connection)) throw new CapabilityNotSupportedError(connection.name, "tasks.requests.tools.call", "tools/call as a task");
     return true;
