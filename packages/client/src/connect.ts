@@ -16,6 +16,8 @@ import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { CLIENT_VERSION } from "./version.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
+import type { TracingApi } from "./tracing.js";
+import { tracingFor } from "./tracing-load.js";
 import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation, type ProtocolEra } from "./negotiate.js";
 import type {
   ClientCapabilities,
@@ -72,6 +74,13 @@ export interface ConnectOptions {
   onLog?: ((message: LogMessage) => void) | undefined;
   /** Non-fatal transport problems (a malformed line, a listener that failed). */
   onError?: ((error: Error) => void) | undefined;
+  /**
+   * OpenTelemetry: a client span per request (method, target, server, outcome) and its trace
+   * context (`traceparent`, `tracestate`) in the request's `_meta`. By default on when the
+   * program has `@opentelemetry/api` installed (Node, Bun, Deno; an optional peer dependency:
+   * nothing loads without it); pass the API module to trace in a browser; `false` turns it off.
+   */
+  tracing?: boolean | TracingApi | undefined;
   /** The connection closed, asked for or not. */
   onClose?: (() => void) | undefined;
   /** Whether to receive server-initiated messages outside a request (HTTP: the GET stream). Default true. */
@@ -298,6 +307,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     capabilities,
     serverCapabilities: init.capabilities,
     clientInfo,
+    tracing: await tracingFor(options.tracing),
     http: "url" in config || (options.transport !== undefined && "sessionId" in options.transport),
     answer: serverRequestHandler(options),
     listenerCount: (method) => listeners.get(method)?.size ?? 0,

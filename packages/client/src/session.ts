@@ -11,6 +11,7 @@ import {
   type HeaderParam,
 } from "./stateless.js";
 import { callCapabilities, followTask, serverOffersTasks } from "./tasks-extension.js";
+import { traceRequests, type TracingApi } from "./tracing.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types.js";
 
 /** What a `subscriptions/listen` stream asks for (and what the server acknowledged). */
@@ -43,6 +44,8 @@ export interface SessionContext {
   clientInfo: Implementation;
   /** Whether the transport is HTTP (`x-mcp-header` applies there only). */
   http: boolean;
+  /** OpenTelemetry, when a program traces: a span per request, its context in `_meta`. */
+  tracing?: TracingApi | undefined;
   /** The connection's handlers for server→client requests, also used for MRTR input requests. */
   answer: (method: string, params: unknown, context: RequestContext) => Promise<unknown>;
   /** How many listeners the connection has for a notification method. */
@@ -110,7 +113,8 @@ export function createSession(context: SessionContext): Session {
   };
 
   // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
-  const request: Session["request"] = stateless ? statelessRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
+  const plain: Session["request"] = stateless ? statelessRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
+  const request = context.tracing ? traceRequests(context.tracing, { server: name, protocolVersion, transport: http ? "http" : "stdio" }, plain) : plain;
 
   /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
   const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {

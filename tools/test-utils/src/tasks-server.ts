@@ -68,7 +68,7 @@ export async function startTasksServer(options: { pollIntervalMs?: number } = {}
       if (task.polls < 3) set(task, "working", `stage ${task.polls}/2`);
       else {
         set(task, "completed", "done");
-        task.result = { content: [{ type: "text", text: `Report: ${String(task.args["topic"] ?? "")}` }], isError: false };
+        task.result = { content: [{ type: "text", text: `Report: ${typeof task.args["topic"] === "string" ? task.args["topic"] : ""}` }], isError: false };
       }
     } else if (task.tool === "greet" && task.polls === 1 && task.inputRequests === undefined) {
       set(task, "input_required", "waiting for a name");

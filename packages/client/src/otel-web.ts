@@ -1,0 +1,6 @@
+import type { TracingApi } from "./tracing.js";
+
+/** Browsers and workers load nothing on their own: pass the API as `tracing` to trace there. */
+export function loadTracingApi(): Promise<TracingApi | undefined> {
+  return Promise.resolve(undefined);
+}

@@ -1,0 +1,79 @@
+import { withMeta, type RequestOptions } from "@mcp/jsonrpc";
+import { CLIENT_VERSION } from "./version.js";
+
+// OpenTelemetry for MCP requests: a client span per request (method, target, server, outcome),
+// and its W3C trace context (`traceparent`, `tracestate`) in the request's `_meta`, where MCP
+// servers look for it. Only `@opentelemetry/api` is used, and only when the program has it.
+
+/** The part of `@opentelemetry/api` used here; the real module fits it. */
+export interface TracingApi {
+  trace: {
+    getTracer(name: string, version?: string): { startSpan(name: string, options: { kind: number; attributes: Record<string, string | number | boolean> }, context: unknown): TracingSpan };
+    setSpan(context: unknown, span: TracingSpan): unknown;
+  };
+  context: { active(): unknown };
+  propagation: { inject(context: unknown, carrier: Record<string, string>): void };
+}
+
+interface TracingSpan {
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  recordException(error: Error): unknown;
+  end(): void;
+}
+
+const SPAN_KIND_CLIENT = 2;
+const STATUS_ERROR = 2;
+
+type Request = <T>(method: string, params?: object, options?: RequestOptions) => Promise<T>;
+
+/** What every span of one connection says about it. */
+export interface TracedConnection {
+  server: string;
+  protocolVersion: string;
+  transport: "stdio" | "http";
+}
+
+/** `request` with a span around each call and its trace context in `_meta`. */
+export function traceRequests(api: TracingApi, connection: TracedConnection, request: Request): Request {
+  const tracer = api.trace.getTracer("@mcp/client", CLIENT_VERSION);
+  return async <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => {
+    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+    const target = method === "tools/call" || method === "prompts/get" ? p.name : method === "resources/read" ? p.uri : undefined;
+    const attributes: Record<string, string | number | boolean> = {
+      "mcp.method.name": method,
+      "mcp.protocol.version": connection.protocolVersion,
+      "mcp.server.name": connection.server,
+      "network.transport": connection.transport === "stdio" ? "pipe" : "tcp",
+    };
+    if (typeof target === "string") attributes[method === "tools/call" ? "gen_ai.tool.name" : method === "prompts/get" ? "gen_ai.prompt.name" : "mcp.resource.uri"] = target;
+    const span = tracer.startSpan(typeof target === "string" ? `${method} ${target}` : method, { kind: SPAN_KIND_CLIENT, attributes }, api.context.active());
+    const carrier: Record<string, string> = {};
+    api.propagation.inject(api.trace.setSpan(api.context.active(), span), carrier);
+    const traced = carrier["traceparent"] === undefined ? params : withMeta(params, pick(carrier, ["traceparent", "tracestate", "baggage"]));
+    try {
+      const result = await request<T>(method, traced, options);
+      if (method === "tools/call" && (result as { isError?: unknown } | undefined)?.isError === true) {
+        span.setAttribute("error.type", "tool_error");
+        span.setStatus({ code: STATUS_ERROR, message: "the tool reported an error (isError)" });
+      }
+      return result;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const code = (failure as { code?: unknown }).code;
+      span.setAttribute("error.type", typeof code === "number" ? String(code) : failure.name);
+      if (typeof code === "number") span.setAttribute("rpc.response.status_code", String(code));
+      span.recordException(failure);
+      span.setStatus({ code: STATUS_ERROR, message: failure.message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  };
+}
+
+function pick(carrier: Record<string, string>, keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of keys) if (carrier[key] !== undefined) out[key] = carrier[key];
+  return out;
+}
