@@ -18,6 +18,7 @@ import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.
 import { serverConfigProblems } from "./validate.js";
 import type { TracingApi } from "./tracing.js";
 import { tracingFor } from "./tracing-load.js";
+import { TaskReceiver, type ServerRequestTaskOptions } from "./task-receiver.js";
 import { discover, initialize, type DiscoverResult, type Handshake, type Negotiation, type ProtocolEra } from "./negotiate.js";
 import type {
   ClientCapabilities,
@@ -74,6 +75,14 @@ export interface ConnectOptions {
   onLog?: ((message: LogMessage) => void) | undefined;
   /** Non-fatal transport problems (a malformed line, a listener that failed). */
   onError?: ((error: Error) => void) | undefined;
+  /**
+   * Run the server's sampling and elicitation requests as tasks when it asks (MCP 2025-11-25
+   * tasks): the client advertises `tasks.requests.sampling.createMessage` /
+   * `elicitation.create` (for the handlers it has), answers such a request at once with a task,
+   * runs your handler in the background and answers the server's `tasks/*` requests about it.
+   * Off by default.
+   */
+  serverRequestTasks?: boolean | ServerRequestTaskOptions | undefined;
   /**
    * OpenTelemetry: a client span per request (method, target, server, outcome) and its trace
    * context (`traceparent`, `tracestate`) in the request's `_meta`. By default on when the
@@ -180,11 +189,12 @@ export function applyElicitationDefaults(params: ElicitParams, result: ElicitRes
  * plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
  * list among them) may depend on them, so a cache of those answers keys on them.
  */
-export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown }): ClientCapabilities {
+export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
   const capabilities: ClientCapabilities = { ...(options.capabilities ?? {}) };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};
   if (options.onElicitation) capabilities.elicitation = {};
+  if (options.serverRequestTasks && (options.onSampling || options.onElicitation)) capabilities["tasks"] = TaskReceiver.capability({ sampling: Boolean(options.onSampling), elicitation: Boolean(options.onElicitation) });
   return capabilities;
 }
 
@@ -249,9 +259,14 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     emit(method, params);
     options.onNotification?.(method, params);
   };
-  transport.onRequest = serverRequestHandler(options);
+  const answer = serverRequestHandler(options);
+  const receiver = options.serverRequestTasks && (options.onSampling || options.onElicitation) ? new TaskReceiver(typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {}, new Set([...(options.onSampling ? ["sampling/createMessage"] : []), ...(options.onElicitation ? ["elicitation/create"] : [])]), answer) : undefined;
+  transport.onRequest = receiver ? (method, params, context) => receiver.handle(method, params, context) ?? answer(method, params, context) : answer;
   transport.onError = (error) => options.onError?.(error);
-  transport.onClose = () => options.onClose?.();
+  transport.onClose = () => {
+    receiver?.close();
+    options.onClose?.();
+  };
 
   const timeout = options.timeout ?? config.timeout ?? DEFAULT_CONNECT_TIMEOUT;
   const handshake = new AbortController();
@@ -309,7 +324,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     clientInfo,
     tracing: await tracingFor(options.tracing),
     http: "url" in config || (options.transport !== undefined && "sessionId" in options.transport),
-    answer: serverRequestHandler(options),
+    answer,
     listenerCount: (method) => listeners.get(method)?.size ?? 0,
     onError: options.onError,
   });

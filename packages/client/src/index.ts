@@ -37,6 +37,7 @@ export {
 export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
 export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
 export { TASKS_EXTENSION } from "./tasks-extension.js";
+export type { ServerRequestTaskOptions } from "./task-receiver.js";
 export {
   getSkill,
   listSkills,
