@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
-import type { ApiError, Dialog, DialogAnswer, InspectorEvent, JsonSchema, LogEntry } from "@mcp/inspector";
+import type { ApiError, Dialog, DialogAnswer, InspectorEvent, JsonSchema, LogEntry, TaskRow } from "@mcp/inspector";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
 // (elicitation, sampling) a server waits on.
 
 /** Entries kept for a page that opens later. */
 const LOG_SIZE = 1000;
+const TASKS_KEPT = 100;
 /** A log entry's result or params bigger than this (as JSON) is kept as a preview only. */
 const MAX_LOGGED = 32 * 1024;
 
@@ -45,6 +46,7 @@ export class InspectorHub {
   readonly #dialogs = new Map<string, { dialog: Dialog; settle: (answer: DialogAnswer) => void }>();
   #log: LogEntry[] = [];
   #seq = 0;
+  readonly #tasks = new Map<string, TaskRow>();
 
   emit(event: InspectorEvent): void {
     const frame = `data: ${JSON.stringify(event)}\n\n`;
@@ -62,6 +64,31 @@ export class InspectorHub {
 
   get log(): LogEntry[] {
     return [...this.#log];
+  }
+
+  /** Tool calls that ran as tasks, the last 100. */
+  get tasks(): TaskRow[] {
+    return [...this.#tasks.values()];
+  }
+
+  /** A task call's new status (or its end): kept, and sent to every page. */
+  task(id: string, change: Partial<TaskRow> & Pick<TaskRow, "server" | "tool">): void {
+    const now = Date.now();
+    const before = this.#tasks.get(id);
+    if (!before && change.taskId === undefined) return; // a call that never became a task
+    const row: TaskRow = { id, taskId: "", status: "working", startedAt: now, ended: false, ...before, ...change, updatedAt: now };
+    this.#tasks.delete(id);
+    this.#tasks.set(id, row);
+    if (this.#tasks.size > TASKS_KEPT) this.#tasks.delete(this.#tasks.keys().next().value!);
+    this.emit({ type: "task", task: row });
+  }
+
+  /** The call of a task returned: marked ended, and cancelled if it was aborted before the task ended. */
+  endTask(id: string, aborted: boolean): void {
+    const row = this.#tasks.get(id);
+    if (!row) return;
+    const open = row.status === "working" || row.status === "input_required";
+    this.task(id, { server: row.server, tool: row.tool, ended: true, ...(aborted && open ? { status: "cancelled", statusMessage: "cancelled in the inspector (tasks/cancel sent)" } : {}) });
   }
 
   get dialogs(): Dialog[] {

@@ -115,8 +115,11 @@ export async function startInspector(session: Session, hub: InspectorHub, option
             signal: controller.signal,
             resetTimeoutOnProgress: true,
             onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
+            // A call that runs as a task: its statuses feed the Tasks view.
+            onTaskStatus: (task) => hub.task(id, { server: tool.serverName, tool: tool.toolName, taskId: task.taskId, status: task.status, statusMessage: task.statusMessage }),
           }),
         );
+        hub.endTask(id, controller.signal.aborted);
         if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
         return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
       } finally {
@@ -200,7 +203,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRows(manager.getTools()), log: hub.log, dialogs: hub.dialogs, version: CLI_VERSION } satisfies InspectorState);
+      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRows(manager.getTools()), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });

@@ -139,6 +139,20 @@ describe("mcp inspect in Chromium", () => {
     expect(await page.locator(".progress").count()).toBe(0);
   });
 
+  it("shows a task's status line while it runs, and the call in the Tasks view", async () => {
+    await openTool("simulate-research-query");
+    await page.fill('input[name="topic"]', "tides");
+    await page.click('button[name="call"]');
+    await page.waitForSelector(".task-line");
+    expect(await page.locator(".task-line").textContent()).toMatch(/^task (working|completed)/);
+    await page.waitForSelector(".result.ok", { timeout: 15_000 });
+    await page.click('button[name="view-tasks"]');
+    const row = page.locator(".tasks tr[data-task]").first();
+    await expect.poll(async () => row.locator(".status").textContent()).toBe("completed");
+    expect(await row.locator("td.name").textContent()).toBe("simulate-research-query");
+    await shot("tasks");
+  });
+
   it("answers an elicitation request in a dialog", async () => {
     await openTool("trigger-elicitation-request");
     await page.click('button[name="call"]');

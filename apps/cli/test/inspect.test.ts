@@ -257,6 +257,43 @@ describe("mcp inspect: the API", () => {
     expect(echo.result.content[0].text).toBe("Echo: still here");
   });
 
+  it("a tool that runs as a task: its statuses stream as task events and stay in the state; cancelling one marks it cancelled", async () => {
+    const events: string[] = [];
+    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+      request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
+    });
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => events.push(chunk));
+    try {
+      const done = JSON.parse((await json("/api/call", { id: "task-1", tool: "mcp__everything__simulate-research-query", arguments: { topic: "tides" } })).body);
+      expect(done.result.content[0].text).toContain("# Research Report: tides");
+      const taskEvents = events
+        .join("")
+        .split("\n\n")
+        .map((frame) => frame.replace(/^data: /, ""))
+        .filter((frame) => frame.includes('"type":"task"'))
+        .map((frame) => (JSON.parse(frame) as { task: { id: string; status: string; statusMessage?: string } }).task)
+        .filter((task) => task.id === "task-1");
+      expect(taskEvents[0]).toMatchObject({ status: "working" });
+      expect(taskEvents.map((t) => t.status)).toContain("completed");
+      expect(taskEvents.some((t) => /./.test(t.statusMessage ?? ""))).toBe(true);
+
+      // Another one, cancelled from the page while it works.
+      const pending = json("/api/call", { id: "task-2", tool: "mcp__everything__simulate-research-query", arguments: { topic: "waves" } });
+      await waitFor(() => events.join("").includes('"id":"task-2"'), 10_000);
+      await json("/api/cancel", { id: "task-2" });
+      expect(JSON.parse((await pending).body).error.code).toBe("cancelled");
+      const tasks = (JSON.parse((await json("/api/state")).body) as { tasks: { id: string; status: string; ended: boolean; taskId: string }[] }).tasks;
+      expect(tasks.map((t) => [t.id, t.status, t.ended])).toEqual([
+        ["task-1", "completed", true],
+        ["task-2", "cancelled", true],
+      ]);
+      expect(tasks[0]!.taskId).not.toBe("");
+    } finally {
+      stream.destroy();
+    }
+  }, 30_000);
+
   it("reads resources, gets prompts and completes arguments, with typed errors", async () => {
     const rows = JSON.parse((await json("/api/resources", {})).body) as { uri: string; template: boolean }[];
     const doc = rows.find((r) => !r.template)!;

@@ -108,8 +108,26 @@ export interface InspectorState {
   log: LogEntry[];
   /** Dialogs a server is waiting on. */
   dialogs: Dialog[];
+  /** Tool calls that ran as tasks, newest last (the last 100). */
+  tasks: TaskRow[];
   /** `mcp-cli` version. */
   version: string;
+}
+
+/** A tool call that runs as a task (either protocol era), as its last status said. */
+export interface TaskRow {
+  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs. */
+  id: string;
+  server: string;
+  tool: string;
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string | undefined;
+  /** When the call started and when the status last changed (ms since the epoch). */
+  startedAt: number;
+  updatedAt: number;
+  /** True once the call has returned (whatever the task's last status). */
+  ended: boolean;
 }
 
 /** `POST /api/call`. */
@@ -217,7 +235,8 @@ export type InspectorEvent =
   | { type: "log"; entry: LogEntry }
   | { type: "dialog"; dialog: Dialog }
   | { type: "dialog-closed"; id: string }
-  | { type: "resource-updated"; server: string; uri: string };
+  | { type: "resource-updated"; server: string; uri: string }
+  | { type: "task"; task: TaskRow };
 
 /** The levels of `logging/setLevel`, lowest first. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

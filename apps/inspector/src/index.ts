@@ -19,6 +19,7 @@ export type {
   ResourceContents,
   ResourceRow,
   ServerRow,
+  TaskRow,
   ToolRow,
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";

@@ -1,16 +1,17 @@
-// The inspector page: one app, five views, one live event stream.
+// The inspector page: one app, six views, one live event stream.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, ToolRow } from "../src/api.js";
+import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
 import { api, subscribeEvents } from "./client.js";
 import { DialogView } from "./dialog.js";
 import { LogView } from "./log.js";
 import { PromptsView } from "./prompts.js";
 import { ResourcesView, type Target } from "./resources.js";
 import { ServersView } from "./servers.js";
+import { TasksView } from "./tasks.js";
 import { ToolsView, type Progress } from "./tools.js";
 
-const VIEWS = ["servers", "tools", "resources", "prompts", "log"] as const;
+const VIEWS = ["servers", "tools", "tasks", "resources", "prompts", "log"] as const;
 type View = (typeof VIEWS)[number];
 const MAX_LOG = 1000;
 
@@ -21,6 +22,8 @@ interface Model {
   tools: ToolRow[];
   log: LogEntry[];
   dialogs: Dialog[];
+  /** Tool calls that ran as tasks, by call id (in the order they started). */
+  tasks: Map<string, TaskRow>;
   progress: Map<string, Progress>;
   updates: Map<string, number>;
 }
@@ -34,7 +37,7 @@ function reduce(model: Model, action: Action): Model {
       // Entries that arrived on the stream after the snapshot was taken are kept.
       const last = action.state.log.at(-1)?.seq ?? 0;
       const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
-      return { ...model, loaded: true, servers, tools, log, dialogs, version };
+      return { ...model, loaded: true, servers, tools, log, dialogs, version, tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
     }
     case "clear-log":
       return { ...model, log: [] };
@@ -56,6 +59,11 @@ function reduce(model: Model, action: Action): Model {
       return model.dialogs.some((d) => d.id === action.dialog.id) ? model : { ...model, dialogs: [...model.dialogs, action.dialog] };
     case "dialog-closed":
       return { ...model, dialogs: model.dialogs.filter((d) => d.id !== action.id) };
+    case "task": {
+      const tasks = new Map(model.tasks);
+      tasks.set(action.task.id, action.task);
+      return { ...model, tasks };
+    }
     case "resource-updated": {
       const updates = new Map(model.updates);
       const key = `${action.server} ${action.uri}`;
@@ -71,7 +79,7 @@ function viewFromHash(): View {
 }
 
 function App() {
-  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], log: [], dialogs: [], progress: new Map(), updates: new Map() });
+  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map() });
   const [view, setView] = useState<View>(viewFromHash);
   const [live, setLive] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -111,7 +119,8 @@ function App() {
     go("resources");
   };
   const connected = model.servers.filter((s) => s.status === "connected");
-  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, resources: undefined, prompts: undefined, log: model.log.length };
+  const running = [...model.tasks.values()].filter((t) => !t.ended).length;
+  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, tasks: running > 0 ? running : undefined, resources: undefined, prompts: undefined, log: model.log.length };
 
   return (
     <>
@@ -137,7 +146,9 @@ function App() {
         ) : view === "servers" ? (
           <ServersView servers={model.servers} />
         ) : view === "tools" ? (
-          <ToolsView tools={model.tools} progress={model.progress} onOpenResource={openResource} />
+          <ToolsView tools={model.tools} progress={model.progress} tasks={model.tasks} onOpenResource={openResource} />
+        ) : view === "tasks" ? (
+          <TasksView tasks={[...model.tasks.values()]} />
         ) : view === "resources" ? (
           <ResourcesView servers={connected} open={open} updates={model.updates} />
         ) : view === "prompts" ? (

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { CallAnswer, ToolRow } from "../src/api.js";
+import type { CallAnswer, TaskRow, ToolRow } from "../src/api.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
@@ -56,7 +56,7 @@ export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onO
   );
 }
 
-function ToolPanel({ tool, progress, onOpenResource }: { tool: ToolRow; progress: Map<string, Progress>; onOpenResource: (server: string, uri: string) => void }) {
+function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
   const [args, setArgs] = useState<Record<string, unknown>>(() => (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
   const [running, setRunning] = useState<string | undefined>();
   const [answer, setAnswer] = useState<CallAnswer | undefined>();
@@ -122,12 +122,18 @@ function ToolPanel({ tool, progress, onOpenResource }: { tool: ToolRow; progress
         </div>
       </form>
       {running ? <ProgressBar progress={progress.get(running)} /> : null}
+      {running && tasks.get(running) ? (
+        <div class="task-line" data-task-status={tasks.get(running)!.status}>
+          task {tasks.get(running)!.status.replace(/_/g, " ")}
+          {tasks.get(running)!.statusMessage ? `: ${tasks.get(running)!.statusMessage}` : ""}
+        </div>
+      ) : null}
       {answer ? <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} /> : null}
     </div>
   );
 }
 
-export function ToolsView({ tools, progress, onOpenResource }: { tools: ToolRow[]; progress: Map<string, Progress>; onOpenResource: (server: string, uri: string) => void }) {
+export function ToolsView({ tools, progress, tasks, onOpenResource }: { tools: ToolRow[]; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | undefined>();
   const shown = useMemo(() => {
@@ -151,7 +157,7 @@ export function ToolsView({ tools, progress, onOpenResource }: { tools: ToolRow[
           </button>
         )}
       />
-      <div class="detail">{tool ? <ToolPanel key={tool.name} tool={tool} progress={progress} onOpenResource={onOpenResource} /> : <p class="muted">Choose a tool.</p>}</div>
+      <div class="detail">{tool ? <ToolPanel key={tool.name} tool={tool} progress={progress} tasks={tasks} onOpenResource={onOpenResource} /> : <p class="muted">Choose a tool.</p>}</div>
     </section>
   );
 }
