@@ -16,6 +16,8 @@ export const ALLOWED = {
   "@mcp/client": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth"],
   "@mcp/manager": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
   "@mcp/lite": ["@mcp/jsonrpc"],
+  // Above the manager, for its types only (an MCPTool's shape): nothing of it runs in an adapter.
+  "@mcp/adapters": ["@mcp/manager"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

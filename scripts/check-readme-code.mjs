@@ -3,9 +3,9 @@
 // type-checked against the built packages (their dist/index.d.ts), with the repository's compiler
 // settings. An example that names something a package does not export, or misuses a type, fails.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -33,7 +33,28 @@ export function checkExamples(base = root) {
       files.set(file, `${example.readme}, example ${example.index + 1}`);
       writeFileSync(join(dir, file), `${example.code}\nexport {};\n`);
     }
-    const paths = Object.fromEntries(readdirSync(join(base, "packages")).map((name) => [`@mcp/${name}`, [join(base, "packages", name, "dist", "index.d.ts")]]));
+    const names = readdirSync(join(base, "packages"));
+    const paths = {
+      ...Object.fromEntries(names.map((name) => [`@mcp/${name}`, [join(base, "packages", name, "dist", "index.d.ts")]])),
+      ...Object.fromEntries(names.map((name) => [`@mcp/${name}/*`, [join(base, "packages", name, "dist", "*.d.ts")]])),
+    };
+    // What the examples use beside our packages (a model API's SDK) resolves as the packages' own
+    // dependencies do: a node_modules of links to theirs.
+    mkdirSync(join(dir, "node_modules"), { recursive: true });
+    for (const name of names) {
+      const modules = join(base, "packages", name, "node_modules");
+      if (!existsSync(modules)) continue;
+      for (const entry of readdirSync(modules)) {
+        if (entry.startsWith(".") || entry === "@mcp") continue;
+        const inner = entry.startsWith("@") ? readdirSync(join(modules, entry)).map((sub) => `${entry}/${sub}`) : [entry];
+        for (const spec of inner) {
+          const link = join(dir, "node_modules", spec);
+          if (existsSync(link)) continue;
+          mkdirSync(dirname(link), { recursive: true });
+          symlinkSync(join(modules, spec), link, "dir");
+        }
+      }
+    }
     const config = {
       extends: join(base, "tsconfig.base.json"),
       compilerOptions: { noEmit: true, paths, typeRoots: [join(base, "node_modules", "@types")], types: ["node"] },

@@ -12,4 +12,10 @@ describe("the runtime exports of each package", () => {
     const module = (await import(new URL(`../../packages/${name.slice("@mcp/".length)}/dist/index.js`, import.meta.url).href)) as Record<string, unknown>;
     expect(Object.keys(module).sort()).toEqual(pinned[name]);
   });
+
+  it("every package is pinned", async () => {
+    const { readdirSync } = await import("node:fs");
+    const names = readdirSync(new URL("../../packages/", import.meta.url)).map((dir) => `@mcp/${dir}`);
+    expect(names.filter((name) => !(name in pinned))).toEqual([]);
+  });
 });

@@ -99,10 +99,15 @@ const report = { machine: machine(), sizes, table, seconds: (performance.now() -
 if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 else process.stdout.write(renderConsole(report));
 if (args.write) {
-  // The CLI latency section is written by cli-latency.mjs; a full run keeps it.
+  // The CLI latency and agent host sections are written by their own scripts; a full run keeps them.
   const page = new URL("../../../docs/benchmarks.md", import.meta.url);
-  const kept = existsSync(page) ? sectionOf(readFileSync(page, "utf8")) : undefined;
-  writeFileSync(page, kept ? withSection(renderMarkdown(report), kept) : renderMarkdown(report));
+  const old = existsSync(page) ? readFileSync(page, "utf8") : "";
+  let next = renderMarkdown(report);
+  for (const name of ["cli-latency", "agent-host"]) {
+    const kept = sectionOf(old, name);
+    if (kept) next = withSection(next, kept);
+  }
+  writeFileSync(page, next);
   writeFileSync(new URL("../../../docs/benchmarks.svg", import.meta.url), renderSvg(report));
   log("wrote docs/benchmarks.md and docs/benchmarks.svg");
 }

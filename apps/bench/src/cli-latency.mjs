@@ -116,18 +116,22 @@ export function renderSection(result) {
   return lines.join("\n");
 }
 
-const MARKERS = /<!-- cli-latency:start[\s\S]*?<!-- cli-latency:end -->/;
+/** The markers around a section written by its own script (`cli-latency`, `agent-host`). */
+const markersOf = (name) => new RegExp(`<!-- ${name}:start[\\s\\S]*?<!-- ${name}:end -->`);
+const MARKERS = markersOf("cli-latency");
 
 /** Puts the section into a page: in place of the old one, or before "## Reproduce" (else at the end). */
 export function withSection(page, section) {
-  if (MARKERS.test(page)) return page.replace(MARKERS, section);
+  const name = /<!-- ([a-z-]+):start/.exec(section)?.[1] ?? "cli-latency";
+  const markers = markersOf(name);
+  if (markers.test(page)) return page.replace(markers, section);
   const at = page.indexOf("\n## Reproduce");
   return at === -1 ? `${page.trimEnd()}\n\n${section}\n` : `${page.slice(0, at)}\n${section}\n${page.slice(at)}`;
 }
 
 /** The section as it stands in a page, if any (the full bench keeps it when it rewrites the page). */
-export function sectionOf(page) {
-  return MARKERS.exec(page)?.[0];
+export function sectionOf(page, name = "cli-latency") {
+  return (name === "cli-latency" ? MARKERS : markersOf(name)).exec(page)?.[0];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

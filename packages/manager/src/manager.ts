@@ -8,6 +8,8 @@ import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
 import { DAY, type ListKind } from "./server.js";
 import { ServerSupervisor, type SupervisorHost } from "./supervisor.js";
+import { ResultBudget } from "./budget.js";
+import { ToolSearchIndex } from "./search.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -35,6 +37,8 @@ export class MCPManager {
   /** What every connection advertises; part of each tool cache key (a tool list may depend on it). */
   readonly #capabilities: ClientCapabilities;
   readonly #host: SupervisorHost;
+  readonly #budget: ResultBudget;
+  #index: ToolSearchIndex | undefined;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -47,6 +51,7 @@ export class MCPManager {
     this.#reconnect = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...(options.reconnect ?? {}) };
     this.#limits = { stdio: new Semaphore(options.concurrency?.stdio ?? 16), remote: new Semaphore(options.concurrency?.remote ?? 32) };
     this.#credentials = new Credentials(options);
+    this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
@@ -169,12 +174,20 @@ export class MCPManager {
           collisions.push(claimed.collision);
           continue;
         }
-        tools.push(server.tool(tool, claimed.name));
+        tools.push(this.#budget.wrap(server.tool(tool, claimed.name)));
       }
     }
     this.#collisions = collisions;
     this.#tools = tools;
+    this.#index = undefined;
     return tools;
+  }
+
+  /** The tools that best match `query` (BM25 over names, descriptions and parameters), best first. */
+  searchTools(query: string, options: { limit?: number | undefined } = {}): MCPTool[] {
+    const tools = this.getTools();
+    this.#index ??= new ToolSearchIndex(tools);
+    return this.#index.search(query, options.limit ?? 10);
   }
 
   /** Tool names that two tools wanted, from the last time the tool list was built. */
@@ -279,7 +292,7 @@ export class MCPManager {
     if (this.#health) clearInterval(this.#health);
     this.#health = undefined;
     await Promise.all([...this.#servers.values()].map((server) => server.stop()));
-    await Promise.all([...this.#writes]);
+    await Promise.all([...this.#writes, this.#budget.close()]);
   }
 
   /** Called with the whole tool list whenever it changes. Returns the unsubscribe function. */

@@ -67,7 +67,29 @@ export interface MCPTool {
    * Calls the tool; waits for the server when it is (re)connecting; retries once when safe. A
    * tool that requires a task runs as one (`onTaskStatus` reports it; aborting cancels it).
    */
-  call(args?: Record<string, unknown>, options?: CallToolOptions): Promise<CallToolResult>;
+  call(args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult>;
+}
+
+/** `MCPTool.call`'s options: a call's, and its result budget. */
+export interface ToolCallOptions extends CallToolOptions {
+  /**
+   * Most characters of text the result may carry (text blocks and embedded text resources, in
+   * order). Beyond it the text is cut and a final text block names the file holding all of it.
+   * Default: the manager's `maxResultChars` (off unless set).
+   */
+  maxResultChars?: number | undefined;
+  /** Save cut results here instead of the manager's folder (it must exist). */
+  resultDir?: string | undefined;
+}
+
+/** The manager's `results` option. */
+export interface ResultFileOptions {
+  /** Where the manager's folder of saved results is made (default: the system's temp folder). */
+  dir?: string | undefined;
+  /** Keep the saved results after `disconnectAll()` (default false: the folder is removed). */
+  keep?: boolean | undefined;
+  /** Images and audio larger than this (bytes, decoded) are saved to files under a budget (default 1 MB). */
+  maxMediaBytes?: number | undefined;
 }
 
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
@@ -106,6 +128,13 @@ export interface MCPManagerOptions {
   cwd?: string | undefined;
   /** Folder of the default file cache. Default: the user's cache folder. */
   cacheDir?: string | undefined;
+  /**
+   * A result budget for every tool call (see {@link ToolCallOptions.maxResultChars}): off by
+   * default here; the adapters of `@mcp/adapters` ask for 100,000 characters.
+   */
+  maxResultChars?: number | undefined;
+  /** Where cut results are saved, and whether they outlive the manager. */
+  results?: ResultFileOptions | undefined;
   /** A cache of your own (e.g. a shared store), or `false` for none. */
   cache?: ToolCache | false | undefined;
   /** How long a cached tool list is used, in ms. Default 7 days. */
