@@ -83,7 +83,9 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
   });
 }
 
-export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
+export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string; maxResultChars?: string }): Promise<number> {
+  const maxResultChars = options.maxResultChars === undefined ? undefined : Number(options.maxResultChars);
+  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0)) throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
   const { signal, dispose } = interruptible();
   const session = await openSession(globals, { connect: false }).catch((error: unknown) => {
     dispose();
@@ -97,7 +99,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
     let result;
     try {
       // A tool that runs as a task says each status; Ctrl-C cancels the task on the server too.
-      result = await tool.call(args, { signal, onProgress: progress.update, onTaskStatus: taskReporter(), resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }) });
+      result = await tool.call(args, { signal, onProgress: progress.update, onTaskStatus: taskReporter(), resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }), ...(maxResultChars === undefined ? {} : { maxResultChars }) });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       timeoutHint(error, `calling ${label(tool)}`);

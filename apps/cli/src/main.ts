@@ -84,7 +84,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .command("call <tool> [args...]")
     .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
-    .action((tool: string, args: string[], options: { outDir?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+    .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
+    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
 
   program
     .command("resources [server]")

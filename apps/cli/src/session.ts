@@ -148,6 +148,8 @@ export async function openSession(
     cwd,
     cache: globals.cache === false ? false : undefined,
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+    // A cut result's file (call --max-result-chars) is read after the command ends: kept.
+    results: { keep: true },
     ...options.handlers,
     onNotification: options.onNotification,
   });

@@ -1,6 +1,6 @@
 // The built CLI as a subprocess, against real servers.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { spawn } from "node:child_process";
 import { everythingEntry, startSdkServer, startV2HttpServer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,6 +73,20 @@ describe("the embedded default, with an empty HOME", () => {
     const shape = await mcp(b, ["call", "echo", "message"]);
     expect(shape.code).toBe(2);
     expect(shape.stderr).toContain('expected key=value, key:=<json> (or one JSON object), got "message"');
+  });
+
+  it("call --max-result-chars: the text is cut, and the last line names the file that holds all of it, after the command ends", async () => {
+    const message = "0123456789".repeat(20);
+    const run = await mcp(b, ["call", "echo", `message=${message}`, "--max-result-chars", "30"]);
+    expect(run.code, run.stderr).toBe(0);
+    const [first, note] = run.stdout.trim().split("\n");
+    expect(first).toBe(`Echo: ${message}`.slice(0, 30));
+    const path = /^\[Result cut to 30 of 206 characters\. The whole result is in (\S+)\]$/.exec(note!)?.[1];
+    expect(readFileSync(path!, "utf8")).toBe(`Echo: ${message}`);
+    rmSync(dirname(path!), { recursive: true, force: true });
+    const bad = await mcp(b, ["call", "echo", "message=x", "--max-result-chars", "lots"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-result-chars takes a whole number above 0, not "lots"');
   });
 
   it("call: a near-miss tool name suggests the closest ones (exit 2)", async () => {
