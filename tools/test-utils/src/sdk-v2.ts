@@ -2,6 +2,7 @@
 // and, by default, the 2025 era too. Over node:http (its handler is web-standard) and over stdio.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { listenOnLoopback } from "./loopback.js";
 import { fileURLToPath } from "node:url";
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
@@ -82,16 +83,14 @@ export async function startV2HttpServer(options: { legacy?: "stateless" | "rejec
       res.end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as { port: number };
+  const listening = await listenOnLoopback(http);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${listening.origin}/mcp`,
     notify: handler.notify,
     requests,
     stop: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await listening.stop();
     },
   };
 }

@@ -4,6 +4,7 @@
 // Task states advance per poll, so tests do not depend on timing.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
+import { listenOnLoopback } from "./loopback.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 
@@ -140,15 +141,11 @@ export async function startTasksServer(options: { pollIntervalMs?: number } = {}
       res.end();
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as { port: number };
+  const { origin, stop } = await listenOnLoopback(http);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${origin}/mcp`,
     requests,
     tasks: tasks as unknown as Map<string, { tool: string; status: string }>,
-    stop: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    stop,
   };
 }
