@@ -43,7 +43,7 @@ export class OAuthProvider {
   #fromRefresh: string | undefined;
   readonly #steppedUpTo = new Set<string>();
   /** The DPoP key of the stored credentials, imported once (it holds the servers' nonces). */
-  #dpop: { jwk: EcJwk; key: Promise<DpopKey> } | undefined;
+  #dpop: { jwk: EcJwk; key: Promise<DpopKey | undefined> } | undefined;
   /** The DPoP key the flow under way binds its tokens to. */
   #flowKey: DpopKey | undefined;
   /** What the grants (one file each) get from the provider. */
@@ -78,17 +78,21 @@ export class OAuthProvider {
     if (!current) return {};
     if (current.tokenType !== "DPoP") return { authorization: `Bearer ${current.accessToken}` };
     const key = await this.#storedKey();
-    // Without its key a bound token is useless: send none, and the 401 starts a new flow.
-    if (!key) return {};
+    if (!key) {
+      // Without its key a bound token is useless: forget it (here; the flow's result replaces it
+      // in the store), send none, and the 401 starts a new flow with a new key.
+      if (this.#credentials) this.#credentials = { ...this.#credentials, tokens: undefined, dpopKey: undefined };
+      return {};
+    }
     if (!request) throw new OAuthError("token", "A DPoP-bound token needs the request it is for: the transport must pass it to headers()");
     return { authorization: `DPoP ${current.accessToken}`, dpop: await key.proof({ method: request.method, url: request.url, accessToken: current.accessToken, body: request.body ?? "" }) };
   }
 
-  /** The stored credentials' DPoP key, if they have one. */
+  /** The stored credentials' DPoP key, if they have a usable one (a damaged one is as none: the next flow makes a new key). */
   #storedKey(): Promise<DpopKey | undefined> {
     const jwk = this.#credentials?.dpopKey;
     if (!jwk) return Promise.resolve(undefined);
-    if (this.#dpop?.jwk !== jwk) this.#dpop = { jwk, key: DpopKey.from(jwk) };
+    if (this.#dpop?.jwk !== jwk) this.#dpop = { jwk, key: DpopKey.from(jwk).catch(() => undefined) };
     return this.#dpop.key;
   }
 

@@ -90,6 +90,17 @@ describe("the flow with DPoP", () => {
     }
   });
 
+  it("a stored key that cannot be used is replaced by a new one at the next flow, not an error on every request", async () => {
+    const f = await fixture({ dpop: {} });
+    const store = new MemoryTokenStore();
+    await expect(call(provider(f, { store }), f.mcpUrl)).resolves.toMatchObject({ status: 200 });
+    const stored = (await store.find(f.mcpUrl))!;
+    await store.set({ ...stored, dpopKey: { kty: "EC", crv: "P-256", x: "AAAA", y: "AAAA", d: "AAAA" } });
+    await expect(call(provider(f, { store }), f.mcpUrl, 2)).resolves.toMatchObject({ status: 200 });
+    expect(f.log.filter((l) => l.path === "/token")).toHaveLength(2); // a new flow, with a new key
+    expect(new Set(f.bound.values()).size).toBe(2);
+  });
+
   it("dpop: false keeps Bearer; a Bearer challenge does not turn DPoP on; dpop: true needs the server's ES256", async () => {
     for (const [options, fixtureOptions] of [
       [{ dpop: false }, { dpop: {} }],
