@@ -1,6 +1,7 @@
 // What a tool call run as a task looks like to its caller, in both eras: the task's status, the
 // options of callTool that concern tasks, and the error of a cancelled task.
-import { McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { abortHandleOf, delay, McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { InvalidResultError } from "./stateless.js";
 
 /** A task's state, as `tasks/get` reports it. */
 export interface TaskStatus {
@@ -37,4 +38,27 @@ export class TaskCancelledError extends McpError {
     super("task_cancelled", `The task of tool "${tool}" on MCP server "${serverName}" was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
     this.taskId = task.taskId;
   }
+}
+
+/** The statuses a task ends in. */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * The task in a result (it must have a `taskId` and a `status`), with the 2025 era's field names
+ * added to a 2026-07-28 task (`pollInterval`, `ttl`) so one listener reads both.
+ */
+export function taskOf(server: string, value: unknown): TaskStatus {
+  const fields = value as Record<string, unknown> | undefined;
+  if (typeof fields !== "object" || fields === null || typeof fields["taskId"] !== "string" || typeof fields["status"] !== "string") {
+    throw new InvalidResultError(`MCP server "${server}" sent a task without taskId and status: ${JSON.stringify(value)?.slice(0, 200)}`);
+  }
+  const task = { ...fields } as TaskStatus;
+  if (typeof fields["pollIntervalMs"] === "number") task.pollInterval ??= fields["pollIntervalMs"];
+  if (fields["ttlMs"] === null || typeof fields["ttlMs"] === "number") task.ttl ??= fields["ttlMs"];
+  return task;
+}
+
+/** Waits before the next poll: the server's pace, within reason (never a busy loop, never minutes between looks). */
+export function waitToPoll(task: TaskStatus, signal: AbortSignal | undefined): Promise<void> {
+  return delay(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), signal && abortHandleOf(signal));
 }

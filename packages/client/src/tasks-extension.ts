@@ -5,9 +5,9 @@
 // the task ends with, as a plain call would have. Aborting sends `tasks/cancel`. The server alone
 // decides whether a call becomes a task; `task: false` leaves the extension off that call, so it
 // never does.
-import { abortHandleOf, delay, RpcError, type RequestOptions } from "@mcp/jsonrpc";
+import { RpcError, type RequestOptions } from "@mcp/jsonrpc";
 import { InvalidResultError } from "./stateless.js";
-import { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
+import { TaskCancelledError, taskOf, TERMINAL_STATUSES, waitToPoll, type CallToolOptions } from "./task-status.js";
 import type { CallToolResult, ClientCapabilities, ServerCapabilities } from "./types.js";
 
 /** The extension's identifier, in both sides' `capabilities.extensions`. */
@@ -35,17 +35,6 @@ export function callCapabilities(capabilities: ClientCapabilities, options: Requ
   if ((options as CallToolOptions | undefined)?.task === false) return capabilities;
   const extensions = (capabilities["extensions"] ?? {}) as Record<string, unknown>;
   return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
-}
-
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
-
-/** The task in a result, with the 2025 era's field names added (`pollInterval`, `ttl`) so one listener reads both. */
-function taskOf(name: string, value: Record<string, unknown>): TaskStatus {
-  if (typeof value["taskId"] !== "string" || typeof value["status"] !== "string") throw new InvalidResultError(`MCP server "${name}" sent a task without taskId and status: ${JSON.stringify(value).slice(0, 200)}`);
-  const task = { ...value } as TaskStatus;
-  if (typeof value["pollIntervalMs"] === "number") task.pollInterval ??= value["pollIntervalMs"];
-  if (value["ttlMs"] === null || typeof value["ttlMs"] === "number") task.ttl ??= value["ttlMs"];
-  return task;
 }
 
 /** Follows the task a `tools/call` became to its end and returns the call's result. */
@@ -76,12 +65,11 @@ export async function followTask(context: TaskContext, created: Record<string, u
           await context.request("tasks/update", { taskId: task.taskId, inputResponses }, request);
         }
       }
-      // The server's pace, within reason: never a busy loop, never minutes between looks.
-      await delay(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), request.signal && abortHandleOf(request.signal));
+      await waitToPoll(task, request.signal);
       task = taskOf(context.name, await context.request("tasks/get", { taskId: task.taskId }, request));
     }
   } catch (error) {
-    if (!TERMINAL.has(task.status)) {
+    if (!TERMINAL_STATUSES.has(task.status)) {
       // Given up (an abort, a failed poll, a handler or listener that threw): the server stops
       // the work too (best effort; the caller hears why the call ended).
       context.request("tasks/cancel", { taskId: task.taskId }, { timeout: 5000 }).catch(() => undefined);

@@ -4,16 +4,14 @@
 // `pollInterval`, and the result comes from `tasks/result` (which also carries the server's input
 // requests, answered by the connection's handlers, while the task waits for input). Aborting
 // cancels the task with `tasks/cancel`.
-import { abortHandleOf, delay, type MCPTransport } from "@mcp/jsonrpc";
+import type { MCPTransport } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
 import { CapabilityNotSupportedError } from "./errors.js";
-import { InvalidResultError } from "./stateless.js";
-import { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
+import { TaskCancelledError, taskOf, TERMINAL_STATUSES, waitToPoll, type CallToolOptions } from "./task-status.js";
 import type { CallToolResult, Tool } from "./types.js";
 
 type Connection = MCPServerConnection<MCPTransport>;
 
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 /** Per connection: each listed tool's `execution.taskSupport` (`""` when it says nothing). */
 const taskSupport = new WeakMap<Connection, Map<string, string>>();
 
@@ -56,31 +54,24 @@ export function forgetTaskSupport(connection: Connection): void {
   if (!taskSupport.has(connection)) taskSupport.set(connection, new Map());
 }
 
-function asTask(value: unknown): TaskStatus {
-  const task = value as TaskStatus | undefined;
-  if (typeof task !== "object" || task === null || typeof task.taskId !== "string" || typeof task.status !== "string") throw new InvalidResultError(`expected a task (taskId and status), got ${JSON.stringify(value)?.slice(0, 200)}`);
-  return task;
-}
-
 /** Runs `tools/call` as a task and returns its result, as a plain call would. */
 export async function callToolAsTask(connection: Connection, name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
   const { task: asked, onTaskStatus, ...request } = options;
   const ttl = typeof asked === "object" ? asked.ttl : undefined;
   const created = (await connection.request<{ task?: unknown }>("tools/call", { name, arguments: args, task: ttl === undefined ? {} : { ttl } }, request)) ?? {};
-  let task = asTask(created.task);
+  let task = taskOf(connection.name, created.task);
   try {
     for (;;) {
       onTaskStatus?.(task);
-      if (TERMINAL.has(task.status) || task.status === "input_required") break;
-      // The server's pace, within reason: never a busy loop, never minutes between looks.
-      await delay(Math.min(Math.max(task.pollInterval ?? 1000, 50), 30_000), request.signal && abortHandleOf(request.signal));
-      task = asTask(await connection.request("tasks/get", { taskId: task.taskId }, request));
+      if (TERMINAL_STATUSES.has(task.status) || task.status === "input_required") break;
+      await waitToPoll(task, request.signal);
+      task = taskOf(connection.name, await connection.request("tasks/get", { taskId: task.taskId }, request));
     }
     if (task.status === "cancelled") throw new TaskCancelledError(connection.name, name, task);
     // `tasks/result` waits for the end (and carries the server's questions while input is required).
     return await connection.request<CallToolResult>("tasks/result", { taskId: task.taskId }, { ...request, timeout: request.timeout ?? Infinity });
   } catch (error) {
-    if (!TERMINAL.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
+    if (!TERMINAL_STATUSES.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
       // Given up (an abort, a failed poll, a listener that threw): the server stops the work too
       // (best effort; the caller hears why the call ended).
       connection.request("tasks/cancel", { taskId: task.taskId }, { timeout: 5000 }).catch(() => undefined);

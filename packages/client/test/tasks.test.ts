@@ -20,6 +20,24 @@ async function expectCancelledOnServer(conn: MCPServerConnection, taskId: string
   await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
 }
 
+/**
+ * Aborts a research task at its first status (it comes with the created task: the work is under
+ * way, 4 s of it): the call rejects with the caller's reason, and the server sees the task cancelled.
+ */
+async function abortAtFirstStatus(conn: MCPServerConnection, topic: string): Promise<void> {
+  const abort = new AbortController();
+  let taskId: string | undefined;
+  const call = callTool(conn, "simulate-research-query", { topic }, {
+    signal: abort.signal,
+    onTaskStatus: (task) => {
+      taskId = task.taskId;
+      abort.abort(new Error("user gave up"));
+    },
+  });
+  await expect(call).rejects.toThrow("user gave up");
+  await expectCancelledOnServer(conn, taskId);
+}
+
 describe("tool calls as tasks (2025-11-25)", () => {
   it("a tool that requires a task runs as one: created, polled at the server's pace with its status messages, then its result", async () => {
     const conn = await everything();
@@ -61,18 +79,7 @@ describe("tool calls as tasks (2025-11-25)", () => {
   it("aborting cancels the task on the server (tasks/cancel) and rejects with the caller's reason", async () => {
     const conn = await everything();
     await listTools(conn);
-    const abort = new AbortController();
-    let taskId: string | undefined;
-    const call = callTool(conn, "simulate-research-query", { topic: "storms" }, {
-      signal: abort.signal,
-      // The first status comes with the created task: the work is under way (4 s of it).
-      onTaskStatus: (task) => {
-        taskId = task.taskId;
-        abort.abort(new Error("user gave up"));
-      },
-    });
-    await expect(call).rejects.toThrow("user gave up");
-    await expectCancelledOnServer(conn, taskId);
+    await abortAtFirstStatus(conn, "storms");
   }, 30_000);
 
   it("a listener that throws ends the call with its error, and the task is cancelled, not left running", async () => {
@@ -112,17 +119,7 @@ describe("tool calls as tasks over Streamable HTTP (server-everything)", () => {
       expect(text(result)).toContain("# Research Report: currents");
       expect(seen.at(-1)).toBe("completed");
 
-      const abort = new AbortController();
-      let taskId: string | undefined;
-      const call = callTool(conn, "simulate-research-query", { topic: "swell" }, {
-        signal: abort.signal,
-        onTaskStatus: (task) => {
-          taskId = task.taskId;
-          abort.abort(new Error("user gave up"));
-        },
-      });
-      await expect(call).rejects.toThrow("user gave up");
-      await expectCancelledOnServer(conn, taskId);
+      await abortAtFirstStatus(conn, "swell");
     } finally {
       for (const conn of open.splice(0)) await disconnectServer(conn);
       await server.stop();
