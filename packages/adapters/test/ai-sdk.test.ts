@@ -2,15 +2,11 @@
 // tool on server-everything and hands the result back to the model.
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toAiSdkTools } from "../src/ai-sdk.js";
-import { everythingManager, usage } from "./helpers.js";
+import { usage, useEverything } from "./helpers.js";
 
-let setup: Awaited<ReturnType<typeof everythingManager>>;
-beforeAll(async () => {
-  setup = await everythingManager();
-});
-afterAll(() => setup.manager.disconnectAll());
+const setup = useEverything();
 
 /** A model that calls `tool` with `input` on its first step and answers "done" on its second. */
 function model(tool: string, input: unknown): MockLanguageModelV3 {

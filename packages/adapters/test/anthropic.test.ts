@@ -1,15 +1,11 @@
 // toAnthropicTools against server-everything, typed with @anthropic-ai/sdk's own types (checked
 // by `tsc` in the typecheck task; no request goes to Anthropic).
 import type Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toAnthropicTools } from "../src/anthropic.js";
-import { everythingManager } from "./helpers.js";
+import { useEverything } from "./helpers.js";
 
-let setup: Awaited<ReturnType<typeof everythingManager>>;
-beforeAll(async () => {
-  setup = await everythingManager();
-});
-afterAll(() => setup.manager.disconnectAll());
+const setup = useEverything();
 
 describe("toAnthropicTools (Messages API)", () => {
   it("tools are Messages API tools; run answers a tool_use block with the tool_result the next request carries", async () => {

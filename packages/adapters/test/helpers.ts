@@ -2,6 +2,7 @@
 // a model.
 import { MCPManager, type MCPTool } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
+import { afterAll, beforeAll } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,16 @@ export async function everythingManager(): Promise<{ manager: MCPManager; tools:
   if (errors.size > 0) throw new Error([...errors.values()].join("; "));
   const tools = manager.getTools();
   return { manager, tools, tool: (name) => tools.find((t) => t.toolName === name)! };
+}
+
+/** The manager of {@link everythingManager} for a test file: connected before its tests, disconnected after them. */
+export function useEverything(): Awaited<ReturnType<typeof everythingManager>> {
+  const setup = {} as Awaited<ReturnType<typeof everythingManager>>;
+  beforeAll(async () => {
+    Object.assign(setup, await everythingManager());
+  });
+  afterAll(() => setup.manager?.disconnectAll());
+  return setup;
 }
 
 export const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };

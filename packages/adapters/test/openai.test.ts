@@ -1,15 +1,11 @@
 // toOpenAITools against server-everything, typed with openai's own types (checked by `tsc` in the
 // typecheck task; no request goes to OpenAI).
 import type OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toOpenAITools } from "../src/openai.js";
-import { everythingManager } from "./helpers.js";
+import { useEverything } from "./helpers.js";
 
-let setup: Awaited<ReturnType<typeof everythingManager>>;
-beforeAll(async () => {
-  setup = await everythingManager();
-});
-afterAll(() => setup.manager.disconnectAll());
+const setup = useEverything();
 
 describe("toOpenAITools", () => {
   it("Responses API: function tools; a function_call is answered with its function_call_output", async () => {
