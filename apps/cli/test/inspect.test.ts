@@ -216,6 +216,17 @@ describe("mcp inspect: server requests", () => {
   });
 });
 
+/** The inspector's event stream, its chunks collected as they arrive. */
+async function openEvents(): Promise<{ events: string[]; stream: IncomingMessage }> {
+  const events: string[] = [];
+  const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+    request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
+  });
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => events.push(chunk));
+  return { events, stream };
+}
+
 describe("mcp inspect: the API", () => {
   it("lists tools in the same shape as mcp tools --json", async () => {
     const state = JSON.parse((await json("/api/state")).body);
@@ -232,12 +243,7 @@ describe("mcp inspect: the API", () => {
   });
 
   it("streams progress, cancels the call, and logs it with its time", async () => {
-    const events: string[] = [];
-    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-      request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
-    });
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => events.push(chunk));
+    const { events, stream } = await openEvents();
     const started = Date.now();
     const pending = json("/api/call", { id: "long-1", tool: "mcp__everything__trigger-long-running-operation", arguments: { duration: 20, steps: 20 } });
     await waitFor(() => events.join("").includes('"type":"progress"'), 10_000);
@@ -258,12 +264,7 @@ describe("mcp inspect: the API", () => {
   });
 
   it("a tool that runs as a task: its statuses stream as task events and stay in the state; cancelling one marks it cancelled", async () => {
-    const events: string[] = [];
-    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
-      request({ host: "127.0.0.1", port: inspector.port, path: `/api/events?token=${inspector.token}`, headers: { host: `127.0.0.1:${inspector.port}` } }, resolve).on("error", reject).end();
-    });
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => events.push(chunk));
+    const { events, stream } = await openEvents();
     try {
       const done = JSON.parse((await json("/api/call", { id: "task-1", tool: "mcp__everything__simulate-research-query", arguments: { topic: "tides" } })).body);
       expect(done.result.content[0].text).toContain("# Research Report: tides");
