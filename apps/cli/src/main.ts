@@ -5,6 +5,7 @@ import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, r
 import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
+import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
@@ -143,6 +144,26 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((options: { port?: number; open?: boolean }, command: Command) => run(() => inspectCommand(globals(command), options)));
 
   program
+    .command("serve")
+    .description("the configured servers as one MCP server: tools as <server>__<tool>, over stdio or HTTP (bearer token, loopback by default)")
+    .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp serve --stdio)").hideHelp())
+    .addOption(new Option("--serve-http", "serve Streamable HTTP (written: mcp serve --http)").hideHelp())
+    .option("-p, --port <port>", "HTTP port (default: a free one)", (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
+      return n;
+    })
+    .option("--host <host>", "HTTP address to listen on (default 127.0.0.1)")
+    .option("--callers <file>", 'HTTP callers: { "<name>": { "token": "…", "allow": [...], "deny": [...] } }')
+    .option("--allow <patterns>", "only these tools, as <server>__<tool> patterns with * (repeatable)", collect)
+    .option("--deny <patterns>", "never these tools (repeatable)", collect)
+    .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
+    .addHelpText("after", "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).")
+    .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
+      run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
+    );
+
+  program
     .command("auth <server>")
     .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
     .option("--no-open", "only print the URL to open (a machine without a browser)")
@@ -186,8 +207,20 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   return program;
 }
 
+/**
+ * `mcp serve --stdio` / `--http` name the serving mode, while the program's own `--stdio <command>`
+ * and `--http <url>` give an ad-hoc server. After `serve`, a `--stdio` or `--http` with no value
+ * after it (the end, or another option) is the mode.
+ */
+export function serveModes(argv: string[]): string[] {
+  const at = argv.indexOf("serve", 2);
+  if (at < 0) return argv;
+  return argv.map((word, i) => (i > at && (word === "--stdio" || word === "--http") && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-")) ? `--serve-${word.slice(2)}` : word));
+}
+
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  argv = serveModes(argv);
   let task: (() => Promise<number>) | undefined;
   const program = buildProgram((t) => {
     task = t;

@@ -82,6 +82,8 @@ export async function openSession(
     onNotification?: (server: string, method: string, params: unknown) => void;
     /** Handlers for every connection (the inspector answers elicitation and sampling). */
     handlers?: Pick<MCPManagerOptions, "onElicitation" | "onSampling">;
+    /** More manager options (`mcp serve`: logs, roots, elicitation answers passed on unchanged). */
+    manager?: Pick<MCPManagerOptions, "onLog" | "connect"> | undefined;
   } = {},
 ): Promise<Session> {
   const home = process.env["HOME"] ?? homedir();
@@ -147,7 +149,8 @@ export async function openSession(
   const manager = new MCPManager({
     cwd,
     cache: globals.cache === false ? false : undefined,
-    connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+    ...options.manager,
+    connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION }, ...options.manager?.connect },
     // A cut result's file (call --max-result-chars) is read after the command ends: kept.
     results: { keep: true },
     ...options.handlers,

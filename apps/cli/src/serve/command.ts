@@ -1,0 +1,104 @@
+// `mcp serve --stdio | --http`: the configured servers as one MCP server.
+
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
+import { CliError, color, EXIT, note, out, warn } from "../ui.js";
+import { createInstance } from "./instance.js";
+import { Gateway } from "./gateway.js";
+import { serveHttp } from "./http.js";
+import { parseCallers, type Caller } from "./policy.js";
+
+/** The options of `mcp serve`. */
+export interface ServeOptions {
+  stdio?: boolean | undefined;
+  http?: boolean | undefined;
+  port?: number | undefined;
+  host?: string | undefined;
+  callers?: string | undefined;
+  allow?: string[] | undefined;
+  deny?: string[] | undefined;
+  origin?: string[] | undefined;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`). */
+function stopped(stdin: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+    if (stdin) {
+      process.stdin.once("end", done);
+      process.stdin.once("close", done);
+    }
+  });
+}
+
+/** `mcp serve`. */
+export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
+  if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
+  const self: Caller = { name: options.http ? "token" : "stdio", allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
+  let callers = new Map<string, Caller>();
+  if (options.http) {
+    if (options.callers) {
+      try {
+        callers = parseCallers(await readFile(options.callers, "utf8"), options.callers);
+      } catch (error) {
+        throw new CliError((error as Error).message, EXIT.usage);
+      }
+    }
+    const token = process.env["MCP_SERVE_TOKEN"];
+    if (token !== undefined && token.length < 16) throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
+    if (token !== undefined || !options.callers) callers.set(token ?? randomBytes(24).toString("base64url"), self);
+  }
+
+  // The manager's handlers need the gateway, and the gateway the manager: the handlers look it up when called.
+  const ref: { gateway?: Gateway } = {};
+  const session = await openSession(globals, {
+    connect: false,
+    handlers: { onSampling: (...args) => ref.gateway!.onSampling(...args), onElicitation: (...args) => ref.gateway!.onElicitation(...args) },
+    onNotification: (server, method) => ref.gateway?.onNotification(server, method),
+    manager: {
+      onLog: (server, message) => ref.gateway?.onLog(server, message),
+      // The caller's answers go upstream as the caller gave them.
+      connect: { roots: () => ref.gateway!.roots(), applyElicitationDefaults: false },
+    },
+  });
+  const gateway = (ref.gateway = new Gateway(session.manager, { name: "mcp-serve", version: CLI_VERSION, warn: (message) => warn(`mcp serve: ${message}`) }));
+  const until = stopped(Boolean(options.stdio));
+  try {
+    const { errors } = await session.manager.connectServers(session.configs, session.servers);
+    for (const [name, message] of errors) warn(`mcp serve: server "${name}" failed: ${message}`);
+    if (options.stdio) {
+      const handle = serveStdio((ctx) => createInstance(gateway, { server: undefined, caller: self, era: ctx.era }, true), { onerror: (error) => warn(`mcp serve: ${error.message}`) });
+      note(`mcp serve: serving ${Object.keys(session.configs).length} server(s) over stdio`);
+      await until;
+      await handle.close();
+      return EXIT.ok;
+    }
+    const host = options.host ?? "127.0.0.1";
+    if (!LOOPBACK_HOSTS.has(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
+    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin }).catch((error: unknown) => {
+      throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
+    });
+    const printed = [...callers].find(([, caller]) => caller === self)?.[0];
+    if (globals.json) out(JSON.stringify({ url: http.url, servers: Object.keys(session.configs), ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}) }));
+    else {
+      out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
+      if (printed && !process.env["MCP_SERVE_TOKEN"]) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
+    }
+    await until;
+    await http.close();
+    return EXIT.ok;
+  } finally {
+    gateway.close();
+    await session.close();
+  }
+}

@@ -1,0 +1,168 @@
+// `mcp serve --http`: the gateway over Streamable HTTP. `/mcp` serves every server, `/mcp/<name>`
+// one. Every request needs the bearer token of a caller; Host and Origin must name this gateway
+// (DNS rebinding). 2026-07-28 requests are stateless (any replica can answer them); 2025-era
+// callers get a session each, so the gateway can ask them for sampling and elicitation.
+
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { Gateway } from "./gateway.js";
+import { createInstance } from "./instance.js";
+import type { Caller } from "./policy.js";
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions {
+  host: string;
+  port: number;
+  /** Bearer token → caller. */
+  callers: Map<string, Caller>;
+  /** Origins allowed besides the gateway's own (a browser page calling it). */
+  origins?: string[] | undefined;
+}
+
+/** A running HTTP gateway. */
+export interface HttpGateway {
+  url: string;
+  /** Open 2025-era sessions. */
+  readonly sessions: number;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+function hostnameOf(host: string): string {
+  return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+}
+
+function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+function callerOf(header: string | undefined, callers: Map<string, Caller>): Caller | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  if (!match) return undefined;
+  const given = Buffer.from(match[1]!);
+  for (const [token, caller] of callers) {
+    const want = Buffer.from(token);
+    if (want.length === given.length && timingSafeEqual(want, given)) return caller;
+  }
+  return undefined;
+}
+
+async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+  const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
+  return new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) });
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+  if (!response.body) return void res.end();
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  res.on("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (next.done) break;
+    res.write(next.value);
+  }
+  res.end();
+}
+
+/** Starts the HTTP gateway on `host:port` (port 0: a free one). */
+export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
+  const names = () => new Set(gateway.servers({ server: undefined }));
+  const scopeOf = (url: URL): { server: string | undefined } | undefined => {
+    if (url.pathname === "/mcp" || url.pathname === "/mcp/") return { server: undefined };
+    const match = /^\/mcp\/([^/]+)\/?$/.exec(url.pathname);
+    const name = match ? decodeURIComponent(match[1]!) : undefined;
+    return name !== undefined && names().has(name) ? { server: name } : undefined;
+  };
+  const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { name: "anonymous", allow: [] };
+
+  const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url))?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
+  const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; caller: Caller; path: string }>();
+
+  const legacy = async (request: Request, url: URL, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Response> => {
+    const id = request.headers.get("mcp-session-id");
+    if (id) {
+      const session = sessions.get(id);
+      if (!session) return plain(404, "Session not found");
+      if (session.caller !== caller || session.path !== url.pathname) return plain(403, "This session belongs to another caller or endpoint");
+      return session.transport.handleRequest(request, { authInfo });
+    }
+    if (request.method !== "POST") return plain(400, "Bad Request: no session (send initialize first)");
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, caller, path: url.pathname }),
+      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createInstance(gateway, { ...scope, caller, era: "legacy" }, true).connect(transport);
+    return transport.handleRequest(request, { authInfo });
+  };
+
+  const allowedHosts = new Set([...LOOPBACK, options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
+  let origin = "";
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const host = req.headers.host ?? "";
+    if (!allowedHosts.has(hostnameOf(host))) return send(res, plain(403, `Host "${host}" is not this gateway's`));
+    const from = req.headers.origin;
+    if (from !== undefined) {
+      let ok = options.origins?.includes(from) ?? false;
+      try {
+        ok ||= LOOPBACK.has(new URL(from).hostname) || allowedHosts.has(new URL(from).hostname);
+      } catch {
+        ok = false;
+      }
+      if (!ok) return send(res, plain(403, `Origin "${from}" is not allowed`));
+    }
+    const url = new URL(req.url ?? "/", origin);
+    const scope = scopeOf(url);
+    if (!scope) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves /mcp and /mcp/<server>)`));
+    const caller = callerOf(req.headers.authorization, options.callers);
+    if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const request = await toRequest(req, origin, controller.signal);
+    const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
+    const response = (await isLegacyRequest(request)) ? await legacy(request, url, scope, caller, authInfo) : await modern.fetch(request, { authInfo });
+    await send(res, response);
+  };
+
+  const http: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      gateway.warn(`HTTP request failed: ${(error as Error).message}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const address = http.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const hostPart = options.host.includes(":") ? `[${options.host}]` : options.host;
+  origin = `http://${hostPart}:${port}`;
+  return {
+    url: `${origin}/mcp`,
+    get sessions() {
+      return sessions.size;
+    },
+    close: async () => {
+      offChanged();
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
+      sessions.clear();
+      await modern.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// `mcp serve` as a real subprocess behind the official SDK clients (1.x and v2), with
+// server-everything and the SDK v2 fixture behind it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { everythingEntry, v2StdioEntry } from "mcp-test-utils";
+import { bin, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+/** A sandbox whose config has server-everything (`everything`) and the SDK v2 fixture (`v2`), both over stdio. */
+export function gatewayBox(): Sandbox {
+  const box = sandbox();
+  userConfig(box, {
+    everything: { command: process.execPath, args: [everythingEntry, "stdio"] },
+    v2: { command: process.execPath, args: [v2StdioEntry, "serve"] },
+  });
+  return box;
+}
+
+/** The stdio command line of `mcp serve --stdio` in the sandbox. */
+export function stdioParams(box: Sandbox, extra: string[] = []): { command: string; args: string[]; cwd: string; env: Record<string, string>; stderr: "pipe" } {
+  return { command: process.execPath, args: [bin, "serve", "--stdio", ...extra], cwd: box.project, env: box.env, stderr: "pipe" };
+}
+
+export interface HttpServe {
+  url: string;
+  token: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `mcp serve --http --json` in the sandbox and waits for its URL. */
+export function startHttpServe(box: Sandbox, extra: string[] = [], env: Record<string, string> = {}): Promise<HttpServe> {
+  const child = spawn(process.execPath, [bin, "--json", "serve", "--http", ...extra], { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mcp serve did not start: ${stderr}`)), 30_000);
+    child.once("exit", (code) => reject(new Error(`mcp serve exited ${code}: ${stderr}`)));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split("\n").find((l) => l.startsWith("{"));
+      if (!line) return;
+      clearTimeout(timer);
+      const started = JSON.parse(line) as { url: string; token?: string };
+      resolve({
+        url: started.url,
+        token: started.token ?? env["MCP_SERVE_TOKEN"] ?? "",
+        child,
+        stderr: () => stderr,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
+
+/** The pids of a process's children. */
+export async function childrenOf(pid: number): Promise<number[]> {
+  const out = await new Promise<string>((resolve) => {
+    const ps = spawn("pgrep", ["-P", String(pid)], { stdio: ["ignore", "pipe", "ignore"] });
+    let text = "";
+    ps.stdout.on("data", (c: Buffer) => (text += c.toString()));
+    ps.once("exit", () => resolve(text));
+  });
+  return out.split("\n").filter(Boolean).map(Number);
+}
+
+/** The command line of a process. */
+export async function commandOf(pid: number): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  return (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).replace(/\0/g, " ");
+}
