@@ -1,5 +1,6 @@
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import type { MCPTool } from "@mcp/manager";
+import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { interruptible, progressReporter, taskReporter, timeoutHint } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, findTool, knownServers, notStartable, splitTarget, startOne } from "./resolve.js";
@@ -92,6 +93,8 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
     throw error;
   });
   try {
+    const viaDaemon = await callThroughDaemon(session, globals, words, maxResultChars, signal);
+    if (viaDaemon) return finishCall(globals, viaDaemon, options.outDir ?? session.cwd);
     const { tool, rest } = await findTool(session, words, signal);
     const args = parseArguments(rest, tool.inputSchema, session.cwd);
     validateArguments(label(tool), args, tool.inputSchema);
@@ -106,17 +109,22 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
     } finally {
       progress.stop();
     }
-    if (globals.json) printJson(result);
-    else renderToolResult(result, options.outDir ?? session.cwd, tool.toolName);
-    if (result.isError === true) {
-      if (!globals.json) warn(`${label(tool)} reported an error (isError)`);
-      return EXIT.failure;
-    }
-    return EXIT.ok;
+    return finishCall(globals, { label: label(tool), toolName: tool.toolName, value: result }, options.outDir ?? session.cwd);
   } finally {
     dispose();
     await session.close();
   }
+}
+
+/** Prints a call's result; exit 1 when the tool reported an error. */
+function finishCall(globals: GlobalOptions, called: CalledTool, outDir: string): number {
+  if (globals.json) printJson(called.value);
+  else renderToolResult(called.value, outDir, called.toolName);
+  if (called.value.isError === true) {
+    if (!globals.json) warn(`${called.label} reported an error (isError)`);
+    return EXIT.failure;
+  }
+  return EXIT.ok;
 }
 
 /** Says why each server that failed failed (with its command or URL, and a hint); exit 1 if any did. */

@@ -5,6 +5,7 @@ import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, r
 import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
+import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
@@ -27,6 +28,8 @@ Examples:
   mcp config doctor                            why each failing server fails
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
+  mcp daemon start                             keep servers running between commands (mcp call uses it)
+  mcp serve --http                             every server as one MCP server on 127.0.0.1 (bearer token)
 
 Arguments, as HTTPie writes them:
   key=value          typed by the tool's schema (numbers, booleans, a,b arrays)
@@ -162,6 +165,30 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
       run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
     );
+
+  const minutes = (v: string): number => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
+    return n;
+  };
+  const daemon = program.command("daemon").description("a background process that keeps servers running between commands (mcp call uses it when it runs)");
+  const startOptions = (command: Command): Command =>
+    command
+      .option("--idle <minutes>", "exit after this long without a request (default 60)", minutes)
+      .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
+      .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
+  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket only you can open)")).action((options: DaemonStartOptions, command: Command) =>
+    run(() => daemonStart(globals(command), options)),
+  );
+  daemon
+    .command("stop")
+    .description("stop the daemon and its servers")
+    .action((_options: unknown, command: Command) => run(() => daemonStop(globals(command))));
+  daemon
+    .command("status")
+    .description("the daemon's servers, clients and uptime (exit 1 when none runs)")
+    .action((_options: unknown, command: Command) => run(() => daemonStatus(globals(command))));
+  startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(() => daemonRun(options)));
 
   program
     .command("auth <server>")

@@ -139,7 +139,7 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
  */
 export async function findTool(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
-  const cached = await manager.addServers(session.configs, session.servers);
+  const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);

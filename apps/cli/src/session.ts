@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, MCPManager, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
+import { loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveProjectServers } from "./approvals.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { closest, splitCommandLine } from "./words.js";
@@ -50,6 +50,8 @@ export interface Session {
   /** Names skipped because their project was not approved. */
   skipped: string[];
   embedded: boolean;
+  /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
+  register?: (() => Promise<MCPTool[]>) | undefined;
   close(): Promise<void>;
 }
 

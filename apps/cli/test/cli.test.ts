@@ -151,7 +151,7 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     const run = await mcp(b, ["servers", "--json"]);
     expect(run.code).toBe(0);
     const rows = Object.fromEntries((JSON.parse(run.stdout) as { name: string; status: string; lastError?: string; tools?: number }[]).map((r) => [r.name, r]));
-    expect(rows["local"]).toMatchObject({ status: "connected", tools: 6 });
+    expect(rows["local"]).toMatchObject({ status: "connected", tools: 7 });
     expect(rows["remote"]).toMatchObject({ status: "connected", tools: 3 });
     expect(rows["missing"]).toMatchObject({ status: "failed", lastError: expect.stringContaining('command "no-such-mcp-server-xyz": command not found') });
     expect(rows["broken"]).toMatchObject({ status: "invalid", lastError: expect.stringContaining('http server requires "url" field') });

@@ -66,7 +66,7 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     expect(asked.replace(/\n/g, "")).toContain(`repo  ${process.execPath} ${fixture}  (`);
     first.keys("y", "Enter");
     const table = await until(first.screen, (s) => s.includes("EXIT="));
-    expect(table).toMatch(/repo[\s│]+stdio[\s│]+.*\.mcp\.json[\s│]+connected[\s│]+6[\s│]/);
+    expect(table).toMatch(/repo[\s│]+stdio[\s│]+.*\.mcp\.json[\s│]+connected[\s│]+7[\s│]/);
     expect(JSON.parse(readFileSync(join(b.home, ".config", "mcp-client", "approvals.json"), "utf8"))).toEqual({ projects: { [b.project]: { approved: ["repo"], denied: [] } } });
 
     const second = terminal(b, "approve-again", ["servers"]);

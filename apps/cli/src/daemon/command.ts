@@ -1,0 +1,112 @@
+// `mcp daemon start | stop | status` (and the hidden `run`, which is the daemon itself).
+
+import { spawn } from "node:child_process";
+import { mkdirSync, openSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { defaultCacheDir } from "@mcp/manager";
+import type { GlobalOptions } from "../session.js";
+import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
+import { daemonRequest, DaemonUnavailable } from "./client.js";
+import { probe, runDaemon, type DaemonStatus } from "./server.js";
+import { socketPath } from "./wire.js";
+
+/** Options of `daemon start` / `daemon run`. */
+export interface DaemonStartOptions {
+  idle?: number | undefined;
+  serverIdle?: number | undefined;
+  keepAlive?: string[] | undefined;
+}
+
+const MINUTE = 60_000;
+
+function home(): string {
+  return process.env["HOME"] ?? homedir();
+}
+
+/** This user's daemon socket. */
+export function daemonSocket(): string {
+  return socketPath(defaultCacheDir(process.env, process.platform, home()));
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** The hidden `daemon run`: the daemon in this process. */
+export async function daemonRun(options: DaemonStartOptions): Promise<number> {
+  await runDaemon({ socket: daemonSocket(), home: home(), idleMs: (options.idle ?? 60) * MINUTE, serverIdleMs: (options.serverIdle ?? 10) * MINUTE, keepAlive: options.keepAlive ?? [] });
+  return EXIT.ok;
+}
+
+/** `daemon start`: starts the daemon in the background and waits until it answers. */
+export async function daemonStart(globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
+  const socket = daemonSocket();
+  const state = await probe(socket);
+  if (state === "live") {
+    note(`an mcp daemon is already running on ${socket}`);
+    return EXIT.ok;
+  }
+  if (state === "stale") note(`replacing a stale daemon socket (its daemon is gone): ${socket}`);
+  const dir = defaultCacheDir(process.env, process.platform, home());
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const log = openSync(join(dir, "daemon.log"), "a", 0o600);
+  const args = [process.argv[1]!, "daemon", "run"];
+  if (options.idle !== undefined) args.push("--idle", String(options.idle));
+  if (options.serverIdle !== undefined) args.push("--server-idle", String(options.serverIdle));
+  if (options.keepAlive?.length) args.push("--keep-alive", options.keepAlive.join(","));
+  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env: process.env });
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if ((await probe(socket, 500)) === "live") {
+      if (globals.json) printJson({ pid: child.pid, socket });
+      else out(`mcp daemon started (pid ${child.pid}) on ${socket}`);
+      return EXIT.ok;
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new CliError(`the mcp daemon did not start; see ${join(dir, "daemon.log")}`);
+}
+
+/** `daemon status`: servers, clients and uptime of the running daemon. */
+export async function daemonStatus(globals: GlobalOptions): Promise<number> {
+  const socket = daemonSocket();
+  let status: DaemonStatus;
+  try {
+    status = (await daemonRequest(socket, "status", {})) as DaemonStatus;
+  } catch (error) {
+    if (!(error instanceof DaemonUnavailable)) throw error;
+    const state = await probe(socket);
+    if (globals.json) printJson({ running: false, stale: state === "stale", socket });
+    else note(state === "stale" ? `no mcp daemon is running (a stale socket is left at ${socket}; "mcp daemon start" replaces it)` : "no mcp daemon is running");
+    return EXIT.failure;
+  }
+  if (globals.json) {
+    printJson({ running: true, ...status });
+    return EXIT.ok;
+  }
+  out(`mcp daemon ${status.version}, pid ${status.pid}, up ${duration(status.uptimeMs)}, ${status.clients} client(s) now, ${status.calls} call(s) served`);
+  out(color.dim(`socket ${status.socket}; exits after ${duration(status.idleMs)} without a request`));
+  for (const s of status.servers) out(`  ${color.bold(s.name)}  ${s.state}  ${s.tools} tools${s.keepAlive ? "  keep-alive" : ""}${s.idleForMs === undefined ? "" : color.dim(`  last used ${duration(s.idleForMs)} ago`)}`);
+  if (status.servers.length === 0) out(color.dim("  no servers yet (each starts on its first call)"));
+  return EXIT.ok;
+}
+
+/** `daemon stop`. */
+export async function daemonStop(globals: GlobalOptions): Promise<number> {
+  const socket = daemonSocket();
+  try {
+    await daemonRequest(socket, "stop", {});
+  } catch (error) {
+    if (!(error instanceof DaemonUnavailable)) throw error;
+    note("no mcp daemon is running");
+    return EXIT.ok;
+  }
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && (await probe(socket, 500)) === "live") await new Promise((r) => setTimeout(r, 50));
+  if (!globals.json) out("mcp daemon stopped");
+  return EXIT.ok;
+}
