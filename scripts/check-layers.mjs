@@ -18,6 +18,8 @@ export const ALLOWED = {
   "@mcp/lite": ["@mcp/jsonrpc"],
   // Above the manager, for its types only (an MCPTool's shape): nothing of it runs in an adapter.
   "@mcp/adapters": ["@mcp/manager"],
+  // Implements the manager's ToolCache and @mcp/oauth's TokenStore (their types only) on Redis.
+  "@mcp/store-redis": ["@mcp/manager", "@mcp/oauth"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

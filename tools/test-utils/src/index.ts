@@ -120,3 +120,5 @@ export { startTasksServer, type TasksServer, type TasksServerRequest } from "./t
 export { startSdkOAuthServer, type SdkOAuthServer } from "./sdk-oauth.js";
 export { startProxy, type TestProxy, type TestProxyOptions } from "./proxy.js";
 export { makeCertificates, type TestCertificates } from "./certs.js";
+export { startRedis, type TestRedis } from "./redis.js";
+export { checkProof, startAuthFixture, type AuthFixture, type AuthFixtureOptions } from "./auth-fixture.js";
