@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
 import { loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveProjectServers } from "./approvals.js";
+import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { closest, splitCommandLine } from "./words.js";
 
@@ -52,6 +53,8 @@ export interface Session {
   embedded: boolean;
   /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
   register?: (() => Promise<MCPTool[]>) | undefined;
+  /** The Redis stores in use (MCP_REDIS_URL), if any. */
+  shared?: SharedStores | undefined;
   close(): Promise<void>;
 }
 
@@ -148,9 +151,11 @@ export async function openSession(
     ]),
   );
 
+  const shared = await sharedStores(process.env, (error) => note(`Redis (MCP_REDIS_URL): ${error.message}`));
   const manager = new MCPManager({
     cwd,
-    cache: globals.cache === false ? false : undefined,
+    cache: globals.cache === false ? false : shared?.cache,
+    ...(shared ? { oauth: { store: shared.tokens } } : {}),
     ...options.manager,
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION }, ...options.manager?.connect },
     // A cut result's file (call --max-result-chars) is read after the command ends: kept.
@@ -168,7 +173,11 @@ export async function openSession(
     shadowed: loaded.shadowed,
     skipped,
     embedded,
-    close: () => manager.disconnectAll(),
+    shared,
+    close: async () => {
+      await manager.disconnectAll();
+      await shared?.close();
+    },
   };
   if (options.connect !== false) await manager.connectServers(configs, loaded.servers);
   return session;

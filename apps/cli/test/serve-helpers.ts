@@ -49,7 +49,7 @@ export function startHttpServe(box: Sandbox, extra: string[] = [], env: Record<s
         stderr: () => stderr,
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once("exit", () => done());
             child.kill("SIGTERM");
           }),

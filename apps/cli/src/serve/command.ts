@@ -20,6 +20,7 @@ export interface ServeOptions {
   allow?: string[] | undefined;
   deny?: string[] | undefined;
   origin?: string[] | undefined;
+  redis?: string | undefined;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -59,6 +60,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     if (token !== undefined || !options.callers) callers.set(token ?? randomBytes(24).toString("base64url"), self);
   }
 
+  // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
+  if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
   // The manager's handlers need the gateway, and the gateway the manager: the handlers look it up when called.
   const ref: { gateway?: Gateway } = {};
   const session = await openSession(globals, {
@@ -85,11 +88,11 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     }
     const host = options.host ?? "127.0.0.1";
     if (!LOOPBACK_HOSTS.has(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin }).catch((error: unknown) => {
+    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin, sessions: session.shared?.sessions }).catch((error: unknown) => {
       throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
     });
     const printed = [...callers].find(([, caller]) => caller === self)?.[0];
-    if (globals.json) out(JSON.stringify({ url: http.url, servers: Object.keys(session.configs), ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}) }));
+    if (globals.json) out(JSON.stringify({ url: http.url, pid: process.pid, servers: Object.keys(session.configs), redis: session.shared !== undefined, ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}) }));
     else {
       out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
       if (printed && !process.env["MCP_SERVE_TOKEN"]) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);

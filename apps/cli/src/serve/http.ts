@@ -3,12 +3,13 @@
 // (DNS rebinding). 2026-07-28 requests are stateless (any replica can answer them); 2025-era
 // callers get a session each, so the gateway can ask them for sampling and elicitation.
 
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
+import { LegacySessions, type SessionStore } from "./sessions.js";
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -18,6 +19,8 @@ export interface ServeHttpOptions {
   callers: Map<string, Caller>;
   /** Origins allowed besides the gateway's own (a browser page calling it). */
   origins?: string[] | undefined;
+  /** Where 2025-era sessions are kept for other replicas (none: each replica knows its own). */
+  sessions?: SessionStore | undefined;
 }
 
 /** A running HTTP gateway. */
@@ -85,28 +88,7 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
 
   const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url))?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
   const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; caller: Caller; path: string }>();
-
-  const legacy = async (request: Request, url: URL, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Response> => {
-    const id = request.headers.get("mcp-session-id");
-    if (id) {
-      const session = sessions.get(id);
-      if (!session) return plain(404, "Session not found");
-      if (session.caller !== caller || session.path !== url.pathname) return plain(403, "This session belongs to another caller or endpoint");
-      return session.transport.handleRequest(request, { authInfo });
-    }
-    if (request.method !== "POST") return plain(400, "Bad Request: no session (send initialize first)");
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, caller, path: url.pathname }),
-      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await createInstance(gateway, { ...scope, caller, era: "legacy" }, true).connect(transport);
-    return transport.handleRequest(request, { authInfo });
-  };
+  const sessions = new LegacySessions(gateway, options.sessions);
 
   const allowedHosts = new Set([...LOOPBACK, options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
   let origin = "";
@@ -132,7 +114,7 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     res.on("close", () => controller.abort());
     const request = await toRequest(req, origin, controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
-    const response = (await isLegacyRequest(request)) ? await legacy(request, url, scope, caller, authInfo) : await modern.fetch(request, { authInfo });
+    const response = (await isLegacyRequest(request)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo) : await modern.fetch(request, { authInfo });
     await send(res, response);
   };
 
@@ -158,8 +140,7 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     },
     close: async () => {
       offChanged();
-      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
-      sessions.clear();
+      await sessions.close();
       await modern.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -1,0 +1,133 @@
+// Two `mcp serve --http` replicas sharing one real redis-server, behind a round-robin balancer:
+// callers of both protocol eras, requests alternating between replicas, and a replica killed
+// while it streams a call.
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
+import { callTool, connectToServer } from "@mcp/client";
+import { startRedis, type TestRedis } from "mcp-test-utils";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBalancer, type Balancer } from "./balancer.js";
+import type { Sandbox } from "./helpers.js";
+import { gatewayBox, startHttpServe, type HttpServe } from "./serve-helpers.js";
+
+const TOKEN = "replica-test-token-0123456789";
+const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+const text = (result: unknown): string => ((result as { content: { text: string }[] }).content ?? []).map((c) => c.text).join("\n");
+
+describe("two gateway replicas sharing Redis", () => {
+  let redis: TestRedis;
+  let box: Sandbox;
+  let replicas: HttpServe[];
+  let lb: Balancer;
+  const stops: (() => Promise<void>)[] = [];
+  /** Two replicas on the shared Redis, behind a balancer of their own. */
+  const pair = async (options: { sticky?: boolean } = {}): Promise<{ replicas: HttpServe[]; lb: Balancer }> => {
+    const started = await Promise.all([0, 1].map(() => startHttpServe(box, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN })));
+    const balancer = await startBalancer(started.map((r) => r.url), options);
+    stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
+    return { replicas: started, lb: balancer };
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+    box = gatewayBox();
+    ({ replicas, lb } = await pair());
+  }, 60_000);
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+    await redis?.stop();
+    box?.remove();
+  });
+
+  it("a 2026-07-28 caller: its requests alternate between the replicas, and every one is answered", async () => {
+    const client = new Client2({ name: "modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new Http2(new URL(lb.url), { requestInit: auth }));
+    try {
+      const from = lb.served.length;
+      for (let i = 0; i < 6; i++) expect(text(await client.callTool({ name: "everything__echo", arguments: { message: `m${i}` } }))).toBe(`Echo: m${i}`);
+      const calls = lb.served.slice(from).filter((s) => s.method === "tools/call");
+      expect(calls.length).toBe(6);
+      expect(new Set(calls.map((c) => c.replica))).toEqual(new Set([0, 1]));
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("a 2025 caller's session, opened on one replica, is served by the other too (opened again there from Redis)", async () => {
+    const client = new Client1({ name: "legacy", version: "1" });
+    const from = lb.served.length;
+    await client.connect(new Http1(new URL(lb.url), { requestInit: auth }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("v2__add");
+      for (let i = 0; i < 4; i++) expect(text(await client.callTool({ name: "v2__add", arguments: { a: i, b: 1 } }))).toBe(String(i + 1));
+      const session = lb.served.slice(from).filter((s) => s.method === "tools/call");
+      expect(new Set(session.map((c) => c.replica))).toEqual(new Set([0, 1]));
+      // The session is in Redis, with who opened it, not its token.
+      const raw = new Redis(redis.url);
+      const id = (client.transport as Http1).sessionId!;
+      const record = JSON.parse((await raw.get(`mcp:gateway-sessions:${id}`))!) as { caller: string; initialize: { clientInfo: { name: string } } };
+      expect(record.caller).toBe("token");
+      expect(record.initialize.clientInfo.name).toBe("legacy");
+      expect(JSON.stringify(record)).not.toContain(TOKEN);
+      // Both replicas wrote the tool lists they fetched into the shared cache.
+      expect((await raw.keys("mcp:tools:*")).length).toBeGreaterThanOrEqual(2);
+      await raw.quit();
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("with session affinity, sampling reaches a 2025 caller; when its replica dies the session goes on on the other", async () => {
+    const sticky = await pair({ sticky: true });
+    const client = new Client1({ name: "legacy", version: "1" }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "sampled across replicas" }, model: "m", stopReason: "endTurn" }));
+    await client.connect(new Http1(new URL(sticky.lb.url), { requestInit: auth }));
+    try {
+      expect(text(await client.callTool({ name: "everything__trigger-sampling-request", arguments: { prompt: "p" } }))).toContain("sampled across replicas");
+      const home = sticky.lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica;
+      sticky.replicas[home]!.child.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 200));
+      // The first request after the death may meet the dead connection; one retry at most.
+      const call = () => client.callTool({ name: "everything__trigger-sampling-request", arguments: { prompt: "q" } });
+      const after = await call().catch(call);
+      expect(text(after)).toContain("sampled across replicas");
+      expect(sticky.lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica).toBe(1 - home);
+      expect(text(await client.callTool({ name: "v2__add", arguments: { a: 20, b: 22 } }))).toBe("42");
+    } finally {
+      await client.close().catch(() => {});
+    }
+  }, 60_000);
+
+  it("a replica killed while it streams a call costs the caller one retry, and nothing else", async () => {
+    ({ replicas, lb } = await pair());
+    // Our own client: the official SDK v2 client leaves a call whose response stream broke pending
+    // until its timeout ("SSE stream disconnected" goes to onerror), so it would cost a timeout, not a retry.
+    const connection = await connectToServer("gateway", { type: "http", url: lb.url, headers: auth.headers });
+    try {
+      let killed: number | undefined;
+      const started = Date.now();
+      const first = callTool(connection, "everything__trigger-long-running-operation", { duration: 5, steps: 10 }, {
+        onProgress: () => {
+          if (killed !== undefined) return;
+          // The replica streaming this call's progress dies.
+          killed = lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica;
+          replicas[killed]!.child.kill("SIGKILL");
+        },
+      });
+      await expect(first).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(killed).toBeDefined();
+      expect(lb.dead.has(killed!)).toBe(true);
+      // The one retry, on the replica left.
+      const retried = await callTool(connection, "everything__trigger-long-running-operation", { duration: 1, steps: 2 });
+      expect(text(retried)).toContain("Long running operation completed");
+      expect(lb.served.at(-1)!.replica).toBe(1 - killed!);
+      // And the caller goes on as before.
+      expect(text(await callTool(connection, "everything__echo", { message: "after" }))).toBe("Echo: after");
+    } finally {
+      await connection.transport.close();
+    }
+  }, 60_000);
+});
