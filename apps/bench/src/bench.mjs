@@ -99,11 +99,11 @@ const report = { machine: machine(), sizes, table, seconds: (performance.now() -
 if (args.json) process.stdout.write(`${JSON.stringify(report)}\n`);
 else process.stdout.write(renderConsole(report));
 if (args.write) {
-  // The CLI latency and agent host sections are written by their own scripts; a full run keeps them.
+  // The sections their own scripts write (CLI and daemon latency, gateway throughput, agent hosts): a full run keeps them.
   const page = new URL("../../../docs/benchmarks.md", import.meta.url);
   const old = existsSync(page) ? readFileSync(page, "utf8") : "";
   let next = renderMarkdown(report);
-  for (const name of ["cli-latency", "agent-host"]) {
+  for (const name of ["cli-latency", "daemon-latency", "gateway-throughput", "agent-host"]) {
     const kept = sectionOf(old, name);
     if (kept) next = withSection(next, kept);
   }

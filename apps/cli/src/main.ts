@@ -161,6 +161,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--allow <patterns>", "only these tools, as <server>__<tool> patterns with * (repeatable)", collect)
     .option("--deny <patterns>", "never these tools (repeatable)", collect)
     .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
+    .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
     .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL)")
     .addHelpText("after", "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).")
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>

@@ -197,6 +197,8 @@ describe("mcp serve --http", () => {
       req.end(body);
     });
     expect(status).toBe(403);
+    // A token in a URL's query string is not a token.
+    expect((await post({}, `${serve.url}?token=${TOKEN}`)).status).toBe(401);
     // No token was printed: it came from MCP_SERVE_TOKEN.
     expect(serve.stderr()).not.toContain(TOKEN);
   });

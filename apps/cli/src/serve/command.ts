@@ -21,6 +21,7 @@ export interface ServeOptions {
   deny?: string[] | undefined;
   origin?: string[] | undefined;
   redis?: string | undefined;
+  allowedHost?: string[] | undefined;
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -88,7 +89,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     }
     const host = options.host ?? "127.0.0.1";
     if (!LOOPBACK_HOSTS.has(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin, sessions: session.shared?.sessions }).catch((error: unknown) => {
+    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin, hosts: options.allowedHost, sessions: session.shared?.sessions }).catch((error: unknown) => {
       throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
     });
     const printed = [...callers].find(([, caller]) => caller === self)?.[0];

@@ -19,6 +19,8 @@ export interface ServeHttpOptions {
   callers: Map<string, Caller>;
   /** Origins allowed besides the gateway's own (a browser page calling it). */
   origins?: string[] | undefined;
+  /** Host names allowed in `Host` besides loopback and `host` (the name a load balancer forwards). */
+  hosts?: string[] | undefined;
   /** Where 2025-era sessions are kept for other replicas (none: each replica knows its own). */
   sessions?: SessionStore | undefined;
 }
@@ -30,6 +32,9 @@ export interface HttpGateway {
   readonly sessions: number;
   close(): Promise<void>;
 }
+
+/** The SDK's own bound on a request body; a larger one is left for the SDK to refuse (413). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -52,18 +57,33 @@ function callerOf(header: string | undefined, callers: Map<string, Caller>): Cal
   return undefined;
 }
 
-async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<Request> {
+/** The web-standard request of a Node one, and its body parsed once (undefined when it is not JSON: the SDK then answers the parse error). */
+async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<{ request: Request; parsed: unknown }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-  return new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) });
+  let parsed: unknown;
+  if (body && body.length <= MAX_BODY_BYTES) {
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      parsed = undefined;
+    }
+  }
+  return { request: new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) }), parsed };
 }
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-  if (!response.body) return void res.end();
+  const headers = Object.fromEntries(response.headers.entries());
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  // A JSON answer goes out in one write with its length; an event stream as it comes.
+  if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    return void res.writeHead(response.status, { ...headers, "content-length": String(body.length) }).end(body);
+  }
+  res.writeHead(response.status, headers);
   res.flushHeaders();
   const reader = response.body.getReader();
   res.on("close", () => void reader.cancel().catch(() => {}));
@@ -90,11 +110,11 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
   const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
   const sessions = new LegacySessions(gateway, options.sessions);
 
-  const allowedHosts = new Set([...LOOPBACK, options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
+  const allowedHosts = new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase()), options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
   let origin = "";
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (!allowedHosts.has(hostnameOf(host))) return send(res, plain(403, `Host "${host}" is not this gateway's`));
+    if (!allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
     const from = req.headers.origin;
     if (from !== undefined) {
       let ok = options.origins?.includes(from) ?? false;
@@ -112,9 +132,10 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
     const controller = new AbortController();
     res.on("close", () => controller.abort());
-    const request = await toRequest(req, origin, controller.signal);
+    const { request, parsed } = await toRequest(req, origin, controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
-    const response = (await isLegacyRequest(request)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo) : await modern.fetch(request, { authInfo });
+    const given = parsed === undefined ? {} : { parsedBody: parsed };
+    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
     await send(res, response);
   };
 

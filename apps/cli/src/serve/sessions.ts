@@ -70,7 +70,8 @@ export class LegacySessions {
   }
 
   /** Serves one 2025-era request for `caller` on the endpoint `path`. */
-  async handle(request: Request, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Response> {
+  async handle(request: Request, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo, parsed?: unknown): Promise<Response> {
+    const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
     if (id) {
       const held = this.#held.get(id) ?? (await this.#reopen(id, path, scope, caller, authInfo));
@@ -80,13 +81,13 @@ export class LegacySessions {
         held.touched = Date.now();
         void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
       }
-      return held.transport.handleRequest(request, { authInfo });
+      return held.transport.handleRequest(request, given);
     }
     if (request.method !== "POST") return plain(400, "Bad Request: no session (send initialize first)");
-    const body = (await request.clone().json().catch(() => undefined)) as { method?: unknown; params?: unknown } | undefined;
+    const body = parsed as { method?: unknown; params?: unknown } | undefined;
     const transport = this.#open(scope, caller, path, () => randomUUID());
     await createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true).connect(transport);
-    const response = await transport.handleRequest(request, { authInfo });
+    const response = await transport.handleRequest(request, given);
     if (this.#store && transport.sessionId && body?.method === "initialize") {
       await this.#store.set(transport.sessionId, { caller: caller.name, path, initialize: (body.params ?? {}) as Record<string, unknown> }, SESSION_TTL_MS).catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`));
     }

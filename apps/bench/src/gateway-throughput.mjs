@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// Gateway throughput: tool calls per second through `mcp serve --http` (one replica, and two
+// sharing a redis-server) beside the same calls made to the upstream server directly. The upstream
+// is the bench's echo server over Streamable HTTP (the least a server can do, so what is measured
+// is the gateway); the callers are this stack's client, `--concurrency` calls in flight.
+//   pnpm bench:gateway               prints the table
+//   pnpm bench:gateway -- --write    … and rewrites the "Gateway throughput" section of docs/benchmarks.md
+//   options: --seconds N (per row, default 5), --concurrency N (default 32), --smoke (1 s rows)
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { callTool, connectToServer } from "@mcp/client";
+import { withSection } from "./cli-latency.mjs";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const cli = join(root, "apps/cli/dist/bin.js");
+const echoServer = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
+const TOKEN = "bench-gateway-token-0123456789";
+
+function parseArgs(argv) {
+  const args = { seconds: 5, concurrency: 32, write: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") continue;
+    else if (a === "--write") args.write = true;
+    else if (a === "--seconds") args.seconds = Number(argv[++i]);
+    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
+    else if (a === "--smoke") args.seconds = 1;
+    else throw new Error(`unknown option ${a}`);
+  }
+  return args;
+}
+
+/** A child process that prints one line when ready; resolves with that line. */
+function start(command, args, env, ready) {
+  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (c) => (err += c));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}: ${err}`)));
+    child.stdout.on("data", (c) => {
+      out += c;
+      const line = out.split("\n").find((l) => ready.test(l));
+      if (line) resolve({ child, line });
+    });
+  });
+}
+
+/** Calls per second with `concurrency` calls of `tool` in flight, spread over the URLs. */
+async function throughput(urls, headers, args, tool) {
+  const connections = await Promise.all(urls.map((url, i) => connectToServer(`target${i}`, { type: "http", url, headers })));
+  const deadline = performance.now() + args.seconds * 1000;
+  let calls = 0;
+  // Warm-up: a second of calls, not counted.
+  const warm = performance.now() + 1000;
+  const worker = async (connection) => {
+    while (performance.now() < warm) await callTool(connection, "echo", tool.args);
+  };
+  await Promise.all(Array.from({ length: args.concurrency }, (_, i) => worker(connections[i % connections.length])));
+  const started = performance.now();
+  const loop = async (connection) => {
+    while (performance.now() < deadline + 1000) {
+      const result = await callTool(connection, "echo", tool.args);
+      if (result.content[0]?.text !== tool.answer) throw new Error(`wrong answer: ${JSON.stringify(result)}`);
+      calls++;
+    }
+  };
+  await Promise.all(Array.from({ length: args.concurrency }, (_, i) => loop(connections[i % connections.length])));
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(connections.map((c) => c.transport.close()));
+  return calls / seconds;
+}
+
+/** The upstream servers: the bench's echo server (the least a server does) and server-everything (a real one, on the official SDK). */
+const UPSTREAMS = [
+  { id: "echo", label: "the bench's echo server", tool: { args: { text: "hi" }, answer: "hi" } },
+  { id: "everything", label: "server-everything (Streamable HTTP, official SDK 1.x)", tool: { args: { message: "hi" }, answer: "Echo: hi" } },
+];
+
+export async function measure(args) {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-bench-"));
+  const children = [];
+  const stops = [];
+  try {
+    const { startEverything, startRedis } = await import("mcp-test-utils");
+    const redis = await startRedis();
+    stops.push(() => redis.stop());
+    const rows = [];
+    for (const kind of UPSTREAMS) {
+      let upstream;
+      if (kind.id === "echo") {
+        const echo = await start(process.execPath, [echoServer], process.env, /^\d+$/);
+        children.push(echo.child);
+        upstream = `http://127.0.0.1:${echo.line.trim()}/json`;
+      } else {
+        const everything = await startEverything("streamableHttp");
+        stops.push(() => everything.stop());
+        upstream = everything.url;
+      }
+      const config = join(dir, `${kind.id}.json`);
+      writeFileSync(config, JSON.stringify({ servers: { up: { type: "http", url: upstream } } }));
+      const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, NO_COLOR: "1" };
+      const running = [];
+      const replica = async (extra = []) => {
+        const started = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http", ...extra], env, /^\{/);
+        running.push(started.child);
+        return `${JSON.parse(started.line).url}/up`;
+      };
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const direct = await throughput([upstream], {}, args, kind.tool);
+      const one = await throughput([await replica()], headers, args, kind.tool);
+      for (const child of running.splice(0)) child.kill("SIGTERM");
+      const two = await throughput([await replica(["--redis", redis.url]), await replica(["--redis", redis.url])], headers, args, kind.tool);
+      for (const child of running.splice(0)) child.kill("SIGTERM");
+      rows.push({ upstream: kind.label, direct, one, two });
+    }
+    return { rows, seconds: args.seconds, concurrency: args.concurrency, cores: cpus().length };
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    for (const stop of stops) await stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function renderSection(result) {
+  const n = (x) => Math.round(x).toLocaleString("en-US");
+  const cost = (x, direct) => `${Math.round((1 - x / direct) * 100)} %`;
+  const [echo] = result.rows;
+  const real = result.rows[1];
+  return [
+    "<!-- gateway-throughput:start (apps/bench/src/gateway-throughput.mjs --write) -->",
+    "## Gateway throughput",
+    "",
+    `Tool calls per second through \`mcp serve --http\` (one replica; two sharing a redis-server, the calls spread over both) beside the same calls made to the upstream server directly, ${result.concurrency} calls in flight, ${result.seconds} s per cell after a second of warm-up. The callers are this stack's client at 2026-07-28 (stateless: any replica answers any request); each replica keeps one connection to the upstream server. Everything runs on loopback on one ${result.cores}-core machine: callers, replicas, Redis and the upstream server share its cores.`,
+    "",
+    "| upstream server | directly (calls/s) | 1 replica (calls/s) | cost | 2 replicas (calls/s) | cost |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...result.rows.map((r) => `| ${r.upstream} | ${n(r.direct)} | ${n(r.one)} | ${cost(r.one, r.direct)} | ${n(r.two)} | ${cost(r.two, r.direct)} |`),
+    "",
+    `- Target: the gateway costs under 30 % of direct throughput. Against server-everything: ${cost(real.one, real.direct)} with 1 replica (${1 - real.one / real.direct < 0.3 ? "met" : "MISSED"}); against the echo server, which does almost nothing, ${cost(echo.one, echo.direct)} (${1 - echo.one / echo.direct < 0.3 ? "met" : "MISSED"}).`,
+    "- Each gateway request is a whole MCP server exchange (the official SDK v2 server's per-request instance, its validation) plus a whole client exchange upstream: on two shared cores a second replica adds no cores, only a second process.",
+    "",
+    "Reproduce: `npx -y pnpm@10.34.9 bench:gateway` (`-- --write` rewrites this section).",
+    "<!-- gateway-throughput:end -->",
+  ].join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = parseArgs(process.argv.slice(2));
+  const section = renderSection(await measure(args));
+  process.stdout.write(`${section.split("\n").slice(1, -2).join("\n")}\n`);
+  if (args.write) {
+    const file = new URL("../../../docs/benchmarks.md", import.meta.url);
+    writeFileSync(file, withSection(readFileSync(file, "utf8"), section));
+    process.stderr.write("rewrote the Gateway throughput section of docs/benchmarks.md\n");
+  }
+}
