@@ -2,16 +2,27 @@
 // server-everything and the SDK v2 fixture behind it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { everythingEntry, v2StdioEntry } from "mcp-test-utils";
-import { bin, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { join } from "node:path";
+import { bin, fixture, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
-/** A sandbox whose config has server-everything (`everything`) and the SDK v2 fixture (`v2`), both over stdio. */
+/**
+ * A sandbox whose config has server-everything (`everything`), the SDK v2 fixture (`v2`) and the
+ * CLI's fixture (`fixture`, whose `wait` writes "cancelled" to `<home>/cancelled.txt` when it is
+ * cancelled), all over stdio.
+ */
 export function gatewayBox(): Sandbox {
   const box = sandbox();
   userConfig(box, {
     everything: { command: process.execPath, args: [everythingEntry, "stdio"] },
     v2: { command: process.execPath, args: [v2StdioEntry, "serve"] },
+    fixture: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: cancelMarker(box) } },
   });
   return box;
+}
+
+/** Where the CLI fixture of a gateway box notes a cancelled `wait`. */
+export function cancelMarker(box: Sandbox): string {
+  return join(box.home, "cancelled.txt");
 }
 
 /** The stdio command line of `mcp serve --stdio` in the sandbox. */

@@ -7,7 +7,8 @@ import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childrenOf, commandOf, gatewayBox, startHttpServe, stdioParams, type HttpServe } from "./serve-helpers.js";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { cancelMarker, childrenOf, commandOf, gatewayBox, startHttpServe, stdioParams, type HttpServe } from "./serve-helpers.js";
 import type { Sandbox } from "./helpers.js";
 
 type Text = { type: string; text: string };
@@ -97,12 +98,13 @@ describe("mcp serve --stdio", () => {
       // server-everything's own answer (its code and message) for a URI its template matches; the gateway's own resource-not-found (-32602 with data { uri }) for one nobody serves.
       await expect(client.readResource({ uri: "demo://resource/static/document/missing.md" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("missing.md") });
       await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32602, data: { uri: "nowhere://x" } });
-      // Cancelling reaches upstream: the slow tool stops, and the gateway serves the next call at once.
+      // Cancelling reaches upstream: the fixture's wait is told (it writes its marker), and the gateway serves the next call at once.
       const controller = new AbortController();
       const started = Date.now();
-      const slow = client.callTool({ name: "v2__slow", arguments: { ms: 20_000 } }, undefined, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 300);
+      const slow = client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, undefined, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 500);
       await expect(slow).rejects.toThrow();
+      await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
       expect(text(await client.callTool({ name: "v2__add", arguments: { a: 1, b: 1 } }))).toBe("2");
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -146,6 +148,33 @@ describe("mcp serve --stdio", () => {
       const progress: number[] = [];
       await client.callTool({ name: "everything__trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }, { onprogress: (p: { progress: number }) => void progress.push(p.progress) });
       expect(progress[0]).toBe(1);
+      // A 2026-07-28 caller's cancellation reaches upstream too.
+      rmSync(cancelMarker(box), { force: true });
+      const controller = new AbortController();
+      const slow = client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 500);
+      await expect(slow).rejects.toThrow();
+      await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it("SDK v2 at 2026-07-28: a server restarted behind the gateway reaches the caller's subscriptions/listen as tools list_changed", async () => {
+    let changed = 0;
+    const client = new Client2({ name: "sdk2-listener", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, listChanged: { tools: { autoRefresh: false, onChanged: () => void changed++ } } });
+    const transport = new Stdio2(stdioParams(box));
+    await client.connect(transport);
+    try {
+      expect(text(await client.callTool({ name: "everything__echo", arguments: { message: "a" } }))).toBe("Echo: a");
+      // Give the subscription a moment to open, then kill server-everything under the gateway.
+      await new Promise((r) => setTimeout(r, 500));
+      const before = changed;
+      let upstream: number | undefined;
+      for (const pid of await childrenOf(transport.pid!)) if ((await commandOf(pid)).includes("server-everything")) upstream = pid;
+      process.kill(upstream!, "SIGKILL");
+      await expect.poll(() => changed, { timeout: 15_000 }).toBeGreaterThan(before);
+      await expect.poll(() => client.callTool({ name: "everything__echo", arguments: { message: "b" } }).then(text, () => ""), { timeout: 15_000 }).toBe("Echo: b");
     } finally {
       await client.close();
     }
@@ -267,7 +296,7 @@ describe("mcp serve --http", () => {
       }
       expect(answer).toBe("Echo: back");
       const restarted = (await childrenOf(serve.child.pid!)).filter((pid) => pid !== upstream);
-      expect(restarted.length).toBe(2);
+      expect(restarted.length).toBe(3);
       await expect.poll(() => toolsChanged.length, { timeout: 10_000 }).toBeGreaterThan(before);
     } finally {
       await client.close();

@@ -35,8 +35,8 @@ export async function startRedis(): Promise<TestRedis> {
     const port = await freePort();
     const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
     let exited = false;
     child.once("exit", () => (exited = true));
     child.once("error", () => (exited = true));
