@@ -88,7 +88,7 @@ export async function openSession(
     /** Handlers for every connection (the inspector answers elicitation and sampling). */
     handlers?: Pick<MCPManagerOptions, "onElicitation" | "onSampling">;
     /** More manager options (`mcp serve`: logs, roots, elicitation answers passed on unchanged). */
-    manager?: Pick<MCPManagerOptions, "onLog" | "connect"> | undefined;
+    manager?: Pick<MCPManagerOptions, "onLog" | "onRoots" | "connect"> | undefined;
   } = {},
 ): Promise<Session> {
   const home = process.env["HOME"] ?? homedir();

@@ -307,7 +307,7 @@ describe("mcp serve --http", () => {
 describe("mcp serve --http --callers", () => {
   it("each caller sees only what its lists allow; a caller's 2025 session is its own", async () => {
     const box = gatewayBox();
-    const file = box.write(`${box.project}/callers.json`, { reader: { token: "reader-token-0123456789", allow: ["everything__echo"] }, admin: { token: "admin-token-0123456789ab" } });
+    const file = box.write(`${box.project}/callers.json`, { reader: { token: "reader-token-0123456789", allow: ["everything__echo"] }, admin: { token: "admin-token-0123456789ab" }, v2only: { token: "v2only-token-0123456789", allow: ["v2__*"] } });
     const serve = await startHttpServe(box, ["--callers", file]);
     try {
       expect(serve.token).toBe("");
@@ -322,8 +322,27 @@ describe("mcp serve --http --callers", () => {
       const admin = new Client1({ name: "admin", version: "1" });
       await admin.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer admin-token-0123456789ab" } } }));
       expect((await admin.listTools()).tools.length).toBeGreaterThan(10);
+      // server-everything's log messages reach the callers who may use it, and no one else.
+      const logsOf = (client: Client1): unknown[] => {
+        const seen: unknown[] = [];
+        client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params));
+        return seen;
+      };
+      const v2only = new Client1({ name: "v2only", version: "1" });
+      await v2only.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer v2only-token-0123456789" } } }));
+      const adminLogs = logsOf(admin);
+      const readerLogs = logsOf(reader);
+      const v2Logs = logsOf(v2only);
+      // Each session's GET stream carries what is not a reply.
+      await new Promise((r) => setTimeout(r, 300));
+      await admin.callTool({ name: "everything__toggle-simulated-logging", arguments: {} });
+      await expect.poll(() => adminLogs.length, { timeout: 20_000 }).toBeGreaterThan(1);
+      await expect.poll(() => readerLogs.length, { timeout: 20_000 }).toBeGreaterThan(1);
+      await admin.callTool({ name: "everything__toggle-simulated-logging", arguments: {} });
+      expect(v2Logs).toEqual([]);
       await reader.close();
       await admin.close();
+      await v2only.close();
     } finally {
       await serve.stop();
       box.remove();

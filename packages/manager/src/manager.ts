@@ -46,6 +46,7 @@ export class MCPManager {
       ...options.connect,
       onSampling: options.onSampling ?? options.connect?.onSampling,
       onElicitation: options.onElicitation ?? options.connect?.onElicitation,
+      roots: options.onRoots ? () => [] : options.connect?.roots,
     });
     this.#cache = options.cache === false ? undefined : (options.cache ?? new FileToolCache(options.cacheDir));
     this.#reconnect = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...(options.reconnect ?? {}) };

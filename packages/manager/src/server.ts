@@ -5,12 +5,13 @@ import {
   listResourceTemplates,
   NetworkError,
   SessionExpiredError,
+  type ConnectOptions,
   type MCPServerConfig,
   type MCPServerConnection,
   type Tool,
 } from "@mcp/client";
 import type { ToolFilter } from "./config/types.js";
-import type { ServerStatus } from "./types.js";
+import type { MCPManagerOptions, ServerStatus } from "./types.js";
 
 export type ListKind = "prompts" | "resources" | "resourceTemplates";
 export const LISTERS: Record<ListKind, (connection: MCPServerConnection) => Promise<unknown[]>> = {
@@ -50,3 +51,12 @@ export function stderrOf(source: unknown): string | undefined {
   return typeof tail === "string" && tail.trim() !== "" ? tail : undefined;
 }
 
+/** The manager's server-aware handlers (sampling, elicitation, roots), bound to one server. */
+export function handlersFor(name: string, options: Pick<MCPManagerOptions, "onElicitation" | "onSampling" | "onRoots">): Pick<ConnectOptions, "onElicitation" | "onSampling" | "roots"> {
+  const { onElicitation, onSampling, onRoots } = options;
+  return {
+    ...(onElicitation ? { onElicitation: (params, context) => onElicitation(name, params, context) } : {}),
+    ...(onSampling ? { onSampling: (params, context) => onSampling(name, params, context) } : {}),
+    ...(onRoots ? { roots: () => onRoots(name) } : {}),
+  };
+}

@@ -2,7 +2,7 @@ import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type 
 import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
-import { filterTools, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind } from "./server.js";
+import { filterTools, handlersFor, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind } from "./server.js";
 import { ServerUnavailableError, ToolUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 const PROBE_TIMEOUT_MS = 5000; // the ping after a network error mid-call
@@ -229,15 +229,13 @@ export class ServerSupervisor {
     const closeEarly = (): void => void connection?.transport.close().catch(() => undefined);
     abort.signal.addEventListener("abort", closeEarly, { once: true });
     try {
-      const { onElicitation, onSampling } = options;
       // A stdio server known to be 2025-era skips the server/discover probe (2 s if it stays silent).
       const era = "url" in this.config || options.connect?.protocol !== undefined ? undefined : (this.#era ?? (await this.#host.rememberedEra(this)));
       connection = await connectToServer(this.name, this.#host.configFor(this), {
         ...options.connect,
         ...(era === "2025" ? { protocol: "2025" as const } : {}),
         signal: abort.signal,
-        ...(onElicitation ? { onElicitation: (params, context) => onElicitation(this.name, params, context) } : {}),
-        ...(onSampling ? { onSampling: (params, context) => onSampling(this.name, params, context) } : {}),
+        ...handlersFor(this.name, options),
         onClose: () => this.#onClose(generation),
         onNotification: (method, params) => this.#onNotification(generation, method, params),
         onLog: (message) => options.onLog?.(this.name, message),

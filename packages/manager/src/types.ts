@@ -9,6 +9,7 @@ import {
   type ElicitResult,
   type LogMessage,
   type RequestContext,
+  type Root,
   type Tool,
 } from "@mcp/client";
 import type { ManagerOAuthOptions } from "./oauth.js";
@@ -153,6 +154,12 @@ export interface MCPManagerOptions {
   onElicitation?: ((server: string, params: ElicitParams, context: RequestContext) => Promise<ElicitResult>) | undefined;
   /** Answers `sampling/createMessage` from any server, told which one asks (and advertises `sampling`). Takes the place of `connect.onSampling`. */
   onSampling?: ((server: string, params: CreateMessageParams, context: RequestContext) => Promise<CreateMessageResult>) | undefined;
+  /**
+   * Answers `roots/list` from any server, told which one asks (and advertises `roots`). Takes the
+   * place of `connect.roots`: a host that serves several users (a gateway) gives each server only
+   * the roots of whoever is using it.
+   */
+  onRoots?: ((server: string) => Root[] | Promise<Root[]>) | undefined;
   /** Every server notification. */
   onNotification?: ((server: string, method: string, params: unknown) => void) | undefined;
   /** `notifications/message` from any server. */

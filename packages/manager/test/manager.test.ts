@@ -398,6 +398,20 @@ describe("server requests", () => {
     expect(textOf(await tool("first", "trigger-sampling-request").call({ prompt: "hi" }))).toContain("reply to first");
     expect(asked).toEqual(["second elicitation Please provide inputs for the following fields:", "first sampling"]);
   });
+
+  it("onRoots is told which server asks, and each server gets its own roots", async () => {
+    const { everythingEntry } = await import("mcp-test-utils");
+    const m = manager({ cache: false, onRoots: (server) => [{ uri: `file:///work/${server}`, name: `${server}'s root` }] });
+    const config: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 };
+    await m.connectServers({ first: config, second: config });
+    // server-everything offers get-roots-list to a client that declares roots.
+    await waitFor(() => m.getTools().filter((t) => t.toolName === "get-roots-list").length === 2, 10_000);
+    const tool = (server: string) => m.getTools().find((t) => t.serverName === server && t.toolName === "get-roots-list")!;
+    const first = textOf(await tool("first").call({}));
+    expect(first).toContain("file:///work/first");
+    expect(first).not.toContain("file:///work/second");
+    expect(textOf(await tool("second").call({}))).toContain("file:///work/second");
+  });
 });
 
 describe("a 2026-07-28 server under the manager", () => {

@@ -71,8 +71,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     onNotification: (server, method) => ref.gateway?.onNotification(server, method),
     manager: {
       onLog: (server, message) => ref.gateway?.onLog(server, message),
+      onRoots: (server) => ref.gateway!.onRoots(server),
       // The caller's answers go upstream as the caller gave them.
-      connect: { roots: () => ref.gateway!.roots(), applyElicitationDefaults: false },
+      connect: { applyElicitationDefaults: false },
     },
   });
   const gateway = (ref.gateway = new Gateway(session.manager, { name: "mcp-serve", version: CLI_VERSION, warn: (message) => warn(`mcp serve: ${message}`) }));

@@ -8,7 +8,7 @@ import type { MCPManager } from "@mcp/manager";
 import type { Server} from "@modelcontextprotocol/server";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { InFlight, type Asker } from "./inflight.js";
-import type { Caller } from "./policy.js";
+import { allowed, type Caller } from "./policy.js";
 import { Rounds } from "./rounds.js";
 
 /** Options of {@link Gateway}. */
@@ -59,8 +59,8 @@ export class Gateway {
   readonly rounds = new Rounds();
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
-  /** Instances with a connection of their own (stdio, 2025 sessions), told of list changes. */
-  readonly #live = new Set<Server>();
+  /** Instances with a connection of their own (stdio, 2025 sessions), told of list changes, with what each serves to whom. */
+  readonly #live = new Map<Server, Scope>();
   readonly #listeners = new Set<(kind: "tools" | "prompts" | "resources") => void>();
   readonly #off: (() => void)[] = [];
 
@@ -78,9 +78,15 @@ export class Gateway {
   }
 
   /** Keeps an instance with a connection of its own, to tell it of list changes until it closes. */
-  track(server: Server): void {
-    this.#live.add(server);
+  track(server: Server, scope: Scope): void {
+    this.#live.set(server, scope);
     server.onclose = () => this.#live.delete(server);
+  }
+
+  /** Whether a scope's caller may see what `server` does: it serves that server and the caller may use one of its tools. */
+  #sees(scope: Scope, server: string): boolean {
+    if (scope.server !== undefined && scope.server !== server) return false;
+    return this.manager.getTools().some((tool) => tool.serverName === server && allowed(scope.caller, server, tool.toolName));
   }
 
   /** Subscribes to list changes (the HTTP front publishes them to 2026-07-28 listeners). */
@@ -91,7 +97,7 @@ export class Gateway {
 
   /** Tells every caller that a list changed. */
   changed(kind: "tools" | "prompts" | "resources"): void {
-    for (const server of this.#live) {
+    for (const server of this.#live.keys()) {
       const sent = kind === "tools" ? server.sendToolListChanged() : kind === "prompts" ? server.sendPromptListChanged() : server.sendResourceListChanged();
       sent.catch(() => {});
     }
@@ -104,20 +110,23 @@ export class Gateway {
     else if (method === "notifications/resources/list_changed") this.changed("resources");
   };
 
-  /** An upstream server's log message: to the caller of its request in flight, else to every connected caller. */
+  /**
+   * An upstream server's log message: to the caller of its request in flight, else to each
+   * connected caller who may use that server (a caller denied all its tools never sees its logs).
+   */
   onLog = (server: string, message: LogMessage): void => {
     const asker = this.inflight.latest(server);
     if (asker) return asker.log(server, message);
-    for (const live of this.#live) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
+    for (const [live, scope] of this.#live) if (this.#sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
   };
 
   onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> => this.#ask(server, "sampling/createMessage", params, context.signal) as Promise<never>;
 
   onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context.signal) as Promise<never>;
 
-  /** `roots/list` from any server: the roots of the latest caller with a request in flight, else none. */
-  roots = async (): Promise<{ uri: string; name?: string }[]> => {
-    const asker = this.inflight.latest();
+  /** `roots/list` from a server: the roots of the caller whose request to it is in flight (the latest), else none. */
+  onRoots = async (server: string): Promise<{ uri: string; name?: string }[]> => {
+    const asker = this.inflight.latest(server);
     if (!asker?.can("roots/list")) return [];
     const answer = (await asker.ask("roots/list", {}, AbortSignal.timeout(30_000)).catch(() => ({ roots: [] }))) as { roots?: { uri: string; name?: string }[] };
     return Array.isArray(answer.roots) ? answer.roots : [];
@@ -177,7 +186,7 @@ export class Gateway {
   close(): void {
     for (const off of this.#off.splice(0)) off();
     this.rounds.close();
-    for (const server of this.#live) void server.close().catch(() => {});
+    for (const server of this.#live.keys()) void server.close().catch(() => {});
     this.#live.clear();
   }
 }

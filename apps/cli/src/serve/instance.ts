@@ -17,6 +17,6 @@ export function createInstance(gateway: Gateway, scope: Scope, connection: boole
     inputRequired: { maxRounds: 64 },
   });
   registerRoutes(gateway, server, scope);
-  if (connection) gateway.track(server);
+  if (connection) gateway.track(server, scope);
   return server;
 }
