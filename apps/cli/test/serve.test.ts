@@ -180,6 +180,21 @@ describe("mcp serve --stdio", () => {
     }
   }, 60_000);
 
+  it("a tool that needs a task: listed without execution, and called plainly, the gateway waits on the task and answers with its result", async () => {
+    const { client } = client1();
+    await client.connect(new Stdio1(stdioParams(box)));
+    try {
+      const listed = (await client.listTools()).tools.find((t) => t.name === "everything__simulate-research-query")!;
+      expect(listed.execution).toBeUndefined();
+      // Fields the gateway does not know of are passed through as the server listed them.
+      expect(listed.annotations).toBeDefined();
+      const report = text(await client.callTool({ name: "everything__simulate-research-query", arguments: { topic: "tides" } }, undefined, { timeout: 30_000 }));
+      expect(report).toContain("# Research Report: tides");
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
   it("--allow and --deny limit what the caller sees and may call", async () => {
     const { client } = client1();
     await client.connect(new Stdio1(stdioParams(box, ["--allow", "everything__*,v2__add", "--deny", "everything__trigger-*"])));

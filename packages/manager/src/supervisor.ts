@@ -192,6 +192,7 @@ export class ServerSupervisor {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
+      definition: tool,
       get deferred() {
         return supervisor.status.state !== "connected";
       },

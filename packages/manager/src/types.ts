@@ -62,6 +62,8 @@ export interface MCPTool {
   inputSchema: Tool["inputSchema"];
   outputSchema: Tool["outputSchema"];
   annotations: Tool["annotations"];
+  /** The tool as its server listed it, every field kept (`icons`, `execution`, `_meta`, …); always set by the manager. */
+  definition?: Tool | undefined;
   /** True when it comes from the cache and the server is not connected yet: a call waits for it. */
   deferred: boolean;
   /**

@@ -87,10 +87,11 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       .getTools()
       .filter((tool) => gateway.servers(scope).includes(tool.serverName) && allowed(scope.caller, tool.serverName, tool.toolName))
       .map((tool) => {
-        // The gateway runs a tool that needs a task to its end itself, so `execution` is not passed on.
-        const definition: Params = { name: exposed(scope, tool.serverName, tool.toolName) };
-        for (const key of ["title", "description", "inputSchema", "outputSchema", "annotations"] as const) if (tool[key] !== undefined) definition[key] = tool[key];
-        return definition;
+        // As the server listed it (icons, _meta, …), under the name of this endpoint. The gateway
+        // runs a tool that needs a task to its end and answers with its result (the SDK v2 server
+        // has no task results for tools/call), so `execution` is not passed on.
+        const { execution: _runsAsTask, ...listed } = (tool.definition ?? { inputSchema: tool.inputSchema }) as Params;
+        return { ...listed, name: exposed(scope, tool.serverName, tool.toolName) };
       });
     return { tools } as never;
   });
