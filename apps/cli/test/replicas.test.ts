@@ -6,11 +6,13 @@ import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sd
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { callTool, connectToServer } from "@mcp/client";
-import { startRedis, type TestRedis } from "mcp-test-utils";
+import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
+import { RedisTokenStore } from "@mcp/store-redis";
+import { startAuthFixture, startRedis, type TestRedis } from "mcp-test-utils";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBalancer, type Balancer } from "./balancer.js";
-import type { Sandbox } from "./helpers.js";
+import { sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { gatewayBox, startHttpServe, type HttpServe } from "./serve-helpers.js";
 
 const TOKEN = "replica-test-token-0123456789";
@@ -128,6 +130,44 @@ describe("two gateway replicas sharing Redis", () => {
       expect(text(await callTool(connection, "everything__echo", { message: "after" }))).toBe("Echo: after");
     } finally {
       await connection.transport.close();
+    }
+  }, 60_000);
+
+  it("an upstream OAuth token refreshed by one replica is the one the other sends; the refresh token is spent once", async () => {
+    // A protected upstream server whose authorization server spends each refresh token once.
+    const f = await startAuthFixture({ rotateRefresh: true, refreshDelayMs: 300, mcp: true });
+    const oauthBox = sandbox();
+    const store = new RedisTokenStore({ redis: redis.url });
+    try {
+      userConfig(oauthBox, { up: { type: "http", url: f.mcpUrl } });
+      // Signed in once, into Redis (as `MCP_REDIS_URL=… mcp auth up` does).
+      await new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store }).authorizeNow();
+      const started = await Promise.all([0, 1].map(() => startHttpServe(oauthBox, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN })));
+      const balancer = await startBalancer(started.map((r) => r.url));
+      stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
+      const client = new Client2({ name: "modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(new Http2(new URL(balancer.url), { requestInit: auth }));
+      try {
+        const first = text(await client.callTool({ name: "up__whoami", arguments: {} }));
+        // The token runs out (as Redis holds it); the next two calls land on one replica each.
+        const saved = (await store.find(f.mcpUrl))!;
+        expect(first).toBe(saved.tokens!.accessToken);
+        await store.set({ ...saved, tokens: { ...saved.tokens!, expiresAt: Date.now() - 1000 } });
+        const from = balancer.served.length;
+        const [a, b] = [text(await client.callTool({ name: "up__whoami", arguments: {} })), text(await client.callTool({ name: "up__whoami", arguments: {} }))];
+        expect(new Set(balancer.served.slice(from).filter((s) => s.method === "tools/call").map((s) => s.replica))).toEqual(new Set([0, 1]));
+        const refreshes = f.log.filter((l) => l.form.get("grant_type") === "refresh_token").length;
+        expect(refreshes).toBe(1);
+        const fresh = (await store.find(f.mcpUrl))!.tokens!.accessToken;
+        expect(fresh).not.toBe(first);
+        expect([a, b]).toEqual([fresh, fresh]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await store.close();
+      await f.stop();
+      oauthBox.remove();
     }
   }, 60_000);
 });

@@ -32,6 +32,11 @@ export interface AuthFixtureOptions {
    * `Bearer` only (it would take DPoP, but does not say so).
    */
   dpop?: { nonce?: boolean; bearerChallenge?: boolean };
+  /**
+   * The MCP server answers as a minimal 2025 MCP server (`initialize`, `ping`, `tools/list`, and a
+   * `whoami` tool whose text is the access token it was called with) instead of echoing methods.
+   */
+  mcp?: boolean;
 }
 
 /** What a DPoP proof says, once its signature is checked against its own key; a string says what is wrong. */
@@ -192,9 +197,19 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
         const params = [where === "header" ? `resource_metadata="${mcpOrigin}/custom-prm"` : "", options.challengeScope ? `scope="${options.challengeScope}"` : ""].filter(Boolean).join(", ");
         return json(res, 401, { error: "invalid_token" }, { "www-authenticate": `Bearer${params ? ` ${params}` : ""}` });
       }
-      const message = JSON.parse(body) as { id?: number; method: string };
+      // No standalone stream and no sessions: a GET or DELETE is refused, as a stateless server does.
+      if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
+      const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
       if (message.id === undefined) return void res.writeHead(202).end();
-      json(res, 200, { jsonrpc: "2.0", id: message.id, result: { ok: true, method: message.method } });
+      if (!options.mcp) return json(res, 200, { jsonrpc: "2.0", id: message.id, result: { ok: true, method: message.method } });
+      const answers: Record<string, unknown> = {
+        initialize: { protocolVersion: ["2025-11-25", "2025-06-18", "2025-03-26"].includes(message.params?.protocolVersion ?? "") ? message.params!.protocolVersion : "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "auth-fixture", version: "1.0.0" } },
+        ping: {},
+        "tools/list": { tools: [{ name: "whoami", description: "The access token this call came with", inputSchema: { type: "object" } }] },
+        "tools/call": { content: [{ type: "text", text: token }] },
+      };
+      const result = answers[message.method];
+      json(res, 200, result === undefined ? { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } } : { jsonrpc: "2.0", id: message.id, result });
     })();
   });
   const mcpOrigin = await listen(mcp);
