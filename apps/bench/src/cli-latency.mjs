@@ -7,18 +7,12 @@
 //   options: --runs N (measured runs per command, default 15), --smoke (2 runs, no warm-up)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cli, everything, mcporter, node24 } from "./cli-paths.mjs";
 import { median } from "./scenarios.mjs";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "apps/cli/dist/bin.js");
-const peer = join(root, "tools/peer-cli");
-const node24 = join(peer, "node_modules/.bin/node");
-const mcporter = join(peer, "node_modules/mcporter/dist/cli.js");
-const everything = createRequire(join(root, "apps/cli/package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const SERVERS = 8;
 
 function parseArgs(argv) {

@@ -7,33 +7,14 @@
 //   pnpm bench:daemon -- --write    … and rewrites the "Daemon latency" section of docs/benchmarks.md
 //   options: --runs N (default 15), --smoke (2 runs, no warm-up)
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { withSection } from "./cli-latency.mjs";
+import { parseBenchArgs, printSection } from "./bench-args.mjs";
+import { cli, everything, mcporter, node24 } from "./cli-paths.mjs";
 import { median } from "./scenarios.mjs";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "apps/cli/dist/bin.js");
-const peer = join(root, "tools/peer-cli");
-const node24 = join(peer, "node_modules/.bin/node");
-const mcporter = join(peer, "node_modules/mcporter/dist/cli.js");
-const everything = createRequire(join(root, "apps/cli/package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");
-
-function parseArgs(argv) {
-  const args = { runs: 15, warmups: 2, write: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") continue;
-    else if (a === "--write") args.write = true;
-    else if (a === "--runs") args.runs = Number(argv[++i]);
-    else if (a === "--smoke") Object.assign(args, { runs: 2, warmups: 0 });
-    else throw new Error(`unknown option ${a}`);
-  }
-  return args;
-}
 
 function run(argv, env, cwd, expect) {
   const started = performance.now();
@@ -102,12 +83,6 @@ export function renderSection(result) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = parseArgs(process.argv.slice(2));
-  const section = renderSection(measure(args));
-  process.stdout.write(`${section.split("\n").slice(1, -2).join("\n")}\n`);
-  if (args.write) {
-    const file = new URL("../../../docs/benchmarks.md", import.meta.url);
-    writeFileSync(file, withSection(readFileSync(file, "utf8"), section));
-    process.stderr.write("rewrote the Daemon latency section of docs/benchmarks.md\n");
-  }
+  const args = parseBenchArgs(process.argv.slice(2), { runs: 15, warmups: 2 }, { runs: 2, warmups: 0 });
+  printSection(renderSection(measure(args)), args.write, "Daemon latency");
 }

@@ -7,31 +7,16 @@
 //   pnpm bench:gateway -- --write    … and rewrites the "Gateway throughput" section of docs/benchmarks.md
 //   options: --seconds N (per row, default 5), --concurrency N (default 32), --smoke (1 s rows)
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { callTool, connectToServer } from "@mcp/client";
-import { withSection } from "./cli-latency.mjs";
+import { parseBenchArgs, printSection } from "./bench-args.mjs";
+import { cli } from "./cli-paths.mjs";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const cli = join(root, "apps/cli/dist/bin.js");
 const echoServer = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
 const TOKEN = "bench-gateway-token-0123456789";
-
-function parseArgs(argv) {
-  const args = { seconds: 5, concurrency: 32, write: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") continue;
-    else if (a === "--write") args.write = true;
-    else if (a === "--seconds") args.seconds = Number(argv[++i]);
-    else if (a === "--concurrency") args.concurrency = Number(argv[++i]);
-    else if (a === "--smoke") args.seconds = 1;
-    else throw new Error(`unknown option ${a}`);
-  }
-  return args;
-}
 
 /** A child process that prints one line when ready; resolves with that line. */
 function start(command, args, env, ready) {
@@ -149,12 +134,6 @@ export function renderSection(result) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = parseArgs(process.argv.slice(2));
-  const section = renderSection(await measure(args));
-  process.stdout.write(`${section.split("\n").slice(1, -2).join("\n")}\n`);
-  if (args.write) {
-    const file = new URL("../../../docs/benchmarks.md", import.meta.url);
-    writeFileSync(file, withSection(readFileSync(file, "utf8"), section));
-    process.stderr.write("rewrote the Gateway throughput section of docs/benchmarks.md\n");
-  }
+  const args = parseBenchArgs(process.argv.slice(2), { seconds: 5, concurrency: 32 }, { seconds: 1 });
+  printSection(renderSection(await measure(args)), args.write, "Gateway throughput");
 }
