@@ -290,9 +290,13 @@ describe("mcp serve --http", () => {
     }
   }, 60_000);
 
-  it("a server restarted behind the gateway: callers are told the list changed, and calls work again", async () => {
+  it("a server restarted behind the gateway: callers of both eras are told the list changed, and calls work again", async () => {
     const { client, toolsChanged } = client1();
     await client.connect(new Http1(new URL(serve.url), { requestInit: auth }));
+    // A 2026-07-28 caller hears of it on its subscriptions/listen stream.
+    let modernChanged = 0;
+    const modern = new Client2({ name: "sdk2-listener", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, listChanged: { tools: { autoRefresh: false, onChanged: () => void modernChanged++ } } });
+    await modern.connect(new Http2(new URL(serve.url), { requestInit: auth }));
     try {
       // A GET stream carries the session's notifications.
       await new Promise((r) => setTimeout(r, 300));
@@ -300,6 +304,7 @@ describe("mcp serve --http", () => {
       let upstream: number | undefined;
       for (const pid of children) if ((await commandOf(pid)).includes("server-everything")) upstream = pid;
       expect(upstream).toBeDefined();
+      const modernBefore = modernChanged;
       process.kill(upstream!, "SIGKILL");
       const before = toolsChanged.length;
       const deadline = Date.now() + 20_000;
@@ -313,8 +318,10 @@ describe("mcp serve --http", () => {
       const restarted = (await childrenOf(serve.child.pid!)).filter((pid) => pid !== upstream);
       expect(restarted.length).toBe(3);
       await expect.poll(() => toolsChanged.length, { timeout: 10_000 }).toBeGreaterThan(before);
+      await expect.poll(() => modernChanged, { timeout: 10_000 }).toBeGreaterThan(modernBefore);
     } finally {
       await client.close();
+      await modern.close();
     }
   }, 60_000);
 });
