@@ -42,6 +42,8 @@ function plain(status: number, message: string): Response {
 /** The 2025-era sessions of one gateway replica. */
 export class LegacySessions {
   readonly #held = new Map<string, Held>();
+  /** Sessions being opened again here: two requests for one session open it once. */
+  readonly #reopening = new Map<string, Promise<Held | "foreign" | undefined>>();
   readonly #gateway: Gateway;
   readonly #store: SessionStore | undefined;
 
@@ -74,7 +76,15 @@ export class LegacySessions {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
     if (id) {
-      const held = this.#held.get(id) ?? (await this.#reopen(id, path, scope, caller, authInfo));
+      let held: Held | "foreign" | undefined = this.#held.get(id);
+      if (!held) {
+        let reopening = this.#reopening.get(id);
+        if (!reopening) {
+          reopening = this.#reopen(id, path, scope, caller, authInfo).finally(() => this.#reopening.delete(id));
+          this.#reopening.set(id, reopening);
+        }
+        held = await reopening;
+      }
       if (!held) return plain(404, "Session not found");
       if (held === "foreign" || held.caller.name !== caller.name || held.path !== path) return plain(403, "This session belongs to another caller or endpoint");
       if (this.#store && Date.now() - held.touched > 60_000) {
