@@ -337,6 +337,13 @@ describe("mcp serve --http --callers", () => {
       await reader.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer reader-token-0123456789" } } }));
       expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(["everything__echo"]);
       await expect(reader.callTool({ name: "v2__add", arguments: { a: 1, b: 2 } })).rejects.toMatchObject({ code: -32602 });
+      // A server none of whose tools a caller may use is hidden from it whole: prompts, resources, completions.
+      const readerPrompts = (await reader.listPrompts()).prompts.map((p) => p.name);
+      expect(readerPrompts).toContain("everything__args-prompt");
+      expect(readerPrompts).not.toContain("v2__greet");
+      await expect(reader.getPrompt({ name: "v2__greet", arguments: { who: "x" } })).rejects.toMatchObject({ code: -32602 });
+      expect((await reader.listResources()).resources.map((r) => r.uri)).not.toContain("note://hello");
+      await expect(reader.readResource({ uri: "note://hello" })).rejects.toMatchObject({ code: -32602, data: { uri: "note://hello" } });
       const sessionId = (reader.transport as Http1).sessionId!;
       // The admin's token does not open the reader's session.
       const hijack = await fetch(serve.url, { method: "POST", headers: { authorization: "Bearer admin-token-0123456789ab", "mcp-session-id": sessionId, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }) });

@@ -83,9 +83,13 @@ export class Gateway {
     server.onclose = () => this.#live.delete(server);
   }
 
-  /** Whether a scope's caller may see what `server` does: it serves that server and the caller may use one of its tools. */
-  #sees(scope: Scope, server: string): boolean {
+  /**
+   * Whether a scope's caller may see `server` at all (its prompts, resources, completions, logs):
+   * the scope serves it, and the caller has no lists, or they leave it one of the server's tools.
+   */
+  sees(scope: Pick<Scope, "server" | "caller">, server: string): boolean {
     if (scope.server !== undefined && scope.server !== server) return false;
+    if (scope.caller.allow === undefined && !scope.caller.deny?.length) return true;
     return this.manager.getTools().some((tool) => tool.serverName === server && allowed(scope.caller, server, tool.toolName));
   }
 
@@ -117,7 +121,7 @@ export class Gateway {
   onLog = (server: string, message: LogMessage): void => {
     const asker = this.inflight.latest(server);
     if (asker) return asker.log(server, message);
-    for (const [live, scope] of this.#live) if (this.#sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
+    for (const [live, scope] of this.#live) if (this.sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
   };
 
   onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> => this.#ask(server, "sampling/createMessage", params, context.signal) as Promise<never>;

@@ -17,18 +17,20 @@ function exposed(scope: Scope, server: string, name: string): string {
   return scope.server === undefined ? `${server}${SEPARATOR}${name}` : name;
 }
 
-/** The upstream server and its own name for a tool or prompt named on this scope's endpoint. */
+/**
+ * The upstream server and its own name for a tool or prompt named on this scope's endpoint. A
+ * server the caller may not see is answered as an unknown name.
+ */
 function route(gateway: Gateway, scope: Scope, name: unknown, what: string): { server: string; name: string } {
   if (typeof name !== "string") throw new ProtocolError(-32602, `${what} name missing`);
-  if (scope.server !== undefined) return { server: scope.server, name };
-  const found = splitName(name, gateway.servers(scope));
-  if (!found) throw new ProtocolError(-32602, `Unknown ${what}: ${name} (names here are <server>${SEPARATOR}<name>)`);
+  const found = scope.server !== undefined ? { server: scope.server, name } : splitName(name, gateway.servers(scope));
+  if (!found || (what !== "tool" && !gateway.sees(scope, found.server))) throw new ProtocolError(-32602, `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
   return found;
 }
 
 async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) => Promise<T[]>): Promise<{ server: string; item: T }[]> {
-  // A server still connecting is waited for; one that failed or is disabled is left out.
-  const names = gateway.servers(scope).filter((name) => !["failed", "disabled"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
+  // A server still connecting is waited for; one that failed or is disabled, or that the caller may not see, is left out.
+  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && !["failed", "disabled"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
   const lists = await Promise.all(names.map((server) => list(server).then((items) => items.map((item) => ({ server, item })), () => [])));
   return lists.flat();
 }
@@ -61,7 +63,7 @@ function templateMatches(template: string, uri: string): boolean {
 }
 
 async function resourceOwner(gateway: Gateway, scope: Scope, uri: string, reported: Set<string>): Promise<string> {
-  if (scope.server !== undefined) return scope.server;
+  if (scope.server !== undefined && gateway.sees(scope, scope.server)) return scope.server;
   const { owner } = await resourceMap(gateway, scope, reported);
   const listed = owner.get(uri);
   if (listed !== undefined) return listed;
