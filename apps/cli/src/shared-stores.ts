@@ -19,10 +19,9 @@ export interface SharedStores {
 export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError?: (error: Error) => void): Promise<SharedStores | undefined> {
   const url = env["MCP_REDIS_URL"];
   if (!url) return undefined;
-  const { Redis } = await import("ioredis");
-  const { RedisKeyValue, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5_000, enableAutoPipelining: true });
-  redis.on("error", (error: Error) => onError?.(error));
+  const { connectRedis, RedisKeyValue, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
+  // One connection for the three stores.
+  const redis = connectRedis(url, onError);
   const prefix = env["MCP_REDIS_PREFIX"] || "mcp:";
   return {
     url,

@@ -27,6 +27,17 @@ export class RedisStoreError extends Error {
   }
 }
 
+/**
+ * Opens an ioredis connection as the stores do from a URL: a command fails after two reconnect
+ * attempts (rather than waiting for Redis forever), and connection problems go to `onError`
+ * instead of ioredis's own console line. One connection can then serve several stores.
+ */
+export function connectRedis(url: string, onError?: (error: Error) => void): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5_000, enableAutoPipelining: true });
+  redis.on("error", (error: Error) => onError?.(error));
+  return redis;
+}
+
 /** The connection and key prefix of a store. */
 export class RedisConnection {
   readonly redis: Redis;
@@ -35,10 +46,7 @@ export class RedisConnection {
 
   constructor(options: RedisStoreOptions) {
     if (typeof options.redis === "string") {
-      // A command fails (rather than waits forever) when Redis stays unreachable.
-      this.redis = new Redis(options.redis, { maxRetriesPerRequest: 2, connectTimeout: 5_000, enableAutoPipelining: true });
-      // Without a listener ioredis prints every failed connection attempt itself.
-      this.redis.on("error", (error: Error) => options.onError?.(error));
+      this.redis = connectRedis(options.redis, options.onError);
       this.#owned = true;
     } else {
       this.redis = options.redis;

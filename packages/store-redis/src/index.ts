@@ -1,5 +1,5 @@
 // @mcp/store-redis: the stores a fleet shares, on Redis.
-export { RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
+export { connectRedis, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
 export { RedisLockTimeoutError, RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
 export { RedisKeyValue, type KeyValueStore } from "./key-value.js";
