@@ -1,17 +1,15 @@
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
-import type { MCPTool } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { interruptible, progressReporter, taskReporter, timeoutHint } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
-import { failureOf, findTool, knownServers, notStartable, splitTarget, startOne } from "./resolve.js";
+import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
-import { parseArguments, signature, validateArguments } from "./schema.js";
+import { parseArguments, signature } from "./schema.js";
 import { openSession, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { cutLeft, cutRight, fitColumns, table, terminalWidth } from "./table.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
 import { closest } from "./words.js";
 
-const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
@@ -95,9 +93,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   try {
     const viaDaemon = await callThroughDaemon(session, globals, words, maxResultChars, signal);
     if (viaDaemon) return finishCall(globals, viaDaemon, options.outDir ?? session.cwd);
-    const { tool, rest } = await findTool(session, words, signal);
-    const args = parseArguments(rest, tool.inputSchema, session.cwd);
-    validateArguments(label(tool), args, tool.inputSchema);
+    const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));
     let result;
     try {

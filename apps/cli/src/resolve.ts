@@ -1,6 +1,7 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
+import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
@@ -11,7 +12,8 @@ import { closest } from "./words.js";
  * up in the cached tool lists first; only a name nobody is known to have starts every server.
  */
 
-const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
+/** How the CLI names a tool to a person: `server.tool`. */
+export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
 /** Every server name the user may mean: configured, not approved, invalid or disabled. */
 export function knownServers(session: Session): string[] {
@@ -163,4 +165,15 @@ export async function findTool(session: Session, words: string[], signal?: Abort
   if (found.length === 1) return { tool: found[0]!, rest: target.rest };
   if (found.length > 1) throw ambiguous(target.name, found);
   throw unknownTool(session, target.name, tools);
+}
+
+/**
+ * What `call` runs, wherever it runs (here or in the daemon): the tool the words name, its
+ * arguments typed by the tool's schema (`@file` read from the session's folder) and checked.
+ */
+export async function prepareCall(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; args: Record<string, unknown> }> {
+  const { tool, rest } = await findTool(session, words, signal);
+  const args = parseArguments(rest, tool.inputSchema, session.cwd);
+  validateArguments(label(tool), args, tool.inputSchema);
+  return { tool, args };
 }

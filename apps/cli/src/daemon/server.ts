@@ -7,8 +7,7 @@ import { createConnection, createServer, type Socket } from "node:net";
 import { dirname } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer } from "@mcp/manager";
-import { findTool } from "../resolve.js";
-import { parseArguments, validateArguments } from "../schema.js";
+import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError } from "../ui.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
@@ -86,14 +85,12 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
   const register = async (configs: Record<string, MCPServerConfig>, servers: Record<string, DiscoveredServer>) => {
-    const changed: Record<string, MCPServerConfig> = {};
-    for (const [name, config] of Object.entries(configs)) {
-      const key = JSON.stringify(config);
-      if (registered.get(name) !== key) changed[name] = config;
-    }
-    if (Object.keys(changed).length > 0) {
-      await manager.addServers(changed, servers);
-      for (const [name, config] of Object.entries(changed)) registered.set(name, JSON.stringify(config));
+    const changed = Object.entries(configs)
+      .map(([name, config]) => ({ name, config, key: JSON.stringify(config) }))
+      .filter(({ name, key }) => registered.get(name) !== key);
+    if (changed.length > 0) {
+      await manager.addServers(Object.fromEntries(changed.map(({ name, config }) => [name, config])), servers);
+      for (const { name, key } of changed) registered.set(name, key);
     }
     return manager.getTools();
   };
@@ -113,12 +110,9 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       register: () => register(params.configs, params.servers),
       close: async () => {},
     };
-    const { tool, rest } = await findTool(session, params.words, signal);
+    const { tool, args } = await prepareCall(session, params.words, signal);
     lastUsed.set(tool.serverName, Date.now());
-    const label = `${tool.serverName}.${tool.toolName}`;
-    const args = parseArguments(rest, tool.inputSchema, params.cwd);
-    validateArguments(label, args, tool.inputSchema);
-    send(socket, { id: message.id, calling: label });
+    send(socket, { id: message.id, calling: label(tool) });
     const result = await tool.call(args, {
       signal,
       resetTimeoutOnProgress: true,
@@ -127,7 +121,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
     });
     lastUsed.set(tool.serverName, Date.now());
-    send(socket, { id: message.id, result: { label, toolName: tool.toolName, value: result } });
+    send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
   };
 
   const status = (): DaemonStatus => ({
