@@ -48,6 +48,16 @@ function client2(asked: string[]): Client2 {
   return client;
 }
 
+/** Starts a call of the CLI fixture's `wait`, cancels it after half a second: it must fail here, and the fixture must have been told. */
+async function cancelledUpstream(box: Sandbox, start: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+  rmSync(cancelMarker(box), { force: true });
+  const controller = new AbortController();
+  const call = start(controller.signal);
+  setTimeout(() => controller.abort(), 500);
+  await expect(call).rejects.toThrow();
+  await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
+}
+
 /** What every era and transport must show: the list, calls on both servers, errors with their codes. */
 async function listsAndCalls(client: { listTools(): Promise<{ tools: { name: string }[] }>; callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> }, prefix = true): Promise<void> {
   const names = (await client.listTools()).tools.map((t) => t.name);
@@ -99,12 +109,8 @@ describe("mcp serve --stdio", () => {
       await expect(client.readResource({ uri: "demo://resource/static/document/missing.md" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("missing.md") });
       await expect(client.readResource({ uri: "nowhere://x" })).rejects.toMatchObject({ code: -32602, data: { uri: "nowhere://x" } });
       // Cancelling reaches upstream: the fixture's wait is told (it writes its marker), and the gateway serves the next call at once.
-      const controller = new AbortController();
       const started = Date.now();
-      const slow = client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, undefined, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 500);
-      await expect(slow).rejects.toThrow();
-      await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
+      await cancelledUpstream(box, (signal) => client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, undefined, { signal }));
       expect(text(await client.callTool({ name: "v2__add", arguments: { a: 1, b: 1 } }))).toBe("2");
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -149,12 +155,7 @@ describe("mcp serve --stdio", () => {
       await client.callTool({ name: "everything__trigger-long-running-operation", arguments: { duration: 1, steps: 2 } }, { onprogress: (p: { progress: number }) => void progress.push(p.progress) });
       expect(progress[0]).toBe(1);
       // A 2026-07-28 caller's cancellation reaches upstream too.
-      rmSync(cancelMarker(box), { force: true });
-      const controller = new AbortController();
-      const slow = client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 500);
-      await expect(slow).rejects.toThrow();
-      await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
+      await cancelledUpstream(box, (signal) => client.callTool({ name: "fixture__wait", arguments: { ms: 20_000 } }, { signal }));
     } finally {
       await client.close();
     }

@@ -7,7 +7,7 @@ import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, warn } from "../ui.js";
 import { createInstance } from "./instance.js";
 import { Gateway } from "./gateway.js";
-import { serveHttp } from "./http.js";
+import { isLoopback, serveHttp } from "./http.js";
 import { parseCallers, type Caller } from "./policy.js";
 
 /** The options of `mcp serve`. */
@@ -23,8 +23,6 @@ export interface ServeOptions {
   redis?: string | undefined;
   allowedHost?: string[] | undefined;
 }
-
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`). */
 function stopped(stdin: boolean): Promise<void> {
@@ -89,7 +87,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       return EXIT.ok;
     }
     const host = options.host ?? "127.0.0.1";
-    if (!LOOPBACK_HOSTS.has(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
+    if (!isLoopback(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
     const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin, hosts: options.allowedHost, sessions: session.shared?.sessions }).catch((error: unknown) => {
       throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
     });

@@ -5,9 +5,8 @@
 
 import { RpcError, type CreateMessageParams, type ElicitParams, type LogMessage, type RequestContext } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
-import type { Server} from "@modelcontextprotocol/server";
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
-import { InFlight, type Asker } from "./inflight.js";
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { InFlight } from "./inflight.js";
 import { allowed, type Caller } from "./policy.js";
 import { Rounds } from "./rounds.js";
 
@@ -19,6 +18,12 @@ export interface GatewayOptions {
   /** Problems worth a line on stderr (a resource URI two servers claim, a question no caller can answer). */
   warn?: ((message: string) => void) | undefined;
 }
+
+/**
+ * How long a request to an upstream server, or a question to a caller, may take when the caller
+ * sets no limit: long, since progress resets the clock and the caller can cancel.
+ */
+export const UPSTREAM_TIMEOUT_MS = 600_000;
 
 /** The protocol era a server instance serves (the SDK tells the factory). */
 export type Era = "legacy" | "modern";
@@ -155,23 +160,20 @@ export class Gateway {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
-    if (scope.era === "legacy") {
-      const asker: Asker = {
-        caller: scope.caller,
-        can: (method) => covers(instance.getClientCapabilities(), method),
-        ask: (method, params, signal) => ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: 600_000, resetTimeoutOnProgress: true }),
-        log: log(() => ctx),
-      };
-      const leave = this.inflight.enter(server, asker);
-      try {
-        return await work(ctx.mcpReq.signal, () => ctx);
-      } catch (error) {
-        throw toProtocolError(error);
-      } finally {
-        leave();
-      }
-    }
     try {
+      if (scope.era === "legacy") {
+        const leave = this.inflight.enter(server, {
+          caller: scope.caller,
+          can: (method) => covers(instance.getClientCapabilities(), method),
+          ask: (method, params, signal) => ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true }),
+          log: log(() => ctx),
+        });
+        try {
+          return await work(ctx.mcpReq.signal, () => ctx);
+        } finally {
+          leave();
+        }
+      }
       return await this.rounds.serve(ctx, async (ask, round, signal) => {
         const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
         const leave = this.inflight.enter(server, { caller: scope.caller, can, ask, log: log(round) });

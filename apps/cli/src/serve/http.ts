@@ -28,8 +28,6 @@ export interface ServeHttpOptions {
 /** A running HTTP gateway. */
 export interface HttpGateway {
   url: string;
-  /** Open 2025-era sessions. */
-  readonly sessions: number;
   close(): Promise<void>;
 }
 
@@ -37,6 +35,11 @@ export interface HttpGateway {
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** Whether a host name (or address) is this machine's loopback. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase());
+}
 
 function hostnameOf(host: string): string {
   return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
@@ -156,9 +159,6 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
   origin = `http://${hostPart}:${port}`;
   return {
     url: `${origin}/mcp`,
-    get sessions() {
-      return sessions.size;
-    },
     close: async () => {
       offChanged();
       await sessions.close();

@@ -42,9 +42,4 @@ export class InFlight {
     const list = server === undefined ? this.#all : this.#byServer.get(server);
     return list?.[list.length - 1];
   }
-
-  /** How many requests are in flight. */
-  get size(): number {
-    return this.#all.length;
-  }
 }

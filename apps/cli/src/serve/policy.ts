@@ -13,8 +13,13 @@ export interface Caller {
 /** The separator between a server's name and its tool's or prompt's on the aggregate endpoint. */
 export const SEPARATOR = "__";
 
+/** Each pattern's expression, made once: lists are checked for every tool at every `tools/list`. */
+const globs = new Map<string, RegExp>();
+
 function glob(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  let made = globs.get(pattern);
+  if (!made) globs.set(pattern, (made = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`)));
+  return made;
 }
 
 /** Whether `caller` may see and call `<server>__<tool>`. */

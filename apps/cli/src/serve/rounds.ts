@@ -48,11 +48,6 @@ class PendingCall {
 export class Rounds {
   readonly #pending = new Map<string, PendingCall>();
 
-  /** How many upstream requests wait for a caller's retry. */
-  get size(): number {
-    return this.#pending.size;
-  }
-
   /**
    * Serves one round of a request. The first round starts `start` (given a way to ask the caller,
    * the round's context getter and the upstream signal); a retry with the `requestState` handed

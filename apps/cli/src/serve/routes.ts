@@ -5,11 +5,8 @@
 import { complete, getPrompt, readResource, type Prompt, type Resource, type ResourceTemplate } from "@mcp/client";
 import type { MCPTool } from "@mcp/manager";
 import { ProtocolError, ResourceNotFoundError, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import type { Gateway, Scope } from "./gateway.js";
+import { UPSTREAM_TIMEOUT_MS, type Gateway, type Scope } from "./gateway.js";
 import { allowed, SEPARATOR, splitName } from "./policy.js";
-
-/** How long an upstream request may run when its caller sets no limit: long, since progress resets it and the caller can cancel. */
-const UPSTREAM_TIMEOUT_MS = 600_000;
 
 type Params = Record<string, unknown>;
 
@@ -85,9 +82,10 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
   const connection = (name: string, signal: AbortSignal) => manager.waitForConnection(name, signal);
 
   server.setRequestHandler("tools/list", () => {
+    const served = new Set(gateway.servers(scope));
     const tools = manager
       .getTools()
-      .filter((tool) => gateway.servers(scope).includes(tool.serverName) && allowed(scope.caller, tool.serverName, tool.toolName))
+      .filter((tool) => served.has(tool.serverName) && allowed(scope.caller, tool.serverName, tool.toolName))
       .map((tool) => {
         // As the server listed it (icons, _meta, …), under the name of this endpoint. The gateway
         // runs a tool that needs a task to its end and answers with its result (the SDK v2 server

@@ -5,6 +5,7 @@
 
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
+import type { KeyValueStore } from "@mcp/store-redis";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
@@ -17,13 +18,8 @@ export interface SessionRecord {
   initialize: Record<string, unknown>;
 }
 
-/** Where session records live (`RedisKeyValue` of `@mcp/store-redis` fits). */
-export interface SessionStore {
-  get(key: string): Promise<SessionRecord | undefined>;
-  set(key: string, value: SessionRecord, ttlMs: number): Promise<void>;
-  touch(key: string, ttlMs: number): Promise<void>;
-  delete(key: string): Promise<void>;
-}
+/** Where session records live (`RedisKeyValue` of `@mcp/store-redis`). */
+export type SessionStore = KeyValueStore<SessionRecord>;
 
 /** A session left unused this long is forgotten by the store. */
 export const SESSION_TTL_MS = 60 * 60_000;
@@ -50,10 +46,6 @@ export class LegacySessions {
   constructor(gateway: Gateway, store: SessionStore | undefined) {
     this.#gateway = gateway;
     this.#store = store;
-  }
-
-  get size(): number {
-    return this.#held.size;
   }
 
   #open(scope: { server: string | undefined }, caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
