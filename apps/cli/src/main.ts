@@ -158,12 +158,17 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     })
     .option("--host <host>", "HTTP address to listen on (default 127.0.0.1)")
     .option("--callers <file>", 'HTTP callers: { "<name>": { "token": "…", "allow": [...], "deny": [...] } }')
-    .option("--allow <patterns>", "only these tools, as <server>__<tool> patterns with * (repeatable)", collect)
-    .option("--deny <patterns>", "never these tools (repeatable)", collect)
+    .option("--allow <patterns>", "only these tools: <server>__<tool> patterns, * within a part, case-sensitive (repeatable)", collect)
+    .option("--deny <patterns>", "never these tools, whatever their case (repeatable)", collect)
     .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
     .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
     .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL)")
-    .addHelpText("after", "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).")
+    .addHelpText(
+      "after",
+      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).\n" +
+        "A server's questions and logs go only to the caller whose call they are about; with several callers, each gets\n" +
+        "its own connection (its own process) to a 2025-era stdio server, which ties none of them to a call.",
+    )
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
       run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
     );
