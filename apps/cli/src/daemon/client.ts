@@ -1,14 +1,21 @@
 // The CLI's side of the daemon: send one request, get progress and the answer. A daemon that is
-// not there, or goes away before it starts the call, is `DaemonUnavailable`: the CLI then does
-// the work itself. Once the daemon has said it is calling the tool, the call is never sent again.
+// not there, is not this user's, or goes away before it starts the call, is `DaemonUnavailable`:
+// the CLI then does the work itself. Once the daemon has said it is calling the tool, the call is
+// never sent again.
 
 import { createConnection } from "node:net";
 import { CliError } from "../ui.js";
+import { checkSocket } from "./private.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** The daemon did not take the request: nothing was run, the CLI may do it itself. */
 export class DaemonUnavailable extends Error {
-  override readonly name = "DaemonUnavailable";
+  override readonly name: string = "DaemonUnavailable";
+}
+
+/** The socket is not this user's (its owner, or its folder's owner or mode): nothing was sent to it. */
+export class DaemonUntrusted extends DaemonUnavailable {
+  override readonly name = "DaemonUntrusted";
 }
 
 /** Sends `method` to the daemon on `socket` and resolves with its answer. */
@@ -18,6 +25,10 @@ export function daemonRequest(
   params: unknown,
   options: { signal?: AbortSignal | undefined; onProgress?: ((progress: NonNullable<DaemonMessage["progress"]>) => void) | undefined; connectTimeoutMs?: number | undefined } = {},
 ): Promise<unknown> {
+  // Before connecting: a socket someone else made (or one in a folder others can enter) gets nothing.
+  const socketIs = checkSocket(socket);
+  if (socketIs.state === "absent") return Promise.reject(new DaemonUnavailable(`no mcp daemon socket at ${socket}`));
+  if (socketIs.state === "foreign") return Promise.reject(new DaemonUntrusted(`not using ${socket}: ${socketIs.problem}`));
   return new Promise((resolve, reject) => {
     const connection = createConnection(socket);
     let calling: string | undefined;

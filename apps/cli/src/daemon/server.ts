@@ -1,15 +1,15 @@
 // The daemon: one process per user that keeps MCP servers connected between CLI commands. It
-// listens on a Unix socket (mode 600, in a folder only the user can enter); the CLI sends it a
+// listens on a Unix socket (mode 600, in a folder it made that only the user can enter); the CLI sends it a
 // `call` with the servers it found, and the daemon answers from servers it already runs.
 
-import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
-import { dirname } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer } from "@mcp/manager";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError } from "../ui.js";
+import { makePrivateFolder } from "./private.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** Options of {@link runDaemon}. */
@@ -66,14 +66,12 @@ export function probe(socket: string, timeoutMs = 1000): Promise<"live" | "stale
 
 /** Runs the daemon until `stop`, SIGTERM, or `idleMs` without a request. */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
+  // The folder first: nothing is probed or removed in a folder that is not ours alone.
+  makePrivateFolder(options.socket);
   const state = await probe(options.socket);
   if (state === "live") throw new CliError(`an mcp daemon already answers on ${options.socket}`);
-  if (process.platform !== "win32") {
-    mkdirSync(dirname(options.socket), { recursive: true, mode: 0o700 });
-    chmodSync(dirname(options.socket), 0o700);
-    // A socket file left by a daemon that died is replaced.
-    if (state === "stale") rmSync(options.socket, { force: true });
-  }
+  // A socket file left by a daemon that died is replaced.
+  if (state === "stale" && process.platform !== "win32") rmSync(options.socket, { force: true });
   const started = Date.now();
   const manager = new MCPManager({ connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
   const registered = new Map<string, string>();

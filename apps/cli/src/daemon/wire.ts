@@ -19,19 +19,19 @@ export interface DaemonMessage {
 }
 
 /**
- * The socket of this user's daemon: `MCP_DAEMON_SOCKET`, else `daemon/daemon.sock` in our cache folder
- * (a short path in the temp folder when that one is too long for a Unix socket), or a named pipe
- * on Windows.
+ * The socket of this user's daemon: `MCP_DAEMON_SOCKET`, else `daemon/daemon.sock` in our cache folder,
+ * or, when that path is too long for a Unix socket, `daemon.sock` in a folder of its own in the temp
+ * folder (`mcp-cli-<uid>-<hash>`); a named pipe on Windows. The socket's folder is private: the
+ * daemon creates it (mode 700) or refuses to start, and the CLI checks it before connecting.
  */
 export function socketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const given = env["MCP_DAEMON_SOCKET"];
   if (given) return given;
-  const user = userInfo().username;
-  if (process.platform === "win32") return `\\\\.\\pipe\\mcp-cli-daemon-${user}-${createHash("sha256").update(cacheDir).digest("hex").slice(0, 8)}`;
-  // In a folder of its own, made 700: some systems ignore a socket's own mode.
+  const hash = createHash("sha256").update(cacheDir).digest("hex");
+  if (process.platform === "win32") return `\\\\.\\pipe\\mcp-cli-daemon-${userInfo().username}-${hash.slice(0, 8)}`;
   const path = join(cacheDir, "daemon", "daemon.sock");
   // sun_path holds 108 bytes on Linux, 104 on macOS.
-  return Buffer.byteLength(path) < 100 ? path : join(tmpdir(), `mcp-cli-${user}-${createHash("sha256").update(cacheDir).digest("hex").slice(0, 12)}.sock`);
+  return Buffer.byteLength(path) < 100 ? path : join(tmpdir(), `mcp-cli-${process.getuid?.() ?? userInfo().uid}-${hash.slice(0, 12)}`, "daemon.sock");
 }
 
 /** Reads newline-framed JSON from `socket`; a line that is not JSON closes it. */
