@@ -1,7 +1,9 @@
 // `mcp daemon`: a real daemon process on a real Unix socket, and the real CLI calling through it.
-// Its trust boundaries: a socket another OS user (nobody, through setpriv) made first.
+// Its trust boundaries: a socket another OS user (nobody, through setpriv) made first, framing a
+// peer can abuse.
 import { spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createConnection } from "node:net";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bin, fixture, mcp, sandbox, userConfig, type Run, type Sandbox } from "./helpers.js";
@@ -101,6 +103,58 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again");
     expect(run.stdout).toBe("");
+  }, 60_000);
+});
+
+/** Sends `data` on a fresh connection to `socket`, ends it, and resolves with all that came back before it closed. */
+function exchange(socket: string, data: string | Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const connection = createConnection(socket);
+    let got = "";
+    connection.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    connection.on("error", () => {});
+    connection.on("close", () => resolve(got));
+    connection.once("connect", () => connection.end(data));
+  });
+}
+
+describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentials", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it("null, a non-object, a line that is not JSON and an over-long line are refused; the daemon and another CLI's call in flight go on", async () => {
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    await mcp(box, ["daemon", "start"]);
+    const pid = await daemonPid(box);
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=4000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // The call is running in the daemon's server when the bad lines arrive.
+    await expect.poll(() => /progress \d+\/4000/.test(stderr), { timeout: 15_000 }).toBe(true);
+    const socket = socketOf(box);
+    expect(await exchange(socket, "null\n")).toContain("the mcp daemon refused a message that is not a JSON object (null)");
+    // Still in flight: the property is about a call that runs while the daemon refuses.
+    expect(child.exitCode).toBeNull();
+    expect(await exchange(socket, "42\n")).toContain("refused a message that is not a JSON object (number)");
+    expect(await exchange(socket, '["call"]\n')).toContain("refused a message that is not a JSON object (an array)");
+    expect(await exchange(socket, '{"method":"status"}\n')).toContain("refused a message without a whole-number id");
+    expect(await exchange(socket, "not json\n")).toContain("refused a line that is not JSON");
+    // 17 MiB without a newline: refused at 16 MiB, not kept in memory until it ends.
+    expect(await exchange(socket, Buffer.alloc(17 * 1024 * 1024, 0x78))).toContain("refused a line longer than 16777216 bytes");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("waited 4000 ms");
+    expect(await daemonPid(box)).toBe(pid);
+    const status = JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { calls: number };
+    expect(status.calls).toBe(1);
   }, 60_000);
 });
 

@@ -3,6 +3,7 @@
 // the CLI then does the work itself. Once the daemon has said it is calling the tool, the call is
 // never sent again.
 
+import { constants } from "node:buffer";
 import { createConnection } from "node:net";
 import { CliError } from "../ui.js";
 import { checkSocket } from "./private.js";
@@ -49,17 +50,21 @@ export function daemonRequest(
       clearTimeout(timer);
       send(connection, { id: 1, method, params });
     });
-    connection.on("error", (error: NodeJS.ErrnoException) =>
-      done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon is not answering on ${socket} (${error.code ?? error.message})`) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`))),
+    const wentAway = (why: string): Error =>
+      calling === undefined ? new DaemonUnavailable(why) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`);
+    connection.on("error", (error: NodeJS.ErrnoException) => done(() => reject(wentAway(`the daemon is not answering on ${socket} (${error.code ?? error.message})`))));
+    connection.once("close", () => done(() => reject(wentAway(`the daemon closed the connection on ${socket}`))));
+    onMessages(
+      connection,
+      (message) => {
+        if (message.calling !== undefined) calling = message.calling;
+        else if (message.progress) options.onProgress?.(message.progress);
+        else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
+        else if ("result" in message) done(() => resolve(message.result));
+      },
+      // An answer may be a whole tool result: as long as a string can be.
+      (problem) => done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon sent ${problem}`) : new CliError(`the mcp daemon sent ${problem} while calling ${calling}; it may have run, so it is not sent again`))),
+      constants.MAX_STRING_LENGTH,
     );
-    connection.once("close", () =>
-      done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon closed the connection on ${socket}`) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`))),
-    );
-    onMessages(connection, (message) => {
-      if (message.calling !== undefined) calling = message.calling;
-      else if (message.progress) options.onProgress?.(message.progress);
-      else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
-      else if ("result" in message) done(() => resolve(message.result));
-    });
   });
 }

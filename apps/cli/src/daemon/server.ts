@@ -8,7 +8,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer } from "@mcp/manager";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
-import { CliError } from "../ui.js";
+import { CliError, EXIT } from "../ui.js";
 import { makePrivateFolder } from "./private.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
@@ -42,6 +42,21 @@ interface CallParams {
   cwd: string;
   timeout?: number | undefined;
   maxResultChars?: number | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The params of a `call`, checked: a usage error naming the field that is wrong. */
+function callParams(value: unknown): CallParams {
+  const wrong = (field: string, what: string): CliError => new CliError(`the daemon's call: params.${field} must be ${what}`, EXIT.usage);
+  if (!isRecord(value)) throw new CliError("the daemon's call: params must be an object", EXIT.usage);
+  for (const field of ["configs", "servers"]) {
+    if (!isRecord(value[field]) || !Object.values(value[field]).every(isRecord)) throw wrong(field, "an object of objects");
+  }
+  if (!(Array.isArray(value["words"]) && value["words"].every((w) => typeof w === "string"))) throw wrong("words", "a list of strings");
+  if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
+  for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
+  return value as unknown as CallParams;
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */
@@ -94,7 +109,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   };
 
   const call = async (socket: Socket, message: DaemonMessage, signal: AbortSignal): Promise<void> => {
-    const params = message.params as CallParams;
+    const params = callParams(message.params);
     const session: Session = {
       manager,
       home: options.home,
@@ -143,21 +158,31 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       // The CLI went away (Ctrl-C, killed): its calls are cancelled.
       for (const controller of running.values()) controller.abort(new Error("the CLI went away"));
     });
-    onMessages(socket, (message) => {
-      lastRequest = Date.now();
-      if (message.method === "status") return send(socket, { id: message.id, result: status() });
-      if (message.method === "stop") {
-        send(socket, { id: message.id, result: { stopping: true } });
-        return finish();
-      }
-      if (message.method !== "call") return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: 2 } });
-      calls += 1;
-      const controller = new AbortController();
-      running.set(message.id, controller);
-      call(socket, message, controller.signal)
-        .catch((error: unknown) => send(socket, { id: message.id, error: { message: (error as Error).message ?? String(error), exitCode: error instanceof CliError ? error.exitCode : 1 } }))
-        .finally(() => running.delete(message.id));
-    });
+    onMessages(
+      socket,
+      (message) => {
+        lastRequest = Date.now();
+        if (message.method === "status") return send(socket, { id: message.id, result: status() });
+        if (message.method === "stop") {
+          send(socket, { id: message.id, result: { stopping: true } });
+          return finish();
+        }
+        if (message.method !== "call") return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage } });
+        if (running.has(message.id)) return send(socket, { id: message.id, error: { message: `a call with id ${message.id} is already running on this connection`, exitCode: EXIT.usage } });
+        calls += 1;
+        const controller = new AbortController();
+        running.set(message.id, controller);
+        call(socket, message, controller.signal)
+          .catch((error: unknown) => send(socket, { id: message.id, error: { message: error instanceof Error ? error.message : String(error), exitCode: error instanceof CliError ? error.exitCode : EXIT.failure } }))
+          .finally(() => running.delete(message.id));
+      },
+      // A line that is not a message is refused and ends this connection (and its calls); the
+      // daemon and every other connection go on.
+      (problem) => {
+        send(socket, { id: 0, error: { message: `the mcp daemon refused ${problem}`, exitCode: EXIT.usage } });
+        socket.end(() => socket.destroy());
+      },
+    );
   });
   // Made 600 from the start (umask), not after: no moment when another user could connect.
   const umask = process.platform === "win32" ? undefined : process.umask(0o177);
