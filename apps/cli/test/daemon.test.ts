@@ -1,10 +1,11 @@
 // `mcp daemon`: a real daemon process on a real Unix socket, and the real CLI calling through it.
 // Its trust boundaries: a socket another OS user (nobody, through setpriv) made first, framing a
-// peer can abuse.
+// peer can abuse, and the credentials of the shell that calls.
 import { spawn } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { dirname, join } from "node:path";
+import { everythingEntry, startSdkServer } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bin, fixture, mcp, sandbox, userConfig, type Run, type Sandbox } from "./helpers.js";
 
@@ -155,6 +156,51 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
     expect(await daemonPid(box)).toBe(pid);
     const status = JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { calls: number };
     expect(status.calls).toBe(1);
+  }, 60_000);
+
+  it("a header's ${VAR} is the calling shell's, now: unset it fails as a direct call does; changed, the server gets the new one", async () => {
+    const http = await startSdkServer();
+    try {
+      userConfig(box, { gw: { type: "http", url: http.url, headers: { Authorization: "Bearer ${GWTOKEN}" } } });
+      // The daemon itself started in a shell where the token was set.
+      await mcp(box, ["daemon", "start"], { GWTOKEN: "from-the-daemons-shell" });
+      const bearer = (): string | undefined => http.requests.at(-1)?.headers.authorization;
+      const first = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { GWTOKEN: "first-secret" });
+      expect(first.stdout.trim()).toBe("3");
+      expect(bearer()).toBe("Bearer first-secret");
+
+      const direct = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { MCP_NO_DAEMON: "1" });
+      expect(direct.code).toBe(1);
+      expect(direct.stderr).toContain('environment variable "GWTOKEN" is not set');
+      const requests = http.requests.length;
+      const unset = await mcp(box, ["call", "gw.add", "a=1", "b=2"]);
+      expect({ code: unset.code, stdout: unset.stdout, stderr: unset.stderr }).toEqual({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
+      // Nothing was sent with the old token (the old server's session may be closed: a DELETE).
+      expect(http.requests.slice(requests).filter((r) => r.method === "POST")).toEqual([]);
+
+      const second = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { GWTOKEN: "second-secret" });
+      expect(second.stdout.trim()).toBe("3");
+      expect(bearer()).toBe("Bearer second-secret");
+      // It went through the daemon, whose status shows no secret.
+      const status = (await mcp(box, ["--json", "daemon", "status"])).stdout;
+      expect((JSON.parse(status) as { calls: number }).calls).toBe(3);
+      expect(status).not.toMatch(/secret/);
+    } finally {
+      await mcp(box, ["daemon", "stop"]);
+      await http.stop();
+    }
+  }, 60_000);
+
+  it("a stdio server that inherits the environment gets the calling shell's, not the daemon's", async () => {
+    userConfig(box, { everything: { command: process.execPath, args: [everythingEntry, "stdio"], inheritEnv: true } });
+    await mcp(box, ["daemon", "start"], { GWTOKEN: "from-the-daemons-shell" });
+    const envOf = (run: Run): Record<string, string> => JSON.parse((JSON.parse(run.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
+    const direct = await mcp(box, ["--json", "call", "everything.get-env"], { MCP_NO_DAEMON: "1" });
+    const viaDaemon = await mcp(box, ["--json", "call", "everything.get-env"]);
+    expect(viaDaemon.code).toBe(0);
+    expect(envOf(direct)["GWTOKEN"]).toBeUndefined();
+    expect(envOf(viaDaemon)["GWTOKEN"]).toBeUndefined();
+    expect(envOf(await mcp(box, ["--json", "call", "everything.get-env"], { GWTOKEN: "now" }))["GWTOKEN"]).toBe("now");
   }, 60_000);
 });
 

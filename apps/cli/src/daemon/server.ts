@@ -1,15 +1,17 @@
 // The daemon: one process per user that keeps MCP servers connected between CLI commands. It
-// listens on a Unix socket (mode 600, in a folder it made that only the user can enter); the CLI sends it a
-// `call` with the servers it found, and the daemon answers from servers it already runs.
+// listens on a Unix socket (mode 600, in a folder it made that only the user can enter); the CLI
+// sends it a `call` with the servers it resolved, and the daemon answers from servers it already
+// runs for exactly that resolved configuration (see views.ts).
 
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager, type DiscoveredServer } from "@mcp/manager";
+import type { ConfigError, DiscoveredServer } from "@mcp/manager";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { makePrivateFolder } from "./private.js";
+import { Views } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** Options of {@link runDaemon}. */
@@ -35,9 +37,14 @@ export interface DaemonStatus {
   servers: { name: string; state: string; tools: number; keepAlive: boolean; idleForMs: number | undefined }[];
 }
 
-interface CallParams {
+/** What the CLI sends with a `call`: the session it resolved (its servers, and why others are missing) and the words. */
+export interface CallParams {
   configs: Record<string, MCPServerConfig>;
   servers: Record<string, DiscoveredServer>;
+  configErrors: ConfigError[];
+  skipped: string[];
+  shadowed: DiscoveredServer[];
+  embedded: boolean;
   words: string[];
   cwd: string;
   timeout?: number | undefined;
@@ -53,10 +60,13 @@ function callParams(value: unknown): CallParams {
   for (const field of ["configs", "servers"]) {
     if (!isRecord(value[field]) || !Object.values(value[field]).every(isRecord)) throw wrong(field, "an object of objects");
   }
-  if (!(Array.isArray(value["words"]) && value["words"].every((w) => typeof w === "string"))) throw wrong("words", "a list of strings");
+  for (const field of ["configErrors", "shadowed"]) if (value[field] !== undefined && !(Array.isArray(value[field]) && value[field].every(isRecord))) throw wrong(field, "a list of objects");
+  for (const field of ["words", "skipped"]) {
+    if ((field === "words" || value[field] !== undefined) && !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))) throw wrong(field, "a list of strings");
+  }
   if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
   for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
-  return value as unknown as CallParams;
+  return { configErrors: [], skipped: [], shadowed: [], ...value, embedded: value["embedded"] === true } as unknown as CallParams;
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */
@@ -88,53 +98,46 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   // A socket file left by a daemon that died is replaced.
   if (state === "stale" && process.platform !== "win32") rmSync(options.socket, { force: true });
   const started = Date.now();
-  const manager = new MCPManager({ connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
-  const registered = new Map<string, string>();
-  const lastUsed = new Map<string, number>();
+  const views = new Views({ serverIdleMs: options.serverIdleMs, keepAlive: options.keepAlive });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
-  const register = async (configs: Record<string, MCPServerConfig>, servers: Record<string, DiscoveredServer>) => {
-    const changed = Object.entries(configs)
-      .map(([name, config]) => ({ name, config, key: JSON.stringify(config) }))
-      .filter(({ name, key }) => registered.get(name) !== key);
-    if (changed.length > 0) {
-      await manager.addServers(Object.fromEntries(changed.map(({ name, config }) => [name, config])), servers);
-      for (const { name, key } of changed) registered.set(name, key);
-    }
-    return manager.getTools();
-  };
-
   const call = async (socket: Socket, message: DaemonMessage, signal: AbortSignal): Promise<void> => {
     const params = callParams(message.params);
-    const session: Session = {
-      manager,
-      home: options.home,
-      cwd: params.cwd,
-      configs: params.configs,
-      servers: params.servers,
-      configErrors: [],
-      shadowed: [],
-      skipped: [],
-      embedded: false,
-      register: () => register(params.configs, params.servers),
-      close: async () => {},
-    };
-    const { tool, args } = await prepareCall(session, params.words, signal);
-    lastUsed.set(tool.serverName, Date.now());
-    send(socket, { id: message.id, calling: label(tool) });
-    const result = await tool.call(args, {
-      signal,
-      resetTimeoutOnProgress: true,
-      onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
-      ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
-      ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
-    });
-    lastUsed.set(tool.serverName, Date.now());
-    send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
+    const view = views.acquire(params.configs, params.servers, params.cwd);
+    try {
+      // Exactly what the CLI resolved: its servers, and why the others are missing.
+      const session: Session = {
+        manager: view.manager,
+        home: options.home,
+        cwd: params.cwd,
+        configs: params.configs,
+        servers: params.servers,
+        configErrors: params.configErrors,
+        shadowed: params.shadowed,
+        skipped: params.skipped,
+        embedded: params.embedded,
+        register: () => view.register(),
+        close: async () => {},
+      };
+      const { tool, args } = await prepareCall(session, params.words, signal);
+      view.used.set(tool.serverName, Date.now());
+      send(socket, { id: message.id, calling: label(tool) });
+      const result = await tool.call(args, {
+        signal,
+        resetTimeoutOnProgress: true,
+        onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
+        ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
+        ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
+      });
+      view.used.set(tool.serverName, Date.now());
+      send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
+    } finally {
+      views.release(view);
+    }
   };
 
   const status = (): DaemonStatus => ({
@@ -146,7 +149,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     clients: clients.size - 1,
     calls,
     idleMs: options.idleMs,
-    servers: manager.getStatuses().map((s) => ({ name: s.name, state: s.state, tools: s.toolCount, keepAlive: options.keepAlive.includes(s.name), idleForMs: lastUsed.has(s.name) ? Date.now() - lastUsed.get(s.name)! : undefined })),
+    servers: views.statuses(),
   });
 
   const server = createServer((socket) => {
@@ -198,15 +201,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 
   // Idle servers are stopped (kept-alive ones stay); an idle daemon exits.
   const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const s of manager.getStatuses()) {
-      const used = lastUsed.get(s.name) ?? started;
-      if (s.state === "connected" && !options.keepAlive.includes(s.name) && now - used > options.serverIdleMs) {
-        registered.delete(s.name);
-        void manager.disconnectServer(s.name);
-      }
-    }
-    if (clients.size === 0 && now - lastRequest > options.idleMs) finish();
+    views.sweep();
+    if (clients.size === 0 && Date.now() - lastRequest > options.idleMs) finish();
   }, Math.min(30_000, Math.max(50, Math.floor(Math.min(options.idleMs, options.serverIdleMs) / 4))));
   const onSignal = (): void => finish();
   process.on("SIGTERM", onSignal);
@@ -217,6 +213,6 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   process.off("SIGINT", onSignal);
   for (const socket of clients) socket.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await manager.disconnectAll();
+  await views.closeAll();
   if (process.platform !== "win32") rmSync(options.socket, { force: true });
 }
