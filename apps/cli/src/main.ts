@@ -178,13 +178,24 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
     return n;
   };
-  const daemon = program.command("daemon").description("a background process that keeps servers running between commands (mcp call uses it when it runs)");
+  const daemon = program
+    .command("daemon")
+    .description("a background process that keeps servers running between commands (mcp call uses it when it runs)")
+    .addHelpText(
+      "after",
+      `
+Its socket is in a folder it makes with mode 700 (~/.cache/mcp-client/daemon/, or
+mcp-cli-<uid>-<hash>/ in the temp folder; MCP_DAEMON_SOCKET to choose). mcp call uses it only
+when that folder and the socket are yours (checked before connecting); otherwise it says why and
+starts the server itself. MCP_NO_DAEMON=1 never uses it. Servers are kept per resolved config:
+a changed or unset \${VAR} behaves as without it.`,
+    );
   const startOptions = (command: Command): Command =>
     command
       .option("--idle <minutes>", "exit after this long without a request (default 60)", minutes)
       .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
       .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
-  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket only you can open)")).action((options: DaemonStartOptions, command: Command) =>
+  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket in a folder only you can open)")).action((options: DaemonStartOptions, command: Command) =>
     run(() => daemonStart(globals(command), options)),
   );
   daemon
