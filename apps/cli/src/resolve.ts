@@ -1,6 +1,8 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
+import { whatRuns } from "./approval-view.js";
+import { NEW } from "./approvals.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
@@ -91,7 +93,9 @@ export function notStartable(session: Session, name: string): string | undefined
   const home = session.home;
   if (session.skipped.includes(name)) {
     const entry = session.servers[name];
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and is not approved yet (it would run: ${entry ? describeConfig(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    const why = session.whySkipped?.get(name) ?? NEW;
+    const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
