@@ -106,7 +106,7 @@ export function notStartable(session: Session, name: string): string | undefined
 
 /** Starts one server and waits for it; a failure is a CliError that says why. */
 export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
-  const why = notStartable(session, name);
+  const why = notStartable(session, name) ?? (session.configs[name] === undefined ? `server "${name}" is not one of this command's servers (see: mcp servers)` : undefined);
   if (why) throw new CliError(why);
   try {
     await session.manager.waitForConnection(name, signal);
@@ -145,7 +145,10 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
  */
 export async function findTool(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
-  const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
+  // Only this session's servers: the daemon's manager also holds servers that other calls
+  // registered (another project's, or this one's as it was before it changed and lost its approval).
+  const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
+  const cached = ours(await (session.register ? session.register() : manager.addServers(session.configs, session.servers)));
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
@@ -161,10 +164,10 @@ export async function findTool(session: Session, words: string[], signal?: Abort
     if (live.length === 1) return { tool: live[0]!, rest: target.rest };
     if (live.length > 1) throw ambiguous(target.name, live);
   }
-  // Nobody is known to have it (or the cache was wrong): ask every server.
-  await manager.startServers(undefined, signal);
+  // Nobody is known to have it (or the cache was wrong): ask every server of this session.
+  await manager.startServers(manager.getStatuses().filter((s) => s.state === "idle" && session.configs[s.name] !== undefined).map((s) => s.name), signal);
   if (signal?.aborted) throw signal.reason;
-  const tools = manager.getTools().filter((t) => !t.deferred);
+  const tools = ours(manager.getTools()).filter((t) => !t.deferred);
   const found = matches(tools, target.name);
   if (found.length === 1) return { tool: found[0]!, rest: target.rest };
   if (found.length > 1) throw ambiguous(target.name, found);

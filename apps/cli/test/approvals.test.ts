@@ -164,4 +164,32 @@ describe("project server approvals cover what runs", () => {
     expect(JSON.parse(b.approvals())).toMatchObject({ version: 2, projects: { [b.project]: { approved: [], denied: [], fingerprints: { repo: expect.any(Object) } } } });
     expect((await listed(b)).row?.status).toBe("connected");
   });
+
+  describe.skipIf(process.platform === "win32")("through the daemon", () => {
+    it("a server that changed after its approval is refused, not answered by the daemon's earlier instance, in this project or another", async () => {
+      const b = box();
+      b.define({ command: process.execPath, args: [fixture] });
+      expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
+      expect((await mcp(b, ["daemon", "start"])).code).toBe(0);
+      try {
+        const warm = await mcp(b, ["call", "repo.counter"]);
+        expect(warm.stdout).toMatch(/^call 1 in pid \d+/);
+        b.define({ command: "sh", args: ["-c", `touch '${b.marker}'; exec "$0" "$@"`, process.execPath, fixture] });
+        await expectAskedAgain(b, "command, args");
+        for (const words of [["counter"], ["repo", "counter"]]) {
+          const run = await mcp(b, ["call", ...words]);
+          expect(run.code, words.join(" ")).not.toBe(0);
+          expect(run.stdout).not.toContain("call 2");
+          expect(run.stderr).toContain("is not approved as it is now");
+        }
+        expect(existsSync(b.marker)).toBe(false);
+        // Another project does not define "repo": the daemon's instance is not its to call.
+        const elsewhere = await mcp({ ...b, project: b.home }, ["call", "repo.counter"]);
+        expect(elsewhere.code).not.toBe(0);
+        expect(elsewhere.stdout).not.toContain("call 2");
+      } finally {
+        await mcp(b, ["daemon", "stop"]);
+      }
+    });
+  });
 });

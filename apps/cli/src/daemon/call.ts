@@ -27,7 +27,7 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
   if (process.platform !== "win32" && !existsSync(socket)) return undefined;
   let progress: ReturnType<typeof progressReporter> | undefined;
   try {
-    const answer = (await daemonRequest(socket, "call", { configs: session.configs, servers: session.servers, words, cwd: session.cwd, timeout: globals.timeout, maxResultChars }, {
+    const answer = (await daemonRequest(socket, "call", { configs: session.configs, servers: session.servers, words, cwd: session.cwd, timeout: globals.timeout, maxResultChars, skipped: Object.fromEntries(session.skipped.map((name) => [name, session.whySkipped?.get(name) ?? "not approved yet"])) }, {
       signal,
       onProgress: (p) => {
         progress ??= progressReporter(words[0] ?? "tool");

@@ -42,6 +42,8 @@ interface CallParams {
   cwd: string;
   timeout?: number | undefined;
   maxResultChars?: number | undefined;
+  /** Project servers the CLI's approval check skipped, and why: the call says so, as a direct call does. */
+  skipped?: Record<string, string> | undefined;
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */
@@ -97,6 +99,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 
   const call = async (socket: Socket, message: DaemonMessage, signal: AbortSignal): Promise<void> => {
     const params = message.params as CallParams;
+    const given: unknown = params.skipped;
+    const skipped = typeof given === "object" && given !== null && !Array.isArray(given) ? Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string")) : {};
     const session: Session = {
       manager,
       home: options.home,
@@ -105,7 +109,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       servers: params.servers,
       configErrors: [],
       shadowed: [],
-      skipped: [],
+      skipped: Object.keys(skipped),
+      whySkipped: new Map(Object.entries(skipped)),
       embedded: false,
       register: () => register(params.configs, params.servers),
       close: async () => {},
