@@ -24,7 +24,7 @@ Examples:
   mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE)
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
-  mcp config approve                           approve this project's servers (.mcp.json, …) once
+  mcp config approve                           approve this project's servers (.mcp.json, …) as they are now
   mcp config doctor                            why each failing server fails
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
@@ -40,6 +40,8 @@ Arguments, as HTTPie writes them:
 Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
 Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
 With none, mcp runs on an embedded default server so you can try it at once.
+A project's own servers (.mcp.json, …) start only once approved as they are: any change to what
+they run (command, args, cwd, env, URL, headers) asks again (mcp config approve, or --yes once).
 Exit codes: 0 ok, 1 a failed call (isError) or a server the command needed failed, 2 a usage
 error (unknown tool, bad arguments), 130 cancelled (Ctrl-C; press it again to quit at once).`;
 
@@ -66,7 +68,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
     .option("--sse <url>", "an ad-hoc HTTP+SSE server")
-    .option("-y, --yes", "approve project-scope servers without asking")
+    .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
 
@@ -237,7 +239,7 @@ a changed or unset \${VAR} behaves as without it.`,
     .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
   config
     .command("approve [names...]")
-    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) so they start without asking; all of them when none is named")
+    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again")
     .action((names: string[], _options: unknown, command: Command) => run(() => configApprove(names, globals(command))));
   config
     .command("remove <name>")

@@ -44,6 +44,7 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
       servers: session.servers,
       configErrors: session.configErrors,
       skipped: session.skipped,
+      whySkipped: Object.fromEntries(session.skipped.map((name) => [name, session.whySkipped?.get(name) ?? "not approved yet"])),
       shadowed: session.shadowed,
       embedded: session.embedded,
       words,

@@ -49,6 +49,8 @@ export interface CallParams {
   cwd: string;
   timeout?: number | undefined;
   maxResultChars?: number | undefined;
+  /** Why each skipped project server was skipped (the CLI's approval check): the call says so, as a direct call does. */
+  whySkipped?: Record<string, string> | undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -64,6 +66,7 @@ function callParams(value: unknown): CallParams {
   for (const field of ["words", "skipped"]) {
     if ((field === "words" || value[field] !== undefined) && !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))) throw wrong(field, "a list of strings");
   }
+  if (value["whySkipped"] !== undefined && !(isRecord(value["whySkipped"]) && Object.values(value["whySkipped"]).every((w) => typeof w === "string"))) throw wrong("whySkipped", "an object of strings");
   if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
   for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
   return { configErrors: [], skipped: [], shadowed: [], ...value, embedded: value["embedded"] === true } as unknown as CallParams;
@@ -119,6 +122,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         configErrors: params.configErrors,
         shadowed: params.shadowed,
         skipped: params.skipped,
+        whySkipped: new Map(Object.entries(params.whySkipped ?? {})),
         embedded: params.embedded,
         register: () => view.register(),
         close: async () => {},
