@@ -3,11 +3,14 @@
 // (1.x for the 2025 era, v2 pinned to 2026-07-28), each answering every question with its own name
 // and recording everything the gateway sent it.
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as Stdio1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { buildProbe1x, buildProbeV2, probeStdioEntry, startSdkServer, startV2HttpServer, type ProbeAnswer } from "mcp-test-utils";
 import { sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { stdioParams } from "./serve-helpers.js";
 
 /** The probe upstreams: `p1s`/`p1h` on SDK 1.x (2025) over stdio/HTTP, `p2s`/`p2h` on SDK v2 (2026-07-28) over stdio/HTTP. */
 export const PROBES = ["p1s", "p1h", "p2s", "p2h"] as const;
@@ -86,15 +89,18 @@ function textOfMessage(params: unknown): string {
   return first ?? "";
 }
 
-/** A caller on the SDK 1.x client (the 2025 era, a session of its own) over the gateway's HTTP front. */
-export async function caller2025(name: string, url: string): Promise<TrustCaller> {
+/**
+ * A caller on the SDK 1.x client (the 2025 era): a session of its own on the gateway's HTTP front
+ * at `url`, or, given a sandbox, a gateway of its own over stdio (`mcp serve --stdio`).
+ */
+export async function caller2025(name: string, url: string | Sandbox): Promise<TrustCaller> {
   const client = new Client1({ name, version: "1" }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
   const seen: Seen = { questions: [], logs: [], progress: [] };
   client.setRequestHandler(CreateMessageRequestSchema, (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
   client.setRequestHandler(ElicitRequestSchema, (request) => (seen.questions.push(request.params.message), elicitedBy(name)));
   client.setRequestHandler(ListRootsRequestSchema, () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.logs.push(String(n.params.data)));
-  await client.connect(new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }));
+  await client.connect(typeof url === "string" ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio1(stdioParams(url)));
   return {
     name,
     era: "2025",
@@ -114,15 +120,15 @@ export async function caller2025(name: string, url: string): Promise<TrustCaller
   };
 }
 
-/** A caller on the SDK v2 client pinned to 2026-07-28 (stateless; questions as `input_required` rounds). */
-export async function caller2026(name: string, url: string): Promise<TrustCaller> {
+/** A caller on the SDK v2 client pinned to 2026-07-28 (stateless; questions as `input_required` rounds), over HTTP or, given a sandbox, stdio. */
+export async function caller2026(name: string, url: string | Sandbox): Promise<TrustCaller> {
   const client = new Client2({ name, version: "2" }, { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
   const seen: Seen = { questions: [], logs: [], progress: [] };
   client.setRequestHandler("sampling/createMessage", (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
   client.setRequestHandler("elicitation/create", (request) => (seen.questions.push(String((request.params as { message?: unknown }).message)), elicitedBy(name)));
   client.setRequestHandler("roots/list", () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler("notifications/message", (n) => void seen.logs.push(String((n.params as { data?: unknown }).data)));
-  await client.connect(new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }));
+  await client.connect(typeof url === "string" ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio2(stdioParams(url)));
   return {
     name,
     era: "2026",
