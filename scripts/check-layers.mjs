@@ -20,6 +20,8 @@ export const ALLOWED = {
   "@mcp/adapters": ["@mcp/manager"],
   // Implements the manager's ToolCache and @mcp/oauth's TokenStore (their types only) on Redis.
   "@mcp/store-redis": ["@mcp/manager", "@mcp/oauth"],
+  // Many servers as one, for many callers: the manager below it, the client for its calls.
+  "@mcp/gateway": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

@@ -4,7 +4,7 @@
 
 import type { ToolCache } from "@mcp/manager";
 import type { TokenStore } from "@mcp/oauth";
-import type { SessionStore } from "./serve/sessions.js";
+import type { SessionStore } from "@mcp/gateway";
 
 /** The stores of one Redis, and how to let go of it. */
 export interface SharedStores {

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sd
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { callTool, connectToServer } from "@mcp/client";
+import { callerId } from "@mcp/gateway";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 import { RedisTokenStore } from "@mcp/store-redis";
 import { startAuthFixture, startRedis, type TestRedis } from "mcp-test-utils";
@@ -66,11 +67,11 @@ describe("two gateway replicas sharing Redis", () => {
       for (let i = 0; i < 4; i++) expect(text(await client.callTool({ name: "v2__add", arguments: { a: i, b: 1 } }))).toBe(String(i + 1));
       const session = lb.served.slice(from).filter((s) => s.method === "tools/call");
       expect(new Set(session.map((c) => c.replica))).toEqual(new Set([0, 1]));
-      // The session is in Redis, with who opened it, not its token.
+      // The session is in Redis, with who opened it (its caller's id: a hash of the token), not its token.
       const raw = new Redis(redis.url);
       const id = (client.transport as Http1).sessionId!;
       const record = JSON.parse((await raw.get(`mcp:gateway-sessions:${id}`))!) as { caller: string; initialize: { clientInfo: { name: string } } };
-      expect(record.caller).toBe("token");
+      expect(record.caller).toBe(callerId(TOKEN));
       expect(record.initialize.clientInfo.name).toBe("legacy");
       expect(JSON.stringify(record)).not.toContain(TOKEN);
       // Both replicas wrote the tool lists they fetched into the shared cache.

@@ -2,13 +2,10 @@
 
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createServer } from "node:http";
+import { callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, warn } from "../ui.js";
-import { createInstance } from "./instance.js";
-import { Gateway } from "./gateway.js";
-import { isLoopback, serveHttp } from "./http.js";
-import { callerId, parseCallers, servableName, type Caller } from "./policy.js";
 
 /** The options of `mcp serve`. */
 export interface ServeOptions {
@@ -67,45 +64,50 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
   if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
   // The manager's handlers need the gateway, and the gateway the manager: the handlers look it up when called.
-  const ref: { gateway?: Gateway } = {};
+  const handlers = gatewayHandlers();
   const session = await openSession(globals, {
     connect: false,
-    handlers: { onSampling: (...args) => ref.gateway!.onSampling(...args), onElicitation: (...args) => ref.gateway!.onElicitation(...args) },
-    onNotification: (server, method) => ref.gateway?.onNotification(server, method),
-    manager: {
-      onLog: (...args) => ref.gateway?.onLog(...args),
-      onRoots: (...args) => ref.gateway!.onRoots(...args),
-      // The caller's answers go upstream as the caller gave them.
-      connect: { applyElicitationDefaults: false },
-    },
+    handlers: { onSampling: handlers.onSampling, onElicitation: handlers.onElicitation },
+    onNotification: handlers.onNotification,
+    manager: { onLog: handlers.onLog, onRoots: handlers.onRoots, connect: handlers.connect },
   });
   for (const name of Object.keys(session.configs).filter((name) => !servableName(name))) {
     warn(`mcp serve: server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`);
     delete session.configs[name];
   }
-  const gateway = (ref.gateway = new Gateway(session.manager, {
+  const host = options.host ?? "127.0.0.1";
+  const gateway = createGateway(session.manager, {
+    handlers,
     name: "mcp-serve",
     version: CLI_VERSION,
     warn: (message) => warn(`mcp serve: ${message}`),
     callers: options.http ? [...callers.values()] : [self],
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
-  }));
+    tokens: callers,
+    hosts: [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host, ...(options.allowedHost ?? [])],
+    origins: options.origin,
+    sessions: session.shared?.sessions,
+  });
   const until = stopped(Boolean(options.stdio));
   try {
     const { errors } = await session.manager.connectServers(session.configs, session.servers);
     for (const [name, message] of errors) warn(`mcp serve: server "${name}" failed: ${message}`);
     if (options.stdio) {
-      const handle = serveStdio((ctx) => createInstance(gateway, { server: undefined, caller: self, era: ctx.era }, true), { onerror: (error) => warn(`mcp serve: ${error.message}`) });
+      const handle = gateway.serveStdio({ caller: self });
       note(`mcp serve: serving ${Object.keys(session.configs).length} server(s) over stdio`);
       await until;
       await handle.close();
       return EXIT.ok;
     }
-    const host = options.host ?? "127.0.0.1";
     if (!isLoopback(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const http = await serveHttp(gateway, { host, port: options.port ?? 0, callers, origins: options.origin, hosts: options.allowedHost, sessions: session.shared?.sessions }).catch((error: unknown) => {
+    const server = createServer((req, res) => void gateway.handle(req, res));
+    const port = await new Promise<number>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve((server.address() as { port: number }).port));
+    }).catch((error: unknown) => {
       throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
     });
+    const http = { url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/mcp` };
     const printed = [...callers].find(([, caller]) => caller === self)?.[0];
     if (globals.json) out(JSON.stringify({ url: http.url, pid: process.pid, servers: Object.keys(session.configs), redis: session.shared !== undefined, ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}) }));
     else {
@@ -113,7 +115,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       if (printed && !process.env["MCP_SERVE_TOKEN"]) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
     }
     await until;
-    await http.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     return EXIT.ok;
   } finally {
     await gateway.close();

@@ -122,6 +122,11 @@ export class Rounds {
     }
   }
 
+  /** How many upstream requests wait for their caller's answer. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
   #expire(call: PendingCall): void {
     this.#pending.delete(call.id);
     for (const q of call.asked.values()) q.reject(new Error("the caller did not come back with its answer"));

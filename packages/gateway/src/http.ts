@@ -1,35 +1,44 @@
-// `mcp serve --http`: the gateway over Streamable HTTP. `/mcp` serves every server, `/mcp/<name>`
-// one. Every request needs the bearer token of a caller; Host and Origin must name this gateway
-// (DNS rebinding). 2026-07-28 requests are stateless (any replica can answer them); 2025-era
-// callers get a session each, so the gateway can ask them for sampling and elicitation.
+// The gateway over Streamable HTTP, as a request handler for a node:http server: `<path>` serves
+// every server, `<path>/<name>` one. Every request needs a caller (the `authenticate` given, or a
+// bearer token); Host and Origin must name this gateway (DNS rebinding). 2026-07-28 requests are
+// stateless (any replica can answer them); 2025-era callers get a session each, so the gateway can
+// ask them for sampling and elicitation.
 
 import { timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
 import { LegacySessions, type SessionLimits, type SessionStore } from "./sessions.js";
 
-/** Options of {@link serveHttp}. */
-export interface ServeHttpOptions {
-  host: string;
-  port: number;
-  /** Bearer token → caller. */
-  callers: Map<string, Caller>;
-  /** Origins allowed besides the gateway's own (a browser page calling it). */
-  origins?: string[] | undefined;
-  /** Host names allowed in `Host` besides loopback and `host` (the name a load balancer forwards). */
-  hosts?: string[] | undefined;
+/** Who sends a request: its caller, or undefined (answered `401`). */
+export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions {
+  /** Where the gateway is mounted: `<path>` serves every server, `<path>/<server>` one. Default `/mcp`. */
+  path?: string | undefined;
+  /** Who sends each request (your authentication); undefined answers `401`. */
+  authenticate: Authenticate;
+  /**
+   * Names a request's `Host` may give (DNS rebinding): default this machine's loopback names;
+   * add the name a load balancer forwards, or `false` when your server checks `Host` itself.
+   */
+  hosts?: readonly string[] | false | undefined;
+  /** Browser origins allowed besides the gateway's own (the host and port a request was sent to). */
+  origins?: readonly string[] | undefined;
   /** Where 2025-era sessions are kept for other replicas (none: each replica knows its own). */
   sessions?: SessionStore | undefined;
   /** Bounds on 2025-era sessions (idle time, sessions per caller). */
   sessionLimits?: SessionLimits | undefined;
 }
 
-/** A running HTTP gateway. */
-export interface HttpGateway {
-  url: string;
+/** A node:http request handler serving the gateway; `close()` ends its sessions. */
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** How many 2025 sessions this replica holds. */
+  readonly sessions: number;
   close(): Promise<void>;
 }
 
@@ -66,7 +75,7 @@ function plain(status: number, message: string, headers: Record<string, string> 
   return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
-function callerOf(header: string | undefined, callers: Map<string, Caller>): Caller | undefined {
+function callerOf(header: string | undefined, callers: ReadonlyMap<string, Caller>): Caller | undefined {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
   if (!match) return undefined;
   const given = Buffer.from(match[1]!);
@@ -133,35 +142,51 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   res.end();
 }
 
-/** Starts the HTTP gateway on `host:port` (port 0: a free one). */
-export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Promise<HttpGateway> {
+/** Authenticates by `Authorization: Bearer <token>`, each token checked in constant time. */
+export function bearerTokens(tokens: ReadonlyMap<string, Caller>): Authenticate {
+  return (req) => callerOf(req.headers.authorization, tokens);
+}
+
+function normalPath(path: string | undefined): string {
+  const trimmed = (path ?? "/mcp").replace(/\/+$/, "");
+  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+/** The gateway as a node:http request handler (see {@link HttpHandlerOptions}). */
+export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions): HttpHandler {
+  const base = normalPath(options.path);
   const names = () => new Set(gateway.servers({ server: undefined }));
-  const scopeOf = (url: URL): { server: string | undefined } | undefined => {
-    if (url.pathname === "/mcp" || url.pathname === "/mcp/") return { server: undefined };
-    const match = /^\/mcp\/([^/]+)\/?$/.exec(url.pathname);
-    const name = match ? decodeURIComponent(match[1]!) : undefined;
+  const scopeOf = (pathname: string): { server: string | undefined } | undefined => {
+    if (pathname === base || pathname === `${base}/`) return { server: undefined };
+    if (!pathname.startsWith(`${base}/`)) return undefined;
+    const match = /^([^/]+)\/?$/.exec(pathname.slice(base.length + 1));
+    let name: string | undefined;
+    try {
+      name = match ? decodeURIComponent(match[1]!) : undefined;
+    } catch {
+      name = undefined;
+    }
     return name !== undefined && names().has(name) ? { server: name } : undefined;
   };
   const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { id: "anonymous", name: "anonymous", allow: [] };
 
-  const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url))?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
+  const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url).pathname)?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
   const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
   const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
+  const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
 
-  const allowedHosts = new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase()), options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
-  let origin = "";
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (!allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
+    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
     const from = req.headers.origin;
-    // A page may call only from the gateway's own origin (the one the request names) or one given with --origin.
+    // A page may call only from the gateway's own origin (the one the request names) or one given in `origins`.
     if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return send(res, plain(403, `Origin "${from}" is not allowed`));
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
-    const caller = callerOf(req.headers.authorization, options.callers);
+    const caller = await options.authenticate(req);
     if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
-    const url = new URL(req.url ?? "/", origin);
-    const scope = scopeOf(url);
-    if (!scope) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves /mcp and /mcp/<server>)`));
+    const url = new URL(req.url ?? "/", "http://gateway");
+    const scope = scopeOf(url.pathname);
+    if (!scope) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base} and ${base}/<server>)`));
     const chunks = await readBody(req);
     if (!chunks) {
       res.once("finish", () => req.destroy());
@@ -169,36 +194,27 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     }
     const controller = new AbortController();
     res.on("close", () => controller.abort());
-    const { request, parsed } = toRequest(req, chunks, origin, controller.signal);
+    const { request, parsed } = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
     await send(res, response);
   };
 
-  const http: HttpServer = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+  const handler = (async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      await handle(req, res);
+    } catch (error) {
       gateway.warn(`HTTP request failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, options.host, () => resolve());
-  });
-  const address = http.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  const hostPart = options.host.includes(":") ? `[${options.host}]` : options.host;
-  origin = `http://${hostPart}:${port}`;
-  return {
-    url: `${origin}/mcp`,
-    close: async () => {
-      offChanged();
-      await sessions.close();
-      await modern.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+    }
+  }) as HttpHandler;
+  Object.defineProperty(handler, "sessions", { get: () => sessions.size });
+  handler.close = async () => {
+    offChanged();
+    await sessions.close();
+    await modern.close();
   };
+  return handler;
 }

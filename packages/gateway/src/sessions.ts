@@ -7,7 +7,6 @@
 
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from "@modelcontextprotocol/server";
-import type { KeyValueStore } from "@mcp/store-redis";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
@@ -21,8 +20,18 @@ export interface SessionRecord {
   initialize: Record<string, unknown>;
 }
 
-/** Where session records live (`RedisKeyValue` of `@mcp/store-redis`). */
-export type SessionStore = KeyValueStore<SessionRecord>;
+/**
+ * Where session records live, for other replicas: a keyed store of values that expire
+ * (`RedisKeyValue` of `@mcp/store-redis` is one). What it returns is checked: anything that is
+ * not a session record counts as none.
+ */
+export interface SessionStore {
+  get(key: string): Promise<unknown>;
+  /** Saves `value`; it expires `ttlMs` after the last `set` (or `touch`). */
+  set(key: string, value: SessionRecord, ttlMs: number): Promise<void>;
+  touch(key: string, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
 
 /** A session left unused this long is forgotten by the store. */
 export const SESSION_TTL_MS = 60 * 60_000;
@@ -50,8 +59,10 @@ interface Held {
   caller: Caller;
   path: string;
   touched: number;
-  /** Requests (and open streams) of the session being served now. */
+  /** Requests (POST, DELETE) of the session being served now. */
   busy: number;
+  /** Its GET streams open now (a caller listening for what the servers send). */
+  listening: number;
 }
 
 function plain(status: number, message: string): Response {
@@ -88,7 +99,7 @@ export class LegacySessions {
   #open(caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: id,
-      onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0 }),
+      onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0, listening: 0 }),
       onsessionclosed: (sessionId) => {
         this.#held.delete(sessionId);
         void this.#store?.delete(sessionId).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
@@ -127,10 +138,11 @@ export class LegacySessions {
       const now = Date.now();
       if (this.#store && now - session.touched > 60_000) void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
       session.touched = now;
-      // Busy until the answer (or the stream it opened) ends: the request's signal aborts then.
-      session.busy++;
+      // In use until the answer (or the stream it opened) ends: the request's signal aborts then.
+      const counter = request.method === "GET" ? "listening" : "busy";
+      session[counter]++;
       const done = (): void => {
-        session.busy--;
+        session[counter]--;
         session.touched = Date.now();
       };
       if (request.signal.aborted) done();
@@ -192,8 +204,9 @@ export class LegacySessions {
   }
 
   /**
-   * Before `caller` opens another session: at the cap, its least recently used idle one is closed
-   * (its caller gets 404 and opens a new one). False when every one of them is busy.
+   * Before `caller` opens another session: at the cap, its least recently used one with no request
+   * in flight is closed, listening or not (its caller gets 404 and opens a new one). False when
+   * every one of them is serving a request.
    */
   #makeRoom(caller: Caller): boolean {
     let count = this.#opening.get(caller.id) ?? 0;
@@ -210,11 +223,14 @@ export class LegacySessions {
     return true;
   }
 
-  /** Closes this replica's sessions idle for longer than the limit (their records stay for the store's TTL). */
+  /**
+   * Closes this replica's sessions idle for longer than the limit: no request and no open stream
+   * (a caller that went away without DELETE). Their records stay for the store's TTL.
+   */
   #sweep(): void {
     const before = Date.now() - this.#idleMs;
     for (const [sessionId, held] of this.#held) {
-      if (held.busy > 0 || held.touched > before) continue;
+      if (held.busy > 0 || held.listening > 0 || held.touched > before) continue;
       this.#held.delete(sessionId);
       void held.transport.close().catch(() => {});
     }

@@ -122,6 +122,11 @@ export class Gateway {
     server.onclose = () => this.#live.delete(server);
   }
 
+  /** How many instances have a connection of their own (stdio connections, 2025 sessions). */
+  get connections(): number {
+    return this.#live.size;
+  }
+
   /** Forgets an instance (its connection never opened: a refused request). */
   untrack(server: Server): void {
     this.#live.delete(server);

@@ -1,0 +1,101 @@
+// createGateway: a manager's servers as one MCP server, served over HTTP (a node:http request
+// handler, mountable under a path of your server, with your authentication) and over stdio.
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Readable, Writable } from "node:stream";
+import type { MCPManager } from "@mcp/manager";
+import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { Gateway, type GatewayOptions } from "./gateway.js";
+import { bindHandlers, type GatewayHandlers } from "./handlers.js";
+import { bearerTokens, createHttpHandler, type Authenticate, type HttpHandlerOptions } from "./http.js";
+import { createInstance } from "./instance.js";
+import type { Caller } from "./policy.js";
+
+/** Options of {@link createGateway}. */
+export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers">, Omit<HttpHandlerOptions, "authenticate"> {
+  /**
+   * The handlers the manager was made with ({@link gatewayHandlers}): without them the manager's
+   * servers cannot ask the gateway's callers anything (and do not, as the manager does not offer it).
+   */
+  handlers?: GatewayHandlers | undefined;
+  /** Who sends an HTTP request: your authentication. Default: a bearer token of `tokens`. */
+  authenticate?: Authenticate | undefined;
+  /** Bearer token → caller, for the default `authenticate` (each compared in constant time). */
+  tokens?: ReadonlyMap<string, Caller> | undefined;
+  /**
+   * Every caller there is, when you know them: with exactly one, what an upstream server sends
+   * that no call ties is that caller's (see the README). Default: the callers of `tokens`, else
+   * unknown (several).
+   */
+  callers?: readonly Caller[] | undefined;
+}
+
+/** Options of {@link McpGateway.serveStdio}. */
+export interface GatewayStdioOptions {
+  /** Who is on the other end. Default `{ id: "stdio", name: "stdio" }` (no allow or deny lists). */
+  caller?: Caller | undefined;
+  /** Default `process.stdin` / `process.stdout`. */
+  stdin?: Readable | undefined;
+  stdout?: Writable | undefined;
+}
+
+/** What a gateway holds now: for metrics, and to see that nothing piles up. */
+export interface GatewayStats {
+  /** 2025-era sessions held here. */
+  sessions: number;
+  /** Callers' own upstream connections, open or opening. */
+  lanes: number;
+  /** Server instances with a connection of their own (stdio connections and 2025 sessions). */
+  connections: number;
+  /** 2026-07-28 upstream requests waiting for their caller to come back with an answer. */
+  rounds: number;
+}
+
+/** A gateway: see {@link createGateway}. */
+export interface McpGateway {
+  readonly manager: MCPManager;
+  /** The node:http request handler: `<path>` (default `/mcp`) and `<path>/<server>`. */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Serves one caller over a stdio pair (both protocol eras, as the opening message says). */
+  serveStdio(options?: GatewayStdioOptions): { close(): Promise<void> };
+  /** What the gateway holds now. */
+  stats(): GatewayStats;
+  /** Ends sessions, pending rounds and callers' own upstream connections; the manager is yours to close. */
+  close(): Promise<void>;
+}
+
+/** The caller of a stdio connection when none is named. */
+export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
+
+/**
+ * Makes a gateway over `manager`'s servers: tools and prompts as `<server>__<name>` on `<path>`
+ * and by their own names on `<path>/<server>`, resources by URI, completions to their owner; a
+ * server's questions, logs and progress to the caller whose call they are about, and never to
+ * another; both protocol eras (on the official SDK v2 server).
+ */
+export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
+  const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
+  const core = new Gateway(manager, { ...options, callers });
+  if (options.handlers) bindHandlers(options.handlers, core);
+  const authenticate = options.authenticate ?? bearerTokens(options.tokens ?? new Map());
+  const http = createHttpHandler(core, { ...options, authenticate });
+  const stdio = new Set<{ close(): Promise<void> }>();
+  return {
+    manager,
+    handle: http,
+    serveStdio(stdioOptions = {}) {
+      const caller = stdioOptions.caller ?? STDIO_CALLER;
+      const transport = new StdioServerTransport(stdioOptions.stdin, stdioOptions.stdout);
+      const handle = sdkServeStdio((ctx) => createInstance(core, { server: undefined, caller, era: ctx.era }, true), { transport, onerror: (error) => core.warn(error.message) });
+      const served = { close: () => (stdio.delete(served), handle.close()) };
+      stdio.add(served);
+      return served;
+    },
+    stats: () => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size }),
+    async close() {
+      await Promise.all([...stdio].map((s) => s.close().catch(() => undefined)));
+      await http.close();
+      await core.close();
+    },
+  };
+}
