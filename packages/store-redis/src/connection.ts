@@ -70,11 +70,11 @@ export class RedisConnection {
   }
 }
 
-/** Reads a JSON value; one that does not parse counts as absent. */
-export function parseJson<T>(text: string | null): T | undefined {
+/** Reads a JSON value; one that does not parse counts as absent. Check its shape before use. */
+export function parseJson(text: string | null): unknown {
   if (text === null) return undefined;
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

@@ -2,4 +2,4 @@
 export { connectRedis, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
 export { RedisLockTimeoutError, RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
-export { RedisKeyValue, type KeyValueStore } from "./key-value.js";
+export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";

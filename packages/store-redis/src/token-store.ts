@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { StoredCredentials, TokenStore } from "@mcp/oauth";
 import { parseJson, RedisConnection, type RedisStoreOptions } from "./connection.js";
+import { isStoredCredentials } from "./validate.js";
 
 /** Options of {@link RedisTokenStore}. */
 export interface RedisTokenStoreOptions extends RedisStoreOptions {
@@ -43,12 +44,20 @@ export class RedisTokenStore implements TokenStore {
   }
 
   async get(issuer: string, resource: string): Promise<StoredCredentials | undefined> {
-    return parseJson<StoredCredentials>(await this.#db.run("token get", (r) => r.get(this.#key("cred", hashOf(issuer, resource)))));
+    const hash = hashOf(issuer, resource);
+    return this.#read(hash, resource, await this.#db.run("token get", (r) => r.get(this.#key("cred", hash))));
   }
 
   async find(resource: string): Promise<StoredCredentials | undefined> {
     const latest = await this.#db.run("token find", (r) => r.get(this.#key("latest", hashOf(resource))));
-    return latest === null ? undefined : parseJson<StoredCredentials>(await this.#db.run("token find", (r) => r.get(this.#key("cred", latest))));
+    return latest === null ? undefined : this.#read(latest, resource, await this.#db.run("token find", (r) => r.get(this.#key("cred", latest))));
+  }
+
+  /** A record read from `cred:<hash>`: credentials of that issuer and resource, or a miss. */
+  #read(hash: string, resource: string, text: string | null): StoredCredentials | undefined {
+    const record = parseJson(text);
+    if (!isStoredCredentials(record) || record.resource !== resource || hashOf(record.issuer, record.resource) !== hash) return undefined;
+    return record;
   }
 
   async set(credentials: StoredCredentials): Promise<void> {
