@@ -21,7 +21,7 @@ export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError
   if (!url) return undefined;
   const { connectRedis, RedisKeyValue, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
   // One connection for the three stores.
-  const redis = connectRedis(url, onError);
+  const redis = connectRedis(url, { onError });
   const prefix = env["MCP_REDIS_PREFIX"] || "mcp:";
   return {
     url,

@@ -1,5 +1,5 @@
 // @mcp/store-redis: the stores a fleet shares, on Redis.
-export { connectRedis, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
+export { closeRedis, connectRedis, RedisConnection, RedisStoreError, type ConnectRedisOptions, type RedisStoreOptions } from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
 export { RedisLockTimeoutError, RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";

@@ -4,7 +4,7 @@
 
 import { createHash, randomUUID } from "node:crypto";
 import type { StoredCredentials, TokenStore } from "@mcp/oauth";
-import { parseJson, RedisConnection, type RedisStoreOptions } from "./connection.js";
+import { parseJson, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
 import { isStoredCredentials } from "./validate.js";
 
 /** Options of {@link RedisTokenStore}. */
@@ -32,6 +32,8 @@ export class RedisTokenStore implements TokenStore {
   readonly #db: RedisConnection;
   readonly #lockTtlMs: number;
   readonly #lockTimeoutMs: number;
+  /** The stamps last read, per credentials: what `stamp` answers while Redis does not. */
+  readonly #stamps = new Map<string, number | undefined>();
 
   constructor(options: RedisTokenStoreOptions) {
     this.#db = new RedisConnection(options);
@@ -71,9 +73,22 @@ export class RedisTokenStore implements TokenStore {
     await this.#db.run("token delete", (r) => r.multi().del(this.#key("cred", hash)).incr(this.#key("stamp", hash)).exec());
   }
 
+  /**
+   * The credentials' write counter. While Redis does not answer, the one last read: the provider
+   * then goes on with the token it holds instead of failing every request (it reads the
+   * credentials again once Redis answers with a newer stamp).
+   */
   async stamp(issuer: string, resource: string): Promise<number | undefined> {
-    const value = await this.#db.run("token stamp", (r) => r.get(this.#key("stamp", hashOf(issuer, resource))));
-    return value === null ? undefined : Number(value);
+    const hash = hashOf(issuer, resource);
+    try {
+      const value = await this.#db.run("token stamp", (r) => r.get(this.#key("stamp", hash)));
+      const stamp = value === null ? undefined : Number(value);
+      this.#stamps.set(hash, stamp);
+      return stamp;
+    } catch (error) {
+      if (error instanceof RedisStoreError && error.unreachable) return this.#stamps.get(hash);
+      throw error;
+    }
   }
 
   async lock<T>(issuer: string, resource: string, fn: () => Promise<T>): Promise<T> {
@@ -81,7 +96,11 @@ export class RedisTokenStore implements TokenStore {
     const token = randomUUID();
     const deadline = Date.now() + this.#lockTimeoutMs;
     for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
-      const taken = await this.#db.run("token lock", (r) => r.set(key, token, "PX", this.#lockTtlMs, "NX"));
+      const taken = await this.#db.run("token lock", (r) => r.set(key, token, "PX", this.#lockTtlMs, "NX")).catch((error: unknown) => {
+        // Unanswered is not unsent: should the SET still run, the release queued behind it undoes it.
+        void this.#db.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+        throw error;
+      });
       if (taken === "OK") break;
       if (Date.now() > deadline) throw new RedisLockTimeoutError(`another process held the OAuth refresh lock for ${issuer} → ${resource} longer than ${this.#lockTimeoutMs}ms`);
       await new Promise((r) => setTimeout(r, wait));
