@@ -1,5 +1,6 @@
 // @mcp/store-redis: the stores a fleet shares, on Redis.
 export { closeRedis, connectRedis, RedisConnection, RedisStoreError, type ConnectRedisOptions, type RedisStoreOptions } from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
-export { RedisLockTimeoutError, RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
+export { RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
+export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";

@@ -1,44 +1,45 @@
 // OAuth credentials on Redis, for replicas that share upstream servers' tokens: a token one
 // refreshes is the one the others use (the provider reads `stamp` before each request), and a
-// refresh runs under a lock, so two replicas never spend the same refresh token.
+// refresh runs under a lock, renewed while its holder runs and fencing its writes, so two
+// replicas never spend the same refresh token (see `refresh-lock.ts`).
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { StoredCredentials, TokenStore } from "@mcp/oauth";
 import { parseJson, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
+import { RedisStaleWriteError, RefreshLocks, WRITE } from "./refresh-lock.js";
 import { isStoredCredentials } from "./validate.js";
 
 /** Options of {@link RedisTokenStore}. */
 export interface RedisTokenStoreOptions extends RedisStoreOptions {
-  /** A lock not released within this long (its holder died) expires. Default 30 s. */
+  /**
+   * The refresh lock's time to live. Its holder renews it every third of this while it runs; a
+   * lock whose holder died expires this long after its last renewal. Default 30 s.
+   */
   lockTtlMs?: number | undefined;
   /** How long to wait for another holder's lock before failing. Default 60 s. */
   lockTimeoutMs?: number | undefined;
+  /**
+   * What the store notices and goes on from (a record it cannot use, a lock that lapsed), never
+   * with a secret in it. Default: `process.emitWarning`.
+   */
+  onWarning?: ((message: string) => void) | undefined;
 }
-
-/** Deletes the lock only if it is still ours. */
-const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
 function hashOf(...parts: string[]): string {
   return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
 }
 
-/** The lock was held by another process for longer than `lockTimeoutMs`. */
-export class RedisLockTimeoutError extends Error {
-  override readonly name = "RedisLockTimeoutError";
-}
-
 /** {@link TokenStore} on Redis (with `lock` and `stamp`). Never prints what it holds. */
 export class RedisTokenStore implements TokenStore {
   readonly #db: RedisConnection;
-  readonly #lockTtlMs: number;
-  readonly #lockTimeoutMs: number;
+  readonly #locks: RefreshLocks;
   /** The stamps last read, per credentials: what `stamp` answers while Redis does not. */
   readonly #stamps = new Map<string, number | undefined>();
 
   constructor(options: RedisTokenStoreOptions) {
     this.#db = new RedisConnection(options);
-    this.#lockTtlMs = options.lockTtlMs ?? 30_000;
-    this.#lockTimeoutMs = options.lockTimeoutMs ?? 60_000;
+    const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, "RedisTokenStoreWarning"));
+    this.#locks = new RefreshLocks(this.#db, options.lockTtlMs ?? 30_000, options.lockTimeoutMs ?? 60_000, warn);
   }
 
   #key(kind: string, hash: string): string {
@@ -62,15 +63,25 @@ export class RedisTokenStore implements TokenStore {
     return record;
   }
 
+  /**
+   * Saves credentials and bumps their stamp. Under the refresh lock, the write is fenced: a
+   * {@link RedisStaleWriteError} when another process wrote them since the lock was taken.
+   */
   async set(credentials: StoredCredentials): Promise<void> {
-    const hash = hashOf(credentials.issuer, credentials.resource);
-    const value = JSON.stringify({ ...credentials, savedAt: Date.now() });
-    await this.#db.run("token set", (r) => r.multi().set(this.#key("cred", hash), value).set(this.#key("latest", hashOf(credentials.resource)), hash).incr(this.#key("stamp", hash)).exec());
+    await this.#write("token set", credentials.issuer, credentials.resource, JSON.stringify({ ...credentials, savedAt: Date.now() }));
   }
 
   async delete(issuer: string, resource: string): Promise<void> {
+    await this.#write("token delete", issuer, resource, "");
+  }
+
+  async #write(operation: string, issuer: string, resource: string, record: string): Promise<void> {
     const hash = hashOf(issuer, resource);
-    await this.#db.run("token delete", (r) => r.multi().del(this.#key("cred", hash)).incr(this.#key("stamp", hash)).exec());
+    const fence = this.#locks.fenceFor(hash);
+    const stamp = await this.#db.run(operation, (r) => r.eval(WRITE, 3, this.#key("cred", hash), this.#key("latest", hashOf(resource)), this.#key("stamp", hash), record, hash, fence?.stamp ?? "*") as Promise<number>);
+    if (stamp === -1) throw new RedisStaleWriteError(`OAuth credentials for ${issuer} → ${resource} were written by another process after this one took the refresh lock (its lock lapsed): this write is refused; theirs are newer`);
+    if (fence) fence.stamp = String(stamp);
+    this.#stamps.set(hash, stamp);
   }
 
   /**
@@ -91,25 +102,13 @@ export class RedisTokenStore implements TokenStore {
     }
   }
 
-  async lock<T>(issuer: string, resource: string, fn: () => Promise<T>): Promise<T> {
-    const key = this.#key("lock", hashOf(issuer, resource));
-    const token = randomUUID();
-    const deadline = Date.now() + this.#lockTimeoutMs;
-    for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
-      const taken = await this.#db.run("token lock", (r) => r.set(key, token, "PX", this.#lockTtlMs, "NX")).catch((error: unknown) => {
-        // Unanswered is not unsent: should the SET still run, the release queued behind it undoes it.
-        void this.#db.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
-        throw error;
-      });
-      if (taken === "OK") break;
-      if (Date.now() > deadline) throw new RedisLockTimeoutError(`another process held the OAuth refresh lock for ${issuer} → ${resource} longer than ${this.#lockTimeoutMs}ms`);
-      await new Promise((r) => setTimeout(r, wait));
-    }
-    try {
-      return await fn();
-    } finally {
-      await this.#db.run("token unlock", (r) => r.eval(RELEASE, 1, key, token)).catch(() => undefined);
-    }
+  /**
+   * Runs `fn` holding the credentials' refresh lock (waiting up to `lockTimeoutMs` for another
+   * holder), renewed while `fn` runs; writes of these credentials inside `fn` are fenced.
+   */
+  lock<T>(issuer: string, resource: string, fn: () => Promise<T>): Promise<T> {
+    const hash = hashOf(issuer, resource);
+    return this.#locks.run(hash, { lock: this.#key("lock", hash), stamp: this.#key("stamp", hash) }, `${issuer} → ${resource}`, fn);
   }
 
   /** Closes the connection if the store opened it. */
