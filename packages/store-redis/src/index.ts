@@ -3,4 +3,5 @@ export { closeRedis, connectRedis, RedisConnection, RedisStoreError, type Connec
 export { RedisToolCache } from "./tool-cache.js";
 export { RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
 export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";
+export { parseRedisKey, RedisKeyError } from "./sealed.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";

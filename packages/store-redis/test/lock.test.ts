@@ -1,6 +1,7 @@
 // The refresh lock on a real redis-server: renewed while its holder lives, so a refresh slower
 // than the lock's time to live is still one refresh; expired when its holder died; and a write
 // made under a lock that someone else's write overtook is refused (fenced by the stamp).
+import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startAuthFixture, startRedis, type AuthFixture, type TestRedis } from "mcp-test-utils";
@@ -9,6 +10,8 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RedisStaleWriteError, RedisTokenStore } from "../src/index.js";
 
+/** The key the tests encrypt credentials with. */
+const key = randomBytes(32);
 let redis: TestRedis;
 let raw: Redis;
 beforeAll(async () => {
@@ -21,7 +24,7 @@ afterAll(async () => {
 });
 const stores: RedisTokenStore[] = [];
 const store = (options: { lockTtlMs?: number } = {}): RedisTokenStore => {
-  const made = new RedisTokenStore({ redis: redis.url, ...options });
+  const made = new RedisTokenStore({ redis: redis.url, key, ...options });
   stores.push(made);
   return made;
 };

@@ -2,6 +2,7 @@
 // commands fail at once; when it is back, they work again. The manager still starts its servers,
 // and an OAuth provider keeps the token it holds. Against a real redis-server, stopped with
 // SIGSTOP (connections open, nothing answered) or ended.
+import { randomBytes } from "node:crypto";
 import { everythingEntry, startAuthFixture, startRedis, type TestRedis } from "mcp-test-utils";
 import { MCPManager } from "@mcp/manager";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
@@ -9,6 +10,8 @@ import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RedisStoreError, RedisTokenStore, RedisToolCache } from "../src/index.js";
 
+/** The key the tests encrypt credentials with. */
+const key = randomBytes(32);
 let redis: TestRedis;
 const closers: (() => Promise<unknown>)[] = [];
 beforeEach(async () => {
@@ -108,7 +111,7 @@ describe("an OAuth provider on a RedisTokenStore", () => {
   it("keeps sending the token it holds while Redis is blocked", async () => {
     const f = await startAuthFixture({});
     closers.push(() => f.stop());
-    const store = new RedisTokenStore({ redis: redis.url, commandTimeoutMs: 300 });
+    const store = new RedisTokenStore({ redis: redis.url, key, commandTimeoutMs: 300 });
     closers.push(() => store.close());
     const provider = new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store });
     await provider.authorizeNow();
@@ -122,7 +125,7 @@ describe("an OAuth provider on a RedisTokenStore", () => {
   it("whose first read met a blocked Redis reads the credentials once Redis answers again", async () => {
     const f = await startAuthFixture({});
     closers.push(() => f.stop());
-    const store = new RedisTokenStore({ redis: redis.url, commandTimeoutMs: 300 });
+    const store = new RedisTokenStore({ redis: redis.url, key, commandTimeoutMs: 300 });
     closers.push(() => store.close());
     await new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store }).authorizeNow();
     const saved = (await store.find(f.mcpUrl))!.tokens!.accessToken;

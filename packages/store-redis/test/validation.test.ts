@@ -72,7 +72,7 @@ describe("RedisTokenStore", () => {
     ["no issuer", { resource: "https://mcp" }],
     ["a list", [{ issuer: "https://as", resource: "https://mcp" }]],
   ])("a record with %s is a miss (get and find)", async (_what, value) => {
-    const store = new RedisTokenStore({ redis: raw });
+    const store = new RedisTokenStore({ redis: raw, plaintext: true, onWarning: () => {} });
     // Written as a valid record first, so the keys are where the store looks.
     await store.set({ issuer: "https://as", resource: "https://mcp" });
     const [cred] = await raw.keys("mcp:oauth:cred:*");
