@@ -38,7 +38,7 @@ export interface ConnectRedisOptions {
 /**
  * Opens an ioredis connection as the stores do from a URL: a connection attempt fails after 2 s,
  * a lost connection is retried after 0.2 s doubling to 2 s, and connection problems go to
- * `onError` instead of ioredis's own console line. One connection can then serve several stores.
+ * `onError` (each once until the connection works again) instead of ioredis's own console line. One connection can then serve several stores.
  * The stores time their commands themselves (`commandTimeoutMs`); the connection's own ioredis
  * `commandTimeout`, a second longer, bounds anything else sent on it (`quit`).
  */
@@ -50,7 +50,14 @@ export function connectRedis(url: string, options: ConnectRedisOptions = {}): Re
     retryStrategy: (times) => Math.min(100 * 2 ** times, 2_000),
     enableAutoPipelining: true,
   });
-  redis.on("error", (error: Error) => options.onError?.(error));
+  // Each failure once until the connection works again: a Redis that stays down is not a line every retry.
+  let last: string | undefined;
+  redis.on("ready", () => (last = undefined));
+  redis.on("error", (error: Error) => {
+    if (error.message === last) return;
+    last = error.message;
+    options.onError?.(error);
+  });
   return redis;
 }
 

@@ -8,7 +8,7 @@ import { MCPManager } from "@mcp/manager";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RedisStoreError, RedisTokenStore, RedisToolCache } from "../src/index.js";
+import { closeRedis, connectRedis, RedisStoreError, RedisTokenStore, RedisToolCache } from "../src/index.js";
 
 /** The key the tests encrypt credentials with. */
 const key = randomBytes(32);
@@ -77,6 +77,21 @@ it("with Redis ended: a command fails as unreachable, and the next at once", asy
   await redis.stop();
   expect((await failure(cache.get("k"))).unreachable).toBe(true);
   expect((await failure(cache.get("k"))).message).toMatch(/did not answer a moment ago|is not connected/);
+});
+
+it("a connection of connectRedis reports each failure once while Redis stays down, not once per reconnect attempt", async () => {
+  const errors: string[] = [];
+  const client = connectRedis(redis.url, { onError: (e) => errors.push(e.message) });
+  closers.push(() => closeRedis(client));
+  await client.ping();
+  await redis.stop();
+  // Wait for four reconnect attempts, each refused.
+  await new Promise<void>((resolve) => {
+    let attempts = 0;
+    client.on("reconnecting", () => ++attempts === 4 && resolve());
+  });
+  expect(errors.length).toBeGreaterThan(0);
+  expect(new Set(errors).size).toBe(errors.length);
 });
 
 it("a reply error of Redis itself is not taken for an unreachable Redis", async () => {
