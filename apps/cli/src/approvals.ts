@@ -1,27 +1,68 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import type { MCPServerConfig } from "@mcp/client";
 import type { DiscoveredServer } from "@mcp/manager";
-import { color, describeConfig, note, warn, tildify } from "./ui.js";
+import { commandLine, printable, serverBlock } from "./approval-view.js";
+import { changedParts, fingerprintOf, isFingerprint, type Fingerprint } from "./fingerprint.js";
+import { color, note, warn, tildify } from "./ui.js";
 
 /**
- * Project-scope servers come with a repository the user may not trust. On a terminal we ask once
- * per project and remember the answer; `--yes` approves; with no terminal and no `--yes` they are
- * skipped, and we say how to approve them.
+ * Project-scope servers come with a repository the user may not trust. An approval covers what a
+ * server will run (its fingerprint: command, args, cwd, env, URL, headers, helpers; see
+ * fingerprint.ts), not its name: any change asks again. On a terminal we ask and remember the
+ * answer per project; `--yes` approves for one run; with no terminal and no `--yes` they are
+ * skipped, and we say why and how to approve them. Claude Code's own approvals
+ * (`enabledMcpjsonServers`, `enableAllProjectMcpServers`) are by name, as they are there.
  */
 
-interface Store {
-  projects: Record<string, { approved: string[]; denied: string[] }>;
+/**
+ * One project's answers. `approved` is the by-name list an older mcp kept: read, never trusted (a
+ * name in it is asked about again), and left empty by us, so an older mcp reading this file asks
+ * rather than starting a changed server. `denied` is by name: a declined server stays declined
+ * until `mcp config approve` names it.
+ */
+interface ProjectRecord {
+  approved: string[];
+  denied: string[];
+  fingerprints: Record<string, Fingerprint>;
 }
 
+/** The file: a salt for the hashes (so equal configs on two machines hash apart), then each project's answers. */
+interface Store {
+  version: 2;
+  salt: string;
+  projects: Record<string, ProjectRecord>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** Reads the file; what is missing or malformed counts as never answered (so it is asked again). */
 async function readStore(file: string): Promise<Store> {
+  let doc: unknown;
   try {
-    const value = JSON.parse(await readFile(file, "utf8")) as Partial<Store>;
-    if (typeof value.projects === "object" && value.projects !== null) return value as Store;
+    doc = JSON.parse(await readFile(file, "utf8"));
   } catch {
     // none yet, or unreadable: ask again
   }
-  return { projects: {} };
+  const root = isObject(doc) ? doc : {};
+  const salt = typeof root["salt"] === "string" && root["salt"].length >= 16 ? root["salt"] : randomBytes(18).toString("base64url");
+  const projects: Record<string, ProjectRecord> = {};
+  for (const [dir, raw] of Object.entries(isObject(root["projects"]) ? root["projects"] : {})) {
+    if (!isObject(raw)) continue;
+    const fingerprints: Record<string, Fingerprint> = {};
+    // Fingerprints made with another salt can never match: dropped.
+    if (isObject(raw["fingerprints"]) && root["salt"] === salt) for (const [name, print] of Object.entries(raw["fingerprints"])) if (isFingerprint(print)) fingerprints[name] = print;
+    projects[dir] = { approved: names(raw["approved"]), denied: names(raw["denied"]), fingerprints };
+  }
+  return { version: 2, salt, projects };
 }
 
 async function writeStore(file: string, store: Store): Promise<void> {
@@ -31,62 +72,103 @@ async function writeStore(file: string, store: Store): Promise<void> {
   await rename(temp, file);
 }
 
+function recordOf(store: Store, project: string): ProjectRecord {
+  return (store.projects[project] ??= { approved: [], denied: [], fingerprints: {} });
+}
+
+function approve(store: Store, record: ProjectRecord, name: string, config: MCPServerConfig): void {
+  record.fingerprints[name] = fingerprintOf(config, store.salt);
+  record.approved = record.approved.filter((n) => n !== name);
+  record.denied = record.denied.filter((n) => n !== name);
+}
+
 /** Where answers are remembered. */
 export function approvalsFile(configDir: string): string {
   return join(configDir, "approvals.json");
 }
 
-/** Records that these project servers are approved for this project (`mcp config approve`, `mcp config add`). */
-export async function rememberApproval(file: string, project: string, names: string[]): Promise<void> {
+/** Records that these project servers, as they are now, are approved for this project (`mcp config approve`, `mcp config add`). */
+export async function rememberApproval(file: string, project: string, servers: { name: string; config: MCPServerConfig }[]): Promise<void> {
   const store = await readStore(file);
-  const remembered = store.projects[project] ?? { approved: [], denied: [] };
-  for (const name of names) if (!remembered.approved.includes(name)) remembered.approved.push(name);
-  remembered.denied = remembered.denied.filter((name) => !names.includes(name));
-  store.projects[project] = remembered;
+  const record = recordOf(store, project);
+  for (const server of servers) approve(store, record, server.name, server.config);
   await writeStore(file, store);
 }
 
-/** Returns the names of project servers that may start. */
+/** What {@link approveProjectServers} decided. */
+export interface ApprovalOutcome {
+  /** Names that may start. */
+  approved: Set<string>;
+  /** Why each other one does not, in words ("not approved yet", "changed since it was approved: command, env"). */
+  skipped: Map<string, string>;
+}
+
+/** Why a server is skipped when it was never approved. */
+export const NEW = "not approved yet";
+const BY_NAME = "approved by name by an earlier mcp; approvals now cover what runs";
+const DECLINED = "declined for this project";
+
+/** Decides which project servers may start: asks on a terminal, else skips what is not approved as it is now. */
 export async function approveProjectServers(
   servers: DiscoveredServer[],
   options: { project: string; file: string; yes: boolean; interactive: boolean; home: string },
-): Promise<Set<string>> {
+): Promise<ApprovalOutcome> {
   const approved = new Set<string>();
+  const skipped = new Map<string, string>();
   const pending: DiscoveredServer[] = [];
   for (const server of servers) {
     if (server.approved === true) approved.add(server.name);
     else pending.push(server);
   }
-  if (pending.length === 0) return approved;
+  if (pending.length === 0) return { approved, skipped };
   if (options.yes) {
     for (const server of pending) approved.add(server.name);
-    return approved;
+    return { approved, skipped };
   }
   const store = await readStore(options.file);
-  const remembered = store.projects[options.project] ?? { approved: [], denied: [] };
-  const unknown = pending.filter((server) => !remembered.approved.includes(server.name) && !remembered.denied.includes(server.name));
-  for (const server of pending) if (remembered.approved.includes(server.name)) approved.add(server.name);
-  if (unknown.length === 0) return approved;
-
-  const list = unknown.map((server) => `${server.name} (${tildify(server.source.file, options.home)})`).join(", ");
-  if (!options.interactive) {
-    warn(`Skipped ${unknown.length} project server${unknown.length === 1 ? "" : "s"} not yet approved: ${list}. Approve with: mcp config approve ${unknown.map((s) => s.name).join(" ")}   (or --yes for one run, or run mcp in a terminal to be asked)`);
-    return approved;
+  const record = recordOf(store, options.project);
+  const ask: { server: DiscoveredServer; why: string }[] = [];
+  for (const server of pending) {
+    const remembered = record.fingerprints[server.name];
+    const changed = remembered ? changedParts(remembered, fingerprintOf(server.config, store.salt)) : undefined;
+    if (changed?.length === 0) approved.add(server.name);
+    else if (record.denied.includes(server.name)) skipped.set(server.name, DECLINED);
+    else ask.push({ server, why: changed ? `changed since it was approved: ${changed.join(", ")}` : record.approved.includes(server.name) ? BY_NAME : NEW });
   }
-  const width = Math.max(...unknown.map((server) => server.name.length));
-  const lines = unknown.map((server) => `  ${color.bold(server.name.padEnd(width))}  ${describeConfig(server.config)}  ${color.dim(`(${tildify(server.source.file, options.home)})`)}`);
+  if (ask.length === 0) return { approved, skipped };
+
+  // Names come from the repository too: quoted and escaped like everything else shown from it.
+  const approveCommand = commandLine("mcp", ["config", "approve", ...ask.map(({ server }) => server.name)]);
+  if (!options.interactive) {
+    for (const { server, why } of ask) skipped.set(server.name, why);
+    const each = ask.map(({ server, why }) => `${printable(server.name)} (${why}; ${printable(tildify(server.source.file, options.home))})`).join(", ");
+    warn(`Skipped ${ask.length} project server${ask.length === 1 ? "" : "s"} not approved: ${each}. Approve with: ${approveCommand}   (or --yes for one run, or run mcp in a terminal to be asked)`);
+    return { approved, skipped };
+  }
+  const blocks = ask.map(({ server, why }) => serverBlock(server.name, server.config, `(${printable(tildify(server.source.file, options.home))}${why === NEW ? "" : `; ${why}`})`));
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   let answer: string;
   try {
-    answer = await rl.question(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${lines.join("\n")}\nStart them? ${color.dim("(remembered for this project)")} [y/N] `);
+    answer = await rl.question(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `);
   } finally {
     rl.close();
   }
   const yes = /^y(es)?$/i.test(answer.trim());
-  for (const server of unknown) (yes ? remembered.approved : remembered.denied).push(server.name);
-  store.projects[options.project] = remembered;
-  await writeStore(options.file, store);
-  if (yes) for (const server of unknown) approved.add(server.name);
-  else note(`Not starting them. To change your mind: mcp config approve ${unknown.map((s) => s.name).join(" ")}`);
-  return approved;
+  // Read again: another mcp may have written the file while the question was open.
+  const latest = await readStore(options.file);
+  const now = recordOf(latest, options.project);
+  for (const { server } of ask) {
+    if (yes) {
+      approve(latest, now, server.name, server.config);
+      approved.add(server.name);
+    } else {
+      delete now.fingerprints[server.name];
+      now.approved = now.approved.filter((n) => n !== server.name);
+      if (!now.denied.includes(server.name)) now.denied.push(server.name);
+      skipped.set(server.name, DECLINED);
+    }
+  }
+  await writeStore(options.file, latest);
+  if (!yes) note(`Not starting them. To change your mind: ${approveCommand}`);
+  return { approved, skipped };
 }

@@ -5,6 +5,7 @@ import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
+import { detailLines, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
 import { hintFor } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
@@ -77,9 +78,15 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
   await edit(file, ["servers", name], config);
-  // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
-  if (scope === "project") await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [name]);
   out(`Added "${name}" to ${tildify(file, home)}`);
+  // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
+  // What is approved is the entry as it loads (variables expanded), so it is read back.
+  if (scope === "project") {
+    const loaded = await loadAllMCPConfigs(process.cwd());
+    const added = loaded.servers[name];
+    if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
+    else note(`"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}; once it loads: mcp config approve ${name}`);
+  }
   return EXIT.ok;
 }
 
@@ -99,8 +106,9 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
     note("This project defines no MCP servers.");
     return EXIT.ok;
   }
-  await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen.map((s) => s.name));
-  for (const server of chosen) out(`Approved "${server.name}" for this project: ${describeConfig(server.config)}`);
+  await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
+  // What was approved, as the prompt shows it: a later change to any of it asks again.
+  for (const server of chosen) out([`Approved "${server.name}" for this project: ${whatRuns(server.config)}`, ...detailLines(server.config, "    ")].join("\n"));
   return EXIT.ok;
 }
 
@@ -137,7 +145,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
       findings.push({ server: error.server ?? tildify(error.file, session.home), ok: false, finding: variable ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : error.message });
     }
-    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved: approve it with mcp config approve ${name} (or pass --yes for one run)` });
+    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)` });
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
         findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${status.toolCount} tools` });

@@ -24,7 +24,7 @@ Examples:
   mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE)
   mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
-  mcp config approve                           approve this project's servers (.mcp.json, …) once
+  mcp config approve                           approve this project's servers (.mcp.json, …) as they are now
   mcp config doctor                            why each failing server fails
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
@@ -40,6 +40,8 @@ Arguments, as HTTPie writes them:
 Servers are found in the config files of Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
 Codex, Gemini CLI, opencode and Zed, and in ./mcp-client.json and ~/.config/mcp-client/mcp-client.json.
 With none, mcp runs on an embedded default server so you can try it at once.
+A project's own servers (.mcp.json, …) start only once approved as they are: any change to what
+they run (command, args, cwd, env, URL, headers) asks again (mcp config approve, or --yes once).
 Exit codes: 0 ok, 1 a failed call (isError) or a server the command needed failed, 2 a usage
 error (unknown tool, bad arguments), 130 cancelled (Ctrl-C; press it again to quit at once).`;
 
@@ -66,7 +68,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
     .option("--sse <url>", "an ad-hoc HTTP+SSE server")
-    .option("-y, --yes", "approve project-scope servers without asking")
+    .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
 
@@ -158,13 +160,18 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     })
     .option("--host <host>", "HTTP address to listen on (default 127.0.0.1)")
     .option("--callers <file>", 'HTTP callers: { "<name>": { "token": "…", "allow": [...], "deny": [...] } }')
-    .option("--allow <patterns>", "only these tools, as <server>__<tool> patterns with * (repeatable)", collect)
-    .option("--deny <patterns>", "never these tools (repeatable)", collect)
+    .option("--allow <patterns>", "only these tools: <server>__<tool> patterns, * within a part, case-sensitive (repeatable)", collect)
+    .option("--deny <patterns>", "never these tools, whatever their case (repeatable)", collect)
     .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
     .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
     .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL); tokens there are encrypted with MCP_REDIS_KEY or MCP_REDIS_KEY_FILE")
     .option("--redis-plaintext-tokens", "with --redis and no key: keep upstream OAuth tokens in Redis unencrypted (or set MCP_REDIS_PLAINTEXT_TOKENS=1)")
-    .addHelpText("after", "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).")
+    .addHelpText(
+      "after",
+      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).\n" +
+        "A server's questions and logs go only to the caller whose call they are about; with several callers, each gets\n" +
+        "its own connection (its own process) to a 2025-era stdio server, which ties none of them to a call.",
+    )
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
       run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
     );
@@ -174,13 +181,24 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
     return n;
   };
-  const daemon = program.command("daemon").description("a background process that keeps servers running between commands (mcp call uses it when it runs)");
+  const daemon = program
+    .command("daemon")
+    .description("a background process that keeps servers running between commands (mcp call uses it when it runs)")
+    .addHelpText(
+      "after",
+      `
+Its socket is in a folder it makes with mode 700 (~/.cache/mcp-client/daemon/, or
+mcp-cli-<uid>-<hash>/ in the temp folder; MCP_DAEMON_SOCKET to choose). mcp call uses it only
+when that folder and the socket are yours (checked before connecting); otherwise it says why and
+starts the server itself. MCP_NO_DAEMON=1 never uses it. Servers are kept per resolved config:
+a changed or unset \${VAR} behaves as without it.`,
+    );
   const startOptions = (command: Command): Command =>
     command
       .option("--idle <minutes>", "exit after this long without a request (default 60)", minutes)
       .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
       .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
-  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket only you can open)")).action((options: DaemonStartOptions, command: Command) =>
+  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket in a folder only you can open)")).action((options: DaemonStartOptions, command: Command) =>
     run(() => daemonStart(globals(command), options)),
   );
   daemon
@@ -222,7 +240,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
   config
     .command("approve [names...]")
-    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) so they start without asking; all of them when none is named")
+    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again")
     .action((names: string[], _options: unknown, command: Command) => run(() => configApprove(names, globals(command))));
   config
     .command("remove <name>")

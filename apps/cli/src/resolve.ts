@@ -1,6 +1,8 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
+import { whatRuns } from "./approval-view.js";
+import { NEW } from "./approvals.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
@@ -91,7 +93,9 @@ export function notStartable(session: Session, name: string): string | undefined
   const home = session.home;
   if (session.skipped.includes(name)) {
     const entry = session.servers[name];
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and is not approved yet (it would run: ${entry ? describeConfig(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    const why = session.whySkipped?.get(name) ?? NEW;
+    const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
@@ -102,7 +106,7 @@ export function notStartable(session: Session, name: string): string | undefined
 
 /** Starts one server and waits for it; a failure is a CliError that says why. */
 export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
-  const why = notStartable(session, name);
+  const why = notStartable(session, name) ?? (session.configs[name] === undefined ? `server "${name}" is not one of this command's servers (see: mcp servers)` : undefined);
   if (why) throw new CliError(why);
   try {
     await session.manager.waitForConnection(name, signal);
@@ -141,7 +145,10 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
  */
 export async function findTool(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
-  const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
+  // Only this session's servers: the daemon's manager also holds servers that other calls
+  // registered (another project's, or this one's as it was before it changed and lost its approval).
+  const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
+  const cached = ours(await (session.register ? session.register() : manager.addServers(session.configs, session.servers)));
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
@@ -157,10 +164,10 @@ export async function findTool(session: Session, words: string[], signal?: Abort
     if (live.length === 1) return { tool: live[0]!, rest: target.rest };
     if (live.length > 1) throw ambiguous(target.name, live);
   }
-  // Nobody is known to have it (or the cache was wrong): ask every server.
-  await manager.startServers(undefined, signal);
+  // Nobody is known to have it (or the cache was wrong): ask every server of this session.
+  await manager.startServers(manager.getStatuses().filter((s) => s.state === "idle" && session.configs[s.name] !== undefined).map((s) => s.name), signal);
   if (signal?.aborted) throw signal.reason;
-  const tools = manager.getTools().filter((t) => !t.deferred);
+  const tools = ours(manager.getTools()).filter((t) => !t.deferred);
   const found = matches(tools, target.name);
   if (found.length === 1) return { tool: found[0]!, rest: target.rest };
   if (found.length > 1) throw ambiguous(target.name, found);

@@ -18,7 +18,7 @@ export function serverRows(session: Session): ServerRow[] {
     lastError: needsAuth(s) ? `run: mcp auth ${s.name} (${s.lastError ?? ""})` : s.lastError,
     stderrTail: s.stderrTail,
   }));
-  for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: `project server not approved (approve it: mcp config approve ${name})` });
+  for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: `project server ${session.whySkipped?.get(name) ?? "not approved"} (approve it: mcp config approve ${name})` });
   for (const error of session.configErrors) result.push({ name: error.server ?? "(file)", transport: "", source: error.file, status: "invalid", tools: undefined, connectMs: undefined, lastError: error.message });
   return result;
 }

@@ -48,8 +48,10 @@ export interface Session {
   servers: Record<string, DiscoveredServer>;
   configErrors: ConfigError[];
   shadowed: DiscoveredServer[];
-  /** Names skipped because their project was not approved. */
+  /** Names of project servers skipped because they are not approved as they are now. */
   skipped: string[];
+  /** Why each skipped server was skipped ("not approved yet", "changed since it was approved: env", …). */
+  whySkipped?: Map<string, string> | undefined;
   embedded: boolean;
   /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
   register?: (() => Promise<MCPTool[]>) | undefined;
@@ -110,15 +112,19 @@ export async function openSession(
   }
 
   const skipped: string[] = [];
+  let whySkipped: Map<string, string> | undefined;
+  // Every command that starts servers (call, tools, servers, inspect, serve, and the daemon, which
+  // is sent only what passed here) comes through this one check.
   const project = Object.values(loaded.servers).filter((server) => server.source.scope === "project" && configs[server.name] !== undefined);
   if (project.length > 0) {
-    const approved = await approveProjectServers(project, {
+    const { approved, skipped: why } = await approveProjectServers(project, {
       project: cwd,
       file: approvalsFile(configDir(home)),
       yes: globals.yes === true,
       interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
       home,
     });
+    whySkipped = why;
     for (const server of project) {
       if (!approved.has(server.name)) {
         skipped.push(server.name);
@@ -172,6 +178,7 @@ export async function openSession(
     configErrors: loaded.errors,
     shadowed: loaded.shadowed,
     skipped,
+    whySkipped,
     embedded,
     shared,
     close: async () => {

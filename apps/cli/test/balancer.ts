@@ -13,9 +13,11 @@ export interface Balancer {
 
 /**
  * `sticky`: a request with an `Mcp-Session-Id` goes to the replica that answered its session's
- * `initialize` while that one lives (session affinity, as 2025-era sessions want it).
+ * `initialize` while that one lives (session affinity, as 2025-era sessions want it). `byCaller`:
+ * any other request goes to a replica chosen by its `Authorization` header (affinity by caller,
+ * which keeps a 2026-07-28 caller's `input_required` retries on the replica that asked).
  */
-export async function startBalancer(replicas: string[], options: { sticky?: boolean } = {}): Promise<Balancer> {
+export async function startBalancer(replicas: string[], options: { sticky?: boolean; byCaller?: boolean } = {}): Promise<Balancer> {
   const targets = replicas.map((url) => new URL(url));
   const served: Balancer["served"] = [];
   const dead = new Set<number>();
@@ -38,7 +40,8 @@ export async function startBalancer(replicas: string[], options: { sticky?: bool
       const body = Buffer.concat(chunks);
       const session = req.headers["mcp-session-id"];
       const pinned = options.sticky && typeof session === "string" ? affinity.get(session) : undefined;
-      const index = pinned !== undefined && !dead.has(pinned) ? pinned : pick();
+      const byCaller = options.byCaller && typeof req.headers.authorization === "string" ? [...req.headers.authorization].reduce((sum, c) => sum + c.charCodeAt(0), 0) % targets.length : undefined;
+      const index = pinned !== undefined && !dead.has(pinned) ? pinned : byCaller !== undefined && !dead.has(byCaller) ? byCaller : pick();
       if (index === undefined) return void res.writeHead(503).end();
       const method = (/"method"\s*:\s*"([^"]+)"/.exec(body.toString()) ?? [])[1] ?? req.method ?? "";
       served.push({ replica: index, method });

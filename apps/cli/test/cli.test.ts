@@ -269,7 +269,7 @@ describe("ad-hoc servers and config editing", () => {
     const b = box();
     b.write(join(b.project, "mcp-client.json"), { servers: { proj: { command: process.execPath, args: [fixture] } } });
     const skipped = await mcp(b, ["servers", "--json"]);
-    expect(skipped.stderr).toContain("Skipped 1 project server not yet approved: proj");
+    expect(skipped.stderr).toContain(`Skipped 1 project server not approved: proj (not approved yet; ${join(b.project, "mcp-client.json")})`);
     expect(skipped.stderr).toContain("Approve with: mcp config approve proj");
     expect(JSON.parse(skipped.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "not approved" })]);
     const approved = await mcp(b, ["--yes", "servers", "--json"]);

@@ -1,9 +1,13 @@
 // `mcp daemon`: a real daemon process on a real Unix socket, and the real CLI calling through it.
+// Its trust boundaries: a socket another OS user (nobody, through setpriv) made first, framing a
+// peer can abuse, and the credentials of the shell that calls.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createConnection } from "node:net";
+import { dirname, join } from "node:path";
+import { everythingEntry, startSdkServer } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { bin, fixture, mcp, sandbox, userConfig, type Run, type Sandbox } from "./helpers.js";
 
 const socketOf = (box: Sandbox): string => join(box.home, ".cache", "mcp-client", "daemon", "daemon.sock");
 
@@ -100,5 +104,228 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again");
     expect(run.stdout).toBe("");
+  }, 60_000);
+});
+
+/** Sends `data` on a fresh connection to `socket`, ends it, and resolves with all that came back before it closed. */
+function exchange(socket: string, data: string | Buffer): Promise<string> {
+  return new Promise((resolve) => {
+    const connection = createConnection(socket);
+    let got = "";
+    connection.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    connection.on("error", () => {});
+    connection.on("close", () => resolve(got));
+    connection.once("connect", () => connection.end(data));
+  });
+}
+
+describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentials", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it("null, a non-object, a line that is not JSON and an over-long line are refused; the daemon and another CLI's call in flight go on", async () => {
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    await mcp(box, ["daemon", "start"]);
+    const pid = await daemonPid(box);
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=4000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // The call is running in the daemon's server when the bad lines arrive.
+    await expect.poll(() => /progress \d+\/4000/.test(stderr), { timeout: 15_000 }).toBe(true);
+    const socket = socketOf(box);
+    expect(await exchange(socket, "null\n")).toContain("the mcp daemon refused a message that is not a JSON object (null)");
+    // Still in flight: the property is about a call that runs while the daemon refuses.
+    expect(child.exitCode).toBeNull();
+    expect(await exchange(socket, "42\n")).toContain("refused a message that is not a JSON object (number)");
+    expect(await exchange(socket, '["call"]\n')).toContain("refused a message that is not a JSON object (an array)");
+    expect(await exchange(socket, '{"method":"status"}\n')).toContain("refused a message without a whole-number id");
+    expect(await exchange(socket, "not json\n")).toContain("refused a line that is not JSON");
+    // 17 MiB without a newline: refused at 16 MiB, not kept in memory until it ends.
+    expect(await exchange(socket, Buffer.alloc(17 * 1024 * 1024, 0x78))).toContain("refused a line longer than 16777216 bytes");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("waited 4000 ms");
+    expect(await daemonPid(box)).toBe(pid);
+    const status = JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { calls: number };
+    expect(status.calls).toBe(1);
+  }, 60_000);
+
+  it("a header's ${VAR} is the calling shell's, now: unset it fails as a direct call does; changed, the server gets the new one", async () => {
+    const http = await startSdkServer();
+    try {
+      userConfig(box, { gw: { type: "http", url: http.url, headers: { Authorization: "Bearer ${GWTOKEN}" } } });
+      // The daemon itself started in a shell where the token was set.
+      await mcp(box, ["daemon", "start"], { GWTOKEN: "from-the-daemons-shell" });
+      const bearer = (): string | undefined => http.requests.at(-1)?.headers.authorization;
+      const first = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { GWTOKEN: "first-secret" });
+      expect(first.stdout.trim()).toBe("3");
+      expect(bearer()).toBe("Bearer first-secret");
+
+      const direct = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { MCP_NO_DAEMON: "1" });
+      expect(direct.code).toBe(1);
+      expect(direct.stderr).toContain('environment variable "GWTOKEN" is not set');
+      const requests = http.requests.length;
+      const unset = await mcp(box, ["call", "gw.add", "a=1", "b=2"]);
+      expect({ code: unset.code, stdout: unset.stdout, stderr: unset.stderr }).toEqual({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
+      // Nothing was sent with the old token (the old server's session may be closed: a DELETE).
+      expect(http.requests.slice(requests).filter((r) => r.method === "POST")).toEqual([]);
+
+      const second = await mcp(box, ["call", "gw.add", "a=1", "b=2"], { GWTOKEN: "second-secret" });
+      expect(second.stdout.trim()).toBe("3");
+      expect(bearer()).toBe("Bearer second-secret");
+      // It went through the daemon, whose status shows no secret.
+      const status = (await mcp(box, ["--json", "daemon", "status"])).stdout;
+      expect((JSON.parse(status) as { calls: number }).calls).toBe(3);
+      expect(status).not.toMatch(/secret/);
+    } finally {
+      await mcp(box, ["daemon", "stop"]);
+      await http.stop();
+    }
+  }, 60_000);
+
+  it("a stdio server that inherits the environment gets the calling shell's, not the daemon's", async () => {
+    userConfig(box, { everything: { command: process.execPath, args: [everythingEntry, "stdio"], inheritEnv: true } });
+    await mcp(box, ["daemon", "start"], { GWTOKEN: "from-the-daemons-shell" });
+    const envOf = (run: Run): Record<string, string> => JSON.parse((JSON.parse(run.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
+    const direct = await mcp(box, ["--json", "call", "everything.get-env"], { MCP_NO_DAEMON: "1" });
+    const viaDaemon = await mcp(box, ["--json", "call", "everything.get-env"]);
+    expect(viaDaemon.code).toBe(0);
+    expect(envOf(direct)["GWTOKEN"]).toBeUndefined();
+    expect(envOf(viaDaemon)["GWTOKEN"]).toBeUndefined();
+    expect(envOf(await mcp(box, ["--json", "call", "everything.get-env"], { GWTOKEN: "now" }))["GWTOKEN"]).toBe("now");
+  }, 60_000);
+});
+
+const root = process.getuid?.() === 0;
+const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => existsSync(path));
+/** Another OS user to act as: nobody, through setpriv, when we are root. */
+const NOBODY = 65534;
+const asNobody = (command: string[]): string[] => [setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...command];
+
+/** `mcp <args>` as nobody (when root) or as ourselves (when we are not root: then we are the non-root user). */
+function mcpAsUser(box: Sandbox, args: string[], env: Record<string, string>): Promise<Run> {
+  const command = root ? asNobody([process.execPath, bin, ...args]) : [process.execPath, bin, ...args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function chownTree(path: string, uid: number): void {
+  chownSync(path, uid, uid);
+  if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) chownTree(join(path, entry), uid);
+}
+
+/**
+ * A sandbox whose cache path is too long for a Unix socket, so the daemon's socket goes to the temp
+ * folder: here `tmp` in the sandbox, made like /tmp (root's, mode 1777).
+ */
+function tempFallback(box: Sandbox): { env: Record<string, string>; tmp: string } {
+  const tmp = join(dirname(box.home), "tmp");
+  mkdirSync(tmp);
+  chmodSync(tmp, 0o1777);
+  chmodSync(dirname(box.home), 0o755);
+  return { tmp, env: { TMPDIR: tmp, XDG_CACHE_HOME: join(box.home, "cache-".repeat(16)) } };
+}
+
+describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder and owner", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+  });
+  afterEach(() => box.remove());
+
+  it("a folder of ours that others may enter: the CLI does not use the socket in it and runs the call itself", async () => {
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    await mcp(box, ["daemon", "start"]);
+    try {
+      expect((await mcp(box, ["call", "fixture.counter"])).stdout).toMatch(/^call 1 in pid/);
+      const folder = dirname(socketOf(box));
+      chmodSync(folder, 0o755);
+      const loose = await mcp(box, ["call", "fixture.counter"]);
+      expect(loose.stdout).toMatch(/^call 1 in pid/);
+      expect(loose.stderr).toContain(`mcp daemon: not using ${socketOf(box)}: the folder ${folder} has mode 755, not 700 (other users may enter it); starting the server here instead`);
+      chmodSync(folder, 0o700);
+      expect((await mcp(box, ["call", "fixture.counter"])).stdout).toMatch(/^call 2 in pid/);
+    } finally {
+      await mcp(box, ["daemon", "stop"]);
+    }
+  }, 60_000);
+
+  it.skipIf(root && !setpriv)("a non-root user's daemon falls back to a private folder of its own in the temp folder, which keeps its mode 1777 (as root this runs as nobody via setpriv; skipped when root has no setpriv)", async () => {
+    const { env, tmp } = tempFallback(box);
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    if (root) chownTree(box.home, NOBODY);
+    const socket = (JSON.parse((await mcpAsUser(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
+    const started = await mcpAsUser(box, ["daemon", "start"], env);
+    try {
+      expect(started.stderr).toBe("");
+      expect(started.code).toBe(0);
+      expect(statSync(tmp).mode & 0o7777).toBe(0o1777);
+      expect(dirname(dirname(socket))).toBe(tmp);
+      const folder = statSync(dirname(socket));
+      expect({ uid: folder.uid, mode: folder.mode & 0o7777 }).toEqual({ uid: root ? NOBODY : process.getuid!(), mode: 0o700 });
+      expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
+      expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 2 in pid/);
+    } finally {
+      await mcpAsUser(box, ["daemon", "stop"], env);
+    }
+  }, 60_000);
+
+  it.skipIf(!root || !setpriv)("another user who listens first on the socket's path gets nothing: no connection, no config, no secret; start refuses the folder (needs root and setpriv to act as nobody)", async () => {
+    const { env } = tempFallback(box);
+    const secret = "s3cret-token-of-root";
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture], env: { API_KEY: "${SQUAT_SECRET}" } } });
+    const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
+    // The squatter: nobody makes the socket's folder (mode 777) and listens in it, logging all it gets and answering with a forged result.
+    const squat = join(dirname(box.home), "squat");
+    mkdirSync(squat);
+    chownSync(squat, NOBODY, NOBODY);
+    const log = join(squat, "received.log");
+    const script = `
+      const fs = require("node:fs"), net = require("node:net"), path = require("node:path");
+      const [socket, log] = process.argv.slice(1);
+      fs.mkdirSync(path.dirname(socket), { recursive: true });
+      try { fs.chmodSync(path.dirname(socket), 0o777); } catch {}
+      const forged = { id: 1, result: { label: "fixture.counter", toolName: "counter", value: { content: [{ type: "text", text: "FORGED" }] } } };
+      net.createServer((c) => {
+        fs.appendFileSync(log, "connection\\n");
+        c.on("data", (d) => { fs.appendFileSync(log, d); c.write(JSON.stringify({ id: 1, calling: "fixture.counter" }) + "\\n" + JSON.stringify(forged) + "\\n"); });
+      }).listen(socket, () => { fs.chmodSync(socket, 0o777); process.stdout.write("listening\\n"); });`;
+    const [command, ...args] = asNobody([process.execPath, "-e", script, socket, log]);
+    const squatter = spawn(command!, args, { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        squatter.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve());
+        squatter.once("exit", (code) => reject(new Error(`the squatter exited (${code})`)));
+      });
+      const call = await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret });
+      expect(call.stdout).toMatch(/^call 1 in pid/);
+      expect(call.stderr).toMatch(new RegExp(`mcp daemon: not using .*daemon\\.sock: the folder .* belongs to uid ${NOBODY}, not to you \\(uid 0\\); starting the server here instead`));
+      const status = await mcp(box, ["daemon", "status"], env);
+      expect(status.code).toBe(1);
+      expect(status.stderr).toContain("not using");
+      const start = await mcp(box, ["daemon", "start"], env);
+      expect(start.code).toBe(1);
+      expect(start.stderr).toContain(`the mcp daemon does not start: the folder ${dirname(socket)} belongs to uid ${NOBODY}, not to you (uid 0)`);
+      // Nothing reached the squatter, and its folder was not changed.
+      expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+      expect(statSync(dirname(socket)).mode & 0o777).toBe(0o777);
+    } finally {
+      squatter.kill();
+    }
   }, 60_000);
 });

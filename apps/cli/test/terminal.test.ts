@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bin, fixture, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
 const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
 const socket = `mcp-cli-test-${process.pid}`;
@@ -67,12 +67,46 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     first.keys("y", "Enter");
     const table = await until(first.screen, (s) => s.includes("EXIT="));
     expect(table).toMatch(/repo[\s│]+stdio[\s│]+.*\.mcp\.json[\s│]+connected[\s│]+7[\s│]/);
-    expect(JSON.parse(readFileSync(join(b.home, ".config", "mcp-client", "approvals.json"), "utf8"))).toEqual({ projects: { [b.project]: { approved: ["repo"], denied: [] } } });
+    // What was approved is a fingerprint of what runs; the by-name list an older mcp reads stays empty.
+    expect(JSON.parse(readFileSync(join(b.home, ".config", "mcp-client", "approvals.json"), "utf8"))).toEqual({
+      version: 2,
+      salt: expect.any(String),
+      projects: { [b.project]: { approved: [], denied: [], fingerprints: { repo: { command: expect.any(String), args: expect.any(String), other: expect.any(String) } } } },
+    });
 
     const second = terminal(b, "approve-again", ["servers"]);
     const again = await until(second.screen, (s) => s.includes("EXIT="));
     expect(again).not.toContain("[y/N]");
     expect(again).toMatch(/repo[\s│]+stdio[\s│]+.*connected/);
+  });
+
+  it("a changed project server is asked about again, showing what it will run: the command line quoted, cwd, every env variable (secrets masked, NODE_OPTIONS and PATH whole), unwrapped", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    const marker = join(b.home, "marker");
+    const evil = b.write(join(b.home, "preload.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
+    const file = b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture] } } });
+    expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
+    const path = `${join(b.project, "bin")}:/usr/bin:/bin`;
+    const env = { NODE_OPTIONS: `--require ${evil}`, PATH: path, API_TOKEN: "tok-terminal-secret", PLAIN: "x\u001b[8mhidden" };
+    b.write(file, { mcpServers: { repo: { command: "sh", args: ["-c", `touch ${marker}; exec "$0" "$@"`, process.execPath, fixture], env, cwd: b.project } } });
+
+    const t = terminal(b, "approve-changed", ["servers"], 400);
+    const asked = await until(t.screen, (s) => s.includes("[y/N]"));
+    const lines = asked.split("\n").map((line) => line.trimEnd());
+    // Each on one line of its own (nothing wrapped by us), the shell script quoted as one argument.
+    expect(lines).toContain(`  repo  sh -c 'touch ${marker}; exec "$0" "$@"' ${process.execPath} ${fixture}  (${file}; changed since it was approved: command, args, env, cwd)`);
+    expect(lines).toContain(`      cwd  ${b.project}`);
+    expect(lines).toContain(`      env  NODE_OPTIONS=--require ${evil}`);
+    expect(lines).toContain(`           PATH=${path}`);
+    expect(lines).toContain("           API_TOKEN=[redacted]");
+    // A control sequence in a value is shown, not obeyed (it could hide the text after it).
+    expect(lines).toContain("           PLAIN=x\\u{001b}[8mhidden");
+    expect(asked).not.toContain("tok-terminal-secret");
+    t.keys("n", "Enter");
+    const after = await until(t.screen, (s) => s.includes("EXIT="));
+    expect(after).toContain("Not starting them. To change your mind: mcp config approve repo");
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("Ctrl-C cancels the call: says so at once, the server receives notifications/cancelled, and the CLI exits 130 within a second though the server ignores the end of stdin", async () => {

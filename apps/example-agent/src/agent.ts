@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A host the way a coding agent is one: it loads the user's configured MCP servers (every host's
-// config, as `mcp` does; server-everything when there are none), hands their tools to a model
+// config, as `mcp` does, but a project's servers only when their host approved them;
+// server-everything when there are none), hands their tools to a model
 // through @mcp/adapters, and runs the model's tool loop with the AI SDK.
 //
 //   mcp-agent "<task>" [--search]
@@ -13,7 +14,7 @@ import { createRequire } from "node:module";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { toolSearch } from "@mcp/adapters";
 import { toAiSdkTools } from "@mcp/adapters/ai-sdk";
-import { MCPManager, type MCPTool } from "@mcp/manager";
+import { loadAllMCPConfigs, MCPManager, type MCPTool } from "@mcp/manager";
 import { generateText, stepCountIs, type LanguageModel, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 
@@ -22,8 +23,19 @@ const useSearch = args.includes("--search");
 const task = args.filter((a) => a !== "--search").join(" ") || "echo hello";
 
 const manager = new MCPManager({ maxResultChars: 20_000 });
-const { configErrors } = await manager.discoverAndConnect();
-for (const error of configErrors) console.error(`config: ${error.message}`);
+const loaded = await loadAllMCPConfigs(process.cwd());
+for (const error of loaded.errors) console.error(`config: ${error.message}`);
+// A project's own files (.mcp.json, …) came with the repository: this agent asks nobody, so it
+// starts only the project servers their host approved (Claude Code's enabledMcpjsonServers).
+const configs = Object.fromEntries(
+  Object.entries(loaded.configs).filter(([name]) => {
+    const server = loaded.servers[name];
+    if (server?.source.scope !== "project" || server.approved === true) return true;
+    console.error(`skipped project server "${name}" (${server.source.file}): not approved; run it with mcp, which asks`);
+    return false;
+  }),
+);
+await manager.connectServers(configs, loaded.servers);
 if (manager.getTools().length === 0) {
   // No server configured: the one a new user can see working at once.
   const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");

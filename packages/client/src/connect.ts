@@ -7,6 +7,7 @@ import {
   redactConfig,
   toError,
   type MCPTransport,
+  type NotificationContext,
   type RequestContext,
   type RequestOptions,
 } from "@mcp/jsonrpc";
@@ -59,20 +60,23 @@ export interface ConnectOptions {
   timeout?: number | undefined;
   /** Extra capabilities to advertise (e.g. `experimental`); handler-backed ones are added for you. */
   capabilities?: ClientCapabilities | undefined;
-  /** Every server notification (after typed listeners). */
-  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  /** Every server notification (after typed listeners); `context` when it arrived tied to one of your requests. */
+  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   /** Server→client requests not handled below; without it they get `-32601`. */
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
-  /** Answers `roots/list` and advertises `roots: { listChanged: true }`. */
-  roots?: Root[] | (() => Root[] | Promise<Root[]>) | undefined;
+  /** Answers `roots/list` and advertises `roots: { listChanged: true }`; a function is told the request's context (and which of your requests it is about, when known). */
+  roots?: Root[] | ((context: RequestContext) => Root[] | Promise<Root[]>) | undefined;
   /** Answers `sampling/createMessage` and advertises `sampling`. */
   onSampling?: ((params: CreateMessageParams, context: RequestContext) => Promise<CreateMessageResult>) | undefined;
   /** Answers `elicitation/create` and advertises `elicitation`. */
   onElicitation?: ((params: ElicitParams, context: RequestContext) => Promise<ElicitResult>) | undefined;
   /** Fill defaults from the requested schema into an accepted elicitation answer. Default true. */
   applyElicitationDefaults?: boolean | undefined;
-  /** `notifications/message` from the server. */
-  onLog?: ((message: LogMessage) => void) | undefined;
+  /**
+   * `notifications/message` from the server. `context` (with your request's `relatedTo`) when it
+   * arrived tied to one of your requests: on that request's SSE stream (Streamable HTTP).
+   */
+  onLog?: ((message: LogMessage, context?: NotificationContext) => void) | undefined;
   /** Non-fatal transport problems (a malformed line, a listener that failed). */
   onError?: ((error: Error) => void) | undefined;
   /**
@@ -209,7 +213,7 @@ function serverRequestHandler(options: ConnectOptions) {
         return {};
       case "roots/list": {
         if (options.roots === undefined) break;
-        const roots = typeof options.roots === "function" ? await options.roots() : options.roots;
+        const roots = typeof options.roots === "function" ? await options.roots(context) : options.roots;
         return { roots };
       }
       case "sampling/createMessage":
@@ -254,10 +258,10 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
       }
     }
   };
-  transport.onNotification = (method, params) => {
-    if (method === "notifications/message") options.onLog?.(params as LogMessage);
+  transport.onNotification = (method, params, context) => {
+    if (method === "notifications/message") options.onLog?.(params as LogMessage, context);
     emit(method, params);
-    options.onNotification?.(method, params);
+    options.onNotification?.(method, params, context);
   };
   const answer = serverRequestHandler(options);
   const receiver = options.serverRequestTasks && (options.onSampling || options.onElicitation) ? new TaskReceiver(typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {}, new Set([...(options.onSampling ? ["sampling/createMessage"] : []), ...(options.onElicitation ? ["elicitation/create"] : [])]), answer) : undefined;

@@ -120,6 +120,7 @@ export {
   type McpErrorCode,
   type MCPTransport,
   type Progress,
+  type NotificationContext,
   type RequestContext,
   type RequestOptions,
 } from "@mcp/jsonrpc";

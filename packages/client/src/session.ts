@@ -76,9 +76,12 @@ export function createSession(context: SessionContext): Session {
   let logLevel: LoggingLevel | undefined;
   const toolHeaders = new Map<string, HeaderParam[]>();
 
-  /** The server's answers to a round of input requests (elicitation, sampling, roots), through the same handlers. */
-  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
-    const context = { signal: signal ?? new AbortController().signal, requestId: "input" };
+  /**
+   * The server's answers to a round of input requests (elicitation, sampling, roots), through the
+   * same handlers; they arrived in the answer to the caller's request, so they carry its `relatedTo`.
+   */
+  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, requestOptions: RequestOptions | undefined): Promise<Record<string, unknown>> => {
+    const context: RequestContext = { signal: requestOptions?.signal ?? new AbortController().signal, requestId: "input", relatedTo: requestOptions?.relatedTo };
     const answers: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) answers[key] = await answer(String(request.method), request.params, context);
     return answers;
@@ -106,7 +109,7 @@ export function createSession(context: SessionContext): Session {
       if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);
       const inputRequests = result["inputRequests"] as Record<string, { method?: string; params?: unknown }> | undefined;
       const retry: Record<string, unknown> = { ...(params ?? {}) };
-      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions?.signal);
+      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions);
       if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
       current = retry;
     }
@@ -177,9 +180,9 @@ export function createSession(context: SessionContext): Session {
   };
   if (stateless) {
     const previous = transport.onNotification;
-    transport.onNotification = (method, params) => {
+    transport.onNotification = (method, params, context) => {
       if (method === "notifications/subscriptions/acknowledged") onAcknowledged(params);
-      previous?.(method, params);
+      previous?.(method, params, context);
     };
     const previousClose = transport.onClose;
     transport.onClose = () => {

@@ -20,8 +20,8 @@ export interface TaskContext {
   name: string;
   /** A request on the session (the 2026-07-28 `_meta` added). */
   request(method: string, params: object, options?: RequestOptions): Promise<Record<string, unknown>>;
-  /** Answers input requests through the connection's handlers. */
-  answerInputs(requests: Inputs, signal: AbortSignal | undefined): Promise<Record<string, unknown>>;
+  /** Answers input requests through the connection's handlers, for the request these options made (its signal, its `relatedTo`). */
+  answerInputs(requests: Inputs, options: RequestOptions | undefined): Promise<Record<string, unknown>>;
 }
 
 /** True when the server declares the tasks extension. */
@@ -60,7 +60,7 @@ export async function followTask(context: TaskContext, created: Record<string, u
         const requests = (task["inputRequests"] ?? {}) as Inputs;
         const pending = Object.fromEntries(Object.entries(requests).filter(([key]) => !answered.has(key)));
         if (Object.keys(pending).length > 0) {
-          const inputResponses = await context.answerInputs(pending, request.signal);
+          const inputResponses = await context.answerInputs(pending, request);
           for (const key of Object.keys(pending)) answered.add(key);
           await context.request("tasks/update", { taskId: task.taskId, inputResponses }, request);
         }

@@ -9,6 +9,8 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   MCPTransport,
+  NotificationContext,
+  RequestContext,
   RequestId,
   RequestOptions,
 } from "./types.js";
@@ -137,22 +139,25 @@ export class JsonRpcEndpoint {
 
   /**
    * Routes one parsed value (a message or a batch). Never throws: invalid input goes to `onError`
-   * as an {@link InvalidMessageError}; responses with unknown ids are ignored.
+   * as an {@link InvalidMessageError}; responses with unknown ids are ignored. `relatedId`: the
+   * id of our request the value arrived under (its SSE stream), when the transport knows one;
+   * server→client requests and notifications then carry it, and that request's `relatedTo`, in
+   * their context.
    */
-  receive(value: unknown): void {
+  receive(value: unknown, relatedId?: RequestId): void {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case "batch":
-        for (const item of classified.messages) this.receive(item);
+        for (const item of classified.messages) this.receive(item, relatedId);
         return;
       case "response":
         this.#onResponse(classified.message);
         return;
       case "notification":
-        this.#onNotification(classified.message);
+        this.#onNotification(classified.message, relatedId);
         return;
       case "request":
-        this.#onRequest(classified.message);
+        this.#onRequest(classified.message, relatedId);
         return;
       case "invalid":
         this.reportError(new InvalidMessageError(this.#source, classified.reason));
@@ -186,7 +191,12 @@ export class JsonRpcEndpoint {
     this.pending.handleResponse(response); // a response to an unknown id is ignored: no rejection, no error callback
   }
 
-  #onNotification(message: JsonRpcNotification): void {
+  /** What an incoming message learns of the request it arrived under (nothing when none). */
+  #related(relatedId: RequestId | undefined): NotificationContext | undefined {
+    return relatedId === undefined ? undefined : { relatedRequestId: relatedId, relatedTo: this.pending.relatedTo(relatedId) };
+  }
+
+  #onNotification(message: JsonRpcNotification, relatedId?: RequestId): void {
     if (message.method === PROGRESS && this.pending.handleProgress(message.params)) return;
     if (message.method === CANCELLED) {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
@@ -198,13 +208,15 @@ export class JsonRpcEndpoint {
       }
     }
     try {
-      this.#handlers.onNotification?.(message.method, message.params);
+      // The context only when there is one: the untied path (stdio, the GET stream) allocates nothing.
+      if (relatedId === undefined) this.#handlers.onNotification?.(message.method, message.params);
+      else this.#handlers.onNotification?.(message.method, message.params, this.#related(relatedId));
     } catch (error) {
       this.reportError(toError(error));
     }
   }
 
-  #onRequest(message: JsonRpcRequest): void {
+  #onRequest(message: JsonRpcRequest, relatedId?: RequestId): void {
     const handler = this.#handlers.onRequest;
     if (!handler) {
       // ping is part of the base protocol: any peer must answer it, handler or not.
@@ -216,7 +228,8 @@ export class JsonRpcEndpoint {
     this.#incoming.set(message.id, controller);
     let running: Promise<unknown>;
     try {
-      running = Promise.resolve(handler(message.method, message.params, { signal: controller.signal, requestId: message.id }));
+      const context: RequestContext = { signal: controller.signal, requestId: message.id, ...this.#related(relatedId) };
+      running = Promise.resolve(handler(message.method, message.params, context));
     } catch (error) {
       running = Promise.reject(error);
     }

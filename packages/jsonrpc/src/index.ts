@@ -8,6 +8,7 @@ export type {
   JsonRpcSuccessResponse,
   HandshakeContext,
   MCPTransport,
+  NotificationContext,
   Progress,
   RequestContext,
   RequestId,

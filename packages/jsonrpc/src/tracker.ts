@@ -36,6 +36,7 @@ interface Entry {
   readonly resetOnProgress: boolean;
   readonly startedAt: number;
   readonly onProgress: ((progress: Progress) => void) | undefined;
+  readonly relatedTo: unknown;
   readonly signal: AbortSignal | undefined;
   readonly onSettled: ((answered: boolean) => void) | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -103,6 +104,11 @@ export class PendingRequests {
     return this.#entries.size;
   }
 
+  /** The {@link RequestOptions.relatedTo} of request `id`, while it is in flight. */
+  relatedTo(id: RequestId): unknown {
+    return this.#entries.get(id)?.relatedTo;
+  }
+
   /** Whether `id` is in flight. */
   has(id: RequestId): boolean {
     return this.#entries.has(id);
@@ -130,6 +136,7 @@ export class PendingRequests {
         resetOnProgress: options.resetTimeoutOnProgress === true,
         startedAt: Date.now(),
         onProgress: options.onProgress,
+        relatedTo: options.relatedTo,
         signal,
         onSettled: hooks.onSettled,
         timer: undefined,

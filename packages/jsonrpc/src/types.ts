@@ -70,6 +70,14 @@ export interface RequestOptions {
   maxTotalTimeout?: number | undefined;
   /** Extra transport headers for this request (HTTP sends them; stdio has none), e.g. MCP 2026-07-28's `Mcp-Param-*`. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Yours, untouched: a server→client request or notification that arrives tied to this request
+   * carries it back as `context.relatedTo` (see {@link RequestContext}), so a program serving many
+   * callers can give a server's question to the caller whose request caused it. What ties a
+   * message to a request depends on the transport: the request's own SSE stream (Streamable HTTP)
+   * or its `input_required` rounds (2026-07-28); stdio and HTTP+SSE tie nothing.
+   */
+  relatedTo?: unknown;
 }
 
 /** Context passed to a server→client request handler. */
@@ -78,6 +86,18 @@ export interface RequestContext {
   signal: AbortSignal;
   /** The id the server gave the request. */
   requestId: RequestId;
+  /** The id of our request the server sent this one about, when the transport knows (Streamable HTTP: the POST whose stream carried it). */
+  relatedRequestId?: RequestId | undefined;
+  /** That request's {@link RequestOptions.relatedTo}. */
+  relatedTo?: unknown;
+}
+
+/** What a transport knows about a server notification: the request it came about, if any. */
+export interface NotificationContext {
+  /** The id of our request whose stream carried it (Streamable HTTP), when there is one. */
+  relatedRequestId?: RequestId | undefined;
+  /** That request's {@link RequestOptions.relatedTo}. */
+  relatedTo?: unknown;
 }
 
 /**
@@ -95,8 +115,11 @@ export interface MCPTransport {
   onClose?: (() => void) | undefined;
   /** Non-fatal problems: a malformed line, a listener that failed, a handler that threw. */
   onError?: ((error: Error) => void) | undefined;
-  /** Server notifications other than progress for a live request. */
-  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  /**
+   * Server notifications other than progress for a live request. `context` is given when the
+   * notification arrived tied to one of our requests (its SSE stream), and only then.
+   */
+  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   /** Server→client requests; without it the transport answers `-32601 Method not found`. */
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
   /**

@@ -57,6 +57,6 @@ export function handlersFor(name: string, options: Pick<MCPManagerOptions, "onEl
   return {
     ...(onElicitation ? { onElicitation: (params, context) => onElicitation(name, params, context) } : {}),
     ...(onSampling ? { onSampling: (params, context) => onSampling(name, params, context) } : {}),
-    ...(onRoots ? { roots: () => onRoots(name) } : {}),
+    ...(onRoots ? { roots: (context) => onRoots(name, context) } : {}),
   };
 }

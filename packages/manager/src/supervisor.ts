@@ -239,7 +239,7 @@ export class ServerSupervisor {
         ...handlersFor(this.name, options),
         onClose: () => this.#onClose(generation),
         onNotification: (method, params) => this.#onNotification(generation, method, params),
-        onLog: (message) => options.onLog?.(this.name, message),
+        onLog: (message, context) => options.onLog?.(this.name, message, context),
         onError: (error) => options.onError?.(this.name, error),
       });
       if (abort.signal.aborted) closeEarly(); // stopped just as the handshake ended

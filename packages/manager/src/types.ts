@@ -8,6 +8,7 @@ import {
   type ElicitParams,
   type ElicitResult,
   type LogMessage,
+  type NotificationContext,
   type RequestContext,
   type Root,
   type Tool,
@@ -161,11 +162,14 @@ export interface MCPManagerOptions {
    * place of `connect.roots`: a host that serves several users (a gateway) gives each server only
    * the roots of whoever is using it.
    */
-  onRoots?: ((server: string) => Root[] | Promise<Root[]>) | undefined;
+  onRoots?: ((server: string, context: RequestContext) => Root[] | Promise<Root[]>) | undefined;
   /** Every server notification. */
   onNotification?: ((server: string, method: string, params: unknown) => void) | undefined;
-  /** `notifications/message` from any server. */
-  onLog?: ((server: string, message: LogMessage) => void) | undefined;
+  /**
+   * `notifications/message` from any server. `context.relatedTo` is the `relatedTo` of the call it
+   * arrived under, when the transport ties it to one (Streamable HTTP); otherwise no context.
+   */
+  onLog?: ((server: string, message: LogMessage, context?: NotificationContext) => void) | undefined;
   /** Non-fatal problems: a refresh that failed, a cache that could not be written, a malformed message. */
   onError?: ((server: string, error: Error) => void) | undefined;
   /** Discovery options for {@link MCPManager.discoverAndConnect}. */

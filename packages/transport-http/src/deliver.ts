@@ -1,7 +1,10 @@
-import { MessageTooLargeError, ParseError, type JsonRpcEndpoint } from "@mcp/jsonrpc";
+import { MessageTooLargeError, ParseError, type JsonRpcEndpoint, type RequestId } from "@mcp/jsonrpc";
 
-/** One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal. */
-export function deliverSseEvent(endpoint: JsonRpcEndpoint, data: string, type: string | undefined): void {
+/**
+ * One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal.
+ * `related`: the request whose POST stream carried it (none for the GET and HTTP+SSE streams).
+ */
+export function deliverSseEvent(endpoint: JsonRpcEndpoint, data: string, type: string | undefined, related?: RequestId): void {
   if (type !== undefined && type !== "message") return;
   if (data.trim() === "") return; // a priming event: an id (and maybe retry) only
   let value: unknown;
@@ -11,7 +14,7 @@ export function deliverSseEvent(endpoint: JsonRpcEndpoint, data: string, type: s
     endpoint.reportError(new ParseError("SSE event", data, { cause }));
     return;
   }
-  endpoint.receive(value);
+  endpoint.receive(value, related);
 }
 
 /** True for the size-limit error, which ends a stream instead of being retried. */

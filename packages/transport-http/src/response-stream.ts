@@ -8,9 +8,10 @@ import { readSse, type SseProgress } from "./event-stream.js";
 /**
  * Feeds one SSE body to the endpoint. When `done()` turns true (the awaited response arrived),
  * the stream gets a short moment to end by itself, then is cut (see {@link Lingering}).
+ * `related`: the request the stream answers (a POST's, resumed or not), whose messages it ties.
  */
-export function readStream(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean): Promise<void> {
-  return readStreamThen(core, response, progress, done, ended, rethrow);
+export function readStream(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, related?: RequestId): Promise<void> {
+  return readStreamThen(core, response, progress, done, ended, rethrow, related);
 }
 
 const ended = (): void => undefined;
@@ -22,7 +23,7 @@ const rethrow = (error: unknown): never => {
  * {@link readStream}, then `onEnd` when the body ended or `onBroken` when it broke (the stream
  * already cut): one promise for the read and what follows it.
  */
-function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>): Promise<T> {
+function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>, related?: RequestId): Promise<T> {
   let lingering = false;
   const watch = (): void => {
     if (!lingering && done()) {
@@ -35,7 +36,7 @@ function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progre
     response,
     progress,
     (data, type) => {
-      deliverSseEvent(core.endpoint, data, type);
+      deliverSseEvent(core.endpoint, data, type, related);
       watch();
     },
     core.settings.maxMessageBytes,
@@ -81,6 +82,7 @@ export function consumeResponseStream(core: ResponseStreamContext, first: Exchan
     answered,
     () => (answered() ? undefined : resume(core, progress, requestId, abort, answered, { failed: false, error: undefined })),
     (error: unknown) => resume(core, progress, requestId, abort, answered, { failed: true, error }),
+    requestId,
   );
 }
 
@@ -100,7 +102,7 @@ async function resume(core: ResponseStreamContext, progress: SseProgress, reques
     const response = await resumeStream(core, progress, abort);
     broken = { failed: false, error: undefined };
     try {
-      await readStream(core, response, progress, answered);
+      await readStream(core, response, progress, answered, requestId);
     } catch (error) {
       broken = { failed: true, error };
     }

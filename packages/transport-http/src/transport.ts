@@ -15,6 +15,7 @@ import {
   type HandshakeContext,
   type JsonRpcMessage,
   type MCPTransport,
+  type NotificationContext,
   type RequestContext,
   type RequestId,
   type RequestOptions,
@@ -43,7 +44,7 @@ type Mode = "http" | "sse";
 export class HttpTransport implements MCPTransport {
   onClose?: (() => void) | undefined;
   onError?: ((error: Error) => void) | undefined;
-  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
 
   /** The configuration as given (printing the transport shows it with credentials redacted). */
@@ -362,7 +363,7 @@ export class HttpTransport implements MCPTransport {
     } catch (cause) {
       throw new ParseError("HTTP response body", text, { cause, status: response.status });
     }
-    this.#endpoint.receive(value);
+    this.#endpoint.receive(value, requestId);
     if (this.#endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
   }
 

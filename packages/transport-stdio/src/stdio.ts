@@ -8,6 +8,7 @@ import {
   toError,
   type JsonRpcMessage,
   type MCPTransport,
+  type NotificationContext,
   type RequestContext,
   type RequestOptions,
   checkTimeout,
@@ -43,7 +44,8 @@ interface QueuedWrite {
 export class StdioTransport implements MCPTransport {
   onClose?: (() => void) | undefined;
   onError?: ((error: Error) => void) | undefined;
-  onNotification?: ((method: string, params: unknown) => void) | undefined;
+  /** Server notifications (stdio ties none to a request: `context` is never given here). */
+  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
 
   readonly config: Readonly<StdioTransportConfig>;

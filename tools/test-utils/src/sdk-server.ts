@@ -42,9 +42,9 @@ function buildMcpServer(): McpServer {
 
 /**
  * Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`, `repeat`; prompt `greeting`) on a
- * free loopback port; over HTTPS with `tls` (a PEM key and certificate).
+ * free loopback port; over HTTPS with `tls` (a PEM key and certificate); `build` serves another server.
  */
-export async function startSdkServer(options: { json?: boolean; tls?: { key: string; cert: string } } = {}): Promise<SdkServer> {
+export async function startSdkServer(options: { json?: boolean; tls?: { key: string; cert: string }; build?: () => McpServer } = {}): Promise<SdkServer> {
   let sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: SdkServer["requests"] = [];
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -74,7 +74,7 @@ export async function startSdkServer(options: { json?: boolean; tls?: { key: str
         created.onclose = () => {
           if (created.sessionId) sessions.delete(created.sessionId);
         };
-        await buildMcpServer().connect(created);
+        await (options.build ?? buildMcpServer)().connect(created);
         transport = created;
       }
       await transport.handleRequest(req, res, body);

@@ -1,14 +1,22 @@
 // The CLI's side of the daemon: send one request, get progress and the answer. A daemon that is
-// not there, or goes away before it starts the call, is `DaemonUnavailable`: the CLI then does
-// the work itself. Once the daemon has said it is calling the tool, the call is never sent again.
+// not there, is not this user's, or goes away before it starts the call, is `DaemonUnavailable`:
+// the CLI then does the work itself. Once the daemon has said it is calling the tool, the call is
+// never sent again.
 
+import { constants } from "node:buffer";
 import { createConnection } from "node:net";
 import { CliError } from "../ui.js";
+import { checkSocket } from "./private.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** The daemon did not take the request: nothing was run, the CLI may do it itself. */
 export class DaemonUnavailable extends Error {
-  override readonly name = "DaemonUnavailable";
+  override readonly name: string = "DaemonUnavailable";
+}
+
+/** The socket is not this user's (its owner, or its folder's owner or mode): nothing was sent to it. */
+export class DaemonUntrusted extends DaemonUnavailable {
+  override readonly name = "DaemonUntrusted";
 }
 
 /** Sends `method` to the daemon on `socket` and resolves with its answer. */
@@ -18,6 +26,10 @@ export function daemonRequest(
   params: unknown,
   options: { signal?: AbortSignal | undefined; onProgress?: ((progress: NonNullable<DaemonMessage["progress"]>) => void) | undefined; connectTimeoutMs?: number | undefined } = {},
 ): Promise<unknown> {
+  // Before connecting: a socket someone else made (or one in a folder others can enter) gets nothing.
+  const socketIs = checkSocket(socket);
+  if (socketIs.state === "absent") return Promise.reject(new DaemonUnavailable(`no mcp daemon socket at ${socket}`));
+  if (socketIs.state === "foreign") return Promise.reject(new DaemonUntrusted(`not using ${socket}: ${socketIs.problem}`));
   return new Promise((resolve, reject) => {
     const connection = createConnection(socket);
     let calling: string | undefined;
@@ -38,17 +50,21 @@ export function daemonRequest(
       clearTimeout(timer);
       send(connection, { id: 1, method, params });
     });
-    connection.on("error", (error: NodeJS.ErrnoException) =>
-      done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon is not answering on ${socket} (${error.code ?? error.message})`) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`))),
+    const wentAway = (why: string): Error =>
+      calling === undefined ? new DaemonUnavailable(why) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`);
+    connection.on("error", (error: NodeJS.ErrnoException) => done(() => reject(wentAway(`the daemon is not answering on ${socket} (${error.code ?? error.message})`))));
+    connection.once("close", () => done(() => reject(wentAway(`the daemon closed the connection on ${socket}`))));
+    onMessages(
+      connection,
+      (message) => {
+        if (message.calling !== undefined) calling = message.calling;
+        else if (message.progress) options.onProgress?.(message.progress);
+        else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
+        else if ("result" in message) done(() => resolve(message.result));
+      },
+      // An answer may be a whole tool result: as long as a string can be.
+      (problem) => done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon sent ${problem}`) : new CliError(`the mcp daemon sent ${problem} while calling ${calling}; it may have run, so it is not sent again`))),
+      constants.MAX_STRING_LENGTH,
     );
-    connection.once("close", () =>
-      done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon closed the connection on ${socket}`) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`))),
-    );
-    onMessages(connection, (message) => {
-      if (message.calling !== undefined) calling = message.calling;
-      else if (message.progress) options.onProgress?.(message.progress);
-      else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
-      else if ("result" in message) done(() => resolve(message.result));
-    });
   });
 }

@@ -6,8 +6,9 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { defaultCacheDir } from "@mcp/manager";
 import type { GlobalOptions } from "../session.js";
-import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
-import { daemonRequest, DaemonUnavailable } from "./client.js";
+import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
+import { daemonRequest, DaemonUnavailable, DaemonUntrusted } from "./client.js";
+import { makePrivateFolder } from "./private.js";
 import { probe, runDaemon, type DaemonStatus } from "./server.js";
 import { socketPath } from "./wire.js";
 
@@ -43,6 +44,8 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
 /** `daemon start`: starts the daemon in the background and waits until it answers. */
 export async function daemonStart(globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
   const socket = daemonSocket();
+  // Its folder is made (or found to be ours alone) before anything connects to a socket in it.
+  makePrivateFolder(socket);
   const state = await probe(socket);
   if (state === "live") {
     note(`an mcp daemon is already running on ${socket}`);
@@ -79,6 +82,11 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
     status = (await daemonRequest(socket, "status", {})) as DaemonStatus;
   } catch (error) {
     if (!(error instanceof DaemonUnavailable)) throw error;
+    if (error instanceof DaemonUntrusted) {
+      if (globals.json) printJson({ running: false, untrusted: error.message, socket });
+      else warn(error.message);
+      return EXIT.failure;
+    }
     const state = await probe(socket);
     if (globals.json) printJson({ running: false, stale: state === "stale", socket });
     else note(state === "stale" ? `no mcp daemon is running (a stale socket is left at ${socket}; "mcp daemon start" replaces it)` : "no mcp daemon is running");
@@ -102,6 +110,10 @@ export async function daemonStop(globals: GlobalOptions): Promise<number> {
     await daemonRequest(socket, "stop", {});
   } catch (error) {
     if (!(error instanceof DaemonUnavailable)) throw error;
+    if (error instanceof DaemonUntrusted) {
+      warn(error.message);
+      return EXIT.failure;
+    }
     note("no mcp daemon is running");
     return EXIT.ok;
   }

@@ -1,15 +1,17 @@
 // The daemon: one process per user that keeps MCP servers connected between CLI commands. It
-// listens on a Unix socket (mode 600, in a folder only the user can enter); the CLI sends it a
-// `call` with the servers it found, and the daemon answers from servers it already runs.
+// listens on a Unix socket (mode 600, in a folder it made that only the user can enter); the CLI
+// sends it a `call` with the servers it resolved, and the daemon answers from servers it already
+// runs for exactly that resolved configuration (see views.ts).
 
-import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
-import { dirname } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager, type DiscoveredServer } from "@mcp/manager";
+import type { ConfigError, DiscoveredServer } from "@mcp/manager";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
-import { CliError } from "../ui.js";
+import { CliError, EXIT } from "../ui.js";
+import { makePrivateFolder } from "./private.js";
+import { Views } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** Options of {@link runDaemon}. */
@@ -35,13 +37,39 @@ export interface DaemonStatus {
   servers: { name: string; state: string; tools: number; keepAlive: boolean; idleForMs: number | undefined }[];
 }
 
-interface CallParams {
+/** What the CLI sends with a `call`: the session it resolved (its servers, and why others are missing) and the words. */
+export interface CallParams {
   configs: Record<string, MCPServerConfig>;
   servers: Record<string, DiscoveredServer>;
+  configErrors: ConfigError[];
+  skipped: string[];
+  shadowed: DiscoveredServer[];
+  embedded: boolean;
   words: string[];
   cwd: string;
   timeout?: number | undefined;
   maxResultChars?: number | undefined;
+  /** Why each skipped project server was skipped (the CLI's approval check): the call says so, as a direct call does. */
+  whySkipped?: Record<string, string> | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The params of a `call`, checked: a usage error naming the field that is wrong. */
+function callParams(value: unknown): CallParams {
+  const wrong = (field: string, what: string): CliError => new CliError(`the daemon's call: params.${field} must be ${what}`, EXIT.usage);
+  if (!isRecord(value)) throw new CliError("the daemon's call: params must be an object", EXIT.usage);
+  for (const field of ["configs", "servers"]) {
+    if (!isRecord(value[field]) || !Object.values(value[field]).every(isRecord)) throw wrong(field, "an object of objects");
+  }
+  for (const field of ["configErrors", "shadowed"]) if (value[field] !== undefined && !(Array.isArray(value[field]) && value[field].every(isRecord))) throw wrong(field, "a list of objects");
+  for (const field of ["words", "skipped"]) {
+    if ((field === "words" || value[field] !== undefined) && !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))) throw wrong(field, "a list of strings");
+  }
+  if (value["whySkipped"] !== undefined && !(isRecord(value["whySkipped"]) && Object.values(value["whySkipped"]).every((w) => typeof w === "string"))) throw wrong("whySkipped", "an object of strings");
+  if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
+  for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
+  return { configErrors: [], skipped: [], shadowed: [], ...value, embedded: value["embedded"] === true } as unknown as CallParams;
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */
@@ -66,62 +94,54 @@ export function probe(socket: string, timeoutMs = 1000): Promise<"live" | "stale
 
 /** Runs the daemon until `stop`, SIGTERM, or `idleMs` without a request. */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
+  // The folder first: nothing is probed or removed in a folder that is not ours alone.
+  makePrivateFolder(options.socket);
   const state = await probe(options.socket);
   if (state === "live") throw new CliError(`an mcp daemon already answers on ${options.socket}`);
-  if (process.platform !== "win32") {
-    mkdirSync(dirname(options.socket), { recursive: true, mode: 0o700 });
-    chmodSync(dirname(options.socket), 0o700);
-    // A socket file left by a daemon that died is replaced.
-    if (state === "stale") rmSync(options.socket, { force: true });
-  }
+  // A socket file left by a daemon that died is replaced.
+  if (state === "stale" && process.platform !== "win32") rmSync(options.socket, { force: true });
   const started = Date.now();
-  const manager = new MCPManager({ connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
-  const registered = new Map<string, string>();
-  const lastUsed = new Map<string, number>();
+  const views = new Views({ serverIdleMs: options.serverIdleMs, keepAlive: options.keepAlive });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
   let finish: () => void = () => {};
   const finished = new Promise<void>((resolve) => (finish = resolve));
 
-  const register = async (configs: Record<string, MCPServerConfig>, servers: Record<string, DiscoveredServer>) => {
-    const changed = Object.entries(configs)
-      .map(([name, config]) => ({ name, config, key: JSON.stringify(config) }))
-      .filter(({ name, key }) => registered.get(name) !== key);
-    if (changed.length > 0) {
-      await manager.addServers(Object.fromEntries(changed.map(({ name, config }) => [name, config])), servers);
-      for (const { name, key } of changed) registered.set(name, key);
-    }
-    return manager.getTools();
-  };
-
   const call = async (socket: Socket, message: DaemonMessage, signal: AbortSignal): Promise<void> => {
-    const params = message.params as CallParams;
-    const session: Session = {
-      manager,
-      home: options.home,
-      cwd: params.cwd,
-      configs: params.configs,
-      servers: params.servers,
-      configErrors: [],
-      shadowed: [],
-      skipped: [],
-      embedded: false,
-      register: () => register(params.configs, params.servers),
-      close: async () => {},
-    };
-    const { tool, args } = await prepareCall(session, params.words, signal);
-    lastUsed.set(tool.serverName, Date.now());
-    send(socket, { id: message.id, calling: label(tool) });
-    const result = await tool.call(args, {
-      signal,
-      resetTimeoutOnProgress: true,
-      onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
-      ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
-      ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
-    });
-    lastUsed.set(tool.serverName, Date.now());
-    send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
+    const params = callParams(message.params);
+    const view = views.acquire(params.configs, params.servers, params.cwd);
+    try {
+      // Exactly what the CLI resolved: its servers, and why the others are missing.
+      const session: Session = {
+        manager: view.manager,
+        home: options.home,
+        cwd: params.cwd,
+        configs: params.configs,
+        servers: params.servers,
+        configErrors: params.configErrors,
+        shadowed: params.shadowed,
+        skipped: params.skipped,
+        whySkipped: new Map(Object.entries(params.whySkipped ?? {})),
+        embedded: params.embedded,
+        register: () => view.register(),
+        close: async () => {},
+      };
+      const { tool, args } = await prepareCall(session, params.words, signal);
+      view.used.set(tool.serverName, Date.now());
+      send(socket, { id: message.id, calling: label(tool) });
+      const result = await tool.call(args, {
+        signal,
+        resetTimeoutOnProgress: true,
+        onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
+        ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
+        ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
+      });
+      view.used.set(tool.serverName, Date.now());
+      send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
+    } finally {
+      views.release(view);
+    }
   };
 
   const status = (): DaemonStatus => ({
@@ -133,7 +153,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     clients: clients.size - 1,
     calls,
     idleMs: options.idleMs,
-    servers: manager.getStatuses().map((s) => ({ name: s.name, state: s.state, tools: s.toolCount, keepAlive: options.keepAlive.includes(s.name), idleForMs: lastUsed.has(s.name) ? Date.now() - lastUsed.get(s.name)! : undefined })),
+    servers: views.statuses(),
   });
 
   const server = createServer((socket) => {
@@ -145,21 +165,31 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       // The CLI went away (Ctrl-C, killed): its calls are cancelled.
       for (const controller of running.values()) controller.abort(new Error("the CLI went away"));
     });
-    onMessages(socket, (message) => {
-      lastRequest = Date.now();
-      if (message.method === "status") return send(socket, { id: message.id, result: status() });
-      if (message.method === "stop") {
-        send(socket, { id: message.id, result: { stopping: true } });
-        return finish();
-      }
-      if (message.method !== "call") return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: 2 } });
-      calls += 1;
-      const controller = new AbortController();
-      running.set(message.id, controller);
-      call(socket, message, controller.signal)
-        .catch((error: unknown) => send(socket, { id: message.id, error: { message: (error as Error).message ?? String(error), exitCode: error instanceof CliError ? error.exitCode : 1 } }))
-        .finally(() => running.delete(message.id));
-    });
+    onMessages(
+      socket,
+      (message) => {
+        lastRequest = Date.now();
+        if (message.method === "status") return send(socket, { id: message.id, result: status() });
+        if (message.method === "stop") {
+          send(socket, { id: message.id, result: { stopping: true } });
+          return finish();
+        }
+        if (message.method !== "call") return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage } });
+        if (running.has(message.id)) return send(socket, { id: message.id, error: { message: `a call with id ${message.id} is already running on this connection`, exitCode: EXIT.usage } });
+        calls += 1;
+        const controller = new AbortController();
+        running.set(message.id, controller);
+        call(socket, message, controller.signal)
+          .catch((error: unknown) => send(socket, { id: message.id, error: { message: error instanceof Error ? error.message : String(error), exitCode: error instanceof CliError ? error.exitCode : EXIT.failure } }))
+          .finally(() => running.delete(message.id));
+      },
+      // A line that is not a message is refused and ends this connection (and its calls); the
+      // daemon and every other connection go on.
+      (problem) => {
+        send(socket, { id: 0, error: { message: `the mcp daemon refused ${problem}`, exitCode: EXIT.usage } });
+        socket.end(() => socket.destroy());
+      },
+    );
   });
   // Made 600 from the start (umask), not after: no moment when another user could connect.
   const umask = process.platform === "win32" ? undefined : process.umask(0o177);
@@ -175,15 +205,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 
   // Idle servers are stopped (kept-alive ones stay); an idle daemon exits.
   const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const s of manager.getStatuses()) {
-      const used = lastUsed.get(s.name) ?? started;
-      if (s.state === "connected" && !options.keepAlive.includes(s.name) && now - used > options.serverIdleMs) {
-        registered.delete(s.name);
-        void manager.disconnectServer(s.name);
-      }
-    }
-    if (clients.size === 0 && now - lastRequest > options.idleMs) finish();
+    views.sweep();
+    if (clients.size === 0 && Date.now() - lastRequest > options.idleMs) finish();
   }, Math.min(30_000, Math.max(50, Math.floor(Math.min(options.idleMs, options.serverIdleMs) / 4))));
   const onSignal = (): void => finish();
   process.on("SIGTERM", onSignal);
@@ -194,6 +217,6 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   process.off("SIGINT", onSignal);
   for (const socket of clients) socket.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await manager.disconnectAll();
+  await views.closeAll();
   if (process.platform !== "win32") rmSync(options.socket, { force: true });
 }

@@ -18,40 +18,83 @@ export interface DaemonMessage {
   error?: { message: string; exitCode: number };
 }
 
+/** The longest line the daemon reads (16 MiB): a request is a call's configs and words, far less. */
+export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
 /**
- * The socket of this user's daemon: `MCP_DAEMON_SOCKET`, else `daemon/daemon.sock` in our cache folder
- * (a short path in the temp folder when that one is too long for a Unix socket), or a named pipe
- * on Windows.
+ * The socket of this user's daemon: `MCP_DAEMON_SOCKET`, else `daemon/daemon.sock` in our cache folder,
+ * or, when that path is too long for a Unix socket, `daemon.sock` in a folder of its own in the temp
+ * folder (`mcp-cli-<uid>-<hash>`); a named pipe on Windows. The socket's folder is private: the
+ * daemon creates it (mode 700) or refuses to start, and the CLI checks it before connecting.
  */
 export function socketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const given = env["MCP_DAEMON_SOCKET"];
   if (given) return given;
-  const user = userInfo().username;
-  if (process.platform === "win32") return `\\\\.\\pipe\\mcp-cli-daemon-${user}-${createHash("sha256").update(cacheDir).digest("hex").slice(0, 8)}`;
-  // In a folder of its own, made 700: some systems ignore a socket's own mode.
+  const hash = createHash("sha256").update(cacheDir).digest("hex");
+  if (process.platform === "win32") return `\\\\.\\pipe\\mcp-cli-daemon-${userInfo().username}-${hash.slice(0, 8)}`;
   const path = join(cacheDir, "daemon", "daemon.sock");
   // sun_path holds 108 bytes on Linux, 104 on macOS.
-  return Buffer.byteLength(path) < 100 ? path : join(tmpdir(), `mcp-cli-${user}-${createHash("sha256").update(cacheDir).digest("hex").slice(0, 12)}.sock`);
+  return Buffer.byteLength(path) < 100 ? path : join(tmpdir(), `mcp-cli-${process.getuid?.() ?? userInfo().uid}-${hash.slice(0, 12)}`, "daemon.sock");
 }
 
-/** Reads newline-framed JSON from `socket`; a line that is not JSON closes it. */
-export function onMessages(socket: Socket, handle: (message: DaemonMessage) => void): void {
-  let buffer = "";
-  socket.setEncoding("utf8");
-  socket.on("data", (chunk: string) => {
-    buffer += chunk;
-    for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, at);
-      buffer = buffer.slice(at + 1);
+/** What {@link onMessages} does with a line it refuses. */
+export type Refusal = (problem: string) => void;
+
+/** The message in `line`, or why it is not one: a JSON object with a whole-number `id`. */
+function parse(line: string): DaemonMessage | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return "a line that is not JSON";
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return `a message that is not a JSON object (${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})`;
+  const id = (value as { id?: unknown }).id;
+  if (typeof id !== "number" || !Number.isSafeInteger(id)) return "a message without a whole-number id";
+  return value as DaemonMessage;
+}
+
+/**
+ * Reads newline-framed JSON messages from `socket`. Each chunk is scanned once (a long line costs
+ * its length, not its length squared); a line over `maxLineBytes`, a line that is not JSON and a
+ * message that is not an object with an `id` go to `refuse` and end the reading (the owner answers
+ * and closes the connection), as does a message `handle` throws on: nothing escapes into the
+ * socket's event, where it would end the process.
+ */
+export function onMessages(socket: Socket, handle: (message: DaemonMessage) => void, refuse: Refusal, maxLineBytes = MAX_REQUEST_BYTES): void {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  const stop = (problem: string): void => {
+    refused = true;
+    parts = [];
+    refuse(problem);
+  };
+  socket.on("data", (chunk: Buffer) => {
+    if (refused) return;
+    let start = 0;
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, at);
+      start = at + 1;
+      if (size + piece.length > maxLineBytes) return stop(`a line longer than ${maxLineBytes} bytes`);
+      // A newline byte is never inside a UTF-8 character: the bytes before it decode on their own.
+      const line = (size === 0 ? piece : Buffer.concat([...parts, piece], size + piece.length)).toString("utf8");
+      parts = [];
+      size = 0;
       if (line.trim() === "") continue;
-      let message: DaemonMessage;
+      const message = parse(line);
+      if (typeof message === "string") return stop(message);
       try {
-        message = JSON.parse(line) as DaemonMessage;
-      } catch {
-        socket.destroy(new Error("the peer sent a line that is not JSON"));
-        return;
+        handle(message);
+      } catch (error) {
+        return stop(`a message that could not be handled (${(error as Error).message})`);
       }
-      handle(message);
+      if (refused || socket.destroyed) return;
+    }
+    if (start < chunk.length) {
+      if (size + chunk.length - start > maxLineBytes) return stop(`a line longer than ${maxLineBytes} bytes`);
+      parts.push(chunk.subarray(start));
+      size += chunk.length - start;
     }
   });
 }

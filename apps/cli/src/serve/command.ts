@@ -8,7 +8,7 @@ import { CliError, color, EXIT, note, out, warn } from "../ui.js";
 import { createInstance } from "./instance.js";
 import { Gateway } from "./gateway.js";
 import { isLoopback, serveHttp } from "./http.js";
-import { parseCallers, type Caller } from "./policy.js";
+import { callerId, parseCallers, servableName, type Caller } from "./policy.js";
 
 /** The options of `mcp serve`. */
 export interface ServeOptions {
@@ -45,7 +45,8 @@ function stopped(stdin: boolean): Promise<void> {
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
   if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
-  const self: Caller = { name: options.http ? "token" : "stdio", allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
+  const lists = { allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
+  let self: Caller = { id: "stdio", name: "stdio", ...lists };
   let callers = new Map<string, Caller>();
   if (options.http) {
     if (options.callers) {
@@ -57,7 +58,11 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     }
     const token = process.env["MCP_SERVE_TOKEN"];
     if (token !== undefined && token.length < 16) throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
-    if (token !== undefined || !options.callers) callers.set(token ?? randomBytes(24).toString("base64url"), self);
+    if (token !== undefined || !options.callers) {
+      const chosen = token ?? randomBytes(24).toString("base64url");
+      self = { id: callerId(chosen), name: "token", ...lists };
+      callers.set(chosen, self);
+    }
   }
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
@@ -70,13 +75,23 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     handlers: { onSampling: (...args) => ref.gateway!.onSampling(...args), onElicitation: (...args) => ref.gateway!.onElicitation(...args) },
     onNotification: (server, method) => ref.gateway?.onNotification(server, method),
     manager: {
-      onLog: (server, message) => ref.gateway?.onLog(server, message),
-      onRoots: (server) => ref.gateway!.onRoots(server),
+      onLog: (...args) => ref.gateway?.onLog(...args),
+      onRoots: (...args) => ref.gateway!.onRoots(...args),
       // The caller's answers go upstream as the caller gave them.
       connect: { applyElicitationDefaults: false },
     },
   });
-  const gateway = (ref.gateway = new Gateway(session.manager, { name: "mcp-serve", version: CLI_VERSION, warn: (message) => warn(`mcp serve: ${message}`) }));
+  for (const name of Object.keys(session.configs).filter((name) => !servableName(name))) {
+    warn(`mcp serve: server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`);
+    delete session.configs[name];
+  }
+  const gateway = (ref.gateway = new Gateway(session.manager, {
+    name: "mcp-serve",
+    version: CLI_VERSION,
+    warn: (message) => warn(`mcp serve: ${message}`),
+    callers: options.http ? [...callers.values()] : [self],
+    connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+  }));
   const until = stopped(Boolean(options.stdio));
   try {
     const { errors } = await session.manager.connectServers(session.configs, session.servers);
@@ -103,7 +118,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     await http.close();
     return EXIT.ok;
   } finally {
-    gateway.close();
+    await gateway.close();
     await session.close();
   }
 }

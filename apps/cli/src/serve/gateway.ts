@@ -3,11 +3,12 @@
 // are named `<server>__<name>` on the aggregate endpoint and keep their own names on a server's
 // own endpoint; resources keep their URIs and are routed by a map.
 
-import { RpcError, type CreateMessageParams, type ElicitParams, type LogMessage, type RequestContext } from "@mcp/client";
+import { connectToServer, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import { InFlight } from "./inflight.js";
-import { allowed, type Caller } from "./policy.js";
+import { InFlight, type Asker } from "./inflight.js";
+import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
+import { allowed, servableName, type Caller } from "./policy.js";
 import { Rounds } from "./rounds.js";
 
 /** Options of {@link Gateway}. */
@@ -17,6 +18,16 @@ export interface GatewayOptions {
   version?: string | undefined;
   /** Problems worth a line on stderr (a resource URI two servers claim, a question no caller can answer). */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * Every caller the gateway serves. With exactly one, what the upstream servers send that no
+   * request ties (a 2025-era stdio server's questions and logs) is that caller's. With several,
+   * nobody's: each caller then gets its own connection to such a server (see `lanes.ts`).
+   */
+  callers?: readonly Caller[] | undefined;
+  /** The options of a caller's own upstream connections, as the manager's (`clientInfo`, …). */
+  connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport" | "onSampling" | "onElicitation" | "roots"> | undefined;
+  /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
+  laneIdleMs?: number | undefined;
 }
 
 /**
@@ -57,13 +68,28 @@ function capabilitiesOf(ctx: ServerContext): Record<string, unknown> | undefined
   return (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY]) as Record<string, unknown> | undefined;
 }
 
+/** What {@link Gateway.forward} gives the work it runs upstream. */
+export interface Upstream {
+  /** Aborted when the caller cancels (or, for 2026-07-28, never comes back to answer). */
+  signal: AbortSignal;
+  /** The caller's round now being served: progress and logs go to it. */
+  round: () => ServerContext;
+  /** The caller's connection of its own to the server, when it needs one; else the manager's is used. */
+  lane: MCPServerConnection | undefined;
+  /** Options every upstream request of this work carries: its signal, and `relatedTo` (whose it is). */
+  options: RequestOptions;
+}
+
 /** Re-exports a manager's servers as one MCP server, for any number of callers. */
 export class Gateway {
   readonly manager: MCPManager;
   readonly inflight = new InFlight();
   readonly rounds = new Rounds();
+  readonly lanes: Lanes;
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
+  /** The only caller, when there is one: the owner of everything on the manager's connections. */
+  readonly #sole: Caller | undefined;
   /** Instances with a connection of their own (stdio, 2025 sessions), told of list changes, with what each serves to whom. */
   readonly #live = new Map<Server, Scope>();
   readonly #listeners = new Set<(kind: "tools" | "prompts" | "resources") => void>();
@@ -73,12 +99,20 @@ export class Gateway {
     this.manager = manager;
     this.warn = options.warn ?? (() => {});
     this.info = { name: options.name ?? "mcp-gateway", version: options.version ?? "0.0.0" };
+    this.#sole = options.callers?.length === 1 ? options.callers[0] : undefined;
+    const connect = options.connect ?? {};
+    this.lanes = new Lanes({
+      idleMs: options.laneIdleMs,
+      handlers: (server, caller) => this.#handlers(server, caller),
+      // The caller's own connection: the manager's config (credentials included) and era.
+      open: (server, shared, handlers) => connectToServer(server, shared.config, { ...connect, applyElicitationDefaults: false, protocol: "2025", ...handlers }),
+    });
     this.#off.push(manager.onToolsChanged(() => this.changed("tools")));
   }
 
-  /** The names of the servers a scope serves, in config order. */
+  /** The names of the servers a scope serves, in config order (never one whose name holds `__`). */
   servers(scope: Pick<Scope, "server">): string[] {
-    const all = this.manager.getStatuses().map((s) => s.name);
+    const all = this.manager.getStatuses().map((s) => s.name).filter(servableName);
     return scope.server === undefined ? all : all.filter((name) => name === scope.server);
   }
 
@@ -86,6 +120,11 @@ export class Gateway {
   track(server: Server, scope: Scope): void {
     this.#live.set(server, scope);
     server.onclose = () => this.#live.delete(server);
+  }
+
+  /** Forgets an instance (its connection never opened: a refused request). */
+  untrack(server: Server): void {
+    this.#live.delete(server);
   }
 
   /**
@@ -119,80 +158,105 @@ export class Gateway {
     else if (method === "notifications/resources/list_changed") this.changed("resources");
   };
 
-  /**
-   * An upstream server's log message: to the caller of its request in flight, else to each
-   * connected caller who may use that server (a caller denied all its tools never sees its logs).
-   */
-  onLog = (server: string, message: LogMessage): void => {
-    const asker = this.inflight.latest(server);
-    if (asker) return asker.log(server, message);
-    for (const [live, scope] of this.#live) if (this.sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
-  };
+  // The manager's handlers: its connections are shared, so only the sole caller owns what nothing ties.
+  onLog = (server: string, message: LogMessage, context?: NotificationContext): void => this.#log(server, message, context, this.#sole);
+  onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> => this.#ask(server, "sampling/createMessage", params, context, this.#sole) as Promise<never>;
+  onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context, this.#sole) as Promise<never>;
+  onRoots = (server: string, context: RequestContext): Promise<{ uri: string; name?: string }[]> => this.#roots(server, context, this.#sole);
 
-  onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> => this.#ask(server, "sampling/createMessage", params, context.signal) as Promise<never>;
-
-  onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context.signal) as Promise<never>;
-
-  /** `roots/list` from a server: the roots of the caller whose request to it is in flight (the latest), else none. */
-  onRoots = async (server: string): Promise<{ uri: string; name?: string }[]> => {
-    const asker = this.inflight.latest(server);
-    if (!asker?.can("roots/list")) return [];
-    const answer = (await asker.ask("roots/list", {}, AbortSignal.timeout(30_000)).catch(() => ({ roots: [] }))) as { roots?: { uri: string; name?: string }[] };
-    return Array.isArray(answer.roots) ? answer.roots : [];
-  };
-
-  #ask(server: string, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const asker = this.inflight.latest(server);
-    if (!asker) {
-      this.warn(`server "${server}" sent ${method} while no caller had a request to it in flight: refused`);
-      return Promise.reject(new RpcError(-32603, `the gateway has no caller to forward ${method} to (no request to "${server}" is in flight)`));
-    }
-    if (!asker.can(method)) return Promise.reject(new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`));
-    return asker.ask(method, params, signal);
+  /** The handlers of a caller's own connection to `server`: what nothing ties is that caller's. */
+  #handlers(server: string, caller: Caller): Omit<LaneHandlers, "onClose"> {
+    return {
+      onLog: (message, context) => this.#log(server, message, context, caller),
+      onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
+      onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
+      roots: (context) => this.#roots(server, context, caller),
+    };
   }
 
   /**
-   * Runs `work` against upstream `server` for the request of `ctx`: its caller answers the
-   * server's questions meanwhile (directly on a 2025 connection; by `input_required` rounds for a
-   * 2026-07-28 caller), and gets its logs.
+   * Whose request a server's message is about: the request it arrived tied to, or else the latest
+   * request to that server of the connection's owner; with no owner, nobody's.
    */
-  async forward(instance: Server, scope: Scope, ctx: ServerContext, server: string, work: (signal: AbortSignal, round: () => ServerContext) => Promise<unknown>): Promise<unknown> {
+  #askerOf(server: string, context: { relatedTo?: unknown } | undefined, owner: Caller | undefined): Asker | undefined {
+    const tied = context?.relatedTo as Asker | undefined;
+    if (tied !== undefined) return tied;
+    return owner === undefined ? undefined : this.inflight.latestOf(server, owner);
+  }
+
+  /** A server's log message: to the caller whose request it is about; else to the owner's connections that may see the server; else to nobody. */
+  #log(server: string, message: LogMessage, context: NotificationContext | undefined, owner: Caller | undefined): void {
+    const asker = this.#askerOf(server, context, owner);
+    if (asker) return asker.log(server, message);
+    if (owner === undefined) return;
+    for (const [live, scope] of this.#live) {
+      if (scope.caller.id === owner.id && this.sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
+    }
+  }
+
+  /** `roots/list` from a server: the roots of the caller whose request it is about, else none. */
+  async #roots(server: string, context: RequestContext, owner: Caller | undefined): Promise<{ uri: string; name?: string }[]> {
+    const asker = this.#askerOf(server, context, owner);
+    if (!asker?.can("roots/list")) return [];
+    const answer = (await asker.ask("roots/list", {}, AbortSignal.any([context.signal, AbortSignal.timeout(30_000)])).catch(() => ({ roots: [] }))) as { roots?: { uri: string; name?: string }[] };
+    return Array.isArray(answer.roots) ? answer.roots : [];
+  }
+
+  #ask(server: string, method: string, params: unknown, context: RequestContext, owner: Caller | undefined): Promise<unknown> {
+    const asker = this.#askerOf(server, context, owner);
+    if (!asker) {
+      this.warn(`server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`);
+      return Promise.reject(new RpcError(-32603, `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`));
+    }
+    if (!asker.can(method)) return Promise.reject(new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`));
+    return asker.ask(method, params, context.signal);
+  }
+
+  /**
+   * Runs `work` against upstream `server` for the request of `ctx` (naming `subject`, a tool,
+   * prompt or URI): its caller answers the server's questions meanwhile (directly on a 2025
+   * connection; by `input_required` rounds for a 2026-07-28 caller, each retry bound to that
+   * caller, endpoint and subject), and gets its logs. A server that ties nothing to requests is
+   * reached over the caller's own connection when several callers share the gateway.
+   */
+  async forward(instance: Server, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>): Promise<unknown> {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
+    const run = async (asker: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
+      const leave = this.inflight.enter(server, asker);
+      try {
+        const options: RequestOptions = { signal, relatedTo: asker };
+        if (this.#sole !== undefined) return await work({ signal, round, lane: undefined, options });
+        const shared = await this.manager.waitForConnection(server, signal);
+        if (tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
+        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }));
+      } finally {
+        leave();
+      }
+    };
     try {
       if (scope.era === "legacy") {
-        const leave = this.inflight.enter(server, {
-          caller: scope.caller,
-          can: (method) => covers(instance.getClientCapabilities(), method),
-          ask: (method, params, signal) => ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true }),
-          log: log(() => ctx),
-        });
-        try {
-          return await work(ctx.mcpReq.signal, () => ctx);
-        } finally {
-          leave();
-        }
+        const can = (method: string): boolean => covers(instance.getClientCapabilities(), method);
+        const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> => ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true });
+        return await run({ caller: scope.caller, can, ask, log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
       }
-      return await this.rounds.serve(ctx, async (ask, round, signal) => {
+      const binding = [scope.caller.id, scope.server ?? "", ctx.mcpReq.method, subject].join("\n");
+      return await this.rounds.serve(ctx, binding, (ask, round, signal) => {
         const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
-        const leave = this.inflight.enter(server, { caller: scope.caller, can, ask, log: log(round) });
-        try {
-          return await work(signal, round);
-        } finally {
-          leave();
-        }
+        return run({ caller: scope.caller, can, ask, log: log(round) }, signal, round);
       });
     } catch (error) {
       throw toProtocolError(error);
     }
   }
 
-  /** Stops listening to the manager and cancels pending rounds; the servers are the manager's to close. */
-  close(): void {
+  /** Stops listening to the manager, cancels pending rounds and closes callers' own connections; the servers are the manager's to close. */
+  async close(): Promise<void> {
     for (const off of this.#off.splice(0)) off();
     this.rounds.close();
     for (const server of this.#live.keys()) void server.close().catch(() => {});
     this.#live.clear();
+    await this.lanes.close();
   }
 }

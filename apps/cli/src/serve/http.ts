@@ -9,7 +9,7 @@ import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler }
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { LegacySessions, type SessionStore } from "./sessions.js";
+import { LegacySessions, type SessionLimits, type SessionStore } from "./sessions.js";
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions {
@@ -23,6 +23,8 @@ export interface ServeHttpOptions {
   hosts?: string[] | undefined;
   /** Where 2025-era sessions are kept for other replicas (none: each replica knows its own). */
   sessions?: SessionStore | undefined;
+  /** Bounds on 2025-era sessions (idle time, sessions per caller). */
+  sessionLimits?: SessionLimits | undefined;
 }
 
 /** A running HTTP gateway. */
@@ -31,8 +33,14 @@ export interface HttpGateway {
   close(): Promise<void>;
 }
 
-/** The SDK's own bound on a request body; a larger one is left for the SDK to refuse (413). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The largest request body read (the SDK's own bound): reading stops there, and the answer is 413. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The most a caller may leave unread on its stream: past it the caller is cut off (its requests
+ * are cancelled) instead of the gateway holding everything an upstream sends for it.
+ */
+export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -43,6 +51,15 @@ export function isLoopback(host: string): boolean {
 
 function hostnameOf(host: string): string {
   return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+}
+
+/** Whether `origin` is the gateway's own: the scheme aside, the host and port the request was sent to. */
+function sameOrigin(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -60,15 +77,27 @@ function callerOf(header: string | undefined, callers: Map<string, Caller>): Cal
   return undefined;
 }
 
-/** The web-standard request of a Node one, and its body parsed once (undefined when it is not JSON: the SDK then answers the parse error). */
-async function toRequest(req: IncomingMessage, origin: string, signal: AbortSignal): Promise<{ request: Request; parsed: unknown }> {
+/** A request body, read up to {@link MAX_BODY_BYTES}: undefined when it is larger (nothing more is read). */
+async function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) return undefined;
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return chunks;
+}
+
+/** The web-standard request of a Node one, and its body parsed once (undefined when it is not JSON: the SDK then answers the parse error). */
+function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signal: AbortSignal): { request: Request; parsed: unknown } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
   let parsed: unknown;
-  if (body && body.length <= MAX_BODY_BYTES) {
+  if (body) {
     try {
       parsed = JSON.parse(body.toString("utf8"));
     } catch {
@@ -93,6 +122,12 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   for (;;) {
     const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (next.done) break;
+    // Read on, so nothing piles up unseen; a caller that leaves this much unread is cut off.
+    if (res.writableLength > MAX_UNREAD_BYTES) {
+      res.destroy();
+      void reader.cancel().catch(() => {});
+      return;
+    }
     res.write(next.value);
   }
   res.end();
@@ -107,11 +142,11 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     const name = match ? decodeURIComponent(match[1]!) : undefined;
     return name !== undefined && names().has(name) ? { server: name } : undefined;
   };
-  const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { name: "anonymous", allow: [] };
+  const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { id: "anonymous", name: "anonymous", allow: [] };
 
   const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url))?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
   const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
-  const sessions = new LegacySessions(gateway, options.sessions);
+  const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
 
   const allowedHosts = new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase()), options.host.includes(":") && !options.host.startsWith("[") ? `[${options.host}]` : options.host]);
   let origin = "";
@@ -119,23 +154,22 @@ export async function serveHttp(gateway: Gateway, options: ServeHttpOptions): Pr
     const host = req.headers.host ?? "";
     if (!allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
     const from = req.headers.origin;
-    if (from !== undefined) {
-      let ok = options.origins?.includes(from) ?? false;
-      try {
-        ok ||= LOOPBACK.has(new URL(from).hostname) || allowedHosts.has(new URL(from).hostname);
-      } catch {
-        ok = false;
-      }
-      if (!ok) return send(res, plain(403, `Origin "${from}" is not allowed`));
-    }
+    // A page may call only from the gateway's own origin (the one the request names) or one given with --origin.
+    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return send(res, plain(403, `Origin "${from}" is not allowed`));
+    // Authentication first: before it, every path answers alike (no server names learnt from a 404).
+    const caller = callerOf(req.headers.authorization, options.callers);
+    if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
     const url = new URL(req.url ?? "/", origin);
     const scope = scopeOf(url);
     if (!scope) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves /mcp and /mcp/<server>)`));
-    const caller = callerOf(req.headers.authorization, options.callers);
-    if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
+    const chunks = await readBody(req);
+    if (!chunks) {
+      res.once("finish", () => req.destroy());
+      return send(res, plain(413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" }));
+    }
     const controller = new AbortController();
     res.on("close", () => controller.abort());
-    const { request, parsed } = await toRequest(req, origin, controller.signal);
+    const { request, parsed } = toRequest(req, chunks, origin, controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });

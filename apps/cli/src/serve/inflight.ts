@@ -1,6 +1,8 @@
-// Which caller a server→client request belongs to. An upstream server asks for sampling,
-// elicitation or roots while it serves a request; the gateway forwards the question to the
-// caller whose request to that server is in flight (the latest one when several are).
+// Which caller a server→client message belongs to. Each request the gateway forwards upstream
+// carries its Asker as the request's `relatedTo`; a question, log or roots request that arrives
+// tied to that request (its SSE stream, its `input_required` rounds) comes back with it. A
+// message nothing ties to a request belongs to the owner of the connection it came on, when it
+// has one (a caller's own upstream connection, or the gateway's only caller), and to nobody else.
 
 import type { LogMessage } from "@mcp/client";
 import type { Caller } from "./policy.js";
@@ -16,30 +18,31 @@ export interface Asker {
   log(server: string, message: LogMessage): void;
 }
 
-/** The askers of the requests in flight, per upstream server, latest last. */
+/** The askers of the requests in flight, per upstream server and caller, latest last. */
 export class InFlight {
-  readonly #byServer = new Map<string, Asker[]>();
-  #all: Asker[] = [];
+  readonly #lists = new Map<string, Asker[]>();
 
   /** Registers `asker` while a request to `server` runs; call the returned function when it ends. */
   enter(server: string, asker: Asker): () => void {
-    const list = this.#byServer.get(server) ?? [];
+    const key = `${asker.caller.id}\n${server}`;
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = []));
     list.push(asker);
-    this.#byServer.set(server, list);
-    this.#all.push(asker);
     let left = false;
     return () => {
       if (left) return;
       left = true;
       list.splice(list.indexOf(asker), 1);
-      if (list.length === 0) this.#byServer.delete(server);
-      this.#all = this.#all.filter((a) => a !== asker);
+      if (list.length === 0 && this.#lists.get(key) === list) this.#lists.delete(key);
     };
   }
 
-  /** The latest asker of a request to `server`, or of any request when `server` is undefined. */
-  latest(server?: string): Asker | undefined {
-    const list = server === undefined ? this.#all : this.#byServer.get(server);
+  /**
+   * The latest request of `caller` to `server` still in flight: where an untied message on a
+   * connection only that caller uses goes (its requests all share that connection).
+   */
+  latestOf(server: string, caller: Caller): Asker | undefined {
+    const list = this.#lists.get(`${caller.id}\n${server}`);
     return list?.[list.length - 1];
   }
 }

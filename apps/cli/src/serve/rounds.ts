@@ -21,6 +21,8 @@ interface Question {
 /** One upstream request in progress for a 2026-07-28 caller, across its rounds. */
 class PendingCall {
   readonly id = randomUUID();
+  /** Who may come back with this call's state: the caller, endpoint, method and subject that opened it. */
+  readonly binding: string;
   readonly controller = new AbortController();
   /** Questions not yet handed to the caller. */
   readonly fresh: Question[] = [];
@@ -32,6 +34,10 @@ class PendingCall {
   wake: (() => void) | undefined;
   expiry: NodeJS.Timeout | undefined;
   #next = 0;
+
+  constructor(binding: string) {
+    this.binding = binding;
+  }
 
   question(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
@@ -51,10 +57,12 @@ export class Rounds {
   /**
    * Serves one round of a request. The first round starts `start` (given a way to ask the caller,
    * the round's context getter and the upstream signal); a retry with the `requestState` handed
-   * out answers the questions asked and waits for the next ones or the result.
+   * out answers the questions asked and waits for the next ones or the result. `binding` names
+   * who asks for what: a retry must come with the binding of the round that got the state.
    */
   async serve(
     ctx: ServerContext,
+    binding: string,
     start: (ask: (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>, round: () => ServerContext, signal: AbortSignal) => Promise<unknown>,
   ): Promise<unknown> {
     const state: unknown = ctx.mcpReq.requestState();
@@ -62,6 +70,9 @@ export class Rounds {
     if (typeof state === "string" && state !== "") {
       const found = this.#pending.get(state);
       if (!found) throw new ProtocolError(-32602, "Invalid or expired requestState (the gateway no longer holds this request; send it again without requestState)");
+      // Only the caller that was handed the state, on the same endpoint and for the same request,
+      // may answer its questions: anyone else is refused and the call stays its owner's.
+      if (found.binding !== binding) throw new ProtocolError(-32602, "This requestState belongs to another request (another caller, endpoint or name); send your request without it");
       call = found;
       clearTimeout(call.expiry);
       const responses = ctx.mcpReq.inputResponses ?? {};
@@ -71,7 +82,7 @@ export class Rounds {
       }
       call.asked.clear();
     } else {
-      call = new PendingCall();
+      call = new PendingCall(binding);
       const current = call;
       call.outcome = Promise.resolve()
         .then(() => start((m, p, s) => current.question(m, p, s), () => current.ctx ?? ctx, current.controller.signal))

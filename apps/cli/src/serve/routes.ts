@@ -2,10 +2,10 @@
 // names (a tool or prompt by its `<server>__` prefix, a resource by the URI map) and answered with
 // that server's own result.
 
-import { complete, getPrompt, readResource, type Prompt, type Resource, type ResourceTemplate } from "@mcp/client";
-import type { MCPTool } from "@mcp/manager";
+import { callTool, complete, getPrompt, readResource, type MCPServerConnection, type Prompt, type Resource, type ResourceTemplate } from "@mcp/client";
+import type { MCPTool, ToolCallOptions } from "@mcp/manager";
 import { ProtocolError, ResourceNotFoundError, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import { UPSTREAM_TIMEOUT_MS, type Gateway, type Scope } from "./gateway.js";
+import { UPSTREAM_TIMEOUT_MS, type Gateway, type Scope, type Upstream } from "./gateway.js";
 import { allowed, SEPARATOR, splitName } from "./policy.js";
 
 type Params = Record<string, unknown>;
@@ -79,7 +79,8 @@ function findTool(gateway: Gateway, server: string, name: string): MCPTool | und
 export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): void {
   const reported = new Set<string>();
   const manager = gateway.manager;
-  const connection = (name: string, signal: AbortSignal) => manager.waitForConnection(name, signal);
+  /** The connection a request to `name` goes over: the caller's own, or the manager's. */
+  const connection = (name: string, upstream: Upstream): Promise<MCPServerConnection> => (upstream.lane ? Promise.resolve(upstream.lane) : manager.waitForConnection(name, upstream.signal));
 
   server.setRequestHandler("tools/list", () => {
     const served = new Set(gateway.servers(scope));
@@ -104,10 +105,12 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
     if (!tool) throw new ProtocolError(-32602, `Unknown tool: ${String(params["name"])}`);
     // Progress is sent in order, and all of it before the result.
     let sent: Promise<void> = Promise.resolve();
-    const result = await gateway.forward(server, scope, ctx, target.server, async (signal, round) => {
+    const result = await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => {
+      const { round } = upstream;
       const token = round().mcpReq._meta?.progressToken;
-      const answer = await tool.call((params["arguments"] ?? {}) as Params, {
-        signal,
+      const args = (params["arguments"] ?? {}) as Params;
+      const options: ToolCallOptions = {
+        ...upstream.options,
         timeout: UPSTREAM_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
         onProgress: (progress) => {
@@ -117,7 +120,8 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
           const notification = { method: "notifications/progress" as const, params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } };
           sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
         },
-      });
+      };
+      const answer = await (upstream.lane ? callTool(upstream.lane, target.name, args, options) : tool.call(args, options));
       await sent;
       return answer;
     });
@@ -132,7 +136,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
   server.setRequestHandler("prompts/get", async (request, ctx) => {
     const params = request.params as Params;
     const target = route(gateway, scope, params["name"], "prompt");
-    return (await gateway.forward(server, scope, ctx, target.server, async (signal) => getPrompt(await connection(target.server, signal), target.name, params["arguments"] as Record<string, string> | undefined, { signal }))) as never;
+    return (await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options))) as never;
   });
 
   server.setRequestHandler("resources/list", async () => ({ resources: (await resourceMap(gateway, scope, reported)).resources }));
@@ -145,7 +149,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
   server.setRequestHandler("resources/read", async (request, ctx) => {
     const uri = String((request.params as Params)["uri"]);
     const owner = await resourceOwner(gateway, scope, uri, reported);
-    return (await gateway.forward(server, scope, ctx, owner, async (signal) => readResource(await connection(owner, signal), uri, { signal }))) as never;
+    return (await gateway.forward(server, scope, ctx, owner, uri, async (upstream) => readResource(await connection(owner, upstream), uri, upstream.options))) as never;
   });
 
   server.setRequestHandler("completion/complete", async (request, ctx) => {
@@ -163,6 +167,6 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       owner = templates.find(({ item }) => item.uriTemplate === uri)?.server ?? (await resourceOwner(gateway, scope, uri, reported));
       forwarded = params;
     }
-    return (await gateway.forward(server, scope, ctx, owner, async (signal) => complete(await connection(owner, signal), forwarded as never, { signal }))) as never;
+    return (await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options))) as never;
   });
 }

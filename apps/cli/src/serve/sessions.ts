@@ -2,9 +2,11 @@
 // transport), so the gateway can send them sampling, elicitation and list changes. With a shared
 // store (Redis), a session opened on one replica is served by any other: the replica that gets a
 // request for a session it does not hold opens it again from what was saved at `initialize`.
+// Sessions are bounded: idle ones are closed, a caller holds at most so many on a replica, and a
+// request that opens none leaves nothing behind.
 
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "@mcp/store-redis";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
@@ -12,6 +14,7 @@ import type { Caller } from "./policy.js";
 
 /** What is kept of a session for other replicas. */
 export interface SessionRecord {
+  /** The id of the caller that opened it ({@link Caller.id}, never its token or name). */
   caller: string;
   path: string;
   /** The caller's `initialize` params, replayed to open the session elsewhere. */
@@ -24,11 +27,31 @@ export type SessionStore = KeyValueStore<SessionRecord>;
 /** A session left unused this long is forgotten by the store. */
 export const SESSION_TTL_MS = 60 * 60_000;
 
+/** Limits of one replica's sessions. */
+export interface SessionLimits {
+  /** A session with nothing in flight this long is closed here (its record stays for the store's TTL). Default 30 minutes. */
+  idleMs?: number | undefined;
+  /** Sessions one caller may hold on a replica; opening one more closes its least recently used idle one. Default 32. */
+  perCaller?: number | undefined;
+}
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+export const SESSIONS_PER_CALLER = 32;
+
+/** Whether a value read from the store is a session record (anything else counts as none). */
+export function isSessionRecord(value: unknown): value is SessionRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const { caller, path, initialize } = value as Record<string, unknown>;
+  return typeof caller === "string" && typeof path === "string" && typeof initialize === "object" && initialize !== null && !Array.isArray(initialize);
+}
+
 interface Held {
   transport: WebStandardStreamableHTTPServerTransport;
   caller: Caller;
   path: string;
   touched: number;
+  /** Requests (and open streams) of the session being served now. */
+  busy: number;
 }
 
 function plain(status: number, message: string): Response {
@@ -40,27 +63,48 @@ export class LegacySessions {
   readonly #held = new Map<string, Held>();
   /** Sessions being opened again here: two requests for one session open it once. */
   readonly #reopening = new Map<string, Promise<Held | "foreign" | undefined>>();
+  /** Per caller id: sessions being opened now (they count against the cap before they exist). */
+  readonly #opening = new Map<string, number>();
   readonly #gateway: Gateway;
   readonly #store: SessionStore | undefined;
+  readonly #idleMs: number;
+  readonly #perCaller: number;
+  readonly #sweeper: ReturnType<typeof setInterval>;
 
-  constructor(gateway: Gateway, store: SessionStore | undefined) {
+  constructor(gateway: Gateway, store: SessionStore | undefined, limits: SessionLimits = {}) {
     this.#gateway = gateway;
     this.#store = store;
+    this.#idleMs = limits.idleMs ?? SESSION_IDLE_MS;
+    this.#perCaller = limits.perCaller ?? SESSIONS_PER_CALLER;
+    this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, Math.min(60_000, this.#idleMs / 4)));
+    this.#sweeper.unref();
   }
 
-  #open(scope: { server: string | undefined }, caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
+  /** How many sessions this replica holds. */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  #open(caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: id,
-      onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now() }),
+      onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0 }),
       onsessionclosed: (sessionId) => {
         this.#held.delete(sessionId);
         void this.#store?.delete(sessionId).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.#held.delete(transport.sessionId);
+      if (transport.sessionId && this.#held.get(transport.sessionId)?.transport === transport) this.#held.delete(transport.sessionId);
     };
     return transport;
+  }
+
+  /** A new instance on `transport`; closed with it when the request opened no session. */
+  async #connect(scope: { server: string | undefined }, caller: Caller, transport: WebStandardStreamableHTTPServerTransport): Promise<Server> {
+    const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
+    await instance.connect(transport);
+    return instance;
   }
 
   /** Serves one 2025-era request for `caller` on the endpoint `path`. */
@@ -78,43 +122,107 @@ export class LegacySessions {
         held = await reopening;
       }
       if (!held) return plain(404, "Session not found");
-      if (held === "foreign" || held.caller.name !== caller.name || held.path !== path) return plain(403, "This session belongs to another caller or endpoint");
-      if (this.#store && Date.now() - held.touched > 60_000) {
-        held.touched = Date.now();
-        void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
-      }
-      return held.transport.handleRequest(request, given);
+      if (held === "foreign" || held.caller.id !== caller.id || held.path !== path) return plain(403, "This session belongs to another caller or endpoint");
+      const session = held;
+      const now = Date.now();
+      if (this.#store && now - session.touched > 60_000) void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
+      session.touched = now;
+      // Busy until the answer (or the stream it opened) ends: the request's signal aborts then.
+      session.busy++;
+      const done = (): void => {
+        session.busy--;
+        session.touched = Date.now();
+      };
+      if (request.signal.aborted) done();
+      else request.signal.addEventListener("abort", done, { once: true });
+      return session.transport.handleRequest(request, given);
     }
     if (request.method !== "POST") return plain(400, "Bad Request: no session (send initialize first)");
     const body = parsed as { method?: unknown; params?: unknown } | undefined;
-    const transport = this.#open(scope, caller, path, () => randomUUID());
-    await createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true).connect(transport);
-    const response = await transport.handleRequest(request, given);
-    if (this.#store && transport.sessionId && body?.method === "initialize") {
-      await this.#store.set(transport.sessionId, { caller: caller.name, path, initialize: (body.params ?? {}) as Record<string, unknown> }, SESSION_TTL_MS).catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`));
+    if (body?.method === "initialize" && !this.#makeRoom(caller)) {
+      return plain(429, `Caller "${caller.name}" already has ${this.#perCaller} sessions here with requests in flight; close one (DELETE) or wait`);
+    }
+    this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
+    const transport = this.#open(caller, path, () => randomUUID());
+    let instance: Server | undefined;
+    let response: Response | undefined;
+    try {
+      instance = await this.#connect(scope, caller, transport);
+      response = await transport.handleRequest(request, given);
+    } finally {
+      const left = (this.#opening.get(caller.id) ?? 1) - 1;
+      if (left > 0) this.#opening.set(caller.id, left);
+      else this.#opening.delete(caller.id);
+      if (!response || !transport.sessionId || !this.#held.has(transport.sessionId)) {
+        // Refused (not an initialize, or a bad one) or failed: nothing of it may stay.
+        if (instance) this.#gateway.untrack(instance);
+        await transport.close().catch(() => {});
+      }
+    }
+    if (!transport.sessionId || !this.#held.has(transport.sessionId)) return response;
+    if (this.#store && body?.method === "initialize") {
+      // Off the caller's path: the answer does not wait for Redis (another replica may miss the session for that moment).
+      const record: SessionRecord = { caller: caller.id, path, initialize: (body.params ?? {}) as Record<string, unknown> };
+      void this.#store.set(transport.sessionId, record, SESSION_TTL_MS).catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`));
     }
     return response;
   }
 
   /** Opens on this replica a session another one began: its `initialize` is replayed under the same id. */
   async #reopen(id: string, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | undefined> {
-    const record = await this.#store?.get(id).catch(() => undefined);
-    if (!record) return undefined;
-    if (record.caller !== caller.name || record.path !== path) return "foreign";
-    const transport = this.#open(scope, caller, path, () => id);
-    await createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true).connect(transport);
+    const record: unknown = await this.#store?.get(id).catch(() => undefined);
+    if (!isSessionRecord(record)) return undefined;
+    if (record.caller !== caller.id || record.path !== path) return "foreign";
+    const transport = this.#open(caller, path, () => id);
+    const instance = await this.#connect(scope, caller, transport);
     const url = `http://gateway${path}`;
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const opened = await transport.handleRequest(new Request(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: `reopen-${id}`, method: "initialize", params: record.initialize }) }), { authInfo });
     const answer = await opened.text();
+    if (!this.#held.has(id)) {
+      // The saved initialize no longer opens a session: as good as no record.
+      this.#gateway.untrack(instance);
+      await transport.close().catch(() => {});
+      return undefined;
+    }
     const asked = record.initialize["protocolVersion"];
     const version = /"protocolVersion":"([^"]+)"/.exec(answer)?.[1] ?? (typeof asked === "string" ? asked : "");
     await (await transport.handleRequest(new Request(url, { method: "POST", headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": version }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }), { authInfo })).text();
     return this.#held.get(id);
   }
 
+  /**
+   * Before `caller` opens another session: at the cap, its least recently used idle one is closed
+   * (its caller gets 404 and opens a new one). False when every one of them is busy.
+   */
+  #makeRoom(caller: Caller): boolean {
+    let count = this.#opening.get(caller.id) ?? 0;
+    let oldest: [string, Held] | undefined;
+    for (const entry of this.#held) {
+      if (entry[1].caller.id !== caller.id) continue;
+      count++;
+      if (entry[1].busy === 0 && (oldest === undefined || entry[1].touched < oldest[1].touched)) oldest = entry;
+    }
+    if (count < this.#perCaller) return true;
+    if (oldest === undefined) return false;
+    this.#held.delete(oldest[0]);
+    void oldest[1].transport.close().catch(() => {});
+    return true;
+  }
+
+  /** Closes this replica's sessions idle for longer than the limit (their records stay for the store's TTL). */
+  #sweep(): void {
+    const before = Date.now() - this.#idleMs;
+    for (const [sessionId, held] of this.#held) {
+      if (held.busy > 0 || held.touched > before) continue;
+      this.#held.delete(sessionId);
+      void held.transport.close().catch(() => {});
+    }
+  }
+
   /** Closes every session this replica holds (their records stay for the others). */
   async close(): Promise<void> {
+    clearInterval(this.#sweeper);
     await Promise.all([...this.#held.values()].map((s) => s.transport.close().catch(() => {})));
     this.#held.clear();
   }
