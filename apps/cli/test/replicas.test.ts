@@ -69,11 +69,13 @@ describe("two gateway replicas sharing Redis", () => {
       for (let i = 0; i < 4; i++) expect(text(await client.callTool({ name: "v2__add", arguments: { a: i, b: 1 } }))).toBe(String(i + 1));
       const session = lb.served.slice(from).filter((s) => s.method === "tools/call");
       expect(new Set(session.map((c) => c.replica))).toEqual(new Set([0, 1]));
-      // The session is in Redis, with who opened it, not its token.
+      // The session is in Redis, with who opened it (an id), not its token.
       const raw = new Redis(redis.url);
       const id = (client.transport as Http1).sessionId!;
       const record = JSON.parse((await raw.get(`mcp:gateway-sessions:${id}`))!) as { caller: string; initialize: { clientInfo: { name: string } } };
-      expect(record.caller).toBe("token");
+      // Named by its per-token id: neither its token nor its name.
+      expect(record.caller).toMatch(/^[0-9a-f]{32}$/);
+      expect(record.caller).not.toBe("token");
       expect(record.initialize.clientInfo.name).toBe("legacy");
       expect(JSON.stringify(record)).not.toContain(TOKEN);
       // Both replicas wrote the tool lists they fetched into the shared cache.
