@@ -7,6 +7,7 @@
 //   pnpm bench:gateway -- --write    … and rewrites the "Gateway throughput" section of docs/benchmarks.md
 //   options: --seconds N (per row, default 5), --concurrency N (default 32), --smoke (1 s rows)
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import { cli } from "./cli-paths.mjs";
 
 const echoServer = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
 const TOKEN = "bench-gateway-token-0123456789";
+const REDIS_KEY = randomBytes(32).toString("base64");
 
 /** A child process that prints one line when ready; resolves with that line. */
 function start(command, args, env, ready) {
@@ -87,7 +89,8 @@ export async function measure(args) {
       }
       const config = join(dir, `${kind.id}.json`);
       writeFileSync(config, JSON.stringify({ servers: { up: { type: "http", url: upstream } } }));
-      const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, NO_COLOR: "1" };
+      // The replicas' key for the upstream OAuth tokens they would keep in Redis (none here; the key is required).
+      const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: REDIS_KEY, NO_COLOR: "1" };
       const running = [];
       const replica = async (extra = []) => {
         const started = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http", ...extra], env, /^\{/);

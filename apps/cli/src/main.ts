@@ -164,7 +164,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--deny <patterns>", "never these tools, whatever their case (repeatable)", collect)
     .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
     .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
-    .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL)")
+    .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL); tokens there are encrypted with MCP_REDIS_KEY or MCP_REDIS_KEY_FILE")
+    .option("--redis-plaintext-tokens", "with --redis and no key: keep upstream OAuth tokens in Redis unencrypted (or set MCP_REDIS_PLAINTEXT_TOKENS=1)")
     .addHelpText(
       "after",
       "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).\n" +

@@ -1,6 +1,7 @@
 // Two `mcp serve --http` replicas sharing one real redis-server, behind a round-robin balancer:
 // callers of both protocol eras, requests alternating between replicas, and a replica killed
 // while it streams a call.
+import { randomBytes } from "node:crypto";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +18,8 @@ import { sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { gatewayBox, startHttpServe, type HttpServe } from "./serve-helpers.js";
 
 const TOKEN = "replica-test-token-0123456789";
+/** The key every replica encrypts the upstream OAuth tokens in Redis with. */
+const KEY = randomBytes(32).toString("base64");
 const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
 const text = (result: unknown): string => ((result as { content: { text: string }[] }).content ?? []).map((c) => c.text).join("\n");
 
@@ -28,7 +31,7 @@ describe("two gateway replicas sharing Redis", () => {
   const stops: (() => Promise<void>)[] = [];
   /** Two replicas on the shared Redis, behind a balancer of their own. */
   const pair = async (options: { sticky?: boolean } = {}): Promise<{ replicas: HttpServe[]; lb: Balancer }> => {
-    const started = await Promise.all([0, 1].map(() => startHttpServe(box, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN })));
+    const started = await Promise.all([0, 1].map(() => startHttpServe(box, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY })));
     const balancer = await startBalancer(started.map((r) => r.url), options);
     stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
     return { replicas: started, lb: balancer };
@@ -138,12 +141,12 @@ describe("two gateway replicas sharing Redis", () => {
     // A protected upstream server whose authorization server spends each refresh token once.
     const f = await startAuthFixture({ rotateRefresh: true, refreshDelayMs: 300, mcp: true });
     const oauthBox = sandbox();
-    const store = new RedisTokenStore({ redis: redis.url });
+    const store = new RedisTokenStore({ redis: redis.url, key: KEY });
     try {
       userConfig(oauthBox, { up: { type: "http", url: f.mcpUrl } });
-      // Signed in once, into Redis (as `MCP_REDIS_URL=… mcp auth up` does).
+      // Signed in once, into Redis, encrypted with the replicas' key (as `MCP_REDIS_URL=… MCP_REDIS_KEY=… mcp auth up` does).
       await new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store }).authorizeNow();
-      const started = await Promise.all([0, 1].map(() => startHttpServe(oauthBox, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN })));
+      const started = await Promise.all([0, 1].map(() => startHttpServe(oauthBox, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY })));
       const balancer = await startBalancer(started.map((r) => r.url));
       stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
       const client = new Client2({ name: "modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });

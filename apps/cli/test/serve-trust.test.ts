@@ -2,6 +2,7 @@
 // own. The upstreams are the probe on both official SDKs over stdio and HTTP (trust-helpers.ts);
 // the callers are the official SDK clients of both eras over the HTTP front, over stdio fronts of
 // their own, and through two replicas sharing a real redis-server.
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { startRedis, type TestRedis } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,7 +108,9 @@ describe("two mcp serve replicas on Redis: one caller never sees another's traff
     redis = await startRedis();
     probes = await probeBox();
     const file = probes.callersFile(NAMES);
-    replicas = await Promise.all([0, 1].map(() => startHttpServe(probes.box, ["--callers", file, "--redis", redis.url])));
+    // One key for both replicas: upstream OAuth tokens in Redis are encrypted with it.
+    const key = randomBytes(32).toString("base64");
+    replicas = await Promise.all([0, 1].map(() => startHttpServe(probes.box, ["--callers", file, "--redis", redis.url], { MCP_REDIS_KEY: key })));
     // 2025 sessions stay on their replica; 2026-07-28 callers on theirs (their retries must reach
     // the replica holding the upstream call): see docs/scaling.md.
     lb = await startBalancer(replicas.map((r) => r.url), { sticky: true, byCaller: true });

@@ -134,11 +134,17 @@ export class OAuthProvider {
     return this[inspectCustom]();
   }
 
-  /** Reads the stored credentials once; concurrent first callers wait for the same read. */
+  /** Reads the stored credentials once; concurrent first callers wait for the same read (a failed read is tried again by the next caller). */
   #load(): Promise<void> {
-    this.#loading ??= this.#store.find(this.#resource).then((found) => {
-      this.#credentials ??= found;
-    });
+    this.#loading ??= this.#store.find(this.#resource).then(
+      (found) => {
+        this.#credentials ??= found;
+      },
+      (error: unknown) => {
+        this.#loading = undefined;
+        throw error;
+      },
+    );
     return this.#loading;
   }
 

@@ -1,5 +1,7 @@
 // @mcp/store-redis: the stores a fleet shares, on Redis.
-export { connectRedis, RedisConnection, RedisStoreError, type RedisStoreOptions } from "./connection.js";
+export { closeRedis, connectRedis, RedisConnection, RedisStoreError, type ConnectRedisOptions, type RedisStoreOptions } from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
-export { RedisLockTimeoutError, RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
-export { RedisKeyValue, type KeyValueStore } from "./key-value.js";
+export { RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
+export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";
+export { parseRedisKey, RedisKeyError } from "./sealed.js";
+export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";

@@ -13,14 +13,27 @@ export interface KeyValueStore<T> {
   delete(key: string): Promise<void>;
 }
 
+/** Options of {@link RedisKeyValue}. */
+export interface RedisKeyValueOptions<T> extends RedisStoreOptions {
+  /** Keys are `<prefix><namespace>:<key>`. */
+  namespace: string;
+  /**
+   * Checks a value read back: one it refuses (damaged, or written by someone else) is a miss, as
+   * if the key were absent. Without it, any JSON value is returned as `T`.
+   */
+  validate?: ((value: unknown) => value is T) | undefined;
+}
+
 /** {@link KeyValueStore} on Redis, under `<prefix><namespace>:`. */
 export class RedisKeyValue<T> implements KeyValueStore<T> {
   readonly #db: RedisConnection;
   readonly #namespace: string;
+  readonly #validate: ((value: unknown) => value is T) | undefined;
 
-  constructor(options: RedisStoreOptions & { namespace: string }) {
+  constructor(options: RedisKeyValueOptions<T>) {
     this.#db = new RedisConnection(options);
     this.#namespace = options.namespace;
+    this.#validate = options.validate;
   }
 
   #key(key: string): string {
@@ -28,7 +41,9 @@ export class RedisKeyValue<T> implements KeyValueStore<T> {
   }
 
   async get(key: string): Promise<T | undefined> {
-    return parseJson<T>(await this.#db.run(`${this.#namespace} get`, (r) => r.get(this.#key(key))));
+    const value = parseJson(await this.#db.run(`${this.#namespace} get`, (r) => r.get(this.#key(key))));
+    if (value === undefined || (this.#validate && !this.#validate(value))) return undefined;
+    return value as T;
   }
 
   async set(key: string, value: T, ttlMs: number): Promise<void> {

@@ -3,6 +3,7 @@
 
 import type { CachedTools, ToolCache } from "@mcp/manager";
 import { parseJson, RedisConnection, type RedisStoreOptions } from "./connection.js";
+import { isCachedTools } from "./validate.js";
 
 /**
  * {@link ToolCache} on Redis. Each entry expires in Redis when the manager's entry does
@@ -24,9 +25,9 @@ export class RedisToolCache implements ToolCache {
   }
 
   async get(key: string): Promise<CachedTools | undefined> {
-    const entry = parseJson<CachedTools>(await this.#db.run("tool cache get", (r) => r.get(this.#key(key))));
-    if (!entry || !Array.isArray(entry.tools) || typeof entry.expiresAt !== "number") return undefined;
-    return entry.expiresAt > Date.now() ? entry : undefined;
+    // Anything else under the key (damaged, or written by someone else) is a miss: the server is asked.
+    const entry = parseJson(await this.#db.run("tool cache get", (r) => r.get(this.#key(key))));
+    return isCachedTools(entry) && entry.expiresAt > Date.now() ? entry : undefined;
   }
 
   async set(key: string, value: CachedTools): Promise<void> {

@@ -7,6 +7,12 @@ import { freePort } from "./index.js";
 export interface TestRedis {
   url: string;
   port: number;
+  /** The redis-server process's id. */
+  pid: number;
+  /** Stops the process (SIGSTOP): connections stay open, nothing is answered (a blocked Redis). */
+  pause(): void;
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -49,10 +55,15 @@ export async function startRedis(): Promise<TestRedis> {
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
+        pid: child.pid!,
+        pause: () => void child.kill("SIGSTOP"),
+        resume: () => void child.kill("SIGCONT"),
         stop: () =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
             child.once("exit", () => resolve());
+            // A paused server would not act on SIGTERM until it runs again.
+            child.kill("SIGCONT");
             child.kill("SIGTERM");
           }),
       };

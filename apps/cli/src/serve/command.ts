@@ -18,6 +18,7 @@ export interface ServeOptions {
   deny?: string[] | undefined;
   origin?: string[] | undefined;
   redis?: string | undefined;
+  redisPlaintextTokens?: boolean | undefined;
   allowedHost?: string[] | undefined;
 }
 
@@ -63,6 +64,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
   if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
+  if (options.redisPlaintextTokens) process.env["MCP_REDIS_PLAINTEXT_TOKENS"] = "1";
   // The manager's handlers need the gateway, and the gateway the manager: the handlers look it up when called.
   const handlers = gatewayHandlers();
   const session = await openSession(globals, {
