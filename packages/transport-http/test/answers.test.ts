@@ -1,0 +1,75 @@
+// Answers nobody handled, and errors that tell the truth, against raw socket servers: interim 1xx
+// answers, a connection cut inside an answer's status line, and what a caller learns when a request
+// may have run.
+import { freePort } from "mcp-test-utils";
+import { describe, expect, it } from "vitest";
+import { NetworkError } from "@mcp/jsonrpc";
+import { answer, open, rawServer, response } from "./raw-server.js";
+
+const RESULTS: Record<string, unknown> = { "tools/call": { content: [] }, "tools/list": { tools: [] } };
+
+describe("interim 1xx answers before the real one (RFC 9110 §15.2)", () => {
+  for (const method of ["tools/call", "tools/list"]) {
+    it(`100 Continue: ${method} fails once, saying the answer could not be read and that it may have run; it is not sent again`, async () => {
+      const server = await rawServer((request, socket) => socket.write(`HTTP/1.1 100 Continue\r\n\r\n${response(answer(request.json?.id, RESULTS[method]))}`));
+      const transport = await open(server.url, { serverName: "docs" });
+      const error = await transport.request(method, method === "tools/call" ? { name: "send_email" } : {}).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ mayHaveRun: true });
+      expect((error as Error).message).toBe(`MCP server "docs" at ${server.url} answered in a way this client cannot read (an interim "100 Continue", which the HTTP client (undici) does not accept); the request may have run, so it was not sent again`);
+      expect(server.requests.filter((r) => r.json?.method === method)).toHaveLength(1);
+    });
+  }
+
+  it("102 Processing and 103 Early Hints are skipped: the real answer settles the call (undici takes them)", async () => {
+    const server = await rawServer((request, socket) => {
+      socket.write("HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </x>; rel=preload\r\n\r\n");
+      socket.write(response(answer(request.json?.id, RESULTS["tools/call"])));
+    });
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ content: [] });
+  });
+});
+
+describe("a request whose answer had begun is not sent again", () => {
+  // Cut after the first byte, inside the status line, inside the headers, one byte before their end.
+  const head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 40\r\n\r\n";
+  for (const bytes of [1, 9, 20, 40, head.length - 1]) {
+    it(`tools/list, the connection closed after ${bytes} bytes of the answer: sent once, NetworkError`, async () => {
+      const server = await rawServer((request, socket) => {
+        if (request.connection === 1) socket.end(head.slice(0, bytes));
+        else socket.write(response(answer(request.json?.id, { tools: [] })));
+      });
+      const transport = await open(server.url);
+      const error = await transport.request("tools/list").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(server.requests.filter((r) => r.json?.method === "tools/list")).toHaveLength(1);
+    });
+  }
+});
+
+describe("what a caller learns when a request may have run", () => {
+  it("a tools/call read by the server, then the connection cut: mayHaveRun, and the message says so (never \"Cannot reach\")", async () => {
+    const server = await rawServer((_request, socket) => socket.destroy());
+    const transport = await open(server.url, { serverName: "mail" });
+    const error = await transport.request("tools/call", { name: "send_email" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ mayHaveRun: true, code: "network_error" });
+    expect((error as Error).message).toMatch(new RegExp(`^The connection to MCP server "mail" at ${server.url} broke after the request was sent \\(.+\\); it may have run, so it was not sent again$`));
+    expect(server.requests).toHaveLength(1);
+
+    // Beside it, nothing listening: the request cannot have run, and the message says the server cannot be reached.
+    const url = `http://127.0.0.1:${await freePort()}/mcp`;
+    const refused = await open(url);
+    await expect(refused.request("tools/call", { name: "t" })).rejects.toMatchObject({ mayHaveRun: false, errno: "ECONNREFUSED", message: expect.stringMatching(/^Cannot reach MCP server/) as string });
+  });
+
+  it("a body cut half-way: mayHaveRun too", async () => {
+    const server = await rawServer((request, socket) => {
+      const whole = response(answer(request.json?.id, { content: [{ type: "text", text: "x".repeat(1000) }] }));
+      socket.end(whole.slice(0, whole.length - 100));
+    });
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ mayHaveRun: true, message: expect.stringContaining("it may have run") as string });
+  });
+});
