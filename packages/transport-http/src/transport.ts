@@ -1,8 +1,6 @@
 import {
   HttpError,
   JsonRpcEndpoint,
-  NoResponseError,
-  ParseError,
   RequestTimeoutError,
   SessionExpiredError,
   TransportClosedError,
@@ -26,7 +24,7 @@ import { fetchPool, type ExchangePool, type ExchangeResponse } from "./exchange.
 import { openSseEndpointStream } from "./sse-endpoint.js";
 import { runListener } from "./listener.js";
 import { RequestPath, type SessionHeaders } from "./request-path.js";
-import { addRevisionHeaders, errorResponseIn } from "./post-message.js";
+import { addRevisionHeaders, deliverJsonAnswer, errorResponseIn } from "./post-message.js";
 
 import { Lingering } from "./lingering.js";
 import { consumeResponseStream } from "./response-stream.js";
@@ -345,8 +343,8 @@ export class HttpTransport implements MCPTransport {
     }
     if ("method" in message && message.method === "initialize") this.#initializeSucceeded = true;
 
-    // HTTP+SSE servers answer on the event stream; 202 means "accepted, no body".
-    if (sse || response.status === 202 || response.status === 204 || requestId === undefined) {
+    // HTTP+SSE servers answer requests on the event stream; a notification's answer is "202 Accepted", no body.
+    if (sse || requestId === undefined) {
       response.cancel();
       return;
     }
@@ -355,15 +353,7 @@ export class HttpTransport implements MCPTransport {
       await consumeResponseStream(this.#core, response, requestId, abort);
       return;
     }
-    const text = await response.text(this.#settings.maxMessageBytes);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw new ParseError("HTTP response body", text, { cause, status: response.status });
-    }
-    this.#endpoint.receive(value);
-    if (this.#endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+    await deliverJsonAnswer(this.#endpoint, response, requestId, this.#settings.maxMessageBytes);
   }
 
   /** Delivers a JSON-RPC error response for `requestId` found in an HTTP error body; true when it was one. */

@@ -1,9 +1,9 @@
 // Answers nobody handled, and errors that tell the truth, against raw socket servers: interim 1xx
-// answers, a connection cut inside an answer's status line, and what a caller learns when a request
-// may have run.
+// answers, 202/204 to a request, a connection cut inside an answer's status line, and what a caller
+// learns when a request may have run.
 import { freePort } from "mcp-test-utils";
 import { describe, expect, it } from "vitest";
-import { NetworkError } from "@mcp/jsonrpc";
+import { NetworkError, NoResponseError } from "@mcp/jsonrpc";
 import { answer, open, rawServer, response } from "./raw-server.js";
 
 const RESULTS: Record<string, unknown> = { "tools/call": { content: [] }, "tools/list": { tools: [] } };
@@ -28,6 +28,30 @@ describe("interim 1xx answers before the real one (RFC 9110 §15.2)", () => {
     });
     const transport = await open(server.url);
     await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ content: [] });
+  });
+});
+
+describe("202 and 204 to a request: no response is coming", () => {
+  for (const [status, body] of [
+    ["202 Accepted", ""],
+    ["204 No Content", ""],
+    ["202 Accepted", "accepted"],
+  ] as const) {
+    it(`${status}${body ? ` with a body that is not JSON` : ""}: NoResponseError at once, not the request's timeout`, async () => {
+      const server = await rawServer((_request, socket) => socket.write(status.startsWith("204") ? `HTTP/1.1 ${status}\r\n\r\n` : response(body, "", status, "text/plain")));
+      // A timeout the test would never outlive: the failure must come from the answer itself.
+      const transport = await open(server.url, { timeout: 600_000 });
+      const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NoResponseError);
+      expect((error as Error).message).toMatch(/^No response received for request ID \d+$/);
+      expect(transport.pendingRequests).toBe(0);
+    });
+  }
+
+  it("a 202 whose body holds the response: the response settles the call", async () => {
+    const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { via: 202 }), "", "202 Accepted")));
+    const transport = await open(server.url, { timeout: 600_000 });
+    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ via: 202 });
   });
 });
 
