@@ -43,3 +43,19 @@ export function isReservedHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return isProtocolHeader(lower) || BODY_HEADERS.has(lower) || lower === "host";
 }
+
+const ID_UNSENDABLE = /[\x00-\x08\x0a-\x1f\x7f]|^[ \t]|[ \t]$/;
+const ID_ASCII = /^[\t\x20-\x7e]*$/;
+
+/**
+ * An SSE event id as a `Last-Event-ID` value: its UTF-8 bytes, one character each (header values
+ * go out as latin1, so the server gets back exactly the bytes it sent). Undefined when a header
+ * cannot carry it: a control character, or whitespace at either end (which HTTP trims).
+ */
+export function lastEventIdHeader(id: string): string | undefined {
+  if (ID_UNSENDABLE.test(id)) return undefined;
+  if (ID_ASCII.test(id)) return id;
+  let bytes = "";
+  for (const byte of new TextEncoder().encode(id)) bytes += String.fromCharCode(byte);
+  return bytes;
+}

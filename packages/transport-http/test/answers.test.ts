@@ -1,6 +1,6 @@
 // Answers nobody handled, and errors that tell the truth, against raw socket servers: interim 1xx
-// answers, 202/204 to a request, a connection cut inside an answer's status line, and what a caller
-// learns when a request may have run.
+// answers, 202/204 to a request, an SSE id a header cannot carry, a connection cut inside an answer's
+// status line, and what a caller learns when a request may have run.
 import { freePort } from "mcp-test-utils";
 import { describe, expect, it } from "vitest";
 import { NetworkError, NoResponseError } from "@mcp/jsonrpc";
@@ -52,6 +52,41 @@ describe("202 and 204 to a request: no response is coming", () => {
     const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { via: 202 }), "", "202 Accepted")));
     const transport = await open(server.url, { timeout: 600_000 });
     await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ via: 202 });
+  });
+});
+
+describe("an SSE event id a header cannot carry as it is", () => {
+  /** A POST answered with an SSE stream that carries `id` and breaks; the GET that resumes it gets the response. */
+  async function resumable(id: string) {
+    let posted: number | undefined;
+    const server = await rawServer((request, socket) => {
+      if (request.method === "POST") {
+        posted = request.json?.id;
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nretry: 1\nid: ${id}\ndata: \n\n`);
+        return;
+      }
+      const event = `data: ${answer(posted, { resumed: true })}\n\n`;
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(event)}\r\n\r\n${event}`);
+    });
+    return server;
+  }
+
+  it("an id with characters above U+00FF: resumed with its UTF-8 bytes in Last-Event-ID, as the server sent them", async () => {
+    const id = "événement-🚀-7";
+    const server = await resumable(id);
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ resumed: true });
+    const get = server.requests.find((r) => r.method === "GET")!;
+    expect(Buffer.from(get.header("last-event-id")!, "latin1")).toEqual(Buffer.from(id, "utf8"));
+  });
+
+  it("an id with a control character: NoResponseError saying why, not a NetworkError", async () => {
+    const server = await resumable("a\u0001b");
+    const transport = await open(server.url);
+    const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoResponseError);
+    expect(String((error as Error).cause)).toContain("cannot be sent back in a Last-Event-ID header");
+    expect(server.requests.map((r) => r.method)).toEqual(["POST"]);
   });
 });
 
