@@ -35,6 +35,8 @@ export const POOL_LIMITS = {
   keepAliveMs: 4000,
   /** A connection is retired this long before the server's `Keep-Alive: timeout` ends it. */
   keepAliveThresholdMs: 1000,
+  /** Connections open at once to one origin for the side lane (see `ExchangeRequest.sideLane`). */
+  sideLaneConnections: 4,
 } as const;
 
 const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
@@ -174,6 +176,8 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   const { create, proxyFor } = await dispatcherFor(options);
   let dispatcher = create();
   let view = watched(dispatcher);
+  /** The side lane's dispatcher (see `ExchangeRequest.sideLane`), made on first use. */
+  let side: { dispatcher: Dispatcher; view: Dispatcher } | undefined;
   /** Dispatchers retired while requests (an event stream) still ran on them; destroyed with the pool. */
   const retired = new Set<Dispatcher>();
   let destroyed = false;
@@ -211,7 +215,8 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     } catch (error) {
       return Promise.reject(error);
     }
-    return view
+    const lane = request.sideLane === true ? (side ??= sideLane(create)).view : view;
+    return lane
       .request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -251,8 +256,15 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     destroy: () => {
       destroyed = true;
       dispatcher.destroy().catch(() => undefined);
+      side?.dispatcher.destroy().catch(() => undefined);
       for (const old of retired) old.destroy().catch(() => undefined);
       retired.clear();
     },
   };
+}
+
+/** The side lane: a few connections of its own, for what must not queue behind the requests in flight. */
+function sideLane(create: (connections?: number) => Dispatcher): { dispatcher: Dispatcher; view: Dispatcher } {
+  const dispatcher = create(POOL_LIMITS.sideLaneConnections);
+  return { dispatcher, view: watched(dispatcher) };
 }

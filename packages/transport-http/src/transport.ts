@@ -273,16 +273,22 @@ export class HttpTransport implements MCPTransport {
     return undefined;
   }
 
-  /** Notifications and our answers to server requests: bounded by their own clock. */
+  /**
+   * Notifications and our answers to server requests: bounded by their own clock, and sent on the
+   * side lane (a request in flight may be waiting for them). A cancellation gets a short budget of
+   * its own: against a hung server it must not hold a connection for the whole timeout.
+   */
   async #sendOther(message: JsonRpcMessage): Promise<void> {
+    const cancel = "method" in message && message.method === "notifications/cancelled";
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
-    if (this.stateless && "method" in message && message.method === "notifications/cancelled") return;
-    const timeout = AbortSignal.timeout(this.#settings.timeout);
+    if (cancel && this.stateless) return;
+    const budget = cancel ? Math.min(this.#settings.timeout, DEFAULTS.cancelTimeoutMs) : this.#settings.timeout;
+    const timeout = AbortSignal.timeout(budget);
     const abort = abortHandleOf(AbortSignal.any([timeout, this.#lifetime.signal]));
     try {
       await this.#post(message, undefined, abort, undefined);
     } catch (error) {
-      if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
+      if (timeout.aborted) throw new RequestTimeoutError(budget, { label: "Notify", cause: error });
       if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
       throw error;
     }
@@ -330,7 +336,7 @@ export class HttpTransport implements MCPTransport {
     const headers = this.stateless ? addRevisionHeaders(base, message, extraHeaders) : base;
     const sentSession = sse || this.stateless ? undefined : this.#sessionId;
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent });
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent, sideLane: requestId === undefined });
 
     const session = sse || this.stateless ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
