@@ -125,6 +125,20 @@ export function proxyRefusalStatus(error: unknown): number | undefined {
   });
 }
 
+/** Codes of failures before a request can have been written: no connection, a certificate refused, a header refused. */
+const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_TLS_\w+|\w*CERT\w*|UNABLE_TO_\w+)$/;
+
+/**
+ * True when an HTTP client's error (or one in its cause chain) says the request cannot have
+ * reached the server: the connection was never made, its certificate was refused, or a header was
+ * refused before sending. For a client that cannot say more (`fetch`), anything else means the
+ * request may have been read: {@link NetworkError}'s `mayHaveRun`.
+ */
+export function failedBeforeSending(error: unknown): boolean {
+  const code = errorCodeOf(error);
+  return code !== undefined && NOT_SENT.test(code);
+}
+
 /** The first string `code` in `error`'s cause chain: a system error's (`ECONNRESET`) or an HTTP client's (`UND_ERR_SOCKET`). */
 export function errorCodeOf(error: unknown): string | undefined {
   return inCauseChain(error, ({ code }) => (typeof code === "string" ? code : undefined));

@@ -220,6 +220,18 @@ describe("NetworkError", () => {
   });
 });
 
+describe("failedBeforeSending", () => {
+  it("is true only for failures before a request can have left: no connection, a certificate, a header", async () => {
+    const { failedBeforeSending } = await import("../src/index.js");
+    const viaFetch = (code: string): unknown => new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
+      expect(failedBeforeSending(viaFetch(code)), code).toBe(true);
+    }
+    for (const code of ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]) expect(failedBeforeSending(viaFetch(code)), code).toBe(false);
+    expect(failedBeforeSending(new TypeError("Failed to fetch"))).toBe(false); // a browser says nothing: it may have left
+  });
+});
+
 describe("HttpError for a redirect", () => {
   it("keeps where it pointed, a password or token in it hidden", async () => {
     const { HttpError } = await import("../src/index.js");

@@ -243,7 +243,6 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     // One promise per exchange on the usual path: a retry only adds one when a request failed.
     exchange: (request) => {
       if (destroyed) return Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
-      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") return Promise.reject(new TypeError(`Unsupported URL protocol: ${request.url.protocol}`));
       const attempt: Attempt = { sent: false, started: false };
       return once(request, attempt).catch((error: unknown) => {
         if (!mayRetry(request, error, attempt) || destroyed) throw failed(request, error, attempt);

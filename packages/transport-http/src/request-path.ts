@@ -1,4 +1,4 @@
-import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError, errorCodeOf, redactUrl } from "@mcp/jsonrpc";
+import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError, failedBeforeSending, redactUrl } from "@mcp/jsonrpc";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
@@ -204,7 +204,7 @@ export class RequestPath {
     if (request.abort?.aborted) return request.abort.reason;
     // Already typed by the HTTP client (a ProxyError, a bad ca file, a break it could judge): as it is.
     if (McpError.isInstance(error)) return error;
-    return new NetworkError(request.url.href, error, { serverName: this.#serverName, mayHaveRun: request.method !== "GET" && mayHaveArrived(error) });
+    return new NetworkError(request.url.href, error, { serverName: this.#serverName, mayHaveRun: request.method !== "GET" && !failedBeforeSending(error) });
   }
 
   /** One exchange; a redirect it answers is followed when {@link RequestPath.#refusal} finds nothing against it. */
@@ -263,12 +263,3 @@ function notFollowed(response: ExchangeResponse, request: ExchangeRequest, locat
   return new HttpError(details, "http_error", `HTTP ${response.status}: a redirect to ${redactUrl(location)}, not followed: ${why}`);
 }
 
-/** Failures before a request can have been written (no connection, a certificate refused, a header refused): the server cannot have read it. */
-const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_TLS_\w+|\w*CERT\w*|UNABLE_TO_\w+)$/;
-
-/** Whether a request whose exchange failed with `error` may have reached the server, when the HTTP client could not say (`fetch`). */
-function mayHaveArrived(error: unknown): boolean {
-  if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) return false;
-  const code = errorCodeOf(error);
-  return code === undefined || !NOT_SENT.test(code);
-}
