@@ -7,6 +7,7 @@ import { createConnection, createServer, type Socket } from "node:net";
 import { dirname } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer } from "@mcp/manager";
+import { failureHint } from "../live.js";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError } from "../ui.js";
@@ -113,13 +114,15 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     const { tool, args } = await prepareCall(session, params.words, signal);
     lastUsed.set(tool.serverName, Date.now());
     send(socket, { id: message.id, calling: label(tool) });
-    const result = await tool.call(args, {
-      signal,
-      resetTimeoutOnProgress: true,
-      onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
-      ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
-      ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
-    });
+    const result = await tool
+      .call(args, {
+        signal,
+        resetTimeoutOnProgress: true,
+        onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
+        ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
+        ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
+      })
+      .catch((error: unknown) => failureHint(error, `calling ${label(tool)}`)); // what `mcp call` says without the daemon
     lastUsed.set(tool.serverName, Date.now());
     send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
   };
