@@ -22,7 +22,7 @@ export interface ExchangeRequest {
   idempotent?: boolean | undefined;
   /**
    * Sent on connections of its own, never queued behind the requests in flight: what a request in
-   * flight may be waiting for (a cancellation, an answer to the server's question) must not wait
+   * flight may be waiting for (its cancellation, our answer to the server's question) must not wait
    * behind it. Ignored where the platform manages connections (`fetch`).
    */
   sideLane?: boolean | undefined;

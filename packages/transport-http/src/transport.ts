@@ -274,12 +274,12 @@ export class HttpTransport implements MCPTransport {
   }
 
   /**
-   * Notifications and our answers to server requests: bounded by their own clock, and sent on the
-   * side lane (a request in flight may be waiting for them). A cancellation gets a short budget of
-   * its own: against a hung server it must not hold a connection for the whole timeout.
+   * Notifications and our answers to server requests: bounded by their own clock. Cancellations
+   * and answers go on the side lane (a call in flight may be waiting for them); a cancellation gets
+   * a short budget of its own: against a hung server it must not hold a connection for the whole timeout.
    */
   async #sendOther(message: JsonRpcMessage): Promise<void> {
-    const cancel = "method" in message && message.method === "notifications/cancelled";
+    const cancel = "method" in message && message.method === CANCELLED;
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
     if (cancel && this.stateless) return;
     const budget = cancel ? Math.min(this.#settings.timeout, DEFAULTS.cancelTimeoutMs) : this.#settings.timeout;
@@ -336,7 +336,9 @@ export class HttpTransport implements MCPTransport {
     const headers = this.stateless ? addRevisionHeaders(base, message, extraHeaders) : base;
     const sentSession = sse || this.stateless ? undefined : this.#sessionId;
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent, sideLane: requestId === undefined });
+    // What a call in flight may be waiting for: a cancellation, or our answer to the server's question.
+    const sideLane = requestId === undefined && (!("method" in message) || message.method === CANCELLED);
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent, sideLane });
 
     const session = sse || this.stateless ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
@@ -382,6 +384,8 @@ export class HttpTransport implements MCPTransport {
 
 /** The media types of every POST. */
 const POST_MEDIA = { accept: ACCEPT_BOTH, contentType: "application/json" };
+
+const CANCELLED = "notifications/cancelled";
 
 /** Creates and connects an HTTP transport. */
 export async function createHttpTransport(config: HttpTransportConfig): Promise<HttpTransport> {
