@@ -44,7 +44,9 @@ export function isReservedHeader(name: string): boolean {
   return isProtocolHeader(lower) || BODY_HEADERS.has(lower) || lower === "host";
 }
 
-const ID_UNSENDABLE = /[\x00-\x08\x0a-\x1f\x7f]|^[ \t]|[ \t]$/;
+/** No control character (tab aside): what a header can carry once the id is in UTF-8 bytes. */
+const ID_CARRIED = /^[\t\x20-\x7e\u0080-\uffff]*$/;
+const EDGE_SPACE = /^[ \t]|[ \t]$/;
 const ID_ASCII = /^[\t\x20-\x7e]*$/;
 
 /**
@@ -53,7 +55,7 @@ const ID_ASCII = /^[\t\x20-\x7e]*$/;
  * cannot carry it: a control character, or whitespace at either end (which HTTP trims).
  */
 export function lastEventIdHeader(id: string): string | undefined {
-  if (ID_UNSENDABLE.test(id)) return undefined;
+  if (!ID_CARRIED.test(id) || EDGE_SPACE.test(id)) return undefined;
   if (ID_ASCII.test(id)) return id;
   let bytes = "";
   for (const byte of new TextEncoder().encode(id)) bytes += String.fromCharCode(byte);

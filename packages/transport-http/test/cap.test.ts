@@ -1,6 +1,7 @@
 // The connection cap (64 per origin) against long and hung calls: what a call in flight may be
 // waiting for (its cancellation) never queues behind the calls in flight, and a hung server does
 // not keep connections for cancellations it will never answer.
+import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { POOL_LIMITS } from "../src/node-pool.js";
 import { answer, open, rawServer, response } from "./raw-server.js";
@@ -29,7 +30,7 @@ describe("the connection cap", () => {
 
   it("with every connection held by a call whose server asks us something, our answers still go out and every call completes", async () => {
     // Each tools/call gets an event stream carrying a question (a ping); the call's result comes once its answer arrives.
-    const streams = new Map<string, import("node:net").Socket>();
+    const streams = new Map<string, Socket>();
     const server = await rawServer((request, socket) => {
       const json = request.json as { id?: number | string; method?: string; result?: unknown } | undefined;
       if (json?.method === "tools/call") {
