@@ -164,7 +164,8 @@ function unreadableAnswer(error: unknown): string | undefined {
   // undici takes 102 and 103 (and drops them), but fails a request on an unexpected 100 or 101.
   if (code === "UND_ERR_SOCKET" && message === "bad response") return 'an interim "100 Continue", which the HTTP client (undici) does not accept';
   if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "a switch to another protocol (101) nobody asked for";
-  if (code?.startsWith("HPE_") || code === "UND_ERR_HEADERS_OVERFLOW") return `bytes that are not an HTTP answer: ${message}`;
+  if (code === "UND_ERR_HEADERS_OVERFLOW") return "headers larger than the HTTP client accepts";
+  if (code?.startsWith("HPE_")) return `bytes that are not an HTTP answer: ${message}`;
   return undefined;
 }
 
