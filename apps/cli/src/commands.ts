@@ -1,6 +1,6 @@
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
-import { interruptible, progressReporter, taskReporter, timeoutHint } from "./live.js";
+import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
@@ -101,7 +101,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
       result = await tool.call(args, { signal, onProgress: progress.update, onTaskStatus: taskReporter(), resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }), ...(maxResultChars === undefined ? {} : { maxResultChars }) });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      timeoutHint(error, `calling ${label(tool)}`);
+      failureHint(error, `calling ${label(tool)}`);
     } finally {
       progress.stop();
     }
@@ -240,7 +240,7 @@ export async function promptCommand(globals: GlobalOptions, words: string[], opt
     const missing = (found.prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
     if (missing.length) throw new CliError(`prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`, EXIT.usage);
     const connection = session.manager.getConnection(found.server)!;
-    const result = await getPrompt(connection, found.prompt.name, args).catch((error: unknown) => timeoutHint(error, `getting prompt ${found.prompt.name}`));
+    const result = await getPrompt(connection, found.prompt.name, args).catch((error: unknown) => failureHint(error, `getting prompt ${found.prompt.name}`));
     if (globals.json) printJson(result);
     else renderPrompt(result, options.outDir ?? session.cwd, found.prompt.name);
     return EXIT.ok;

@@ -1,8 +1,8 @@
-import { RequestTimeoutError } from "@mcp/client";
+import { NetworkError, RequestTimeoutError } from "@mcp/client";
 import cliProgress from "cli-progress";
 import { CliError, color, EXIT } from "./ui.js";
 
-// What a running command shows and hears: Ctrl-C, the progress bar, a timeout's hint.
+// What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
 
 /**
  * Ctrl-C: the first says so at once and aborts (a call under way is cancelled: the server gets
@@ -59,7 +59,12 @@ export function taskReporter(): (task: { status: string; statusMessage?: string 
   };
 }
 
-export function timeoutHint(error: unknown, what: string): never {
+/**
+ * A failed call, for a person: a timeout says how long and how to raise it; a call the server may
+ * have run (the connection broke after it was sent) says so, and to check before calling it again.
+ */
+export function failureHint(error: unknown, what: string): never {
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
+  if (NetworkError.isInstance(error) && error.mayHaveRun) throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
   throw error;
 }

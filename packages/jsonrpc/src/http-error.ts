@@ -9,6 +9,8 @@ export interface HttpErrorDetails {
   url?: string;
   wwwAuthenticate?: string | undefined;
   mcpAuthServer?: string | undefined;
+  /** For a redirect that was not followed: where it pointed (its `Location`). */
+  location?: string | undefined;
   cause?: unknown;
 }
 
@@ -26,6 +28,8 @@ export class HttpError extends McpError {
   declare readonly wwwAuthenticate: string | undefined;
   /** The `Mcp-Auth-Server` header, when present. */
   declare readonly mcpAuthServer: string | undefined;
+  /** A redirect's `Location` that was not followed (a password or token in it hidden). */
+  declare readonly location: string | undefined;
 
   constructor(details: HttpErrorDetails, code: McpErrorCode = "http_error", messageOverride?: string) {
     super(code, messageOverride ?? HttpError.describe(details), details);
@@ -35,6 +39,7 @@ export class HttpError extends McpError {
     this.url = details.url === undefined ? undefined : redactUrl(details.url);
     this.wwwAuthenticate = details.wwwAuthenticate;
     this.mcpAuthServer = details.mcpAuthServer;
+    this.location = details.location === undefined ? undefined : redactUrl(details.location);
   }
 
   private static describe(d: HttpErrorDetails): string {

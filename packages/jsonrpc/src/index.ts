@@ -42,7 +42,7 @@ export {
   type McpErrorCode,
 } from "./errors.js";
 export { HttpError, jsonRpcErrorIn, SessionExpiredError, type HttpErrorDetails } from "./http-error.js";
-export { errorCodeOf, NetworkError, ProxyError, proxyRefusalStatus } from "./network-error.js";
+export { errorCodeOf, failedBeforeSending, NetworkError, ProxyError, proxyRefusalStatus, type NetworkErrorOptions } from "./network-error.js";
 export {
   ErrorCodes,
   HeaderMismatchError,

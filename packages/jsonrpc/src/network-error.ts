@@ -1,9 +1,24 @@
 import { McpError } from "./errors.js";
 import { redactUrl } from "./redact.js";
 
+/** Options of {@link NetworkError}. */
+export interface NetworkErrorOptions {
+  serverName?: string | undefined;
+  /**
+   * The whole request was handed to the connection before it broke (or before an answer came that
+   * could not be read): the server may have processed it. The message then says so instead of
+   * "Cannot reach".
+   */
+  mayHaveRun?: boolean | undefined;
+  /** The server answered, but in a way the client cannot read: what it was. Implies `mayHaveRun`. */
+  unreadable?: string | undefined;
+}
+
 /**
- * The server could not be reached: connection refused, host not found, reset before an answer,
- * TLS failure. Names the URL (and the server, when known) and what to check.
+ * The server could not be reached (connection refused, host not found, TLS failure), or the
+ * connection broke during the exchange. Names the URL (and the server, when known) and what to check.
+ * When the request had been sent, `mayHaveRun` is true and the message says the request may have run:
+ * the transport never sends such a request again, and a caller should not either without checking.
  */
 export class NetworkError extends McpError {
   static override readonly brand: string = "NetworkError";
@@ -11,20 +26,40 @@ export class NetworkError extends McpError {
   /** The system error code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`. */
   declare readonly errno: string | undefined;
   declare readonly serverName: string | undefined;
+  /**
+   * True when the request reached the connection whole before it failed: the server may have run it
+   * (a `tools/call` with side effects may have taken effect). False when it cannot have: the
+   * connection was never made, or broke before the request was written.
+   */
+  declare readonly mayHaveRun: boolean;
 
-  constructor(url: string, cause: unknown, options: { serverName?: string | undefined } = {}) {
+  constructor(url: string, cause: unknown, options: NetworkErrorOptions = {}) {
     const errno = NetworkError.errnoOf(cause);
     const shown = redactUrl(url); // a password or token in the URL stays out of logs
     const who = options.serverName === undefined ? `MCP server at ${shown}` : `MCP server "${options.serverName}" at ${shown}`;
-    super("network_error", `Cannot reach ${who}: ${NetworkError.explain(errno, cause)}`, { cause });
+    const mayHaveRun = options.mayHaveRun === true || options.unreadable !== undefined;
+    const message =
+      options.unreadable !== undefined
+        ? `${who} answered in a way this client cannot read (${options.unreadable}); the request may have run, so it was not sent again`
+        : mayHaveRun
+          ? `The connection to ${who} broke after the request was sent (${NetworkError.brokeHow(errno, cause)}); it may have run, so it was not sent again`
+          : `Cannot reach ${who}: ${NetworkError.explain(errno, cause)}`;
+    super("network_error", message, { cause });
     this.url = shown;
     this.errno = errno;
     this.serverName = options.serverName;
+    this.mayHaveRun = mayHaveRun;
   }
 
   /** The system error code of `error` or of its `cause` chain (fetch hides it one level down). */
   static errnoOf(error: unknown): string | undefined {
     return inCauseChain(error, (e) => (typeof e.code === "string" && /^E[A-Z0-9_]+$/.test(e.code) ? e.code : undefined));
+  }
+
+  /** How a connection broke under a request that was sent: the system code, or the client's words. */
+  private static brokeHow(errno: string | undefined, cause: unknown): string {
+    if (errno !== undefined) return errno;
+    return cause instanceof Error ? cause.message : String(cause);
   }
 
   private static explain(errno: string | undefined, cause: unknown): string {
@@ -88,6 +123,20 @@ export function proxyRefusalStatus(error: unknown): number | undefined {
     const match = typeof message === "string" ? PROXY_REFUSED.exec(message) : null;
     return match ? Number(match[1]) : undefined;
   });
+}
+
+/** Codes of failures before a request can have been written: no connection, a certificate refused, a header refused. */
+const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_TLS_\w+|\w*CERT\w*|UNABLE_TO_\w+)$/;
+
+/**
+ * True when an HTTP client's error (or one in its cause chain) says the request cannot have
+ * reached the server: the connection was never made, its certificate was refused, or a header was
+ * refused before sending. For a client that cannot say more (`fetch`), anything else means the
+ * request may have been read: {@link NetworkError}'s `mayHaveRun`.
+ */
+export function failedBeforeSending(error: unknown): boolean {
+  const code = errorCodeOf(error);
+  return code !== undefined && NOT_SENT.test(code);
 }
 
 /** The first string `code` in `error`'s cause chain: a system error's (`ECONNRESET`) or an HTTP client's (`UND_ERR_SOCKET`). */

@@ -204,6 +204,40 @@ describe("NetworkError", () => {
     expect(viaFetch.message).toBe("Cannot reach MCP server at http://nowhere.invalid/: host not found (ENOTFOUND); check the host name in the URL");
     const other = new NetworkError("https://x/", new TypeError("fetch failed", { cause: new Error("certificate has expired") }));
     expect(other.message).toBe("Cannot reach MCP server at https://x/: fetch failed (certificate has expired)");
+    expect([refused, viaFetch, other].map((e) => e.mayHaveRun)).toEqual([false, false, false]);
+  });
+
+  it("a request that may have run says so, never \"Cannot reach\"", async () => {
+    const { NetworkError } = await import("../src/index.js");
+    const reset = new NetworkError("http://127.0.0.1:9/mcp?token=abc", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }), { serverName: "mail", mayHaveRun: true });
+    expect(reset).toMatchObject({ mayHaveRun: true, errno: "ECONNRESET", code: "network_error" });
+    expect(reset.message).toBe('The connection to MCP server "mail" at http://127.0.0.1:9/mcp?token=%5Bredacted%5D broke after the request was sent (ECONNRESET); it may have run, so it was not sent again');
+    const closed = new NetworkError("http://x/", Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }), { mayHaveRun: true });
+    expect(closed.message).toBe("The connection to MCP server at http://x/ broke after the request was sent (other side closed); it may have run, so it was not sent again");
+    const unreadable = new NetworkError("http://x/", new Error("bad response"), { unreadable: 'an interim "100 Continue"' });
+    expect(unreadable.mayHaveRun).toBe(true);
+    expect(unreadable.message).toBe('MCP server at http://x/ answered in a way this client cannot read (an interim "100 Continue"); the request may have run, so it was not sent again');
+  });
+});
+
+describe("failedBeforeSending", () => {
+  it("is true only for failures before a request can have left: no connection, a certificate, a header", async () => {
+    const { failedBeforeSending } = await import("../src/index.js");
+    const viaFetch = (code: string): unknown => new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
+      expect(failedBeforeSending(viaFetch(code)), code).toBe(true);
+    }
+    for (const code of ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]) expect(failedBeforeSending(viaFetch(code)), code).toBe(false);
+    expect(failedBeforeSending(new TypeError("Failed to fetch"))).toBe(false); // a browser says nothing: it may have left
+  });
+});
+
+describe("HttpError for a redirect", () => {
+  it("keeps where it pointed, a password or token in it hidden", async () => {
+    const { HttpError } = await import("../src/index.js");
+    const error = new HttpError({ status: 307, location: "https://user:pw@other.example/mcp?access_token=t0k" }, "http_error", "HTTP 307: a redirect, not followed");
+    expect(error.location).toBe("https://user:%5Bredacted%5D@other.example/mcp?access_token=%5Bredacted%5D");
+    expect(new HttpError({ status: 500 }).location).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
-import { bodyChunks, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import { bodyChunks, failedBeforeSending, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
 import { liteHttpError, liteParseError } from "./errors.js";
 import { fetchFor, proxyErrorOf } from "./proxy.js";
+import { redirectTarget } from "./redirect.js";
 import { parsePayloads, parseSSEStream } from "./sse.js";
 
 /** Options of {@link callMCP}. */
@@ -70,12 +71,19 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
   };
 
   let response: Response;
-  try {
-    const send = options.fetch ?? (await fetchFor(url, options.proxy));
-    response = await send(url, { method: "POST", headers, body, ...(combined ? { signal: combined } : {}) });
-  } catch (error) {
-    if (signal?.aborted || timer?.aborted) throw failed(error);
-    throw (options.fetch === undefined && proxyErrorOf(url, options.proxy, error)) || new NetworkError(url, error);
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    try {
+      const send = options.fetch ?? (await fetchFor(url, options.proxy));
+      // Redirects are ours to judge (redirect.ts): fetch would take any headers to any origin.
+      response = await send(current, { method: "POST", headers, body, redirect: "manual", ...(combined ? { signal: combined } : {}) });
+    } catch (error) {
+      if (signal?.aborted || timer?.aborted) throw failed(error);
+      throw (options.fetch === undefined && proxyErrorOf(current, options.proxy, error)) || new NetworkError(current, error, { mayHaveRun: !failedBeforeSending(error) });
+    }
+    const next = redirectTarget(response, url, current, hops);
+    if (next === undefined) break;
+    current = next;
   }
   try {
     if (!response.ok) {

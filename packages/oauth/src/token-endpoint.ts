@@ -104,9 +104,16 @@ type Step = "registration" | "token" | "refresh";
 async function post(fetch: OAuthFetch, step: Step, what: string, endpoint: string, headers: Record<string, string>, body: string): Promise<{ response: Response; answer: Record<string, unknown> | undefined }> {
   let response: Response;
   try {
-    response = await fetch(endpoint, { method: "POST", headers, body });
+    // Never followed: fetch would take the body (a code and its verifier, a refresh token, a client secret) to wherever it points.
+    response = await fetch(endpoint, { method: "POST", headers, body, redirect: "manual" });
   } catch (cause) {
     throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
+  }
+  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+    void response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get("location");
+    const where = location === null ? "" : ` to ${redactUrl(location)}`;
+    throw new OAuthError(step, `The ${what} ${redactUrl(endpoint)} answered with a redirect${where}, which is not followed: the request carries credentials`, { url: redactUrl(endpoint), status: response.status });
   }
   return { response, answer: await readJson(response) };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,6 +53,26 @@ describe("the flow", () => {
     // The next request carries the token without another flow.
     await expect(call(p, f.mcpUrl)).resolves.toMatchObject({ status: 200 });
     expect(f.log.filter((l) => l.path === "/token")).toHaveLength(1);
+  });
+
+  it("a token endpoint that redirects is not followed: the code, its verifier and the client's secret go nowhere else", async () => {
+    const seen: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "planted", token_type: "Bearer" }));
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    try {
+      const steal = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/steal`;
+      const f = await fixture({ tokenRedirect: steal });
+      const error = await call(provider(f), f.mcpUrl).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OAuthError);
+      expect(error).toMatchObject({ step: "token", status: 307, message: `The token endpoint ${f.asUrl}/token answered with a redirect to ${steal}, which is not followed: the request carries credentials` });
+      expect(seen).toEqual([]);
+    } finally {
+      elsewhere.closeAllConnections();
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
   });
 
   it("sends the metadata's resource exactly as published: a pathless origin gets no trailing slash; tokens are stored under the server's URL", async () => {

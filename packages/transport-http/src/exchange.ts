@@ -20,6 +20,12 @@ export interface ExchangeRequest {
    * only then may a request whose connection broke before its answer be sent again.
    */
   idempotent?: boolean | undefined;
+  /**
+   * Sent on connections of its own, never queued behind the requests in flight: what a request in
+   * flight may be waiting for (its cancellation, our answer to the server's question) must not wait
+   * behind it. Ignored where the platform manages connections (`fetch`).
+   */
+  sideLane?: boolean | undefined;
 }
 
 /** One HTTP response; the body is read once, as text or as a byte stream. */

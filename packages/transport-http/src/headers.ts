@@ -43,3 +43,21 @@ export function isReservedHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return isProtocolHeader(lower) || BODY_HEADERS.has(lower) || lower === "host";
 }
+
+/** No control character (tab aside): what a header can carry once the id is in UTF-8 bytes. */
+const ID_CARRIED = /^[\t\x20-\x7e\u0080-\uffff]*$/;
+const EDGE_SPACE = /^[ \t]|[ \t]$/;
+const ID_ASCII = /^[\t\x20-\x7e]*$/;
+
+/**
+ * An SSE event id as a `Last-Event-ID` value: its UTF-8 bytes, one character each (header values
+ * go out as latin1, so the server gets back exactly the bytes it sent). Undefined when a header
+ * cannot carry it: a control character, or whitespace at either end (which HTTP trims).
+ */
+export function lastEventIdHeader(id: string): string | undefined {
+  if (!ID_CARRIED.test(id) || EDGE_SPACE.test(id)) return undefined;
+  if (ID_ASCII.test(id)) return id;
+  let bytes = "";
+  for (const byte of new TextEncoder().encode(id)) bytes += String.fromCharCode(byte);
+  return bytes;
+}

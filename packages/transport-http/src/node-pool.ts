@@ -1,8 +1,9 @@
-import { InvalidConfigError, McpError, MessageTooLargeError, NetworkError, ProxyError, errorCodeOf, proxyRefusalStatus, type AbortHandle } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError, NetworkError, ProxyError, errorCodeOf, proxyRefusalStatus } from "@mcp/jsonrpc";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
-import { TextSink, TextStreamSink, type BodySink, type ExchangePool, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
+import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
+import { HandleSignal, UndiciResponse } from "./undici-response.js";
 import { parseProxyUrl } from "./urls.js";
 import { checkHeader } from "./headers.js";
 
@@ -34,6 +35,8 @@ export const POOL_LIMITS = {
   keepAliveMs: 4000,
   /** A connection is retired this long before the server's `Keep-Alive: timeout` ends it. */
   keepAliveThresholdMs: 1000,
+  /** Connections open at once to one origin for the side lane (see `ExchangeRequest.sideLane`). */
+  sideLaneConnections: 4,
 } as const;
 
 const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
@@ -69,10 +72,9 @@ async function caOf(options: NetworkOptions): Promise<string[] | undefined> {
 }
 
 /** The dispatcher for one transport: direct, through the configured proxy, or as the environment says. */
-export async function dispatcherFor(options: NetworkOptions): Promise<{ create: () => Dispatcher; proxyFor: (url: URL) => string | undefined }> {
+export async function dispatcherFor(options: NetworkOptions): Promise<{ create: (connections?: number) => Dispatcher; proxyFor: (url: URL) => string | undefined }> {
   const ca = await caOf(options);
   const base = {
-    connections: POOL_LIMITS.connections,
     keepAliveTimeout: POOL_LIMITS.keepAliveMs,
     keepAliveTimeoutThreshold: POOL_LIMITS.keepAliveThresholdMs,
     // The transport's own clocks cover whole exchanges; an SSE stream may be quiet for hours.
@@ -80,16 +82,17 @@ export async function dispatcherFor(options: NetworkOptions): Promise<{ create: 
     bodyTimeout: 0,
     ...(ca ? { connect: { ca } } : {}),
   };
+  const tls = ca ? { requestTls: { ca } } : {};
   if (typeof options.proxy === "string") {
     const proxy = checkProxyUrl(options.proxy, options.serverName, "proxy").href;
     // A plain-http server is asked through the proxy as curl does (absolute URL); https is tunnelled (CONNECT).
-    return { create: () => new ProxyAgent({ ...base, uri: proxy, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: () => proxy };
+    return { create: (connections = POOL_LIMITS.connections) => new ProxyAgent({ ...base, connections, uri: proxy, proxyTunnel: false, ...tls }), proxyFor: () => proxy };
   }
   if (options.proxy === undefined && PROXY_ENV.some((name) => process.env[name])) {
     for (const name of PROXY_ENV) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
-    return { create: () => new EnvHttpProxyAgent({ ...base, proxyTunnel: false, ...(ca ? { requestTls: { ca } } : {}) }), proxyFor: (url) => envProxy(url.protocol) };
+    return { create: (connections = POOL_LIMITS.connections) => new EnvHttpProxyAgent({ ...base, connections, proxyTunnel: false, ...tls }), proxyFor: (url) => envProxy(url.protocol) };
   }
-  return { create: () => new Agent(base), proxyFor: () => undefined };
+  return { create: (connections = POOL_LIMITS.connections) => new Agent({ ...base, connections }), proxyFor: () => undefined };
 }
 
 /** The typed error for a failure on the way through `proxy`, or undefined when the proxy is not to blame. */
@@ -109,153 +112,73 @@ export function proxyFailure(url: URL, proxy: string, error: unknown, serverName
 /** Failures after which a request may have reached the server: the connection broke under it. */
 const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 
+/** What became of one attempt at a request, as undici's handler callbacks tell it. */
+interface Attempt {
+  /** The whole request was handed to the connection. */
+  sent: boolean;
+  /** A byte of the answer arrived (part of a status line is enough). */
+  started: boolean;
+}
+
+const ATTEMPT = Symbol("attempt");
+type Watched = { [ATTEMPT]: Attempt };
+
+function markSent(this: Watched): void {
+  this[ATTEMPT].sent = true;
+}
+
+function markStarted(this: Watched): void {
+  this[ATTEMPT].started = true;
+}
+
 /**
- * True when `request` may be sent again after `error`: the connection broke before any answer and
- * the request has no side effect. A request undici never wrote is re-sent by undici itself, on
- * another connection; anything else (a `tools/call`, a notification) is never sent twice.
+ * `dispatcher` as seen through `request()`: each request's handler also records its {@link Attempt}
+ * (passed as `options[ATTEMPT]`). Three property writes per request; no wrapper handler, no promise.
  */
-function mayRetry(request: ExchangeRequest, error: unknown): boolean {
-  return (request.method === "GET" || request.idempotent === true) && !request.abort?.aborted && BROKEN.has(errorCodeOf(error) ?? "");
+function watched(dispatcher: Dispatcher): Dispatcher {
+  const view = Object.create(dispatcher) as Dispatcher;
+  view.dispatch = (options, handler) => {
+    const watchedHandler = handler as Dispatcher.DispatchHandler & Watched & { onRequestSent?: () => void; onResponseStarted?: () => void };
+    watchedHandler[ATTEMPT] = (options as Partial<Watched>)[ATTEMPT] ?? { sent: false, started: false };
+    watchedHandler.onRequestSent = markSent;
+    watchedHandler.onResponseStarted = markStarted;
+    return dispatcher.dispatch(options, handler);
+  };
+  return view;
+}
+
+/**
+ * True when `request` may be sent again after `error`: the connection broke before any byte of an
+ * answer and the request has no side effect. A request undici never wrote is re-sent by undici
+ * itself, on another connection; anything else (a `tools/call`, a notification, a request whose
+ * answer had begun) is never sent twice.
+ */
+function mayRetry(request: ExchangeRequest, error: unknown, attempt: Attempt): boolean {
+  return (request.method === "GET" || request.idempotent === true) && !attempt.started && !request.abort?.aborted && BROKEN.has(errorCodeOf(error) ?? "");
+}
+
+/** An answer undici refuses to read, in words; undefined for anything else. */
+function unreadableAnswer(error: unknown): string | undefined {
+  const code = errorCodeOf(error);
+  const message = error instanceof Error ? error.message : "";
+  // undici takes 102 and 103 (and drops them), but fails a request on an unexpected 100 or 101.
+  if (code === "UND_ERR_SOCKET" && message === "bad response") return 'an interim "100 Continue", which the HTTP client (undici) does not accept';
+  if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "a switch to another protocol (101) nobody asked for";
+  if (code === "UND_ERR_HEADERS_OVERFLOW") return "headers larger than the HTTP client accepts";
+  if (code?.startsWith("HPE_")) return `bytes that are not an HTTP answer: ${message}`;
+  return undefined;
 }
 
 /** After an error answer to a request body longer than this (in characters), idle connections are retired. */
 const LARGE_BODY_CHARS = 64 * 1024;
 
-const ignore = (): void => undefined;
-
-/**
- * An abort handle as the event target undici's `signal` option takes: a real `AbortSignal` per
- * request costs microseconds a pipelined burst feels.
- */
-class HandleSignal {
-  readonly #handle: AbortHandle;
-
-  constructor(handle: AbortHandle) {
-    this.#handle = handle;
-  }
-
-  get aborted(): boolean {
-    return this.#handle.aborted;
-  }
-
-  get reason(): unknown {
-    return this.#handle.reason;
-  }
-
-  addEventListener(_type: string, listener: () => void): void {
-    this.#handle.onAbort(listener);
-  }
-
-  removeEventListener(_type: string, listener: () => void): void {
-    this.#handle.offAbort(listener);
-  }
-}
-
-/** One response: its body read once, as text or as a stream of text. */
-class UndiciResponse implements ExchangeResponse {
-  readonly status: number;
-  readonly statusText: string;
-  readonly #headers: Record<string, string | string[] | undefined>;
-  readonly #body: Dispatcher.ResponseData["body"];
-  readonly #request: ExchangeRequest;
-  readonly #serverName: string | undefined;
-  #consumed = false;
-  #cancelled = false;
-
-  constructor(data: Dispatcher.ResponseData, request: ExchangeRequest, serverName: string | undefined) {
-    this.#request = request;
-    this.#serverName = serverName;
-    this.status = data.statusCode;
-    this.statusText = (data as { statusText?: string }).statusText ?? "";
-    this.#headers = data.headers;
-    this.#body = data.body;
-    // A body nobody reads may still fail (its connection breaks, or cancel() ends it): never an
-    // unhandled 'error' event, which would crash the host process.
-    data.body.on("error", ignore);
-  }
-
-  header(name: string): string | undefined {
-    const value = this.#headers[name];
-    return value === undefined || typeof value === "string" ? value : value.join(", ");
-  }
-
-  text(maxBytes?: number): Promise<string> {
-    return this.#consume(new TextSink(this, maxBytes));
-  }
-
-  readText(onText: (text: string) => void, onEnd?: () => void): Promise<void> {
-    return this.#consume(new TextStreamSink(onText, onEnd));
-  }
-
-  /** A body that broke, as the caller's error: the abort's reason, or a NetworkError. */
-  #broken(error: unknown): unknown {
-    const abort = this.#request.abort;
-    return abort?.aborted ? abort.reason : new NetworkError(this.#request.url.href, error, { serverName: this.#serverName });
-  }
-
-  cancel(): void {
-    if (this.#cancelled) return;
-    this.#cancelled = true;
-    const body = this.#body;
-    if (body.readableEnded || body.destroyed) return;
-    // A short body of known length is read to its end so its connection can be reused; anything
-    // else (an event stream, a long or unframed body) ends its connection.
-    const length = Number(this.header("content-length"));
-    if (length <= 64 * 1024) body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    else body.destroy();
-  }
-
-  #consume<T>(sink: BodySink<T>): Promise<T> {
-    if (this.#consumed) return Promise.reject(new Error("Response body already read"));
-    this.#consumed = true;
-    const body = this.#body;
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const finish = (error: unknown, ended: boolean, fromSink = false): void => {
-        if (settled) return;
-        settled = true;
-        body.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-        if (error !== undefined) {
-          // What the sink threw (a size limit, a caller's error) as it is; the connection's failures typed.
-          reject(fromSink || McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError" ? error : this.#broken(error));
-          return;
-        }
-        if (!ended && !this.#cancelled) {
-          reject(this.#broken(Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" })));
-          return;
-        }
-        try {
-          resolve(sink.end());
-        } catch (failure) {
-          reject(failure);
-        }
-      };
-      const onData = (chunk: Buffer): void => {
-        if (settled) return;
-        try {
-          sink.chunk(chunk);
-        } catch (error) {
-          body.destroy();
-          finish(error, false, true);
-        }
-      };
-      const onEnd = (): void => finish(undefined, true);
-      const onError = (error: unknown): void => finish(this.#cancelled && !MessageTooLargeError.isInstance(error) ? undefined : error, false);
-      const onClose = (): void => finish(undefined, false);
-      body.on("error", onError).on("close", onClose).on("end", onEnd);
-      if (this.#cancelled || body.destroyed) {
-        finish(undefined, false);
-        return;
-      }
-      body.on("data", onData);
-    });
-  }
-}
-
 /** The transport's HTTP client on Node: one undici dispatcher (and so one pool per origin), owned by the transport. */
 export async function undiciPool(options: NetworkOptions = {}): Promise<ExchangePool> {
   const { create, proxyFor } = await dispatcherFor(options);
   let dispatcher = create();
+  let view = watched(dispatcher);
+  /** The side lane's dispatcher (see `ExchangeRequest.sideLane`), made on first use. */
+  let side: { dispatcher: Dispatcher; view: Dispatcher } | undefined;
   /** Dispatchers retired while requests (an event stream) still ran on them; destroyed with the pool. */
   const retired = new Set<Dispatcher>();
   let destroyed = false;
@@ -267,6 +190,7 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   const retire = (): void => {
     const old = dispatcher;
     dispatcher = create();
+    view = watched(dispatcher);
     retired.add(old);
     old.close().then(
       () => retired.delete(old),
@@ -279,7 +203,7 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     return new UndiciResponse(data, request, options.serverName);
   };
 
-  const once = (request: ExchangeRequest): Promise<ExchangeResponse> => {
+  const once = (request: ExchangeRequest, attempt: Attempt): Promise<ExchangeResponse> => {
     const url = request.url;
     const headers = request.headers;
     let sent = headers;
@@ -292,7 +216,8 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     } catch (error) {
       return Promise.reject(error);
     }
-    return dispatcher
+    const lane = request.sideLane === true ? (side ??= sideLane(create)).view : view;
+    return lane
       .request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -300,33 +225,46 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
         headers: sent,
         body: request.body ?? (request.method === "POST" ? "" : null),
         signal: request.abort === undefined ? null : (new HandleSignal(request.abort) as never),
-      })
+        [ATTEMPT]: attempt,
+      } as Dispatcher.RequestOptions)
       .then((data) => answered(request, data));
   };
 
-  const failed = (request: ExchangeRequest, error: unknown): unknown => {
+  const failed = (request: ExchangeRequest, error: unknown, attempt: Attempt): unknown => {
     if (request.abort?.aborted) return request.abort.reason;
     const proxy = proxyFor(request.url);
-    return (proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error, options.serverName)) || error;
+    const refused = proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error, options.serverName);
+    if (refused || McpError.isInstance(error)) return refused || error;
+    // What the server may have done is known here: whether the request was written whole, whether an answer began.
+    const unreadable = attempt.started ? unreadableAnswer(error) : undefined;
+    return new NetworkError(request.url.href, error, { serverName: options.serverName, mayHaveRun: request.method !== "GET" && attempt.sent, unreadable });
   };
 
   return {
     // One promise per exchange on the usual path: a retry only adds one when a request failed.
     exchange: (request) => {
       if (destroyed) return Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
-      if (request.url.protocol !== "http:" && request.url.protocol !== "https:") return Promise.reject(new TypeError(`Unsupported URL protocol: ${request.url.protocol}`));
-      return once(request).catch((error: unknown) => {
-        if (!mayRetry(request, error) || destroyed) throw failed(request, error);
-        return once(request).catch((again: unknown) => {
-          throw failed(request, again);
+      const attempt: Attempt = { sent: false, started: false };
+      return once(request, attempt).catch((error: unknown) => {
+        if (!mayRetry(request, error, attempt) || destroyed) throw failed(request, error, attempt);
+        const again: Attempt = { sent: false, started: false };
+        return once(request, again).catch((failure: unknown) => {
+          throw failed(request, failure, again);
         });
       });
     },
     destroy: () => {
       destroyed = true;
       dispatcher.destroy().catch(() => undefined);
+      side?.dispatcher.destroy().catch(() => undefined);
       for (const old of retired) old.destroy().catch(() => undefined);
       retired.clear();
     },
   };
+}
+
+/** The side lane: a few connections of its own, for what must not queue behind the requests in flight. */
+function sideLane(create: (connections?: number) => Dispatcher): { dispatcher: Dispatcher; view: Dispatcher } {
+  const dispatcher = create(POOL_LIMITS.sideLaneConnections);
+  return { dispatcher, view: watched(dispatcher) };
 }

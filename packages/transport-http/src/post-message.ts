@@ -1,7 +1,9 @@
-import type { JsonRpcMessage, RequestId } from "@mcp/jsonrpc";
+import { NoResponseError, ParseError, type JsonRpcEndpoint, type JsonRpcMessage, type RequestId } from "@mcp/jsonrpc";
+import type { ExchangeResponse } from "./exchange.js";
 import { encodeHeaderValue } from "./request-path.js";
 
-// What a 2026-07-28 POST carries besides its body, and the JSON-RPC error a 4xx body may hold.
+// What a 2026-07-28 POST carries besides its body, the JSON-RPC error a 4xx body may hold, and a
+// POST's JSON answer.
 
 const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
@@ -36,4 +38,29 @@ export function errorResponseIn(body: string, requestId: RequestId): unknown {
   const response = value as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown } } | null;
   if (response?.jsonrpc !== "2.0" || response.id !== requestId || typeof response.error?.code !== "number" || typeof response.error.message !== "string") return undefined;
   return value;
+}
+
+/**
+ * A POST's 2xx answer to request `requestId` that is not an event stream: its JSON body to the
+ * endpoint. A body without the response fails the request with {@link NoResponseError} at once, and
+ * so does a `204`, or a `202` with no JSON in it (that answer holds no response, and none will
+ * come: waiting would only run out the request's timeout).
+ */
+export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: ExchangeResponse, requestId: RequestId, maxBytes: number): Promise<void> {
+  const { status } = response;
+  if (status === 204) {
+    response.cancel();
+    throw new NoResponseError(requestId, { cause: new Error("the server answered the request 204 No Content") });
+  }
+  const text = await response.text(maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const error = new ParseError("HTTP response body", text, { cause, status });
+    if (status === 202) throw new NoResponseError(requestId, { cause: text.trim() === "" ? new Error("the server answered the request 202 Accepted with no body") : error });
+    throw error;
+  }
+  endpoint.receive(value, requestId);
+  if (endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
 }

@@ -1,12 +1,12 @@
-import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError, failedBeforeSending, redactUrl } from "@mcp/jsonrpc";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 
 /**
  * The security-critical request path: which headers go out, credentials from the auth provider
- * (retries after a `401` or a step-up `403` it handled), redirects (and what may follow them to
- * another origin), and turning a failed exchange into a typed error. Nothing else in the transport touches headers.
+ * (retries after a `401` or a step-up `403` it handled), redirects (which are followed: only to the
+ * configured origin), and turning a failed exchange into a typed error. Nothing else in the transport touches headers.
  */
 
 /** The request an auth provider's headers are for (sender-constrained tokens sign it). */
@@ -51,9 +51,6 @@ export interface UnauthorizedAnswer {
 
 /** How many times one request is retried after its auth provider's `onUnauthorized`. */
 export const MAX_AUTH_RETRIES = 3;
-
-/** Headers that never follow a redirect to another origin (besides the auth provider's own). */
-export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "cookie", "dpop", "mcp-session-id", "proxy-authorization"];
 
 /** What the transport's state adds to every request's headers. */
 export interface SessionHeaders {
@@ -155,7 +152,7 @@ export class RequestPath {
   async #sendWithAuth(pool: ExchangePool, request: ExchangeRequest): Promise<ExchangeResponse> {
     for (let retries = 0; ; retries++) {
       const sent = await this.#auth!.headers({ method: request.method, url: request.url.href, body: request.body });
-      const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0, Object.keys(sent));
+      const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0);
       const challenge = response.header("www-authenticate");
       const refused = response.status === 401 || (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
       if (refused && this.#auth?.onUnauthorized && retries < MAX_AUTH_RETRIES) {
@@ -205,19 +202,18 @@ export class RequestPath {
 
   #networkError(request: ExchangeRequest, error: unknown): unknown {
     if (request.abort?.aborted) return request.abort.reason;
-    if (error instanceof TypeError && error.message.startsWith("Unsupported URL protocol")) return error;
-    // Already typed by the HTTP client (a ProxyError, a bad ca file): as it is.
+    // Already typed by the HTTP client (a ProxyError, a bad ca file, a break it could judge): as it is.
     if (McpError.isInstance(error)) return error;
-    return new NetworkError(request.url.href, error, { serverName: this.#serverName });
+    return new NetworkError(request.url.href, error, { serverName: this.#serverName, mayHaveRun: request.method !== "GET" && !failedBeforeSending(error) });
   }
 
-  /** One exchange; a redirect it answers is followed by the rules above. `authNames`: the auth provider's headers on it. */
-  #follow(pool: ExchangePool, request: ExchangeRequest, hops: number, authNames?: readonly string[]): Promise<ExchangeResponse> {
+  /** One exchange; a redirect it answers is followed when {@link RequestPath.#refusal} finds nothing against it. */
+  #follow(pool: ExchangePool, request: ExchangeRequest, hops: number): Promise<ExchangeResponse> {
     return pool.exchange(request).then(
       (response) => {
-        if (!REDIRECTS.has(response.status) || hops >= this.#maxRedirects) return response;
+        if (!REDIRECTS.has(response.status)) return response;
         const location = response.header("location");
-        return location === undefined ? response : this.#redirect(pool, request, response, location, hops, authNames);
+        return location === undefined ? response : this.#redirect(pool, request, response, location, hops);
       },
       (error: unknown) => {
         throw this.#networkError(request, error);
@@ -225,22 +221,45 @@ export class RequestPath {
     );
   }
 
-  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number, authNames: readonly string[] | undefined): Promise<ExchangeResponse> {
+  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number): Promise<ExchangeResponse> {
     response.cancel();
-    const target = new URL(location, current.url);
+    let target: URL;
+    try {
+      target = new URL(location, current.url);
+    } catch {
+      return Promise.reject(notFollowed(response, current, location, "it is not a valid URL"));
+    }
+    const refusal = this.#refusal(current.method, response.status, target, hops);
+    if (refusal !== undefined) return Promise.reject(notFollowed(response, current, target.href, refusal));
+    // Same origin: the request goes as it was (a 307/308 POST with its body, a GET as a GET).
     const headers = { ...current.headers };
     delete headers["content-length"]; // the exchange sets it for the body it sends, if any
-    if (target.origin !== current.url.origin) {
-      // Credentials and the session belong to the origin we were configured with.
-      for (const name of CREDENTIAL_HEADERS) delete headers[name];
-      for (const name of authNames ?? []) delete headers[name.toLowerCase()];
+    return this.#follow(pool, { ...current, url: target, headers }, hops + 1);
+  }
+
+  /**
+   * Why a redirect is not followed, or undefined when it is. The policy: only to the configured
+   * origin (so no header, credential or session ever leaves for an origin the user did not
+   * configure, and no other origin's answer can set the session), a JSON-RPC POST only by 307/308
+   * (301/302/303 would turn it into a GET whose answer could settle a call that never ran), at most
+   * `maxRedirects` hops.
+   */
+  #refusal(method: ExchangeRequest["method"], status: number, target: URL, hops: number): string | undefined {
+    if (target.protocol !== "http:" && target.protocol !== "https:") return `it is not an http or https URL (${target.protocol})`;
+    if (target.origin !== this.#url.origin) {
+      return `it points to another origin (${target.origin}), and redirects are followed only within ${this.#url.origin}; if you trust the new address, put it in the server's "url"`;
     }
-    // 307/308 repeat the request as it was; the others become a GET without a body.
-    const keepsBody = response.status === 307 || response.status === 308;
-    if (!keepsBody) delete headers["content-type"];
-    const next: ExchangeRequest = keepsBody ? { ...current, url: target, headers } : { method: "GET", url: target, headers, abort: current.abort };
-    return this.#follow(pool, next, hops + 1, authNames);
+    if (method !== "GET" && status !== 307 && status !== 308) return `a ${status} would turn the ${method} into a GET without its body; only 307 and 308 are followed for a ${method}`;
+    if (hops >= this.#maxRedirects) return `more than ${this.#maxRedirects} redirects in a row`;
+    return undefined;
   }
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The error for a redirect that is not followed: its status, where it pointed, and why. */
+function notFollowed(response: ExchangeResponse, request: ExchangeRequest, location: string, why: string): HttpError {
+  const details = { status: response.status, statusText: response.statusText, url: request.url.href, location };
+  return new HttpError(details, "http_error", `HTTP ${response.status}: a redirect to ${redactUrl(location)}, not followed: ${why}`);
+}
+

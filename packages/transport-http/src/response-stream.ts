@@ -2,6 +2,7 @@ import { delay, NoResponseError, type AbortHandle, type RequestId } from "@mcp/j
 import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
 import { deliverSseEvent, isTooLarge } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
+import { lastEventIdHeader } from "./headers.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./event-stream.js";
 
@@ -56,7 +57,9 @@ function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progre
 /** `GET` + `Last-Event-ID`: the continuation of an interrupted stream. */
 export async function resumeStream(core: ResumeContext, progress: SseProgress, abort: AbortHandle): Promise<ExchangeResponse> {
   const headers = core.path.headers(core.session(), { accept: ACCEPT_SSE });
-  if (progress.lastEventId !== undefined) headers["last-event-id"] = progress.lastEventId;
+  // An id no header can carry is left out: the GET listener then opens a fresh stream.
+  const lastEventId = progress.lastEventId === undefined ? undefined : lastEventIdHeader(progress.lastEventId);
+  if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
   const sentSession = core.session().sessionId;
   const response = await core.path.send({ method: "GET", url: core.url, headers, abort });
   if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
@@ -97,6 +100,10 @@ async function resume(core: ResponseStreamContext, progress: SseProgress, reques
     // 2026-07-28 has no resumption: a broken stream loses the request (the caller re-issues it).
     if (progress.lastEventId === undefined || attempt >= core.settings.maxResumeAttempts || core.stateless()) {
       throw new NoResponseError(requestId, broken.failed ? { cause: broken.error } : {});
+    }
+    if (lastEventIdHeader(progress.lastEventId) === undefined) {
+      const why = `the stream's last event id ${JSON.stringify(progress.lastEventId)} cannot be sent back in a Last-Event-ID header (a control character, or whitespace at an end), so the stream cannot be resumed`;
+      throw new NoResponseError(requestId, { cause: new Error(why, broken.failed ? { cause: broken.error } : {}) });
     }
     await delay(progress.retry ?? core.settings.defaultRetryMs, abort);
     const response = await resumeStream(core, progress, abort);

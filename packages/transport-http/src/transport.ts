@@ -1,8 +1,6 @@
 import {
   HttpError,
   JsonRpcEndpoint,
-  NoResponseError,
-  ParseError,
   RequestTimeoutError,
   SessionExpiredError,
   TransportClosedError,
@@ -27,7 +25,7 @@ import { fetchPool, type ExchangePool, type ExchangeResponse } from "./exchange.
 import { openSseEndpointStream } from "./sse-endpoint.js";
 import { runListener } from "./listener.js";
 import { RequestPath, type SessionHeaders } from "./request-path.js";
-import { addRevisionHeaders, errorResponseIn } from "./post-message.js";
+import { addRevisionHeaders, deliverJsonAnswer, errorResponseIn } from "./post-message.js";
 
 import { Lingering } from "./lingering.js";
 import { consumeResponseStream } from "./response-stream.js";
@@ -276,16 +274,22 @@ export class HttpTransport implements MCPTransport {
     return undefined;
   }
 
-  /** Notifications and our answers to server requests: bounded by their own clock. */
+  /**
+   * Notifications and our answers to server requests: bounded by their own clock. Cancellations
+   * and answers go on the side lane (a call in flight may be waiting for them); a cancellation gets
+   * a short budget of its own: against a hung server it must not hold a connection for the whole timeout.
+   */
   async #sendOther(message: JsonRpcMessage): Promise<void> {
+    const cancel = "method" in message && message.method === CANCELLED;
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
-    if (this.stateless && "method" in message && message.method === "notifications/cancelled") return;
-    const timeout = AbortSignal.timeout(this.#settings.timeout);
+    if (cancel && this.stateless) return;
+    const budget = cancel ? Math.min(this.#settings.timeout, DEFAULTS.cancelTimeoutMs) : this.#settings.timeout;
+    const timeout = AbortSignal.timeout(budget);
     const abort = abortHandleOf(AbortSignal.any([timeout, this.#lifetime.signal]));
     try {
       await this.#post(message, undefined, abort, undefined);
     } catch (error) {
-      if (timeout.aborted) throw new RequestTimeoutError(this.#settings.timeout, { label: "Notify", cause: error });
+      if (timeout.aborted) throw new RequestTimeoutError(budget, { label: "Notify", cause: error });
       if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
       throw error;
     }
@@ -333,7 +337,9 @@ export class HttpTransport implements MCPTransport {
     const headers = this.stateless ? addRevisionHeaders(base, message, extraHeaders) : base;
     const sentSession = sse || this.stateless ? undefined : this.#sessionId;
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent });
+    // What a call in flight may be waiting for: a cancellation, or our answer to the server's question.
+    const sideLane = requestId === undefined && (!("method" in message) || message.method === CANCELLED);
+    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent, sideLane });
 
     const session = sse || this.stateless ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
@@ -346,8 +352,8 @@ export class HttpTransport implements MCPTransport {
     }
     if ("method" in message && message.method === "initialize") this.#initializeSucceeded = true;
 
-    // HTTP+SSE servers answer on the event stream; 202 means "accepted, no body".
-    if (sse || response.status === 202 || response.status === 204 || requestId === undefined) {
+    // HTTP+SSE servers answer requests on the event stream; a notification's answer is "202 Accepted", no body.
+    if (sse || requestId === undefined) {
       response.cancel();
       return;
     }
@@ -356,15 +362,7 @@ export class HttpTransport implements MCPTransport {
       await consumeResponseStream(this.#core, response, requestId, abort);
       return;
     }
-    const text = await response.text(this.#settings.maxMessageBytes);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw new ParseError("HTTP response body", text, { cause, status: response.status });
-    }
-    this.#endpoint.receive(value, requestId);
-    if (this.#endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+    await deliverJsonAnswer(this.#endpoint, response, requestId, this.#settings.maxMessageBytes);
   }
 
   /** Delivers a JSON-RPC error response for `requestId` found in an HTTP error body; true when it was one. */
@@ -387,6 +385,8 @@ export class HttpTransport implements MCPTransport {
 
 /** The media types of every POST. */
 const POST_MEDIA = { accept: ACCEPT_BOTH, contentType: "application/json" };
+
+const CANCELLED = "notifications/cancelled";
 
 /** Creates and connects an HTTP transport. */
 export async function createHttpTransport(config: HttpTransportConfig): Promise<HttpTransport> {

@@ -1,6 +1,7 @@
 // Security guarantees that cut across layers, each proven against a real child process or socket.
 // (Others live beside the code they guard; docs/reliability.md lists them all with their tests.)
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,6 +115,26 @@ describe("headers the transport owns", () => {
       expect(server.requests.every((r) => r.headers["x-custom"] === "kept")).toBe(true);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("a redirect never carries a secret to another origin", () => {
+  it("through connectToServer: a 307 to a real MCP server elsewhere is refused, and that server sees nothing", async () => {
+    const elsewhere = await startSdkServer();
+    const front = createServer((_req, res) => void res.writeHead(307, { location: elsewhere.url }).end());
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}/mcp`;
+      const headers = { "X-Api-Key": "SECRET-KEY-1", "Private-Token": "SECRET-KEY-2", Authorization: "Bearer SECRET-KEY-3" };
+      const error = await connectToServer("redirected", { type: "http", url, headers }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "HttpError", status: 307, location: elsewhere.url });
+      expect((error as Error).message).toContain("not followed: it points to another origin");
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await elsewhere.stop();
     }
   });
 });

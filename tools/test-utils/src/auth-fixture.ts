@@ -37,6 +37,8 @@ export interface AuthFixtureOptions {
    * `whoami` tool whose text is the access token it was called with) instead of echoing methods.
    */
   mcp?: boolean;
+  /** The token endpoint answers every request with a 307 to this URL. */
+  tokenRedirect?: string;
 }
 
 /** What a DPoP proof says, once its signature is checked against its own key; a string says what is wrong. */
@@ -122,6 +124,7 @@ export async function startAuthFixture(options: AuthFixtureOptions = {}): Promis
         if (options.issParameter === "wrong") back.searchParams.set("iss", "http://evil.example");
         return void res.writeHead(302, { location: back.href }).end();
       }
+      if (url.pathname === "/token" && options.tokenRedirect !== undefined) return void res.writeHead(307, { location: options.tokenRedirect }).end();
       if (url.pathname === "/token") {
         const grant = form.get("grant_type");
         if (grant === "authorization_code") {

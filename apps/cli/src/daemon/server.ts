@@ -7,6 +7,7 @@ import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
 import type { ConfigError, DiscoveredServer } from "@mcp/manager";
+import { failureHint } from "../live.js";
 import { label, prepareCall } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
@@ -130,13 +131,15 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       const { tool, args } = await prepareCall(session, params.words, signal);
       view.used.set(tool.serverName, Date.now());
       send(socket, { id: message.id, calling: label(tool) });
-      const result = await tool.call(args, {
-        signal,
-        resetTimeoutOnProgress: true,
-        onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
-        ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
-        ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
-      });
+      const result = await tool
+        .call(args, {
+          signal,
+          resetTimeoutOnProgress: true,
+          onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
+          ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
+          ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
+        })
+        .catch((error: unknown) => failureHint(error, `calling ${label(tool)}`)); // what `mcp call` says without the daemon
       view.used.set(tool.serverName, Date.now());
       send(socket, { id: message.id, result: { label: label(tool), toolName: tool.toolName, value: result } });
     } finally {
