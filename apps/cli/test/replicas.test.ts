@@ -137,6 +137,25 @@ describe("two gateway replicas sharing Redis", () => {
     }
   }, 60_000);
 
+  it("a session evicted by its caller's cap is gone from Redis too: no replica opens it again", async () => {
+    const init = (url: string) =>
+      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "many", version: "1" } } }) });
+    const list = (url: string, id: string) =>
+      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    const ids: string[] = [];
+    for (let i = 0; i < 34; i++) {
+      const answer = await init(replicas[0]!.url);
+      await answer.text();
+      ids.push(answer.headers.get("mcp-session-id")!);
+    }
+    // The cap is 32 a caller: the two oldest were closed, here and in Redis.
+    const raw = new Redis(redis.url);
+    await expect.poll(async () => (await raw.exists(`mcp:gateway-sessions:${ids[0]!}`)) + (await raw.exists(`mcp:gateway-sessions:${ids[1]!}`)), { timeout: 5_000 }).toBe(0);
+    await raw.quit();
+    for (const url of replicas.map((r) => r.url)) expect((await list(url, ids[0]!)).status).toBe(404);
+    expect((await list(replicas[1]!.url, ids[33]!)).status).toBe(200);
+  }, 60_000);
+
   it("an upstream OAuth token refreshed by one replica is the one the other sends; the refresh token is spent once", async () => {
     // A protected upstream server whose authorization server spends each refresh token once.
     const f = await startAuthFixture({ rotateRefresh: true, refreshDelayMs: 300, mcp: true });

@@ -3,6 +3,7 @@
 // bodies and streams. Raw HTTP where the SDK clients cannot say what an attacker sends.
 import { once } from "node:events";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { probeEvents } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, userConfig } from "./helpers.js";
@@ -154,6 +155,44 @@ describe("mcp serve --http under abuse", () => {
     // Others are served as before.
     const ok = await call2026(serve.url, tokenOf("admin"), "p1h__flood", { count: 1 });
     expect(ok.result?.["content"]).toEqual([{ type: "text", text: "sent 1" }]);
+  }, 60_000);
+});
+
+describe("mcp serve --http: one caller cannot starve the others", () => {
+  let probes: ProbeBox;
+  let serve: HttpServe;
+
+  beforeAll(async () => {
+    probes = await probeBox();
+    const file = probes.box.write(`${probes.box.project}/callers.json`, { mallory: { token: tokenOf("mallory"), allow: ["p1h__probe"] }, alice: { token: tokenOf("alice") } });
+    serve = await startHttpServe(probes.box, ["--callers", file]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await serve?.stop();
+    await probes?.stop();
+  });
+
+  it("a caller's unanswered input_required rounds hold at most 16 upstream requests; past that it is refused (429), and others are served", async () => {
+    // Each round mallory leaves unanswered keeps one upstream request (one of the 64 connections to p1h) open.
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => call2026(serve.url, tokenOf("mallory"), "p1h__probe", { secret: `mallory:${i}`, steps: 0 })));
+    expect(outcomes.filter((o) => o.result?.["resultType"] === "input_required").length).toBe(16);
+    const refused = outcomes.filter((o) => o.error?.code === 429);
+    expect(refused.length).toBe(24);
+    expect(refused[0]!.error!.message).toContain("16 requests in flight");
+    const alice = await caller2025("alice", serve.url);
+    try {
+      expect(await alice.probe("p1h", "alice:1", { steps: 0 })).toEqual({ secret: "alice:1", sampled: "sampled-by-alice", elicited: "elicited-by-alice", roots: ["file:///alice"] });
+    } finally {
+      await alice.close();
+    }
+  }, 60_000);
+
+  it("connections that never send a request are closed, so they cannot use up the front's sockets", async () => {
+    const url = new URL(serve.url);
+    const silent = Array.from({ length: 20 }, () => connect(Number(url.port), url.hostname));
+    await Promise.all(silent.map((socket) => once(socket, "close")));
+    expect(await call2026(serve.url, tokenOf("alice"), "p1h__flood", { count: 1 })).toMatchObject({ result: { content: [{ type: "text", text: "sent 1" }] } });
   }, 60_000);
 });
 

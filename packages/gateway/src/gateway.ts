@@ -3,13 +3,13 @@
 // are named `<server>__<name>` on the aggregate endpoint and keep their own names on a server's
 // own endpoint; resources keep their URIs and are routed by a map.
 
-import { connectToServer, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
+import { connectToServer, notifyRootsListChanged, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
-import { Rounds } from "./rounds.js";
+import { CallEndedError, Rounds } from "./rounds.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -28,7 +28,19 @@ export interface GatewayOptions {
   connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport" | "onSampling" | "onElicitation" | "roots"> | undefined;
   /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
   laneIdleMs?: number | undefined;
+  /**
+   * Most requests one caller may have in flight upstream at once (a 2026-07-28 call waiting for
+   * its caller's answer counts), so one caller cannot take every connection to a shared server.
+   * Default 16.
+   */
+  maxInFlightPerCaller?: number | undefined;
 }
+
+/** The JSON-RPC error code of a request refused for its caller's limits (in flight, or rate); outside JSON-RPC's reserved range. */
+export const LIMITED = 429;
+
+/** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
+export const MAX_IN_FLIGHT_PER_CALLER = 16;
 
 /**
  * How long a request to an upstream server, or a question to a caller, may take when the caller
@@ -90,6 +102,7 @@ export class Gateway {
   readonly info: { name: string; version: string };
   /** The only caller, when there is one: the owner of everything on the manager's connections. */
   readonly #sole: Caller | undefined;
+  readonly #maxInFlight: number;
   /** Instances with a connection of their own (stdio, 2025 sessions), told of list changes, with what each serves to whom. */
   readonly #live = new Map<Server, Scope>();
   readonly #listeners = new Set<(kind: "tools" | "prompts" | "resources") => void>();
@@ -100,6 +113,7 @@ export class Gateway {
     this.warn = options.warn ?? (() => {});
     this.info = { name: options.name ?? "mcp-gateway", version: options.version ?? "0.0.0" };
     this.#sole = options.callers?.length === 1 ? options.callers[0] : undefined;
+    this.#maxInFlight = options.maxInFlightPerCaller ?? MAX_IN_FLIGHT_PER_CALLER;
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
@@ -120,6 +134,17 @@ export class Gateway {
   track(server: Server, scope: Scope): void {
     this.#live.set(server, scope);
     server.onclose = () => this.#live.delete(server);
+    // The only caller's roots are the roots of the shared connections: tell their servers when they
+    // can be had (it connected) or changed, so a server that asked before gets them.
+    const rootsChanged = (): void => {
+      if (this.#sole === undefined || scope.caller.id !== this.#sole.id || !covers(server.getClientCapabilities(), "roots/list")) return;
+      for (const name of this.servers({ server: undefined })) {
+        const connection = this.manager.getConnection(name);
+        if (connection?.era === "2025") void notifyRootsListChanged(connection).catch(() => undefined);
+      }
+    };
+    server.oninitialized = rootsChanged;
+    server.setNotificationHandler("notifications/roots/list_changed", rootsChanged);
   }
 
   /** How many instances have a connection of their own (stdio connections, 2025 sessions). */
@@ -199,22 +224,44 @@ export class Gateway {
     }
   }
 
-  /** `roots/list` from a server: the roots of the caller whose request it is about, else none. */
+  /**
+   * `roots/list` from a server: the roots of the caller whose request it is about; with none in
+   * flight, the connection owner's, asked on a connection of its own that offers roots; else none.
+   */
   async #roots(server: string, context: RequestContext, owner: Caller | undefined): Promise<{ uri: string; name?: string }[]> {
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(30_000)]);
     const asker = this.#askerOf(server, context, owner);
-    if (!asker?.can("roots/list")) return [];
-    const answer = (await asker.ask("roots/list", {}, AbortSignal.any([context.signal, AbortSignal.timeout(30_000)])).catch(() => ({ roots: [] }))) as { roots?: { uri: string; name?: string }[] };
-    return Array.isArray(answer.roots) ? answer.roots : [];
+    let answer: Promise<unknown> | undefined;
+    if (asker) answer = asker.can("roots/list") ? asker.ask("roots/list", {}, signal) : undefined;
+    else if (owner !== undefined) {
+      const live = [...this.#live].reverse().find(([instance, scope]) => scope.caller.id === owner.id && this.sees(scope, server) && covers(instance.getClientCapabilities(), "roots/list"));
+      answer = live?.[0].listRoots(undefined, { signal });
+    }
+    const roots = ((await answer?.catch(() => undefined)) as { roots?: unknown } | undefined)?.roots;
+    return Array.isArray(roots) ? (roots as { uri: string; name?: string }[]) : [];
   }
 
-  #ask(server: string, method: string, params: unknown, context: RequestContext, owner: Caller | undefined): Promise<unknown> {
-    const asker = this.#askerOf(server, context, owner);
-    if (!asker) {
-      this.warn(`server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`);
-      return Promise.reject(new RpcError(-32603, `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`));
+  /**
+   * A server's question, to the caller whose call it is tied to. An untied one goes to the
+   * connection owner's latest call in flight; if that call ends before the question reaches its
+   * caller, to the next one of the owner's calls.
+   */
+  async #ask(server: string, method: string, params: unknown, context: RequestContext, owner: Caller | undefined): Promise<unknown> {
+    const tried = new Set<Asker>();
+    for (;;) {
+      const asker = this.#askerOf(server, context, owner);
+      if (!asker || tried.has(asker)) {
+        this.warn(`server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`);
+        throw new RpcError(-32603, `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`);
+      }
+      if (!asker.can(method)) throw new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`);
+      tried.add(asker);
+      try {
+        return await asker.ask(method, params, context.signal);
+      } catch (error) {
+        if (!(error instanceof CallEndedError) || context.relatedTo !== undefined) throw error;
+      }
     }
-    if (!asker.can(method)) return Promise.reject(new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`));
-    return asker.ask(method, params, context.signal);
   }
 
   /**
@@ -229,6 +276,9 @@ export class Gateway {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
     const run = async (asker: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
+      if (this.inflight.countOf(scope.caller) >= this.#maxInFlight) {
+        throw new ProtocolError(LIMITED, `Caller "${scope.caller.name}" already has ${this.#maxInFlight} requests in flight; wait for one to end`, { reason: "in-flight", limit: this.#maxInFlight });
+      }
       const leave = this.inflight.enter(server, asker);
       try {
         const options: RequestOptions = { signal, relatedTo: asker };
@@ -243,8 +293,15 @@ export class Gateway {
     try {
       if (scope.era === "legacy") {
         const can = (method: string): boolean => covers(instance.getClientCapabilities(), method);
-        const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> => ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true });
-        return await run({ caller: scope.caller, can, ask, log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
+        // Questions travel on this request's stream: once it has its result, none can.
+        let ended = false;
+        const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> =>
+          ended ? Promise.reject(new CallEndedError()) : ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true });
+        try {
+          return await run({ caller: scope.caller, can, ask, log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
+        } finally {
+          ended = true;
+        }
       }
       const binding = [scope.caller.id, scope.server ?? "", ctx.mcpReq.method, subject].join("\n");
       return await this.rounds.serve(ctx, binding, (ask, round, signal) => {

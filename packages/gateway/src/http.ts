@@ -186,7 +186,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
     const url = new URL(req.url ?? "/", "http://gateway");
     const scope = scopeOf(url.pathname);
-    if (!scope) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base} and ${base}/<server>)`));
+    // A server the caller may not see is not found, as one that does not exist.
+    if (!scope || (scope.server !== undefined && !gateway.sees({ server: scope.server, caller }, scope.server))) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base} and ${base}/<server>)`));
     const chunks = await readBody(req);
     if (!chunks) {
       res.once("finish", () => req.destroy());

@@ -21,6 +21,8 @@ export interface Asker {
 /** The askers of the requests in flight, per upstream server and caller, latest last. */
 export class InFlight {
   readonly #lists = new Map<string, Asker[]>();
+  /** Per caller id: its requests in flight, to every server. */
+  readonly #counts = new Map<string, number>();
 
   /** Registers `asker` while a request to `server` runs; call the returned function when it ends. */
   enter(server: string, asker: Asker): () => void {
@@ -28,13 +30,23 @@ export class InFlight {
     let list = this.#lists.get(key);
     if (!list) this.#lists.set(key, (list = []));
     list.push(asker);
+    const id = asker.caller.id;
+    this.#counts.set(id, (this.#counts.get(id) ?? 0) + 1);
     let left = false;
     return () => {
       if (left) return;
       left = true;
       list.splice(list.indexOf(asker), 1);
       if (list.length === 0 && this.#lists.get(key) === list) this.#lists.delete(key);
+      const count = (this.#counts.get(id) ?? 1) - 1;
+      if (count > 0) this.#counts.set(id, count);
+      else this.#counts.delete(id);
     };
+  }
+
+  /** How many requests of `caller` are in flight (to any server; a 2026-07-28 call waiting for its caller's answer counts). */
+  countOf(caller: Caller): number {
+    return this.#counts.get(caller.id) ?? 0;
   }
 
   /**

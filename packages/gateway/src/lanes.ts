@@ -31,10 +31,12 @@ interface Lane {
 /**
  * Whether what a connection's server sends can be tied to the request that caused it: a
  * 2026-07-28 server asks within the request's answer; a Streamable HTTP server sends a request's
- * questions and logs on that POST's stream. A 2025-era stdio or HTTP+SSE server ties nothing.
+ * questions and logs on that POST's stream. A 2025-era stdio or HTTP+SSE server ties nothing (nor
+ * does a `type: "http"` server the transport fell back to HTTP+SSE for).
  */
 export function tiesMessages(connection: MCPServerConnection): boolean {
-  return connection.era !== "2025" || connection.config.type === "http";
+  // The transport's mode, not the config's type: a `type: "http"` server may have been reached over HTTP+SSE.
+  return connection.era !== "2025" || (connection.transport as { mode?: unknown }).mode === "http";
 }
 
 /** The lanes of one gateway: per caller and upstream server. */

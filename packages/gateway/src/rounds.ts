@@ -10,6 +10,17 @@ import { ProtocolError, type ServerContext } from "@modelcontextprotocol/server"
 /** How long an upstream request waits for the caller's retry before it is cancelled. */
 export const ROUND_TTL_MS = 5 * 60_000;
 
+/**
+ * A question given to a call that ended before the question reached its caller (a call to which an
+ * untied question was handed): whoever asked may give it to another call of the same caller.
+ */
+export class CallEndedError extends Error {
+  constructor() {
+    super("the call this question was given to has ended");
+    this.name = "CallEndedError";
+  }
+}
+
 interface Question {
   key: string;
   method: string;
@@ -33,6 +44,8 @@ class PendingCall {
   outcome: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> | undefined;
   wake: (() => void) | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** The call has its result: no question reaches its caller any more. */
+  ended = false;
   #next = 0;
 
   constructor(binding: string) {
@@ -40,6 +53,7 @@ class PendingCall {
   }
 
   question(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    if (this.ended) return Promise.reject(new CallEndedError());
     return new Promise((resolve, reject) => {
       const key = `${method.replace(/\W/g, "-")}-${++this.#next}`;
       const q: Question = { key, method, params, resolve, reject };
@@ -47,6 +61,13 @@ class PendingCall {
       this.fresh.push(q);
       this.wake?.();
     });
+  }
+
+  /** The call's result is in: questions still waiting here (another call's, handed to this one) go back to their asker. */
+  end(): void {
+    this.ended = true;
+    for (const q of [...this.fresh.splice(0), ...this.asked.values()]) q.reject(new CallEndedError());
+    this.asked.clear();
   }
 }
 
@@ -105,6 +126,7 @@ export class Rounds {
       ]);
       call.wake = undefined;
       if (next !== "asked") {
+        call.end();
         if (next.ok) return next.value;
         throw next.error;
       }

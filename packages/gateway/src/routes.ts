@@ -21,7 +21,8 @@ function exposed(scope: Scope, server: string, name: string): string {
 function route(gateway: Gateway, scope: Scope, name: unknown, what: string): { server: string; name: string } {
   if (typeof name !== "string") throw new ProtocolError(-32602, `${what} name missing`);
   const found = scope.server !== undefined ? { server: scope.server, name } : splitName(name, gateway.servers(scope));
-  if (!found || (what !== "tool" && !gateway.sees(scope, found.server))) throw new ProtocolError(-32602, `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
+  // A server the caller may not see is answered as an unknown name: its existence is not told.
+  if (!found || !gateway.sees(scope, found.server)) throw new ProtocolError(-32602, `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
   return found;
 }
 
@@ -65,7 +66,14 @@ async function resourceOwner(gateway: Gateway, scope: Scope, uri: string, report
   const listed = owner.get(uri);
   if (listed !== undefined) return listed;
   const templates = await each(gateway, scope, (s) => gateway.manager.listResourceTemplates(s));
-  const match = templates.find(({ item }) => templateMatches(item.uriTemplate, uri));
+  // The most specific template that matches (the most fixed characters): a catch-all like `{+uri}`
+  // never takes a URI another server's own template names.
+  let match: { server: string; fixed: number } | undefined;
+  for (const { server, item } of templates) {
+    if (!templateMatches(item.uriTemplate, uri)) continue;
+    const fixed = item.uriTemplate.replace(/\{[^}]*\}/g, "").length;
+    if (match === undefined || fixed > match.fixed) match = { server, fixed };
+  }
   if (match) return match.server;
   // -32602 with data { uri }: resource-not-found on every revision (2026-07-28 requires it; SDK 1.x always sent it).
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri} (no server lists it or a template it matches)`);

@@ -38,7 +38,7 @@ export const SESSION_TTL_MS = 60 * 60_000;
 
 /** Limits of one replica's sessions. */
 export interface SessionLimits {
-  /** A session with nothing in flight this long is closed here (its record stays for the store's TTL). Default 30 minutes. */
+  /** A session with nothing in flight this long is closed (here, and in the store). Default 30 minutes. */
   idleMs?: number | undefined;
   /** Sessions one caller may hold on a replica; opening one more closes its least recently used idle one. Default 32. */
   perCaller?: number | undefined;
@@ -52,6 +52,15 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
   if (typeof value !== "object" || value === null) return false;
   const { caller, path, initialize } = value as Record<string, unknown>;
   return typeof caller === "string" && typeof path === "string" && typeof initialize === "object" && initialize !== null && !Array.isArray(initialize);
+}
+
+/** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
+function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+    if (method === "initialize") return { params: typeof params === "object" && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : {} };
+  }
+  return undefined;
 }
 
 interface Held {
@@ -73,7 +82,7 @@ function plain(status: number, message: string): Response {
 export class LegacySessions {
   readonly #held = new Map<string, Held>();
   /** Sessions being opened again here: two requests for one session open it once. */
-  readonly #reopening = new Map<string, Promise<Held | "foreign" | undefined>>();
+  readonly #reopening = new Map<string, Promise<Held | "foreign" | "full" | undefined>>();
   /** Per caller id: sessions being opened now (they count against the cap before they exist). */
   readonly #opening = new Map<string, number>();
   readonly #gateway: Gateway;
@@ -123,7 +132,7 @@ export class LegacySessions {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
     if (id) {
-      let held: Held | "foreign" | undefined = this.#held.get(id);
+      let held: Held | "foreign" | "full" | undefined = this.#held.get(id);
       if (!held) {
         let reopening = this.#reopening.get(id);
         if (!reopening) {
@@ -133,6 +142,7 @@ export class LegacySessions {
         held = await reopening;
       }
       if (!held) return plain(404, "Session not found");
+      if (held === "full") return this.#full(caller);
       if (held === "foreign" || held.caller.id !== caller.id || held.path !== path) return plain(403, "This session belongs to another caller or endpoint");
       const session = held;
       const now = Date.now();
@@ -149,11 +159,10 @@ export class LegacySessions {
       else request.signal.addEventListener("abort", done, { once: true });
       return session.transport.handleRequest(request, given);
     }
-    if (request.method !== "POST") return plain(400, "Bad Request: no session (send initialize first)");
-    const body = parsed as { method?: unknown; params?: unknown } | undefined;
-    if (body?.method === "initialize" && !this.#makeRoom(caller)) {
-      return plain(429, `Caller "${caller.name}" already has ${this.#perCaller} sessions here with requests in flight; close one (DELETE) or wait`);
-    }
+    // Only an initialize (alone, or in a batch) opens a session; anything else is refused before anything is made.
+    const opening = request.method === "POST" ? initializeIn(parsed) : undefined;
+    if (!opening) return plain(400, "Bad Request: no session (send initialize first)");
+    if (!this.#makeRoom(caller)) return this.#full(caller);
     this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
     const transport = this.#open(caller, path, () => randomUUID());
     let instance: Server | undefined;
@@ -172,19 +181,21 @@ export class LegacySessions {
       }
     }
     if (!transport.sessionId || !this.#held.has(transport.sessionId)) return response;
-    if (this.#store && body?.method === "initialize") {
+    if (this.#store) {
       // Off the caller's path: the answer does not wait for Redis (another replica may miss the session for that moment).
-      const record: SessionRecord = { caller: caller.id, path, initialize: (body.params ?? {}) as Record<string, unknown> };
+      const record: SessionRecord = { caller: caller.id, path, initialize: opening.params };
       void this.#store.set(transport.sessionId, record, SESSION_TTL_MS).catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`));
     }
     return response;
   }
 
   /** Opens on this replica a session another one began: its `initialize` is replayed under the same id. */
-  async #reopen(id: string, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | undefined> {
+  async #reopen(id: string, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | "full" | undefined> {
     const record: unknown = await this.#store?.get(id).catch(() => undefined);
     if (!isSessionRecord(record)) return undefined;
     if (record.caller !== caller.id || record.path !== path) return "foreign";
+    // Opened here, it counts against the caller's sessions here like any other.
+    if (!this.#makeRoom(caller)) return "full";
     const transport = this.#open(caller, path, () => id);
     const instance = await this.#connect(scope, caller, transport);
     const url = `http://gateway${path}`;
@@ -218,21 +229,30 @@ export class LegacySessions {
     }
     if (count < this.#perCaller) return true;
     if (oldest === undefined) return false;
-    this.#held.delete(oldest[0]);
-    void oldest[1].transport.close().catch(() => {});
+    this.#forget(oldest[0], oldest[1]);
     return true;
+  }
+
+  /** A session closed by the gateway (evicted, or idle): gone here, and from the store, so no replica opens it again. */
+  #forget(sessionId: string, held: Held): void {
+    this.#held.delete(sessionId);
+    void held.transport.close().catch(() => {});
+    void this.#store?.delete(sessionId).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
+  }
+
+  #full(caller: Caller): Response {
+    return plain(429, `Caller "${caller.name}" already has ${this.#perCaller} sessions here with requests in flight; close one (DELETE) or wait`);
   }
 
   /**
    * Closes this replica's sessions idle for longer than the limit: no request and no open stream
-   * (a caller that went away without DELETE). Their records stay for the store's TTL.
+   * (a caller that went away without DELETE). Their records go too: no replica opens them again.
    */
   #sweep(): void {
     const before = Date.now() - this.#idleMs;
     for (const [sessionId, held] of this.#held) {
       if (held.busy > 0 || held.listening > 0 || held.touched > before) continue;
-      this.#held.delete(sessionId);
-      void held.transport.close().catch(() => {});
+      this.#forget(sessionId, held);
     }
   }
 

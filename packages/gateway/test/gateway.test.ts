@@ -96,6 +96,30 @@ describe("createGateway mounted in an app's own server", () => {
     await bob.close();
   });
 
+  it("a caller learns nothing of servers it may not see: their endpoint and their tools are unknown, as names that do not exist", async () => {
+    const { url } = await mount();
+    const status = async (path: string) => (await post(`${url}${path}`, { "x-api-key": "bob-key" }, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } })).status;
+    expect(await status("/p1s")).toBe(404);
+    expect(await status("/nobody")).toBe(404);
+    expect(await status("/p1h")).toBe(200);
+    const bob = await session(url, "bob-key");
+    const hidden = await bob.callTool({ name: "p1s__probe", arguments: {} }).catch((error: Error) => error.message);
+    const unknown = await bob.callTool({ name: "nobody__probe", arguments: {} }).catch((error: Error) => error.message);
+    expect(String(hidden).replace("p1s", "nobody")).toBe(unknown);
+    await bob.close();
+  });
+
+  it("initialize in a batch counts against the session cap like any other", async () => {
+    const { url, gateway } = await mount({ sessionLimits: { perCaller: 2 } });
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    for (let i = 0; i < 6; i++) {
+      const answer = await post(url, { "x-api-key": "alice-key" }, [init]);
+      expect(answer.status).toBe(200);
+      await answer.text();
+    }
+    expect(gateway.stats().sessions).toBe(2);
+  });
+
   it("a Host that is not this machine's is refused unless hosts says so", async () => {
     const { url } = await mount();
     const status = await new Promise<number>((resolve) => {
@@ -162,7 +186,7 @@ describe("createGateway mounted in an app's own server", () => {
     expect(answers.map((a) => (JSON.parse((a.content as { text: string }[])[0]!.text) as { sampled: string }).sampled)).toEqual(["sampled-by-alice-key", "sampled-by-alice-key", "sampled-by-carol-key"]);
     // A call the caller may not make opens nothing.
     const bob = await session(url, "bob-key");
-    await expect(bob.callTool({ name: "p1s__probe", arguments: { secret: "x" } })).rejects.toThrow(/not allowed/);
+    await expect(bob.callTool({ name: "p1s__probe", arguments: { secret: "x" } })).rejects.toThrow(/Unknown tool/);
     await vi.waitFor(() => expect(gateway.stats().lanes).toBe(0), { timeout: 10_000, interval: 50 });
     await vi.waitFor(() => expect(probeProcesses()).toBe(before), { timeout: 10_000, interval: 50 });
     for (const client of [alice, alice2, carol, bob]) await client.close();
