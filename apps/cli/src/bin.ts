@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
+import { stdout } from "./ui.js";
 
 // `mcp tools | head`: a reader that goes away is not an error.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (error.code === "EPIPE") {
+      // Unless what goes to stdout is a log the command goes on without (`mcp serve --audit -`).
+      if (stream === process.stdout && !stdout.exitWhenClosed) return;
+      process.exit(process.exitCode ?? 0);
+    }
     throw error;
   });
 }

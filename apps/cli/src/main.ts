@@ -164,6 +164,9 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--deny <patterns>", "never these tools, whatever their case (repeatable)", collect)
     .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
     .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
+    .option("--audit <file>", "append a JSON line per request to this file (or - for stdout with --http): caller, tool, a hash of the arguments, decision, outcome")
+    .option("--tool-search", "offer search_tools on every endpoint: it finds tools among those the caller may use")
+    .option("--view <name>", "show the token's or the stdio caller's tools through this view of your config")
     .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL); tokens there are encrypted with MCP_REDIS_KEY or MCP_REDIS_KEY_FILE")
     .option("--redis-plaintext-tokens", "with --redis and no key: keep upstream OAuth tokens in Redis unencrypted (or set MCP_REDIS_PLAINTEXT_TOKENS=1)")
     .addHelpText(

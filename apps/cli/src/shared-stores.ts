@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import type { ToolCache } from "@mcp/manager";
 import type { TokenStore } from "@mcp/oauth";
-import type { SessionStore } from "@mcp/gateway";
+import type { RateLimitStore, SessionStore } from "@mcp/gateway";
 import { CliError, EXIT, warn } from "./ui.js";
 
 /** The stores of one Redis, and how to let go of it. */
@@ -17,6 +17,8 @@ export interface SharedStores {
   cache: ToolCache;
   tokens: TokenStore;
   sessions: SessionStore;
+  /** Callers' rate-limit buckets, one for every replica. */
+  rates: RateLimitStore;
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ async function redisKey(env: NodeJS.ProcessEnv, parse: (text: string, where: str
 export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError?: (error: Error) => void): Promise<SharedStores | undefined> {
   const url = env["MCP_REDIS_URL"];
   if (!url) return undefined;
-  const { closeRedis, connectRedis, parseRedisKey, RedisKeyValue, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
+  const { closeRedis, connectRedis, parseRedisKey, RedisKeyValue, RedisRateLimits, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
   const key = await redisKey(env, parseRedisKey);
   if (key === undefined && !on(env["MCP_REDIS_PLAINTEXT_TOKENS"])) {
     throw new CliError(
@@ -75,6 +77,7 @@ export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError
     cache: new RedisToolCache({ redis, prefix, sharePrivate: true, onError }),
     tokens: new RedisTokenStore({ redis, prefix, onError, ...(key ? { key } : { plaintext: true }), onWarning: (message) => warn(`Redis (MCP_REDIS_URL): ${message}`) }),
     sessions: new RedisKeyValue({ redis, prefix, namespace: "gateway-sessions", onError }),
+    rates: new RedisRateLimits({ redis, prefix, onError }),
     // At once if Redis does not answer: a blocked Redis does not hold up the end of a command.
     close: () => closeRedis(redis),
   };

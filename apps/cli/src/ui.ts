@@ -9,6 +9,9 @@ import pc from "picocolors";
 export const color = pc;
 
 /** A failure the user can act on, with the exit code it ends the program with. */
+/** Whether the command ends when its stdout's reader goes away (yes, but for a server whose stdout is only its audit log). */
+export const stdout = { exitWhenClosed: true };
+
 export class CliError extends Error {
   constructor(
     message: string,

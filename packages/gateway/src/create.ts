@@ -75,6 +75,9 @@ export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
  */
 export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
   const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
+  for (const caller of callers ?? []) {
+    if (caller.view !== undefined && !options.views?.has(caller.view)) throw new Error(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`);
+  }
   const core = new Gateway(manager, { ...options, callers });
   if (options.handlers) bindHandlers(options.handlers, core);
   const authenticate = options.authenticate ?? bearerTokens(options.tokens ?? new Map());
@@ -85,8 +88,10 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     handle: http,
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
+      const view = caller.view === undefined ? undefined : core.views.get(caller.view);
+      if (caller.view !== undefined && !view) throw new Error(`the stdio caller's view "${caller.view}" is not one of the gateway's views`);
       const transport = new StdioServerTransport(stdioOptions.stdin, stdioOptions.stdout);
-      const handle = sdkServeStdio((ctx) => createInstance(core, { server: undefined, caller, era: ctx.era }, true), { transport, onerror: (error) => core.warn(error.message) });
+      const handle = sdkServeStdio((ctx) => createInstance(core, { server: undefined, view, endpoint: "stdio", caller, era: ctx.era }, true), { transport, onerror: (error) => core.warn(error.message) });
       const served = { close: () => (stdio.delete(served), handle.close()) };
       stdio.add(served);
       return served;

@@ -10,6 +10,9 @@ import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
+import { auditEntry, type AuditSink, type Note } from "./audit.js";
+import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
+import type { View } from "./views.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -34,13 +37,19 @@ export interface GatewayOptions {
    * Default 16.
    */
   maxInFlightPerCaller?: number | undefined;
+  /** Views by name (see `views.ts`): served at `<path>/view/<name>`, and to callers whose `view` names them. */
+  views?: ReadonlyMap<string, View> | undefined;
+  /** Offer `search_tools` on every endpoint: it finds tools among those the caller may use there. */
+  toolSearch?: boolean | undefined;
+  /** Where audit entries go, one per request handled (see `audit.ts`); none: no audit, at no cost. */
+  audit?: AuditSink | undefined;
+  /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
+  rateLimits?: RateLimitStore | undefined;
 }
-
-/** The JSON-RPC error code of a request refused for its caller's limits (in flight, or rate); outside JSON-RPC's reserved range. */
-export const LIMITED = 429;
 
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
 export const MAX_IN_FLIGHT_PER_CALLER = 16;
+
 
 /**
  * How long a request to an upstream server, or a question to a caller, may take when the caller
@@ -51,12 +60,17 @@ export const UPSTREAM_TIMEOUT_MS = 600_000;
 /** The protocol era a server instance serves (the SDK tells the factory). */
 export type Era = "legacy" | "modern";
 
-/** What one server instance serves: every server (`undefined`) or one, and for whom. */
+/** What one server instance serves: every server (`undefined`), one, or a view; for whom, where. */
 export interface Scope {
   server: string | undefined;
   caller: Caller;
   era: Era;
+  /** Where the caller came: `/mcp`, `/mcp/<server>`, `/mcp/view/<name>`, `stdio` (for the audit log). */
+  endpoint?: string | undefined;
+  /** The view served (its tools only). */
+  view?: View | undefined;
 }
+
 
 /** Turns an upstream failure into the JSON-RPC error the caller gets: its code kept when it had one. */
 export function toProtocolError(error: unknown): Error {
@@ -98,6 +112,10 @@ export class Gateway {
   readonly inflight = new InFlight();
   readonly rounds = new Rounds();
   readonly lanes: Lanes;
+  readonly limits: RateLimiter;
+  readonly views: ReadonlyMap<string, View>;
+  readonly toolSearch: boolean;
+  readonly #audit: AuditSink | undefined;
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
   /** The only caller, when there is one: the owner of everything on the manager's connections. */
@@ -114,6 +132,10 @@ export class Gateway {
     this.info = { name: options.name ?? "mcp-gateway", version: options.version ?? "0.0.0" };
     this.#sole = options.callers?.length === 1 ? options.callers[0] : undefined;
     this.#maxInFlight = options.maxInFlightPerCaller ?? MAX_IN_FLIGHT_PER_CALLER;
+    this.limits = new RateLimiter(options.rateLimits ?? new MemoryRateLimits(), this.warn);
+    this.views = options.views ?? new Map();
+    this.toolSearch = options.toolSearch === true;
+    this.#audit = options.audit;
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
@@ -161,10 +183,46 @@ export class Gateway {
    * Whether a scope's caller may see `server` at all (its prompts, resources, completions, logs):
    * the scope serves it, and the caller has no lists, or they leave it one of the server's tools.
    */
-  sees(scope: Pick<Scope, "server" | "caller">, server: string): boolean {
-    if (scope.server !== undefined && scope.server !== server) return false;
+  sees(scope: Pick<Scope, "server" | "caller" | "view">, server: string): boolean {
+    // A view shows tools only: nothing else of any server (prompts, resources, logs).
+    if (scope.view || (scope.server !== undefined && scope.server !== server)) return false;
     if (scope.caller.allow === undefined && !scope.caller.deny?.length) return true;
     return this.manager.getTools().some((tool) => tool.serverName === server && allowed(scope.caller, server, tool.toolName));
+  }
+
+  /**
+   * A request handler of `scope` for `method`, audited when there is an audit sink (one entry per
+   * request, built and written after the request's turn); without one, `run` is all there is.
+   */
+  audited<A extends [unknown, ServerContext?], R>(scope: Scope, method: string, run: (note: Note, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    const sink = this.#audit;
+    if (!sink) return (...args) => run({}, ...args);
+    return async (...args) => {
+      const started = Date.now();
+      const note: Note = {};
+      const emit = (outcome: { result?: unknown; error?: unknown }): void =>
+        void setImmediate(() => {
+          try {
+            sink(auditEntry(scope, method, note, started, outcome, args[1]?.mcpReq.signal.aborted === true));
+          } catch {
+            // A sink that throws loses its entry, not the gateway.
+          }
+        });
+      try {
+        const result = await run(note, ...args);
+        emit({ result });
+        return result;
+      } catch (error) {
+        emit({ error });
+        throw error;
+      }
+    };
+  }
+
+  /** An HTTP request refused before it had a caller (no valid credentials), for the audit log. */
+  unauthenticated(endpoint: string): void {
+    const sink = this.#audit;
+    if (sink) setImmediate(() => sink({ time: new Date().toISOString(), caller: null, endpoint, method: null, decision: "unauthenticated", durationMs: 0 }));
   }
 
   /** Subscribes to list changes (the HTTP front publishes them to 2026-07-28 listeners). */

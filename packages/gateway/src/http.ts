@@ -8,9 +8,10 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
+import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { LegacySessions, type SessionLimits, type SessionStore } from "./sessions.js";
+import { LegacySessions, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
 /** Who sends a request: its caller, or undefined (answered `401`). */
 export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
@@ -116,13 +117,32 @@ function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signa
   return { request: new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) }), parsed };
 }
 
+/**
+ * For a JSON answer that is the gateway's own refusal for a caller's limits (JSON-RPC error 429):
+ * the seconds to wait, which the HTTP answer then says too (429, `Retry-After`). Small bodies only,
+ * and only those holding that code are parsed.
+ */
+function limitOf(body: Buffer): number | undefined {
+  if (body.length > 2048 || !body.includes(`"code":${LIMITED},`)) return undefined;
+  try {
+    const error = (JSON.parse(body.toString("utf8")) as { error?: { code?: unknown; data?: { retryAfterMs?: unknown } } }).error;
+    if (error?.code !== LIMITED) return undefined;
+    const ms = error.data?.retryAfterMs;
+    return typeof ms === "number" ? Math.max(1, Math.ceil(ms / 1000)) : 1;
+  } catch {
+    return undefined;
+  }
+}
+
 async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers = Object.fromEntries(response.headers.entries());
   if (!response.body) return void res.writeHead(response.status, headers).end();
   // A JSON answer goes out in one write with its length; an event stream as it comes.
   if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
     const body = Buffer.from(await response.arrayBuffer());
-    return void res.writeHead(response.status, { ...headers, "content-length": String(body.length) }).end(body);
+    const limited = limitOf(body);
+    const status = limited === undefined ? response.status : 429;
+    return void res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
@@ -156,21 +176,41 @@ function normalPath(path: string | undefined): string {
 export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions): HttpHandler {
   const base = normalPath(options.path);
   const names = () => new Set(gateway.servers({ server: undefined }));
-  const scopeOf = (pathname: string): { server: string | undefined } | undefined => {
-    if (pathname === base || pathname === `${base}/`) return { server: undefined };
-    if (!pathname.startsWith(`${base}/`)) return undefined;
-    const match = /^([^/]+)\/?$/.exec(pathname.slice(base.length + 1));
-    let name: string | undefined;
+  /**
+   * What a path serves to `caller`: every server, one, or a view; undefined when it serves nothing
+   * to this caller (a server it may not see, a view not its own, a server endpoint to a caller
+   * bound to a view) — answered as a path that does not exist.
+   */
+  const targetOf = (pathname: string, caller: Caller): Target | undefined => {
+    let rest: string | undefined;
+    if (pathname === base || pathname === `${base}/`) rest = "";
+    else if (pathname.startsWith(`${base}/`)) rest = pathname.slice(base.length + 1).replace(/\/$/, "");
+    if (rest === undefined) return undefined;
+    let parts: string[];
     try {
-      name = match ? decodeURIComponent(match[1]!) : undefined;
+      parts = rest === "" ? [] : rest.split("/").map(decodeURIComponent);
     } catch {
-      name = undefined;
+      return undefined;
     }
-    return name !== undefined && names().has(name) ? { server: name } : undefined;
+    const bound = caller.view === undefined ? undefined : gateway.views.get(caller.view);
+    if (caller.view !== undefined && !bound) return undefined;
+    if (parts.length === 0) return bound ? { server: undefined, view: bound, endpoint: base } : { server: undefined, endpoint: base };
+    if (parts.length === 2 && parts[0] === "view") {
+      const view = gateway.views.get(parts[1]!);
+      return view && (!bound || bound === view) ? { server: undefined, view, endpoint: `${base}/view/${view.name}` } : undefined;
+    }
+    const name = parts[0]!;
+    if (parts.length !== 1 || bound || !names().has(name) || !gateway.sees({ server: name, caller }, name)) return undefined;
+    return { server: name, endpoint: `${base}/${name}` };
   };
   const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { id: "anonymous", name: "anonymous", allow: [] };
 
-  const modern: McpHttpHandler = createMcpHandler((ctx) => createInstance(gateway, { server: scopeOf(new URL(ctx.requestInfo!.url).pathname)?.server, caller: callerOfAuth(ctx.authInfo), era: "modern" }, false), { legacy: "reject" });
+  const modern: McpHttpHandler = createMcpHandler((ctx) => {
+    const caller = callerOfAuth(ctx.authInfo);
+    // The handler checked the path before the SDK got the request; what it found rides along.
+    const target = (ctx.authInfo?.extra?.["target"] as Target | undefined) ?? { server: undefined, endpoint: base };
+    return createInstance(gateway, { ...target, caller, era: "modern" }, false);
+  }, { legacy: "reject" });
   const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
   const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
   const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
@@ -183,11 +223,13 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return send(res, plain(403, `Origin "${from}" is not allowed`));
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
     const caller = await options.authenticate(req);
-    if (!caller) return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
     const url = new URL(req.url ?? "/", "http://gateway");
-    const scope = scopeOf(url.pathname);
-    // A server the caller may not see is not found, as one that does not exist.
-    if (!scope || (scope.server !== undefined && !gateway.sees({ server: scope.server, caller }, scope.server))) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base} and ${base}/<server>)`));
+    if (!caller) {
+      gateway.unauthenticated(url.pathname);
+      return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
+    }
+    const target = targetOf(url.pathname, caller);
+    if (!target) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`));
     const chunks = await readBody(req);
     if (!chunks) {
       res.once("finish", () => req.destroy());
@@ -196,9 +238,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const { request, parsed } = toRequest(req, chunks, "http://gateway", controller.signal);
-    const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller } };
+    const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
-    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, scope, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
+    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
     await send(res, response);
   };
 

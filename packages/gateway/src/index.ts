@@ -2,6 +2,11 @@ export { createGateway, STDIO_CALLER, type CreateGatewayOptions, type GatewaySta
 export { gatewayHandlers, type GatewayHandlers } from "./handlers.js";
 export { bearerTokens, isLoopback, MAX_BODY_BYTES, MAX_UNREAD_BYTES, type Authenticate } from "./http.js";
 export { LANE_IDLE_MS } from "./lanes.js";
-export { allowed, callerId, parseCallers, RESERVED_CALLER_NAMES, SEPARATOR, servableName, type Caller } from "./policy.js";
+export { allowed, callerId, RESERVED_CALLER_NAMES, SEPARATOR, servableName, type Caller, type RateRule } from "./policy.js";
+export { parseCallers, parseRate } from "./callers.js";
+export { argsHash, auditStream, canonicalJson, type AuditDecision, type AuditEntry, type AuditOutcome, type AuditSink } from "./audit.js";
+export { LIMITED, MemoryRateLimits, type RateLimitStore, type Take } from "./limits.js";
+export { parseViews, type View, type ViewConfig } from "./views.js";
+export { SEARCH_TOOL } from "./tools.js";
 export { ROUND_TTL_MS } from "./rounds.js";
 export { isSessionRecord, SESSION_IDLE_MS, SESSION_TTL_MS, SESSIONS_PER_CALLER, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";

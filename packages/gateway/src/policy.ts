@@ -19,6 +19,21 @@ export interface Caller {
   allow?: string[] | undefined;
   /** Never tools matching one of these, whatever their case; a deny wins over an allow. */
   deny?: string[] | undefined;
+  /** How often it may make requests that do work upstream (see `limits.ts`); none: no limit. */
+  rates?: readonly RateRule[] | undefined;
+  /** The view it is shown wherever it connects (its tools only, under their view names). */
+  view?: string | undefined;
+}
+
+/** One rate a caller is held to: requests matching `pattern` (`*`: every request that does work upstream). */
+export interface RateRule {
+  pattern: string;
+  /** Tokens added per second. */
+  perSecond: number;
+  /** The bucket's size: how many may come at once. */
+  burst: number;
+  /** As written (`100/min`), for messages. */
+  text: string;
 }
 
 /** The separator between a server's name and its tool's or prompt's on the aggregate endpoint. */
@@ -50,7 +65,7 @@ function glob(pattern: string, caseless: boolean): RegExp {
  * its first `__`, each side matched against its own part only (so `a__*` never reaches a server
  * `a__b`, and `*` never crosses the separator); a pattern without `__` names servers (all their tools).
  */
-function matches(pattern: string, server: string, tool: string, caseless: boolean): boolean {
+export function matches(pattern: string, server: string, tool: string, caseless: boolean): boolean {
   const at = pattern.indexOf(SEPARATOR);
   if (at < 0) return glob(pattern, caseless).test(server);
   return glob(pattern.slice(0, at), caseless).test(server) && glob(pattern.slice(at + SEPARATOR.length), caseless).test(tool);
@@ -78,55 +93,3 @@ export function splitName(qualified: string, servers: readonly string[]): { serv
   return servers.includes(server) ? { server, name: qualified.slice(at + SEPARATOR.length) } : undefined;
 }
 
-/** The names of a JSON object's own keys as written, duplicates included (JSON.parse keeps only the last). */
-function keysAsWritten(text: string): string[] {
-  const keys: string[] = [];
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === "{" || char === "[") depth++;
-    else if (char === "}" || char === "]") depth--;
-    else if (char === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      // A top-level key is a string at depth 1 followed (after blanks) by a colon.
-      if (depth === 1 && /^\s*:/.test(text.slice(end + 1, end + 64))) keys.push(JSON.parse(text.slice(i, end + 1)) as string);
-      i = end;
-    }
-  }
-  return keys;
-}
-
-/**
- * Reads a callers file: `{ "<name>": { "token": "…", "allow": [...], "deny": [...] } }`. Throws a
- * message naming the caller and field that is wrong; a name given twice, or one the gateway keeps
- * for itself ({@link RESERVED_CALLER_NAMES}), is refused.
- */
-export function parseCallers(text: string, file: string): Map<string, Caller> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file}: not JSON (${(error as Error).message})`, { cause: error });
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${file}: expected an object of callers, { "<name>": { "token": "…" } }`);
-  const seen = new Set<string>();
-  for (const name of keysAsWritten(text)) {
-    if (seen.has(name)) throw new Error(`${file}: caller "${name}" is named twice`);
-    seen.add(name);
-  }
-  const byToken = new Map<string, Caller>();
-  for (const [name, entry] of Object.entries(value)) {
-    const where = `${file}: caller "${name}"`;
-    if (RESERVED_CALLER_NAMES.has(name)) throw new Error(`${where}: the name is the gateway's own (${[...RESERVED_CALLER_NAMES].join(", ")}); choose another`);
-    if (typeof entry !== "object" || entry === null) throw new Error(`${where}: expected an object`);
-    const { token, allow, deny } = entry as Record<string, unknown>;
-    if (typeof token !== "string" || token.length < 16) throw new Error(`${where}: "token" must be a string of at least 16 characters`);
-    for (const [field, list] of [["allow", allow], ["deny", deny]] as const) {
-      if (list !== undefined && (!Array.isArray(list) || list.some((p) => typeof p !== "string"))) throw new Error(`${where}: "${field}" must be an array of strings`);
-    }
-    if (byToken.has(token)) throw new Error(`${where}: its token is also another caller's`);
-    byToken.set(token, { id: callerId(token), name, allow: allow as string[] | undefined, deny: deny as string[] | undefined });
-  }
-  return byToken;
-}

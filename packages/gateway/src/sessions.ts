@@ -10,6 +10,14 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } 
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
+import type { View } from "./views.js";
+
+/** What an endpoint serves: every server, one, or a view, and its path (for the audit log). */
+export interface Target {
+  server: string | undefined;
+  view?: View | undefined;
+  endpoint: string;
+}
 
 /** What is kept of a session for other replicas. */
 export interface SessionRecord {
@@ -121,14 +129,14 @@ export class LegacySessions {
   }
 
   /** A new instance on `transport`; closed with it when the request opened no session. */
-  async #connect(scope: { server: string | undefined }, caller: Caller, transport: WebStandardStreamableHTTPServerTransport): Promise<Server> {
+  async #connect(scope: Target, caller: Caller, transport: WebStandardStreamableHTTPServerTransport): Promise<Server> {
     const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
     await instance.connect(transport);
     return instance;
   }
 
   /** Serves one 2025-era request for `caller` on the endpoint `path`. */
-  async handle(request: Request, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo, parsed?: unknown): Promise<Response> {
+  async handle(request: Request, path: string, scope: Target, caller: Caller, authInfo: AuthInfo, parsed?: unknown): Promise<Response> {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
     if (id) {
@@ -190,7 +198,7 @@ export class LegacySessions {
   }
 
   /** Opens on this replica a session another one began: its `initialize` is replayed under the same id. */
-  async #reopen(id: string, path: string, scope: { server: string | undefined }, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | "full" | undefined> {
+  async #reopen(id: string, path: string, scope: Target, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | "full" | undefined> {
     const record: unknown = await this.#store?.get(id).catch(() => undefined);
     if (!isSessionRecord(record)) return undefined;
     if (record.caller !== caller.id || record.path !== path) return "foreign";

@@ -5,3 +5,4 @@ export { RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
 export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";
 export { parseRedisKey, RedisKeyError } from "./sealed.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";
+export { RedisRateLimits, type RateTake } from "./rate-limits.js";

@@ -4,9 +4,11 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
-import { callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { createWriteStream } from "node:fs";
+import { auditStream, callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { readViews } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
-import { CliError, color, EXIT, note, out, warn } from "../ui.js";
+import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
 /** How long a new connection to the HTTP front may take to send its first request. */
 const FIRST_REQUEST_MS = 10_000;
@@ -24,6 +26,18 @@ export interface ServeOptions {
   redis?: string | undefined;
   redisPlaintextTokens?: boolean | undefined;
   allowedHost?: string[] | undefined;
+  audit?: string | undefined;
+  toolSearch?: boolean | undefined;
+  view?: string | undefined;
+}
+
+/** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
+function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream> {
+  if (target === "-" && stdio) throw new CliError("--audit - would write into the MCP stream of --stdio; give a file", EXIT.usage);
+  // A reader of stdout that goes away loses the audit lines, not the gateway.
+  if (target === "-") stdout.exitWhenClosed = false;
+  const stream = target === "-" ? process.stdout : createWriteStream(target, { flags: "a", mode: 0o600 });
+  return auditStream(stream, (error) => warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`));
 }
 
 /** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`). */
@@ -82,18 +96,37 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     delete session.configs[name];
   }
   const host = options.host ?? "127.0.0.1";
-  const gateway = createGateway(session.manager, {
-    handlers,
-    name: "mcp-serve",
-    version: CLI_VERSION,
-    warn: (message) => warn(`mcp serve: ${message}`),
-    callers: options.http ? [...callers.values()] : [self],
-    connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
-    tokens: callers,
-    hosts: [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host, ...(options.allowedHost ?? [])],
-    origins: options.origin,
-    sessions: session.shared?.sessions,
-  });
+  // What may refuse to start (views, the audit file, callers' views) is settled before anything runs.
+  let gateway: ReturnType<typeof createGateway>;
+  let audit: ReturnType<typeof auditTo> | undefined;
+  try {
+    const views = await readViews(session.home, globals.config);
+    if (options.view !== undefined) {
+      if (!views.has(options.view)) throw new Error(`--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`);
+      self.view = options.view;
+    }
+    audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
+    gateway = createGateway(session.manager, {
+      handlers,
+      name: "mcp-serve",
+      version: CLI_VERSION,
+      warn: (message) => warn(`mcp serve: ${message}`),
+      callers: options.http ? [...callers.values()] : [self],
+      connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
+      tokens: callers,
+      hosts: [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host, ...(options.allowedHost ?? [])],
+      origins: options.origin,
+      sessions: session.shared?.sessions,
+      rateLimits: session.shared?.rates,
+      views,
+      toolSearch: options.toolSearch,
+      audit,
+    });
+  } catch (error) {
+    await session.close();
+    await audit?.close();
+    throw error instanceof CliError ? error : new CliError(`mcp serve: ${(error as Error).message}`, EXIT.usage);
+  }
   const until = stopped(Boolean(options.stdio));
   try {
     const { errors } = await session.manager.connectServers(session.configs, session.servers);
@@ -139,5 +172,6 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   } finally {
     await gateway.close();
     await session.close();
+    await audit?.close();
   }
 }

@@ -1,0 +1,88 @@
+// The callers file of `mcp serve --callers`: who may call, with which token, lists, rates and view.
+
+import { callerId, RESERVED_CALLER_NAMES, type Caller, type RateRule } from "./policy.js";
+
+/** The names of a JSON object's own keys as written, duplicates included (JSON.parse keeps only the last). */
+function keysAsWritten(text: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === "{" || char === "[") depth++;
+    else if (char === "}" || char === "]") depth--;
+    else if (char === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      // A top-level key is a string at depth 1 followed (after blanks) by a colon.
+      if (depth === 1 && /^\s*:/.test(text.slice(end + 1, end + 64))) keys.push(JSON.parse(text.slice(i, end + 1)) as string);
+      i = end;
+    }
+  }
+  return keys;
+}
+
+const UNITS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hour: 3600, d: 86400, day: 86400 };
+
+/** `100/min` → 100 per 60 s (units: s, min, h, day, and their long names); undefined when it is not one. */
+export function parseRate(text: string): { count: number; perSecond: number } | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*\/\s*([a-z]+)\s*$/i.exec(text);
+  const seconds = match ? UNITS[match[2]!.toLowerCase().replace(/s$/, "")] ?? UNITS[match[2]!.toLowerCase()] : undefined;
+  const count = match ? Number(match[1]) : NaN;
+  return seconds !== undefined && count > 0 ? { count, perSecond: count / seconds } : undefined;
+}
+
+/** A caller's `rate`/`burst` and `rates` as rules, or why they are wrong. */
+function ratesOf(entry: Record<string, unknown>, where: string): RateRule[] | undefined {
+  const rules: RateRule[] = [];
+  const add = (pattern: string, spec: unknown, burst: unknown, field: string): void => {
+    const rate = typeof spec === "string" ? parseRate(spec) : undefined;
+    if (!rate) throw new Error(`${where}: "${field}" must be a rate like "100/min" (per s, min, h or day)`);
+    if (burst !== undefined && (typeof burst !== "number" || !Number.isInteger(burst) || burst < 1)) throw new Error(`${where}: "burst" must be a whole number of 1 or more`);
+    rules.push({ pattern, perSecond: rate.perSecond, burst: (burst) ?? Math.max(1, Math.round(rate.count)), text: spec as string });
+  };
+  if (entry["rate"] !== undefined) add("*", entry["rate"], entry["burst"], "rate");
+  else if (entry["burst"] !== undefined) throw new Error(`${where}: "burst" needs a "rate"`);
+  const per = entry["rates"];
+  if (per !== undefined) {
+    if (typeof per !== "object" || per === null || Array.isArray(per)) throw new Error(`${where}: "rates" must be an object of "<server>__<tool>" patterns and rates, { "crm__*": "10/min" }`);
+    for (const [pattern, spec] of Object.entries(per)) add(pattern, spec, undefined, `rates.${pattern}`);
+  }
+  return rules.length > 0 ? rules : undefined;
+}
+
+/**
+ * Reads a callers file: `{ "<name>": { "token": "…", "allow": [...], "deny": [...], "rate": "100/min",
+ * "burst": 20, "rates": { "crm__*": "10/min" }, "view": "support" } }`. Throws a message naming the
+ * caller and field that is wrong; a name given twice, or one the gateway keeps for itself
+ * ({@link RESERVED_CALLER_NAMES}), is refused.
+ */
+export function parseCallers(text: string, file: string): Map<string, Caller> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not JSON (${(error as Error).message})`, { cause: error });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${file}: expected an object of callers, { "<name>": { "token": "…" } }`);
+  const seen = new Set<string>();
+  for (const name of keysAsWritten(text)) {
+    if (seen.has(name)) throw new Error(`${file}: caller "${name}" is named twice`);
+    seen.add(name);
+  }
+  const byToken = new Map<string, Caller>();
+  for (const [name, entry] of Object.entries(value)) {
+    const where = `${file}: caller "${name}"`;
+    if (RESERVED_CALLER_NAMES.has(name)) throw new Error(`${where}: the name is the gateway's own (${[...RESERVED_CALLER_NAMES].join(", ")}); choose another`);
+    if (typeof entry !== "object" || entry === null) throw new Error(`${where}: expected an object`);
+    const { token, allow, deny, view } = entry as Record<string, unknown>;
+    if (typeof token !== "string" || token.length < 16) throw new Error(`${where}: "token" must be a string of at least 16 characters`);
+    for (const [field, list] of [["allow", allow], ["deny", deny]] as const) {
+      if (list !== undefined && (!Array.isArray(list) || list.some((p) => typeof p !== "string"))) throw new Error(`${where}: "${field}" must be an array of strings`);
+    }
+    if (view !== undefined && typeof view !== "string") throw new Error(`${where}: "view" must be the name of a view`);
+    if (byToken.has(token)) throw new Error(`${where}: its token is also another caller's`);
+    const rates = ratesOf(entry as Record<string, unknown>, where);
+    byToken.set(token, { id: callerId(token), name, allow: allow as string[] | undefined, deny: deny as string[] | undefined, ...(rates ? { rates } : {}), ...(view === undefined ? {} : { view }) });
+  }
+  return byToken;
+}

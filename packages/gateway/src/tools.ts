@@ -1,0 +1,131 @@
+// The gateway's tools: `tools/list` and `tools/call` on every endpoint — a server's own names on
+// `<path>/<server>`, `<server>__<tool>` on `<path>`, a view's names on `<path>/view/<name>` — and
+// `search_tools` where it is turned on, which finds among the tools this caller may use there.
+
+import { callTool } from "@mcp/client";
+import type { MCPTool, ToolCallOptions } from "@mcp/manager";
+import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import type { Note } from "./audit.js";
+import { UPSTREAM_TIMEOUT_MS, type Gateway, type Scope } from "./gateway.js";
+import { allowed, SEPARATOR, splitName } from "./policy.js";
+import { realName, viewName, viewShows } from "./views.js";
+
+type Params = Record<string, unknown>;
+
+/** The name of `search_tools`, the tool that finds tools. */
+export const SEARCH_TOOL = "search_tools";
+
+/** One tool as this endpoint shows it to this caller. */
+interface Shown {
+  tool: MCPTool;
+  name: string;
+  description: string | undefined;
+}
+
+/** Every tool this scope shows its caller, under this endpoint's names. */
+function shown(gateway: Gateway, scope: Scope): Shown[] {
+  const served = new Set(gateway.servers(scope));
+  const out: Shown[] = [];
+  for (const tool of gateway.manager.getTools()) {
+    if (!served.has(tool.serverName) || !allowed(scope.caller, tool.serverName, tool.toolName)) continue;
+    if (scope.view) {
+      if (!viewShows(scope.view, tool.serverName, tool.toolName)) continue;
+      const name = viewName(scope.view, tool.serverName, tool.toolName);
+      out.push({ tool, name, description: scope.view.describe[name] ?? tool.description });
+    } else out.push({ tool, name: scope.server === undefined ? `${tool.serverName}${SEPARATOR}${tool.toolName}` : tool.toolName, description: tool.description });
+  }
+  return out;
+}
+
+/** A tool's definition as this endpoint lists it. */
+function definition({ tool, name, description }: Shown): Params {
+  // As the server listed it (icons, _meta, …), under this endpoint's name. The gateway runs a tool
+  // that needs a task to its end and answers with its result (the SDK v2 server has no task
+  // results for tools/call), so `execution` is not passed on.
+  const { execution: _runsAsTask, ...listed } = (tool.definition ?? { inputSchema: tool.inputSchema }) as Params;
+  return { ...listed, name, ...(description === undefined ? {} : { description }) };
+}
+
+const searchDefinition = {
+  name: SEARCH_TOOL,
+  description: "Find tools for a task among the many this server offers. Describe what you want to do in a few words; the best matches come back with their definitions, to call by name.",
+  inputSchema: { type: "object", properties: { query: { type: "string", description: "What the tool should do, e.g. 'read a file'" }, limit: { type: "integer", minimum: 1, maximum: 20, description: "How many tools (default 5)" } }, required: ["query"] },
+};
+
+/** The tool a name on this endpoint stands for, for this caller; a refusal the audit log calls "denied" when the policy is why. */
+function resolve(gateway: Gateway, scope: Scope, name: unknown, note: Note): Shown {
+  if (typeof name !== "string") throw new ProtocolError(-32602, "tool name missing");
+  const unknown = (): ProtocolError => new ProtocolError(-32602, `Unknown tool: ${name}${scope.server === undefined && !scope.view ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
+  const qualified = scope.view ? realName(scope.view, name) : name;
+  const found = scope.server !== undefined ? { server: scope.server, name } : splitName(qualified, gateway.servers(scope));
+  if (!found) throw unknown();
+  note.server = found.server;
+  note.tool = `${found.server}${SEPARATOR}${found.name}`;
+  if (scope.view) note.viewTool = name;
+  const tool = gateway.manager.getTools().find((t) => t.serverName === found.server && t.toolName === found.name);
+  const hidden = scope.view ? !(tool && viewShows(scope.view, found.server, found.name) && viewName(scope.view, found.server, found.name) === name) : !gateway.sees(scope, found.server);
+  if (hidden) {
+    note.decision = "denied";
+    throw unknown();
+  }
+  if (!allowed(scope.caller, found.server, found.name)) {
+    note.decision = "denied";
+    throw new ProtocolError(-32602, `Tool ${name} is not allowed for caller "${scope.caller.name}"`);
+  }
+  if (!tool) throw unknown();
+  return { tool, name, description: undefined };
+}
+
+/** `search_tools`: the manager's search, kept to what this caller may use on this endpoint. */
+function search(gateway: Gateway, scope: Scope, args: Params): Params {
+  const query = typeof args["query"] === "string" ? args["query"] : "";
+  const limit = typeof args["limit"] === "number" && args["limit"] >= 1 ? Math.min(20, Math.floor(args["limit"])) : 5;
+  const here = new Map(shown(gateway, scope).map((s) => [s.tool, s]));
+  const found = gateway.manager.searchTools(query, { limit: 200 }).flatMap((tool) => here.get(tool) ?? []).slice(0, limit);
+  const text = found.length === 0 ? `No tool matches "${query}". Try other words.` : `${found.length} tool${found.length === 1 ? "" : "s"} for "${query}":\n${found.map((s) => `- ${s.name}${s.description ? `: ${s.description.split("\n")[0]}` : ""}`).join("\n")}`;
+  return { content: [{ type: "text", text }], structuredContent: { tools: found.map(definition) } };
+}
+
+/** Registers `tools/list` and `tools/call` of a gateway server instance. */
+export function registerToolRoutes(gateway: Gateway, server: Server, scope: Scope): void {
+  const searching = gateway.toolSearch && (scope.server === undefined || !gateway.manager.getTools().some((t) => t.serverName === scope.server && t.toolName === SEARCH_TOOL));
+
+  server.setRequestHandler(
+    "tools/list",
+    gateway.audited(scope, "tools/list", () => Promise.resolve({ tools: [...(searching ? [searchDefinition] : []), ...shown(gateway, scope).map(definition)] } as never)),
+  );
+
+  server.setRequestHandler(
+    "tools/call",
+    gateway.audited(scope, "tools/call", async (note, request, ctx: ServerContext) => {
+      const params = request.params as Params;
+      const args = (params["arguments"] ?? {}) as Params;
+      note.args = args;
+      if (searching && params["name"] === SEARCH_TOOL) return search(gateway, scope, args) as never;
+      const { tool } = resolve(gateway, scope, params["name"], note);
+      await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
+      // Progress is sent in order, and all of it before the result.
+      let sent: Promise<void> = Promise.resolve();
+      const result = await gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
+        const { round } = upstream;
+        const token = round().mcpReq._meta?.progressToken;
+        const options: ToolCallOptions = {
+          ...upstream.options,
+          timeout: UPSTREAM_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+          onProgress: (progress) => {
+            const now = round();
+            const progressToken = now.mcpReq._meta?.progressToken ?? token;
+            if (progressToken === undefined) return;
+            const notification = { method: "notifications/progress" as const, params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } };
+            sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
+          },
+        };
+        const answer = await (upstream.lane ? callTool(upstream.lane, tool.toolName, args, options) : tool.call(args, options));
+        await sent;
+        return answer;
+      });
+      return server.projectCallToolResult(result as never, tool.outputSchema);
+    }),
+  );
+}
