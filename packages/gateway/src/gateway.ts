@@ -32,9 +32,9 @@ export interface GatewayOptions {
   /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
   laneIdleMs?: number | undefined;
   /**
-   * Most requests one caller may have in flight upstream at once (a 2026-07-28 call waiting for
-   * its caller's answer counts), so one caller cannot take every connection to a shared server.
-   * Default 16.
+   * Most requests one caller may have in flight upstream at once when there are several callers
+   * (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every
+   * connection to a shared server. Default 16.
    */
   maxInFlightPerCaller?: number | undefined;
   /** Views by name (see `views.ts`): served at `<path>/view/<name>`, and to callers whose `view` names them. */
@@ -334,7 +334,8 @@ export class Gateway {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
     const run = async (asker: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
-      if (this.inflight.countOf(scope.caller) >= this.#maxInFlight) {
+      // Fairness among callers: the only caller has nobody to starve.
+      if (this.#sole === undefined && this.inflight.countOf(scope.caller) >= this.#maxInFlight) {
         throw new ProtocolError(LIMITED, `Caller "${scope.caller.name}" already has ${this.#maxInFlight} requests in flight; wait for one to end`, { reason: "in-flight", limit: this.#maxInFlight });
       }
       const leave = this.inflight.enter(server, asker);
