@@ -18,7 +18,7 @@ import { closest } from "./words.js";
 export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
 /** Every server name the user may mean: configured, not approved, invalid or disabled. */
-export function knownServers(session: Session): string[] {
+export function knownServers(session: Pick<Session, "configs" | "skipped" | "servers" | "configErrors">): string[] {
   return [...new Set([...Object.keys(session.configs), ...session.skipped, ...Object.keys(session.servers), ...session.configErrors.flatMap((e) => (e.server ? [e.server] : []))])];
 }
 

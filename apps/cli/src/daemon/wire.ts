@@ -13,6 +13,8 @@ export interface DaemonMessage {
   params?: unknown;
   /** The daemon is about to call the tool: from here on, the call may have run. */
   calling?: string;
+  /** The daemon does not take this call, and why (it cannot run it as the calling shell would): nothing ran. */
+  declined?: string;
   progress?: { progress: number; total?: number | undefined; message?: string | undefined };
   result?: unknown;
   error?: { message: string; exitCode: number };
