@@ -95,7 +95,7 @@ export function notStartable(session: Session, name: string): string | undefined
     const entry = session.servers[name];
     const why = session.whySkipped?.get(name) ?? NEW;
     const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
