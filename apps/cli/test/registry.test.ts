@@ -4,7 +4,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { everythingEntry, everythingVersion, registryExamples as ex, REGISTRY_EXAMPLES, startRegistry, type StandInRegistry } from "mcp-test-utils";
+import { everythingEntry, everythingVersion, registryExamples as ex, REGISTRY_EXAMPLES, startProxy, startRegistry, type StandInRegistry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, sandbox, type Sandbox } from "./helpers.js";
 
@@ -102,6 +102,19 @@ describe("mcp registry search", () => {
     expect(run.code).toBe(0);
     expect((JSON.parse(run.stdout) as { server: { name: string } }[]).map((e) => e.server.name)).toEqual(["io.modelcontextprotocol/everything"]);
     expect(evil.requests).toHaveLength(0);
+  });
+});
+
+describe("the way to the registry", () => {
+  it("goes through HTTP_PROXY, as servers' requests do", async () => {
+    const proxy = await startProxy();
+    try {
+      const run = await mcp(box(), ["registry", "search", "everything", "--json"], { ...at(), HTTP_PROXY: proxy.url });
+      expect(run.code).toBe(0);
+      expect(proxy.log).toEqual([`GET ${registry.url}/v0.1/servers?search=everything&limit=100&version=latest`]);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import { bodyChunks, MessageTooLargeError, readBoundedText } from "@mcp/jsonrpc";
+import { createHttpFetch } from "@mcp/transport-http";
 import { RegistryError } from "./errors.js";
 import { resolveRegistry, type RegistryLocationOptions } from "./location.js";
 import { OFFICIAL_META, type RegistryEntry, type RegistryStatus } from "./types.js";
@@ -17,7 +18,7 @@ export interface RegistryRequestOptions extends RegistryLocationOptions {
   timeout?: number | undefined;
   /** The largest response body read, in bytes (default 16 MiB). */
   maxBytes?: number | undefined;
-  /** The `fetch` to use (default: the global one). */
+  /** The `fetch` to use (default: the transport's network path, so `HTTPS_PROXY` / `NO_PROXY` and `NODE_EXTRA_CA_CERTS` apply). */
   fetch?: typeof fetch | undefined;
 }
 
@@ -30,6 +31,9 @@ export interface RegistrySearchOptions extends RegistryRequestOptions {
 }
 
 const DEFAULT_TIMEOUT = 30_000;
+
+/** The network path the transport's own requests take: `HTTPS_PROXY` / `NO_PROXY`, `NODE_EXTRA_CA_CERTS`. Made on first use, shared. */
+let networkFetch: typeof fetch | undefined;
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -81,11 +85,12 @@ async function get(base: string, path: string, options: RegistryRequestOptions):
   try {
     let response: Response;
     try {
-      response = await (options.fetch ?? fetch)(url, { headers: { accept: "application/json" }, signal: controller.signal });
+      response = await (options.fetch ?? (networkFetch ??= createHttpFetch({ serverName: "the MCP registry" })))(url, { headers: { accept: "application/json" }, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-      const why = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : (error as Error).message;
+      // fetch's own "fetch failed" says nothing: its cause does. A proxy's refusal says it all itself.
+      const why = (error as Error).message !== "fetch failed" ? (error as Error).message : typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : "fetch failed";
       throw new RegistryError("network", `the registry ${base} could not be reached (${why})`, { registry: base, cause: error });
     }
     try {
