@@ -186,7 +186,7 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     }
     let made: RegistryConfig;
     try {
-      made = configFromRegistry(latest, { package: item.record.package, transport: item.record.transport, values: item.record.values, name: item.local });
+      made = configFromRegistry(latest, { package: item.record.package, transport: item.record.transport, values: item.record.values, name: item.local, ignoreUnknownValues: true });
     } catch (error) {
       try {
         registryFailure(error);
@@ -199,9 +199,14 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     // A project entry approved as it was stays approved as it is now: the update is the user's own.
     const before = loaded.servers[item.local];
     const wasApproved = item.scope === "project" && before?.source.file === item.file && (await isApproved(approvals, process.cwd(), before));
-    const entry = merged(item.entry, made, item.record);
+    // Values for inputs the new version no longer has are dropped from the record, and said so.
+    const values = Object.fromEntries(Object.entries(item.record.values ?? {}).filter(([key]) => !made.unused?.includes(key)));
+    const { values: _given, ...rest } = item.record;
+    const record: RegistryRecord = Object.keys(values).length > 0 ? { ...rest, values } : rest;
+    const entry = merged(item.entry, made, record);
     await edit(item.file, ["servers", item.local], entry);
     out([`Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`, ...describeAdded(made, entry as unknown as MCPServerConfig)].join("\n"));
+    if (made.unused?.length) warn(`${label}: ${printable(version)} has no input named ${made.unused.map((key) => printable(key)).join(", ")}; that value was dropped`);
     if (wasApproved) await approveOwn(item.file, "project", item.local, home);
     else if (item.scope === "project") note(`"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`);
   }

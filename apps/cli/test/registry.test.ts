@@ -250,6 +250,14 @@ describe("mcp registry outdated and update", () => {
     expect(forced.code).toBe(0);
     expect(projectFile(b).servers.knap).toMatchObject({ args: ["Knapcode.SampleMcpServer@0.5.0", "--yes"], registry: { version: "0.5.0" } });
     expect((await mcp(b, ["registry", "update", "nope"], env)).stderr).toContain('no entry named "nope" came from the registry');
+
+    // A value given for an input the next version no longer has is dropped, and said so.
+    expect((await mcp(b, ["registry", "add", ex.weather.name, "--as", "wx2", "--set", "WEATHER_UNITS=kelvin"], env)).code).toBe(0);
+    local.publish({ ...ex.weather, version: "0.7.0", packages: [{ ...ex.weather.packages[0], version: "0.7.0", environmentVariables: [ex.weather.packages[0]!.environmentVariables[0]] }] });
+    const dropped = await mcp(b, ["registry", "update", "wx2"], env);
+    expect(dropped.code).toBe(0);
+    expect(dropped.stderr).toContain('"wx2" (io.github.example/weather-mcp): 0.7.0 has no input named WEATHER_UNITS; that value was dropped');
+    expect(projectFile(b).servers.wx2).toEqual({ command: "uvx", args: ["weather-mcp-server==0.7.0"], env: { WEATHER_API_KEY: "${WEATHER_API_KEY}" }, registry: { name: ex.weather.name, version: "0.7.0", url: local.url, package: "pypi" } });
   });
 
   it("an entry an approved project server had stays approved once updated; a project file's entry is asked about only at the user's registry", async () => {

@@ -265,6 +265,7 @@ describe("configFromRegistry", () => {
     expect(secret!.message).toBe("header Authorization is a secret: it is never written to a config file. Set REMOTE_WEATHER_AUTHORIZATION in the environment instead; the entry reads it as ${REMOTE_WEATHER_AUTHORIZATION}");
     expect(() => configFromRegistry(doc(ex.databaseManager), { values: { DB_PASSWORD: "pw" } })).toThrow("environment variable DB_PASSWORD is a secret");
     expect(() => configFromRegistry(doc(ex.braveSearch), { values: { BRAVE_KEY: "x" } })).toThrow(/has no input named "BRAVE_KEY"; its inputs without a value: environment variable BRAVE_API_KEY/);
+    expect(configFromRegistry(doc(ex.braveSearch), { values: { BRAVE_KEY: "x" }, ignoreUnknownValues: true })).toMatchObject({ unused: ["BRAVE_KEY"], config: { env: { BRAVE_API_KEY: "${BRAVE_API_KEY}" } } });
   });
 
   it("a form we cannot run says which the server offers", () => {

@@ -26,6 +26,8 @@ export interface RegistryChoices {
   values?: Record<string, RegistryValue> | undefined;
   /** The entry's name, which starts the names of the references made for headers, arguments and URL variables (default: the server name's last part). */
   name?: string | undefined;
+  /** Leave out `values` the server has no input for (reported in `unused`) instead of failing: for values chosen for an older version. */
+  ignoreUnknownValues?: boolean | undefined;
 }
 
 /** What {@link configFromRegistry} made. */
@@ -39,6 +41,8 @@ export interface RegistryConfig {
   variables: RegistryVariable[];
   /** For a package that serves HTTP: the command that starts it (the entry connects to it; it does not start it). */
   start?: { command: string; args: string[]; env?: Record<string, string> | undefined } | undefined;
+  /** With `ignoreUnknownValues`: the names in `values` the server has no input for. */
+  unused?: string[] | undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -207,12 +211,12 @@ export function configFromRegistry(document: RegistryServer | RegistryEntry, cho
 
   for (const [text, where] of strings) filler.check(text, `"${server.name}" ${where}`);
   const unknown = [...values.keys()].filter((key) => !filler.used.has(key));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && !choices.ignoreUnknownValues) {
     const names = [...filler.variables.values()].map((v) => v.input);
     throw new RegistryError("unknown_input", `"${server.name}" (${kind}) has no input named ${unknown.map((k) => JSON.stringify(k)).join(", ")}${names.length ? `; its inputs without a value: ${names.join(", ")}` : ""}`);
   }
   const problems = serverConfigProblems(probe(config));
   if (problems.length > 0) throw invalid(server.name, `the entry it makes is not valid: ${problems.map((p) => p.message).join("; ")}`);
   const variables = [...filler.variables.values()].sort((a, b) => Number(b.required) - Number(a.required) || Number(b.inEntry) - Number(a.inEntry));
-  return { config, kind, version: server.version, variables, ...(start ? { start } : {}) };
+  return { config, kind, version: server.version, variables, ...(start ? { start } : {}), ...(unknown.length > 0 ? { unused: unknown } : {}) };
 }
