@@ -2,7 +2,7 @@
 // registry on 127.0.0.1 (mcp-test-utils' startRegistry: its v0.1 read paths) serving real server.json
 // documents from the registry repository's examples (credited in tools/test-utils/src/registry-examples.ts).
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { everythingEntry, everythingVersion, registryExamples as ex, REGISTRY_EXAMPLES, startProxy, startRegistry, type StandInRegistry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,7 +54,7 @@ import(${JSON.stringify(pathToFileURL(everythingEntry).href)});
 `,
   );
   chmodSync(npx, 0o755);
-  return `${shims}:${b.env["PATH"]}`;
+  return `${shims}${delimiter}${b.env["PATH"]}`;
 }
 const projectFile = (b: Sandbox): Record<string, any> => JSON.parse(readFileSync(join(b.project, "mcp-client.json"), "utf8"));
 

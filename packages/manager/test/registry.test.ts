@@ -251,6 +251,9 @@ describe("configFromRegistry", () => {
       packages: [{ registryType: "npm", identifier: "@example/mcp-server", version: "1.0.0", transport: { type: "streamable-http", url: "http://localhost:{--port}/mcp" }, packageArguments: [{ type: "named", name: "--port", description: "Port for the server to listen on", default: "3000" }] }],
     });
     expect(configFromRegistry(server, { values: { port: "8080" } })).toMatchObject({ config: { type: "http", url: "http://localhost:8080/mcp" }, start: { command: "npx", args: ["-y", "@example/mcp-server@1.0.0", "--port", "8080"] } });
+    // A port nobody gave: a reference in the URL and the command alike.
+    const required = doc({ ...server, packages: [{ ...server.packages![0]!, packageArguments: [{ type: "named", name: "--port", isRequired: true }] }] });
+    expect(configFromRegistry(required)).toMatchObject({ config: { url: "http://localhost:${CONFIGURABLE_SERVER_PORT}/mcp" }, start: { args: ["-y", "@example/mcp-server@1.0.0", "--port", "${CONFIGURABLE_SERVER_PORT}"] } });
   });
 
   it("a secret is never taken as a value, and no input is made up", () => {

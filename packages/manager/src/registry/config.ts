@@ -138,9 +138,9 @@ function pairs(list: unknown, path: string, filler: InputFiller, serverName: str
   return out;
 }
 
-/** A copy with every `${…}` made a harmless word, so the shape can be checked before the environment fills it. */
+/** A copy with every `${…}` made `1` (a host, a port, a word), so the shape can be checked before the environment fills it. */
 function probe(config: MCPServerConfig): unknown {
-  return JSON.parse(JSON.stringify(config).replace(/\$\{[^}]*\}/g, "x")) as unknown;
+  return JSON.parse(JSON.stringify(config).replace(/\$\{[^}]*\}/g, "1")) as unknown;
 }
 
 /**

@@ -46,6 +46,7 @@ export interface RegistryNamedArgument extends RegistryInputWithVariables {
   isRepeated?: boolean | undefined;
 }
 
+/** A command-line argument of a package or its runtime, in the order given. */
 export type RegistryArgument = RegistryPositionalArgument | RegistryNamedArgument;
 
 /** How a package is spoken to once it runs: stdio, or HTTP at a URL that may name its arguments (`{--port}`). */
