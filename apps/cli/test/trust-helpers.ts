@@ -101,23 +101,7 @@ export async function caller2025(name: string, url: string | Sandbox): Promise<T
   client.setRequestHandler(ListRootsRequestSchema, () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.logs.push(String(n.params.data)));
   await client.connect(typeof url === "string" ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio1(stdioParams(url)));
-  return {
-    name,
-    era: "2025",
-    seen,
-    probe: async (probe, secret, options = {}) =>
-      parse(
-        await client.callTool({ name: `${probe}__probe`, arguments: { secret, steps: options.steps ?? 2, delayMs: options.delayMs ?? 0 } }, undefined, {
-          timeout: 60_000,
-          onprogress: (p) => {
-            seen.progress.push(p.message ?? "");
-            options.onProgress?.();
-          },
-        }),
-      ),
-    list: async () => (await client.listTools()).tools.map((t) => t.name),
-    close: () => client.close(),
-  };
+  return callerOf(name, "2025", seen, (params, options) => client.callTool(params, undefined, options), client);
 }
 
 /** A caller on the SDK v2 client pinned to 2026-07-28 (stateless; questions as `input_required` rounds), over HTTP or, given a sandbox, stdio. */
@@ -129,19 +113,33 @@ export async function caller2026(name: string, url: string | Sandbox): Promise<T
   client.setRequestHandler("roots/list", () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler("notifications/message", (n) => void seen.logs.push(String((n.params as { data?: unknown }).data)));
   await client.connect(typeof url === "string" ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio2(stdioParams(url)));
+  return callerOf(name, "2026", seen, (params, options) => client.callTool(params, options), client);
+}
+
+/** The caller of either SDK's client: `call` is its `callTool` with the request options where that SDK takes them. */
+function callerOf(
+  name: string,
+  era: TrustCaller["era"],
+  seen: Seen,
+  call: (params: { name: string; arguments: Record<string, unknown> }, options: { timeout: number; onprogress: (p: { progress: number; message?: string | undefined }) => void }) => Promise<unknown>,
+  client: { listTools(): Promise<{ tools: { name: string }[] }>; close(): Promise<void> },
+): TrustCaller {
   return {
     name,
-    era: "2026",
+    era,
     seen,
     probe: async (probe, secret, options = {}) =>
       parse(
-        await client.callTool({ name: `${probe}__probe`, arguments: { secret, steps: options.steps ?? 2, delayMs: options.delayMs ?? 0 } }, {
-          timeout: 60_000,
-          onprogress: (p) => {
-            seen.progress.push(p.message ?? "");
-            options.onProgress?.();
+        await call(
+          { name: `${probe}__probe`, arguments: { secret, steps: options.steps ?? 2, delayMs: options.delayMs ?? 0 } },
+          {
+            timeout: 60_000,
+            onprogress: (p) => {
+              seen.progress.push(p.message ?? "");
+              options.onProgress?.();
+            },
           },
-        }),
+        ),
       ),
     list: async () => (await client.listTools()).tools.map((t) => t.name),
     close: () => client.close(),

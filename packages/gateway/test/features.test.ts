@@ -2,17 +2,16 @@
 // The gateway is embedded in a test's own server; the upstreams are the probe (over stdio and
 // Streamable HTTP) and a v2 server with 500 tools; the callers are the official SDK clients.
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager } from "@mcp/manager";
 import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { canonicalJson, createGateway, gatewayHandlers, parseCallers, parseViews, type AuditEntry, type CreateGatewayOptions } from "../src/index.js";
+import { canonicalJson, parseCallers, parseViews, type AuditEntry, type CreateGatewayOptions } from "../src/index.js";
+import { mountGateway } from "./app.js";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -32,19 +31,9 @@ const token = (name: string): string => [...TOKENS].find(([, caller]) => caller.
 const VIEWS = parseViews({ support: { tools: ["probe__flood", "probe__probe"], rename: { probe__flood: "send_logs" }, describe: { send_logs: "Sends a few log lines" } } }, "config");
 
 async function mount(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> = {}): Promise<string> {
-  const handlers = gatewayHandlers();
-  const manager = new MCPManager({ ...handlers, cache: false });
-  await manager.connectServers(configs);
-  const gateway = createGateway(manager, { handlers, tokens: TOKENS, views: VIEWS, ...options });
-  const app: Server = createServer((req, res) => void gateway.handle(req, res));
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  stops.push(async () => {
-    app.closeAllConnections();
-    await new Promise<void>((resolve) => app.close(() => resolve()));
-    await gateway.close();
-    await manager.disconnectAll();
-  });
-  return `http://127.0.0.1:${(app.address() as { port: number }).port}/mcp`;
+  const mounted = await mountGateway(configs, { tokens: TOKENS, views: VIEWS, ...options });
+  stops.push(() => mounted.stop());
+  return mounted.url;
 }
 
 async function client(url: string, name: string): Promise<Client1> {

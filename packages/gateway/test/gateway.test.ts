@@ -1,15 +1,15 @@
 // The gateway embedded in a test's own node:http server, under a path of its own, with its own
 // authentication; the upstreams are the probe (mcp-test-utils) over stdio and Streamable HTTP.
 // What it holds (sessions, callers' own connections) is read from stats(): nothing piles up.
-import { createServer, request, type Server } from "node:http";
+import { request } from "node:http";
 import { execFileSync } from "node:child_process";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
-import { MCPManager } from "@mcp/manager";
 import { buildProbe1x, probeStdioEntry, startSdkServer, type SdkServer } from "mcp-test-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createGateway, gatewayHandlers, type Caller, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
+import type { Caller, CreateGatewayOptions } from "../src/index.js";
+import { mountGateway, type Mounted } from "./app.js";
 
 const USERS = new Map<string, Caller>([
   ["alice-key", { id: "u-alice", name: "alice" }],
@@ -17,38 +17,13 @@ const USERS = new Map<string, Caller>([
   ["carol-key", { id: "u-carol", name: "carol" }],
 ]);
 
-interface Mounted {
-  gateway: McpGateway;
-  manager: MCPManager;
-  url: string;
-  stop(): Promise<void>;
-}
-
 let upstream: SdkServer;
 const running: Mounted[] = [];
 
 /** A manager with the probes, a gateway on it mounted at /api/mcp of an app of ours, authenticating by `x-api-key`. */
 async function mount(options: Partial<CreateGatewayOptions> = {}): Promise<Mounted> {
-  const handlers = gatewayHandlers();
-  const manager = new MCPManager({ ...handlers, cache: false });
-  await manager.connectServers({ p1s: { command: process.execPath, args: [probeStdioEntry, "1x"] }, p1h: { type: "http", url: upstream.url } });
-  const gateway = createGateway(manager, { handlers, path: "/api/mcp", authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()], ...options });
-  const app: Server = createServer((req, res) => {
-    if (req.url?.startsWith("/api/mcp")) return void gateway.handle(req, res);
-    res.writeHead(200).end("app");
-  });
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  const mounted: Mounted = {
-    gateway,
-    manager,
-    url: `http://127.0.0.1:${(app.address() as { port: number }).port}/api/mcp`,
-    stop: async () => {
-      app.closeAllConnections();
-      await new Promise<void>((resolve) => app.close(() => resolve()));
-      await gateway.close();
-      await manager.disconnectAll();
-    },
-  };
+  const configs = { p1s: { command: process.execPath, args: [probeStdioEntry, "1x"] }, p1h: { type: "http" as const, url: upstream.url } };
+  const mounted = await mountGateway(configs, { path: "/api/mcp", authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()], ...options });
   running.push(mounted);
   return mounted;
 }

@@ -1,16 +1,15 @@
 // Upstreams that would take what is not theirs, or hide what they are: a server whose catch-all
 // resource template would take another server's reads, and a `type: "http"` server that is in
 // fact HTTP+SSE (server-everything in its SSE mode), whose questions no call ties.
-import { createServer, type Server } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager } from "@mcp/manager";
 import { startEverything, startV2HttpServer, type EverythingServer, type V2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGateway, gatewayHandlers, type Caller } from "../src/index.js";
+import type { Caller } from "../src/index.js";
+import { mountGateway } from "./app.js";
 
 const USERS = new Map<string, Caller>([
   ["alice-key", { id: "u-alice", name: "alice" }],
@@ -23,19 +22,9 @@ afterEach(async () => {
 
 /** A gateway over `configs`, mounted at /mcp of a server of ours, authenticating by `x-api-key`. */
 async function gatewayOver(configs: Record<string, MCPServerConfig>): Promise<string> {
-  const handlers = gatewayHandlers();
-  const manager = new MCPManager({ ...handlers, cache: false });
-  await manager.connectServers(configs);
-  const gateway = createGateway(manager, { handlers, authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()] });
-  const app: Server = createServer((req, res) => void gateway.handle(req, res));
-  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-  stops.push(async () => {
-    app.closeAllConnections();
-    await new Promise<void>((resolve) => app.close(() => resolve()));
-    await gateway.close();
-    await manager.disconnectAll();
-  });
-  return `http://127.0.0.1:${(app.address() as { port: number }).port}/mcp`;
+  const mounted = await mountGateway(configs, { authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()] });
+  stops.push(() => mounted.stop());
+  return mounted.url;
 }
 
 async function caller(url: string, key: string): Promise<Client> {

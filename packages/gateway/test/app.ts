@@ -1,0 +1,41 @@
+// A gateway embedded in an app of the test's own: a manager on `configs`, the gateway on it, and a
+// node:http server on a free loopback port that hands it the requests under its path (the rest
+// answers "app"). What the tests of this package all start.
+import { createServer, type Server } from "node:http";
+import type { MCPServerConfig } from "@mcp/client";
+import { MCPManager } from "@mcp/manager";
+import { createGateway, gatewayHandlers, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
+
+export interface Mounted {
+  gateway: McpGateway;
+  manager: MCPManager;
+  /** The gateway's URL: the app's origin and the gateway's path. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Mounts a gateway over `configs` (its handlers bound unless `options.handlers` is given as `false`). */
+export async function mountGateway(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> & { bind?: boolean } = {}): Promise<Mounted> {
+  const handlers = gatewayHandlers();
+  const manager = new MCPManager({ ...handlers, cache: false });
+  await manager.connectServers(configs);
+  const { bind = true, ...rest } = options;
+  const gateway = createGateway(manager, { ...(bind ? { handlers } : {}), ...rest });
+  const path = rest.path ?? "/mcp";
+  const app: Server = createServer((req, res) => {
+    if (req.url?.startsWith(path)) return void gateway.handle(req, res);
+    res.writeHead(200).end("app");
+  });
+  await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+  return {
+    gateway,
+    manager,
+    url: `http://127.0.0.1:${(app.address() as { port: number }).port}${path}`,
+    stop: async () => {
+      app.closeAllConnections();
+      await new Promise<void>((resolve) => app.close(() => resolve()));
+      await gateway.close();
+      await manager.disconnectAll();
+    },
+  };
+}
