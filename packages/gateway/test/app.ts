@@ -1,6 +1,8 @@
 // A gateway embedded in an app of the test's own: a manager on `configs`, the gateway on it, and a
 // node:http server on a free loopback port that hands it the requests under its path (the rest
-// answers "app"). What the tests of this package all start.
+// answers "app"). What the tests of this package all start. The gateway's fast path is on (its
+// default) unless the run sets MCP_GATEWAY_TEST_PATH=sdk: the root vitest config runs these suites
+// a second time that way (project "gateway-sdk-path"), so both paths pass the same tests.
 import { createServer, type Server } from "node:http";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
@@ -20,7 +22,8 @@ export async function mountGateway(configs: Record<string, MCPServerConfig>, opt
   const manager = new MCPManager({ ...handlers, cache: false });
   await manager.connectServers(configs);
   const { bind = true, ...rest } = options;
-  const gateway = createGateway(manager, { ...(bind ? { handlers } : {}), ...rest });
+  const fastPath = process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk";
+  const gateway = createGateway(manager, { ...(bind ? { handlers } : {}), fastPath, ...rest });
   const path = rest.path ?? "/mcp";
   const app: Server = createServer((req, res) => {
     if (req.url?.startsWith(path)) return void gateway.handle(req, res);
