@@ -182,6 +182,9 @@ function normalPath(path: string | undefined): string {
   return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
 }
 
+/** Why a request's signal aborts: its response closed. One object for all (a DOMException per request costs a stack). */
+const RESPONSE_CLOSED = new DOMException("The response closed", "AbortError");
+
 /** The gateway as a node:http request handler (see {@link HttpHandlerOptions}). */
 export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions): HttpHandler {
   const base = normalPath(options.path);
@@ -246,7 +249,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
       return send(res, plain(413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" }));
     }
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
+    res.once("close", () => controller.abort(RESPONSE_CLOSED));
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
     const fast = gateway.fastPath ? plainCall(parsed, req.headers) : undefined;
