@@ -7,6 +7,7 @@ import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
 import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
+import { replayCommand } from "./replay-command.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
@@ -30,6 +31,8 @@ Examples:
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
   mcp daemon start                             keep servers running between commands (mcp call uses it)
   mcp serve --http                             every server as one MCP server on 127.0.0.1 (bearer token)
+  mcp call everything.get-sum a=1 b=2 --record sum.ndjson    record the call's JSON-RPC messages
+  mcp replay sum.ndjson --stdio                serve a recording as an MCP server (or --http [--port N])
 
 Arguments, as HTTPie writes them:
   key=value          typed by the tool's schema (numbers, booleans, a,b arrays)
@@ -91,7 +94,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
-    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+    .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
+    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
 
   program
     .command("resources [server]")
@@ -179,6 +183,28 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
       run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
     );
 
+  program
+    .command("replay <file>")
+    .description("serve a recording (mcp call --record) as an MCP server over stdio or HTTP: each request that matches a recorded one gets the recorded answer")
+    .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp replay <file> --stdio)").hideHelp())
+    .addOption(new Option("--serve-http", "serve Streamable HTTP on 127.0.0.1 (written: mcp replay <file> --http)").hideHelp())
+    .option("-p, --port <port>", "HTTP port on 127.0.0.1 (default: a free one)", (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
+      return n;
+    })
+    .addHelpText(
+      "after",
+      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at http://127.0.0.1:<port>/mcp).\n" +
+        "A request matches a recorded one with the same method and params (their _meta aside; initialize by its\n" +
+        "method alone): it gets the recorded answer, its notifications and progress, in order, under its own id.\n" +
+        "Any other request gets a JSON-RPC error naming the closest recorded one. -s <server> picks one server of\n" +
+        "a recording that has several. Each request and what answered it is told on stderr.",
+    )
+    .action((file: string, options: { serveStdio?: boolean; serveHttp?: boolean; port?: number }, command: Command) =>
+      run(() => replayCommand(globals(command), file, { stdio: options.serveStdio, http: options.serveHttp, port: options.port })),
+    );
+
   const minutes = (v: string): number => {
     const n = Number(v);
     if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
@@ -261,12 +287,13 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
 }
 
 /**
- * `mcp serve --stdio` / `--http` name the serving mode, while the program's own `--stdio <command>`
- * and `--http <url>` give an ad-hoc server. After `serve`, a `--stdio` or `--http` with no value
- * after it (the end, or another option) is the mode.
+ * `mcp serve --stdio` / `--http` (and `mcp replay <file> --stdio` / `--http`) name the serving mode,
+ * while the program's own `--stdio <command>` and `--http <url>` give an ad-hoc server. After
+ * `serve` or `replay`, a `--stdio` or `--http` with no value after it (the end, or another option)
+ * is the mode.
  */
 export function serveModes(argv: string[]): string[] {
-  const at = argv.indexOf("serve", 2);
+  const at = argv.findIndex((word, i) => i >= 2 && (word === "serve" || word === "replay"));
   if (at < 0) return argv;
   return argv.map((word, i) => (i > at && (word === "--stdio" || word === "--http") && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-")) ? `--serve-${word.slice(2)}` : word));
 }

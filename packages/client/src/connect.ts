@@ -17,6 +17,7 @@ import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { CLIENT_VERSION } from "./version.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
+import { recordTransport, type RecordListener } from "./record.js";
 import type { TracingApi } from "./tracing.js";
 import { tracingFor } from "./tracing-load.js";
 import { TaskReceiver, type ServerRequestTaskOptions } from "./task-receiver.js";
@@ -110,6 +111,13 @@ export interface ConnectOptions {
    * (the 2025 era; `"legacy"`, its earlier name, is still accepted).
    */
   protocol?: "auto" | "2025" | undefined;
+  /**
+   * Records the connection: every JSON-RPC message both ways, from the handshake on, with its time
+   * and direction, secrets redacted (a `RecordedMessage` each; `mcp call --record` writes them
+   * as NDJSON and `mcp replay` serves them). Needs a transport that reports its messages (the
+   * built-in ones do).
+   */
+  record?: RecordListener | undefined;
 }
 
 /** A listener of one notification method: receives its params. */
@@ -267,6 +275,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   const receiver = options.serverRequestTasks && (options.onSampling || options.onElicitation) ? new TaskReceiver(typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {}, new Set([...(options.onSampling ? ["sampling/createMessage"] : []), ...(options.onElicitation ? ["elicitation/create"] : [])]), answer) : undefined;
   transport.onRequest = receiver ? (method, params, context) => receiver.handle(method, params, context) ?? answer(method, params, context) : answer;
   transport.onError = (error) => options.onError?.(error);
+  if (options.record) recordTransport(transport, name, options.record);
   transport.onClose = () => {
     receiver?.close();
     options.onClose?.();

@@ -13,6 +13,7 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
+export { recordTransport, type RecordedMessage, type RecordListener } from "./record.js";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult, type ProtocolEra } from "./negotiate.js";
 export {
   callTool,
