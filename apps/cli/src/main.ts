@@ -8,6 +8,7 @@ import { inspectCommand } from "./inspect.js";
 import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { replayCommand } from "./replay-command.js";
+import { codegenCommand } from "./codegen.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
@@ -33,6 +34,7 @@ Examples:
   mcp serve --http                             every server as one MCP server on 127.0.0.1 (bearer token)
   mcp call everything.get-sum a=1 b=2 --record sum.ndjson    record the call's JSON-RPC messages
   mcp replay sum.ndjson --stdio                serve a recording as an MCP server (or --http [--port N])
+  mcp codegen everything --out everything.ts   a typed client: await createEverythingClient(conn).getSum({ a: 1, b: 2 })
 
 Arguments, as HTTPie writes them:
   key=value          typed by the tool's schema (numbers, booleans, a,b arrays)
@@ -96,6 +98,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
     .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
     .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+
+  program
+    .command("codegen <server>")
+    .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
+    .option("-o, --out <file.ts>", "write the module here (default: stdout)")
+    .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
+    .action((server: string, options: { out?: string; name?: string }, command: Command) => run(() => codegenCommand(globals(command), server, options)));
 
   program
     .command("resources [server]")
