@@ -61,6 +61,8 @@ export interface ConnectOptions {
   timeout?: number | undefined;
   /** Extra capabilities to advertise (e.g. `experimental`); handler-backed ones are added for you. */
   capabilities?: ClientCapabilities | undefined;
+  /** Extensions to declare (`capabilities.extensions`), e.g. `mcpAppsExtension()` for MCP Apps. */
+  extensions?: Record<string, object> | undefined;
   /** Every server notification (after typed listeners); `context` when it arrived tied to one of your requests. */
   onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   /** Server→client requests not handled below; without it they get `-32601`. */
@@ -198,11 +200,12 @@ export function applyElicitationDefaults(params: ElicitParams, result: ElicitRes
 
 /**
  * The capabilities {@link connectToServer} advertises for these options: `options.capabilities`,
- * plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
+ * `extensions` for `options.extensions`, plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
  * list among them) may depend on them, so a cache of those answers keys on them.
  */
-export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
+export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; extensions?: Record<string, object> | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
   const capabilities: ClientCapabilities = { ...(options.capabilities ?? {}) };
+  if (options.extensions) capabilities["extensions"] = { ...(capabilities["extensions"] as object | undefined), ...options.extensions };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};
   if (options.onElicitation) capabilities.elicitation = {};
