@@ -4,7 +4,6 @@ import type { MCPTransport, RequestOptions } from "@mcp/jsonrpc";
 import { UiResourceError } from "./errors.js";
 import type { MCPServerConnection } from "./connect.js";
 import { readResource } from "./methods.js";
-import type { Tool } from "./types.js";
 
 /** The extension's identifier, the key under `capabilities.extensions`. */
 export const MCP_APPS_EXTENSION = "io.modelcontextprotocol/ui";
@@ -34,8 +33,8 @@ export interface ToolUi {
  * The UI of a tool, or undefined when it has none: `_meta.ui.resourceUri` (or the deprecated
  * `_meta["ui/resourceUri"]`), which must be a `ui://` URI, and `_meta.ui.visibility`.
  */
-export function toolUi(tool: Pick<Tool, "_meta">): ToolUi | undefined {
-  const meta = tool._meta;
+export function toolUi(tool: object): ToolUi | undefined {
+  const meta = (tool as { _meta?: unknown })._meta;
   if (typeof meta !== "object" || meta === null) return undefined;
   const ui = (meta as { ui?: unknown }).ui;
   const block = typeof ui === "object" && ui !== null ? (ui as { resourceUri?: unknown; visibility?: unknown }) : {};
