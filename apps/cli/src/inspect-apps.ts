@@ -95,7 +95,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
       if (!ui) throw new Refusal(400, `tool "${name}" has no app (no ui:// resource in its _meta.ui)`);
       const { result: app } = await hub.traced(tool.serverName, "resources/read", { uri: ui.resourceUri }, () => readUiResource(host.connection(tool.serverName), ui.resourceUri));
       const view = randomBytes(16).toString("hex");
-      const sandbox = await host.sandboxes.open();
+      const sandbox = await host.sandboxes.open(app.meta.csp ?? {});
       views.set(view, { server: tool.serverName, tool: tool.toolName, sandbox });
       if (views.size > MAX_VIEWS) await close(views.keys().next().value!);
       return {

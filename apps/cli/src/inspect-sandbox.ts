@@ -1,10 +1,12 @@
 // The MCP Apps sandbox origins of `mcp inspect`: each app rendering gets a server of its own on
 // 127.0.0.1 (a port of its own: an origin of its own, never the inspector's, never another app's)
 // that serves the sandbox proxy page and nothing else — no API, no token, no state. Only the
-// inspector's page may frame it. It ends when the app is closed.
+// inspector's page may frame it, and the page is under the app's own policy: the app shares its
+// origin, so could use its window (`parent.fetch`) were the page's policy wider than the app's. It
+// ends when the app is closed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sandboxPage } from "@mcp/inspector";
+import { appPolicy, sandboxPage, type AppCsp } from "@mcp/inspector";
 
 /** One app's sandbox origin. */
 export interface AppSandbox {
@@ -24,14 +26,15 @@ export class SandboxOrigins {
     this.#hostOrigin = hostOrigin;
   }
 
-  /** A new origin serving the proxy page. */
-  async open(): Promise<AppSandbox> {
+  /** A new origin serving the proxy page, under the policy of an app that declared `csp`. */
+  async open(csp: AppCsp): Promise<AppSandbox> {
     let port = 0;
+    const policy = appPolicy(csp);
     const server: Server = createServer((req, res) => {
       const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
       const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
       if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || path !== "/sandbox") {
-        res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end("not found");
+        res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'" }).end("not found");
         return;
       }
       const host = this.#hostOrigin();
@@ -40,9 +43,9 @@ export class SandboxOrigins {
         "cache-control": "no-store",
         "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
-        // Framed by the inspector only. No script rules here: the app's document inherits this
-        // page's policy, and gets its own (from its declared origins) inside.
-        "content-security-policy": `frame-ancestors ${host}; object-src 'none'`,
+        // Framed by the inspector only, under the app's policy (which its document inherits, and
+        // carries itself too).
+        "content-security-policy": `frame-ancestors ${host}; ${policy}`,
       });
       res.end(sandboxPage({ hostOrigin: host }));
     });

@@ -28,6 +28,7 @@ export type {
   ToolRow,
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
+export { appPolicy } from "./app-csp.js";
 
 let assets: { js: string; css: string; sandbox: string } | undefined;
 

@@ -5,7 +5,7 @@
 // message between the inspector and the app, checking who sent it. The app shares this page's
 // origin — one `mcp inspect` gives each app alone, never the inspector's — as apps expect of their
 // parent (the Vue example reads properties of `window.parent`, which a cross-origin parent refuses).
-import { viewDocument } from "./app-csp.js";
+import { viewDocument } from "../src/app-csp.js";
 
 const host = document.documentElement.dataset["host"] ?? "";
 const SANDBOX_METHOD = "ui/notifications/sandbox-";

@@ -1,5 +1,7 @@
 // The Content-Security-Policy of an MCP App's document, from the origins its resource declares
-// (`_meta.ui.csp`), as SEP-1865 builds it; with none declared, its restrictive default.
+// (`_meta.ui.csp`), as SEP-1865 builds it; with none declared, its restrictive default. The app's
+// document carries it (a <meta>), and so does its sandbox proxy's page (the header `mcp inspect`
+// sends), whose window the app can reach: it shares the proxy's origin.
 
 /** An origin as a CSP source: nothing that could end a directive or add a keyword. */
 const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?(\/[^\s;,'"]*)?$/i;
@@ -9,7 +11,7 @@ function sources(csp: unknown, key: string): string {
   return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === "string" && SOURCE.test(entry)).join(" ") : "";
 }
 
-/** The policy for an app that declared `csp` (origins that are not origins are dropped). */
+/** The policy for an app that declared `csp` (`_meta.ui.csp`; origins that are not origins are dropped). */
 export function appPolicy(csp: unknown): string {
   const resources = sources(csp, "resourceDomains");
   const connect = sources(csp, "connectDomains");
