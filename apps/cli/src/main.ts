@@ -152,7 +152,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
 
   program
     .command("inspect")
-    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, a live log (127.0.0.1 only, token-protected)")
+    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
