@@ -4,6 +4,7 @@ import { failureHint, interruptible, progressReporter, taskReporter } from "./li
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
+import { openRecording } from "./record.js";
 import { parseArguments, signature } from "./schema.js";
 import { openSession, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { cutLeft, cutRight, fitColumns, table, terminalWidth } from "./table.js";
@@ -82,16 +83,19 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
   });
 }
 
-export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string; maxResultChars?: string }): Promise<number> {
+export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string; maxResultChars?: string; record?: string }): Promise<number> {
   const maxResultChars = options.maxResultChars === undefined ? undefined : Number(options.maxResultChars);
   if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0)) throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
+  // --record: the connection is this process's own (never the daemon's), and records itself.
+  const recording = options.record === undefined ? undefined : openRecording(options.record);
   const { signal, dispose } = interruptible();
-  const session = await openSession(globals, { connect: false }).catch((error: unknown) => {
+  const session = await openSession(globals, { connect: false, ...(recording ? { manager: { connect: { record: recording.record } } } : {}) }).catch(async (error: unknown) => {
     dispose();
+    await recording?.close();
     throw error;
   });
   try {
-    const viaDaemon = await callThroughDaemon(session, globals, words, maxResultChars, signal);
+    const viaDaemon = recording ? undefined : await callThroughDaemon(session, globals, words, maxResultChars, signal);
     if (viaDaemon) return finishCall(globals, viaDaemon, options.outDir ?? session.cwd);
     const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));
@@ -109,6 +113,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   } finally {
     dispose();
     await session.close();
+    await recording?.close();
   }
 }
 

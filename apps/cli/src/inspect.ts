@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
+import { complete, getPrompt, mcpAppsExtension, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
+import type { MCPTool } from "@mcp/manager";
 import {
   inspectorPage,
   LOG_LEVELS,
@@ -18,9 +19,11 @@ import {
   type ReadAnswer,
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
+import { appRoutes, toolRowsWithUi } from "./inspect-apps.js";
 import { errorOf, InspectorHub } from "./inspect-hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
-import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
+import { SandboxOrigins } from "./inspect-sandbox.js";
+import { promptRows, resourceRows, serverRows } from "./rows.js";
 import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
@@ -80,6 +83,35 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       .map((s) => s.name);
 
 
+  /** Runs one tool call for the page (or an app): logged with its time, progress and task status on the event stream, cancelled when the page goes away. */
+  const runCall = async (tool: MCPTool, args: Record<string, unknown>, id: string, res: ServerResponse): Promise<CallAnswer> => {
+    if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
+    const controller = new AbortController();
+    calls.set(id, controller);
+    // The page went away (closed, reloaded): the call is cancelled, not left running.
+    const onGone = (): void => {
+      if (!res.writableEnded) controller.abort(new Error("the inspector page closed the request"));
+    };
+    res.on("close", onGone);
+    try {
+      const outcome = await hub.trace(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
+        tool.call(args, {
+          signal: controller.signal,
+          resetTimeoutOnProgress: true,
+          onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
+          // A call that runs as a task: its statuses feed the Tasks view.
+          onTaskStatus: (task) => hub.task(id, { server: tool.serverName, tool: tool.toolName, taskId: task.taskId, status: task.status, statusMessage: task.statusMessage }),
+        }),
+      );
+      hub.endTask(id, controller.signal.aborted);
+      if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
+      return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
+    } finally {
+      calls.delete(id);
+      res.off("close", onGone);
+    }
+  };
+
   const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
     "/api/servers/reconnect": async (body) => {
       const name = managed(body);
@@ -101,31 +133,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       if (!isObject(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
       const tool = manager.getTools().find((t) => t.name === name);
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
-      if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
-      const controller = new AbortController();
-      calls.set(id, controller);
-      // The page went away (closed, reloaded): the call is cancelled, not left running.
-      const onGone = (): void => {
-        if (!res.writableEnded) controller.abort(new Error("the inspector page closed the request"));
-      };
-      res.on("close", onGone);
-      try {
-        const outcome = await hub.trace(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
-          tool.call(args, {
-            signal: controller.signal,
-            resetTimeoutOnProgress: true,
-            onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
-            // A call that runs as a task: its statuses feed the Tasks view.
-            onTaskStatus: (task) => hub.task(id, { server: tool.serverName, tool: tool.toolName, taskId: task.taskId, status: task.status, statusMessage: task.statusMessage }),
-          }),
-        );
-        hub.endTask(id, controller.signal.aborted);
-        if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
-        return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
-      } finally {
-        calls.delete(id);
-        res.off("close", onGone);
-      }
+      return runCall(tool, args, id, res);
     },
     "/api/cancel": (body) => {
       const controller = calls.get(text(body, "id"));
@@ -188,6 +196,9 @@ export async function startInspector(session: Session, hub: InspectorHub, option
   };
 
   let port = 0;
+  // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
+  const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
+  Object.assign(routes, appRoutes({ session, hub, sandboxes, connection, runCall }));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
@@ -198,12 +209,12 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         "content-type": "text/html; charset=utf-8",
-        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; media-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; media-src data:; connect-src 'self'; frame-src http://127.0.0.1:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       });
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRows(manager.getTools()), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
+      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
@@ -244,7 +255,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
       hub.emit({ type: "servers", servers: inspectedServers(session) });
     }),
-    manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRows(manager.getTools()) })),
+    manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRowsWithUi(manager.getTools()) })),
   ];
   const keepalive = setInterval(() => hub.keepalive(), KEEPALIVE_MS);
   keepalive.unref();
@@ -259,7 +270,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       for (const controller of calls.values()) controller.abort(new Error("mcp inspect is stopping"));
       hub.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);
     },
   };
 }
@@ -270,6 +281,8 @@ export async function inspectCommand(globals: GlobalOptions, options: { port?: n
   const session = await openSession(globals, {
     connect: false,
     handlers: { onElicitation: hub.onElicitation, onSampling: hub.onSampling },
+    // The inspector renders MCP Apps: servers may offer their UI tools only to a host that says so.
+    manager: { connect: { extensions: mcpAppsExtension() } },
     onNotification: (server, method, params) => {
       hub.record({ server, kind: method === "notifications/message" ? "log" : "notification", method, params });
       const uri = (params as { uri?: unknown } | undefined)?.uri;

@@ -8,6 +8,8 @@ import { inspectCommand } from "./inspect.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
+import { replayCommand } from "./replay-command.js";
+import { codegenCommand } from "./codegen.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
@@ -32,6 +34,9 @@ Examples:
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
   mcp daemon start                             keep servers running between commands (mcp call uses it)
   mcp serve --http                             every server as one MCP server on 127.0.0.1 (bearer token)
+  mcp call everything.get-sum a=1 b=2 --record sum.ndjson    record the call's JSON-RPC messages
+  mcp replay sum.ndjson --stdio                serve a recording as an MCP server (or --http [--port N])
+  mcp codegen everything --out everything.ts   a typed client: await createEverythingClient(conn).getSum({ a: 1, b: 2 })
 
 Arguments, as HTTPie writes them:
   key=value          typed by the tool's schema (numbers, booleans, a,b arrays)
@@ -93,7 +98,15 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
-    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+    .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
+    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+
+  program
+    .command("codegen <server>")
+    .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
+    .option("-o, --out <file.ts>", "write the module here (default: stdout)")
+    .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
+    .action((server: string, options: { out?: string; name?: string }, command: Command) => run(() => codegenCommand(globals(command), server, options)));
 
   program
     .command("resources [server]")
@@ -141,7 +154,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
 
   program
     .command("inspect")
-    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, a live log (127.0.0.1 only, token-protected)")
+    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", (v: string) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
@@ -179,6 +192,28 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     )
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
       run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
+    );
+
+  program
+    .command("replay <file>")
+    .description("serve a recording (mcp call --record) as an MCP server over stdio or HTTP: each request that matches a recorded one gets the recorded answer")
+    .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp replay <file> --stdio)").hideHelp())
+    .addOption(new Option("--serve-http", "serve Streamable HTTP on 127.0.0.1 (written: mcp replay <file> --http)").hideHelp())
+    .option("-p, --port <port>", "HTTP port on 127.0.0.1 (default: a free one)", (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
+      return n;
+    })
+    .addHelpText(
+      "after",
+      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at http://127.0.0.1:<port>/mcp).\n" +
+        "A request matches a recorded one with the same method and params (their _meta aside; initialize by its\n" +
+        "method alone): it gets the recorded answer, its notifications and progress, in order, under its own id.\n" +
+        "Any other request gets a JSON-RPC error naming the closest recorded one. -s <server> picks one server of\n" +
+        "a recording that has several. Each request and what answered it is told on stderr.",
+    )
+    .action((file: string, options: { serveStdio?: boolean; serveHttp?: boolean; port?: number }, command: Command) =>
+      run(() => replayCommand(globals(command), file, { stdio: options.serveStdio, http: options.serveHttp, port: options.port })),
     );
 
   const minutes = (v: string): number => {
@@ -265,12 +300,13 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
 }
 
 /**
- * `mcp serve --stdio` / `--http` name the serving mode, while the program's own `--stdio <command>`
- * and `--http <url>` give an ad-hoc server. After `serve`, a `--stdio` or `--http` with no value
- * after it (the end, or another option) is the mode.
+ * `mcp serve --stdio` / `--http` (and `mcp replay <file> --stdio` / `--http`) name the serving mode,
+ * while the program's own `--stdio <command>` and `--http <url>` give an ad-hoc server. After
+ * `serve` or `replay`, a `--stdio` or `--http` with no value after it (the end, or another option)
+ * is the mode.
  */
 export function serveModes(argv: string[]): string[] {
-  const at = argv.indexOf("serve", 2);
+  const at = argv.findIndex((word, i) => i >= 2 && (word === "serve" || word === "replay"));
   if (at < 0) return argv;
   return argv.map((word, i) => (i > at && (word === "--stdio" || word === "--http") && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-")) ? `--serve-${word.slice(2)}` : word));
 }

@@ -19,4 +19,16 @@ await build({
   supported: { "inline-script": false },
   logLevel: "warning",
 });
+// The MCP Apps sandbox proxy: a page of its own, on its own origin (see web/sandbox.ts).
+await build({
+  entryPoints: [join(root, "web/sandbox.ts")],
+  outfile: join(root, "dist/web/sandbox.js"),
+  bundle: true,
+  minify: true,
+  format: "esm",
+  target: "es2022",
+  legalComments: "none",
+  supported: { "inline-script": false },
+  logLevel: "warning",
+});
 copyFileSync(join(root, "web/app.css"), join(root, "dist/web/app.css"));

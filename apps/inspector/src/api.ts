@@ -23,6 +23,9 @@
  * | `POST /api/complete` | {@link CompleteRequestBody} | `{ values: string[] }` |
  * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
  * | `POST /api/log-level` | `{ level, server? }` | `{ servers: string[] }`: `logging/setLevel` on every connected server with `logging` (or one) |
+ * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
+ * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
+ * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
  */
@@ -61,6 +64,8 @@ export interface ToolRow {
   inputSchema: JsonSchema | undefined;
   outputSchema: JsonSchema | undefined;
   annotations: Record<string, unknown> | undefined;
+  /** The tool's MCP App (`_meta.ui`): its `ui://` resource and who may call the tool (the inspector's list only). */
+  ui?: { resourceUri: string; visibility: ("model" | "app")[] } | undefined;
 }
 
 /** One element of `mcp resources --json`. */
@@ -196,13 +201,58 @@ export interface LogEntry {
   /** ISO time. */
   time: string;
   server: string;
-  kind: "request" | "response" | "error" | "notification" | "log" | "server-request" | "status";
+  /** `app`: a message an MCP App sent (its `params` are the message's). */
+  kind: "request" | "response" | "error" | "notification" | "log" | "server-request" | "status" | "app";
   method: string;
   params?: unknown;
   result?: unknown;
   error?: string | undefined;
   /** How long the request took, on its answer. */
   ms?: number | undefined;
+}
+
+/** `POST /api/app/open`: the app of a tool with a UI. */
+export interface AppOpenRequest {
+  /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
+  tool: string;
+}
+
+/** The origins an app may use, as its resource declared them (checked: origins only). */
+export interface AppCsp {
+  connectDomains?: string[] | undefined;
+  resourceDomains?: string[] | undefined;
+  frameDomains?: string[] | undefined;
+  baseUriDomains?: string[] | undefined;
+}
+
+/** The answer to `POST /api/app/open`: what the page gives the sandbox proxy, and what the app is told. */
+export interface AppOpenAnswer {
+  /** This rendering's id, which {@link AppMessageRequest.view} takes. */
+  view: string;
+  server: string;
+  uri: string;
+  html: string;
+  csp: AppCsp;
+  prefersBorder?: boolean | undefined;
+  /** What of the resource's `_meta.ui` was left out, and why. */
+  ignored: string[];
+  /** The sandbox proxy's page, on an origin of its own. */
+  sandbox: string;
+  /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
+  tool: Record<string, unknown>;
+  /** The host the app is told it runs in (`hostInfo`). */
+  host: { name: string; version: string };
+}
+
+/** `POST /api/app/message`: one JSON-RPC message an app sent. */
+export interface AppMessageRequest {
+  view: string;
+  message: unknown;
+}
+
+/** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
+export interface AppMessageAnswer {
+  response?: { jsonrpc: "2.0"; id: string | number; result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
 }
 
 /** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */

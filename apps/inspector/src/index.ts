@@ -2,6 +2,11 @@ import { readFileSync } from "node:fs";
 
 export type {
   ApiError,
+  AppCsp,
+  AppMessageAnswer,
+  AppMessageRequest,
+  AppOpenAnswer,
+  AppOpenRequest,
   CallAnswer,
   CallRequest,
   CompleteRequestBody,
@@ -23,15 +28,41 @@ export type {
   ToolRow,
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
+export { appPolicy } from "./app-csp.js";
 
-let assets: { js: string; css: string } | undefined;
+let assets: { js: string; css: string; sandbox: string } | undefined;
 
-function load(): { js: string; css: string } {
+function load(): { js: string; css: string; sandbox: string } {
   assets ??= {
     js: readFileSync(new URL("./web/app.js", import.meta.url), "utf8"),
     css: readFileSync(new URL("./web/app.css", import.meta.url), "utf8"),
+    sandbox: readFileSync(new URL("./web/sandbox.js", import.meta.url), "utf8"),
   };
   return assets;
+}
+
+/**
+ * The MCP Apps sandbox proxy page, served on an origin other than the inspector's: it renders one
+ * app in an inner iframe (sandboxed, no same-origin, under the app's CSP) and passes messages
+ * between it and the inspector page at `hostOrigin` only. Its script is inline: the page must not
+ * restrict scripts itself, as the app's document inherits its policy (the app's own is set inside).
+ */
+export function sandboxPage(options: { hostOrigin: string }): string {
+  const { sandbox } = load();
+  if (/<\/script/i.test(sandbox)) throw new Error("sandbox bundle contains </script");
+  return `<!doctype html>
+<html lang="en" data-host="${escapeHtml(options.hostOrigin)}">
+<head>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<title>MCP App sandbox</title>
+<style>html, body { margin: 0; height: 100%; overflow: hidden; background: transparent; } iframe { border: 0; width: 100%; height: 100%; display: block; }</style>
+</head>
+<body>
+<script type="module">${sandbox}</script>
+</body>
+</html>
+`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { LOG_LEVELS, type LogEntry } from "../src/api.js";
 import { api } from "./client.js";
 import { Json, Ms } from "./content.js";
 
-const KINDS: LogEntry["kind"][] = ["request", "response", "error", "notification", "log", "server-request", "status"];
+const KINDS: LogEntry["kind"][] = ["request", "response", "error", "notification", "log", "server-request", "status", "app"];
 
 function summary(entry: LogEntry): string {
   if (entry.kind === "log") {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { CallAnswer, TaskRow, ToolRow } from "../src/api.js";
+import { AppView } from "./apps.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
@@ -60,6 +61,7 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
   const [args, setArgs] = useState<Record<string, unknown>>(() => (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
   const [running, setRunning] = useState<string | undefined>();
   const [answer, setAnswer] = useState<CallAnswer | undefined>();
+  const [called, setCalled] = useState<Record<string, unknown>>({});
   const [problem, setProblem] = useState<string | undefined>();
   const call = async () => {
     const missing = missingRequired(tool.inputSchema, args);
@@ -71,8 +73,10 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
     const id = newId();
     setRunning(id);
     setAnswer(undefined);
+    const sent = prune(args) as Record<string, unknown>;
+    setCalled(sent);
     try {
-      setAnswer(await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: prune(args) }));
+      setAnswer(await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent }));
     } catch (error) {
       setAnswer({ id, ms: 0, error: { message: (error as Error).message } });
     } finally {
@@ -86,6 +90,12 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
       </h2>
       <code class="model-name">{tool.name}</code>
       {tool.description ? <p class="description">{tool.description}</p> : null}
+      {tool.ui ? (
+        <div class="annotations">
+          <span class="tag app">MCP App {tool.ui.resourceUri}</span>
+          {tool.ui.visibility.includes("model") ? null : <span class="tag">app only (hidden from models)</span>}
+        </div>
+      ) : null}
       {tool.annotations ? (
         <div class="annotations">
           {Object.entries(tool.annotations).map(([k, v]) => (
@@ -128,7 +138,14 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
           {tasks.get(running)!.statusMessage ? `: ${tasks.get(running)!.statusMessage}` : ""}
         </div>
       ) : null}
-      {answer ? <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} /> : null}
+      {answer && tool.ui ? (
+        <div class="with-app">
+          <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
+          <AppView tool={tool} args={called} answer={answer} />
+        </div>
+      ) : answer ? (
+        <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
+      ) : null}
     </div>
   );
 }

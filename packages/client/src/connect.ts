@@ -17,6 +17,7 @@ import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { CLIENT_VERSION } from "./version.js";
 import { createSession, LIST_FILTERS, type SubscriptionFilter } from "./session.js";
 import { serverConfigProblems } from "./validate.js";
+import { recordTransport, type RecordListener } from "./record.js";
 import type { TracingApi } from "./tracing.js";
 import { tracingFor } from "./tracing-load.js";
 import { TaskReceiver, type ServerRequestTaskOptions } from "./task-receiver.js";
@@ -60,6 +61,8 @@ export interface ConnectOptions {
   timeout?: number | undefined;
   /** Extra capabilities to advertise (e.g. `experimental`); handler-backed ones are added for you. */
   capabilities?: ClientCapabilities | undefined;
+  /** Extensions to declare (`capabilities.extensions`), e.g. `mcpAppsExtension()` for MCP Apps. */
+  extensions?: Record<string, object> | undefined;
   /** Every server notification (after typed listeners); `context` when it arrived tied to one of your requests. */
   onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   /** Server→client requests not handled below; without it they get `-32601`. */
@@ -110,6 +113,13 @@ export interface ConnectOptions {
    * (the 2025 era; `"legacy"`, its earlier name, is still accepted).
    */
   protocol?: "auto" | "2025" | undefined;
+  /**
+   * Records the connection: every JSON-RPC message both ways, from the handshake on, with its time
+   * and direction, secrets redacted (a `RecordedMessage` each; `mcp call --record` writes them
+   * as NDJSON and `mcp replay` serves them). Needs a transport that reports its messages (the
+   * built-in ones do).
+   */
+  record?: RecordListener | undefined;
 }
 
 /** A listener of one notification method: receives its params. */
@@ -190,11 +200,12 @@ export function applyElicitationDefaults(params: ElicitParams, result: ElicitRes
 
 /**
  * The capabilities {@link connectToServer} advertises for these options: `options.capabilities`,
- * plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
+ * `extensions` for `options.extensions`, plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
  * list among them) may depend on them, so a cache of those answers keys on them.
  */
-export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
+export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; extensions?: Record<string, object> | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
   const capabilities: ClientCapabilities = { ...(options.capabilities ?? {}) };
+  if (options.extensions) capabilities["extensions"] = { ...(capabilities["extensions"] as object | undefined), ...options.extensions };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};
   if (options.onElicitation) capabilities.elicitation = {};
@@ -267,6 +278,7 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   const receiver = options.serverRequestTasks && (options.onSampling || options.onElicitation) ? new TaskReceiver(typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {}, new Set([...(options.onSampling ? ["sampling/createMessage"] : []), ...(options.onElicitation ? ["elicitation/create"] : [])]), answer) : undefined;
   transport.onRequest = receiver ? (method, params, context) => receiver.handle(method, params, context) ?? answer(method, params, context) : answer;
   transport.onError = (error) => options.onError?.(error);
+  if (options.record) recordTransport(transport, name, options.record);
   transport.onClose = () => {
     receiver?.close();
     options.onClose?.();

@@ -88,3 +88,16 @@ export class InvalidInitializeResultError extends McpError {
     super("invalid_initialize_result", `MCP server "${serverName}" sent an invalid initialize result: ${reason}`);
   }
 }
+
+/** A tool's `ui://` resource (MCP Apps) cannot be shown: not a `ui://` URI, no HTML, another MIME type. Names the server, the URI and what was wrong. */
+export class UiResourceError extends McpError {
+  static override readonly brand: string = "UiResourceError";
+  declare readonly serverName: string;
+  declare readonly uri: string;
+
+  constructor(serverName: string, uri: string, problem: string) {
+    super("ui_resource", `The UI resource ${uri} of MCP server "${serverName}" cannot be shown: ${problem}`);
+    this.serverName = serverName;
+    this.uri = uri;
+  }
+}

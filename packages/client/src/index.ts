@@ -13,6 +13,21 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
+export {
+  MCP_APP_MIME_TYPE,
+  MCP_APPS_EXTENSION,
+  mcpAppsExtension,
+  readUiResource,
+  toolUi,
+  uiResourceMeta,
+  type ToolUi,
+  type UiCsp,
+  type UiPermissions,
+  type UiResource,
+  type UiResourceMeta,
+  type UiVisibility,
+} from "./apps.js";
+export { recordTransport, type RecordedMessage, type RecordListener } from "./record.js";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult, type ProtocolEra } from "./negotiate.js";
 export {
   callTool,
@@ -60,6 +75,7 @@ export {
   InvalidInitializeResultError,
   PaginationError,
   UnknownServerTypeError,
+  UiResourceError,
   UnsupportedProtocolVersionError,
 } from "./errors.js";
 export type {

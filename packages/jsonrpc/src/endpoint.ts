@@ -9,6 +9,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   MCPTransport,
+  MessageDirection,
   NotificationContext,
   RequestContext,
   RequestId,
@@ -33,7 +34,7 @@ export interface SendContext {
 }
 
 /** The callbacks an endpoint reads when messages arrive: normally the transport object itself. */
-export type EndpointHandlers = Pick<MCPTransport, "onError" | "onNotification" | "onRequest">;
+export type EndpointHandlers = Pick<MCPTransport, "onError" | "onNotification" | "onRequest" | "onMessage">;
 
 /** Options of {@link JsonRpcEndpoint}. */
 export interface JsonRpcEndpointOptions {
@@ -120,6 +121,7 @@ export class JsonRpcEndpoint {
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {
+        if (this.#handlers.onMessage) this.#tap(message, "out");
         const context: SendContext = latch ? new RequestSendContext(id, latch, options.headers) : { requestId: id, headers: options.headers };
         const sending = this.#send(message, context);
         if (sending) sending.catch((error: unknown) => this.pending.reject(id, error));
@@ -134,6 +136,7 @@ export class JsonRpcEndpoint {
   async notify(method: string, params?: object): Promise<void> {
     if (this.#closed) throw new TransportClosedError();
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    if (this.#handlers.onMessage) this.#tap(message, "out");
     await this.#send(message, {});
   }
 
@@ -145,10 +148,15 @@ export class JsonRpcEndpoint {
    * their context.
    */
   receive(value: unknown, relatedId?: RequestId): void {
+    if (this.#handlers.onMessage) this.#tap(value, "in");
+    this.#route(value, relatedId);
+  }
+
+  #route(value: unknown, relatedId?: RequestId): void {
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case "batch":
-        for (const item of classified.messages) this.receive(item, relatedId);
+        for (const item of classified.messages) this.#route(item, relatedId);
         return;
       case "response":
         this.#onResponse(classified.message);
@@ -162,6 +170,15 @@ export class JsonRpcEndpoint {
       case "invalid":
         this.reportError(new InvalidMessageError(this.#source, classified.reason));
         return;
+    }
+  }
+
+  /** Shows one message to `onMessage`; a listener that throws is reported, never in the message's way. */
+  #tap(message: unknown, direction: MessageDirection): void {
+    try {
+      this.#handlers.onMessage?.(message, direction);
+    } catch (error) {
+      this.reportError(toError(error));
     }
   }
 
@@ -274,6 +291,7 @@ export class JsonRpcEndpoint {
       if (!this.#closed) this.reportError(toError(error));
     };
     try {
+      if (this.#handlers.onMessage) this.#tap(message, "out");
       this.#send(message, context)?.catch(report);
     } catch (error) {
       report(error);

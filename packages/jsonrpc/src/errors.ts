@@ -40,7 +40,8 @@ export type McpErrorCode =
   | "not_in_protocol_revision"
   | "oauth_error"
   | "skill_verification_failed"
-  | "registry_error";
+  | "registry_error"
+  | "ui_resource";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

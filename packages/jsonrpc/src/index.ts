@@ -8,6 +8,7 @@ export type {
   JsonRpcSuccessResponse,
   HandshakeContext,
   MCPTransport,
+  MessageDirection,
   NotificationContext,
   Progress,
   RequestContext,
@@ -61,6 +62,6 @@ export {
 } from "./rpc-error.js";
 export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
 export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
-export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactUrl } from "./redact.js";
+export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactJson, redactUrl } from "./redact.js";
 export { bodyChunks, readBoundedText } from "./body.js";
 export { AbortLatch, abortHandleOf, delay, type AbortHandle } from "./abort.js";

@@ -57,3 +57,54 @@ export function redactUrl(url: string): string {
   for (const key of [...parsed.searchParams.keys()]) if (isCredentialHeader(key) || /^key$/i.test(key)) parsed.searchParams.set(key, REDACTED);
   return parsed.href;
 }
+
+/** Keys that look like credentials and are protocol bookkeeping instead: their values are kept. */
+const BOOKKEEPING_KEYS = new Set(["progressToken"]);
+
+/** Objects nested deeper than this are replaced whole by `[redacted]` (no message needs more; no stack is blown). */
+const MAX_REDACT_DEPTH = 128;
+
+/** URLs in a text (up to a space, a quote or an angle bracket). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+/** What {@link redactUrl} puts in a URL, as the URL encodes it. */
+const HIDDEN_IN_URL = encodeURIComponent(REDACTED);
+
+/** `text` with the password and credential query values of each URL in it hidden; other URLs stay as written. */
+function redactUrlsIn(text: string): string {
+  if (!text.includes("://")) return text;
+  return text.replace(URL_IN_TEXT, (url) => {
+    const hidden = redactUrl(url);
+    return hidden.includes(HIDDEN_IN_URL) ? hidden : url;
+  });
+}
+
+/**
+ * A copy of a JSON value (a JSON-RPC message, a tool's arguments) fit for a log or a recording:
+ * a string or number under a key that names a credential (as {@link isCredentialHeader} judges
+ * the key: `token`, `apiKey`, `password`, `authorization`, …) becomes `[redacted]`, and each URL
+ * in a string has its password and credential query values hidden ({@link redactUrl}). Objects
+ * and arrays are walked, so shapes stay (a schema's `properties.token` is still a schema);
+ * `progressToken` is kept (bookkeeping, not a secret). The same input always gives the same
+ * output, so two redacted messages can be compared. `value` is not changed.
+ */
+export function redactJson(value: unknown): unknown {
+  return redactValue(value, undefined, 0);
+}
+
+function redactValue(value: unknown, key: string | undefined, depth: number): unknown {
+  if (typeof value === "string") {
+    if (key !== undefined && isCredentialHeader(key) && !BOOKKEEPING_KEYS.has(key)) return REDACTED;
+    return redactUrlsIn(value);
+  }
+  if (typeof value === "number") return key !== undefined && isCredentialHeader(key) && !BOOKKEEPING_KEYS.has(key) ? REDACTED : value;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_REDACT_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, key, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+    // A parsed "__proto__" key is an own property; assigning it would set the copy's prototype.
+    if (name === "__proto__") Object.defineProperty(copy, name, { value: redactValue(item, name, depth + 1), enumerable: true, writable: true, configurable: true });
+    else copy[name] = redactValue(item, name, depth + 1);
+  }
+  return copy;
+}

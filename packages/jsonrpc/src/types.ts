@@ -80,6 +80,9 @@ export interface RequestOptions {
   relatedTo?: unknown;
 }
 
+/** Which way a message went: `"out"` from this side, `"in"` from the peer. */
+export type MessageDirection = "in" | "out";
+
 /** Context passed to a server→client request handler. */
 export interface RequestContext {
   /** Aborted when the server cancels the request or the transport closes. */
@@ -122,6 +125,14 @@ export interface MCPTransport {
   onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   /** Server→client requests; without it the transport answers `-32601 Method not found`. */
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+  /**
+   * Every JSON-RPC message, as it goes: `"out"` (ours, just before it is handed to the wire:
+   * requests, notifications, our answers, cancellations) and `"in"` (the peer's, as parsed: a
+   * batch once, as the array). For recording and debugging; the message is the one on the wire,
+   * so copy before keeping or changing it. A listener that throws is reported through `onError`.
+   * The built-in transports (and any built on {@link JsonRpcEndpoint}) call it.
+   */
+  onMessage?: ((message: unknown, direction: MessageDirection) => void) | undefined;
   /**
    * Tells the transport the protocol version in use (HTTP sends it as a header; from 2026-07-28 on
    * it also sends `Mcp-Method`/`Mcp-Name` and keeps no session). `undefined` clears it.

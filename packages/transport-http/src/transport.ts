@@ -13,6 +13,7 @@ import {
   type HandshakeContext,
   type JsonRpcMessage,
   type MCPTransport,
+  type MessageDirection,
   type NotificationContext,
   type RequestContext,
   type RequestId,
@@ -44,6 +45,8 @@ export class HttpTransport implements MCPTransport {
   onError?: ((error: Error) => void) | undefined;
   onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+  /** Every JSON-RPC message both ways, as it goes (see {@link MCPTransport.onMessage}). */
+  onMessage?: ((message: unknown, direction: MessageDirection) => void) | undefined;
 
   /** The configuration as given (printing the transport shows it with credentials redacted). */
   readonly config: Readonly<HttpTransportConfig>;

@@ -8,6 +8,7 @@ import {
   toError,
   type JsonRpcMessage,
   type MCPTransport,
+  type MessageDirection,
   type NotificationContext,
   type RequestContext,
   type RequestOptions,
@@ -47,6 +48,8 @@ export class StdioTransport implements MCPTransport {
   /** Server notifications (stdio ties none to a request: `context` is never given here). */
   onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
   onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
+  /** Every JSON-RPC message both ways, as it goes (see {@link MCPTransport.onMessage}). */
+  onMessage?: ((message: unknown, direction: MessageDirection) => void) | undefined;
 
   readonly config: Readonly<StdioTransportConfig>;
   readonly #endpoint: JsonRpcEndpoint;
