@@ -8,6 +8,7 @@ import { inspectCommand } from "./inspect.js";
 import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
+import { cancelledLine } from "./live.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
 const EXAMPLES = `
@@ -294,7 +295,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CliError) {
       if (error.exitCode !== EXIT.cancelled) printError(error.message);
-      else process.stderr.write("Cancelled.\n");
+      else cancelledLine();
       return error.exitCode;
     }
     printError((error as Error).message ?? String(error));

@@ -25,15 +25,41 @@ export class CliError extends Error {
 /** Exit codes: 0 success, 1 a failed call or server, 2 a usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
 
+/** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */
+let open = false;
+
+/** Writes a line on stderr that {@link replaceLine} will replace on a terminal (elsewhere it is an ordinary line). */
+export function openLine(text: string): void {
+  if (process.stderr.isTTY !== true) return void process.stderr.write(`${text}\n`);
+  endLine();
+  process.stderr.write(`\r\u001b[2K${text}`);
+  open = true;
+}
+
+/** Writes a line on stderr in place of the open one, if any. */
+export function replaceLine(text: string): void {
+  process.stderr.write(open ? `\r\u001b[2K${text}\n` : `${text}\n`);
+  open = false;
+}
+
+/** Ends the open line, so what follows starts on a line of its own. */
+function endLine(): void {
+  if (open) process.stderr.write("\n");
+  open = false;
+}
+
 export function note(message: string): void {
+  endLine();
   process.stderr.write(`${pc.dim(message)}\n`);
 }
 
 export function warn(message: string): void {
+  endLine();
   process.stderr.write(`${pc.yellow(message)}\n`);
 }
 
 export function printError(message: string): void {
+  endLine();
   process.stderr.write(`${pc.red("error:")} ${message}\n`);
 }
 
