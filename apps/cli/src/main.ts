@@ -277,7 +277,12 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((t) => {
     task = t;
   });
-  program.exitOverride();
+  // Every command's own errors (a missing argument, an unknown option) are usage errors too: exit 2.
+  const override = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {
