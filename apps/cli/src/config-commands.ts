@@ -2,14 +2,15 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc";
+import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
-import { hintFor } from "./resolve.js";
+import { causeOf, errorText, plural, stderrLines } from "./failure.js";
+import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
+import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 function ownFile(scope: string, home: string): string {
@@ -148,18 +149,21 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
     for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)` });
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
-        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${status.toolCount} tools` });
+        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}` });
         continue;
       }
       const config = session.configs[status.name];
-      let finding = status.lastError ?? status.state;
+      // The error once (its copy of the stderr lines left out); a crash named by the cause its stderr gives.
+      const error = errorText(status) || status.state;
+      const refused = tokenRefused(status, config);
+      let finding = causeOf(status);
       if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${sourceOf(session, status.name)})`;
-      else if (status.lastErrorCode === "network_error") finding = `${status.lastError}`;
-      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${status.lastError}. Sign in with: mcp auth ${status.name}`;
-      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Sign in with: mcp auth ${status.name}, or add a token header (--header "Authorization=Bearer …")`;
-      else if (status.lastErrorCode === "connection_timeout") finding = `${status.lastError}; raise the limit with --timeout <ms> or "timeout" in its config`;
-      else finding += hintFor(config, status);
-      if (status.stderrTail) finding += `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}`;
+      else if (refused) finding = refused;
+      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
+      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;
+      else if (status.lastErrorCode === "connection_timeout") finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
+      else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
+      finding += stderrLines(status.stderrTail);
       findings.push({ server: status.name, ok: false, finding });
     }
     if (globals.json) printJson(findings);

@@ -46,6 +46,26 @@ they run (command, args, cwd, env, URL, headers) asks again (mcp config approve,
 Exit codes: 0 ok, 1 a failed call (isError) or a server the command needed failed, 2 a usage
 error (unknown tool, bad arguments), 130 cancelled (Ctrl-C; press it again to quit at once).`;
 
+const CALL_HELP = `
+Examples:
+  mcp call everything.echo message="hello"       server.tool: only that server starts
+  mcp call everything echo message=hello         the same, as two words
+  mcp call get-sum a=2 b=3                       a bare name: the tool cache finds its server
+  mcp call get-sum '{"a": 2, "b": 3}'            the arguments as one JSON object
+  mcp call everything.echo message=@note.txt     key=@file: the file's text (key:=<json> and more: mcp --help)
+  mcp tools everything.get-sum                   a tool's parameters, and an example call
+
+Global flags that apply (before or after the command):
+  --json             the result as the server sent it (a CallToolResult)
+  --timeout <ms>     connect and call timeout (progress resets the call's clock)
+  -y, --yes          start this project's servers without asking, for this run only
+  --stdio <command>, --http <url>, --sse <url>, -H <NAME=VALUE>
+                     call a server given here, no config read
+  -s <server>, -c <file>, --no-cache   see mcp --help
+
+Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed, 2 a usage
+error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
+
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of milliseconds");
@@ -69,6 +89,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
     .option("--sse <url>", "an ad-hoc HTTP+SSE server")
+    .option("-H, --header <NAME=VALUE>", "a header for the ad-hoc --http/--sse server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
@@ -83,15 +104,18 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((options: { verbose?: boolean }, command: Command) => run(() => serversCommand(globals(command), options)));
 
   program
-    .command("tools [server]")
-    .description("tools with a one-line signature of their arguments (--json: full definitions)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => toolsCommand(globals(command), server)));
+    .command("tools [server] [tool]")
+    .description("tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)")
+    .option("-v, --verbose", "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call")
+    .addHelpText("after", "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)")
+    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) => run(() => toolsCommand(globals(command), server, tool, options)));
 
   program
     .command("call <tool> [args...]")
     .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
+    .addHelpText("after", CALL_HELP)
     .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
 
   program

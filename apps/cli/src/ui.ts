@@ -1,5 +1,6 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
+import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 
 /**
@@ -79,7 +80,19 @@ export function describeConfig(config: MCPServerConfig): string {
 /** `~` for the home directory in a path, for tables. */
 export function tildify(path: string | undefined, home: string): string {
   if (!path) return "";
-  return path.startsWith(home) ? `~${path.slice(home.length)}` : path;
+  return home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path;
+}
+
+/**
+ * A config file as a person names it: relative to the project folder (`.mcp.json`,
+ * `.cursor/mcp.json`), else from `~` (`~/.claude.json`), else whole. What is not a path
+ * (`(command line)`) is kept.
+ */
+export function shortPath(path: string | undefined, cwd: string, home: string): string {
+  if (!path) return "";
+  if (!isAbsolute(path)) return path;
+  if (path.startsWith(`${cwd}${sep}`)) return relative(cwd, path);
+  return tildify(path, home);
 }
 
 /** The first line of a text, cut to `max` characters. */
