@@ -268,8 +268,8 @@ describe("ad-hoc servers and config editing", () => {
     const b = box();
     b.write(join(b.project, "mcp-client.json"), { servers: { proj: { command: process.execPath, args: [fixture] } } });
     const skipped = await mcp(b, ["servers", "--json"]);
-    expect(skipped.stderr).toContain(`Skipped 1 project server not approved: proj (not approved yet; ${join(b.project, "mcp-client.json")})`);
-    expect(skipped.stderr).toContain("Approve with: mcp config approve proj");
+    // One short line: which, why, where, and the command that approves it.
+    expect(skipped.stderr).toBe("Skipped project server proj (not approved yet; mcp-client.json). Approve: mcp config approve proj   (or --yes for one run)\n");
     expect(JSON.parse(skipped.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "not approved" })]);
     const approved = await mcp(b, ["--yes", "servers", "--json"]);
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "connected" })]);
