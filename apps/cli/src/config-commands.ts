@@ -19,6 +19,18 @@ function ownFile(scope: string, home: string): string {
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
 }
 
+/**
+ * Whether a value looks like a secret written out (a long random token), not a `${VAR}` the
+ * environment gives at each run: what is left after a scheme (`Bearer `, `Basic `) is one word of
+ * 20 or more token characters, mixing letters and digits.
+ */
+export function looksLikeSecret(value: string): boolean {
+  if (value.includes("${")) return false;
+  const token = value.replace(/^(Bearer|Basic|Token|token|Bot)\s+/, "").trim();
+  if (token.length < 20 || !/^[A-Za-z0-9._~+/=:-]+$/.test(token) || /^[./~]/.test(token) || token.includes("://")) return false;
+  return /[A-Za-z]/.test(token) && /[0-9]/.test(token);
+}
+
 function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
   if (!values?.length) return undefined;
   return Object.fromEntries(
@@ -80,6 +92,16 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   const file = ownFile(scope, home);
   await edit(file, ["servers", name], config);
   out(`Added "${name}" to ${tildify(file, home)}`);
+  // A token written into the file is in every copy of it (a project's is often committed).
+  const written = [
+    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({ what: `header "${key}"`, key, value, flag: "--header" })),
+    ...Object.entries(config.env ?? {})
+      .filter(([key]) => isCredentialHeader(key))
+      .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
+  ].filter(({ value }) => looksLikeSecret(value));
+  for (const { what, key, flag } of written) {
+    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
+  }
   // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
   // What is approved is the entry as it loads (variables expanded), so it is read back.
   if (scope === "project") {

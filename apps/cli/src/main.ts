@@ -22,8 +22,11 @@ Examples:
 
   mcp call trigger-long-running-operation duration=3 steps=5     live progress; Ctrl-C cancels
   mcp --stdio "npx -y @modelcontextprotocol/server-everything" tools   a server with no config at all
-  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE)
-  mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
+  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE); only that server, no config read
+  mcp --http http://127.0.0.1:8765/mcp --header "Authorization=Bearer $TOKEN" tools   with a header (repeatable)
+  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer \${TOKEN}'
+                                               single quotes: the file gets \${TOKEN}, read from the
+                                               environment at each run, never the token itself
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
   mcp config approve                           approve this project's servers (.mcp.json, …) as they are now
   mcp config doctor                            why each failing server fails
@@ -262,8 +265,9 @@ a changed or unset \${VAR} behaves as without it.`,
     .option("--http <url>", "a Streamable HTTP server")
     .option("--sse <url>", "a HTTP+SSE server")
     .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
-    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable); write a secret as '${VAR}' in single quotes, so the file holds the variable, not the secret", (v: string, p: string[] = []) => [...p, v])
     .option("--scope <scope>", "project or user", "project")
+    .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
     .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
   config
