@@ -213,7 +213,7 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     const run = await mcp(b, ["call", "missing.anything"]);
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain("unknown tool");
-    expect(run.stderr).toContain('server "missing" failed to start: Failed to start MCP server "missing"');
+    expect(run.stderr).toContain('server "missing" failed to start: command "no-such-mcp-server-xyz": command not found (ENOENT)');
     expect(run.stderr).toContain("command: no-such-mcp-server-xyz");
     const invalid = await mcp(b, ["call", "broken.anything"]);
     expect(invalid.code).toBe(1);
