@@ -10,6 +10,9 @@ export function errorText(status: Pick<ServerStatus, "lastError">): string {
   return (status.lastError ?? "").replace(/\nstderr:\n[\s\S]*$/, "").trim();
 }
 
+/** A line shaped like an error report's: `TypeError: fetch failed`, `[cause]: Error: …`, `panic: …` (the kind, then the message). */
+const ERROR_LINE = /^\s*(?:\[cause\]:\s*)?((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?|panic|fatal error|error|FATAL|ERROR)(?:\[[^\]]*\])?:\s+(\S.*)$/;
+
 /**
  * The line of a crash's stderr that says why, without its `Error: ` (the last line shaped like
  * `TypeError: fetch failed`, `[cause]: Error: getaddrinfo ENOTFOUND svelte.dev`,
@@ -20,7 +23,7 @@ export function stderrCause(tail: string | undefined): string | undefined {
   if (!tail) return undefined;
   let found: string | undefined;
   for (const line of tail.split("\n")) {
-    const match = /^\s*(?:\[cause\]:\s*)?((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?|panic|fatal error|error|FATAL|ERROR)(?:\[[^\]]*\])?:\s+(\S.*)$/.exec(line);
+    const match = ERROR_LINE.exec(line);
     if (match) found = match[1] === "Error" || /^(error|ERROR|FATAL|fatal error)$/.test(match[1]!) ? match[2]!.trim() : `${match[1]}: ${match[2]!.trim()}`;
   }
   return found;
@@ -43,14 +46,28 @@ export function causeOf(status: Pick<ServerStatus, "lastError" | "stderrTail">):
   return cause ? `${cause} (the process ${ended})` : error.replace(/^Failed to start MCP server "[^"]*": /, "") || "unknown error";
 }
 
-/** A stderr tail's last `max` lines, indented under `stderr: ` (each line after the first aligned with it; blank ones empty). */
-export function stderrLines(tail: string | undefined, indent = "    ", max = 5): string {
-  const shown = (tail ?? "").trimEnd().split("\n").slice(-max);
+/** Lines of a crash report that say nothing a person reads: stack frames, a lone brace or caret, blank ones. */
+const NOISE = /^\s*(at\s.*|[{}\]^]+|\^+)?\s*$/;
+
+/**
+ * A stderr tail under `stderr: ` (each line after the first aligned with it). Of a crash report,
+ * at most `max` lines from the first that names an error, stack frames left out (all of them with
+ * `whole`, as `--verbose` asks); of other output, its last `max` lines.
+ */
+export function stderrLines(tail: string | undefined, indent = "    ", max = 5, whole = false): string {
+  const all = (tail ?? "").trimEnd().split("\n");
+  let shown: string[];
+  if (whole) shown = all;
+  else {
+    const read = all.filter((line) => !NOISE.test(line));
+    const first = read.findIndex((line) => ERROR_LINE.test(line));
+    shown = first >= 0 ? read.slice(first, first + max) : read.slice(-max);
+  }
   while (shown.length > 0 && shown[0]!.trim() === "") shown.shift();
   if (shown.length === 0) return "";
   const label = `${indent}stderr: `;
   const pad = " ".repeat(label.length);
-  return `\n${label}${shown.map((line, i) => (line.trim() === "" ? "" : i === 0 ? line : `${pad}${line}`)).join("\n")}`;
+  return `\n${label}${shown.map((line, i) => (line.trim() === "" ? "" : i === 0 ? line.trim() : `${pad}${line}`)).join("\n")}`;
 }
 
 /** "1 tool", "2 tools". */

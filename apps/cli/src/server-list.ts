@@ -50,7 +50,7 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
   // The last error gets what is left of the line; one that does not fit it whole goes under the table.
   const room = fit(columns, cells, width).spare - 2;
   // A crash's stderr goes under the table, with its cause.
-  const tails = rows.map((row) => (row.status === "failed" || verbose ? stderrLines(row.stderrTail, "    ", verbose ? 40 : 5) : ""));
+  const tails = rows.map((row) => (row.status === "failed" || verbose ? stderrLines(row.stderrTail, "    ", 5, verbose) : ""));
   const inline = errors.map((error, i) => error !== "" && tails[i] === "" && !error.includes("\n") && error.length <= room);
   // The column only when it says something: an error whole, or that there are none.
   const withErrors = room >= BELOW.length && (inline.some(Boolean) || errors.every((e) => e === ""));
