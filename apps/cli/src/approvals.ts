@@ -103,6 +103,16 @@ export interface ApprovalOutcome {
   skipped: Map<string, string>;
 }
 
+/** Asks a yes-or-no question on the terminal (stderr); true only for "y" or "yes". */
+export async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
 /** Why a server is skipped when it was never approved. */
 export const NEW = "not approved yet";
 const BY_NAME = "approved by name by an earlier mcp; approvals now cover what runs";
@@ -157,15 +167,8 @@ export async function approveProjectServers(
     warn(skippedLine(ask.map(({ server, why }) => ({ name: server.name, why, file: shortPath(server.source.file, options.project, options.home) })), approveCommand));
     return { approved, skipped };
   }
-  const blocks = ask.map(({ server, why }) => serverBlock(server.name, server.config, `(${printable(tildify(server.source.file, options.home))}${why === NEW ? "" : `; ${why}`})`));
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  let answer: string;
-  try {
-    answer = await rl.question(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `);
-  } finally {
-    rl.close();
-  }
-  const yes = /^y(es)?$/i.test(answer.trim());
+  const blocks = ask.map(({ server, why }) => serverBlock(server.name, server, `(${printable(tildify(server.source.file, options.home))}${why === NEW ? "" : `; ${why}`})`));
+  const yes = await confirm(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `);
   // Read again: another mcp may have written the file while the question was open.
   const latest = await readStore(options.file);
   const now = recordOf(latest, options.project);

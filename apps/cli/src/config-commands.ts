@@ -5,8 +5,8 @@ import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
-import { detailLines, whatRuns } from "./approval-view.js";
-import { approvalsFile, rememberApproval } from "./approvals.js";
+import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
+import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { causeOf, errorText, plural, stderrLines } from "./failure.js";
 import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
@@ -129,9 +129,20 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
     note("This project defines no MCP servers.");
     return EXIT.ok;
   }
+  // What is approved is shown first, as the prompt shows it, and it is exactly what is approved: the
+  // configs shown, not the files read again (a later change to any of it asks again).
+  if (process.stdin.isTTY === true && process.stderr.isTTY === true && globals.yes !== true) {
+    const blocks = chosen.map((server) => serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))})`));
+    if (!(await confirm(`${color.bold("Approve for this project")} what these servers will run:\n${blocks.join("\n")}\nApprove them? [y/N] `))) {
+      note("Nothing approved.");
+      return EXIT.failure;
+    }
+    await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
+    for (const server of chosen) out(`Approved "${printable(server.name)}" for this project.`);
+    return EXIT.ok;
+  }
   await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
-  // What was approved, as the prompt shows it: a later change to any of it asks again.
-  for (const server of chosen) out([`Approved "${server.name}" for this project: ${whatRuns(server.config)}`, ...detailLines(server.config, "    ")].join("\n"));
+  for (const server of chosen) out([`Approved "${printable(server.name)}" for this project: ${whatRuns(server)}`, ...detailLines(server, "    ")].join("\n"));
   return EXIT.ok;
 }
 

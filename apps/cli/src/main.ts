@@ -218,11 +218,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .addHelpText(
       "after",
       `
-Its socket is in a folder it makes with mode 700 (~/.cache/mcp-client/daemon/, or
-mcp-cli-<uid>-<hash>/ in the temp folder; MCP_DAEMON_SOCKET to choose). mcp call uses it only
+Its socket is in a folder it makes with mode 700 (~/.cache/mcp-client/daemon/, else one in
+$XDG_RUNTIME_DIR or the temp folder; MCP_DAEMON_SOCKET to choose). mcp call uses it only
 when that folder and the socket are yours (checked before connecting); otherwise it says why and
 starts the server itself. MCP_NO_DAEMON=1 never uses it. Servers are kept per resolved config:
-a changed or unset \${VAR} behaves as without it.`,
+a changed or unset \${VAR} behaves as without it. A call runs as this shell would run it: stdio
+servers in this folder with this shell's PATH and proxy; when the daemon cannot (its own proxy,
+CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs the call itself.`,
     );
   const startOptions = (command: Command): Command =>
     command

@@ -19,7 +19,7 @@ import { closest } from "./words.js";
 export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
 /** Every server name the user may mean: configured, not approved, invalid or disabled. */
-export function knownServers(session: Session): string[] {
+export function knownServers(session: Pick<Session, "configs" | "skipped" | "servers" | "configErrors">): string[] {
   return [...new Set([...Object.keys(session.configs), ...session.skipped, ...Object.keys(session.servers), ...session.configErrors.flatMap((e) => (e.server ? [e.server] : []))])];
 }
 
@@ -118,7 +118,7 @@ export function notStartable(session: Session, name: string): string | undefined
     const entry = session.servers[name];
     const why = session.whySkipped?.get(name) ?? NEW;
     const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry.config) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;

@@ -165,6 +165,29 @@ describe("project server approvals cover what runs", () => {
     expect((await listed(b)).row?.status).toBe("connected");
   });
 
+  it("what a skipped server would run, and what config approve approved, are shown as the file writes them: the variable's name, never the user's secret", async () => {
+    const server = await startSdkServer();
+    try {
+      const b = box();
+      const secrets = { GW_TOKEN: "the-users-own-token-0815", ARG_TOKEN: "the-users-arg-token-4711" };
+      b.define({ command: process.execPath, args: [fixture, "--token=${ARG_TOKEN}"] });
+      const call = await mcp(b, ["call", "repo.counter"], secrets);
+      expect(call.code).toBe(1);
+      expect(call.stderr).toContain(`it would run: ${process.execPath} ${fixture} '--token=\${ARG_TOKEN}'); approve it with: mcp config approve repo`);
+      expect(call.stderr).not.toContain(secrets.ARG_TOKEN);
+
+      b.define({ type: "http", url: server.url, headers: { Authorization: "Bearer ${GW_TOKEN}" } });
+      const approved = await mcp(b, ["config", "approve", "repo"], secrets);
+      expect(approved.code, approved.stderr).toBe(0);
+      expect(approved.stdout).toContain(`Approved "repo" for this project: http ${server.url}`);
+      expect(approved.stdout).toMatch(/ uses your +GW_TOKEN\n/);
+      expect(approved.stdout).toMatch(/ header +Authorization: Bearer \$\{GW_TOKEN\}\n/);
+      expect(approved.stdout + approved.stderr).not.toContain(secrets.GW_TOKEN);
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe.skipIf(process.platform === "win32")("through the daemon", () => {
     it("a server that changed after its approval is refused, not answered by the daemon's earlier instance, in this project or another", async () => {
       const b = box();

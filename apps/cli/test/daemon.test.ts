@@ -1,7 +1,7 @@
 // `mcp daemon`: a real daemon process on a real Unix socket, and the real CLI calling through it.
 // Its trust boundaries: a socket another OS user (nobody, through setpriv) made first, framing a
 // peer can abuse, and the credentials of the shell that calls.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { dirname, join } from "node:path";
@@ -285,7 +285,7 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
     }
   }, 60_000);
 
-  it.skipIf(!root || !setpriv)("another user who listens first on the socket's path gets nothing: no connection, no config, no secret; start refuses the folder (needs root and setpriv to act as nobody)", async () => {
+  it.skipIf(!root || !setpriv)("another user who listens first on the socket's path gets nothing: no connection, no config, no secret; start leaves that folder alone and makes one no one can guess (needs root and setpriv to act as nobody)", async () => {
     const { env } = tempFallback(box);
     const secret = "s3cret-token-of-root";
     userConfig(box, { fixture: { command: process.execPath, args: [fixture], env: { API_KEY: "${SQUAT_SECRET}" } } });
@@ -319,13 +319,59 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
       expect(status.code).toBe(1);
       expect(status.stderr).toContain("not using");
       const start = await mcp(box, ["daemon", "start"], env);
-      expect(start.code).toBe(1);
-      expect(start.stderr).toContain(`the mcp daemon does not start: the folder ${dirname(socket)} belongs to uid ${NOBODY}, not to you (uid 0)`);
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.stderr).toContain(`the daemon's usual folder is not yours alone (the folder ${dirname(socket)} belongs to uid ${NOBODY}, not to you (uid 0)); its socket goes to ${dirname(socket)}-`);
+      const moved = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
+      expect(dirname(moved)).not.toBe(dirname(socket));
+      expect(statSync(dirname(moved)).mode & 0o777).toBe(0o700);
+      // Calls now go through the daemon: its server is warm across them.
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(/^call 1 in pid/);
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(/^call 2 in pid/);
       // Nothing reached the squatter, and its folder was not changed.
       expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
       expect(statSync(dirname(socket)).mode & 0o777).toBe(0o777);
     } finally {
+      await mcp(box, ["daemon", "stop"], env);
       squatter.kill();
     }
+  }, 60_000);
+  it.skipIf(!root || !setpriv)("another user who makes the predictable temp folder first does not stop the daemon from starting: it takes a folder no one can guess, and the CLI finds it (needs root and setpriv to act as nobody)", async () => {
+    const { env } = tempFallback(box);
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
+    const [command, ...args] = asNobody(["mkdir", "-m", "700", dirname(socket)]);
+    expect(spawnSync(command!, args).status).toBe(0);
+    try {
+      const started = await mcp(box, ["daemon", "start"], env);
+      expect(started.code, started.stderr).toBe(0);
+      expect(started.stderr).toContain(`the folder ${dirname(socket)} belongs to uid ${NOBODY}`);
+      expect((await mcp(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
+      const second = await mcp(box, ["call", "fixture.counter"], env);
+      expect(second.stdout).toMatch(/^call 2 in pid/);
+      expect(second.stderr).toBe("");
+      expect(statSync(dirname(socket)).uid).toBe(NOBODY);
+    } finally {
+      await mcp(box, ["daemon", "stop"], env);
+    }
+  }, 60_000);
+
+  it("with a cache path too long for a socket, $XDG_RUNTIME_DIR (yours, mode 700) is used before the temp folder; one others may enter is not", async () => {
+    const { env, tmp } = tempFallback(box);
+    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+    const runtime = join(dirname(box.home), "run");
+    mkdirSync(runtime, { mode: 0o700 });
+    chmodSync(runtime, 0o700);
+    const socketWith = async (extra: Record<string, string>): Promise<string> => (JSON.parse((await mcp(box, ["--json", "daemon", "status"], { ...env, ...extra })).stdout) as { socket: string }).socket;
+    expect(dirname(dirname(await socketWith({ XDG_RUNTIME_DIR: runtime })))).toBe(runtime);
+    const started = await mcp(box, ["daemon", "start"], { ...env, XDG_RUNTIME_DIR: runtime });
+    try {
+      expect(started.code, started.stderr).toBe(0);
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(/^call 1 in pid/);
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(/^call 2 in pid/);
+    } finally {
+      await mcp(box, ["daemon", "stop"], { ...env, XDG_RUNTIME_DIR: runtime });
+    }
+    chmodSync(runtime, 0o755);
+    expect(dirname(dirname(await socketWith({ XDG_RUNTIME_DIR: runtime })))).toBe(tmp);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startSdkServer } from "mcp-test-utils";
 import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
 const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
@@ -107,6 +108,66 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     const after = await until(t.screen, (s) => s.includes("EXIT="));
     expect(after).toContain("Not starting them. To change your mind: mcp config approve repo");
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it("the prompt says which of your variables a server takes and shows values as written, never the expanded secret; TLS and proxy settings are never masked", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    const upstream = await startSdkServer();
+    try {
+      const file = b.write(join(b.project, ".mcp.json"), {
+        mcpServers: {
+          docs: { type: "http", url: upstream.url, headers: { Authorization: "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "a-literal-in-the-file" } },
+          helper: { command: process.execPath, args: [fixture, "--token=${GITHUB_TOKEN}"], env: { NODE_TLS_REJECT_UNAUTHORIZED: "0", HTTPS_PROXY: "http://127.0.0.1:9", API_KEY: "${env:MY_API_KEY}" } },
+        },
+      });
+      const secrets = { GITHUB_TOKEN: "ghp_the_users_own_token", MY_API_KEY: "the-users-api-key" };
+      const t = terminal({ ...b, env: { ...b.env, ...secrets } }, "approve-written", ["servers"], 400);
+      const asked = await until(t.screen, (s) => s.includes("[y/N]"));
+      const lines = asked.split("\n").map((line) => line.trimEnd());
+      const row = (label: string, value: string): RegExp => new RegExp(`^ {6}${label} +${value.replace(/[$^{}()[\]\\.*+?|]/g, "\\$&")}$`);
+      const has = (pattern: RegExp): boolean => lines.some((line) => pattern.test(line));
+      expect(lines).toContain(`  docs  http ${upstream.url}  (${file})`);
+      expect(lines).toContain(`  helper  ${process.execPath} ${fixture} '--token=\${GITHUB_TOKEN}'  (${file})`);
+      expect(has(row("uses your", "GITHUB_TOKEN")), asked).toBe(true);
+      expect(has(row("uses your", "GITHUB_TOKEN, MY_API_KEY")), asked).toBe(true);
+      expect(has(row("header", "Authorization: Bearer ${GITHUB_TOKEN}")), asked).toBe(true);
+      expect(has(row("", "X-Api-Key: [redacted]")), asked).toBe(true);
+      expect(has(row("env", "NODE_TLS_REJECT_UNAUTHORIZED=0")), asked).toBe(true);
+      expect(has(row("", "HTTPS_PROXY=http://127.0.0.1:9")), asked).toBe(true);
+      expect(has(row("", "API_KEY=${env:MY_API_KEY}")), asked).toBe(true);
+      for (const value of [...Object.values(secrets), "a-literal-in-the-file"]) expect(asked).not.toContain(value);
+      t.keys("y", "Enter");
+      await until(t.screen, (s) => s.includes("EXIT="));
+      // What was shown is what was sent: the user's own token, now approved.
+      expect(upstream.requests.map((r) => r.headers.authorization)).toContain("Bearer ghp_the_users_own_token");
+    } finally {
+      await upstream.stop();
+    }
+  });
+
+  it("mcp config approve on a terminal shows what it would approve and asks; no approves nothing, yes approves what it showed", async () => {
+    const b = sandbox();
+    boxes.push(b);
+    const file = b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture], env: { API_KEY: "${MY_API_KEY}" } } } });
+    b.env["MY_API_KEY"] = "the-users-api-key";
+    const no = terminal(b, "approve-no", ["config", "approve", "repo"], 200);
+    const shown = await until(no.screen, (s) => s.includes("[y/N]"));
+    expect(shown).toContain("Approve for this project what these servers will run:");
+    expect(shown).toContain(`  repo  ${process.execPath} ${fixture}  (${file})`);
+    expect(shown).toMatch(/ {6}uses your +MY_API_KEY/);
+    expect(shown).toMatch(/ {6}env +API_KEY=\$\{MY_API_KEY\}/);
+    expect(shown).not.toContain("the-users-api-key");
+    no.keys("n", "Enter");
+    expect(await until(no.screen, (s) => s.includes("EXIT="))).toContain("Nothing approved.");
+    expect((await mcp(b, ["servers", "--json"])).stderr).toContain("Skipped project server repo (not approved yet; .mcp.json)");
+    const yes = terminal(b, "approve-yes", ["config", "approve", "repo"], 200);
+    await until(yes.screen, (s) => s.includes("[y/N]"));
+    yes.keys("y", "Enter");
+    const after = await until(yes.screen, (s) => s.includes("EXIT="));
+    expect(after).toContain('Approved "repo" for this project.');
+    expect(after).toContain("EXIT=0");
+    expect(JSON.parse((await mcp(b, ["servers", "--json"])).stdout)).toEqual([expect.objectContaining({ name: "repo", status: "connected" })]);
   });
 
   it("Ctrl-C cancels the call: says so at once, the server receives notifications/cancelled, and the CLI exits 130 within a second though the server ignores the end of stdin", async () => {

@@ -20,7 +20,7 @@ function isStringMap(value: unknown): boolean {
 
 /**
  * Every problem with one server config, before anything starts; empty when it is valid. Checks
- * `command` xor `url`, a known `type`, the URL, and the shapes of `args`, `env`, `cwd`, `headers`
+ * `command` xor `url`, a known `type`, the URL, and the shapes of `args`, `env`, `parentEnv`, `cwd`, `headers`
  * and `timeout`. `connectToServer` throws the first; `@mcp/manager` reports them all.
  */
 export function serverConfigProblems(config: unknown): ConfigProblem[] {
@@ -41,6 +41,7 @@ export function serverConfigProblems(config: unknown): ConfigProblem[] {
     problems.push(...stdioCommandProblems(c));
     if (c["env"] !== undefined && !isStringMap(c["env"])) problems.push({ field: "env", message: '"env" must map names to strings' });
     if (c["cwd"] !== undefined && typeof c["cwd"] !== "string") problems.push({ field: "cwd", message: '"cwd" must be a string' });
+    if (c["parentEnv"] !== undefined && !isStringMap(c["parentEnv"])) problems.push({ field: "parentEnv", message: '"parentEnv" must map names to strings' });
   } else {
     if (!hasUrl) problems.push({ field: "url", message: `${type} server requires "url" field` });
     else {

@@ -4,8 +4,9 @@
 // own endpoint; resources keep their URIs and are routed by a map.
 
 import { connectToServer, notifyRootsListChanged, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
-import type { MCPManager } from "@mcp/manager";
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import type { MCPManager, MCPTool } from "@mcp/manager";
+import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
 import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
@@ -45,11 +46,16 @@ export interface GatewayOptions {
   audit?: AuditSink | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
+  /**
+   * Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path
+   * of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's
+   * pipeline (see fast.ts). Default true; false sends every request through the SDK server.
+   */
+  fastPath?: boolean | undefined;
 }
 
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
 export const MAX_IN_FLIGHT_PER_CALLER = 16;
-
 
 /**
  * How long a request to an upstream server, or a question to a caller, may take when the caller
@@ -72,28 +78,6 @@ export interface Scope {
 }
 
 
-/** Turns an upstream failure into the JSON-RPC error the caller gets: its code kept when it had one. */
-export function toProtocolError(error: unknown): Error {
-  if (error instanceof ProtocolError) return error;
-  if (RpcError.isInstance(error)) return new ProtocolError(error.code, error.rpcMessage, error.data);
-  const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : undefined;
-  return new ProtocolError(-32603, error instanceof Error ? error.message : String(error), code === undefined ? undefined : { code });
-}
-
-const CAPABILITY: Record<string, string> = { "sampling/createMessage": "sampling", "elicitation/create": "elicitation", "roots/list": "roots" };
-
-/** Whether capabilities a caller declared cover `method`. */
-function covers(capabilities: Record<string, unknown> | undefined, method: string): boolean {
-  const needed = CAPABILITY[method];
-  return needed === undefined || (capabilities?.[needed] !== undefined && capabilities[needed] !== null);
-}
-
-/** The capabilities a 2026-07-28 request declares in its envelope. */
-function capabilitiesOf(ctx: ServerContext): Record<string, unknown> | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY]) as Record<string, unknown> | undefined;
-}
-
 /** What {@link Gateway.forward} gives the work it runs upstream. */
 export interface Upstream {
   /** Aborted when the caller cancels (or, for 2026-07-28, never comes back to answer). */
@@ -115,6 +99,7 @@ export class Gateway {
   readonly limits: RateLimiter;
   readonly views: ReadonlyMap<string, View>;
   readonly toolSearch: boolean;
+  readonly fastPath: boolean;
   readonly #audit: AuditSink | undefined;
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
@@ -125,6 +110,8 @@ export class Gateway {
   readonly #live = new Map<Server, Scope>();
   readonly #listeners = new Set<(kind: "tools" | "prompts" | "resources") => void>();
   readonly #off: (() => void)[] = [];
+  #names: string[] | undefined;
+  #tools: Map<string, MCPTool> | undefined;
 
   constructor(manager: MCPManager, options: GatewayOptions = {}) {
     this.manager = manager;
@@ -135,6 +122,7 @@ export class Gateway {
     this.limits = new RateLimiter(options.rateLimits ?? new MemoryRateLimits(), this.warn);
     this.views = options.views ?? new Map();
     this.toolSearch = options.toolSearch === true;
+    this.fastPath = options.fastPath !== false;
     this.#audit = options.audit;
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
@@ -143,13 +131,29 @@ export class Gateway {
       // The caller's own connection: the manager's config (credentials included) and era.
       open: (server, shared, handlers) => connectToServer(server, shared.config, { ...connect, applyElicitationDefaults: false, protocol: "2025", ...handlers }),
     });
-    this.#off.push(manager.onToolsChanged(() => this.changed("tools")));
+    this.#off.push(
+      manager.onToolsChanged(() => {
+        this.#tools = undefined;
+        this.changed("tools");
+      }),
+      manager.onStatusChange(() => void (this.#names = undefined)),
+    );
   }
 
   /** The names of the servers a scope serves, in config order (never one whose name holds `__`). */
   servers(scope: Pick<Scope, "server">): string[] {
-    const all = this.manager.getStatuses().map((s) => s.name).filter(servableName);
-    return scope.server === undefined ? all : all.filter((name) => name === scope.server);
+    // Worked out again only when a server comes or goes: every request asks.
+    this.#names ??= this.manager.getStatuses().map((s) => s.name).filter(servableName);
+    return scope.server === undefined ? this.#names : this.#names.filter((name) => name === scope.server);
+  }
+
+  /** The manager's tool `name` of `server`, from a map made again only when the tools change. */
+  tool(server: string, name: string): MCPTool | undefined {
+    if (!this.#tools) {
+      this.#tools = new Map();
+      for (const tool of this.manager.getTools()) this.#tools.set(`${tool.serverName}\n${tool.toolName}`, tool);
+    }
+    return this.#tools.get(`${server}\n${name}`);
   }
 
   /** Keeps an instance with a connection of its own, to tell it of list changes until it closes. */
@@ -329,7 +333,7 @@ export class Gateway {
    * caller, endpoint and subject), and gets its logs. A server that ties nothing to requests is
    * reached over the caller's own connection when several callers share the gateway.
    */
-  async forward(instance: Server, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>): Promise<unknown> {
+  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>): Promise<unknown> {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
@@ -351,7 +355,7 @@ export class Gateway {
     };
     try {
       if (scope.era === "legacy") {
-        const can = (method: string): boolean => covers(instance.getClientCapabilities(), method);
+        const can = (method: string): boolean => covers(instance?.getClientCapabilities(), method);
         // Questions travel on this request's stream: once it has its result, none can.
         let ended = false;
         const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> =>
@@ -361,6 +365,11 @@ export class Gateway {
         } finally {
           ended = true;
         }
+      }
+      // A caller that can be asked nothing needs no rounds: a question to it is refused at once.
+      const capabilities = capabilitiesOf(ctx);
+      if (ctx.mcpReq.requestState() === undefined && !ASKING.some((method) => covers(capabilities, method))) {
+        return await run({ caller: scope.caller, can: () => false, ask: () => Promise.reject(new Error("the caller can be asked nothing")), log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
       }
       const binding = [scope.caller.id, scope.server ?? "", ctx.mcpReq.method, subject].join("\n");
       return await this.rounds.serve(ctx, binding, (ask, round, signal) => {

@@ -7,6 +7,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { plainCall, serveFast } from "./fast.js";
 import type { Gateway } from "./gateway.js";
 import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
@@ -101,20 +102,22 @@ async function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
   return chunks;
 }
 
-/** The web-standard request of a Node one, and its body parsed once (undefined when it is not JSON: the SDK then answers the parse error). */
-function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signal: AbortSignal): { request: Request; parsed: unknown } {
+/** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
+function parseBody(req: IncomingMessage, chunks: Buffer[]): unknown {
+  if (chunks.length === 0 || req.method === "GET" || req.method === "HEAD") return undefined;
+  try {
+    return JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The web-standard request of a Node one, for the SDK server. */
+function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-  let parsed: unknown;
-  if (body) {
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch {
-      parsed = undefined;
-    }
-  }
-  return { request: new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) }), parsed };
+  return new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) });
 }
 
 /**
@@ -132,6 +135,13 @@ function limitOf(body: Buffer): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON answer written at once (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
+function sendJson(res: ServerResponse, text: string): void {
+  const body = Buffer.from(text);
+  const limited = limitOf(body);
+  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
 }
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
@@ -237,7 +247,11 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     }
     const controller = new AbortController();
     res.on("close", () => controller.abort());
-    const { request, parsed } = toRequest(req, chunks, "http://gateway", controller.signal);
+    const parsed = parseBody(req, chunks);
+    // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
+    const fast = gateway.fastPath ? plainCall(parsed, req.headers) : undefined;
+    if (fast) return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal));
+    const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });

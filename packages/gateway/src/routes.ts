@@ -7,7 +7,7 @@ import { ProtocolError, ResourceNotFoundError, type Server } from "@modelcontext
 import type { Note } from "./audit.js";
 import type { Gateway, Scope, Upstream } from "./gateway.js";
 import { SEPARATOR, splitName } from "./policy.js";
-import { registerToolRoutes } from "./tools.js";
+import { ownMeta, registerToolRoutes } from "./tools.js";
 
 type Params = Record<string, unknown>;
 
@@ -104,7 +104,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       const target = route(gateway, scope, params["name"], "prompt", note);
       note.prompt = `${target.server}${SEPARATOR}${target.name}`;
       await gateway.limits.check(scope.caller, target);
-      return (await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options))) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options))) as Params) as never;
     }),
   );
 
@@ -126,7 +126,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       const owner = await resourceOwner(gateway, scope, uri, reported);
       note.server = owner;
       await gateway.limits.check(scope.caller, undefined);
-      return (await gateway.forward(server, scope, ctx, owner, uri, async (upstream) => readResource(await connection(owner, upstream), uri, upstream.options))) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, owner, uri, async (upstream) => readResource(await connection(owner, upstream), uri, upstream.options))) as Params) as never;
     }),
   );
 
@@ -152,7 +152,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
         forwarded = params;
       }
       await gateway.limits.check(scope.caller, undefined);
-      return (await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options))) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options))) as Params) as never;
     }),
   );
 }

@@ -2,7 +2,7 @@
 // `<path>/<server>`, `<server>__<tool>` on `<path>`, a view's names on `<path>/view/<name>` — and
 // `search_tools` where it is turned on, which finds among the tools this caller may use there.
 
-import { callTool } from "@mcp/client";
+import { callTool as callUpstream } from "@mcp/client";
 import type { MCPTool, ToolCallOptions } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { Note } from "./audit.js";
@@ -11,6 +11,9 @@ import { allowed, SEPARATOR, splitName } from "./policy.js";
 import { realName, viewName, viewShows } from "./views.js";
 
 type Params = Record<string, unknown>;
+
+/** The `_meta` key of a server's identity on a 2026-07-28 result. */
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 /** The name of `search_tools`, the tool that finds tools. */
 export const SEARCH_TOOL = "search_tools";
@@ -35,6 +38,11 @@ function shown(gateway: Gateway, scope: Scope): Shown[] {
     } else out.push({ tool, name: scope.server === undefined ? `${tool.serverName}${SEPARATOR}${tool.toolName}` : tool.toolName, description: tool.description });
   }
   return out;
+}
+
+/** Whether this endpoint offers `search_tools` (turned on, and no server tool of that name on its own endpoint). */
+function offersSearch(gateway: Gateway, scope: Scope): boolean {
+  return gateway.toolSearch && (scope.server === undefined || !gateway.manager.getTools().some((t) => t.serverName === scope.server && t.toolName === SEARCH_TOOL));
 }
 
 /** A tool's definition as this endpoint lists it. */
@@ -62,7 +70,7 @@ function resolve(gateway: Gateway, scope: Scope, name: unknown, note: Note): Sho
   note.server = found.server;
   note.tool = `${found.server}${SEPARATOR}${found.name}`;
   if (scope.view) note.viewTool = name;
-  const tool = gateway.manager.getTools().find((t) => t.serverName === found.server && t.toolName === found.name);
+  const tool = gateway.tool(found.server, found.name);
   const hidden = scope.view ? !(tool && viewShows(scope.view, found.server, found.name) && viewName(scope.view, found.server, found.name) === name) : !gateway.sees(scope, found.server);
   if (hidden) {
     note.decision = "denied";
@@ -88,7 +96,7 @@ function search(gateway: Gateway, scope: Scope, args: Params): Params {
 
 /** Registers `tools/list` and `tools/call` of a gateway server instance. */
 export function registerToolRoutes(gateway: Gateway, server: Server, scope: Scope): void {
-  const searching = gateway.toolSearch && (scope.server === undefined || !gateway.manager.getTools().some((t) => t.serverName === scope.server && t.toolName === SEARCH_TOOL));
+  const searching = offersSearch(gateway, scope);
 
   server.setRequestHandler(
     "tools/list",
@@ -97,35 +105,56 @@ export function registerToolRoutes(gateway: Gateway, server: Server, scope: Scop
 
   server.setRequestHandler(
     "tools/call",
-    gateway.audited(scope, "tools/call", async (note, request, ctx: ServerContext) => {
-      const params = request.params as Params;
-      const args = (params["arguments"] ?? {}) as Params;
-      note.args = args;
-      if (searching && params["name"] === SEARCH_TOOL) return search(gateway, scope, args) as never;
-      const { tool } = resolve(gateway, scope, params["name"], note);
-      await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
-      // Progress is sent in order, and all of it before the result.
-      let sent: Promise<void> = Promise.resolve();
-      const result = await gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
-        const { round } = upstream;
-        const token = round().mcpReq._meta?.progressToken;
-        const options: ToolCallOptions = {
-          ...upstream.options,
-          timeout: UPSTREAM_TIMEOUT_MS,
-          resetTimeoutOnProgress: true,
-          onProgress: (progress) => {
-            const now = round();
-            const progressToken = now.mcpReq._meta?.progressToken ?? token;
-            if (progressToken === undefined) return;
-            const notification = { method: "notifications/progress" as const, params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } };
-            sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
-          },
-        };
-        const answer = await (upstream.lane ? callTool(upstream.lane, tool.toolName, args, options) : tool.call(args, options));
-        await sent;
-        return answer;
-      });
-      return server.projectCallToolResult(result as never, tool.outputSchema);
-    }),
+    gateway.audited(scope, "tools/call", (note, request, ctx: ServerContext) => callTool(gateway, scope, server, note, request.params as Params, ctx, (result, schema) => server.projectCallToolResult(result as never, schema as never)) as never),
   );
+}
+
+/** How a call's result is put on the wire (the SDK server's `projectCallToolResult`, or the fast path's copy of it). */
+export type Project = (result: Params, outputSchema: unknown) => Params;
+
+/**
+ * One `tools/call` of a scope: `search_tools`, or a tool routed to its server (its caller's lists
+ * and rates checked), its progress passed on in order. Shared by the SDK server's handler and the
+ * fast path (fast.ts), so both answer alike.
+ */
+export async function callTool(gateway: Gateway, scope: Scope, server: Server | undefined, note: Note, params: Params, ctx: ServerContext, project: Project): Promise<Params> {
+  const searching = offersSearch(gateway, scope);
+  const args = (params["arguments"] ?? {}) as Params;
+  note.args = args;
+  if (searching && params["name"] === SEARCH_TOOL) return search(gateway, scope, args);
+  const { tool } = resolve(gateway, scope, params["name"], note);
+  await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
+  // Progress is sent in order, and all of it before the result.
+  let sent: Promise<void> = Promise.resolve();
+  const result = await gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
+    const { round } = upstream;
+    const token = round().mcpReq._meta?.progressToken;
+    const options: ToolCallOptions = {
+      ...upstream.options,
+      timeout: UPSTREAM_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      onProgress: (progress) => {
+        const now = round();
+        const progressToken = now.mcpReq._meta?.progressToken ?? token;
+        if (progressToken === undefined) return;
+        const notification = { method: "notifications/progress" as const, params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } };
+        sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
+      },
+    };
+    const answer = await (upstream.lane ? callUpstream(upstream.lane, tool.toolName, args, options) : tool.call(args, options));
+    await sent;
+    return answer;
+  });
+  return project(ownMeta(result as Params), tool.outputSchema);
+}
+
+/**
+ * An upstream result as the gateway's own: the upstream server's identity (`_meta`'s
+ * `io.modelcontextprotocol/serverInfo`) is not passed on — the gateway answers with its own.
+ */
+export function ownMeta<T extends Params>(result: T): T {
+  const meta = result["_meta"] as Params | undefined;
+  if (typeof meta !== "object" || meta === null || !(SERVER_INFO in meta)) return result;
+  const { [SERVER_INFO]: _upstream, ...rest } = meta;
+  return { ...result, _meta: rest };
 }

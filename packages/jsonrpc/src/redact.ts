@@ -31,11 +31,12 @@ export function redactEnv(env: Record<string, string> | undefined): Record<strin
   return Object.fromEntries(Object.keys(env).map((name) => [name, REDACTED]));
 }
 
-/** A server config fit for a log: `headers`, `env` and `oauth.clientSecret` redacted, the password and token-like query values of `url` and `proxy` hidden. */
+/** A server config fit for a log: `headers`, `env`, `parentEnv` and `oauth.clientSecret` redacted, the password and token-like query values of `url` and `proxy` hidden. */
 export function redactConfig<T extends object>(config: T): T {
   const copy: Record<string, unknown> = { ...(config as Record<string, unknown>) };
   if (typeof copy["headers"] === "object" && copy["headers"] !== null) copy["headers"] = redactHeaders(copy["headers"] as Record<string, string>);
   if (typeof copy["env"] === "object" && copy["env"] !== null) copy["env"] = redactEnv(copy["env"] as Record<string, string>);
+  if (typeof copy["parentEnv"] === "object" && copy["parentEnv"] !== null) copy["parentEnv"] = redactEnv(copy["parentEnv"] as Record<string, string>);
   if (typeof copy["url"] === "string") copy["url"] = redactUrl(copy["url"]);
   if (typeof copy["proxy"] === "string") copy["proxy"] = redactUrl(copy["proxy"]);
   if (copy["authProvider"] !== undefined) copy["authProvider"] = REDACTED;

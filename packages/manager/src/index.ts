@@ -3,7 +3,7 @@ export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type 
 export { isRetryableAfterReconnect } from "./server.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
-export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter } from "./config/types.js";
+export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter, WrittenEntry } from "./config/types.js";
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";

@@ -194,6 +194,16 @@ describe("loadAllMCPConfigs", () => {
     expect(result.configs["vscode-input"]).toMatchObject({ headers: { Authorization: "Bearer gh-secret" } });
   });
 
+  it("keeps each entry as its file writes it (variables unexpanded, envFile as named) beside the expanded config", () => {
+    expect(result.servers["cc-project"]?.written).toEqual({ config: { command: "${SERVER_DIR}/bin/server", args: ["--dir", "${MISSING_DIR:-/tmp/default}"], env: { KEY: "${API_TOKEN}" } } });
+    expect(result.servers["cursor-project"]?.written).toEqual({
+      config: { command: "cursor-server", args: ["${workspaceFolder}/data", "${userHome}/cfg"], env: { TOKEN: "${env:API_TOKEN}" } },
+      envFile: ".env.cursor",
+    });
+    expect(result.servers["cc-local"]?.written?.config).toMatchObject({ headers: { Authorization: "Bearer ${API_TOKEN}" } });
+    expect(JSON.stringify(result.servers["cc-project"]?.written)).not.toContain("t0k3n");
+  });
+
   it("honours Claude Code's project approvals and the hosts' enabled flags", () => {
     expect(result.servers["cc-project"]).toMatchObject({ enabled: true, approved: true });
     expect(result.servers["cc-alias"]?.approved).toBeUndefined();

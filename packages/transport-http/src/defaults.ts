@@ -16,6 +16,8 @@ export const DEFAULTS = {
   deleteTimeoutMs: 5000,
   /** Most a `notifications/cancelled` may take, in ms (at most the transport's `timeout`): a hung server must not hold its connection long. */
   cancelTimeoutMs: 5000,
+  /** Most `notifications/cancelled` on their way at once; more are not sent (a cancellation is advice). */
+  maxCancelsOnTheirWay: 64,
   /** After the awaited response arrived, how long an SSE stream may take to end on its own. */
   streamLingerMs: 200,
   /** How long the handshake waits for the GET stream to open before going on without it. */

@@ -54,6 +54,7 @@ export class HttpTransport implements MCPTransport {
   readonly #core: StreamContext;
   #pool: ExchangePool | undefined;
   #mode: Mode;
+  #cancelsOnTheirWay = 0; // notifications/cancelled POSTs not answered yet
   #state: "new" | "connecting" | "open" | "closed" = "new";
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
@@ -283,15 +284,20 @@ export class HttpTransport implements MCPTransport {
     const cancel = "method" in message && message.method === CANCELLED;
     // In the stateless revision, closing the request's stream is the cancellation: nothing to send.
     if (cancel && this.stateless) return;
+    // Advice only: past this many on their way (a silent server, a burst of aborts) more are not sent, not piled up.
+    if (cancel && this.#cancelsOnTheirWay >= DEFAULTS.maxCancelsOnTheirWay) return;
     const budget = cancel ? Math.min(this.#settings.timeout, DEFAULTS.cancelTimeoutMs) : this.#settings.timeout;
     const timeout = AbortSignal.timeout(budget);
     const abort = abortHandleOf(AbortSignal.any([timeout, this.#lifetime.signal]));
+    if (cancel) this.#cancelsOnTheirWay++;
     try {
       await this.#post(message, undefined, abort, undefined);
     } catch (error) {
       if (timeout.aborted) throw new RequestTimeoutError(budget, { label: "Notify", cause: error });
       if (this.#lifetime.signal.aborted) throw new TransportClosedError({ cause: error });
       throw error;
+    } finally {
+      if (cancel) this.#cancelsOnTheirWay--;
     }
   }
 
@@ -318,15 +324,8 @@ export class HttpTransport implements MCPTransport {
   }
 
   #shouldFallBack(error: unknown): boolean {
-    return (
-      this.#mode === "http" &&
-      this.config.type === "http" &&
-      this.config.fallbackToSse !== false &&
-      !this.#initializeSucceeded &&
-      HttpError.isInstance(error) &&
-      !SessionExpiredError.isInstance(error) &&
-      [400, 404, 405].includes(error.status)
-    );
+    const untried = this.#mode === "http" && this.config.type === "http" && this.config.fallbackToSse !== false && !this.#initializeSucceeded;
+    return untried && HttpError.isInstance(error) && !SessionExpiredError.isInstance(error) && [400, 404, 405].includes(error.status);
   }
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */

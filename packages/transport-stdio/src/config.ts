@@ -10,6 +10,13 @@ export interface StdioTransportConfig {
   env?: Record<string, string> | undefined;
   /** Pass the parent's whole environment to the server. Default `false`: only a safe base (see README). */
   inheritEnv?: boolean | undefined;
+  /**
+   * The environment that counts as the parent's: the safe base is taken from it (all of it with
+   * `inheritEnv`), and `command` is looked up on its `PATH`. Default `process.env`. A process that
+   * starts servers on behalf of another (a daemon serving a CLI) passes that one's, so nothing of
+   * its own environment reaches the server.
+   */
+  parentEnv?: Readonly<Record<string, string | undefined>> | undefined;
   cwd?: string | undefined;
   /** Default request timeout in ms: a positive number, or `Infinity` for none. Default 30000. */
   timeout?: number | undefined;

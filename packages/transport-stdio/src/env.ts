@@ -51,7 +51,7 @@ export const DEFAULT_NETWORK_ENV_VARS = [
 export function buildChildEnv(
   env: Record<string, string> | undefined,
   inheritEnv: boolean,
-  parent: NodeJS.ProcessEnv = process.env,
+  parent: Readonly<Record<string, string | undefined>> = process.env,
   platform: NodeJS.Platform = process.platform,
 ): Record<string, string> {
   const result: Record<string, string> = {};

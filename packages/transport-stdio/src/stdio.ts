@@ -126,7 +126,7 @@ export class StdioTransport implements MCPTransport {
     if (this.#state !== "new") throw new Error("StdioTransport.connect() can be called only once");
     this.#state = "connecting";
     const { command, args = [], cwd, stderr = "pipe" } = this.config;
-    const env = buildChildEnv(this.config.env, this.config.inheritEnv === true);
+    const env = buildChildEnv(this.config.env, this.config.inheritEnv === true, this.config.parentEnv ?? process.env);
     let target: WindowsSpawn;
     try {
       target = spawnTarget(command, args, env); // Windows: PATHEXT, and `.cmd` shims through cmd.exe, escaped

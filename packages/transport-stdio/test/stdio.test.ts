@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -235,6 +235,31 @@ describe("StdioTransport", () => {
     } finally {
       delete process.env["MCP_TEST_SECRET"];
       delete process.env["HTTPS_PROXY"];
+    }
+  });
+
+  it("parentEnv stands in for this process's environment: its base (or all of it) reaches the child, nothing of process.env does, and the command is found on its PATH", async () => {
+    process.env["MCP_TEST_SECRET"] = "do-not-leak";
+    process.env["HTTPS_PROXY"] = "http://127.0.0.1:9/";
+    const bin = mkdtempSync(join(tmpdir(), "parent-env-"));
+    try {
+      // A program only the given PATH has.
+      writeFileSync(join(bin, "only-here"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, proxy: process.env.HTTPS_PROXY ?? null, path: process.env.PATH ?? null, other: process.env.OTHER ?? null } }) + "\\n"); });';
+      const parentEnv = { PATH: `${bin}:/usr/bin:/bin`, OTHER: "theirs" };
+      const command = process.platform === "win32" ? process.execPath : "only-here";
+      const base = await createStdioTransport({ command, args: ["-e", script], parentEnv });
+      open.push(base);
+      await expect(base.request("env")).resolves.toEqual({ secret: null, proxy: null, path: parentEnv.PATH, other: null });
+      const whole = await createStdioTransport({ command, args: ["-e", script], parentEnv, inheritEnv: true });
+      open.push(whole);
+      await expect(whole.request("env")).resolves.toEqual({ secret: null, proxy: null, path: parentEnv.PATH, other: "theirs" });
+      // Printed, it shows the names only.
+      expect(JSON.stringify(base)).not.toContain(bin);
+    } finally {
+      delete process.env["MCP_TEST_SECRET"];
+      delete process.env["HTTPS_PROXY"];
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 

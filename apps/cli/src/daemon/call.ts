@@ -1,32 +1,25 @@
 // `mcp call` through the daemon, when one runs: the CLI finds the servers as always (variables
-// expanded from this shell's environment, now) and sends them with the call; the daemon answers
-// from servers it keeps running for exactly that resolved configuration. No daemon (or one that is
-// not this user's, or does not take the call) and the CLI starts the server itself, saying so when
-// a daemon was expected.
+// expanded from this shell's environment, now) and sends them with the call, written as this shell
+// runs them (folder and environment, see environment.ts); the daemon answers from servers it keeps
+// running for exactly that configuration. No daemon (or one that is not this user's, or that
+// declines the call because it cannot run it as this shell would) and the CLI starts the server
+// itself, saying so when a daemon was expected.
 
 import { existsSync } from "node:fs";
-import type { CallToolResult, MCPServerConfig } from "@mcp/client";
+import type { CallToolResult } from "@mcp/client";
 import { progressReporter } from "../live.js";
 import type { GlobalOptions, Session } from "../session.js";
-import { note } from "../ui.js";
+import { CliError, note } from "../ui.js";
 import { daemonRequest, DaemonUnavailable } from "./client.js";
 import { daemonSocket } from "./command.js";
-import type { CallParams } from "./server.js";
+import { asThisShellRuns } from "./environment.js";
+import { CALL, type CallParams } from "./server.js";
 
 /** A tool call's outcome, wherever it ran. */
 export interface CalledTool {
   label: string;
   toolName: string;
   value: CallToolResult;
-}
-
-/**
- * The configs as this shell would run them: a stdio server that inherits the environment gets this
- * shell's, now (the daemon's own, from when it started, never reaches it).
- */
-function resolvedHere(configs: Record<string, MCPServerConfig>): Record<string, MCPServerConfig> {
-  const shell = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return Object.fromEntries(Object.entries(configs).map(([name, config]) => [name, "command" in config && config.inheritEnv === true ? { ...config, inheritEnv: false, env: { ...shell, ...config.env } } : config]));
 }
 
 /**
@@ -37,10 +30,17 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
   if (process.env["MCP_NO_DAEMON"] === "1") return undefined;
   const socket = daemonSocket();
   if (process.platform !== "win32" && !existsSync(socket)) return undefined;
+  // Tool lists and OAuth tokens in Redis: the daemon keeps none of its own there.
+  if (session.shared) {
+    note("mcp daemon: not used while MCP_REDIS_URL is set (the daemon keeps tool lists and OAuth tokens only in your folders, not in Redis); starting the server here instead");
+    return undefined;
+  }
   let progress: ReturnType<typeof progressReporter> | undefined;
   try {
+    const shell = asThisShellRuns(session.configs, session.cwd);
     const params: CallParams = {
-      configs: resolvedHere(session.configs),
+      configs: shell.configs,
+      environment: shell.environment,
       servers: session.servers,
       configErrors: session.configErrors,
       skipped: session.skipped,
@@ -52,7 +52,7 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
       timeout: globals.timeout,
       maxResultChars,
     };
-    const answer = (await daemonRequest(socket, "call", params, {
+    const answer = (await daemonRequest(socket, CALL, params, {
       signal,
       onProgress: (p) => {
         progress ??= progressReporter(words[0] ?? "tool");
@@ -63,6 +63,11 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
   } catch (error) {
     if (error instanceof DaemonUnavailable) {
       note(`mcp daemon: ${error.message}; starting the server here instead`);
+      return undefined;
+    }
+    // A daemon of an earlier mcp does not know the call as this mcp sends it: it ran nothing.
+    if (error instanceof CliError && error.message === `unknown method ${CALL}`) {
+      note("mcp daemon: the running daemon is from an earlier mcp and cannot run a call as this shell would (stop it with: mcp daemon stop); starting the server here instead");
       return undefined;
     }
     throw error;

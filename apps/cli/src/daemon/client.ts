@@ -58,6 +58,7 @@ export function daemonRequest(
       connection,
       (message) => {
         if (message.calling !== undefined) calling = message.calling;
+        else if (typeof message.declined === "string" && calling === undefined) done(() => reject(new DaemonUnavailable(`it does not take this call: ${message.declined}`)));
         else if (message.progress) options.onProgress?.(message.progress);
         else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
         else if ("result" in message) done(() => resolve(message.result));

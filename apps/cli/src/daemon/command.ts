@@ -10,9 +10,8 @@ import { causeOf, plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
 import { daemonRequest, DaemonUnavailable, DaemonUntrusted } from "./client.js";
-import { makePrivateFolder } from "./private.js";
+import { claimSocketFolder, socketPath } from "./place.js";
 import { probe, runDaemon, type DaemonStatus } from "./server.js";
-import { socketPath } from "./wire.js";
 
 /** Options of `daemon start` / `daemon run`. */
 export interface DaemonStartOptions {
@@ -27,9 +26,13 @@ function home(): string {
   return process.env["HOME"] ?? homedir();
 }
 
+function cacheDir(): string {
+  return defaultCacheDir(process.env, process.platform, home());
+}
+
 /** This user's daemon socket. */
 export function daemonSocket(): string {
-  return socketPath(defaultCacheDir(process.env, process.platform, home()));
+  return socketPath(cacheDir());
 }
 
 function duration(ms: number): string {
@@ -39,22 +42,21 @@ function duration(ms: number): string {
 
 /** The hidden `daemon run`: the daemon in this process. */
 export async function daemonRun(options: DaemonStartOptions): Promise<number> {
-  await runDaemon({ socket: daemonSocket(), home: home(), idleMs: (options.idle ?? 60) * MINUTE, serverIdleMs: (options.serverIdle ?? 10) * MINUTE, keepAlive: options.keepAlive ?? [] });
+  await runDaemon({ socket: claimSocketFolder(cacheDir(), daemonSocket()), home: home(), idleMs: (options.idle ?? 60) * MINUTE, serverIdleMs: (options.serverIdle ?? 10) * MINUTE, keepAlive: options.keepAlive ?? [] });
   return EXIT.ok;
 }
 
 /** `daemon start`: starts the daemon in the background and waits until it answers. */
 export async function daemonStart(globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
-  const socket = daemonSocket();
   // Its folder is made (or found to be ours alone) before anything connects to a socket in it.
-  makePrivateFolder(socket);
+  const socket = claimSocketFolder(cacheDir(), daemonSocket());
   const state = await probe(socket);
   if (state === "live") {
     note(`an mcp daemon is already running on ${socket}`);
     return EXIT.ok;
   }
   if (state === "stale") note(`replacing a stale daemon socket (its daemon is gone): ${socket}`);
-  const dir = defaultCacheDir(process.env, process.platform, home());
+  const dir = cacheDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(join(dir, "daemon.log"), "a", 0o600);
   const args = [process.argv[1]!, "daemon", "run"];

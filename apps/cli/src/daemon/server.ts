@@ -1,16 +1,18 @@
 // The daemon: one process per user that keeps MCP servers connected between CLI commands. It
 // listens on a Unix socket (mode 600, in a folder it made that only the user can enter); the CLI
-// sends it a `call` with the servers it resolved, and the daemon answers from servers it already
-// runs for exactly that resolved configuration (see views.ts).
+// sends it a call with the servers it resolved, as its shell runs them, and the daemon answers from
+// servers it already runs for exactly that configuration (see views.ts), or declines a call it
+// cannot run as the shell would (see environment.ts).
 
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
 import type { ConfigError, DiscoveredServer } from "@mcp/manager";
 import { failureHint } from "../live.js";
-import { label, prepareCall } from "../resolve.js";
+import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
+import { whyNotHere } from "./environment.js";
 import { makePrivateFolder } from "./private.js";
 import { Views, type DaemonServerStatus } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
@@ -41,10 +43,19 @@ export interface DaemonStatus {
   servers: DaemonServerStatus[];
 }
 
+/**
+ * The method of a call. Named anew when what a call carries changed (each server as the shell runs
+ * it, and the shell's `environment`): a daemon of an earlier mcp answers "unknown method" and runs
+ * nothing, rather than running the servers its own way.
+ */
+export const CALL = "call/2";
 
-/** What the CLI sends with a `call`: the session it resolved (its servers, and why others are missing) and the words. */
+/** What the CLI sends with a call: the session it resolved (its servers, and why others are missing) and the words. */
 export interface CallParams {
+  /** Each server as the calling shell runs it (see environment.ts). */
   configs: Record<string, MCPServerConfig>;
+  /** The calling shell's values of the variables the daemon's own process would use for HTTP servers. */
+  environment: Record<string, string>;
   servers: Record<string, DiscoveredServer>;
   configErrors: ConfigError[];
   skipped: string[];
@@ -71,10 +82,23 @@ function callParams(value: unknown): CallParams {
   for (const field of ["words", "skipped"]) {
     if ((field === "words" || value[field] !== undefined) && !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))) throw wrong(field, "a list of strings");
   }
-  if (value["whySkipped"] !== undefined && !(isRecord(value["whySkipped"]) && Object.values(value["whySkipped"]).every((w) => typeof w === "string"))) throw wrong("whySkipped", "an object of strings");
+  for (const field of ["whySkipped", "environment"]) {
+    if ((field === "environment" || value[field] !== undefined) && !(isRecord(value[field]) && Object.values(value[field]).every((w) => typeof w === "string"))) throw wrong(field, "an object of strings");
+  }
   if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
   for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
   return { configErrors: [], skipped: [], shadowed: [], ...value, embedded: value["embedded"] === true } as unknown as CallParams;
+}
+
+/** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
+function mayStart(params: CallParams): string[] {
+  const all = Object.keys(params.configs);
+  try {
+    const { server } = splitTarget(params.words, knownServers({ configs: params.configs, servers: params.servers, skipped: params.skipped, configErrors: params.configErrors }));
+    return server === undefined ? all : all.filter((name) => name === server);
+  } catch {
+    return all; // no words: the call fails as a direct one does
+  }
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */
@@ -115,6 +139,9 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 
   const call = async (socket: Socket, message: DaemonMessage, signal: AbortSignal): Promise<void> => {
     const params = callParams(message.params);
+    const declined = whyNotHere(params.configs, mayStart(params), params.environment);
+    if (declined !== undefined) return send(socket, { id: message.id, declined });
+    calls += 1;
     const view = views.acquire(params.configs, params.servers, params.cwd);
     try {
       // Exactly what the CLI resolved: its servers, and why the others are missing.
@@ -183,9 +210,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();
         }
-        if (message.method !== "call") return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage } });
+        if (message.method !== CALL) return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage } });
         if (running.has(message.id)) return send(socket, { id: message.id, error: { message: `a call with id ${message.id} is already running on this connection`, exitCode: EXIT.usage } });
-        calls += 1;
         const controller = new AbortController();
         running.set(message.id, controller);
         call(socket, message, controller.signal)

@@ -1,8 +1,10 @@
 // The daemon's servers, kept per resolved configuration. A call brings the configs its shell resolved
-// just now (variables expanded, secrets included); the daemon answers it from a manager holding
-// exactly those servers, found by a SHA-256 of them. A changed or missing secret is another key,
-// so another manager (or no server at all, as a direct call would find): a server started with one
-// shell's credentials never serves a call that resolved others. Only the hash is kept as the key.
+// just now (variables expanded, secrets included; a stdio server's folder and the environment its
+// own is built from, see environment.ts); the daemon answers it from a manager holding exactly those
+// servers, found by a SHA-256 of them. A changed or missing secret, another folder or another PATH
+// is another key, so another manager (or no server at all, as a direct call would find): a server
+// started with one shell's credentials never serves a call that resolved others. Only the hash is
+// kept as the key. A server that failed is started anew by the next call, as a direct call would.
 
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
@@ -33,7 +35,7 @@ export function configKey(configs: Record<string, MCPServerConfig>, servers: Rec
 
 /** One resolved configuration's servers. */
 export class View {
-  readonly manager = new MCPManager({ connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
+  readonly manager: MCPManager;
   /** When each server was last used (ms). */
   readonly used = new Map<string, number>();
   /** Calls in flight. */
@@ -54,15 +56,19 @@ export class View {
     cwd: string,
   ) {
     this.cwd = cwd;
+    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
   }
 
-  /** Registers the servers on first use, and those stopped since; the tools known now. */
+  /** Registers the servers on first use, and those stopped or failed since; the tools known now. */
   async register(): Promise<MCPTool[]> {
     const turn = this.#turn.then(async () => {
       if (!this.#added) {
         await this.manager.addServers(this.configs, this.servers);
         this.#added = true;
       }
+      // A server that failed (to start, or for good after it ran) is not kept failing: a direct call
+      // would start it anew, and so does this one.
+      for (const status of this.manager.getStatuses()) if (status.state === "failed" && this.configs[status.name] !== undefined) this.#stopped.add(status.name);
       if (this.#stopped.size > 0) {
         const again = Object.fromEntries([...this.#stopped].map((name) => [name, this.configs[name]!]));
         this.#stopped.clear();

@@ -1,10 +1,7 @@
-// The daemon's wire: one JSON object per line over a Unix socket (a named pipe on Windows), and
-// where that socket lives for this user.
+// The daemon's wire: one JSON object per line over a Unix socket (a named pipe on Windows; where it
+// lives: place.ts).
 
-import { createHash } from "node:crypto";
 import type { Socket } from "node:net";
-import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
 
 /** A message between the CLI and the daemon. Requests have `method`; answers echo the `id`. */
 export interface DaemonMessage {
@@ -13,6 +10,8 @@ export interface DaemonMessage {
   params?: unknown;
   /** The daemon is about to call the tool: from here on, the call may have run. */
   calling?: string;
+  /** The daemon does not take this call, and why (it cannot run it as the calling shell would): nothing ran. */
+  declined?: string;
   progress?: { progress: number; total?: number | undefined; message?: string | undefined };
   result?: unknown;
   error?: { message: string; exitCode: number };
@@ -20,22 +19,6 @@ export interface DaemonMessage {
 
 /** The longest line the daemon reads (16 MiB): a request is a call's configs and words, far less. */
 export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
-
-/**
- * The socket of this user's daemon: `MCP_DAEMON_SOCKET`, else `daemon/daemon.sock` in our cache folder,
- * or, when that path is too long for a Unix socket, `daemon.sock` in a folder of its own in the temp
- * folder (`mcp-cli-<uid>-<hash>`); a named pipe on Windows. The socket's folder is private: the
- * daemon creates it (mode 700) or refuses to start, and the CLI checks it before connecting.
- */
-export function socketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  const given = env["MCP_DAEMON_SOCKET"];
-  if (given) return given;
-  const hash = createHash("sha256").update(cacheDir).digest("hex");
-  if (process.platform === "win32") return `\\\\.\\pipe\\mcp-cli-daemon-${userInfo().username}-${hash.slice(0, 8)}`;
-  const path = join(cacheDir, "daemon", "daemon.sock");
-  // sun_path holds 108 bytes on Linux, 104 on macOS.
-  return Buffer.byteLength(path) < 100 ? path : join(tmpdir(), `mcp-cli-${process.getuid?.() ?? userInfo().uid}-${hash.slice(0, 12)}`, "daemon.sock");
-}
 
 /** What {@link onMessages} does with a line it refuses. */
 export type Refusal = (problem: string) => void;

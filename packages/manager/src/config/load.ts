@@ -137,7 +137,8 @@ async function normalise(
 
   const problems = serverConfigProblems(config);
   if (problems.length > 0) return problem(problems.map((p) => p.message).join("; "));
-  const server: DiscoveredServer = { name: candidate.name, config: config as unknown as MCPServerConfig, source: { family: spec.family, scope: spec.scope, file: spec.file }, enabled: candidate.enabled };
+  const written = { config: structuredClone(candidate.config), ...(candidate.envFile === undefined ? {} : { envFile: candidate.envFile }) };
+  const server: DiscoveredServer = { name: candidate.name, config: config as unknown as MCPServerConfig, written, source: { family: spec.family, scope: spec.scope, file: spec.file }, enabled: candidate.enabled };
   if (candidate.approved !== undefined) server.approved = candidate.approved;
   if (candidate.tools) server.tools = candidate.tools;
   if (candidate.toolTimeoutMs !== undefined) server.toolTimeoutMs = candidate.toolTimeoutMs;

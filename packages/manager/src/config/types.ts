@@ -27,9 +27,23 @@ export interface ToolFilter {
 }
 
 /** One server as discovered: its normalised config, where it came from, and what the host file said about it. */
+/** An entry as its file writes it: before `${VAR}` expansion and `envFile` merging. */
+export interface WrittenEntry {
+  /** The entry's fields as the file has them (`${VAR}` and the like unexpanded). */
+  config: Record<string, unknown>;
+  /** The `envFile` it names (Cursor, VS Code), as written. */
+  envFile?: string | undefined;
+}
+
 export interface DiscoveredServer {
   name: string;
   config: MCPServerConfig;
+  /**
+   * The entry as its file writes it, before expansion: what a person asked to approve it should
+   * read (`Authorization: Bearer ${GITHUB_TOKEN}` says which of their variables it takes; the
+   * expanded `config` would only show, or hide, the value).
+   */
+  written?: WrittenEntry | undefined;
   source: ConfigSource;
   /** False when the host file disables it (`enabled: false`, `disabled: true`, `disabledMcpjsonServers`, …). */
   enabled: boolean;
