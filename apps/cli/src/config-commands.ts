@@ -10,7 +10,7 @@ import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { causeOf, errorText, plural, stderrLines } from "./failure.js";
 import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
+import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 function ownFile(scope: string, home: string): string {
@@ -56,7 +56,17 @@ function httpDetail(config: MCPServerConfig & { type: string; url: string; proxy
   return `${describeConfig(config)}${proxy}`;
 }
 
+/**
+ * `config list` and `config approve` are about the config files: a server given on the command line
+ * (`--stdio`, `--http`, `--sse`) would be ignored by them, so it is refused rather than listed beside.
+ */
+function noAdHoc(globals: GlobalOptions, command: string): void {
+  const flag = globals.stdio ? "--stdio" : globals.http ? "--http" : globals.sse ? "--sse" : undefined;
+  if (flag) throw new CliError(`${command} is about your config files, and ${flag} gives a server for one command only: leave ${flag} out (or try: mcp ${flag} … servers)`, EXIT.usage);
+}
+
 export async function configList(globals: GlobalOptions): Promise<number> {
+  noAdHoc(globals, "config list");
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const entries = [
@@ -115,6 +125,7 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
 export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
+  noAdHoc(globals, "config approve");
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
@@ -190,7 +201,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       const error = errorText(status) || status.state;
       const refused = tokenRefused(status, config);
       let finding = causeOf(status);
-      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${sourceOf(session, status.name)})`;
+      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
       else if (refused) finding = refused;
       else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
       else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;

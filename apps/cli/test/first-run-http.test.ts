@@ -51,6 +51,10 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
     expect(unknown.stderr).not.toMatch(/mine|other|gwconf/);
     const tools = JSON.parse((await mcp(project, [...adHoc, "tools", "--json"])).stdout) as { server: string }[];
     expect(new Set(tools.map((t) => t.server))).toEqual(new Set(["http"]));
+    // Commands about the config files refuse a server given on the command line rather than ignore it.
+    const list = await mcp(project, [...adHoc, "config", "list"]);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain("config list is about your config files, and --http gives a server for one command only");
     // Curl's way of writing a header works too.
     expect((await mcp(project, ["--http", `${gateway.url}/everything`, "-H", `Authorization: Bearer ${token}`, "call", "echo", "message=curl"])).stdout.trim()).toBe("Echo: curl");
     expect(started()).toEqual([]);
