@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { createWriteStream } from "node:fs";
 import { auditStream, callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { plural } from "../failure.js";
 import { readViews } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
@@ -173,7 +174,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     for (const [name, message] of errors) warn(`mcp serve: server "${name}" failed: ${message}`);
     if (options.stdio) {
       const handle = gateway.serveStdio({ caller: self });
-      note(`mcp serve: serving ${Object.keys(session.configs).length} server(s) over stdio`);
+      note(`mcp serve: serving ${plural(Object.keys(session.configs).length, "server")} over stdio`);
       await until;
       await handle.close();
       return EXIT.ok;
