@@ -95,6 +95,13 @@ export async function rememberApproval(file: string, project: string, servers: {
   await writeStore(file, store);
 }
 
+/** Whether this project server, as it is now, is approved for this project (its fingerprint matches). */
+export async function isApproved(file: string, project: string, server: { name: string; config: MCPServerConfig }): Promise<boolean> {
+  const store = await readStore(file);
+  const remembered = store.projects[project]?.fingerprints[server.name];
+  return remembered !== undefined && changedParts(remembered, fingerprintOf(server.config, store.salt)).length === 0;
+}
+
 /** What {@link approveProjectServers} decided. */
 export interface ApprovalOutcome {
   /** Names that may start. */

@@ -13,7 +13,8 @@ import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./
 import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
-function ownFile(scope: string, home: string): string {
+/** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
+export function ownFile(scope: string, home: string): string {
   if (scope === "project") return resolve(process.cwd(), OWN_FILE);
   if (scope === "user") return join(configDir(home), OWN_FILE);
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
@@ -43,7 +44,7 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
 }
 
 /** Edits our own file in place, keeping the user's comments and formatting (jsonc-parser edits). */
-async function edit(file: string, path: (string | number)[], value: unknown): Promise<void> {
+export async function edit(file: string, path: (string | number)[], value: unknown): Promise<void> {
   const text = existsSync(file) ? await readFile(file, "utf8") : "{}\n";
   const edits = modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
   await mkdir(dirname(file), { recursive: true });

@@ -5,6 +5,7 @@ import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, r
 import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
 import { LOG_LEVELS } from "@mcp/inspector";
 import { inspectCommand } from "./inspect.js";
+import { addRegistryCommands } from "./registry-program.js";
 import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
 import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
@@ -30,6 +31,7 @@ Examples:
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
   mcp config approve                           approve this project's servers (.mcp.json, …) as they are now
   mcp config doctor                            why each failing server fails
+  mcp registry search filesystem               servers in the MCP registry; mcp registry add <name> adds one
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
   mcp daemon start                             keep servers running between commands (mcp call uses it)
@@ -285,6 +287,8 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .command("doctor")
     .description("explain why each failing server fails: missing command, unset variable, refused connection, auth needed")
     .action((_options: unknown, command: Command) => run(() => configDoctor(globals(command))));
+
+  addRegistryCommands(program, run);
 
   return program;
 }

@@ -39,7 +39,8 @@ export type McpErrorCode =
   | "task_cancelled"
   | "not_in_protocol_revision"
   | "oauth_error"
-  | "skill_verification_failed";
+  | "skill_verification_failed"
+  | "registry_error";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

@@ -123,3 +123,7 @@ export { startProxy, type TestProxy, type TestProxyOptions } from "./proxy.js";
 export { makeCertificates, type TestCertificates } from "./certs.js";
 export { startRedis, type TestRedis } from "./redis.js";
 export { checkProof, startAuthFixture, type AuthFixture, type AuthFixtureOptions } from "./auth-fixture.js";
+export { startRegistry, type StandInOverride, type StandInRegistry, type StandInServer } from "./registry.js";
+export { REGISTRY_EXAMPLES, everythingVersion } from "./registry-examples.js";
+import * as registryExamples from "./registry-examples.js";
+export { registryExamples };

@@ -1,0 +1,203 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import type { MCPServerConfig } from "@mcp/client";
+import { configFromRegistry, getRegistryServer, loadAllMCPConfigs, registryKinds, registryStatus, resolveRegistry, RegistryError, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryValue } from "@mcp/manager";
+import { parse } from "jsonc-parser";
+import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
+import { approvalsFile, rememberApproval } from "./approvals.js";
+import { edit, ownFile } from "./config-commands.js";
+import { interruptible } from "./live.js";
+import { configDir, type GlobalOptions } from "./session.js";
+import { grid } from "./table.js";
+import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
+
+// `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
+// What the registry sends is untrusted text: everything shown from it goes through printable().
+
+/** What an entry added from the registry remembers, so that `outdated` and `update` can find it again. */
+export interface RegistryRecord {
+  name: string;
+  version: string;
+  url?: string | undefined;
+  package?: RegistryPackageKind | undefined;
+  transport?: "http" | "sse" | undefined;
+  values?: Record<string, RegistryValue> | undefined;
+}
+
+/** The registry the user chose: `--registry`, `MCP_REGISTRY_URL`, the user's file (or the `--config` files), or the official one. */
+export async function registryLocation(globals: GlobalOptions, registry: string | undefined): Promise<RegistryLocation> {
+  return resolveRegistry({ registry, files: globals.config?.length ? globals.config : undefined }).catch(registryFailure);
+}
+
+/** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
+export function registryFailure(error: unknown): never {
+  if (RegistryError.isInstance(error)) {
+    const usage = ["not_found", "unsupported_package", "secret_value", "invalid_value", "unknown_input", "invalid_url"].includes(error.reason);
+    throw new CliError(printable(error.message), usage ? EXIT.usage : EXIT.failure);
+  }
+  throw error;
+}
+
+/** `deprecated` or `deleted`, when the registry says so. */
+export function retired(entry: RegistryEntry): "deprecated" | "deleted" | undefined {
+  const status = registryStatus(entry);
+  return status === "deprecated" || status === "deleted" ? status : undefined;
+}
+
+export async function registrySearch(text: string, globals: GlobalOptions, options: { registry?: string; limit?: number }): Promise<number> {
+  const location = await registryLocation(globals, options.registry);
+  const limit = options.limit ?? 100;
+  const found = new Map<string, RegistryEntry>();
+  const { signal, dispose } = interruptible();
+  try {
+    for await (const entry of searchRegistry(text, { registry: location.url, signal, timeout: globals.timeout, pageSize: Math.min(limit, 100) })) {
+      const name = entry.server.name;
+      // A registry that ignores `version=latest` lists every version: the latest stands for them all.
+      if (found.has(name)) {
+        if (entry._meta?.["io.modelcontextprotocol.registry/official"]?.isLatest === true) found.set(name, entry);
+        continue;
+      }
+      found.set(name, entry);
+      // Enough: no further page is asked for.
+      if (found.size === limit) break;
+    }
+  } catch (error) {
+    registryFailure(error);
+  } finally {
+    dispose();
+  }
+  const entries = [...found.values()];
+  if (globals.json) {
+    printJson(entries);
+    return EXIT.ok;
+  }
+  if (entries.length === 0) {
+    note(`No server in ${location.url} matches ${JSON.stringify(text)}.`);
+    return EXIT.ok;
+  }
+  const withStatus = entries.some((entry) => retired(entry));
+  const head = ["NAME", "VERSION", "RUNS ON", ...(withStatus ? ["STATUS"] : []), "DESCRIPTION"];
+  const rows = entries.map((entry) => {
+    const about = printable(entry.server.title ? `${entry.server.title}: ${entry.server.description}` : String(entry.server.description ?? ""));
+    return [printable(entry.server.name), printable(entry.server.version), printable(registryKinds(entry.server).join(", ")), ...(withStatus ? [retired(entry) ?? ""] : []), about];
+  });
+  // The name (what `registry add` takes) is never cut; the description gives way first.
+  out(grid(head.map((title, i) => ({ title, ...(i === 0 ? { cut: "never" as const } : {}), ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}), ...(withStatus && i === 3 ? { paint: color.yellow } : {}) })), rows));
+  note(`${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`);
+  return EXIT.ok;
+}
+
+/** `name` or `name@version` (a registry name has one slash and no `@`). */
+export function nameAndVersion(spec: string): { name: string; version: string } {
+  const at = spec.lastIndexOf("@");
+  return at > spec.indexOf("/") && at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) || "latest" } : { name: spec, version: "latest" };
+}
+
+/** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
+export function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
+  if (!pairs?.length) return undefined;
+  const values: Record<string, RegistryValue> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`--set takes NAME=VALUE, got ${JSON.stringify(pair)}`, EXIT.usage);
+    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    const known = values[name];
+    values[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+  }
+  return values;
+}
+
+/** The entry's name from the server's: its last part, in the characters a tool name keeps. */
+export function localName(server: string): string {
+  return (server.split("/").pop() ?? server).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+}
+
+/** Our own file's entries, as written (not expanded): `{}` when the file does not exist. */
+export async function ownEntries(file: string): Promise<Record<string, Record<string, unknown>>> {
+  if (!existsSync(file)) return {};
+  const doc = parse(await readFile(file, "utf8")) as { servers?: unknown } | undefined;
+  const servers = doc?.servers;
+  return typeof servers === "object" && servers !== null && !Array.isArray(servers) ? (servers as Record<string, Record<string, unknown>>) : {};
+}
+
+/** An environment value for a person: a `${NAME}` reference, or the value unless its name looks like a credential's. */
+function shownEnv(name: string, value: string): string {
+  return /^\$\{[^}]+\}$/.test(value) || shownWhole(name) ? printable(value) : "<redacted>";
+}
+
+/** What was written and what the user must still do: the command or URL, the variables to set (required first), what was left out. */
+export function describeAdded(made: RegistryConfig, config: MCPServerConfig, indent = "  "): string[] {
+  const lines = [`${indent}${color.dim("runs")}  ${whatRuns(config)}`];
+  const c = config as MCPServerConfig & { env?: Record<string, string>; headers?: Record<string, string> };
+  for (const [name, value] of Object.entries(c.env ?? {})) lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);
+  for (const [name, value] of Object.entries(c.headers ?? {})) lines.push(`${indent}${color.dim("header")} ${printable(name)}: ${shownEnv(name, value)}`);
+  if (made.start) lines.push(`${indent}${color.yellow("It serves HTTP: mcp connects to it but does not start it. Start it with:")} ${commandLine(made.start.command, made.start.args)}`);
+  const set = made.variables.filter((v) => v.inEntry);
+  const left = made.variables.filter((v) => !v.inEntry);
+  const about = (v: RegistryConfig["variables"][number]): string =>
+    [`${indent}  ${color.bold(v.name)}`, `${v.required ? "required" : "optional"}${v.secret ? ", secret" : ""}`, printable(v.input), v.description ? `— ${printable(v.description)}` : "", v.default !== undefined ? `(default ${printable(v.default)})` : "", v.choices?.length ? `(one of ${printable(v.choices.join(", "))})` : ""].filter(Boolean).join("  ");
+  if (set.length > 0) lines.push(`${indent}Set in the environment before it starts:`, ...set.map(about));
+  if (left.length > 0) lines.push(`${indent}Left out (optional; give one with --set <name>=<value>, a secret as a \${NAME} reference in the file):`, ...left.map(about));
+  return lines;
+}
+
+export interface AddOptions {
+  registry?: string;
+  as?: string;
+  package?: string;
+  transport?: string;
+  scope?: string;
+  set?: string[];
+  force?: boolean;
+}
+
+const PACKAGES = ["npm", "pypi", "oci", "nuget", "remote"];
+
+export async function registryAdd(spec: string, globals: GlobalOptions, options: AddOptions): Promise<number> {
+  const home = process.env["HOME"] ?? "";
+  const { name, version } = nameAndVersion(spec);
+  if (options.package !== undefined && !PACKAGES.includes(options.package)) throw new CliError(`--package must be one of ${PACKAGES.join(", ")}, got ${JSON.stringify(options.package)}`, EXIT.usage);
+  if (options.transport !== undefined && options.transport !== "http" && options.transport !== "sse") throw new CliError(`--transport must be http or sse, got ${JSON.stringify(options.transport)}`, EXIT.usage);
+  const scope = options.scope ?? "project";
+  const file = ownFile(scope, home);
+  const local = options.as ?? localName(name);
+  if (!/^[A-Za-z0-9_.-]+$/.test(local)) throw new CliError(`--as takes a name of letters, digits, "_", "-" and ".", got ${JSON.stringify(local)}`, EXIT.usage);
+  if ((await ownEntries(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
+  const location = await registryLocation(globals, options.registry);
+  const values = valuesOf(options.set);
+  const { signal, dispose } = interruptible();
+  let entry: RegistryEntry;
+  try {
+    entry = await getRegistryServer(name, version, { registry: location.url, signal, timeout: globals.timeout });
+  } catch (error) {
+    registryFailure(error);
+  } finally {
+    dispose();
+  }
+  const status = retired(entry);
+  if (status && !options.force) throw new CliError(`${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`, EXIT.usage);
+  let made: RegistryConfig;
+  try {
+    made = configFromRegistry(entry, { package: options.package as RegistryPackageKind | undefined, transport: options.transport, values, name: local });
+  } catch (error) {
+    registryFailure(error);
+  }
+  const record: RegistryRecord = { name, version: made.version, url: location.url, package: made.kind, ...(options.transport ? { transport: options.transport } : {}), ...(values ? { values } : {}) };
+  await edit(file, ["servers", local], { ...made.config, registry: record });
+  if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
+  out([`Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`, ...describeAdded(made, made.config)].join("\n"));
+  await approveOwn(file, scope, local, home);
+  return EXIT.ok;
+}
+
+/**
+ * A project entry the user just wrote is theirs: approved as it loads (variables expanded), as
+ * `mcp config add` does. One that does not load yet (a variable not set) says how to approve it.
+ */
+export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
+  if (scope !== "project") return;
+  const loaded = await loadAllMCPConfigs(process.cwd());
+  const added = loaded.servers[name];
+  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
+  else note(`"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}. Once it loads: mcp config approve ${name}`);
+}
