@@ -127,7 +127,7 @@ function shownEnv(name: string, value: string): string {
 
 /** What was written and what the user must still do: the command or URL, the variables to set (required first), what was left out. */
 export function describeAdded(made: RegistryConfig, config: MCPServerConfig, indent = "  "): string[] {
-  const lines = [`${indent}${color.dim("runs")}  ${whatRuns(config)}`];
+  const lines = [`${indent}${color.dim("runs")}  ${whatRuns({ config })}`];
   const c = config as MCPServerConfig & { env?: Record<string, string>; headers?: Record<string, string> };
   for (const [name, value] of Object.entries(c.env ?? {})) lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);
   for (const [name, value] of Object.entries(c.headers ?? {})) lines.push(`${indent}${color.dim("header")} ${printable(name)}: ${shownEnv(name, value)}`);
