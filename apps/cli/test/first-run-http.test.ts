@@ -57,6 +57,14 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
     expect(list.stderr).toContain("config list is about your config files, and --http gives a server for one command only");
     // Curl's way of writing a header works too.
     expect((await mcp(project, ["--http", `${gateway.url}/everything`, "-H", `Authorization: Bearer ${token}`, "call", "echo", "message=curl"])).stdout.trim()).toBe("Echo: curl");
+    // --stdio too: the configured "other" offers the same tool, and is neither asked nor started.
+    const stdio = ["--stdio", `${node} ${fixture}`];
+    const counted = await mcp(project, [...stdio, "call", "counter"]);
+    expect(counted.stderr).toBe("");
+    expect(counted.stdout).toMatch(/^call 1 in pid \d+/);
+    const nowhere = await mcp(project, [...stdio, "call", "no-such-tool"]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).not.toMatch(/mine|other|gwconf/);
     expect(started()).toEqual([]);
   });
 
