@@ -6,7 +6,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import type { DiscoveredServer } from "@mcp/manager";
 import { commandLine, printable, serverBlock } from "./approval-view.js";
 import { changedParts, fingerprintOf, isFingerprint, type Fingerprint } from "./fingerprint.js";
-import { color, note, warn, tildify } from "./ui.js";
+import { color, note, shortPath, warn, tildify } from "./ui.js";
 
 /**
  * Project-scope servers come with a repository the user may not trust. An approval covers what a
@@ -125,6 +125,19 @@ export const NEW = "not approved yet";
 const BY_NAME = "approved by name by an earlier mcp; approvals now cover what runs";
 const DECLINED = "declined for this project";
 
+/**
+ * The one short line a run without a terminal writes about the project servers it skipped: how
+ * many, why when it is one, and the command that approves them (`mcp servers` lists each, and why).
+ */
+export function skippedLine(servers: { name: string; why: string; file: string }[], approveCommand: string): string {
+  const only = servers.length === 1 ? servers[0]! : undefined;
+  const changed = servers.filter(({ why }) => why !== NEW).length;
+  const what = only ? `project server ${printable(only.name)} (${only.why}; ${printable(only.file)})` : `${servers.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
+  // A long list of names would make the line long: then the command that approves them all.
+  const command = approveCommand.length <= 60 ? approveCommand : "mcp config approve";
+  return `Skipped ${what}. Approve: ${command}   (or --yes for one run${only ? "" : "; mcp servers lists them"})`;
+}
+
 /** Decides which project servers may start: asks on a terminal, else skips what is not approved as it is now. */
 export async function approveProjectServers(
   servers: DiscoveredServer[],
@@ -158,8 +171,7 @@ export async function approveProjectServers(
   const approveCommand = commandLine("mcp", ["config", "approve", ...ask.map(({ server }) => server.name)]);
   if (!options.interactive) {
     for (const { server, why } of ask) skipped.set(server.name, why);
-    const each = ask.map(({ server, why }) => `${printable(server.name)} (${why}; ${printable(tildify(server.source.file, options.home))})`).join(", ");
-    warn(`Skipped ${ask.length} project server${ask.length === 1 ? "" : "s"} not approved: ${each}. Approve with: ${approveCommand}   (or --yes for one run, or run mcp in a terminal to be asked)`);
+    warn(skippedLine(ask.map(({ server, why }) => ({ name: server.name, why, file: shortPath(server.source.file, options.project, options.home) })), approveCommand));
     return { approved, skipped };
   }
   const blocks = ask.map(({ server, why }) => serverBlock(server.name, server, `(${printable(tildify(server.source.file, options.home))}${why === NEW ? "" : `; ${why}`})`));

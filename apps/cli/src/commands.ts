@@ -3,51 +3,20 @@ import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
-import { promptRows, resourceRows, serverRows, toolRows } from "./rows.js";
+import { promptRows, resourceRows, toolRows } from "./rows.js";
 import { openRecording } from "./record.js";
-import { parseArguments, signature } from "./schema.js";
-import { openSession, settle, withSession, type GlobalOptions, type Session } from "./session.js";
-import { cutLeft, cutRight, fitColumns, table, terminalWidth } from "./table.js";
-import { CliError, color, EXIT, firstLine, note, out, printJson, tildify, warn } from "./ui.js";
+import { parseArguments } from "./schema.js";
+import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
+import { toolDocs, toolLine } from "./tool-docs.js";
+import { grid } from "./table.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, warn } from "./ui.js";
 import { closest } from "./words.js";
 
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
-const STATUS_COLOR: Record<string, (s: string) => string> = { connected: color.green, failed: color.red, invalid: color.red, reconnecting: color.yellow, connecting: color.yellow, disabled: color.dim, "not approved": color.yellow, "needs authentication": color.yellow };
-
-export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean }): Promise<number> {
-  return withSession(globals, {}, async (session) => {
-    await settle(session);
-    const all = serverRows(session);
-    if (globals.json) {
-      printJson(all.map((row) => (options.verbose ? row : { ...row, stderrTail: undefined })));
-    } else {
-      const head = ["NAME", "TRANSPORT", "SOURCE", "STATUS", "TOOLS", "TIME", "LAST ERROR"];
-      const t = table(head);
-      const cells = all.map((row) => [row.name, row.transport, tildify(row.source, session.home), row.status, String(row.tools ?? ""), row.connectMs === undefined ? "" : `${row.connectMs} ms`]);
-      const fit = fitColumns(head, cells, [2, 0]); // the source path gives way first, then the name
-      const below: string[] = [];
-      all.forEach((row, i) => {
-        const [name, transport, source, status, tools, time] = cells[i]!.map((cell, column) => (column === 2 ? cutLeft(cell, fit.widths[column]!) : cutRight(cell, fit.widths[column]!)));
-        // The cause of an error is never cut: one too long for its cell is printed in full below.
-        const error = row.lastError ?? "";
-        const inline = !error.includes("\n") && error.length <= fit.last;
-        if (!inline && !options.verbose) below.push(`${color.bold(row.name)}: ${error}`); // --verbose prints every error below anyway
-        t.push([name!, transport!, source!, (STATUS_COLOR[status!] ?? String)(status!), tools!, time!, inline ? error : cutRight(firstLine(error, 500), fit.last)]);
-      });
-      out(t.toString());
-      if (below.length) out(`\n${below.join("\n")}`);
-      if (options.verbose) {
-        for (const row of all) {
-          if (row.lastError) out(`\n${color.bold(row.name)}: ${row.lastError}`);
-          if (row.stderrTail) out(`${color.dim("stderr:")}\n${row.stderrTail.trimEnd()}`);
-        }
-      }
-    }
-    return EXIT.ok;
-  });
-}
+// `servers` lives in server-list.ts; exported here with the other commands.
+export { serversCommand } from "./server-list.js";
 
 /** For a command scoped to one server: fails with the reason when that server cannot start. */
 export function mustStart(session: Session, server: string | undefined): void {
@@ -55,28 +24,50 @@ export function mustStart(session: Session, server: string | undefined): void {
   if (why) throw new CliError(why);
 }
 
-export async function toolsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
-    mustStart(session, server);
+/**
+ * `tools [server] [tool]`: one line per tool; one tool's whole docs (`tools server.tool`, `tools
+ * server tool`); every tool's with `--verbose`.
+ */
+export async function toolsCommand(globals: GlobalOptions, server: string | undefined, tool: string | undefined, options: { verbose?: boolean } = {}): Promise<number> {
+  let target = server;
+  let name = tool;
+  // `server.tool` (or `mcp__server__tool`) when no server has that name.
+  if (server !== undefined && tool === undefined) {
+    const names = await serverNames(globals);
+    if (!names.includes(server)) {
+      const split = splitTarget([server], names);
+      if (split.server !== undefined) [target, name] = [split.server, split.name];
+    }
+  }
+  return withSession(target ? { ...globals, server: [target] } : globals, {}, async (session) => {
+    mustStart(session, target);
     // Live lists only: each one fetched also rewrites that server's cache entry.
     await settle(session);
-    const named = server === undefined ? undefined : session.manager.getConnectionStatus(server);
+    const named = target === undefined ? undefined : session.manager.getConnectionStatus(target);
     if (named?.state === "failed") throw new CliError(failureOf(session, named));
     const tools = session.manager.getTools();
+    if (name !== undefined) {
+      const found = tools.find((t) => t.serverName === target && (t.toolName === name || t.name === name));
+      if (!found) {
+        const near = closest(name, tools.map((t) => t.toolName));
+        throw new CliError(`unknown tool "${name}" on server "${target}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools ${target})`, EXIT.usage);
+      }
+      if (globals.json) printJson(toolRows([found])[0]);
+      else out(toolDocs(found));
+      return EXIT.ok;
+    }
     if (globals.json) {
       printJson(toolRows(tools));
       return EXIT.ok;
     }
     let current: string | undefined;
-    for (const tool of tools) {
-      if (tool.serverName !== current) {
-        current = tool.serverName;
-        out(`${color.bold(current)}${tool.deferred ? color.dim(" (from cache; server still starting)") : ""}`);
+    for (const t of tools) {
+      if (t.serverName !== current) {
+        if (options.verbose && current !== undefined) out("");
+        current = t.serverName;
+        out(`${color.bold(current)}${t.deferred ? color.dim(" (from cache; server still starting)") : ""}`);
       }
-      // The signature is never cut; the description gets what is left of the line (at most 70).
-      const sig = signature(tool.toolName, tool.inputSchema);
-      const room = Math.min(70, terminalWidth() - sig.length - 4);
-      out(`  ${sig}${tool.description && room >= 10 ? color.dim(`  ${firstLine(tool.description, room)}`) : ""}`);
+      out(options.verbose ? `\n${toolDocs(t, "  ")}` : toolLine(t));
     }
     if (tools.length === 0) note("No tools. See: mcp servers");
     return reportFailures(session);
@@ -149,13 +140,9 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
     const all = await resourceRows(session, await connected(session, server));
     if (globals.json) printJson(all);
     else {
-      // The type goes last so the other columns keep their width; the name gives way first, then the URI (cut at its start).
-      const head = ["SERVER", "URI", "NAME", "TYPE"];
+      // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
       const cells = all.map((r) => [r.server, r.template ? `${r.uri} (template)` : r.uri, r.name, r.mimeType ?? ""]);
-      const fit = fitColumns(head, cells, [2, 1]);
-      const t = table(head);
-      for (const [server, uri, name, type] of cells) t.push([cutRight(server!, fit.widths[0]!), cutLeft(uri!, fit.widths[1]!), cutRight(name!, fit.widths[2]!), cutRight(type!, fit.last)]);
-      out(t.toString());
+      out(grid([{ title: "SERVER", cut: "never" }, { title: "URI", cut: "left", yields: 3 }, { title: "NAME", yields: 2 }, { title: "TYPE", yields: 1 }], cells));
     }
     return reportFailures(session);
   });
@@ -274,7 +261,13 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
       }
     }
     if (globals.json) printJson(results);
-    else for (const r of results) out(r.error ? `${r.server}  ${color.red(r.error)}` : `${r.server}  ${color.green(`${r.ms} ms`)}${r.method === "ping" ? "" : color.dim(`  (${r.method})`)}`);
+    else {
+      // Aligned like `servers`; a failure in words under the table, its stderr once.
+      const rows = results.map((r) => [r.server, r.error ? "failed" : `${r.ms} ms`, r.error ? "(see below)" : r.method === "ping" ? "" : `(${r.method})`]);
+      out(grid([{ title: "SERVER", cut: "never" }, { title: "TIME", paint: (cell) => (cell === "failed" ? color.red(cell) : color.green(cell)) }, { title: "", paint: color.dim }], rows));
+      const failed = results.filter((r) => r.error);
+      if (failed.length) out(`\n${failed.map((r) => (r.error!.startsWith(`server "${r.server}"`) ? r.error! : `${color.bold(r.server)}: ${r.error!}`)).join("\n")}`);
+    }
     return results.some((r) => r.error) ? EXIT.failure : EXIT.ok;
   });
 }

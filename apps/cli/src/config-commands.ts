@@ -2,14 +2,15 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc";
+import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
 import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
-import { hintFor } from "./resolve.js";
+import { causeOf, errorText, plural, stderrLines } from "./failure.js";
+import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
+import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -17,6 +18,18 @@ export function ownFile(scope: string, home: string): string {
   if (scope === "project") return resolve(process.cwd(), OWN_FILE);
   if (scope === "user") return join(configDir(home), OWN_FILE);
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
+}
+
+/**
+ * Whether a value looks like a secret written out (a long random token), not a `${VAR}` the
+ * environment gives at each run: what is left after a scheme (`Bearer `, `Basic `) is one word of
+ * 20 or more token characters, mixing letters and digits.
+ */
+export function looksLikeSecret(value: string): boolean {
+  if (value.includes("${")) return false;
+  const token = value.replace(/^(Bearer|Basic|Token|token|Bot)\s+/, "").trim();
+  if (token.length < 20 || !/^[A-Za-z0-9._~+/=:-]+$/.test(token) || /^[./~]/.test(token) || token.includes("://")) return false;
+  return /[A-Za-z]/.test(token) && /[0-9]/.test(token);
 }
 
 function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
@@ -44,7 +57,17 @@ function httpDetail(config: MCPServerConfig & { type: string; url: string; proxy
   return `${describeConfig(config)}${proxy}`;
 }
 
+/**
+ * `config list` and `config approve` are about the config files: a server given on the command line
+ * (`--stdio`, `--http`, `--sse`) would be ignored by them, so it is refused rather than listed beside.
+ */
+function noAdHoc(globals: GlobalOptions, command: string): void {
+  const flag = globals.stdio ? "--stdio" : globals.http ? "--http" : globals.sse ? "--sse" : undefined;
+  if (flag) throw new CliError(`${command} is about your config files, and ${flag} gives a server for one command only: leave ${flag} out (or try: mcp ${flag} … servers)`, EXIT.usage);
+}
+
 export async function configList(globals: GlobalOptions): Promise<number> {
+  noAdHoc(globals, "config list");
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const entries = [
@@ -80,6 +103,16 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   const file = ownFile(scope, home);
   await edit(file, ["servers", name], config);
   out(`Added "${name}" to ${tildify(file, home)}`);
+  // A token written into the file is in every copy of it (a project's is often committed).
+  const written = [
+    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({ what: `header "${key}"`, key, value, flag: "--header" })),
+    ...Object.entries(config.env ?? {})
+      .filter(([key]) => isCredentialHeader(key))
+      .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
+  ].filter(({ value }) => looksLikeSecret(value));
+  for (const { what, key, flag } of written) {
+    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
+  }
   // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
   // What is approved is the entry as it loads (variables expanded), so it is read back.
   if (scope === "project") {
@@ -93,6 +126,7 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
 export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
+  noAdHoc(globals, "config approve");
   const home = process.env["HOME"] ?? "";
   const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
@@ -160,18 +194,21 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
     for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)` });
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
-        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${status.toolCount} tools` });
+        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}` });
         continue;
       }
       const config = session.configs[status.name];
-      let finding = status.lastError ?? status.state;
-      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${sourceOf(session, status.name)})`;
-      else if (status.lastErrorCode === "network_error") finding = `${status.lastError}`;
-      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${status.lastError}. Sign in with: mcp auth ${status.name}`;
-      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${status.lastError}. Sign in with: mcp auth ${status.name}, or add a token header (--header "Authorization=Bearer …")`;
-      else if (status.lastErrorCode === "connection_timeout") finding = `${status.lastError}; raise the limit with --timeout <ms> or "timeout" in its config`;
-      else finding += hintFor(config, status);
-      if (status.stderrTail) finding += `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}`;
+      // The error once (its copy of the stderr lines left out); a crash named by the cause its stderr gives.
+      const error = errorText(status) || status.state;
+      const refused = tokenRefused(status, config);
+      let finding = causeOf(status);
+      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
+      else if (refused) finding = refused;
+      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
+      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;
+      else if (status.lastErrorCode === "connection_timeout") finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
+      else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
+      finding += stderrLines(status.stderrTail);
       findings.push({ server: status.name, ok: false, finding });
     }
     if (globals.json) printJson(findings);

@@ -1,8 +1,11 @@
 import { NetworkError, RequestTimeoutError } from "@mcp/client";
 import cliProgress from "cli-progress";
-import { CliError, color, EXIT } from "./ui.js";
+import { CliError, color, EXIT, openLine, replaceLine } from "./ui.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
+
+/** The progress bars on screen, each by the function that stops it. */
+const bars = new Set<() => void>();
 
 /**
  * Ctrl-C: the first says so at once and aborts (a call under way is cancelled: the server gets
@@ -12,11 +15,19 @@ export function interruptible(): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT.cancelled);
-    process.stderr.write(`\nCancelling… ${color.dim("(Ctrl-C again to quit now)")}\n`);
+    // The bar goes first, so it does not redraw itself over the line that says what happens.
+    for (const stop of bars) stop();
+    // On a terminal the line is left open: "Cancelled." replaces it (cancelledLine).
+    openLine(`Cancelling… ${color.dim("(Ctrl-C again to quit now)")}`);
     controller.abort(new CliError("cancelled", EXIT.cancelled));
   };
   process.on("SIGINT", onSigint);
   return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
+}
+
+/** Writes "Cancelled.": on a terminal, in place of the "Cancelling…" line. */
+export function cancelledLine(): void {
+  replaceLine("Cancelled.");
 }
 
 export function progressReporter(name: string): { update: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; stop: () => void } {
@@ -31,20 +42,26 @@ export function progressReporter(name: string): { update: (p: { progress: number
     cliProgress.Presets.shades_classic,
   );
   let started = false;
+  let stopped = false;
+  const stop = (): void => {
+    bars.delete(stop);
+    if (started && !stopped) bar.stop();
+    stopped = true;
+  };
   return {
     update: ({ progress, total, message }) => {
+      if (stopped) return;
       const payload = { message: message ?? "" };
       if (!started) {
         bar.start(total ?? Math.max(progress, 1), progress, payload);
         started = true;
+        bars.add(stop);
       } else {
         if (total !== undefined) bar.setTotal(total);
         bar.update(progress, payload);
       }
     },
-    stop: () => {
-      if (started) bar.stop();
-    },
+    stop,
   };
 }
 

@@ -11,6 +11,7 @@ import { serveCommand, type ServeOptions } from "./serve/command.js";
 import { replayCommand } from "./replay-command.js";
 import { codegenCommand } from "./codegen.js";
 import { CLI_VERSION, type GlobalOptions } from "./session.js";
+import { cancelledLine } from "./live.js";
 import { CliError, EXIT, printError } from "./ui.js";
 
 const EXAMPLES = `
@@ -24,8 +25,11 @@ Examples:
 
   mcp call trigger-long-running-operation duration=3 steps=5     live progress; Ctrl-C cancels
   mcp --stdio "npx -y @modelcontextprotocol/server-everything" tools   a server with no config at all
-  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE)
-  mcp config add docs --http https://example.com/mcp --header "Authorization=Bearer \${TOKEN}"
+  mcp --http http://127.0.0.1:3001/mcp ping    an HTTP server (--sse for HTTP+SSE); only that server, no config read
+  mcp --http http://127.0.0.1:8765/mcp --header "Authorization=Bearer $TOKEN" tools   with a header (repeatable)
+  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer \${TOKEN}'
+                                               single quotes: the file gets \${TOKEN}, read from the
+                                               environment at each run, never the token itself
   mcp read everything demo://resource/static/document/architecture.md   read a resource from one server
   mcp config approve                           approve this project's servers (.mcp.json, …) as they are now
   mcp config doctor                            why each failing server fails
@@ -52,6 +56,26 @@ they run (command, args, cwd, env, URL, headers) asks again (mcp config approve,
 Exit codes: 0 ok, 1 a failed call (isError) or a server the command needed failed, 2 a usage
 error (unknown tool, bad arguments), 130 cancelled (Ctrl-C; press it again to quit at once).`;
 
+const CALL_HELP = `
+Examples:
+  mcp call everything.echo message="hello"       server.tool: only that server starts
+  mcp call everything echo message=hello         the same, as two words
+  mcp call get-sum a=2 b=3                       a bare name: the tool cache finds its server
+  mcp call get-sum '{"a": 2, "b": 3}'            the arguments as one JSON object
+  mcp call everything.echo message=@note.txt     key=@file: the file's text (key:=<json> and more: mcp --help)
+  mcp tools everything.get-sum                   a tool's parameters, and an example call
+
+Global flags that apply (before or after the command):
+  --json             the result as the server sent it (a CallToolResult)
+  --timeout <ms>     connect and call timeout (progress resets the call's clock)
+  -y, --yes          start this project's servers without asking, for this run only
+  --stdio <command>, --http <url>, --sse <url>, -H <NAME=VALUE>
+                     call a server given here, no config read
+  -s <server>, -c <file>, --no-cache   see mcp --help
+
+Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed, 2 a usage
+error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
+
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of milliseconds");
@@ -75,6 +99,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
     .option("--sse <url>", "an ad-hoc HTTP+SSE server")
+    .option("-H, --header <NAME=VALUE>", "a header for the ad-hoc --http/--sse server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
@@ -89,9 +114,11 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .action((options: { verbose?: boolean }, command: Command) => run(() => serversCommand(globals(command), options)));
 
   program
-    .command("tools [server]")
-    .description("tools with a one-line signature of their arguments (--json: full definitions)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => toolsCommand(globals(command), server)));
+    .command("tools [server] [tool]")
+    .description("tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)")
+    .option("-v, --verbose", "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call")
+    .addHelpText("after", "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)")
+    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) => run(() => toolsCommand(globals(command), server, tool, options)));
 
   program
     .command("call <tool> [args...]")
@@ -99,6 +126,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
     .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
+    .addHelpText("after", CALL_HELP)
     .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
 
   program
@@ -276,8 +304,9 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .option("--http <url>", "a Streamable HTTP server")
     .option("--sse <url>", "a HTTP+SSE server")
     .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
-    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable); write a secret as '${VAR}' in single quotes, so the file holds the variable, not the secret", (v: string, p: string[] = []) => [...p, v])
     .option("--scope <scope>", "project or user", "project")
+    .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
     .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
   config
@@ -318,7 +347,12 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((t) => {
     task = t;
   });
-  program.exitOverride();
+  // Every command's own errors (a missing argument, an unknown option) are usage errors too: exit 2.
+  const override = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(override);
+  };
+  override(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -336,7 +370,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CliError) {
       if (error.exitCode !== EXIT.cancelled) printError(error.message);
-      else process.stderr.write("Cancelled.\n");
+      else cancelledLine();
       return error.exitCode;
     }
     printError((error as Error).message ?? String(error));

@@ -8,7 +8,7 @@ import { approvalsFile, rememberApproval } from "./approvals.js";
 import { edit, ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import { configDir, type GlobalOptions } from "./session.js";
-import { cutRight, fitColumns, table } from "./table.js";
+import { grid } from "./table.js";
 import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
 
 // `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
@@ -81,10 +81,8 @@ export async function registrySearch(text: string, globals: GlobalOptions, optio
     const about = printable(entry.server.title ? `${entry.server.title}: ${entry.server.description}` : String(entry.server.description ?? ""));
     return [printable(entry.server.name), printable(entry.server.version), printable(registryKinds(entry.server).join(", ")), ...(withStatus ? [retired(entry) ?? ""] : []), about];
   });
-  const fit = fitColumns(head, rows, [0]);
-  const t = table(head);
-  for (const row of rows) t.push(row.map((cell, i) => (i === row.length - 1 ? cutRight(cell, fit.last) : cutRight(cell, fit.widths[i]!))).map((cell, i) => (withStatus && i === 3 && cell ? color.yellow(cell) : cell)));
-  out(t.toString());
+  // The name (what `registry add` takes) is never cut; the description gives way first.
+  out(grid(head.map((title, i) => ({ title, ...(i === 0 ? { cut: "never" as const } : {}), ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}), ...(withStatus && i === 3 ? { paint: color.yellow } : {}) })), rows));
   note(`${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`);
   return EXIT.ok;
 }

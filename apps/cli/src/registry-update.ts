@@ -7,7 +7,7 @@ import { edit, ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import { approveOwn, describeAdded, ownEntries, registryFailure, registryLocation, retired, type RegistryRecord } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
-import { cutRight, fitColumns, table } from "./table.js";
+import { grid } from "./table.js";
 import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
 
 // `mcp registry outdated | update`: the entries of our own files that `mcp registry add` wrote
@@ -120,13 +120,9 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
   else {
     const head = ["NAME", "SERVER", "CURRENT", "LATEST", "FILE"];
     const cells = rows.map((r) => [printable(r.name), printable(r.server), printable(r.current), r.latest === undefined ? "?" : `${printable(r.latest)}${r.status ? ` (${r.status})` : ""}`, tildify(r.file, home)]);
-    const fit = fitColumns(head, cells, [1, 0]);
-    const t = table(head);
-    cells.forEach((row, i) => t.push(row.map((cell, c) => {
-      const cut = cutRight(cell, c === row.length - 1 ? fit.last : fit.widths[c]!);
-      return c === 3 && rows[i]!.outdated ? color.green(cut) : c === 3 && rows[i]!.status ? color.yellow(cut) : cut;
-    })));
-    out(t.toString());
+    // The local name is never cut; the file gives way first (cut at its start), then the server's name.
+    const latest = (cell: string, i: number): string => (rows[i]!.outdated ? color.green(cell) : rows[i]!.status ? color.yellow(cell) : cell);
+    out(grid([{ title: head[0]!, cut: "never" }, { title: head[1]!, yields: 2 }, { title: head[2]! }, { title: head[3]!, paint: latest }, { title: head[4]!, cut: "left", yields: 1 }], cells));
     for (const r of rows) if (r.problem) warn(`${printable(r.name)}: ${r.problem}`);
     const stale = rows.filter((r) => r.outdated).map((r) => r.name);
     note(stale.length > 0 ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}` : "Everything is at its latest version.");

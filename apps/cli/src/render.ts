@@ -59,21 +59,57 @@ export function renderBlocks(blocks: ContentBlock[], dir: string, stem: string):
   }
 }
 
-/** Whether the text blocks say what the structured content says (servers often send both: the spec asks them to). */
-function sameAsText(blocks: ContentBlock[], structured: unknown): boolean {
-  const texts = blocks.filter((block) => block.type === "text");
-  if (texts.length === 0) return false;
+/** The value of an object's only field (`{ "content": … }`), else undefined. */
+function onlyField(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 ? (value as Record<string, unknown>)[keys[0]!] : undefined;
+}
+
+/** Every string, number and boolean in a value, however deep. */
+function scalars(value: unknown, into: (string | number | boolean)[] = []): (string | number | boolean)[] {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") into.push(value);
+  else if (Array.isArray(value)) for (const item of value) scalars(item, into);
+  else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) scalars(item, into);
+  return into;
+}
+
+function parsed(text: string): unknown {
   try {
-    return isDeepStrictEqual(JSON.parse(texts.map((block) => block.text).join("")), structured);
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/**
+ * Whether the text blocks already say what the structured content says (servers often send both:
+ * the spec asks them to), judged by content: the text is the same JSON, or the JSON of its only
+ * field (`{ "entities": [...] }` sent as the list); its only field is the text (`{ "content":
+ * "<the file>" }`); or every value in it (each string, number and boolean) is in the text.
+ */
+export function saidByText(blocks: ContentBlock[], structured: unknown): boolean {
+  const text = blocks
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+  if (text.trim() === "") return false;
+  const json = parsed(text);
+  const only = onlyField(structured);
+  if (json !== undefined && (isDeepStrictEqual(json, structured) || (only !== undefined && isDeepStrictEqual(json, only)))) return true;
+  if (typeof only === "string" && only.trim() === text.trim()) return true;
+  // The text as JSON says each value as JSON does (escaped); otherwise as itself, a number or word whole.
+  const said = json === undefined ? text : JSON.stringify(json);
+  return scalars(structured).every((value) => {
+    if (typeof value === "string") return value === "" || text.includes(value) || said.includes(JSON.stringify(value));
+    return new RegExp(`(^|[^\\w.])${String(value).replace(/[.+]/g, "\\$&")}(?![\\w]|\\.\\d)`).test(said);
+  });
 }
 
 /** A tool result for a person: its content, then its structured content as JSON unless the text already says it. */
 export function renderToolResult(result: CallToolResult, dir: string, stem: string): void {
   renderBlocks(result.content ?? [], dir, stem);
-  if (result.structuredContent !== undefined && !sameAsText(result.content ?? [], result.structuredContent)) {
+  if (result.structuredContent !== undefined && !saidByText(result.content ?? [], result.structuredContent)) {
     out(color.dim("structured content:"));
     out(JSON.stringify(result.structuredContent, null, 2));
   }

@@ -1,10 +1,11 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
-import { whatRuns } from "./approval-view.js";
+import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
+import { causeOf, errorText, stderrLines } from "./failure.js";
 import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
 
@@ -57,18 +58,40 @@ function problemOf(message: string): string {
   return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
 }
 
-/** A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix. */
-export function needsAuth(s: ServerStatus): boolean {
-  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401);
+/** The name of the `Authorization` header a config sends as it is (a static token), if any. */
+export function staticAuthorization(config: MCPServerConfig | undefined): string | undefined {
+  if (!config || !("url" in config)) return undefined;
+  return Object.keys(config.headers ?? {}).find((name) => name.toLowerCase() === "authorization");
 }
 
-/** Why a server that failed to connect failed, with its command or URL and its stderr, and what to try. */
+/**
+ * A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix.
+ * Not when the config sends its own `Authorization` header: that token was refused, and signing
+ * in with OAuth would not change what is sent.
+ */
+export function needsAuth(s: ServerStatus, config?: MCPServerConfig): boolean {
+  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401) && staticAuthorization(config) === undefined;
+}
+
+/** What to do for a server that needs a token: sign in (`mcp auth`), or for one given on the command line, send a token. */
+export function authHint(s: ServerStatus): string {
+  return s.source === undefined ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)` : `run mcp auth ${s.name}`;
+}
+
+/** A 401 from a server whose config sends an `Authorization` header: the token it sends was refused. */
+export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefined): string | undefined {
+  const header = staticAuthorization(config);
+  if (s.state !== "failed" || s.lastErrorStatus !== 401 || header === undefined) return undefined;
+  return `the server refused the token in the ${header} header (HTTP 401): check the token ${s.source ? `in "headers" of its config (${s.source})` : "given with --header"}`;
+}
+
+/** Why a server that failed to connect failed, with its command or URL and its stderr (once), and what to try. */
 export function failureOf(session: Session, status: ServerStatus): string {
   const config = session.configs[status.name];
-  if (needsAuth(status)) return `server "${status.name}" needs authentication: run mcp auth ${status.name} (${firstLine(status.lastError, 200)})`;
-  const tail = status.stderrTail ? `\n    stderr: ${status.stderrTail.trimEnd().split("\n").slice(-5).join("\n            ")}` : "";
+  if (needsAuth(status, config)) return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(errorText(status), 200)})`;
+  const refused = tokenRefused(status, config);
   const what = !config ? "" : "command" in config ? `\n    command: ${describeConfig(config)}` : `\n    url: ${redactUrl(config.url)}`;
-  return `server "${status.name}" failed to start: ${status.lastError ?? "unknown error"}${what}${hintFor(config, status)}${tail}`;
+  return `server "${status.name}" failed to start: ${refused ?? causeOf(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
 }
 
 /** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport ("" when nothing comes to mind). */
@@ -132,6 +155,15 @@ function ambiguous(name: string, tools: MCPTool[]): CliError {
 
 function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
   const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
+  // Servers that were not asked may have it: that is what to say, not "unknown tool".
+  const unapproved = where ? [] : session.skipped;
+  if (unapproved.length > 0 && !among.some((t) => t.toolName === name)) {
+    const asked = among.length > 0 ? `none of the servers that started offers tool "${name}"${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(", ")}?)` : ""}, and` : `tool "${name}" may be on a project server, but`;
+    // One: why it is not approved, and what it would run; several: their names.
+    if (unapproved.length === 1) return new CliError(`${asked} it was not asked: ${notStartable(session, unapproved[0]!)}`);
+    const approve = commandLine("mcp", ["config", "approve", ...unapproved]);
+    return new CliError(`${asked} ${unapproved.length} project servers (${unapproved.join(", ")}) are not approved, so they were not asked. Approve: ${approve.length <= 60 ? approve : "mcp config approve"}   (or --yes for one run)`);
+  }
   const lines = where ? [] : unreachable(session);
   const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
   const tail = lines.length ? `\nThese servers could not be asked:\n${lines.join("\n")}` : "";

@@ -1,6 +1,7 @@
 import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
 import type { MCPTool, ServerStatus } from "@mcp/manager";
-import { needsAuth } from "./resolve.js";
+import { errorText } from "./failure.js";
+import { authHint, needsAuth, tokenRefused } from "./resolve.js";
 import { sourceOf, type Session } from "./session.js";
 
 // The rows of the listing commands' --json output, which the inspector's API answers too.
@@ -8,16 +9,22 @@ import { sourceOf, type Session } from "./session.js";
 /** The rows of `mcp servers --json -v` (and of the inspector's server list). */
 export function serverRows(session: Session): ServerRow[] {
   const statuses = session.manager.getStatuses();
-  const result: ServerRow[] = statuses.map((s: ServerStatus) => ({
-    name: s.name,
-    transport: s.transport,
-    source: sourceOf(session, s.name),
-    status: needsAuth(s) ? "needs authentication" : s.state,
-    tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
-    connectMs: s.connectMs,
-    lastError: needsAuth(s) ? `run: mcp auth ${s.name} (${s.lastError ?? ""})` : s.lastError,
-    stderrTail: s.stderrTail,
-  }));
+  const result: ServerRow[] = statuses.map((s: ServerStatus) => {
+    const config = session.configs[s.name];
+    const auth = needsAuth(s, config);
+    // The error once: its message's copy of the stderr lines is left out (they are in stderrTail).
+    const error = s.lastError === undefined ? undefined : (tokenRefused(s, config) ?? errorText(s));
+    return {
+      name: s.name,
+      transport: s.transport,
+      source: sourceOf(session, s.name),
+      status: auth ? "needs authentication" : s.state,
+      tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
+      connectMs: s.connectMs,
+      lastError: auth ? `${s.source === undefined ? authHint(s) : `run: mcp auth ${s.name}`} (${error ?? ""})` : error,
+      stderrTail: s.stderrTail,
+    };
+  });
   for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: `project server ${session.whySkipped?.get(name) ?? "not approved"} (approve it: mcp config approve ${name})` });
   for (const error of session.configErrors) result.push({ name: error.server ?? "(file)", transport: "", source: error.file, status: "invalid", tools: undefined, connectMs: undefined, lastError: error.message });
   return result;

@@ -3,13 +3,16 @@ import { resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { CliError, EXIT } from "./ui.js";
 
-type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
+/** A JSON Schema, as far as the CLI reads one. */
+export type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
 
-function sub(value: unknown): Schema | undefined {
+/** A value as a schema, when it is an object. */
+export function sub(value: unknown): Schema | undefined {
   return typeof value === "object" && value !== null ? (value as Schema) : undefined;
 }
 
-function typeOf(schema: Schema | undefined): string | undefined {
+/** The schema's type (the first that is not `null`, when it lists several). */
+export function typeOf(schema: Schema | undefined): string | undefined {
   const type = schema?.type;
   if (Array.isArray(type)) return type.find((t) => t !== "null") as string | undefined;
   return typeof type === "string" ? type : undefined;
@@ -23,8 +26,12 @@ export function signature(name: string, schema: Schema | undefined): string {
   return `${name}(${params.join(", ")})`;
 }
 
-function describeType(schema: Schema | undefined): string {
+/** A schema's type for a person: `string`, `number[]`, `"a" | "b"`. */
+export function describeType(schema: Schema | undefined): string {
   if (schema?.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
+  if (schema?.const !== undefined) return JSON.stringify(schema.const);
+  const union = Array.isArray(schema?.anyOf) ? schema.anyOf : Array.isArray(schema?.oneOf) ? schema.oneOf : undefined;
+  if (union && !schema?.type) return [...new Set(union.map((option) => describeType(sub(option))).filter((t) => t !== "null"))].join(" | ") || "any";
   const type = typeOf(schema);
   if (type === "array") return `${describeType(sub(schema?.items))}[]`;
   if (type === "integer") return "integer";

@@ -13,6 +13,8 @@ export interface GlobalOptions {
   stdio?: string | undefined;
   http?: string | undefined;
   sse?: string | undefined;
+  /** `NAME=VALUE` headers for the ad-hoc `--http` / `--sse` server. */
+  header?: string[] | undefined;
   server?: string[] | undefined;
   json?: boolean | undefined;
   timeout?: number | undefined;
@@ -73,11 +75,41 @@ function adHoc(globals: GlobalOptions): Record<string, MCPServerConfig> | undefi
     if (!command) throw new CliError('--stdio needs a command line, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"', EXIT.usage);
     configs["stdio"] = { command, args };
   }
+  const headers = headerPairs(globals.header);
+  if (headers && !globals.http && !globals.sse) throw new CliError("--header is for an ad-hoc HTTP server: give it with --http <url> or --sse <url> (a configured server's headers are in its config)", EXIT.usage);
   for (const type of ["http", "sse"] as const) {
     const url = globals[type];
-    if (url) configs[type] = { type, url };
+    if (url) configs[type] = { type, url, ...(headers ? { headers } : {}) };
   }
   return Object.keys(configs).length > 0 ? configs : undefined;
+}
+
+/** `--header` values as headers: `NAME=VALUE`, or `Name: value` as curl writes them. */
+export function headerPairs(values: string[] | undefined, flag = "--header"): Record<string, string> | undefined {
+  if (!values?.length) return undefined;
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const eq = value.indexOf("=");
+    const colon = value.indexOf(":");
+    const at = colon > 0 && (eq < 0 || colon < eq) ? colon : eq;
+    const name = at > 0 ? value.slice(0, at).trim() : "";
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new CliError(`${flag} takes NAME=VALUE (e.g. ${flag} 'Authorization=Bearer \${TOKEN}'), got ${JSON.stringify(value)}`, EXIT.usage);
+    headers[name] = value.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+/** The servers the flags give (ad hoc: `--stdio`, `--http`, `--sse`; then no config file is read), or those the config files define. */
+async function discover(globals: GlobalOptions, cwd: string, home: string): Promise<{ given: Record<string, MCPServerConfig> | undefined; loaded: LoadResult }> {
+  const given = adHoc(globals);
+  if (given !== undefined) return { given, loaded: { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] } };
+  return { given, loaded: await loadAllMCPConfigs(cwd, { home, ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}) }) };
+}
+
+/** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
+export async function serverNames(globals: GlobalOptions): Promise<string[]> {
+  const { given, loaded } = await discover(globals, process.cwd(), process.env["HOME"] ?? homedir());
+  return [...new Set([...Object.keys(given ?? loaded.configs), ...Object.keys(loaded.servers), ...loaded.errors.flatMap((e) => (e.server ? [e.server] : []))])];
 }
 
 /** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
@@ -95,9 +127,7 @@ export async function openSession(
 ): Promise<Session> {
   const home = process.env["HOME"] ?? homedir();
   const cwd = process.cwd();
-  let loaded: LoadResult = { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] };
-  const given = adHoc(globals);
-  if (given === undefined) loaded = await loadAllMCPConfigs(cwd, { home, ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}) });
+  const { given, loaded } = await discover(globals, cwd, home);
   let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
 
   if (globals.server?.length) {

@@ -2,7 +2,7 @@ import { SkillVerificationError, type SkillEntry } from "@mcp/client";
 import { connected, mustStart, reportFailures } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
-import { cutLeft, cutRight, fitColumns, table } from "./table.js";
+import { grid } from "./table.js";
 import { CliError, color, EXIT, out, printJson } from "./ui.js";
 
 // Skills served over MCP (SEP-2640): `skills` lists them (the listing only, no file is fetched);
@@ -19,12 +19,8 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
     if (globals.json) printJson(rows);
     else if (rows.length === 0) out(color.dim("no skills (no server lists any)"));
     else {
-      const head = ["SERVER", "SKILL", "DESCRIPTION", "URI"];
       const cells = rows.map((r) => [r.server, r.name, r.description.replace(/\s+/g, " ").trim(), r.uri]);
-      const fit = fitColumns(head, cells, [2, 3]);
-      const t = table(head);
-      for (const [s, n, d, u] of cells) t.push([cutRight(s!, fit.widths[0]!), cutRight(n!, fit.widths[1]!), cutRight(d!, fit.widths[2]!), cutLeft(u!, fit.last)]);
-      out(t.toString());
+      out(grid([{ title: "SERVER", cut: "never" }, { title: "SKILL", cut: "never" }, { title: "DESCRIPTION", yields: 1 }, { title: "URI", cut: "left", yields: 2 }], cells));
     }
     return reportFailures(session);
   });

@@ -1,5 +1,6 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
+import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 
 /**
@@ -25,15 +26,41 @@ export class CliError extends Error {
 /** Exit codes: 0 success, 1 a failed call or server, 2 a usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
 
+/** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */
+let open = false;
+
+/** Writes a line on stderr that {@link replaceLine} will replace on a terminal (elsewhere it is an ordinary line). */
+export function openLine(text: string): void {
+  if (process.stderr.isTTY !== true) return void process.stderr.write(`${text}\n`);
+  endLine();
+  process.stderr.write(`\r\u001b[2K${text}`);
+  open = true;
+}
+
+/** Writes a line on stderr in place of the open one, if any. */
+export function replaceLine(text: string): void {
+  process.stderr.write(open ? `\r\u001b[2K${text}\n` : `${text}\n`);
+  open = false;
+}
+
+/** Ends the open line, so what follows starts on a line of its own. */
+function endLine(): void {
+  if (open) process.stderr.write("\n");
+  open = false;
+}
+
 export function note(message: string): void {
+  endLine();
   process.stderr.write(`${pc.dim(message)}\n`);
 }
 
 export function warn(message: string): void {
+  endLine();
   process.stderr.write(`${pc.yellow(message)}\n`);
 }
 
 export function printError(message: string): void {
+  endLine();
   process.stderr.write(`${pc.red("error:")} ${message}\n`);
 }
 
@@ -53,7 +80,19 @@ export function describeConfig(config: MCPServerConfig): string {
 /** `~` for the home directory in a path, for tables. */
 export function tildify(path: string | undefined, home: string): string {
   if (!path) return "";
-  return path.startsWith(home) ? `~${path.slice(home.length)}` : path;
+  return home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path;
+}
+
+/**
+ * A config file as a person names it: relative to the project folder (`.mcp.json`,
+ * `.cursor/mcp.json`), else from `~` (`~/.claude.json`), else whole. What is not a path
+ * (`(command line)`) is kept.
+ */
+export function shortPath(path: string | undefined, cwd: string, home: string): string {
+  if (!path) return "";
+  if (!isAbsolute(path)) return path;
+  if (path.startsWith(`${cwd}${sep}`)) return relative(cwd, path);
+  return tildify(path, home);
 }
 
 /** The first line of a text, cut to `max` characters. */

@@ -52,7 +52,7 @@ async function listed(b: Box, env: Record<string, string> = {}): Promise<{ row: 
 async function expectAskedAgain(b: Box, parts: string, env: Record<string, string> = {}): Promise<void> {
   const { row, stderr } = await listed(b, env);
   expect(row, parts).toMatchObject({ status: "not approved", lastError: `project server changed since it was approved: ${parts} (approve it: mcp config approve repo)` });
-  expect(stderr).toContain(`Skipped 1 project server not approved: repo (changed since it was approved: ${parts}; ${join(b.project, ".mcp.json")}). Approve with: mcp config approve repo`);
+  expect(stderr).toContain(`Skipped project server repo (changed since it was approved: ${parts}; .mcp.json). Approve: mcp config approve repo`);
   const call = await mcp(b, ["call", "repo.counter"], env);
   expect(call.code, call.stderr).toBe(1);
   expect(call.stderr).toContain(`is not approved as it is now (changed since it was approved: ${parts}; it would run: `);
@@ -137,7 +137,7 @@ describe("project server approvals cover what runs", () => {
     b.write(join(b.project, ".env"), `GREETING=hello\nNODE_OPTIONS=--require ${b.evil}\n`);
     const { row, stderr } = await listed(b);
     expect(row).toMatchObject({ status: "not approved", lastError: "project server changed since it was approved: env (approve it: mcp config approve repo)" });
-    expect(stderr).toContain(`repo (changed since it was approved: env; ${join(b.project, ".cursor", "mcp.json")})`);
+    expect(stderr).toContain("repo (changed since it was approved: env; .cursor/mcp.json)");
     expect(existsSync(b.marker)).toBe(false);
   });
 
@@ -147,7 +147,7 @@ describe("project server approvals cover what runs", () => {
     b.write(join(b.home, ".config", "mcp-client", "approvals.json"), { projects: { [b.project]: { approved: ["repo"], denied: [] } } });
     const old = await listed(b);
     expect(old.row).toMatchObject({ status: "not approved", lastError: "project server approved by name by an earlier mcp; approvals now cover what runs (approve it: mcp config approve repo)" });
-    expect(old.stderr).toContain("Approve with: mcp config approve repo");
+    expect(old.stderr).toContain("Approve: mcp config approve repo");
     expect(existsSync(b.marker)).toBe(false);
 
     // Claude Code keeps its approvals by name, and so do we for its files.

@@ -46,8 +46,8 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
 
     const status = await mcp(box, ["daemon", "status"]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/pid \d+, up \d+s, 0 client\(s\) now, 2 call\(s\) served/);
-    expect(status.stdout).toMatch(/fixture\s+connected\s+\d+ tools/);
+    expect(status.stdout).toMatch(/pid \d+, up \d+s, idle \d+s, 0 clients now, 2 calls served/);
+    expect(status.stdout).toMatch(/\nfixture\s+connected\s+7\s+\d+s ago\n/);
     // Only this user can reach it: the socket is 600, its folder 700.
     expect(statSync(socketOf(box)).mode & 0o777).toBe(0o600);
     expect(statSync(join(box.home, ".cache", "mcp-client", "daemon")).mode & 0o777).toBe(0o700);

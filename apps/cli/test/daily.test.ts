@@ -143,7 +143,7 @@ describe("errors that name the real problem", () => {
   it("a tool of a failed, invalid or disabled server says why, never 'unknown tool'", async () => {
     const failed = await mcp(b, ["call", "broken.anything"]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('server "broken" failed to start: Failed to start MCP server "broken": command "no-such-mcp-server-xyz": command not found');
+    expect(failed.stderr).toContain('server "broken" failed to start: command "no-such-mcp-server-xyz": command not found');
     const invalid = await mcp(b, ["call", "nocommand.x"]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/server "nocommand" has an invalid entry in .*: stdio server requires "command" field/);
@@ -210,6 +210,6 @@ describe("ping on a 2026-07-28 server", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([{ server: "http", ms: expect.any(Number), method: "server/discover" }]);
     const human = await mcp(b, ["--http", v2.url, "ping"]);
-    expect(human.stdout).toMatch(/^http {2}[\d.]+ ms {2}\(server\/discover\)$/m);
+    expect(human.stdout).toMatch(/^SERVER {2}TIME\s*\nhttp {4}[\d.]+ ms {2}\(server\/discover\)$/m);
   });
 });

@@ -6,6 +6,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { defaultCacheDir } from "@mcp/manager";
 import type { GlobalOptions } from "../session.js";
+import { causeOf, plural, stderrLines } from "../failure.js";
+import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
 import { daemonRequest, DaemonUnavailable, DaemonUntrusted } from "./client.js";
 import { claimSocketFolder, socketPath } from "./place.js";
@@ -98,10 +100,17 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
     printJson({ running: true, ...status });
     return EXIT.ok;
   }
-  out(`mcp daemon ${status.version}, pid ${status.pid}, up ${duration(status.uptimeMs)}, ${status.clients} client(s) now, ${status.calls} call(s) served`);
-  out(color.dim(`socket ${status.socket}; exits after ${duration(status.idleMs)} without a request`));
-  for (const s of status.servers) out(`  ${color.bold(s.name)}  ${s.state}  ${s.tools} tools${s.keepAlive ? "  keep-alive" : ""}${s.idleForMs === undefined ? "" : color.dim(`  last used ${duration(s.idleForMs)} ago`)}`);
-  if (status.servers.length === 0) out(color.dim("  no servers yet (each starts on its first call)"));
+  out(`mcp daemon ${status.version}, pid ${status.pid}, up ${duration(status.uptimeMs)}, idle ${duration(status.idleMs)}, ${plural(status.clients, "client")} now, ${plural(status.calls, "call")} served`);
+  out(color.dim(`socket ${status.socket}; exits after ${duration(status.idleLimitMs)} without a call`));
+  if (status.servers.length === 0) {
+    out(color.dim("no servers yet (each starts on its first call)"));
+    return EXIT.ok;
+  }
+  // Aligned like `servers`; a failure in words under the table, its stderr once.
+  const rows = status.servers.map((s) => [s.name, s.state, s.tools === null ? "" : String(s.tools), s.idleForMs === null ? "" : `${duration(s.idleForMs)} ago`, s.keepAlive ? "keep-alive" : ""]);
+  out(`\n${grid([{ title: "SERVER", cut: "never" }, { title: "STATE", paint: (cell) => (cell === "failed" ? color.red(cell) : cell === "connected" ? color.green(cell) : cell) }, { title: "TOOLS" }, { title: "LAST USED" }, { title: "" }], rows)}`);
+  const failed = status.servers.filter((s) => s.lastError !== null);
+  for (const s of failed) out(`${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${causeOf({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`);
   return EXIT.ok;
 }
 

@@ -14,7 +14,7 @@ import { CLI_VERSION, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { whyNotHere } from "./environment.js";
 import { makePrivateFolder } from "./private.js";
-import { Views } from "./views.js";
+import { Views, type DaemonServerStatus } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
 
 /** Options of {@link runDaemon}. */
@@ -36,8 +36,11 @@ export interface DaemonStatus {
   uptimeMs: number;
   clients: number;
   calls: number;
+  /** How long since the last call (ms); `status` itself is not counted. */
   idleMs: number;
-  servers: { name: string; state: string; tools: number; keepAlive: boolean; idleForMs: number | undefined }[];
+  /** The daemon exits after this long without a call (ms). */
+  idleLimitMs: number;
+  servers: DaemonServerStatus[];
 }
 
 /**
@@ -183,7 +186,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     // Not counting the connection that asks.
     clients: clients.size - 1,
     calls,
-    idleMs: options.idleMs,
+    idleMs: Date.now() - lastRequest,
+    idleLimitMs: options.idleMs,
     servers: views.statuses(),
   });
 
@@ -199,8 +203,9 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     onMessages(
       socket,
       (message) => {
-        lastRequest = Date.now();
+        // Asking for the status is not a use: the idle time it reports is the time since the last call.
         if (message.method === "status") return send(socket, { id: message.id, result: status() });
+        lastRequest = Date.now();
         if (message.method === "stop") {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer, type MCPTool } from "@mcp/manager";
+import { errorText } from "../failure.js";
 import { CLI_VERSION } from "../session.js";
 
 /** At most this many configurations are kept; the least recently used idle one goes first. */
@@ -87,6 +88,21 @@ export class View {
   }
 }
 
+/** One server of the daemon, in `status`. */
+export interface DaemonServerStatus {
+  name: string;
+  /** `connected`, `connecting`, `reconnecting`, `failed`, or `not started` (none of its calls came yet, or it was stopped for idleness). */
+  state: string;
+  /** Its tools, while connected; null otherwise. */
+  tools: number | null;
+  keepAlive: boolean;
+  /** ms since its last call; null before its first. */
+  idleForMs: number | null;
+  /** Why it failed (its stderr apart); null unless it did. */
+  lastError: string | null;
+  stderrTail: string | null;
+}
+
 /** The daemon's configurations, by key. */
 export class Views {
   readonly #views = new Map<string, View>();
@@ -142,11 +158,19 @@ export class Views {
     }
   }
 
-  /** Every view's servers, for `status`. */
-  statuses(): { name: string; state: string; tools: number; keepAlive: boolean; idleForMs: number | undefined }[] {
+  /** Every view's servers, for `status`: tools only while connected, a failure with its error. */
+  statuses(): DaemonServerStatus[] {
     const now = Date.now();
     return [...this.#views.values()].flatMap((view) =>
-      view.manager.getStatuses().map((s) => ({ name: s.name, state: s.state, tools: s.toolCount, keepAlive: this.options.keepAlive.includes(s.name), idleForMs: view.used.has(s.name) ? now - view.used.get(s.name)! : undefined })),
+      view.manager.getStatuses().map((s) => ({
+        name: s.name,
+        state: s.state === "idle" ? "not started" : s.state,
+        tools: s.state === "connected" ? s.toolCount : null,
+        keepAlive: this.options.keepAlive.includes(s.name),
+        idleForMs: view.used.has(s.name) ? now - view.used.get(s.name)! : null,
+        lastError: s.state === "failed" || s.state === "reconnecting" ? errorText(s) || null : null,
+        stderrTail: s.state === "failed" ? (s.stderrTail ?? null) : null,
+      })),
     );
   }
 

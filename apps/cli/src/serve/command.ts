@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { createWriteStream } from "node:fs";
 import { auditStream, callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { plural } from "../failure.js";
 import { readViews } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
@@ -40,21 +41,60 @@ function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream>
   return auditStream(stream, (error) => warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`));
 }
 
-/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`). */
-function stopped(stdin: boolean): Promise<void> {
+/** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
+interface Stop {
+  at: number | undefined;
+  said: boolean;
+}
+
+/** How long stopping may take: what is still closing then (a server slow to exit, a DELETE not answered) is ended. */
+const STOP_MS = 800;
+
+/**
+ * Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`),
+ * saying so; from then a second Ctrl-C or SIGTERM quits at once.
+ */
+function stopped(stdin: boolean, stop: Stop): Promise<void> {
   return new Promise((resolve) => {
-    const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
+    const done = (why: string): void => {
+      if (stop.at !== undefined) return;
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      stop.at = Date.now();
+      // The end of stdin is how a host ends a stdio server: nothing to say.
+      stop.said = why !== "end of stdin";
+      if (stop.said) note(`mcp serve: stopping (${why}; again to quit now)`);
+      const quit = (): void => process.exit(EXIT.ok); // the stdio servers' process groups are ended on exit
+      process.once("SIGINT", quit);
+      process.once("SIGTERM", quit);
       resolve();
     };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
+    const onInt = (): void => done("Ctrl-C");
+    const onTerm = (): void => done("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
     if (stdin) {
-      process.stdin.once("end", done);
-      process.stdin.once("close", done);
+      process.stdin.once("end", () => done("end of stdin"));
+      process.stdin.once("close", () => done("end of stdin"));
     }
   });
+}
+
+/**
+ * Runs the closing steps; once a stop was asked for, within {@link STOP_MS} of it: what is still
+ * closing then is cut short (the process exits; its stdio servers' process groups with it).
+ */
+async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void> {
+  if (stop.at === undefined) return close();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, stop.at! + STOP_MS - Date.now()))));
+  const outcome = await Promise.race([close().then(() => "closed" as const), late]);
+  clearTimeout(timer);
+  if (outcome === "late") {
+    note("mcp serve: stopped (servers still closing were ended)");
+    process.exit(EXIT.ok);
+  }
+  if (stop.said) note("mcp serve: stopped");
 }
 
 /** `mcp serve`. */
@@ -127,13 +167,14 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     await audit?.close();
     throw error instanceof CliError ? error : new CliError(`mcp serve: ${(error as Error).message}`, EXIT.usage);
   }
-  const until = stopped(Boolean(options.stdio));
+  const stop: Stop = { at: undefined, said: false };
+  const until = stopped(Boolean(options.stdio), stop);
   try {
     const { errors } = await session.manager.connectServers(session.configs, session.servers);
     for (const [name, message] of errors) warn(`mcp serve: server "${name}" failed: ${message}`);
     if (options.stdio) {
       const handle = gateway.serveStdio({ caller: self });
-      note(`mcp serve: serving ${Object.keys(session.configs).length} server(s) over stdio`);
+      note(`mcp serve: serving ${plural(Object.keys(session.configs).length, "server")} over stdio`);
       await until;
       await handle.close();
       return EXIT.ok;
@@ -170,8 +211,11 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     await new Promise<void>((resolve) => server.close(() => resolve()));
     return EXIT.ok;
   } finally {
-    await gateway.close();
-    await session.close();
-    await audit?.close();
+    // The audit log is written out before the servers close: they may be cut short.
+    await closeWithin(stop, async () => {
+      await gateway.close();
+      await audit?.close();
+      await session.close();
+    });
   }
 }
