@@ -83,3 +83,20 @@ describe("pnpm bench:cli --smoke", () => {
     expect(sectionOf(once)).toBe(section);
   }, 120_000);
 });
+
+describe("pnpm bench:ab summary", () => {
+  it("pairs the rounds: the ratio is the median of each round's this ÷ ref, the spread their range, CPU per call alike", async () => {
+    const { abSummary, renderAb } = await import("../src/ab-report.mjs");
+    const values = { "stdio-pipe": { this: [110, 90, 100], ref: [100, 100, 80], raw: [200, 200, 200] }, "cli-version": { this: [50, 60, 55], ref: [100, 100, 100], node: [40, 40, 40] } };
+    const cpu = { "stdio-pipe": { this: [5, 6, 5], ref: [10, 10, 10] }, "cli-version": {} };
+    const summary = abSummary({ machine: { cpu: "cpu × 2", node: "v20" }, ref: "main", sha: "0123456789abcdef", rows: ["stdio-pipe", "cli-version"], values, cpu, rounds: 3, seconds: 10 });
+    const [pipe, cli] = summary.rows;
+    expect(pipe).toMatchObject({ ref: 100, this: 100, ratio: 1.1, min: 0.9, max: 1.25, lowerIsBetter: false });
+    expect(pipe.cpu).toMatchObject({ ref: 10, this: 5, ratio: 0.5 });
+    expect(pipe.references.raw).toMatchObject({ median: 200, thisRatio: 0.5, refRatio: 0.5 });
+    expect(cli).toMatchObject({ ratio: 0.55, lowerIsBetter: true, cpu: undefined });
+    const table = renderAb(summary);
+    expect(table).toContain("| stdio-pipe | requests/s | 100 | 100 | 1.100× | 0.900–1.250× | 10.00, 5.00, 0.500× (0.500–0.600×) |");
+    expect(table).toContain("| mcp --version | ms (lower is better) | 100 | 55 | 0.550× |");
+  });
+});
