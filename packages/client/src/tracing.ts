@@ -5,11 +5,17 @@ import { CLIENT_VERSION } from "./version.js";
 // and its W3C trace context (`traceparent`, `tracestate`) in the request's `_meta`, where MCP
 // servers look for it. Only `@opentelemetry/api` is used, and only when the program has it.
 
-/** The part of `@opentelemetry/api` used here; the real module fits it. */
+/**
+ * The part of `@opentelemetry/api` used here; the real module fits it. `getTracerProvider` and
+ * `getSpan` say whether a request has anything to trace (see {@link traceRequests}); an API
+ * without them has every request traced.
+ */
 export interface TracingApi {
   trace: {
     getTracer(name: string, version?: string): { startSpan(name: string, options: { kind: number; attributes: Record<string, string | number | boolean> }, context: unknown): TracingSpan };
     setSpan(context: unknown, span: TracingSpan): unknown;
+    getTracerProvider?(): { getDelegateTracer?(name: string, version?: string): unknown };
+    getSpan?(context: unknown): unknown;
   };
   context: { active(): unknown };
   propagation: { inject(context: unknown, carrier: Record<string, string>): void };
@@ -34,10 +40,29 @@ export interface TracedConnection {
   transport: "stdio" | "http";
 }
 
-/** `request` with a span around each call and its trace context in `_meta`. */
+const TRACER_NAME = "@mcp/client";
+
+/**
+ * Whether a request now has anything to trace. With the API installed but no tracer provider
+ * registered a span records nothing, and the only thing it could still carry is a trace context
+ * the program made active itself (say, extracted from an incoming request); with neither, the
+ * request goes untraced, at the cost of these few lookups. A provider registered later is seen by
+ * the next request.
+ */
+function hasTracing(api: TracingApi): boolean {
+  const provider = api.trace.getTracerProvider?.();
+  if (provider?.getDelegateTracer === undefined || api.trace.getSpan === undefined) return true;
+  return provider.getDelegateTracer(TRACER_NAME, CLIENT_VERSION) !== undefined || api.trace.getSpan(api.context.active()) !== undefined;
+}
+
+/**
+ * `request` with a span around each call and its trace context in `_meta`, for each call made
+ * while there is something to trace (a tracer provider registered, or a span active); the others
+ * go to `request` as they are.
+ */
 export function traceRequests(api: TracingApi, connection: TracedConnection, request: Request): Request {
-  const tracer = api.trace.getTracer("@mcp/client", CLIENT_VERSION);
-  return async <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => {
+  const tracer = api.trace.getTracer(TRACER_NAME, CLIENT_VERSION);
+  const traced = async <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => {
     const p = (params ?? {}) as { name?: unknown; uri?: unknown };
     const target = method === "tools/call" || method === "prompts/get" ? p.name : method === "resources/read" ? p.uri : undefined;
     const attributes: Record<string, string | number | boolean> = {
@@ -70,6 +95,7 @@ export function traceRequests(api: TracingApi, connection: TracedConnection, req
       span.end();
     }
   };
+  return <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => (hasTracing(api) ? traced<T>(method, params, options) : request<T>(method, params, options));
 }
 
 function pick(carrier: Record<string, string>, keys: string[]): Record<string, string> {
