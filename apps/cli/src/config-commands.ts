@@ -7,9 +7,9 @@ import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
-import { hintFor } from "./resolve.js";
+import { describeConfig, hintFor } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, tildify } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 function ownFile(scope: string, home: string): string {
