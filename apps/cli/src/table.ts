@@ -1,5 +1,9 @@
-import Table from "cli-table3";
+import { createRequire } from "node:module";
+import type Table from "cli-table3";
 import { color } from "./ui.js";
+
+/** cli-table3, loaded by the first table (a call or a `--json` command draws none). */
+let tableClass: typeof Table | undefined;
 
 // Tables and lines that fit the terminal: on a terminal, cells are cut to its width; pipes and
 // files get whole lines.
@@ -7,7 +11,8 @@ import { color } from "./ui.js";
 /** A table that wraps nothing and draws light borders, or plain columns when not on a terminal. */
 export function table(head: string[]): Table.Table {
   const tty = process.stdout.isTTY === true;
-  return new Table({
+  tableClass ??= createRequire(import.meta.url)("cli-table3") as typeof Table;
+  return new tableClass({
     head: head.map((h) => color.bold(h)),
     style: { head: [], border: [], compact: !tty },
     chars: tty ? {} : { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },

@@ -37,15 +37,25 @@ describe("start-up", () => {
     expect(run.modules.sort()).toEqual(["apps/cli/dist/bin.js", "apps/cli/dist/main.js", "apps/cli/dist/ui.js", "apps/cli/dist/version.js", "commander", "picocolors"].sort());
   });
 
-  it("mcp call loads what a call needs: not the gateway, the SDK server, zod, the inspector or the serving code", async () => {
+  it("mcp call loads what a call needs: not the gateway, the SDK server, zod, the inspector, the serving code, tables or a progress bar", async () => {
     userConfig(box, { local: { command: process.execPath, args: [fixture] } });
     const run = await loaded(["call", "local.counter"], "call.log");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("call 1 in pid");
     expect(run.modules).toContain("packages/manager/dist/index.js");
-    for (const unwanted of ["packages/gateway/", "apps/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod"]) {
+    expect(run.modules).toContain("ajv"); // the arguments are checked against the tool's schema
+    // No terminal here: no progress bar; a call's result is no table.
+    for (const unwanted of ["packages/gateway/", "apps/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod", "cli-progress", "cli-table3"]) {
       expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
     }
+  });
+
+  it("mcp --json tools loads no table and no argument checker", async () => {
+    userConfig(box, { local: { command: process.execPath, args: [fixture] } });
+    const run = await loaded(["--json", "tools"], "tools.log");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ name: expect.stringContaining("counter") })]));
+    for (const unwanted of ["cli-table3", "cli-progress", "ajv", "packages/gateway/"]) expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
   });
 
   it("the entry's log levels for mcp watch --level are the inspector's", () => {
