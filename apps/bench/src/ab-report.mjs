@@ -4,14 +4,18 @@ import { THROUGHPUT } from "./scenarios.mjs";
 import { median } from "./scenarios.mjs";
 
 /**
- * Every row: `throughput` rows run `worker.mjs` (ours, from each side's packages); `cli` times a
- * fresh `mcp --version` of each side's CLI (beside a bare `node -e 0`); `gateway` rows run
+ * Every row: `throughput` rows run `worker.mjs` (ours, from each side's packages); `cli` rows time
+ * a fresh `mcp --version` of each side's CLI (beside a bare `node -e 0`), or a fresh
+ * `mcp call srv.echo message=hi` with 12 stdio servers configured (server-everything); `gateway` rows run
  * `gateway-cell.mjs`: each side's `mcp serve --http` in front of the bench's HTTP echo server,
  * called by this tree's client.
  */
 export const AB_ROWS = {
   ...Object.fromEntries(THROUGHPUT.map((row) => [row.id, { kind: "throughput", label: row.id, unit: row.id.endsWith("big") ? "results/s" : "requests/s", lowerIsBetter: false }])),
+  "stdio-pipe-manager": { kind: "throughput", label: "stdio-pipe through MCPManager", unit: "requests/s", lowerIsBetter: false, scenario: "stdio-pipe", impl: "ours-manager" },
+  "stdio-seq-manager": { kind: "throughput", label: "stdio-seq through MCPManager", unit: "requests/s", lowerIsBetter: false, scenario: "stdio-seq", impl: "ours-manager" },
   "cli-version": { kind: "cli", label: "mcp --version", unit: "ms", lowerIsBetter: true },
+  "cli-call": { kind: "cli", label: "mcp call, 12 servers configured", unit: "ms", lowerIsBetter: true, call: true },
   "gateway-echo": { kind: "gateway", label: "gateway, 32 in flight", unit: "calls/s", lowerIsBetter: false, field: "rate", options: { concurrency: 32 } },
   "gateway-p50": { kind: "gateway", label: "gateway p50, one caller", unit: "ms", lowerIsBetter: true, field: "p50", options: { concurrency: 1 } },
 };

@@ -5,15 +5,16 @@
 //   pnpm bench:ab main                          the default rows, 5 rounds after a warm-up round
 //   pnpm bench:ab HEAD~3 --rows stdio-pipe,cli-version --rounds 7
 //   pnpm bench:ab main --rows all --with raw    … every row, and the raw limit measured beside them
-//   options: --rows id,id|all, --rounds N, --reps N, --with raw,undici, --keep (keep the worktree
+//   options: --rows id,id|all, --rounds N, --reps N, --with raw,undici,ours-no-otel, --keep (keep the worktree
 //            for the next run with the same ref), --json
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AB_ROWS, DEFAULT_AB_ROWS, abSummary, renderAb } from "./ab-report.mjs";
+import { everything } from "./cli-paths.mjs";
 import { machine } from "./report.mjs";
 import { median, SIZES, workerOptions } from "./scenarios.mjs";
 
@@ -37,9 +38,9 @@ function parseArgs(argv) {
     else if (args.ref === undefined) args.ref = a;
     else throw new Error(`one git ref only; got ${args.ref} and ${a}`);
   }
-  if (args.ref === undefined) throw new Error("usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici] [--keep] [--json]");
+  if (args.ref === undefined) throw new Error("usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici,ours-no-otel] [--keep] [--json]");
   for (const id of args.rows) if (!AB_ROWS[id]) throw new Error(`unknown row ${id}; rows: ${Object.keys(AB_ROWS).join(", ")}`);
-  for (const impl of args.with) if (impl !== "raw" && impl !== "undici") throw new Error(`--with takes raw and undici; got ${impl}`);
+  for (const impl of args.with) if (!["raw", "undici", "ours-no-otel"].includes(impl)) throw new Error(`--with takes raw, undici and ours-no-otel; got ${impl}`);
   for (const key of ["rounds", "reps"]) {
     if (args[key] !== undefined && !(Number.isInteger(args[key]) && args[key] > 0)) throw new Error(`--${key} takes a positive integer`);
   }
@@ -100,22 +101,27 @@ function runJson(argv, timeout = 15 * 60_000) {
 function measure(row, side, impl, sizes, baseUrl, args) {
   const spec = AB_ROWS[row];
   if (spec.kind === "throughput") {
-    const out = runJson([join(side.src, "worker.mjs"), impl, row, JSON.stringify(workerOptions(sizes, row, baseUrl))]);
+    const scenario = spec.scenario ?? row;
+    const out = runJson([join(side.src, "worker.mjs"), impl === "ours" ? (spec.impl ?? "ours") : impl, scenario, JSON.stringify(workerOptions(sizes, scenario, baseUrl))]);
     if (out.skipped) throw new Error(`${row} skipped: ${out.skipped}`);
     return { value: median(out.samples), cpu: out.cpuUsPerCall ? median(out.cpuUsPerCall) : undefined };
   }
-  if (spec.kind === "cli") return { value: cliStart(impl === "node" ? ["-e", "0"] : [join(side.dir, "apps/cli/dist/bin.js"), "--version"], args.cliRuns) };
+  if (spec.kind === "cli") {
+    const cli = join(side.dir, "apps/cli/dist/bin.js");
+    if (impl === "node") return { value: cliStart(["-e", "0"], args.cliRuns) };
+    return { value: spec.call ? cliStart([cli, "--config", args.twelve, "call", "srv.echo", "message=hi"], args.callRuns, args.cliEnv) : cliStart([cli, "--version"], args.cliRuns) };
+  }
   // The callers are always this tree's client: only the gateway differs.
   const out = runJson([join(here, "gateway-cell.mjs"), join(side.dir, "apps/cli/dist/bin.js"), `${baseUrl}/json`, JSON.stringify({ ...spec.options, seconds: args.gatewaySeconds })], 5 * 60_000);
   return { value: out[spec.field] };
 }
 
 /** The median wall time (ms) of `node <argv>` as a fresh process, over `runs` runs after one warm-up. */
-function cliStart(argv, runs) {
+function cliStart(argv, runs, env = { ...process.env, NO_COLOR: "1" }) {
   const times = [];
   for (let i = 0; i <= runs; i++) {
     const started = performance.now();
-    const out = spawnSync(process.execPath, argv, { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const out = spawnSync(process.execPath, argv, { encoding: "utf8", env });
     const ms = performance.now() - started;
     if (out.status !== 0) throw new Error(`node ${argv.join(" ")} failed (exit ${out.status ?? out.signal}): ${out.stderr}`);
     if (i > 0) times.push(ms);
@@ -129,12 +135,37 @@ async function startHttpEcho() {
   return { baseUrl: `http://127.0.0.1:${String(first).trim()}`, stop: () => child.stdin.end() };
 }
 
+/**
+ * The config of the cli-call row, in an empty HOME: `srv` and eleven more, each server-everything
+ * over stdio (only `srv` starts for the call).
+ */
+function cliCallSetup() {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-bench-ab-cli-"));
+  const home = join(dir, "home");
+  mkdirSync(home);
+  const names = ["srv", ...Array.from({ length: 11 }, (_, i) => `srv${i + 2}`)];
+  const twelve = join(dir, "twelve.json");
+  writeFileSync(twelve, JSON.stringify({ servers: Object.fromEntries(names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }])) }));
+  const cliEnv = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  return { twelve, cliEnv, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 const args = parseArgs(process.argv.slice(2));
 const sizes = { ...SIZES.full, ...(args.reps ? { reps: args.reps } : {}) };
-Object.assign(args, { cliRuns: 10, gatewaySeconds: 3 });
+const cliCall = cliCallSetup();
+Object.assign(args, { cliRuns: 10, callRuns: 5, gatewaySeconds: 3, twelve: cliCall.twelve, cliEnv: cliCall.cliEnv });
 const ref = prepareRef(args.ref, args.keep);
 const sides = { ref: { label: `${args.ref} (${ref.sha.slice(0, 8)})`, dir: ref.dir, src: ref.src }, this: { label: "this tree", dir: root, src: here } };
 const server = await startHttpEcho();
+// Ctrl-C: the same clean-up as the end of a run (the echo server, the ref's worktree unless kept, the CLI's config).
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    server.stop();
+    ref.remove();
+    cliCall.remove();
+    process.exit(130);
+  });
+}
 /** values[row][side] = per-round figures; side is "ref", "this", or a reference ("raw", "undici", "node"). cpu: the same for CPU µs per call. */
 const values = Object.fromEntries(args.rows.map((row) => [row, {}]));
 const cpu = Object.fromEntries(args.rows.map((row) => [row, {}]));
@@ -148,7 +179,7 @@ try {
       const spec = AB_ROWS[row];
       // Alternate: odd rounds measure the ref first, even rounds this tree first.
       const order = round % 2 ? ["ref", "this"] : ["this", "ref"];
-      const refs = spec.kind === "throughput" ? args.with.filter((impl) => impl !== "undici" || row.startsWith("http")) : spec.kind === "cli" ? ["node"] : [];
+      const refs = spec.kind === "throughput" ? args.with.filter((impl) => (impl !== "undici" || row.startsWith("http")) && (impl !== "ours-no-otel" || spec.impl === undefined)) : spec.kind === "cli" && !spec.call ? ["node"] : [];
       for (const who of [...order, ...refs]) {
         const side = sides[who] ?? sides.this;
         const out = measure(row, side, sides[who] ? "ours" : who, sizes, server.baseUrl, args);
@@ -163,6 +194,7 @@ try {
 } finally {
   server.stop();
   ref.remove();
+  cliCall.remove();
 }
 
 const summary = abSummary({ machine: machine(), ref: args.ref, sha: ref.sha, rows: args.rows, values, cpu, rounds: args.rounds, seconds: (performance.now() - started) / 1000 });

@@ -18,6 +18,9 @@ describe("pnpm bench --smoke", () => {
         expect(report.table.rss[id][impl], `${id} ${impl} RSS`).toBeGreaterThan(20);
       }
     }
+    // A feature nobody turned on: ours beside ours without @opentelemetry/api, in the same rounds.
+    expect(report.table.featureOff["otel-off"]).toMatchObject({ ours: expect.any(Number), off: expect.any(Number), ratio: expect.any(Number) });
+    expect(report.table.featureOff["otel-off"].off).toBeGreaterThan(0);
     for (const impl of IMPLS) expect(report.table.manager["manager-cold"][impl]).toBeGreaterThan(SIZES.smoke.initDelayMs);
     expect(report.table.manager["manager-warm"].ours).toBeGreaterThan(0);
     expect(report.table.manager["manager-warm"].sdk1).toBeNull();
@@ -32,6 +35,8 @@ describe("pnpm bench --smoke", () => {
     expect(report.table.footprint.ours.packages).toBe(6);
     const md = renderMarkdown(report);
     for (const row of rows(report)) expect(md).toContain(row.label);
+    expect(md).toContain("## Features nobody turned on");
+    expect(md).toMatch(/\| stdio 50 pipelined: `@opentelemetry\/api` installed, no tracer registered ÷ not installed \| [\d,.]+ \| [\d,.]+ \| [\d.]+× /);
     expect(renderSvg(report)).toMatch(/^<svg [\s\S]*<\/svg>\n$/);
   });
 });
@@ -72,10 +77,12 @@ describe("pnpm bench:cli --smoke", () => {
   it("runs every CLI command, ours and mcporter's, on the same config, and renders a section the page keeps", async () => {
     const { measure, renderSection, sectionOf, withSection } = await import("../src/cli-latency.mjs");
     const result = measure({ runs: 1, warmups: 0 });
-    expect(result.commands.map((c) => c.id)).toEqual(["ours-8", "ours-1", "ours-8-node24", "mcporter-8"]);
-    for (const c of result.commands) expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
+    expect(result.commands.map((c) => c.id)).toEqual(["ours-many", "ours-1", "ours-many-node24", "mcporter-many", "version", "node", "version-node24", "mcporter-version", "node24"]);
+    for (const c of result.commands.filter((c) => !["version", "node", "version-node24", "mcporter-version", "node24"].includes(c.id))) expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
+    for (const c of result.commands) expect(c.ms, c.label).toBeGreaterThan(0);
     const section = renderSection(result);
-    expect(section).toContain("| mcporter 0.12.3, 8 servers configured (Node 24) |");
+    expect(section).toContain("| mcporter 0.12.3 call, 12 servers configured (Node 24) |");
+    expect(section).toMatch(/`mcp --version` ÷ `node -e 0`: \*\*[\d.]+×\*\* on Node 20 \(target ≤ 1\.8×: (met|MISSED)\)/);
     const page = "# Benchmarks\n\ntext\n\n## Reproduce\n\nsteps\n";
     const once = withSection(page, section);
     expect(once.indexOf("## CLI latency")).toBeLessThan(once.indexOf("## Reproduce"));
