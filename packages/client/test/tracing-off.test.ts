@@ -30,7 +30,7 @@ function lastCallMeta(): Record<string, unknown> {
 
 describe("OpenTelemetry installed, no tracer provider", () => {
   for (const protocol of [undefined, "2025"] as const) {
-    it(`starts no span and adds nothing to _meta until a provider is registered; an active trace context is still passed on (${protocol ?? "2026-07-28"})`, async () => {
+    it(`starts no span and adds nothing to _meta until a provider is registered; an active trace context is still passed on by a propagator (${protocol ?? "2026-07-28"})`, async () => {
       // The real API, its tracers counted: every span the client starts goes through them.
       let started = 0;
       const counted = Object.create(api.trace, {
@@ -47,12 +47,16 @@ describe("OpenTelemetry installed, no tracer provider", () => {
         await expect(callTool(conn, "add", { a: 2, b: 3 })).resolves.toMatchObject({ content: [{ text: "5" }] });
         expect(started).toBe(0);
         expect(lastCallMeta()["traceparent"]).toBeUndefined();
+        // A context made active with no propagator registered: nothing could carry it; still no span.
+        const incoming = api.trace.setSpanContext(api.ROOT_CONTEXT, { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
+        api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+        await api.context.with(incoming, () => callTool(conn, "add", { a: 1, b: 2 }));
+        expect(started).toBe(0);
+        expect(lastCallMeta()["traceparent"]).toBeUndefined();
 
         // A context the program made active (extracted from an incoming request, say), with a
         // propagator and a context manager but still no provider: its trace context goes on.
         api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-        api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-        const incoming = api.trace.setSpanContext(api.ROOT_CONTEXT, { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
         await api.context.with(incoming, () => callTool(conn, "add", { a: 1, b: 1 }));
         expect(lastCallMeta()["traceparent"]).toBe("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
 
