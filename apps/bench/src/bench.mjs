@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { footprint } from "./footprint.mjs";
 import { IMPLS } from "./impls.mjs";
 import { machine, renderConsole, renderMarkdown, renderSvg } from "./report.mjs";
-import { IMPL_ORDER, MANAGER, median, SIZES, THROUGHPUT, workerOptions } from "./scenarios.mjs";
+import { FEATURE_OFF, IMPL_ORDER, MANAGER, median, SIZES, THROUGHPUT, workerOptions } from "./scenarios.mjs";
 
 const worker = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const httpEcho = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
@@ -55,6 +55,9 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const server = await startHttpEcho();
 /** results[scenario][impl] = { values: [per-round medians], rss: [per-round peak RSS] } or { skipped } */
 const results = Object.fromEntries(scenarios.map((id) => [id, Object.fromEntries(IMPL_ORDER.map((impl) => [impl, { values: [], rss: [] }]))]));
+const featureOff = FEATURE_OFF.filter((row) => scenarios.includes(row.scenario));
+/** variants[id] = { ours: [per-round medians], off: [...] }, each round's pair measured back to back. */
+const variants = Object.fromEntries(featureOff.map((row) => [row.id, { ours: [], off: [] }]));
 const started = performance.now();
 try {
   const total = sizes.warmupRounds + sizes.rounds;
@@ -74,13 +77,28 @@ try {
         }
         log(`  ${scenario.padEnd(16)} ${IMPLS[impl].label.padEnd(12)} ${out.skipped ? `skipped: ${out.skipped}` : median(out.samples).toFixed(1)}`);
       }
+      // Features nobody turned on: ours and the variant without the feature's package, back to back
+      // (the variant first in every other round).
+      for (const row of featureOff.filter((r) => r.scenario === scenario)) {
+        const pair = round % 2 ? [row.impl, "ours"] : ["ours", row.impl];
+        for (const impl of pair) {
+          const out = runWorker(impl, scenario, workerOptions(sizes, scenario, server.baseUrl));
+          if (!warmup) variants[row.id][impl === "ours" ? "ours" : "off"].push(median(out.samples));
+          log(`  ${row.id.padEnd(16)} ${IMPLS[impl].label.padEnd(12)} ${median(out.samples).toFixed(1)}`);
+        }
+      }
     }
   }
 } finally {
   server.stop();
 }
 
-const table = { throughput: {}, rss: {}, manager: {}, footprint: {} };
+const table = { throughput: {}, rss: {}, manager: {}, footprint: {}, featureOff: {} };
+for (const row of featureOff) {
+  const { ours, off } = variants[row.id];
+  const ratios = ours.map((x, i) => x / off[i]);
+  table.featureOff[row.id] = { ours: median(ours), off: median(off), ratio: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
 for (const id of scenarios) {
   const group = id.startsWith("manager") ? "manager" : "throughput";
   table[group][id] = {};

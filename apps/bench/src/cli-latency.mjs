@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // CLI latency: the wall time of one `call srv.echo` from a shell, ours beside the peer CLI
-// (mcporter 0.12.3), on the same config of 8 stdio servers (server-everything), and ours with
-// only that one server configured. Each command runs as a fresh process, alternating, after warm-ups.
+// (mcporter 0.12.3), on the same config of 12 stdio servers (server-everything), and ours with
+// only that one server configured; and each CLI's own start-up (`--version`) beside a bare
+// `node -e 0` on the same Node. mcporter needs Node 24: ours runs on Node 20 and on Node 24.
+// Each command runs as a fresh process, alternating, after warm-ups.
 //   pnpm bench:cli                 prints the table
 //   pnpm bench:cli -- --write      … and rewrites the "CLI latency" section of docs/benchmarks.md
 //   options: --runs N (measured runs per command, default 15), --smoke (2 runs, no warm-up)
@@ -13,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { cli, everything, mcporter, node24 } from "./cli-paths.mjs";
 import { median } from "./scenarios.mjs";
 
-const SERVERS = 8;
+const SERVERS = 12;
 
 function parseArgs(argv) {
   const args = { runs: 15, warmups: 2, write: false };
@@ -29,7 +31,7 @@ function parseArgs(argv) {
   return args;
 }
 
-/** The config both CLIs read: `srv` and seven more, each server-everything over stdio. */
+/** The config both CLIs read: `srv` and eleven more, each server-everything over stdio. */
 function servers(count) {
   const names = ["srv", ...Array.from({ length: count - 1 }, (_, i) => `srv${i + 2}`)];
   return Object.fromEntries(names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }]));
@@ -46,15 +48,20 @@ function setup() {
   };
   // An empty HOME: neither CLI finds another host's config; ours reads only --config.
   const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
-  const eight = write("eight.json", { servers: servers(SERVERS) });
+  const many = write("many.json", { servers: servers(SERVERS) });
   const one = write("one.json", { servers: servers(1) });
-  const peerEight = write("mcporter-eight.json", { mcpServers: servers(SERVERS) });
+  const peerMany = write("mcporter-many.json", { mcpServers: servers(SERVERS) });
   const call = ["call", "srv.echo", "message=hi"];
   const commands = [
-    { id: "ours-8", label: `mcp, ${SERVERS} servers configured (Node 20)`, argv: [process.execPath, cli, "--config", eight, ...call] },
-    { id: "ours-1", label: "mcp, only that server configured (Node 20)", argv: [process.execPath, cli, "--config", one, ...call] },
-    { id: "ours-8-node24", label: `mcp, ${SERVERS} servers configured (Node 24)`, argv: [node24, cli, "--config", eight, ...call] },
-    { id: "mcporter-8", label: `mcporter 0.12.3, ${SERVERS} servers configured (Node 24)`, argv: [node24, mcporter, "--config", peerEight, ...call] },
+    { id: "ours-many", label: `mcp call, ${SERVERS} servers configured (Node 20)`, argv: [process.execPath, cli, "--config", many, ...call] },
+    { id: "ours-1", label: "mcp call, only that server configured (Node 20)", argv: [process.execPath, cli, "--config", one, ...call] },
+    { id: "ours-many-node24", label: `mcp call, ${SERVERS} servers configured (Node 24)`, argv: [node24, cli, "--config", many, ...call] },
+    { id: "mcporter-many", label: `mcporter 0.12.3 call, ${SERVERS} servers configured (Node 24)`, argv: [node24, mcporter, "--config", peerMany, ...call] },
+    { id: "version", label: "mcp --version (Node 20)", argv: [process.execPath, cli, "--version"], prints: /^\d+\.\d+\.\d+/ },
+    { id: "node", label: "node -e 0 (Node 20)", argv: [process.execPath, "-e", "0"], prints: /^$/ },
+    { id: "version-node24", label: "mcp --version (Node 24)", argv: [node24, cli, "--version"], prints: /^\d+\.\d+\.\d+/ },
+    { id: "mcporter-version", label: "mcporter 0.12.3 --version (Node 24)", argv: [node24, mcporter, "--version"], prints: /\d+\.\d+\.\d+/ },
+    { id: "node24", label: "node -e 0 (Node 24)", argv: [node24, "-e", "0"], prints: /^$/ },
   ];
   return { dir, env, commands };
 }
@@ -63,7 +70,7 @@ function runOnce(command, env, cwd) {
   const started = performance.now();
   const run = spawnSync(command.argv[0], command.argv.slice(1), { env, cwd, encoding: "utf8", timeout: 60_000 });
   const ms = performance.now() - started;
-  if (run.status !== 0 || !run.stdout.includes("hi")) throw new Error(`${command.label} failed (exit ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0 || !(command.prints ? command.prints.test(run.stdout.trim()) : run.stdout.includes("hi"))) throw new Error(`${command.label} failed (exit ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
   return ms;
 }
 
@@ -89,20 +96,26 @@ export function measure(args) {
 export function renderSection(result) {
   const by = Object.fromEntries(result.commands.map((c) => [c.id, c.ms]));
   const spread = (c) => `${Math.round(c.min)}–${Math.round(c.max)}`;
-  const ratioToOne = by["ours-8"] / by["ours-1"];
-  const ratioToPeer = by["ours-8-node24"] / by["mcporter-8"];
+  const verdict = (ok) => (ok ? "met" : "MISSED");
+  const ratioToOne = by["ours-many"] / by["ours-1"];
+  const ratioToPeer = by["ours-many-node24"] / by["mcporter-many"];
+  const node20ToPeer = by["ours-many"] / by["mcporter-many"];
+  const startup = by["version"] / by["node"];
+  const startup24 = by["version-node24"] / by["node24"];
+  const peerStartup = by["mcporter-version"] / by["node24"];
   const lines = [
     "<!-- cli-latency:start (apps/bench/src/cli-latency.mjs --write) -->",
     "## CLI latency",
     "",
-    `\`call srv.echo message=hi\` from a shell, each a fresh process: ${result.servers} stdio servers configured (each server-everything), median of ${result.runs} runs after ${result.warmups} warm-up${result.warmups === 1 ? "" : "s"}, the commands alternating. mcporter 0.12.3 needs Node 24, so ours is shown on Node 24 too.`,
+    `\`call srv.echo message=hi\` from a shell, each a fresh process: ${result.servers} stdio servers configured (each server-everything; only \`srv\` starts), median of ${result.runs} runs after ${result.warmups} warm-up${result.warmups === 1 ? "" : "s"}, the commands alternating; and each CLI's own start-up, \`--version\`, beside a bare \`node -e 0\` on the same Node. mcporter 0.12.3 needs Node 24, so ours runs on Node 24 too, and on Node 20 (what CI runs).`,
     "",
     "| command | median (ms) | range (ms) |",
     "|---|---:|---:|",
     ...result.commands.map((c) => `| ${c.label} | ${Math.round(c.ms)} | ${spread(c)} |`),
     "",
-    `- ${result.servers} servers configured ÷ only that one: **${ratioToOne.toFixed(2)}×** (target ≤ 1.2×: ${ratioToOne <= 1.2 ? "met" : "MISSED"})`,
-    `- ours ÷ mcporter, both on Node 24: **${ratioToPeer.toFixed(2)}×** (target ≤ 1×: ${ratioToPeer <= 1 ? "met" : "MISSED"})`,
+    `- ${result.servers} servers configured ÷ only that one (Node 20): **${ratioToOne.toFixed(2)}×** (target ≤ 1.2×: ${verdict(ratioToOne <= 1.2)})`,
+    `- ours ÷ mcporter, both on Node 24: **${ratioToPeer.toFixed(2)}×** (target ≤ 1×: ${verdict(ratioToPeer <= 1)}); ours on Node 20 ÷ mcporter on Node 24: **${node20ToPeer.toFixed(2)}×** (target ≤ 1×: ${verdict(node20ToPeer <= 1)})`,
+    `- \`mcp --version\` ÷ \`node -e 0\`: **${startup.toFixed(2)}×** on Node 20 (target ≤ 1.8×: ${verdict(startup <= 1.8)}), ${startup24.toFixed(2)}× on Node 24; mcporter's \`--version\` ÷ \`node -e 0\` on Node 24: ${peerStartup.toFixed(2)}×`,
     "",
     "Reproduce: `npx -y pnpm@10.34.9 bench:cli` (`-- --write` rewrites this section).",
     "<!-- cli-latency:end -->",

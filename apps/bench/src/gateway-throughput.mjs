@@ -17,11 +17,11 @@ import { parseBenchArgs, printSection } from "./bench-args.mjs";
 import { cli } from "./cli-paths.mjs";
 
 const echoServer = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
-const TOKEN = "bench-gateway-token-0123456789";
+export const TOKEN = "bench-gateway-token-0123456789";
 const REDIS_KEY = randomBytes(32).toString("base64");
 
 /** A child process that prints one line when ready; resolves with that line. */
-function start(command, args, env, ready) {
+export function start(command, args, env, ready) {
   const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";

@@ -19,6 +19,38 @@ async function openOurs(target) {
   };
 }
 
+/**
+ * Ours as a program that has no `@opentelemetry/api` installed: a resolve hook makes it unfindable
+ * from `@mcp/client` (the hook throws the error a missing package throws), registered before the
+ * client is first imported. Everything else is `openOurs`.
+ */
+async function openOursNoOtel(target) {
+  const { register } = await import("node:module");
+  register(new URL("./no-otel-hook.mjs", import.meta.url));
+  return openOurs(target);
+}
+
+/** Ours through the manager: `MCPManager` connects the one server, calls go through its `MCPTool.call`. */
+async function openOursManager(target) {
+  const { MCPManager } = await import("@mcp/manager");
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const cacheDir = mkdtempSync(join(tmpdir(), "mcp-bench-manager-"));
+  const manager = new MCPManager({ cacheDir, connect: { timeout: CALL_TIMEOUT } });
+  const config = target.kind === "stdio" ? { command: target.command, args: target.args } : { type: "http", url: target.url, fallbackToSse: false };
+  const { tools, errors } = await manager.connectServers({ bench: config });
+  if (errors.size > 0) throw new Error([...errors.values()].join("; "));
+  const byName = new Map(tools.map((tool) => [tool.toolName, tool]));
+  return {
+    call: (name, args) => byName.get(name).call(args, { timeout: CALL_TIMEOUT }),
+    close: async () => {
+      await manager.disconnectAll();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function openSdk1(target) {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   let transport;
@@ -157,6 +189,8 @@ function openRaw(target) {
 /** Every implementation, in the order the table shows them. */
 export const IMPLS = {
   ours: { label: "@mcp/client", open: openOurs },
+  "ours-no-otel": { label: "@mcp/client, no @opentelemetry/api", open: openOursNoOtel, variant: true },
+  "ours-manager": { label: "@mcp/manager", open: openOursManager, variant: true },
   sdk1: { label: "SDK 1.x", open: openSdk1 },
   sdk2: { label: "SDK 2.x", open: openSdk2 },
   raw: { label: "raw limit", open: openRaw },

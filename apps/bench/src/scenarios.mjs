@@ -20,6 +20,15 @@ export const MANAGER = [
 
 export const IMPL_ORDER = ["ours", "sdk1", "sdk2", "raw", "undici"];
 
+/**
+ * What a feature nobody turned on costs: ours on a scenario beside a variant of ours without the
+ * feature's package, measured in the same rounds (right after ours), as the median of the rounds'
+ * ratios. Target: within 3 % either way.
+ */
+export const FEATURE_OFF = [
+  { id: "otel-off", scenario: "stdio-pipe", impl: "ours-no-otel", label: "stdio {pipe} pipelined: `@opentelemetry/api` installed, no tracer registered ÷ not installed" },
+];
+
 export const SIZES = {
   full: { rounds: 5, warmupRounds: 1, reps: 5, warmCalls: 300, warmReps: 4, seq: 2000, pipe: 5000, httpSeq: 1000, httpPipe: 1000, pipeBursts: 3, bigCount: 10, bigBytes: 5 * 1024 * 1024, bigReps: 4, servers: 10, initDelayMs: 1000, managerReps: 1 },
   smoke: { rounds: 1, warmupRounds: 0, reps: 1, warmCalls: 5, warmReps: 1, seq: 20, pipe: 50, httpSeq: 20, httpPipe: 50, pipeBursts: 1, bigCount: 2, bigBytes: 64 * 1024, bigReps: 1, servers: 3, initDelayMs: 50, managerReps: 1 },
@@ -50,5 +59,6 @@ export const TARGETS = {
   "manager-cold": { text: "≤ 1,500 ms", check: (v, sizes) => (sizes.initDelayMs === 1000 && sizes.servers === 10 ? v.ours <= 1500 : undefined) },
   "manager-warm": { text: "≤ 300 ms", check: (v) => v.ours <= 300 },
   bundle: { text: "≤ 25 % of SDK 1.x", check: (v) => v.ours <= 0.25 * v.sdk1 },
+  featureOff: { text: "within 3 %", check: (ratio) => Math.abs(ratio - 1) <= 0.03 },
   installed: { text: "≤ 5 % of SDK 1.x", check: (v) => v.ours <= 0.05 * v.sdk1 },
 };

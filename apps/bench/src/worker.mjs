@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // One implementation running one scenario, in a process of its own so its peak RSS is its own.
 //   node worker.mjs <impl> <scenario> <options as JSON>
-// Prints one JSON line: { samples: number[], rssMb } (samples are per-second rates, or ms for the
-// manager scenarios), or { skipped: "why" } when the scenario does not apply to the implementation.
+// Prints one JSON line: { samples: number[], rssMb, cpuUsPerCall? } (samples are per-second rates,
+// or ms for the manager scenarios; cpuUsPerCall is this process's CPU time per call of each measured
+// rep, for the throughput scenarios), or { skipped: "why" } when the scenario does not apply.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,11 +23,22 @@ async function timeIt(body) {
   return performance.now() - started;
 }
 
+/**
+ * The client's own CPU time (user + system, µs) per call of each measured rep: what a call costs
+ * this process whatever else the machine runs (wall-clock rates swing with the neighbours).
+ */
+const cpuPerCall = [];
+
 /** Runs `body` `reps` times after `warm` unmeasured runs; returns `count / seconds` of each rep. */
 async function rates(count, reps, warm, body) {
   for (let i = 0; i < warm; i++) await body();
   const out = [];
-  for (let i = 0; i < reps; i++) out.push((count * 1000) / (await timeIt(body)));
+  for (let i = 0; i < reps; i++) {
+    const cpu = process.cpuUsage();
+    out.push((count * 1000) / (await timeIt(body)));
+    const used = process.cpuUsage(cpu);
+    cpuPerCall.push((used.user + used.system) / count);
+  }
   return out;
 }
 
@@ -144,7 +156,7 @@ export async function runScenario(impl, scenario, options) {
   if (IMPLS[impl].httpOnly && !scenario.startsWith("http")) return { skipped: "HTTP only" };
   const samples = scenario.startsWith("manager") ? await manager(impl, scenario, options) : await throughput(impl, scenario, options);
   if (!Array.isArray(samples)) return samples;
-  return { samples, rssMb: process.resourceUsage().maxRSS / 1024 };
+  return { samples, rssMb: process.resourceUsage().maxRSS / 1024, ...(cpuPerCall.length > 0 ? { cpuUsPerCall: cpuPerCall } : {}) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

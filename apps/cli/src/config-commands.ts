@@ -8,9 +8,9 @@ import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { causeOf, errorText, plural, stderrLines } from "./failure.js";
-import { authHint, hintFor, tokenRefused } from "./resolve.js";
+import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, describeConfig, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { splitCommandLine } from "./words.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */

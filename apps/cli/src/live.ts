@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { NetworkError, RequestTimeoutError } from "@mcp/client";
-import cliProgress from "cli-progress";
+import type cliProgress from "cli-progress";
 import { CliError, color, EXIT, openLine, replaceLine } from "./ui.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
@@ -37,9 +38,11 @@ export function progressReporter(name: string): { update: (p: { progress: number
       stop: () => undefined,
     };
   }
-  const bar = new cliProgress.SingleBar(
+  // Loaded for a bar on a terminal only: a call with no terminal (a script, an agent) never needs it.
+  const barModule = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
+  const bar = new barModule.SingleBar(
     { stream: process.stderr, format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`, hideCursor: true, clearOnComplete: false, barsize: 30 },
-    cliProgress.Presets.shades_classic,
+    barModule.Presets.shades_classic,
   );
   let started = false;
   let stopped = false;

@@ -1,18 +1,20 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { authCommand, logoutCommand } from "./auth-commands.js";
-import { skillCommand, skillsCommand } from "./skill-commands.js";
-import { callCommand, pingCommand, promptCommand, promptsCommand, readCommand, resourcesCommand, serversCommand, toolsCommand, watchCommand } from "./commands.js";
-import { configAdd, configApprove, configDoctor, configList, configRemove } from "./config-commands.js";
-import { LOG_LEVELS } from "@mcp/inspector";
-import { inspectCommand } from "./inspect.js";
+import type * as Commands from "./commands.js";
+import type * as ConfigCommands from "./config-commands.js";
+import type * as DaemonCommands from "./daemon/command.js";
+import type { DaemonStartOptions } from "./daemon/command.js";
+import type { ServeOptions } from "./serve/command.js";
+import type { GlobalOptions } from "./session.js";
 import { addRegistryCommands } from "./registry-program.js";
-import { daemonRun, daemonStart, daemonStatus, daemonStop, type DaemonStartOptions } from "./daemon/command.js";
-import { serveCommand, type ServeOptions } from "./serve/command.js";
-import { replayCommand } from "./replay-command.js";
-import { codegenCommand } from "./codegen.js";
-import { CLI_VERSION, type GlobalOptions } from "./session.js";
-import { cancelledLine } from "./live.js";
-import { CliError, EXIT, printError } from "./ui.js";
+import { CliError, EXIT, printError, replaceLine } from "./ui.js";
+import { CLI_VERSION, LOG_LEVELS } from "./version.js";
+
+// Each command's code is loaded when that command runs (the imports in the actions below): the
+// entry is commander and these few small modules, so `mcp --version` or `mcp config list` never
+// loads the gateway, the inspector or the daemon, and `mcp call` loads only what a call needs.
+const commands = (): Promise<typeof Commands> => import("./commands.js");
+const configCommands = (): Promise<typeof ConfigCommands> => import("./config-commands.js");
+const daemonCommands = (): Promise<typeof DaemonCommands> => import("./daemon/command.js");
 
 const EXAMPLES = `
 Examples:
@@ -111,14 +113,14 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .alias("list")
     .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
     .option("-v, --verbose", "add each failing server's stderr tail")
-    .action((options: { verbose?: boolean }, command: Command) => run(() => serversCommand(globals(command), options)));
+    .action((options: { verbose?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
 
   program
     .command("tools [server] [tool]")
     .description("tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)")
     .option("-v, --verbose", "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call")
     .addHelpText("after", "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)")
-    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) => run(() => toolsCommand(globals(command), server, tool, options)));
+    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) => run(async () => (await commands()).toolsCommand(globals(command), server, tool, options)));
 
   program
     .command("call <tool> [args...]")
@@ -127,58 +129,58 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
     .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
     .addHelpText("after", CALL_HELP)
-    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(() => callCommand(globals(command), [tool, ...args], options)));
+    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)));
 
   program
     .command("codegen <server>")
     .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
     .option("-o, --out <file.ts>", "write the module here (default: stdout)")
     .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
-    .action((server: string, options: { out?: string; name?: string }, command: Command) => run(() => codegenCommand(globals(command), server, options)));
+    .action((server: string, options: { out?: string; name?: string }, command: Command) => run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)));
 
   program
     .command("resources [server]")
     .description("resources and resource templates")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => resourcesCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).resourcesCommand(globals(command), server)));
 
   program
     .command("read <uri-or-server> [uri]")
     .description("read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file")
     .option("-o, --out-dir <dir>", "where binary content is saved")
-    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) => run(() => readCommand(globals(command), uri === undefined ? [first] : [first, uri], options)));
+    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) => run(async () => (await commands()).readCommand(globals(command), uri === undefined ? [first] : [first, uri], options)));
 
   program
     .command("skills [server]")
     .description("skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => skillsCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./skill-commands.js")).skillsCommand(globals(command), server)));
 
   program
     .command("skill <server> <skill>")
     .description("load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md")
     .option("-f, --file <path>", "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)")
-    .action((server: string, skill: string, options: { file?: string }, command: Command) => run(() => skillCommand(globals(command), server, skill, options)));
+    .action((server: string, skill: string, options: { file?: string }, command: Command) => run(async () => (await import("./skill-commands.js")).skillCommand(globals(command), server, skill, options)));
 
   program
     .command("prompts [server]")
     .description("prompts with their arguments")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => promptsCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).promptsCommand(globals(command), server)));
 
   program
     .command("prompt <name> [args...]")
     .description("get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments")
     .option("-o, --out-dir <dir>", "where images are saved")
-    .action((name: string, args: string[], options: { outDir?: string }, command: Command) => run(() => promptCommand(globals(command), [name, ...args], options)));
+    .action((name: string, args: string[], options: { outDir?: string }, command: Command) => run(async () => (await commands()).promptCommand(globals(command), [name, ...args], options)));
 
   program
     .command("ping [server]")
     .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(() => pingCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).pingCommand(globals(command), server)));
 
   program
     .command("watch [server]")
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
-    .action((server: string | undefined, options: { level?: string }, command: Command) => run(() => watchCommand(globals(command), server, options)));
+    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await commands()).watchCommand(globals(command), server, options)));
 
   program
     .command("inspect")
@@ -189,7 +191,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
       return n;
     })
     .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) => run(() => inspectCommand(globals(command), options)));
+    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect.js")).inspectCommand(globals(command), options)));
 
   program
     .command("serve")
@@ -219,7 +221,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
         "its own connection (its own process) to a 2025-era stdio server, which ties none of them to a call.",
     )
     .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
-      run(() => serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
+      run(async () => (await import("./serve/command.js")).serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
     );
 
   program
@@ -241,7 +243,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
         "a recording that has several. Each request and what answered it is told on stderr.",
     )
     .action((file: string, options: { serveStdio?: boolean; serveHttp?: boolean; port?: number }, command: Command) =>
-      run(() => replayCommand(globals(command), file, { stdio: options.serveStdio, http: options.serveHttp, port: options.port })),
+      run(async () => (await import("./replay-command.js")).replayCommand(globals(command), file, { stdio: options.serveStdio, http: options.serveHttp, port: options.port })),
     );
 
   const minutes = (v: string): number => {
@@ -269,34 +271,34 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
       .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
       .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
   startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket in a folder only you can open)")).action((options: DaemonStartOptions, command: Command) =>
-    run(() => daemonStart(globals(command), options)),
+    run(async () => (await daemonCommands()).daemonStart(globals(command), options)),
   );
   daemon
     .command("stop")
     .description("stop the daemon and its servers")
-    .action((_options: unknown, command: Command) => run(() => daemonStop(globals(command))));
+    .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStop(globals(command))));
   daemon
     .command("status")
     .description("the daemon's servers, clients and uptime (exit 1 when none runs)")
-    .action((_options: unknown, command: Command) => run(() => daemonStatus(globals(command))));
-  startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(() => daemonRun(options)));
+    .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStatus(globals(command))));
+  startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(async () => (await daemonCommands()).daemonRun(options)));
 
   program
     .command("auth <server>")
     .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
     .option("--no-open", "only print the URL to open (a machine without a browser)")
-    .action((server: string, options: { open?: boolean }, command: Command) => run(() => authCommand(globals(command), server, options)));
+    .action((server: string, options: { open?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
 
   program
     .command("logout <server>")
     .description("forget an HTTP server's OAuth tokens")
-    .action((server: string, _options: unknown, command: Command) => run(() => logoutCommand(globals(command), server)));
+    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./auth-commands.js")).logoutCommand(globals(command), server)));
 
   const config = program.command("config").description("list, add, remove and diagnose server configs");
   config
     .command("list")
     .description("every discovered entry with its source, including shadowed, disabled and invalid ones")
-    .action((_options: unknown, command: Command) => run(() => configList(globals(command))));
+    .action((_options: unknown, command: Command) => run(async () => (await configCommands()).configList(globals(command))));
   config
     .command("add <name>")
     .description("add a server to ./mcp-client.json (or the user file with --scope user)")
@@ -308,20 +310,20 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .option("--scope <scope>", "project or user", "project")
     .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
-    .action((name: string, _options: unknown, command: Command) => run(() => configAdd(name, command.optsWithGlobals<Parameters<typeof configAdd>[1]>())));
+    .action((name: string, _options: unknown, command: Command) => run(async () => (await configCommands()).configAdd(name, command.optsWithGlobals<Parameters<typeof ConfigCommands.configAdd>[1]>())));
   config
     .command("approve [names...]")
     .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again")
-    .action((names: string[], _options: unknown, command: Command) => run(() => configApprove(names, globals(command))));
+    .action((names: string[], _options: unknown, command: Command) => run(async () => (await configCommands()).configApprove(names, globals(command))));
   config
     .command("remove <name>")
     .description("remove a server from our own config file")
     .option("--scope <scope>", "project or user (default: whichever has it)")
-    .action((name: string, options: { scope?: string }) => run(() => configRemove(name, options)));
+    .action((name: string, options: { scope?: string }) => run(async () => (await configCommands()).configRemove(name, options)));
   config
     .command("doctor")
     .description("explain why each failing server fails: missing command, unset variable, refused connection, auth needed")
-    .action((_options: unknown, command: Command) => run(() => configDoctor(globals(command))));
+    .action((_options: unknown, command: Command) => run(async () => (await configCommands()).configDoctor(globals(command))));
 
   addRegistryCommands(program, run);
 
@@ -370,7 +372,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CliError) {
       if (error.exitCode !== EXIT.cancelled) printError(error.message);
-      else cancelledLine();
+      else replaceLine("Cancelled.");
       return error.exitCode;
     }
     printError((error as Error).message ?? String(error));

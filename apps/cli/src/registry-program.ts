@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { registryAdd, registrySearch, type AddOptions } from "./registry-commands.js";
-import { registryOutdated, registryUpdate } from "./registry-update.js";
+import type { AddOptions } from "./registry-commands.js";
 import type { GlobalOptions } from "./session.js";
 
 const HELP = `
@@ -26,7 +25,7 @@ function positive(value: string): number {
   return n;
 }
 
-/** `mcp registry search | add | outdated | update`. */
+/** `mcp registry search | add | outdated | update` (each one's code loaded when it runs). */
 export function addRegistryCommands(program: Command, run: (task: () => Promise<number>) => void): void {
   const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
   const registry = program.command("registry").description("find servers in the MCP registry, add them to your config, keep them current").addHelpText("after", HELP);
@@ -35,7 +34,7 @@ export function addRegistryCommands(program: Command, run: (task: () => Promise<
     .description("servers whose name has <text> (every server without it): name, latest version, what it runs on, description; --json prints the documents whole")
     .option("--registry <url>", "the registry to ask")
     .option("--limit <n>", "at most this many servers (default 100), following the registry's pages", positive)
-    .action((text: string | undefined, options: { registry?: string; limit?: number }, command: Command) => run(() => registrySearch(text ?? "", globals(command), options)));
+    .action((text: string | undefined, options: { registry?: string; limit?: number }, command: Command) => run(async () => (await import("./registry-commands.js")).registrySearch(text ?? "", globals(command), options)));
   registry
     .command("add <name>")
     .description("add <name>[@<version>] from the registry to ./mcp-client.json (or the user file with --scope user) and approve it; prints what it wrote and the variables to set")
@@ -46,16 +45,16 @@ export function addRegistryCommands(program: Command, run: (task: () => Promise<
     .option("--scope <scope>", "project or user", "project")
     .option("--registry <url>", "the registry to ask")
     .option("--force", "add a deprecated or deleted server")
-    .action((name: string, options: AddOptions, command: Command) => run(() => registryAdd(name, globals(command), options)));
+    .action((name: string, options: AddOptions, command: Command) => run(async () => (await import("./registry-commands.js")).registryAdd(name, globals(command), options)));
   registry
     .command("outdated")
     .description("the entries added from the registry, their version and the latest (exit 1 when one could not be checked)")
     .option("--registry <url>", "the registry to ask about a project's entries")
-    .action((options: { registry?: string }, command: Command) => run(() => registryOutdated(globals(command), options)));
+    .action((options: { registry?: string }, command: Command) => run(async () => (await import("./registry-update.js")).registryOutdated(globals(command), options)));
   registry
     .command("update [names...]")
     .description("move entries added from the registry to their latest version (all of them when none is named), keeping your other settings and your environment and header values")
     .option("--registry <url>", "the registry to ask about a project's entries")
     .option("--force", "update to a latest version that is deprecated or deleted")
-    .action((names: string[], options: { registry?: string; force?: boolean }, command: Command) => run(() => registryUpdate(names, globals(command), options)));
+    .action((names: string[], options: { registry?: string; force?: boolean }, command: Command) => run(async () => (await import("./registry-update.js")).registryUpdate(names, globals(command), options)));
 }

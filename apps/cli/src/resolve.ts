@@ -6,8 +6,13 @@ import { NEW } from "./approvals.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { causeOf, errorText, stderrLines } from "./failure.js";
-import { CliError, describeConfig, EXIT, firstLine, tildify } from "./ui.js";
+import { CliError, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
+
+/** What a server runs or reaches, for a person: its command line, or `<type> <url>` (a password in the URL hidden). */
+export function describeConfig(config: MCPServerConfig): string {
+  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : `${config.type} ${redactUrl(config.url)}`;
+}
 
 /**
  * Which server a command needs, so only that one starts: `call server.tool`, `call server tool`,

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { Ajv, type ErrorObject } from "ajv";
+import type * as AjvModule from "ajv";
+import type { ErrorObject } from "ajv";
 import { CliError, EXIT } from "./ui.js";
 
 /** A JSON Schema, as far as the CLI reads one. */
@@ -131,6 +133,8 @@ function describeError(error: ErrorObject): string {
 /** Validates arguments against the tool's input schema; throws a usage error naming each bad field. */
 export function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): void {
   if (!schema) return;
+  // Loaded when arguments are checked, not with the CLI: most commands never check any.
+  const { Ajv } = createRequire(import.meta.url)("ajv") as typeof AjvModule;
   const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true });
   let validate;
   try {

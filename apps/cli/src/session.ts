@@ -5,6 +5,7 @@ import { loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type Config
 import { approvalsFile, approveProjectServers } from "./approvals.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
+import { CLI_VERSION } from "./version.js";
 import { closest, splitCommandLine } from "./words.js";
 
 /** Options every command takes. */
@@ -34,7 +35,7 @@ export function embeddedConfig(): MCPServerConfig {
   return { command: process.execPath, args: [entry, "stdio"], timeout: 30_000 };
 }
 
-export const CLI_VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+export { CLI_VERSION };
 
 /** Where our own user-scope files live (next to `mcp-client.json`): the manager's folder, so both agree. */
 export function configDir(home: string): string {

@@ -1,5 +1,3 @@
-import type { MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc";
 import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 
@@ -70,11 +68,6 @@ export function out(text: string): void {
 
 export function printJson(value: unknown): void {
   out(JSON.stringify(value, null, 2));
-}
-
-/** What a server runs or reaches, for a person: its command line, or `<type> <url>` (a password in the URL hidden). */
-export function describeConfig(config: MCPServerConfig): string {
-  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : `${config.type} ${redactUrl(config.url)}`;
 }
 
 /** `~` for the home directory in a path, for tables. */

@@ -117,7 +117,7 @@ export class JsonRpcEndpoint {
     const id = this.pending.nextId();
     const finalParams = options.onProgress ? withMeta(params, { progressToken: id }) : params;
     const latch = this.#requestSignals ? new AbortLatch() : undefined;
-    const promise = this.pending.track<T>(id, method, options, latch ? { onSettled: (answered) => answered || latch.abort() } : {});
+    const promise = this.pending.track<T>(id, method, options, latch ? { onSettled: (answered) => answered || latch.abort() } : undefined);
     if (this.pending.has(id)) {
       const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
       try {

@@ -26,7 +26,11 @@ export interface TrackHooks {
   onSettled?: ((answered: boolean) => void) | undefined;
 }
 
-interface Entry {
+/**
+ * One request in flight. A class, so every entry has one shape; the fields a plain request never
+ * uses stay undefined rather than costing an object of their own.
+ */
+class Entry {
   readonly id: RequestId;
   readonly method: string;
   readonly resolve: (value: unknown) => void;
@@ -34,23 +38,47 @@ interface Entry {
   readonly timeout: number;
   readonly maxTotalTimeout: number | undefined;
   readonly resetOnProgress: boolean;
+  /** When it started (ms since epoch): read only for `maxTotalTimeout`, so taken only then. */
   readonly startedAt: number;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly relatedTo: unknown;
   readonly signal: AbortSignal | undefined;
   readonly onSettled: ((answered: boolean) => void) | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch). */
-  deadline: number;
-  bucket: Bucket | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch), its bucket and neighbours there. */
+  deadline = 0;
+  bucket: Bucket | undefined = undefined;
+  previous: Entry | undefined = undefined;
+  next: Entry | undefined = undefined;
   /** Names the clock in the timeout message (`<label> timeout after <n>ms`). */
-  timeoutLabel: string;
+  timeoutLabel = "Request";
+
+  constructor(id: RequestId, method: string, resolve: (value: unknown) => void, reject: (error: unknown) => void, timeout: number, options: RequestOptions, onSettled: ((answered: boolean) => void) | undefined) {
+    this.id = id;
+    this.method = method;
+    this.resolve = resolve;
+    this.reject = reject;
+    this.timeout = timeout;
+    const maxTotal = options.maxTotalTimeout;
+    this.maxTotalTimeout = maxTotal !== undefined && Number.isFinite(maxTotal) ? maxTotal : undefined;
+    this.resetOnProgress = options.resetTimeoutOnProgress === true;
+    this.startedAt = this.maxTotalTimeout === undefined ? 0 : Date.now();
+    this.onProgress = options.onProgress;
+    this.relatedTo = options.relatedTo;
+    this.signal = options.signal;
+    this.onSettled = onSettled;
+  }
 }
 
-/** Requests with the same plain timeout, in deadline order (= insertion order), under one timer. */
+/**
+ * Requests with the same plain timeout, in deadline order (= insertion order), under one timer:
+ * a list linked through the entries (`previous`/`next`), so adding and removing one is a few
+ * pointer writes.
+ */
 interface Bucket {
   readonly timeout: number;
-  readonly entries: Set<Entry>;
+  head: Entry | undefined;
+  tail: Entry | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -115,40 +143,25 @@ export class PendingRequests {
   }
 
   /** Starts tracking `id`. The promise settles exactly once; see the class notes for clean-up. */
-  track<T = unknown>(id: RequestId, method: string, options: RequestOptions = {}, hooks: TrackHooks = {}): Promise<T> {
+  track<T = unknown>(id: RequestId, method: string, options: RequestOptions = {}, hooks?: TrackHooks): Promise<T> {
     if (this.#entries.has(id)) return Promise.reject(new Error(`Request id ${String(id)} is already in flight`));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    for (const field of ["timeout", "maxTotalTimeout"] as const) {
-      const problem = timeoutProblem(options[field], `RequestOptions.${field}`);
-      if (problem !== undefined) return Promise.reject(new RangeError(problem));
+    if (options.timeout !== undefined || options.maxTotalTimeout !== undefined) {
+      for (const field of ["timeout", "maxTotalTimeout"] as const) {
+        const problem = timeoutProblem(options[field], `RequestOptions.${field}`);
+        if (problem !== undefined) return Promise.reject(new RangeError(problem));
+      }
     }
-
-    return new Promise<T>((resolve, reject) => {
-      const timeout = options.timeout ?? this.#defaultTimeout;
-      const entry: Entry = {
-        id,
-        method,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        timeout,
-        maxTotalTimeout: options.maxTotalTimeout !== undefined && Number.isFinite(options.maxTotalTimeout) ? options.maxTotalTimeout : undefined,
-        resetOnProgress: options.resetTimeoutOnProgress === true,
-        startedAt: Date.now(),
-        onProgress: options.onProgress,
-        relatedTo: options.relatedTo,
-        signal,
-        onSettled: hooks.onSettled,
-        timer: undefined,
-        deadline: 0,
-        bucket: undefined,
-        timeoutLabel: "Request",
-      };
-      this.#entries.set(id, entry);
-      this.#arm(id, entry, timeout);
-      if (!this.#entries.has(id)) return; // a zero budget already ended it
-      if (signal) this.#watch(signal, id);
+    const timeout = options.timeout ?? this.#defaultTimeout;
+    let entry!: Entry;
+    const promise = new Promise<T>((resolve, reject) => {
+      entry = new Entry(id, method, resolve as (value: unknown) => void, reject, timeout, options, hooks?.onSettled);
     });
+    this.#entries.set(id, entry);
+    this.#arm(id, entry, timeout);
+    if (signal && this.#entries.has(id)) this.#watch(signal, id); // (a zero budget already ended it)
+    return promise;
   }
 
   /**
@@ -244,12 +257,16 @@ export class PendingRequests {
   #enqueue(entry: Entry, timeout: number): void {
     let bucket = this.#buckets.get(timeout);
     if (!bucket) {
-      bucket = { timeout, entries: new Set(), timer: undefined };
+      bucket = { timeout, head: undefined, tail: undefined, timer: undefined };
       this.#buckets.set(timeout, bucket);
     }
     entry.deadline = Date.now() + timeout;
     entry.bucket = bucket;
-    bucket.entries.add(entry);
+    const tail = bucket.tail;
+    entry.previous = tail;
+    if (tail) tail.next = entry;
+    else bucket.head = entry;
+    bucket.tail = entry;
     if (bucket.timer === undefined) this.#armBucket(bucket, timeout);
   }
 
@@ -257,13 +274,28 @@ export class PendingRequests {
     bucket.timer = setTimeout(() => {
       bucket.timer = undefined;
       const now = Date.now();
-      for (const entry of bucket.entries) {
-        if (entry.deadline > now) break;
-        this.#timeout(entry.id, entry, bucket.timeout); // removes it from the bucket
-      }
-      const head = bucket.entries.values().next();
-      if (!head.done && this.#buckets.get(bucket.timeout) === bucket) this.#armBucket(bucket, Math.max(1, head.value.deadline - now));
+      // Each timeout takes its entry out of the bucket: the head moves on.
+      for (let entry = bucket.head; entry !== undefined && entry.deadline <= now; entry = bucket.head) this.#timeout(entry.id, entry, bucket.timeout);
+      const head = bucket.head;
+      if (head !== undefined && this.#buckets.get(bucket.timeout) === bucket) this.#armBucket(bucket, Math.max(1, head.deadline - now));
     }, delay);
+  }
+
+  /** Takes `entry` out of its bucket; an emptied bucket goes, with its timer. */
+  #dequeue(entry: Entry, bucket: Bucket): void {
+    const { previous, next } = entry;
+    if (previous) previous.next = next;
+    else bucket.head = next;
+    if (next) next.previous = previous;
+    else bucket.tail = previous;
+    entry.previous = undefined;
+    entry.next = undefined;
+    entry.bucket = undefined;
+    if (bucket.head === undefined) {
+      if (bucket.timer !== undefined) clearTimeout(bucket.timer);
+      bucket.timer = undefined;
+      if (this.#buckets.get(bucket.timeout) === bucket) this.#buckets.delete(bucket.timeout);
+    }
   }
 
   #timeout(id: RequestId, entry: Entry, reported: number): void {
@@ -288,13 +320,7 @@ export class PendingRequests {
     this.#entries.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     const bucket = entry.bucket;
-    if (bucket) {
-      bucket.entries.delete(entry);
-      if (bucket.entries.size === 0) {
-        if (bucket.timer !== undefined) clearTimeout(bucket.timer);
-        this.#buckets.delete(bucket.timeout);
-      }
-    }
+    if (bucket) this.#dequeue(entry, bucket);
     if (entry.signal) this.#unwatch(entry.signal, id);
     entry.onSettled?.(answered);
     return entry;

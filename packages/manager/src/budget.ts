@@ -24,11 +24,14 @@ export class ResultBudget {
   /** The tool, its `call` applying the budget (the call's own, else the manager's). */
   wrap(tool: MCPTool): MCPTool {
     const call = tool.call.bind(tool);
-    tool.call = async (args, options: ToolCallOptions = {}) => {
+    const budgeted = async (args: Record<string, unknown> | undefined, options: ToolCallOptions): Promise<CallToolResult> => {
       const { maxResultChars = this.#defaultMax, resultDir, ...rest } = options;
       const result = await call(args, rest);
       return maxResultChars === undefined || !Number.isFinite(maxResultChars) ? result : this.apply(result, maxResultChars, tool.name, resultDir);
     };
+    // No budget (none for the manager, none for the call): the call as it is, with no copy of its
+    // options and no promise of our own.
+    tool.call = (args, options = {}) => (this.#defaultMax === undefined && options.maxResultChars === undefined && options.resultDir === undefined ? call(args, options) : budgeted(args, options));
     return tool;
   }
 

@@ -30,6 +30,16 @@ export function transportOf(config: MCPServerConfig): ServerStatus["transport"] 
   return config.type === "http" || config.type === "sse" ? config.type : "stdio";
 }
 
+/** The names of each tool list seen by {@link offersTool} (lists are replaced, never changed in place). */
+const toolNames = new WeakMap<readonly Tool[], Set<string>>();
+
+/** Whether `tools` has a tool named `name`: one lookup per call, not a walk of the list. */
+export function offersTool(tools: readonly Tool[], name: string): boolean {
+  let names = toolNames.get(tools);
+  if (names === undefined) toolNames.set(tools, (names = new Set(tools.map((tool) => tool.name))));
+  return names.has(name);
+}
+
 export function filterTools(tools: Tool[], filter: ToolFilter | undefined): Tool[] {
   if (!filter) return tools;
   return tools.filter((tool) => (filter.include === undefined || filter.include.includes(tool.name)) && !(filter.exclude ?? []).includes(tool.name));

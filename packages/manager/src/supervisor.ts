@@ -1,8 +1,8 @@
-import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type CallToolOptions, type Tool } from "@mcp/client";
+import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type CallToolOptions, type CallToolResult, type Tool } from "@mcp/client";
 import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
-import { filterTools, handlersFor, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, stderrOf, transportOf, type ListKind } from "./server.js";
+import { filterTools, handlersFor, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, offersTool, stderrOf, transportOf, type ListKind } from "./server.js";
 import { ServerUnavailableError, ToolUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 const PROBE_TIMEOUT_MS = 5000; // the ping after a network error mid-call
@@ -196,23 +196,24 @@ export class ServerSupervisor {
       get deferred() {
         return supervisor.status.state !== "connected";
       },
-      call: async (args = {}, options = {}) => {
+      call: (args = {}, options = {}) => {
         const timeout = options.timeout ?? this.discovered?.toolTimeoutMs;
         const callOptions: CallToolOptions = timeout === undefined ? options : { ...options, timeout };
-        const connection = await this.waitForConnection(options.signal);
-        // A deferred tool came from the cache: the live list, fetched on connecting, decides.
-        if (!this.tools.some((live) => live.name === tool.name)) throw new ToolUnavailableError(this.name, tool.name);
-        try {
-          return await callTool(connection, tool.name, args, callOptions);
-        } catch (error) {
-          if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
-            // A reset mid-call may mean the server is gone: find out now, not at the next call.
-            if (NetworkError.isInstance(error)) void this.probe(PROBE_TIMEOUT_MS, connection);
-            throw error;
-          }
-          const fresh = await this.#recover(connection);
-          return callTool(fresh, tool.name, args, callOptions);
-        }
+        const send = (connection: MCPServerConnection): Promise<CallToolResult> => {
+          // A deferred tool came from the cache: the live list, fetched on connecting, decides.
+          if (!offersTool(this.tools, tool.name)) return Promise.reject(new ToolUnavailableError(this.name, tool.name));
+          return callTool(connection, tool.name, args, callOptions).catch(async (error: unknown) => {
+            if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
+              // A reset mid-call may mean the server is gone: find out now, not at the next call.
+              if (NetworkError.isInstance(error)) void this.probe(PROBE_TIMEOUT_MS, connection);
+              throw error;
+            }
+            return callTool(await this.#recover(connection), tool.name, args, callOptions);
+          });
+        };
+        // Connected (the usual case): the call goes at once, with no wait and no promise of its own.
+        const connection = this.status.state === "connected" ? this.connection : undefined;
+        return connection === undefined ? this.waitForConnection(options.signal).then(send) : send(connection);
       },
     };
   }

@@ -2,7 +2,7 @@ import { MessageTooLargeError, type AbortHandle } from "@mcp/jsonrpc";
 
 /**
  * The one HTTP operation the transport needs, behind a small interface with two implementations:
- * undici's `request()` on a keep-alive pool on Node (`node-pool.ts`, the default there), and
+ * undici's `dispatch()` on a keep-alive pool on Node (`node-pool.ts`, the default there), and
  * WHATWG `fetch` elsewhere or when a caller injects one.
  */
 

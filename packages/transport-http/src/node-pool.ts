@@ -3,13 +3,14 @@ import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
-import { HandleSignal, UndiciResponse } from "./undici-response.js";
+import { UndiciExchange, type Attempt } from "./undici-response.js";
 import { parseProxyUrl } from "./urls.js";
 import { checkHeader } from "./headers.js";
 
 /**
  * The HTTP client on Node: undici (the client Node's own `fetch` is built on, with the llhttp
- * parser) through its `request()` API on a keep-alive pool, one per transport. It replaced a
+ * parser) through its `dispatch()` API, with a handler of our own (`undici-response.ts`), on a
+ * keep-alive pool, one per transport. It replaced a
  * hand-written HTTP/1.1 client that let bytes after a large body answer the next request and
  * re-sent a POST the server had already read; see the package README.
  */
@@ -112,41 +113,6 @@ export function proxyFailure(url: URL, proxy: string, error: unknown, serverName
 /** Failures after which a request may have reached the server: the connection broke under it. */
 const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 
-/** What became of one attempt at a request, as undici's handler callbacks tell it. */
-interface Attempt {
-  /** The whole request was handed to the connection. */
-  sent: boolean;
-  /** A byte of the answer arrived (part of a status line is enough). */
-  started: boolean;
-}
-
-const ATTEMPT = Symbol("attempt");
-type Watched = { [ATTEMPT]: Attempt };
-
-function markSent(this: Watched): void {
-  this[ATTEMPT].sent = true;
-}
-
-function markStarted(this: Watched): void {
-  this[ATTEMPT].started = true;
-}
-
-/**
- * `dispatcher` as seen through `request()`: each request's handler also records its {@link Attempt}
- * (passed as `options[ATTEMPT]`). Three property writes per request; no wrapper handler, no promise.
- */
-function watched(dispatcher: Dispatcher): Dispatcher {
-  const view = Object.create(dispatcher) as Dispatcher;
-  view.dispatch = (options, handler) => {
-    const watchedHandler = handler as Dispatcher.DispatchHandler & Watched & { onRequestSent?: () => void; onResponseStarted?: () => void };
-    watchedHandler[ATTEMPT] = (options as Partial<Watched>)[ATTEMPT] ?? { sent: false, started: false };
-    watchedHandler.onRequestSent = markSent;
-    watchedHandler.onResponseStarted = markStarted;
-    return dispatcher.dispatch(options, handler);
-  };
-  return view;
-}
-
 /**
  * True when `request` may be sent again after `error`: the connection broke before any byte of an
  * answer and the request has no side effect. A request undici never wrote is re-sent by undici
@@ -176,9 +142,8 @@ const LARGE_BODY_CHARS = 64 * 1024;
 export async function undiciPool(options: NetworkOptions = {}): Promise<ExchangePool> {
   const { create, proxyFor } = await dispatcherFor(options);
   let dispatcher = create();
-  let view = watched(dispatcher);
-  /** The side lane's dispatcher (see `ExchangeRequest.sideLane`), made on first use. */
-  let side: { dispatcher: Dispatcher; view: Dispatcher } | undefined;
+  /** The side lane's dispatcher (see `ExchangeRequest.sideLane`): a few connections of its own, made on first use. */
+  let side: Dispatcher | undefined;
   /** Dispatchers retired while requests (an event stream) still ran on them; destroyed with the pool. */
   const retired = new Set<Dispatcher>();
   let destroyed = false;
@@ -190,7 +155,6 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   const retire = (): void => {
     const old = dispatcher;
     dispatcher = create();
-    view = watched(dispatcher);
     retired.add(old);
     old.close().then(
       () => retired.delete(old),
@@ -198,37 +162,40 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     );
   };
 
-  const answered = (request: ExchangeRequest, data: Dispatcher.ResponseData): ExchangeResponse => {
-    if (data.statusCode >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
-    return new UndiciResponse(data, request, options.serverName);
+  /** The last URL sent to and its parts (a transport sends to one URL, nearly always). */
+  let target: { url: URL; href: string; origin: string; path: string } | undefined;
+  const partsOf = (url: URL): { origin: string; path: string } => {
+    if (target?.url !== url || target.href !== url.href) target = { url, href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
+    return target;
   };
 
-  const once = (request: ExchangeRequest, attempt: Attempt): Promise<ExchangeResponse> => {
-    const url = request.url;
-    const headers = request.headers;
-    let sent = headers;
-    try {
-      for (const name in headers) checkHeader(name, headers[name]);
-      if ((url.username !== "" || url.password !== "") && headers["authorization"] === undefined) {
-        const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-        sent = { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+  const once = (request: ExchangeRequest, attempt: Attempt): Promise<ExchangeResponse> =>
+    new Promise((resolve, reject) => {
+      const url = request.url;
+      const headers = request.headers;
+      let sent = headers;
+      try {
+        for (const name in headers) checkHeader(name, headers[name]);
+        if ((url.username !== "" || url.password !== "") && headers["authorization"] === undefined) {
+          const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+          sent = { ...headers, authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+        }
+      } catch (error) {
+        reject(error);
+        return;
       }
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const lane = request.sideLane === true ? (side ??= sideLane(create)).view : view;
-    return lane
-      .request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: request.method,
-        headers: sent,
-        body: request.body ?? (request.method === "POST" ? "" : null),
-        signal: request.abort === undefined ? null : (new HandleSignal(request.abort) as never),
-        [ATTEMPT]: attempt,
-      } as Dispatcher.RequestOptions)
-      .then((data) => answered(request, data));
-  };
+      const lane = request.sideLane === true ? (side ??= create(POOL_LIMITS.sideLaneConnections)) : dispatcher;
+      const { origin, path } = partsOf(url);
+      const exchange = new UndiciExchange(request, attempt, options.serverName, (error, response) => {
+        if (response === undefined) {
+          reject(error);
+          return;
+        }
+        if (response.status >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
+        resolve(response);
+      });
+      lane.dispatch({ origin, path, method: request.method, headers: sent, body: request.body ?? (request.method === "POST" ? "" : null) }, exchange);
+    });
 
   const failed = (request: ExchangeRequest, error: unknown, attempt: Attempt): unknown => {
     if (request.abort?.aborted) return request.abort.reason;
@@ -256,15 +223,9 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     destroy: () => {
       destroyed = true;
       dispatcher.destroy().catch(() => undefined);
-      side?.dispatcher.destroy().catch(() => undefined);
+      side?.destroy().catch(() => undefined);
       for (const old of retired) old.destroy().catch(() => undefined);
       retired.clear();
     },
   };
-}
-
-/** The side lane: a few connections of its own, for what must not queue behind the requests in flight. */
-function sideLane(create: (connections?: number) => Dispatcher): { dispatcher: Dispatcher; view: Dispatcher } {
-  const dispatcher = create(POOL_LIMITS.sideLaneConnections);
-  return { dispatcher, view: watched(dispatcher) };
 }

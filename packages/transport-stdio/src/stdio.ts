@@ -274,8 +274,7 @@ export class StdioTransport implements MCPTransport {
     return this.#closeError ?? new TransportClosedError();
   }
 
-  #onLine(line: Buffer): void {
-    const text = line.toString("utf8");
+  #onLine(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);

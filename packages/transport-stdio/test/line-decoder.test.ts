@@ -12,7 +12,8 @@ function decode(chunks: Buffer[], maxLineBytes = 1 << 20): { lines: string[]; si
   const decoder = new LineDecoder(
     maxLineBytes,
     (line) => {
-      lines.push(line.toString("utf8"));
+      lines.push(line);
+      // Characters: never more than the line's bytes (an invalid byte decodes to one U+FFFD).
       sizes.push(line.length);
     },
     (size) => oversize.push(size),
@@ -49,6 +50,20 @@ describe("LineDecoder under random input", () => {
         expect(oversize[0]).toBeGreaterThan(64);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("the limit counts bytes, not characters, however the line is split (ASCII and multi-byte chunks mixed)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.constantFrom("é", "😀", "x"), fc.array(fc.nat(), { maxLength: 8 }), (count, unit, cuts) => {
+        const line = `{"t":"${unit.repeat(count)}"}`;
+        const bytes = Buffer.from(`{"a":1}\n${line}\r\n{"b":2}\n`);
+        const fits = Buffer.byteLength(line) + 1 <= 64; // its CR is held until its LF
+        const { lines, oversize } = decode(splitAt(bytes, cuts), 64);
+        expect(lines).toEqual(fits ? ['{"a":1}', line, '{"b":2}'] : ['{"a":1}', '{"b":2}']);
+        expect(oversize).toHaveLength(fits ? 0 : 1);
+      }),
+      { numRuns: 500 },
     );
   });
 

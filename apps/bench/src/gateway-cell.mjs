@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// One gateway measurement for `pnpm bench:ab`: `mcp serve --http` of the given CLI in front of an
+// upstream Streamable HTTP server, called by this tree's client with `concurrency` calls in flight
+// for `seconds` after a second of warm-up. Prints one JSON line: { rate (calls/s), p50 (ms) }.
+//   node gateway-cell.mjs <cli bin.js> <upstream url> <options as JSON: { seconds, concurrency }>
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { callTool, connectToServer } from "@mcp/client";
+import { start, TOKEN } from "./gateway-throughput.mjs";
+import { median } from "./scenarios.mjs";
+
+const [cli, upstream, options] = process.argv.slice(2);
+const { seconds, concurrency } = JSON.parse(options);
+const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-cell-"));
+let replica;
+try {
+  const config = join(dir, "config.json");
+  writeFileSync(config, JSON.stringify({ servers: { up: { type: "http", url: upstream } } }));
+  const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, NO_COLOR: "1" };
+  replica = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http"], env, /^\{/);
+  const url = `${JSON.parse(replica.line).url}/up`;
+  const connection = await connectToServer("gateway", { type: "http", url, headers: { authorization: `Bearer ${TOKEN}` } });
+  const call = async () => {
+    const result = await callTool(connection, "echo", { text: "hi" });
+    if (result.content[0]?.text !== "hi") throw new Error(`wrong answer: ${JSON.stringify(result)}`);
+  };
+  const warm = performance.now() + 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < warm) await call();
+  }));
+  const latencies = [];
+  const began = performance.now();
+  const deadline = began + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < deadline) {
+      const t = performance.now();
+      await call();
+      latencies.push(performance.now() - t);
+    }
+  }));
+  const rate = latencies.length / ((performance.now() - began) / 1000);
+  await connection.transport.close();
+  process.stdout.write(`${JSON.stringify({ rate, p50: median(latencies) })}\n`);
+} finally {
+  replica?.child.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
