@@ -204,14 +204,17 @@ export class Gateway {
     return async (...args) => {
       const started = Date.now();
       const note: Note = {};
-      const emit = (outcome: { result?: unknown; error?: unknown }): void =>
-        void setImmediate(() => {
+      const emit = (outcome: { result?: unknown; error?: unknown }): void => {
+        // Whether the caller had gone when the request ended (not later: its response closing aborts the signal too).
+        const cancelled = args[1]?.mcpReq.signal.aborted === true;
+        setImmediate(() => {
           try {
-            sink(auditEntry(scope, method, note, started, outcome, args[1]?.mcpReq.signal.aborted === true));
+            sink(auditEntry(scope, method, note, started, outcome, cancelled));
           } catch {
             // A sink that throws loses its entry, not the gateway.
           }
         });
+      };
       try {
         const result = await run(note, ...args);
         emit({ result });

@@ -89,17 +89,30 @@ function callerOf(header: string | undefined, callers: ReadonlyMap<string, Calle
 }
 
 /** A request body, read up to {@link MAX_BODY_BYTES}: undefined when it is larger (nothing more is read). */
-async function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
+function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return chunks;
+  if (declared > MAX_BODY_BYTES) return Promise.resolve(undefined);
+  // Events, not an async iterator: the iterator's machinery costs more than the small body it reads.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: Buffer[] | undefined, error?: Error): void => {
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      // Past the limit: read no more (the caller is held back) and answer 413.
+      req.pause();
+      done(undefined);
+    };
+    const onEnd = (): void => done(chunks);
+    const onError = (error: Error): void => done(undefined, error);
+    const onClose = (): void => done(undefined, new Error("the caller closed the request before its body ended"));
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+  });
 }
 
 /** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
@@ -249,12 +262,16 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
       return send(res, plain(413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" }));
     }
     const controller = new AbortController();
-    // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
-    res.once("close", () => controller.abort(RESPONSE_CLOSED));
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
     const fast = gateway.fastPath ? plainCall(parsed, req.headers) : undefined;
-    if (fast) return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal));
+    if (fast) {
+      // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
+      res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
+      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal));
+    }
+    // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
+    res.once("close", () => controller.abort(RESPONSE_CLOSED));
     const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };

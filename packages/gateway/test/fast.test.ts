@@ -107,5 +107,10 @@ describe("the fast path answers as the SDK server does", () => {
     const strip = (entries: AuditEntry[]): unknown[] => entries.filter((e) => e.method === "tools/call").map(({ time: _time, durationMs: _durationMs, ...rest }) => rest);
     expect(strip(audits.fast).length).toBeGreaterThan(10);
     expect(strip(audits.fast)).toEqual(strip(audits.sdk));
+    // No caller went away: a call that failed is an rpc-error, never "cancelled" (its response closing afterwards aborts its signal too).
+    for (const kind of ["fast", "sdk"] as const) {
+      expect(audits[kind].filter((e) => e.outcome === "cancelled"), kind).toEqual([]);
+      expect(audits[kind].some((e) => e.outcome === "rpc-error"), kind).toBe(true);
+    }
   });
 });
