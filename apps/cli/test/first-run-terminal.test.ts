@@ -1,45 +1,24 @@
 // The `mcp` command as a new user meets it (issue 43), in a real terminal: tmux runs it at 80 and
 // 120 columns, send-keys types, capture-pane reads.
-import { execFileSync, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { everythingEntry, freePort } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { haveTmux, tmuxServer, until } from "./tmux.js";
 
-const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
-const socket = `mcp-first-run-${process.pid}`;
+const { terminal: open, stop } = tmuxServer("mcp-first-run");
 const node = process.execPath;
 const entry = (name: string): string => createRequire(import.meta.url).resolve(`@modelcontextprotocol/${name}/dist/index.js`);
 const boxes: Sandbox[] = [];
 afterAll(() => {
-  spawnSync("tmux", ["-L", socket, "kill-server"]);
+  stop();
   for (const b of boxes) b.remove();
 });
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-}
-
-/** Runs `mcp <args>` in a fresh `width`×40 terminal; the pane stays after exit, printing the exit code. */
-function terminal(b: Sandbox, name: string, args: string[], width: number): { screen: () => string; joined: () => string; keys: (...keys: string[]) => void } {
-  const env = Object.entries({ ...b.env, NO_COLOR: "" }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
-  const command = `trap 'true' INT; cd ${JSON.stringify(b.project)} && env ${env} TERM=xterm-256color ${JSON.stringify(node)} ${JSON.stringify(bin)} ${args.map((a) => JSON.stringify(a)).join(" ")}; echo "EXIT=$?"; sleep 60`;
-  tmux("new-session", "-d", "-s", name, "-x", String(width), "-y", "40", "sh", "-c", command);
-  return { screen: () => tmux("capture-pane", "-p", "-t", name), joined: () => tmux("capture-pane", "-p", "-J", "-t", name), keys: (...keys) => void tmux("send-keys", "-t", name, ...keys) };
-}
-
-async function until(read: () => string, test: (screen: string) => boolean, ms = 60_000): Promise<string> {
-  const deadline = Date.now() + ms;
-  let screen = read();
-  while (!test(screen)) {
-    if (Date.now() > deadline) throw new Error(`the screen never matched; last screen:\n${screen}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    screen = read();
-  }
-  return screen;
-}
+/** `mcp <args>` in a fresh `width`×40 terminal. */
+const terminal = (b: Sandbox, name: string, args: string[], width: number) => open(b, name, args, { width, height: 40 });
 
 describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
   let b: Sandbox;
