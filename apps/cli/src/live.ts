@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import { NetworkError, RequestTimeoutError } from "@mcp/client";
 import type cliProgress from "cli-progress";
 import { CliError, color, EXIT, openLine, replaceLine } from "./ui.js";
+import { lazyRequire } from "./lazy-require.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
 
@@ -39,7 +39,7 @@ export function progressReporter(name: string): { update: (p: { progress: number
     };
   }
   // Loaded for a bar on a terminal only: a call with no terminal (a script, an agent) never needs it.
-  const barModule = createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
+  const barModule = lazyRequire<typeof cliProgress>("cli-progress");
   const bar = new barModule.SingleBar(
     { stream: process.stderr, format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`, hideCursor: true, clearOnComplete: false, barsize: 30 },
     barModule.Presets.shades_classic,

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import type * as AjvModule from "ajv";
 import type { ErrorObject } from "ajv";
 import { CliError, EXIT } from "./ui.js";
+import { lazyRequire } from "./lazy-require.js";
 
 /** A JSON Schema, as far as the CLI reads one. */
 export type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
@@ -134,7 +134,7 @@ function describeError(error: ErrorObject): string {
 export function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): void {
   if (!schema) return;
   // Loaded when arguments are checked, not with the CLI: most commands never check any.
-  const { Ajv } = createRequire(import.meta.url)("ajv") as typeof AjvModule;
+  const { Ajv } = lazyRequire<typeof AjvModule>("ajv");
   const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true });
   let validate;
   try {
