@@ -5,10 +5,11 @@ const require = createRequire(import.meta.url);
 
 /**
  * A CommonJS dependency loaded when first needed (not with the CLI's start), from its real path.
- * In a pnpm install its path under `node_modules` is a link, and Node's loader has been seen to
- * keep that link as the module's path once a call fell back from the daemon (its cache of real
- * paths judged the link a plain folder): the dependency's own dependencies, found only beside its
- * real folder, were then "not found". Resolving the real path ourselves avoids that cache.
+ * In a pnpm install its path under `node_modules` is a link. Node 20's loader resolves it with
+ * `fs.realpathSync` and a cache, and for a path part in that cache it checks the last stat the
+ * process made: after an `lstat` of the daemon's socket it stopped there and kept the link as the
+ * module's path, so the dependency's own dependencies (beside its real folder) were "not found".
+ * `realpathSync` without the loader's cache stats every part itself.
  */
 export function lazyRequire<T>(name: string): T {
   return require(realpathSync(require.resolve(name))) as T;

@@ -45,6 +45,10 @@ export function checkSocket(socket: string): { state: "ours" } | { state: "absen
   const folder = folderProblem(dir);
   if (folder) return { state: "foreign", problem: folder };
   const stat = lstat(socket);
+  // Node's fs.realpathSync (used by require and import to find a package's real folder) reads the
+  // last stat the process made when a path part is in its cache; a socket's there makes it stop
+  // early and keep a pnpm link as a real path. A last stat of the folder leaves nothing misleading.
+  lstat(dir);
   if (!stat) return { state: "absent" };
   if (!stat.isSocket()) return { state: "foreign", problem: `${socket} is not a socket` };
   if (stat.uid !== uid()) return { state: "foreign", problem: `the socket ${socket} belongs to uid ${stat.uid}, not to you (uid ${uid()})` };
