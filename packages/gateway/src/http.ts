@@ -92,6 +92,8 @@ function callerOf(header: string | undefined, callers: ReadonlyMap<string, Calle
 function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) return Promise.resolve(undefined);
+  // A caller gone already (during authentication) sends no more events: nothing to wait for.
+  if (req.destroyed) return Promise.reject(new Error("the caller closed the request before its body ended"));
   // Events, not an async iterator: the iterator's machinery costs more than the small body it reads.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
