@@ -4,17 +4,10 @@ import { dirname, join } from "node:path";
 import { spawn } from "node:child_process";
 import { everythingEntry, startSdkServer, startV2HttpServer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { bin, fixture, mcp, sandboxes, userConfig, type Sandbox } from "./helpers.js";
 
-const boxes: Sandbox[] = [];
-function box(): Sandbox {
-  const b = sandbox();
-  boxes.push(b);
-  return b;
-}
-afterAll(() => {
-  for (const b of boxes) b.remove();
-});
+const { box, removeAll } = sandboxes();
+afterAll(removeAll);
 
 describe("the embedded default, with an empty HOME", () => {
   const b = box();

@@ -7,20 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { everythingEntry, freePort, startEverything, type EverythingServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixture, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { fixture, mcp, sandboxes, userConfig, type Sandbox } from "./helpers.js";
 import { startHttpServe, type HttpServe } from "./serve-helpers.js";
 
 const node = process.execPath;
 const token = "first-run-token-0123456789";
-const boxes: Sandbox[] = [];
-function box(): Sandbox {
-  const b = sandbox();
-  boxes.push(b);
-  return b;
-}
-afterAll(() => {
-  for (const b of boxes) b.remove();
-});
+const { box, removeAll } = sandboxes();
+afterAll(removeAll);
 
 describe("ad hoc over HTTP: --header, and only that server", () => {
   let gateway: HttpServe;

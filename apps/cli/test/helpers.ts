@@ -1,5 +1,5 @@
 // Runs the built CLI as a subprocess, in a temporary HOME and project, as a user would.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -61,7 +61,67 @@ export function mcp(box: Sandbox, args: string[], extraEnv: Record<string, strin
   });
 }
 
+/** Sandboxes made by `box()`, each removed by `removeAll()` (a test file's `afterAll`). */
+export function sandboxes(): { box: () => Sandbox; removeAll: () => void } {
+  const made: Sandbox[] = [];
+  return {
+    box: () => {
+      const b = sandbox();
+      made.push(b);
+      return b;
+    },
+    removeAll: () => {
+      for (const b of made.splice(0)) b.remove();
+    },
+  };
+}
+
 /** Our own user-scope config file in the sandbox. */
 export function userConfig(box: Sandbox, servers: Record<string, unknown>): string {
   return box.write(join(box.home, ".config", "mcp-client", "mcp-client.json"), { servers });
+}
+
+/** A CLI process that said it listens: the JSON line it printed, parsed. */
+export interface Listening {
+  line: Record<string, unknown>;
+  child: ChildProcess;
+  stderr: () => string;
+  /** Ends it (SIGTERM) and waits for its exit. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `mcp --json <args>` in the sandbox and waits for the first JSON line it prints (what
+ * `serve --http` and `replay --http` print once they listen). Rejects when it exits first, naming
+ * `what` and its stderr, or after 30 s.
+ */
+export function startListening(box: Sandbox, args: string[], env: Record<string, string> = {}, what = `mcp ${args[0]}`): Promise<Listening> {
+  const child = spawn(process.execPath, [bin, "--json", ...args], { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${stderr}`)), 30_000);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited ${code}: ${stderr}`));
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split("\n").find((l) => l.startsWith("{"));
+      if (!line) return;
+      clearTimeout(timer);
+      resolve({
+        line: JSON.parse(line) as Record<string, unknown>,
+        child,
+        stderr: () => stderr,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
+    });
+  });
 }

@@ -1,14 +1,14 @@
 // Record and replay: a session with server-everything recorded through the library (the `record`
 // option) and the CLI (`mcp call --record`), then served by `mcp replay` over stdio and HTTP and
 // driven again through the library and the CLI: the same results, progress included.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listTools, readResource, type MCPServerConfig, type MCPServerConnection, type RecordedMessage } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, mcp, sandbox, type Sandbox } from "./helpers.js";
+import { bin, mcp, sandbox, startListening, type Sandbox } from "./helpers.js";
 
 const RESOURCE = "demo://resource/static/document/architecture.md";
 // A URL with a password and a token: what a recording must not keep, and what a replay must still match.
@@ -32,30 +32,9 @@ async function connect(config: MCPServerConfig, record?: (entry: RecordedMessage
 }
 
 /** `mcp replay <file> --http` on a free port; resolves with its URL once it says it listens. */
-function replayHttp(box: Sandbox, file: string): Promise<{ url: string; child: ChildProcess; stderr: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [bin, "--json", "replay", file, "--http"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`mcp replay exited ${code}: ${stderr}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split("\n").find((l) => l.startsWith("{"));
-      if (!line) return;
-      resolve({
-        url: (JSON.parse(line) as { url: string }).url,
-        child,
-        stderr: () => stderr,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once("exit", () => done());
-            child.kill("SIGTERM");
-          }),
-      });
-    });
-  });
+async function replayHttp(box: Sandbox, file: string): Promise<{ url: string; child: ChildProcess; stderr: () => string; stop: () => Promise<void> }> {
+  const { line, ...started } = await startListening(box, ["replay", file, "--http"], {}, "mcp replay");
+  return { url: line["url"] as string, ...started };
 }
 
 const everything: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"] };

@@ -6,22 +6,17 @@ import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { everythingEntry, everythingVersion, registryExamples as ex, REGISTRY_EXAMPLES, startProxy, startRegistry, type StandInRegistry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcp, sandbox, type Sandbox } from "./helpers.js";
+import { mcp, sandboxes, type Sandbox } from "./helpers.js";
 
-const boxes: Sandbox[] = [];
+const { box, removeAll } = sandboxes();
 const registries: StandInRegistry[] = [];
-function box(): Sandbox {
-  const b = sandbox();
-  boxes.push(b);
-  return b;
-}
 async function standIn(...args: Parameters<typeof startRegistry>): Promise<StandInRegistry> {
   const registry = await startRegistry(...args);
   registries.push(registry);
   return registry;
 }
 afterAll(async () => {
-  for (const b of boxes) b.remove();
+  removeAll();
   await Promise.all(registries.map((r) => r.close()));
 });
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { everythingEntry, v2StdioEntry } from "mcp-test-utils";
 import { join } from "node:path";
-import { bin, fixture, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { bin, fixture, sandbox, startListening, userConfig, type Sandbox } from "./helpers.js";
 
 /**
  * A sandbox whose config has server-everything (`everything`), the SDK v2 fixture (`v2`) and the
@@ -34,39 +34,14 @@ export interface HttpServe {
   url: string;
   token: string;
   child: ChildProcess;
-  stderr(): string;
-  stop(): Promise<void>;
+  stderr: () => string;
+  stop: () => Promise<void>;
 }
 
 /** Starts `mcp serve --http --json` in the sandbox and waits for its URL. */
-export function startHttpServe(box: Sandbox, extra: string[] = [], env: Record<string, string> = {}): Promise<HttpServe> {
-  const child = spawn(process.execPath, [bin, "--json", "serve", "--http", ...extra], { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mcp serve did not start: ${stderr}`)), 30_000);
-    child.once("exit", (code) => reject(new Error(`mcp serve exited ${code}: ${stderr}`)));
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split("\n").find((l) => l.startsWith("{"));
-      if (!line) return;
-      clearTimeout(timer);
-      const started = JSON.parse(line) as { url: string; token?: string };
-      resolve({
-        url: started.url,
-        token: started.token ?? env["MCP_SERVE_TOKEN"] ?? "",
-        child,
-        stderr: () => stderr,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once("exit", () => done());
-            child.kill("SIGTERM");
-          }),
-      });
-    });
-  });
+export async function startHttpServe(box: Sandbox, extra: string[] = [], env: Record<string, string> = {}): Promise<HttpServe> {
+  const { line, child, stderr, stop } = await startListening(box, ["serve", "--http", ...extra], env, "mcp serve");
+  return { url: line["url"] as string, token: (line["token"] as string | undefined) ?? env["MCP_SERVE_TOKEN"] ?? "", child, stderr, stop };
 }
 
 /** The pids of a process's children. */
