@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// The `mcp` executable: runs `main` and exits with its code.
 import { main } from "./main.js";
 import { stdout } from "./ui.js";
 

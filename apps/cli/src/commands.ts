@@ -1,3 +1,4 @@
+// The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";

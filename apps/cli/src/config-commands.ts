@@ -1,3 +1,4 @@
+// `mcp config`: list, add, approve, remove and doctor, on the user's own config file.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";

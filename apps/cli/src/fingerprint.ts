@@ -1,3 +1,4 @@
+// What a project server will run, as hashes: an approval holds these, never the config itself.
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
 

@@ -1,3 +1,4 @@
+// A CommonJS dependency loaded when first needed, not with the CLI's start, from its real path.
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 

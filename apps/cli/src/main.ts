@@ -1,3 +1,4 @@
+// The commands and flags (commander); each command's code is imported only when it runs, so the entry stays small.
 import { Command, InvalidArgumentError, Option } from "commander";
 import type * as Commands from "./commands.js";
 import type * as ConfigCommands from "./config-commands.js";

@@ -1,3 +1,4 @@
+// `mcp registry`: its subcommands, flags and help.
 import { type Command, InvalidArgumentError } from "commander";
 import type { AddOptions } from "./registry-commands.js";
 import type { GlobalOptions } from "./session.js";

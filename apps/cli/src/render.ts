@@ -1,3 +1,4 @@
+// A result for a person: text as text, structured content once, images, audio and binary resources saved to files.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";

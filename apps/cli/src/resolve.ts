@@ -1,3 +1,4 @@
+// Which server a command needs, and why one cannot serve it (not found, not approved, needs sign-in).
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";

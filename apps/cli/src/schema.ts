@@ -1,3 +1,4 @@
+// Tool arguments from the command line (HTTPie style), checked against the tool's schema, and a schema described in words.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type * as AjvModule from "ajv";

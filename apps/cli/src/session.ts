@@ -1,3 +1,4 @@
+// Finding the servers, checking approvals, and the manager a command runs on (`withSession`).
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";

@@ -1,3 +1,4 @@
+// Output for a person: colour, lines that replace themselves, notes and warnings, `CliError` and the exit codes.
 import { isAbsolute, relative, sep } from "node:path";
 import pc from "picocolors";
 

@@ -1,3 +1,4 @@
+// The CLI's version and the log levels the entry needs, read without loading anything else.
 import { readFileSync } from "node:fs";
 
 /** The CLI's version, from its package.json (read once, without loading anything else). */

@@ -1,3 +1,4 @@
+// Words: a command line split as a shell would, and near-misses for "did you mean".
 /** Splits a command line into words: spaces separate, single and double quotes group, `\` escapes. No shell is involved. */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];

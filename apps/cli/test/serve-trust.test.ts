@@ -80,8 +80,8 @@ describe("mcp serve: one caller never sees another's traffic", () => {
     const [alice, bob] = [callers[0]!, callers[1]!];
     forget([alice, bob]);
     // Alice's call asks its questions a while after its first progress; Bob's call starts on that
-    // progress and is still in flight when Alice's questions come (the gateway used to give them
-    // to the caller with the latest request: Bob).
+    // progress and is still in flight when Alice's questions come: they must not go to the caller
+    // with the latest request (Bob).
     let bobsCall: Promise<unknown> | undefined;
     const answer = await alice.probe(probe, "alice:1", { steps: 1, delayMs: 1500, onProgress: () => void (bobsCall ??= bob.probe(probe, "bob:1", { steps: 1, delayMs: 3000 })) });
     expect(answer).toEqual({ secret: "alice:1", sampled: "sampled-by-alice", elicited: "elicited-by-alice", roots: ["file:///alice"] });

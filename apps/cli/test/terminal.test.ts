@@ -155,7 +155,7 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     const pressed = Date.now();
     t.keys("C-c");
     const after = await until(t.screen, (s) => s.includes("EXIT="));
-    // Before: a server that ignores the end of its stdin held the CLI for its 2 s grace, in silence.
+    // A server that ignores the end of its stdin must not hold the CLI for its 2 s grace, in silence.
     // (The "Cancelling…" line, replaced by "Cancelled.", is first-run-terminal.test.ts's.)
     expect(Date.now() - pressed).toBeLessThan(1900);
     expect(after).toContain("Cancelled.");

@@ -1,3 +1,4 @@
+// A model's tool call: its arguments parsed and checked, the call made with the result budget, and any failure returned as a tool error the model can read.
 import { fromStrictArguments } from "./schema.js";
 import { argumentProblem } from "./validate.js";
 import { DEFAULT_MAX_RESULT_CHARS, type AdapterOptions, type AdapterTool, type ToolResult } from "./types.js";

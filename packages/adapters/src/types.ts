@@ -1,3 +1,4 @@
+// The shapes every adapter shares: the tool it needs of a manager, a result, its content, the options.
 import type { MCPTool } from "@mcp/manager";
 
 /** What an adapter needs of a manager tool (an `MCPTool`, or anything shaped like one). */

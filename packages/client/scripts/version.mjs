@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 
 const root = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
-const text = `// Written by scripts/version.mjs from package.json; do not edit.\n\n/** This package's version, sent in \`clientInfo\` by default. */\nexport const CLIENT_VERSION = ${JSON.stringify(version)};\n`;
+const text = `// \`CLIENT_VERSION\`, written by scripts/version.mjs from package.json; do not edit.\n\n/** This package's version, sent in \`clientInfo\` by default. */\nexport const CLIENT_VERSION = ${JSON.stringify(version)};\n`;
 const target = new URL("src/version.ts", root);
 let current = "";
 try {

@@ -1,3 +1,4 @@
+// `connectToServer`: the transport a config names, the handlers, the negotiated session, and the connection object callers hold.
 import {
   ErrorCodes,
   InvalidConfigError,

@@ -1,3 +1,4 @@
+// The client's errors, each with a stable `code`: an unknown server type, a handshake timeout, an unsupported version or capability, a bad page or UI resource.
 import { InvalidConfigError, McpError } from "@mcp/jsonrpc";
 
 /** A name others use for a type we know under another name. */

@@ -1,3 +1,4 @@
+// The MCP methods on a connection: `listTools`, `callTool`, resources, prompts and the rest, with pagination, capability checks and caching hints.
 import { ResourceNotFoundError, RpcError, type MCPTransport, type RequestOptions } from "@mcp/jsonrpc";
 import type { MCPServerConnection } from "./connect.js";
 

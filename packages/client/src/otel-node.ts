@@ -1,3 +1,4 @@
+// `#otel` on Node, Bun and Deno: `@opentelemetry/api` when the program has it installed.
 import type { TracingApi } from "./tracing.js";
 
 /**

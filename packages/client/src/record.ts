@@ -1,3 +1,4 @@
+// The `record` option: each message of a connection, redacted, with its time and direction.
 import { redactJson, type MCPTransport, type MessageDirection } from "@mcp/jsonrpc";
 
 /** One JSON-RPC message of a recorded connection (a line of a recording, as `mcp call --record` writes it). */

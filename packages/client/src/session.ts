@@ -1,3 +1,4 @@
+// A connection's request path in each protocol era: 2025 sessions as they are, 2026-07-28 requests with their `_meta` envelope and `input_required` rounds.
 import { toError, type MCPTransport, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
 import {
   headerParamsOf,

@@ -1,3 +1,4 @@
+// Which tracing API a connection uses: off, the one given, or `@opentelemetry/api` looked for once.
 import { loadTracingApi } from "#otel";
 import type { TracingApi } from "./tracing.js";
 

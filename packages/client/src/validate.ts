@@ -1,3 +1,4 @@
+// Every problem with one server config before anything starts, each with its field and what to do.
 import { timeoutProblem } from "@mcp/jsonrpc";
 import { parseHttpUrl, parseProxyUrl } from "@mcp/transport-http";
 import { stdioCommandProblems } from "@mcp/transport-stdio/config";

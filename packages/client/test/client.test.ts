@@ -31,7 +31,7 @@ const versioned = (version: string, timeout = 10_000): StdioServerConfig => ({ c
 describe("transport selection and config errors", () => {
   const refused = (config: unknown): Promise<unknown> => connectToServer("docs", config as MCPServerConfig).catch((e: unknown) => e);
 
-  it("refuses an unknown type with the seed's message, the server and the valid values", async () => {
+  it("refuses an unknown type with its documented message, the server and the valid values", async () => {
     const error = await refused({ type: "websocket", url: "ws://x" });
     expect(error).toMatchObject({
       message: 'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)',
@@ -171,7 +171,7 @@ describe("protocol version negotiation", () => {
 });
 
 describe("handshake failures", () => {
-  it("times out with the seed's message and kills the server", async () => {
+  it("times out with its documented message and kills the server", async () => {
     let closed = false;
     const started = Date.now();
     const error = await connectToServer("slow", versioned("hang", 300), { onClose: () => (closed = true) }).catch((e: unknown) => e);

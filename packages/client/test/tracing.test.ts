@@ -95,7 +95,7 @@ describe("OpenTelemetry", () => {
     expect(metaOf("tools/call")["traceparent"]).toBeUndefined();
   });
 
-  it("a program where @opentelemetry/api cannot be loaded from the client works as before, untraced, even with a propagator registered", async () => {
+  it("a program where @opentelemetry/api cannot be loaded from the client works untraced, even with a propagator registered", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-otel-"));
     try {
       const client = pathToFileURL(fileURLToPath(new URL("../dist/index.js", import.meta.url))).href;

@@ -1,3 +1,4 @@
+// A cheap abort handle for hot paths, and a delay that an abort ends.
 /**
  * An abort that costs next to nothing until it fires. A real `AbortSignal` is an EventTarget: making
  * one and adding and removing a listener costs microseconds and weighs on the garbage collector, which

@@ -1,5 +1,5 @@
-// The brand every error class of the stack carries, so that \`instanceof\` and \`isInstance\` work
-// across two installed copies of this package and \`name\` survives a minifier.
+// The brand every error class of the stack carries, so that `instanceof` and `isInstance` work
+// across two installed copies of this package and `name` survives a minifier.
 
 const BRANDS = Symbol.for("@mcp/jsonrpc/error-brands");
 

@@ -1,3 +1,4 @@
+// One JSON-RPC peer: request ids, dispatch of requests and notifications, cancellation, and `onMessage` (every message both ways).
 import { AbortLatch, type AbortHandle } from "./abort.js";
 import { InvalidMessageError, TransportClosedError, toError } from "./errors.js";
 import { ErrorCodes, RpcError } from "./rpc-error.js";

@@ -1,3 +1,4 @@
+// Telling JSON-RPC messages apart safely: requests, notifications, responses and batches.
 import type {
   JsonRpcErrorResponse,
   JsonRpcMessage,

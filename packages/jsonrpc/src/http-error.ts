@@ -1,3 +1,4 @@
+// `HttpError`, whose message reads an HTML or JSON-RPC body, and `SessionExpiredError`.
 import { McpError, type McpErrorCode } from "./errors.js";
 import { redactUrl } from "./redact.js";
 

@@ -1,3 +1,4 @@
+// `NetworkError` and `ProxyError`, and what a TLS or proxy failure means in words.
 import { McpError } from "./errors.js";
 import { redactUrl } from "./redact.js";
 

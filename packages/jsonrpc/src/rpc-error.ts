@@ -1,3 +1,4 @@
+// Errors the peer sent: `RpcError`, one class per JSON-RPC and MCP code, and `ErrorCodes`.
 import { hasBrand, stamp } from "./brand.js";
 
 /** Standard JSON-RPC and MCP error codes. */

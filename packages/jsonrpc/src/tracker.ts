@@ -1,3 +1,4 @@
+// Pending requests: timeouts, aborts, progress, and the first answer wins.
 import { RequestTimeoutError, checkTimeout, timeoutProblem } from "./errors.js";
 import { RpcError } from "./rpc-error.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type * as here from "../src/index.js";
 import { HttpError, McpError, NoResponseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "../src/index.js";
 
-describe("error messages are the seed's, verbatim", () => {
+describe("error messages are the documented ones, verbatim", () => {
   it.each([
     [new TransportClosedError(), "Transport closed"],
     [new RequestTimeoutError(1500), "Request timeout after 1500ms"],

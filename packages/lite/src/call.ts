@@ -1,3 +1,4 @@
+// `callMCP`: one MCP request over HTTP, POSTed, its JSON or SSE answer read, no session kept.
 import { bodyChunks, failedBeforeSending, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
 import { liteHttpError, liteParseError } from "./errors.js";
 import { fetchFor, proxyErrorOf } from "./proxy.js";

@@ -1,3 +1,4 @@
+// `@mcp/lite`'s errors, the same classes as `@mcp/jsonrpc`'s: a non-2xx answer, and a body that is not JSON.
 import { HttpError, jsonRpcErrorIn, ParseError } from "@mcp/jsonrpc";
 
 /**

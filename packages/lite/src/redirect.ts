@@ -1,3 +1,4 @@
+// Which redirects a call follows: only 307 and 308, only within the URL's origin, at most five; any other is an error naming where it pointed.
 import { HttpError, redactUrl } from "@mcp/jsonrpc";
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);

@@ -1,3 +1,4 @@
+// `parseSSE`: the JSON payloads of an SSE body (eventsource-parser), or of a plain JSON body.
 import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { liteParseError } from "./errors.js";

@@ -1,3 +1,4 @@
+// The tool cache: where tool lists are remembered between runs (files by default, any `ToolCache`), keyed by a server's config and the client's capabilities.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";

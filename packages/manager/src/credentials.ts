@@ -1,3 +1,4 @@
+// The credentials of the manager's HTTP servers: one OAuth provider per server and one `headersHelper` provider per server and command, kept across reconnects.
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import type { OAuthProvider, TokenStore } from "@mcp/oauth";

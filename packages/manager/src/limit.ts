@@ -1,3 +1,4 @@
+// Concurrency (a semaphore) and the reconnection backoff policy.
 /** At most `size` tasks at a time; the rest wait their turn in order. */
 export class Semaphore {
   #free: number;

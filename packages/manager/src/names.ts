@@ -1,3 +1,4 @@
+// Model-safe tool names: a server's prefix, the name a tool is offered under, and collisions between them.
 import { createHash } from "node:crypto";
 
 /** What model APIs accept as a tool name. */

@@ -1,3 +1,4 @@
+// A server's `oauth` config field, the manager's `oauth` option, and the OAuth provider and token store they give.
 import type { MCPServerConfig } from "@mcp/client";
 import { createHttpFetch } from "@mcp/transport-http";
 import { FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type TokenStore } from "@mcp/oauth";

@@ -1,3 +1,4 @@
+// Helpers over one server's lists: which methods list what, list-change notifications, tool filters, and which failures a reconnect may fix.
 import {
   HttpError,
   listPrompts,

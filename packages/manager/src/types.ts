@@ -1,3 +1,4 @@
+// The manager's public types: server states and statuses, tools, call and manager options, and its errors.
 import {
   McpError,
   type CallToolOptions,

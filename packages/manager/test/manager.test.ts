@@ -438,7 +438,7 @@ describe("a 2026-07-28 server under the manager", () => {
       const m = manager({ cache: false, healthCheckIntervalMs: 100 });
       await m.connectServers({ modern: { type: "http", url: server.url } });
       await expect.poll(() => server.requests.filter((r) => r.body.includes('"server/discover"')).length).toBeGreaterThan(3);
-      // Before: ping was refused locally (not in 2026-07-28) and each probe closed the connection.
+      // 2026-07-28 has no `ping`: the health check probes with `server/discover`, and a probe never closes the connection.
       expect(m.getConnectionStatus("modern")).toMatchObject({ state: "connected", failures: 0 });
       expect(server.requests.some((r) => r.body.includes('"ping"'))).toBe(false);
     } finally {

@@ -1,3 +1,4 @@
+// Reading a `WWW-Authenticate: Bearer` challenge: its scope, error and resource metadata URL.
 /** The parameters of a `Bearer` or `DPoP` challenge in `WWW-Authenticate` (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1). */
 export interface BearerChallenge {
   /** The Protected Resource Metadata URL (`resource_metadata`). */

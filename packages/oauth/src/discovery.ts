@@ -1,3 +1,4 @@
+// Metadata discovery: the protected resource's (RFC 9728), then its authorization server's (RFC 8414, OpenID).
 import { redactUrl } from "@mcp/jsonrpc";
 import { OAuthError } from "./errors.js";
 

@@ -1,3 +1,4 @@
+// `OAuthError`: which step of authorization failed, and why.
 import { McpError } from "@mcp/jsonrpc";
 
 /** The step of the authorization flow an {@link OAuthError} happened in. */

@@ -1,3 +1,4 @@
+// The authorization code grant with PKCE: the user step, then the code exchanged for tokens.
 import { redactUrl } from "@mcp/jsonrpc";
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";

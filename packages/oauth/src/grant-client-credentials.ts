@@ -1,3 +1,4 @@
+// The client credentials grant: tokens for a client acting as itself, no user involved.
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";

@@ -1,3 +1,4 @@
+// The enterprise-managed grant (SEP-990): the ID token exchanged at the identity provider for an ID-JAG, which the authorization server takes in a JWT bearer grant.
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";

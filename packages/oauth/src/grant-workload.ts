@@ -1,3 +1,4 @@
+// Workload identity federation (RFC 7523): a platform-issued JWT exchanged for an access token.
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";

@@ -1,3 +1,4 @@
+// `private_key_jwt` client assertions, signed with node:crypto (Node only).
 import { createPrivateKey, randomUUID, sign } from "node:crypto";
 import { base64url } from "./encoding.js";
 

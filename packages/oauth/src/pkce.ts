@@ -1,3 +1,4 @@
+// PKCE verifiers and challenges, and the `state` value, with WebCrypto.
 import { base64url, randomBytes, sha256 } from "./encoding.js";
 
 /** A PKCE pair (RFC 7636, `S256` only): the verifier stays here, the challenge goes out. */

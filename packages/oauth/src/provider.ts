@@ -1,3 +1,4 @@
+// `OAuthProvider`: the 401/403 policy, registration order, refresh and storage of tokens.
 import { inspectCustom, redactUrl } from "@mcp/jsonrpc";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { canonicalResource, discover, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";

@@ -1,3 +1,4 @@
+// `FileTokenStore` (Node): one file per server, written with cross-process locks.
 import { createHash, randomBytes } from "node:crypto";
 import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// The user step's answer from a redirect, the no-user step that follows a redirect itself, and the loopback redirect URI.
 import { OAuthError } from "./errors.js";
 import type { OAuthFetch } from "./discovery.js";
 import type { Authorize, AuthorizationResponse } from "./options.js";

@@ -1,3 +1,4 @@
+// `HttpTransportConfig`: the options, their checks, and the settings derived from them.
 import { checkTimeout, InvalidConfigError } from "@mcp/jsonrpc";
 import type { Settings } from "./context.js";
 import { DEFAULTS } from "./defaults.js";

@@ -1,3 +1,4 @@
+// One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal.
 import { MessageTooLargeError, ParseError, type JsonRpcEndpoint, type RequestId } from "@mcp/jsonrpc";
 
 /**

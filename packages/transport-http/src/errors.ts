@@ -1,3 +1,4 @@
+// `SseEndpointError`: an HTTP+SSE server whose event stream gave no usable `endpoint`.
 import { McpError } from "@mcp/jsonrpc";
 
 /** The HTTP+SSE server never sent its `endpoint` event, sent a malformed one, or one for another origin. */

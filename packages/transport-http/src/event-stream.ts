@@ -1,3 +1,4 @@
+// SSE parsing with eventsource-parser: events, ids and retry hints, as they arrive.
 import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser } from "eventsource-parser";
 import type { ExchangeResponse } from "./exchange.js";

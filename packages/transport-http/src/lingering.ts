@@ -1,3 +1,4 @@
+// Streams whose answer has arrived, each given a moment to end by itself before it is cut.
 import type { ExchangeResponse } from "./exchange.js";
 
 /**

@@ -1,3 +1,4 @@
+// The GET stream for server-initiated messages, resumed with `Last-Event-ID` when it ends or breaks.
 import { delay, redactUrl, toError } from "@mcp/jsonrpc";
 import type { ListenerContext } from "./context.js";
 import { isTooLarge } from "./deliver.js";

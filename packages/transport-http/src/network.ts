@@ -1,3 +1,4 @@
+// `createHttpFetch`: a `fetch` on the transport's network path (proxy, CA), for OAuth discovery, registration and tokens.
 /** The network options of an HTTP server (proxy, CA), outside a transport. */
 export interface HttpNetworkOptions {
   /** A forward proxy URL for this server, or `false` for none; unset: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY`. */

@@ -1,3 +1,4 @@
+// The Node `fetch` behind `createHttpFetch`: undici on a dispatcher of its own, through the server's proxy and CA.
 import { fetch as undiciFetch } from "undici";
 import { dispatcherFor, proxyFailure, type NetworkOptions } from "./node-pool.js";
 

@@ -10,9 +10,9 @@ import { checkHeader } from "./headers.js";
 /**
  * The HTTP client on Node: undici (the client Node's own `fetch` is built on, with the llhttp
  * parser) through its `dispatch()` API, with a handler of our own (`undici-response.ts`), on a
- * keep-alive pool, one per transport. It replaced a
- * hand-written HTTP/1.1 client that let bytes after a large body answer the next request and
- * re-sent a POST the server had already read; see the package README.
+ * keep-alive pool, one per transport. Its parser frames every response exactly, so bytes after a large
+ * body never pass for the next answer, and a request that may have run is sent again only when
+ * its method has no side effect (see the package README, *Sent again only when safe*).
  */
 
 /** The network settings of one server. */

@@ -1,3 +1,4 @@
+// Reading a POST's SSE answer, and resuming the stream with `Last-Event-ID` after a break.
 import { delay, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
 import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
 import { deliverSseEvent, isTooLarge } from "./deliver.js";

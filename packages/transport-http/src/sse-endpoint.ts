@@ -1,3 +1,4 @@
+// HTTP+SSE (2024-11-05): the event stream, and its `endpoint` event that says where to POST.
 import { abortHandleOf, redactUrl } from "@mcp/jsonrpc";
 import type { SseEndpointContext } from "./context.js";
 import { deliverSseEvent } from "./deliver.js";

@@ -1,3 +1,4 @@
+// `HttpTransport`: lifecycle, sessions, POSTs and their answers, and the fallback to HTTP+SSE.
 import {
   HttpError,
   JsonRpcEndpoint,

@@ -1,3 +1,4 @@
+// The child's environment: a safe base of the parent's variables, network settings (proxies, CA bundles) passed on, the config's own on top.
 import { envValue } from "./windows.js";
 
 /** Variables a server gets from the parent by default on POSIX systems. */

@@ -1,3 +1,4 @@
+// Splitting the child's stdout into UTF-8 lines; a line over `maxLineBytes` is dropped and reported once.
 import * as buffer from "node:buffer";
 
 const NEWLINE = 0x0a;

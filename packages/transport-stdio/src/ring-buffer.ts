@@ -1,3 +1,4 @@
+// The last bytes of the child's stderr, kept in a ring of fixed capacity.
 /** Keeps the last `capacity` bytes written to it; used for a child's stderr. */
 export class ByteRing {
   readonly #capacity: number;

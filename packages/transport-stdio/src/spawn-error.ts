@@ -1,3 +1,4 @@
+// `SpawnError`: a server that could not be started, and what in its command is wrong.
 import { McpError } from "@mcp/jsonrpc";
 
 /** The server process could not be started. */

@@ -1,3 +1,4 @@
+// `StdioTransport`: spawning the server, framing its messages, the write queue, its lifecycle.
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   InvalidConfigError,

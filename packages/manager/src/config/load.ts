@@ -1,3 +1,4 @@
+// `loadAllMCPConfigs`: every host's config files found, read, expanded and validated into one list of servers.
 import { homedir } from "node:os";
 import { isAbsolute, resolve, sep } from "node:path";
 import { parseEnv } from "node:util";

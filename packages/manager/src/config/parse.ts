@@ -1,3 +1,4 @@
+// Reading config files: JSON, JSONC where the host allows it, and TOML, with errors that name the line and column.
 import { readFile } from "node:fs/promises";
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncError } from "jsonc-parser";
 import { parse as parseToml, TomlError } from "smol-toml";

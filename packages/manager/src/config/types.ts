@@ -1,3 +1,4 @@
+// The types of discovered configs: families, scopes, sources, filters, entries and their errors.
 import type { MCPServerConfig } from "@mcp/client";
 
 /** Where a configuration family keeps its servers. */

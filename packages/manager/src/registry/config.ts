@@ -1,3 +1,4 @@
+// A registry `server.json` as a config entry: which package or remote, its arguments and secrets as `${NAME}` references.
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isHttpToken, isReservedHeader } from "@mcp/transport-http";
 import { RegistryError } from "./errors.js";

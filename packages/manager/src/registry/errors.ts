@@ -1,3 +1,4 @@
+// `RegistryError`: what failed talking to the registry, and where.
 import { McpError } from "@mcp/jsonrpc";
 
 /**

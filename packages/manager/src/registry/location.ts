@@ -1,3 +1,4 @@
+// Where the MCP registry is: the option, `MCP_REGISTRY_URL`, our config file's `registry`, or the official one; its URL checked.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { redactUrl } from "@mcp/jsonrpc";

@@ -1,3 +1,4 @@
+// The order of a server's versions by semantic-versioning precedence; versions that are not semantic do not sort.
 /** Semantic versions (`1.2.3`, `2.0.0-beta.1`, a leading `v` allowed), as the registry asks publishers to write them. */
 const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
