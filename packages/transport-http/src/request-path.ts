@@ -121,6 +121,11 @@ export class RequestPath {
     this.#acceptFor = new Map([ACCEPT_BOTH, ACCEPT_SSE].map((required) => [required, mergeAccept(required, this.#userAccept)]));
   }
 
+  /** The server's name in the manager's config, for errors that name it. */
+  get serverName(): string | undefined {
+    return this.#serverName;
+  }
+
   #accept(required: readonly string[]): string {
     return this.#acceptFor.get(required) ?? mergeAccept(required, this.#userAccept);
   }
