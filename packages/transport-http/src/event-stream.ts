@@ -43,22 +43,19 @@ export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseP
     maxBufferSize: maxSize,
   });
   let first = true;
-  let endsInCr = false;
-  return body.readText(
-    (text) => {
-      if (text === "") return;
-      // Bodies are decoded with their byte-order mark kept; a stream may start with one.
-      if (first) {
-        first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      endsInCr = text.charCodeAt(text.length - 1) === 0x0d;
-      parser.feed(text);
-    },
-    () => {
-      // The parser holds a CR that ends its input until it sees whether an LF follows; at the end
-      // of the body nothing will, so that CR ends its line (an event ended "\r\r" is dispatched).
-      if (endsInCr) parser.feed("\n");
-    },
-  );
+  // A chunk that ends in CR is fed with an LF after it, so that the parser ends the line now (it
+  // holds a final CR until it sees whether an LF follows, which on a stream that stays open may be
+  // never); an LF that then starts the next chunk is the rest of that CRLF, and is dropped.
+  let fedLf = false;
+  return body.readText((text) => {
+    if (text === "") return;
+    // Bodies are decoded with their byte-order mark kept; a stream may start with one.
+    if (first) {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (fedLf && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    fedLf = text.charCodeAt(text.length - 1) === 0x0d;
+    parser.feed(fedLf ? `${text}\n` : text);
+  });
 }
