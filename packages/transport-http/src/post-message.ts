@@ -52,7 +52,7 @@ export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: Exc
     response.cancel();
     throw new NoResponseError(requestId, { cause: new Error("the server answered the request 204 No Content") });
   }
-  const text = await response.text(maxBytes);
+  const text = status === 202 ? await acceptedBody(response, requestId, maxBytes) : await response.text(maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -63,4 +63,29 @@ export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: Exc
   }
   endpoint.receive(value, requestId);
   if (endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+}
+
+/** How long the body of a `202` to a request may take: a response in it comes with the answer's head. */
+const ACCEPTED_BODY_MS = 1000;
+
+/**
+ * The body of a `202` to a request, which may hold its response; one that has not ended within
+ * {@link ACCEPTED_BODY_MS} (a declared length never sent) fails the request with
+ * {@link NoResponseError} and releases its connection, instead of holding both until the timeout.
+ */
+async function acceptedBody(response: ExchangeResponse, requestId: RequestId, maxBytes: number): Promise<string> {
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    response.cancel();
+  }, ACCEPTED_BODY_MS);
+  try {
+    const text = await response.text(maxBytes);
+    if (!late) return text;
+  } catch (error) {
+    if (!late) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new NoResponseError(requestId, { cause: new Error(`the server answered the request 202 Accepted, and the body it announced did not arrive within ${ACCEPTED_BODY_MS} ms`) });
 }
