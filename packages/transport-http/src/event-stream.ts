@@ -2,6 +2,9 @@ import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser } from "eventsource-parser";
 import type { ExchangeResponse } from "./exchange.js";
 
+/** The longest a timer can wait, in ms (2³¹ − 1). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What one SSE stream delivered, for resumption. */
 export interface SseProgress {
   /** The last event id the server set (carried over from an earlier stream); never `""`. */
@@ -35,7 +38,9 @@ export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseP
       onEvent(event.data, event.event);
     },
     onRetry: (ms) => {
-      progress.retry = ms;
+      // A timer cannot wait longer (Node would wait 1 ms instead, with a warning): a longer hint
+      // is held to that, so the request's own timeout ends it first.
+      progress.retry = Math.min(ms, MAX_TIMER_MS);
     },
     onError: (error) => {
       if (error.type === "max-buffer-size-exceeded") tooLarge(maxSize + 1);

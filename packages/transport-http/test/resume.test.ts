@@ -1,6 +1,7 @@
 // A POST's SSE answer that broke after an event id, whose resume (GET + Last-Event-ID) then fails:
 // the server read the request and began answering, so the request fails saying it may have run,
 // with the resume's own failure as the cause.
+import { RequestTimeoutError } from "@mcp/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { answer, open, rawServer, response } from "./raw-server.js";
 
@@ -39,5 +40,17 @@ describe("a resume that fails after the answer had begun", () => {
     await transport.request("initialize", {});
     const error = await transport.request("tools/call", { name: "charge" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "network_error", mayHaveRun: true, cause: { code: "network_error", mayHaveRun: false } });
+  });
+});
+
+describe("a retry: hint no timer can wait", () => {
+  it("retry: 2³² ms is not taken as 1 ms: no resume comes before the request's timeout", async () => {
+    const server = await rawServer((request, socket) => {
+      if (request.method === "POST") socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nretry: ${2 ** 32}\nid: e-1\ndata: \n\n`);
+      else socket.write(response(`data: ${answer(1, { resumed: true })}\n\n`, "", "200 OK", "text/event-stream"));
+    });
+    const transport = await open(server.url, { timeout: 1000 });
+    await expect(transport.request("tools/call", { name: "t" })).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(server.requests.map((r) => r.method)).toEqual(["POST"]);
   });
 });
