@@ -1,5 +1,6 @@
 import { NoResponseError, ParseError, type JsonRpcEndpoint, type JsonRpcMessage, type RequestId } from "@mcp/jsonrpc";
 import type { ExchangeResponse } from "./exchange.js";
+import { isReservedHeader } from "./headers.js";
 import { encodeHeaderValue } from "./request-path.js";
 
 // What a 2026-07-28 POST carries besides its body, the JSON-RPC error a 4xx body may hold, and a
@@ -7,7 +8,11 @@ import { encodeHeaderValue } from "./request-path.js";
 
 const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
-/** Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
+/**
+ * Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the request's own
+ * (`Mcp-Param-*` encoded). Of those, what only the transport sets (`Host`, the session and protocol
+ * headers, the body's) and credentials are left out, as they are from configured headers.
+ */
 export function addRevisionHeaders(headers: Record<string, string>, message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
   if (!("method" in message)) return headers;
   headers["mcp-method"] = message.method;
@@ -18,10 +23,17 @@ export function addRevisionHeaders(headers: Record<string, string>, message: Jso
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   for (const [key, value] of Object.entries(extra ?? {})) {
     const lower = key.toLowerCase();
-    headers[lower] = lower.startsWith("mcp-param-") ? encodeHeaderValue(value) : value;
+    if (lower.startsWith("mcp-param-")) headers[lower] = encodeHeaderValue(value);
+    else if (!isReservedHeader(lower) && !CREDENTIAL_HEADERS.has(lower)) headers[lower] = value;
   }
   return headers;
 }
+
+/**
+ * Credentials are the configured headers' and the auth provider's to send: a request's own
+ * headers (which may come from a caller, or from a tool's arguments) do not replace them.
+ */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "dpop", "cookie"]);
 
 /**
  * The JSON-RPC error response for `requestId` in an HTTP error body, if that is what it is: a
