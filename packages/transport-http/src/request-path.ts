@@ -197,6 +197,15 @@ export class RequestPath {
     return new HttpError(details);
   }
 
+  /**
+   * `request`'s headers with the auth provider's added, once (no retry after a refusal): for a
+   * request that is a courtesy, such as the `DELETE` that ends a session.
+   */
+  async authorized(request: Pick<ExchangeRequest, "method" | "url" | "headers" | "body">): Promise<Record<string, string>> {
+    if (!this.#auth) return request.headers;
+    return this.#withAuth(request.headers, await this.#auth.headers({ method: request.method, url: request.url.href, body: request.body }));
+  }
+
   #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {
     const merged = { ...headers };
     // Credentials only: a provider cannot set the session, the protocol version or the framing.

@@ -1,4 +1,4 @@
-// What a request's own headers (RequestOptions.headers, 2026-07-28) may set, seen by a raw server.
+// What a request's own headers (RequestOptions.headers, 2026-07-28) may set, and the DELETE on close's credentials, seen by a raw server.
 import { describe, expect, it } from "vitest";
 import { answer, open, rawServer, response } from "./raw-server.js";
 
@@ -19,5 +19,20 @@ describe("a request's own headers (2026-07-28)", () => {
     expect(sent.header("content-type")).toBe("application/json");
     expect(sent.header("mcp-param-region")).toBe("eu");
     expect(sent.header("x-trace")).toBe("1");
+  });
+});
+
+describe("the DELETE that ends a session on close", () => {
+  it("carries the auth provider's credentials, as every other request does", async () => {
+    const server = await rawServer((request, socket) => {
+      if (request.method === "DELETE") socket.write("HTTP/1.1 204 No Content\r\n\r\n");
+      else socket.write(response(answer(request.json?.id, {}), "mcp-session-id: s-1\r\n"));
+    });
+    const transport = await open(server.url, { authProvider: { headers: () => ({ authorization: "Bearer from-provider" }) } });
+    await transport.request("initialize", {});
+    await transport.close();
+    const deleted = server.requests.find((r) => r.method === "DELETE");
+    expect(deleted?.header("mcp-session-id")).toBe("s-1");
+    expect(deleted?.header("authorization")).toBe("Bearer from-provider");
   });
 });
