@@ -1,5 +1,7 @@
 import { MessageTooLargeError } from "@mcp/jsonrpc";
-import type { OAuthFetch } from "./discovery.js";
+
+/** `OAuthFetch` (discovery.ts), named here so that this file imports nothing of the flow's. */
+type OAuthFetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** How long one request of the flow (discovery, metadata, registration, token, refresh) may take, headers and body, by default. */
 export const DEFAULT_OAUTH_TIMEOUT_MS = 30_000;
