@@ -106,11 +106,17 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
       }
       throw new NoResponseError(id);
     }
+    if (response.status === 204) {
+      void response.body?.cancel().catch(() => undefined);
+      throw new NoResponseError(id, { cause: new Error("the server answered the request 204 No Content") });
+    }
     const text = await readText(response, limit);
     let payloads: unknown[];
     try {
       payloads = parsePayloads(text);
     } catch (error) {
+      // A 202 holds no response (unless its body is one): none is coming.
+      if (response.status === 202) throw new NoResponseError(id, { cause: text.trim() === "" ? new Error("the server answered the request 202 Accepted with no body") : liteParseError(text, { cause: error, status: 202 }) });
       throw liteParseError(text, { cause: error, status: response.status });
     }
     for (const payload of payloads) {

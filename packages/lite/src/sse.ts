@@ -70,7 +70,11 @@ export async function* parseSSEStream(chunks: AsyncIterable<Uint8Array | string>
   const limit = options.maxEventSize;
   let tooLarge = false;
   const parser = createParser({
-    onEvent: (event) => ready.push(event),
+    onEvent: (event) => {
+      // The parser bounds what it buffers; an event that arrived whole in one chunk is checked here.
+      if (limit !== undefined && event.data.length > limit) tooLarge = true;
+      else ready.push(event);
+    },
     maxBufferSize: limit,
     onError: (error) => {
       if (error.type === "max-buffer-size-exceeded") tooLarge = true;
@@ -87,4 +91,5 @@ export async function* parseSSEStream(chunks: AsyncIterable<Uint8Array | string>
   }
   parser.feed(`${decoder.decode()}\n\n`); // end of input ends the last event
   yield* drain();
+  if (tooLarge) throw new MessageTooLargeError((limit ?? 0) + 1, limit ?? 0, "SSE event", "maxMessageBytes");
 }

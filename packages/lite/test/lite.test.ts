@@ -207,6 +207,28 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
     }
   });
 
+  it("an SSE event over maxMessageBytes that arrives whole in one chunk is refused too, not skipped", async () => {
+    const url = await serve((req, res) => {
+      const big = JSON.stringify({ jsonrpc: "2.0", id: "other", result: "z".repeat(4096) });
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // One write: the oversize event, then (were it skipped) a body that ends without the response.
+      res.end(`data: ${big}\n\n`);
+    });
+    const error = await callMCP(url, "x", {}, { maxMessageBytes: 1024 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MessageTooLargeError);
+  });
+
+  it.each([
+    ["202 Accepted", 202, "", /202 Accepted with no body/],
+    ["202 Accepted with a body that is not JSON", 202, "accepted", /ParseError/],
+    ["204 No Content", 204, "", /204 No Content/],
+  ])("%s to a request: NoResponseError, not a parse error", async (_name, status, body, cause) => {
+    const url = await serve((_req, res) => res.writeHead(status, body ? { "content-type": "text/plain" } : {}).end(body));
+    const error = await callMCP(url, "tools/call").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoResponseError);
+    expect(String((error as Error).cause)).toMatch(cause);
+  });
+
   it("nothing listening: a NetworkError naming the URL and the cause", async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const error = await callMCP(url, "ping").catch((e: unknown) => e);

@@ -49,9 +49,12 @@ export function filterTools(tools: Tool[], filter: ToolFilter | undefined): Tool
 /**
  * Whether a failed call may be sent again after reconnecting: the server refused the session
  * (a `404` to a session id, or the `400` "no valid session" some servers send), or the request
- * never reached it (connection refused).
+ * never reached it (connection refused). Never when the error says the request may have run
+ * (`mayHaveRun`: the server read it, e.g. its answer had begun when the stream broke), whatever
+ * its cause says.
  */
 export function isRetryableAfterReconnect(error: unknown): boolean {
+  if (typeof error === "object" && error !== null && (error as { mayHaveRun?: unknown }).mayHaveRun === true) return false;
   if (SessionExpiredError.isInstance(error)) return true;
   if (HttpError.isInstance(error) && error.status === 400 && /session|not initialized/i.test(error.body)) return true;
   return NetworkError.isInstance(error) && error.errno === "ECONNREFUSED";

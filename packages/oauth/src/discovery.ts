@@ -1,6 +1,7 @@
 // Metadata discovery: the protected resource's (RFC 9728), then its authorization server's (RFC 8414, OpenID).
 import { redactUrl } from "@mcp/jsonrpc";
 import { OAuthError } from "./errors.js";
+import { readOAuthBody } from "./http.js";
 
 /** The `fetch` this package uses; inject one to route or observe its requests. */
 export type OAuthFetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -80,8 +81,14 @@ async function getJson(fetchImpl: OAuthFetch, url: string, step: "discovery" | "
     await response.body?.cancel().catch(() => undefined);
     return { status: response.status, body: undefined };
   }
+  let text: string;
   try {
-    return { status: response.status, body: await response.json() };
+    text = await readOAuthBody(response);
+  } catch (cause) {
+    throw new OAuthError(step, `Could not read ${redactUrl(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(url), status: response.status, cause });
+  }
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
   } catch (cause) {
     throw new OAuthError(step, `${redactUrl(url)} did not answer with JSON`, { url: redactUrl(url), status: response.status, cause });
   }

@@ -103,6 +103,13 @@ export interface OAuthProviderOptions {
   /** Where credentials are kept (default: memory only). `FileTokenStore` keeps them between runs. */
   store?: TokenStore | undefined;
   fetch?: OAuthFetch | undefined;
+  /**
+   * How long one request of the flow (discovery, metadata, registration, token, refresh) may take,
+   * its answer's body included, in ms (default 30 000). One that takes longer fails the flow with
+   * `OAuthError` "no answer within …"; the next `401` starts again. Answers are also read up to
+   * 1 MiB only.
+   */
+  timeoutMs?: number | undefined;
   /** How many `403 insufficient_scope` step-ups in a row before a request fails (default 3). */
   maxStepUps?: number | undefined;
   /** Refresh this long before the access token expires (default 60 s). */

@@ -3,6 +3,7 @@ import { inspectCustom, redactUrl } from "@mcp/jsonrpc";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { canonicalResource, discover, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
+import { DEFAULT_OAUTH_TIMEOUT_MS, withDeadline } from "./http.js";
 import { authorizationCodeGrant } from "./grant-authorization-code.js";
 import { clientCredentialsGrant } from "./grant-client-credentials.js";
 import { enterpriseGrant } from "./grant-enterprise.js";
@@ -52,7 +53,7 @@ export class OAuthProvider {
 
   constructor(options: OAuthProviderOptions) {
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS);
     this.#store = options.store ?? new MemoryTokenStore();
     this.#resource = canonicalResource(options.serverUrl);
     this.#grants = { options, fetch: this.#fetch, client: (found, redirectUri) => this.#client(found, redirectUri), dpopKey: () => this.#flowKey };

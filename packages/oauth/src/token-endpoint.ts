@@ -1,6 +1,7 @@
 import { redactUrl } from "@mcp/jsonrpc";
 import { isObject, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
+import { readOAuthBody } from "./http.js";
 import { clientAssertion } from "#node";
 import type { DpopKey } from "./dpop.js";
 import type { ClientAssertionKey } from "./jwt.js";
@@ -107,7 +108,7 @@ async function post(fetch: OAuthFetch, step: Step, what: string, endpoint: strin
     // Never followed: fetch would take the body (a code and its verifier, a refresh token, a client secret) to wherever it points.
     response = await fetch(endpoint, { method: "POST", headers, body, redirect: "manual" });
   } catch (cause) {
-    throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}`, { url: redactUrl(endpoint), cause });
+    throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(endpoint), cause });
   }
   if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
     void response.body?.cancel().catch(() => undefined);
@@ -115,7 +116,13 @@ async function post(fetch: OAuthFetch, step: Step, what: string, endpoint: strin
     const where = location === null ? "" : ` to ${redactUrl(location)}`;
     throw new OAuthError(step, `The ${what} ${redactUrl(endpoint)} answered with a redirect${where}, which is not followed: the request carries credentials`, { url: redactUrl(endpoint), status: response.status });
   }
-  return { response, answer: await readJson(response) };
+  let text: string;
+  try {
+    text = await readOAuthBody(response);
+  } catch (cause) {
+    throw new OAuthError(step, `Could not read the answer of the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(endpoint), status: response.status, cause });
+  }
+  return { response, answer: jsonObject(text) };
 }
 
 /** The answer when it is a success holding the string `field`; else the refusal as an {@link OAuthError}. */
@@ -139,9 +146,10 @@ export function isLoopback(uri: string): boolean {
   }
 }
 
-async function readJson(response: Response): Promise<Record<string, unknown> | undefined> {
+/** `text` as a JSON object; undefined when it is not one. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = await response.json();
+    const value: unknown = JSON.parse(text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;

@@ -3,6 +3,9 @@ import { MessageTooLargeError } from "@mcp/jsonrpc";
 import { createParser } from "eventsource-parser";
 import type { ExchangeResponse } from "./exchange.js";
 
+/** The longest a timer can wait, in ms (2³¹ − 1). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What one SSE stream delivered, for resumption. */
 export interface SseProgress {
   /** The last event id the server set (carried over from an earlier stream); never `""`. */
@@ -36,7 +39,9 @@ export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseP
       onEvent(event.data, event.event);
     },
     onRetry: (ms) => {
-      progress.retry = ms;
+      // A timer cannot wait longer (Node would wait 1 ms instead, with a warning): a longer hint
+      // is held to that, so the request's own timeout ends it first.
+      progress.retry = Math.min(ms, MAX_TIMER_MS);
     },
     onError: (error) => {
       if (error.type === "max-buffer-size-exceeded") tooLarge(maxSize + 1);
@@ -44,22 +49,19 @@ export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseP
     maxBufferSize: maxSize,
   });
   let first = true;
-  let endsInCr = false;
-  return body.readText(
-    (text) => {
-      if (text === "") return;
-      // Bodies are decoded with their byte-order mark kept; a stream may start with one.
-      if (first) {
-        first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      endsInCr = text.charCodeAt(text.length - 1) === 0x0d;
-      parser.feed(text);
-    },
-    () => {
-      // The parser holds a CR that ends its input until it sees whether an LF follows; at the end
-      // of the body nothing will, so that CR ends its line (an event ended "\r\r" is dispatched).
-      if (endsInCr) parser.feed("\n");
-    },
-  );
+  // A chunk that ends in CR is fed with an LF after it, so that the parser ends the line now (it
+  // holds a final CR until it sees whether an LF follows, which on a stream that stays open may be
+  // never); an LF that then starts the next chunk is the rest of that CRLF, and is dropped.
+  let fedLf = false;
+  return body.readText((text) => {
+    if (text === "") return;
+    // Bodies are decoded with their byte-order mark kept; a stream may start with one.
+    if (first) {
+      first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (fedLf && text.charCodeAt(0) === 0x0a) text = text.slice(1);
+    fedLf = text.charCodeAt(text.length - 1) === 0x0d;
+    parser.feed(fedLf ? `${text}\n` : text);
+  });
 }

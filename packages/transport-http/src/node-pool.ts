@@ -169,7 +169,7 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
     return target;
   };
 
-  const once = (request: ExchangeRequest, attempt: Attempt): Promise<ExchangeResponse> =>
+  const once = (request: ExchangeRequest, attempt: Attempt, first = true): Promise<ExchangeResponse> =>
     new Promise((resolve, reject) => {
       const url = request.url;
       const headers = request.headers;
@@ -189,6 +189,15 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
       const exchange = new UndiciExchange(request, attempt, options.serverName, (error, response) => {
         if (response === undefined) {
           reject(error);
+          return;
+        }
+        // A 408 says the server did not take the request (it closed a connection it thought idle,
+        // with this answer, as ours arrived): it may be sent again, once, whatever its method
+        // (RFC 9110 §15.5.9), on another connection (the server closes this one).
+        if (response.status === 408 && first && !request.abort?.aborted) {
+          response.cancel();
+          attempt.sent = attempt.started = false; // what the server did with it is known: nothing
+          resolve(once(request, attempt, false));
           return;
         }
         if (response.status >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();

@@ -1,5 +1,6 @@
 import { NoResponseError, ParseError, type JsonRpcEndpoint, type JsonRpcMessage, type RequestId } from "@mcp/jsonrpc";
 import type { ExchangeResponse } from "./exchange.js";
+import { isReservedHeader } from "./headers.js";
 import { encodeHeaderValue } from "./request-path.js";
 
 // What a 2026-07-28 POST carries besides its body, the JSON-RPC error a 4xx body may hold, and a
@@ -7,7 +8,11 @@ import { encodeHeaderValue } from "./request-path.js";
 
 const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
-/** Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the caller's (`Mcp-Param-*` encoded). */
+/**
+ * Adds the 2026-07-28 request headers to `headers`: `Mcp-Method`, `Mcp-Name`, and the request's own
+ * (`Mcp-Param-*` encoded). Of those, what only the transport sets (`Host`, the session and protocol
+ * headers, the body's) and credentials are left out, as they are from configured headers.
+ */
 export function addRevisionHeaders(headers: Record<string, string>, message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
   if (!("method" in message)) return headers;
   headers["mcp-method"] = message.method;
@@ -18,10 +23,17 @@ export function addRevisionHeaders(headers: Record<string, string>, message: Jso
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   for (const [key, value] of Object.entries(extra ?? {})) {
     const lower = key.toLowerCase();
-    headers[lower] = lower.startsWith("mcp-param-") ? encodeHeaderValue(value) : value;
+    if (lower.startsWith("mcp-param-")) headers[lower] = encodeHeaderValue(value);
+    else if (!isReservedHeader(lower) && !CREDENTIAL_HEADERS.has(lower)) headers[lower] = value;
   }
   return headers;
 }
+
+/**
+ * Credentials are the configured headers' and the auth provider's to send: a request's own
+ * headers (which may come from a caller, or from a tool's arguments) do not replace them.
+ */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "dpop", "cookie"]);
 
 /**
  * The JSON-RPC error response for `requestId` in an HTTP error body, if that is what it is: a
@@ -52,7 +64,7 @@ export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: Exc
     response.cancel();
     throw new NoResponseError(requestId, { cause: new Error("the server answered the request 204 No Content") });
   }
-  const text = await response.text(maxBytes);
+  const text = status === 202 ? await acceptedBody(response, requestId, maxBytes) : await response.text(maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -63,4 +75,29 @@ export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: Exc
   }
   endpoint.receive(value, requestId);
   if (endpoint.pending.has(requestId)) throw new NoResponseError(requestId);
+}
+
+/** How long the body of a `202` to a request may take: a response in it comes with the answer's head. */
+const ACCEPTED_BODY_MS = 1000;
+
+/**
+ * The body of a `202` to a request, which may hold its response; one that has not ended within
+ * {@link ACCEPTED_BODY_MS} (a declared length never sent) fails the request with
+ * {@link NoResponseError} and releases its connection, instead of holding both until the timeout.
+ */
+async function acceptedBody(response: ExchangeResponse, requestId: RequestId, maxBytes: number): Promise<string> {
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    response.cancel();
+  }, ACCEPTED_BODY_MS);
+  try {
+    const text = await response.text(maxBytes);
+    if (!late) return text;
+  } catch (error) {
+    if (!late) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  throw new NoResponseError(requestId, { cause: new Error(`the server answered the request 202 Accepted, and the body it announced did not arrive within ${ACCEPTED_BODY_MS} ms`) });
 }

@@ -121,6 +121,11 @@ export class RequestPath {
     this.#acceptFor = new Map([ACCEPT_BOTH, ACCEPT_SSE].map((required) => [required, mergeAccept(required, this.#userAccept)]));
   }
 
+  /** The server's name in the manager's config, for errors that name it. */
+  get serverName(): string | undefined {
+    return this.#serverName;
+  }
+
   #accept(required: readonly string[]): string {
     return this.#acceptFor.get(required) ?? mergeAccept(required, this.#userAccept);
   }
@@ -190,6 +195,15 @@ export class RequestPath {
     };
     if (response.status === 404 && sentSession !== undefined) return new SessionExpiredError(sentSession, details);
     return new HttpError(details);
+  }
+
+  /**
+   * `request`'s headers with the auth provider's added, once (no retry after a refusal): for a
+   * request that is a courtesy, such as the `DELETE` that ends a session.
+   */
+  async authorized(request: Pick<ExchangeRequest, "method" | "url" | "headers" | "body">): Promise<Record<string, string>> {
+    if (!this.#auth) return request.headers;
+    return this.#withAuth(request.headers, await this.#auth.headers({ method: request.method, url: request.url.href, body: request.body }));
   }
 
   #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {

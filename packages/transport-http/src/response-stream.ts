@@ -1,5 +1,5 @@
 // Reading a POST's SSE answer, and resuming the stream with `Last-Event-ID` after a break.
-import { delay, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
+import { delay, NetworkError, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
 import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
 import { deliverSseEvent, isTooLarge } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";
@@ -90,6 +90,17 @@ export function consumeResponseStream(core: ResponseStreamContext, first: Exchan
   );
 }
 
+/**
+ * The request's error when the GET that resumes its answer fails (refused, reset, `404` or `400`
+ * for a session a restarted server forgot): the server read the request and began answering it,
+ * so it may have run. The resume's own error is the `cause`; on its own it would say the request
+ * never reached the server (a GET's failure is not a call's), and a `SessionExpiredError` or a
+ * refused connection would invite the layer above to send it again.
+ */
+function resumeFailed(core: ResponseStreamContext, error: unknown): NetworkError {
+  return new NetworkError(core.url.href, error, { serverName: core.path.serverName, mayHaveRun: true });
+}
+
 /** The stream ended or broke before the response: resume it, or fail the request. */
 async function resume(core: ResponseStreamContext, progress: SseProgress, requestId: RequestId, abort: AbortHandle, answered: () => boolean, broken: { failed: boolean; error: unknown }): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -107,7 +118,9 @@ async function resume(core: ResponseStreamContext, progress: SseProgress, reques
       throw new NoResponseError(requestId, { cause: new Error(why, broken.failed ? { cause: broken.error } : {}) });
     }
     await delay(progress.retry ?? core.settings.defaultRetryMs, abort);
-    const response = await resumeStream(core, progress, abort);
+    const response = await resumeStream(core, progress, abort).catch((error: unknown) => {
+      throw abort.aborted || !core.isOpen() ? error : resumeFailed(core, error);
+    });
     broken = { failed: false, error: undefined };
     try {
       await readStream(core, response, progress, answered, requestId);

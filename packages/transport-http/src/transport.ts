@@ -30,6 +30,7 @@ import { RequestPath, type SessionHeaders } from "./request-path.js";
 import { addRevisionHeaders, deliverJsonAnswer, errorResponseIn } from "./post-message.js";
 
 import { Lingering } from "./lingering.js";
+import { endSession } from "./end-session.js";
 import { consumeResponseStream } from "./response-stream.js";
 import { checkConfig, settingsOf, type HttpTransportConfig } from "./config.js";
 
@@ -230,17 +231,7 @@ export class HttpTransport implements MCPTransport {
     this.#core.lingering.stop();
     this.#closing = (async () => {
       if (wasOpen && this.#sessionId !== undefined && this.#mode === "http" && this.#pool) {
-        try {
-          const response = await this.#pool.exchange({
-            method: "DELETE",
-            url: this.url,
-            headers: this.#path.headers(this.#sessionHeaders(), {}),
-            abort: abortHandleOf(AbortSignal.timeout(Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs))),
-          });
-          response.cancel();
-        } catch {
-          // Ending the session is a courtesy; the server will expire it anyway.
-        }
+        await endSession(this.#path, this.#pool, this.url, this.#path.headers(this.#sessionHeaders(), {}), Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs));
       }
       this.#pool?.destroy();
       if (!everStarted) return;

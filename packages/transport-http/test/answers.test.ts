@@ -53,6 +53,16 @@ describe("202 and 204 to a request: no response is coming", () => {
     const transport = await open(server.url, { timeout: 600_000 });
     await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ via: 202 });
   });
+
+  it("a 202 whose declared body never arrives: NoResponseError soon, and its connection is released", async () => {
+    const server = await rawServer((_request, socket) => socket.write("HTTP/1.1 202 Accepted\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n"));
+    const transport = await open(server.url, { timeout: 600_000 });
+    const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoResponseError);
+    expect(String((error as Error).cause)).toContain("did not arrive within");
+    // The connection waiting for those 100 bytes is closed, not kept for a body that is not coming.
+    await expect.poll(() => server.open(), { timeout: 10_000 }).toBe(0);
+  });
 });
 
 describe("an SSE event id a header cannot carry as it is", () => {

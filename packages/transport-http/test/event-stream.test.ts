@@ -10,7 +10,7 @@ interface Seen {
 }
 
 /** Feeds `chunks` as one body through readSse (eventsource-parser underneath); what it dispatched and left in `progress`. */
-function parse(chunks: string[], maxSize = 1 << 20): Seen {
+function parse(chunks: string[], maxSize = 1 << 20, end = true): Seen {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const events: Seen["events"] = [];
   let failure: unknown;
@@ -19,7 +19,7 @@ function parse(chunks: string[], maxSize = 1 << 20): Seen {
       readText: (onText, onEnd) => {
         try {
           for (const chunk of chunks) onText(chunk);
-          onEnd?.();
+          if (end) onEnd?.();
         } catch (error) {
           failure = error;
         }
@@ -47,6 +47,12 @@ describe("readSse: the WHATWG event stream rules, through eventsource-parser", (
   it("ends lines at LF, CR and CRLF, also when a CRLF is split across chunks", () => {
     const { events } = parse(["data: a\r", "\ndata: b\r\rdata: c\r\n", "\r", "\n", "data: d\n\n"]);
     expect(events.map((e) => e.data)).toEqual(["a\nb", "c", "d"]);
+  });
+
+  it("an event ended by a lone CR is dispatched as it arrives, on a stream that stays open", () => {
+    expect(parse(["data: a\r\r"], 1 << 20, false).events.map((e) => e.data)).toEqual(["a"]);
+    expect(parse(["data: a\r", "\r"], 1 << 20, false).events.map((e) => e.data)).toEqual(["a"]);
+    expect(parse(["data: a\r\n\r", "\ndata: b\n\n"], 1 << 20, false).events.map((e) => e.data)).toEqual(["a", "b"]);
   });
 
   it("ignores comments and unknown fields; a trailing event with no empty line is dropped", () => {

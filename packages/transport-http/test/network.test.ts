@@ -124,3 +124,23 @@ describe("connections", () => {
     expect(outcomes.filter((o) => o.status === "fulfilled").length).toBeGreaterThan(150);
   });
 });
+
+describe("an unsolicited 408 on a connection the server was closing", () => {
+  it("a tools/call answered 408 + close is sent once more on a new connection, and succeeds", async () => {
+    const server = await rawServer((request, socket) => {
+      // The server's idle timeout fired as the request arrived: 408, and the connection closes.
+      if (request.connection === 1) socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      else socket.write(response(answer(request.json?.id, { content: [{ type: "text", text: "ran" }] })));
+    });
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ content: [{ type: "text", text: "ran" }] });
+    expect(server.requests.map((r) => r.connection)).toEqual([1, 2]);
+  });
+
+  it("a second 408 is the answer: HttpError 408, no third try", async () => {
+    const server = await rawServer((_request, socket) => socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"));
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ status: 408 });
+    expect(server.requests).toHaveLength(2);
+  });
+});

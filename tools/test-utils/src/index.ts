@@ -113,7 +113,8 @@ export function activeHandles(): Record<string, number> {
   return counts;
 }
 
-export { startSdkServer, type SdkServer } from "./sdk-server.js";
+export { startSdkServer, type SdkServer, type SdkServerOptions } from "./sdk-server.js";
+export { sideEffectServer, type SideEffectServer } from "./sdk-side-effect.js";
 export { buildProbe1x, buildProbeV2, probeEvents, probeStdioEntry, type ProbeAnswer } from "./probe.js";
 export { buildV2Server, spawnV2Stdio, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "./sdk-v2.js";
 export { SKILL_FILES, startV2SkillsServer, type SkillTamper, type V2SkillsServer } from "./sdk-v2-skills.js";

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from "node:https";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
@@ -13,6 +14,8 @@ export interface SdkServer {
   requests: { method: string; headers: IncomingMessage["headers"] }[];
   /** Forgets every session, as a restarted server would. */
   restart(): Promise<void>;
+  /** Stops listening, then cuts every connection (no stream ends cleanly): a crash; the port refuses from then on. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,15 +43,35 @@ function buildMcpServer(): McpServer {
   return server;
 }
 
+/** Options of {@link startSdkServer}. */
+export interface SdkServerOptions {
+  /** Answer with JSON bodies instead of SSE streams. */
+  json?: boolean;
+  tls?: { key: string; cert: string };
+  /** Serve another server than the default one. */
+  build?: () => McpServer;
+  /** Resumable streams: the SDK's in-memory event store (every SSE event has an id), `retry: 20`. */
+  resumable?: boolean;
+  /**
+   * How a request for a session the server does not know is refused: `404` (the SDK transport's
+   * own answer, the default) or `400` "Bad Request: No valid session ID provided" (the SDK's
+   * example servers' answer).
+   */
+  unknownSession?: 404 | 400;
+  /** Sees each request first; returns true when it handled it (answered, or destroyed the socket). */
+  intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
 /**
  * Starts a Streamable HTTP server on the official SDK (tools `add`, `sleep`, `repeat`; prompt `greeting`) on a
  * free loopback port; over HTTPS with `tls` (a PEM key and certificate); `build` serves another server.
  */
-export async function startSdkServer(options: { json?: boolean; tls?: { key: string; cert: string }; build?: () => McpServer } = {}): Promise<SdkServer> {
+export async function startSdkServer(options: SdkServerOptions = {}): Promise<SdkServer> {
   let sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: SdkServer["requests"] = [];
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     requests.push({ method: req.method ?? "", headers: req.headers });
+    if (options.intercept?.(req, res)) return;
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -56,7 +79,8 @@ export async function startSdkServer(options: { json?: boolean; tls?: { key: str
       const sessionId = req.headers["mcp-session-id"] as string | undefined;
       let transport = sessionId ? sessions.get(sessionId) : undefined;
       if (sessionId && !transport) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
+        const [status, code, message] = options.unknownSession === 400 ? [400, -32000, "Bad Request: No valid session ID provided"] : [404, -32001, "Session not found"];
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
         return;
       }
       if (!transport) {
@@ -67,6 +91,7 @@ export async function startSdkServer(options: { json?: boolean; tls?: { key: str
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           enableJsonResponse: options.json === true,
+          ...(options.resumable ? { eventStore: new InMemoryEventStore(), retryInterval: 20 } : {}),
           onsessioninitialized: (id) => {
             sessions.set(id, created);
           },
@@ -94,6 +119,12 @@ export async function startSdkServer(options: { json?: boolean; tls?: { key: str
     url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}/mcp`,
     requests,
     restart: closeSessions,
+    kill: async () => {
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      await closed;
+      await closeSessions();
+    },
     stop: async () => {
       await closeSessions();
       http.closeAllConnections();
