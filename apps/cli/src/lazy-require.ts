@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 
@@ -13,4 +14,9 @@ const require = createRequire(import.meta.url);
  */
 export function lazyRequire<T>(name: string): T {
   return require(realpathSync(require.resolve(name))) as T;
+}
+
+/** An ES module dependency loaded when first needed, from its real path (as {@link lazyRequire}, for the same reason). */
+export async function lazyImport<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(realpathSync(require.resolve(name))).href)) as T;
 }

@@ -22,7 +22,7 @@ afterAll(async () => {
 async function httpServer(): Promise<string> {
   const child = spawn(process.execPath, [script, "http"], { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
-  const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+  const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
   return (JSON.parse(line) as { url: string }).url;
 }
 
