@@ -1,6 +1,7 @@
 // A CommonJS dependency loaded when first needed, not with the CLI's start, from its real path.
 import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 
@@ -14,4 +15,9 @@ const require = createRequire(import.meta.url);
  */
 export function lazyRequire<T>(name: string): T {
   return require(realpathSync(require.resolve(name))) as T;
+}
+
+/** An ES module dependency loaded when first needed, from its real path (as {@link lazyRequire}, for the same reason). */
+export async function lazyImport<T>(name: string): Promise<T> {
+  return (await import(pathToFileURL(realpathSync(require.resolve(name))).href)) as T;
 }

@@ -219,6 +219,6 @@ export async function findTool(session: Session, words: string[], signal?: Abort
 export async function prepareCall(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; args: Record<string, unknown> }> {
   const { tool, rest } = await findTool(session, words, signal);
   const args = parseArguments(rest, tool.inputSchema, session.cwd);
-  validateArguments(label(tool), args, tool.inputSchema);
+  await validateArguments(label(tool), args, tool.inputSchema);
   return { tool, args };
 }

@@ -1,10 +1,9 @@
 // Tool arguments from the command line (HTTPie style), checked against the tool's schema, and a schema described in words.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type * as AjvModule from "ajv";
-import type { ErrorObject } from "ajv";
+import type * as AdaptersModule from "@mcp/adapters";
 import { CliError, EXIT } from "./ui.js";
-import { lazyRequire } from "./lazy-require.js";
+import { lazyImport } from "./lazy-require.js";
 
 /** A JSON Schema, as far as the CLI reads one. */
 export type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
@@ -115,35 +114,16 @@ export function parseArguments(words: string[], schema: Schema | undefined, cwd:
   return args;
 }
 
-function describeError(error: ErrorObject): string {
-  const field = error.instancePath ? error.instancePath.slice(1).replace(/\//g, ".") : "";
-  switch (error.keyword) {
-    case "required":
-      return `missing required argument "${String(error.params["missingProperty"])}"`;
-    case "additionalProperties":
-      return `unknown argument "${String(error.params["additionalProperty"])}"`;
-    case "type":
-      return `argument "${field}" must be ${String(error.params["type"])} (got ${JSON.stringify(error.data)})`;
-    case "enum":
-      return `argument "${field}" must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    default:
-      return `argument "${field || "(root)"}" ${error.message ?? "is invalid"}`;
-  }
-}
-
-/** Validates arguments against the tool's input schema; throws a usage error naming each bad field. */
-export function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): void {
+/**
+ * Validates arguments against the tool's input schema; throws a usage error naming each bad field.
+ * The check is `@mcp/adapters`' (one validator for the stack, which interprets the server's schema
+ * and never compiles it to code), loaded when arguments are checked, not with the CLI: most
+ * commands never check any.
+ */
+export async function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): Promise<void> {
   if (!schema) return;
-  // Loaded when arguments are checked, not with the CLI: most commands never check any.
-  const { Ajv } = lazyRequire<typeof AjvModule>("ajv");
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true });
-  let validate;
-  try {
-    validate = ajv.compile(schema);
-  } catch {
-    return; // a schema ajv cannot compile (remote $ref, another draft): the server will judge
-  }
-  if (validate(args)) return;
-  const problems = [...new Set((validate.errors ?? []).map(describeError))];
-  throw new CliError(`invalid arguments for ${toolLabel}: ${problems.join("; ")}`, EXIT.usage);
+  const { argumentIssues } = await lazyImport<typeof AdaptersModule>("@mcp/adapters");
+  const issues = argumentIssues(schema, args);
+  if (issues.length === 0) return;
+  throw new CliError(`invalid arguments for ${toolLabel}: ${issues.map((issue) => issue.message).join("; ")}`, EXIT.usage);
 }

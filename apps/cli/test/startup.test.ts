@@ -44,7 +44,9 @@ describe("start-up", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("call 1 in pid");
     expect(run.modules).toContain("packages/manager/dist/index.js");
-    expect(run.modules).toContain("ajv"); // the arguments are checked against the tool's schema
+    // The arguments are checked against the tool's schema, by @mcp/adapters' validator.
+    expect(run.modules).toContain("packages/adapters/dist/validate.js");
+    expect(run.modules).toContain("@cfworker/json-schema");
     // No terminal here: no progress bar; a call's result is no table.
     for (const unwanted of ["packages/gateway/", "apps/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod", "cli-progress", "cli-table3"]) {
       expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
@@ -56,7 +58,7 @@ describe("start-up", () => {
     const run = await loaded(["--json", "tools"], "tools.log");
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ name: expect.stringContaining("counter") })]));
-    for (const unwanted of ["cli-table3", "cli-progress", "ajv", "packages/gateway/"]) expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
+    for (const unwanted of ["cli-table3", "cli-progress", "packages/adapters/", "@cfworker/json-schema", "packages/gateway/"]) expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
   });
 
   it("the entry's log levels for mcp watch --level are the inspector's", () => {

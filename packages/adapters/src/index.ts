@@ -1,6 +1,6 @@
 export { DEFAULT_MAX_RESULT_CHARS, type AdapterOptions, type AdapterTool, type ToolContent, type ToolResult } from "./types.js";
 export { fromStrictArguments, providerSchema } from "./schema.js";
-export { argumentProblem } from "./validate.js";
+export { argumentIssues, argumentProblem, type ArgumentIssue } from "./validate.js";
 export { runTool, toolError } from "./run.js";
 export { resultParts, resultText, type ResultPart } from "./content.js";
 export { toolSearch, type ToolSearch, type ToolSearchOptions, type ToolSearchSource } from "./search.js";

@@ -11,6 +11,7 @@ import {
   withStatelessMeta,
   type HeaderParam,
 } from "./stateless.js";
+import { dropMalformedItems, LIST_ITEM_KEYS } from "./list-items.js";
 import { callCapabilities, followTask, serverOffersTasks } from "./tasks-extension.js";
 import { traceRequests, type TracingApi } from "./tracing.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types.js";
@@ -99,7 +100,10 @@ export function createSession(context: SessionContext): Session {
     for (let round = 0; ; round++) {
       const result = await transport.request<Record<string, unknown>>(method, withStatelessMeta(current, { version: protocolVersion, capabilities: requestCapabilities, clientInfo, logLevel }), callOptions);
       const type = result?.["resultType"];
-      if (type === undefined || type === "complete") return (method === "tools/list" ? filterTools(result) : result) as T;
+      if (type === undefined || type === "complete") {
+        const checked = LIST_ITEM_KEYS.has(method) ? (dropMalformedItems(name, method, result, options.onError) as Record<string, unknown>) : result;
+        return (method === "tools/list" ? filterTools(checked) : checked) as T;
+      }
       if (type === "task") {
         if (!taskable || requestCapabilities === capabilities) throw new InvalidResultError(`MCP server "${name}" answered ${method} with a task, which this request did not allow`);
         const tool = String((params as { name?: unknown } | undefined)?.name);
@@ -117,7 +121,11 @@ export function createSession(context: SessionContext): Session {
   };
 
   // The 2025 era adds nothing: requests go straight to the transport, with no extra promise per call.
-  const plain: Session["request"] = stateless ? statelessRequest : (method, params, requestOptions) => transport.request(method, params, requestOptions);
+  // List results are checked item by item (see list-items.ts).
+  const plain: Session["request"] = stateless
+    ? statelessRequest
+    : (method, params, requestOptions) =>
+        LIST_ITEM_KEYS.has(method) ? transport.request(method, params, requestOptions).then((result) => dropMalformedItems(name, method, result, options.onError) as never) : transport.request(method, params, requestOptions);
   const request = context.tracing ? traceRequests(context.tracing, { server: name, protocolVersion, transport: http ? "http" : "stdio" }, plain) : plain;
 
   /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */

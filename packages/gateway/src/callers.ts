@@ -1,5 +1,6 @@
 // The callers file of `mcp serve --callers`: who may call, with which token, lists, rates and view.
 
+import { InvalidConfigError } from "@mcp/client";
 import { callerId, RESERVED_CALLER_NAMES, type Caller, type RateRule } from "./policy.js";
 
 /** The names of a JSON object's own keys as written, duplicates included (JSON.parse keeps only the last). */
@@ -31,20 +32,25 @@ export function parseRate(text: string): { count: number; perSecond: number } | 
   return seconds !== undefined && count > 0 ? { count, perSecond: count / seconds } : undefined;
 }
 
+/** A problem in a file: `<file>: <what>` as the message, the file and the field (a dotted path) on the error. */
+export function fileProblem(file: string, field: string | undefined, message: string, cause?: unknown): InvalidConfigError {
+  return new InvalidConfigError(message, { file, field, cause });
+}
+
 /** A caller's `rate`/`burst` and `rates` as rules, or why they are wrong. */
-function ratesOf(entry: Record<string, unknown>, where: string): RateRule[] | undefined {
+function ratesOf(entry: Record<string, unknown>, where: string, fail: (field: string, message: string) => InvalidConfigError): RateRule[] | undefined {
   const rules: RateRule[] = [];
   const add = (pattern: string, spec: unknown, burst: unknown, field: string): void => {
     const rate = typeof spec === "string" ? parseRate(spec) : undefined;
-    if (!rate) throw new Error(`${where}: "${field}" must be a rate like "100/min" (per s, min, h or day)`);
-    if (burst !== undefined && (typeof burst !== "number" || !Number.isInteger(burst) || burst < 1)) throw new Error(`${where}: "burst" must be a whole number of 1 or more`);
+    if (!rate) throw fail(field, `${where}: "${field}" must be a rate like "100/min" (per s, min, h or day)`);
+    if (burst !== undefined && (typeof burst !== "number" || !Number.isInteger(burst) || burst < 1)) throw fail("burst", `${where}: "burst" must be a whole number of 1 or more`);
     rules.push({ pattern, perSecond: rate.perSecond, burst: (burst) ?? Math.max(1, Math.round(rate.count)), text: spec as string });
   };
   if (entry["rate"] !== undefined) add("*", entry["rate"], entry["burst"], "rate");
-  else if (entry["burst"] !== undefined) throw new Error(`${where}: "burst" needs a "rate"`);
+  else if (entry["burst"] !== undefined) throw fail("burst", `${where}: "burst" needs a "rate"`);
   const per = entry["rates"];
   if (per !== undefined) {
-    if (typeof per !== "object" || per === null || Array.isArray(per)) throw new Error(`${where}: "rates" must be an object of "<server>__<tool>" patterns and rates, { "crm__*": "10/min" }`);
+    if (typeof per !== "object" || per === null || Array.isArray(per)) throw fail("rates", `${where}: "rates" must be an object of "<server>__<tool>" patterns and rates, { "crm__*": "10/min" }`);
     for (const [pattern, spec] of Object.entries(per)) add(pattern, spec, undefined, `rates.${pattern}`);
   }
   return rules.length > 0 ? rules : undefined;
@@ -52,8 +58,8 @@ function ratesOf(entry: Record<string, unknown>, where: string): RateRule[] | un
 
 /**
  * Reads a callers file: `{ "<name>": { "token": "…", "allow": [...], "deny": [...], "rate": "100/min",
- * "burst": 20, "rates": { "crm__*": "10/min" }, "view": "support" } }`. Throws a message naming the
- * caller and field that is wrong; a name given twice, or one the gateway keeps for itself
+ * "burst": 20, "rates": { "crm__*": "10/min" }, "view": "support" } }`. Throws an
+ * `InvalidConfigError` naming the file, the caller and the field that is wrong (`field`: `"<caller>.<field>"`); a name given twice, or one the gateway keeps for itself
  * ({@link RESERVED_CALLER_NAMES}), is refused.
  */
 export function parseCallers(text: string, file: string): Map<string, Caller> {
@@ -61,27 +67,28 @@ export function parseCallers(text: string, file: string): Map<string, Caller> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file}: not JSON (${(error as Error).message})`, { cause: error });
+    throw fileProblem(file, undefined, `${file}: not JSON (${(error as Error).message})`, error);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${file}: expected an object of callers, { "<name>": { "token": "…" } }`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fileProblem(file, undefined, `${file}: expected an object of callers, { "<name>": { "token": "…" } }`);
   const seen = new Set<string>();
   for (const name of keysAsWritten(text)) {
-    if (seen.has(name)) throw new Error(`${file}: caller "${name}" is named twice`);
+    if (seen.has(name)) throw fileProblem(file, name, `${file}: caller "${name}" is named twice`);
     seen.add(name);
   }
   const byToken = new Map<string, Caller>();
   for (const [name, entry] of Object.entries(value)) {
     const where = `${file}: caller "${name}"`;
-    if (RESERVED_CALLER_NAMES.has(name)) throw new Error(`${where}: the name is the gateway's own (${[...RESERVED_CALLER_NAMES].join(", ")}); choose another`);
-    if (typeof entry !== "object" || entry === null) throw new Error(`${where}: expected an object`);
+    const fail = (field: string | undefined, message: string): InvalidConfigError => fileProblem(file, field === undefined ? name : `${name}.${field}`, message);
+    if (RESERVED_CALLER_NAMES.has(name)) throw fail(undefined, `${where}: the name is the gateway's own (${[...RESERVED_CALLER_NAMES].join(", ")}); choose another`);
+    if (typeof entry !== "object" || entry === null) throw fail(undefined, `${where}: expected an object`);
     const { token, allow, deny, view } = entry as Record<string, unknown>;
-    if (typeof token !== "string" || token.length < 16) throw new Error(`${where}: "token" must be a string of at least 16 characters`);
+    if (typeof token !== "string" || token.length < 16) throw fail("token", `${where}: "token" must be a string of at least 16 characters`);
     for (const [field, list] of [["allow", allow], ["deny", deny]] as const) {
-      if (list !== undefined && (!Array.isArray(list) || list.some((p) => typeof p !== "string"))) throw new Error(`${where}: "${field}" must be an array of strings`);
+      if (list !== undefined && (!Array.isArray(list) || list.some((p) => typeof p !== "string"))) throw fail(field, `${where}: "${field}" must be an array of strings`);
     }
-    if (view !== undefined && typeof view !== "string") throw new Error(`${where}: "view" must be the name of a view`);
-    if (byToken.has(token)) throw new Error(`${where}: its token is also another caller's`);
-    const rates = ratesOf(entry as Record<string, unknown>, where);
+    if (view !== undefined && typeof view !== "string") throw fail("view", `${where}: "view" must be the name of a view`);
+    if (byToken.has(token)) throw fail("token", `${where}: its token is also another caller's`);
+    const rates = ratesOf(entry as Record<string, unknown>, where, fail);
     byToken.set(token, { id: callerId(token), name, allow: allow as string[] | undefined, deny: deny as string[] | undefined, ...(rates ? { rates } : {}), ...(view === undefined ? {} : { view }) });
   }
   return byToken;

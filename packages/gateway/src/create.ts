@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable, Writable } from "node:stream";
+import { InvalidConfigError } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { Gateway, type GatewayOptions } from "./gateway.js";
@@ -76,7 +77,7 @@ export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
 export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
   const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
   for (const caller of callers ?? []) {
-    if (caller.view !== undefined && !options.views?.has(caller.view)) throw new Error(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`);
+    if (caller.view !== undefined && !options.views?.has(caller.view)) throw new InvalidConfigError(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`, { field: "view" });
   }
   const core = new Gateway(manager, { ...options, callers });
   if (options.handlers) bindHandlers(options.handlers, core);
@@ -89,7 +90,7 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
       const view = caller.view === undefined ? undefined : core.views.get(caller.view);
-      if (caller.view !== undefined && !view) throw new Error(`the stdio caller's view "${caller.view}" is not one of the gateway's views`);
+      if (caller.view !== undefined && !view) throw new InvalidConfigError(`the stdio caller's view "${caller.view}" is not one of the gateway's views`, { field: "view" });
       const transport = new StdioServerTransport(stdioOptions.stdin, stdioOptions.stdout);
       const handle = sdkServeStdio((ctx) => createInstance(core, { server: undefined, view, endpoint: "stdio", caller, era: ctx.era }, true), { transport, onerror: (error) => core.warn(error.message) });
       const served = { close: () => (stdio.delete(served), handle.close()) };

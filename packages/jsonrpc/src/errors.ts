@@ -148,18 +148,21 @@ export class ParseError extends McpError {
   }
 }
 
-/** A configuration value is missing or wrong. Names the server (when known) and the field. */
+/** A configuration value is missing or wrong. Names the server (when known), the field, and the file it came from (when it came from one). */
 export class InvalidConfigError extends McpError {
   static override readonly brand: string = "InvalidConfigError";
   declare readonly serverName: string | undefined;
-  /** The offending field, e.g. `"timeout"`, `"type"`, `"command"`. */
+  /** The offending field, e.g. `"timeout"`, `"type"`, `"command"` (a dotted path inside a file, e.g. `"alice.token"`). */
   declare readonly field: string | undefined;
+  /** The file the value was read from, when it was (e.g. the gateway's callers file). */
+  declare readonly file: string | undefined;
 
-  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; code?: "invalid_config" | "unknown_server_type"; cause?: unknown } = {}) {
+  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; file?: string | undefined; code?: "invalid_config" | "unknown_server_type"; cause?: unknown } = {}) {
     const named = options.serverName === undefined || message.includes(`MCP server "${options.serverName}"`);
     super(options.code ?? "invalid_config", named ? message : `MCP server "${options.serverName}": ${message}`, options);
     this.serverName = options.serverName;
     this.field = options.field;
+    this.file = options.file;
   }
 }
 

@@ -1,4 +1,5 @@
-import { ProxyError, proxyRefusalStatus } from "@mcp/jsonrpc";
+import { InvalidConfigError, ProxyError, proxyRefusalStatus } from "@mcp/jsonrpc";
+import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES, proxyEnvKey } from "@mcp/jsonrpc/internal";
 import { NODE_NETWORK, proxiedFetch } from "#platform";
 
 /**
@@ -7,30 +8,34 @@ import { NODE_NETWORK, proxiedFetch } from "#platform";
  * path as `@mcp/transport-http`. Node's built-in `fetch` (before Node 24's `NODE_USE_ENV_PROXY`)
  * ignores those variables. On Bun, Bun's own `fetch` (which reads them itself). Elsewhere
  * (browsers, workers) and when no proxy applies, the global `fetch` as it is; a proxy URL is
- * refused there.
+ * refused there. Which variable applies, and what a proxy URL must be, is `@mcp/transport-http`'s
+ * policy, from one place (`@mcp/jsonrpc/internal`): a bad one is an `InvalidConfigError` naming
+ * the option or the variable, in the transport's words.
  */
-
-const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
 
 type Fetch = typeof fetch;
 
 /** One dispatcher per proxy setting, kept for the process (its idle connections do not keep it alive). */
 const proxied = new Map<string, Promise<Fetch>>();
 
-/** The proxy a request to `url` goes through as the environment says, ignoring `NO_PROXY`. */
-function envProxy(url: URL): string | undefined {
-  const env = process.env;
-  const http = env["http_proxy"] || env["HTTP_PROXY"] || undefined;
-  return url.protocol === "https:" ? env["https_proxy"] || env["HTTPS_PROXY"] || http : http;
+/** A proxy URL that is not one, as the transport words it. */
+function checkProxyUrl(value: unknown, field: string): void {
+  const url = parseProxyUrl(value, field);
+  if (typeof url === "string") throw new InvalidConfigError(url, { field });
 }
 
 /** The `fetch` for one call: the caller's, a proxied one, or the global one. */
 export function fetchFor(url: string, proxy: string | false | undefined): Fetch | Promise<Fetch> {
   if (proxy === false) return fetch;
   if (!NODE_NETWORK) return typeof proxy === "string" ? proxiedFetch(proxy) : fetch; // a URL is refused there, clearly
-  if (proxy === undefined && !PROXY_ENV.some((name) => process.env[name])) return fetch;
+  if (proxy === undefined && !envNamesProxy(process.env)) return fetch;
+  if (proxy === undefined) {
+    for (const name of PROXY_ENV_NAMES) if (process.env[name]) checkProxyUrl(process.env[name], name);
+  } else {
+    checkProxyUrl(proxy, "proxy");
+  }
   // Keyed by the setting: a changed environment gets an agent of its own.
-  const key = proxy ?? `env:${PROXY_ENV.map((name) => process.env[name] ?? "").join("\n")}\n${process.env["no_proxy"] ?? process.env["NO_PROXY"] ?? ""}`;
+  const key = proxy ?? `env:${proxyEnvKey(process.env)}`;
   let found = proxied.get(key);
   if (found === undefined) {
     found = proxiedFetch(proxy);
@@ -39,11 +44,15 @@ export function fetchFor(url: string, proxy: string | false | undefined): Fetch 
   return found;
 }
 
-/** A proxy's refusal (407, a refused CONNECT) as a {@link ProxyError}, or undefined. */
-export function proxyErrorOf(url: string, proxy: string | false | undefined, error: unknown): ProxyError | undefined {
+/**
+ * A proxy's refusal (407, a refused CONNECT) as a {@link ProxyError}; a proxy setting
+ * {@link fetchFor} refused, as its `InvalidConfigError`; otherwise undefined.
+ */
+export function proxyErrorOf(url: string, proxy: string | false | undefined, error: unknown): ProxyError | InvalidConfigError | undefined {
+  if (InvalidConfigError.isInstance(error)) return error;
   if (proxy === false || !NODE_NETWORK) return undefined;
   const status = proxyRefusalStatus(error);
   if (status === undefined) return undefined;
-  const used = proxy ?? envProxy(new URL(url));
+  const used = proxy ?? envProxyFor(new URL(url).protocol, process.env);
   return used === undefined ? undefined : new ProxyError(url, used, { status, cause: error });
 }

@@ -26,6 +26,12 @@ const ping = (options: Parameters<typeof callMCP>[3] = {}): Promise<unknown> =>
   callMCP(server.url, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "lite-test", version: "1" } }, { timeout: 10_000, ...options });
 
 describe("callMCP and proxies", () => {
+  it("a proxy setting that is not an http(s) URL is an InvalidConfigError naming it, in @mcp/transport-http's words", async () => {
+    await expect(ping({ proxy: "ftp://127.0.0.1:9" })).rejects.toMatchObject({ name: "InvalidConfigError", code: "invalid_config", field: "proxy", message: '"proxy" must be an http or https proxy URL, got ftp:' });
+    process.env["HTTPS_PROXY"] = "not a url";
+    await expect(ping()).rejects.toMatchObject({ name: "InvalidConfigError", code: "invalid_config", field: "HTTPS_PROXY", message: '"HTTPS_PROXY" is not a valid proxy URL' });
+  });
+
   it("goes through HTTP_PROXY from the environment, and not when NO_PROXY names the host", async () => {
     process.env["HTTP_PROXY"] = proxy.url;
     const before = proxy.log.length;

@@ -93,3 +93,17 @@ describe("a call that may have run", () => {
     expect(read).toBe(1);
   });
 });
+
+// One redirect policy for @mcp/lite and @mcp/transport-http (@mcp/jsonrpc/internal): the same
+// refusals in the same words; transport-http's redirects.test.ts asserts these strings too.
+describe("a refused redirect says what @mcp/transport-http says", () => {
+  it("another origin, and a 302 of a POST, word for word", async () => {
+    const other = await server(answer);
+    const away = await server((_req, res) => void res.writeHead(307, { location: other.url }).end());
+    const refused = (url: string): Promise<string> => callMCP(url, "ping").then(() => "followed", (e: unknown) => (e as Error).message);
+    expect(await refused(away.url)).toBe(`HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`);
+    const found = await server((_req, res) => void res.writeHead(302, { location: "/moved" }).end());
+    expect(await refused(found.url)).toBe(`HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`);
+    expect(other.seen).toEqual([]);
+  });
+});

@@ -5,7 +5,22 @@ import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import type { DiscoveredServer } from "./config/types.js";
 import { headersHelperProvider } from "./headers-helper.js";
 import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
-import { ServerUnavailableError, type MCPManagerOptions } from "./types.js";
+import type { MCPManagerOptions } from "./types.js";
+
+/**
+ * Why `authorize` cannot run for this config, as the field that rules OAuth out: `type` for a
+ * stdio server (no URL), or the field that brings other credentials (`oauth: false`,
+ * `headersHelper`, an `Authorization` header, an `authProvider`).
+ */
+function notForOAuth(name: string, config: MCPServerConfig): InvalidConfigError {
+  const c = config as unknown as Record<string, unknown>;
+  const fix = (field: string, why: string): InvalidConfigError => new InvalidConfigError(`OAuth applies only to HTTP servers that use it; ${why}`, { serverName: name, field });
+  if (typeof c["url"] !== "string") return fix("type", `this is a ${typeof c["type"] === "string" ? `"${c["type"]}"` : "stdio"} server (no "url")`);
+  if (c["authProvider"]) return fix("authProvider", "this one has an authProvider");
+  if (c["oauth"] === false) return fix("oauth", 'this one sets "oauth": false');
+  if (c["headersHelper"] !== undefined) return fix("headersHelper", 'its "headersHelper" brings the credentials (add an "oauth" object to use both)');
+  return fix("headers", 'its "Authorization" header brings the credentials');
+}
 
 /**
  * The credentials of the manager's HTTP servers: one OAuth provider per server (its tokens and
@@ -24,7 +39,7 @@ export class Credentials {
 
   /** Runs the OAuth flow for an HTTP server now; the tokens land in the token store. */
   async authorize(name: string, config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined }): Promise<void> {
-    if (!wantsOAuth(config)) throw new ServerUnavailableError(name, "disabled", "OAuth applies only to HTTP servers without oauth: false");
+    if (!wantsOAuth(config)) throw notForOAuth(name, config);
     const step = loopbackStepFor(config, options);
     const provider = providerFor(name, config, this.#store(), (_server, request) => step(request));
     await provider.authorizeNow();

@@ -108,7 +108,7 @@ export class ServerSupervisor {
     }
     const state = this.status.state;
     if (state === "connected" && this.connection) return Promise.resolve(this.connection);
-    if (state === "failed" || state === "disabled") return Promise.reject(new ServerUnavailableError(this.name, state, this.status.lastError));
+    if (state === "failed" || state === "disabled") return Promise.reject(new ServerUnavailableError(this.name, state, state === "failed" ? this.status.lastError : undefined));
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter: Waiter = {

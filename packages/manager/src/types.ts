@@ -104,7 +104,7 @@ export class ServerUnavailableError extends McpError {
   declare readonly state: ServerState | undefined;
 
   constructor(serverName: string, state: ServerState | undefined, reason?: string) {
-    const why = state === undefined ? "is not configured" : state === "disabled" ? "is disabled or disconnected" : `failed${reason ? `: ${reason}` : ""}`;
+    const why = state === undefined ? "is not configured" : state === "disabled" ? `is disabled or disconnected${reason ? `: ${reason}` : ""}` : `failed${reason ? `: ${reason}` : ""}`;
     super("server_unavailable", `MCP server "${serverName}" ${why}`);
     this.serverName = serverName;
     this.state = state;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MemoryTokenStore } from "@mcp/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InvalidConfigError } from "@mcp/jsonrpc";
 import { MCPManager } from "../src/index.js";
 
 let server: Server;
@@ -38,5 +39,23 @@ describe("OAuth in the manager", () => {
     expect(await lastErrorCodeOf({ headers: { Authorization: "Bearer static" } })).toBe("http_error");
     expect(await lastErrorCodeOf({ oauth: false })).toBe("http_error");
     expect(await lastErrorCodeOf({}, { oauth: false })).toBe("http_error");
+  });
+});
+
+describe("authorizeServer on a config OAuth does not apply to", () => {
+  const cases: { config: Record<string, unknown>; field: string; says: string }[] = [
+    { config: { command: process.execPath }, field: "type", says: 'this is a stdio server (no "url")' },
+    { config: { type: "stdio", command: process.execPath }, field: "type", says: 'this is a "stdio" server (no "url")' },
+    { config: { type: "http", url: "http://127.0.0.1:1/mcp", oauth: false }, field: "oauth", says: 'this one sets "oauth": false' },
+    { config: { type: "http", url: "http://127.0.0.1:1/mcp", headersHelper: "print-headers" }, field: "headersHelper", says: '"headersHelper" brings the credentials' },
+    { config: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { authorization: "Bearer x" } }, field: "headers", says: '"Authorization" header brings the credentials' },
+  ];
+  it.each(cases)("is an InvalidConfigError naming field $field, with the reason", async ({ config, field, says }) => {
+    const manager = new MCPManager({ reconnect: false, oauth: { store: new MemoryTokenStore() } });
+    const error = await manager.authorizeServer("docs", config as never).catch((e: unknown) => e);
+    expect(InvalidConfigError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "invalid_config", serverName: "docs", field });
+    expect((error as Error).message).toContain('MCP server "docs": OAuth applies only to HTTP servers that use it; ');
+    expect((error as Error).message).toContain(says);
   });
 });

@@ -4,7 +4,7 @@ import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 import { UndiciExchange, type Attempt } from "./undici-response.js";
-import { parseProxyUrl } from "./urls.js";
+import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES } from "@mcp/jsonrpc/internal";
 import { checkHeader } from "./headers.js";
 
 /**
@@ -39,14 +39,6 @@ export const POOL_LIMITS = {
   /** Connections open at once to one origin for the side lane (see `ExchangeRequest.sideLane`). */
   sideLaneConnections: 4,
 } as const;
-
-const PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"] as const;
-
-function envProxy(protocol: string): string | undefined {
-  const env = process.env;
-  const http = env["http_proxy"] || env["HTTP_PROXY"] || undefined;
-  return protocol === "https:" ? env["https_proxy"] || env["HTTPS_PROXY"] || http : http;
-}
 
 function checkProxyUrl(value: string, serverName: string | undefined, field: string): URL {
   const url = parseProxyUrl(value, field);
@@ -89,9 +81,9 @@ export async function dispatcherFor(options: NetworkOptions): Promise<{ create: 
     // A plain-http server is asked through the proxy as curl does (absolute URL); https is tunnelled (CONNECT).
     return { create: (connections = POOL_LIMITS.connections) => new ProxyAgent({ ...base, connections, uri: proxy, proxyTunnel: false, ...tls }), proxyFor: () => proxy };
   }
-  if (options.proxy === undefined && PROXY_ENV.some((name) => process.env[name])) {
-    for (const name of PROXY_ENV) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
-    return { create: (connections = POOL_LIMITS.connections) => new EnvHttpProxyAgent({ ...base, connections, proxyTunnel: false, ...tls }), proxyFor: (url) => envProxy(url.protocol) };
+  if (options.proxy === undefined && envNamesProxy(process.env)) {
+    for (const name of PROXY_ENV_NAMES) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
+    return { create: (connections = POOL_LIMITS.connections) => new EnvHttpProxyAgent({ ...base, connections, proxyTunnel: false, ...tls }), proxyFor: (url) => envProxyFor(url.protocol, process.env) };
   }
   return { create: (connections = POOL_LIMITS.connections) => new Agent({ ...base, connections }), proxyFor: () => undefined };
 }

@@ -1,4 +1,5 @@
 import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError, failedBeforeSending, redactUrl } from "@mcp/jsonrpc";
+import { judgeRedirect, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
@@ -221,11 +222,11 @@ export class RequestPath {
     return new NetworkError(request.url.href, error, { serverName: this.#serverName, mayHaveRun: request.method !== "GET" && !failedBeforeSending(error) });
   }
 
-  /** One exchange; a redirect it answers is followed when {@link RequestPath.#refusal} finds nothing against it. */
+  /** One exchange; a redirect it answers is followed when the redirect policy (`judgeRedirect`) allows it. */
   #follow(pool: ExchangePool, request: ExchangeRequest, hops: number): Promise<ExchangeResponse> {
     return pool.exchange(request).then(
       (response) => {
-        if (!REDIRECTS.has(response.status)) return response;
+        if (!REDIRECT_STATUSES.has(response.status)) return response;
         const location = response.header("location");
         return location === undefined ? response : this.#redirect(pool, request, response, location, hops);
       },
@@ -237,43 +238,19 @@ export class RequestPath {
 
   #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number): Promise<ExchangeResponse> {
     response.cancel();
-    let target: URL;
-    try {
-      target = new URL(location, current.url);
-    } catch {
-      return Promise.reject(notFollowed(response, current, location, "it is not a valid URL"));
-    }
-    const refusal = this.#refusal(current.method, response.status, target, hops);
-    if (refusal !== undefined) return Promise.reject(notFollowed(response, current, target.href, refusal));
+    // The policy @mcp/lite shares (@mcp/jsonrpc/internal): same origin, a POST only by 307/308, at most maxRedirects.
+    const judged = judgeRedirect({ configured: this.#url, current: current.url, location, status: response.status, method: current.method, hops, maxRedirects: this.#maxRedirects });
+    if ("refuse" in judged) return Promise.reject(notFollowed(response, current, judged.target ?? location, judged.refuse));
     // Same origin: the request goes as it was (a 307/308 POST with its body, a GET as a GET).
     const headers = { ...current.headers };
     delete headers["content-length"]; // the exchange sets it for the body it sends, if any
-    return this.#follow(pool, { ...current, url: target, headers }, hops + 1);
-  }
-
-  /**
-   * Why a redirect is not followed, or undefined when it is. The policy: only to the configured
-   * origin (so no header, credential or session ever leaves for an origin the user did not
-   * configure, and no other origin's answer can set the session), a JSON-RPC POST only by 307/308
-   * (301/302/303 would turn it into a GET whose answer could settle a call that never ran), at most
-   * `maxRedirects` hops.
-   */
-  #refusal(method: ExchangeRequest["method"], status: number, target: URL, hops: number): string | undefined {
-    if (target.protocol !== "http:" && target.protocol !== "https:") return `it is not an http or https URL (${target.protocol})`;
-    if (target.origin !== this.#url.origin) {
-      return `it points to another origin (${target.origin}), and redirects are followed only within ${this.#url.origin}; if you trust the new address, put it in the server's "url"`;
-    }
-    if (method !== "GET" && status !== 307 && status !== 308) return `a ${status} would turn the ${method} into a GET without its body; only 307 and 308 are followed for a ${method}`;
-    if (hops >= this.#maxRedirects) return `more than ${this.#maxRedirects} redirects in a row`;
-    return undefined;
+    return this.#follow(pool, { ...current, url: judged.follow, headers }, hops + 1);
   }
 }
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The error for a redirect that is not followed: its status, where it pointed, and why. */
 function notFollowed(response: ExchangeResponse, request: ExchangeRequest, location: string, why: string): HttpError {
   const details = { status: response.status, statusText: response.statusText, url: request.url.href, location };
-  return new HttpError(details, "http_error", `HTTP ${response.status}: a redirect to ${redactUrl(location)}, not followed: ${why}`);
+  return new HttpError(details, "http_error", redirectNotFollowedMessage(response.status, redactUrl(location), why));
 }
 

@@ -1,3 +1,5 @@
+import { parseProxyUrl as sharedParseProxyUrl } from "@mcp/jsonrpc/internal";
+
 // The URLs a config holds: the server's, and a proxy's.
 
 /**
@@ -19,14 +21,6 @@ export function parseHttpUrl(value: unknown): URL | string {
 /**
  * A proxy URL (`proxy` of a config, or `HTTPS_PROXY` and its kind), or what is wrong with it: it
  * must be an http or https URL. The sentence names `field` and never the URL (it may hold a password).
+ * The proxy policy `@mcp/lite` shares (`@mcp/jsonrpc/internal`).
  */
-export function parseProxyUrl(value: unknown, field = "proxy"): URL | string {
-  if (typeof value !== "string") return `"${field}" must be a proxy URL (or false for none)`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `"${field}" is not a valid proxy URL`;
-  }
-  return url.protocol === "http:" || url.protocol === "https:" ? url : `"${field}" must be an http or https proxy URL, got ${url.protocol}`;
-}
+export const parseProxyUrl: (value: unknown, field?: string) => URL | string = sharedParseProxyUrl;

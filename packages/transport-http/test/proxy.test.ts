@@ -182,6 +182,12 @@ describe("the environment's proxy", () => {
     withEnv({ HTTPS_PROXY: "not a url" });
     await expect(session({ url: "http://127.0.0.1:1/mcp" })).rejects.toMatchObject({ name: "InvalidConfigError", field: "HTTPS_PROXY" });
   });
+
+  it("a bad proxy setting says what @mcp/lite says, word for word (one policy, @mcp/jsonrpc/internal)", async () => {
+    await expect(session({ url: "http://127.0.0.1:1/mcp", proxy: "ftp://127.0.0.1:9" })).rejects.toMatchObject({ name: "InvalidConfigError", field: "proxy", message: '"proxy" must be an http or https proxy URL, got ftp:' });
+    withEnv({ HTTPS_PROXY: "not a url" });
+    await expect(session({ url: "http://127.0.0.1:1/mcp" })).rejects.toMatchObject({ name: "InvalidConfigError", field: "HTTPS_PROXY", message: '"HTTPS_PROXY" is not a valid proxy URL' });
+  });
 });
 
 describe("certificates", () => {

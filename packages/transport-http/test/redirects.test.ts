@@ -1,5 +1,5 @@
 // Redirects: followed only within the configured origin, a POST only by 307/308, and what a refused
-// one says. The policy is in request-path.ts (`#refusal`); the package README states it.
+// one says. The policy is @mcp/jsonrpc/internal's (`judgeRedirect`, shared with @mcp/lite); the package README states it.
 import { describe, expect, it } from "vitest";
 import { HttpError } from "@mcp/jsonrpc";
 import type { HttpTransportConfig } from "../src/index.js";
@@ -130,6 +130,20 @@ describe("only the configured origin sets the session", () => {
     expect(t.sessionId).toBe("real-session");
     await t.request("ping");
     expect(f.seen.at(-1)!.headers["mcp-session-id"]).toBe("real-session");
+    expect(other.seen).toEqual([]);
+  });
+});
+
+// One redirect policy for @mcp/transport-http and @mcp/lite (@mcp/jsonrpc/internal): the same
+// refusals in the same words; lite's redirect.test.ts asserts these strings too.
+describe("a refused redirect says what @mcp/lite says", () => {
+  it("another origin, and a 302 of a POST, word for word", async () => {
+    const other = await fixture(answer);
+    const away = await fixture((_req, res) => void res.writeHead(307, { location: other.url }).end());
+    const refused = async (url: string): Promise<string> => (await transport({ url })).request("tools/list").then(() => "followed", (e: unknown) => (e as Error).message);
+    expect(await refused(away.url)).toBe(`HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`);
+    const found = await fixture((_req, res) => void res.writeHead(302, { location: "/moved" }).end());
+    expect(await refused(found.url)).toBe(`HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`);
     expect(other.seen).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseViews, type View } from "@mcp/gateway";
+import { InvalidConfigError } from "@mcp/jsonrpc";
 import { OWN_FILE } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { configDir } from "../session.js";
@@ -16,7 +17,7 @@ export async function readViews(home: string, files: readonly string[] | undefin
     if (text === undefined) continue;
     const errors: ParseError[] = [];
     const document = parse(text, errors, { allowTrailingComma: true }) as { views?: unknown } | undefined;
-    if (errors.length > 0) throw new Error(`${file}: not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`);
+    if (errors.length > 0) throw new InvalidConfigError(`${file}: not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`, { file });
     for (const [name, view] of parseViews(document?.views, file)) views.set(name, view);
   }
   return views;
