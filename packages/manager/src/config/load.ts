@@ -5,6 +5,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { expandDeep, inputsIn, MissingInputError, UnsetVariableError, type ExpandContext } from "./expand.js";
 import { claudeApprovals, claudeJson, fileSpecs, readOwn, type Candidate, type FileSpec } from "./families.js";
 import { ConfigSyntaxError, parseJsonFile, parseTomlFile, readIfExists } from "./parse.js";
+import { placeUserServer } from "./spawn-dir.js";
 import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadResult } from "./types.js";
 import { serverConfigProblems } from "@mcp/client";
 
@@ -119,7 +120,9 @@ async function normalise(
     if (error instanceof UnsetVariableError || error instanceof MissingInputError) return problem(error.message);
     throw error;
   }
-  const config: Record<string, unknown> = { ...candidate.config, ...expanded };
+  const placed = placeUserServer({ ...candidate.config, ...expanded }, { scope: spec.scope, file: spec.file, home: locations.home });
+  if ("problem" in placed) return problem(placed.problem);
+  const config = placed.config;
 
   if (candidate.envFile !== undefined) {
     let path: string;
