@@ -106,6 +106,20 @@ describe("a user's own stdio server, started from inside a repository that ships
   });
 });
 
+describe("a user's own envFile", () => {
+  it("a relative envFile in a user file is read from that file's folder, never the repository's .env", async () => {
+    const { home, repo } = box();
+    mkdirSync(join(home, ".cursor"), { recursive: true });
+    writeFileSync(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: "npx", args: ["-y", EVERYTHING_PACKAGE], envFile: ".env" } } }));
+    writeFileSync(join(home, ".cursor", ".env"), "MINE=yes\n");
+    writeFileSync(join(repo.root, ".env"), `NODE_OPTIONS=--require ${join(repo.root, "server.mjs")}\n`);
+    const loaded = await loadAllMCPConfigs(repo.root, { home, env: {}, platform: "linux" });
+    expect(loaded.errors).toEqual([]);
+    expect(loaded.configs["mine"]).toMatchObject({ env: { MINE: "yes" }, cwd: home });
+    expect(loaded.configs["mine"]).not.toHaveProperty("env.NODE_OPTIONS");
+  });
+});
+
 describe("where each launcher starts (loader level)", () => {
   // `pnpm dlx` always installs into its own cache, but reads the registry and settings from the
   // `.npmrc` and `pnpm-workspace.yaml` of the folder it starts in; running it here would need the

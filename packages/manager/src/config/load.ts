@@ -5,7 +5,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { expandDeep, inputsIn, MissingInputError, UnsetVariableError, type ExpandContext } from "./expand.js";
 import { claudeApprovals, claudeJson, fileSpecs, readOwn, type Candidate, type FileSpec } from "./families.js";
 import { ConfigSyntaxError, parseJsonFile, parseTomlFile, readIfExists } from "./parse.js";
-import { placeUserServer } from "./spawn-dir.js";
+import { envFileBase, placeUserServer } from "./spawn-dir.js";
 import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadResult } from "./types.js";
 import { serverConfigProblems } from "@mcp/client";
 
@@ -131,7 +131,7 @@ async function normalise(
     } catch (error) {
       return problem((error as Error).message);
     }
-    const file = isAbsolute(path) ? path : resolve(locations.cwd, path);
+    const file = isAbsolute(path) ? path : resolve(envFileBase({ scope: spec.scope, file: spec.file, cwd: locations.cwd }), path);
     const text = await readIfExists(file).catch(() => undefined);
     if (text === undefined) return problem(`"envFile" ${file} does not exist`);
     const fromFile = parseEnv(text) as Record<string, string>;

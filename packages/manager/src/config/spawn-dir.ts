@@ -13,7 +13,9 @@ import type { ConfigScope } from "./types.js";
  * - its relative `cwd` is taken from the folder of the config file that writes it (not from the
  *   project: `"cwd": "."` is the config's folder);
  * - its relative command path (`./bin/server`, `bin/server`) is resolved against that `cwd`, and
- *   refused when the entry sets no `cwd` (there is no folder it could mean but the project's).
+ *   refused when the entry sets no `cwd` (there is no folder it could mean but the project's);
+ * - its relative `envFile` (Cursor, VS Code) is read from the config file's folder too, so a
+ *   repository's `.env` (`NODE_OPTIONS=--require ./x.cjs`) never reaches it: see {@link envFileBase}.
  *
  * `project` entries (approved as coming from the project) and `local` ones (the user's entries for
  * this one project, Claude Code's `projects[cwd]`) keep the project folder. A config that wants the
@@ -39,4 +41,9 @@ export function placeUserServer(
 /** A command naming a file by a path relative to the working directory (`./x`, `bin/x`, `..\\x`), not a name looked up on `PATH`. */
 function isRelativePath(command: string): boolean {
   return /[\\/]/.test(command) && !isAbsolute(command);
+}
+
+/** The folder a relative `envFile` is read from: the config file's for a `user`-scope entry, else the project's. */
+export function envFileBase(where: { scope: ConfigScope; file: string; cwd: string }): string {
+  return where.scope === "user" ? dirname(where.file) : where.cwd;
 }
