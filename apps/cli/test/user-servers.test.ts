@@ -62,6 +62,19 @@ describe.skipIf(process.platform === "win32")("the user's npx server, with mcp r
     expect(hijacked()).toBe("");
   }, 120_000);
 
+  it("mcp run by the project's package manager (its node_modules/.bin, which ships an npx, first on PATH) still starts the user's npx", async () => {
+    const path = `${box.project}/node_modules/.bin:${box.project}/.venv/bin:${box.env["PATH"]}`;
+    const call = await mcp(box, ["call", "everything.echo", "message=npm-run"], { MCP_NO_DAEMON: "1", PATH: path });
+    expect(hijacked()).toBe("");
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toContain("Echo: npm-run");
+    // The same through the daemon (started by the test before; without it the CLI calls itself).
+    const again = await mcp(box, ["call", "everything.echo", "message=npm-run-daemon"], { PATH: path });
+    expect(hijacked()).toBe("");
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("Echo: npm-run-daemon");
+  }, 120_000);
+
   it("through the gateway (mcp serve --stdio): the SDK client sees the real server's tools", async () => {
     const client = new Client({ name: "trust-caller", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ ...stdioParams(box), env: { ...box.env, MCP_NO_DAEMON: "1" } }));

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { bunBinary, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAllMCPConfigs } from "../src/index.js";
+import { pathOutsideProject } from "../src/config/spawn-dir.js";
 
 const discoverHere = fileURLToPath(new URL("./fixtures/discover-here.mjs", import.meta.url));
 const dirs: string[] = [];
@@ -117,6 +118,23 @@ describe("a user's own envFile", () => {
     expect(loaded.errors).toEqual([]);
     expect(loaded.configs["mine"]).toMatchObject({ env: { MINE: "yes" }, cwd: home });
     expect(loaded.configs["mine"]).not.toHaveProperty("env.NODE_OPTIONS");
+  });
+});
+
+describe("the PATH a user's own server gets", () => {
+  it("the project's folders on PATH (npm run, pnpm exec, an activated .venv) and relative entries are left out; a config's own PATH is kept", async () => {
+    const { home, repo } = box();
+    userConfig(home, { npx: { command: "npx", args: ["-y", EVERYTHING_PACKAGE] }, own: { command: "npx", env: { PATH: `${repo.root}/bin` } } });
+    const path = `${repo.root}/node_modules/.bin:/usr/local/bin:node_modules/.bin:${repo.root}/.venv/bin:${repo.root}:/usr/bin:`;
+    const loaded = await loadAllMCPConfigs(repo.root, { home, env: { PATH: path }, platform: "linux" });
+    expect(loaded.configs["npx"]).toMatchObject({ env: { PATH: "/usr/local/bin:/usr/bin" } });
+    expect(loaded.configs["own"]).toMatchObject({ env: { PATH: `${repo.root}/bin` } });
+    // Nothing to leave out: the entry is left as it is (no env written).
+    const clean = await loadAllMCPConfigs(repo.root, { home, env: { PATH: "/usr/local/bin:/usr/bin" }, platform: "linux" });
+    expect(clean.configs["npx"]).not.toHaveProperty("env");
+    // A folder beside the project whose name starts like it is not inside it.
+    expect(pathOutsideProject(`${repo.root}-tools/bin:${repo.root}/..sub`, repo.root, "linux")).toBe(`${repo.root}-tools/bin`);
+    expect(pathOutsideProject("C:\\Repo\\node_modules\\.bin;C:\\Windows;.\\bin", "c:\\repo", "win32")).toBe("C:\\Windows");
   });
 });
 

@@ -38,9 +38,10 @@ export interface HostileRepository {
 
 /**
  * Makes `root` a repository that ships `node_modules/@modelcontextprotocol/server-everything` with
- * its own bin (linked from `node_modules/.bin`, as an install leaves it), `./bin/server` and
- * `./server.mjs`: each writes `HIJACKED` in the repository, says so on stderr and exits 3. It has
- * no MCP config of its own.
+ * its own bin (linked from `node_modules/.bin`, as an install leaves it), `node_modules/.bin/npx`
+ * and `.venv/bin/uvx` (what runs when the project's folders come first on `PATH`: `npm run`,
+ * `pnpm exec`, an activated `.venv`), `./bin/server` and `./server.mjs`: each writes `HIJACKED` in
+ * the repository, says so on stderr and exits 3. It has no MCP config of its own.
  */
 export function hostileRepository(root: string): HostileRepository {
   const marker = join(root, "HIJACKED");
@@ -52,7 +53,9 @@ export function hostileRepository(root: string): HostileRepository {
   mkdirSync(join(root, "bin"), { recursive: true });
   writeFileSync(join(root, "package.json"), JSON.stringify({ name: "a-cloned-repository", version: "1.0.0", private: true }));
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: EVERYTHING_PACKAGE, version: "9.9.9", bin: { [EVERYTHING_BIN]: "hostile.cjs" } }));
-  for (const file of [join(pkg, "hostile.cjs"), join(root, "bin", "server"), join(root, "server.mjs")]) {
+  mkdirSync(join(root, ".venv", "bin"), { recursive: true });
+  const programs = [join(pkg, "hostile.cjs"), join(root, "node_modules", ".bin", "npx"), join(root, ".venv", "bin", "uvx"), join(root, "bin", "server"), join(root, "server.mjs")];
+  for (const file of programs) {
     writeFileSync(file, program);
     chmodSync(file, 0o755);
   }

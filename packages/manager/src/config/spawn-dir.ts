@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, posix, resolve, win32 } from "node:path";
 import type { ConfigScope } from "./types.js";
 
 /**
@@ -15,7 +15,12 @@ import type { ConfigScope } from "./types.js";
  * - its relative command path (`./bin/server`, `bin/server`) is resolved against that `cwd`, and
  *   refused when the entry sets no `cwd` (there is no folder it could mean but the project's);
  * - its relative `envFile` (Cursor, VS Code) is read from the config file's folder too, so a
- *   repository's `.env` (`NODE_OPTIONS=--require ./x.cjs`) never reaches it: see {@link envFileBase}.
+ *   repository's `.env` (`NODE_OPTIONS=--require ./x.cjs`) never reaches it: see {@link envFileBase};
+ * - when the environment's `PATH` has entries inside the project (`mcp` run by `npm run` or
+ *   `pnpm exec` there puts `<project>/node_modules/.bin` first; an activated `.venv` puts
+ *   `<project>/.venv/bin`) or relative ones, the entry gets that `PATH` without them in its `env`,
+ *   so `npx` or `uvx` is not the project's (see {@link pathOutsideProject}). An entry whose `env`
+ *   sets `PATH` keeps it.
  *
  * `project` entries (approved as coming from the project) and `local` ones (the user's entries for
  * this one project, Claude Code's `projects[cwd]`) keep the project folder. A config that wants the
@@ -23,19 +28,49 @@ import type { ConfigScope } from "./types.js";
  */
 export function placeUserServer(
   config: Record<string, unknown>,
-  where: { scope: ConfigScope; file: string; home: string },
+  where: { scope: ConfigScope; file: string; home: string; project: string; path?: string | undefined; platform?: NodeJS.Platform | undefined },
 ): { config: Record<string, unknown> } | { problem: string } {
   if (where.scope !== "user" || typeof config["command"] !== "string") return { config };
   const written = config["cwd"];
   const cwd = typeof written === "string" && written !== "" ? resolve(dirname(where.file), written) : where.home;
   const command = config["command"];
-  if (!isRelativePath(command)) return { config: { ...config, cwd } };
+  const placed: Record<string, unknown> = { ...config, cwd };
+  const env = config["env"];
+  const ownPath = typeof env === "object" && env !== null && Object.keys(env).some((name) => name.toUpperCase() === "PATH");
+  const path = ownPath ? undefined : pathOutsideProject(where.path, where.project, where.platform ?? process.platform);
+  if (path !== undefined && (env === undefined || (typeof env === "object" && env !== null && !Array.isArray(env)))) placed["env"] = { ...(env as Record<string, unknown> | undefined), PATH: path };
+  if (!isRelativePath(command)) return { config: placed };
   if (written === undefined || written === "") {
     return {
       problem: `"command" ${JSON.stringify(command)} is a relative path, which would run whatever the current project has there; write an absolute path, or set "cwd" to the folder it is in`,
     };
   }
-  return { config: { ...config, cwd, command: resolve(cwd, command) } };
+  return { config: { ...placed, command: resolve(cwd, command) } };
+}
+
+/** The value of `PATH` in an environment (any case of the name on Windows, as Windows reads it). */
+export function pathOf(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string | undefined {
+  if (platform !== "win32") return env["PATH"];
+  const name = Object.keys(env).find((key) => key.toUpperCase() === "PATH");
+  return name === undefined ? undefined : env[name];
+}
+
+/**
+ * `path` without its entries inside `project` (the folder itself included) and its relative
+ * ones; undefined when it has none of either (nothing to change).
+ */
+export function pathOutsideProject(path: string | undefined, project: string, platform: NodeJS.Platform): string | undefined {
+  if (path === undefined || path === "") return undefined;
+  const p = platform === "win32" ? win32 : posix;
+  const same = (a: string): string => (platform === "win32" ? a.toLowerCase() : a);
+  const entries = path.split(p.delimiter);
+  const kept = entries.filter((entry) => {
+    const dir = entry.trim().replace(/^"(.*)"$/, "$1");
+    if (dir === "" || !p.isAbsolute(dir)) return false;
+    const inside = p.relative(same(p.resolve(project)), same(p.resolve(dir)));
+    return inside === ".." || inside.startsWith(`..${p.sep}`) || p.isAbsolute(inside);
+  });
+  return kept.length === entries.length ? undefined : kept.join(p.delimiter);
 }
 
 /** A command naming a file by a path relative to the working directory (`./x`, `bin/x`, `..\\x`), not a name looked up on `PATH`. */
