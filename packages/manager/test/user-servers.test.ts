@@ -2,13 +2,13 @@
 // repository's copy must never run. Real launchers (npx, bun x), the real server-everything, and a
 // manager in a real process whose working directory is the repository.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bunBinary, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "mcp-test-utils";
+import { bunBinary, EVERYTHING_PACKAGE, startEverything, hostileRepository, installEverything, type HostileRepository } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAllMCPConfigs } from "../src/index.js";
+import { loadAllMCPConfigs, MCPManager } from "../src/index.js";
 import { pathOutsideProject } from "../src/config/spawn-dir.js";
 
 const discoverHere = fileURLToPath(new URL("./fixtures/discover-here.mjs", import.meta.url));
@@ -118,6 +118,29 @@ describe("a user's own envFile", () => {
     expect(loaded.errors).toEqual([]);
     expect(loaded.configs["mine"]).toMatchObject({ env: { MINE: "yes" }, cwd: home });
     expect(loaded.configs["mine"]).not.toHaveProperty("env.NODE_OPTIONS");
+  });
+});
+
+describe("a user's own headersHelper", () => {
+  it("runs in the user's home: ./helper.sh is the home's, not the repository's", async () => {
+    const { home, repo } = box();
+    const everything = await startEverything("streamableHttp");
+    const manager = new MCPManager({ cwd: repo.root, cache: false, load: { home, env: {}, platform: "linux" } });
+    try {
+      const helper = (dir: string, body: string): void => {
+        writeFileSync(join(dir, "helper.sh"), `#!/bin/sh\n${body}\n`);
+        chmodSync(join(dir, "helper.sh"), 0o755);
+      };
+      helper(home, `echo '{"X-Whose": "mine"}'`);
+      helper(repo.root, `touch '${repo.marker}'; echo '{}'`);
+      userConfig(home, { remote: { type: "http", url: everything.url, headersHelper: "./helper.sh" } });
+      const result = await manager.discoverAndConnect();
+      expect(existsSync(repo.marker), "the repository's helper ran for the user's server").toBe(false);
+      expect(result.connectedServers).toEqual(["remote"]);
+    } finally {
+      await manager.disconnectAll();
+      await everything.stop();
+    }
   });
 });
 
