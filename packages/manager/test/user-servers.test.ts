@@ -173,11 +173,13 @@ describe("where each launcher starts (loader level)", () => {
       uvx: { command: "uvx", args: ["mcp-server-fetch"] },
       chosen: { command: "uvx", args: ["mcp-server-fetch"], cwd: "/srv/fetch" },
       remote: { type: "http", url: "http://127.0.0.1:9/mcp" },
+      broken: { command: "npx", cwd: 42 },
     });
     writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects: { [repo.root]: { mcpServers: { local: { command: "npx", args: ["-y", "x"] } } } } }));
     writeFileSync(join(repo.root, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { command: "npx", args: ["-y", "y"] } } }));
     const loaded = await loadAllMCPConfigs(repo.root, { home, env: {}, platform: "linux" });
-    expect(loaded.errors).toEqual([]);
+    // A cwd that is not a string is reported, not replaced by the home.
+    expect(loaded.errors.map((error) => error.server)).toEqual(["broken"]);
     expect(loaded.configs["dlx"]).toMatchObject({ cwd: home });
     expect(loaded.configs["uvx"]).toMatchObject({ cwd: home });
     expect(loaded.configs["chosen"]).toMatchObject({ cwd: "/srv/fetch" });

@@ -30,8 +30,9 @@ export function placeUserServer(
   config: Record<string, unknown>,
   where: { scope: ConfigScope; file: string; home: string; project: string; path?: string | undefined; platform?: NodeJS.Platform | undefined },
 ): { config: Record<string, unknown> } | { problem: string } {
-  if (where.scope !== "user" || typeof config["command"] !== "string") return { config };
   const written = config["cwd"];
+  // Not a stdio entry, or a `cwd` that is not a string (validation names that): nothing to place.
+  if (where.scope !== "user" || typeof config["command"] !== "string" || (written !== undefined && typeof written !== "string")) return { config };
   const cwd = typeof written === "string" && written !== "" ? resolve(dirname(where.file), written) : where.home;
   const command = config["command"];
   const placed: Record<string, unknown> = { ...config, cwd };
