@@ -32,7 +32,7 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     writeFileSync(join(box.home, "server.mjs"), `process.env.WHERE = "the home folder";\nawait import(${JSON.stringify(envServer)});\n`);
     userConfig(box, {
       remote: { type: "http", url: upstream.url, headers: { Authorization: "Bearer remote-secret-0123" } },
-      // Exits at start until ./ready exists in the project.
+      // Exits at start until ./ready exists in its folder: the home, where a user's server starts.
       flaky: { command: process.execPath, args: [envServer], env: { FAIL_UNLESS: "ready" } },
       helped: { type: "http", url: upstream.url, headersHelper: `echo "{\\"Authorization\\": \\"Bearer $HELPER_TOKEN\\"}"` },
     });
@@ -113,7 +113,7 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('server "flaky" failed to start');
     expect(failed.stderr).not.toMatch(THROUGH_THE_DAEMON);
-    writeFileSync(join(box.project, "ready"), "");
+    writeFileSync(join(box.home, "ready"), "");
     try {
       const direct = await mcp(box, ["call", "flaky.env"], { MCP_NO_DAEMON: "1" });
       expect(direct.code, direct.stderr).toBe(0);
@@ -121,9 +121,9 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
       const daemon = await mcp(box, ["call", "flaky.env"]);
       expect(daemon.code, daemon.stderr).toBe(0);
       expect(await calls()).toBe(before + 1);
-      expect(envOf(daemon)["cwd"]).toBe(box.project);
+      expect(envOf(daemon)["cwd"]).toBe(box.home);
     } finally {
-      rmSync(join(box.project, "ready"));
+      rmSync(join(box.home, "ready"));
     }
   });
 

@@ -1,4 +1,5 @@
 // The credentials of the manager's HTTP servers: one OAuth provider per server and one `headersHelper` provider per server and command, kept across reconnects.
+import { homedir } from "node:os";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import type { OAuthProvider, TokenStore } from "@mcp/oauth";
@@ -72,7 +73,9 @@ export class Credentials {
     const key = `${server.name}\n${headersHelper}`;
     let provider = this.#helpers.get(key);
     if (!provider) {
-      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd: this.#options.cwd });
+      // A user's own helper runs in their home, as their stdio servers start there (config/spawn-dir.ts).
+      const cwd = server.discovered?.source.scope === "user" ? (this.#options.load?.home ?? homedir()) : this.#options.cwd;
+      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd });
       this.#helpers.set(key, provider);
     }
     return { ...rest, authProvider: provider } as MCPServerConfig;

@@ -163,13 +163,13 @@ describe("loadAllMCPConfigs", () => {
   });
 
   it("normalises each host's format onto one config", () => {
-    expect(result.configs["cc-user"]).toEqual({ command: "cc-user-server", args: ["--token", "t0k3n"] });
+    expect(result.configs["cc-user"]).toEqual({ command: "cc-user-server", args: ["--token", "t0k3n"], cwd: home });
     expect(result.configs["cc-local"]).toEqual({ type: "http", url: "http://127.0.0.1:7001/mcp", headers: { Authorization: "Bearer t0k3n" } });
     expect(result.configs["cc-alias"]).toEqual({ type: "http", url: "http://127.0.0.1:7002/mcp" });
     expect(result.configs["cursor-remote"]).toEqual({ type: "http", url: "http://127.0.0.1:7003/mcp" });
     expect(result.configs["cursor-user"]).toEqual({ type: "sse", url: "http://127.0.0.1:7004/sse" });
     expect(result.configs["windsurf"]).toEqual({ type: "http", url: "http://127.0.0.1:7007/mcp" });
-    expect(result.configs["codex-stdio"]).toEqual({ command: "codex-server", args: ["--fast"], env: { LEVEL: "debug" }, timeout: 20_000 });
+    expect(result.configs["codex-stdio"]).toEqual({ command: "codex-server", args: ["--fast"], env: { LEVEL: "debug" }, timeout: 20_000, cwd: home });
     expect(result.servers["codex-stdio"]).toMatchObject({ toolTimeoutMs: 90_000, tools: { include: ["search", "fetch"] } });
     expect(result.configs["codex-http"]).toEqual({ type: "http", url: "http://127.0.0.1:7008/mcp", headers: { "X-Team": "core", Authorization: "Bearer t0k3n" } });
     expect(result.servers["codex-http"]?.tools).toEqual({ exclude: ["delete"] });
@@ -178,8 +178,8 @@ describe("loadAllMCPConfigs", () => {
     expect(result.servers["gemini-project"]?.tools).toEqual({ include: ["a"], exclude: ["b"] });
     expect(result.configs["oc-local"]).toEqual({ command: "bun", args: ["x", "my-mcp"], env: { A: "1" } });
     expect(result.configs["oc-remote"]).toEqual({ type: "http", url: "http://127.0.0.1:7011/mcp", headers: { Authorization: "Bearer x" } });
-    expect(result.configs["zed-old"]).toEqual({ command: "zed-server", args: ["-v"], env: { Z: "1" } });
-    expect(result.configs["zed-new"]).toEqual({ command: "zed-new-server", args: [] });
+    expect(result.configs["zed-old"]).toEqual({ command: "zed-server", args: ["-v"], env: { Z: "1" }, cwd: home });
+    expect(result.configs["zed-new"]).toEqual({ command: "zed-new-server", args: [], cwd: home });
     expect(result.servers["ours"]?.tools).toEqual({ include: ["echo"] });
   });
 
@@ -253,7 +253,7 @@ describe("loadAllMCPConfigs", () => {
       write(join(dir, "project", "mcp-client.json"), { servers: { svc: { type: "http" } } }); // no url
       write(join(dir, "home", ".claude.json"), { mcpServers: { svc: { command: "the-valid-one" } } });
       const r = await loadAllMCPConfigs(join(dir, "project"), { home: join(dir, "home"), env: {}, platform: "linux" });
-      expect(r.configs["svc"]).toEqual({ command: "the-valid-one" });
+      expect(r.configs["svc"]).toEqual({ command: "the-valid-one", cwd: join(dir, "home") });
       expect(r.errors.map((e) => e.message)).toContainEqual(expect.stringContaining('http server requires "url" field'));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -133,7 +133,7 @@ export class StdioTransport implements MCPTransport {
     const env = buildChildEnv(this.config.env, this.config.inheritEnv === true, this.config.parentEnv ?? process.env);
     let target: WindowsSpawn;
     try {
-      target = spawnTarget(command, args, env); // Windows: PATHEXT, and `.cmd` shims through cmd.exe, escaped
+      target = spawnTarget(command, args, env, process.platform, undefined, cwd); // Windows: PATHEXT, and `.cmd` shims through cmd.exe, escaped
     } catch (error) {
       this.#state = "closed";
       const refused = new SpawnError(command, Object.assign(toError(error), { code: "EINVAL" }), this.config.serverName);

@@ -5,8 +5,11 @@
 // started as `cmd.exe /d /s /c "<command line>"` with every argument quoted for the program and
 // every cmd.exe metacharacter escaped (twice for a batch file, which parses its `%*` once more).
 // Functions of their inputs (platform, environment, a file test), so the rules are tested on any
-// machine. Note: the current directory is not searched, so a project cannot plant an `npx.cmd`.
+// machine. Note: the current directory is not searched, so a project cannot plant an `npx.cmd`; a
+// relative command or `PATH` entry is taken from the folder the server starts in (its `cwd`), as
+// POSIX does after changing to it, not from this process's folder.
 import { statSync } from "node:fs";
+import { win32 } from "node:path";
 
 /** Characters cmd.exe gives a meaning to; each is escaped with `^`. */
 const CMD_META = /[()\][%!^"`<>&|;, *?]/g;
@@ -31,13 +34,15 @@ function join(dir: string, name: string): string {
 
 /**
  * The file a command names, as cmd.exe finds it: a path is tried as it is and with each `PATHEXT`
- * extension; a bare name in each `PATH` directory the same way. Undefined when nothing matches
+ * extension; a bare name in each `PATH` directory the same way. A relative path or `PATH` entry is
+ * taken from `cwd`, the folder the server starts in (when given). Undefined when nothing matches
  * (the spawn then fails with ENOENT, reported as a {@link SpawnError}).
  */
-export function resolveWindowsCommand(command: string, env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean): string | undefined {
+export function resolveWindowsCommand(command: string, env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean, cwd?: string): string | undefined {
   const exts = pathExtensions(env);
   const hasExt = exts.some((ext) => command.toLowerCase().endsWith(ext));
-  const candidates = (base: string): string[] => (hasExt ? [base] : exts.map((ext) => `${base}${ext}`));
+  const inCwd = (path: string): string => (cwd === undefined || win32.isAbsolute(path) ? path : win32.join(cwd, path));
+  const candidates = (base: string): string[] => (hasExt ? [inCwd(base)] : exts.map((ext) => inCwd(`${base}${ext}`)));
   if (/[\\/:]/.test(command)) return candidates(command).find(isFile);
   const dirs = (envValue(env, "PATH") ?? "").split(";").map((dir) => dir.trim().replace(/^"(.*)"$/, "$1")).filter(Boolean);
   for (const dir of dirs) {
@@ -85,8 +90,8 @@ export interface WindowsSpawn {
  * (`ComSpec`) with its command line quoted and escaped; anything else is spawned directly, as on
  * POSIX. Throws a `TypeError` naming the argument that cmd.exe cannot be given safely.
  */
-export function windowsSpawn(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean): WindowsSpawn {
-  const file = resolveWindowsCommand(command, env, isFile);
+export function windowsSpawn(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean, cwd?: string): WindowsSpawn {
+  const file = resolveWindowsCommand(command, env, isFile, cwd);
   if (file === undefined || !isBatchFile(file)) return { file: file ?? command, args: [...args], windowsVerbatimArguments: false };
   args.forEach((arg, index) => {
     const why = unsafeForCmd(arg);
@@ -106,9 +111,9 @@ function fileExists(path: string): boolean {
   }
 }
 
-/** What to spawn for `command args` on `platform`: on Windows see {@link windowsSpawn}; elsewhere the command itself. */
-export function spawnTarget(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform, isFile: (path: string) => boolean = fileExists): WindowsSpawn {
-  return platform === "win32" ? windowsSpawn(command, args, env, isFile) : { file: command, args: [...args], windowsVerbatimArguments: false };
+/** What to spawn for `command args` (started in `cwd`) on `platform`: on Windows see {@link windowsSpawn}; elsewhere the command itself. */
+export function spawnTarget(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform, isFile: (path: string) => boolean = fileExists, cwd?: string): WindowsSpawn {
+  return platform === "win32" ? windowsSpawn(command, args, env, isFile, cwd) : { file: command, args: [...args], windowsVerbatimArguments: false };
 }
 
 /** The command that ends a process and every process it started: `taskkill /T /F`. */

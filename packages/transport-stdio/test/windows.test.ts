@@ -2,6 +2,7 @@
 // and a model of what cmd.exe and the C runtime do with the command line we build (percent
 // expansion, `^` escapes and quotes, the batch file's `%*` parsed once more, CommandLineToArgvW).
 // What is not tested here: a real cmd.exe (no Windows machine runs this suite).
+import { win32 } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildChildEnv } from "../src/env.js";
@@ -114,6 +115,19 @@ describe("Windows: finding a command", () => {
     expect(resolveWindowsCommand("npx.cmd", ENV, isFile)).toBe("C:\\Program Files\\nodejs\\npx.cmd");
     expect(resolveWindowsCommand("missing", ENV, isFile)).toBeUndefined();
     expect(resolveWindowsCommand("npx", { ...ENV, PathExt: ".EXE" }, isFile)).toBeUndefined();
+  });
+
+  it("a relative command or PATH entry is taken from the folder the server starts in, not this process's (a project's node_modules\\.bin)", () => {
+    // This process runs in a repository that ships node_modules\.bin\npx.cmd and bin\server.exe;
+    // the server starts in the user's home, which has neither.
+    const files = new Set(["c:\\repo\\node_modules\\.bin\\npx.cmd", "c:\\repo\\bin\\server.exe", "c:\\program files\\nodejs\\npx.cmd", "c:\\users\\me\\bin\\server.exe"]);
+    const here = (path: string): boolean => files.has(win32.resolve("C:\\repo", path).toLowerCase());
+    const env = { PATH: "node_modules\\.bin;C:\\Program Files\\nodejs", PATHEXT: ".EXE;.CMD" };
+    expect(resolveWindowsCommand("npx", env, here, "C:\\Users\\me")).toBe("C:\\Program Files\\nodejs\\npx.cmd");
+    expect(resolveWindowsCommand("bin\\server", env, here, "C:\\Users\\me")).toBe("C:\\Users\\me\\bin\\server.exe");
+    expect(spawnTarget("npx", ["-y", "x"], env, "win32", here, "C:\\Users\\me").args.at(-1)).toContain("C:\\Program^ Files\\nodejs\\npx.cmd");
+    // With no cwd the server starts in this process's folder, and that is where they are looked up.
+    expect(resolveWindowsCommand("npx", env, here)).toBe("node_modules\\.bin\\npx.cmd");
   });
 
   it("spawns an .exe directly, and a .cmd or .bat through cmd.exe; POSIX is untouched", () => {

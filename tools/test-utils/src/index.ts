@@ -128,3 +128,4 @@ export { startRegistry, type StandInOverride, type StandInRegistry, type StandIn
 export { REGISTRY_EXAMPLES, everythingVersion } from "./registry-examples.js";
 import * as registryExamples from "./registry-examples.js";
 export { registryExamples };
+export { bunBinary, EVERYTHING_BIN, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "./hostile-repo.js";

@@ -6,6 +6,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { expandDeep, inputsIn, MissingInputError, UnsetVariableError, type ExpandContext } from "./expand.js";
 import { claudeApprovals, claudeJson, fileSpecs, readOwn, type Candidate, type FileSpec } from "./families.js";
 import { ConfigSyntaxError, parseJsonFile, parseTomlFile, readIfExists } from "./parse.js";
+import { envFileBase, pathOf, placeUserServer } from "./spawn-dir.js";
 import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadResult } from "./types.js";
 import { serverConfigProblems } from "@mcp/client";
 
@@ -93,7 +94,7 @@ async function normalise(
   candidate: Candidate,
   spec: FileSpec,
   inputs: InputDefinition[] | undefined,
-  locations: { home: string; cwd: string; env: Record<string, string | undefined> },
+  locations: { home: string; cwd: string; platform: NodeJS.Platform; env: Record<string, string | undefined> },
   options: LoadOptions,
   fail: (error: ConfigError) => void,
 ): Promise<DiscoveredServer | undefined> {
@@ -120,7 +121,7 @@ async function normalise(
     if (error instanceof UnsetVariableError || error instanceof MissingInputError) return problem(error.message);
     throw error;
   }
-  const config: Record<string, unknown> = { ...candidate.config, ...expanded };
+  let config: Record<string, unknown> = { ...candidate.config, ...expanded };
 
   if (candidate.envFile !== undefined) {
     let path: string;
@@ -129,12 +130,15 @@ async function normalise(
     } catch (error) {
       return problem((error as Error).message);
     }
-    const file = isAbsolute(path) ? path : resolve(locations.cwd, path);
+    const file = isAbsolute(path) ? path : resolve(envFileBase({ scope: spec.scope, file: spec.file, cwd: locations.cwd }), path);
     const text = await readIfExists(file).catch(() => undefined);
     if (text === undefined) return problem(`"envFile" ${file} does not exist`);
     const fromFile = parseEnv(text) as Record<string, string>;
     config["env"] = { ...fromFile, ...((config["env"]) ?? {}) };
   }
+  const placed = placeUserServer(config, { scope: spec.scope, file: spec.file, home: locations.home, project: locations.cwd, path: pathOf(locations.env, locations.platform), platform: locations.platform });
+  if ("problem" in placed) return problem(placed.problem);
+  config = placed.config;
 
   const problems = serverConfigProblems(config);
   if (problems.length > 0) return problem(problems.map((p) => p.message).join("; "));

@@ -7,7 +7,8 @@ export type ConfigFamily = "mcp-client" | "claude-code" | "claude-desktop" | "cu
 /**
  * How far an entry reaches: `local` (Claude Code's per-project entries in `~/.claude.json`),
  * `project` (a file in the project directory: untrusted input, it came with the repository),
- * `user` (a file in the user's home or profile).
+ * `user` (a file in the user's home or profile; its stdio servers start in the home, never in the
+ * project: see `config/spawn-dir.ts`).
  */
 export type ConfigScope = "local" | "project" | "user";
 
@@ -93,7 +94,7 @@ export interface InputDefinition {
 
 /** Options of {@link loadAllMCPConfigs}. */
 export interface LoadOptions {
-  /** Home directory (default `os.homedir()`); tests point it at a temporary one. */
+  /** Home directory (default `os.homedir()`): where the user's files are, and where the stdio servers of those files start (see the README). Tests point it at a temporary one. */
   home?: string | undefined;
   /** Environment for `${VAR}` expansion (default `process.env`). */
   env?: Record<string, string | undefined> | undefined;
