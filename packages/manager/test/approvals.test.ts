@@ -172,6 +172,27 @@ describe("project servers are refused until approved, by the library", () => {
     expect(b.ran()).toEqual(["user", "claude-code"]);
   });
 
+  it("disconnectAll while the policy is still deciding: its later yes starts nothing; a policy that throws approves nothing and says why", async () => {
+    const b = box();
+    let answer: (yes: boolean) => void = () => {};
+    let askedNow: () => void = () => {};
+    const asked = new Promise<void>((resolve) => (askedNow = resolve));
+    const m = b.manager({ approvals: { approve: () => new Promise<boolean>((resolve) => ((answer = resolve), askedNow())) } });
+    const pending = m.discoverAndConnect();
+    await asked;
+    await m.disconnectAll();
+    answer(true);
+    expect((await pending).connectedServers).toEqual([]);
+    expect(b.ran()).toEqual([]);
+    expect(m.getStatuses()).toEqual([]);
+
+    const failing = b.manager({ approvals: { approve: () => Promise.reject(new Error("the dialog was closed")) } });
+    const result = await failing.discoverAndConnect();
+    expect(result.connectedServers).toEqual(["mine"]);
+    expect(failing.getConnectionStatus("repo-vscode")?.refusal?.reason).toBe("not approved yet; asking failed: the dialog was closed");
+    expect(b.ran()).toEqual(["user"]);
+  });
+
   it("a project HTTP server is not fetched and its headersHelper not run; a config passed in code starts as given", async () => {
     const b = box();
     const server = await startSdkServer();

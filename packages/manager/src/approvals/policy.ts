@@ -99,7 +99,14 @@ export async function reviewApprovals(servers: readonly DiscoveredServer[], opti
     else requests.push({ server, fingerprint: check.fingerprint, changedParts: check.changedParts, reason: check.reason, declined: check.declined });
   });
   if (requests.length === 0) return { approved, refused };
-  const answer = (await options.policy?.approve?.(requests, { project: options.project, store })) ?? false;
+  let answer: ApprovalAnswer = false;
+  let failed: string | undefined;
+  try {
+    answer = (await options.policy?.approve?.(requests, { project: options.project, store })) ?? false;
+  } catch (error) {
+    // A policy that fails approves nothing, and the refusal says why; the other servers go on.
+    failed = error instanceof Error ? error.message : String(error);
+  }
   const yes = new Set(answer === true ? requests.map((r) => r.server.name) : answer === false ? [] : answer);
   const no = requests.filter((request) => !yes.has(request.server.name));
   for (const request of requests) if (yes.has(request.server.name)) approved.add(request.server.name);
@@ -108,7 +115,8 @@ export async function reviewApprovals(servers: readonly DiscoveredServer[], opti
   const after = options.policy?.approve ? await store.check(options.project, no.map((r) => r.server)) : undefined;
   no.forEach((request, i) => {
     const check = after?.[i];
-    refused.set(request.server.name, check && !check.approved ? check.reason : request.reason);
+    const reason = check && !check.approved ? check.reason : request.reason;
+    refused.set(request.server.name, failed === undefined ? reason : `${reason}; asking failed: ${failed}`);
   });
   return { approved, refused };
 }
