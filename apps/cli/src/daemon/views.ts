@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer, type MCPTool } from "@mcp/manager";
+import { approveCommandFor } from "../approvals.js";
 import { errorText } from "../failure.js";
 import { CLI_VERSION } from "../session.js";
 
@@ -56,7 +57,8 @@ export class View {
     cwd: string,
   ) {
     this.cwd = cwd;
-    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
+    // It is sent only what the calling CLI's check let through (marked approved); anything else would be refused here.
+    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true }, approvals: { howToApprove: (server) => approveCommandFor([server.name]) } });
   }
 
   /** Registers the servers on first use, and those stopped or failed since; the tools known now. */
