@@ -18,7 +18,7 @@ export function serverRows(session: Session): ServerRow[] {
       name: s.name,
       transport: s.transport,
       source: sourceOf(session, s.name),
-      status: auth ? "needs authentication" : s.state,
+      status: auth ? "needs authentication" : s.state === "not-approved" ? "not approved" : s.state,
       tools: s.state === "connected" || s.toolsFromCache ? s.toolCount : undefined,
       connectMs: s.connectMs,
       lastError: auth ? `${s.source === undefined ? authHint(s) : `run: mcp auth ${s.name}`} (${error ?? ""})` : error,

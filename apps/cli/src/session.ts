@@ -2,8 +2,8 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
-import { approvalsFile, approveProjectServers } from "./approvals.js";
+import { createApprovalStore, loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
+import { approvalsFile, approveCommandFor, approveProjectServers } from "./approvals.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
@@ -146,7 +146,8 @@ export async function openSession(
   const skipped: string[] = [];
   let whySkipped: Map<string, string> | undefined;
   // Every command that starts servers (call, tools, servers, inspect, serve, and the daemon, which
-  // is sent only what passed here) comes through this one check.
+  // is sent only what passed here) comes through this one check: the manager's review with the
+  // CLI's policy (approvals.ts). What passes is marked approved; the rest is left out.
   const project = Object.values(loaded.servers).filter((server) => server.source.scope === "project" && configs[server.name] !== undefined);
   if (project.length > 0) {
     const { approved, skipped: why } = await approveProjectServers(project, {
@@ -162,7 +163,7 @@ export async function openSession(
         skipped.push(server.name);
         delete configs[server.name];
       } else {
-        // The manager runs a project server's headersHelper only once it is approved.
+        // The manager starts a project server, and runs its headersHelper, only once it is approved.
         loaded.servers[server.name] = { ...server, approved: true };
       }
     }
@@ -200,6 +201,8 @@ export async function openSession(
     results: { keep: true },
     ...options.handlers,
     onNotification: options.onNotification,
+    // Anything unapproved that reached the manager would be refused there, saying how to approve it.
+    approvals: { store: createApprovalStore({ file: approvalsFile(configDir(home)) }), howToApprove: (server) => approveCommandFor([server.name]) },
   });
   const session: Session = {
     manager,

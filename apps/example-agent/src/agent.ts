@@ -25,17 +25,11 @@ const task = args.filter((a) => a !== "--search").join(" ") || "echo hello";
 const manager = new MCPManager({ maxResultChars: 20_000 });
 const loaded = await loadAllMCPConfigs(process.cwd());
 for (const error of loaded.errors) console.error(`config: ${error.message}`);
-// A project's own files (.mcp.json, …) came with the repository: this agent asks nobody, so it
-// starts only the project servers their host approved (Claude Code's enabledMcpjsonServers).
-const configs = Object.fromEntries(
-  Object.entries(loaded.configs).filter(([name]) => {
-    const server = loaded.servers[name];
-    if (server?.source.scope !== "project" || server.approved === true) return true;
-    console.error(`skipped project server "${name}" (${server.source.file}): not approved; run it with mcp, which asks`);
-    return false;
-  }),
-);
-await manager.connectServers(configs, loaded.servers);
+// A project's own files (.mcp.json, …) came with the repository: this agent asks nobody, so the
+// manager starts only the project servers an approval covers (`mcp config approve`, Claude Code's
+// enabledMcpjsonServers) and says why it refused the others.
+await manager.connectServers(loaded.configs, loaded.servers);
+for (const status of manager.getStatuses()) if (status.state === "not-approved") console.error(`skipped project server "${status.name}" (${status.source}): ${status.refusal?.reason}; approve it: ${status.refusal?.approve}`);
 if (manager.getTools().length === 0) {
   // No server configured: the one a new user can see working at once.
   const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");

@@ -26,8 +26,8 @@ function route(gateway: Gateway, scope: Scope, name: unknown, what: string, note
 }
 
 async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) => Promise<T[]>): Promise<{ server: string; item: T }[]> {
-  // A server still connecting is waited for; one that failed or is disabled, or that the caller may not see, is left out.
-  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && !["failed", "disabled"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
+  // A server still connecting is waited for; one that failed, is disabled or not approved, or that the caller may not see, is left out.
+  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && !["failed", "disabled", "not-approved"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
   const lists = await Promise.all(names.map((server) => list(server).then((items) => items.map((item) => ({ server, item })), () => [])));
   return lists.flat();
 }

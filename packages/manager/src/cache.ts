@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
+import type { CacheHints, ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
 import { redactConfig } from "@mcp/jsonrpc";
 
 /** One server's tool list as remembered. */
@@ -32,6 +32,18 @@ export interface CachedTools {
    * 2026-07-28, the client asks it properly at once.
    */
   era?: ProtocolEra | undefined;
+}
+
+/**
+ * A live tool list as the cache keeps it, for `ttlMs`: a 2026-07-28 server's `ttlMs` says how
+ * long the list is fresh (`freshUntil`; `0`: stale at once) and its `cacheScope` who may reuse it.
+ */
+export function cacheEntry(tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra, ttlMs: number): CachedTools {
+  const now = Date.now();
+  const entry: CachedTools = { tools, savedAt: now, expiresAt: now + ttlMs, era };
+  if (hints?.ttlMs !== undefined) entry.freshUntil = now + hints.ttlMs;
+  if (hints?.cacheScope !== undefined) entry.cacheScope = hints.cacheScope;
+  return entry;
 }
 
 /**

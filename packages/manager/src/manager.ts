@@ -1,15 +1,16 @@
 import { capabilitiesFor, listSkills, loadSkill, type CacheHints, type LoadedSkill, type LoadSkillOptions, type SkillEntry, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type ProtocolEra, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
-import { FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
+import { cacheEntry, FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
 import { DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
 import { DAY, type ListKind } from "./server.js";
-import { ServerSupervisor, type SupervisorHost } from "./supervisor.js";
+import type { ServerSupervisor, SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
+import { ApprovalGate } from "./approvals/gate.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -39,6 +40,8 @@ export class MCPManager {
   readonly #host: SupervisorHost;
   readonly #budget: ResultBudget;
   #index: ToolSearchIndex | undefined;
+  /** Which discovered project servers may run (the `approvals` option). */
+  readonly #approvals: ApprovalGate;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -54,6 +57,7 @@ export class MCPManager {
     this.#credentials = new Credentials(options);
     this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
+    this.#approvals = new ApprovalGate(options);
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
       this.#health.unref();
@@ -75,6 +79,8 @@ export class MCPManager {
    * (`onToolsChanged`). One server's failure never fails the others.
    */
   async connectServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<ConnectResult> {
+    const checking = this.#approvals.admit(configs, discovered); // undefined when nothing is left to decide
+    if (checking) return checking.then((checked) => (checked ? this.connectServers(configs, checked) : { tools: this.getTools(), errors: new Map(), connectedServers: [] }));
     // The gate's clock starts before anything is spawned (spawning ten processes takes a while).
     let gateTimer: ReturnType<typeof setTimeout> | undefined;
     const gate = new Promise<void>((resolve) => (gateTimer = setTimeout(resolve, this.#options.startupTimeoutMs ?? 250)));
@@ -116,7 +122,7 @@ export class MCPManager {
     const connectedServers: string[] = [];
     for (const { server } of started) {
       if (server.status.state === "connected") connectedServers.push(server.name);
-      else if (server.status.state === "failed" && server.status.lastError) errors.set(server.name, server.status.lastError);
+      else if ((server.status.state === "failed" || server.status.state === "not-approved") && server.status.lastError) errors.set(server.name, server.status.lastError);
     }
     const tools = this.getTools();
     for (const collision of this.#collisions) {
@@ -134,6 +140,8 @@ export class MCPManager {
    * A server already registered under the same name is stopped and replaced.
    */
   async addServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<MCPTool[]> {
+    const checking = this.#approvals.admit(configs, discovered);
+    if (checking) return checking.then((checked) => (checked ? this.addServers(configs, checked) : this.getTools()));
     const added: ServerSupervisor[] = [];
     for (const [name, config] of Object.entries(configs)) {
       const old = this.#servers.get(name);
@@ -292,6 +300,7 @@ export class MCPManager {
   async disconnectAll(): Promise<void> {
     if (this.#health) clearInterval(this.#health);
     this.#health = undefined;
+    this.#approvals.close(); // a check still under way starts nothing
     await Promise.all([...this.#servers.values()].map((server) => server.stop()));
     await Promise.all([...this.#writes, this.#budget.close()]);
   }
@@ -347,34 +356,23 @@ export class MCPManager {
     return entry;
   }
 
-  /** A supervisor for the server, in place of one of the same name (stop that one first). */
+  /** A supervisor for the server (one the approval policy refused never starts), in place of one of the same name (stop that one first). */
   #create(name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, state: ServerState): ServerSupervisor {
-    const server = new ServerSupervisor(this.#host, name, config, discovered, toolCacheKey(name, config, this.#capabilities), state);
+    const server = this.#approvals.supervisor(this.#host, name, config, discovered, toolCacheKey(name, config, this.#capabilities), state);
     this.#servers.set(name, server);
     return server;
   }
 
   /** Entries the host file disables, listed as `disabled` (unless a server of that name is running). */
   #addDisabled(discovered: Record<string, DiscoveredServer>): void {
-    for (const [name, entry] of Object.entries(discovered)) {
-      if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry, "disabled");
-    }
+    for (const [name, entry] of Object.entries(discovered)) if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry, "disabled");
   }
 
-  /**
-   * Writes a live tool list to the cache, for the manager's `cacheTtlMs`. A 2026-07-28 server's
-   * `ttlMs` says how long the list is fresh (`freshUntil`; `0`: stale at once) and its `cacheScope`
-   * who may reuse it; both are stored with it. A stale list is still offered, deferred, while its
-   * server starts — as the spec allows — and the live list always decides before a call.
-   */
+  /** Writes a live tool list to the cache for `cacheTtlMs` (see `cacheEntry`); a stale list is still offered, deferred, while its server starts (as the spec allows), and the live list decides before a call. */
   #remember(server: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra): void {
     if (!this.#cache) return;
-    const now = Date.now();
-    const entry: CachedTools = { tools, savedAt: now, expiresAt: now + (this.#options.cacheTtlMs ?? 7 * DAY), era };
-    if (hints?.ttlMs !== undefined) entry.freshUntil = now + hints.ttlMs;
-    if (hints?.cacheScope !== undefined) entry.cacheScope = hints.cacheScope;
     const write = this.#cache
-      .set(server.cacheKey, entry)
+      .set(server.cacheKey, cacheEntry(tools, hints, era, this.#options.cacheTtlMs ?? 7 * DAY))
       .catch((error: unknown) => this.#options.onError?.(server.name, toError(error)))
       .finally(() => this.#writes.delete(write));
     this.#writes.add(write);

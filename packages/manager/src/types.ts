@@ -18,12 +18,14 @@ import type { ManagerOAuthOptions } from "./oauth.js";
 import type { ToolCache } from "./cache.js";
 import type { DiscoveredServer, LoadOptions } from "./config/types.js";
 import type { ReconnectPolicy } from "./limit.js";
+import type { ApprovalPolicy, ApprovalRefusal } from "./approvals/policy.js";
 
 /**
  * Where a server stands. `idle`: registered by `addServers` and not started yet (its cached tools,
- * if any, are offered; using it starts it).
+ * if any, are offered; using it starts it). `not-approved`: a project server the approval policy
+ * refused (see {@link MCPManagerOptions.approvals}); it never starts, and `refusal` says why.
  */
-export type ServerState = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "disabled";
+export type ServerState = "idle" | "connecting" | "connected" | "reconnecting" | "failed" | "disabled" | "not-approved";
 
 /** Everything the manager knows about one server's health. */
 export interface ServerStatus {
@@ -49,6 +51,8 @@ export interface ServerStatus {
   failures: number;
   /** ms since the epoch when the state last changed. */
   since: number;
+  /** Set when the state is `not-approved`: why, and what approves it. */
+  refusal?: ApprovalRefusal | undefined;
 }
 
 /** One tool of one server, named for a model. */
@@ -104,7 +108,7 @@ export class ServerUnavailableError extends McpError {
   declare readonly state: ServerState | undefined;
 
   constructor(serverName: string, state: ServerState | undefined, reason?: string) {
-    const why = state === undefined ? "is not configured" : state === "disabled" ? `is disabled or disconnected${reason ? `: ${reason}` : ""}` : `failed${reason ? `: ${reason}` : ""}`;
+    const why = state === undefined ? "is not configured" : state === "disabled" ? `is disabled or disconnected${reason ? `: ${reason}` : ""}` : state === "not-approved" ? `is not approved${reason ? `: ${reason}` : ""}` : `failed${reason ? `: ${reason}` : ""}`;
     super("server_unavailable", `MCP server "${serverName}" ${why}`);
     this.serverName = serverName;
     this.state = state;
@@ -173,6 +177,15 @@ export interface MCPManagerOptions {
   onLog?: ((server: string, message: LogMessage, context?: NotificationContext) => void) | undefined;
   /** Non-fatal problems: a refresh that failed, a cache that could not be written, a malformed message. */
   onError?: ((server: string, error: Error) => void) | undefined;
+  /**
+   * Which servers from project files may run (every family's file in the project directory: it
+   * came with the repository). Default: only those an approval covers as they are now — in the
+   * approvals file (`approvals.json` in the user's config folder, where `mcp config approve`
+   * writes), or by the host file's own approval (Claude Code's `enabledMcpjsonServers`). The rest
+   * are `not-approved`: not spawned, not fetched, their headersHelper not run. `approve` may ask.
+   * Applies to servers discovered from files; a config the program passes in code starts as given.
+   */
+  approvals?: ApprovalPolicy | undefined;
   /** Discovery options for {@link MCPManager.discoverAndConnect}. */
   load?: LoadOptions | undefined;
   /**

@@ -122,7 +122,9 @@ describe("headersHelper", () => {
     const config = { type: "http", url: gateUrl, headersHelper: command } as never;
     const source = { family: "claude-code", scope: "project", file: join(dir, ".mcp.json") } as const;
     const refused = await m.connectServers({ gated: config }, { gated: { name: "gated", config, source, enabled: true } });
-    expect(refused.errors.get("gated")).toContain("its headersHelper comes from the project file");
+    // Refused before anything runs: the approval policy (see approvals.test.ts) has no approval for it.
+    expect(refused.errors.get("gated")).toContain("project server not approved yet");
+    expect(m.getConnectionStatus("gated")?.state).toBe("not-approved");
     expect(runs()).toBe(0);
     const approved = await m.connectServers({ gated: config }, { gated: { name: "gated", config, source, enabled: true, approved: true } });
     expect(approved.errors.size).toBe(0);

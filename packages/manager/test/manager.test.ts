@@ -287,7 +287,8 @@ describe("discoverAndConnect", () => {
       join(project, "mcp-client.json"),
       JSON.stringify({ servers: { found: { command: process.execPath, args: [fixture, "--tool", "echo", "--tool", "secret"], excludeTools: ["secret"] }, "bad-entry": { type: "http" } } }),
     );
-    const m = manager({ cwd: project, cache: false, load: { home, env: {}, platform: "linux" } });
+    // A project file's server runs once approved (see approvals.test.ts): this host approves all.
+    const m = manager({ cwd: project, cache: false, load: { home, env: {}, platform: "linux" }, approvals: { approve: () => true } });
     const result = await m.discoverAndConnect();
     expect(result.connectedServers).toEqual(["found"]);
     expect(result.tools.map((t) => t.name)).toEqual(["mcp__found__echo"]); // excludeTools honoured

@@ -77,7 +77,8 @@ describe("a stdio server's environment and arguments", () => {
       }),
     );
     const loaded = await loadAllMCPConfigs(project, { home, env: { HOME: home }, platform: "linux" });
-    const manager = new MCPManager({ cache: false });
+    // Approved (a project server is refused until it is; see packages/manager/test/approvals.test.ts): what it runs is the point here.
+    const manager = new MCPManager({ cache: false, approvals: { approve: () => true } });
     try {
       const { tools, errors } = await manager.connectServers(loaded.configs);
       expect(errors.size).toBe(0);

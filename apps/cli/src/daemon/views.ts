@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, type DiscoveredServer, type MCPTool } from "@mcp/manager";
+import { approveCommandFor } from "../approvals.js";
 import { errorText } from "../failure.js";
 import { CLI_VERSION } from "../session.js";
 
@@ -56,7 +57,8 @@ export class View {
     cwd: string,
   ) {
     this.cwd = cwd;
-    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true } });
+    // It is sent only what the calling CLI's check let through (marked approved); anything else would be refused here.
+    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true }, approvals: { howToApprove: (server) => approveCommandFor([server.name]) } });
   }
 
   /** Registers the servers on first use, and those stopped or failed since; the tools known now. */
@@ -91,7 +93,7 @@ export class View {
 /** One server of the daemon, in `status`. */
 export interface DaemonServerStatus {
   name: string;
-  /** `connected`, `connecting`, `reconnecting`, `failed`, or `not started` (none of its calls came yet, or it was stopped for idleness). */
+  /** `connected`, `connecting`, `reconnecting`, `failed`, `not approved`, or `not started` (none of its calls came yet, or it was stopped for idleness). */
   state: string;
   /** Its tools, while connected; null otherwise. */
   tools: number | null;
@@ -146,7 +148,7 @@ export class Views {
     for (const view of this.#views.values()) {
       if (view.calls > 0) continue;
       const statuses = view.manager.getStatuses();
-      const kept = statuses.some((s) => this.options.keepAlive.includes(s.name) && !["idle", "disabled", "failed"].includes(s.state));
+      const kept = statuses.some((s) => this.options.keepAlive.includes(s.name) && !["idle", "disabled", "failed", "not-approved"].includes(s.state));
       if (!kept && now - view.lastUsed > this.options.serverIdleMs) {
         this.#close(view);
         continue;
@@ -164,11 +166,11 @@ export class Views {
     return [...this.#views.values()].flatMap((view) =>
       view.manager.getStatuses().map((s) => ({
         name: s.name,
-        state: s.state === "idle" ? "not started" : s.state,
+        state: s.state === "idle" ? "not started" : s.state === "not-approved" ? "not approved" : s.state,
         tools: s.state === "connected" ? s.toolCount : null,
         keepAlive: this.options.keepAlive.includes(s.name),
         idleForMs: view.used.has(s.name) ? now - view.used.get(s.name)! : null,
-        lastError: s.state === "failed" || s.state === "reconnecting" ? errorText(s) || null : null,
+        lastError: s.state === "failed" || s.state === "reconnecting" || s.state === "not-approved" ? errorText(s) || null : null,
         stderrTail: s.state === "failed" ? (s.stderrTail ?? null) : null,
       })),
     );

@@ -9,6 +9,7 @@ import { ConfigSyntaxError, parseJsonFile, parseTomlFile, readIfExists } from ".
 import { envFileBase, pathOf, placeUserServer } from "./spawn-dir.js";
 import type { ConfigError, DiscoveredServer, InputDefinition, LoadOptions, LoadResult } from "./types.js";
 import { serverConfigProblems } from "@mcp/client";
+import { markDiscovered } from "../approvals/tag.js";
 
 /** The fields that take `${…}` expansion. */
 const EXPANDED = ["command", "args", "env", "url", "headers", "cwd", "proxy", "ca"] as const;
@@ -147,5 +148,6 @@ async function normalise(
   if (candidate.approved !== undefined) server.approved = candidate.approved;
   if (candidate.tools) server.tools = candidate.tools;
   if (candidate.toolTimeoutMs !== undefined) server.toolTimeoutMs = candidate.toolTimeoutMs;
+  markDiscovered(server);
   return server;
 }
