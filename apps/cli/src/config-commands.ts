@@ -81,7 +81,14 @@ export async function configList(globals: GlobalOptions): Promise<number> {
   return EXIT.ok;
 }
 
-export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string }): Promise<number> {
+/** The entry our file already has under `name`, if any (a file that does not parse has none). */
+async function existing(file: string, name: string): Promise<unknown> {
+  if (!existsSync(file)) return undefined;
+  const servers = (parse(await readFile(file, "utf8")) as { servers?: Record<string, unknown> } | undefined)?.servers;
+  return typeof servers === "object" && servers !== null && Object.hasOwn(servers, name) ? servers[name] : undefined;
+}
+
+export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string; replace?: boolean }): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
   if (given !== 1) throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
@@ -101,8 +108,14 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
+  const before = await existing(file, name);
+  if (before !== undefined && !options.replace) {
+    const entry = before as { command?: unknown; url?: unknown } | null;
+    const what = typeof entry?.command === "string" || typeof entry?.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
+    throw new CliError(`not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`, EXIT.usage);
+  }
   await edit(file, ["servers", name], config);
-  out(`Added "${name}" to ${tildify(file, home)}`);
+  out(`${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`);
   // A token written into the file is in every copy of it (a project's is often committed).
   const written = [
     ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({ what: `header "${key}"`, key, value, flag: "--header" })),
@@ -111,7 +124,7 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
       .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
   ].filter(({ value }) => looksLikeSecret(value));
   for (const { what, key, flag } of written) {
-    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
+    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
   }
   // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
   // What is approved is the entry as it loads (variables expanded), so it is read back.

@@ -134,7 +134,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("codegen <server>")
     .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
-    .option("-o, --out <file.ts>", "write the module here (default: stdout)")
+    .option("-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)")
     .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
     .action((server: string, options: { out?: string; name?: string }, command: Command) => run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)));
 
@@ -308,6 +308,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable); write a secret as '${VAR}' in single quotes, so the file holds the variable, not the secret", (v: string, p: string[] = []) => [...p, v])
     .option("--scope <scope>", "project or user", "project")
+    .option("--replace", "replace an entry of that name (without it, an existing name is refused)")
     .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
     .action((name: string, _options: unknown, command: Command) => run(async () => (await configCommands()).configAdd(name, command.optsWithGlobals<Parameters<typeof ConfigCommands.configAdd>[1]>())));
