@@ -4,7 +4,7 @@ export { isRetryableAfterReconnect } from "./server.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter, WrittenEntry } from "./config/types.js";
-export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
+export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type FileToolCacheOptions, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
