@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
 import { loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveProjectServers } from "./approvals.js";
+import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
@@ -200,6 +201,7 @@ export async function openSession(
     ...options.handlers,
     onNotification: options.onNotification,
   });
+  const stopConnecting = connectingLine(manager);
   const session: Session = {
     manager,
     home,
@@ -213,6 +215,7 @@ export async function openSession(
     embedded,
     shared,
     close: async () => {
+      stopConnecting();
       await manager.disconnectAll();
       await shared?.close();
     },
