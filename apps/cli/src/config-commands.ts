@@ -11,6 +11,7 @@ import { causeOf, errorText, plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { grid } from "./table.js";
 import { splitCommandLine } from "./words.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -77,7 +78,11 @@ export async function configList(globals: GlobalOptions): Promise<number> {
   ];
   if (globals.json) printJson(entries);
   else if (entries.length === 0) note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
-  else for (const e of entries) out(`${color.bold(e.name)}  ${e.family}${e.scope ? `/${e.scope}` : ""}  ${color.dim(tildify(e.file, home))}  ${e.state === "active" ? color.green(e.state) : color.yellow(e.state)}  ${firstLine(e.detail, 100)}`);
+  else {
+    const cells = entries.map((e) => [e.name, `${e.family}${e.scope ? `/${e.scope}` : ""}`, shortPath(e.file, process.cwd(), home), e.state, firstLine(e.detail, 200)]);
+    const state = (cell: string): string => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell));
+    out(grid([{ title: "NAME", cut: "never" }, { title: "HOST", yields: 2, drops: 2 }, { title: "FILE", cut: "left", yields: 3, min: 12 }, { title: "STATE", paint: state }, { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 }], cells));
+  }
   return EXIT.ok;
 }
 
