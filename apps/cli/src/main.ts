@@ -5,6 +5,7 @@ import type * as DaemonCommands from "./daemon/command.js";
 import type { DaemonStartOptions } from "./daemon/command.js";
 import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
+import { fitHelp, helpWidth } from "./help-text.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
@@ -91,6 +92,8 @@ function collect(value: string, previous: string[] = []): string[] {
 /** Builds the `mcp` program; `run` gets each command's exit code. */
 export function buildProgram(run: (task: () => Promise<number>) => void): Command {
   const program = new Command("mcp")
+    .configureOutput({ writeOut: (text) => process.stdout.write(fitHelp(text)) })
+    .configureHelp({ helpWidth: helpWidth() })
     .description("See, test and use your MCP servers.")
     .version(CLI_VERSION, "-V, --version")
     .option("--json", "machine-readable output (stable shapes, see the README)")

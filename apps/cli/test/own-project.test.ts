@@ -77,4 +77,14 @@ describe("mcp on your own project", () => {
     expect(existsSync(join(folder, "fixture.ts"))).toBe(true);
     expect(readFileSync(join(folder, "fixture.ts"), "utf8")).toContain("createFixtureClient");
   });
+
+  it("help fits 80 columns into a pipe: mcp --help and each command's", async () => {
+    const b = box();
+    for (const command of [[], ["call"], ["tools"], ["config", "add"], ["serve"], ["replay"], ["daemon"], ["codegen"], ["registry", "add"]]) {
+      const help = await mcp(b, [...command, "--help"]);
+      expect(help.code).toBe(0);
+      const wide = help.stdout.split("\n").filter((line) => line.length > 80);
+      expect(wide, `mcp ${command.join(" ")} --help`).toEqual([]);
+    }
+  });
 });
