@@ -115,8 +115,8 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   const file = ownFile(scope, home);
   const before = await existing(file, name);
   if (before !== undefined && !options.replace) {
-    const entry = before as { command?: unknown; url?: unknown } | null;
-    const what = typeof entry?.command === "string" || typeof entry?.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
+    const entry = (typeof before === "object" && before !== null ? before : {}) as { command?: unknown; url?: unknown };
+    const what = typeof entry.command === "string" || typeof entry.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
     throw new CliError(`not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`, EXIT.usage);
   }
   await edit(file, ["servers", name], config);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
 import { redactConfig } from "@mcp/jsonrpc";
 

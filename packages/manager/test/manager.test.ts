@@ -1,6 +1,6 @@
 // The manager against real servers: official-SDK stdio servers (test/fixtures/server.mjs), an
 // official-SDK Streamable HTTP server with sessions, and server-everything.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
