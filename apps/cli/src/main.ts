@@ -116,7 +116,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .alias("list")
     .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
     .option("-v, --verbose", "add each failing server's stderr tail")
-    .action((options: { verbose?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
+    .option("--exit-code", "exit 1 when any server is not connected (for health checks)")
+    .action((options: { verbose?: boolean; exitCode?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
 
   program
     .command("tools [server] [tool]")

@@ -87,4 +87,18 @@ describe("mcp on your own project", () => {
       expect(wide, `mcp ${command.join(" ")} --help`).toEqual([]);
     }
   });
+
+  it("servers --exit-code exits 1 when a server is not connected, for health checks (without it, 0)", async () => {
+    const b = box();
+    userConfig(b, { good: { command: process.execPath, args: [fixture] } });
+    expect((await mcp(b, ["servers", "--exit-code"])).code).toBe(0);
+    userConfig(b, { good: { command: process.execPath, args: [fixture] }, missing: { command: "no-such-mcp-server-58" } });
+    const failing = await mcp(b, ["servers", "--exit-code", "--json"]);
+    expect(failing.code).toBe(1);
+    expect((JSON.parse(failing.stdout) as { name: string; status: string }[]).map((r) => [r.name, r.status])).toEqual([
+      ["good", "connected"],
+      ["missing", "failed"],
+    ]);
+    expect((await mcp(b, ["servers"])).code).toBe(0);
+  });
 });
