@@ -31,8 +31,9 @@ describe("mcp on your own project", () => {
     const b = box();
     b.write(join(b.project, ".mcp.json"), { mcpServers: { fromdotmcp: { command: process.execPath, args: [fixture] } } });
     b.write(join(b.project, "mcp-client.json"), { servers: { fromours: { command: process.execPath, args: [fixture] } } });
-    // The npm cache stays the real one (pnpm is already there); MCP_CLI_BUILT: the suite runs on a built CLI.
-    const env = { ...b.env, npm_config_cache: process.env["npm_config_cache"] ?? join(homedir(), ".npm"), MCP_CLI_BUILT: "1", npm_config_update_notifier: "false" };
+    // pnpm 10.34.9 comes from the real npm cache, where the set-up's `npx -y pnpm@10.34.9` put it,
+    // offline: nothing leaves the machine. MCP_CLI_BUILT: the suite runs on a built CLI.
+    const env = { ...b.env, npm_config_cache: process.env["npm_config_cache"] ?? join(homedir(), ".npm"), npm_config_offline: "true", MCP_CLI_BUILT: "1", npm_config_update_notifier: "false" };
     const listed = await run(["npx", "-y", "pnpm@10.34.9", "-s", "-C", repo, "mcp", "--json", "--yes", "servers"], b.project, env);
     expect(listed.code, listed.stderr).toBe(0);
     const rows = JSON.parse(listed.stdout) as { name: string; source: string; status: string }[];
