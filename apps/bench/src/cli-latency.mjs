@@ -3,11 +3,13 @@
 // (mcporter 0.12.3), on the same config of 12 stdio servers (server-everything), and ours with
 // only that one server configured; and each CLI's own start-up (`--version`) beside a bare
 // `node -e 0` on the same Node. mcporter needs Node 24: ours runs on Node 20 and on Node 24.
+// Ours also with a large tool cache (~770 KB of other servers' entries) beside --no-cache.
 // Each command runs as a fresh process, alternating, after warm-ups.
 //   pnpm bench:cli                 prints the table
 //   pnpm bench:cli -- --write      … and rewrites the "CLI latency" section of docs/benchmarks.md
 //   options: --runs N (measured runs per command, default 15), --smoke (2 runs, no warm-up)
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +39,24 @@ function servers(count) {
   return Object.fromEntries(names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }]));
 }
 
+const CACHE_ENTRIES = 190;
+
+/** Other servers' entries in the tool cache's folder (the FileToolCache format: one file per key); returns their KB. */
+function fillCache(folder) {
+  let bytes = 0;
+  mkdirSync(folder, { recursive: true });
+  const now = Date.now();
+  for (let i = 0; i < CACHE_ENTRIES; i++) {
+    const key = `other${i}:${createHash("sha256").update(String(i)).digest("hex").slice(0, 16)}`;
+    const tools = Array.from({ length: 8 }, (_, t) => ({ name: `tool${t}`, description: "d".repeat(400), inputSchema: { type: "object", properties: { q: { type: "string" } } } }));
+    const file = join(folder, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`);
+    const text = JSON.stringify({ version: 2, key, entry: { tools, savedAt: now, expiresAt: now + 7 * 86_400_000 } });
+    writeFileSync(file, text);
+    bytes += Buffer.byteLength(text);
+  }
+  return Math.round(bytes / 1024);
+}
+
 function setup() {
   const dir = mkdtempSync(join(tmpdir(), "mcp-cli-latency-"));
   const home = join(dir, "home");
@@ -52,8 +72,14 @@ function setup() {
   const one = write("one.json", { servers: servers(1) });
   const peerMany = write("mcporter-many.json", { mcpServers: servers(SERVERS) });
   const call = ["call", "srv.echo", "message=hi"];
+  // A large tool cache, as an afternoon of use leaves it (~800 KB), in a HOME of its own.
+  const bigHome = join(dir, "big-home");
+  const cacheKb = fillCache(join(bigHome, ".cache", "mcp-client", "tools"));
+  const bigEnv = { ...env, HOME: bigHome, XDG_CONFIG_HOME: join(bigHome, ".config"), XDG_CACHE_HOME: join(bigHome, ".cache") };
   const commands = [
     { id: "ours-many", label: `mcp call, ${SERVERS} servers configured (Node 20)`, argv: [process.execPath, cli, "--config", many, ...call] },
+    { id: "ours-big-cache", label: `mcp call, ${SERVERS} servers, a ${CACHE_ENTRIES}-entry tool cache of ${cacheKb} KB (Node 20)`, argv: [process.execPath, cli, "--config", many, ...call], env: bigEnv },
+    { id: "ours-no-cache", label: `mcp call, ${SERVERS} servers, --no-cache (Node 20)`, argv: [process.execPath, cli, "--config", many, "--no-cache", ...call] },
     { id: "ours-1", label: "mcp call, only that server configured (Node 20)", argv: [process.execPath, cli, "--config", one, ...call] },
     { id: "ours-many-node24", label: `mcp call, ${SERVERS} servers configured (Node 24)`, argv: [node24, cli, "--config", many, ...call] },
     { id: "mcporter-many", label: `mcporter 0.12.3 call, ${SERVERS} servers configured (Node 24)`, argv: [node24, mcporter, "--config", peerMany, ...call] },
@@ -82,7 +108,7 @@ export function measure(args) {
       // Alternate the order each round, so no command always runs right after another.
       const order = commands.map((_, i) => commands[(i + round) % commands.length]);
       for (const command of order) {
-        const ms = runOnce(command, env, dir);
+        const ms = runOnce(command, command.env ?? env, dir);
         if (round >= args.warmups) samples[command.id].push(ms);
       }
     }
@@ -115,6 +141,7 @@ export function renderSection(result) {
     "",
     `- ${result.servers} servers configured ÷ only that one (Node 20): **${ratioToOne.toFixed(2)}×** (target ≤ 1.2×: ${verdict(ratioToOne <= 1.2)})`,
     `- ours ÷ mcporter, both on Node 24: **${ratioToPeer.toFixed(2)}×** (target ≤ 1×: ${verdict(ratioToPeer <= 1)}); ours on Node 20 ÷ mcporter on Node 24: **${node20ToPeer.toFixed(2)}×** (target ≤ 1×: ${verdict(node20ToPeer <= 1)})`,
+    `- a call with that large tool cache ÷ with \`--no-cache\` (Node 20): **${(by["ours-big-cache"] / by["ours-no-cache"]).toFixed(2)}×** (a call reads only its own server's entry)`,
     `- \`mcp --version\` ÷ \`node -e 0\`: **${startup.toFixed(2)}×** on Node 20 (target ≤ 1.8×: ${verdict(startup <= 1.8)}), ${startup24.toFixed(2)}× on Node 24; mcporter's \`--version\` ÷ \`node -e 0\` on Node 24: ${peerStartup.toFixed(2)}×`,
     "",
     "Reproduce: `npx -y pnpm@10.34.9 bench:cli` (`-- --write` rewrites this section).",

@@ -1,5 +1,6 @@
 // `mcp codegen <server>`: a TypeScript module with one typed function per tool, on @mcp/client.
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Implementation, Tool } from "@mcp/client";
 import { camelCase, docComment, Names, pascalCase, SchemaWriter } from "./codegen-schema.js";
 import { mustStart } from "./commands.js";
@@ -100,7 +101,7 @@ export function generateClient(input: CodegenInput): string {
   ].join("");
 }
 
-/** `mcp codegen <server> [--out <file.ts>] [--name <ClientName>]`. */
+/** `mcp codegen <server> [--out <file.ts | folder>] [--name <ClientName>]`. */
 export async function codegenCommand(globals: GlobalOptions, server: string, options: { out?: string; name?: string }): Promise<number> {
   if (options.name !== undefined && !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(options.name)) throw new CliError(`--name must be a TypeScript identifier, not "${options.name}"`, EXIT.usage);
   return withSession({ ...globals, server: [server] }, {}, async (session) => {
@@ -118,12 +119,15 @@ export async function codegenCommand(globals: GlobalOptions, server: string, opt
       process.stdout.write(text);
       return EXIT.ok;
     }
+    // A folder (one that exists, or a path ending in a slash) gets <folder>/<server>.ts.
+    const folder = /[/\\]$/.test(options.out) || statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === true;
+    const file = folder ? join(options.out, `${server.replace(/[^A-Za-z0-9._-]/g, "-")}.ts`) : options.out;
     try {
-      writeFileSync(options.out, text);
+      writeFileSync(file, text);
     } catch (error) {
-      throw new CliError(`--out ${options.out}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new CliError(`--out ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
-    note(`${options.out}: ${tools.length} tool${tools.length === 1 ? "" : "s"} of "${server}" as functions (create${options.name ?? `${pascalCase(server)}Client`})`);
+    note(`${file}: ${tools.length} tool${tools.length === 1 ? "" : "s"} of "${server}" as functions (create${options.name ?? `${pascalCase(server)}Client`})`);
     return EXIT.ok;
   });
 }

@@ -12,6 +12,7 @@ import { causeOf, errorText, plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { grid } from "./table.js";
 import { splitCommandLine } from "./words.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -78,11 +79,22 @@ export async function configList(globals: GlobalOptions): Promise<number> {
   ];
   if (globals.json) printJson(entries);
   else if (entries.length === 0) note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
-  else for (const e of entries) out(`${color.bold(e.name)}  ${e.family}${e.scope ? `/${e.scope}` : ""}  ${color.dim(tildify(e.file, home))}  ${e.state === "active" ? color.green(e.state) : color.yellow(e.state)}  ${firstLine(e.detail, 100)}`);
+  else {
+    const cells = entries.map((e) => [e.name, `${e.family}${e.scope ? `/${e.scope}` : ""}`, shortPath(e.file, process.cwd(), home), e.state, firstLine(e.detail, 200)]);
+    const state = (cell: string): string => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell));
+    out(grid([{ title: "NAME", cut: "never" }, { title: "HOST", yields: 2, drops: 2 }, { title: "FILE", cut: "left", yields: 3, min: 12 }, { title: "STATE", paint: state }, { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 }], cells));
+  }
   return EXIT.ok;
 }
 
-export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string }): Promise<number> {
+/** The entry our file already has under `name`, if any (a file that does not parse has none). */
+async function existing(file: string, name: string): Promise<unknown> {
+  if (!existsSync(file)) return undefined;
+  const servers = (parse(await readFile(file, "utf8")) as { servers?: Record<string, unknown> } | undefined)?.servers;
+  return typeof servers === "object" && servers !== null && Object.hasOwn(servers, name) ? servers[name] : undefined;
+}
+
+export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string; replace?: boolean }): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
   if (given !== 1) throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
@@ -102,8 +114,14 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
+  const before = await existing(file, name);
+  if (before !== undefined && !options.replace) {
+    const entry = (typeof before === "object" && before !== null ? before : {}) as { command?: unknown; url?: unknown };
+    const what = typeof entry.command === "string" || typeof entry.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
+    throw new CliError(`not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`, EXIT.usage);
+  }
   await edit(file, ["servers", name], config);
-  out(`Added "${name}" to ${tildify(file, home)}`);
+  out(`${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`);
   // A token written into the file is in every copy of it (a project's is often committed).
   const written = [
     ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({ what: `header "${key}"`, key, value, flag: "--header" })),
@@ -112,7 +130,7 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
       .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
   ].filter(({ value }) => looksLikeSecret(value));
   for (const { what, key, flag } of written) {
-    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
+    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
   }
   // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
   // What is approved is the entry as it loads (variables expanded), so it is read back.

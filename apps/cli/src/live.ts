@@ -1,6 +1,6 @@
 import { NetworkError, RequestTimeoutError } from "@mcp/client";
 import type cliProgress from "cli-progress";
-import { CliError, color, EXIT, openLine, replaceLine } from "./ui.js";
+import { CliError, color, EXIT, openLine, replaceLine, statusLine } from "./ui.js";
 import { lazyRequire } from "./lazy-require.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
@@ -56,6 +56,7 @@ export function progressReporter(name: string): { update: (p: { progress: number
       if (stopped) return;
       const payload = { message: message ?? "" };
       if (!started) {
+        statusLine(undefined);
         bar.start(total ?? Math.max(progress, 1), progress, payload);
         started = true;
         bars.add(stop);

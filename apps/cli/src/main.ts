@@ -6,6 +6,7 @@ import type * as DaemonCommands from "./daemon/command.js";
 import type { DaemonStartOptions } from "./daemon/command.js";
 import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
+import { fitHelp, helpWidth } from "./help-text.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
@@ -92,6 +93,8 @@ function collect(value: string, previous: string[] = []): string[] {
 /** Builds the `mcp` program; `run` gets each command's exit code. */
 export function buildProgram(run: (task: () => Promise<number>) => void): Command {
   const program = new Command("mcp")
+    .configureOutput({ writeOut: (text) => process.stdout.write(fitHelp(text)) })
+    .configureHelp({ helpWidth: helpWidth() })
     .description("See, test and use your MCP servers.")
     .version(CLI_VERSION, "-V, --version")
     .option("--json", "machine-readable output (stable shapes, see the README)")
@@ -114,7 +117,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .alias("list")
     .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
     .option("-v, --verbose", "add each failing server's stderr tail")
-    .action((options: { verbose?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
+    .option("--exit-code", "exit 1 when any server is not connected (for health checks)")
+    .action((options: { verbose?: boolean; exitCode?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
 
   program
     .command("tools [server] [tool]")
@@ -135,7 +139,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("codegen <server>")
     .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
-    .option("-o, --out <file.ts>", "write the module here (default: stdout)")
+    .option("-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)")
     .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
     .action((server: string, options: { out?: string; name?: string }, command: Command) => run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)));
 
@@ -309,6 +313,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
     .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable); write a secret as '${VAR}' in single quotes, so the file holds the variable, not the secret", (v: string, p: string[] = []) => [...p, v])
     .option("--scope <scope>", "project or user", "project")
+    .option("--replace", "replace an entry of that name (without it, an existing name is refused)")
     .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
     // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
     .action((name: string, _options: unknown, command: Command) => run(async () => (await configCommands()).configAdd(name, command.optsWithGlobals<Parameters<typeof ConfigCommands.configAdd>[1]>())));

@@ -77,12 +77,16 @@ function causeOfRow(row: ServerRow): string {
 }
 
 /** `mcp servers` (`list`). */
-export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean }): Promise<number> {
+/** Statuses `servers --exit-code` counts as healthy (a disabled server is off by choice). */
+const HEALTHY = new Set(["connected", "disabled"]);
+
+export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean; exitCode?: boolean }): Promise<number> {
   return withSession(globals, {}, async (session) => {
     await settle(session);
     const rows = serverRows(session);
     if (globals.json) printJson(rows.map(jsonRow));
     else out(serverTable(session, rows, options.verbose === true));
-    return EXIT.ok;
+    // For health checks: exit 1 when any server is not connected (failed, not approved, invalid, needs authentication).
+    return options.exitCode === true && rows.some((row) => !HEALTHY.has(row.status)) ? EXIT.failure : EXIT.ok;
   });
 }

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
 import { createApprovalStore, loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveCommandFor, approveProjectServers } from "./approvals.js";
+import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
@@ -204,6 +205,7 @@ export async function openSession(
     // Anything unapproved that reached the manager would be refused there, saying how to approve it.
     approvals: { store: createApprovalStore({ file: approvalsFile(configDir(home)) }), howToApprove: (server) => approveCommandFor([server.name]) },
   });
+  const stopConnecting = connectingLine(manager);
   const session: Session = {
     manager,
     home,
@@ -217,6 +219,7 @@ export async function openSession(
     embedded,
     shared,
     close: async () => {
+      stopConnecting();
       await manager.disconnectAll();
       await shared?.close();
     },

@@ -13,9 +13,12 @@ export function cutRight(text: string, width: number): string {
   return visibleWidth(text) <= width ? text : `${[...text].slice(0, Math.max(width - 1, 0)).join("")}…`;
 }
 
+/** Cut at its start; a path from `~` keeps its `~/` (`~/…/mcp-client.json`), so it never reads as one relative to the project. */
 export function cutLeft(text: string, width: number): string {
+  if (visibleWidth(text) <= width) return text;
   const chars = [...text];
-  return visibleWidth(text) <= width ? text : `…${chars.slice(chars.length - Math.max(width - 1, 0)).join("")}`;
+  const home = /^~[/\\]/.test(text) && width > 4 ? text.slice(0, 2) : "";
+  return `${home}…${chars.slice(chars.length - Math.max(width - 1 - home.length, 0)).join("")}`;
 }
 
 // eslint-disable-next-line no-control-regex -- the escape sequences colours add

@@ -27,10 +27,28 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
 
 /** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */
 let open = false;
+/** A transient line at the bottom of a terminal ("Connecting…"), erased before anything else is written. */
+let status = false;
+
+/**
+ * Shows `text` as a transient line on stderr, in place of the previous one (a terminal only:
+ * elsewhere nothing); `undefined` erases it. Anything written next through this module erases it first.
+ */
+export function statusLine(text: string | undefined): void {
+  if (process.stderr.isTTY !== true || open) return;
+  if (text === undefined) {
+    if (status) process.stderr.write("\r\u001b[2K");
+    status = false;
+    return;
+  }
+  process.stderr.write(`\r\u001b[2K${text}`);
+  status = true;
+}
 
 /** Writes a line on stderr that {@link replaceLine} will replace on a terminal (elsewhere it is an ordinary line). */
 export function openLine(text: string): void {
   if (process.stderr.isTTY !== true) return void process.stderr.write(`${text}\n`);
+  statusLine(undefined);
   endLine();
   process.stderr.write(`\r\u001b[2K${text}`);
   open = true;
@@ -38,12 +56,14 @@ export function openLine(text: string): void {
 
 /** Writes a line on stderr in place of the open one, if any. */
 export function replaceLine(text: string): void {
+  statusLine(undefined);
   process.stderr.write(open ? `\r\u001b[2K${text}\n` : `${text}\n`);
   open = false;
 }
 
-/** Ends the open line, so what follows starts on a line of its own. */
+/** Ends the open line, so what follows starts on a line of its own (a transient one is erased). */
 function endLine(): void {
+  statusLine(undefined);
   if (open) process.stderr.write("\n");
   open = false;
 }
@@ -64,6 +84,7 @@ export function printError(message: string): void {
 }
 
 export function out(text: string): void {
+  statusLine(undefined);
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 

@@ -2,7 +2,7 @@
 // started from another shell: another folder ($HOME), another PATH and a proxy with a password.
 // Real peers: the built CLI and its daemon, SDK servers over stdio and Streamable HTTP on
 // 127.0.0.1, a real forward proxy that logs what passes through it, and a real redis-server.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startProxy, startRedis, startSdkServer, type SdkServer, type TestProxy } from "mcp-test-utils";
@@ -34,6 +34,8 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
       remote: { type: "http", url: upstream.url, headers: { Authorization: "Bearer remote-secret-0123" } },
       // Exits at start until ./ready exists in its folder: the home, where a user's server starts.
       flaky: { command: process.execPath, args: [envServer], env: { FAIL_UNLESS: "ready" } },
+      // Notes each start in ./starts of the home folder.
+      counted: { command: "sh", args: ["-c", `echo started >> "${join(box.home, "starts")}"; exec "$0" "$@"`, process.execPath, envServer] },
       helped: { type: "http", url: upstream.url, headersHelper: `echo "{\\"Authorization\\": \\"Bearer $HELPER_TOKEN\\"}"` },
     });
     expect((await mcp(box, ["config", "approve", "envsrv"])).code).toBe(0);
@@ -72,6 +74,19 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     const again = await mcp(box, ["call", "envsrv.env"], { PATH: otherPath });
     expect(again.stderr).not.toMatch(THROUGH_THE_DAEMON);
     expect(envOf(again)["PATH"]).toBe(otherPath);
+  });
+
+  it("switching terminals (another TERM, TMUX_PANE) reuses the daemon's running server: what only describes the terminal is not given to it", async () => {
+    const starts = (): number => (existsSync(join(box.home, "starts")) ? readFileSync(join(box.home, "starts"), "utf8").trim().split("\n").length : 0);
+    const before = await calls();
+    const first = await mcp(box, ["call", "counted.env"], { TERM: "xterm-256color", TMUX_PANE: "%1" });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await mcp(box, ["call", "counted.env"], { TERM: "screen", TMUX_PANE: "%2" });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).not.toMatch(THROUGH_THE_DAEMON);
+    expect(await calls()).toBe(before + 2);
+    expect(starts()).toBe(1);
+    expect(envOf(second)["TERM"]).toBeNull();
   });
 
   it("an HTTP server: with no proxy in the calling shell, the daemon's request (its Authorization header too) goes direct, as MCP_NO_DAEMON=1 does", async () => {

@@ -2,7 +2,7 @@
 // filesystem, memory and sequential-thinking servers and server-everything over stdio, one server
 // slow to start, server-everything over Streamable HTTP, one command that does not exist, one invalid
 // entry. Each stdio server appends its name to a file as it starts, so a test sees what was spawned.
-import { readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync, existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,16 +29,19 @@ function forget(): void {
   rmSync(marks, { force: true });
 }
 
-const cacheFile = (): string => join(b.home, ".cache", "mcp-client", "tools.json");
-type CacheFile = { version: 1; entries: Record<string, { tools: { name: string }[]; savedAt: number; expiresAt: number }> };
-const readCache = (): CacheFile => JSON.parse(readFileSync(cacheFile(), "utf8")) as CacheFile;
-const cachedOf = (server: string): { name: string }[] | undefined => Object.entries(readCache().entries).find(([key]) => key.startsWith(`${server}:`))?.[1].tools;
+/** The tool cache's entries (one file each), as [file, key, entry]. */
+type Stored = { version: 2; key: string; entry: { tools: { name: string }[]; savedAt: number; expiresAt: number } };
+const cacheFolder = (): string => join(b.home, ".cache", "mcp-client", "tools");
+const readCache = (): [string, Stored][] => readdirSync(cacheFolder()).filter((name) => name.endsWith(".json")).map((name) => [join(cacheFolder(), name), JSON.parse(readFileSync(join(cacheFolder(), name), "utf8")) as Stored]);
+const cachedOf = (server: string): { name: string }[] | undefined => readCache().find(([, stored]) => stored.key.startsWith(`${server}:`))?.[1].entry.tools;
 
 /** Replaces a server's cached tool list with a stale one: a tool it no longer has, none it has now. */
 function staleCache(server: string): void {
-  const cache = readCache();
-  for (const [key, value] of Object.entries(cache.entries)) if (key.startsWith(`${server}:`)) value.tools = [{ name: "gone-tool", inputSchema: { type: "object" } } as never];
-  writeFileSync(cacheFile(), JSON.stringify(cache));
+  for (const [file, stored] of readCache()) {
+    if (!stored.key.startsWith(`${server}:`)) continue;
+    stored.entry.tools = [{ name: "gone-tool", inputSchema: { type: "object" } } as never];
+    writeFileSync(file, JSON.stringify(stored));
+  }
 }
 
 beforeAll(async () => {

@@ -168,9 +168,10 @@ describe("contracts", () => {
 
   it("config add: the help writes a secret as '${TOKEN}' in single quotes; a literal token is warned about, a ${VAR} is not", async () => {
     const help = await mcp(b, ["config", "add", "--help"]);
-    expect(help.stdout).toContain("--header 'Authorization=Bearer ${TOKEN}'");
+    expect(help.stdout).toContain("--header \\\n    'Authorization=Bearer ${TOKEN}'");
     const global = await mcp(b, ["--help"]);
-    expect(global.stdout).toContain("mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'");
+    // Fitted to 80 columns: the command goes on over two lines, the quoted value whole.
+    expect(global.stdout).toContain("mcp config add docs --http https://example.com/mcp --header \\\n    'Authorization=Bearer ${TOKEN}'");
     expect(global.stdout).not.toContain('--header "Authorization=Bearer ${TOKEN}"');
     const own = sandbox();
     try {

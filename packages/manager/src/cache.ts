@@ -1,8 +1,8 @@
-// The tool cache: where tool lists are remembered between runs (files by default, any `ToolCache`), keyed by a server's config and the client's capabilities.
+// The tool cache: where tool lists are remembered between runs (by default one file per entry, bounded in bytes and entries; or any `ToolCache`), keyed by a server's config and the client's capabilities.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { CacheHints, ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
 import { redactConfig } from "@mcp/jsonrpc";
 
@@ -92,69 +92,123 @@ export function defaultCacheDir(env: Record<string, string | undefined> = proces
   return join(env["XDG_CACHE_HOME"] || join(home, ".cache"), "mcp-client");
 }
 
-interface CacheFile {
-  version: 1;
-  entries: Record<string, CachedTools>;
+/** Bounds of a {@link FileToolCache}. */
+export interface FileToolCacheOptions {
+  /** The most bytes its entries may take together; past it the least recently written go first (default 1 MiB). */
+  maxBytes?: number | undefined;
+  /** The most entries it keeps (default 200). */
+  maxEntries?: number | undefined;
+}
+
+interface EntryFile {
+  version: 2;
+  key: string;
+  entry: CachedTools;
 }
 
 /**
- * A {@link ToolCache} in one JSON file. Writes are atomic (a temporary file renamed over the old
- * one); a missing, unreadable or corrupt file reads as empty and is replaced on the next write.
+ * A {@link ToolCache} in a folder, one small JSON file per entry (`<dir>/tools/<hash of the key>.json`),
+ * so a server's start reads its own entry and no other, and a write rewrites only that one. Writes
+ * are atomic (a temporary file renamed over the old one). A missing, unreadable or corrupt entry
+ * reads as none and is replaced by the next write. After each write the folder is kept within
+ * `maxBytes` and `maxEntries`: expired entries go first, then the least recently written.
  */
 export class FileToolCache implements ToolCache {
-  readonly file: string;
+  /** The folder of the entries. */
+  readonly folder: string;
+  readonly #maxBytes: number;
+  readonly #maxEntries: number;
+  readonly #legacy: string;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(dir: string = defaultCacheDir()) {
-    this.file = join(dir, "tools.json");
+  constructor(dir: string = defaultCacheDir(), options: FileToolCacheOptions = {}) {
+    this.folder = join(dir, "tools");
+    this.#legacy = join(dir, "tools.json");
+    this.#maxBytes = options.maxBytes ?? 1024 * 1024;
+    this.#maxEntries = options.maxEntries ?? 200;
+  }
+
+  /** The file that holds `key`'s entry. */
+  fileFor(key: string): string {
+    return join(this.folder, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`);
   }
 
   async get(key: string): Promise<CachedTools | undefined> {
-    const entry = (await this.#read()).entries[key];
-    if (!entry || !Array.isArray(entry.tools) || typeof entry.expiresAt !== "number" || entry.expiresAt <= Date.now()) return undefined;
+    let stored: Partial<EntryFile>;
+    try {
+      stored = JSON.parse(await readFile(this.fileFor(key), "utf8")) as Partial<EntryFile>;
+    } catch {
+      return undefined; // missing or corrupt: none
+    }
+    const entry = stored.entry;
+    if (stored.version !== 2 || stored.key !== key || typeof entry !== "object" || entry === null) return undefined;
+    if (!Array.isArray(entry.tools) || typeof entry.expiresAt !== "number" || entry.expiresAt <= Date.now()) return undefined;
     return entry;
   }
 
   set(key: string, value: CachedTools): Promise<void> {
-    return this.#update((entries) => {
-      entries[key] = value;
-    });
-  }
-
-  delete(key: string): Promise<void> {
-    return this.#update((entries) => {
-      delete entries[key];
-    });
-  }
-
-  async #read(): Promise<CacheFile> {
-    try {
-      const value = JSON.parse(await readFile(this.file, "utf8")) as Partial<CacheFile>;
-      if (value.version === 1 && typeof value.entries === "object" && value.entries !== null) return value as CacheFile;
-    } catch {
-      // Missing or corrupt: start over.
-    }
-    return { version: 1, entries: {} };
-  }
-
-  /** Read-modify-write, one at a time, dropping expired entries; atomic on disk. */
-  #update(change: (entries: Record<string, CachedTools>) => void): Promise<void> {
-    const run = this.#writing.then(async () => {
-      const current = await this.#read();
-      const now = Date.now();
-      for (const [key, entry] of Object.entries(current.entries)) if (!(entry.expiresAt > now)) delete current.entries[key];
-      change(current.entries);
-      await mkdir(dirname(this.file), { recursive: true });
-      const temp = `${this.file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    return this.#queue(async () => {
+      await mkdir(this.folder, { recursive: true, mode: 0o700 });
+      const file = this.fileFor(key);
+      const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {
-        await writeFile(temp, JSON.stringify(current), { mode: 0o600 });
-        await rename(temp, this.file);
+        await writeFile(temp, JSON.stringify({ version: 2, key, entry: value } satisfies EntryFile), { mode: 0o600 });
+        await rename(temp, file);
       } catch (error) {
         await rm(temp, { force: true });
         throw error;
       }
+      await this.#bound(file);
     });
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#queue(() => rm(this.fileFor(key), { force: true }));
+  }
+
+  /** One write at a time in this process (another process's writes touch other files, or the same one atomically). */
+  #queue(task: () => Promise<void>): Promise<void> {
+    const run = this.#writing.then(task);
     this.#writing = run.catch(() => undefined);
     return run;
+  }
+
+  /** Drops expired entries, then the least recently written, until the folder is within its bounds; `kept` (just written) stays. */
+  async #bound(kept: string): Promise<void> {
+    await rm(this.#legacy, { force: true }); // the one-file cache of earlier versions: never read, so not kept
+    const entries: { file: string; size: number; mtimeMs: number }[] = [];
+    for (const name of await readdir(this.folder)) {
+      if (!name.endsWith(".json")) continue;
+      const file = join(this.folder, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info) entries.push({ file, size: info.size, mtimeMs: info.mtimeMs });
+    }
+    const over = (): boolean => entries.length > this.#maxEntries || entries.reduce((sum, e) => sum + e.size, 0) > this.#maxBytes;
+    if (!over()) return; // the usual case: a stat per entry, no entry read
+    // Oldest first: expired ones go, then the least recently written, until within bounds.
+    entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    const now = Date.now();
+    for (const entry of [...entries]) {
+      if (entry.file !== kept && (await this.#expired(entry.file, now))) await this.#drop(entries, entry);
+    }
+    for (const entry of [...entries]) {
+      if (!over()) break;
+      if (entry.file !== kept) await this.#drop(entries, entry);
+    }
+  }
+
+  async #drop(entries: { file: string }[], entry: { file: string }): Promise<void> {
+    await rm(entry.file, { force: true });
+    entries.splice(entries.indexOf(entry), 1);
+  }
+
+  /** Whether an entry's file is past its `expiresAt` (or cannot be read: nothing to keep). */
+  async #expired(file: string, now: number): Promise<boolean> {
+    try {
+      const expiresAt = (JSON.parse(await readFile(file, "utf8")) as Partial<EntryFile>).entry?.expiresAt;
+      return !(typeof expiresAt === "number" && expiresAt > now);
+    } catch {
+      return true;
+    }
   }
 }

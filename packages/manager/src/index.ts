@@ -7,7 +7,7 @@ export { createApprovalStore, defaultApprovalsFile, DECLINED, NOT_APPROVED_YET, 
 export type { Fingerprint } from "./approvals/fingerprint.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter, WrittenEntry } from "./config/types.js";
-export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
+export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type FileToolCacheOptions, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";

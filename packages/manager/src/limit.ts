@@ -1,4 +1,6 @@
 // Concurrency (a semaphore) and the reconnection backoff policy.
+import { setMaxListeners } from "node:events";
+
 /** At most `size` tasks at a time; the rest wait their turn in order. */
 export class Semaphore {
   #free: number;
@@ -43,4 +45,23 @@ export const DEFAULT_RECONNECT: ReconnectPolicy = { initialDelayMs: 500, maxDela
 export function backoffDelay(policy: ReconnectPolicy, attempt: number, random: () => number = Math.random): number {
   const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * policy.factor ** Math.max(0, attempt - 1));
   return Math.max(0, Math.round(base * (1 + policy.jitter * (random() * 2 - 1))));
+}
+
+/**
+ * Runs `task` with one listener on the caller's `signal` for its many waits: it gets a signal of
+ * our own that aborts with the caller's (ours, so many listeners on it are expected, not a leak:
+ * twelve servers waited for would otherwise warn `MaxListenersExceededWarning`).
+ */
+export async function fanOut<T>(signal: AbortSignal | undefined, waits: number, task: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!signal) return task(undefined);
+  const own = new AbortController();
+  setMaxListeners(Math.max(10, waits + 1), own.signal);
+  const forward = (): void => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await task(own.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
 }

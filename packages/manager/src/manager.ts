@@ -3,7 +3,7 @@ import { toError } from "@mcp/jsonrpc";
 import { cacheEntry, FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
-import { DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
+import { DEFAULT_RECONNECT, Semaphore, fanOut, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
 import { DAY, type ListKind } from "./server.js";
@@ -166,7 +166,7 @@ export class MCPManager {
    */
   async startServers(names?: string[], signal?: AbortSignal): Promise<void> {
     const chosen = names ?? [...this.#servers.values()].filter((server) => server.status.state === "idle").map((server) => server.name);
-    await Promise.all(chosen.map((name) => this.waitForConnection(name, signal).catch(() => undefined)));
+    await fanOut(signal, chosen.length, (shared) => Promise.all(chosen.map((name) => this.waitForConnection(name, shared).catch(() => undefined))));
   }
 
   /** Every tool of every server that has a tool list (live or cached), in server order. */

@@ -1,6 +1,6 @@
 // The manager against real servers: official-SDK stdio servers (test/fixtures/server.mjs), an
 // official-SDK Streamable HTTP server with sessions, and server-everything.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,12 @@ import { FileToolCache, MCPManager, TOOL_NAME_PATTERN, toolCacheKey, toolNamePre
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
 const dirs: string[] = [];
+/** Every entry of a FileToolCache's folder, as [key, entry]. */
+const cachedEntries = (cacheDir: string): [string, CachedTools][] =>
+  readdirSync(join(cacheDir, "tools")).map((name) => {
+    const stored = JSON.parse(readFileSync(join(cacheDir, "tools", name), "utf8")) as { key: string; entry: CachedTools };
+    return [stored.key, stored.entry];
+  });
 const managers: MCPManager[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "mcp-manager-"));
@@ -66,7 +72,7 @@ describe("the startup gate and the tool cache", () => {
     const warmup = manager({ cacheDir });
     await warmup.connectServers({ slow: stdio("--delay", "1500", "--tool", "echo", "--tool", "ping-me") });
     await warmup.disconnectAll(); // which waits for the cache write
-    expect(existsSync(join(cacheDir, "tools.json"))).toBe(true);
+    expect(readdirSync(join(cacheDir, "tools"))).toHaveLength(1);
 
     const m = manager({ cacheDir, startupTimeoutMs: 250 });
     const changes: string[][] = [];
@@ -88,7 +94,10 @@ describe("the startup gate and the tool cache", () => {
 
   it("a corrupt cache file is survived: the server is waited for", async () => {
     const cacheDir = tempDir();
-    writeFileSync(join(cacheDir, "tools.json"), "{ this is not json");
+    const warmup = manager({ cacheDir });
+    await warmup.connectServers({ s: stdio("--delay", "300") });
+    await warmup.disconnectAll();
+    for (const name of readdirSync(join(cacheDir, "tools"))) writeFileSync(join(cacheDir, "tools", name), "{ this is not json");
     const m = manager({ cacheDir });
     const result = await m.connectServers({ s: stdio("--delay", "300") });
     expect(result.tools.map((t) => [t.name, t.deferred])).toEqual([["mcp__s__echo", false]]);
@@ -455,7 +464,7 @@ describe("a 2026-07-28 server under the manager", () => {
       const m = manager({ cacheDir });
       await m.connectServers({ modern: { type: "http", url: server.url }, legacy: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
       await m.disconnectAll();
-      const entries = Object.entries((JSON.parse(readFileSync(join(cacheDir, "tools.json"), "utf8")) as { entries: Record<string, CachedTools> }).entries);
+      const entries = cachedEntries(cacheDir);
       const modern = entries.find(([key]) => key.startsWith("modern:"))![1];
       // The SDK v2 server says ttlMs 0 (stale at once) and private: kept as a guess, checked live before any call.
       expect(modern).toMatchObject({ freshUntil: modern.savedAt, cacheScope: "private" });
@@ -480,7 +489,7 @@ describe("the protocol era, remembered with the tool list", () => {
     await first.disconnectAll();
     // The probe waited out its bound (and was cancelled), then initialize.
     expect(readFileSync(log, "utf8").split("\n").slice(0, 3)).toEqual(["server/discover", "notifications/cancelled", "initialize"]);
-    const entry = Object.values((JSON.parse(readFileSync(join(cacheDir, "tools.json"), "utf8")) as { entries: Record<string, CachedTools> }).entries)[0];
+    const entry = cachedEntries(cacheDir)[0]?.[1];
     expect(entry?.era).toBe("2025");
 
     writeFileSync(log, "");

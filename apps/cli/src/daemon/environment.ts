@@ -2,8 +2,9 @@
 // environment. A call through the daemon must run what a direct call runs, so:
 //   - stdio servers: the CLI writes them into each config it sends, the folder (`cwd`, resolved
 //     from the shell's folder) and the environment the server's is built from (`parentEnv`: the
-//     shell's safe base, or all of it with `inheritEnv`). Nothing of the daemon's own reaches them,
-//     and both are part of the configuration's key.
+//     shell's safe base, or all of it with `inheritEnv`, less what only describes the terminal:
+//     `TERM` & co.). Nothing of the daemon's own reaches them, and both are part of the
+//     configuration's key.
 //   - HTTP servers: the daemon's own process talks to them, and some of how it does comes from its
 //     environment, fixed when it started: the proxy (`HTTPS_PROXY` & co.), TLS trust and checks
 //     (`NODE_EXTRA_CA_CERTS`, `NODE_TLS_REJECT_UNAUTHORIZED`, `NODE_OPTIONS`, …) and the folder of
@@ -39,6 +40,17 @@ export const PROCESS_VARS = [
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * What describes the calling terminal, not what a server runs: a server's stdio is pipes, never
+ * that terminal, so the daemon's servers are not given these and switching terminals (another
+ * `TERM`, `TMUX_PANE`, …) does not start new servers. The rest of the environment still decides.
+ */
+export const TERMINAL_VARS = new Set(["TERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "COLORTERM", "COLUMNS", "LINES", "WINDOWID", "TMUX", "TMUX_PANE", "STY", "WINDOW", "ITERM_SESSION_ID", "KITTY_WINDOW_ID", "WT_SESSION", "VTE_VERSION", "SSH_TTY", "GPG_TTY", "SHLVL", "OLDPWD", "_"]);
+
+function withoutTerminal(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !TERMINAL_VARS.has(name)));
+}
+
 /** Whether the transport would take a proxy from this environment (a set, non-empty proxy variable). */
 function setsProxy(env: Env): boolean {
   return PROXY_VARS.some((name) => !name.toUpperCase().startsWith("NO_") && Boolean(env[name]));
@@ -60,7 +72,7 @@ export function asThisShellRuns(configs: Record<string, MCPServerConfig>, cwd: s
   const out: Record<string, MCPServerConfig> = {};
   for (const [name, config] of Object.entries(configs)) {
     if ("command" in config) {
-      out[name] = { ...config, cwd: resolve(cwd, config.cwd ?? "."), parentEnv: buildChildEnv(undefined, config.inheritEnv === true, shell) };
+      out[name] = { ...config, cwd: resolve(cwd, config.cwd ?? "."), parentEnv: withoutTerminal(buildChildEnv(undefined, config.inheritEnv === true, shell)) };
     } else {
       const http = config as MCPServerConfig & { ca?: unknown; proxy?: unknown };
       out[name] = { ...config, ...(typeof http.ca === "string" ? { ca: resolve(cwd, http.ca) } : {}), ...(http.proxy === undefined && noProxy ? { proxy: false } : {}) } as MCPServerConfig;
