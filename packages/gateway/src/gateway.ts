@@ -11,7 +11,7 @@ import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
-import { auditEntry, type AuditSink, type Note } from "./audit.js";
+import { auditEntry, capField, randomAuditKey, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 
@@ -44,6 +44,11 @@ export interface GatewayOptions {
   toolSearch?: boolean | undefined;
   /** Where audit entries go, one per request handled (see `audit.ts`); none: no audit, at no cost. */
   audit?: AuditSink | undefined;
+  /**
+   * The deployment's key for the audit log's `argsHash` (an HMAC): give every replica the same one
+   * so their hashes compare. Default: a random key, so hashes compare within this process only.
+   */
+  auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
   /**
@@ -101,6 +106,7 @@ export class Gateway {
   readonly toolSearch: boolean;
   readonly fastPath: boolean;
   readonly #audit: AuditSink | undefined;
+  readonly #auditKey: string | Uint8Array;
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
   /** The only caller, when there is one: the owner of everything on the manager's connections. */
@@ -124,6 +130,7 @@ export class Gateway {
     this.toolSearch = options.toolSearch === true;
     this.fastPath = options.fastPath !== false;
     this.#audit = options.audit;
+    this.#auditKey = options.auditKey ?? randomAuditKey();
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
@@ -209,7 +216,7 @@ export class Gateway {
         const cancelled = args[1]?.mcpReq.signal.aborted === true;
         setImmediate(() => {
           try {
-            sink(auditEntry(scope, method, note, started, outcome, cancelled));
+            sink(auditEntry(scope, method, note, started, outcome, cancelled, this.#auditKey));
           } catch {
             // A sink that throws loses its entry, not the gateway.
           }
@@ -229,7 +236,7 @@ export class Gateway {
   /** An HTTP request refused before it had a caller (no valid credentials), for the audit log. */
   unauthenticated(endpoint: string): void {
     const sink = this.#audit;
-    if (sink) setImmediate(() => sink({ time: new Date().toISOString(), caller: null, endpoint, method: null, decision: "unauthenticated", durationMs: 0 }));
+    if (sink) setImmediate(() => sink({ time: new Date().toISOString(), caller: null, endpoint: capField(endpoint), method: null, decision: "unauthenticated", durationMs: 0 }));
   }
 
   /** Subscribes to list changes (the HTTP front publishes them to 2026-07-28 listeners). */

@@ -4,7 +4,7 @@ export { bearerTokens, isLoopback, MAX_BODY_BYTES, MAX_UNREAD_BYTES, type Authen
 export { LANE_IDLE_MS } from "./lanes.js";
 export { allowed, callerId, RESERVED_CALLER_NAMES, SEPARATOR, servableName, type Caller, type RateRule } from "./policy.js";
 export { parseCallers, parseRate } from "./callers.js";
-export { argsHash, auditStream, canonicalJson, type AuditDecision, type AuditEntry, type AuditOutcome, type AuditSink } from "./audit.js";
+export { argsHash, auditStream, canonicalJson, MAX_AUDIT_BYTES, MAX_FIELD_CHARS, type AuditDecision, type AuditEntry, type AuditOutcome, type AuditSink, type AuditStreamSink } from "./audit.js";
 export { LIMITED, MemoryRateLimits, type RateLimitStore, type Take } from "./limits.js";
 export { parseViews, type View, type ViewConfig } from "./views.js";
 export { SEARCH_TOOL } from "./tools.js";

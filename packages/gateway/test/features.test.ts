@@ -1,7 +1,7 @@
 // What a platform team runs the gateway for: an audit log, rate limits, views and tool search.
 // The gateway is embedded in a test's own server; the upstreams are the probe (over stdio and
 // Streamable HTTP) and a v2 server with 500 tools; the callers are the official SDK clients.
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
@@ -52,7 +52,7 @@ async function probeUpstream(): Promise<string> {
 describe("the audit log", () => {
   it("one entry per request: who, where, what (a hash of the arguments, never them), the decision and the outcome", async () => {
     const entries: AuditEntry[] = [];
-    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { audit: (entry) => void entries.push(entry) });
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { audit: (entry) => void entries.push(entry), auditKey: "audit-key" });
     const alice = await client(url, "alice");
     const bob = await client(url, "bob");
     await alice.callTool({ name: "probe__flood", arguments: { count: 1 } });
@@ -72,7 +72,7 @@ describe("the audit log", () => {
       ["bob", "probe__flood", "denied", undefined],
       ["alice", "probe__probe", "allowed", "cancelled"],
     ]);
-    expect(calls[0]).toMatchObject({ endpoint: "/mcp", server: "probe", argsHash: createHash("sha256").update(canonicalJson({ count: 1 })).digest("hex") });
+    expect(calls[0]).toMatchObject({ endpoint: "/mcp", server: "probe", argsHash: createHmac("sha256", "audit-key").update(canonicalJson({ count: 1 })).digest("hex") });
     expect(calls[1]!.code).toBe(-32602);
     expect(JSON.stringify(entries)).not.toContain("the-secret-value");
     expect(entries.some((e) => e.method === "tools/list" && e.caller === "alice")).toBe(false);

@@ -161,6 +161,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       views,
       toolSearch: options.toolSearch,
       audit,
+      // One key for every replica, so their argsHash compare; none: a random one per process.
+      auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
     });
   } catch (error) {
     await session.close();
