@@ -34,6 +34,8 @@ export interface HttpHandlerOptions {
   sessions?: SessionStore | undefined;
   /** Bounds on 2025-era sessions (idle time, sessions per caller). */
   sessionLimits?: SessionLimits | undefined;
+  /** How long a request's body may take to arrive once its head has (ms); a slower one is cut (`408`). Default 30 s. */
+  bodyTimeoutMs?: number | undefined;
 }
 
 /** A node:http request handler serving the gateway; `close()` ends its sessions. */
@@ -46,6 +48,9 @@ export interface HttpHandler {
 
 /** The largest request body read (the SDK's own bound): reading stops there, and the answer is 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Default of {@link HttpHandlerOptions.bodyTimeoutMs}. */
+export const BODY_TIMEOUT_MS = 30_000;
 
 /**
  * The most a caller may leave unread on its stream: past it the caller is cut off (its requests
@@ -88,17 +93,21 @@ function callerOf(header: string | undefined, callers: ReadonlyMap<string, Calle
   return undefined;
 }
 
-/** A request body, read up to {@link MAX_BODY_BYTES}: undefined when it is larger (nothing more is read). */
-function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
+/**
+ * A request body, read up to {@link MAX_BODY_BYTES} within `ms`: 413 when it is larger, 408 when
+ * it is slower (nothing more is read either way).
+ */
+function readBody(req: IncomingMessage, ms: number): Promise<Buffer[] | 408 | 413> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.resolve(undefined);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve(413);
   // A caller gone already (during authentication) sends no more events: nothing to wait for.
   if (req.destroyed) return Promise.reject(new Error("the caller closed the request before its body ended"));
   // Events, not an async iterator: the iterator's machinery costs more than the small body it reads.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (value: Buffer[] | undefined, error?: Error): void => {
+    const done = (value: Buffer[] | 408 | 413, error?: Error): void => {
+      clearTimeout(timer);
       req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       if (error) reject(error);
       else resolve(value);
@@ -108,11 +117,15 @@ function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
       if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
       // Past the limit: read no more (the caller is held back) and answer 413.
       req.pause();
-      done(undefined);
+      done(413);
     };
     const onEnd = (): void => done(chunks);
-    const onError = (error: Error): void => done(undefined, error);
-    const onClose = (): void => done(undefined, new Error("the caller closed the request before its body ended"));
+    const onError = (error: Error): void => done(408, error);
+    const onClose = (): void => done(408, new Error("the caller closed the request before its body ended"));
+    const timer = setTimeout(() => {
+      req.pause();
+      done(408);
+    }, ms);
     req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }
@@ -243,26 +256,31 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
   const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
 
+  const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): Promise<void> => {
+    res.once("finish", () => req.destroy());
+    return send(res, plain(status, message, { ...headers, connection: "close" }));
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
+    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
     const from = req.headers.origin;
     // A page may call only from the gateway's own origin (the one the request names) or one given in `origins`.
-    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return send(res, plain(403, `Origin "${from}" is not allowed`));
+    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return refuse(req, res, 403, `Origin "${from}" is not allowed`);
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
     const caller = await options.authenticate(req);
     const url = new URL(req.url ?? "/", "http://gateway");
     if (!caller) {
       gateway.unauthenticated(url.pathname);
-      return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
+      return refuse(req, res, 401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' });
     }
     const target = targetOf(url.pathname, caller);
-    if (!target) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`));
-    const chunks = await readBody(req);
-    if (!chunks) {
-      res.once("finish", () => req.destroy());
-      return send(res, plain(413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" }));
-    }
+    if (!target) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`);
+    const chunks = await readBody(req, bodyMs);
+    if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`);
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
