@@ -36,6 +36,11 @@ export interface HttpHandlerOptions {
   sessionLimits?: SessionLimits | undefined;
   /** How long a request's body may take to arrive once its head has (ms); a slower one is cut (`408`). Default 30 s. */
   bodyTimeoutMs?: number | undefined;
+  /**
+   * How long a caller may read nothing of an answer while {@link MAX_UNREAD_BYTES} of it wait (ms);
+   * then it is cut off and the answer's memory freed. Default 30 s.
+   */
+  unreadTimeoutMs?: number | undefined;
 }
 
 /** A node:http request handler serving the gateway; `close()` ends its sessions. */
@@ -51,6 +56,12 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Default of {@link HttpHandlerOptions.bodyTimeoutMs}. */
 export const BODY_TIMEOUT_MS = 30_000;
+
+/** Default of {@link HttpHandlerOptions.unreadTimeoutMs}. */
+export const UNREAD_TIMEOUT_MS = 30_000;
+
+/** How much of a large JSON answer is handed to the socket at a time. */
+const SLICE_BYTES = 1024 * 1024;
 
 /**
  * The most a caller may leave unread on its stream: past it the caller is cut off (its requests
@@ -165,22 +176,55 @@ function limitOf(body: Buffer): number | undefined {
   }
 }
 
-/** A JSON answer written at once (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
-function sendJson(res: ServerResponse, text: string): void {
-  const body = Buffer.from(text);
-  const limited = limitOf(body);
-  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
+/**
+ * Writes a whole answer's body: at once when it is at most {@link MAX_UNREAD_BYTES}; else a slice
+ * at a time, no more than that waiting unread, and a caller that reads nothing for `stallMs` is
+ * cut off (the answer is dropped with it).
+ */
+function writeBody(res: ServerResponse, body: Buffer, stallMs: number): void {
+  if (body.length <= MAX_UNREAD_BYTES) return void res.end(body);
+  let at = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const pump = (): void => {
+    clearTimeout(timer);
+    while (at < body.length && !res.destroyed) {
+      const end = Math.min(body.length, at + SLICE_BYTES);
+      const last = end === body.length;
+      if (last) res.end(body.subarray(at, end));
+      else res.write(body.subarray(at, end));
+      at = end;
+      if (!last && res.writableLength >= MAX_UNREAD_BYTES) {
+        res.once("drain", pump);
+        timer = setTimeout(() => res.destroy(), stallMs);
+        return;
+      }
+    }
+  };
+  res.once("close", () => {
+    clearTimeout(timer);
+    res.off("drain", pump);
+  });
+  pump();
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+/** A JSON answer (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
+function sendJson(res: ServerResponse, text: string, stallMs: number): void {
+  const body = Buffer.from(text);
+  const limited = limitOf(body);
+  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+  writeBody(res, body, stallMs);
+}
+
+async function send(res: ServerResponse, response: Response, stallMs = UNREAD_TIMEOUT_MS): Promise<void> {
   const headers = Object.fromEntries(response.headers.entries());
   if (!response.body) return void res.writeHead(response.status, headers).end();
-  // A JSON answer goes out in one write with its length; an event stream as it comes.
+  // A JSON answer goes out with its length, as the caller reads it; an event stream as it comes.
   if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
     const body = Buffer.from(await response.arrayBuffer());
     const limited = limitOf(body);
     const status = limited === undefined ? response.status : 429;
-    return void res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
+    res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+    return writeBody(res, body, stallMs);
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
@@ -257,6 +301,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
 
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
   /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
   const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): Promise<void> => {
     res.once("finish", () => req.destroy());
@@ -288,7 +333,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     if (fast) {
       // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
       res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
-      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal));
+      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal), stallMs);
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
@@ -296,7 +341,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
-    await send(res, response);
+    await send(res, response, stallMs);
   };
 
   const handler = (async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -2,8 +2,10 @@
 // send a request head and a body, and nothing after a refusal. Raw loopback sockets against the
 // gateway mounted in a test server (guardConnections on it), with small limits so the test is quick.
 import { connect, type Socket } from "node:net";
-import { buildProbe1x, startSdkServer } from "mcp-test-utils";
+import { McpServer } from "@modelcontextprotocol/server";
+import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { guardConnections, type Caller, type ConnectionLimits, type CreateGatewayOptions } from "../src/index.js";
 import { mountGateway } from "./app.js";
 
@@ -15,10 +17,19 @@ afterEach(async () => {
 const ALICE: Caller = { id: "alice-id", name: "alice" };
 const TOKEN = "alice-token-0123456789";
 
+/** A tool answering `bytes` bytes of text: an answer bigger than the gateway lets wait unread. */
+function buildBig(): McpServer {
+  const server = new McpServer({ name: "big", version: "1" });
+  server.registerTool("big", { description: "Answers `bytes` bytes of text", inputSchema: z.object({ bytes: z.number().int() }) }, ({ bytes }) => ({ content: [{ type: "text", text: "x".repeat(bytes) }] }));
+  return server;
+}
+
 async function mount(limits: ConnectionLimits, options: Partial<CreateGatewayOptions> = {}): Promise<{ url: URL; guard: ReturnType<typeof guardConnections> }> {
   const upstream = await startSdkServer({ build: buildProbe1x });
   stops.push(() => upstream.stop());
-  const mounted = await mountGateway({ probe: { type: "http", url: upstream.url } }, { tokens: new Map([[TOKEN, ALICE]]), ...options });
+  const big = await startV2HttpServer({ build: buildBig });
+  stops.push(() => big.stop());
+  const mounted = await mountGateway({ probe: { type: "http", url: upstream.url }, big: { type: "http", url: big.url } }, { tokens: new Map([[TOKEN, ALICE]]), ...options });
   stops.push(() => mounted.stop());
   const guard = guardConnections(mounted.app, limits);
   stops.push(() => guard.close());
@@ -87,5 +98,26 @@ describe("connections to the front", () => {
     c.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`);
     await within(c.closed, 5_000, "the slow body cut");
     expect(c.text()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("a JSON answer the caller does not read is held only up to MAX_UNREAD_BYTES, and cut off when it reads nothing for unreadTimeoutMs", async () => {
+    const { url, guard } = await mount({}, { unreadTimeoutMs: 300 });
+    const size = 24 * 1024 * 1024;
+    const socket = connect({ port: Number(url.port), host: "127.0.0.1" });
+    stops.push(() => void socket.destroy());
+    socket.on("error", () => {});
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // Nothing is read: no "data" listener until the gateway has cut the connection.
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big__big", arguments: { bytes: size }, _meta: meta } });
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big__big\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await expect.poll(() => guard.open, { timeout: 20_000 }).toBe(0);
+    let received = 0;
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    await closed;
+    // What reached the caller: what the sockets' buffers held when it was cut, far from the whole answer.
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(size / 2);
   });
 });
