@@ -100,6 +100,25 @@ describe("rate limits", () => {
   });
 });
 
+describe("rate limits on a failing store", () => {
+  const failing = (unreachable: boolean): CreateGatewayOptions["rateLimits"] => ({ take: () => Promise.reject(Object.assign(new Error(unreachable ? "no answer within 1000 ms" : "WRONGTYPE Operation against a key holding the wrong kind of value"), { unreachable })) });
+
+  it("a store that answers with an error refuses a limited caller's calls: no error turns the limit off", async () => {
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { rateLimits: failing(false) });
+    const bob = await client(url, "bob");
+    for (let i = 0; i < 3; i++) await expect(bob.callTool({ name: "probe__probe", arguments: { secret: `b${i}`, steps: 0 } })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("could not be checked") });
+    // A caller without a rate does not ask the store.
+    const alice = await client(url, "alice");
+    expect((await alice.callTool({ name: "probe__flood", arguments: { count: 1 } })).content).toEqual([{ type: "text", text: "sent 1" }]);
+  });
+
+  it("a store that cannot be reached lets calls through (the documented fail-open)", async () => {
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { rateLimits: failing(true) });
+    const bob = await client(url, "bob");
+    for (let i = 0; i < 3; i++) await expect(bob.callTool({ name: "probe__probe", arguments: { secret: `b${i}`, steps: 0 } })).resolves.toBeDefined();
+  });
+});
+
 describe("views", () => {
   it("a view shows a curated, renamed, re-described set of tools; calls map back to the real tool, and the audit log names both", async () => {
     const entries: AuditEntry[] = [];
