@@ -10,4 +10,4 @@ export { LIMITED, MemoryRateLimits, type RateLimitStore, type Take } from "./lim
 export { parseViews, type View, type ViewConfig } from "./views.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { ROUND_TTL_MS } from "./rounds.js";
-export { isSessionRecord, SESSION_IDLE_MS, SESSION_TTL_MS, SESSIONS_PER_CALLER, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
+export { isSessionRecord, MAX_INITIALIZE_BYTES, SESSION_IDLE_MS, SESSION_TTL_MS, SESSIONS_PER_CALLER, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
