@@ -343,7 +343,7 @@ export class Gateway {
    * caller, endpoint and subject), and gets its logs. A server that ties nothing to requests is
    * reached over the caller's own connection when several callers share the gateway.
    */
-  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>): Promise<unknown> {
+  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>, note?: Note): Promise<unknown> {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
@@ -385,7 +385,7 @@ export class Gateway {
       return await this.rounds.serve(ctx, binding, (ask, round, signal) => {
         const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
         return run({ caller: scope.caller, can, ask, log: log(round) }, signal, round);
-      });
+      }, note);
     } catch (error) {
       throw toProtocolError(error);
     }

@@ -104,7 +104,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       const target = route(gateway, scope, params["name"], "prompt", note);
       note.prompt = `${target.server}${SEPARATOR}${target.name}`;
       await gateway.limits.check(scope.caller, target);
-      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options))) as Params) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options), note)) as Params) as never;
     }),
   );
 
@@ -152,7 +152,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
         forwarded = params;
       }
       await gateway.limits.check(scope.caller, undefined);
-      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options))) as Params) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options), note)) as Params) as never;
     }),
   );
 }

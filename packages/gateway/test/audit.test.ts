@@ -115,4 +115,30 @@ describe("the audit log's bounds", () => {
     expect(hash).toBe(createHmac("sha256", KEY).update(canonicalJson({ count: 1 })).digest("hex"));
     expect(hash).not.toBe(createHmac("sha256", "another key").update(canonicalJson({ count: 1 })).digest("hex"));
   });
+
+  it("a call over several input_required rounds is audited with the arguments that ran (its first round's), whatever a retry sends", async () => {
+    const entries: AuditEntry[] = [];
+    const url = await mount((entry) => void entries.push(entry));
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    const call = async (args: Record<string, unknown>, more: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
+      const answer = await fetch(url, { method: "POST", headers: { authorization: "Bearer alice-token-01234567890", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "probe__probe" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "probe__probe", arguments: args, _meta: meta, ...more } }) });
+      const text = await answer.text();
+      const json = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)!;
+      return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+    };
+    const ran = { secret: "what-ran", steps: 0 };
+    let result = await call(ran);
+    for (let round = 0; result["resultType"] === "input_required" && round < 5; round++) {
+      const asked = result["inputRequests"] as Record<string, { method: string }>;
+      const inputResponses = Object.fromEntries(
+        Object.entries(asked).map(([key, q]) => [key, q.method === "sampling/createMessage" ? { role: "assistant", content: { type: "text", text: "s" }, model: "m" } : q.method === "elicitation/create" ? { action: "accept", content: { answer: "e" } } : { roots: [] }]),
+      );
+      // Each retry names other arguments: they do not run (the call already runs with the first round's).
+      result = await call({ secret: `retry-${round}`, steps: 0 }, { requestState: result["requestState"], inputResponses });
+    }
+    expect(JSON.parse((result["content"] as { text: string }[])[0]!.text)).toMatchObject({ secret: "what-ran" });
+    await vi.waitFor(() => expect(entries.filter((e) => e.method === "tools/call").length).toBeGreaterThanOrEqual(4));
+    const hashes = new Set(entries.filter((e) => e.method === "tools/call").map((e) => e.argsHash));
+    expect(hashes).toEqual(new Set([createHmac("sha256", KEY).update(canonicalJson(ran)).digest("hex")]));
+  });
 });
