@@ -9,7 +9,7 @@ import { LIMITED } from "./limits.js";
 import type { Caller } from "./policy.js";
 
 /** What the gateway decided about a request. */
-export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated";
+export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated" | "refused";
 
 /** How an allowed request ended. */
 export type AuditOutcome = "ok" | "tool-error" | "rpc-error" | "cancelled" | "timeout";
@@ -42,6 +42,8 @@ export interface AuditEntry {
   /** HMAC-SHA-256 (hex), under the deployment's audit key, of the canonical JSON of the arguments (keys sorted); never the arguments. */
   argsHash?: string;
   decision: AuditDecision;
+  /** The HTTP status of a request refused before any handler took it (`unauthenticated`, `refused`). */
+  status?: number;
   durationMs: number;
   outcome?: AuditOutcome;
   /** The JSON-RPC error code of an `rpc-error`. */
@@ -187,6 +189,16 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
       stream.end(() => resolve());
     });
   return sink;
+}
+
+/**
+ * The entry of an HTTP request refused before any handler took it: `unauthenticated` (401) when it
+ * had no caller, else `refused` with its status (a foreign Host or Origin, a path that serves
+ * nothing, a body too big or too slow, no session, another caller's session, …).
+ */
+export function refusedEntry(endpoint: string, status: number, caller: Caller | undefined, method: string | null): AuditEntry {
+  const who = caller ? { caller: caller.name, callerId: caller.id } : { caller: null };
+  return { time: new Date().toISOString(), ...who, endpoint: capField(endpoint), method: capField(method), decision: status === 401 ? "unauthenticated" : "refused", status, durationMs: 0 };
 }
 
 /** One request's audit entry, from what its handler noted and how it ended. */

@@ -11,7 +11,7 @@ import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
-import { auditEntry, capField, randomAuditKey, type AuditSink, type Note } from "./audit.js";
+import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 
@@ -44,10 +44,7 @@ export interface GatewayOptions {
   toolSearch?: boolean | undefined;
   /** Where audit entries go, one per request handled (see `audit.ts`); none: no audit, at no cost. */
   audit?: AuditSink | undefined;
-  /**
-   * The deployment's key for the audit log's `argsHash` (an HMAC): give every replica the same one
-   * so their hashes compare. Default: a random key, so hashes compare within this process only.
-   */
+  /** The key of the audit log's `argsHash` (an HMAC): the same for every replica. Default: a random one (hashes compare within this process). */
   auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
@@ -233,10 +230,10 @@ export class Gateway {
     };
   }
 
-  /** An HTTP request refused before it had a caller (no valid credentials), for the audit log. */
-  unauthenticated(endpoint: string): void {
+  /** An HTTP request refused before any handler took it, for the audit log (see `refusedEntry`). */
+  refused(endpoint: string, status: number, caller: Caller | undefined, method: string | null = null): void {
     const sink = this.#audit;
-    if (sink) setImmediate(() => sink({ time: new Date().toISOString(), caller: null, endpoint: capField(endpoint), method: null, decision: "unauthenticated", durationMs: 0 }));
+    if (sink) setImmediate(sink, refusedEntry(endpoint, status, caller, method));
   }
 
   /** Subscribes to list changes (the HTTP front publishes them to 2026-07-28 listeners). */

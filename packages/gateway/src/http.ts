@@ -12,7 +12,7 @@ import type { Gateway } from "./gateway.js";
 import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { LegacySessions, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
+import { LegacySessions, refusals, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
 /** Who sends a request: its caller, or undefined (answered `401`). */
 export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
@@ -139,6 +139,18 @@ function readBody(req: IncomingMessage, ms: number): Promise<Buffer[] | 408 | 41
     }, ms);
     req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
+}
+
+/** The URL's path, for the audit log (what a request that is refused names). */
+function pathOf(url: string | undefined): string {
+  const at = (url ?? "/").search(/[?#]/);
+  return at < 0 ? (url ?? "/") : url!.slice(0, at);
+}
+
+/** The JSON-RPC method a parsed body names (the first of a batch), for the audit log. */
+function methodOf(parsed: unknown): string | null {
+  const method = ((Array.isArray(parsed) ? parsed[0] : parsed) as { method?: unknown } | undefined)?.method;
+  return typeof method === "string" ? method : null;
 }
 
 /** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
@@ -303,7 +315,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
   /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): Promise<void> => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, caller?: Caller, headers: Record<string, string> = {}): Promise<void> => {
+    gateway.refused(pathOf(req.url), status, caller);
     res.once("finish", () => req.destroy());
     return send(res, plain(status, message, { ...headers, connection: "close" }));
   };
@@ -317,15 +330,12 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
     const caller = await options.authenticate(req);
     const url = new URL(req.url ?? "/", "http://gateway");
-    if (!caller) {
-      gateway.unauthenticated(url.pathname);
-      return refuse(req, res, 401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' });
-    }
+    if (!caller) return refuse(req, res, 401, "A valid bearer token is required", undefined, { "www-authenticate": 'Bearer realm="mcp-gateway"' });
     const target = targetOf(url.pathname, caller);
-    if (!target) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`);
+    if (!target) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`, caller);
     const chunks = await readBody(req, bodyMs);
-    if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-    if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`);
+    if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, caller);
+    if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`, caller);
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
@@ -341,6 +351,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
+    // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
+    if (response.status >= 400 && (refusals.has(response) || parsed === undefined)) gateway.refused(url.pathname, response.status, caller, methodOf(parsed));
     await send(res, response, stallMs);
   };
 

@@ -91,8 +91,13 @@ interface Held {
   listening: number;
 }
 
+/** The answers of the sessions' own refusals (no session, another caller's, full, …), for the audit log. */
+export const refusals = new WeakSet<Response>();
+
 function plain(status: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json" } });
+  const response = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json" } });
+  refusals.add(response);
+  return response;
 }
 
 /** The 2025-era sessions of one gateway replica. */

@@ -141,4 +141,29 @@ describe("the audit log's bounds", () => {
     const hashes = new Set(entries.filter((e) => e.method === "tools/call").map((e) => e.argsHash));
     expect(hashes).toEqual(new Set([createHmac("sha256", KEY).update(canonicalJson(ran)).digest("hex")]));
   });
+
+  it("requests refused before any handler are audited with their status: a foreign Host or Origin, a path that serves nothing, a body too big, no session, another caller's session", async () => {
+    const entries: AuditEntry[] = [];
+    const url = await mount((entry) => void entries.push(entry));
+    const alice = { authorization: "Bearer alice-token-01234567890", "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const post = (to: string, headers: Record<string, string>, body: string) => fetch(to, { method: "POST", headers, body });
+    expect((await post(url, { ...alice, origin: "http://evil.example" }, "{}")).status).toBe(403);
+    expect((await post(`${url}/nowhere`, alice, "{}")).status).toBe(404);
+    expect((await post(url, alice, JSON.stringify({ pad: "x".repeat(5 * 1024 * 1024) }))).status).toBe(413);
+    expect((await post(url, alice, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }))).status).toBe(400);
+    // A session of alice's, used by nobody.
+    const opened = await post(url, alice, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } } }));
+    await opened.text();
+    const session = opened.headers.get("mcp-session-id")!;
+    const foreign = await post(url, { ...alice, authorization: "Bearer nobody-token-0123456789", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    expect(foreign.status).toBe(403);
+    await vi.waitFor(() => expect(entries.filter((e) => e.decision === "refused").length).toBe(5));
+    expect(entries.filter((e) => e.decision === "refused").map((e) => [e.status, e.caller, e.endpoint, e.method])).toEqual([
+      [403, null, "/mcp", null],
+      [404, "alice", "/mcp/nowhere", null],
+      [413, "alice", "/mcp", null],
+      [400, "alice", "/mcp", "tools/list"],
+      [403, "nobody", "/mcp", "tools/list"],
+    ]);
+  });
 });
