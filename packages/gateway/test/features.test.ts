@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sd
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { MCPServerConfig } from "@mcp/client";
-import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
+import { buildProbe1x, everythingEntry, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { canonicalJson, parseCallers, parseViews, type AuditEntry, type CreateGatewayOptions } from "../src/index.js";
@@ -116,6 +116,43 @@ describe("rate limits on a failing store", () => {
     const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { rateLimits: failing(true) });
     const bob = await client(url, "bob");
     for (let i = 0; i < 3; i++) await expect(bob.callTool({ name: "probe__probe", arguments: { secret: `b${i}`, steps: 0 } })).resolves.toBeDefined();
+  });
+});
+
+describe("allow, deny and rates beyond tools", () => {
+  const CALLERS = parseCallers(
+    JSON.stringify({
+      echoer: { token: "echoer-token-0123456789", allow: ["everything__echo"] },
+      reader: { token: "reader-token-0123456789", allow: ["everything"], rates: { "everything__*": "2/min" } },
+    }),
+    "callers.json",
+  );
+  const as = async (url: string, token: string): Promise<Client1> => {
+    const c = new Client1({ name: "c", version: "1" });
+    await c.connect(new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    stops.push(() => c.close());
+    return c;
+  };
+
+  it("a caller allowed one tool of a server gets none of its prompts, resources or completions; a server's rate counts its resource reads", async () => {
+    const entries: AuditEntry[] = [];
+    const url = await mount({ everything: { type: "stdio", command: process.execPath, args: [everythingEntry] } }, { tokens: CALLERS, audit: (entry) => void entries.push(entry) });
+    const reader = await as(url, "reader-token-0123456789");
+    const prompt = (await reader.listPrompts()).prompts[0]!.name;
+    const uri = (await reader.listResources()).resources[0]!.uri;
+    const echoer = await as(url, "echoer-token-0123456789");
+    expect((await echoer.callTool({ name: "everything__echo", arguments: { message: "hi" } })).content).toEqual([{ type: "text", text: "Echo: hi" }]);
+    expect((await echoer.listPrompts()).prompts).toEqual([]);
+    await expect(echoer.getPrompt({ name: prompt, arguments: {} })).rejects.toThrow(/Unknown prompt/);
+    expect((await echoer.listResources()).resources).toEqual([]);
+    expect((await echoer.listResourceTemplates()).resourceTemplates).toEqual([]);
+    await expect(echoer.readResource({ uri })).rejects.toThrow(/not found/i);
+    await expect(echoer.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name: "x", value: "" } })).rejects.toThrow(/Unknown prompt/);
+    // `everything__*` at 2/min: two reads, then the third is refused.
+    await reader.readResource({ uri });
+    await reader.readResource({ uri });
+    await expect(reader.readResource({ uri })).rejects.toMatchObject({ code: 429 });
+    await vi.waitFor(() => expect(entries.filter((e) => e.caller === "echoer" && e.decision === "denied").map((e) => e.method).sort()).toEqual(["completion/complete", "prompts/get"]));
   });
 });
 
