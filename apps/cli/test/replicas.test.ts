@@ -158,6 +158,44 @@ describe("two gateway replicas sharing Redis", () => {
     expect((await list(own[1]!.url, ids[33]!)).status).toBe(200);
   }, 60_000);
 
+  it("a caller's sessions are capped across replicas and under concurrency; an initialize too big to save stores nothing", async () => {
+    const init = (url: string, name = "flood") =>
+      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name, version: "1" } } }) });
+    const { replicas: own } = await pair();
+    const raw = new Redis(redis.url);
+    try {
+      /** The caller's session records in Redis now. */
+      const records = async (): Promise<string[]> => {
+        const keys = (await raw.keys("mcp:gateway-sessions:*")).filter((k) => !k.includes("-group:"));
+        const values = keys.length === 0 ? [] : await raw.mget(...keys);
+        return values.filter((v) => v !== null && (JSON.parse(v) as { caller: string }).caller === callerId(TOKEN)) as string[];
+      };
+      // 40 initializes at once, 20 on each replica.
+      await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const answer = await init(own[i % 2]!.url);
+          await answer.text();
+          expect(answer.status).toBe(200);
+        }),
+      );
+      // One more on each: once its record is there, so are those sent before it on that replica's connection.
+      for (const replica of own) {
+        const answer = await init(replica.url);
+        await answer.text();
+        const id = answer.headers.get("mcp-session-id")!;
+        await expect.poll(() => raw.exists(`mcp:gateway-sessions:${id}`), { timeout: 5_000 }).toBe(1);
+      }
+      expect((await records()).length).toBeLessThanOrEqual(32);
+      // An initialize whose params would take 100 KB in Redis is refused, and nothing of it is kept.
+      const big = await init(own[0]!.url, "x".repeat(100_000));
+      expect(big.status).toBe(400);
+      expect(big.headers.get("mcp-session-id")).toBeNull();
+      expect((await records()).some((r) => r.includes("xxxxxxxxxx"))).toBe(false);
+    } finally {
+      await raw.quit();
+    }
+  }, 60_000);
+
   it("an upstream OAuth token refreshed by one replica is the one the other sends; the refresh token is spent once", async () => {
     // A protected upstream server whose authorization server spends each refresh token once.
     const f = await startAuthFixture({ rotateRefresh: true, refreshDelayMs: 300, mcp: true });

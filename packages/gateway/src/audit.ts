@@ -1,13 +1,15 @@
 // The audit log: one entry per request the gateway handles, given to a sink off the request's
-// path. Arguments are never written, only a hash of them (SHA-256 of their canonical JSON).
+// path. Arguments are never written, only a keyed hash of them (HMAC-SHA-256 of their canonical
+// JSON, under a key of the deployment's). What callers choose (names, URIs, paths) is cut to
+// MAX_FIELD_CHARS, and the queue behind a slow stream is bounded in bytes.
 
-import { createHash } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
 import { LIMITED } from "./limits.js";
 import type { Caller } from "./policy.js";
 
 /** What the gateway decided about a request. */
-export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated";
+export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated" | "refused";
 
 /** How an allowed request ended. */
 export type AuditOutcome = "ok" | "tool-error" | "rpc-error" | "cancelled" | "timeout";
@@ -37,9 +39,11 @@ export interface AuditEntry {
   prompt?: string;
   /** The resource URI read (or the reference completed). */
   resource?: string;
-  /** SHA-256 (hex) of the canonical JSON of the arguments (keys sorted); never the arguments. */
+  /** HMAC-SHA-256 (hex), under the deployment's audit key, of the canonical JSON of the arguments (keys sorted); never the arguments. */
   argsHash?: string;
   decision: AuditDecision;
+  /** The HTTP status of a request refused before any handler took it (`unauthenticated`, `refused`). */
+  status?: number;
   durationMs: number;
   outcome?: AuditOutcome;
   /** The JSON-RPC error code of an `rpc-error`. */
@@ -71,22 +75,56 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** SHA-256 (hex) of `args`' canonical JSON. */
-export function argsHash(args: unknown): string {
-  return createHash("sha256").update(canonicalJson(args ?? {})).digest("hex");
+/**
+ * HMAC-SHA-256 (hex) of `args`' canonical JSON under `key` (the deployment's audit key): without
+ * the key, low-entropy arguments cannot be found by hashing guesses.
+ */
+export function argsHash(args: unknown, key: string | Uint8Array): string {
+  return createHmac("sha256", key).update(canonicalJson(args ?? {})).digest("hex");
 }
 
-/** Most entries held while the stream is slow; past it the oldest are dropped (and counted). */
-const MAX_QUEUED = 10_000;
+/** A random audit key: hashes made with it compare only within this process. */
+export function randomAuditKey(): Uint8Array {
+  return randomBytes(32);
+}
+
+/** The longest a string field of an entry is written (names, URIs, paths a caller chose). */
+export const MAX_FIELD_CHARS = 256;
+
+/** A caller's string, cut to {@link MAX_FIELD_CHARS} (saying how long it was). */
+export function capField(value: string): string;
+export function capField(value: string | null): string | null;
+export function capField(value: string | null): string | null {
+  if (value === null || value.length <= MAX_FIELD_CHARS) return value;
+  return `${value.slice(0, MAX_FIELD_CHARS)}…(${value.length} chars)`;
+}
+
+/**
+ * Most bytes the audit log holds while its stream is slow: what is queued here and what the stream
+ * has not written yet. Past it the oldest queued entries are dropped (counted, said once).
+ */
+export const MAX_AUDIT_BYTES = 8 * 1024 * 1024;
+
+/** One entry as a JSON line; U+2028, U+2029 and U+0085 escaped (JSON leaves them raw, and line readers split on them). */
+export function auditLine(entry: AuditEntry): string {
+  return `${JSON.stringify(entry).replace(/[\u2028\u2029\u0085]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+}
+
+/** An audit sink writing to a stream; `pending` is the bytes it holds now (queued, and not yet written by the stream). */
+export type AuditStreamSink = AuditSink & { readonly pending: number; close(): Promise<void> };
 
 /**
  * An audit sink writing JSON lines to `stream` (a file opened for appending, or stdout). Entries
- * are queued and written after the request's turn, never blocking it; a stream that fails (a full
- * disk, a closed pipe) is reported once through `onError`, and serving goes on.
+ * are queued and written after the request's turn, never blocking it; at most
+ * {@link MAX_AUDIT_BYTES} are held while the stream is slow (the oldest queued are dropped, said
+ * once). A stream that fails (a full disk, a closed pipe) is reported once through `onError`, and
+ * serving goes on.
  */
-export function auditStream(stream: Writable, onError: (error: Error) => void = () => {}): AuditSink & { close(): Promise<void> } {
+export function auditStream(stream: Writable, onError: (error: Error) => void = () => {}): AuditStreamSink {
   let queue: string[] = [];
+  let queued = 0;
   let scheduled = false;
+  let waiting = false;
   let failed = false;
   let dropped = 0;
   stream.on("error", (error: Error) => {
@@ -95,9 +133,25 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
   });
   const flush = (): void => {
     scheduled = false;
-    if (queue.length === 0 || stream.destroyed || stream.writableEnded) return void (queue = []);
+    if (queue.length === 0 || stream.destroyed || stream.writableEnded) {
+      queue = [];
+      queued = 0;
+      return;
+    }
+    // The stream holds its own share: more goes in once it drains.
+    if (stream.writableLength >= MAX_AUDIT_BYTES / 2) {
+      if (!waiting) {
+        waiting = true;
+        stream.once("drain", () => {
+          waiting = false;
+          flush();
+        });
+      }
+      return;
+    }
     const lines = queue.join("");
     queue = [];
+    queued = 0;
     try {
       stream.write(lines);
     } catch (error) {
@@ -106,27 +160,49 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
     }
   };
   const sink = ((entry: AuditEntry): void => {
-    if (queue.length >= MAX_QUEUED || stream.writableLength > 64 * 1024 * 1024) {
-      queue.shift();
+    const line = auditLine(entry);
+    while (queue.length > 0 && queued + stream.writableLength + line.length > MAX_AUDIT_BYTES) {
+      queued -= queue.shift()!.length;
       if (dropped++ === 0) onError(new Error("the audit log falls behind: entries are dropped until it catches up"));
     }
-    queue.push(`${JSON.stringify(entry)}\n`);
-    if (!scheduled) {
+    if (queued + stream.writableLength + line.length > MAX_AUDIT_BYTES) {
+      if (dropped++ === 0) onError(new Error("the audit log falls behind: entries are dropped until it catches up"));
+      return;
+    }
+    queue.push(line);
+    queued += line.length;
+    if (!scheduled && !waiting) {
       scheduled = true;
       setImmediate(flush);
     }
-  }) as AuditSink & { close(): Promise<void> };
+  }) as AuditStreamSink;
+  Object.defineProperty(sink, "pending", { get: () => queued + stream.writableLength });
   sink.close = () =>
     new Promise<void>((resolve) => {
-      flush();
+      if (queue.length > 0 && !stream.destroyed && !stream.writableEnded) {
+        const lines = queue.join("");
+        queue = [];
+        queued = 0;
+        stream.write(lines);
+      }
       if (stream === process.stdout || stream === process.stderr || stream.destroyed || stream.writableEnded) return resolve();
       stream.end(() => resolve());
     });
   return sink;
 }
 
+/**
+ * The entry of an HTTP request refused before any handler took it: `unauthenticated` (401) when it
+ * had no caller, else `refused` with its status (a foreign Host or Origin, a path that serves
+ * nothing, a body too big or too slow, no session, another caller's session, …).
+ */
+export function refusedEntry(endpoint: string, status: number, caller: Caller | undefined, method: string | null): AuditEntry {
+  const who = caller ? { caller: caller.name, callerId: caller.id } : { caller: null };
+  return { time: new Date().toISOString(), ...who, endpoint: capField(endpoint), method: capField(method), decision: status === 401 ? "unauthenticated" : "refused", status, durationMs: 0 };
+}
+
 /** One request's audit entry, from what its handler noted and how it ended. */
-export function auditEntry(scope: { caller: Caller; endpoint?: string | undefined }, method: string, note: Note, started: number, ended: { result?: unknown; error?: unknown }, cancelled: boolean): AuditEntry {
+export function auditEntry(scope: { caller: Caller; endpoint?: string | undefined }, method: string, note: Note, started: number, ended: { result?: unknown; error?: unknown }, cancelled: boolean, key: string | Uint8Array): AuditEntry {
   const { error } = ended;
   const code = (error as { code?: unknown } | undefined)?.code;
   const limited = typeof code === "number" && code === LIMITED;
@@ -142,14 +218,14 @@ export function auditEntry(scope: { caller: Caller; endpoint?: string | undefine
     time: new Date(started).toISOString(),
     caller: scope.caller.name,
     callerId: scope.caller.id,
-    endpoint: scope.endpoint ?? "",
-    method,
-    ...(note.server === undefined ? {} : { server: note.server }),
-    ...(note.tool === undefined ? {} : { tool: note.tool }),
-    ...(note.viewTool === undefined ? {} : { viewTool: note.viewTool }),
-    ...(note.prompt === undefined ? {} : { prompt: note.prompt }),
-    ...(note.resource === undefined ? {} : { resource: note.resource }),
-    ...(note.args === undefined ? {} : { argsHash: argsHash(note.args) }),
+    endpoint: capField(scope.endpoint ?? ""),
+    method: capField(method),
+    ...(note.server === undefined ? {} : { server: capField(note.server) }),
+    ...(note.tool === undefined ? {} : { tool: capField(note.tool) }),
+    ...(note.viewTool === undefined ? {} : { viewTool: capField(note.viewTool) }),
+    ...(note.prompt === undefined ? {} : { prompt: capField(note.prompt) }),
+    ...(note.resource === undefined ? {} : { resource: capField(note.resource) }),
+    ...(note.args === undefined ? {} : { argsHash: argsHash(note.args, key) }),
     decision,
     durationMs: Date.now() - started,
     ...(outcome === undefined ? {} : { outcome }),

@@ -11,7 +11,7 @@ import { InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
-import { auditEntry, type AuditSink, type Note } from "./audit.js";
+import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 
@@ -44,6 +44,8 @@ export interface GatewayOptions {
   toolSearch?: boolean | undefined;
   /** Where audit entries go, one per request handled (see `audit.ts`); none: no audit, at no cost. */
   audit?: AuditSink | undefined;
+  /** The key of the audit log's `argsHash` (an HMAC): the same for every replica. Default: a random one (hashes compare within this process). */
+  auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
   /**
@@ -101,6 +103,7 @@ export class Gateway {
   readonly toolSearch: boolean;
   readonly fastPath: boolean;
   readonly #audit: AuditSink | undefined;
+  readonly #auditKey: string | Uint8Array;
   readonly warn: (message: string) => void;
   readonly info: { name: string; version: string };
   /** The only caller, when there is one: the owner of everything on the manager's connections. */
@@ -124,6 +127,7 @@ export class Gateway {
     this.toolSearch = options.toolSearch === true;
     this.fastPath = options.fastPath !== false;
     this.#audit = options.audit;
+    this.#auditKey = options.auditKey ?? randomAuditKey();
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
@@ -209,7 +213,7 @@ export class Gateway {
         const cancelled = args[1]?.mcpReq.signal.aborted === true;
         setImmediate(() => {
           try {
-            sink(auditEntry(scope, method, note, started, outcome, cancelled));
+            sink(auditEntry(scope, method, note, started, outcome, cancelled, this.#auditKey));
           } catch {
             // A sink that throws loses its entry, not the gateway.
           }
@@ -226,10 +230,10 @@ export class Gateway {
     };
   }
 
-  /** An HTTP request refused before it had a caller (no valid credentials), for the audit log. */
-  unauthenticated(endpoint: string): void {
+  /** An HTTP request refused before any handler took it, for the audit log (see `refusedEntry`). */
+  refused(endpoint: string, status: number, caller: Caller | undefined, method: string | null = null): void {
     const sink = this.#audit;
-    if (sink) setImmediate(() => sink({ time: new Date().toISOString(), caller: null, endpoint, method: null, decision: "unauthenticated", durationMs: 0 }));
+    if (sink) setImmediate(sink, refusedEntry(endpoint, status, caller, method));
   }
 
   /** Subscribes to list changes (the HTTP front publishes them to 2026-07-28 listeners). */
@@ -336,7 +340,7 @@ export class Gateway {
    * caller, endpoint and subject), and gets its logs. A server that ties nothing to requests is
    * reached over the caller's own connection when several callers share the gateway.
    */
-  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>): Promise<unknown> {
+  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>, note?: Note): Promise<unknown> {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
     };
@@ -378,7 +382,7 @@ export class Gateway {
       return await this.rounds.serve(ctx, binding, (ask, round, signal) => {
         const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
         return run({ caller: scope.caller, can, ask, log: log(round) }, signal, round);
-      });
+      }, note);
     } catch (error) {
       throw toProtocolError(error);
     }

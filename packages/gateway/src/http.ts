@@ -12,7 +12,7 @@ import type { Gateway } from "./gateway.js";
 import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { LegacySessions, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
+import { LegacySessions, refusals, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
 /** Who sends a request: its caller, or undefined (answered `401`). */
 export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
@@ -34,6 +34,13 @@ export interface HttpHandlerOptions {
   sessions?: SessionStore | undefined;
   /** Bounds on 2025-era sessions (idle time, sessions per caller). */
   sessionLimits?: SessionLimits | undefined;
+  /** How long a request's body may take to arrive once its head has (ms); a slower one is cut (`408`). Default 30 s. */
+  bodyTimeoutMs?: number | undefined;
+  /**
+   * How long a caller may read nothing of an answer while {@link MAX_UNREAD_BYTES} of it wait (ms);
+   * then it is cut off and the answer's memory freed. Default 30 s.
+   */
+  unreadTimeoutMs?: number | undefined;
 }
 
 /** A node:http request handler serving the gateway; `close()` ends its sessions. */
@@ -46,6 +53,15 @@ export interface HttpHandler {
 
 /** The largest request body read (the SDK's own bound): reading stops there, and the answer is 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Default of {@link HttpHandlerOptions.bodyTimeoutMs}. */
+export const BODY_TIMEOUT_MS = 30_000;
+
+/** Default of {@link HttpHandlerOptions.unreadTimeoutMs}. */
+export const UNREAD_TIMEOUT_MS = 30_000;
+
+/** How much of a large JSON answer is handed to the socket at a time. */
+const SLICE_BYTES = 1024 * 1024;
 
 /**
  * The most a caller may leave unread on its stream: past it the caller is cut off (its requests
@@ -88,17 +104,21 @@ function callerOf(header: string | undefined, callers: ReadonlyMap<string, Calle
   return undefined;
 }
 
-/** A request body, read up to {@link MAX_BODY_BYTES}: undefined when it is larger (nothing more is read). */
-function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
+/**
+ * A request body, read up to {@link MAX_BODY_BYTES} within `ms`: 413 when it is larger, 408 when
+ * it is slower (nothing more is read either way).
+ */
+function readBody(req: IncomingMessage, ms: number): Promise<Buffer[] | 408 | 413> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.resolve(undefined);
+  if (declared > MAX_BODY_BYTES) return Promise.resolve(413);
   // A caller gone already (during authentication) sends no more events: nothing to wait for.
   if (req.destroyed) return Promise.reject(new Error("the caller closed the request before its body ended"));
   // Events, not an async iterator: the iterator's machinery costs more than the small body it reads.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (value: Buffer[] | undefined, error?: Error): void => {
+    const done = (value: Buffer[] | 408 | 413, error?: Error): void => {
+      clearTimeout(timer);
       req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       if (error) reject(error);
       else resolve(value);
@@ -108,13 +128,29 @@ function readBody(req: IncomingMessage): Promise<Buffer[] | undefined> {
       if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
       // Past the limit: read no more (the caller is held back) and answer 413.
       req.pause();
-      done(undefined);
+      done(413);
     };
     const onEnd = (): void => done(chunks);
-    const onError = (error: Error): void => done(undefined, error);
-    const onClose = (): void => done(undefined, new Error("the caller closed the request before its body ended"));
+    const onError = (error: Error): void => done(408, error);
+    const onClose = (): void => done(408, new Error("the caller closed the request before its body ended"));
+    const timer = setTimeout(() => {
+      req.pause();
+      done(408);
+    }, ms);
     req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
+}
+
+/** The URL's path, for the audit log (what a request that is refused names). */
+function pathOf(url: string | undefined): string {
+  const at = (url ?? "/").search(/[?#]/);
+  return at < 0 ? (url ?? "/") : url!.slice(0, at);
+}
+
+/** The JSON-RPC method a parsed body names (the first of a batch), for the audit log. */
+function methodOf(parsed: unknown): string | null {
+  const method = ((Array.isArray(parsed) ? parsed[0] : parsed) as { method?: unknown } | undefined)?.method;
+  return typeof method === "string" ? method : null;
 }
 
 /** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
@@ -152,22 +188,55 @@ function limitOf(body: Buffer): number | undefined {
   }
 }
 
-/** A JSON answer written at once (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
-function sendJson(res: ServerResponse, text: string): void {
-  const body = Buffer.from(text);
-  const limited = limitOf(body);
-  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
+/**
+ * Writes a whole answer's body: at once when it is at most {@link MAX_UNREAD_BYTES}; else a slice
+ * at a time, no more than that waiting unread, and a caller that reads nothing for `stallMs` is
+ * cut off (the answer is dropped with it).
+ */
+function writeBody(res: ServerResponse, body: Buffer, stallMs: number): void {
+  if (body.length <= MAX_UNREAD_BYTES) return void res.end(body);
+  let at = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const pump = (): void => {
+    clearTimeout(timer);
+    while (at < body.length && !res.destroyed) {
+      const end = Math.min(body.length, at + SLICE_BYTES);
+      const last = end === body.length;
+      if (last) res.end(body.subarray(at, end));
+      else res.write(body.subarray(at, end));
+      at = end;
+      if (!last && res.writableLength >= MAX_UNREAD_BYTES) {
+        res.once("drain", pump);
+        timer = setTimeout(() => res.destroy(), stallMs);
+        return;
+      }
+    }
+  };
+  res.once("close", () => {
+    clearTimeout(timer);
+    res.off("drain", pump);
+  });
+  pump();
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+/** A JSON answer (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
+function sendJson(res: ServerResponse, text: string, stallMs: number): void {
+  const body = Buffer.from(text);
+  const limited = limitOf(body);
+  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+  writeBody(res, body, stallMs);
+}
+
+async function send(res: ServerResponse, response: Response, stallMs = UNREAD_TIMEOUT_MS): Promise<void> {
   const headers = Object.fromEntries(response.headers.entries());
   if (!response.body) return void res.writeHead(response.status, headers).end();
-  // A JSON answer goes out in one write with its length; an event stream as it comes.
+  // A JSON answer goes out with its length, as the caller reads it; an event stream as it comes.
   if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
     const body = Buffer.from(await response.arrayBuffer());
     const limited = limitOf(body);
     const status = limited === undefined ? response.status : 429;
-    return void res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) }).end(body);
+    res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+    return writeBody(res, body, stallMs);
   }
   res.writeHead(response.status, headers);
   res.flushHeaders();
@@ -243,26 +312,30 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
   const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
 
+  const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
+  /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, caller?: Caller, headers: Record<string, string> = {}): Promise<void> => {
+    gateway.refused(pathOf(req.url), status, caller);
+    res.once("finish", () => req.destroy());
+    return send(res, plain(status, message, { ...headers, connection: "close" }));
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return send(res, plain(403, `Host "${host}" is not this gateway's`));
+    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
     const from = req.headers.origin;
     // A page may call only from the gateway's own origin (the one the request names) or one given in `origins`.
-    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return send(res, plain(403, `Origin "${from}" is not allowed`));
+    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return refuse(req, res, 403, `Origin "${from}" is not allowed`);
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
     const caller = await options.authenticate(req);
     const url = new URL(req.url ?? "/", "http://gateway");
-    if (!caller) {
-      gateway.unauthenticated(url.pathname);
-      return send(res, plain(401, "A valid bearer token is required", { "www-authenticate": 'Bearer realm="mcp-gateway"' }));
-    }
+    if (!caller) return refuse(req, res, 401, "A valid bearer token is required", undefined, { "www-authenticate": 'Bearer realm="mcp-gateway"' });
     const target = targetOf(url.pathname, caller);
-    if (!target) return send(res, plain(404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`));
-    const chunks = await readBody(req);
-    if (!chunks) {
-      res.once("finish", () => req.destroy());
-      return send(res, plain(413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" }));
-    }
+    if (!target) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`, caller);
+    const chunks = await readBody(req, bodyMs);
+    if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, caller);
+    if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`, caller);
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
@@ -270,7 +343,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     if (fast) {
       // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
       res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
-      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal));
+      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal), stallMs);
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
@@ -278,7 +351,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
-    await send(res, response);
+    // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
+    if (response.status >= 400 && (refusals.has(response) || parsed === undefined)) gateway.refused(url.pathname, response.status, caller, methodOf(parsed));
+    await send(res, response, stallMs);
   };
 
   const handler = (async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -11,7 +11,8 @@ export type Take = { ok: true } | { ok: false; retryAfterMs: number };
 /**
  * Where buckets live: `take` refills the bucket `key` at `perSecond` up to `burst`, then takes one
  * token if there is one (atomically, for a store several replicas share). `RedisRateLimits` of
- * `@mcp/store-redis` is one.
+ * `@mcp/store-redis` is one. A failure whose error has `unreachable: true` (the store did not
+ * answer) lets requests through; any other failure refuses the request.
  */
 export interface RateLimitStore {
   take(key: string, perSecond: number, burst: number): Promise<Take>;
@@ -57,8 +58,10 @@ export class RateLimiter {
 
   /**
    * Takes a token for one request of `caller` (naming `target`, a tool or prompt, when it has one)
-   * from every bucket whose rule applies; throws the refusal when one is empty. A store that fails
-   * lets the request through (said once): a limit must not take the gateway down with its store.
+   * from every bucket whose rule applies; throws the refusal when one is empty. A store that cannot
+   * be reached lets the request through (said once): a limit must not take the gateway down with
+   * its store. A store that answers with an error refuses the request (error `-32603`): no error of
+   * the store's turns the limit off.
    */
   async check(caller: Caller, target: { server: string; name: string } | undefined): Promise<void> {
     const rules = caller.rates;
@@ -70,7 +73,11 @@ export class RateLimiter {
         taken = await this.#store.take(`${caller.id}\n${rule.pattern}`, rule.perSecond, rule.burst);
         this.#failing = false;
       } catch (error) {
-        if (!this.#failing) this.#warn(`rate limits: the store failed (${(error as Error).message}); requests go through unlimited until it answers`);
+        if ((error as { unreachable?: unknown } | undefined)?.unreachable !== true) {
+          this.#warn(`rate limits: the store answered with an error (${(error as Error).message}); the request is refused`);
+          throw new ProtocolError(-32603, `Rate limit of caller "${caller.name}" could not be checked; try again later`, { reason: "rate-store" });
+        }
+        if (!this.#failing) this.#warn(`rate limits: the store cannot be reached (${(error as Error).message}); requests go through unlimited until it answers`);
         this.#failing = true;
         continue;
       }

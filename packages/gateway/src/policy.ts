@@ -77,6 +77,15 @@ export function allowed(caller: Pick<Caller, "allow" | "deny">, server: string, 
   return caller.allow === undefined || caller.allow.some((p) => matches(p, server, tool, false));
 }
 
+/**
+ * Whether `caller` may list and read a server's resources (and complete their references): when
+ * its patterns cover the server whole — `<server>`, `<server>__*` — as `allowed` decides for a
+ * tool named `*`. A caller allowed only some of a server's tools reads none of its resources.
+ */
+export function resourcesAllowed(caller: Pick<Caller, "allow" | "deny">, server: string): boolean {
+  return allowed(caller, server, "*");
+}
+
 /** Whether the gateway can serve a server of this name: `__` would make `<server>__<name>` ambiguous. */
 export function servableName(server: string): boolean {
   return !server.includes(SEPARATOR) && server !== "";

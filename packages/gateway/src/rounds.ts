@@ -41,6 +41,8 @@ class PendingCall {
   readonly asked = new Map<string, Question>();
   /** The round being served now: progress and logs go to it. */
   ctx: ServerContext | undefined;
+  /** The arguments the call runs with: its first round's (a retry's own are not what runs). */
+  args: unknown;
   outcome: Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> | undefined;
   wake: (() => void) | undefined;
   expiry: NodeJS.Timeout | undefined;
@@ -80,11 +82,13 @@ export class Rounds {
    * the round's context getter and the upstream signal); a retry with the `requestState` handed
    * out answers the questions asked and waits for the next ones or the result. `binding` names
    * who asks for what: a retry must come with the binding of the round that got the state.
+   * `noted.args` (the audit log's) is the first round's arguments on every round: what ran.
    */
   async serve(
     ctx: ServerContext,
     binding: string,
     start: (ask: (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>, round: () => ServerContext, signal: AbortSignal) => Promise<unknown>,
+    noted: { args?: unknown } = {},
   ): Promise<unknown> {
     const state: unknown = ctx.mcpReq.requestState();
     let call: PendingCall;
@@ -95,6 +99,7 @@ export class Rounds {
       // may answer its questions: anyone else is refused and the call stays its owner's.
       if (found.binding !== binding) throw new ProtocolError(-32602, "This requestState belongs to another request (another caller, endpoint or name); send your request without it");
       call = found;
+      if (call.args !== undefined) noted.args = call.args;
       clearTimeout(call.expiry);
       const responses = ctx.mcpReq.inputResponses ?? {};
       for (const [key, q] of call.asked) {
@@ -104,6 +109,7 @@ export class Rounds {
       call.asked.clear();
     } else {
       call = new PendingCall(binding);
+      call.args = noted.args;
       const current = call;
       call.outcome = Promise.resolve()
         .then(() => start((m, p, s) => current.question(m, p, s), () => current.ctx ?? ctx, current.controller.signal))

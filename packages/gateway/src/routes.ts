@@ -6,7 +6,7 @@ import { complete, getPrompt, readResource, type MCPServerConnection, type Promp
 import { ProtocolError, ResourceNotFoundError, type Server } from "@modelcontextprotocol/server";
 import type { Note } from "./audit.js";
 import type { Gateway, Scope, Upstream } from "./gateway.js";
-import { SEPARATOR, splitName } from "./policy.js";
+import { allowed, resourcesAllowed, SEPARATOR, splitName } from "./policy.js";
 import { ownMeta, registerToolRoutes } from "./tools.js";
 
 type Params = Record<string, unknown>;
@@ -19,15 +19,15 @@ function route(gateway: Gateway, scope: Scope, name: unknown, what: string, note
   if (typeof name !== "string") throw new ProtocolError(-32602, `${what} name missing`);
   const found = scope.server !== undefined ? { server: scope.server, name } : splitName(name, gateway.servers(scope));
   if (found) note.server = found.server;
-  // A server the caller may not see is answered as an unknown name: its existence is not told.
-  if (found && !gateway.sees(scope, found.server)) note.decision = "denied";
+  // A server the caller may not see, or a prompt its patterns do not allow, is answered as an unknown name: its existence is not told.
+  if (found && (!gateway.sees(scope, found.server) || !allowed(scope.caller, found.server, found.name))) note.decision = "denied";
   if (!found || note.decision) throw new ProtocolError(-32602, `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
   return found;
 }
 
-async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) => Promise<T[]>): Promise<{ server: string; item: T }[]> {
-  // A server still connecting is waited for; one that failed, is disabled or not approved, or that the caller may not see, is left out.
-  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && !["failed", "disabled", "not-approved"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
+async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) => Promise<T[]>, resources = false): Promise<{ server: string; item: T }[]> {
+  // A server still connecting is waited for; one that failed, is disabled or not approved, or that the caller may not see (or, for resources, read), is left out.
+  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && (!resources || resourcesAllowed(scope.caller, name)) && !["failed", "disabled", "not-approved"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
   const lists = await Promise.all(names.map((server) => list(server).then((items) => items.map((item) => ({ server, item })), () => [])));
   return lists.flat();
 }
@@ -36,7 +36,7 @@ async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) =>
 async function resourceMap(gateway: Gateway, scope: Scope, reported: Set<string>): Promise<{ resources: Resource[]; owner: Map<string, string> }> {
   const owner = new Map<string, string>();
   const resources: Resource[] = [];
-  for (const { server, item } of await each(gateway, scope, (s) => gateway.manager.listResources(s))) {
+  for (const { server, item } of await each(gateway, scope, (s) => gateway.manager.listResources(s), true)) {
     const first = owner.get(item.uri);
     if (first !== undefined) {
       if (first !== server && !reported.has(item.uri)) {
@@ -60,11 +60,11 @@ function templateMatches(template: string, uri: string): boolean {
 }
 
 async function resourceOwner(gateway: Gateway, scope: Scope, uri: string, reported: Set<string>): Promise<string> {
-  if (scope.server !== undefined && gateway.sees(scope, scope.server)) return scope.server;
+  if (scope.server !== undefined && gateway.sees(scope, scope.server) && resourcesAllowed(scope.caller, scope.server)) return scope.server;
   const { owner } = await resourceMap(gateway, scope, reported);
   const listed = owner.get(uri);
   if (listed !== undefined) return listed;
-  const templates = await each(gateway, scope, (s) => gateway.manager.listResourceTemplates(s));
+  const templates = await each(gateway, scope, (s) => gateway.manager.listResourceTemplates(s), true);
   // The most specific template that matches (the most fixed characters): a catch-all like `{+uri}`
   // never takes a URI another server's own template names.
   let match: { server: string; fixed: number } | undefined;
@@ -91,7 +91,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
   server.setRequestHandler(
     "prompts/list",
     gateway.audited(scope, "prompts/list", async () => {
-      const prompts = await each<Prompt>(gateway, scope, (s) => manager.listPrompts(s));
+      const prompts = (await each<Prompt>(gateway, scope, (s) => manager.listPrompts(s))).filter(({ server: s, item }) => allowed(scope.caller, s, item.name));
       return { prompts: prompts.map(({ server: s, item }) => ({ ...item, name: scope.server === undefined ? `${s}${SEPARATOR}${item.name}` : item.name })) };
     }),
   );
@@ -104,7 +104,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       const target = route(gateway, scope, params["name"], "prompt", note);
       note.prompt = `${target.server}${SEPARATOR}${target.name}`;
       await gateway.limits.check(scope.caller, target);
-      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options))) as Params) as never;
+      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options), note)) as Params) as never;
     }),
   );
 
@@ -113,7 +113,7 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
   server.setRequestHandler(
     "resources/templates/list",
     gateway.audited(scope, "resources/templates/list", async () => {
-      const templates = await each<ResourceTemplate>(gateway, scope, (s) => manager.listResourceTemplates(s));
+      const templates = await each<ResourceTemplate>(gateway, scope, (s) => manager.listResourceTemplates(s), true);
       return { resourceTemplates: templates.map(({ item }) => item) };
     }),
   );
@@ -125,7 +125,8 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       note.resource = uri;
       const owner = await resourceOwner(gateway, scope, uri, reported);
       note.server = owner;
-      await gateway.limits.check(scope.caller, undefined);
+      // Rates apply to a server's resources as to a tool named `*` of it (`<server>__*`, `<server>`, `*`).
+      await gateway.limits.check(scope.caller, { server: owner, name: "*" });
       return ownMeta((await gateway.forward(server, scope, ctx, owner, uri, async (upstream) => readResource(await connection(owner, upstream), uri, upstream.options))) as Params) as never;
     }),
   );
@@ -138,21 +139,24 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       note.args = params["argument"] ?? {};
       let owner: string;
       let forwarded: Params;
+      let subject: { server: string; name: string };
       if (ref["type"] === "ref/prompt") {
         const target = route(gateway, scope, ref["name"], "prompt", note);
         note.prompt = `${target.server}${SEPARATOR}${target.name}`;
         owner = target.server;
+        subject = target;
         forwarded = { ...params, ref: { ...ref, name: target.name } };
       } else {
         const uri = String(ref["uri"]);
         note.resource = uri;
-        const templates = await each<ResourceTemplate>(gateway, scope, (s) => manager.listResourceTemplates(s));
+        const templates = await each<ResourceTemplate>(gateway, scope, (s) => manager.listResourceTemplates(s), true);
         owner = templates.find(({ item }) => item.uriTemplate === uri)?.server ?? (await resourceOwner(gateway, scope, uri, reported));
         note.server = owner;
+        subject = { server: owner, name: "*" };
         forwarded = params;
       }
-      await gateway.limits.check(scope.caller, undefined);
-      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options))) as Params) as never;
+      await gateway.limits.check(scope.caller, subject);
+      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options), note)) as Params) as never;
     }),
   );
 }

@@ -39,7 +39,16 @@ export interface SessionStore {
   set(key: string, value: SessionRecord, ttlMs: number): Promise<void>;
   touch(key: string, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Saves `value` as `set` does, as a member of `group` (a caller's sessions), which holds at most
+   * `cap` values for every replica: past it the oldest are deleted, atomically with the save, and
+   * their keys returned. With it, a caller's sessions are capped across replicas, not only on each.
+   */
+  setCapped?(key: string, value: SessionRecord, ttlMs: number, group: string, cap: number): Promise<string[]>;
 }
+
+/** The largest `initialize` params a 2025 session is opened with (they are saved for other replicas); larger is refused. */
+export const MAX_INITIALIZE_BYTES = 64 * 1024;
 
 /** A session left unused this long is forgotten by the store. */
 export const SESSION_TTL_MS = 60 * 60_000;
@@ -82,8 +91,13 @@ interface Held {
   listening: number;
 }
 
+/** The answers of the sessions' own refusals (no session, another caller's, full, …), for the audit log. */
+export const refusals = new WeakSet<Response>();
+
 function plain(status: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json" } });
+  const response = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json" } });
+  refusals.add(response);
+  return response;
 }
 
 /** The 2025-era sessions of one gateway replica. */
@@ -91,6 +105,8 @@ export class LegacySessions {
   readonly #held = new Map<string, Held>();
   /** Sessions being opened again here: two requests for one session open it once. */
   readonly #reopening = new Map<string, Promise<Held | "foreign" | "full" | undefined>>();
+  /** Records being saved now: a session forgotten meanwhile is deleted from the store after its save, not before. */
+  readonly #saving = new Map<string, Promise<void>>();
   /** Per caller id: sessions being opened now (they count against the cap before they exist). */
   readonly #opening = new Map<string, number>();
   readonly #gateway: Gateway;
@@ -119,7 +135,7 @@ export class LegacySessions {
       onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0, listening: 0 }),
       onsessionclosed: (sessionId) => {
         this.#held.delete(sessionId);
-        void this.#store?.delete(sessionId).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
+        this.#delete(sessionId);
       },
     });
     transport.onclose = () => {
@@ -170,6 +186,7 @@ export class LegacySessions {
     // Only an initialize (alone, or in a batch) opens a session; anything else is refused before anything is made.
     const opening = request.method === "POST" ? initializeIn(parsed) : undefined;
     if (!opening) return plain(400, "Bad Request: no session (send initialize first)");
+    if (JSON.stringify(opening.params).length > MAX_INITIALIZE_BYTES) return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
     if (!this.#makeRoom(caller)) return this.#full(caller);
     this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
     const transport = this.#open(caller, path, () => randomUUID());
@@ -192,9 +209,28 @@ export class LegacySessions {
     if (this.#store) {
       // Off the caller's path: the answer does not wait for Redis (another replica may miss the session for that moment).
       const record: SessionRecord = { caller: caller.id, path, initialize: opening.params };
-      void this.#store.set(transport.sessionId, record, SESSION_TTL_MS).catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`));
+      this.#save(transport.sessionId, record, caller);
     }
     return response;
+  }
+
+  /**
+   * Saves a session's record; with a store that caps groups, in its caller's group, so the caller's
+   * sessions are capped across replicas: those the store evicted are closed here too.
+   */
+  #save(sessionId: string, record: SessionRecord, caller: Caller): void {
+    const store = this.#store!;
+    const saved = store.setCapped ? store.setCapped(sessionId, record, SESSION_TTL_MS, caller.id, this.#perCaller) : store.set(sessionId, record, SESSION_TTL_MS).then(() => []);
+    const saving = saved
+      .then((evicted) => {
+        for (const id of evicted) {
+          const held = this.#held.get(id);
+          if (held) this.#forget(id, held);
+        }
+      })
+      .catch((error: unknown) => this.#gateway.warn(`saving session: ${(error as Error).message}`))
+      .finally(() => this.#saving.get(sessionId) === saving && this.#saving.delete(sessionId));
+    this.#saving.set(sessionId, saving);
   }
 
   /** Opens on this replica a session another one began: its `initialize` is replayed under the same id. */
@@ -245,7 +281,15 @@ export class LegacySessions {
   #forget(sessionId: string, held: Held): void {
     this.#held.delete(sessionId);
     void held.transport.close().catch(() => {});
-    void this.#store?.delete(sessionId).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
+    this.#delete(sessionId);
+  }
+
+  /** Deletes a session's record, once a save of it still under way has ended (else the save would bring it back). */
+  #delete(sessionId: string): void {
+    const store = this.#store;
+    if (!store) return;
+    const after = this.#saving.get(sessionId) ?? Promise.resolve();
+    void after.then(() => store.delete(sessionId)).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
   }
 
   #full(caller: Caller): Response {

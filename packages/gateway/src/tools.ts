@@ -144,7 +144,7 @@ export async function callTool(gateway: Gateway, scope: Scope, server: Server | 
     const answer = await (upstream.lane ? callUpstream(upstream.lane, tool.toolName, args, options) : tool.call(args, options));
     await sent;
     return answer;
-  });
+  }, note);
   return project(ownMeta(result as Params), tool.outputSchema);
 }
 

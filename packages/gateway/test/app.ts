@@ -13,6 +13,8 @@ export interface Mounted {
   manager: MCPManager;
   /** The gateway's URL: the app's origin and the gateway's path. */
   url: string;
+  /** The app's node:http server. */
+  app: Server;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function mountGateway(configs: Record<string, MCPServerConfig>, opt
     gateway,
     manager,
     url: `http://127.0.0.1:${(app.address() as { port: number }).port}${path}`,
+    app,
     stop: async () => {
       app.closeAllConnections();
       await new Promise<void>((resolve) => app.close(() => resolve()));

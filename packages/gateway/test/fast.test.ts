@@ -45,7 +45,7 @@ describe("the fast path answers as the SDK server does", () => {
     await manager.connectServers({ p1h: { type: "http", url: p1h.url }, odd: { type: "http", url: odd.url }, v2: { type: "http", url: v2.url } });
     stops.push(() => manager.disconnectAll());
     for (const kind of ["fast", "sdk"] as const) {
-      const gateway = createGateway(manager, { ...(kind === "fast" ? { handlers } : {}), tokens: TOKENS, views: VIEWS, toolSearch: true, fastPath: kind === "fast", audit: (entry) => void audits[kind].push(entry) });
+      const gateway = createGateway(manager, { ...(kind === "fast" ? { handlers } : {}), tokens: TOKENS, views: VIEWS, toolSearch: true, fastPath: kind === "fast", audit: (entry) => void audits[kind].push(entry), auditKey: "one-key" });
       const app: Server = createServer((req, res) => void gateway.handle(req, res));
       await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
       urls[kind] = `http://127.0.0.1:${(app.address() as { port: number }).port}/mcp`;

@@ -1,13 +1,13 @@
 // What a platform team runs the gateway for: an audit log, rate limits, views and tool search.
 // The gateway is embedded in a test's own server; the upstreams are the probe (over stdio and
 // Streamable HTTP) and a v2 server with 500 tools; the callers are the official SDK clients.
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { MCPServerConfig } from "@mcp/client";
-import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
+import { buildProbe1x, everythingEntry, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { canonicalJson, parseCallers, parseViews, type AuditEntry, type CreateGatewayOptions } from "../src/index.js";
@@ -52,7 +52,7 @@ async function probeUpstream(): Promise<string> {
 describe("the audit log", () => {
   it("one entry per request: who, where, what (a hash of the arguments, never them), the decision and the outcome", async () => {
     const entries: AuditEntry[] = [];
-    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { audit: (entry) => void entries.push(entry) });
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { audit: (entry) => void entries.push(entry), auditKey: "audit-key" });
     const alice = await client(url, "alice");
     const bob = await client(url, "bob");
     await alice.callTool({ name: "probe__flood", arguments: { count: 1 } });
@@ -72,7 +72,7 @@ describe("the audit log", () => {
       ["bob", "probe__flood", "denied", undefined],
       ["alice", "probe__probe", "allowed", "cancelled"],
     ]);
-    expect(calls[0]).toMatchObject({ endpoint: "/mcp", server: "probe", argsHash: createHash("sha256").update(canonicalJson({ count: 1 })).digest("hex") });
+    expect(calls[0]).toMatchObject({ endpoint: "/mcp", server: "probe", argsHash: createHmac("sha256", "audit-key").update(canonicalJson({ count: 1 })).digest("hex") });
     expect(calls[1]!.code).toBe(-32602);
     expect(JSON.stringify(entries)).not.toContain("the-secret-value");
     expect(entries.some((e) => e.method === "tools/list" && e.caller === "alice")).toBe(false);
@@ -97,6 +97,62 @@ describe("rate limits", () => {
     const alice = await client(url, "alice");
     expect((await alice.callTool({ name: "probe__flood", arguments: { count: 1 } })).content).toEqual([{ type: "text", text: "sent 1" }]);
     await vi.waitFor(() => expect(entries.filter((e) => e.decision === "rate-limited" && e.caller === "bob").length).toBe(2));
+  });
+});
+
+describe("rate limits on a failing store", () => {
+  const failing = (unreachable: boolean): CreateGatewayOptions["rateLimits"] => ({ take: () => Promise.reject(Object.assign(new Error(unreachable ? "no answer within 1000 ms" : "WRONGTYPE Operation against a key holding the wrong kind of value"), { unreachable })) });
+
+  it("a store that answers with an error refuses a limited caller's calls: no error turns the limit off", async () => {
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { rateLimits: failing(false) });
+    const bob = await client(url, "bob");
+    for (let i = 0; i < 3; i++) await expect(bob.callTool({ name: "probe__probe", arguments: { secret: `b${i}`, steps: 0 } })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("could not be checked") });
+    // A caller without a rate does not ask the store.
+    const alice = await client(url, "alice");
+    expect((await alice.callTool({ name: "probe__flood", arguments: { count: 1 } })).content).toEqual([{ type: "text", text: "sent 1" }]);
+  });
+
+  it("a store that cannot be reached lets calls through (the documented fail-open)", async () => {
+    const url = await mount({ probe: { type: "http", url: await probeUpstream() } }, { rateLimits: failing(true) });
+    const bob = await client(url, "bob");
+    for (let i = 0; i < 3; i++) await expect(bob.callTool({ name: "probe__probe", arguments: { secret: `b${i}`, steps: 0 } })).resolves.toBeDefined();
+  });
+});
+
+describe("allow, deny and rates beyond tools", () => {
+  const CALLERS = parseCallers(
+    JSON.stringify({
+      echoer: { token: "echoer-token-0123456789", allow: ["everything__echo"] },
+      reader: { token: "reader-token-0123456789", allow: ["everything"], rates: { "everything__*": "2/min" } },
+    }),
+    "callers.json",
+  );
+  const as = async (url: string, token: string): Promise<Client1> => {
+    const c = new Client1({ name: "c", version: "1" });
+    await c.connect(new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    stops.push(() => c.close());
+    return c;
+  };
+
+  it("a caller allowed one tool of a server gets none of its prompts, resources or completions; a server's rate counts its resource reads", async () => {
+    const entries: AuditEntry[] = [];
+    const url = await mount({ everything: { type: "stdio", command: process.execPath, args: [everythingEntry] } }, { tokens: CALLERS, audit: (entry) => void entries.push(entry) });
+    const reader = await as(url, "reader-token-0123456789");
+    const prompt = (await reader.listPrompts()).prompts[0]!.name;
+    const uri = (await reader.listResources()).resources[0]!.uri;
+    const echoer = await as(url, "echoer-token-0123456789");
+    expect((await echoer.callTool({ name: "everything__echo", arguments: { message: "hi" } })).content).toEqual([{ type: "text", text: "Echo: hi" }]);
+    expect((await echoer.listPrompts()).prompts).toEqual([]);
+    await expect(echoer.getPrompt({ name: prompt, arguments: {} })).rejects.toThrow(/Unknown prompt/);
+    expect((await echoer.listResources()).resources).toEqual([]);
+    expect((await echoer.listResourceTemplates()).resourceTemplates).toEqual([]);
+    await expect(echoer.readResource({ uri })).rejects.toThrow(/not found/i);
+    await expect(echoer.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name: "x", value: "" } })).rejects.toThrow(/Unknown prompt/);
+    // `everything__*` at 2/min: two reads, then the third is refused.
+    await reader.readResource({ uri });
+    await reader.readResource({ uri });
+    await expect(reader.readResource({ uri })).rejects.toMatchObject({ code: 429 });
+    await vi.waitFor(() => expect(entries.filter((e) => e.caller === "echoer" && e.decision === "denied").map((e) => e.method).sort()).toEqual(["completion/complete", "prompts/get"]));
   });
 });
 

@@ -13,6 +13,29 @@ export interface KeyValueStore<T> {
   delete(key: string): Promise<void>;
 }
 
+// KEYS[1] the group (a sorted set of keys by when they were set), KEYS[2] the value's key; ARGV the
+// key, the value, its time to live, the group's cap, the values' key prefix. Members whose value is
+// gone (expired, deleted) leave the group; past the cap, the oldest are deleted. Returns them.
+const SET_CAPPED = `
+for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  if redis.call('EXISTS', ARGV[5] .. m) == 0 then redis.call('ZREM', KEYS[1], m) end
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+local evicted = {}
+while redis.call('ZCARD', KEYS[1]) > tonumber(ARGV[4]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[1])[1]
+  if oldest == ARGV[1] then redis.call('ZADD', KEYS[1], now + 1, oldest) else
+    redis.call('DEL', ARGV[5] .. oldest)
+    table.insert(evicted, oldest)
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return evicted
+`;
+
 /** Options of {@link RedisKeyValue}. */
 export interface RedisKeyValueOptions<T> extends RedisStoreOptions {
   /** Keys are `<prefix><namespace>:<key>`. */
@@ -48,6 +71,18 @@ export class RedisKeyValue<T> implements KeyValueStore<T> {
 
   async set(key: string, value: T, ttlMs: number): Promise<void> {
     await this.#db.run(`${this.#namespace} set`, (r) => r.set(this.#key(key), JSON.stringify(value), "PX", Math.max(1, Math.floor(ttlMs))));
+  }
+
+  /**
+   * Saves `value` as {@link set} does, as a member of `group`, which holds at most `cap` values
+   * for every process on this Redis: past it the oldest members (by when they were set) are
+   * deleted, atomically with this save. Resolves to the keys deleted.
+   */
+  async setCapped(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<string[]> {
+    const ttl = Math.max(1, Math.floor(ttlMs));
+    const groupKey = `${this.#db.prefix}${this.#namespace}-group:${group}`;
+    const evicted = await this.#db.run(`${this.#namespace} set`, (r) => r.eval(SET_CAPPED, 2, groupKey, this.#key(key), key, JSON.stringify(value), ttl, Math.max(1, Math.floor(cap)), this.#key("")));
+    return Array.isArray(evicted) ? evicted.map(String) : [];
   }
 
   async touch(key: string, ttlMs: number): Promise<void> {

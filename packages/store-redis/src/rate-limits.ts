@@ -9,14 +9,19 @@ import { RedisConnection, type RedisStoreOptions } from "./connection.js";
 export type RateTake = { ok: true } | { ok: false; retryAfterMs: number };
 
 // KEYS[1] the bucket (a hash: tokens, at); ARGV perSecond, burst. Returns { 1 } or { 0, retryAfterMs }.
+// A key of another type, or a bucket whose fields are not numbers, is replaced by a full bucket:
+// a damaged bucket never turns the limit off.
 const TAKE = `
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind ~= 'none' and kind ~= 'hash' then redis.call('DEL', KEYS[1]) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1]) or burst
-local at = tonumber(state[2]) or now
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil or tokens ~= tokens or at ~= at then tokens = burst; at = now end
 tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
 local ok = 0
 if tokens >= 1 then tokens = tokens - 1; ok = 1 end

@@ -4,7 +4,7 @@ import { everythingEntry, startRedis, type TestRedis } from "mcp-test-utils";
 import { MCPManager } from "@mcp/manager";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RedisKeyValue, RedisTokenStore, RedisToolCache } from "../src/index.js";
+import { RedisKeyValue, RedisRateLimits, RedisTokenStore, RedisToolCache } from "../src/index.js";
 
 let redis: TestRedis;
 let raw: Redis;
@@ -92,5 +92,16 @@ describe("RedisKeyValue", () => {
     expect(await sessions.get("good")).toEqual({ caller: "alice" });
     expect(await sessions.get("bad")).toBeUndefined();
     expect(await sessions.get("null")).toBeUndefined();
+  });
+});
+
+describe("RedisRateLimits", () => {
+  it("a key of another type (a string) is replaced by a full bucket: the limit holds (2 of 4 pass at 2/min)", async () => {
+    const rates = new RedisRateLimits({ redis: raw });
+    await raw.set("mcp:rate:bucket", "full");
+    const taken = [];
+    for (let i = 0; i < 4; i++) taken.push((await rates.take("bucket", 2 / 60, 2)).ok);
+    expect(taken).toEqual([true, true, false, false]);
+    expect(await raw.type("mcp:rate:bucket")).toBe("hash");
   });
 });

@@ -3,16 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import type { Socket } from "node:net";
 import { createWriteStream } from "node:fs";
-import { auditStream, callerId, createGateway, gatewayHandlers, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
 import { plural } from "../failure.js";
 import { readViews } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
-
-/** How long a new connection to the HTTP front may take to send its first request. */
-const FIRST_REQUEST_MS = 10_000;
 
 /** The options of `mcp serve`. */
 export interface ServeOptions {
@@ -161,6 +157,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       views,
       toolSearch: options.toolSearch,
       audit,
+      // One key for every replica, so their argsHash compare; none: a random one per process.
+      auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
     });
   } catch (error) {
     await session.close();
@@ -180,19 +178,10 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       return EXIT.ok;
     }
     if (!isLoopback(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const server = createServer((req, res) => {
-      clearTimeout(silent.get(req.socket));
-      void gateway.handle(req, res);
-    });
-    // A connection that sends no request is closed: it would hold a socket of the front for as long
-    // as it liked (Node's own timeouts start with the first byte).
-    const silent = new WeakMap<Socket, NodeJS.Timeout>();
-    server.on("connection", (socket) => {
-      const timer = setTimeout(() => socket.destroy(), FIRST_REQUEST_MS);
-      timer.unref();
-      silent.set(socket, timer);
-      socket.once("close", () => clearTimeout(timer));
-    });
+    const server = createServer((req, res) => void gateway.handle(req, res));
+    // Connections are capped (in all, and per address) and must send each request head within 10 s:
+    // otherwise idle or slow connections could hold every descriptor of the process.
+    guardConnections(server);
     const port = await new Promise<number>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, host, () => resolve((server.address() as { port: number }).port));

@@ -1,0 +1,90 @@
+// The connections of a node:http server in front of the gateway: how many there may be (in all,
+// and from one address), and how long one may take to send a request's headers. A connection
+// past a cap is closed at once, before anything is read from it; one that sends no complete
+// request head in time (first, or after its last answer) is closed. The gateway's handler bounds
+// the body's time itself (`bodyTimeoutMs`).
+
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+
+/** Options of {@link guardConnections}. */
+export interface ConnectionLimits {
+  /** Connections open at once; one more is closed at once. Default 512. */
+  maxConnections?: number | undefined;
+  /** Connections open at once from one remote address (a load balancer is one). Default 128. */
+  maxPerAddress?: number | undefined;
+  /** How long a connection may take to send a request's headers, first or next (ms). Default 10 s. */
+  headersTimeoutMs?: number | undefined;
+}
+
+export const MAX_CONNECTIONS = 512;
+export const MAX_CONNECTIONS_PER_ADDRESS = 128;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** What {@link guardConnections} counts now. */
+export interface ConnectionGuard {
+  /** Connections open now. */
+  readonly open: number;
+  /** Connections closed at once for a cap, since the start. */
+  readonly refused: number;
+  /** Stops guarding (the counts are dropped). */
+  close(): void;
+}
+
+/**
+ * Caps `server`'s connections and the time each may take to send a request head: what keeps one
+ * address, or many, from holding every descriptor of the process (see {@link ConnectionLimits}).
+ */
+export function guardConnections(server: Server, limits: ConnectionLimits = {}): ConnectionGuard {
+  const max = limits.maxConnections ?? MAX_CONNECTIONS;
+  const perAddress = limits.maxPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS;
+  const headersMs = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const byAddress = new Map<string, number>();
+  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
+  let open = 0;
+  let refused = 0;
+  const wait = (socket: Socket): void => {
+    const timer = setTimeout(() => socket.destroy(), headersMs);
+    timer.unref();
+    waiting.set(socket, timer);
+  };
+  const onConnection = (socket: Socket): void => {
+    const address = socket.remoteAddress ?? "";
+    const from = byAddress.get(address) ?? 0;
+    if (open >= max || from >= perAddress) {
+      refused++;
+      return void socket.destroy();
+    }
+    open++;
+    byAddress.set(address, from + 1);
+    wait(socket);
+    socket.once("close", () => {
+      clearTimeout(waiting.get(socket));
+      open--;
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
+    });
+  };
+  // A request's head has come: no clock while it is served; the next head has its own time.
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    clearTimeout(waiting.get(socket));
+    if (res.writableFinished) wait(socket);
+    else res.once("finish", () => socket.destroyed || wait(socket));
+  };
+  server.on("connection", onConnection);
+  server.on("request", onRequest);
+  return {
+    get open() {
+      return open;
+    },
+    get refused() {
+      return refused;
+    },
+    close() {
+      server.off("connection", onConnection);
+      server.off("request", onRequest);
+    },
+  };
+}
