@@ -5,7 +5,7 @@
 // a second time that way (project "gateway-sdk-path"), so both paths pass the same tests.
 import { createServer, type Server } from "node:http";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { createGateway, gatewayHandlers, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
 
 export interface Mounted {
@@ -19,7 +19,7 @@ export interface Mounted {
 /** Mounts a gateway over `configs` (its handlers bound unless `options.handlers` is given as `false`). */
 export async function mountGateway(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> & { bind?: boolean } = {}): Promise<Mounted> {
   const handlers = gatewayHandlers();
-  const manager = new MCPManager({ ...handlers, cache: false });
+  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, ...handlers, cache: false });
   await manager.connectServers(configs);
   const { bind = true, ...rest } = options;
   const fastPath = process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk";

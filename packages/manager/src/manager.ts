@@ -6,10 +6,11 @@ import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.
 import { DEFAULT_RECONNECT, Semaphore, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
-import { DAY, type ListKind } from "./server.js";
+import { DAY, notify, type ListKind } from "./server.js";
 import { ServerSupervisor, type SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
+import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -39,6 +40,8 @@ export class MCPManager {
   readonly #host: SupervisorHost;
   readonly #budget: ResultBudget;
   #index: ToolSearchIndex | undefined;
+  /** Tool pinning ("what a model is told"): held tools with their diffs, `approve`, `onHeld` (see {@link ToolPins}). */
+  readonly pins: ToolPins;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -54,6 +57,7 @@ export class MCPManager {
     this.#credentials = new Credentials(options);
     this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
+    this.pins = new ToolPins(options.pins, pinHost(this.#servers, () => this.#toolsChanged(), options.onError));
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
       this.#health.unref();
@@ -317,24 +321,19 @@ export class MCPManager {
       reconnect: this.#reconnect,
       limit: (transport, run) => this.#limits[transport === "stdio" ? "stdio" : "remote"].run(run),
       configFor: (server) => this.#credentials.configFor(server),
-      statusChanged: (status) => {
-        for (const listener of this.#statusListeners) {
-          try {
-            listener({ ...status });
-          } catch (error) {
-            this.#options.onError?.(status.name, toError(error));
-          }
-        }
-      },
+      statusChanged: (status) => notify(this.#statusListeners, () => ({ ...status }), (error) => this.#options.onError?.(status.name, error)),
       toolsChanged: () => this.#toolsChanged(),
       remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
       rememberedEra: async (server) => (await this.#cachedEntry(server))?.era,
+      pin: (server, tools) => this.pins.check(server.name, pinKey(server.name, server.config), tools),
+      held: (server, tool) => this.pins.heldError(server.name, tool),
     };
   }
 
-  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none). */
+  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none), less tools unlike their pins. */
   async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
-    return (await this.#cachedEntry(server))?.tools;
+    const tools = (await this.#cachedEntry(server))?.tools;
+    return tools && this.pins.filterCached(pinKey(server.name, server.config), tools);
   }
 
   /** The server's cache entry, read once per server (an unreadable cache reads as none). */
@@ -389,12 +388,6 @@ export class MCPManager {
     this.#tools = undefined;
     if (this.#toolListeners.size === 0) return;
     const tools = this.getTools();
-    for (const listener of this.#toolListeners) {
-      try {
-        listener(tools);
-      } catch (error) {
-        this.#options.onError?.("", toError(error));
-      }
-    }
+    notify(this.#toolListeners, () => tools, (error) => this.#options.onError?.("", error));
   }
 }

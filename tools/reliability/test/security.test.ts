@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { callTool, connectToServer, disconnectServer, type MCPServerConfig } from "@mcp/client";
-import { MCPManager, loadAllMCPConfigs } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, loadAllMCPConfigs } from "@mcp/manager";
 import { DEFAULT_NETWORK_ENV_VARS } from "@mcp/transport-stdio";
 import { freePort, startSdkServer } from "mcp-test-utils";
 import { afterAll, describe, expect, it } from "vitest";
@@ -77,7 +77,7 @@ describe("a stdio server's environment and arguments", () => {
       }),
     );
     const loaded = await loadAllMCPConfigs(project, { home, env: { HOME: home }, platform: "linux" });
-    const manager = new MCPManager({ cache: false });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false });
     try {
       const { tools, errors } = await manager.connectServers(loaded.configs);
       expect(errors.size).toBe(0);
@@ -151,7 +151,7 @@ describe("secrets never appear in errors, statuses or printed objects", () => {
     const refused = await freePort();
     const failing = await startHttpFault("401");
     const broken = await startHttpFault("5xx");
-    const manager = new MCPManager({ cache: false, reconnect: false });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false });
     try {
       const headers = { Authorization: "Bearer Bearer-SECRET-TOKEN-1", "X-Api-Key": "SECRET-QUERY-3" };
       const configs: Record<string, MCPServerConfig> = {

@@ -127,3 +127,4 @@ export { startRegistry, type StandInOverride, type StandInRegistry, type StandIn
 export { REGISTRY_EXAMPLES, everythingVersion } from "./registry-examples.js";
 import * as registryExamples from "./registry-examples.js";
 export { registryExamples };
+export { PinnedServer, pinnedStdioEntry, type PinnedFixtureTool } from "./pinned-stdio.js";
