@@ -3,6 +3,7 @@ import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
 import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
+import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { causeOf, errorText, stderrLines } from "./failure.js";
@@ -159,6 +160,8 @@ function ambiguous(name: string, tools: MCPTool[]): CliError {
 }
 
 function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
+  const held = heldCallError(session, name, where);
+  if (held) return held;
   const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
   // Servers that were not asked may have it: that is what to say, not "unknown tool".
   const unapproved = where ? [] : session.skipped;
