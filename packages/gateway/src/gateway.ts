@@ -14,6 +14,7 @@ import { CallEndedError, Rounds } from "./rounds.js";
 import { auditEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
+import { watchHeld } from "./held.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -138,6 +139,7 @@ export class Gateway {
       }),
       manager.onStatusChange(() => void (this.#names = undefined)),
     );
+    this.#off.push(watchHeld(manager, this.#audit));
   }
 
   /** The names of the servers a scope serves, in config order (never one whose name holds `__`). */
