@@ -4,11 +4,19 @@ import { settle, withSession, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, note, out, printJson } from "./ui.js";
 
 /**
+ * Pins are shared by every host on a config, whatever it advertises: these commands advertise
+ * sampling and elicitation (as `mcp serve` and `mcp inspect` do, never answering) so they see the
+ * tools a server lists only to such hosts, and can approve them.
+ */
+const refuse = (): Promise<never> => Promise.reject(new Error("mcp pins answers no sampling or elicitation request"));
+const asHosts = { handlers: { onSampling: refuse, onElicitation: refuse } };
+
+/**
  * `pins [server]`: the tools held because their definition changed since it was approved (or they
  * are new), each with its diff and the command that approves it. Exit 1 when any is held.
  */
 export async function pinsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
+  return withSession(server ? { ...globals, server: [server] } : globals, asHosts, async (session) => {
     mustStart(session, server);
     await settle(session);
     const held = heldOf(session, server);
@@ -24,7 +32,7 @@ export async function pinsCommand(globals: GlobalOptions, server: string | undef
  * all) and approves them: their definitions become the pins, and they are offered from now on.
  */
 export async function pinsApproveCommand(globals: GlobalOptions, server: string, tools: string[]): Promise<number> {
-  return withSession({ ...globals, server: [server] }, {}, async (session) => {
+  return withSession({ ...globals, server: [server] }, asHosts, async (session) => {
     mustStart(session, server);
     await settle(session);
     const held = heldOf(session, server);

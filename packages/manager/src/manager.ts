@@ -10,7 +10,7 @@ import { DAY, notify, type ListKind } from "./server.js";
 import { ServerSupervisor, type SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
-import { pinHost, ToolPins } from "./pins/pins.js";
+import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -325,7 +325,7 @@ export class MCPManager {
       toolsChanged: () => this.#toolsChanged(),
       remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
       rememberedEra: async (server) => (await this.#cachedEntry(server))?.era,
-      pin: (server, tools) => this.pins.check(server.name, server.cacheKey, tools),
+      pin: (server, tools) => this.pins.check(server.name, pinKey(server.name, server.config), tools),
       held: (server, tool) => this.pins.heldError(server.name, tool),
     };
   }
@@ -333,7 +333,7 @@ export class MCPManager {
   /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none), less tools unlike their pins. */
   async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
     const tools = (await this.#cachedEntry(server))?.tools;
-    return tools && this.pins.filterCached(server.cacheKey, tools);
+    return tools && this.pins.filterCached(pinKey(server.name, server.config), tools);
   }
 
   /** The server's cache entry, read once per server (an unreadable cache reads as none). */

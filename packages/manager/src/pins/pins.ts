@@ -1,4 +1,4 @@
-import type { ClientCapabilities, MCPServerConfig, Tool } from "@mcp/client";
+import type { MCPServerConfig, Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
 import { toolCacheKey } from "../cache.js";
 import { diffDefinitions } from "./diff.js";
@@ -9,13 +9,14 @@ import { FilePinStore, PinStoreError, type PinnedTool, type PinStore, type Serve
 import type { HeldTool, PinOptions } from "./types.js";
 
 /**
- * The identity tool pins are kept under: the tool cache's key (`toolCacheKey`) — the server's name,
- * a fingerprint of its config (command, arguments, URL; secrets left out), and the capabilities the
- * client advertises, since a server may list other tools to a client that can sample. Another
- * command under the same name is another server, pinned afresh.
+ * The identity tool pins are kept under: the server's name and a fingerprint of its config
+ * (`toolCacheKey` without capabilities: command, arguments, URL; secrets left out). Another command
+ * under the same name is another server, pinned afresh. The client's capabilities are not part of
+ * it, so every host on one config (the CLI, a gateway) shares one server's pins: a tool a server
+ * lists only to a client that can sample is, to a host that can, a new tool to approve.
  */
-export function pinKey(name: string, config: MCPServerConfig, capabilities?: ClientCapabilities): string {
-  return toolCacheKey(name, config, capabilities);
+export function pinKey(name: string, config: MCPServerConfig): string {
+  return toolCacheKey(name, config);
 }
 
 /** Checks a stored entry's shape: a store is outside input too. */
