@@ -189,6 +189,8 @@ export async function findTool(session: Session, words: string[], signal?: Abort
   // registered (another project's, or this one's as it was before it changed and lost its approval).
   const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
   const cached = ours(await (session.register ? session.register() : manager.addServers(session.configs, session.servers)));
+  // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
+  if (manager.pins.held().length > 0) await manager.pins.recheck();
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
