@@ -6,6 +6,7 @@ import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, toolRows } from "./rows.js";
 import { openRecording } from "./record.js";
+import { heldCallError, heldOf, heldText } from "./pins-view.js";
 import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { toolDocs, toolLine } from "./tool-docs.js";
@@ -50,6 +51,8 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
     if (name !== undefined) {
       const found = tools.find((t) => t.serverName === target && (t.toolName === name || t.name === name));
       if (!found) {
+        const held = heldCallError(session, name, target);
+        if (held) throw held;
         const near = closest(name, tools.map((t) => t.toolName));
         throw new CliError(`unknown tool "${name}" on server "${target}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools ${target})`, EXIT.usage);
       }
@@ -70,7 +73,9 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
       }
       out(options.verbose ? `\n${toolDocs(t, "  ")}` : toolLine(t));
     }
-    if (tools.length === 0) note("No tools. See: mcp servers");
+    const held = heldOf(session, target);
+    if (held.length > 0) out(`${tools.length > 0 ? "\n" : ""}${color.bold("held")} ${color.dim("(changed since approved, or new: not offered to models nor callable; see mcp pins)")}\n${held.map((h) => heldText(h)).join("\n")}`);
+    else if (tools.length === 0) note("No tools. See: mcp servers");
     return reportFailures(session);
   });
 }

@@ -20,6 +20,7 @@ import {
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
 import { appRoutes, toolRowsWithUi } from "./inspect-apps.js";
+import { heldOf, heldRow } from "./pins-view.js";
 import { errorOf, InspectorHub } from "./inspect-hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
 import { SandboxOrigins } from "./inspect-sandbox.js";
@@ -120,6 +121,15 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       });
       return { ok: true };
     },
+    // Approves a server's held tools (tool pinning; `mcp pins approve`): they join the tools at once.
+    "/api/pins/approve": async (body) => {
+      const name = managed(body);
+      const tool = body["tool"] === undefined ? undefined : text(body, "tool");
+      const approved = await manager.pins.approve(name, tool === undefined ? undefined : [tool]);
+      if (approved.length === 0) throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
+      hub.emit({ type: "held", held: heldOf(session).map(heldRow) });
+      return { approved: approved.map((held) => held.tool) };
+    },
     "/api/servers/disable": async (body) => {
       const name = managed(body);
       await manager.disconnectServer(name);
@@ -214,7 +224,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
+      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), held: heldOf(session).map(heldRow), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
@@ -255,7 +265,11 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
       hub.emit({ type: "servers", servers: inspectedServers(session) });
     }),
-    manager.onToolsChanged(() => hub.emit({ type: "tools", tools: toolRowsWithUi(manager.getTools()) })),
+    manager.onToolsChanged(() => {
+      hub.emit({ type: "tools", tools: toolRowsWithUi(manager.getTools()) });
+      hub.emit({ type: "held", held: heldOf(session).map(heldRow) });
+    }),
+    manager.pins.onHeld(() => hub.emit({ type: "held", held: heldOf(session).map(heldRow) })),
   ];
   const keepalive = setInterval(() => hub.keepalive(), KEEPALIVE_MS);
   keepalive.unref();

@@ -331,6 +331,15 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .description("explain why each failing server fails: missing command, unset variable, refused connection, auth needed")
     .action((_options: unknown, command: Command) => run(async () => (await configCommands()).configDoctor(globals(command))));
 
+  const pins = program
+    .command("pins [server]")
+    .description("tools held because their description or schema changed since they were approved (or are new), with the diff; exit 1 when any is held")
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsCommand(globals(command), server)));
+  pins
+    .command("approve <server> [tools...]")
+    .description("show the diff of a server's held tools and approve them (all, or those named): they are offered from now on")
+    .action((server: string, tools: string[], _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsApproveCommand(globals(command), server, tools)));
+
   addRegistryCommands(program, run);
 
   return program;

@@ -4,6 +4,7 @@ import { redactUrl } from "@mcp/jsonrpc";
 import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
 import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
+import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { causeOf, errorText, stderrLines } from "./failure.js";
@@ -160,6 +161,8 @@ function ambiguous(name: string, tools: MCPTool[]): CliError {
 }
 
 function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
+  const held = heldCallError(session, name, where);
+  if (held) return held;
   const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
   // Servers that were not asked may have it: that is what to say, not "unknown tool".
   const unapproved = where ? [] : session.skipped;
@@ -187,6 +190,8 @@ export async function findTool(session: Session, words: string[], signal?: Abort
   // registered (another project's, or this one's as it was before it changed and lost its approval).
   const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
   const cached = ours(await (session.register ? session.register() : manager.addServers(session.configs, session.servers)));
+  // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
+  if (manager.pins.held().length > 0) await manager.pins.recheck();
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);

@@ -195,7 +195,7 @@ export async function openSession(
   const manager = new MCPManager({
     cwd,
     cache: globals.cache === false ? false : shared?.cache,
-    ...(shared ? { oauth: { store: shared.tokens } } : {}),
+    ...(shared ? { oauth: { store: shared.tokens }, pins: { store: shared.pins } } : {}),
     ...options.manager,
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION }, ...options.manager?.connect },
     // A cut result's file (call --max-result-chars) is read after the command ends: kept.

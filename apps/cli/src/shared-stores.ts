@@ -6,7 +6,7 @@
 // says they may go unencrypted.
 
 import { readFile } from "node:fs/promises";
-import type { ToolCache } from "@mcp/manager";
+import type { PinStore, ToolCache } from "@mcp/manager";
 import type { TokenStore } from "@mcp/oauth";
 import type { RateLimitStore, SessionStore } from "@mcp/gateway";
 import { CliError, EXIT, warn } from "./ui.js";
@@ -16,6 +16,8 @@ export interface SharedStores {
   url: string;
   cache: ToolCache;
   tokens: TokenStore;
+  /** Tool pins: what `mcp pins approve` approves is what every replica serves. */
+  pins: PinStore;
   sessions: SessionStore;
   /** Callers' rate-limit buckets, one for every replica. */
   rates: RateLimitStore;
@@ -60,7 +62,7 @@ async function redisKey(env: NodeJS.ProcessEnv, parse: (text: string, where: str
 export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError?: (error: Error) => void): Promise<SharedStores | undefined> {
   const url = env["MCP_REDIS_URL"];
   if (!url) return undefined;
-  const { closeRedis, connectRedis, parseRedisKey, RedisKeyValue, RedisRateLimits, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
+  const { closeRedis, connectRedis, parseRedisKey, RedisKeyValue, RedisPinStore, RedisRateLimits, RedisTokenStore, RedisToolCache } = await import("@mcp/store-redis");
   const key = await redisKey(env, parseRedisKey);
   if (key === undefined && !on(env["MCP_REDIS_PLAINTEXT_TOKENS"])) {
     throw new CliError(
@@ -76,6 +78,7 @@ export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError
     // One principal behind every user of this Redis (the gateway's own credentials): private lists may be shared.
     cache: new RedisToolCache({ redis, prefix, sharePrivate: true, onError }),
     tokens: new RedisTokenStore({ redis, prefix, onError, ...(key ? { key } : { plaintext: true }), onWarning: (message) => warn(`Redis (MCP_REDIS_URL): ${message}`) }),
+    pins: new RedisPinStore({ redis, prefix, onError }),
     sessions: new RedisKeyValue({ redis, prefix, namespace: "gateway-sessions", onError }),
     rates: new RedisRateLimits({ redis, prefix, onError }),
     // At once if Redis does not answer: a blocked Redis does not hold up the end of a command.

@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listTools, readResource, type MCPServerConfig, type MCPServerConnection, type RecordedMessage } from "@mcp/client";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bin, mcp, sandbox, startListening, type Sandbox } from "./helpers.js";
@@ -128,7 +128,7 @@ describe("record and replay", () => {
 
   it("the manager records through its connect option", async () => {
     const seen: RecordedMessage[] = [];
-    const manager = new MCPManager({ cwd: box.project, cache: false, connect: { record: (entry) => seen.push(entry) } });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cwd: box.project, cache: false, connect: { record: (entry) => seen.push(entry) } });
     try {
       await manager.connectServers({ everything });
       const tool = manager.getTools().find((t) => t.toolName === "get-sum")!;

@@ -52,6 +52,28 @@ export interface InspectedServer extends ServerRow {
   subscribe: boolean;
 }
 
+/** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */
+export interface HeldRow {
+  server: string;
+  tool: string;
+  /** `changed` since it was approved, or `added` (never approved). */
+  change: "changed" | "added";
+  oldHash?: string | undefined;
+  newHash: string;
+  /** The pinned fields that differ. */
+  fields: string[];
+  /** The diff for a person: the description with `[-old-]` `{+new+}`, then `+`/`-`/`~` schema paths. */
+  diff: string;
+  /** The command that approves it. */
+  approve: string;
+}
+
+/** `POST /api/pins/approve`: approves a server's held tools (one, when `tool` is given). */
+export interface PinsApproveRequest {
+  server: string;
+  tool?: string | undefined;
+}
+
 /** One element of `mcp tools --json`. */
 export interface ToolRow {
   /** The model-safe name, `mcp__<server>__<tool>`: what {@link CallRequest.tool} takes. */
@@ -109,6 +131,8 @@ export interface JsonSchema {
 export interface InspectorState {
   servers: InspectedServer[];
   tools: ToolRow[];
+  /** Tools held by tool pinning (changed since approved, or new): not in `tools`, not callable. */
+  held: HeldRow[];
   /** The log so far (the last 1,000 entries). */
   log: LogEntry[];
   /** Dialogs a server is waiting on. */
@@ -281,6 +305,7 @@ export interface ApiError {
 export type InspectorEvent =
   | { type: "servers"; servers: InspectedServer[] }
   | { type: "tools"; tools: ToolRow[] }
+  | { type: "held"; held: HeldRow[] }
   | { type: "progress"; id: string; progress: number; total?: number | undefined; message?: string | undefined }
   | { type: "log"; entry: LogEntry }
   | { type: "dialog"; dialog: Dialog }

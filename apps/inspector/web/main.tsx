@@ -1,7 +1,7 @@
 // The inspector page: one app, six views, one live event stream.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { Dialog, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
+import type { Dialog, HeldRow, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
 import { api, subscribeEvents } from "./client.js";
 import { DialogView } from "./dialog.js";
 import { LogView } from "./log.js";
@@ -20,6 +20,7 @@ interface Model {
   version: string;
   servers: InspectedServer[];
   tools: ToolRow[];
+  held: HeldRow[];
   log: LogEntry[];
   dialogs: Dialog[];
   /** Tool calls that ran as tasks, by call id (in the order they started). */
@@ -33,11 +34,11 @@ type Action = { type: "state"; state: InspectorState } | { type: "clear-log" } |
 function reduce(model: Model, action: Action): Model {
   switch (action.type) {
     case "state": {
-      const { servers, tools, dialogs, version } = action.state;
+      const { servers, tools, held, dialogs, version } = action.state;
       // Entries that arrived on the stream after the snapshot was taken are kept.
       const last = action.state.log.at(-1)?.seq ?? 0;
       const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
-      return { ...model, loaded: true, servers, tools, log, dialogs, version, tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
+      return { ...model, loaded: true, servers, tools, held: held ?? [], log, dialogs, version, tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
     }
     case "clear-log":
       return { ...model, log: [] };
@@ -45,6 +46,8 @@ function reduce(model: Model, action: Action): Model {
       return { ...model, servers: action.servers };
     case "tools":
       return { ...model, tools: action.tools };
+    case "held":
+      return { ...model, held: action.held };
     case "log": {
       if (model.log.some((e) => e.seq === action.entry.seq)) return model;
       const log = [...model.log, action.entry];
@@ -79,7 +82,7 @@ function viewFromHash(): View {
 }
 
 function App() {
-  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map() });
+  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], held: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map() });
   const [view, setView] = useState<View>(viewFromHash);
   const [live, setLive] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -146,7 +149,7 @@ function App() {
         ) : view === "servers" ? (
           <ServersView servers={model.servers} />
         ) : view === "tools" ? (
-          <ToolsView tools={model.tools} progress={model.progress} tasks={model.tasks} onOpenResource={openResource} />
+          <ToolsView tools={model.tools} held={model.held} progress={model.progress} tasks={model.tasks} onOpenResource={openResource} />
         ) : view === "tasks" ? (
           <TasksView tasks={[...model.tasks.values()]} />
         ) : view === "resources" ? (

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { CallAnswer, TaskRow, ToolRow } from "../src/api.js";
+import type { CallAnswer, HeldRow, TaskRow, ToolRow } from "../src/api.js";
 import { AppView } from "./apps.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
@@ -150,7 +150,39 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
   );
 }
 
-export function ToolsView({ tools, progress, tasks, onOpenResource }: { tools: ToolRow[]; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
+/** Tools held by tool pinning: each marked, with its diff and a button that approves it (`POST /api/pins/approve`). */
+function HeldTools({ held }: { held: HeldRow[] }) {
+  const [error, setError] = useState<string | undefined>();
+  if (held.length === 0) return null;
+  const approve = (row: HeldRow) => {
+    setError(undefined);
+    api("/api/pins/approve", { server: row.server, tool: row.tool }).catch((e: Error) => setError(e.message));
+  };
+  return (
+    <div class="held-tools">
+      <div class="banner error">
+        {held.length} tool{held.length === 1 ? "" : "s"} held: changed since approved, or new. Not offered to models nor callable until approved.
+      </div>
+      {error ? <div class="banner error">{error}</div> : null}
+      {held.map((row) => (
+        <div class="held" data-held={`${row.server}.${row.tool}`}>
+          <div class="held-head">
+            <strong>
+              {row.server}.{row.tool}
+            </strong>{" "}
+            <span class="muted">{row.change === "changed" ? `changed: ${row.fields.join(", ")}` : "new"}</span>{" "}
+            <button type="button" name={`approve-${row.server}-${row.tool}`} onClick={() => approve(row)}>
+              Approve
+            </button>
+          </div>
+          <pre class="diff">{row.diff}</pre>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function ToolsView({ tools, held, progress, tasks, onOpenResource }: { tools: ToolRow[]; held: HeldRow[]; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | undefined>();
   const shown = useMemo(() => {
@@ -163,6 +195,7 @@ export function ToolsView({ tools, progress, tasks, onOpenResource }: { tools: T
   }, [tool, selected]);
   return (
     <section class="view split">
+      <HeldTools held={held} />
       <GroupedList
         rows={shown}
         empty="No tools match."

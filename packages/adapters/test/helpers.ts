@@ -1,6 +1,6 @@
 // A manager with server-everything (stdio) for the adapters' tests: the real tools they hand to
 // a model.
-import { MCPManager, type MCPTool } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, type MCPTool } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll } from "vitest";
 import { mkdtempSync } from "node:fs";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export async function everythingManager(): Promise<{ manager: MCPManager; tools: MCPTool[]; tool(name: string): MCPTool }> {
-  const manager = new MCPManager({ cache: false, reconnect: false, oauth: false, results: { dir: mkdtempSync(join(tmpdir(), "mcp-adapters-")) } });
+  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false, oauth: false, results: { dir: mkdtempSync(join(tmpdir(), "mcp-adapters-")) } });
   const { errors } = await manager.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
   if (errors.size > 0) throw new Error([...errors.values()].join("; "));
   const tools = manager.getTools();

@@ -8,8 +8,8 @@ import type { Writable } from "node:stream";
 import { LIMITED } from "./limits.js";
 import type { Caller } from "./policy.js";
 
-/** What the gateway decided about a request. */
-export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated" | "refused";
+/** What the gateway decided about a request (`held`: not a request; a tool tool pinning holds, see held.ts). */
+export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated" | "refused" | "held";
 
 /** How an allowed request ended. */
 export type AuditOutcome = "ok" | "tool-error" | "rpc-error" | "cancelled" | "timeout";
@@ -48,6 +48,9 @@ export interface AuditEntry {
   outcome?: AuditOutcome;
   /** The JSON-RPC error code of an `rpc-error`. */
   code?: number;
+  /** A `held` entry's tool definition hashes: the approved one (absent for a new tool) and the one held. */
+  oldHash?: string;
+  newHash?: string;
 }
 
 /** What a request handler learnt of its request, for the audit log. */

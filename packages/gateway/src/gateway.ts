@@ -14,6 +14,7 @@ import { CallEndedError, Rounds } from "./rounds.js";
 import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
+import { watchHeld } from "./held.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -141,6 +142,7 @@ export class Gateway {
         this.changed("tools");
       }),
       manager.onStatusChange(() => void (this.#names = undefined)),
+      watchHeld(manager, this.#audit),
     );
   }
 

@@ -5,7 +5,7 @@
 // a second time that way (project "gateway-sdk-path"), so both paths pass the same tests.
 import { createServer, type Server } from "node:http";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, type MCPManagerOptions } from "@mcp/manager";
 import { createGateway, gatewayHandlers, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
 
 export interface Mounted {
@@ -18,12 +18,12 @@ export interface Mounted {
   stop(): Promise<void>;
 }
 
-/** Mounts a gateway over `configs` (its handlers bound unless `options.handlers` is given as `false`). */
-export async function mountGateway(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> & { bind?: boolean } = {}): Promise<Mounted> {
+/** Mounts a gateway over `configs` (its handlers bound unless `options.handlers` is given as `false`; tool pins in memory unless `pins` is given). */
+export async function mountGateway(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> & { bind?: boolean; pins?: MCPManagerOptions["pins"] } = {}): Promise<Mounted> {
   const handlers = gatewayHandlers();
-  const manager = new MCPManager({ ...handlers, cache: false });
+  const manager = new MCPManager({ pins: options.pins ?? { store: new MemoryPinStore() }, ...handlers, cache: false });
   await manager.connectServers(configs);
-  const { bind = true, ...rest } = options;
+  const { bind = true, pins: _pins, ...rest } = options;
   const fastPath = process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk";
   const gateway = createGateway(manager, { ...(bind ? { handlers } : {}), fastPath, ...rest });
   const path = rest.path ?? "/mcp";

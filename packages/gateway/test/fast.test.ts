@@ -3,7 +3,7 @@
 // content type, every byte of the body — and their audit entries must be the same.
 import { createServer, type Server } from "node:http";
 import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -41,7 +41,7 @@ describe("the fast path answers as the SDK server does", () => {
     const v2 = await startV2HttpServer({ legacy: "reject" });
     stops.push(() => p1h.stop(), () => odd.stop(), () => v2.stop());
     const handlers = gatewayHandlers();
-    const manager = new MCPManager({ ...handlers, cache: false });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, ...handlers, cache: false });
     await manager.connectServers({ p1h: { type: "http", url: p1h.url }, odd: { type: "http", url: odd.url }, v2: { type: "http", url: v2.url } });
     stops.push(() => manager.disconnectAll());
     for (const kind of ["fast", "sdk"] as const) {

@@ -41,7 +41,9 @@ export type McpErrorCode =
   | "oauth_error"
   | "skill_verification_failed"
   | "registry_error"
-  | "ui_resource";
+  | "ui_resource"
+  | "tool_held"
+  | "pin_store_error";
 
 /** Base of every local error in the stack. */
 export class McpError extends Error {

@@ -19,3 +19,9 @@ export { variableName, type RegistryValue, type RegistryVariable } from "./regis
 export { DEFAULT_REGISTRY_URL, normalizeRegistryUrl, resolveRegistry, type RegistryLocation, type RegistryLocationOptions } from "./registry/location.js";
 export { compareVersions } from "./registry/versions.js";
 export { OFFICIAL_META, type RegistryArgument, type RegistryEntry, type RegistryInput, type RegistryInputWithVariables, type RegistryKeyValueInput, type RegistryNamedArgument, type RegistryOfficialMeta, type RegistryPackage, type RegistryPackageTransport, type RegistryPositionalArgument, type RegistryRemote, type RegistryServer, type RegistryStatus } from "./registry/types.js";
+export { pinKey, ToolPins } from "./pins/pins.js";
+export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
+export { FilePinStore, MemoryPinStore, PinStoreError, defaultPinDir, type PinnedTool, type PinStore, type ServerPins } from "./pins/store.js";
+export { ToolHeldError } from "./pins/errors.js";
+export { canonicalJson, definitionHash, definitionOf, toolSetHash, type PinnedDefinition } from "./pins/hash.js";
+export { diffDefinitions, formatToolDiff, wordDiff, type SchemaChange, type ToolDiff, type WordDiffPart } from "./pins/diff.js";

@@ -6,11 +6,12 @@ import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.
 import { DEFAULT_RECONNECT, Semaphore, fanOut, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
-import { DAY, type ListKind } from "./server.js";
+import { DAY, notify, type ListKind } from "./server.js";
 import type { ServerSupervisor, SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
 import { ApprovalGate } from "./approvals/gate.js";
+import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -42,6 +43,8 @@ export class MCPManager {
   #index: ToolSearchIndex | undefined;
   /** Which discovered project servers may run (the `approvals` option). */
   readonly #approvals: ApprovalGate;
+  /** Tool pinning ("what a model is told"): held tools with their diffs, `approve`, `onHeld` (see {@link ToolPins}). */
+  readonly pins: ToolPins;
 
   constructor(options: MCPManagerOptions = {}) {
     this.#options = options;
@@ -58,6 +61,7 @@ export class MCPManager {
     this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
     this.#approvals = new ApprovalGate(options);
+    this.pins = new ToolPins(options.pins, pinHost(this.#servers, () => this.#toolsChanged(), options.onError));
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
       this.#health.unref();
@@ -326,24 +330,19 @@ export class MCPManager {
       reconnect: this.#reconnect,
       limit: (transport, run) => this.#limits[transport === "stdio" ? "stdio" : "remote"].run(run),
       configFor: (server) => this.#credentials.configFor(server),
-      statusChanged: (status) => {
-        for (const listener of this.#statusListeners) {
-          try {
-            listener({ ...status });
-          } catch (error) {
-            this.#options.onError?.(status.name, toError(error));
-          }
-        }
-      },
+      statusChanged: (status) => notify(this.#statusListeners, () => ({ ...status }), (error) => this.#options.onError?.(status.name, error)),
       toolsChanged: () => this.#toolsChanged(),
       remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
       rememberedEra: async (server) => (await this.#cachedEntry(server))?.era,
+      pin: (server, tools) => this.pins.check(server.name, pinKey(server.name, server.config), tools),
+      held: (server, tool) => this.pins.heldError(server.name, tool),
     };
   }
 
-  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none). */
+  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none), less tools unlike their pins. */
   async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
-    return (await this.#cachedEntry(server))?.tools;
+    const tools = (await this.#cachedEntry(server))?.tools;
+    return tools && this.pins.filterCached(pinKey(server.name, server.config), tools);
   }
 
   /** The server's cache entry, read once per server (an unreadable cache reads as none). */
@@ -387,12 +386,6 @@ export class MCPManager {
     this.#tools = undefined;
     if (this.#toolListeners.size === 0) return;
     const tools = this.getTools();
-    for (const listener of this.#toolListeners) {
-      try {
-        listener(tools);
-      } catch (error) {
-        this.#options.onError?.("", toError(error));
-      }
-    }
+    notify(this.#toolListeners, () => tools, (error) => this.#options.onError?.("", error));
   }
 }

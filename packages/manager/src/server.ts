@@ -11,6 +11,7 @@ import {
   type MCPServerConnection,
   type Tool,
 } from "@mcp/client";
+import { toError } from "@mcp/jsonrpc";
 import type { ToolFilter } from "./config/types.js";
 import type { MCPManagerOptions, ServerStatus } from "./types.js";
 
@@ -73,4 +74,15 @@ export function handlersFor(name: string, options: Pick<MCPManagerOptions, "onEl
     ...(onSampling ? { onSampling: (params, context) => onSampling(name, params, context) } : {}),
     ...(onRoots ? { roots: (context) => onRoots(name, context) } : {}),
   };
+}
+
+/** Calls each listener with its own `value()`; a listener that throws is reported, never stops the others. */
+export function notify<T>(listeners: Iterable<(value: T) => void>, value: () => T, onError: (error: Error) => void): void {
+  for (const listener of listeners) {
+    try {
+      listener(value());
+    } catch (error) {
+      onError(toError(error));
+    }
+  }
 }

@@ -20,6 +20,9 @@ export interface SupervisorHost {
   /** The tool cache: a live tool list with the era the server spoke; the era it remembers. */
   remember(supervisor: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra): void;
   rememberedEra(supervisor: ServerSupervisor): Promise<ProtocolEra | undefined>;
+  /** Tool pins: the tools of a live list to offer (the rest are held); the error a held tool's call fails with. */
+  pin(supervisor: ServerSupervisor, tools: Tool[]): Promise<Tool[]>;
+  held(supervisor: ServerSupervisor, tool: string): Error | undefined;
 }
 
 type Waiter = { resolve: (connection: MCPServerConnection) => void; reject: (error: unknown) => void };
@@ -67,11 +70,7 @@ export class ServerSupervisor {
       transport: transportOf(config),
       source: discovered?.source.file,
       scope: discovered?.source.scope,
-      connectMs: undefined,
-      lastError: undefined,
-      lastErrorCode: undefined,
-      lastErrorStatus: undefined,
-      stderrTail: undefined,
+      connectMs: undefined, lastError: undefined, lastErrorCode: undefined, lastErrorStatus: undefined, stderrTail: undefined,
       toolCount: 0,
       toolsFromCache: false,
       failures: 0,
@@ -201,7 +200,8 @@ export class ServerSupervisor {
         const callOptions: CallToolOptions = timeout === undefined ? options : { ...options, timeout };
         const send = (connection: MCPServerConnection): Promise<CallToolResult> => {
           // A deferred tool came from the cache: the live list, fetched on connecting, decides.
-          if (!offersTool(this.tools, tool.name)) return Promise.reject(new ToolUnavailableError(this.name, tool.name));
+          const refused = this.#host.held(this, tool.name) ?? (offersTool(this.tools, tool.name) ? undefined : new ToolUnavailableError(this.name, tool.name));
+          if (refused) return Promise.reject(refused);
           return callTool(connection, tool.name, args, callOptions).catch(async (error: unknown) => {
             if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
               // A reset mid-call may mean the server is gone: find out now, not at the next call.
@@ -333,11 +333,11 @@ export class ServerSupervisor {
     }
   }
 
-  /** The live tool list (the host file's filter applied) and its caching hints. */
+  /** The live tool list (the host file's filter applied, held tools left out) and its caching hints. */
   async #fetchTools(connection: MCPServerConnection): Promise<{ tools: Tool[]; hints: CacheHints | undefined }> {
     let hints: CacheHints | undefined;
     const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
-    return { tools, hints };
+    return { tools: await this.#host.pin(this, tools), hints };
   }
 
   /** Refreshes the tools; a failed refresh keeps the last good list. */

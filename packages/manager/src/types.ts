@@ -19,6 +19,7 @@ import type { ToolCache } from "./cache.js";
 import type { DiscoveredServer, LoadOptions } from "./config/types.js";
 import type { ReconnectPolicy } from "./limit.js";
 import type { ApprovalPolicy, ApprovalRefusal } from "./approvals/policy.js";
+import type { PinOptions } from "./pins/types.js";
 
 /**
  * Where a server stands. `idle`: registered by `addServers` and not started yet (its cached tools,
@@ -194,6 +195,11 @@ export interface MCPManagerOptions {
    * `authorizeServer`). `false` turns it off; a server's own `oauth: false` does too.
    */
   oauth?: ManagerOAuthOptions | false | undefined;
+  /**
+   * Tool pinning ("what a model is told"): on by default, pins in `pins.json` of the user's config
+   * folder, every change held until a person approves it (`manager.pins`). `false` turns it off.
+   */
+  pins?: PinOptions | false | undefined;
 }
 
 /** What {@link MCPManager.connectServers} returns. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
 import { parseHelperOutput as parseHelperOutputForTest } from "../src/headers-helper.js";
-import { MCPManager } from "../src/index.js";
+import { MCPManager, MemoryPinStore } from "../src/index.js";
 
 let dir: string;
 let sdk: SdkServer;
@@ -70,7 +70,7 @@ function runs(): number {
 }
 
 function manager(): MCPManager {
-  const m = new MCPManager({ cacheDir: join(dir, "cache"), reconnect: false, oauth: false });
+  const m = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir: join(dir, "cache"), reconnect: false, oauth: false });
   managers.push(m);
   return m;
 }

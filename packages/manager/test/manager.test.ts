@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
 import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, waitFor } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileToolCache, MCPManager, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus, type ToolCache } from "../src/index.js";
+import { FileToolCache, MCPManager, MemoryPinStore, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus, type ToolCache } from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
@@ -25,7 +25,7 @@ function tempDir(): string {
   return dir;
 }
 function manager(options: MCPManagerOptions = {}): MCPManager {
-  const m = new MCPManager({ cacheDir: tempDir(), ...options });
+  const m = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir: tempDir(), ...options });
   managers.push(m);
   return m;
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { MemoryTokenStore } from "@mcp/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidConfigError } from "@mcp/jsonrpc";
-import { MCPManager } from "../src/index.js";
+import { MCPManager, MemoryPinStore } from "../src/index.js";
 
 let server: Server;
 let url: string;
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 async function lastErrorCodeOf(config: Record<string, unknown>, options: ConstructorParameters<typeof MCPManager>[0] = {}): Promise<unknown> {
   const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
-  const manager = new MCPManager({ cacheDir, reconnect: false, oauth: { store: new MemoryTokenStore() }, ...options });
+  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir, reconnect: false, oauth: { store: new MemoryTokenStore() }, ...options });
   try {
     await manager.connectServers({ s: { type: "http", url, fallbackToSse: false, ...config } as never });
     return manager.getConnectionStatus("s")?.lastErrorCode;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPManager, type MCPManagerOptions } from "../src/index.js";
+import { MCPManager, MemoryPinStore, type MCPManagerOptions } from "../src/index.js";
 import { ToolSearchIndex, words } from "../src/search.js";
 
 const managers: MCPManager[] = [];
@@ -12,7 +12,7 @@ afterEach(async () => {
   for (const m of managers.splice(0)) await m.disconnectAll();
 });
 async function everything(options: MCPManagerOptions = {}): Promise<MCPManager> {
-  const m = new MCPManager({ cache: false, reconnect: false, oauth: false, ...options });
+  const m = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false, oauth: false, ...options });
   managers.push(m);
   const { errors } = await m.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
   expect(errors.size).toBe(0);

@@ -6,3 +6,4 @@ export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";
 export { parseRedisKey, RedisKeyError } from "./sealed.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";
 export { RedisRateLimits, type RateTake } from "./rate-limits.js";
+export { RedisPinStore } from "./pin-store.js";

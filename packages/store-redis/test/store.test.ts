@@ -1,7 +1,7 @@
 // The stores against a real redis-server (Debian's package) on a free loopback port.
 import { randomBytes } from "node:crypto";
 import { everythingEntry, startAuthFixture, startRedis, type AuthFixture, type TestRedis } from "mcp-test-utils";
-import { MCPManager, type CachedTools } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, type CachedTools } from "@mcp/manager";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -55,13 +55,13 @@ describe("RedisToolCache", () => {
 
   it("two managers sharing it: the second offers the server's tools from the first one's list before it starts", async () => {
     const config = { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } };
-    const first = new MCPManager({ cache: new RedisToolCache({ redis: redis.url }) });
+    const first = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: redis.url }) });
     await first.connectServers(config);
     await first.startServers();
     const live = first.getTools().map((t) => t.toolName);
     await first.disconnectAll();
     const secondCache = new RedisToolCache({ redis: redis.url });
-    const second = new MCPManager({ cache: secondCache });
+    const second = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: secondCache });
     try {
       const offered = await second.addServers(config);
       expect(offered.length).toBe(live.length);

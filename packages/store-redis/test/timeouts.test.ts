@@ -4,7 +4,7 @@
 // SIGSTOP (connections open, nothing answered) or ended.
 import { randomBytes } from "node:crypto";
 import { everythingEntry, startAuthFixture, startRedis, type TestRedis } from "mcp-test-utils";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -111,7 +111,7 @@ it("a manager whose Redis cache is blocked still starts its servers and lists th
   closers.push(() => cache.close());
   await cache.get("warm");
   redis.pause();
-  const manager = new MCPManager({ cache });
+  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache });
   try {
     await manager.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"] } });
     await manager.startServers();

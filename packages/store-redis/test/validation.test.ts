@@ -1,7 +1,7 @@
 // What is read from Redis is checked before anyone uses it: a malformed value is a miss, never a
 // crash of the replica that reads it (against a real redis-server).
 import { everythingEntry, startRedis, type TestRedis } from "mcp-test-utils";
-import { MCPManager } from "@mcp/manager";
+import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RedisKeyValue, RedisRateLimits, RedisTokenStore, RedisToolCache } from "../src/index.js";
@@ -42,14 +42,14 @@ describe("RedisToolCache", () => {
   it("a replica whose cache holds {\"tools\":[null]} for its server still starts it and lists its live tools", async () => {
     const config = { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } };
     // A first replica fills the cache; then its entry is damaged.
-    const first = new MCPManager({ cache: new RedisToolCache({ redis: raw }) });
+    const first = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: raw }) });
     await first.connectServers(config);
     await first.startServers();
     await first.disconnectAll();
     const keys = await raw.keys("mcp:tools:*");
     expect(keys.length).toBe(1);
     await raw.set(keys[0]!, JSON.stringify({ tools: [null], savedAt: Date.now(), expiresAt: later }), "PX", 60_000);
-    const manager = new MCPManager({ cache: new RedisToolCache({ redis: raw }) });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: raw }) });
     try {
       await manager.connectServers(config);
       await manager.startServers();

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { MCPManager, type ServerState } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, type ServerState } from "@mcp/manager";
 import { activeHandles, isAlive } from "mcp-test-utils";
 import { expect } from "vitest";
 
@@ -97,6 +97,7 @@ export function testManager(): { manager: MCPManager; reported: Map<string, Erro
   const reported = new Map<string, Error[]>();
   const logs = new Map<string, number>();
   const manager = new MCPManager({
+    pins: { store: new MemoryPinStore() },
     cache: false,
     startupTimeoutMs: 10_000,
     reconnect: { initialDelayMs: 50, maxDelayMs: 200, factor: 2, jitter: 0, maxAttempts: 3, windowMs: 60_000 },

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect } from "node:util";
 import { callTool, connectToServer, disconnectServer, type MCPServerConfig } from "@mcp/client";
-import { MCPManager, loadAllMCPConfigs } from "@mcp/manager";
+import { MCPManager, MemoryPinStore, loadAllMCPConfigs } from "@mcp/manager";
 import { DEFAULT_NETWORK_ENV_VARS } from "@mcp/transport-stdio";
 import { freePort, startSdkServer } from "mcp-test-utils";
 import { afterAll, describe, expect, it } from "vitest";
@@ -78,7 +78,7 @@ describe("a stdio server's environment and arguments", () => {
     );
     const loaded = await loadAllMCPConfigs(project, { home, env: { HOME: home }, platform: "linux" });
     // Approved (a project server is refused until it is; see packages/manager/test/approvals.test.ts): what it runs is the point here.
-    const manager = new MCPManager({ cache: false, approvals: { approve: () => true } });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, approvals: { approve: () => true } });
     try {
       const { tools, errors } = await manager.connectServers(loaded.configs);
       expect(errors.size).toBe(0);
@@ -152,7 +152,7 @@ describe("secrets never appear in errors, statuses or printed objects", () => {
     const refused = await freePort();
     const failing = await startHttpFault("401");
     const broken = await startHttpFault("5xx");
-    const manager = new MCPManager({ cache: false, reconnect: false });
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false });
     try {
       const headers = { Authorization: "Bearer Bearer-SECRET-TOKEN-1", "X-Api-Key": "SECRET-QUERY-3" };
       const configs: Record<string, MCPServerConfig> = {

@@ -1,0 +1,51 @@
+// `mcp pins` and `mcp pins approve`: held tools with their diffs, and their approval.
+import { mustStart } from "./commands.js";
+import { heldJson, heldOf, heldText } from "./pins-view.js";
+import { settle, withSession, type GlobalOptions } from "./session.js";
+import { CliError, EXIT, note, out, printJson } from "./ui.js";
+
+/**
+ * Pins are shared by every host on a config, whatever it advertises: these commands advertise
+ * sampling and elicitation (as `mcp serve` and `mcp inspect` do, never answering) so they see the
+ * tools a server lists only to such hosts, and can approve them.
+ */
+const refuse = (): Promise<never> => Promise.reject(new Error("mcp pins answers no sampling or elicitation request"));
+const asHosts = { handlers: { onSampling: refuse, onElicitation: refuse } };
+
+/**
+ * `pins [server]`: the tools held because their definition changed since it was approved (or they
+ * are new), each with its diff and the command that approves it. Exit 1 when any is held.
+ */
+export async function pinsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
+  return withSession(server ? { ...globals, server: [server] } : globals, asHosts, async (session) => {
+    mustStart(session, server);
+    await settle(session);
+    const held = heldOf(session, server);
+    if (globals.json) printJson(held.map(heldJson));
+    else if (held.length === 0) note(server ? `No held tools on "${server}": what it lists is what was approved.` : "No held tools: every server lists what was approved.");
+    else for (const tool of held) out(heldText(tool, ""));
+    return held.length > 0 ? EXIT.failure : EXIT.ok;
+  });
+}
+
+/**
+ * `pins approve <server> [tools...]`: shows the diff of the server's held tools (those named, or
+ * all) and approves them: their definitions become the pins, and they are offered from now on.
+ */
+export async function pinsApproveCommand(globals: GlobalOptions, server: string, tools: string[]): Promise<number> {
+  return withSession({ ...globals, server: [server] }, asHosts, async (session) => {
+    mustStart(session, server);
+    await settle(session);
+    const held = heldOf(session, server);
+    const unknown = tools.filter((name) => !held.some((tool) => tool.tool === name));
+    if (unknown.length > 0) throw new CliError(`not held on "${server}": ${unknown.join(", ")}${held.length ? ` (held: ${held.map((tool) => tool.tool).join(", ")})` : ""}`, EXIT.usage);
+    const approved = await session.manager.pins.approve(server, tools.length > 0 ? tools : undefined);
+    if (globals.json) printJson({ server, approved: approved.map(heldJson) });
+    else if (approved.length === 0) note(`Nothing to approve: "${server}" has no held tools.`);
+    else {
+      for (const tool of approved) out(heldText(tool, ""));
+      out(`Approved ${approved.length} tool${approved.length === 1 ? "" : "s"} of "${server}".`);
+    }
+    return EXIT.ok;
+  });
+}
