@@ -2,7 +2,6 @@
 // both protocol eras) whose every request is answered by the manager's servers. Tools and prompts
 // are named `<server>__<name>` on the aggregate endpoint and keep their own names on a server's
 // own endpoint; resources keep their URIs and are routed by a map.
-
 import { connectToServer, notifyRootsListChanged, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
 import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
