@@ -48,12 +48,15 @@ function client2(asked: string[]): Client2 {
   return client;
 }
 
-/** Starts a call of the CLI fixture's `wait`, cancels it after half a second: it must fail here, and the fixture must have been told. */
+/** Starts a call of the CLI fixture's `wait`, cancels it once the fixture runs it: it must fail here, and the fixture must have been told. */
 async function cancelledUpstream(box: Sandbox, start: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   rmSync(cancelMarker(box), { force: true });
+  rmSync(`${cancelMarker(box)}.started`, { force: true });
   const controller = new AbortController();
   const call = start(controller.signal);
-  setTimeout(() => controller.abort(), 500);
+  call.catch(() => undefined); // awaited below; not unhandled while the fixture starts
+  await expect.poll(() => existsSync(`${cancelMarker(box)}.started`), { timeout: 15_000 }).toBe(true);
+  controller.abort();
   await expect(call).rejects.toThrow();
   await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
 }
