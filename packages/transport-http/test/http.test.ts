@@ -344,8 +344,9 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const f = await fixture(() => undefined);
     const t = new HttpTransport({ type: "http", url: f.url });
     await t.connect();
+    const sent = f.seen.length;
     const pending = t.request("tools/list").catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => f.seen.length).toBeGreaterThan(sent); // in flight: the server has it, and never answers
     await t.close();
     await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
     const posts = f.seen.length;

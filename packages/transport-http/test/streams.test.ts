@@ -149,12 +149,11 @@ describe("close() during connect()", () => {
     const started = Date.now();
     await t.close();
     await expect(connecting).resolves.toBeInstanceOf(TransportClosedError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(10_000); // not the 20 s connect timeout (half of it is room for a loaded machine)
     expect(t.connected).toBe(false);
     await expect(t.request("ping")).rejects.toBeInstanceOf(TransportClosedError);
-    await new Promise((r) => setTimeout(r, 50));
-    const after = activeHandles();
-    for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+    // A destroyed socket leaves the handle list a tick later.
+    for (const kind of ["TCPSocketWrap", "Timeout"]) await expect.poll(() => activeHandles()[kind] ?? 0, { message: kind }).toBeLessThanOrEqual(before[kind] ?? 0);
   });
 
   it("streamable: close() right after connect() leaves the transport closed", async () => {
