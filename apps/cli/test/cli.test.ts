@@ -287,9 +287,8 @@ describe("watch", () => {
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       await expect.poll(() => stderr, { timeout: 15_000 }).toContain("Watching http");
       await expect.poll(() => server.requests.some((r) => r.body.includes("subscriptions/listen")), { timeout: 10_000 }).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the stream's acknowledgement
-      server.notify.toolsChanged();
-      await expect.poll(() => stdout, { timeout: 10_000 }).toContain("notifications/tools/list_changed");
+      // Sent again at each poll until one arrives: the first may go out before the stream is acknowledged.
+      await expect.poll(() => (server.notify.toolsChanged(), stdout), { timeout: 10_000 }).toContain("notifications/tools/list_changed");
       const line = JSON.parse(stdout.trim().split("\n").find((l) => l.includes("list_changed"))!) as { server: string; method: string; time: string };
       expect(line).toMatchObject({ server: "http", method: "notifications/tools/list_changed" });
       child.kill("SIGINT");

@@ -60,7 +60,8 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
   it("a killed daemon: the CLI says so and starts the server itself; status sees the stale socket; start replaces it", async () => {
     await mcp(box, ["daemon", "start"]);
     process.kill(await daemonPid(box), "SIGKILL");
-    await new Promise((r) => setTimeout(r, 200));
+    // Dead once its socket refuses connections (the kernel closes it as the process ends).
+    await expect.poll(() => refused(socketOf(box)), { timeout: 15_000 }).toBe(true);
     expect(existsSync(socketOf(box))).toBe(true);
 
     const fallback = await mcp(box, ["call", "fixture.counter"]);
@@ -96,16 +97,32 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
   it("a daemon that dies during a call: the CLI does not run the call again", async () => {
     await mcp(box, ["daemon", "start"]);
     const pid = await daemonPid(box);
-    const pending = mcp(box, ["call", "fixture.wait", "ms=20000"]);
-    await expect.poll(async () => ((await mcp(box, ["--json", "daemon", "status"])).stdout.includes('"state": "connected"')), { timeout: 15_000 }).toBe(true);
-    await new Promise((r) => setTimeout(r, 500));
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=20000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve)); // its output read to the end
+    // The call is under way in the daemon's server once its progress comes through.
+    await expect.poll(() => /progress \d+\/20000 step/.test(stderr), { timeout: 15_000 }).toBe(true);
     process.kill(pid, "SIGKILL");
-    const run = await pending;
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again");
-    expect(run.stdout).toBe("");
+    expect(await exited).toBe(1);
+    expect(stderr).toContain("the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again");
+    expect(stdout).toBe("");
   }, 60_000);
 });
+
+/** Whether `socket` refuses a connection (nothing listens on it). */
+function refused(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const connection = createConnection(socket);
+    connection.once("connect", () => {
+      connection.destroy();
+      resolve(false);
+    });
+    connection.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+  });
+}
 
 /** Sends `data` on a fresh connection to `socket`, ends it, and resolves with all that came back before it closed. */
 function exchange(socket: string, data: string | Buffer): Promise<string> {
@@ -138,7 +155,7 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const exited = new Promise<number | null>((resolve) => child.once("close", resolve)); // its output read to the end
     // The call is running in the daemon's server when the bad lines arrive.
     await expect.poll(() => /progress \d+\/4000/.test(stderr), { timeout: 15_000 }).toBe(true);
     const socket = socketOf(box);

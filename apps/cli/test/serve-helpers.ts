@@ -60,3 +60,32 @@ export async function commandOf(pid: number): Promise<string> {
   const { readFile } = await import("node:fs/promises");
   return (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).replace(/\0/g, " ");
 }
+
+/**
+ * Records the method of each message `transport` delivers to its client. Set before `connect`: the
+ * official SDKs (1.x and v2) call a handler already on the transport before their own.
+ */
+export function methodsSeen(transport: object): string[] {
+  const seen: string[] = [];
+  (transport as { onmessage?: (message: object) => void }).onmessage = (message) => {
+    if ("method" in message && typeof message.method === "string") seen.push(message.method);
+  };
+  return seen;
+}
+
+/**
+ * A fetch for 2025 SDK clients' transports that records the sessions whose GET stream the server
+ * opened. The gateway registers a GET stream before it answers it, so once a session is counted,
+ * what the server sends that session reaches the caller.
+ */
+export function getStreams(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; opened: () => number } {
+  const sessions = new Set<string>();
+  return {
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      if (init?.method === "GET" && response.ok) sessions.add(new Headers(init.headers).get("mcp-session-id") ?? "");
+      return response;
+    },
+    opened: () => sessions.size,
+  };
+}

@@ -8,7 +8,7 @@ import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@mode
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { cancelMarker, childrenOf, commandOf, gatewayBox, startHttpServe, stdioParams, type HttpServe } from "./serve-helpers.js";
+import { cancelMarker, childrenOf, commandOf, gatewayBox, getStreams, methodsSeen, startHttpServe, stdioParams, type HttpServe } from "./serve-helpers.js";
 import type { Sandbox } from "./helpers.js";
 
 type Text = { type: string; text: string };
@@ -48,12 +48,15 @@ function client2(asked: string[]): Client2 {
   return client;
 }
 
-/** Starts a call of the CLI fixture's `wait`, cancels it after half a second: it must fail here, and the fixture must have been told. */
+/** Starts a call of the CLI fixture's `wait`, cancels it once the fixture runs it: it must fail here, and the fixture must have been told. */
 async function cancelledUpstream(box: Sandbox, start: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   rmSync(cancelMarker(box), { force: true });
+  rmSync(`${cancelMarker(box)}.started`, { force: true });
   const controller = new AbortController();
   const call = start(controller.signal);
-  setTimeout(() => controller.abort(), 500);
+  call.catch(() => undefined); // awaited below; not unhandled while the fixture starts
+  await expect.poll(() => existsSync(`${cancelMarker(box)}.started`), { timeout: 15_000 }).toBe(true);
+  controller.abort();
   await expect(call).rejects.toThrow();
   await expect.poll(() => existsSync(cancelMarker(box)) && readFileSync(cancelMarker(box), "utf8"), { timeout: 5_000 }).toBe("cancelled");
 }
@@ -165,11 +168,12 @@ describe("mcp serve --stdio", () => {
     let changed = 0;
     const client = new Client2({ name: "sdk2-listener", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, listChanged: { tools: { autoRefresh: false, onChanged: () => void changed++ } } });
     const transport = new Stdio2(stdioParams(box));
+    const seen = methodsSeen(transport);
     await client.connect(transport);
     try {
       expect(text(await client.callTool({ name: "everything__echo", arguments: { message: "a" } }))).toBe("Echo: a");
-      // Give the subscription a moment to open, then kill server-everything under the gateway.
-      await new Promise((r) => setTimeout(r, 500));
+      // Once the gateway has acknowledged the subscription, kill server-everything under it.
+      await expect.poll(() => seen, { timeout: 15_000 }).toContain("notifications/subscriptions/acknowledged");
       const before = changed;
       let upstream: number | undefined;
       for (const pid of await childrenOf(transport.pid!)) if ((await commandOf(pid)).includes("server-everything")) upstream = pid;
@@ -293,14 +297,18 @@ describe("mcp serve --http", () => {
 
   it("a server restarted behind the gateway: callers of both eras are told the list changed, and calls work again", async () => {
     const { client, toolsChanged } = client1();
-    await client.connect(new Http1(new URL(serve.url), { requestInit: auth }));
+    const streams = getStreams();
+    await client.connect(new Http1(new URL(serve.url), { requestInit: auth, fetch: streams.fetch }));
     // A 2026-07-28 caller hears of it on its subscriptions/listen stream.
     let modernChanged = 0;
     const modern = new Client2({ name: "sdk2-listener", version: "2.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } }, listChanged: { tools: { autoRefresh: false, onChanged: () => void modernChanged++ } } });
-    await modern.connect(new Http2(new URL(serve.url), { requestInit: auth }));
+    const modernTransport = new Http2(new URL(serve.url), { requestInit: auth });
+    const modernSeen = methodsSeen(modernTransport);
+    await modern.connect(modernTransport);
     try {
-      // A GET stream carries the session's notifications.
-      await new Promise((r) => setTimeout(r, 300));
+      // A GET stream carries the 2025 session's notifications; the modern one's subscription is acknowledged.
+      await expect.poll(() => streams.opened(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => modernSeen, { timeout: 15_000 }).toContain("notifications/subscriptions/acknowledged");
       const children = await childrenOf(serve.child.pid!);
       let upstream: number | undefined;
       for (const pid of children) if ((await commandOf(pid)).includes("server-everything")) upstream = pid;
@@ -334,8 +342,9 @@ describe("mcp serve --http --callers", () => {
     const serve = await startHttpServe(box, ["--callers", file]);
     try {
       expect(serve.token).toBe("");
+      const streams = getStreams();
       const reader = new Client1({ name: "reader", version: "1" });
-      await reader.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer reader-token-0123456789" } } }));
+      await reader.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer reader-token-0123456789" } }, fetch: streams.fetch }));
       expect((await reader.listTools()).tools.map((t) => t.name)).toEqual(["everything__echo"]);
       await expect(reader.callTool({ name: "v2__add", arguments: { a: 1, b: 2 } })).rejects.toMatchObject({ code: -32602 });
       // A server none of whose tools a caller may use is hidden from it whole: prompts, resources, completions;
@@ -350,7 +359,7 @@ describe("mcp serve --http --callers", () => {
       const hijack = await fetch(serve.url, { method: "POST", headers: { authorization: "Bearer admin-token-0123456789ab", "mcp-session-id": sessionId, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }) });
       expect(hijack.status).toBe(403);
       const admin = new Client1({ name: "admin", version: "1" });
-      await admin.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer admin-token-0123456789ab" } } }));
+      await admin.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer admin-token-0123456789ab" } }, fetch: streams.fetch }));
       expect((await admin.listTools()).tools.length).toBeGreaterThan(10);
       // server-everything (2025 era, stdio) ties its logs to no request: with several callers each
       // gets a server process of its own, so the logs the admin turned on reach the admin only.
@@ -360,12 +369,12 @@ describe("mcp serve --http --callers", () => {
         return seen;
       };
       const v2only = new Client1({ name: "v2only", version: "1" });
-      await v2only.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer v2only-token-0123456789" } } }));
+      await v2only.connect(new Http1(new URL(serve.url), { requestInit: { headers: { authorization: "Bearer v2only-token-0123456789" } }, fetch: streams.fetch }));
       const adminLogs = logsOf(admin);
       const readerLogs = logsOf(reader);
       const v2Logs = logsOf(v2only);
-      // Each session's GET stream carries what is not a reply.
-      await new Promise((r) => setTimeout(r, 300));
+      // Each session's GET stream carries what is not a reply: all three are open.
+      await expect.poll(() => streams.opened(), { timeout: 15_000 }).toBe(3);
       await admin.callTool({ name: "everything__toggle-simulated-logging", arguments: {} });
       await expect.poll(() => adminLogs.length, { timeout: 20_000 }).toBeGreaterThan(1);
       await admin.callTool({ name: "everything__toggle-simulated-logging", arguments: {} });

@@ -75,7 +75,8 @@ describe("toAiSdkTools (AI SDK 6, generateText)", () => {
     setTimeout(() => controller.abort(new Error("user stopped")), 300);
     const started = Date.now();
     await expect(tool.execute({ duration: 10, steps: 10 }, { abortSignal: controller.signal, toolCallId: "call-9", messages: [] })).rejects.toThrow("user stopped");
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Not when the 10 s operation ends: 7 s leaves a loaded machine room and is still 3 s short of it.
+    expect(Date.now() - started).toBeLessThan(7000);
     // The server is free for the next call.
     await expect(setup.tool("echo").call({ message: "next" })).resolves.toMatchObject({ content: [{ text: "Echo: next" }] });
   });

@@ -202,7 +202,8 @@ describe("handshake failures", () => {
       const elapsed = Date.now() - started;
       expect(error).toBeInstanceOf(ConnectionTimeoutError);
       expect(elapsed).toBeGreaterThanOrEqual(1490);
-      expect(elapsed).toBeLessThan(1900); // not 1500 + the close graces
+      // Not 1500 + the 2 s close grace (3500 or more): 1.5 s of it is room for a loaded machine.
+      expect(elapsed).toBeLessThan(3000);
       await waitFor(() => closed, 10_000); // and the process group is still ended
     });
   }

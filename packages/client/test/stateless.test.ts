@@ -106,11 +106,14 @@ for (const legacy of [undefined, "reject"] as const) {
       const server = await v2(legacy);
       const conn = await connect("v2", { type: "http", url: server.url });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(new Error("stop")), 200);
-      await expect(callTool(conn, "slow", { ms: 10_000 }, { signal: controller.signal })).rejects.toThrow("stop");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(bodies(server).map((p) => p.method)).not.toContain("notifications/cancelled");
+      const slow = callTool(conn, "slow", { ms: 10_000 }, { signal: controller.signal });
+      await expect.poll(() => bodies(server).some((p) => p.method === "tools/call" && p.params?.["name"] === "slow")).toBe(true);
+      controller.abort(new Error("stop"));
+      await expect(slow).rejects.toThrow("stop");
       expect(textOf(await callTool(conn, "add", { a: 1, b: 1 }))).toBe("2"); // the connection goes on
+      // The server has answered a request sent after the abort: a cancellation the abort sent would have come first.
+      expect(bodies(server).filter((p) => p.method === "tools/call").map((p) => p.params?.["name"])).toEqual(["slow", "add"]);
+      expect(bodies(server).map((p) => p.method)).not.toContain("notifications/cancelled");
     });
   });
 }

@@ -75,7 +75,7 @@ describe("tool calls that become tasks (2026-07-28 tasks extension)", () => {
     await expect.poll(() => [...server.tasks.values()].map((t) => t.status)).toEqual(["cancelled"]);
     const cancel = server.requests.find((r) => r.method === "tasks/cancel")!;
     expect(cancel.headers["mcp-name"]).toBe(cancel.params["taskId"]);
-    expect(statuses.every((s) => s === "working")).toBe(true);
+    expect(new Set(statuses)).toEqual(new Set(["working"])); // at least one status came, and each was working
   });
 
   it("task: false leaves the extension off the call: such a server refuses with -32003, no task is made; a plain answer is still a plain answer", async () => {

@@ -76,12 +76,13 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host.toLowerCase());
 }
 
-function hostnameOf(host: string): string {
+/** The host name of a `Host` header (`[::1]` kept bracketed), its port dropped. */
+export function hostnameOf(host: string): string {
   return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
 }
 
 /** Whether `origin` is the gateway's own: the scheme aside, the host and port the request was sent to. */
-function sameOrigin(origin: string, host: string): boolean {
+export function sameOrigin(origin: string, host: string): boolean {
   try {
     return new URL(origin).host.toLowerCase() === host.toLowerCase();
   } catch {

@@ -101,8 +101,7 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const t = await transport({ url: f.url });
     await expect(t.request("tools/list", {}, { timeout: 300 })).rejects.toThrow("SSE response timeout after 300ms");
     // And the server was told.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(f.seen.map((s) => JSON.parse(s.body).method)).toContain("notifications/cancelled");
+    await expect.poll(() => f.seen.map((s) => JSON.parse(s.body).method)).toContain("notifications/cancelled");
   });
 
   it("a torn SSE stream with event ids is resumed with GET + Last-Event-ID after retry:", async () => {
@@ -345,8 +344,9 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const f = await fixture(() => undefined);
     const t = new HttpTransport({ type: "http", url: f.url });
     await t.connect();
+    const sent = f.seen.length;
     const pending = t.request("tools/list").catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => f.seen.length).toBeGreaterThan(sent); // in flight: the server has it, and never answers
     await t.close();
     await expect(pending).resolves.toBeInstanceOf(TransportClosedError);
     const posts = f.seen.length;

@@ -28,8 +28,9 @@ describe("resources after close()", () => {
       await t.close();
       await expect(hanging).resolves.toMatchObject({ message: "Transport closed" });
       expect(f.seen.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": "s1" } });
-      await new Promise((resolve) => setTimeout(resolve, 50));
       expect(getEventListeners(shared, "abort")).toHaveLength(0);
+      // Closed sockets leave the handle list a tick or so later (the poll's own timer is gone by the check below).
+      await expect.poll(() => activeHandles()["TCPSocketWrap"] ?? 0).toBeLessThanOrEqual(before["TCPSocketWrap"] ?? 0);
       const after = activeHandles();
       for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
     } finally {

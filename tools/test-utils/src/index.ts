@@ -46,14 +46,43 @@ export interface EverythingServer {
 }
 
 /**
- * Starts @modelcontextprotocol/server-everything in an HTTP mode on a free port. It listens on all
- * interfaces, so the port is picked free and only 127.0.0.1 is ever contacted.
+ * Preloaded into a child server: once any server of the child is bound, it writes a line naming the
+ * port it took, so a child given port 0 reports the port the system chose (nothing picks a port
+ * and frees it for the child to bind later, which another process could take in between).
+ */
+const REPORT_PORT = `data:text/javascript,${encodeURIComponent(`import net from "node:net";
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.once("listening", () => { const a = this.address(); if (a && typeof a === "object") process.stderr.write("mcp-test-utils: bound port " + a.port + "\\n"); });
+  return listen.apply(this, args);
+};`)}`;
+
+/**
+ * Starts @modelcontextprotocol/server-everything in an HTTP mode. It reads only `PORT` (0 by
+ * default here) and prints the port it was given, not the one it took, so a preload reports the
+ * bound port ({@link REPORT_PORT}); that line is the barrier. It listens on all interfaces; only
+ * 127.0.0.1 is ever contacted.
  */
 export async function startEverything(mode: "streamableHttp" | "sse", options: { port?: number } = {}): Promise<EverythingServer> {
-  const port = options.port ?? (await freePort());
-  const child = spawn(process.execPath, [everythingEntry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
-  child.stderr?.resume();
-  await waitForPort(port, child);
+  const child = spawn(process.execPath, ["--import", REPORT_PORT, everythingEntry, mode], { env: { ...process.env, PORT: String(options.port ?? 0) }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  const port = await new Promise<number | undefined>((resolve) => {
+    const settle = (found: number | undefined): void => {
+      clearTimeout(timer);
+      resolve(found);
+    };
+    const timer = setTimeout(() => settle(undefined), 30_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString();
+      const bound = /^mcp-test-utils: bound port (\d+)$/m.exec(stderr);
+      if (bound) settle(Number(bound[1]));
+    });
+    child.once("close", () => settle(undefined));
+  });
+  if (port === undefined) {
+    child.kill("SIGKILL");
+    throw new Error(`server-everything (${mode}) did not start: ${stderr.trim().slice(-2000) || "no output"}`);
+  }
   return {
     url: mode === "sse" ? `http://127.0.0.1:${port}/sse` : `http://127.0.0.1:${port}/mcp`,
     port,
