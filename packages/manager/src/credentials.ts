@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import type { OAuthProvider, TokenStore } from "@mcp/oauth";
+import { envOutsideProject } from "./config/spawn-dir.js";
 import type { DiscoveredServer } from "./config/types.js";
 import { headersHelperProvider } from "./headers-helper.js";
 import { loopbackStepFor, providerFor, storeOf, wantsOAuth } from "./oauth.js";
@@ -74,8 +75,11 @@ export class Credentials {
     let provider = this.#helpers.get(key);
     if (!provider) {
       // A user's own helper runs in their home, as their stdio servers start there (config/spawn-dir.ts).
-      const cwd = server.discovered?.source.scope === "user" ? (this.#options.load?.home ?? homedir()) : this.#options.cwd;
-      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd });
+      // The shell finds a bare command on PATH, so the project's folders on it are left out too.
+      const user = server.discovered?.source.scope === "user";
+      const cwd = user ? (this.#options.load?.home ?? homedir()) : this.#options.cwd;
+      const env = user ? envOutsideProject(process.env, this.#options.cwd ?? process.cwd(), process.platform) : undefined;
+      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd, env });
       this.#helpers.set(key, provider);
     }
     return { ...rest, authProvider: provider } as MCPServerConfig;

@@ -56,7 +56,12 @@ export function parseHelperOutput(stdout: string): Record<string, string> | stri
 }
 
 /** Runs `command` with the shell; resolves with the headers it printed. */
-export function runHeadersHelper(serverName: string, command: string, url: string, options: { cwd?: string | undefined; timeoutMs?: number | undefined } = {}): Promise<Record<string, string>> {
+export function runHeadersHelper(
+  serverName: string,
+  command: string,
+  url: string,
+  options: { cwd?: string | undefined; timeoutMs?: number | undefined; env?: Record<string, string | undefined> | undefined } = {},
+): Promise<Record<string, string>> {
   const timeoutMs = options.timeoutMs ?? HEADERS_HELPER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const child = spawn(command, {
@@ -64,7 +69,7 @@ export function runHeadersHelper(serverName: string, command: string, url: strin
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       // The names Claude Code gives its helpers, so one script serves both.
-      env: { ...process.env, CLAUDE_CODE_MCP_SERVER_NAME: serverName, CLAUDE_CODE_MCP_SERVER_URL: url, MCP_SERVER_NAME: serverName, MCP_SERVER_URL: url },
+      env: { ...(options.env ?? process.env), CLAUDE_CODE_MCP_SERVER_NAME: serverName, CLAUDE_CODE_MCP_SERVER_URL: url, MCP_SERVER_NAME: serverName, MCP_SERVER_URL: url },
       windowsHide: true,
     });
     let stdout = "";
@@ -108,6 +113,8 @@ export interface HeadersHelperOptions {
   /** The provider behind it (OAuth), asked after the helper on a `401`. */
   inner?: HttpAuthProvider | undefined;
   cwd?: string | undefined;
+  /** The environment it runs with. Default: this process's. */
+  env?: Record<string, string | undefined> | undefined;
 }
 
 /**
@@ -122,7 +129,7 @@ export function headersHelperProvider(options: HeadersHelperOptions): HttpAuthPr
   let current: { headers: Record<string, string>; at: number } | undefined;
   let running: Promise<Record<string, string>> | undefined;
   const run = (): Promise<Record<string, string>> => {
-    running ??= runHeadersHelper(options.serverName, options.command, options.url, { cwd: options.cwd }).then(
+    running ??= runHeadersHelper(options.serverName, options.command, options.url, { cwd: options.cwd, env: options.env }).then(
       (headers) => {
         current = { headers, at: Date.now() };
         running = undefined;

@@ -11,6 +11,8 @@ import type { ServerSupervisor, SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
 import { ApprovalGate } from "./approvals/gate.js";
+import { needsApproval } from "./approvals/policy.js";
+import { NOT_APPROVED_YET } from "./approvals/store.js";
 import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
@@ -286,6 +288,9 @@ export class MCPManager {
   async reconnectServer(name: string): Promise<MCPServerConnection> {
     const server = this.#servers.get(name);
     if (!server) throw new ServerUnavailableError(name, undefined);
+    // A project entry its file marks disabled never went through the approval check (a refused one refuses by itself).
+    const entry = server.discovered;
+    if (entry && needsApproval(entry) && entry.approved !== true) throw new ServerUnavailableError(name, "not-approved", `${NOT_APPROVED_YET} (it is disabled in ${entry.source.file})`);
     return server.reconnect();
   }
 

@@ -198,22 +198,22 @@ export class ServerSupervisor {
       call: (args = {}, options = {}) => {
         const timeout = options.timeout ?? this.discovered?.toolTimeoutMs;
         const callOptions: CallToolOptions = timeout === undefined ? options : { ...options, timeout };
-        const send = (connection: MCPServerConnection): Promise<CallToolResult> => {
-          // A deferred tool came from the cache: the live list, fetched on connecting, decides.
+        // Checked per connection: a cached tool, or a retry's new session, whose live list may hold or drop it.
+        const checked = (connection: MCPServerConnection): Promise<CallToolResult> => {
           const refused = this.#host.held(this, tool.name) ?? (offersTool(this.tools, tool.name) ? undefined : new ToolUnavailableError(this.name, tool.name));
-          if (refused) return Promise.reject(refused);
-          return callTool(connection, tool.name, args, callOptions).catch(async (error: unknown) => {
+          return refused ? Promise.reject(refused) : callTool(connection, tool.name, args, callOptions);
+        };
+        const send = (connection: MCPServerConnection): Promise<CallToolResult> =>
+          checked(connection).catch(async (error: unknown) => {
             if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
               // A reset mid-call may mean the server is gone: find out now, not at the next call.
               if (NetworkError.isInstance(error)) void this.probe(PROBE_TIMEOUT_MS, connection);
               throw error;
             }
-            return callTool(await this.#recover(connection), tool.name, args, callOptions);
+            return checked(await this.#recover(connection));
           });
-        };
         // Connected (the usual case): the call goes at once, with no wait and no promise of its own.
-        const connection = this.status.state === "connected" ? this.connection : undefined;
-        return connection === undefined ? this.waitForConnection(options.signal).then(send) : send(connection);
+        return this.status.state === "connected" && this.connection ? send(this.connection) : this.waitForConnection(options.signal).then(send);
       },
     };
   }

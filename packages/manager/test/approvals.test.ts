@@ -102,6 +102,18 @@ describe("project servers are refused until approved, by the library", () => {
     expect(b.ran()).toEqual(["user"]);
   });
 
+  it("a project entry the file marks disabled is listed, and a reconnect of it (the inspector's button) starts nothing until approved", async () => {
+    const b = box();
+    const [command, args] = touching(b.marker("disabled"));
+    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { off: { command, args, disabled: true } } });
+    const m = b.manager();
+    await m.discoverAndConnect();
+    expect(m.getConnectionStatus("off")).toMatchObject({ state: "disabled", scope: "project" });
+    await expect(m.reconnectServer("off")).rejects.toMatchObject({ code: "server_unavailable", state: "not-approved" });
+    await expect(m.waitForConnection("off")).rejects.toMatchObject({ code: "server_unavailable" });
+    expect(existsSync(b.marker("disabled")), "the disabled project server was spawned").toBe(false);
+  });
+
   it("every other way in checks too: loadAllMCPConfigs' configs alone, addServers then startServers", async () => {
     const b = box();
     const loaded = await loadAllMCPConfigs(b.repo, b.load);

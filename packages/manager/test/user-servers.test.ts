@@ -144,6 +144,34 @@ describe("a user's own headersHelper", () => {
   });
 });
 
+describe("a user's own headersHelper and the project's folders on PATH", () => {
+  it("a helper named by its command runs the user's program, not the repository's node_modules/.bin one first on PATH (npm run, pnpm exec)", async () => {
+    const { home, repo } = box();
+    const everything = await startEverything("streamableHttp");
+    try {
+      const program = (dir: string, body: string): void => {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, "get-token"), `#!/bin/sh\n${body}\n`);
+        chmodSync(join(dir, "get-token"), 0o755);
+      };
+      program(join(home, "bin"), `echo '{"X-Whose": "mine"}'`);
+      program(join(repo.root, "node_modules", ".bin"), `touch '${repo.marker}'; echo '{}'`);
+      userConfig(home, { remote: { type: "http", url: everything.url, headersHelper: "get-token" } });
+      const path = [join(repo.root, "node_modules", ".bin"), join(home, "bin"), "/usr/bin", "/bin"].join(":");
+      const outcome = await new Promise<Outcome>((resolve, reject) => {
+        execFile(process.execPath, [discoverHere, home], { cwd: repo.root, env: { PATH: path, HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
+          if (error) reject(new Error(`${error.message}\n${stderr}`));
+          else resolve(JSON.parse(stdout) as Outcome);
+        });
+      });
+      expect(existsSync(repo.marker), "the repository's get-token ran for the user's server").toBe(false);
+      expect(outcome.connected).toEqual(["remote"]);
+    } finally {
+      await everything.stop();
+    }
+  });
+});
+
 describe("the PATH a user's own server gets", () => {
   it("the project's folders on PATH (npm run, pnpm exec, an activated .venv) and relative entries are left out; a config's own PATH is kept", async () => {
     const { home, repo } = box();

@@ -75,6 +75,18 @@ export function pathOutsideProject(path: string | undefined, project: string, pl
   return kept.length === entries.length ? undefined : kept.join(p.delimiter);
 }
 
+/**
+ * `env` with its `PATH` less the project's folders and relative entries (see
+ * {@link pathOutsideProject}), for a program of the user's own config that the shell looks up on
+ * `PATH` (a `headersHelper`); `env` itself when there is nothing to leave out.
+ */
+export function envOutsideProject(env: Readonly<Record<string, string | undefined>>, project: string, platform: NodeJS.Platform): Record<string, string | undefined> {
+  const path = pathOutsideProject(pathOf(env, platform), project, platform);
+  if (path === undefined) return { ...env };
+  const name = platform === "win32" ? (Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH") : "PATH";
+  return { ...env, [name]: path };
+}
+
 /** A command naming a file by a path relative to the working directory (`./x`, `bin/x`, `..\\x`), not a name looked up on `PATH`. */
 function isRelativePath(command: string): boolean {
   return /[\\/]/.test(command) && !isAbsolute(command);
