@@ -77,7 +77,7 @@ describe("pnpm bench:cli --smoke", () => {
   it("runs every CLI command, ours and mcporter's, on the same config, and renders a section the page keeps", async () => {
     const { measure, renderSection, sectionOf, withSection } = await import("../src/cli-latency.mjs");
     const result = measure({ runs: 1, warmups: 0 });
-    expect(result.commands.map((c) => c.id)).toEqual(["ours-many", "ours-1", "ours-many-node24", "mcporter-many", "version", "node", "version-node24", "mcporter-version", "node24"]);
+    expect(result.commands.map((c) => c.id)).toEqual(["ours-many", "ours-big-cache", "ours-no-cache", "ours-1", "ours-many-node24", "mcporter-many", "version", "node", "version-node24", "mcporter-version", "node24"]);
     for (const c of result.commands.filter((c) => !["version", "node", "version-node24", "mcporter-version", "node24"].includes(c.id))) expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
     for (const c of result.commands) expect(c.ms, c.label).toBeGreaterThan(0);
     const section = renderSection(result);

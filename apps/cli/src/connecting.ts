@@ -41,7 +41,9 @@ export function connectingLine(manager: MCPManager): () => void {
     render();
   }, SHOW_AFTER_MS).unref();
   const unsubscribe = manager.onStatusChange((status) => {
-    if (states.has(status.name) || WAITING.has(status.state)) states.set(status.name, status.state);
+    // A server created waiting may be connected (or failed) before the line is first drawn: its
+    // first event is then its outcome, and it still counts.
+    if (states.has(status.name) || WAITING.has(status.state) || status.state === "connected" || status.state === "failed") states.set(status.name, status.state);
     render();
   });
   return () => {
