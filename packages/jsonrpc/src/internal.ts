@@ -54,7 +54,9 @@ export function judgeRedirect(answer: RedirectAnswer): { follow: URL } | { refus
 
 /** The message of the error for a redirect that is not followed (`location` already redacted by the caller, or undefined). */
 export function redirectNotFollowedMessage(status: number, location: string | undefined, why: string): string {
-  return `HTTP ${status}: ${location === undefined ? "a redirect" : `a redirect to ${location}`}, not followed: ${why}`;
+  // A browser's opaque redirect has status 0: say what it was, not "HTTP 0".
+  const head = status === 0 ? "HTTP redirect (the browser hides its status)" : `HTTP ${status}`;
+  return `${head}: ${location === undefined ? "a redirect" : `a redirect to ${location}`}, not followed: ${why}`;
 }
 
 /** The proxy variables, in the order they are read (lower-case first, as curl reads them). `NO_PROXY` / `no_proxy` exempt hosts. */

@@ -32,6 +32,8 @@ export interface ExchangeRequest {
 export interface ExchangeResponse {
   status: number;
   statusText: string;
+  /** A browser's answer to a redirect under `redirect: "manual"`: status 0, no headers, nowhere to follow. */
+  opaqueRedirect?: boolean;
   /** A header of the answer; `name` in lower case. */
   header(name: string): string | undefined;
   /**
@@ -194,6 +196,7 @@ export function fetchPool(fetchImpl: FetchLike): ExchangePool {
       const self: ExchangeResponse = {
         status: response.status,
         statusText: response.statusText,
+        opaqueRedirect: response.type === "opaqueredirect",
         header: (name) => response.headers.get(name) ?? undefined,
         text: (maxBytes) => consume(new TextSink(self, maxBytes)),
         readText: (onText, onEnd) => consume(new TextStreamSink(onText, onEnd)),

@@ -226,6 +226,7 @@ export class RequestPath {
   #follow(pool: ExchangePool, request: ExchangeRequest, hops: number): Promise<ExchangeResponse> {
     return pool.exchange(request).then(
       (response) => {
+        if (response.opaqueRedirect === true) return this.#redirect(pool, request, response, undefined, hops);
         if (!REDIRECT_STATUSES.has(response.status)) return response;
         const location = response.header("location");
         return location === undefined ? response : this.#redirect(pool, request, response, location, hops);
@@ -236,7 +237,7 @@ export class RequestPath {
     );
   }
 
-  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string, hops: number): Promise<ExchangeResponse> {
+  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string | undefined, hops: number): Promise<ExchangeResponse> {
     response.cancel();
     // The policy @mcp/lite shares (@mcp/jsonrpc/internal): same origin, a POST only by 307/308, at most maxRedirects.
     const judged = judgeRedirect({ configured: this.#url, current: current.url, location, status: response.status, method: current.method, hops, maxRedirects: this.#maxRedirects });
@@ -249,8 +250,8 @@ export class RequestPath {
 }
 
 /** The error for a redirect that is not followed: its status, where it pointed, and why. */
-function notFollowed(response: ExchangeResponse, request: ExchangeRequest, location: string, why: string): HttpError {
-  const details = { status: response.status, statusText: response.statusText, url: request.url.href, location };
-  return new HttpError(details, "http_error", redirectNotFollowedMessage(response.status, redactUrl(location), why));
+function notFollowed(response: ExchangeResponse, request: ExchangeRequest, location: string | undefined, why: string): HttpError {
+  const details = { status: response.status, statusText: response.statusText, url: request.url.href, ...(location === undefined ? {} : { location }) };
+  return new HttpError(details, "http_error", redirectNotFollowedMessage(response.status, location === undefined ? undefined : redactUrl(location), why));
 }
 

@@ -147,3 +147,27 @@ describe("a refused redirect says what @mcp/lite says", () => {
     expect(other.seen).toEqual([]);
   });
 });
+
+describe("a browser's manual redirect", () => {
+  // Under `redirect: "manual"` a browser's fetch answers a redirect with an opaque response: status
+  // 0, no headers, so nowhere to follow. Node's fetch shows the real 3xx, so the browser's answer is
+  // made by hand here (Chromium itself runs the bundle in apps/example/web).
+  const opaque = { type: "opaqueredirect", status: 0, statusText: "", headers: new Headers(), body: null, ok: false, redirected: false, url: "" } as unknown as Response;
+
+  it("is refused as a redirect that hides where it points, not reported as HTTP 0", async () => {
+    let calls = 0;
+    const t = await transport({
+      url: "http://127.0.0.1:9/mcp",
+      fetch: () => {
+        calls++;
+        return Promise.resolve(opaque);
+      },
+    });
+    const error = await t.request("tools/list", {}).catch((caught: unknown) => caught);
+    expect(HttpError.isInstance(error)).toBe(true);
+    expect((error as HttpError).message).toBe("HTTP redirect (the browser hides its status): a redirect, not followed: it does not say where it points (an opaque redirect)");
+    expect((error as HttpError).message).not.toContain("HTTP 0");
+    expect(calls).toBe(1);
+    await t.close();
+  });
+});
