@@ -158,4 +158,4 @@ export { REGISTRY_EXAMPLES, everythingVersion } from "./registry-examples.js";
 import * as registryExamples from "./registry-examples.js";
 export { registryExamples };
 export { bunBinary, EVERYTHING_BIN, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "./hostile-repo.js";
-export { PinnedServer, pinnedStdioEntry, type PinnedFixtureTool } from "./pinned-stdio.js";
+export { PINNED_TOOLS, PinnedServer, pinnedStdioEntry, type PinnedFixtureTool } from "./pinned-stdio.js";
