@@ -1,6 +1,8 @@
 // What a connection to the gateway's front may hold: the count (in all, per address), the time to
 // send a request head and a body, and nothing after a refusal. Raw loopback sockets against the
 // gateway mounted in a test server (guardConnections on it), with small limits so the test is quick.
+import { EventEmitter } from "node:events";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import { McpServer } from "@modelcontextprotocol/server";
 import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
@@ -119,5 +121,52 @@ describe("connections to the front", () => {
     // What reached the caller: what the sockets' buffers held when it was cut, far from the whole answer.
     expect(received).toBeGreaterThan(0);
     expect(received).toBeLessThan(size / 2);
+  });
+});
+
+// Loopback has one IPv6 address (::1), so a host holding a /64 — what any IPv6 site is given — is
+// stood for by sockets that say they come from it: the guard sees only `remoteAddress`.
+describe("the per-address cap over IPv6", () => {
+  class FakeSocket extends EventEmitter {
+    destroyed = false;
+    constructor(readonly remoteAddress: string) {
+      super();
+    }
+    destroy(): void {
+      if (this.destroyed) return;
+      this.destroyed = true;
+      this.emit("close");
+    }
+  }
+  const connectFrom = (server: HttpServer, addresses: string[]): FakeSocket[] =>
+    addresses.map((address) => {
+      const socket = new FakeSocket(address);
+      server.emit("connection", socket);
+      return socket;
+    });
+
+  it("counts the addresses of one /64 as one: the third of a cap of 2 is closed", () => {
+    const server = createHttpServer();
+    const guard = guardConnections(server, { maxPerAddress: 2, headersTimeoutMs: 60_000 });
+    stops.push(() => guard.close());
+    const sockets = connectFrom(server, ["2001:db8:0:1::1", "2001:db8:0:1:ffff::2", "2001:0db8:0000:0001:1:2:3:4"]);
+    stops.push(() => sockets.forEach((s) => s.destroy()));
+    expect(sockets.map((s) => s.destroyed)).toEqual([false, false, true]);
+    expect(guard.refused).toBe(1);
+    // Another /64 has its own count; a closed connection frees its place.
+    const other = connectFrom(server, ["2001:db8:0:2::1"]);
+    stops.push(() => other.forEach((s) => s.destroy()));
+    expect(other[0]!.destroyed).toBe(false);
+    sockets[0]!.destroy();
+    expect(connectFrom(server, ["2001:db8:0:1::9"])[0]!.destroyed).toBe(false);
+  });
+
+  it("counts an IPv4 address mapped into IPv6 as the IPv4 one", () => {
+    const server = createHttpServer();
+    const guard = guardConnections(server, { maxPerAddress: 1, headersTimeoutMs: 60_000 });
+    stops.push(() => guard.close());
+    const sockets = connectFrom(server, ["127.0.0.1", "::ffff:127.0.0.1"]);
+    stops.push(() => sockets.forEach((s) => s.destroy()));
+    expect(sockets.map((s) => s.destroyed)).toEqual([false, true]);
   });
 });
