@@ -65,9 +65,12 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const headersMs = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const byAddress = new Map<string, number>();
   const waiting = new WeakMap<Socket, NodeJS.Timeout>();
+  /** Requests of a connection being served: several when pipelined (Node takes each at once). */
+  const serving = new WeakMap<Socket, number>();
   let open = 0;
   let refused = 0;
   const wait = (socket: Socket): void => {
+    clearTimeout(waiting.get(socket));
     const timer = setTimeout(() => socket.destroy(), headersMs);
     timer.unref();
     waiting.set(socket, timer);
@@ -90,12 +93,19 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
       else byAddress.delete(address);
     });
   };
-  // A request's head has come: no clock while it is served; the next head has its own time.
+  // A request's head has come: no clock while it, or another pipelined on its connection, is
+  // served; once the last is answered, the next head has its own time.
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     clearTimeout(waiting.get(socket));
-    if (res.writableFinished) wait(socket);
-    else res.once("finish", () => socket.destroyed || wait(socket));
+    serving.set(socket, (serving.get(socket) ?? 0) + 1);
+    const done = (): void => {
+      const left = (serving.get(socket) ?? 1) - 1;
+      serving.set(socket, left);
+      if (left === 0 && !socket.destroyed) wait(socket);
+    };
+    if (res.writableFinished) done();
+    else res.once("finish", done);
   };
   server.on("connection", onConnection);
   server.on("request", onRequest);

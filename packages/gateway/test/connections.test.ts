@@ -23,6 +23,10 @@ const TOKEN = "alice-token-0123456789";
 function buildBig(): McpServer {
   const server = new McpServer({ name: "big", version: "1" });
   server.registerTool("big", { description: "Answers `bytes` bytes of text", inputSchema: z.object({ bytes: z.number().int() }) }, ({ bytes }) => ({ content: [{ type: "text", text: "x".repeat(bytes) }] }));
+  server.registerTool("wait", { description: "Answers after `ms`", inputSchema: z.object({ ms: z.number().int() }) }, async ({ ms }) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return { content: [{ type: "text", text: `waited ${ms}` }] };
+  });
   return server;
 }
 
@@ -100,6 +104,23 @@ describe("connections to the front", () => {
     c.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`);
     await within(c.closed, 5_000, "the slow body cut");
     expect(c.text()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  // Node emits each pipelined request's "request" at once, its answer queued behind the one before:
+  // the first answer's end must not start the head clock while the second is still being served.
+  it("a pipelined request still being served when the one before it is answered is not cut by the head timeout", async () => {
+    const { url } = await mount({ headersTimeoutMs: 300 });
+    const c = await raw(url);
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    const post = (id: number, ms: number): string => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "big__wait", arguments: { ms }, _meta: meta } });
+      return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big__wait\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    c.socket.write(post(1, 0) + post(2, 1500));
+    const both = new Promise<void>((resolve) => c.socket.on("data", () => c.text().includes("waited 1500") && resolve()));
+    await within(Promise.race([both, c.closed]), 10_000, "the second answer or a close");
+    expect(c.text()).toContain("waited 0");
+    expect(c.text()).toContain("waited 1500");
   });
 
   it("a JSON answer the caller does not read is held only up to MAX_UNREAD_BYTES, and cut off when it reads nothing for unreadTimeoutMs", async () => {
