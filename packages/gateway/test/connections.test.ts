@@ -145,6 +145,20 @@ describe("connections to the front", () => {
   });
 });
 
+describe("an initialize's size", () => {
+  // Its params are saved for other replicas: the bound is on bytes, which is what is stored.
+  it("is counted in bytes: 30,000 '€' (under 64 Ki characters, 90 KB) are refused with 400 and open no session", async () => {
+    const { url } = await mount({});
+    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "€".repeat(30_000), version: "1" } };
+    expect(JSON.stringify(params).length).toBeLessThan(64 * 1024);
+    const answer = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params }) });
+    const text = await answer.text();
+    expect(answer.status).toBe(400);
+    expect(text).toContain("larger than 65536 bytes");
+    expect(answer.headers.get("mcp-session-id")).toBeNull();
+  });
+});
+
 // Loopback has one IPv6 address (::1), so a host holding a /64 — what any IPv6 site is given — is
 // stood for by sockets that say they come from it: the guard sees only `remoteAddress`.
 describe("the per-address cap over IPv6", () => {
