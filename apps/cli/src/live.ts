@@ -1,4 +1,4 @@
-import { NetworkError, RequestTimeoutError } from "@mcp/client";
+import { NetworkError, NoResponseError, RequestTimeoutError } from "@mcp/client";
 import type cliProgress from "cli-progress";
 import { CliError, color, EXIT, openLine, replaceLine, statusLine } from "./ui.js";
 import { lazyRequire } from "./lazy-require.js";
@@ -82,10 +82,13 @@ export function taskReporter(): (task: { status: string; statusMessage?: string 
 
 /**
  * A failed call, for a person: a timeout says how long and how to raise it; a call the server may
- * have run (the connection broke after it was sent) says so, and to check before calling it again.
+ * have run (the connection broke after it was sent, or its answer held no response) says so, and
+ * to check before calling it again.
  */
 export function failureHint(error: unknown, what: string): never {
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
   if (NetworkError.isInstance(error) && error.mayHaveRun) throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
+  // The server took the request and its answer held no response (a stream that broke and could not be resumed).
+  if (NoResponseError.isInstance(error)) throw new CliError(`${what}: ${error.message}; the server took the request, so it may have run. Check whether it took effect before calling it again.`);
   throw error;
 }

@@ -23,8 +23,15 @@ describe("a call that may have run", () => {
           sent++; // the server read it (and, for all the client knows, sent the email)
           return void req.socket.destroy();
         }
+        if (message.method === "tools/call" && message.params?.name === "notify_all") {
+          sent++;
+          // Its answer begins (an event with no id, so it cannot be resumed), then the connection breaks.
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          return void res.write('data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"sending"}}\n\n', () => req.socket.destroy());
+        }
         const mcpServer = new McpServer({ name: "mail", version: "1.0.0" });
         mcpServer.registerTool("send_email", { description: "Sends an email", inputSchema: {} }, () => ({ content: [{ type: "text", text: "sent" }] }));
+        mcpServer.registerTool("notify_all", { description: "Sends everyone a notice", inputSchema: {} }, () => ({ content: [{ type: "text", text: "sent" }] }));
         const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
         res.on("close", () => void transport.close());
         void mcpServer.connect(transport).then(() => transport.handleRequest(req, res, JSON.parse(body)));
@@ -47,5 +54,14 @@ describe("a call that may have run", () => {
     expect(run.stderr).toContain("it may have run, so it was not sent again. Check whether it took effect before calling it again.");
     expect(run.stderr).not.toContain("Cannot reach");
     expect(sent).toBe(1);
+  });
+
+  it("a call whose answer began and broke with no event id to resume by says it may have run too; it is sent once", async () => {
+    const before = sent;
+    const run = await mcp(box, ["call", "mail.notify_all"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("error: calling mail.notify_all: No response received for request ID");
+    expect(run.stderr).toContain("the server took the request, so it may have run. Check whether it took effect before calling it again.");
+    expect(sent - before).toBe(1);
   });
 });

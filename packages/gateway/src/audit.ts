@@ -125,6 +125,8 @@ export type AuditStreamSink = AuditSink & { readonly pending: number; close(): P
  */
 export function auditStream(stream: Writable, onError: (error: Error) => void = () => {}): AuditStreamSink {
   let queue: string[] = [];
+  /** The UTF-8 bytes of each queued line (what a stream holds of it), and their sum. */
+  let sizes: number[] = [];
   let queued = 0;
   let scheduled = false;
   let waiting = false;
@@ -138,6 +140,7 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
     scheduled = false;
     if (queue.length === 0 || stream.destroyed || stream.writableEnded) {
       queue = [];
+      sizes = [];
       queued = 0;
       return;
     }
@@ -154,6 +157,7 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
     }
     const lines = queue.join("");
     queue = [];
+    sizes = [];
     queued = 0;
     try {
       stream.write(lines);
@@ -164,16 +168,19 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
   };
   const sink = ((entry: AuditEntry): void => {
     const line = auditLine(entry);
-    while (queue.length > 0 && queued + stream.writableLength + line.length > MAX_AUDIT_BYTES) {
-      queued -= queue.shift()!.length;
+    const size = Buffer.byteLength(line);
+    while (queue.length > 0 && queued + stream.writableLength + size > MAX_AUDIT_BYTES) {
+      queue.shift();
+      queued -= sizes.shift()!;
       if (dropped++ === 0) onError(new Error("the audit log falls behind: entries are dropped until it catches up"));
     }
-    if (queued + stream.writableLength + line.length > MAX_AUDIT_BYTES) {
+    if (queued + stream.writableLength + size > MAX_AUDIT_BYTES) {
       if (dropped++ === 0) onError(new Error("the audit log falls behind: entries are dropped until it catches up"));
       return;
     }
     queue.push(line);
-    queued += line.length;
+    sizes.push(size);
+    queued += size;
     if (!scheduled && !waiting) {
       scheduled = true;
       setImmediate(flush);
@@ -185,6 +192,7 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
       if (queue.length > 0 && !stream.destroyed && !stream.writableEnded) {
         const lines = queue.join("");
         queue = [];
+        sizes = [];
         queued = 0;
         stream.write(lines);
       }

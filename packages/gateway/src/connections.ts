@@ -11,7 +11,11 @@ import type { Socket } from "node:net";
 export interface ConnectionLimits {
   /** Connections open at once; one more is closed at once. Default 512. */
   maxConnections?: number | undefined;
-  /** Connections open at once from one remote address (a load balancer is one). Default 128. */
+  /**
+   * Connections open at once from one remote address (a load balancer is one). Default 128. An
+   * IPv6 address counts by its /64 (a host picks any address of its network's /64 at will); an
+   * IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`) counts as the IPv4 one.
+   */
   maxPerAddress?: number | undefined;
   /** How long a connection may take to send a request's headers, first or next (ms). Default 10 s. */
   headersTimeoutMs?: number | undefined;
@@ -20,6 +24,26 @@ export interface ConnectionLimits {
 export const MAX_CONNECTIONS = 512;
 export const MAX_CONNECTIONS_PER_ADDRESS = 128;
 export const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * Whom a remote address counts against for the per-address cap: an IPv4 address itself (mapped
+ * `::ffff:a.b.c.d` too), an IPv6 one by its first 64 bits (`2001:db8:0:1::/64`).
+ */
+export function addressKey(address: string): string {
+  const a = address.split("%")[0]!.toLowerCase();
+  if (a.startsWith("::ffff:") && a.includes(".")) return a.slice(7);
+  if (!a.includes(":")) return a;
+  const [head = "", tail] = a.split("::");
+  const front = head === "" ? [] : head.split(":");
+  const back = tail === undefined || tail === "" ? [] : tail.split(":");
+  // An embedded IPv4 tail (`::1.2.3.4`) stands for two groups.
+  const width = (groups: string[]): number => groups.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
+  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - width(front) - width(back))).fill("0"), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16).toString(16) : g))
+    .join(":")}::/64`;
+}
 
 /** What {@link guardConnections} counts now. */
 export interface ConnectionGuard {
@@ -41,15 +65,18 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
   const headersMs = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const byAddress = new Map<string, number>();
   const waiting = new WeakMap<Socket, NodeJS.Timeout>();
+  /** Requests of a connection being served: several when pipelined (Node takes each at once). */
+  const serving = new WeakMap<Socket, number>();
   let open = 0;
   let refused = 0;
   const wait = (socket: Socket): void => {
+    clearTimeout(waiting.get(socket));
     const timer = setTimeout(() => socket.destroy(), headersMs);
     timer.unref();
     waiting.set(socket, timer);
   };
   const onConnection = (socket: Socket): void => {
-    const address = socket.remoteAddress ?? "";
+    const address = addressKey(socket.remoteAddress ?? "");
     const from = byAddress.get(address) ?? 0;
     if (open >= max || from >= perAddress) {
       refused++;
@@ -66,12 +93,19 @@ export function guardConnections(server: Server, limits: ConnectionLimits = {}):
       else byAddress.delete(address);
     });
   };
-  // A request's head has come: no clock while it is served; the next head has its own time.
+  // A request's head has come: no clock while it, or another pipelined on its connection, is
+  // served; once the last is answered, the next head has its own time.
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     clearTimeout(waiting.get(socket));
-    if (res.writableFinished) wait(socket);
-    else res.once("finish", () => socket.destroyed || wait(socket));
+    serving.set(socket, (serving.get(socket) ?? 0) + 1);
+    const done = (): void => {
+      const left = (serving.get(socket) ?? 1) - 1;
+      serving.set(socket, left);
+      if (left === 0 && !socket.destroyed) wait(socket);
+    };
+    if (res.writableFinished) done();
+    else res.once("finish", done);
   };
   server.on("connection", onConnection);
   server.on("request", onRequest);

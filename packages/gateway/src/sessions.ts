@@ -186,7 +186,8 @@ export class LegacySessions {
     // Only an initialize (alone, or in a batch) opens a session; anything else is refused before anything is made.
     const opening = request.method === "POST" ? initializeIn(parsed) : undefined;
     if (!opening) return plain(400, "Bad Request: no session (send initialize first)");
-    if (JSON.stringify(opening.params).length > MAX_INITIALIZE_BYTES) return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
+    // Bytes, as they are stored (UTF-8), not characters: a character may take three.
+    if (Buffer.byteLength(JSON.stringify(opening.params)) > MAX_INITIALIZE_BYTES) return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
     if (!this.#makeRoom(caller)) return this.#full(caller);
     this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
     const transport = this.#open(caller, path, () => randomUUID());

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createWriteStream } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
+import { Writable } from "node:stream";
 import { join } from "node:path";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -73,6 +74,19 @@ describe("the audit log's bounds", () => {
     expect(MAX_AUDIT_BYTES).toBe(8 * 1024 * 1024);
     expect(sink.pending).toBeLessThanOrEqual(MAX_AUDIT_BYTES);
     expect(errors).toEqual(["the audit log falls behind: entries are dropped until it catches up"]);
+  });
+
+  it("the bound counts bytes, not characters: entries of 3-byte characters given to a stream that does not drain hold at most MAX_AUDIT_BYTES", () => {
+    // A stream that never finishes a write: what it holds (`writableLength`) is in bytes, as a file's is.
+    const stuck = new Writable({ write: () => {} });
+    const sink = auditStream(stuck);
+    const entry = (i: number): AuditEntry => ({ time: new Date().toISOString(), caller: "c", endpoint: "/mcp", method: "resources/read", resource: `${i}:${"€".repeat(1024 * 1024)}`, decision: "allowed", durationMs: 0 });
+    for (let i = 0; i < 20; i++) sink(entry(i));
+    // close() hands the stream what is still queued: then the stream holds all there is.
+    void sink.close();
+    expect(stuck.writableLength).toBeGreaterThan(0);
+    expect(stuck.writableLength).toBeLessThanOrEqual(MAX_AUDIT_BYTES);
+    stuck.destroy();
   });
 
   it("a caller allowed nothing cannot write big entries: a 1 MB tool name and an unauthenticated 15,000-character path are cut to MAX_FIELD_CHARS", async () => {

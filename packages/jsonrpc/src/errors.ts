@@ -118,14 +118,21 @@ export class RequestTimeoutError extends McpError {
   }
 }
 
-/** A response stream ended without the awaited response. Message: `No response received for request ID <id>`. */
+/**
+ * A response stream ended without the awaited response. Message: `No response received for
+ * request ID <id>`. The server took the request (it answered it, with no response in the answer),
+ * so `mayHaveRun` is always true: check before sending a call with side effects again.
+ */
 export class NoResponseError extends McpError {
   static override readonly brand: string = "NoResponseError";
   declare readonly requestId: string | number;
+  /** Always true: the server took the request, which may have run (as a `NetworkError`'s `mayHaveRun`). */
+  declare readonly mayHaveRun: true;
 
   constructor(requestId: string | number, options: { cause?: unknown } = {}) {
     super("no_response", `No response received for request ID ${requestId}`, options);
     this.requestId = requestId;
+    this.mayHaveRun = true;
   }
 }
 

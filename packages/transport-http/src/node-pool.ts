@@ -127,6 +127,11 @@ function unreadableAnswer(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether an answer says its connection closes after it (`Connection: close`). */
+function closing(response: ExchangeResponse): boolean {
+  return /(?:^|,)\s*close\s*(?:,|$)/i.test(response.header("connection") ?? "");
+}
+
 /** After an error answer to a request body longer than this (in characters), idle connections are retired. */
 const LARGE_BODY_CHARS = 64 * 1024;
 
@@ -183,10 +188,12 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
           reject(error);
           return;
         }
-        // A 408 says the server did not take the request (it closed a connection it thought idle,
-        // with this answer, as ours arrived): it may be sent again, once, whatever its method
-        // (RFC 9110 §15.5.9), on another connection (the server closes this one).
-        if (response.status === 408 && first && !request.abort?.aborted) {
+        // A 408 with `Connection: close` says the server did not take the request (it closed a
+        // connection it thought idle, with this answer, as ours arrived): it may be sent again,
+        // once, whatever its method (RFC 9110 §15.5.9), on another connection. A 408 on a
+        // connection the server keeps answers this request, which it read (a handler's own
+        // timeout): only a request with no side effect is sent again.
+        if (response.status === 408 && first && !request.abort?.aborted && (closing(response) || request.method === "GET" || request.idempotent === true)) {
           response.cancel();
           attempt.sent = attempt.started = false; // what the server did with it is known: nothing
           resolve(once(request, attempt, false));

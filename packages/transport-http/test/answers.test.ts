@@ -31,6 +31,20 @@ describe("interim 1xx answers before the real one (RFC 9110 §15.2)", () => {
   });
 });
 
+describe("an SSE answer that began and broke, with no event id to resume it by", () => {
+  it("a tools/call fails with NoResponseError saying it may have run (mayHaveRun: true), and is not sent again", async () => {
+    const server = await rawServer((_request, socket) => {
+      const event = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n';
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${event.length.toString(16)}\r\n${event}\r\n`, () => socket.destroy());
+    });
+    const transport = await open(server.url, { timeout: 600_000 });
+    const error = await transport.request("tools/call", { name: "send_email" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoResponseError);
+    expect(error).toMatchObject({ mayHaveRun: true });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe("202 and 204 to a request: no response is coming", () => {
   for (const [status, body] of [
     ["202 Accepted", ""],
@@ -44,6 +58,8 @@ describe("202 and 204 to a request: no response is coming", () => {
       const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NoResponseError);
       expect((error as Error).message).toMatch(/^No response received for request ID \d+$/);
+      // The server took the request (a 2xx): it may have run.
+      expect(error).toMatchObject({ mayHaveRun: true });
       expect(transport.pendingRequests).toBe(0);
     });
   }

@@ -143,4 +143,24 @@ describe("an unsolicited 408 on a connection the server was closing", () => {
     await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ status: 408 });
     expect(server.requests).toHaveLength(2);
   });
+
+  // A 408 on a connection the server keeps is its answer to this request, which it read: a
+  // handler's own timeout (Go's gin-contrib/timeout, koa-timeout answer 408 as the handler runs on).
+  it("a tools/call answered 408 on a kept connection is not sent again: HttpError 408, one request", async () => {
+    const server = await rawServer((_request, socket) => socket.write("HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"));
+    const transport = await open(server.url);
+    await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ status: 408 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a tools/list (no side effect) answered 408 on a kept connection is sent once more", async () => {
+    let seen = 0;
+    const server = await rawServer((request, socket) => {
+      if (seen++ === 0) socket.write("HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\n\r\n");
+      else socket.write(response(answer(request.json?.id, { tools: [] })));
+    });
+    const transport = await open(server.url);
+    await expect(transport.request("tools/list")).resolves.toEqual({ tools: [] });
+    expect(server.requests).toHaveLength(2);
+  });
 });
