@@ -111,12 +111,21 @@ describe("MemoryRateLimits: a token bucket per key", () => {
     await limiter.check(caller, undefined);
   });
 
-  it("a store that fails lets requests through and warns once", async () => {
+  it("a store that cannot be reached lets requests through and warns once", async () => {
     const warnings: string[] = [];
-    const limiter = new RateLimiter({ take: () => Promise.reject(new Error("down")) }, (m) => void warnings.push(m));
+    const down = Object.assign(new Error("down"), { unreachable: true });
+    const limiter = new RateLimiter({ take: () => Promise.reject(down) }, (m) => void warnings.push(m));
     const caller: Caller = { id: "c1", name: "ops", rates: [{ pattern: "*", perSecond: 1, burst: 1, text: "1/s" }] };
     for (let i = 0; i < 3; i++) await limiter.check(caller, undefined);
-    expect(warnings).toEqual(["rate limits: the store failed (down); requests go through unlimited until it answers"]);
+    expect(warnings).toEqual(["rate limits: the store cannot be reached (down); requests go through unlimited until it answers"]);
+  });
+
+  it("a store that answers with an error refuses the request (fail open only when unreachable)", async () => {
+    const warnings: string[] = [];
+    const limiter = new RateLimiter({ take: () => Promise.reject(new Error("WRONGTYPE")) }, (m) => void warnings.push(m));
+    const caller: Caller = { id: "c1", name: "ops", rates: [{ pattern: "*", perSecond: 1, burst: 1, text: "1/s" }] };
+    for (let i = 0; i < 2; i++) await expect(limiter.check(caller, undefined)).rejects.toMatchObject({ code: -32603, message: 'Rate limit of caller "ops" could not be checked; try again later' });
+    expect(warnings[0]).toBe("rate limits: the store answered with an error (WRONGTYPE); the request is refused");
   });
 });
 
