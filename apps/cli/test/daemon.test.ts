@@ -7,7 +7,7 @@ import { createConnection } from "node:net";
 import { dirname, join } from "node:path";
 import { everythingEntry, startSdkServer } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bin, fixture, mcp, sandbox, userConfig, type Run, type Sandbox } from "./helpers.js";
+import { bin, fixture, mcp, run, sandbox, userConfig, type Run, type Sandbox } from "./helpers.js";
 
 const socketOf = (box: Sandbox): string => join(box.home, ".cache", "mcp-client", "daemon", "daemon.sock");
 
@@ -230,15 +230,7 @@ const asNobody = (command: string[]): string[] => [setpriv!, `--reuid=${NOBODY}`
 /** `mcp <args>` as nobody (when root) or as ourselves (when we are not root: then we are the non-root user). */
 function mcpAsUser(box: Sandbox, args: string[], env: Record<string, string>): Promise<Run> {
   const command = root ? asNobody([process.execPath, bin, ...args]) : [process.execPath, bin, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+  return run(command, box.project, { ...box.env, ...env });
 }
 
 function chownTree(path: string, uid: number): void {

@@ -44,21 +44,26 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `mcp <args>` in the sandbox's project, with no terminal. */
-export function mcp(box: Sandbox, args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+/** Runs a command line in `cwd` with exactly `env`, no terminal; killed after `timeoutMs` when given. */
+export function run(argv: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs?: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: box.project, env: { ...box.env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs `mcp <args>` in the sandbox's project, with no terminal. */
+export function mcp(box: Sandbox, args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+  return run([process.execPath, bin, ...args], box.project, { ...box.env, ...extraEnv }, timeoutMs);
 }
 
 /** Sandboxes made by `box()`, each removed by `removeAll()` (a test file's `afterAll`). */

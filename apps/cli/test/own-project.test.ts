@@ -1,30 +1,16 @@
 // What a new user meets running `mcp` on their own project (issue 58): the README's way to run it
 // from any folder, its --json into a pipe, many servers, `config add` of a name already there,
 // `codegen --out <folder>`. The built CLI as a subprocess; the fixture server on the official SDK.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture, mcp, sandboxes, userConfig, type Run } from "./helpers.js";
+import { fixture, mcp, run, sandboxes, userConfig } from "./helpers.js";
 
 const { box, removeAll } = sandboxes();
 afterAll(removeAll);
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
-
-/** Runs a command line in `cwd` with `env`, no terminal. */
-function run(argv: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("mcp on your own project", () => {
   it("`npx -y pnpm@10.34.9 -s -C <repo> mcp …` from the project's folder (the README's line) sees that folder's configs, and its --json parses whole", async () => {
