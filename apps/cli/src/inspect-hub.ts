@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
-import type { ApiError, Dialog, DialogAnswer, InspectorEvent, JsonSchema, LogEntry, TaskRow } from "@mcp/inspector";
+import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "@mcp/inspector";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
 // (elicitation, sampling) a server waits on.
@@ -46,9 +46,13 @@ export class InspectorHub {
   readonly #dialogs = new Map<string, { dialog: Dialog; settle: (answer: DialogAnswer) => void }>();
   #log: LogEntry[] = [];
   #seq = 0;
+  /** The number of the last event sent. */
+  #at = 0;
   readonly #tasks = new Map<string, TaskRow>();
 
-  emit(event: InspectorEvent): void {
+  /** Sends `news` to every page, numbered. */
+  emit(news: InspectorNews): void {
+    const event: InspectorEvent = { ...news, at: ++this.#at };
     const frame = `data: ${JSON.stringify(event)}\n\n`;
     for (const stream of this.#streams) stream.write(frame);
   }
@@ -60,6 +64,11 @@ export class InspectorHub {
     this.#log.push(full);
     if (this.#log.length > LOG_SIZE) this.#log = this.#log.slice(-LOG_SIZE);
     this.emit({ type: "log", entry: full });
+  }
+
+  /** The number of the last event sent: a state taken now has seen every event up to it. */
+  get at(): number {
+    return this.#at;
   }
 
   get log(): LogEntry[] {

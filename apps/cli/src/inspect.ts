@@ -224,7 +224,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), held: heldOf(session).map(heldRow), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION } satisfies InspectorState);
+      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), held: heldOf(session).map(heldRow), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION, at: hub.at } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });

@@ -141,6 +141,8 @@ export interface InspectorState {
   tasks: TaskRow[];
   /** `mcp-cli` version. */
   version: string;
+  /** The number of the last event sent before this state was taken (0: none yet). */
+  at: number;
 }
 
 /** A tool call that runs as a task (either protocol era), as its last status said. */
@@ -301,8 +303,8 @@ export interface ApiError {
   code?: string | number | undefined;
 }
 
-/** One server-sent event of `GET /api/events`. */
-export type InspectorEvent =
+/** What one server-sent event of `GET /api/events` says (see {@link InspectorEvent}). */
+export type InspectorNews =
   | { type: "servers"; servers: InspectedServer[] }
   | { type: "tools"; tools: ToolRow[] }
   | { type: "held"; held: HeldRow[] }
@@ -312,6 +314,14 @@ export type InspectorEvent =
   | { type: "dialog-closed"; id: string }
   | { type: "resource-updated"; server: string; uri: string }
   | { type: "task"; task: TaskRow };
+
+/**
+ * One server-sent event of `GET /api/events`: its news and its number `at` (1, 2, … in the order
+ * sent). A page that fetches `GET /api/state` after its stream opens applies, after the state, the
+ * events it received numbered above the state's `at`: an event may reach the page before a state
+ * taken earlier.
+ */
+export type InspectorEvent = InspectorNews & { at: number };
 
 /** The levels of `logging/setLevel`, lowest first. */
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

@@ -15,6 +15,7 @@ export type {
   DialogAnswer,
   InspectedServer,
   InspectorEvent,
+  InspectorNews,
   InspectorState,
   JsonSchema,
   LogEntry,

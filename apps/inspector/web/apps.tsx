@@ -4,7 +4,7 @@
 // is initialized, size, links, messages. Every message the app sends goes to the inspector's
 // server, which logs it and runs its `tools/call` and `resources/read` (its own server's tools
 // only, as the user's calls run).
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
 import { api } from "./client.js";
 
@@ -98,7 +98,10 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     };
   }, [tool.name, answer.id]);
 
-  useEffect(() => {
+  // Listening starts in the commit that creates the proxy's frame (a layout effect), not after the
+  // next paint: the proxy says it is ready as soon as it loads, and a message sent before anyone
+  // listens is lost, which left the app never loaded.
+  useLayoutEffect(() => {
     if (!app) return;
     const origin = new URL(app.sandbox).origin;
     const post = (message: unknown): void => frame.current?.contentWindow?.postMessage(message, origin);

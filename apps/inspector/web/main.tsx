@@ -1,80 +1,19 @@
 // The inspector page: one app, six views, one live event stream.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { Dialog, HeldRow, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
+import type { InspectorState } from "../src/api.js";
 import { api, subscribeEvents } from "./client.js";
 import { DialogView } from "./dialog.js";
 import { LogView } from "./log.js";
+import { emptyModel, reduce } from "./model.js";
 import { PromptsView } from "./prompts.js";
 import { ResourcesView, type Target } from "./resources.js";
 import { ServersView } from "./servers.js";
 import { TasksView } from "./tasks.js";
-import { ToolsView, type Progress } from "./tools.js";
+import { ToolsView } from "./tools.js";
 
 const VIEWS = ["servers", "tools", "tasks", "resources", "prompts", "log"] as const;
 type View = (typeof VIEWS)[number];
-const MAX_LOG = 1000;
-
-interface Model {
-  loaded: boolean;
-  version: string;
-  servers: InspectedServer[];
-  tools: ToolRow[];
-  held: HeldRow[];
-  log: LogEntry[];
-  dialogs: Dialog[];
-  /** Tool calls that ran as tasks, by call id (in the order they started). */
-  tasks: Map<string, TaskRow>;
-  progress: Map<string, Progress>;
-  updates: Map<string, number>;
-}
-
-type Action = { type: "state"; state: InspectorState } | { type: "clear-log" } | InspectorEvent;
-
-function reduce(model: Model, action: Action): Model {
-  switch (action.type) {
-    case "state": {
-      const { servers, tools, held, dialogs, version } = action.state;
-      // Entries that arrived on the stream after the snapshot was taken are kept.
-      const last = action.state.log.at(-1)?.seq ?? 0;
-      const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
-      return { ...model, loaded: true, servers, tools, held: held ?? [], log, dialogs, version, tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
-    }
-    case "clear-log":
-      return { ...model, log: [] };
-    case "servers":
-      return { ...model, servers: action.servers };
-    case "tools":
-      return { ...model, tools: action.tools };
-    case "held":
-      return { ...model, held: action.held };
-    case "log": {
-      if (model.log.some((e) => e.seq === action.entry.seq)) return model;
-      const log = [...model.log, action.entry];
-      return { ...model, log: log.length > MAX_LOG ? log.slice(-MAX_LOG) : log };
-    }
-    case "progress": {
-      const progress = new Map(model.progress);
-      progress.set(action.id, { progress: action.progress, total: action.total, message: action.message });
-      return { ...model, progress };
-    }
-    case "dialog":
-      return model.dialogs.some((d) => d.id === action.dialog.id) ? model : { ...model, dialogs: [...model.dialogs, action.dialog] };
-    case "dialog-closed":
-      return { ...model, dialogs: model.dialogs.filter((d) => d.id !== action.id) };
-    case "task": {
-      const tasks = new Map(model.tasks);
-      tasks.set(action.task.id, action.task);
-      return { ...model, tasks };
-    }
-    case "resource-updated": {
-      const updates = new Map(model.updates);
-      const key = `${action.server} ${action.uri}`;
-      updates.set(key, (updates.get(key) ?? 0) + 1);
-      return { ...model, updates };
-    }
-  }
-}
 
 function viewFromHash(): View {
   const name = location.hash.slice(1);
@@ -82,7 +21,7 @@ function viewFromHash(): View {
 }
 
 function App() {
-  const [model, dispatch] = useReducer(reduce, { loaded: false, version: "", servers: [], tools: [], held: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map() });
+  const [model, dispatch] = useReducer(reduce, undefined, emptyModel);
   const [view, setView] = useState<View>(viewFromHash);
   const [live, setLive] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -101,12 +40,16 @@ function App() {
           setLive(up);
           // After a (re)connect of the stream, fetch the whole state: events may have been missed.
           if (up) {
+            dispatch({ type: "opened" });
             api<InspectorState>("/api/state")
               .then((state) => {
                 dispatch({ type: "state", state });
                 setError(undefined);
               })
-              .catch((e: Error) => setError(e.message));
+              .catch((e: Error) => {
+                dispatch({ type: "state-failed" });
+                setError(e.message);
+              });
           }
         },
       ),

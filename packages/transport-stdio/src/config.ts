@@ -1,4 +1,5 @@
 // A stdio server's configuration and what can be wrong with it.
+import { InvalidConfigError } from "@mcp/jsonrpc";
 
 /** Configuration of a stdio server. */
 export interface StdioTransportConfig {
@@ -48,4 +49,14 @@ export function stdioCommandProblems(config: { readonly command?: unknown; reado
   else if (typeof command !== "string" || command.trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
   if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
   return problems;
+}
+
+/** Throws {@link InvalidConfigError} for a grace, line or tail size that is not a non-negative number. */
+export function checkStdioNumbers(config: StdioTransportConfig): void {
+  for (const field of ["closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes"] as const) {
+    const value = config[field];
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+      throw new InvalidConfigError(`"${field}" must be a non-negative number; got ${String(value)}`, { serverName: config.serverName, field });
+    }
+  }
 }

@@ -17,7 +17,7 @@ import {
   inspectCustom,
   redactConfig,
 } from "@mcp/jsonrpc";
-import { stdioCommandProblems, type StdioTransportConfig } from "./config.js";
+import { checkStdioNumbers, stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { buildChildEnv } from "./env.js";
 import { endProcessTree, forgetChild, runNow, signalGroup, watchChild } from "./process-tree.js";
 import { SpawnError } from "./spawn-error.js";
@@ -28,8 +28,9 @@ import { ByteRing } from "./ring-buffer.js";
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
 const DEFAULT_GRACE_MS = 2000;
-/** After the child exits, how long to wait for the rest of its stdout before closing. */
+/** After the child exits, how long the rest of its stdout may take; before, how long its exit may. */
 const STDOUT_DRAIN_MS = 100;
+const EXIT_WAIT_MS = 2000;
 
 type State = "new" | "connecting" | "open" | "closing" | "closed";
 
@@ -64,6 +65,7 @@ export class StdioTransport implements MCPTransport {
   #closing: Promise<void> | undefined;
   #closeError: TransportClosedError | undefined;
   #drainTimer: ReturnType<typeof setTimeout> | undefined;
+  #drainWait = 0;
   #stdoutEnded = false;
   #protocolVersion: string | undefined;
   #outbox = "";
@@ -74,12 +76,7 @@ export class StdioTransport implements MCPTransport {
     const [problem] = stdioCommandProblems(config);
     if (problem !== undefined) throw new InvalidConfigError(problem.message, { serverName, field: problem.field });
     checkTimeout(config.timeout, "timeout", serverName);
-    for (const field of ["closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes"] as const) {
-      const value = config[field];
-      if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
-        throw new InvalidConfigError(`"${field}" must be a non-negative number; got ${String(value)}`, { serverName, field });
-      }
-    }
+    checkStdioNumbers(config);
     this.config = { ...config };
     this.#stderr = new ByteRing(config.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
     this.#endpoint = new JsonRpcEndpoint({
@@ -327,17 +324,18 @@ export class StdioTransport implements MCPTransport {
   }
 
   /**
-   * The child exited or closed its stdout. The two events race: wait a moment for the other one,
-   * so responses still in the pipe are delivered and the close error can carry the exit status.
+   * The child exited or closed its stdout; the two race, and pending responses are delivered first.
+   * Exited: the rest of stdout comes within moments. Not yet: its exit status can come late on a
+   * loaded machine, and the error would say "closed its stdout" instead of "exited with code 3".
    */
   #onChildGone(): void {
-    if (this.#state !== "open") return;
-    // (While connecting, the spawn outcome decides; while closing, #terminate is waiting.)
-    if (this.#stdoutEnded && this.#exit !== undefined) {
-      this.#shutdown(this.#diedError());
-      return;
-    }
-    this.#drainTimer ??= setTimeout(() => this.#shutdown(this.#diedError()), STDOUT_DRAIN_MS);
+    if (this.#state !== "open") return; // connecting: the spawn outcome decides; closing: #terminate waits
+    if (this.#stdoutEnded && this.#exit !== undefined) return this.#shutdown(this.#diedError());
+    const wait = this.#exit === undefined ? EXIT_WAIT_MS : STDOUT_DRAIN_MS;
+    if (this.#drainTimer !== undefined && this.#drainWait === wait) return;
+    clearTimeout(this.#drainTimer);
+    this.#drainWait = wait;
+    this.#drainTimer = setTimeout(() => this.#shutdown(this.#diedError()), wait);
   }
 
   #diedError(): TransportClosedError {

@@ -76,6 +76,18 @@ describe("StdioTransport", () => {
     await expect(transport.request("echo")).rejects.toBeInstanceOf(TransportClosedError);
   });
 
+  it("a child that closes its stdout and exits later (as on a loaded machine): the error still says how it exited", async () => {
+    // Stdout ends first; the exit status follows 500 ms later, well past the 100 ms a child that
+    // exited first is given to finish its stdout.
+    const transport = new StdioTransport({ command: "sh", args: ["-c", "exec 1>&-; echo 'cannot reach the database' >&2; sleep 0.5; exit 3"] });
+    open.push(transport);
+    await transport.connect();
+    const error = await transport.request("tools/list").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportClosedError);
+    expect((error as TransportClosedError).message).toMatch(/^Transport closed \(process exited with code 3\)/);
+    expect((error as TransportClosedError).stderrTail).toContain("cannot reach the database");
+  });
+
   it("writing to a dead child rejects with Transport closed, never an uncaught EPIPE", async () => {
     const transport = await start();
     await transport.request("die").catch(() => undefined);
