@@ -13,6 +13,8 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+      // Every member of a union (a server state, a protocol era, a message kind) is branched on by name.
+      "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
       "@typescript-eslint/no-floating-promises": "error",
       // A caller's abort must reject with the caller's own reason, whatever it is.
       "@typescript-eslint/prefer-promise-reject-errors": "off",

@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { LOG_LEVELS, type LogEntry } from "../src/api.js";
 import { api } from "./client.js";
@@ -111,8 +112,10 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
           {shown
             .slice(-500)
             .reverse()
+            // Keyed by entry: a row stays its entry's while new ones arrive above it, so a click
+            // opens the entry that was under the pointer, not whichever took its place.
             .map((e) => (
-              <>
+              <Fragment key={e.seq}>
                 <tr class={`entry ${e.kind}`} data-kind={e.kind} data-method={e.method} onClick={() => setOpen(open === e.seq ? undefined : e.seq)}>
                   <td class="time">{e.time.slice(11, 23)}</td>
                   <td class="server">{e.server}</td>
@@ -130,7 +133,7 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
                     </td>
                   </tr>
                 ) : null}
-              </>
+              </Fragment>
             ))}
         </tbody>
       </table>

@@ -102,6 +102,28 @@ export interface ResultFileOptions {
   maxMediaBytes?: number | undefined;
 }
 
+/** Why a server in `state` cannot serve a call, in words (every state by name). */
+function unavailable(state: ServerState | undefined): string {
+  switch (state) {
+    case undefined:
+      return "is not configured";
+    case "idle":
+      return "is not started";
+    case "connecting":
+      return "is still connecting";
+    case "reconnecting":
+      return "is reconnecting";
+    case "connected":
+      return "is connected but cannot serve the call";
+    case "failed":
+      return "failed";
+    case "disabled":
+      return "is disabled or disconnected";
+    case "not-approved":
+      return "is not approved";
+  }
+}
+
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
 export class ServerUnavailableError extends McpError {
   static override readonly brand: string = "ServerUnavailableError";
@@ -109,8 +131,7 @@ export class ServerUnavailableError extends McpError {
   declare readonly state: ServerState | undefined;
 
   constructor(serverName: string, state: ServerState | undefined, reason?: string) {
-    const why = state === undefined ? "is not configured" : state === "disabled" ? `is disabled or disconnected${reason ? `: ${reason}` : ""}` : state === "not-approved" ? `is not approved${reason ? `: ${reason}` : ""}` : `failed${reason ? `: ${reason}` : ""}`;
-    super("server_unavailable", `MCP server "${serverName}" ${why}`);
+    super("server_unavailable", `MCP server "${serverName}" ${unavailable(state)}${reason ? `: ${reason}` : ""}`);
     this.serverName = serverName;
     this.state = state;
   }
