@@ -5,6 +5,9 @@ import { TextSink, TextStreamSink, type BodySink, type ExchangeRequest, type Exc
 // One exchange on undici's `dispatch()`, with a handler of our own: the answer's head resolves the
 // exchange, and its body goes straight to whoever reads it (kept until then). `request()` would
 // add a stream (a Readable) per answer, its events and a promise; a pipelined burst feels each.
+// The handler speaks undici's core callbacks, not its controller API: in undici 7 that API wraps
+// these same callbacks and drops `onRequestSent`, which `Attempt.sent` (and so `mayHaveRun`) needs
+// (test/undici-api.test.ts fails when that changes).
 
 /** What became of one attempt at a request, as undici's handler callbacks tell it. */
 export interface Attempt {
