@@ -127,7 +127,8 @@ export interface ConnectReplayOptions extends Omit<ConnectOptions, "transport"> 
 /**
  * An @mcp/client connection to a recording, in-process: the handshake and every request answered
  * as the recorded server answered them. `recording` is what `readRecording` or `recordingFrom`
- * gave, or the entries a `record` listener collected. Close it with `disconnectServer`.
+ * gave, or the entries a `record` listener collected. Close it with `disconnectServer`. Its
+ * `config` is `{ command: "replay", args: [<recording's file>] }`: nothing is spawned.
  *
  * @example
  * const conn = await connectReplay(readRecording("test/fixtures/session.ndjson"));
