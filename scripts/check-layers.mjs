@@ -22,6 +22,10 @@ export const ALLOWED = {
   "@mcp/store-redis": ["@mcp/manager", "@mcp/oauth"],
   // Many servers as one, for many callers: the manager below it, the client for its calls.
   "@mcp/gateway": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  // Tools → a typed module on the client: the client's types only (Tool, Implementation).
+  "@mcp/codegen": ["@mcp/client"],
+  // Recordings served again: the client's connection (in-process) and its record listener, JSON-RPC for the wire.
+  "@mcp/replay": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

@@ -1,8 +1,5 @@
-// `mcp replay <file> --stdio | --http [--port N]`: a recording served as an MCP server.
-import { readRecording, RecordingError, type Recording } from "./replay-file.js";
-import { serveReplayHttp } from "./replay-http.js";
-import { ReplaySession, type ReplayEvent } from "./replay-session.js";
-import { serveReplayStdio } from "./replay-stdio.js";
+// `mcp replay <file> --stdio | --http [--port N]`: a recording served as an MCP server by @mcp/replay.
+import { readRecording, RecordingError, ReplaySession, serveReplayHttp, serveReplayStdio, type Recording, type ReplayEvent } from "@mcp/replay";
 import type { GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 

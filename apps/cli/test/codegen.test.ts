@@ -1,182 +1,44 @@
-// `mcp codegen`: the generated module compiles with the repo's TypeScript under --strict (and the
-// repo's stricter flags), its types are exact (wrong arguments fail to compile), and it calls
-// server-everything and a fixture server on the official SDK.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// `mcp codegen`: the server's tools through @mcp/codegen's generateClient (whose own tests compile
+// and run what it writes), written to a file or printed; bad options refused before any server starts.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { connectToServer, disconnectServer, listTools } from "@mcp/client";
+import { generateClient } from "@mcp/codegen";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const schemasServer = fileURLToPath(new URL("./fixtures/schemas-server.mjs", import.meta.url));
-
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, out }));
-  });
-}
-
-// What uses server-everything's client: calls that must compile and run, and mistakes that must not compile.
-const useEverything = `import { connectToServer, disconnectServer } from "@mcp/client";
-import { createEverythingClient, type GetSumArgs } from "./everything.js";
-
-const conn = await connectToServer("everything", { command: process.execPath, args: [process.argv[2]!, "stdio"] });
-const everything = createEverythingClient(conn);
-const args: GetSumArgs = { a: 1, b: 2 };
-const sum = await everything.getSum(args);
-const weather = await everything.getStructuredContent({ location: "Chicago" });
-if (weather.isError) throw new Error("get-structured-content failed");
-const temperature: number = weather.structuredContent.temperature;
-const conditions: string = weather.structuredContent.conditions;
-const echoed = await everything.echo({ message: "hi" });
-await everything.getEnv();
-// @ts-expect-error a is a number
-void (() => everything.getSum({ a: "1", b: 2 }));
-// @ts-expect-error b is required
-void (() => everything.getSum({ a: 1 }));
-// @ts-expect-error Paris is not one of the enum's cities
-void (() => everything.getStructuredContent({ location: "Paris" }));
-// @ts-expect-error no such argument
-void (() => everything.echo({ message: "hi", loud: true }));
-// @ts-expect-error no such tool
-void everything.getProduct;
-// @ts-expect-error structuredContent is not a number
-const wrong: number = weather.structuredContent;
-void wrong;
-console.log(JSON.stringify({ sum: sum.content, temperature, conditions, echoed: echoed.content }));
-await disconnectServer(conn);
-`;
-
-// What uses the fixture's client: every kind of schema, typed exactly.
-const useSchemas = `import { connectToServer, disconnectServer } from "@mcp/client";
-import { createSchemas, type ShapeArgs, type ShapeArgsTree } from "./schemas.js";
-
-const conn = await connectToServer("schemas", { command: process.execPath, args: [process.argv[2]!] });
-const client = createSchemas(conn);
-const tree: ShapeArgsTree = { label: "root", children: [{ label: "leaf", children: [] }] };
-const full: ShapeArgs = {
-  mode: "fast",
-  kind: "shape",
-  count: 2,
-  origin: { x: 1, y: 2 },
-  path: [{ x: 0, y: 0 }],
-  tree,
-  pair: ["a", 1],
-  label: null,
-  note: null,
-  either: { id: 7 },
-  both: { a: "x", b: true },
-  tags: { env: "prod" },
-  "content-type": "text/plain",
-  nested: { deep: { flag: true } },
-  self: { mode: "slow", origin: { x: 0, y: 0 }, nested: { deep: { flag: false } } },
-};
-const shaped = await client.shape(full);
-if (shaped.isError) throw new Error("shape failed");
-const mode: "fast" | "slow" = shaped.structuredContent.mode;
-const x: number = shaped.structuredContent.origin.x;
-await client.noArgs();
-await client._2faCheck({ code: "123456" });
-// @ts-expect-error mode is one of "fast" | "slow"
-void (() => client.shape({ ...full, mode: "medium" }));
-// @ts-expect-error kind is the const "shape"
-void (() => client.shape({ ...full, kind: "circle" }));
-// @ts-expect-error origin is required
-void (() => client.shape({ mode: "fast", nested: { deep: { flag: true } } }));
-// @ts-expect-error the nested flag is required
-void (() => client.shape({ ...full, nested: { deep: {} } }));
-// @ts-expect-error origin takes no other property (additionalProperties: false)
-void (() => client.shape({ ...full, origin: { x: 1, y: 2, z: 3 } }));
-// @ts-expect-error a tree's children are trees
-void (() => client.shape({ ...full, tree: { label: "r", children: [{ name: "x" }] } }));
-// @ts-expect-error pair is [string, number]
-void (() => client.shape({ ...full, pair: [1, "a"] }));
-// @ts-expect-error pair has exactly two items
-void (() => client.shape({ ...full, pair: ["a", 1, 2] }));
-// @ts-expect-error label is a string or null
-void (() => client.shape({ ...full, label: 3 }));
-// @ts-expect-error either is a string or { id: number }
-void (() => client.shape({ ...full, either: { id: "7" } }));
-// @ts-expect-error both needs a and b
-void (() => client.shape({ ...full, both: { a: "x" } }));
-// @ts-expect-error tags are strings
-void (() => client.shape({ ...full, tags: { env: 1 } }));
-// @ts-expect-error noArgs takes no argument
-void (() => client.noArgs({ anything: 1 }));
-// @ts-expect-error the output's origin has no z
-void shaped.structuredContent.origin.z;
-console.log(JSON.stringify({ mode, x, self: shaped.structuredContent["self"] }));
-await disconnectServer(conn);
-`;
-
 describe("mcp codegen", () => {
   let box: Sandbox;
-  let dir: string;
 
   beforeAll(() => {
     box = sandbox();
-    // Inside the CLI's folder, so the module's import of @mcp/client resolves as a user's would.
-    dir = mkdtempSync(join(fileURLToPath(new URL("..", import.meta.url)), ".codegen-"));
+    userConfig(box, { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } });
   });
-  afterAll(() => {
-    box.remove();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => box.remove());
 
-  it("writes modules that compile under --strict, reject wrong arguments, and call the servers", async () => {
-    userConfig(box, { everything: { command: process.execPath, args: [everythingEntry, "stdio"] }, schemas: { command: process.execPath, args: [schemasServer] } });
-    const everything = await mcp(box, ["codegen", "everything", "--out", join(dir, "everything.ts")]);
-    expect(everything.code, everything.stderr).toBe(0);
-    expect(everything.stderr).toContain("13 tools of \"everything\" as functions (createEverythingClient)");
-    const schemas = await mcp(box, ["codegen", "schemas", "--name", "Schemas"]);
-    expect(schemas.code, schemas.stderr).toBe(0);
-    writeFileSync(join(dir, "schemas.ts"), schemas.stdout);
-    // The description's "*/" cannot end its comment early; the doc says which tool it is.
-    expect(schemas.stdout).toContain("Every kind of schema *\\/ in one tool");
-    expect(schemas.stdout).toContain("Tool `2fa.check`.");
-    writeFileSync(join(dir, "use-everything.ts"), useEverything);
-    writeFileSync(join(dir, "use-schemas.ts"), useSchemas);
-
-    const flags = ["--ignoreConfig", "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess", "--verbatimModuleSyntax", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", "--outDir", dir];
-    const compiled = await run(process.execPath, [tsc, ...flags, "everything.ts", "schemas.ts", "use-everything.ts", "use-schemas.ts"], dir);
-    expect(compiled.out).toBe("");
-    expect(compiled.code).toBe(0);
-
-    const ran = await run(process.execPath, [join(dir, "use-everything.js"), everythingEntry], dir);
-    expect(ran.code, ran.out).toBe(0);
-    const result = JSON.parse(ran.out.trim().split("\n").at(-1)!) as { sum: { text: string }[]; temperature: number; conditions: string; echoed: { text: string }[] };
-    expect(result.sum[0]!.text).toBe("The sum of 1 and 2 is 3.");
-    expect(typeof result.temperature).toBe("number");
-    expect(result.echoed[0]!.text).toBe("Echo: hi");
-
-    const shaped = await run(process.execPath, [join(dir, "use-schemas.js"), schemasServer], dir);
-    expect(shaped.code, shaped.out).toBe(0);
-    expect(JSON.parse(shaped.out.trim().split("\n").at(-1)!)).toEqual({ mode: "fast", x: 1, self: { mode: "slow", origin: { x: 0, y: 0 }, nested: { deep: { flag: false } } } });
-  });
-
-  it("each mistake in the using code is a compile error (the expectations above are not vacuous)", async () => {
-    // Without its @ts-expect-error, each of those lines must fail to compile, and only those.
-    const expected: number[] = [];
-    const kept: string[] = [];
-    for (const line of useSchemas.split("\n")) {
-      if (line.startsWith("// @ts-expect-error")) expected.push(kept.length + 1);
-      else kept.push(line);
+  it("writes the module generateClient makes of the server's tools, to --out or to stdout", async () => {
+    const conn = await connectToServer("everything", { command: process.execPath, args: [everythingEntry, "stdio"] });
+    let expected: string;
+    try {
+      expected = generateClient(await listTools(conn), { server: "everything", serverInfo: conn.serverInfo, generator: "`mcp codegen everything`" });
+    } finally {
+      await disconnectServer(conn);
     }
-    writeFileSync(join(dir, "loose.ts"), kept.join("\n"));
-    const compiled = await run(process.execPath, [tsc, "--ignoreConfig", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", "--noEmit", "loose.ts"], dir);
-    expect(compiled.code).not.toBe(0);
-    const failing = new Set(compiled.out.split("\n").flatMap((line) => /^loose\.ts\((\d+),/.exec(line)?.[1] ?? []).map(Number));
-    expect(expected.length).toBe(14);
-    expect(expected.filter((line) => !failing.has(line))).toEqual([]);
-    expect([...failing].filter((line) => !expected.includes(line))).toEqual([]);
+    const file = join(box.project, "everything.ts");
+    const written = await mcp(box, ["codegen", "everything", "--out", file]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stderr).toContain('13 tools of "everything" as functions (createEverythingClient)');
+    expect(readFileSync(file, "utf8")).toBe(expected);
+    // A folder gets <folder>/<server>.ts.
+    const folder = await mcp(box, ["codegen", "everything", "--out", `${box.project}/`]);
+    expect(folder.code, folder.stderr).toBe(0);
+    expect(readFileSync(join(box.project, "everything.ts"), "utf8")).toBe(expected);
+
+    const printed = await mcp(box, ["codegen", "everything", "--name", "Everything"]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout.split("\n")[0]).toContain("// Generated by `mcp codegen everything` from the tools of server \"everything\"");
+    expect(printed.stdout).toContain("export function createEverything(target: MCPServerConnection<MCPTransport> | ToolCaller): Everything {");
   });
 
   it("refuses a --name that is not an identifier, and an unknown server", async () => {

@@ -7,3 +7,4 @@ export { parseRedisKey, RedisKeyError } from "./sealed.js";
 export { RedisKeyValue, type KeyValueStore, type RedisKeyValueOptions } from "./key-value.js";
 export { RedisRateLimits, type RateTake } from "./rate-limits.js";
 export { RedisPinStore } from "./pin-store.js";
+export { storesFromEnv, type RedisStores, type StoresFromEnvOptions } from "./from-env.js";

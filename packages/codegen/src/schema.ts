@@ -1,4 +1,4 @@
-// JSON Schema → TypeScript types, for `mcp codegen`: written by hand to be exact for what tool schemas
+// JSON Schema → TypeScript types, for generateClient: written by hand to be exact for what tool schemas
 // use (draft-07 and 2020-12): type and type arrays, enum, const, required vs optional, nested objects,
 // additional and pattern properties, arrays and tuples, anyOf/oneOf/allOf, nullable, and $ref to
 // $defs, definitions, any local JSON pointer and the root, recursion included.

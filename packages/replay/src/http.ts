@@ -1,9 +1,9 @@
-// `mcp replay --http`: a recording served as a Streamable HTTP MCP server on 127.0.0.1, at /mcp.
+// A recording served as a Streamable HTTP MCP server on 127.0.0.1, at /mcp.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ErrorCodes, isJsonRpcRequest } from "@mcp/jsonrpc";
-import type { Recording } from "./replay-file.js";
-import { ReplaySession, type ReplayEvent, type Send } from "./replay-session.js";
+import type { Recording } from "./file.js";
+import { ReplaySession, type ReplayEvent, type Send } from "./session.js";
 
 /** The largest POST body read (16 MiB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -16,9 +16,19 @@ interface HttpSession {
 
 /** A running replay server. */
 export interface ReplayHttpServer {
+  /** `http://127.0.0.1:<port>/mcp`. */
   url: string;
   port: number;
+  /** Ends every session and stops listening. */
   close(): Promise<void>;
+}
+
+/** Options of {@link serveReplayHttp}. */
+export interface ReplayHttpOptions {
+  /** The port on 127.0.0.1. Default: a free one. */
+  port?: number | undefined;
+  /** Each client message, and the recorded line that answered it (or the error sent). */
+  onEvent?: ((event: ReplayEvent) => void) | undefined;
 }
 
 const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
@@ -61,7 +71,7 @@ function eventStream(res: ServerResponse, headers: Record<string, string>): Send
  * response alone, else an SSE stream of the recorded messages; messages answering a notification go
  * to the session's GET stream, when one is open. Only loopback `Host` and `Origin` values are served.
  */
-export async function serveReplayHttp(recording: Recording, options: { port?: number | undefined; onEvent?: (event: ReplayEvent) => void }): Promise<ReplayHttpServer> {
+export async function serveReplayHttp(recording: Recording, options: ReplayHttpOptions = {}): Promise<ReplayHttpServer> {
   const sessions = new Map<string, HttpSession>();
   const shared: HttpSession = { replay: new ReplaySession(recording, options.onEvent), listeners: new Set() };
   const toListeners = (session: HttpSession): Send => (message) => {

@@ -1,8 +1,8 @@
 // One client's conversation with a replayed server: each request answered by the recorded exchange it
 // matches (ids and progress tokens rewritten), or by an error naming the closest recorded request.
 import { ErrorCodes, isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "@mcp/jsonrpc";
-import type { Exchange, Recording } from "./replay-file.js";
-import { closestOf, describeRequest, matchKey } from "./replay-match.js";
+import type { Exchange, Recording } from "./file.js";
+import { closestOf, describeRequest, matchKey } from "./match.js";
 
 /** What a replay tells its operator: each client message, and what answered it. */
 export interface ReplayEvent {
@@ -15,6 +15,14 @@ export interface ReplayEvent {
 
 /** Sends one message to the client (stdio: a line; HTTP: an event of the request's stream, or the listening stream). */
 export type Send = (message: JsonRpcMessage) => void;
+
+/** The error answers {@link ReplaySession} made for requests no recorded one matched, each with the method asked. */
+const unrecordedAnswers = new WeakMap<object, string>();
+
+/** For the error a replay sent because a request matched no recorded one: that request's method. */
+export function unrecordedMethodOf(message: JsonRpcMessage): string | undefined {
+  return unrecordedAnswers.get(message);
+}
 
 function progressTokenOf(params: unknown): RequestId | undefined {
   const token = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
@@ -105,11 +113,13 @@ export class ReplaySession {
     const text = closest
       ? `No recorded request matches ${asked}; the closest recorded one is ${describeRequest(closest.method, closest.params)} (line ${closest.line} of ${this.#recording.file})`
       : `No recorded request matches ${asked}; ${this.#recording.file} records no requests`;
-    return {
-      jsonrpc: "2.0",
+    const answer = {
+      jsonrpc: "2.0" as const,
       id: message.id,
       error: { code: known ? ErrorCodes.InvalidParams : ErrorCodes.MethodNotFound, message: text, data: { recording: this.#recording.file, closest: closest && { method: closest.method, params: closest.params, line: closest.line } } },
     };
+    unrecordedAnswers.set(answer, message.method);
+    return answer;
   }
 
   /**

@@ -1,10 +1,14 @@
-// A recording (`mcp call --record`, or the `record` option of @mcp/client) read back: each message the
-// client sent, and what the server sent in answer to it, in order.
+// A recording (`mcp call --record`, `openRecording`, or the `record` option of @mcp/client) read back:
+// each message the client sent, and what the server sent in answer to it, in order.
 import { readFileSync, statSync } from "node:fs";
 import { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcMessage, type RequestId } from "@mcp/jsonrpc";
-import { matchKey } from "./replay-match.js";
+import type { RecordedMessage } from "@mcp/client";
+import { matchKey } from "./match.js";
 
-/** A recording that cannot be served, and where: the file and, when one line is to blame, its number. */
+/**
+ * A recording that cannot be read, written or served, and where: the file (or the name given to
+ * entries held in memory) and, when one line is to blame, its number. Message: `<file>:<line>: <what>`.
+ */
 export class RecordingError extends Error {
   constructor(
     message: string,
@@ -29,7 +33,7 @@ export interface Exchange {
   kind: "request" | "notification";
   method: string;
   params: unknown;
-  /** What a request must equal to be answered by this exchange (see replay-match.ts). */
+  /** What a request must equal to be answered by this exchange (see match.ts). */
   key: string;
   /** The recorded request's id. */
   id?: RequestId | undefined;
@@ -39,9 +43,11 @@ export interface Exchange {
   line: number;
 }
 
-/** One server's part of a recording. */
+/** One server's part of a recording, ready to serve: its exchanges in order. */
 export interface Recording {
+  /** The file it came from (or the name given to entries held in memory), for error messages. */
   file: string;
+  /** The server it records (the `server` of its entries). */
   server: string;
   exchanges: Exchange[];
 }
@@ -56,6 +62,15 @@ interface Entry {
   message: unknown;
 }
 
+/** One line's value checked to be a recording entry. */
+function entryOf(value: unknown, file: string, line: number): Entry {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new RecordingError("not a JSON object", file, line);
+  const { from, server, message } = value as { from?: unknown; server?: unknown; message?: unknown };
+  if (from !== "client" && from !== "server") throw new RecordingError(`"from" must be "client" or "server", not ${JSON.stringify(from) ?? "missing"}`, file, line);
+  if (message === undefined) throw new RecordingError(`no "message"`, file, line);
+  return { line, server: typeof server === "string" ? server : "", from, message };
+}
+
 function parseLines(file: string, text: string): Entry[] {
   const entries: Entry[] = [];
   const lines = text.split("\n");
@@ -68,11 +83,7 @@ function parseLines(file: string, text: string): Entry[] {
     } catch {
       throw new RecordingError("not JSON (a recording has one JSON object per line)", file, i + 1);
     }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new RecordingError("not a JSON object", file, i + 1);
-    const { from, server, message } = value as { from?: unknown; server?: unknown; message?: unknown };
-    if (from !== "client" && from !== "server") throw new RecordingError(`"from" must be "client" or "server", not ${JSON.stringify(from) ?? "missing"}`, file, i + 1);
-    if (message === undefined) throw new RecordingError(`no "message"`, file, i + 1);
-    entries.push({ line: i + 1, server: typeof server === "string" ? server : "", from, message });
+    entries.push(entryOf(value, file, i + 1));
   }
   return entries;
 }
@@ -97,7 +108,7 @@ function progressTokenOf(params: unknown): RequestId | undefined {
  * still unanswered when it came, or else the client's latest message (so a notification that
  * follows `notifications/initialized` is sent after it again).
  */
-export function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
+function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
   const exchanges: Exchange[] = [];
   const pending = new Map<RequestId, Exchange>();
   const byToken = new Map<RequestId, Exchange>();
@@ -137,20 +148,8 @@ export function exchangesOf(entries: readonly Entry[], file: string): Exchange[]
   return exchanges;
 }
 
-/**
- * Reads a recording for one server: `server` when the file has several (else the only one). Throws
- * {@link RecordingError} for a file that cannot be read or served, naming the line.
- */
-export function readRecording(file: string, server?: string): Recording {
-  let text: string;
-  try {
-    if (statSync(file).size > MAX_RECORDING_BYTES) throw new RecordingError(`over ${MAX_RECORDING_BYTES / 1024 / 1024} MiB`, file);
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if (error instanceof RecordingError) throw error;
-    throw new RecordingError(`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, file);
-  }
-  const entries = parseLines(file, text);
+/** One server's exchanges out of checked entries: `server` when they hold several (else the only one). */
+function recordingOf(file: string, entries: readonly Entry[], server: string | undefined): Recording {
   const servers = [...new Set(entries.map((entry) => entry.server))];
   if (entries.length === 0) throw new RecordingError("no messages in it", file);
   let chosen = server;
@@ -161,4 +160,39 @@ export function readRecording(file: string, server?: string): Recording {
     throw new RecordingError(`no server named ${JSON.stringify(chosen)} in it (it has ${servers.map((s) => JSON.stringify(s)).join(", ")})`, file);
   }
   return { file, server: chosen, exchanges: exchangesOf(entries.filter((entry) => entry.server === chosen), file) };
+}
+
+/**
+ * Reads a recording file (NDJSON, one {@link RecordedMessage} a line) for one server: `server`
+ * when the file has several (else the only one). Throws {@link RecordingError} for a file that
+ * cannot be read or served, naming the line.
+ */
+export function readRecording(file: string, server?: string): Recording {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_RECORDING_BYTES) throw new RecordingError(`over ${MAX_RECORDING_BYTES / 1024 / 1024} MiB`, file);
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error instanceof RecordingError) throw error;
+    throw new RecordingError(`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, file);
+  }
+  return recordingOf(file, parseLines(file, text), server);
+}
+
+/** Options of {@link recordingFrom}. */
+export interface RecordingFromOptions {
+  /** The server to serve when the entries record several. */
+  server?: string | undefined;
+  /** What error messages call the entries (they have no file). Default `"recording"`. */
+  name?: string | undefined;
+}
+
+/**
+ * A recording from entries held in memory: what the `record` option of @mcp/client gave (each
+ * entry's position, from 1, stands for its line). Throws {@link RecordingError} as
+ * {@link readRecording} does.
+ */
+export function recordingFrom(entries: readonly RecordedMessage[], options: RecordingFromOptions = {}): Recording {
+  const name = options.name ?? "recording";
+  return recordingOf(name, entries.map((entry, index) => entryOf(entry, name, index + 1)), options.server);
 }

@@ -1,7 +1,7 @@
-// `mcp replay --stdio`: a recording served on stdin/stdout, one JSON-RPC message per line.
+// A recording served on stdin/stdout, one JSON-RPC message per line.
 import type { Readable, Writable } from "node:stream";
 import { ErrorCodes, type JsonRpcMessage } from "@mcp/jsonrpc";
-import type { ReplaySession } from "./replay-session.js";
+import type { ReplaySession } from "./session.js";
 
 /** The longest line read from the client (16 MiB); a longer one is answered with a parse error and skipped. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;

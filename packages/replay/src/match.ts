@@ -1,6 +1,5 @@
 // When a request matches a recorded one, and which recorded one is closest when none does.
 import { redactJson } from "@mcp/jsonrpc";
-import { distance } from "./words.js";
 
 /** The parts of a recorded client message that matching reads. */
 export interface Candidate {
@@ -48,6 +47,21 @@ function leaves(value: unknown, path: string, into: Map<string, string>): Map<st
     into.set(path, stableJson(value));
   }
   return into;
+}
+
+/** Edit distance (Levenshtein) between two method names. */
+function distance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0]!;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j]!;
+      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length]!;
 }
 
 /** How many leaves of two params differ (missing on one side, or another value). */

@@ -1,0 +1,2 @@
+// @mcp/codegen: an MCP server's tools as a typed TypeScript client module.
+export { clientNameOf, CodegenError, generateClient, type GenerateClientOptions } from "./generate.js";
