@@ -1,7 +1,7 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
-import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
+import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult, renderToolResultMarkdown, renderToolResultRaw } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
@@ -199,7 +199,8 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
         lastError = error;
       }
     }
-    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
+    const crash = crashOf(lastError, "the read");
+    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${crash ? `: ${crash.headline}${crash.stderr}` : lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
   });
 }
 

@@ -1,4 +1,4 @@
-// A server whose process dies while `mcp call` waits for its answer (issue 58): the error's first
+// A server whose process dies while `mcp call` (or `mcp read`) waits for its answer (issue 58): the error's first
 // line names the cause its stderr gives and how the process ended, never `Transport closed`; its
 // stderr follows once. The server is a real child on the official SDK (fixtures/crash-mid-call.mjs).
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,13 @@ describe("a server that dies during a call", () => {
     const run = await mcp(box(), ["--stdio", `"${process.execPath}" "${crashing}"`, "call", "crash", "how=kill"], { MCP_NO_DAEMON: "1" });
     expect(run.code).toBe(1);
     expect(lines(run.stderr)[0]).toBe("error: calling stdio.crash: the server stopped during the call: the process was killed by SIGKILL. Check whether it took effect before calling it again.");
+    expect(run.stderr).not.toContain("Transport closed");
+  });
+
+  it("a crash while a resource is read: the same cause, not Transport closed", async () => {
+    const run = await mcp(box(), ["--stdio", `"${process.execPath}" "${crashing}"`, "read", "stdio", "crash://now"]);
+    expect(run.code).toBe(1);
+    expect(lines(run.stderr)[0]).toBe('error: server "stdio" could not read crash://now: the server stopped during the read: the database connection was lost (the process exited with code 1)');
     expect(run.stderr).not.toContain("Transport closed");
   });
 
