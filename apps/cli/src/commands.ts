@@ -1,8 +1,9 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
-import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
-import { renderPrompt, renderResource, renderToolResult } from "./render.js";
+import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
+import { renderPrompt, renderResource, renderToolResult, renderToolResultMarkdown, renderToolResultRaw } from "./render.js";
+import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, toolRows } from "./rows.js";
 import { openRecording } from "./record.js";
@@ -80,7 +81,18 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
   });
 }
 
-export async function callCommand(globals: GlobalOptions, words: string[], options: { outDir?: string; maxResultChars?: string; record?: string }): Promise<number> {
+/** How `mcp call` prints a result (`--output`; `--json` is `json`). */
+const OUTPUTS = ["text", "markdown", "json", "raw"] as const;
+type Output = (typeof OUTPUTS)[number];
+
+export async function callCommand(given: GlobalOptions, givenWords: string[], options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string }): Promise<number> {
+  // `mcp call <url> <tool> …`: the server at that URL, as --http <url> gives it.
+  const { globals, words } = serverFromUrl(given, givenWords);
+  const output = (options.output ?? (globals.json ? "json" : "text")) as Output;
+  if (!OUTPUTS.includes(output)) throw new CliError(`--output takes ${OUTPUTS.join(", ")}, not "${options.output}"`, EXIT.usage);
+  if (globals.json && output !== "json") throw new CliError(`--json and --output ${output} say two things: give one`, EXIT.usage);
+  if (options.saveImages !== undefined && options.outDir !== undefined && options.saveImages !== options.outDir) throw new CliError("--save-images and --out-dir name the same folder: give one", EXIT.usage);
+  const outDir = options.outDir ?? options.saveImages;
   const maxResultChars = options.maxResultChars === undefined ? undefined : Number(options.maxResultChars);
   if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0)) throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
   // --record: the connection is this process's own (never the daemon's), and records itself.
@@ -93,7 +105,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   });
   try {
     const viaDaemon = recording ? undefined : await callThroughDaemon(session, globals, words, maxResultChars, signal);
-    if (viaDaemon) return finishCall(globals, viaDaemon, options.outDir ?? session.cwd);
+    if (viaDaemon) return finishCall(output, viaDaemon, outDir ?? session.cwd);
     const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));
     let result;
@@ -106,7 +118,7 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
     } finally {
       progress.stop();
     }
-    return finishCall(globals, { label: label(tool), toolName: tool.toolName, value: result }, options.outDir ?? session.cwd);
+    return finishCall(output, { label: label(tool), toolName: tool.toolName, value: result }, outDir ?? session.cwd);
   } finally {
     dispose();
     await session.close();
@@ -114,12 +126,14 @@ export async function callCommand(globals: GlobalOptions, words: string[], optio
   }
 }
 
-/** Prints a call's result; exit 1 when the tool reported an error. */
-function finishCall(globals: GlobalOptions, called: CalledTool, outDir: string): number {
-  if (globals.json) printJson(called.value);
+/** Prints a call's result as `output` says; exit 1 when the tool reported an error. */
+function finishCall(output: Output, called: CalledTool, outDir: string): number {
+  if (output === "json") printJson(called.value);
+  else if (output === "markdown") renderToolResultMarkdown(called.value, outDir, called.toolName);
+  else if (output === "raw") renderToolResultRaw(called.value, outDir, called.toolName);
   else renderToolResult(called.value, outDir, called.toolName);
   if (called.value.isError === true) {
-    if (!globals.json) warn(`${called.label} reported an error (isError)`);
+    if (output !== "json") warn(`${called.label} reported an error (isError)`);
     return EXIT.failure;
   }
   return EXIT.ok;
@@ -185,7 +199,8 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
         lastError = error;
       }
     }
-    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
+    const crash = crashOf(lastError, "the read");
+    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${crash ? `: ${crash.headline}${crash.stderr}` : lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
   });
 }
 

@@ -1,6 +1,7 @@
-import { NetworkError, NoResponseError, RequestTimeoutError } from "@mcp/client";
+import { NetworkError, NoResponseError, RequestTimeoutError, TransportClosedError } from "@mcp/client";
 import type cliProgress from "cli-progress";
 import { CliError, color, EXIT, openLine, replaceLine, statusLine } from "./ui.js";
+import { stderrCause, stderrLines } from "./failure.js";
 import { lazyRequire } from "./lazy-require.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
@@ -81,11 +82,26 @@ export function taskReporter(): (task: { status: string; statusMessage?: string 
 }
 
 /**
+ * A server whose process died under a request, in words: `the server stopped during <during>: <the
+ * cause its stderr names> (the process exited with code 1)` (or `was killed by SIGKILL`), and
+ * those stderr lines; undefined for any other error.
+ */
+export function crashOf(error: unknown, during: string): { headline: string; stderr: string } | undefined {
+  if (!TransportClosedError.isInstance(error) || !(error.signal || (error.exitCode !== undefined && error.exitCode !== null))) return undefined;
+  const ended = error.signal ? `the process was killed by ${error.signal}` : `the process exited with code ${error.exitCode}`;
+  const cause = stderrCause(error.stderrTail);
+  return { headline: `the server stopped during ${during}: ${cause ? `${cause} (${ended})` : ended}`, stderr: stderrLines(error.stderrTail) };
+}
+
+/**
  * A failed call, for a person: a timeout says how long and how to raise it; a call the server may
  * have run (the connection broke after it was sent, or its answer held no response) says so, and
- * to check before calling it again.
+ * to check before calling it again; a server whose process died during it is headlined by the
+ * cause its stderr names and how the process ended, never by `Transport closed`.
  */
 export function failureHint(error: unknown, what: string): never {
+  const crash = crashOf(error, "the call");
+  if (crash) throw new CliError(`${what}: ${crash.headline}. Check whether it took effect before calling it again.${crash.stderr}`);
   if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
   if (NetworkError.isInstance(error) && error.mayHaveRun) throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
   // The server took the request and its answer held no response (a stream that broke and could not be resumed).

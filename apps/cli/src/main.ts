@@ -67,6 +67,8 @@ Examples:
   mcp call get-sum a=2 b=3                       a bare name: the tool cache finds its server
   mcp call get-sum '{"a": 2, "b": 3}'            the arguments as one JSON object
   mcp call everything.echo message=@note.txt     key=@file: the file's text (key:=<json> and more: mcp --help)
+  mcp call http://127.0.0.1:3001/mcp echo message=hi   a server by its URL, no config (as --http <url>)
+  mcp call everything.get-tiny-image --output markdown   the image saved, linked as ![image/png](path)
   mcp tools everything.get-sum                   a tool's parameters, and an example call
 
 Global flags that apply (before or after the command):
@@ -77,8 +79,8 @@ Global flags that apply (before or after the command):
                      call a server given here, no config read
   -s <server>, -c <file>, --no-cache   see mcp --help
 
-Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed, 2 a usage
-error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
+Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed,
+2 a usage error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -129,12 +131,14 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
 
   program
     .command("call <tool> [args...]")
-    .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts) or a unique tool name; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
+    .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts), a unique tool name, or a server's URL then the tool; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
+    .addOption(new Option("--save-images <dir>", "the same as --out-dir (mcporter's name)").hideHelp())
+    .addOption(new Option("--output <format>", "text (default), markdown (images linked), json (as --json) or raw (only the text the server sent)").choices(["text", "markdown", "json", "raw"]))
     .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
     .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
     .addHelpText("after", CALL_HELP)
-    .action((tool: string, args: string[], options: { outDir?: string; maxResultChars?: string; record?: string }, command: Command) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)));
+    .action((tool: string, args: string[], options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string }, command: Command) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)));
 
   program
     .command("codegen <server>")

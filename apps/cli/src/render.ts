@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from "@mcp/client";
-import { color, out } from "./ui.js";
+import { color, out, statusLine } from "./ui.js";
 
 const EXTENSIONS: Record<string, string> = {
   "image/png": "png",
@@ -113,6 +113,56 @@ export function renderToolResult(result: CallToolResult, dir: string, stem: stri
   if (result.structuredContent !== undefined && !saidByText(result.content ?? [], result.structuredContent)) {
     out(color.dim("structured content:"));
     out(JSON.stringify(result.structuredContent, null, 2));
+  }
+}
+
+/** A link's destination in Markdown: in `<…>` when it has a space or a parenthesis. */
+function destination(target: string): string {
+  return /[\s()<>]/.test(target) ? `<${target.replace(/[<>]/g, encodeURIComponent)}>` : target;
+}
+
+/** Text in a fenced block that its own backticks cannot close. */
+function fenced(text: string, language: string): string {
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+  return `${fence}${language}\n${text.replace(/\n$/, "")}\n${fence}`;
+}
+
+/**
+ * A tool result as Markdown (`--output markdown`): text as the server wrote it; images and audio
+ * saved to files and linked (`![image/png](/path/x.png)`); resource links as links; an embedded
+ * resource's text fenced (unless it is Markdown); structured content fenced as JSON unless the text
+ * already says it. Blocks apart by a blank line.
+ */
+export function renderToolResultMarkdown(result: CallToolResult, dir: string, stem: string): void {
+  const counter = { n: 0 };
+  const parts: string[] = [];
+  for (const block of result.content ?? []) {
+    if (block.type === "text") parts.push(block.text);
+    else if (block.type === "image") parts.push(`![${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
+    else if (block.type === "audio") parts.push(`[${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
+    else if (block.type === "resource_link") parts.push(`[${block.name || block.uri}](${destination(block.uri)})`);
+    else if (block.type === "resource" && "text" in block.resource) parts.push(block.resource.mimeType === "text/markdown" ? block.resource.text : fenced(block.resource.text, EXTENSIONS[block.resource.mimeType ?? ""] ?? ""));
+    else if (block.type === "resource" && "blob" in block.resource) parts.push(`[${block.resource.mimeType ?? "binary"}](${destination(save(dir, stem, block.resource.mimeType, block.resource.blob, counter))})`);
+    else parts.push(fenced(JSON.stringify(block, null, 2), "json"));
+  }
+  if (result.structuredContent !== undefined && !saidByText(result.content ?? [], result.structuredContent)) parts.push(fenced(JSON.stringify(result.structuredContent, null, 2), "json"));
+  if (parts.length > 0) out(parts.join("\n\n"));
+}
+
+/**
+ * A tool result's text as the server sent it (`--output raw`): its text blocks, each whole, and
+ * nothing added on stdout; anything else (images, audio, resources) is saved to files as always and
+ * told on stderr, so a pipe gets only the text.
+ */
+export function renderToolResultRaw(result: CallToolResult, dir: string, stem: string): void {
+  statusLine(undefined);
+  const counter = { n: 0 };
+  for (const block of result.content ?? []) {
+    if (block.type === "text") process.stdout.write(block.text.endsWith("\n") ? block.text : `${block.text}\n`);
+    else if (block.type === "image" || block.type === "audio") process.stderr.write(`${block.type} ${block.mimeType} saved to ${save(dir, stem, block.mimeType, block.data, counter)}\n`);
+    else if (block.type === "resource" && "blob" in block.resource) process.stderr.write(`${block.resource.mimeType ?? "binary"} saved to ${save(dir, stem, block.resource.mimeType, block.resource.blob, counter)}\n`);
+    else if (block.type === "resource" && "text" in block.resource) process.stdout.write(block.resource.text.endsWith("\n") ? block.resource.text : `${block.resource.text}\n`);
+    else if (block.type === "resource_link") process.stderr.write(`resource ${block.uri}\n`);
   }
 }
 

@@ -78,7 +78,8 @@ function stopped(stdin: boolean, stop: Stop): Promise<void> {
 
 /**
  * Runs the closing steps; once a stop was asked for, within {@link STOP_MS} of it: what is still
- * closing then is cut short (the process exits; its stdio servers' process groups with it).
+ * closing then is cut short. After a stop the process exits here (its stdio servers' process
+ * groups with it), rather than when the last background close lets the event loop end.
  */
 async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void> {
   if (stop.at === undefined) return close();
@@ -91,6 +92,9 @@ async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void
     process.exit(EXIT.ok);
   }
   if (stop.said) note("mcp serve: stopped");
+  // Closed: what may still run is a server whose start the stop cut short, its process tree being
+  // ended in the background (stdin, a grace, SIGTERM); exiting now ends its process group at once.
+  process.exit(EXIT.ok);
 }
 
 /** `mcp serve`. */
@@ -168,8 +172,15 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   const stop: Stop = { at: undefined, said: false };
   const until = stopped(Boolean(options.stdio), stop);
   try {
-    const { errors } = await session.manager.connectServers(session.configs, session.servers);
-    for (const [name, message] of errors) warn(`mcp serve: server "${name}" failed: ${message}`);
+    // A stop while servers are still starting ends their attempts (the session's close, below)
+    // rather than waiting for the slowest of them.
+    const connecting = session.manager.connectServers(session.configs, session.servers);
+    const started = await Promise.race([connecting, until.then(() => undefined)]);
+    if (started === undefined) {
+      connecting.catch(() => undefined);
+      return EXIT.ok;
+    }
+    for (const [name, message] of started.errors) warn(`mcp serve: server "${name}" failed: ${message}`);
     if (options.stdio) {
       const handle = gateway.serveStdio({ caller: self });
       note(`mcp serve: serving ${plural(Object.keys(session.configs).length, "server")} over stdio`);

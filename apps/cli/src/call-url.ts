@@ -1,0 +1,35 @@
+// `mcp call <url> <tool> [args]` (or `<url>.<tool>`): a server given by its URL, with no config, as --http <url> gives one.
+import type { GlobalOptions } from "./session.js";
+import { CliError, EXIT } from "./ui.js";
+
+/** A word that is an argument (`key=value`, `key:=json`, `{json}`), not a tool's name. */
+const ARGUMENT = /^([{[]|[^=]*:?=)/;
+
+/**
+ * When the call's first word is an `http(s)://` URL: the options with that URL as the ad-hoc
+ * Streamable HTTP server (named `http`, as `--http <url>` names it; nothing else is read or
+ * started, and as a server you gave it is never asked about) and the words as `http <tool> [args]`.
+ * The tool is the next word, or follows the URL's last `.` (`https://host/mcp.echo`) when no word
+ * names it. Otherwise the options and words unchanged.
+ */
+export function serverFromUrl(globals: GlobalOptions, words: string[]): { globals: GlobalOptions; words: string[] } {
+  const [first, second] = words;
+  if (first === undefined || !/^https?:\/\//i.test(first)) return { globals, words };
+  if (globals.http || globals.sse || globals.stdio) throw new CliError(`mcp call ${first}: the URL names the server; leave out --http, --sse and --stdio`, EXIT.usage);
+  let url = first;
+  let tool: string | undefined;
+  let rest: string[];
+  if (second !== undefined && !ARGUMENT.test(second)) {
+    tool = second;
+    rest = words.slice(2);
+  } else {
+    // `https://host/mcp.echo`: the tool after the last `.` of the URL's last path segment.
+    const path = URL.canParse(first) ? new URL(first) : undefined;
+    const segment = path && path.search === "" && path.hash === "" ? path.pathname.slice(path.pathname.lastIndexOf("/") + 1) : "";
+    if (segment.includes(".") && first.endsWith(segment)) [url, tool] = [first.slice(0, first.lastIndexOf(".")), first.slice(first.lastIndexOf(".") + 1)];
+    rest = words.slice(1);
+  }
+  if (!tool) throw new CliError(`mcp call ${first}: name the tool after the URL (mcp call ${first} <tool> [args], or ${first}.<tool>; see: mcp --http ${first} tools)`, EXIT.usage);
+  if (!URL.canParse(url)) throw new CliError(`mcp call: "${url}" is not a URL`, EXIT.usage);
+  return { globals: { ...globals, http: url }, words: ["http", tool, ...rest] };
+}
