@@ -141,7 +141,7 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
       {answer && tool.ui ? (
         <div class="with-app">
           <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
-          <AppView tool={tool} args={called} answer={answer} />
+          <AppView key={`${tool.name} ${answer.id}`} tool={tool} args={called} answer={answer} />
         </div>
       ) : answer ? (
         <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
