@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
-import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "@mcp/inspector";
+import { trimLog, type ApiError, type Dialog, type DialogAnswer, type InspectorEvent, type InspectorNews, type JsonSchema, type LogEntry, type TaskRow } from "@mcp/inspector";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
 // (elicitation, sampling) a server waits on.
 
-/** Entries kept for a page that opens later. */
+/** Calls kept for a page that opens later, and as many log lines, notifications and app messages apart. */
 const LOG_SIZE = 1000;
 const TASKS_KEPT = 100;
 /** A log entry's result or params bigger than this (as JSON) is kept as a preview only. */
@@ -62,7 +62,7 @@ export class InspectorHub {
     if (full.params === undefined) delete full.params;
     if (full.result === undefined) delete full.result;
     this.#log.push(full);
-    if (this.#log.length > LOG_SIZE) this.#log = this.#log.slice(-LOG_SIZE);
+    this.#log = trimLog(this.#log, LOG_SIZE);
     this.emit({ type: "log", entry: full });
   }
 

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { InspectorState } from "@mcp/inspector";
+import { isChatter, type InspectorState } from "@mcp/inspector";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandbox, userConfig, type Sandbox } from "./helpers.js";
@@ -52,11 +52,11 @@ async function state(): Promise<InspectorState> {
   return (await response.json()) as InspectorState;
 }
 
-async function callShow(): Promise<void> {
+async function callShow(server = "hostile"): Promise<void> {
   await page.click('button[name="view-tools"]');
-  await page.fill('input[name="tool-search"]', "hostile show");
+  await page.fill('input[name="tool-search"]', `${server} show`);
   await page.click('.list button.item[data-tool="show"]');
-  await page.waitForSelector('.tool-panel[data-tool="mcp__hostile__show"]');
+  await page.waitForSelector(`.tool-panel[data-tool="mcp__${server}__show"]`);
   await page.click('button[name="call"]');
   await page.waitForSelector(".result.ok");
 }
@@ -65,12 +65,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
   box = sandbox();
-  userConfig(box, { hostile: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_ORIGIN: origin } } });
+  userConfig(box, {
+    hostile: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_ORIGIN: origin } },
+    chatty: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "logs", HOSTILE_LINES: "1100" } },
+  });
   inspector = await startInspect(box);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  await page.locator('tr[data-server="hostile"] .status', { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+  for (const name of ["hostile", "chatty"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -96,5 +99,23 @@ describe("a hostile MCP App in mcp inspect", () => {
     expect(reports.filter((r) => "received" in r)).toEqual([]);
     // The host tells the user the app left its document, and ends the app there.
     await page.locator(".app-view .banner.error", { hasText: "navigated away" }).waitFor({ timeout: 20_000 });
+  });
+
+  it("keeps the user's call in the log when its app sends 1,100 log lines after it (apart from the calls, each kind keeps its newest)", async () => {
+    await callShow("chatty");
+    // The app sent its lines, then called a tool: that call's answer is in the log after them.
+    const after = async (): Promise<boolean> => (await state()).log.some((e) => e.server === "chatty" && e.kind === "response" && e.method === "tools/call" && JSON.stringify(e.result).includes("after logs"));
+    await expect.poll(after, { timeout: 30_000 }).toBe(true);
+    const all = (await state()).log;
+    // The lines filled their part of the log: a single ring of 1,000 would have lost the call.
+    expect(all.filter(isChatter)).toHaveLength(1000);
+    const log = all.filter((e) => e.server === "chatty");
+    // The user's call of show is still there, with its answer.
+    const mine = log.filter((e) => e.method === "tools/call" && (JSON.stringify(e.params ?? {}).includes('"name":"show"') || JSON.stringify(e.result ?? {}).includes('"text":"shown"')));
+    expect(mine.map((e) => e.kind)).toEqual(["request", "response"]);
+    // And in the page's log.
+    await page.click('button[name="view-log"]');
+    await page.fill('input[name="log-filter"]', "shown");
+    await page.locator('tr.entry[data-kind="response"][data-method="tools/call"]').first().waitFor({ timeout: 15_000 });
   });
 });

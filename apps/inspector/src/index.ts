@@ -30,6 +30,7 @@ export type {
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
 export { appPolicy } from "./app-csp.js";
+export { isChatter, trimLog } from "./log-ring.js";
 
 let assets: { js: string; css: string; sandbox: string } | undefined;
 
