@@ -9,6 +9,8 @@ import { trimLog, type ApiError, type Dialog, type DialogAnswer, type InspectorE
 /** Calls kept for a page that opens later, and as many log lines, notifications and app messages apart. */
 const LOG_SIZE = 1000;
 const TASKS_KEPT = 100;
+/** How long a page whose event stream ended has to open another (a reconnect) before it counts as gone. */
+const PAGE_GRACE_MS = 5000;
 /** A log entry's result or params bigger than this (as JSON) is kept as a preview only. */
 const MAX_LOGGED = 32 * 1024;
 
@@ -49,6 +51,10 @@ export class InspectorHub {
   /** The number of the last event sent. */
   #at = 0;
   readonly #tasks = new Map<string, TaskRow>();
+  /** Open event streams per page (the id each page names itself by), and the pages about to count as gone. */
+  readonly #pages = new Map<string, number>();
+  readonly #leaving = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #onPageGone = new Set<(page: string) => void>();
 
   /** Sends `news` to every page, numbered. */
   emit(news: InspectorNews): void {
@@ -198,12 +204,45 @@ export class InspectorHub {
     return result;
   };
 
-  /** Adds an event-stream subscriber (the page's EventSource). */
-  attach(stream: ServerResponse): void {
+  /**
+   * Adds an event-stream subscriber (the page's EventSource), of the page that names itself `page`:
+   * once its streams are all gone and none comes back within {@link PAGE_GRACE_MS} (a reload, a
+   * closed tab), the page is gone and {@link onPageGone}'s callbacks run.
+   */
+  attach(stream: ServerResponse, page?: string): void {
     this.#streams.add(stream);
-    stream.on("close", () => this.#streams.delete(stream));
+    if (page) {
+      clearTimeout(this.#leaving.get(page));
+      this.#leaving.delete(page);
+      this.#pages.set(page, (this.#pages.get(page) ?? 0) + 1);
+    }
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#streams.delete(stream);
+      if (page) this.#detach(page);
+    };
+    stream.on("close", end);
     // A page that went away mid-write is not this process's problem.
-    stream.on("error", () => this.#streams.delete(stream));
+    stream.on("error", end);
+  }
+
+  #detach(page: string): void {
+    const left = (this.#pages.get(page) ?? 1) - 1;
+    if (left > 0) return void this.#pages.set(page, left);
+    this.#pages.delete(page);
+    const timer = setTimeout(() => {
+      this.#leaving.delete(page);
+      for (const callback of this.#onPageGone) callback(page);
+    }, PAGE_GRACE_MS);
+    timer.unref();
+    this.#leaving.set(page, timer);
+  }
+
+  /** Runs `callback` with each page that is gone (see {@link attach}). */
+  onPageGone(callback: (page: string) => void): void {
+    this.#onPageGone.add(callback);
   }
 
   keepalive(): void {
@@ -214,6 +253,8 @@ export class InspectorHub {
   close(): void {
     for (const stream of this.#streams) stream.end();
     this.#streams.clear();
+    for (const timer of this.#leaving.values()) clearTimeout(timer);
+    this.#leaving.clear();
     for (const { dialog, settle } of [...this.#dialogs.values()]) settle({ id: dialog.id, action: "cancel" });
   }
 }

@@ -229,7 +229,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
       res.write(": mcp inspect\n\n");
-      hub.attach(res);
+      hub.attach(res, new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("page") ?? undefined);
       return;
     }
     const route = routes[path];

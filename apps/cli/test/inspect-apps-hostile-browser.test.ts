@@ -118,4 +118,13 @@ describe("a hostile MCP App in mcp inspect", () => {
     await page.fill('input[name="log-filter"]', "shown");
     await page.locator('tr.entry[data-kind="response"][data-method="tools/call"]').first().waitFor({ timeout: 15_000 });
   });
+
+  it("closes an app's sandbox origin when its page is gone (reloaded)", async () => {
+    await callShow("chatty");
+    const src = (await page.locator(".app-view iframe.app-frame").getAttribute("src"))!;
+    expect((await fetch(src)).status).toBe(200);
+    await page.reload();
+    // The old page's stream ended with it; a few seconds later (a reconnect would have come back) its app's origin is closed.
+    await expect.poll(() => fetch(src).then(() => "open", (error: Error) => `closed (${(error.cause as { code?: string } | undefined)?.code})`), { timeout: 30_000, interval: 500 }).toBe("closed (ECONNREFUSED)");
+  });
 });

@@ -6,7 +6,7 @@
 // only, as the user's calls run).
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
-import { api } from "./client.js";
+import { api, PAGE } from "./client.js";
 
 /** The version of the extension's protocol this host speaks. */
 const PROTOCOL_VERSION = "2026-01-26";
@@ -136,7 +136,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
 
   useEffect(() => {
     let gone = false;
-    api<AppOpenAnswer>("/api/app/open", { tool: tool.name })
+    api<AppOpenAnswer>("/api/app/open", { tool: tool.name, page: PAGE })
       .then((answer) => {
         if (gone) return void api("/api/app/close", { view: answer.view });
         opened.current = answer;
