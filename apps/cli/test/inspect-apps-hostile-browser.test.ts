@@ -4,7 +4,9 @@
 // to a page on the origin it declared for frames. That page runs outside the app's policy and talks
 // to the host as if it were the app; the sandbox proxy must drop what it sends (its origin is not
 // the app's) and send it nothing, the frame loses the bridge, and no tool runs for it.
+import { createSocket } from "node:dgram";
 import { createServer, type IncomingMessage } from "node:http";
+import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { isChatter, type InspectorState } from "@mcp/inspector";
@@ -47,6 +49,14 @@ const foreign = createServer((req: IncomingMessage, res) => {
   });
 });
 
+// TURN servers on loopback an app sends its tool result to, as the username (WebRTC, which no
+// content policy governs): what each receives.
+const turnUdp = createSocket("udp4");
+const udpBytes: Buffer[] = [];
+turnUdp.on("message", (message: Buffer) => udpBytes.push(message));
+const tcpBytes: Buffer[] = [];
+const turnTcp = createTcpServer((socket) => socket.on("data", (chunk: Buffer) => tcpBytes.push(chunk)));
+
 async function state(): Promise<InspectorState> {
   const response = await fetch(`http://127.0.0.1:${inspector.port}/api/state`, { headers: { "x-inspector-token": inspector.token } });
   return (await response.json()) as InspectorState;
@@ -63,17 +73,22 @@ async function callShow(server = "hostile"): Promise<void> {
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => foreign.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => turnUdp.bind(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => turnTcp.listen(0, "127.0.0.1", resolve));
+  const turn = `turn:127.0.0.1:${turnUdp.address().port}?transport=udp turn:127.0.0.1:${(turnTcp.address() as AddressInfo).port}?transport=tcp`;
   const origin = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
   box = sandbox();
   userConfig(box, {
     hostile: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_ORIGIN: origin } },
     chatty: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "logs", HOSTILE_LINES: "1100" } },
+    rtc: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "webrtc", HOSTILE_TURN: turn } },
   });
   inspector = await startInspect(box);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  // The one WebRTC policy Chromium takes from its command line: no UDP but through a proxy.
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--webrtc-ip-handling-policy=disable_non_proxied_udp"] });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  for (const name of ["hostile", "chatty"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+  for (const name of ["hostile", "chatty", "rtc"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -81,6 +96,8 @@ afterAll(async () => {
   expect(await inspector?.stop()).toBe(0);
   box?.remove();
   await new Promise<void>((resolve) => foreign.close(() => resolve()));
+  turnUdp.close();
+  await new Promise<void>((resolve) => turnTcp.close(() => resolve()));
 });
 
 describe("a hostile MCP App in mcp inspect", () => {
@@ -126,5 +143,15 @@ describe("a hostile MCP App in mcp inspect", () => {
     await page.reload();
     // The old page's stream ended with it; a few seconds later (a reconnect would have come back) its app's origin is closed.
     await expect.poll(() => fetch(src).then(() => "open", (error: Error) => `closed (${(error.cause as { code?: string } | undefined)?.code})`), { timeout: 30_000, interval: 500 }).toBe("closed (ECONNREFUSED)");
+  });
+
+  it("says WebRTC is not blocked, which is so: Chromium's policy stops TURN over UDP, an app still reaches a TURN server over TCP", async () => {
+    await callShow("rtc");
+    // The TURN allocation over TCP arrives (a real TURN server would answer 401, and the next one
+    // would carry the username: the tool's result); the one over UDP was never sent.
+    await expect.poll(() => Buffer.concat(tcpBytes).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(Buffer.concat(tcpBytes).readUInt16BE(0)).toBe(0x0003); // a STUN Allocate request
+    expect(udpBytes).toEqual([]);
+    expect(await page.locator('.tool-panel[data-tool="mcp__rtc__show"] .app-limits').textContent()).toBe(" sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked");
   });
 });
