@@ -195,7 +195,7 @@ describe("MCP Apps in mcp inspect", () => {
     expect(JSON.stringify(own.result)).toMatch(/"time":"\d{4}-/);
   });
 
-  it("sizes the frame's content box to the app's height, lets its forms submit, says what the sandbox stops, and asks the app before ending it", async () => {
+  it("sizes the frame's content box to the app's height, lets its forms submit, says what the sandbox stops, keeps one model context, and asks the app before ending it", async () => {
     const { app } = await openApp("vanillajs");
     const frame = page.locator(".app-view iframe.app-frame");
     // The app's own size, told again and again, stays its size (a border-box frame lost 2 px a round).
@@ -218,6 +218,13 @@ describe("MCP Apps in mcp inspect", () => {
     });
     expect(submitted).toBe(true);
     expect(await page.locator(".app-view .app-limits").textContent()).toBe(" sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked");
+
+    // The model context the app sets replaces the one before it.
+    for (const [i, text] of ["context one", "context two"].entries()) {
+      const set = await rawRequest(app, { id: `context-${i}`, method: "ui/update-model-context", params: { content: [{ type: "text", text }] } });
+      expect(set.result).toEqual({});
+    }
+    await expect.poll(() => page.locator(".app-said.context .app-said-text").allTextContents(), { timeout: 15_000 }).toEqual(["context two"]);
 
     // Closing it (another call) sends ui/resource-teardown to the app while it is still there: its answer is logged.
     const answers = async () => (await appLog("vanillajs")).filter((e) => e.method === "(answer)").length;

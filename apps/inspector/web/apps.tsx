@@ -163,7 +163,8 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     if (!app) return;
     const origin = new URL(app.sandbox).origin;
     const post = (message: unknown): void => frame.current?.contentWindow?.postMessage(message, origin);
-    const tell = (next: Said): void => setSaid((before) => [...before.slice(-4), next]);
+    // The model context is one thing the app sets (each `ui/update-model-context` replaces it); the rest pile up, the last five.
+    const tell = (next: Said): void => setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
     const onMessage = (event: MessageEvent<unknown>): void => {
       // Only the proxy this component framed, on its origin: never the app itself, nor anything else.
       if (event.source !== frame.current?.contentWindow || event.origin !== origin || !isMessage(event.data)) return;
