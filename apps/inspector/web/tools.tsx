@@ -6,7 +6,7 @@ import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
 import { addRun, History, keepArgs, keptArgs, RunRequest, runsOf, type Run } from "./history.js";
 import { GroupedList } from "./list.js";
-import { initialValue, missingRequired, prune } from "./schema.js";
+import { initialValue, missingRequired, prune, withoutLeftOut } from "./schema.js";
 
 export interface Progress {
   progress: number;
@@ -83,7 +83,7 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
     const id = newId();
     setRunning(id);
     setShown(undefined);
-    const sent = prune(given) as Record<string, unknown>;
+    const sent = withoutLeftOut(tool.inputSchema, prune(given)) as Record<string, unknown>;
     const at = new Date().toISOString();
     let got: CallAnswer;
     try {
