@@ -21,6 +21,8 @@ interface View {
   server: string;
   tool: string;
   sandbox: AppSandbox;
+  /** The page that opened it (its id), when it said. */
+  page: string | undefined;
 }
 
 /** What the app routes need from the inspector. */
@@ -54,7 +56,7 @@ function errorResponse(id: string | number, error: { message: string; code?: str
   return failure(id, typeof error.code === "number" ? error.code : -32603, error.message);
 }
 
-/** The routes `/api/app/open`, `/api/app/message` and `/api/app/close`. */
+/** The routes `/api/app/open`, `/api/app/message` and `/api/app/close`; a view ends with its page (its `page` in `/api/app/open`). */
 export function appRoutes(host: AppHost): Record<string, Route> {
   const { session, hub } = host;
   const views = new Map<string, View>();
@@ -65,6 +67,11 @@ export function appRoutes(host: AppHost): Record<string, Route> {
     views.delete(id);
     await view?.sandbox.close();
   };
+
+  // A page that is gone (reloaded, closed) takes its apps' origins with it.
+  hub.onPageGone((page) => {
+    for (const [id, view] of views) if (view.page === page) void close(id);
+  });
 
   const viewOf = (body: Record<string, unknown>): View => {
     const view = views.get(text(body, "view"));
@@ -96,7 +103,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
       const { result: app } = await hub.traced(tool.serverName, "resources/read", { uri: ui.resourceUri }, () => readUiResource(host.connection(tool.serverName), ui.resourceUri));
       const view = randomBytes(16).toString("hex");
       const sandbox = await host.sandboxes.open(app.meta.csp ?? {});
-      views.set(view, { server: tool.serverName, tool: tool.toolName, sandbox });
+      views.set(view, { server: tool.serverName, tool: tool.toolName, sandbox, page: typeof body["page"] === "string" ? body["page"] : undefined });
       if (views.size > MAX_VIEWS) await close(views.keys().next().value!);
       return {
         view,

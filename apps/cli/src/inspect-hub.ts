@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
-import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "@mcp/inspector";
+import { trimLog, type ApiError, type Dialog, type DialogAnswer, type InspectorEvent, type InspectorNews, type JsonSchema, type LogEntry, type TaskRow } from "@mcp/inspector";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
 // (elicitation, sampling) a server waits on.
 
-/** Entries kept for a page that opens later. */
+/** Calls kept for a page that opens later, and as many log lines, notifications and app messages apart. */
 const LOG_SIZE = 1000;
 const TASKS_KEPT = 100;
+/** How long a page whose event stream ended has to open another (a reconnect) before it counts as gone. */
+const PAGE_GRACE_MS = 5000;
 /** A log entry's result or params bigger than this (as JSON) is kept as a preview only. */
 const MAX_LOGGED = 32 * 1024;
 
@@ -49,6 +51,10 @@ export class InspectorHub {
   /** The number of the last event sent. */
   #at = 0;
   readonly #tasks = new Map<string, TaskRow>();
+  /** Open event streams per page (the id each page names itself by), and the pages about to count as gone. */
+  readonly #pages = new Map<string, number>();
+  readonly #leaving = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #onPageGone = new Set<(page: string) => void>();
 
   /** Sends `news` to every page, numbered. */
   emit(news: InspectorNews): void {
@@ -62,7 +68,7 @@ export class InspectorHub {
     if (full.params === undefined) delete full.params;
     if (full.result === undefined) delete full.result;
     this.#log.push(full);
-    if (this.#log.length > LOG_SIZE) this.#log = this.#log.slice(-LOG_SIZE);
+    this.#log = trimLog(this.#log, LOG_SIZE);
     this.emit({ type: "log", entry: full });
   }
 
@@ -198,12 +204,45 @@ export class InspectorHub {
     return result;
   };
 
-  /** Adds an event-stream subscriber (the page's EventSource). */
-  attach(stream: ServerResponse): void {
+  /**
+   * Adds an event-stream subscriber (the page's EventSource), of the page that names itself `page`:
+   * once its streams are all gone and none comes back within {@link PAGE_GRACE_MS} (a reload, a
+   * closed tab), the page is gone and {@link onPageGone}'s callbacks run.
+   */
+  attach(stream: ServerResponse, page?: string): void {
     this.#streams.add(stream);
-    stream.on("close", () => this.#streams.delete(stream));
+    if (page) {
+      clearTimeout(this.#leaving.get(page));
+      this.#leaving.delete(page);
+      this.#pages.set(page, (this.#pages.get(page) ?? 0) + 1);
+    }
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#streams.delete(stream);
+      if (page) this.#detach(page);
+    };
+    stream.on("close", end);
     // A page that went away mid-write is not this process's problem.
-    stream.on("error", () => this.#streams.delete(stream));
+    stream.on("error", end);
+  }
+
+  #detach(page: string): void {
+    const left = (this.#pages.get(page) ?? 1) - 1;
+    if (left > 0) return void this.#pages.set(page, left);
+    this.#pages.delete(page);
+    const timer = setTimeout(() => {
+      this.#leaving.delete(page);
+      for (const callback of this.#onPageGone) callback(page);
+    }, PAGE_GRACE_MS);
+    timer.unref();
+    this.#leaving.set(page, timer);
+  }
+
+  /** Runs `callback` with each page that is gone (see {@link attach}). */
+  onPageGone(callback: (page: string) => void): void {
+    this.#onPageGone.add(callback);
   }
 
   keepalive(): void {
@@ -214,6 +253,8 @@ export class InspectorHub {
   close(): void {
     for (const stream of this.#streams) stream.end();
     this.#streams.clear();
+    for (const timer of this.#leaving.values()) clearTimeout(timer);
+    this.#leaving.clear();
     for (const { dialog, settle } of [...this.#dialogs.values()]) settle({ id: dialog.id, action: "cancel" });
   }
 }

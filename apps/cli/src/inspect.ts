@@ -17,6 +17,7 @@ import {
   type InspectorState,
   type PromptAnswer,
   type ReadAnswer,
+  type ResourceRow,
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
 import { appRoutes, toolRowsWithUi } from "./inspect-apps.js";
@@ -24,7 +25,7 @@ import { heldOf, heldRow } from "./pins-view.js";
 import { errorOf, InspectorHub } from "./inspect-hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
 import { SandboxOrigins } from "./inspect-sandbox.js";
-import { promptRows, resourceRows, serverRows } from "./rows.js";
+import { promptRows, serverRows } from "./rows.js";
 import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
@@ -32,6 +33,32 @@ import { CliError, color, EXIT, note, out } from "./ui.js";
 const KEEPALIVE_MS = 15_000;
 
 /** A running inspector. */
+
+/** JSON-RPC "method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The Resources view's rows. A server that does not implement `resources/templates/list` (many
+ * declare `resources` without it) lists its resources alone; any other failure names its server.
+ */
+async function resourcesOf(session: Session, names: string[]): Promise<ResourceRow[]> {
+  const all: ResourceRow[] = [];
+  for (const name of names) {
+    const list = async <T>(method: string, run: () => Promise<T[]>, lacking: T[] | undefined): Promise<T[]> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (lacking && errorOf(error).code === METHOD_NOT_FOUND) return lacking;
+        throw new Error(`${name}: ${method} failed: ${errorOf(error).message}`, { cause: error });
+      }
+    };
+    const resources = await list("resources/list", () => session.manager.listResources(name), undefined);
+    const templates = await list("resources/templates/list", () => session.manager.listResourceTemplates(name), []);
+    for (const r of resources) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
+    for (const t of templates) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+  }
+  return all;
+}
 export interface Inspector {
   /** The page's address, token included: what the user opens. */
   url: string;
@@ -151,7 +178,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return { ok: true, found: controller !== undefined };
     },
     "/api/resources": async (body) => {
-      return resourceRows(session, offering("resources", body["server"]));
+      return resourcesOf(session, offering("resources", body["server"]));
     },
     "/api/read": async (body) => {
       const server = text(body, "server");
@@ -229,7 +256,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
       res.write(": mcp inspect\n\n");
-      hub.attach(res);
+      hub.attach(res, new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("page") ?? undefined);
       return;
     }
     const route = routes[path];

@@ -195,6 +195,44 @@ describe("MCP Apps in mcp inspect", () => {
     expect(JSON.stringify(own.result)).toMatch(/"time":"\d{4}-/);
   });
 
+  it("sizes the frame's content box to the app's height, lets its forms submit, says what the sandbox stops, keeps one model context, and asks the app before ending it", async () => {
+    const { app } = await openApp("vanillajs");
+    const frame = page.locator(".app-view iframe.app-frame");
+    // The app's own size, told again and again, stays its size (a border-box frame lost 2 px a round).
+    for (let i = 0; i < 5; i++) await app.evaluate(() => parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { width: 300, height: 160 } }, "*"));
+    await expect.poll(async () => (await appLog("vanillajs")).filter((e) => e.method === "ui/notifications/size-changed" && (e.params as { height?: number }).height === 160).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => frame.evaluate((el) => el.clientHeight), { timeout: 15_000 }).toBe(160);
+
+    // A form's submit event reaches the app (the frame allows forms; its policy still stops the submission's navigation).
+    const submitted = await app.evaluate(() => {
+      const form = document.createElement("form");
+      let fired = false;
+      form.addEventListener("submit", (event) => {
+        fired = true;
+        event.preventDefault();
+      });
+      document.body.append(form);
+      form.requestSubmit();
+      form.remove();
+      return fired;
+    });
+    expect(submitted).toBe(true);
+    expect(await page.locator(".app-view .app-limits").textContent()).toBe(" sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked");
+
+    // The model context the app sets replaces the one before it.
+    for (const [i, text] of ["context one", "context two"].entries()) {
+      const set = await rawRequest(app, { id: `context-${i}`, method: "ui/update-model-context", params: { content: [{ type: "text", text }] } });
+      expect(set.result).toEqual({});
+    }
+    await expect.poll(() => page.locator(".app-said.context .app-said-text").allTextContents(), { timeout: 15_000 }).toEqual(["context two"]);
+
+    // Closing it (another call) sends ui/resource-teardown to the app while it is still there: its answer is logged.
+    const answers = async () => (await appLog("vanillajs")).filter((e) => e.method === "(answer)").length;
+    const before = await answers();
+    await openApp("vanillajs");
+    await expect.poll(answers, { timeout: 15_000 }).toBe(before + 1);
+  });
+
   it.each(["react", "preact", "vue"] as const)("renders the %s app: it gets the result and calls a tool back", async (server) => {
     const { app } = await openApp(server);
     const calls = async () => (await state()).log.filter((e) => e.server === server && e.kind === "request" && e.method === "tools/call").length;

@@ -10,7 +10,7 @@
  * |---|---|---|
  * | `GET /?token=…` | | the page |
  * | `GET /api/state` | | {@link InspectorState} |
- * | `GET /api/events?token=…` | | server-sent events, each `data:` one {@link InspectorEvent} |
+ * | `GET /api/events?token=…&page=…` | | server-sent events, each `data:` one {@link InspectorEvent}; `page` names the page (its apps end when its streams are gone) |
  * | `POST /api/servers/reconnect` | `{ server }` | `{ ok: true }` |
  * | `POST /api/servers/disable` | `{ server }` | `{ ok: true }` |
  * | `POST /api/call` | {@link CallRequest} | {@link CallAnswer} (when the call ends) |
@@ -241,6 +241,8 @@ export interface LogEntry {
 export interface AppOpenRequest {
   /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
   tool: string;
+  /** The page's id (as in its event stream): the app's origin ends when that page is gone. */
+  page?: string | undefined;
 }
 
 /** The origins an app may use, as its resource declared them (checked: origins only). */

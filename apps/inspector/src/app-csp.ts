@@ -11,7 +11,12 @@ function sources(csp: unknown, key: string): string {
   return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === "string" && SOURCE.test(entry)).join(" ") : "";
 }
 
-/** The policy for an app that declared `csp` (`_meta.ui.csp`; origins that are not origins are dropped). */
+/**
+ * The policy for an app that declared `csp` (`_meta.ui.csp`; origins that are not origins are
+ * dropped). Without declarations it is the specification's restrictive default, plus what grants no
+ * origin: `blob:` and `data:` documents the app made itself (workers, fallback scripts, media,
+ * fonts), as the reference host allows. `'unsafe-eval'` stays out: the default does not grant it.
+ */
 export function appPolicy(csp: unknown): string {
   const resources = sources(csp, "resourceDomains");
   const connect = sources(csp, "connectDomains");
@@ -19,11 +24,12 @@ export function appPolicy(csp: unknown): string {
   const base = sources(csp, "baseUriDomains");
   return [
     "default-src 'none'",
-    `script-src 'self' 'unsafe-inline' ${resources}`,
-    `style-src 'self' 'unsafe-inline' ${resources}`,
-    `img-src 'self' data: ${resources}`,
-    `font-src 'self' ${resources}`,
-    `media-src 'self' data: ${resources}`,
+    `script-src 'self' 'unsafe-inline' blob: data: ${resources}`,
+    `style-src 'self' 'unsafe-inline' blob: data: ${resources}`,
+    `img-src 'self' data: blob: ${resources}`,
+    `font-src 'self' data: blob: ${resources}`,
+    `media-src 'self' data: blob: ${resources}`,
+    `worker-src 'self' blob: ${resources}`,
     `connect-src ${connect || "'none'"}`,
     `frame-src ${frames || "'none'"}`,
     "object-src 'none'",

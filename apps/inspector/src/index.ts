@@ -30,6 +30,7 @@ export type {
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
 export { appPolicy } from "./app-csp.js";
+export { isChatter, trimLog } from "./log-ring.js";
 
 let assets: { js: string; css: string; sandbox: string } | undefined;
 
@@ -44,8 +45,8 @@ function load(): { js: string; css: string; sandbox: string } {
 
 /**
  * The MCP Apps sandbox proxy page, served on an origin other than the inspector's: it renders one
- * app in an inner iframe (sandboxed, no same-origin, under the app's CSP) and passes messages
- * between it and the inspector page at `hostOrigin` only. Its script is inline: the page must not
+ * app in an inner iframe (sandboxed, on this page's origin, under the app's CSP) and passes messages
+ * between it (that origin only) and the inspector page at `hostOrigin` only. Its script is inline: the page must not
  * restrict scripts itself, as the app's document inherits its policy (the app's own is set inside).
  */
 export function sandboxPage(options: { hostOrigin: string }): string {

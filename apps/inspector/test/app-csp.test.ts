@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { appPolicy, viewDocument } from "../src/app-csp.js";
 
 describe("an MCP App's policy", () => {
-  it("is the specification's restrictive default when nothing is declared: no network, no frames", () => {
+  it("is the specification's restrictive default when nothing is declared, with the app's own blob: and data: documents: no network, no frames, no eval", () => {
     expect(appPolicy(undefined)).toBe(
-      "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'",
+      "default-src 'none'; script-src 'self' 'unsafe-inline' blob: data:; style-src 'self' 'unsafe-inline' blob: data:; img-src 'self' data: blob:; font-src 'self' data: blob:; media-src 'self' data: blob:; worker-src 'self' blob:; connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'self'; form-action 'none'",
     );
   });
 
@@ -17,8 +17,9 @@ describe("an MCP App's policy", () => {
       baseUriDomains: "https://base.example.com",
     });
     expect(policy).toContain("connect-src https://api.example.com wss://live.example.com;");
-    expect(policy).toContain("script-src 'self' 'unsafe-inline' https://*.cdn.example.com;");
-    expect(policy).toContain("img-src 'self' data: https://*.cdn.example.com;");
+    expect(policy).toContain("script-src 'self' 'unsafe-inline' blob: data: https://*.cdn.example.com;");
+    expect(policy).toContain("img-src 'self' data: blob: https://*.cdn.example.com;");
+    expect(policy).toContain("worker-src 'self' blob: https://*.cdn.example.com;");
     expect(policy).toContain("frame-src https://www.youtube.com;");
     expect(policy).toContain("base-uri 'self';");
     expect(policy).not.toMatch(/unsafe-eval|script-src \*|x\.example/);

@@ -1,6 +1,6 @@
 // The page's schema helpers: what a generated form starts with, what it refuses, what it sends.
 import { describe, expect, it } from "vitest";
-import { choicesOf, expandTemplate, initialValue, missingRequired, prune, templateVariables, typeOf } from "../web/schema.js";
+import { choicesOf, expandTemplate, initialValue, missingRequired, prune, templateVariables, typeOf, withoutLeftOut } from "../web/schema.js";
 
 const order = {
   type: "object",
@@ -24,6 +24,25 @@ describe("schema helpers", () => {
     expect(missingRequired(order, { customer: { name: "" }, lines: [] })).toEqual(["customer.name"]);
     expect(missingRequired(order, { customer: { name: "Ada" }, lines: [] })).toEqual([]);
     expect(missingRequired(undefined, {})).toEqual([]);
+  });
+
+  it("asks nothing of an optional nested object left out, and does not send it; one begun is checked", () => {
+    const scenario = {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        overrides: { type: "object", properties: { growth: { type: "number" }, churn: { type: "number" }, note: { type: "string", default: "" }, live: { type: "boolean", default: true } }, required: ["growth", "churn"] },
+      },
+      required: ["name"],
+    };
+    const start = { ...(initialValue(scenario) as object), name: "base" };
+    expect(missingRequired(scenario, start)).toEqual([]);
+    expect(withoutLeftOut(scenario, prune(start))).toEqual({ name: "base" });
+    const begun = { name: "base", overrides: { growth: 2, live: true } };
+    expect(missingRequired(scenario, begun)).toEqual(["overrides.churn"]);
+    expect(withoutLeftOut(scenario, begun)).toEqual(begun);
+    // A required object is checked however empty.
+    expect(missingRequired({ ...scenario, required: ["name", "overrides"] }, start)).toEqual(["overrides.growth", "overrides.churn"]);
   });
 
   it("reads types and choices loosely", () => {

@@ -6,12 +6,21 @@
 // only, as the user's calls run).
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
-import { api } from "./client.js";
+import { api, PAGE } from "./client.js";
 
 /** The version of the extension's protocol this host speaks. */
 const PROTOCOL_VERSION = "2026-01-26";
 /** The tallest an app may make itself, in pixels. */
 const MAX_HEIGHT = 1200;
+/** How long a closed app gets to answer `ui/resource-teardown` before its frame goes. */
+const TEARDOWN_MS = 2000;
+/**
+ * Browser features the app's frame may not use: named so (a cross-origin frame lacks most of them by
+ * default, but `'none'` also holds for features whose default is `*`).
+ */
+const DENIED = ["camera", "microphone", "geolocation", "display-capture", "clipboard-read", "clipboard-write", "usb", "serial", "hid", "payment", "publickey-credentials-get", "screen-wake-lock", "midi"]
+  .map((feature) => `${feature} 'none'`)
+  .join("; ");
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
@@ -72,31 +81,80 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
   }
 }
 
-/** A tool's app, opened for one call's input and result. */
+/**
+ * What the sandbox stops, as it is: HTTP and WebSockets follow the declared origins; WebRTC does
+ * not (no browser lets a page's policy stop it), nor do pages of the declared frame origins.
+ */
+function limits(csp: AppOpenAnswer["csp"]): string {
+  const connect = csp.connectDomains?.length ? `HTTP and WebSockets only to ${csp.connectDomains.join(" ")}` : "no HTTP, no WebSockets";
+  const frames = csp.frameDomains?.length ? `; frames from ${csp.frameDomains.join(" ")} run outside this policy` : "";
+  return `sandboxed: its own origin, ${connect}${frames}; WebRTC is not blocked`;
+}
+
+/**
+ * Ends an app as SEP-1865 asks: `ui/resource-teardown` first, its frame kept (moved out of the
+ * page, which keeps its document) until it answers or {@link TEARDOWN_MS} pass; its answer is
+ * logged; then its frame and its view go.
+ */
+function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
+  const close = (): void => void api("/api/app/close", { view: app.view }).catch(() => undefined);
+  const target = frame?.contentWindow;
+  const holder = document.body as HTMLElement & { moveBefore?: (node: Node, child: Node | null) => void };
+  if (!frame || !target || typeof holder.moveBefore !== "function") {
+    target?.postMessage({ jsonrpc: "2.0", id: "teardown", method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, new URL(app.sandbox).origin);
+    close();
+    return;
+  }
+  // An atomic move: the frame leaves the component (which is going) but keeps its document.
+  frame.hidden = true;
+  holder.moveBefore(frame, null);
+  const origin = new URL(app.sandbox).origin;
+  const id = `teardown-${app.view}`;
+  const done = (): void => {
+    clearTimeout(timer);
+    removeEventListener("message", onMessage);
+    frame.remove();
+    close();
+  };
+  const onMessage = (event: MessageEvent<unknown>): void => {
+    if (event.source !== target || event.origin !== origin || !isMessage(event.data) || event.data.id !== id) return;
+    void api("/api/app/message", { view: app.view, message: event.data }).finally(done);
+  };
+  addEventListener("message", onMessage);
+  const timer = setTimeout(done, TEARDOWN_MS);
+  target.postMessage({ jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, origin);
+}
+
+/** A tool's app, opened for one call's input and result (rendered anew for each: keyed by the call). */
 export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<string, unknown>; answer: CallAnswer }) {
   const frame = useRef<HTMLIFrameElement>(null);
+  const opened = useRef<AppOpenAnswer | undefined>(undefined);
   const [app, setApp] = useState<AppOpenAnswer | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [height, setHeight] = useState(160);
   const [said, setSaid] = useState<Said[]>([]);
 
   useEffect(() => {
-    let view: string | undefined;
     let gone = false;
-    api<AppOpenAnswer>("/api/app/open", { tool: tool.name })
-      .then((opened) => {
-        view = opened.view;
-        if (gone) void api("/api/app/close", { view });
-        else setApp(opened);
+    api<AppOpenAnswer>("/api/app/open", { tool: tool.name, page: PAGE })
+      .then((answer) => {
+        if (gone) return void api("/api/app/close", { view: answer.view });
+        opened.current = answer;
+        setApp(answer);
       })
       .catch((error: Error) => setProblem(error.message));
     return () => {
       gone = true;
-      // Teardown (SEP-1865 asks the app first): the iframe goes with this component, the view with it.
-      frame.current?.contentWindow?.postMessage({ jsonrpc: "2.0", id: "teardown", method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, "*");
-      if (view) void api("/api/app/close", { view });
     };
-  }, [tool.name, answer.id]);
+  }, []);
+  // Teardown in a layout effect's cleanup: it runs while the frame is still in the page (an effect's
+  // runs after the page let it go).
+  useLayoutEffect(
+    () => () => {
+      if (opened.current) tearDown(frame.current, opened.current);
+    },
+    [],
+  );
 
   // Listening starts in the commit that creates the proxy's frame (a layout effect), not after the
   // next paint: the proxy says it is ready as soon as it loads, and a message sent before anyone
@@ -105,13 +163,19 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     if (!app) return;
     const origin = new URL(app.sandbox).origin;
     const post = (message: unknown): void => frame.current?.contentWindow?.postMessage(message, origin);
-    const tell = (next: Said): void => setSaid((before) => [...before.slice(-4), next]);
+    // The model context is one thing the app sets (each `ui/update-model-context` replaces it); the rest pile up, the last five.
+    const tell = (next: Said): void => setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
     const onMessage = (event: MessageEvent<unknown>): void => {
       // Only the proxy this component framed, on its origin: never the app itself, nor anything else.
       if (event.source !== frame.current?.contentWindow || event.origin !== origin || !isMessage(event.data)) return;
       const message = event.data;
       if (message.method === "ui/notifications/sandbox-proxy-ready") {
         post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: {} } });
+        return;
+      }
+      if (message.method === "ui/notifications/sandbox-app-navigated") {
+        setProblem("it navigated away from its document, to a page that is not the app: the frame was closed, and nothing that page sent reached the inspector");
+        void api("/api/app/close", { view: app.view });
         return;
       }
       void api<AppMessageAnswer>("/api/app/message", { view: app.view, message })
@@ -138,16 +202,21 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     return () => removeEventListener("message", onMessage);
   }, [app]);
 
-  if (problem) return <div class="app-view banner error">The app of {tool.tool} cannot be shown: {problem}</div>;
+  if (problem)
+    return (
+      <div class="app-view">
+        <div class="banner error">The app of {tool.tool} cannot be shown: {problem}</div>
+      </div>
+    );
   if (!app) return <div class="app-view muted">Loading the app…</div>;
   return (
     <div class={app.prefersBorder === false ? "app-view borderless" : "app-view"} data-view={app.view}>
       <div class="app-head">
         <span class="tag">MCP App</span> <code>{app.uri}</code>
-        <span class="muted"> sandboxed: its own origin, {app.csp.connectDomains?.length ? `network to ${app.csp.connectDomains.join(" ")}` : "no network"}</span>
+        <span class="muted app-limits"> {limits(app.csp)}</span>
       </div>
       {app.ignored.length ? <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div> : null}
-      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.sandbox} sandbox="allow-scripts allow-same-origin" referrerpolicy="no-referrer" style={{ height: `${height}px` }} />
+      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.sandbox} sandbox="allow-scripts allow-same-origin allow-forms" allow={DENIED} referrerpolicy="no-referrer" style={{ height: `${height}px` }} />
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (

@@ -2,6 +2,8 @@
 import { TOKEN_HEADER, type ApiError, type InspectorEvent } from "../src/api.js";
 
 const token = new URLSearchParams(location.search).get("token") ?? "";
+/** This page's id, in its event stream and its apps: the server ends a page's apps when its stream is gone. */
+export const PAGE = crypto.randomUUID();
 
 /** A failed API request: the server's message and code. */
 export class ApiFailure extends Error {
@@ -30,7 +32,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
 
 /** The live event stream; reconnects by itself (EventSource does). */
 export function subscribeEvents(onEvent: (event: InspectorEvent) => void, onOpen: (open: boolean) => void): () => void {
-  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+  const source = new EventSource(`/api/events?token=${encodeURIComponent(token)}&page=${PAGE}`);
   source.onmessage = (message: MessageEvent<string>) => onEvent(JSON.parse(message.data) as InspectorEvent);
   source.onopen = () => onOpen(true);
   source.onerror = () => onOpen(false);

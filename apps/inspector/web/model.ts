@@ -1,7 +1,9 @@
 // The page's model: what the state and the event stream say, applied in the order that keeps the newest.
 import type { Dialog, HeldRow, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
+import { trimLog } from "../src/log-ring.js";
 import type { Progress } from "./tools.js";
 
+/** Calls kept, and as many log lines, notifications and app messages apart (see `trimLog`). */
 const MAX_LOG = 1000;
 
 /** Everything the page shows that the server tells it. */
@@ -66,8 +68,7 @@ function apply(model: Model, action: { type: "state"; state: InspectorState } | 
       return { ...model, held: action.held };
     case "log": {
       if (model.log.some((e) => e.seq === action.entry.seq)) return model;
-      const log = [...model.log, action.entry];
-      return { ...model, log: log.length > MAX_LOG ? log.slice(-MAX_LOG) : log };
+      return { ...model, log: trimLog([...model.log, action.entry], MAX_LOG) };
     }
     case "progress": {
       const progress = new Map(model.progress);

@@ -2,14 +2,21 @@
 // of its own and frames in the inspector. It tells the inspector it is ready, takes the app's HTML
 // once (`ui/notifications/sandbox-resource-ready`), renders it in a sandboxed inner iframe under the
 // Content-Security-Policy built from the resource's declared origins, and passes every other
-// message between the inspector and the app, checking who sent it. The app shares this page's
-// origin — one `mcp inspect` gives each app alone, never the inspector's — as apps expect of their
-// parent (the Vue example reads properties of `window.parent`, which a cross-origin parent refuses).
+// message between the inspector and the app, checking who sent it and from which origin, both ways.
+// The app's frame may navigate itself to an origin its resource declares for frames: the page there
+// is not the app, runs outside its policy, and so loses the bridge (removed, the host told). The app
+// shares this page's origin — one `mcp inspect` gives each app alone, never the inspector's — as
+// apps expect of their parent (the Vue example reads properties of `window.parent`, which a
+// cross-origin parent refuses).
 import { viewDocument } from "../src/app-csp.js";
 
 const host = document.documentElement.dataset["host"] ?? "";
 const SANDBOX_METHOD = "ui/notifications/sandbox-";
+/** The app's origin: its document is this page's `srcdoc` child, allowed the same origin. */
+const own = location.origin;
 let inner: HTMLIFrameElement | undefined;
+/** Set once the app's frame holds another document than the app's: nothing passes to or from it again. */
+let cut = false;
 
 function isMessage(data: unknown): data is { jsonrpc: "2.0"; method?: unknown; params?: unknown } {
   return typeof data === "object" && data !== null && (data as { jsonrpc?: unknown }).jsonrpc === "2.0";
@@ -24,7 +31,22 @@ function load(params: unknown): void {
   inner.setAttribute("referrerpolicy", "no-referrer");
   inner.title = "MCP App";
   inner.srcdoc = viewDocument(html, csp);
+  inner.addEventListener("load", () => {
+    if (isApp(inner)) return;
+    cut = true;
+    inner?.remove();
+    parent.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}app-navigated`, params: {} }, host);
+  });
   document.body.append(inner);
+}
+
+/** Whether the frame still holds the app's own document (a reload keeps it; a navigation does not). */
+function isApp(frame: HTMLIFrameElement | undefined): boolean {
+  try {
+    return frame?.contentWindow?.location.href === "about:srcdoc";
+  } catch {
+    return false; // another origin's page
+  }
 }
 
 addEventListener("message", (event: MessageEvent<unknown>) => {
@@ -33,10 +55,12 @@ addEventListener("message", (event: MessageEvent<unknown>) => {
   const method = typeof data.method === "string" ? data.method : "";
   if (event.source === parent && event.origin === host) {
     if (method === `${SANDBOX_METHOD}resource-ready`) load(data.params);
-    else if (!method.startsWith(SANDBOX_METHOD)) inner?.contentWindow?.postMessage(data, "*"); // an opaque origin has no name to target
+    // Targeted at the app's origin: a page another origin put in its frame receives nothing.
+    else if (!method.startsWith(SANDBOX_METHOD) && !cut) inner?.contentWindow?.postMessage(data, own);
     return;
   }
-  if (inner && event.source === inner.contentWindow && !method.startsWith(SANDBOX_METHOD)) parent.postMessage(data, host);
+  if (cut || !inner || event.source !== inner.contentWindow || event.origin !== own || method.startsWith(SANDBOX_METHOD)) return;
+  parent.postMessage(data, host);
 });
 
 parent.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}proxy-ready`, params: {} }, host);

@@ -40,7 +40,29 @@ export function initialValue(schema: JsonSchema | undefined): unknown {
   return undefined;
 }
 
-/** Required fields left empty, as dotted paths (`a`, `address.city`). */
+/**
+ * Whether an optional object was left out of the form: it has required fields and none has a value
+ * (its defaults alone do not count). Its required fields are then not required, and it is not sent.
+ */
+function leftOut(schema: JsonSchema | undefined, value: unknown): boolean {
+  if (typeOf(schema) !== "object" || !schema?.required?.length) return false;
+  const object = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
+  return schema.required.every((key) => object[key] === undefined || object[key] === "");
+}
+
+/** `value` without the optional objects {@link leftOut} of the form (recursively), for sending. */
+export function withoutLeftOut(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (!schema?.properties || !value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const child = schema.properties[key];
+    if (!schema.required?.includes(key) && leftOut(child, v)) continue;
+    out[key] = withoutLeftOut(child, v);
+  }
+  return out;
+}
+
+/** Required fields left empty, as dotted paths (`a`, `address.city`); an optional object left out asks nothing. */
 export function missingRequired(schema: JsonSchema | undefined, value: unknown, path = ""): string[] {
   if (!schema || typeOf(schema) !== "object" || !schema.properties) return [];
   const object = (value && typeof value === "object" ? value : {}) as Record<string, unknown>;
@@ -49,7 +71,7 @@ export function missingRequired(schema: JsonSchema | undefined, value: unknown, 
     const here = path ? `${path}.${key}` : key;
     const v = object[key];
     if (schema.required?.includes(key) && (v === undefined || v === "")) missing.push(here);
-    else if (v !== undefined) missing.push(...missingRequired(child, v, here));
+    else if (v !== undefined && (schema.required?.includes(key) || !leftOut(child, v))) missing.push(...missingRequired(child, v, here));
   }
   return missing;
 }

@@ -4,8 +4,9 @@ import { AppView } from "./apps.js";
 import { api, newId } from "./client.js";
 import { Content, Json, Ms } from "./content.js";
 import { SchemaForm } from "./form.js";
+import { addRun, History, keepArgs, keptArgs, RunRequest, runsOf, type Run } from "./history.js";
 import { GroupedList } from "./list.js";
-import { initialValue, missingRequired, prune } from "./schema.js";
+import { initialValue, missingRequired, prune, withoutLeftOut } from "./schema.js";
 
 export interface Progress {
   progress: number;
@@ -58,13 +59,22 @@ export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onO
 }
 
 function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
-  const [args, setArgs] = useState<Record<string, unknown>>(() => (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
+  const [args, setArgs] = useState<Record<string, unknown>>(() => keptArgs(tool.name) ?? (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
   const [running, setRunning] = useState<string | undefined>();
-  const [answer, setAnswer] = useState<CallAnswer | undefined>();
-  const [called, setCalled] = useState<Record<string, unknown>>({});
+  const [runs, setRuns] = useState<Run[]>(() => runsOf(tool.name));
+  /** The run shown: the last one, or one chosen in the history. */
+  const [shown, setShown] = useState<string | undefined>(() => runsOf(tool.name)[0]?.id);
+  /** The run made while this panel is open: only it gets the tool's app (a past one shows its answer alone). */
+  const [live, setLive] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
-  const call = async () => {
-    const missing = missingRequired(tool.inputSchema, args);
+  const run = runs.find((r) => r.id === shown);
+  const answer = run?.answer;
+  const edit = (next: Record<string, unknown>): void => {
+    setArgs(next);
+    keepArgs(tool.name, next);
+  };
+  const call = async (given: Record<string, unknown> = args) => {
+    const missing = missingRequired(tool.inputSchema, given);
     if (missing.length > 0) {
       setProblem(`Required: ${missing.join(", ")}`);
       return;
@@ -72,16 +82,19 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
     setProblem(undefined);
     const id = newId();
     setRunning(id);
-    setAnswer(undefined);
-    const sent = prune(args) as Record<string, unknown>;
-    setCalled(sent);
+    setShown(undefined);
+    const sent = withoutLeftOut(tool.inputSchema, prune(given)) as Record<string, unknown>;
+    const at = new Date().toISOString();
+    let got: CallAnswer;
     try {
-      setAnswer(await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent }));
+      got = await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent });
     } catch (error) {
-      setAnswer({ id, ms: 0, error: { message: (error as Error).message } });
-    } finally {
-      setRunning(undefined);
+      got = { id, ms: 0, error: { message: (error as Error).message } };
     }
+    setRuns(addRun(tool.name, { id, at, args: sent, answer: got }));
+    setShown(id);
+    setLive(id);
+    setRunning(undefined);
   };
   return (
     <div class="tool-panel" data-tool={tool.name}>
@@ -115,7 +128,7 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
           schema={tool.inputSchema}
           value={args}
           onChange={(v) => {
-            setArgs(v);
+            edit(v);
             setProblem(undefined);
           }}
         />
@@ -138,10 +151,21 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
           {tasks.get(running)!.statusMessage ? `: ${tasks.get(running)!.statusMessage}` : ""}
         </div>
       ) : null}
-      {answer && tool.ui ? (
+      <History
+        runs={runs}
+        shown={shown}
+        busy={running !== undefined}
+        onShow={(r) => setShown(r.id)}
+        onRerun={(r) => {
+          edit(r.args);
+          void call(r.args);
+        }}
+      />
+      {run && run.id !== live ? <RunRequest run={run} /> : null}
+      {run && answer && tool.ui && run.id === live ? (
         <div class="with-app">
           <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
-          <AppView tool={tool} args={called} answer={answer} />
+          <AppView key={`${tool.name} ${answer.id}`} tool={tool} args={run.args} answer={answer} />
         </div>
       ) : answer ? (
         <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
