@@ -4,11 +4,11 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
-import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
+import { failureCause, failureError, loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
-import { causeOf, errorText, plural, stderrLines } from "./failure.js";
+import { plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
@@ -218,9 +218,9 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       }
       const config = session.configs[status.name];
       // The error once (its copy of the stderr lines left out); a crash named by the cause its stderr gives.
-      const error = errorText(status) || status.state;
+      const error = failureError(status) || status.state;
       const refused = tokenRefused(status, config);
-      let finding = causeOf(status);
+      let finding = failureCause(status);
       if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
       else if (refused) finding = refused;
       else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;

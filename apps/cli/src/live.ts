@@ -1,7 +1,8 @@
+import { stderrCause } from "@mcp/manager";
 import { NetworkError, NoResponseError, RequestTimeoutError, TransportClosedError } from "@mcp/client";
 import type cliProgress from "cli-progress";
 import { CliError, color, EXIT, openLine, replaceLine, statusLine } from "./ui.js";
-import { stderrCause, stderrLines } from "./failure.js";
+import { stderrLines } from "./failure.js";
 import { lazyRequire } from "./lazy-require.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.

@@ -1,13 +1,13 @@
 // Which server a command needs, and why one cannot serve it (not found, not approved, needs sign-in).
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc";
-import { toolNamePrefix, type MCPTool, type ServerStatus } from "@mcp/manager";
+import { failureCause, failureError, type MCPTool, type ServerStatus, toolNamePrefix } from "@mcp/manager";
 import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
-import { causeOf, errorText, stderrLines } from "./failure.js";
+import { stderrLines } from "./failure.js";
 import { CliError, EXIT, firstLine, tildify } from "./ui.js";
 import { closest } from "./words.js";
 
@@ -95,10 +95,10 @@ export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefine
 /** Why a server that failed to connect failed, with its command or URL and its stderr (once), and what to try. */
 export function failureOf(session: Session, status: ServerStatus): string {
   const config = session.configs[status.name];
-  if (needsAuth(status, config)) return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(errorText(status), 200)})`;
+  if (needsAuth(status, config)) return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(failureError(status), 200)})`;
   const refused = tokenRefused(status, config);
   const what = !config ? "" : "command" in config ? `\n    command: ${describeConfig(config)}` : `\n    url: ${redactUrl(config.url)}`;
-  return `server "${status.name}" failed to start: ${refused ?? causeOf(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
+  return `server "${status.name}" failed to start: ${refused ?? failureCause(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
 }
 
 /** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport ("" when nothing comes to mind). */

@@ -1,6 +1,5 @@
 import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
-import type { MCPTool, ServerStatus } from "@mcp/manager";
-import { errorText } from "./failure.js";
+import { failureError, type MCPTool, type ServerStatus } from "@mcp/manager";
 import { authHint, needsAuth, tokenRefused } from "./resolve.js";
 import { sourceOf, type Session } from "./session.js";
 
@@ -13,7 +12,7 @@ export function serverRows(session: Session): ServerRow[] {
     const config = session.configs[s.name];
     const auth = needsAuth(s, config);
     // The error once: its message's copy of the stderr lines is left out (they are in stderrTail).
-    const error = s.lastError === undefined ? undefined : (tokenRefused(s, config) ?? errorText(s));
+    const error = s.lastError === undefined ? undefined : (tokenRefused(s, config) ?? failureError(s));
     return {
       name: s.name,
       transport: s.transport,

@@ -1,5 +1,6 @@
+import { failureCause } from "@mcp/manager";
 import type { ServerRow } from "@mcp/inspector";
-import { causeOf, stderrLines } from "./failure.js";
+import { stderrLines } from "./failure.js";
 import { serverRows } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
@@ -71,7 +72,7 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
 
 /** A failed row's cause, in words: a crash's from its stderr. */
 function causeOfRow(row: ServerRow): string {
-  const error = row.status === "failed" && row.stderrTail ? causeOf({ lastError: row.lastError, stderrTail: row.stderrTail }) : (row.lastError ?? "");
+  const error = row.status === "failed" && row.stderrTail ? failureCause({ lastError: row.lastError, stderrTail: row.stderrTail }) : (row.lastError ?? "");
   // The row names the server already.
   return error.replace(/^Failed to start MCP server "[^"]*": /, "");
 }

@@ -1,6 +1,7 @@
 export { MCPManager } from "./manager.js";
 export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
+export { crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export { reviewApprovals, type ApprovalAnswer, type ApprovalContext, type ApprovalOutcome, type ApprovalPolicy, type ApprovalRefusal, type ApprovalRequest } from "./approvals/policy.js";
 export { createApprovalStore, defaultApprovalsFile, DECLINED, NOT_APPROVED_YET, type ApprovalCheck, type ApprovalStore, type ApprovalSubject } from "./approvals/store.js";

@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, openSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { defaultCacheDir } from "@mcp/manager";
+import { defaultCacheDir, failureCause } from "@mcp/manager";
 import type { GlobalOptions } from "../session.js";
-import { causeOf, plural, stderrLines } from "../failure.js";
+import { plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
 import { daemonRequest, DaemonUnavailable, DaemonUntrusted } from "./client.js";
@@ -110,7 +110,7 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
   const rows = status.servers.map((s) => [s.name, s.state, s.tools === null ? "" : String(s.tools), s.idleForMs === null ? "" : `${duration(s.idleForMs)} ago`, s.keepAlive ? "keep-alive" : ""]);
   out(`\n${grid([{ title: "SERVER", cut: "never" }, { title: "STATE", paint: (cell) => (cell === "failed" ? color.red(cell) : cell === "connected" ? color.green(cell) : cell) }, { title: "TOOLS" }, { title: "LAST USED" }, { title: "" }], rows)}`);
   const failed = status.servers.filter((s) => s.lastError !== null);
-  for (const s of failed) out(`${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${causeOf({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`);
+  for (const s of failed) out(`${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${failureCause({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`);
   return EXIT.ok;
 }
 

@@ -8,9 +8,8 @@
 
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
-import { MCPManager, type DiscoveredServer, type MCPTool } from "@mcp/manager";
+import { type DiscoveredServer, failureError, MCPManager, type MCPTool } from "@mcp/manager";
 import { approveCommandFor } from "../approvals.js";
-import { errorText } from "../failure.js";
 import { CLI_VERSION } from "../session.js";
 
 /** At most this many configurations are kept; the least recently used idle one goes first. */
@@ -170,7 +169,7 @@ export class Views {
         tools: s.state === "connected" ? s.toolCount : null,
         keepAlive: this.options.keepAlive.includes(s.name),
         idleForMs: view.used.has(s.name) ? now - view.used.get(s.name)! : null,
-        lastError: s.state === "failed" || s.state === "reconnecting" || s.state === "not-approved" ? errorText(s) || null : null,
+        lastError: s.state === "failed" || s.state === "reconnecting" || s.state === "not-approved" ? failureError(s) || null : null,
         stderrTail: s.state === "failed" ? (s.stderrTail ?? null) : null,
       })),
     );
