@@ -19,6 +19,12 @@ export interface ServerOAuthConfig {
   scopes?: string | string[] | undefined;
   /** The HTTPS URL of this client's Client ID Metadata Document. */
   clientMetadataUrl?: string | undefined;
+  /**
+   * The identity-provider profile (`entra`, `cognito`, `okta`, `auth0`, `keycloak`, `google`,
+   * `github`) when detection from the issuer does not find it; `false` applies none (see
+   * `@mcp/oauth`'s README). An unknown name fails the server with an `OAuthError` naming the known ones.
+   */
+  profile?: string | false | undefined;
 }
 
 /** The manager's `oauth` option. */
@@ -74,6 +80,7 @@ export function providerFor(name: string, config: MCPServerConfig, store: TokenS
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     clientMetadataUrl: settings.clientMetadataUrl,
+    profile: settings.profile,
     clientName: "mcp-client-stack",
     scopes,
     store,

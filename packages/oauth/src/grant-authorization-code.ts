@@ -4,6 +4,7 @@ import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";
 import { createPkce, createState } from "./pkce.js";
+import { profileValue } from "./profile.js";
 import type { StoredTokens } from "./token-store.js";
 import { requestToken } from "./token-endpoint.js";
 
@@ -32,7 +33,8 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
   url.searchParams.set("code_challenge_method", pkce.method);
   url.searchParams.set("state", state);
   if (scope) url.searchParams.set("scope", scope);
-  url.searchParams.set("resource", found.resourceIndicator);
+  if (found.profile?.resourceParameter !== false) url.searchParams.set("resource", found.resourceIndicator);
+  for (const [name, value] of Object.entries(found.profile?.authorizationParams ?? {})) url.searchParams.set(name, profileValue(value, found.resourceIndicator));
 
   const answer = await authorize({ url, state, redirectUri });
   if (answer.state !== state) throw new OAuthError("authorization", "The authorization response's state does not match the request's; refusing it");

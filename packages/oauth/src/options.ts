@@ -1,6 +1,7 @@
 import type { Discovery, OAuthFetch } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
 import type { ClientAssertionKey } from "./jwt.js";
+import type { ProfileChoice } from "./profile.js";
 import type { StoredClient, TokenStore } from "./token-store.js";
 
 // The provider's options and the shapes of its user step.
@@ -123,6 +124,13 @@ export interface OAuthProviderOptions {
    * authorization server lists `ES256`. The key is stored with the tokens.
    */
   dpop?: boolean | undefined;
+  /**
+   * The identity-provider profile (`"entra"`, `"cognito"`, `"okta"`, `"auth0"`, `"keycloak"`,
+   * `"google"`, `"github"`, or a `ProviderProfile` of one's own): what that provider does
+   * differently (no `resource`, `.default` scopes, no metadata document…). By default it is
+   * detected from the authorization server's issuer; `false` applies none.
+   */
+  profile?: ProfileChoice;
   /** Sent as `MCP-Protocol-Version` on discovery requests. */
   protocolVersion?: string | undefined;
 }

@@ -10,6 +10,7 @@ import { enterpriseGrant } from "./grant-enterprise.js";
 import { workloadIdentityGrant } from "./grant-workload.js";
 import { DpopKey, type EcJwk } from "./dpop.js";
 import type { AuthRequest, GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
+import { profileNamed, profileScopes } from "./profile.js";
 import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./token-store.js";
 import { isLoopback, postForm, preRegisteredClient, requestToken } from "./token-endpoint.js";
 
@@ -52,6 +53,8 @@ export class OAuthProvider {
   readonly #grants: GrantContext;
 
   constructor(options: OAuthProviderOptions) {
+    // An unknown profile name is a mistake in the config: said now, not at the first 401.
+    if (typeof options.profile === "string") profileNamed(options.profile);
     this.#options = options;
     this.#fetch = withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS);
     this.#store = options.store ?? new MemoryTokenStore();
@@ -221,7 +224,7 @@ export class OAuthProvider {
   }
 
   async #discover(challenge: BearerChallenge): Promise<Discovery> {
-    const found = await discover(this.#fetch, this.#options.serverUrl, challenge.resourceMetadata, this.#options.protocolVersion);
+    const found = await discover(this.#fetch, this.#options.serverUrl, challenge.resourceMetadata, this.#options.protocolVersion, this.#options.profile);
     this.#discovery = found;
     // Credentials of another issuer are never used with this one.
     if (!this.#credentials || !sameIssuer(this.#credentials.issuer, found.issuer)) {
@@ -266,6 +269,7 @@ export class OAuthProvider {
     else if (!stepUp && found.resourceMetadata?.scopes_supported) scopes = [...found.resourceMetadata.scopes_supported];
     else scopes = [];
     if ((this.#options.grant ?? "authorization_code") === "authorization_code" && found.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
+    scopes = profileScopes(scopes, found.profile, found.resourceIndicator);
     return scopes.length > 0 ? scopes.join(" ") : undefined;
   }
 
@@ -281,7 +285,7 @@ export class OAuthProvider {
     if (known && known.redirectUri === redirectUri) return known;
     const endpoint = found.metadata.registration_endpoint;
     if (!endpoint) {
-      throw new OAuthError("registration", `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); configure a clientId`);
+      throw new OAuthError("registration", `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); ${found.profile?.registration ?? "configure a clientId"}`);
     }
     const supported = found.metadata.token_endpoint_auth_methods_supported;
     const wanted = (supported ? ["client_secret_basic", "client_secret_post", "none"].find((m) => supported.includes(m)) : undefined) ?? "client_secret_basic";

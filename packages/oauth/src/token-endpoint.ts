@@ -45,7 +45,8 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
   const endpoint = found.metadata.token_endpoint;
   if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
   const body = new URLSearchParams(params);
-  body.set("resource", found.resourceIndicator);
+  // A provider profile may say the server refuses `resource` (Entra ID, Google, GitHub).
+  if (found.profile?.resourceParameter !== false) body.set("resource", found.resourceIndicator);
   const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
   switch (client.tokenEndpointAuthMethod) {
     case "client_secret_basic":
