@@ -3,6 +3,7 @@ export type { AuthRequest, Authorize, AuthorizationRequest, AuthorizationRespons
 export { OAuthError, type OAuthStep } from "./errors.js";
 export { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 export { authorizationServerFor, canonicalResource, discover, discoverAuthorizationServer, discoverResourceMetadata, metadataUrls, type AuthorizationServerMetadata, type Discovery, type OAuthFetch, type ProtectedResourceMetadata } from "./discovery.js";
+export { diagnoseAuthorization, type DiagnoseOptions, type DoctorReport, type DoctorStatus, type DoctorStep, type DoctorTraceEntry } from "./doctor.js";
 export { createPkce, createState, type Pkce } from "./pkce.js";
 export { PROVIDER_PROFILES, profileFor, profileNamed, type ProfileChoice, type ProviderProfile } from "./profile.js";
 export type { ClientAssertionKey } from "./jwt.js";

@@ -23,7 +23,7 @@ export const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
  * authentication: as configured, else `private_key_jwt` with a key, the server's secret method
  * with a secret, `none` without either. Every grant and the refresh use this one answer.
  */
-export function preRegisteredClient(options: OAuthProviderOptions, found: Discovery): StoredClient | undefined {
+export function preRegisteredClient(options: Pick<OAuthProviderOptions, "clientId" | "clientSecret" | "clientAssertionKey" | "tokenEndpointAuthMethod">, found: Discovery): StoredClient | undefined {
   const { clientId, clientSecret, clientAssertionKey, tokenEndpointAuthMethod } = options;
   if (!clientId) return undefined;
   const method = tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? secretMethod(found) : "none");
