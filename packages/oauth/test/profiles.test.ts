@@ -1,7 +1,7 @@
 // Provider profiles: detected from the issuer, chosen by name, and applied by the flow as data
 // (no `resource`, the endpoints of a provider without metadata, `.default` scopes, extra parameters).
 import { describe, expect, it } from "vitest";
-import { OAuthError, OAuthProvider, PROVIDER_PROFILES, followRedirectAuthorize, profileFor, type ProviderProfile } from "../src/index.js";
+import { OAuthError, OAuthProvider, PROVIDER_PROFILES, authorizationServerFor, followRedirectAuthorize, profileFor, type ProviderProfile } from "../src/index.js";
 import { call, fixture, provider } from "./helpers.js";
 
 describe("detection", () => {
@@ -25,6 +25,25 @@ describe("detection", () => {
   it("an unknown profile name is refused when the provider is made, naming the known ones", () => {
     expect(() => new OAuthProvider({ serverUrl: "http://127.0.0.1:1/mcp", profile: "azure" })).toThrow(OAuthError);
     expect(() => new OAuthProvider({ serverUrl: "http://127.0.0.1:1/mcp", profile: "azure" })).toThrow(/Unknown OAuth provider profile "azure" \(known: entra, cognito, okta, auth0, keycloak, google, github\)/);
+  });
+});
+
+describe("discovery with a profile", () => {
+  it("a v1 Entra issuer is moved to v2, found at its OpenID discovery URL, and PKCE S256 filled in (Entra's metadata omits it)", async () => {
+    // Entra is not on loopback: a stand-in that answers only where Entra publishes its document, no network.
+    const asked: string[] = [];
+    const v2 = "https://login.microsoftonline.com/contoso-tenant/v2.0";
+    const stand = (input: string): Promise<Response> => {
+      asked.push(input);
+      if (input !== `${v2}/.well-known/openid-configuration`) return Promise.resolve(new Response("", { status: 404 }));
+      return Promise.resolve(Response.json({ issuer: v2, authorization_endpoint: `${v2}/authorize`, token_endpoint: `${v2}/token`, scopes_supported: ["openid", "offline_access"] }));
+    };
+    const found = await authorizationServerFor(stand, "https://sts.windows.net/contoso-tenant/");
+    expect(found.profile?.name).toBe("entra");
+    expect(found.issuer).toBe(v2);
+    expect(found.metadata.code_challenge_methods_supported).toEqual(["S256"]);
+    expect(found.metadata.registration_endpoint).toBeUndefined();
+    expect(asked).toEqual([`https://login.microsoftonline.com/.well-known/oauth-authorization-server/contoso-tenant/v2.0`, `https://login.microsoftonline.com/.well-known/openid-configuration/contoso-tenant/v2.0`, `${v2}/.well-known/openid-configuration`]);
   });
 });
 
