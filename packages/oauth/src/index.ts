@@ -1,5 +1,5 @@
 export { OAuthProvider } from "./provider.js";
-export type { AuthRequest, Authorize, AuthorizationRequest, AuthorizationResponse, EnterpriseOptions, OAuthProviderOptions, UnauthorizedContext, WorkloadIdentityOptions } from "./options.js";
+export type { AuthRequest, Authorize, AuthorizationRequest, AuthorizationResponse, DeviceCodePrompt, DeviceOptions, EnterpriseOptions, OAuthProviderOptions, UnauthorizedContext, WorkloadIdentityOptions } from "./options.js";
 export { OAuthError, type OAuthStep } from "./errors.js";
 export { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 export { authorizationServerFor, canonicalResource, discover, discoverAuthorizationServer, discoverResourceMetadata, metadataUrls, type AuthorizationServerMetadata, type Discovery, type OAuthFetch, type ProtectedResourceMetadata } from "./discovery.js";

@@ -6,6 +6,7 @@ import { OAuthError } from "./errors.js";
 import { DEFAULT_OAUTH_TIMEOUT_MS, withDeadline } from "./http.js";
 import { authorizationCodeGrant } from "./grant-authorization-code.js";
 import { clientCredentialsGrant } from "./grant-client-credentials.js";
+import { deviceCodeGrant } from "./grant-device.js";
 import { enterpriseGrant } from "./grant-enterprise.js";
 import { workloadIdentityGrant } from "./grant-workload.js";
 import { DpopKey, type EcJwk } from "./dpop.js";
@@ -16,7 +17,7 @@ import { MemoryTokenStore, type StoredClient, type StoredCredentials, type Token
 import { preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /** Each grant of the `grant` option, one file each. */
-const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
+const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, device_code: deviceCodeGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -263,7 +264,7 @@ export class OAuthProvider {
   }
 
   /** Registration in the spec's order: pre-registered, a Client ID Metadata Document, then Dynamic Client Registration. */
-  async #client(found: Discovery, redirectUri: string): Promise<StoredClient> {
+  async #client(found: Discovery, redirectUri: string | undefined): Promise<StoredClient> {
     const options = this.#options;
     const configured = preRegisteredClient(options, found);
     if (configured) return { ...configured, redirectUri };

@@ -18,6 +18,8 @@ export interface OidcServerOptions {
   prm?: "path" | "root";
   /** DPoP (RFC 9449) offered by the authorization server. */
   dpop?: boolean;
+  /** The device authorization grant (RFC 8628) offered. */
+  deviceFlow?: boolean;
   /** Pre-registered clients: `{ client_id, client_secret?, redirect_uris, token_endpoint_auth_method? }`. */
   clients?: Record<string, unknown>[];
 }
@@ -33,6 +35,8 @@ export interface OidcServer {
    * the redirect to the client (or rejects when the provider answers otherwise).
    */
   approve(authorizationUrl: string): Promise<URL>;
+  /** The user's side of the device flow: enters `userCode` at the verification page, confirms, logs in and consents, as a browser would. */
+  approveDevice(userCode: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -88,6 +92,7 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
       devInteractions: { enabled: false },
       registration: { enabled: options.registration !== false },
       dPoP: { enabled: options.dpop === true },
+      deviceFlow: { enabled: options.deviceFlow === true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
@@ -139,25 +144,18 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
   });
 
   const approve = async (authorizationUrl: string): Promise<URL> => {
-    const cookies = new Map<string, string>();
-    let url = new URL(authorizationUrl);
-    for (let hops = 0; hops < 10; hops++) {
-      const response = await fetch(url, { redirect: "manual", headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") } });
-      for (const line of response.headers.getSetCookie()) {
-        const [pair] = line.split(";");
-        const at = pair!.indexOf("=");
-        cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
-      }
-      const location = response.headers.get("location");
-      const text = await response.text();
-      if (location === null) throw new Error(`the provider answered ${response.status} without a redirect: ${text.slice(0, 500)}`);
-      url = new URL(location, url);
-      if (url.origin !== issuer) return url;
-    }
-    throw new Error("too many redirects");
+    const left = await browse(new URL(authorizationUrl), issuer);
+    if (!left) throw new Error("the provider ended on a page of its own instead of redirecting to the client");
+    return left;
+  };
+  const approveDevice = async (userCode: string): Promise<void> => {
+    const url = new URL(`${issuer}/device`);
+    url.searchParams.set("user_code", userCode);
+    const left = await browse(url, issuer);
+    if (left) throw new Error(`the device flow left the provider for ${left.href}`);
   };
 
-  return { issuer, mcpUrl, approve, stop: async () => void (await Promise.all([close(asServer), close(mcpServer)])) };
+  return { issuer, mcpUrl, approve, approveDevice, stop: async () => void (await Promise.all([close(asServer), close(mcpServer)])) };
 }
 
 /** Logs in as `user-1`, then grants every scope and resource asked for. */
@@ -169,4 +167,41 @@ async function finishInteraction(provider: Provider, req: IncomingMessage, res: 
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
   for (const [resource, wanted] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, wanted.join(" "));
   return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+}
+
+/**
+ * A browser without a user: from `start`, follows redirects and submits each page's form (its
+ * hidden fields, as the provider's auto-submitting and confirmation pages have), keeping cookies,
+ * until a redirect leaves `origin` (returned) or a page has no form (undefined).
+ */
+async function browse(start: URL, origin: string): Promise<URL | undefined> {
+  const cookies = new Map<string, string>();
+  let request: { url: URL; form?: URLSearchParams } = { url: start };
+  for (let hops = 0; hops < 20; hops++) {
+    const headers: Record<string, string> = { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") };
+    if (request.form) headers["content-type"] = "application/x-www-form-urlencoded";
+    const response = await fetch(request.url, { method: request.form ? "POST" : "GET", redirect: "manual", headers, ...(request.form ? { body: request.form.toString() } : {}) });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+    const location = response.headers.get("location");
+    const text = await response.text();
+    if (location !== null) {
+      const next = new URL(location, request.url);
+      if (next.origin !== origin) return next;
+      request = { url: next };
+      continue;
+    }
+    const form = /<form[^>]*method="post"[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(text);
+    if (!form) {
+      if (response.status >= 400) throw new Error(`the provider answered ${response.status}: ${text.slice(0, 500)}`);
+      return undefined;
+    }
+    const fields = new URLSearchParams();
+    for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) fields.set(input[1]!, input[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">"));
+    request = { url: new URL(form[1]!.replaceAll("&amp;", "&"), request.url), form: fields };
+  }
+  throw new Error("too many redirects and forms");
 }
