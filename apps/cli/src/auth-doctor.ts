@@ -1,7 +1,7 @@
 // `mcp auth doctor <server|url>`: why sign-in to an HTTP server fails, step by step, with the spec clause and what to do.
 import { writeFileSync } from "node:fs";
-import { diagnoseServerAuthorization } from "@mcp/manager";
-import { diagnoseAuthorization, type DoctorReport, type DoctorStatus, type DoctorTraceEntry } from "@mcp/oauth";
+import { DEFAULT_CALLBACK_PORT, diagnoseServerAuthorization, type ServerOAuthConfig } from "@mcp/manager";
+import { diagnoseAuthorization, loopbackAuthorize, type Authorize, type DoctorReport, type DoctorStatus, type DoctorTraceEntry } from "@mcp/oauth";
 import { httpConfigOf } from "./auth-commands.js";
 import { openSession, type GlobalOptions } from "./session.js";
 import { color, EXIT, note, out, printJson } from "./ui.js";
@@ -26,16 +26,20 @@ function printReport(report: DoctorReport): void {
  * CA as a sign-in would use them) or a URL. Exit 1 when a step fails. `--trace` writes every
  * request and answer, secrets redacted, as JSON (mode 600).
  */
-export async function authDoctorCommand(globals: GlobalOptions, target: string, options: { trace?: string | undefined }): Promise<number> {
+export async function authDoctorCommand(globals: GlobalOptions, target: string, options: { trace?: string | undefined; signIn?: boolean | undefined; open?: boolean | undefined }): Promise<number> {
   const entries: DoctorTraceEntry[] = [];
   const trace = options.trace === undefined ? undefined : (entry: DoctorTraceEntry): void => void entries.push(entry);
+  // --sign-in: the browser and a loopback listener on the port the redirect URI names.
+  const signIn = (port: number): Authorize | undefined => (options.signIn ? loopbackAuthorize({ port, open: options.open === false ? false : undefined, onUrl: (url) => note(`To sign in to ${target}, open: ${url}`) }) : undefined);
   let report: DoctorReport;
   if (/^https?:\/\//i.test(target)) {
-    report = await diagnoseAuthorization(target, { trace });
+    report = await diagnoseAuthorization(target, { trace, authorize: signIn(DEFAULT_CALLBACK_PORT) });
   } else {
     const session = await openSession({ ...globals, server: [target] }, { connect: false, allowEmbedded: false });
     try {
-      report = await diagnoseServerAuthorization(target, httpConfigOf(session, target), { trace });
+      const config = httpConfigOf(session, target);
+      const oauth = (config as { oauth?: ServerOAuthConfig | false }).oauth;
+      report = await diagnoseServerAuthorization(target, config, { trace, authorize: signIn((oauth || {}).callbackPort ?? DEFAULT_CALLBACK_PORT) });
     } finally {
       await session.close();
     }

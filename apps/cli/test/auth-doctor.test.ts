@@ -64,6 +64,33 @@ describe("mcp auth doctor", () => {
   });
 });
 
+describe("mcp auth doctor --sign-in", () => {
+  it("completes the sign-in through the browser and the loopback listener, checks the token, and saves nothing", { timeout: 60_000 }, async () => {
+    const b = box();
+    userConfig(b, { protected: { type: "http", url: sdk.url, oauth: { callbackPort: await freePort() } } });
+    const child = spawn(process.execPath, [bin, "auth", "doctor", "protected", "--sign-in", "--no-open", "--json"], { cwd: b.project, env: b.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let opened = false;
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /To sign in to protected, open: (\S+)/.exec(stderr)?.[1];
+      if (url && !opened) {
+        opened = true;
+        // The "browser": the SDK's authorization server redirects to the doctor's loopback listener at once.
+        void fetch(url).then((r) => r.text());
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(opened).toBe(true);
+    const report = JSON.parse(stdout) as Report;
+    expect(report.steps.filter((s) => ["authorization-request", "token", "token-accepted"].includes(s.step)).map((s) => s.status)).toEqual(["pass", "pass", "pass"]);
+    expect(code).toBe(0);
+    expect(() => readdirSync(join(b.home, ".config", "mcp-client", "oauth"))).toThrow();
+  });
+});
+
 describe("mcp auth --no-browser", () => {
   it("prints the URL, takes the pasted redirect address from stdin, and saves the tokens", { timeout: 60_000 }, async () => {
     const b = box();

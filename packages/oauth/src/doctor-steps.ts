@@ -64,9 +64,10 @@ export type TokenOutcome = { tokens: StoredTokens } | { error: OAuthError };
 const wellKnown = (exchange: Exchange, name: string): boolean => exchange.method === "GET" && new URL(exchange.url).pathname.includes(`/.well-known/${name}`);
 
 /** Where the protected resource metadata was found, judged from the requests discovery made. */
-export function resourceMetadataStep(serverUrl: string, found: Discovery | undefined, failure: OAuthError | undefined, log: Exchange[]): DoctorStep {
+export function resourceMetadataStep(serverUrl: string, fromChallenge: string | undefined, found: Discovery | undefined, failure: OAuthError | undefined, log: Exchange[]): DoctorStep {
   if (failure?.step === "discovery") return step("resource-metadata", "fail", `Publish protected resource metadata whose resource names this server (${redactUrl(serverUrl)}) and lists its authorization servers`, failure.message);
-  const answered = log.find((e) => e.status === 200 && (wellKnown(e, "oauth-protected-resource") || e.url === log[0]?.url));
+  const named = fromChallenge === undefined ? undefined : new URL(fromChallenge, serverUrl).href;
+  const answered = log.find((e) => e.status === 200 && (wellKnown(e, "oauth-protected-resource") || e.url === named));
   if (!found?.resourceMetadata) {
     const tried = log.filter((e) => wellKnown(e, "oauth-protected-resource")).map((e) => `${redactUrl(e.url)} → ${e.status ?? "no answer"}`);
     return step("resource-metadata", "warn", "The server publishes no protected resource metadata (required since MCP 2025-06-18): publish it at the path-aware well-known URL, or name it in WWW-Authenticate's resource_metadata; the client falls back to the 2025-03-26 rules (the authorization server at the server's origin)", `tried ${tried.join(", ")}`);

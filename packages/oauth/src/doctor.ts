@@ -94,7 +94,7 @@ export async function diagnoseAuthorization(serverUrl: string, options: Diagnose
   } catch (error) {
     failure = error instanceof OAuthError ? error : new OAuthError("discovery", error instanceof Error ? error.message : String(error));
   }
-  steps.push(resourceMetadataStep(serverUrl, found, failure, log));
+  steps.push(resourceMetadataStep(serverUrl, challenge.resourceMetadata, found, failure, log));
   steps.push(authorizationServerStep(found, failure, log));
   if (!found) return (steps.push(clockStep(log)), done("Not reached: discovery failed"));
   steps.push(profileStep(found, options.profile !== undefined && options.profile !== false));

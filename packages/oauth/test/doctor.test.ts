@@ -117,6 +117,12 @@ describe("other failure classes (the hand-made fixture, for what no real server 
     expect(failed(report)).toEqual([]);
   });
 
+  it("metadata the challenge names at a URL of its own is reported there", async () => {
+    const f = await fixture({ prm: "header" });
+    const report = await diagnoseAuthorization(f.mcpUrl);
+    expect(stepOf(report, "resource-metadata")).toMatchObject({ status: "pass", advice: `Found at ${new URL(f.mcpUrl).origin}/custom-prm` });
+  });
+
   it("a server that cannot be reached: challenge fails, every other step is skipped", async () => {
     const f = await fixture();
     const url = f.mcpUrl;
