@@ -117,6 +117,34 @@ describe("other failure classes (the hand-made fixture, for what no real server 
     expect(failed(report)).toEqual([]);
   });
 
+  it("no PKCE S256 in the metadata (Cognito's and Entra's documents omit it): pkce fails; a profile's metadataDefaults fills it in", async () => {
+    const f = await fixture({ asMetadata: false });
+    const endpoints = { authorization_endpoint: `${f.asUrl}/authorize`, token_endpoint: `${f.asUrl}/token` };
+    const without = await diagnoseAuthorization(f.mcpUrl, { clientId: "app", profile: { name: "bare", title: "Bare", issuers: [], metadata: endpoints, registration: "-" } });
+    expect(stepOf(without, "pkce")).toMatchObject({ status: "fail", detail: "code_challenge_methods_supported is missing" });
+    const filled = await diagnoseAuthorization(f.mcpUrl, { clientId: "app", profile: { name: "filled", title: "Filled", issuers: [], metadata: endpoints, metadataDefaults: { code_challenge_methods_supported: ["S256"] }, registration: "-" } });
+    expect(statusOf(filled, "pkce")).toBe("pass");
+  });
+
+  it("a token endpoint auth method the server does not list: token-endpoint-auth fails naming the ones it does", async () => {
+    const f = await fixture();
+    const report = await diagnoseAuthorization(f.mcpUrl, { clientId: "app", clientSecret: "app-secret", tokenEndpointAuthMethod: "client_secret_post" });
+    expect(stepOf(report, "token-endpoint-auth")).toMatchObject({ status: "fail", detail: "supported: client_secret_basic, none" });
+  });
+
+  it("DPoP: both servers offering it with ES256 passes; a DPoP-only server whose authorization server lists no ES256 fails", async () => {
+    const f = await fixture({ dpop: {} });
+    expect(stepOf(await diagnoseAuthorization(f.mcpUrl, { register: false }), "dpop")).toMatchObject({ status: "pass", detail: "dpop_signing_alg_values_supported: ES256" });
+    // The same servers, the metadata's algorithms changed on the way (no server here lists another algorithm).
+    const rs256Only = async (input: string, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      if (!input.endsWith("/.well-known/oauth-authorization-server")) return response;
+      return Response.json({ ...((await response.json()) as object), dpop_signing_alg_values_supported: ["RS256"] });
+    };
+    const report = await diagnoseAuthorization(f.mcpUrl, { register: false, fetch: rs256Only });
+    expect(stepOf(report, "dpop")).toMatchObject({ status: "fail", advice: expect.stringContaining("the MCP server takes DPoP tokens only") });
+  });
+
   it("metadata the challenge names at a URL of its own is reported there", async () => {
     const f = await fixture({ prm: "header" });
     const report = await diagnoseAuthorization(f.mcpUrl);
