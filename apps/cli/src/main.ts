@@ -7,6 +7,7 @@ import type { DaemonStartOptions } from "./daemon/command.js";
 import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
+import { addAuthDoctor } from "./auth-program.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
@@ -292,11 +293,13 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStatus(globals(command))));
   startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(async () => (await daemonCommands()).daemonRun(options)));
 
-  program
+  const auth = program
     .command("auth <server>")
     .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
     .option("--no-open", "only print the URL to open (a machine without a browser)")
-    .action((server: string, options: { open?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
+    .option("--no-browser", "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)")
+    .action((server: string, options: { open?: boolean; browser?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
+  addAuthDoctor(auth, run);
 
   program
     .command("logout <server>")

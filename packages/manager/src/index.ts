@@ -11,7 +11,7 @@ export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredSe
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type FileToolCacheOptions, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
-export { DEFAULT_CALLBACK_PORT, defaultTokenDir, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
+export { DEFAULT_CALLBACK_PORT, defaultTokenDir, diagnoseServerAuthorization, type AuthorizeServerOptions, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
 export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";
 export { searchRegistry, getRegistryServer, registryStatus, type RegistryRequestOptions, type RegistrySearchOptions } from "./registry/client.js";
 export { configFromRegistry, registryKinds, type RegistryChoices, type RegistryConfig, type RegistryPackageKind } from "./registry/config.js";

@@ -6,6 +6,7 @@ import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.
 import { DEFAULT_RECONNECT, Semaphore, fanOut, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
+import type { AuthorizeServerOptions } from "./oauth.js";
 import { DAY, notify, type ListKind } from "./server.js";
 import type { ServerSupervisor, SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
@@ -216,7 +217,7 @@ export class MCPManager {
    * on the config's `oauth.callbackPort` (default 33418) and the browser, or only `onUrl` with
    * `open: false`. The tokens land in the token store, where every later connection finds them.
    */
-  authorizeServer(name: string, config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined } = {}): Promise<void> {
+  authorizeServer(name: string, config: MCPServerConfig, options: AuthorizeServerOptions = {}): Promise<void> {
     return this.#credentials.authorize(name, config, options);
   }
 

@@ -1,7 +1,7 @@
 // A server's `oauth` config field, the manager's `oauth` option, and the OAuth provider and token store they give.
 import type { MCPServerConfig } from "@mcp/client";
 import { createHttpFetch } from "@mcp/transport-http";
-import { FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type TokenStore } from "@mcp/oauth";
+import { diagnoseAuthorization, FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type DiagnoseOptions, type DoctorReport, type OAuthProviderOptions, type TokenStore } from "@mcp/oauth";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { userConfigDir } from "./config/families.js";
@@ -19,6 +19,12 @@ export interface ServerOAuthConfig {
   scopes?: string | string[] | undefined;
   /** The HTTPS URL of this client's Client ID Metadata Document. */
   clientMetadataUrl?: string | undefined;
+  /**
+   * The identity-provider profile (`entra`, `cognito`, `okta`, `auth0`, `keycloak`, `google`,
+   * `github`) when detection from the issuer does not find it; `false` applies none (see
+   * `@mcp/oauth`'s README). An unknown name fails the server with an `OAuthError` naming the known ones.
+   */
+  profile?: string | false | undefined;
 }
 
 /** The manager's `oauth` option. */
@@ -30,6 +36,16 @@ export interface ManagerOAuthOptions {
    * usable token fails with "needs authorization", and `authorizeServer()` is the way in.
    */
   authorize?: ((server: string, request: Parameters<Authorize>[0]) => ReturnType<Authorize>) | undefined;
+}
+
+/** Options of `MCPManager.authorizeServer`. */
+export interface AuthorizeServerOptions {
+  /** `false`: only `onUrl`, no browser (the loopback listener still waits for the redirect). */
+  open?: boolean | undefined;
+  onUrl?: ((url: string) => void) | undefined;
+  timeoutMs?: number | undefined;
+  /** A user step instead of the loopback listener and the browser, e.g. one that reads the redirect URL a user pastes (a machine with no browser). */
+  authorize?: Authorize | undefined;
 }
 
 /** The loopback port of the redirect URI when a config names none. */
@@ -62,24 +78,38 @@ export function wantsOAuth(config: MCPServerConfig): boolean {
   return oauthConfigOf(config) !== false;
 }
 
-/** An OAuth provider for one server's config, with the given user step (or none). */
-export function providerFor(name: string, config: MCPServerConfig, store: TokenStore, authorize: ManagerOAuthOptions["authorize"]): OAuthProvider {
+/** What a server's config says of its OAuth client: the options a provider and the doctor share. */
+function clientOptionsFor(name: string, config: MCPServerConfig): Pick<OAuthProviderOptions, "serverUrl" | "redirectUri" | "clientId" | "clientSecret" | "clientMetadataUrl" | "clientName" | "scopes" | "profile" | "fetch"> {
   const settings = oauthConfigOf(config) || {};
   const port = settings.callbackPort ?? DEFAULT_CALLBACK_PORT;
   const scopes = typeof settings.scopes === "string" ? settings.scopes.split(" ").filter(Boolean) : settings.scopes;
-  return new OAuthProvider({
+  return {
     serverUrl: (config as { url: string }).url,
     redirectUri: loopbackRedirectUri(port),
-    authorize: authorize ? (request) => authorize(name, request) : undefined,
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     clientMetadataUrl: settings.clientMetadataUrl,
     clientName: "mcp-client-stack",
     scopes,
-    store,
+    profile: settings.profile,
     // Discovery, registration and tokens go the way the server's own requests go (its proxy, its CA).
     fetch: createHttpFetch({ proxy: (config as { proxy?: string | false }).proxy, ca: (config as { ca?: string }).ca, serverName: name }),
-  });
+  };
+}
+
+/** An OAuth provider for one server's config, with the given user step (or none). */
+export function providerFor(name: string, config: MCPServerConfig, store: TokenStore, authorize: ManagerOAuthOptions["authorize"]): OAuthProvider {
+  return new OAuthProvider({ ...clientOptionsFor(name, config), authorize: authorize ? (request) => authorize(name, request) : undefined, store });
+}
+
+/**
+ * Diagnoses the OAuth sign-in of one HTTP server's config (the CLI's `mcp auth doctor`): the
+ * config's client id, secret, scopes, profile, callback port, proxy and CA, as a sign-in would
+ * use them. See `diagnoseAuthorization` of `@mcp/oauth`. Stores nothing.
+ */
+export function diagnoseServerAuthorization(name: string, config: MCPServerConfig, options: Pick<DiagnoseOptions, "authorize" | "trace" | "timeoutMs" | "register"> = {}): Promise<DoctorReport> {
+  const { serverUrl, ...client } = clientOptionsFor(name, config);
+  return diagnoseAuthorization(serverUrl, { ...client, ...options });
 }
 
 /** The store a manager uses: the one given, else the default token folder. */

@@ -22,11 +22,15 @@ afterAll(async () => {
 });
 
 async function lastErrorCodeOf(config: Record<string, unknown>, options: ConstructorParameters<typeof MCPManager>[0] = {}): Promise<unknown> {
+  return (await statusOf(config, options))?.lastErrorCode;
+}
+
+async function statusOf(config: Record<string, unknown>, options: ConstructorParameters<typeof MCPManager>[0] = {}): Promise<ReturnType<MCPManager["getConnectionStatus"]>> {
   const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
   const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir, reconnect: false, oauth: { store: new MemoryTokenStore() }, ...options });
   try {
     await manager.connectServers({ s: { type: "http", url, fallbackToSse: false, ...config } as never });
-    return manager.getConnectionStatus("s")?.lastErrorCode;
+    return manager.getConnectionStatus("s");
   } finally {
     await manager.disconnectAll();
     rmSync(cacheDir, { recursive: true, force: true });
@@ -39,6 +43,15 @@ describe("OAuth in the manager", () => {
     expect(await lastErrorCodeOf({ headers: { Authorization: "Bearer static" } })).toBe("http_error");
     expect(await lastErrorCodeOf({ oauth: false })).toBe("http_error");
     expect(await lastErrorCodeOf({}, { oauth: false })).toBe("http_error");
+  });
+});
+
+describe("the oauth.profile field", () => {
+  it("an unknown profile fails the server with an OAuthError naming the known ones; a known one is taken", async () => {
+    const unknown = await statusOf({ oauth: { profile: "azure" } });
+    expect(unknown).toMatchObject({ lastErrorCode: "oauth_error", lastError: expect.stringContaining('Unknown OAuth provider profile "azure" (known: entra, cognito, okta, auth0, keycloak, google, github)') });
+    // A known one gets as far as the server's refusal, as without a profile.
+    expect(await statusOf({ oauth: { profile: "entra" } })).toMatchObject({ lastErrorCode: "oauth_error", lastError: expect.not.stringContaining("Unknown OAuth provider profile") });
   });
 });
 

@@ -2,35 +2,10 @@
 import { redactUrl } from "@mcp/jsonrpc";
 import { OAuthError } from "./errors.js";
 import { readOAuthBody } from "./http.js";
+import type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./metadata.js";
+import { profileFor, profileIssuer, profileMetadata, type ProfileChoice, type ProviderProfile } from "./profile.js";
 
-/** The `fetch` this package uses; inject one to route or observe its requests. */
-export type OAuthFetch = (input: string, init?: RequestInit) => Promise<Response>;
-
-/** Protected Resource Metadata (RFC 9728), the fields this package reads. */
-export interface ProtectedResourceMetadata {
-  resource?: string | undefined;
-  authorization_servers?: string[] | undefined;
-  scopes_supported?: string[] | undefined;
-  [key: string]: unknown;
-}
-
-/** Authorization Server Metadata (RFC 8414 / OpenID Connect Discovery), the fields this package reads. */
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  authorization_endpoint?: string | undefined;
-  token_endpoint?: string | undefined;
-  registration_endpoint?: string | undefined;
-  scopes_supported?: string[] | undefined;
-  response_types_supported?: string[] | undefined;
-  grant_types_supported?: string[] | undefined;
-  code_challenge_methods_supported?: string[] | undefined;
-  token_endpoint_auth_methods_supported?: string[] | undefined;
-  client_id_metadata_document_supported?: boolean | undefined;
-  authorization_response_iss_parameter_supported?: boolean | undefined;
-  /** The DPoP proof algorithms the server takes (RFC 9449 §5.1). */
-  dpop_signing_alg_values_supported?: string[] | undefined;
-  [key: string]: unknown;
-}
+export type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./metadata.js";
 
 /** What discovery found for one MCP server. */
 export interface Discovery {
@@ -50,6 +25,8 @@ export interface Discovery {
   metadata: AuthorizationServerMetadata;
   /** True when no metadata document was found and the 2025-03-26 default endpoints are used. */
   defaultEndpoints: boolean;
+  /** The identity-provider profile the flow applies (chosen, or detected from the issuer). */
+  profile?: ProviderProfile | undefined;
 }
 
 /** The MCP server URL without fragment (and without a lone trailing slash): RFC 8707's resource. */
@@ -174,27 +151,43 @@ export async function discoverAuthorizationServer(fetchImpl: OAuthFetch, issuer:
 }
 
 /**
- * Everything needed to authorize against `serverUrl`: Protected Resource Metadata (from the
- * challenge's URL or the well-known ones), then its first authorization server's metadata. A
- * server without Protected Resource Metadata is treated as MCP 2025-03-26 describes: the
- * authorization server is the server's origin, with `/authorize`, `/token` and `/register` when
- * it publishes no metadata either.
+ * The metadata of the authorization server `named` (the first of the protected resource
+ * metadata's `authorization_servers`), as the provider profile that applies to it gives it: the
+ * issuer it rewrites to, the endpoints of a provider with no metadata document (no request made),
+ * and the fields it fills in. {@link OAuthError} when the server publishes none.
  */
-export async function discover(fetchImpl: OAuthFetch, serverUrl: string, resourceMetadataUrl: string | undefined, protocolVersion?: string): Promise<Discovery> {
+export async function authorizationServerFor(fetchImpl: OAuthFetch, named: string, protocolVersion?: string, choice?: ProfileChoice): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; profile: ProviderProfile | undefined }> {
+  const profile = profileFor(named, choice);
+  const issuer = profileIssuer(named, profile);
+  const metadata = profile?.metadata ? { ...profile.metadata, issuer } : await discoverAuthorizationServer(fetchImpl, issuer, protocolVersion);
+  if (!metadata) throw new OAuthError("metadata", `The authorization server ${redactUrl(issuer)} publishes no metadata (tried ${metadataUrls(issuer).map(redactUrl).join(", ")})`);
+  return { issuer, metadata: profileMetadata(metadata, profile), profile };
+}
+
+/**
+ * Everything needed to authorize against `serverUrl`: Protected Resource Metadata (from the
+ * challenge's URL or the well-known ones), then its first authorization server's metadata, as
+ * the provider profile that applies gives it (`profile`: see {@link ProfileChoice}). A server
+ * without Protected Resource Metadata is treated as MCP 2025-03-26 describes: the authorization
+ * server is the server's origin, with `/authorize`, `/token` and `/register` when it publishes
+ * no metadata either.
+ */
+export async function discover(fetchImpl: OAuthFetch, serverUrl: string, resourceMetadataUrl: string | undefined, protocolVersion?: string, profile?: ProfileChoice): Promise<Discovery> {
   const resource = canonicalResource(serverUrl);
   const resourceMetadata = await discoverResourceMetadata(fetchImpl, serverUrl, resourceMetadataUrl, protocolVersion);
   if (resourceMetadata) {
-    const issuer = resourceMetadata.authorization_servers![0]!;
-    const metadata = await discoverAuthorizationServer(fetchImpl, issuer, protocolVersion);
-    if (!metadata) throw new OAuthError("metadata", `The authorization server ${redactUrl(issuer)} publishes no metadata (tried ${metadataUrls(issuer).map(redactUrl).join(", ")})`);
+    const server = await authorizationServerFor(fetchImpl, resourceMetadata.authorization_servers![0]!, protocolVersion, profile);
     const resourceIndicator = typeof resourceMetadata.resource === "string" ? resourceMetadata.resource : resource;
-    return { resource, resourceIndicator, resourceMetadata, issuer, metadata, defaultEndpoints: false };
+    return { resource, resourceIndicator, resourceMetadata, issuer: server.issuer, metadata: server.metadata, defaultEndpoints: false, profile: server.profile };
   }
   const origin = new URL(serverUrl).origin;
   // 2025-03-26 had no issuer rule for this document (it lives at the server's root whatever the
   // issuer): take the issuer it names.
   const metadata = await discoverAuthorizationServer(fetchImpl, origin, protocolVersion, false);
-  if (metadata) return { resource, resourceIndicator: resource, resourceMetadata: undefined, issuer: metadata.issuer, metadata, defaultEndpoints: false };
+  if (metadata) {
+    const found = profileFor(metadata.issuer, profile);
+    return { resource, resourceIndicator: resource, resourceMetadata: undefined, issuer: metadata.issuer, metadata: profileMetadata(metadata, found), defaultEndpoints: false, profile: found };
+  }
   return {
     resource,
     resourceIndicator: resource,
@@ -202,5 +195,6 @@ export async function discover(fetchImpl: OAuthFetch, serverUrl: string, resourc
     issuer: origin,
     metadata: { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` },
     defaultEndpoints: true,
+    profile: undefined,
   };
 }

@@ -3,7 +3,8 @@ import { redactUrl } from "@mcp/jsonrpc";
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";
-import { createPkce, createState } from "./pkce.js";
+import { createPkce, createState, type Pkce } from "./pkce.js";
+import { profileValue } from "./profile.js";
 import type { StoredTokens } from "./token-store.js";
 import { requestToken } from "./token-endpoint.js";
 
@@ -24,15 +25,7 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
   const client = await ctx.client(found, redirectUri);
   const pkce = await createPkce();
   const state = createState();
-  const url = new URL(metadata.authorization_endpoint);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("client_id", client.clientId);
-  url.searchParams.set("redirect_uri", redirectUri);
-  url.searchParams.set("code_challenge", pkce.challenge);
-  url.searchParams.set("code_challenge_method", pkce.method);
-  url.searchParams.set("state", state);
-  if (scope) url.searchParams.set("scope", scope);
-  url.searchParams.set("resource", found.resourceIndicator);
+  const url = authorizationUrl(found, client.clientId, redirectUri, pkce, state, scope);
 
   const answer = await authorize({ url, state, redirectUri });
   if (answer.state !== state) throw new OAuthError("authorization", "The authorization response's state does not match the request's; refusing it");
@@ -43,4 +36,23 @@ export async function authorizationCodeGrant(ctx: GrantContext, found: Discovery
     throw new OAuthError("authorization", `The authorization server ${redactUrl(found.issuer)} promises an iss parameter, and the response has none; refusing it`);
   }
   return requestToken(ctx.fetch, found, client, "token", { grant_type: "authorization_code", code: answer.code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, ctx.options.clientAssertionKey, ctx.dpopKey());
+}
+
+/**
+ * The authorization request (RFC 6749 §4.1.1) as this flow sends it: PKCE S256, `state`, the
+ * scope, `resource` (RFC 8707) unless the provider profile says the server refuses it, and the
+ * profile's extra parameters.
+ */
+export function authorizationUrl(found: Discovery, clientId: string, redirectUri: string, pkce: Pkce, state: string, scope: string | undefined): URL {
+  const url = new URL(found.metadata.authorization_endpoint ?? "");
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("code_challenge", pkce.challenge);
+  url.searchParams.set("code_challenge_method", pkce.method);
+  url.searchParams.set("state", state);
+  if (scope) url.searchParams.set("scope", scope);
+  if (found.profile?.resourceParameter !== false) url.searchParams.set("resource", found.resourceIndicator);
+  for (const [name, value] of Object.entries(found.profile?.authorizationParams ?? {})) url.searchParams.set(name, profileValue(value, found.resourceIndicator));
+  return url;
 }

@@ -1,6 +1,7 @@
 import type { Discovery, OAuthFetch } from "./discovery.js";
 import type { DpopKey } from "./dpop.js";
 import type { ClientAssertionKey } from "./jwt.js";
+import type { ProfileChoice } from "./profile.js";
 import type { StoredClient, TokenStore } from "./token-store.js";
 
 // The provider's options and the shapes of its user step.
@@ -57,6 +58,24 @@ export interface EnterpriseOptions {
   clientSecret?: string | undefined;
 }
 
+/** What the user is told: where to go and which code to enter (RFC 8628 §3.2–3.3). */
+export interface DeviceCodePrompt {
+  userCode: string;
+  verificationUri: string;
+  /** The verification URI with the code in it, when the server gives one (for a QR code or a link). */
+  verificationUriComplete?: string | undefined;
+  /** Seconds until the code expires. */
+  expiresIn: number;
+}
+
+/** The user's side of the `device_code` grant. */
+export interface DeviceOptions {
+  /** Tells the user where to go and which code to enter; the grant then polls until they have. */
+  onCode(prompt: DeviceCodePrompt): void;
+  /** Aborts the polling (the grant rejects with an `OAuthError`). */
+  signal?: AbortSignal | undefined;
+}
+
 /** The workload's credential for the `workload_identity` grant. */
 export interface WorkloadIdentityOptions {
   /**
@@ -78,7 +97,12 @@ export interface OAuthProviderOptions {
    * bearer grant; see `enterprise`), or `workload_identity` (Workload Identity Federation: the
    * workload's own JWT from its platform is the grant, RFC 7523; see `workloadIdentity`).
    */
-  grant?: "authorization_code" | "client_credentials" | "enterprise" | "workload_identity" | undefined;
+  grant?: "authorization_code" | "client_credentials" | "device_code" | "enterprise" | "workload_identity" | undefined;
+  /**
+   * For the `device_code` grant (RFC 8628; a machine with no browser, or no keyboard): `onCode`
+   * shows the user the code to enter and where; `signal` stops the polling.
+   */
+  device?: DeviceOptions | undefined;
   /** For the `enterprise` grant: where and how to exchange the ID token (RFC 8693). */
   enterprise?: EnterpriseOptions | undefined;
   /** For the `workload_identity` grant: the workload's JWT. */
@@ -123,6 +147,13 @@ export interface OAuthProviderOptions {
    * authorization server lists `ES256`. The key is stored with the tokens.
    */
   dpop?: boolean | undefined;
+  /**
+   * The identity-provider profile (`"entra"`, `"cognito"`, `"okta"`, `"auth0"`, `"keycloak"`,
+   * `"google"`, `"github"`, or a `ProviderProfile` of one's own): what that provider does
+   * differently (no `resource`, `.default` scopes, no metadata document…). By default it is
+   * detected from the authorization server's issuer; `false` applies none.
+   */
+  profile?: ProfileChoice;
   /** Sent as `MCP-Protocol-Version` on discovery requests. */
   protocolVersion?: string | undefined;
 }
@@ -132,7 +163,7 @@ export interface GrantContext {
   readonly options: OAuthProviderOptions;
   readonly fetch: OAuthFetch;
   /** The client for this redirect URI: pre-registered, a metadata document, or registered now. */
-  client(found: Discovery, redirectUri: string): Promise<StoredClient>;
+  client(found: Discovery, redirectUri: string | undefined): Promise<StoredClient>;
   /** The DPoP key this flow binds its tokens to, when it uses DPoP. */
   dpopKey(): DpopKey | undefined;
 }

@@ -6,15 +6,18 @@ import { OAuthError } from "./errors.js";
 import { DEFAULT_OAUTH_TIMEOUT_MS, withDeadline } from "./http.js";
 import { authorizationCodeGrant } from "./grant-authorization-code.js";
 import { clientCredentialsGrant } from "./grant-client-credentials.js";
+import { deviceCodeGrant } from "./grant-device.js";
 import { enterpriseGrant } from "./grant-enterprise.js";
 import { workloadIdentityGrant } from "./grant-workload.js";
 import { DpopKey, type EcJwk } from "./dpop.js";
 import type { AuthRequest, GrantContext, OAuthProviderOptions, UnauthorizedContext } from "./options.js";
+import { profileNamed } from "./profile.js";
+import { chooseScope, registerClient } from "./registration.js";
 import { MemoryTokenStore, type StoredClient, type StoredCredentials, type TokenStore } from "./token-store.js";
-import { isLoopback, postForm, preRegisteredClient, requestToken } from "./token-endpoint.js";
+import { preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /** Each grant of the `grant` option, one file each. */
-const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
+const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, device_code: deviceCodeGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -52,6 +55,8 @@ export class OAuthProvider {
   readonly #grants: GrantContext;
 
   constructor(options: OAuthProviderOptions) {
+    // An unknown profile name is a mistake in the config: said now, not at the first 401.
+    if (typeof options.profile === "string") profileNamed(options.profile);
     this.#options = options;
     this.#fetch = withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS);
     this.#store = options.store ?? new MemoryTokenStore();
@@ -221,7 +226,7 @@ export class OAuthProvider {
   }
 
   async #discover(challenge: BearerChallenge): Promise<Discovery> {
-    const found = await discover(this.#fetch, this.#options.serverUrl, challenge.resourceMetadata, this.#options.protocolVersion);
+    const found = await discover(this.#fetch, this.#options.serverUrl, challenge.resourceMetadata, this.#options.protocolVersion, this.#options.profile);
     this.#discovery = found;
     // Credentials of another issuer are never used with this one.
     if (!this.#credentials || !sameIssuer(this.#credentials.issuer, found.issuer)) {
@@ -232,7 +237,7 @@ export class OAuthProvider {
 
   async #fullFlow(challenge: BearerChallenge, stepUp: boolean, discovered?: Discovery): Promise<void> {
     const found = discovered ?? (await this.#discover(challenge));
-    const scope = this.#scopeFor(challenge, found, stepUp);
+    const scope = chooseScope(this.#options, challenge, found, stepUp);
     const grant = this.#options.grant ?? "authorization_code";
     this.#flowKey = this.#usesDpop(challenge, found) ? ((await this.#storedKey()) ?? (await DpopKey.generate())) : undefined;
     try {
@@ -258,19 +263,8 @@ export class OAuthProvider {
     return supported && (wanted === true || challenge.dpop === true);
   }
 
-  /** Scope selection (MCP 2025-11-25): the challenge's, else `scopes_supported`, else none; `offline_access` added when the server offers it. */
-  #scopeFor(challenge: BearerChallenge, found: Discovery, stepUp: boolean): string | undefined {
-    let scopes: string[];
-    if (this.#options.scopes) scopes = [...this.#options.scopes];
-    else if (challenge.scope) scopes = challenge.scope.split(" ").filter(Boolean);
-    else if (!stepUp && found.resourceMetadata?.scopes_supported) scopes = [...found.resourceMetadata.scopes_supported];
-    else scopes = [];
-    if ((this.#options.grant ?? "authorization_code") === "authorization_code" && found.metadata.scopes_supported?.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
-    return scopes.length > 0 ? scopes.join(" ") : undefined;
-  }
-
   /** Registration in the spec's order: pre-registered, a Client ID Metadata Document, then Dynamic Client Registration. */
-  async #client(found: Discovery, redirectUri: string): Promise<StoredClient> {
+  async #client(found: Discovery, redirectUri: string | undefined): Promise<StoredClient> {
     const options = this.#options;
     const configured = preRegisteredClient(options, found);
     if (configured) return { ...configured, redirectUri };
@@ -281,26 +275,9 @@ export class OAuthProvider {
     if (known && known.redirectUri === redirectUri) return known;
     const endpoint = found.metadata.registration_endpoint;
     if (!endpoint) {
-      throw new OAuthError("registration", `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); configure a clientId`);
+      throw new OAuthError("registration", `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); ${found.profile?.registration ?? "configure a clientId"}`);
     }
-    const supported = found.metadata.token_endpoint_auth_methods_supported;
-    const wanted = (supported ? ["client_secret_basic", "client_secret_post", "none"].find((m) => supported.includes(m)) : undefined) ?? "client_secret_basic";
-    const registration = JSON.stringify({
-      client_name: options.clientName ?? "mcp-client-stack",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: wanted,
-      // SEP-837: a loopback redirect is a native application's; anything else a web one's.
-      application_type: isLoopback(redirectUri) ? "native" : "web",
-    });
-    const body = await postForm(this.#fetch, "registration", "registration endpoint", endpoint, { "content-type": "application/json", accept: "application/json" }, registration, "client_id");
-    const client: StoredClient = {
-      clientId: body["client_id"],
-      clientSecret: typeof body["client_secret"] === "string" ? body["client_secret"] : undefined,
-      tokenEndpointAuthMethod: typeof body["token_endpoint_auth_method"] === "string" ? body["token_endpoint_auth_method"] : wanted,
-      redirectUri,
-    };
+    const client = await registerClient(this.#fetch, found, options.clientName, redirectUri);
     await this.#save({ client });
     return client;
   }

@@ -23,7 +23,7 @@ export const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
  * authentication: as configured, else `private_key_jwt` with a key, the server's secret method
  * with a secret, `none` without either. Every grant and the refresh use this one answer.
  */
-export function preRegisteredClient(options: OAuthProviderOptions, found: Discovery): StoredClient | undefined {
+export function preRegisteredClient(options: Pick<OAuthProviderOptions, "clientId" | "clientSecret" | "clientAssertionKey" | "tokenEndpointAuthMethod">, found: Discovery): StoredClient | undefined {
   const { clientId, clientSecret, clientAssertionKey, tokenEndpointAuthMethod } = options;
   if (!clientId) return undefined;
   const method = tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? secretMethod(found) : "none");
@@ -45,27 +45,9 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
   const endpoint = found.metadata.token_endpoint;
   if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
   const body = new URLSearchParams(params);
-  body.set("resource", found.resourceIndicator);
-  const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
-  switch (client.tokenEndpointAuthMethod) {
-    case "client_secret_basic":
-      headers["authorization"] = basicAuth(client.clientId, client.clientSecret ?? "");
-      break;
-    case "client_secret_post":
-      body.set("client_id", client.clientId);
-      body.set("client_secret", client.clientSecret ?? "");
-      break;
-    case "private_key_jwt": {
-      if (!key) throw new OAuthError(step, "private_key_jwt needs a clientAssertionKey");
-      body.set("client_id", client.clientId);
-      body.set("client_assertion_type", JWT_BEARER);
-      body.set("client_assertion", clientAssertion(key, client.clientId, found.issuer));
-      break;
-    }
-    default:
-      // A workload identity grant may have no client id at all.
-      if (client.clientId !== "") body.set("client_id", client.clientId);
-  }
+  // A provider profile may say the server refuses `resource` (Entra ID, Google, GitHub).
+  if (found.profile?.resourceParameter !== false) body.set("resource", found.resourceIndicator);
+  const headers = authenticate(client, body, step, key, found.issuer);
   let answer: Record<string, unknown> & Record<"access_token", string>;
   if (dpop) {
     const proofHeaders = async (): Promise<Record<string, string>> => ({ ...headers, dpop: await dpop.proof({ method: "POST", url: endpoint }) });
@@ -89,6 +71,35 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? Date.now() + expiresIn * 1000 : undefined,
     scope: typeof answer["scope"] === "string" ? answer["scope"] : scope,
   };
+}
+
+/**
+ * The client's authentication on a request to the token endpoint (or another endpoint that
+ * authenticates clients the same way, such as the device authorization endpoint): Basic, the
+ * secret or an assertion in `body`, or only `client_id`. Returns the request's headers.
+ */
+export function authenticate(client: StoredClient, body: URLSearchParams, step: "token" | "refresh", key: ClientAssertionKey | undefined, issuer: string): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
+  switch (client.tokenEndpointAuthMethod) {
+    case "client_secret_basic":
+      headers["authorization"] = basicAuth(client.clientId, client.clientSecret ?? "");
+      break;
+    case "client_secret_post":
+      body.set("client_id", client.clientId);
+      body.set("client_secret", client.clientSecret ?? "");
+      break;
+    case "private_key_jwt": {
+      if (!key) throw new OAuthError(step, "private_key_jwt needs a clientAssertionKey");
+      body.set("client_id", client.clientId);
+      body.set("client_assertion_type", JWT_BEARER);
+      body.set("client_assertion", clientAssertion(key, client.clientId, issuer));
+      break;
+    }
+    default:
+      // A workload identity grant may have no client id at all.
+      if (client.clientId !== "") body.set("client_id", client.clientId);
+  }
+  return headers;
 }
 
 /**

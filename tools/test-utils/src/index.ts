@@ -149,6 +149,7 @@ export { buildV2Server, spawnV2Stdio, startV2HttpServer, v2StdioEntry, type V2Ht
 export { SKILL_FILES, startV2SkillsServer, type SkillTamper, type V2SkillsServer } from "./sdk-v2-skills.js";
 export { startTasksServer, type TasksServer, type TasksServerRequest } from "./tasks-server.js";
 export { startSdkOAuthServer, type SdkOAuthServer } from "./sdk-oauth.js";
+export { startOidcServer, type OidcServer, type OidcServerOptions } from "./oidc.js";
 export { startProxy, type TestProxy, type TestProxyOptions } from "./proxy.js";
 export { makeCertificates, type TestCertificates } from "./certs.js";
 export { startRedis, type TestRedis } from "./redis.js";

@@ -1,0 +1,14 @@
+// `mcp auth doctor`: its flags and help, registered under `mcp auth`.
+import type { Command } from "commander";
+import type { GlobalOptions } from "./session.js";
+
+/** Adds `doctor <server>` under the `auth` command. */
+export function addAuthDoctor(auth: Command, run: (task: () => Promise<number>) => void): void {
+  auth
+    .command("doctor <server>")
+    .description("why sign-in to an HTTP server (a configured name or a URL) fails: each step with its spec clause and what to do; exit 1 when one fails")
+    .option("--trace <file>", "write every request and answer, secrets redacted, to a file to attach to an issue")
+    .option("--sign-in", "complete a sign-in in the browser (redirect to 127.0.0.1) so that iss, the token, its refresh and the server's acceptance are checked too; nothing is saved")
+    .option("--no-open", "with --sign-in: only print the URL to open")
+    .action((target: string, options: { trace?: string; signIn?: boolean; open?: boolean }, command: Command) => run(async () => (await import("./auth-doctor.js")).authDoctorCommand(command.optsWithGlobals<GlobalOptions>(), target, options)));
+}
