@@ -2,54 +2,10 @@
 // (oidc-provider, on loopback) reach the upstream; every bad token is refused with the status and
 // challenge the MCP authorization spec says, and nothing of it reaches the upstream (an SDK v2
 // server that records every request it gets). Static tokens keep working beside the issuer's.
-import { createServer, type Server } from "node:http";
-import { MCPManager } from "@mcp/manager";
 import { importJWK, SignJWT } from "jose";
 import { signingKey, startIdp, startV2HttpServer, type TestIdp, type V2HttpServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
-
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
-
-export interface OidcGateway {
-  url: string;
-  origin: string;
-  gateway: McpGateway;
-  manager: MCPManager;
-  stop(): Promise<void>;
-}
-
-/** A gateway on its own node:http server (every path its), over `upstream`, its audience its own `/mcp` URL. */
-export async function oidcGateway(upstream: string, options: (origin: string) => Partial<CreateGatewayOptions>): Promise<OidcGateway> {
-  const ref: { gateway?: McpGateway } = {};
-  const server: Server = createServer((req, res) => void ref.gateway!.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const manager = new MCPManager({ cache: false });
-  await manager.connectServers({ up: { type: "http", url: upstream } });
-  const gateway = (ref.gateway = createGateway(manager, { fastPath: process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk", ...options(origin) }));
-  return {
-    url: `${origin}/mcp`,
-    origin,
-    gateway,
-    manager,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await gateway.close();
-      await manager.disconnectAll();
-    },
-  };
-}
-
-/** A `tools/call` of `up__add` as a 2026-07-28 caller sends it, with `token` (if any). */
-export function callAdd(url: string, token: string | undefined, a = 2, b = 3): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a, b }, _meta: META } }),
-  });
-}
+import { callAdd, oidcGateway, type OidcGateway } from "./oidc-helpers.js";
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
 
