@@ -29,7 +29,7 @@ export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers">, O
   /**
    * Every caller there is, when you know them: with exactly one, what an upstream server sends
    * that no call ties is that caller's (see the README). Default: the callers of `tokens`, else
-   * unknown (several).
+   * unknown (several). With `oidc`, always unknown.
    */
   callers?: readonly Caller[] | undefined;
   /**
@@ -93,7 +93,7 @@ export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
  */
 export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
   const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
-  for (const caller of callers ?? []) {
+  for (const caller of [...(callers ?? []), ...(options.oidc?.rules ?? []).map((rule) => rule.caller), ...(options.oidc?.defaults ? [{ name: "(issuer's tokens)", ...options.oidc.defaults }] : [])]) {
     if (caller.view !== undefined && !options.views?.has(caller.view)) throw new InvalidConfigError(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`, { field: "view" });
   }
   const metricsOption = options.operations?.metrics;
@@ -101,7 +101,8 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
   // Metrics are counted from the audit entries: with both, each entry goes to both.
   const given = options.audit;
   const audit = metrics && given ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry)) : (metrics?.record ?? given);
-  const core = new Gateway(manager, { ...options, callers, audit });
+  // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
+  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit });
   if (options.handlers) bindHandlers(options.handlers, core);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc);

@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { InvalidConfigError } from "@mcp/client";
-import type { Authenticate } from "./http.js";
 import type { Caller } from "./policy.js";
 import { AuthRefusal } from "./refusal.js";
 
@@ -54,6 +53,9 @@ export interface OidcOptions {
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
 export const OIDC_ALGORITHMS: readonly string[] = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+/** How many valid tokens are remembered (until each expires) so that they are not checked again on every request. */
+export const OIDC_CHECKED_TOKENS = 1000;
 
 /** Where RFC 9728 puts a resource's metadata: the well-known path, then the resource's own path. */
 export function resourceMetadataUrl(resource: string): string {
@@ -118,8 +120,8 @@ async function discover(issuer: string, signal: AbortSignal): Promise<IssuerMeta
 
 /** What {@link oidcAuthenticate} gives: the `authenticate` of the gateway and what the metadata endpoint serves. */
 export interface OidcAuth {
-  /** Checks a request's bearer token; throws an {@link AuthRefusal} saying why it is refused. */
-  authenticate: Authenticate;
+  /** Checks a request's bearer token (an `Authenticate`); throws an {@link AuthRefusal} saying why it is refused. */
+  authenticate: (req: IncomingMessage) => Promise<Caller>;
   /** The resource URL, and the URL of its metadata (RFC 9728). */
   readonly resource: string;
   readonly metadataUrl: string;
@@ -175,10 +177,24 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     return finding;
   };
 
-  const authenticate: Authenticate = async (req: IncomingMessage) => {
+  // Tokens already checked, until they expire: a caller sends the same token with every request,
+  // and a signature check costs far more than a lookup. Bounded; the oldest goes first.
+  const checked = new Map<string, { caller: Caller; expiresAt: number }>();
+  const remember = (token: string, caller: Caller, exp: number): Caller => {
+    if (checked.size >= OIDC_CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
+    checked.set(token, { caller, expiresAt: exp * 1000 });
+    return caller;
+  };
+
+  const authenticate = async (req: IncomingMessage): Promise<Caller> => {
     const header = req.headers.authorization;
     const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
     if (!match) throw new AuthRefusal("missing_token", 401, header ? "The Authorization header is not a bearer token" : "A bearer token is required", challenge(header ? 'error="invalid_request"' : ""));
+    const known = checked.get(match[1]!);
+    if (known) {
+      if (known.expiresAt > Date.now()) return known.caller;
+      checked.delete(match[1]!);
+    }
     let jwks: ReturnType<typeof createRemoteJWKSet>;
     try {
       jwks = await keySet();
@@ -201,10 +217,10 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       if (missing.length > 0) throw new AuthRefusal("insufficient_scope", 403, `The access token lacks the scope ${missing.join(" ")}`, challenge(`error="insufficient_scope", scope=${quoted(required.join(" "))}, error_description=${quoted(`the scope ${missing.join(" ")} is required`)}`));
     }
     const id = oidcCallerId(options.issuer, subject);
-    if (!options.rules) return { ...options.defaults, id, name: `oidc:${subject}` };
+    if (!options.rules) return remember(match[1]!, { ...options.defaults, id, name: `oidc:${subject}` }, payload.exp!);
     const rule = options.rules.find((r) => holds(payload[r.claim], r.value, r.claim));
     if (!rule) throw new AuthRefusal("insufficient_scope", 403, `No caller rule matches the access token of "${subject}"`, challenge(`error="insufficient_scope", error_description=${quoted("no caller rule matches this token")}`));
-    return { ...rule.caller, id, name: `${rule.caller.name}:${subject}` };
+    return remember(match[1]!, { ...rule.caller, id, name: `${rule.caller.name}:${subject}` }, payload.exp!);
   };
 
   return {

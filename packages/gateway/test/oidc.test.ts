@@ -4,7 +4,9 @@
 // server that records every request it gets). Static tokens keep working beside the issuer's.
 import { importJWK, SignJWT } from "jose";
 import { signingKey, startIdp, startV2HttpServer, type TestIdp, type V2HttpServer } from "mcp-test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { IncomingMessage } from "node:http";
+import { oidcAuthenticate, oidcCallerId, parseCallers, parseClaimRules } from "../src/index.js";
 import { callAdd, oidcGateway, type OidcGateway } from "./oidc-helpers.js";
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -119,6 +121,28 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
   });
 });
 
+describe("a token checked once is remembered until it expires, not after", () => {
+  let idp: TestIdp;
+  afterAll(() => idp?.stop());
+
+  it("accepts it again from memory, and refuses it once past its exp (and the leeway)", async () => {
+    idp = await startIdp({ clients: ["alice"] });
+    const resource = "http://127.0.0.1:1/mcp";
+    const auth = oidcAuthenticate({ issuer: idp.issuer, audience: resource, clockToleranceSeconds: 5 });
+    const request = { headers: { authorization: `Bearer ${await idp.clientToken("alice", resource)}` } } as IncomingMessage;
+    const caller = await auth.authenticate(request);
+    expect(caller).toMatchObject({ name: "oidc:alice", id: oidcCallerId(idp.issuer, "alice") });
+    expect(await auth.authenticate(request)).toBe(caller);
+    const exp = (JSON.parse(Buffer.from(request.headers.authorization!.split(".")[1]!, "base64url").toString()) as { exp: number }).exp;
+    vi.useFakeTimers({ toFake: ["Date"], now: (exp + 6) * 1000 });
+    try {
+      await expect(auth.authenticate(request)).rejects.toMatchObject({ code: "invalid_token", status: 401, message: expect.stringMatching(/exp/) });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("claim rules: a token's claims choose its caller's lists", () => {
   let idp: TestIdp;
   let upstream: V2HttpServer;
@@ -152,5 +176,40 @@ describe("claim rules: a token's claims choose its caller's lists", () => {
     const stranger = await callAdd(front.url, await idp.clientToken("stranger", front.url, "mcp:tools"));
     expect(stranger.status).toBe(403);
     expect(stranger.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
+  });
+});
+
+describe("parseClaimRules: callers chosen by their token's claims, in a callers file", () => {
+  const file = JSON.stringify({
+    machine: { token: "machine-token-0123456789" },
+    admins: { claim: { groups: "admins" }, rate: "100/min" },
+    readers: { claim: { scope: "mcp:read" }, deny: ["up__add"], view: "support" },
+  });
+
+  it("reads the claim entries in the order written, and parseCallers the token entries only", () => {
+    expect(parseClaimRules(file, "callers.json")).toEqual([
+      { claim: "groups", value: "admins", caller: { name: "admins", allow: undefined, deny: undefined, rates: [{ pattern: "*", perSecond: 100 / 60, burst: 100, text: "100/min" }] } },
+      { claim: "scope", value: "mcp:read", caller: { name: "readers", allow: undefined, deny: ["up__add"], view: "support" } },
+    ]);
+    expect([...parseCallers(file, "callers.json").values()].map((c) => c.name)).toEqual(["machine"]);
+  });
+
+  it.each([
+    [{ x: { claim: "groups" } }, "x.claim", /"claim" must name one claim/],
+    [{ x: { claim: { groups: "a", roles: "b" } } }, "x.claim", /"claim" must name one claim/],
+    [{ x: { claim: { groups: 1 } } }, "x.claim", /"claim" must name one claim/],
+    [{ x: { claim: { groups: "a" }, deny: "up__add" } }, "x.deny", /"deny" must be an array/],
+  ])("refuses %j naming the field", (value, field, message) => {
+    let thrown: unknown;
+    try {
+      parseClaimRules(JSON.stringify(value), "callers.json");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ field, message: expect.stringMatching(message) });
+  });
+
+  it("refuses an entry with both a token and a claim", () => {
+    expect(() => parseCallers(JSON.stringify({ x: { token: "x-token-0123456789", claim: { groups: "a" } } }), "callers.json")).toThrow(/a "token" or a "claim", not both/);
   });
 });
