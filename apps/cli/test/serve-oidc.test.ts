@@ -2,6 +2,8 @@
 // oidc-provider on loopback); their access tokens choose their callers by claim rules of the
 // callers file, beside a machine's static token; each user's traffic stays that user's (the trust
 // property of serve-trust.test.ts, with JWT callers); probes and metrics answer.
+import { connectToServer, disconnectServer, listTools } from "@mcp/client";
+import { authorizationResponseOf, MemoryTokenStore, OAuthProvider } from "@mcp/oauth";
 import { freePort, startIdp, type TestIdp } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServe, type HttpServe } from "./serve-helpers.js";
@@ -58,6 +60,27 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
       expect(await machine.list()).toEqual(expect.arrayContaining(["p1s__probe", "p2h__probe"]));
     } finally {
       await Promise.all([reader.close(), machine.close()]);
+    }
+  });
+
+  it("lets our own @mcp/oauth client sign a person in end to end and reach the tools (401, metadata, registration, code + PKCE)", async () => {
+    const signIns: string[] = [];
+    const authProvider = new OAuthProvider({
+      serverUrl: serve.url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      store: new MemoryTokenStore(),
+      // The person's part, at the IdP's own login and consent pages.
+      authorize: async (request) => {
+        signIns.push(request.url.origin);
+        return authorizationResponseOf(await idp.signIn("erin")(request.url));
+      },
+    });
+    const conn = await connectToServer("gateway", { type: "http", url: serve.url, authProvider });
+    try {
+      expect(signIns).toEqual([idp.issuer]);
+      expect((await listTools(conn)).map((t) => t.name)).toEqual(expect.arrayContaining(["p1s__probe", "p2h__probe"]));
+    } finally {
+      await disconnectServer(conn);
     }
   });
 

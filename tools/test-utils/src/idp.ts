@@ -21,6 +21,12 @@ export interface TestIdp {
   client(id: string): { id: string; secret: string };
   /** An access token of client `id` for `resource` (`aud`), with `scope` (space-separated). */
   clientToken(id: string, resource: string, scope?: string): Promise<string>;
+  /**
+   * A person's sign-in at its login pages, as a browser would do it: given an authorization
+   * request URL, logs in as `login` (any password), consents, and returns the URL it redirected
+   * to at last (the client's redirect URI with `code`, `state` and `iss`).
+   */
+  signIn(login: string): (authorizationUrl: URL) => Promise<URL>;
   /** How many times its keys (`jwks_uri`) were fetched. */
   readonly keyFetches: number;
   stop(): Promise<void>;
@@ -41,6 +47,43 @@ export interface IdpOptions {
 }
 
 type ProviderClass = new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void };
+
+/**
+ * Follows the provider's redirects with a cookie jar, answering its login form (as `login`) and
+ * its consent form, until it redirects off its own origin: that URL is returned.
+ */
+async function browse(start: URL, login: string): Promise<URL> {
+  const jar = new Map<string, string>();
+  let url = start;
+  let form: URLSearchParams | undefined;
+  for (let step = 0; step < 20; step++) {
+    const response = await fetch(url, {
+      redirect: "manual",
+      method: form ? "POST" : "GET",
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "), ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      ...(form ? { body: form } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const at = pair!.indexOf("=");
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    const location = response.headers.get("location");
+    if (location) {
+      url = new URL(location, url);
+      form = undefined;
+      if (url.origin !== start.origin) return url;
+      continue;
+    }
+    const page = await response.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
+    const prompt = /name="prompt" value="([^"]+)"/.exec(page)?.[1];
+    if (!action || !prompt) throw new Error(`the IdP answered ${response.status} with no form to fill: ${page.slice(0, 300)}`);
+    url = new URL(action.replace(/&amp;/g, "&"), url);
+    form = new URLSearchParams(prompt === "login" ? { prompt, login, password: "any" } : { prompt });
+  }
+  throw new Error("the sign-in did not end within 20 steps");
+}
 
 /** A fresh signing key. */
 export function signingKey(alg: "ES256" | "RS256" = "ES256"): PrivateJwk {
@@ -68,7 +111,9 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
   const provider = new Provider(issuer, {
     jwks: { keys: [key] },
     cookies: { keys: [randomBytes(16).toString("hex")] },
-    scopes: ["openid", ...scopes],
+    // Registered clients (dynamic registration) sign ID tokens with the one key there is.
+    clientDefaults: { id_token_signed_response_alg: key.alg, grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
+    scopes: ["openid", "offline_access", ...scopes],
     clients: clients.map((id) => ({ client_id: id, client_secret: secretOf(id), grant_types: ["client_credentials"], redirect_uris: [], response_types: [], scope: scopes.join(" "), id_token_signed_response_alg: key.alg })),
     findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub, groups: options.groups?.[sub] ?? [] }) }),
     features: {
@@ -107,6 +152,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
       if (!body.access_token) throw new Error(`the IdP refused a token: ${body.error}: ${body.error_description}`);
       return body.access_token;
     },
+    signIn: (login) => (authorizationUrl) => browse(authorizationUrl, login),
     get keyFetches() {
       return keyFetches;
     },
