@@ -121,6 +121,38 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
   });
 });
 
+describe("a key rotation at the issuer", () => {
+  let idp: TestIdp;
+  let upstream: V2HttpServer;
+  let front: OidcGateway;
+
+  beforeAll(async () => {
+    [idp, upstream] = await Promise.all([startIdp({ clients: ["alice"] }), startV2HttpServer({ legacy: "reject" })]);
+    front = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, keysCooldownMs: 0 } }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await front?.stop();
+    await Promise.all([idp?.stop(), upstream?.stop()]);
+  });
+
+  it("is followed: a token of the new key fetches the keys again, and the old key still works while it is published", async () => {
+    const before = await idp.clientToken("alice", front.url);
+    expect((await callAdd(front.url, before)).status).toBe(200);
+    const fetched = idp.keyFetches;
+    const old = idp.key;
+    expect(idp.rotate().kid).not.toBe(old.kid);
+    const after = await idp.clientToken("alice", front.url);
+    expect(JSON.parse(Buffer.from(after.split(".")[0]!, "base64url").toString())).toMatchObject({ kid: idp.key.kid });
+    expect((await callAdd(front.url, after)).status).toBe(200);
+    expect(idp.keyFetches).toBe(fetched + 1);
+    // A token the old key signs now (not one remembered): its key is still in the set fetched.
+    const byOld = await new SignJWT({ scope: "mcp:tools" }).setProtectedHeader({ alg: old.alg, kid: old.kid }).setIssuer(idp.issuer).setAudience(front.url).setSubject("alice").setExpirationTime("5m").sign(await importJWK(old, old.alg));
+    expect((await callAdd(front.url, byOld)).status).toBe(200);
+    expect(idp.keyFetches).toBe(fetched + 1);
+  });
+});
+
 describe("a token checked once is remembered until it expires, not after", () => {
   let idp: TestIdp;
   afterAll(() => idp?.stop());

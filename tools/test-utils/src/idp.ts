@@ -13,8 +13,10 @@ export type PrivateJwk = Record<string, unknown> & { kid: string; alg: string };
 export interface TestIdp {
   /** Its issuer URL (`http://127.0.0.1:<port>`). */
   issuer: string;
-  /** The key it signs with: a test may sign its own tokens with it (expired, for the wrong issuer, …). */
-  key: PrivateJwk;
+  /** The key it signs with now: a test may sign its own tokens with it (expired, for the wrong issuer, …). */
+  readonly key: PrivateJwk;
+  /** Rotates its signing key: a new one signs from now on, and the old one stays published. */
+  rotate(): PrivateJwk;
   /** The scopes it knows. */
   scopes: readonly string[];
   /** A client registered for client credentials: `id` is the `sub` of its tokens. */
@@ -108,38 +110,49 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const secretOf = (id: string): string => `${id}-secret-0123456789`;
-  const provider = new Provider(issuer, {
-    jwks: { keys: [key] },
-    cookies: { keys: [randomBytes(16).toString("hex")] },
-    // Registered clients (dynamic registration) sign ID tokens with the one key there is.
-    clientDefaults: { id_token_signed_response_alg: key.alg, grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
-    scopes: ["openid", "offline_access", ...scopes],
-    clients: clients.map((id) => ({ client_id: id, client_secret: secretOf(id), grant_types: ["client_credentials"], redirect_uris: [], response_types: [], scope: scopes.join(" "), id_token_signed_response_alg: key.alg })),
-    findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub, groups: options.groups?.[sub] ?? [] }) }),
-    features: {
-      clientCredentials: { enabled: true },
-      devInteractions: { enabled: true },
-      registration: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => undefined,
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, resource: string) => ({
-          scope: scopes.join(" "),
-          audience: resource,
-          accessTokenTTL: options.ttlSeconds ?? 300,
-          accessTokenFormat: "jwt",
-          jwt: { sign: { alg: key.alg } },
-        }),
+  const make = (keys: PrivateJwk[]) =>
+    new Provider(issuer, {
+      jwks: { keys },
+      cookies: { keys: [randomBytes(16).toString("hex")] },
+      // Registered clients (dynamic registration) sign ID tokens with the one key there is.
+      clientDefaults: { id_token_signed_response_alg: keys[0]!.alg, grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
+      scopes: ["openid", "offline_access", ...scopes],
+      clients: clients.map((id) => ({ client_id: id, client_secret: secretOf(id), grant_types: ["client_credentials"], redirect_uris: [], response_types: [], scope: scopes.join(" "), id_token_signed_response_alg: keys[0]!.alg })),
+      findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub, groups: options.groups?.[sub] ?? [] }) }),
+      features: {
+        clientCredentials: { enabled: true },
+        devInteractions: { enabled: true },
+        registration: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => undefined,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+            scope: scopes.join(" "),
+            audience: resource,
+            accessTokenTTL: options.ttlSeconds ?? 300,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: keys[0]!.alg } },
+          }),
+        },
       },
-    },
-    extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) => (token.accountId ? { groups: options.groups?.[token.accountId] ?? [] } : undefined),
-    pkce: { required: () => true },
-  });
-  ref.handler = provider.callback();
+      extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) => (token.accountId ? { groups: options.groups?.[token.accountId] ?? [] } : undefined),
+      pkce: { required: () => true },
+    });
+  let current = key;
+  ref.handler = make([key]).callback();
   return {
     issuer,
-    key,
+    get key() {
+      return current;
+    },
+    rotate() {
+      const next = signingKey(current.alg as "ES256" | "RS256");
+      // The new key signs; the old one is still published, for the tokens it signed.
+      ref.handler = make([next, current]).callback();
+      current = next;
+      return next;
+    },
     scopes,
     client: (id) => ({ id, secret: secretOf(id) }),
     async clientToken(id, resource, scope = scopes.join(" ")) {
