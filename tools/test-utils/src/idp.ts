@@ -138,6 +138,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
       },
       extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) => (token.accountId ? { groups: options.groups?.[token.accountId] ?? [] } : undefined),
       pkce: { required: () => true },
+      ttl: { ClientCredentials: options.ttlSeconds ?? 300, AccessToken: options.ttlSeconds ?? 300, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, RefreshToken: 3600, Session: 600 },
     });
   let current = key;
   ref.handler = make([key]).callback();
