@@ -6,6 +6,7 @@ import { connectToServer, disconnectServer, listTools } from "@mcp/client";
 import { authorizationResponseOf, MemoryTokenStore, OAuthProvider } from "@mcp/oauth";
 import { freePort, startIdp, type TestIdp } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mcp, sandbox } from "./helpers.js";
 import { startHttpServe, type HttpServe } from "./serve-helpers.js";
 import { caller2025, caller2026, probeBox, trafficProperty, type ProbeBox, type TrustCaller } from "./trust-helpers.js";
 
@@ -90,5 +91,25 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
     const metrics = await (await fetch(`${origin}/metrics`)).text();
     expect(metrics).toMatch(/^mcp_gateway_requests_total\{method="tools\/call",decision="allowed",outcome="ok"\} [1-9]\d*$/m);
     expect(metrics).toContain('mcp_gateway_upstream_state{server="p2h",state="connected"} 1');
+  });
+});
+
+describe("mcp serve --oidc-issuer: what it refuses to start with (exit 2)", () => {
+  it.each([
+    [["--http", "--oidc-issuer", "http://127.0.0.1:1"], /--oidc-issuer needs --audience/],
+    [["--http", "--oidc-issuer", "http://idp.example.com", "--port", "1"], /must be https \(http only on loopback\)/],
+    [["--http", "--audience", "http://127.0.0.1:1/mcp"], /--audience and --required-scope go with --oidc-issuer/],
+    [["--stdio", "--metrics"], /--oidc-issuer and --metrics go with --http/],
+    [["--http", "--callers", "CLAIMS"], /callers chosen by a "claim" need --oidc-issuer/],
+  ])("mcp serve %j", async (args, message) => {
+    const box = sandbox();
+    try {
+      const file = box.write(`${box.project}/callers.json`, { readers: { claim: { scope: "mcp:read" } } });
+      const result = await mcp(box, ["serve", ...args.map((a) => (a === "CLAIMS" ? file : a))]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+    } finally {
+      box.remove();
+    }
   });
 });

@@ -125,6 +125,7 @@ async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
   if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
+  if (options.stdio && (options.oidcIssuer !== undefined || options.metrics)) throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
   const lists = { allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
   let self: Caller = { id: "stdio", name: "stdio", ...lists };
   let callers = new Map<string, Caller>();
