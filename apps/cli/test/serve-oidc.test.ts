@@ -85,6 +85,17 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
     }
   });
 
+  it("signs in for one server's endpoint too: the metadata's resource (/mcp) covers /mcp/<server>, and the token names it", async () => {
+    const url = `${serve.url}/p2h`;
+    const authProvider = new OAuthProvider({ serverUrl: url, redirectUri: "http://127.0.0.1:9/callback", store: new MemoryTokenStore(), authorize: async (request) => authorizationResponseOf(await idp.signIn("frank")(request.url)) });
+    const conn = await connectToServer("p2h", { type: "http", url, authProvider });
+    try {
+      expect((await listTools(conn)).map((t) => t.name)).toContain("probe");
+    } finally {
+      await disconnectServer(conn);
+    }
+  });
+
   it("answers /healthz, /readyz and (to loopback) /metrics", async () => {
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     expect((await fetch(`${origin}/readyz`)).status).toBe(200);
