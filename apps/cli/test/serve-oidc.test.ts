@@ -4,6 +4,10 @@
 // property of serve-trust.test.ts, with JWT callers); probes and metrics answer.
 import { connectToServer, disconnectServer, listTools } from "@mcp/client";
 import { authorizationResponseOf, MemoryTokenStore, OAuthProvider } from "@mcp/oauth";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { freePort, startIdp, type TestIdp } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, sandbox } from "./helpers.js";
@@ -93,6 +97,34 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
       expect((await listTools(conn)).map((t) => t.name)).toContain("probe");
     } finally {
       await disconnectServer(conn);
+    }
+  });
+
+  it("lets the official SDK 1.x client sign a person in end to end with its own OAuth (its redirect, then finishAuth) and call a tool", async () => {
+    let code: string | undefined;
+    const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
+    const provider: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1:9/callback",
+      clientMetadata: { client_name: "sdk-1x", redirect_uris: ["http://127.0.0.1:9/callback"], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
+      clientInformation: () => saved.client,
+      saveClientInformation: (info) => void (saved.client = info),
+      tokens: () => saved.tokens,
+      saveTokens: (tokens) => void (saved.tokens = tokens),
+      // The browser's part, at the IdP's own pages: the code comes back on the redirect.
+      redirectToAuthorization: async (url) => void (code = (await idp.signIn("grace")(url)).searchParams.get("code") ?? undefined),
+      saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+      codeVerifier: () => saved.verifier!,
+    };
+    const first = new Http1(new URL(serve.url), { authProvider: provider });
+    await expect(new Client1({ name: "sdk-1x", version: "1" }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(code).toBeDefined();
+    await first.finishAuth(code!);
+    const client = new Client1({ name: "sdk-1x", version: "1" });
+    await client.connect(new Http1(new URL(serve.url), { authProvider: provider }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["p1s__probe", "p2h__probe"]));
+    } finally {
+      await client.close();
     }
   });
 
