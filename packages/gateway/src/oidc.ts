@@ -5,7 +5,8 @@
 
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
+import type * as JoseModule from "jose";
+import type { JWTPayload } from "jose";
 import { InvalidConfigError } from "@mcp/client";
 import type { Caller } from "./policy.js";
 import { AuthRefusal } from "./refusal.js";
@@ -88,6 +89,13 @@ function scopesOf(payload: JWTPayload): Set<string> {
   return new Set(Array.isArray(scope) ? scope.filter((s): s is string => typeof s === "string") : typeof scope === "string" ? scope.split(" ").filter(Boolean) : []);
 }
 
+type Jose = typeof JoseModule;
+let jose: Promise<Jose> | undefined;
+/** jose, loaded once, when the first issuer's token is checked. */
+function loadJose(): Promise<Jose> {
+  return (jose ??= import("jose"));
+}
+
 interface IssuerMetadata {
   issuer: string;
   jwks_uri: string;
@@ -158,15 +166,17 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
   const invalid = (message: string, cause?: unknown): AuthRefusal => new AuthRefusal("invalid_token", 401, message, challenge(`error="invalid_token", error_description=${quoted(message)}`), cause);
 
   // The keys, once the metadata says where they are; a failed discovery is tried again after the cool-down.
-  let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
-  let finding: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  // jose is loaded then, not with the package: a gateway without an issuer never loads it.
+  type KeySet = ReturnType<Jose["createRemoteJWKSet"]>;
+  let keys: KeySet | undefined;
+  let finding: Promise<KeySet> | undefined;
   let failedAt = -Infinity;
   let failure: Error | undefined;
-  const keySet = async (): Promise<ReturnType<typeof createRemoteJWKSet>> => {
+  const keySet = async (): Promise<KeySet> => {
     if (keys) return keys;
     if (failure && Date.now() - failedAt < cooldown) throw failure;
-    finding ??= discover(options.issuer, AbortSignal.timeout(10_000)).then(
-      (metadata) => (keys = createRemoteJWKSet(new URL(metadata.jwks_uri), { cacheMaxAge: options.keysMaxAgeMs ?? 600_000, cooldownDuration: cooldown, timeoutDuration: 10_000 })),
+    finding ??= Promise.all([discover(options.issuer, AbortSignal.timeout(10_000)), loadJose()]).then(
+      ([metadata, { createRemoteJWKSet }]) => (keys = createRemoteJWKSet(new URL(metadata.jwks_uri), { cacheMaxAge: options.keysMaxAgeMs ?? 600_000, cooldownDuration: cooldown, timeoutDuration: 10_000 })),
       (error: Error) => {
         failedAt = Date.now();
         failure = error;
@@ -195,12 +205,13 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       if (known.expiresAt > Date.now()) return known.caller;
       checked.delete(match[1]!);
     }
-    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    let jwks: KeySet;
     try {
       jwks = await keySet();
     } catch (error) {
       throw new AuthRefusal("unavailable", 503, `The issuer's keys could not be fetched: ${(error as Error).message}`, undefined, error);
     }
+    const { jwtVerify, errors: joseErrors } = await loadJose();
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(match[1]!, jwks, { issuer: options.issuer, audience: audiences, algorithms, clockTolerance: options.clockToleranceSeconds ?? 30, requiredClaims: ["exp", idClaim] }));
