@@ -230,7 +230,8 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     const id = oidcCallerId(options.issuer, subject);
     if (!options.rules) return remember(match[1]!, { ...options.defaults, id, name: `oidc:${subject}` }, payload.exp!);
     const rule = options.rules.find((r) => holds(payload[r.claim], r.value, r.claim));
-    if (!rule) throw new AuthRefusal("insufficient_scope", 403, `No caller rule matches the access token of "${subject}"`, challenge(`error="insufficient_scope", error_description=${quoted("no caller rule matches this token")}`));
+    // No scope would help (a step-up cannot fix it): a plain refusal, no challenge to retry.
+    if (!rule) throw new AuthRefusal("no_caller", 403, `No caller rule matches the access token of "${subject}"`, undefined);
     return remember(match[1]!, { ...rule.caller, id, name: `${rule.caller.name}:${subject}` }, payload.exp!);
   };
 

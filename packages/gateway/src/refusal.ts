@@ -4,8 +4,12 @@
 /** Why the gateway refuses a request's credentials: an HTTP status and its `WWW-Authenticate` challenge. */
 export class AuthRefusal extends Error {
   override readonly name = "AuthRefusal";
-  /** RFC 6750's error code (`invalid_token`, `insufficient_scope`), or `missing_token` when none was sent, `unavailable` when the issuer's keys could not be had. */
-  readonly code: "missing_token" | "invalid_token" | "insufficient_scope" | "unavailable";
+  /**
+   * RFC 6750's error code (`invalid_token`, `insufficient_scope`), or `missing_token` when none was
+   * sent, `no_caller` when a valid token matches no caller rule, `unavailable` when the issuer's
+   * keys could not be had.
+   */
+  readonly code: "missing_token" | "invalid_token" | "insufficient_scope" | "no_caller" | "unavailable";
   readonly status: 401 | 403 | 503;
   /** The `WWW-Authenticate` header of the answer, if any. */
   readonly challenge: string | undefined;
