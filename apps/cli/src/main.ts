@@ -224,6 +224,10 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--view <name>", "show the token's or the stdio caller's tools through this view of your config")
     .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL); tokens there are encrypted with MCP_REDIS_KEY or MCP_REDIS_KEY_FILE")
     .option("--redis-plaintext-tokens", "with --redis and no key: keep upstream OAuth tokens in Redis unencrypted (or set MCP_REDIS_PLAINTEXT_TOKENS=1)")
+    .option("--oidc-issuer <url>", "also accept this OAuth issuer's JWT access tokens (MCP authorization); --callers entries with a \"claim\" choose callers")
+    .option("--audience <url>", "the resource URL those tokens must name (default: this server's /mcp URL, with --port)")
+    .option("--required-scope <scope>", "a scope every issuer's token must carry (repeatable)", collect)
+    .option("--metrics", "serve /metrics (Prometheus text) to MCP_METRICS_TOKEN's bearer, else to loopback only; /healthz and /readyz are always served")
     .addHelpText(
       "after",
       "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).\n" +

@@ -3,58 +3,13 @@
 // the callers are the official SDK clients of both eras over the HTTP front, over stdio fronts of
 // their own, and through two replicas sharing a real redis-server.
 import { randomBytes } from "node:crypto";
-import fc from "fast-check";
 import { startRedis, type TestRedis } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBalancer, type Balancer } from "./balancer.js";
 import { startHttpServe, type HttpServe } from "./serve-helpers.js";
-import { caller2025, caller2026, PROBES, probeBox, secretsIn, tiesQuestions, type Probe, type ProbeBox, type TrustCaller } from "./trust-helpers.js";
+import { caller2025, caller2026, expectOwnOnly, forget, PROBES, probeBox, trafficProperty, type ProbeBox, type TrustCaller } from "./trust-helpers.js";
 
 const NAMES = ["alice", "bob", "carol", "dave"] as const;
-
-function forget(callers: readonly TrustCaller[]): void {
-  for (const c of callers) c.seen.questions.length = c.seen.logs.length = c.seen.progress.length = 0;
-}
-
-/** No caller saw a secret of another's: not in a question, a log message or a progress message. */
-function expectOwnOnly(callers: readonly TrustCaller[]): void {
-  for (const c of callers) {
-    const all = [...c.seen.questions, ...c.seen.logs, ...c.seen.progress];
-    expect(all.flatMap(secretsIn).filter((secret) => !secret.startsWith(`${c.name}:`)), `${c.name} saw another's: ${JSON.stringify(all)}`).toEqual([]);
-  }
-}
-
-/**
- * The property: whatever calls the callers make at once, to whichever upstream, each call is
- * answered by its own caller, a caller whose server ties its questions to the call is asked them,
- * and nobody sees anything of another's.
- */
-async function trafficProperty(callers: readonly TrustCaller[], numRuns: number): Promise<void> {
-  let run = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(fc.record({ caller: fc.nat({ max: callers.length - 1 }), probe: fc.constantFrom<Probe>(...PROBES), steps: fc.integer({ min: 1, max: 3 }), delayMs: fc.integer({ min: 0, max: 60 }), startMs: fc.integer({ min: 0, max: 60 }) }), { minLength: 2, maxLength: 8 }),
-      async (plan) => {
-        run++;
-        forget(callers);
-        const answers = await Promise.all(
-          plan.map(async (step, i) => {
-            await new Promise((r) => setTimeout(r, step.startMs));
-            const caller = callers[step.caller]!;
-            const secret = `${caller.name}:${run * 100 + i}`;
-            return { step, caller, secret, answer: await caller.probe(step.probe, secret, step) };
-          }),
-        );
-        for (const { step, caller, secret, answer } of answers) {
-          expect(answer).toEqual({ secret, sampled: `sampled-by-${caller.name}`, elicited: `elicited-by-${caller.name}`, roots: [`file:///${caller.name}`] });
-          if (tiesQuestions(step.probe)) expect(caller.seen.questions).toEqual(expect.arrayContaining([`sample ${secret}`, `elicit ${secret}`]));
-        }
-        expectOwnOnly(callers);
-      },
-    ),
-    { numRuns, endOnFailure: true },
-  );
-}
 
 describe("mcp serve: one caller never sees another's traffic", () => {
   let probes: ProbeBox;

@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sd
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
+import fc from "fast-check";
+import { expect } from "vitest";
 import { buildProbe1x, buildProbeV2, probeStdioEntry, startSdkServer, startV2HttpServer, type ProbeAnswer } from "mcp-test-utils";
 import { sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { stdioParams } from "./serve-helpers.js";
@@ -81,6 +83,7 @@ const rootsOf = (name: string) => ({ roots: [{ uri: `file:///${name}`, name }] }
 
 function parse(result: unknown): ProbeAnswer {
   const text = ((result as { content?: { type: string; text?: string }[] }).content ?? []).map((c) => c.text ?? "").join("");
+  if (!text.startsWith("{")) throw new Error(`the probe answered: ${text}`);
   return JSON.parse(text) as ProbeAnswer;
 }
 
@@ -91,28 +94,28 @@ function textOfMessage(params: unknown): string {
 
 /**
  * A caller on the SDK 1.x client (the 2025 era): a session of its own on the gateway's HTTP front
- * at `url`, or, given a sandbox, a gateway of its own over stdio (`mcp serve --stdio`).
+ * at `url` (sending `token`), or, given a sandbox, a gateway of its own over stdio (`mcp serve --stdio`).
  */
-export async function caller2025(name: string, url: string | Sandbox): Promise<TrustCaller> {
+export async function caller2025(name: string, url: string | Sandbox, token = tokenOf(name)): Promise<TrustCaller> {
   const client = new Client1({ name, version: "1" }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
   const seen: Seen = { questions: [], logs: [], progress: [] };
   client.setRequestHandler(CreateMessageRequestSchema, (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
   client.setRequestHandler(ElicitRequestSchema, (request) => (seen.questions.push(request.params.message), elicitedBy(name)));
   client.setRequestHandler(ListRootsRequestSchema, () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.logs.push(String(n.params.data)));
-  await client.connect(typeof url === "string" ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio1(stdioParams(url)));
+  await client.connect(typeof url === "string" ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }) : new Stdio1(stdioParams(url)));
   return callerOf(name, "2025", seen, (params, options) => client.callTool(params, undefined, options), client);
 }
 
 /** A caller on the SDK v2 client pinned to 2026-07-28 (stateless; questions as `input_required` rounds), over HTTP or, given a sandbox, stdio. */
-export async function caller2026(name: string, url: string | Sandbox): Promise<TrustCaller> {
+export async function caller2026(name: string, url: string | Sandbox, token = tokenOf(name)): Promise<TrustCaller> {
   const client = new Client2({ name, version: "2" }, { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
   const seen: Seen = { questions: [], logs: [], progress: [] };
   client.setRequestHandler("sampling/createMessage", (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
   client.setRequestHandler("elicitation/create", (request) => (seen.questions.push(String((request.params as { message?: unknown }).message)), elicitedBy(name)));
   client.setRequestHandler("roots/list", () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler("notifications/message", (n) => void seen.logs.push(String((n.params as { data?: unknown }).data)));
-  await client.connect(typeof url === "string" ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(name)}` } } }) : new Stdio2(stdioParams(url)));
+  await client.connect(typeof url === "string" ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }) : new Stdio2(stdioParams(url)));
   return callerOf(name, "2026", seen, (params, options) => client.callTool(params, options), client);
 }
 
@@ -149,4 +152,48 @@ function callerOf(
 /** The secrets a text names (`<caller>:<n>` words). */
 export function secretsIn(text: string): string[] {
   return text.match(/\b[a-z]+:\d+\b/g) ?? [];
+}
+
+export function forget(callers: readonly TrustCaller[]): void {
+  for (const c of callers) c.seen.questions.length = c.seen.logs.length = c.seen.progress.length = 0;
+}
+
+/** No caller saw a secret of another's: not in a question, a log message or a progress message. */
+export function expectOwnOnly(callers: readonly TrustCaller[]): void {
+  for (const c of callers) {
+    const all = [...c.seen.questions, ...c.seen.logs, ...c.seen.progress];
+    expect(all.flatMap(secretsIn).filter((secret) => !secret.startsWith(`${c.name}:`)), `${c.name} saw another's: ${JSON.stringify(all)}`).toEqual([]);
+  }
+}
+
+/**
+ * The property: whatever calls the callers make at once, to whichever upstream, each call is
+ * answered by its own caller, a caller whose server ties its questions to the call is asked them,
+ * and nobody sees anything of another's.
+ */
+export async function trafficProperty(callers: readonly TrustCaller[], numRuns: number): Promise<void> {
+  let run = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.record({ caller: fc.nat({ max: callers.length - 1 }), probe: fc.constantFrom<Probe>(...PROBES), steps: fc.integer({ min: 1, max: 3 }), delayMs: fc.integer({ min: 0, max: 60 }), startMs: fc.integer({ min: 0, max: 60 }) }), { minLength: 2, maxLength: 8 }),
+      async (plan) => {
+        run++;
+        forget(callers);
+        const answers = await Promise.all(
+          plan.map(async (step, i) => {
+            await new Promise((r) => setTimeout(r, step.startMs));
+            const caller = callers[step.caller]!;
+            const secret = `${caller.name}:${run * 100 + i}`;
+            return { step, caller, secret, answer: await caller.probe(step.probe, secret, step) };
+          }),
+        );
+        for (const { step, caller, secret, answer } of answers) {
+          expect(answer).toEqual({ secret, sampled: `sampled-by-${caller.name}`, elicited: `elicited-by-${caller.name}`, roots: [`file:///${caller.name}`] });
+          if (tiesQuestions(step.probe)) expect(caller.seen.questions).toEqual(expect.arrayContaining([`sample ${secret}`, `elicit ${secret}`]));
+        }
+        expectOwnOnly(callers);
+      },
+    ),
+    { numRuns, endOnFailure: true },
+  );
 }

@@ -10,6 +10,9 @@ import { Gateway, type GatewayOptions } from "./gateway.js";
 import { bindHandlers, type GatewayHandlers } from "./handlers.js";
 import { bearerTokens, createHttpHandler, type Authenticate, type HttpHandlerOptions } from "./http.js";
 import { createInstance } from "./instance.js";
+import { GatewayMetrics } from "./metrics.js";
+import { oidcAuthenticate, type OidcAuth, type OidcOptions } from "./oidc.js";
+import { withOperations, type OperationsOptions } from "./ops.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
@@ -26,9 +29,17 @@ export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers">, O
   /**
    * Every caller there is, when you know them: with exactly one, what an upstream server sends
    * that no call ties is that caller's (see the README). Default: the callers of `tokens`, else
-   * unknown (several).
+   * unknown (several). With `oidc`, always unknown.
    */
   callers?: readonly Caller[] | undefined;
+  /**
+   * Accept the JWT access tokens of an OAuth issuer (the organization's identity provider) as the
+   * MCP authorization spec describes: see {@link OidcOptions}. `tokens` still work beside them.
+   * Serves the protected resource metadata at `/.well-known/oauth-protected-resource[/<path>]`.
+   */
+  oidc?: OidcOptions | undefined;
+  /** `/healthz`, `/readyz` and `/metrics` (see {@link OperationsOptions}); none by default. */
+  operations?: OperationsOptions | undefined;
 }
 
 /** Options of {@link McpGateway.serveStdio}. */
@@ -65,6 +76,12 @@ export interface McpGateway {
   close(): Promise<void>;
 }
 
+/** Static tokens first (machines), then the issuer's JWTs (people); with no issuer, the static tokens alone. */
+function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined): Authenticate {
+  if (!oidc) return tokens;
+  return async (req) => (await tokens(req)) ?? oidc.authenticate(req);
+}
+
 /** The caller of a stdio connection when none is named. */
 export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
 
@@ -76,17 +93,29 @@ export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
  */
 export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
   const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
-  for (const caller of callers ?? []) {
+  for (const caller of [...(callers ?? []), ...(options.oidc?.rules ?? []).map((rule) => rule.caller), ...(options.oidc?.defaults ? [{ name: "(issuer's tokens)", ...options.oidc.defaults }] : [])]) {
     if (caller.view !== undefined && !options.views?.has(caller.view)) throw new InvalidConfigError(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`, { field: "view" });
   }
-  const core = new Gateway(manager, { ...options, callers });
+  const metricsOption = options.operations?.metrics;
+  const metrics = metricsOption ? new GatewayMetrics() : undefined;
+  // Metrics are counted from the audit entries: with both, each entry goes to both.
+  const given = options.audit;
+  const audit = metrics && given ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry)) : (metrics?.record ?? given);
+  // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
+  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit });
   if (options.handlers) bindHandlers(options.handlers, core);
-  const authenticate = options.authenticate ?? bearerTokens(options.tokens ?? new Map());
+  const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
+  const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc);
   const http = createHttpHandler(core, { ...options, authenticate });
+  const stats = (): GatewayStats => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size });
+  const front =
+    oidc || metrics || options.operations?.probes
+      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats() }) })
+      : http;
   const stdio = new Set<{ close(): Promise<void> }>();
   return {
     manager,
-    handle: http,
+    handle: front,
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
       const view = caller.view === undefined ? undefined : core.views.get(caller.view);
@@ -97,7 +126,7 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
       stdio.add(served);
       return served;
     },
-    stats: () => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size }),
+    stats,
     async close() {
       await Promise.all([...stdio].map((s) => s.close().catch(() => undefined)));
       await http.close();

@@ -11,10 +11,11 @@ import { plainCall, serveFast } from "./fast.js";
 import type { Gateway } from "./gateway.js";
 import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
+import { AuthRefusal } from "./refusal.js";
 import type { Caller } from "./policy.js";
 import { LegacySessions, refusals, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
-/** Who sends a request: its caller, or undefined (answered `401`). */
+/** Who sends a request: its caller, or undefined (answered `401`); an `AuthRefusal` thrown is answered with its status and challenge. */
 export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
 
 /** Options of {@link createHttpHandler}. */
@@ -329,7 +330,13 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     // A page may call only from the gateway's own origin (the one the request names) or one given in `origins`.
     if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return refuse(req, res, 403, `Origin "${from}" is not allowed`);
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
-    const caller = await options.authenticate(req);
+    let caller: Caller | undefined;
+    try {
+      caller = await options.authenticate(req);
+    } catch (error) {
+      if (!AuthRefusal.isInstance(error)) throw error;
+      return refuse(req, res, error.status, error.message, undefined, error.challenge === undefined ? {} : { "www-authenticate": error.challenge });
+    }
     const url = new URL(req.url ?? "/", "http://gateway");
     if (!caller) return refuse(req, res, 401, "A valid bearer token is required", undefined, { "www-authenticate": 'Bearer realm="mcp-gateway"' });
     const target = targetOf(url.pathname, caller);

@@ -4,10 +4,14 @@ export { BODY_TIMEOUT_MS, bearerTokens, isLoopback, MAX_BODY_BYTES, MAX_UNREAD_B
 export { guardConnections, HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, type ConnectionGuard, type ConnectionLimits } from "./connections.js";
 export { LANE_IDLE_MS } from "./lanes.js";
 export { allowed, callerId, RESERVED_CALLER_NAMES, SEPARATOR, servableName, type Caller, type RateRule } from "./policy.js";
-export { parseCallers, parseRate } from "./callers.js";
+export { parseCallers, parseClaimRules, parseRate } from "./callers.js";
 export { argsHash, auditStream, canonicalJson, MAX_AUDIT_BYTES, MAX_FIELD_CHARS, type AuditDecision, type AuditEntry, type AuditOutcome, type AuditSink, type AuditStreamSink } from "./audit.js";
 export { LIMITED, MemoryRateLimits, type RateLimitStore, type Take } from "./limits.js";
 export { parseViews, type View, type ViewConfig } from "./views.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { ROUND_TTL_MS } from "./rounds.js";
 export { isSessionRecord, MAX_INITIALIZE_BYTES, SESSION_IDLE_MS, SESSION_TTL_MS, SESSIONS_PER_CALLER, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
+export { oidcAuthenticate, oidcCallerId, OIDC_ALGORITHMS, OIDC_CHECKED_TOKENS, resourceMetadataUrl, type ClaimRule, type OidcAuth, type OidcOptions } from "./oidc.js";
+export { AuthRefusal } from "./refusal.js";
+export { LATENCY_BUCKETS } from "./metrics.js";
+export type { OperationsOptions } from "./ops.js";

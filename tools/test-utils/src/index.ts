@@ -160,3 +160,4 @@ import * as registryExamples from "./registry-examples.js";
 export { registryExamples };
 export { bunBinary, EVERYTHING_BIN, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "./hostile-repo.js";
 export { PINNED_TOOLS, PinnedServer, pinnedStdioEntry, type PinnedFixtureTool } from "./pinned-stdio.js";
+export { signingKey, startIdp, type IdpOptions, type PrivateJwk, type TestIdp } from "./idp.js";

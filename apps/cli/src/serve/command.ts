@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createWriteStream } from "node:fs";
-import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, servableName, type Caller } from "@mcp/gateway";
+import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, parseClaimRules, servableName, type Caller, type OidcOptions } from "@mcp/gateway";
 import { plural } from "../failure.js";
 import { readViews } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
@@ -26,6 +26,10 @@ export interface ServeOptions {
   audit?: string | undefined;
   toolSearch?: boolean | undefined;
   view?: string | undefined;
+  oidcIssuer?: string | undefined;
+  audience?: string | undefined;
+  requiredScope?: string[] | undefined;
+  metrics?: boolean | undefined;
 }
 
 /** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
@@ -35,6 +39,31 @@ function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream>
   if (target === "-") stdout.exitWhenClosed = false;
   const stream = target === "-" ? process.stdout : createWriteStream(target, { flags: "a", mode: 0o600 });
   return auditStream(stream, (error) => warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`));
+}
+
+/** MCP_METRICS_TOKEN, when set (at least 16 characters): without it /metrics answers loopback only. */
+function metricsToken(): string | undefined {
+  const token = process.env["MCP_METRICS_TOKEN"] || undefined;
+  if (token !== undefined && token.length < 16) throw new CliError("MCP_METRICS_TOKEN must be at least 16 characters", EXIT.usage);
+  return token;
+}
+
+/**
+ * `--oidc-issuer`'s options: the audience (`--audience`, else this server's /mcp URL when `--port`
+ * is given), the scopes required, and the claim rules of the callers file (none: every valid token
+ * is a caller with the --allow/--deny lists).
+ */
+function oidcOf(options: ServeOptions, callersText: string | undefined, lists: { allow?: string[] | undefined; deny?: string[] | undefined }): OidcOptions | undefined {
+  if (options.oidcIssuer === undefined) {
+    if (options.audience !== undefined || options.requiredScope?.length) throw new Error("--audience and --required-scope go with --oidc-issuer");
+    if (callersText !== undefined && parseClaimRules(callersText, options.callers!).length > 0) throw new Error(`${options.callers}: callers chosen by a "claim" need --oidc-issuer`);
+    return undefined;
+  }
+  const host = options.host ?? "127.0.0.1";
+  const audience = options.audience ?? (options.port ? `http://${host.includes(":") ? `[${host}]` : host}:${options.port}/mcp` : undefined);
+  if (audience === undefined) throw new Error("--oidc-issuer needs --audience (the URL callers reach this server's /mcp at) or --port");
+  const rules = callersText === undefined ? [] : parseClaimRules(callersText, options.callers!);
+  return { issuer: options.oidcIssuer, audience, requiredScopes: options.requiredScope, ...(rules.length > 0 ? { rules } : { defaults: lists }) };
 }
 
 /** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
@@ -100,20 +129,23 @@ async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
   if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
+  if (options.stdio && (options.oidcIssuer !== undefined || options.metrics)) throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
   const lists = { allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
   let self: Caller = { id: "stdio", name: "stdio", ...lists };
   let callers = new Map<string, Caller>();
+  let oidc: OidcOptions | undefined;
   if (options.http) {
-    if (options.callers) {
-      try {
-        callers = parseCallers(await readFile(options.callers, "utf8"), options.callers);
-      } catch (error) {
-        throw new CliError((error as Error).message, EXIT.usage);
-      }
+    let text: string | undefined;
+    try {
+      if (options.callers) callers = parseCallers((text = await readFile(options.callers, "utf8")), options.callers);
+      oidc = oidcOf(options, text, lists);
+    } catch (error) {
+      throw new CliError((error as Error).message, EXIT.usage);
     }
     const token = process.env["MCP_SERVE_TOKEN"];
     if (token !== undefined && token.length < 16) throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
-    if (token !== undefined || !options.callers) {
+    // Signing in through the issuer needs no token of ours; a callers file names its own.
+    if (token !== undefined || (!options.callers && !oidc)) {
       const chosen = token ?? randomBytes(24).toString("base64url");
       self = { id: callerId(chosen), name: "token", ...lists };
       callers.set(chosen, self);
@@ -163,6 +195,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       audit,
       // One key for every replica, so their argsHash compare; none: a random one per process.
       auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
+      oidc,
+      operations: options.http ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false } : undefined,
     });
   } catch (error) {
     await session.close();
@@ -205,6 +239,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     else {
       out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
       if (printed && !process.env["MCP_SERVE_TOKEN"]) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
+      if (oidc) out(`sign-in: access tokens of ${oidc.issuer} for ${String(oidc.audience)} (metadata at /.well-known/oauth-protected-resource/mcp)`);
     }
     await until;
     server.closeAllConnections();
