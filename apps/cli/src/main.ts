@@ -9,6 +9,7 @@ import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { addAuthDoctor } from "./auth-program.js";
 import { addRegistryCommands } from "./registry-program.js";
+import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
 
@@ -82,16 +83,6 @@ Global flags that apply (before or after the command):
 
 Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed,
 2 a usage error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of milliseconds");
-  return n;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
-}
 
 /** Builds the `mcp` program; `run` gets each command's exit code. */
 export function buildProgram(run: (task: () => Promise<number>) => void): Command {
@@ -195,11 +186,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("inspect")
     .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
-    .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
-      return n;
-    })
+    .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--no-open", "only print the URL; do not open the browser")
     .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect.js")).inspectCommand(globals(command), options)));
 
@@ -208,11 +195,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("the configured servers as one MCP server: tools as <server>__<tool>, over stdio or HTTP (bearer token, loopback by default)")
     .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp serve --stdio)").hideHelp())
     .addOption(new Option("--serve-http", "serve Streamable HTTP (written: mcp serve --http)").hideHelp())
-    .option("-p, --port <port>", "HTTP port (default: a free one)", (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
-      return n;
-    })
+    .option("-p, --port <port>", "HTTP port (default: a free one)", portNumber)
     .option("--host <host>", "HTTP address to listen on (default 127.0.0.1)")
     .option("--callers <file>", 'HTTP callers: { "<name>": { "token": "…", "allow": [...], "deny": [...] } }')
     .option("--allow <patterns>", "only these tools: <server>__<tool> patterns, * within a part, case-sensitive (repeatable)", collect)
@@ -243,11 +226,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("serve a recording (mcp call --record) as an MCP server over stdio or HTTP: each request that matches a recorded one gets the recorded answer")
     .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp replay <file> --stdio)").hideHelp())
     .addOption(new Option("--serve-http", "serve Streamable HTTP on 127.0.0.1 (written: mcp replay <file> --http)").hideHelp())
-    .option("-p, --port <port>", "HTTP port on 127.0.0.1 (default: a free one)", (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number (0-65535)");
-      return n;
-    })
+    .option("-p, --port <port>", "HTTP port on 127.0.0.1 (default: a free one)", portNumber)
     .addHelpText(
       "after",
       "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at http://127.0.0.1:<port>/mcp).\n" +
