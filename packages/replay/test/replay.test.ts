@@ -171,6 +171,22 @@ describe("@mcp/replay", () => {
     expect(() => openRecording(join(dir, "no-such-dir", "x.ndjson"))).toThrow("cannot write it (ENOENT)");
   });
 
+  it("pairs a hostile recording of many unanswered requests and many notifications in linear time", () => {
+    // 60,000 requests no answer follows, then 60,000 notifications: each notification belongs to the
+    // latest unanswered request. Finding that by listing every pending request for each one took
+    // minutes (20,000 of each: 5 s; it grows with their product); the timeout is far above linear.
+    const n = 60_000;
+    const hostile: RecordedMessage[] = [];
+    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "client", message: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "t", arguments: { i } } } } as RecordedMessage);
+    hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", id: n - 1, result: { content: [] } } } as RecordedMessage);
+    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } } } as RecordedMessage);
+    const { exchanges } = recordingFrom(hostile);
+    expect(exchanges).toHaveLength(n);
+    // The last request was answered: the notifications go to the one before it, the latest still unanswered.
+    expect(exchanges[n - 1]!.answer).toHaveLength(1);
+    expect(exchanges[n - 2]!.answer).toHaveLength(n);
+  }, 15_000);
+
   it("a method the recording lacks entirely is a MethodNotFoundError over HTTP", async () => {
     const server = await serveReplayHttp(recordingFrom(entries));
     try {
