@@ -187,6 +187,28 @@ describe("@mcp/replay", () => {
     expect(exchanges[n - 2]!.answer).toHaveLength(n);
   }, 15_000);
 
+  it("over HTTP, serves a page of its own origin only: a page on another port of this machine is refused", async () => {
+    const server = await serveReplayHttp(recordingFrom(entries));
+    const ping = (headers: Record<string, string>) =>
+      fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } }) });
+    try {
+      // Another local web page (a dev server, an MCP App's sandbox origin) is not the replay's.
+      for (const other of [`http://127.0.0.1:${server.port + 1}`, `http://localhost:${server.port + 1}`, "http://[::1]:1"]) {
+        const refused = await ping({ origin: other });
+        expect(refused.status, other).toBe(403);
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`Origin "${other}" is not served`);
+      }
+      const own = await ping({ origin: `http://127.0.0.1:${server.port}` });
+      expect(own.status).toBe(200);
+      await own.body?.cancel();
+      const none = await ping({});
+      expect(none.status).toBe(200);
+      await none.body?.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a method the recording lacks entirely is a MethodNotFoundError over HTTP", async () => {
     const server = await serveReplayHttp(recordingFrom(entries));
     try {
