@@ -8,7 +8,8 @@ const ARGUMENT = /^([{[]|[^=]*:?=)/;
 /**
  * When the call's first word is an `http(s)://` URL: the options with that URL as the ad-hoc
  * Streamable HTTP server (named `http`, as `--http <url>` names it; nothing else is read or
- * started, and as a server you gave it is never asked about) and the words as `http <tool> [args]`.
+ * started, and as a server you gave it is never asked about; nothing about it is kept: no tool
+ * cache, no pins, its OAuth tokens in memory only, no daemon) and the words as `http <tool> [args]`.
  * The tool is the next word, or follows the URL's last `.` (`https://host/mcp.echo`) when no word
  * names it. Otherwise the options and words unchanged.
  */
@@ -31,5 +32,5 @@ export function serverFromUrl(globals: GlobalOptions, words: string[]): { global
   }
   if (!tool) throw new CliError(`mcp call ${first}: name the tool after the URL (mcp call ${first} <tool> [args], or ${first}.<tool>; see: mcp --http ${first} tools)`, EXIT.usage);
   if (!URL.canParse(url)) throw new CliError(`mcp call: "${url}" is not a URL`, EXIT.usage);
-  return { globals: { ...globals, http: url }, words: ["http", tool, ...rest] };
+  return { globals: { ...globals, http: url, ephemeral: true }, words: ["http", tool, ...rest] };
 }

@@ -1,7 +1,7 @@
 // What mcporter users reach for in `mcp call` (issue 58): a server called by its URL with no
 // config, `--output markdown|raw|json`, and `--save-images <dir>`; against server-everything over
 // Streamable HTTP on 127.0.0.1 and over stdio from the user's config.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingEntry, startEverything, type EverythingServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,6 +33,20 @@ describe("mcp call <url>: a server by its URL, no config", () => {
     const dotted = await mcp(b, ["call", `${http.url}.get-sum`, "a=1", "b=2"]);
     expect(dotted.code, dotted.stderr).toBe(0);
     expect(dotted.stdout).toBe("The sum of 1 and 2 is 3.\n");
+  });
+
+  it("keeps nothing about the server given by URL: no pins, no tool cache entry", async () => {
+    const run = await mcp(b, ["call", http.url, "echo", "message=kept?"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Echo: kept?\n");
+    // A URL is not a server the user added: pinning its tools (as trusted from now on) or caching
+    // them writes it into the user's folders as if it were.
+    const pins = join(b.home, ".config", "mcp-client", "pins.json");
+    const pinned = existsSync(pins) ? Object.values((JSON.parse(readFileSync(pins, "utf8")) as { servers: Record<string, { server: string }> }).servers).map((entry) => entry.server) : [];
+    expect(pinned).not.toContain("http");
+    const folder = join(b.home, ".cache", "mcp-client", "tools");
+    const cached = existsSync(folder) ? readdirSync(folder).map((name) => (JSON.parse(readFileSync(join(folder, name), "utf8")) as { key: string }).key) : [];
+    expect(cached.filter((key) => key.startsWith("http:"))).toEqual([]);
   });
 
   it("a URL with no tool, or with --http too, is a usage error saying what to write", async () => {
