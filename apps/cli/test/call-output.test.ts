@@ -53,6 +53,11 @@ describe("mcp call <url>: a server by its URL, no config", () => {
     const bare = await mcp(b, ["call", http.url]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain(`name the tool after the URL (mcp call ${http.url} <tool> [args], or ${http.url}.<tool>`);
+    // A URL's password and token stay out of the message (it may end up in a CI log).
+    const secret = await mcp(b, ["call", "http://ada:s3cret-pw@127.0.0.1:1/mcp?token=s3cret-tok"]);
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain("mcp call http://ada:[redacted]@127.0.0.1:1/mcp?token=[redacted]: name the tool after the URL");
+    expect(secret.stderr).not.toMatch(/s3cret/);
     const twice = await mcp(b, ["--http", http.url, "call", http.url, "echo", "message=hi"]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain("the URL names the server; leave out --http, --sse and --stdio");
