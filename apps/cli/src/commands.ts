@@ -104,7 +104,8 @@ export async function callCommand(given: GlobalOptions, givenWords: string[], op
     throw error;
   });
   try {
-    const viaDaemon = recording ? undefined : await callThroughDaemon(session, globals, words, maxResultChars, signal);
+    // A server given by URL is this process's own too: the daemon would keep it.
+    const viaDaemon = recording || globals.ephemeral ? undefined : await callThroughDaemon(session, globals, words, maxResultChars, signal);
     if (viaDaemon) return finishCall(output, viaDaemon, outDir ?? session.cwd);
     const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));

@@ -114,6 +114,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
         prefersBorder: app.meta.prefersBorder,
         ignored: app.ignored,
         sandbox: sandbox.url,
+        frame: sandbox.frame,
         tool: tool.definition ?? { name: tool.toolName, inputSchema: tool.inputSchema },
         host: { name: "mcp-inspect", version: CLI_VERSION },
       };

@@ -1,5 +1,6 @@
 // `mcp replay <file> --stdio | --http [--port N]`: a recording served as an MCP server by @mcp/replay.
 import { readRecording, RecordingError, ReplaySession, serveReplayHttp, serveReplayStdio, type Recording, type ReplayEvent } from "@mcp/replay";
+import { printable } from "./approval-view.js";
 import type { GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 
@@ -25,9 +26,11 @@ function stopped(): Promise<void> {
 
 /** Each client message on stderr: the recorded line that answered it, or the error sent. */
 function tell(event: ReplayEvent): void {
-  if (event.error !== undefined) warn(`replay: ${event.method}: ${event.error}`);
-  else if (event.line !== undefined) note(`replay: ${event.method} ← line ${event.line}`);
-  else note(`replay: ${event.method} (not in the recording; ignored)`);
+  // The method is the client's, the error quotes the recording: neither may drive the terminal.
+  const method = printable(event.method);
+  if (event.error !== undefined) warn(`replay: ${method}: ${printable(event.error)}`);
+  else if (event.line !== undefined) note(`replay: ${method} ← line ${event.line}`);
+  else note(`replay: ${method} (not in the recording; ignored)`);
 }
 
 function load(file: string, globals: GlobalOptions): Recording {
@@ -45,7 +48,8 @@ export async function replayCommand(globals: GlobalOptions, file: string, option
   if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp replay needs one of --stdio or --http", EXIT.usage);
   const recording = load(file, globals);
   const requests = recording.exchanges.filter((exchange) => exchange.kind === "request").length;
-  const what = `${file} (server "${recording.server}", ${requests} recorded request${requests === 1 ? "" : "s"})`;
+  // The server's name comes from the file, which may be anyone's: shown with its control characters escaped.
+  const what = `${printable(file)} (server "${printable(recording.server)}", ${requests} recorded request${requests === 1 ? "" : "s"})`;
   if (options.stdio) {
     const session = new ReplaySession(recording, tell);
     note(`mcp replay: serving ${what} over stdio`);

@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
+import { MemoryTokenStore } from "@mcp/oauth";
 import { createApprovalStore, loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
 import { approvalsFile, approveCommandFor, approveProjectServers } from "./approvals.js";
 import { connectingLine } from "./connecting.js";
@@ -23,6 +24,11 @@ export interface GlobalOptions {
   timeout?: number | undefined;
   cache?: boolean | undefined;
   yes?: boolean | undefined;
+  /**
+   * The ad-hoc server was given by its URL to this one command (`mcp call <url>`): nothing about it
+   * is kept or read from what is (no tool cache, no pins, OAuth tokens in memory only, no daemon).
+   */
+  ephemeral?: boolean | undefined;
 }
 
 /** How long a stdio server gets to exit after its stdin ends (then SIGTERM), and after SIGTERM (then SIGKILL), unless its config says. */
@@ -194,8 +200,10 @@ export async function openSession(
   const shared = await sharedStores(process.env, (error) => note(`Redis (MCP_REDIS_URL): ${error.message}`));
   const manager = new MCPManager({
     cwd,
-    cache: globals.cache === false ? false : shared?.cache,
+    cache: globals.cache === false || globals.ephemeral ? false : shared?.cache,
     ...(shared ? { oauth: { store: shared.tokens }, pins: { store: shared.pins } } : {}),
+    // A server given by URL alone: the user's token store is neither read nor written for it, and its tools are not pinned.
+    ...(globals.ephemeral ? { oauth: { store: new MemoryTokenStore() }, pins: false as const } : {}),
     ...options.manager,
     connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION }, ...options.manager?.connect },
     // A cut result's file (call --max-result-chars) is read after the command ends: kept.

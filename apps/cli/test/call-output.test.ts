@@ -1,7 +1,7 @@
 // What mcporter users reach for in `mcp call` (issue 58): a server called by its URL with no
 // config, `--output markdown|raw|json`, and `--save-images <dir>`; against server-everything over
 // Streamable HTTP on 127.0.0.1 and over stdio from the user's config.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { everythingEntry, startEverything, type EverythingServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -35,10 +35,29 @@ describe("mcp call <url>: a server by its URL, no config", () => {
     expect(dotted.stdout).toBe("The sum of 1 and 2 is 3.\n");
   });
 
+  it("keeps nothing about the server given by URL: no pins, no tool cache entry", async () => {
+    const run = await mcp(b, ["call", http.url, "echo", "message=kept?"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Echo: kept?\n");
+    // A URL is not a server the user added: pinning its tools (as trusted from now on) or caching
+    // them writes it into the user's folders as if it were.
+    const pins = join(b.home, ".config", "mcp-client", "pins.json");
+    const pinned = existsSync(pins) ? Object.values((JSON.parse(readFileSync(pins, "utf8")) as { servers: Record<string, { server: string }> }).servers).map((entry) => entry.server) : [];
+    expect(pinned).not.toContain("http");
+    const folder = join(b.home, ".cache", "mcp-client", "tools");
+    const cached = existsSync(folder) ? readdirSync(folder).map((name) => (JSON.parse(readFileSync(join(folder, name), "utf8")) as { key: string }).key) : [];
+    expect(cached.filter((key) => key.startsWith("http:"))).toEqual([]);
+  });
+
   it("a URL with no tool, or with --http too, is a usage error saying what to write", async () => {
     const bare = await mcp(b, ["call", http.url]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain(`name the tool after the URL (mcp call ${http.url} <tool> [args], or ${http.url}.<tool>`);
+    // A URL's password and token stay out of the message (it may end up in a CI log).
+    const secret = await mcp(b, ["call", "http://ada:s3cret-pw@127.0.0.1:1/mcp?token=s3cret-tok"]);
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain("mcp call http://ada:[redacted]@127.0.0.1:1/mcp?token=[redacted]: name the tool after the URL");
+    expect(secret.stderr).not.toMatch(/s3cret/);
     const twice = await mcp(b, ["--http", http.url, "call", http.url, "echo", "message=hi"]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain("the URL names the server; leave out --http, --sse and --stdio");

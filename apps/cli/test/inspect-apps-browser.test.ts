@@ -51,7 +51,10 @@ async function openApp(server: string): Promise<{ app: Frame; time: string }> {
   await page.click('button[name="call"]');
   await page.waitForSelector(".result.ok");
   const time = (await page.locator(".result pre.content.text").first().textContent())!;
-  const proxy = (await (await page.waitForSelector(".app-view iframe.app-frame")).contentFrame())!;
+  // The inspector frames a page of the app's own that frames the proxy.
+  const outer = (await (await page.waitForSelector(".app-view iframe.app-frame")).contentFrame())!;
+  await expect.poll(() => outer.childFrames().length, { timeout: 20_000 }).toBe(1);
+  const proxy = outer.childFrames()[0]!;
   await expect.poll(() => proxy.childFrames().length, { timeout: 20_000 }).toBe(1);
   const app = proxy.childFrames()[0]!;
   // The app received the tool's result: it shows the time the call returned.

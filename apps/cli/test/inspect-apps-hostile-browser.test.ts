@@ -33,10 +33,19 @@ let inspector: RunningInspector;
 let browser: Browser;
 let page: Page;
 const reports: Record<string, unknown>[] = [];
+/** Requests for the page an app takes its proxy's frame to. */
+const escaped: string[] = [];
+let reachedEscape: () => void;
+const escapedOnce = new Promise<void>((resolve) => (reachedEscape = resolve));
 let posted: () => void;
 const postedOnce = new Promise<void>((resolve) => (posted = resolve));
 const foreign = createServer((req: IncomingMessage, res) => {
   if (req.url === "/evil") return void res.writeHead(200, { "content-type": "text/html" }).end(EVIL);
+  if (req.url === "/escape") {
+    escaped.push(req.url);
+    reachedEscape();
+    return void res.writeHead(200, { "content-type": "text/html" }).end("<p>outside the app's policy</p>");
+  }
   let body = "";
   req.on("data", (chunk: Buffer) => (body += chunk.toString()));
   req.on("end", () => {
@@ -82,13 +91,14 @@ beforeAll(async () => {
     hostile: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_ORIGIN: origin } },
     chatty: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "logs", HOSTILE_LINES: "1100" } },
     rtc: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "webrtc", HOSTILE_TURN: turn } },
+    escape: { command: process.execPath, args: [FIXTURE], env: { HOSTILE_MODE: "escape", HOSTILE_ORIGIN: origin } },
   });
   inspector = await startInspect(box);
   // The one WebRTC policy Chromium takes from its command line: no UDP but through a proxy.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--webrtc-ip-handling-policy=disable_non_proxied_udp"] });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  for (const name of ["hostile", "chatty", "rtc"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+  for (const name of ["hostile", "chatty", "rtc", "escape"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -116,6 +126,17 @@ describe("a hostile MCP App in mcp inspect", () => {
     expect(reports.filter((r) => "received" in r)).toEqual([]);
     // The host tells the user the app left its document, and ends the app there.
     await page.locator(".app-view .banner.error", { hasText: "navigated away" }).waitFor({ timeout: 20_000 });
+  });
+
+  it("cannot take the sandbox proxy's frame to another page of this machine (outside its policy), though it runs code in the proxy's document", async () => {
+    // The frame around the proxy lets its frame hold the proxy's origin only: Chromium refuses the
+    // navigation and says so. (The inspector's page lets its frames hold any loopback port, so without
+    // that frame the page on another port loaded, under no policy of the app's: HTTP anywhere.)
+    const refused = page.waitForEvent("console", { predicate: (message) => /^Framing 'http:\/\/127\.0\.0\.1:\d+\/' violates .*"frame-src http:\/\/127\.0\.0\.1:\d+"/.test(message.text()), timeout: 30_000 });
+    await callShow("escape");
+    // Whichever comes first: the refusal, or the page's request (which fails the test).
+    await Promise.race([refused, escapedOnce]);
+    expect(escaped).toEqual([]);
   });
 
   it("keeps the user's call in the log when its app sends 1,100 log lines after it (apart from the calls, each kind keeps its newest)", async () => {

@@ -81,7 +81,16 @@ describe("mcp inspect: MCP Apps", () => {
     const page = await raw(port, "/sandbox");
     expect(page.status).toBe(200);
     // Framed by the inspector only, and under the app's own policy: the app can use this page's window.
-    expect(page.headers["content-security-policy"]).toBe(`frame-ancestors http://127.0.0.1:${inspector.port}; ${appPolicy(app.csp)}`);
+    const frameUrl = new URL(app.frame);
+    expect(frameUrl.hostname).toBe("127.0.0.1");
+    expect([String(inspector.port), String(port)]).not.toContain(frameUrl.port);
+    expect(page.headers["content-security-policy"]).toBe(`frame-ancestors ${frameUrl.origin} http://127.0.0.1:${inspector.port}; ${appPolicy(app.csp)}`);
+    // The inspector frames a page of another origin with no script, whose one frame may hold the proxy's origin only.
+    const outer = await raw(Number(frameUrl.port), "/sandbox");
+    expect(outer.status).toBe(200);
+    expect(outer.headers["content-security-policy"]).toBe(`default-src 'none'; style-src 'unsafe-inline'; frame-src ${sandboxUrl.origin}; base-uri 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${inspector.port}`);
+    expect(outer.body).toContain(`<iframe src="${app.sandbox}" sandbox="allow-scripts allow-same-origin allow-forms"`);
+    expect((await raw(Number(frameUrl.port), "/sandbox", { host: `evil.example:${frameUrl.port}` })).status).toBe(404);
     expect(page.headers["content-security-policy"]).toContain("connect-src https://api.example.com;");
     expect((await raw(port, "/other")).headers["content-security-policy"]).toBe("default-src 'none'");
     expect(page.body).toContain(`data-host="http://127.0.0.1:${inspector.port}"`);
@@ -94,6 +103,7 @@ describe("mcp inspect: MCP Apps", () => {
     expect(new URL(second.sandbox).port).not.toBe(String(port));
     await api("/api/app/close", { view: app.view });
     expect(await refused(port)).toBe(true);
+    expect(await refused(Number(frameUrl.port))).toBe(true);
     expect((await api("/api/app/message", { view: app.view, message: { jsonrpc: "2.0", method: "ping", id: 1 } })).status).toBe(404);
   });
 

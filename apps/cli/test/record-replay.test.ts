@@ -1,7 +1,7 @@
 // Record and replay: a session with server-everything recorded through the library (the `record`
 // option) and the CLI (`mcp call --record`), then served by `mcp replay` over stdio and HTTP and
 // driven again through the library and the CLI: the same results, progress included.
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listTools, readResource, type MCPServerConfig, type MCPServerConnection, type RecordedMessage } from "@mcp/client";
@@ -184,5 +184,21 @@ describe("record and replay", () => {
     const none = await mcp(box, ["replay", bad]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("mcp replay needs one of --stdio or --http");
+  });
+
+  it("a hostile recording and client cannot drive the terminal: the server's name and the methods are shown with control characters escaped", async () => {
+    const hostile = join(box.home, "hostile.ndjson");
+    const server = "\u001b]0;owned\u0007\u001b[2J";
+    writeFileSync(hostile, `${JSON.stringify({ server, from: "client", message: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} } })}\n${JSON.stringify({ server, from: "server", message: { jsonrpc: "2.0", id: 1, result: { tools: [] } } })}\n`);
+    const child = spawn(process.execPath, [bin, "replay", hostile, "--stdio"], { cwd: box.project, env: box.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.stdin.end(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/\u001b[31mlist" })}\n`);
+    expect(await exited).toBe(0);
+    // Both were shown (escaped), and no escape character reached the terminal.
+    expect(stderr).toContain('(server "\\u{001b}]0;owned\\u{0007}\\u{001b}[2J", 1 recorded request)');
+    expect(stderr).toContain("replay: tools/\\u{001b}[31mlist: No recorded request matches");
+    expect(stderr).not.toContain("\u001b");
   });
 });

@@ -264,8 +264,14 @@ export interface AppOpenAnswer {
   prefersBorder?: boolean | undefined;
   /** What of the resource's `_meta.ui` was left out, and why. */
   ignored: string[];
-  /** The sandbox proxy's page, on an origin of its own. */
+  /** The sandbox proxy's page, on an origin of its own (the app's). */
   sandbox: string;
+  /**
+   * The page the inspector frames, on another origin of its own: it frames {@link sandbox} and
+   * lets its frame hold nothing of another origin (the app, which can navigate the proxy's frame,
+   * cannot take it to another page of this machine).
+   */
+  frame: string;
   /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
   tool: Record<string, unknown>;
   /** The host the app is told it runs in (`hostInfo`). */

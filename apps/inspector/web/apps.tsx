@@ -92,13 +92,21 @@ function limits(csp: AppOpenAnswer["csp"]): string {
 }
 
 /**
+ * The sandbox proxy's window: the one frame of the page this component frames (which lets that
+ * frame hold the proxy's origin only, so an app navigating it reaches no other page of this machine).
+ */
+function proxyIn(frame: HTMLIFrameElement | null | undefined): Window | undefined {
+  return frame?.contentWindow?.[0];
+}
+
+/**
  * Ends an app as SEP-1865 asks: `ui/resource-teardown` first, its frame kept (moved out of the
  * page, which keeps its document) until it answers or {@link TEARDOWN_MS} pass; its answer is
  * logged; then its frame and its view go.
  */
 function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
   const close = (): void => void api("/api/app/close", { view: app.view }).catch(() => undefined);
-  const target = frame?.contentWindow;
+  const target = proxyIn(frame);
   const holder = document.body as HTMLElement & { moveBefore?: (node: Node, child: Node | null) => void };
   if (!frame || !target || typeof holder.moveBefore !== "function") {
     target?.postMessage({ jsonrpc: "2.0", id: "teardown", method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, new URL(app.sandbox).origin);
@@ -162,12 +170,12 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
   useLayoutEffect(() => {
     if (!app) return;
     const origin = new URL(app.sandbox).origin;
-    const post = (message: unknown): void => frame.current?.contentWindow?.postMessage(message, origin);
+    const post = (message: unknown): void => proxyIn(frame.current)?.postMessage(message, origin);
     // The model context is one thing the app sets (each `ui/update-model-context` replaces it); the rest pile up, the last five.
     const tell = (next: Said): void => setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
     const onMessage = (event: MessageEvent<unknown>): void => {
-      // Only the proxy this component framed, on its origin: never the app itself, nor anything else.
-      if (event.source !== frame.current?.contentWindow || event.origin !== origin || !isMessage(event.data)) return;
+      // Only the proxy inside the frame this component made, on its origin: never the app itself, nor anything else.
+      if (event.source === null || event.source !== proxyIn(frame.current) || event.origin !== origin || !isMessage(event.data)) return;
       const message = event.data;
       if (message.method === "ui/notifications/sandbox-proxy-ready") {
         post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: {} } });
@@ -216,7 +224,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
         <span class="muted app-limits"> {limits(app.csp)}</span>
       </div>
       {app.ignored.length ? <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div> : null}
-      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.sandbox} sandbox="allow-scripts allow-same-origin allow-forms" allow={DENIED} referrerpolicy="no-referrer" style={{ height: `${height}px` }} />
+      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.frame} sandbox="allow-scripts allow-same-origin allow-forms" allow={DENIED} referrerpolicy="no-referrer" style={{ height: `${height}px` }} />
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (

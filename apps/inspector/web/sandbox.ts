@@ -7,7 +7,8 @@
 // is not the app, runs outside its policy, and so loses the bridge (removed, the host told). The app
 // shares this page's origin — one `mcp inspect` gives each app alone, never the inspector's — as
 // apps expect of their parent (the Vue example reads properties of `window.parent`, which a
-// cross-origin parent refuses).
+// cross-origin parent refuses). The host is this page's top (the inspector): `mcp inspect` frames this
+// page inside a script-less frame page of another origin, which keeps the frame on this origin.
 import { viewDocument } from "../src/app-csp.js";
 
 const host = document.documentElement.dataset["host"] ?? "";
@@ -35,7 +36,7 @@ function load(params: unknown): void {
     if (isApp(inner)) return;
     cut = true;
     inner?.remove();
-    parent.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}app-navigated`, params: {} }, host);
+    top?.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}app-navigated`, params: {} }, host);
   });
   document.body.append(inner);
 }
@@ -53,14 +54,14 @@ addEventListener("message", (event: MessageEvent<unknown>) => {
   const data = event.data;
   if (!isMessage(data)) return;
   const method = typeof data.method === "string" ? data.method : "";
-  if (event.source === parent && event.origin === host) {
+  if (event.source === top && event.origin === host) {
     if (method === `${SANDBOX_METHOD}resource-ready`) load(data.params);
     // Targeted at the app's origin: a page another origin put in its frame receives nothing.
     else if (!method.startsWith(SANDBOX_METHOD) && !cut) inner?.contentWindow?.postMessage(data, own);
     return;
   }
   if (cut || !inner || event.source !== inner.contentWindow || event.origin !== own || method.startsWith(SANDBOX_METHOD)) return;
-  parent.postMessage(data, host);
+  top?.postMessage(data, host);
 });
 
-parent.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}proxy-ready`, params: {} }, host);
+top?.postMessage({ jsonrpc: "2.0", method: `${SANDBOX_METHOD}proxy-ready`, params: {} }, host);

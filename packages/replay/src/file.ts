@@ -111,6 +111,17 @@ function progressTokenOf(params: unknown): RequestId | undefined {
 function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
   const exchanges: Exchange[] = [];
   const pending = new Map<RequestId, Exchange>();
+  // The requests in the order they came, the answered ones dropped from the end as they are met: the
+  // latest unanswered one in constant time (amortized), so a recording of many unanswered requests
+  // and many notifications pairs in linear time, not in their product.
+  const unanswered: Exchange[] = [];
+  const latestUnanswered = (): Exchange | undefined => {
+    for (let top = unanswered.at(-1); top !== undefined; top = unanswered.at(-1)) {
+      if (pending.get(top.id!) === top) return top;
+      unanswered.pop();
+    }
+    return undefined;
+  };
   const byToken = new Map<RequestId, Exchange>();
   let last: Exchange | undefined;
   for (const entry of entries) {
@@ -123,6 +134,7 @@ function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
           exchange.id = message.id;
           exchange.progressToken = progressTokenOf(message.params);
           pending.set(message.id, exchange);
+          unanswered.push(exchange);
           if (exchange.progressToken !== undefined) byToken.set(exchange.progressToken, exchange);
         }
         exchanges.push(exchange);
@@ -139,7 +151,7 @@ function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
       } else {
         kind = isJsonRpcRequest(message) ? "request" : "notification";
         if (message.method === "notifications/progress") owner = byToken.get(progressTokenOf({ _meta: message.params }) ?? "");
-        owner ??= [...pending.values()].at(-1);
+        owner ??= latestUnanswered();
       }
       owner ??= last;
       if (owner) owner.answer.push({ message, kind, line: entry.line });

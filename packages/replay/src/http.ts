@@ -32,7 +32,13 @@ export interface ReplayHttpOptions {
 }
 
 const LOOPBACK = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
-const LOOPBACK_ORIGIN = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
+
+/** Whether a browser page's `Origin` is this server's own: `http://` and the host and port the request was sent to (`Host`). */
+function ownOrigin(origin: string, host: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return url.protocol === "http:" && url.origin === origin.toLowerCase() && url.host === host.toLowerCase();
+}
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
@@ -69,7 +75,8 @@ function eventStream(res: ServerResponse, headers: Record<string, string>): Send
  * session of its own (`Mcp-Session-Id`), which replays the recording from its start; requests
  * without a session id (2026-07-28, stateless) share one. A request's answer is JSON when it is the
  * response alone, else an SSE stream of the recorded messages; messages answering a notification go
- * to the session's GET stream, when one is open. Only loopback `Host` and `Origin` values are served.
+ * to the session's GET stream, when one is open. Only a loopback `Host` is served, and only a page of
+ * the server's own origin (no other port of this machine).
  */
 export async function serveReplayHttp(recording: Recording, options: ReplayHttpOptions = {}): Promise<ReplayHttpServer> {
   const sessions = new Map<string, HttpSession>();
@@ -82,7 +89,8 @@ export async function serveReplayHttp(recording: Recording, options: ReplayHttpO
     const host = req.headers.host ?? "";
     if (!LOOPBACK.test(host)) return rpcError(res, 403, ErrorCodes.InvalidRequest, `Host "${host}" is not served: only 127.0.0.1 and localhost`);
     const origin = req.headers.origin;
-    if (origin !== undefined && !LOOPBACK_ORIGIN.test(origin)) return rpcError(res, 403, ErrorCodes.InvalidRequest, `Origin "${origin}" is not served: only loopback pages`);
+    // A page on another port of this machine is another site's page: only the server's own origin.
+    if (origin !== undefined && !ownOrigin(origin, host)) return rpcError(res, 403, ErrorCodes.InvalidRequest, `Origin "${origin}" is not served: only this server's own (http://${host})`);
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (path !== "/mcp") return rpcError(res, 404, ErrorCodes.InvalidRequest, `Not found: the replay serves /mcp`);
     const id = req.headers["mcp-session-id"];

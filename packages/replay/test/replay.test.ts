@@ -171,6 +171,44 @@ describe("@mcp/replay", () => {
     expect(() => openRecording(join(dir, "no-such-dir", "x.ndjson"))).toThrow("cannot write it (ENOENT)");
   });
 
+  it("pairs a hostile recording of many unanswered requests and many notifications in linear time", () => {
+    // 60,000 requests no answer follows, then 60,000 notifications: each notification belongs to the
+    // latest unanswered request. Finding that by listing every pending request for each one took
+    // minutes (20,000 of each: 5 s; it grows with their product); the timeout is far above linear.
+    const n = 60_000;
+    const hostile: RecordedMessage[] = [];
+    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "client", message: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "t", arguments: { i } } } } as RecordedMessage);
+    hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", id: n - 1, result: { content: [] } } } as RecordedMessage);
+    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } } } as RecordedMessage);
+    const { exchanges } = recordingFrom(hostile);
+    expect(exchanges).toHaveLength(n);
+    // The last request was answered: the notifications go to the one before it, the latest still unanswered.
+    expect(exchanges[n - 1]!.answer).toHaveLength(1);
+    expect(exchanges[n - 2]!.answer).toHaveLength(n);
+  }, 15_000);
+
+  it("over HTTP, serves a page of its own origin only: a page on another port of this machine is refused", async () => {
+    const server = await serveReplayHttp(recordingFrom(entries));
+    const ping = (headers: Record<string, string>) =>
+      fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } }) });
+    try {
+      // Another local web page (a dev server, an MCP App's sandbox origin) is not the replay's.
+      for (const other of [`http://127.0.0.1:${server.port + 1}`, `http://localhost:${server.port + 1}`, "http://[::1]:1"]) {
+        const refused = await ping({ origin: other });
+        expect(refused.status, other).toBe(403);
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`Origin "${other}" is not served`);
+      }
+      const own = await ping({ origin: `http://127.0.0.1:${server.port}` });
+      expect(own.status).toBe(200);
+      await own.body?.cancel();
+      const none = await ping({});
+      expect(none.status).toBe(200);
+      await none.body?.cancel();
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a method the recording lacks entirely is a MethodNotFoundError over HTTP", async () => {
     const server = await serveReplayHttp(recordingFrom(entries));
     try {
