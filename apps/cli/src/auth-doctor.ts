@@ -26,20 +26,20 @@ function printReport(report: DoctorReport): void {
  * CA as a sign-in would use them) or a URL. Exit 1 when a step fails. `--trace` writes every
  * request and answer, secrets redacted, as JSON (mode 600).
  */
-export async function authDoctorCommand(globals: GlobalOptions, target: string, options: { trace?: string | undefined; signIn?: boolean | undefined; open?: boolean | undefined }): Promise<number> {
+export async function authDoctorCommand(globals: GlobalOptions, target: string, options: { trace?: string | undefined; signIn?: boolean | undefined; open?: boolean | undefined; register?: boolean | undefined }): Promise<number> {
   const entries: DoctorTraceEntry[] = [];
   const trace = options.trace === undefined ? undefined : (entry: DoctorTraceEntry): void => void entries.push(entry);
   // --sign-in: the browser and a loopback listener on the port the redirect URI names.
   const signIn = (port: number): Authorize | undefined => (options.signIn ? loopbackAuthorize({ port, open: options.open === false ? false : undefined, onUrl: (url) => note(`To sign in to ${target}, open: ${url}`) }) : undefined);
   let report: DoctorReport;
   if (/^https?:\/\//i.test(target)) {
-    report = await diagnoseAuthorization(target, { trace, authorize: signIn(DEFAULT_CALLBACK_PORT) });
+    report = await diagnoseAuthorization(target, { trace, authorize: signIn(DEFAULT_CALLBACK_PORT), register: options.register });
   } else {
     const session = await openSession({ ...globals, server: [target] }, { connect: false, allowEmbedded: false });
     try {
       const config = httpConfigOf(session, target);
       const oauth = (config as { oauth?: ServerOAuthConfig | false }).oauth;
-      report = await diagnoseServerAuthorization(target, config, { trace, authorize: signIn((oauth || {}).callbackPort ?? DEFAULT_CALLBACK_PORT) });
+      report = await diagnoseServerAuthorization(target, config, { trace, authorize: signIn((oauth || {}).callbackPort ?? DEFAULT_CALLBACK_PORT), register: options.register });
     } finally {
       await session.close();
     }

@@ -10,5 +10,6 @@ export function addAuthDoctor(auth: Command, run: (task: () => Promise<number>) 
     .option("--trace <file>", "write every request and answer, secrets redacted, to a file to attach to an issue")
     .option("--sign-in", "complete a sign-in in the browser (redirect to 127.0.0.1) so that iss, the token, its refresh and the server's acceptance are checked too; nothing is saved")
     .option("--no-open", "with --sign-in: only print the URL to open")
-    .action((target: string, options: { trace?: string; signIn?: boolean; open?: boolean }, command: Command) => run(async () => (await import("./auth-doctor.js")).authDoctorCommand(command.optsWithGlobals<GlobalOptions>(), target, options)));
+    .option("--no-register", "do not try dynamic client registration (it registers a client at the authorization server, as a sign-in would)")
+    .action((target: string, options: { trace?: string; signIn?: boolean; open?: boolean; register?: boolean }, command: Command) => run(async () => (await import("./auth-doctor.js")).authDoctorCommand(command.optsWithGlobals<GlobalOptions>(), target, options)));
 }

@@ -38,6 +38,25 @@ describe("mcp auth doctor", () => {
     expect(report.steps.find((s) => s.step === "token-accepted")?.status).toBe("pass");
   });
 
+  it("--no-register: no client is registered at the authorization server; the step says registration is offered, not tried", { timeout: 60_000 }, async () => {
+    const b = box();
+    const trace = join(b.home, "no-register.json");
+    const run = await mcp(b, ["auth", "doctor", sdk.url, "--json", "--no-register", "--trace", trace]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    expect(report.steps.find((s) => s.step === "client-identification")?.advice).toBe("Dynamic registration is offered (not tried)");
+    const written = JSON.parse(readFileSync(trace, "utf8")) as { requests: { url: string; method?: string }[] };
+    expect(written.requests.length).toBeGreaterThan(0);
+    const registrations = (requests: { url: string; method?: string }[]): string[] => requests.filter((r) => r.method === "POST" && new URL(r.url).pathname.endsWith("/register")).map((r) => r.url);
+    expect(written.requests.some((r) => new URL(r.url).pathname.includes("oauth-authorization-server"))).toBe(true); // it did look
+    expect(registrations(written.requests)).toEqual([]);
+    // Without the flag, the same doctor registers a client (a POST to the registration endpoint).
+    const registering = await mcp(b, ["auth", "doctor", sdk.url, "--json", "--trace", trace]);
+    expect(registering.code).toBe(0);
+    const again = JSON.parse(readFileSync(trace, "utf8")) as { requests: { url: string; method?: string }[] };
+    expect(registrations(again.requests)).toHaveLength(1);
+  });
+
   it("a configured server: exit 1 naming the failing step; --trace writes a redacted trace (mode 600); the config's client id and profile are used", { timeout: 60_000 }, async () => {
     const oidc = await startOidcServer({ registration: false, clients: [{ client_id: "cli-app", client_secret: "cli-app-secret-value", redirect_uris: ["http://127.0.0.1:33418/callback"] }] });
     try {
