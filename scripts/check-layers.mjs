@@ -26,6 +26,9 @@ export const ALLOWED = {
   "@mcp/codegen": ["@mcp/client"],
   // Recordings served again: the client's connection (in-process) and its record listener, JSON-RPC for the wire.
   "@mcp/replay": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
+  // The MCP registry's client: the manager for its own file's `registry` field, the client's config
+  // checks, the HTTP transport's fetch (proxies, CAs) and header rules.
+  "@mcp/registry": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

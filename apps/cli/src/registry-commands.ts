@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { MCPServerConfig } from "@mcp/client";
-import { configFromRegistry, getRegistryServer, loadAllMCPConfigs, registryKinds, registryStatus, resolveRegistry, RegistryError, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryValue } from "@mcp/manager";
+import { loadAllMCPConfigs } from "@mcp/manager";
+import { configFromRegistry, getRegistryServer, registryKinds, registryStatus, resolveRegistry, RegistryError, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryValue } from "@mcp/registry";
 import { parse } from "jsonc-parser";
 import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { compareVersions, configFromRegistry, getRegistryServer, loadAllMCPConfigs, normalizeRegistryUrl, RegistryError, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/manager";
+import { loadAllMCPConfigs } from "@mcp/manager";
+import { compareVersions, configFromRegistry, getRegistryServer, normalizeRegistryUrl, RegistryError, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/registry";
 import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
 import { edit, ownFile } from "./config-commands.js";

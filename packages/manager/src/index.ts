@@ -13,13 +13,7 @@ export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } fr
 export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, diagnoseServerAuthorization, type AuthorizeServerOptions, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
 export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";
-export { searchRegistry, getRegistryServer, registryStatus, type RegistryRequestOptions, type RegistrySearchOptions } from "./registry/client.js";
-export { configFromRegistry, registryKinds, type RegistryChoices, type RegistryConfig, type RegistryPackageKind } from "./registry/config.js";
-export { RegistryError, type RegistryFailure } from "./registry/errors.js";
-export { variableName, type RegistryValue, type RegistryVariable } from "./registry/inputs.js";
-export { DEFAULT_REGISTRY_URL, normalizeRegistryUrl, resolveRegistry, type RegistryLocation, type RegistryLocationOptions } from "./registry/location.js";
-export { compareVersions } from "./registry/versions.js";
-export { OFFICIAL_META, type RegistryArgument, type RegistryEntry, type RegistryInput, type RegistryInputWithVariables, type RegistryKeyValueInput, type RegistryNamedArgument, type RegistryOfficialMeta, type RegistryPackage, type RegistryPackageTransport, type RegistryPositionalArgument, type RegistryRemote, type RegistryServer, type RegistryStatus } from "./registry/types.js";
+export { readConfigField } from "./config/parse.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
 export { FilePinStore, MemoryPinStore, PinStoreError, defaultPinDir, type PinnedTool, type PinStore, type ServerPins } from "./pins/store.js";

@@ -63,3 +63,18 @@ export function parseTomlFile(file: string, text: string): unknown {
     throw new ConfigSyntaxError(file, `invalid TOML (${(error as Error).message})`);
   }
 }
+
+/**
+ * One top-level field of one of our own config files (`mcp-client.json`; comments and trailing
+ * commas allowed): its value, or `undefined` when the file does not exist or has no such field.
+ * For packages above the manager that keep a setting in the user's file (`@mcp/registry` reads
+ * `registry`); the file's path is `join(userConfigDir(…), OWN_FILE)`. A file that cannot be read
+ * or is not JSON throws an `Error` whose message names the file (and the line and column).
+ */
+export async function readConfigField(file: string, field: string): Promise<unknown> {
+  const text = await readIfExists(file);
+  if (text === undefined) return undefined;
+  const document = parseJsonFile(file, text);
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return undefined;
+  return Object.hasOwn(document, field) ? (document as Record<string, unknown>)[field] : undefined;
+}

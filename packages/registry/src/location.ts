@@ -1,9 +1,8 @@
 // Where the MCP registry is: the option, `MCP_REGISTRY_URL`, our config file's `registry`, or the official one; its URL checked.
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { redactUrl } from "@mcp/jsonrpc";
-import { ownUserFile } from "../config/families.js";
-import { ConfigSyntaxError, parseJsonFile, readIfExists } from "../config/parse.js";
+import { OWN_FILE, readConfigField, userConfigDir } from "@mcp/manager";
 import { RegistryError } from "./errors.js";
 
 /** The official MCP registry. */
@@ -67,19 +66,12 @@ export async function resolveRegistry(options: RegistryLocationOptions = {}): Pr
   const fromEnv = env["MCP_REGISTRY_URL"];
   if (fromEnv !== undefined && fromEnv !== "") return { url: normalizeRegistryUrl(fromEnv, "MCP_REGISTRY_URL"), source: "MCP_REGISTRY_URL" };
   const cwd = options.cwd ?? process.cwd();
-  const files = options.files?.map((file) => resolve(cwd, file)) ?? [ownUserFile({ home: options.home ?? homedir(), cwd, env, platform: options.platform ?? process.platform })];
+  const files = options.files?.map((file) => resolve(cwd, file)) ?? [join(userConfigDir({ home: options.home ?? homedir(), env, platform: options.platform ?? process.platform }), OWN_FILE)];
   for (const file of files) {
-    const text = await readIfExists(file).catch((error: unknown) => {
+    // The manager owns its file's format (JSONC, errors naming the line and column): it reads the field.
+    const registry = await readConfigField(file, "registry").catch((error: unknown) => {
       throw new RegistryError("invalid_url", (error as Error).message, { cause: error });
     });
-    if (text === undefined) continue;
-    let document: unknown;
-    try {
-      document = parseJsonFile(file, text);
-    } catch (error) {
-      throw new RegistryError("invalid_url", error instanceof ConfigSyntaxError ? error.message : `${file}: ${(error as Error).message}`, { cause: error });
-    }
-    const registry = typeof document === "object" && document !== null ? (document as Record<string, unknown>)["registry"] : undefined;
     if (registry !== undefined) return { url: normalizeRegistryUrl(registry, `"registry" in ${file}`), source: file };
   }
   return { url: DEFAULT_REGISTRY_URL, source: "default" };

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, registryExamples as ex, startRegistry, type StandInRegistry } from "mcp-test-utils";
-import { compareVersions, configFromRegistry, DEFAULT_REGISTRY_URL, getRegistryServer, loadAllMCPConfigs, RegistryError, registryStatus, resolveRegistry, searchRegistry, type RegistryEntry, type RegistryServer } from "../src/index.js";
+import { loadAllMCPConfigs } from "@mcp/manager";
+import { compareVersions, configFromRegistry, DEFAULT_REGISTRY_URL, getRegistryServer, RegistryError, registryStatus, resolveRegistry, searchRegistry, type RegistryEntry, type RegistryServer } from "../src/index.js";
 
 let registry: StandInRegistry;
 const root = mkdtempSync(join(tmpdir(), "mcp-registry-"));
