@@ -1,9 +1,10 @@
-// `mcp auth doctor`: its flags and help, registered under `mcp auth`.
+// `mcp auth`'s extra flags (`--device`) and `mcp auth doctor`: their flags and help, registered on `mcp auth`.
 import type { Command } from "commander";
 import type { GlobalOptions } from "./session.js";
 
-/** Adds `doctor <server>` under the `auth` command. */
-export function addAuthDoctor(auth: Command, run: (task: () => Promise<number>) => void): void {
+/** Adds `--device` to the `auth` command, and `doctor <server>` under it. */
+export function addAuthOptions(auth: Command, run: (task: () => Promise<number>) => void): void {
+  auth.option("--device", "sign in with the device flow (RFC 8628): print a URL and a code to enter on any device with a browser, then wait; needs an authorization server that offers it");
   auth
     .command("doctor <server>")
     .description("why sign-in to an HTTP server (a configured name or a URL) fails: each step with its spec clause and what to do; exit 1 when one fails")

@@ -21,6 +21,7 @@ import {
 } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
 import { appRoutes, toolRowsWithUi } from "./inspect-apps.js";
+import { authRoutes } from "./inspect-auth.js";
 import { heldOf, heldRow } from "./pins-view.js";
 import { errorOf, InspectorHub } from "./inspect-hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
@@ -235,7 +236,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
   let port = 0;
   // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
   const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
-  Object.assign(routes, appRoutes({ session, hub, sandboxes, connection, runCall }));
+  Object.assign(routes, appRoutes({ session, hub, sandboxes, connection, runCall }), authRoutes(session));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);

@@ -7,7 +7,7 @@ import type { DaemonStartOptions } from "./daemon/command.js";
 import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
-import { addAuthDoctor } from "./auth-program.js";
+import { addAuthOptions } from "./auth-program.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
@@ -281,8 +281,8 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
     .option("--no-open", "only print the URL to open (a machine without a browser)")
     .option("--no-browser", "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)")
-    .action((server: string, options: { open?: boolean; browser?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
-  addAuthDoctor(auth, run);
+    .action((server: string, options: { open?: boolean; browser?: boolean; device?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
+  addAuthOptions(auth, run);
 
   program
     .command("logout <server>")

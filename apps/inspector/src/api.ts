@@ -26,6 +26,7 @@
  * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
  * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
+ * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
  */
@@ -50,6 +51,27 @@ export interface InspectedServer extends ServerRow {
   capabilities: string[];
   /** Whether `resources/subscribe` is offered. */
   subscribe: boolean;
+}
+
+/** One step of {@link AuthDoctorAnswer}, as `mcp auth doctor --json` prints it. */
+export interface AuthDoctorStep {
+  /** `challenge`, `resource-metadata`, … `token-accepted`. */
+  step: string;
+  status: "pass" | "fail" | "skip" | "warn";
+  /** The spec clauses the step checks. */
+  clause: string;
+  /** What to do about it (or, for a pass, what was found). */
+  advice: string;
+  detail?: string | undefined;
+}
+
+/** `mcp auth doctor <server> --json`: why sign-in to an HTTP server fails, step by step. Never holds a secret. */
+export interface AuthDoctorAnswer {
+  /** The server's URL, secrets in it hidden. */
+  server: string;
+  /** False when a step fails. */
+  ok: boolean;
+  steps: AuthDoctorStep[];
 }
 
 /** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */

@@ -7,6 +7,8 @@ export type {
   AppMessageRequest,
   AppOpenAnswer,
   AppOpenRequest,
+  AuthDoctorAnswer,
+  AuthDoctorStep,
   CallAnswer,
   CallRequest,
   CompleteRequestBody,

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { ServerRow } from "../src/api.js";
+import type { AuthDoctorAnswer, ServerRow } from "../src/api.js";
 import { api } from "./client.js";
 import { Ms } from "./content.js";
 
@@ -23,6 +23,62 @@ function Actions({ row, onError }: { row: ServerRow; onError: (message: string) 
         </button>
       )}
     </span>
+  );
+}
+
+const MARK: Record<AuthDoctorAnswer["steps"][number]["status"], string> = { pass: "pass", warn: "warn", fail: "FAIL", skip: "skip" };
+
+/**
+ * The sign-in doctor of an HTTP server (`mcp auth doctor <server>`): each step with its status,
+ * what to do and its spec clause. Never signs in; registers a client only from its own button.
+ */
+function AuthDoctor({ row }: { row: ServerRow }) {
+  const [report, setReport] = useState<AuthDoctorAnswer | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const run = (register: boolean) => {
+    setBusy(true);
+    setError(undefined);
+    api<AuthDoctorAnswer>("/api/auth/doctor", { server: row.name, register })
+      .then(setReport)
+      .catch((e: Error) => setError(e.message))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <details class="auth-doctor" data-doctor={row.name}>
+      <summary>sign-in doctor</summary>
+      <p class="muted">Checks each step of signing in to this server without signing in (as `mcp auth doctor {row.name}`).</p>
+      <button type="button" class="small" name={`doctor-${row.name}`} disabled={busy} onClick={() => run(false)}>
+        check sign-in
+      </button>{" "}
+      <button type="button" class="small" name={`doctor-register-${row.name}`} disabled={busy} onClick={() => run(true)}>
+        check, registering a client (dynamic registration)
+      </button>
+      {busy ? <span class="muted"> checking…</span> : null}
+      {error ? <div class="banner error">{error}</div> : null}
+      {report ? (
+        <div class="doctor-report">
+          <p class={report.ok ? "ok" : "error"}>
+            Sign-in to {report.server}: {report.ok ? "no step fails" : "a step fails"}
+          </p>
+          <table>
+            <tbody>
+              {report.steps.map((s) => (
+                <tr data-step={s.step} class={`doctor-${s.status}`}>
+                  <td class="doctor-status">{MARK[s.status]}</td>
+                  <td class="doctor-step">{s.step}</td>
+                  <td>
+                    <span class="doctor-advice">{s.advice}</span>
+                    {s.detail ? <div class="muted doctor-detail">{s.detail}</div> : null}
+                    <div class="muted doctor-clause">{s.clause}</div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </details>
   );
 }
 
@@ -61,6 +117,7 @@ export function ServersView({ servers }: { servers: ServerRow[] }) {
               </td>
               <td class="last-error">
                 {row.lastError ?? ""}
+                {row.transport === "http" || row.transport === "sse" ? <AuthDoctor row={row} /> : null}
                 {row.stderrTail ? (
                   <details>
                     <summary>stderr</summary>

@@ -6,7 +6,7 @@ import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import { envOutsideProject } from "./config/spawn-dir.js";
 import type { DiscoveredServer } from "./config/types.js";
 import { headersHelperProvider } from "./headers-helper.js";
-import { loopbackStepFor, providerFor, storeOf, wantsOAuth, type AuthorizeServerOptions } from "./oauth.js";
+import { deviceProviderFor, loopbackStepFor, providerFor, storeOf, wantsOAuth, type AuthorizeServerOptions } from "./oauth.js";
 import type { MCPManagerOptions } from "./types.js";
 
 /**
@@ -42,8 +42,12 @@ export class Credentials {
   /** Runs the OAuth flow for an HTTP server now; the tokens land in the token store. */
   async authorize(name: string, config: MCPServerConfig, options: AuthorizeServerOptions): Promise<void> {
     if (!wantsOAuth(config)) throw notForOAuth(name, config);
-    const step = options.authorize ?? loopbackStepFor(config, options);
-    const provider = providerFor(name, config, this.#store(), (_server, request) => step(request));
+    let provider: OAuthProvider;
+    if (options.device) provider = deviceProviderFor(name, config, this.#store(), options.device);
+    else {
+      const step = options.authorize ?? loopbackStepFor(config, options);
+      provider = providerFor(name, config, this.#store(), (_server, request) => step(request));
+    }
     await provider.authorizeNow();
     this.#oauth.delete(name); // the next connection starts from the stored tokens
   }

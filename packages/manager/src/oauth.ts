@@ -1,7 +1,7 @@
 // A server's `oauth` config field, the manager's `oauth` option, and the OAuth provider and token store they give.
 import type { MCPServerConfig } from "@mcp/client";
 import { createHttpFetch } from "@mcp/transport-http";
-import { diagnoseAuthorization, FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type DiagnoseOptions, type DoctorReport, type OAuthProviderOptions, type TokenStore } from "@mcp/oauth";
+import { diagnoseAuthorization, FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type DeviceOptions, type DiagnoseOptions, type DoctorReport, type OAuthProviderOptions, type TokenStore } from "@mcp/oauth";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { userConfigDir } from "./config/families.js";
@@ -46,6 +46,13 @@ export interface AuthorizeServerOptions {
   timeoutMs?: number | undefined;
   /** A user step instead of the loopback listener and the browser, e.g. one that reads the redirect URL a user pastes (a machine with no browser). */
   authorize?: Authorize | undefined;
+  /**
+   * Sign in with the device authorization grant (RFC 8628) instead: `onCode` shows the user the
+   * verification URI and code to enter on another device; the grant then polls until they approve
+   * (`signal` stops it). The tokens are saved as a browser sign-in's are. An authorization server
+   * that does not advertise `device_authorization_endpoint` fails it with an `OAuthError` saying so.
+   */
+  device?: DeviceOptions | undefined;
 }
 
 /** The loopback port of the redirect URI when a config names none. */
@@ -100,6 +107,11 @@ function clientOptionsFor(name: string, config: MCPServerConfig): Pick<OAuthProv
 /** An OAuth provider for one server's config, with the given user step (or none). */
 export function providerFor(name: string, config: MCPServerConfig, store: TokenStore, authorize: ManagerOAuthOptions["authorize"]): OAuthProvider {
   return new OAuthProvider({ ...clientOptionsFor(name, config), authorize: authorize ? (request) => authorize(name, request) : undefined, store });
+}
+
+/** An OAuth provider for one server's config that signs in with the device authorization grant. */
+export function deviceProviderFor(name: string, config: MCPServerConfig, store: TokenStore, device: DeviceOptions): OAuthProvider {
+  return new OAuthProvider({ ...clientOptionsFor(name, config), grant: "device_code", device, store });
 }
 
 /**

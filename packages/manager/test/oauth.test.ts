@@ -72,3 +72,30 @@ describe("authorizeServer on a config OAuth does not apply to", () => {
     expect((error as Error).message).toContain(says);
   });
 });
+
+describe("authorizeServer with the device flow", () => {
+  it("shows the code, waits for the approval elsewhere, and keeps the tokens in the manager's store; an AS without the grant is an OAuthError", { timeout: 60_000 }, async () => {
+    const { startOidcServer } = await import("mcp-test-utils");
+    const [withDevice, without] = [await startOidcServer({ deviceFlow: true }), await startOidcServer({ deviceFlow: false })];
+    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
+    const store = new MemoryTokenStore();
+    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir, reconnect: false, oauth: { store } });
+    try {
+      const approvals: Promise<void>[] = [];
+      const codes: string[] = [];
+      await manager.authorizeServer("s", { type: "http", url: withDevice.mcpUrl } as never, { device: { onCode: (prompt) => void (codes.push(prompt.userCode), approvals.push(withDevice.approveDevice(prompt.userCode))) } });
+      await Promise.all(approvals);
+      expect(codes).toHaveLength(1);
+      expect((await store.find(withDevice.mcpUrl))?.tokens?.accessToken).toEqual(expect.any(String));
+
+      const failure = await manager.authorizeServer("t", { type: "http", url: without.mcpUrl } as never, { device: { onCode: () => codes.push("never") } }).catch((e: unknown) => e);
+      expect(failure).toMatchObject({ name: "OAuthError", message: expect.stringContaining("has no device_authorization_endpoint (RFC 8628)") });
+      expect(codes).toHaveLength(1);
+      expect(await store.find(without.mcpUrl)).toBeUndefined();
+    } finally {
+      await manager.disconnectAll();
+      await Promise.all([withDevice.stop(), without.stop()]);
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
