@@ -210,6 +210,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--oidc-issuer <url>", "also accept this OAuth issuer's JWT access tokens (MCP authorization); --callers entries with a \"claim\" choose callers")
     .option("--audience <url>", "the resource URL those tokens must name (default: this server's /mcp URL, with --port)")
     .option("--required-scope <scope>", "a scope every issuer's token must carry (repeatable)", collect)
+    .option("--introspection-client <id>", "introspect the issuer's opaque (non-JWT) tokens (RFC 7662) as this client; its secret from $MCP_INTROSPECTION_SECRET")
+    .option("--introspection-secret-env <var>", "read the introspection client's secret from this environment variable instead")
     .option("--metrics", "serve /metrics (Prometheus text) to MCP_METRICS_TOKEN's bearer, else to loopback only; /healthz and /readyz are always served")
     .addHelpText(
       "after",

@@ -137,13 +137,48 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
   });
 });
 
+describe("mcp serve --introspection-client: the issuer's opaque access tokens, introspected (RFC 7662)", () => {
+  let idp: TestIdp;
+  let probes: ProbeBox;
+  let serve: HttpServe;
+
+  beforeAll(async () => {
+    [idp, probes] = await Promise.all([startIdp({ clients: ["alice", "gateway"], opaque: true }), probeBox()]);
+    const port = await freePort();
+    // The secret comes from the environment variable named, never from the command line.
+    serve = await startHttpServe(probes.box, ["--port", String(port), "--oidc-issuer", idp.issuer, "--introspection-client", "gateway", "--introspection-secret-env", "GW_SECRET"], { GW_SECRET: idp.client("gateway").secret });
+  }, 90_000);
+
+  afterAll(async () => {
+    await serve?.stop();
+    await Promise.all([probes?.stop(), idp?.stop()]);
+  });
+
+  it("lets an opaque token the issuer says is active list the tools, and refuses one it never issued", async () => {
+    const token = await idp.clientToken("alice", serve.url, "mcp:tools");
+    expect(token.split(".")).toHaveLength(1);
+    const asked = idp.introspections;
+    const alice = await caller2026("alice", serve.url, token);
+    try {
+      expect(await alice.list()).toEqual(expect.arrayContaining(["p1s__probe", "p2h__probe"]));
+    } finally {
+      await alice.close();
+    }
+    expect(idp.introspections).toBeGreaterThan(asked);
+    const made = await fetch(serve.url, { method: "POST", headers: { authorization: "Bearer made-up-opaque-token-0123456789", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    expect(made.status).toBe(401);
+  });
+});
+
 describe("mcp serve --oidc-issuer: what it refuses to start with (exit 2)", () => {
   it.each([
     [["--http", "--oidc-issuer", "http://127.0.0.1:1"], /--oidc-issuer needs --audience/],
     [["--http", "--oidc-issuer", "http://idp.example.com", "--port", "1"], /must be https \(http only on loopback\)/],
-    [["--http", "--audience", "http://127.0.0.1:1/mcp"], /--audience and --required-scope go with --oidc-issuer/],
+    [["--http", "--audience", "http://127.0.0.1:1/mcp"], /--audience, --required-scope and --introspection-client go with --oidc-issuer/],
     [["--stdio", "--metrics"], /--oidc-issuer and --metrics go with --http/],
     [["--http", "--callers", "CLAIMS"], /callers chosen by a "claim" need --oidc-issuer/],
+    [["--http", "--oidc-issuer", "http://127.0.0.1:1", "--port", "1", "--introspection-client", "gw"], /--introspection-client gw needs its secret in \$MCP_INTROSPECTION_SECRET/],
+    [["--http", "--introspection-client", "gw"], /--introspection-client go with --oidc-issuer/],
   ])("mcp serve %j", async (args, message) => {
     const box = sandbox();
     try {

@@ -7,6 +7,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import type { Writable } from "node:stream";
 import { LIMITED } from "./limits.js";
 import type { Caller } from "./policy.js";
+import { traceIdOf, type TraceContext } from "./trace.js";
 
 /** What the gateway decided about a request (`held`: not a request; a tool tool pinning holds, see held.ts). */
 export type AuditDecision = "allowed" | "denied" | "rate-limited" | "unauthenticated" | "refused" | "held";
@@ -48,6 +49,8 @@ export interface AuditEntry {
   outcome?: AuditOutcome;
   /** The JSON-RPC error code of an `rpc-error`. */
   code?: number;
+  /** The W3C trace id of the caller's `traceparent`, when it sent a valid one. */
+  traceId?: string;
   /** A `held` entry's tool definition hashes: the approved one (absent for a new tool) and the one held. */
   oldHash?: string;
   newHash?: string;
@@ -213,7 +216,7 @@ export function refusedEntry(endpoint: string, status: number, caller: Caller | 
 }
 
 /** One request's audit entry, from what its handler noted and how it ended. */
-export function auditEntry(scope: { caller: Caller; endpoint?: string | undefined }, method: string, note: Note, started: number, ended: { result?: unknown; error?: unknown }, cancelled: boolean, key: string | Uint8Array): AuditEntry {
+export function auditEntry(scope: { caller: Caller; endpoint?: string | undefined; trace?: TraceContext | undefined }, method: string, note: Note, started: number, ended: { result?: unknown; error?: unknown }, cancelled: boolean, key: string | Uint8Array): AuditEntry {
   const { error } = ended;
   const code = (error as { code?: unknown } | undefined)?.code;
   const limited = typeof code === "number" && code === LIMITED;
@@ -241,5 +244,6 @@ export function auditEntry(scope: { caller: Caller; endpoint?: string | undefine
     durationMs: Date.now() - started,
     ...(outcome === undefined ? {} : { outcome }),
     ...(outcome === "rpc-error" && typeof code === "number" ? { code } : {}),
+    ...(scope.trace ? { traceId: traceIdOf(scope.trace) } : {}),
   };
 }

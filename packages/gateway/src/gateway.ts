@@ -59,10 +59,7 @@ export interface GatewayOptions {
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
 export const MAX_IN_FLIGHT_PER_CALLER = 16;
 
-/**
- * How long a request to an upstream server, or a question to a caller, may take when the caller
- * sets no limit: long, since progress resets the clock and the caller can cancel.
- */
+/** How long an upstream request, or a question to a caller, may take unless the caller says: long (progress resets the clock; the caller can cancel). */
 export const UPSTREAM_TIMEOUT_MS = 600_000;
 
 /** The protocol era a server instance serves (the SDK tells the factory). */
@@ -77,8 +74,9 @@ export interface Scope {
   endpoint?: string | undefined;
   /** The view served (its tools only). */
   view?: View | undefined;
+  /** The caller's W3C trace context of this request (HTTP, 2026-07-28): sent on with its tool call's upstream requests. */
+  trace?: { traceparent: string; tracestate?: string } | undefined;
 }
-
 
 /** What {@link Gateway.forward} gives the work it runs upstream. */
 export interface Upstream {

@@ -12,6 +12,7 @@ import type { Gateway } from "./gateway.js";
 import { LIMITED } from "./limits.js";
 import { createInstance } from "./instance.js";
 import { AuthRefusal } from "./refusal.js";
+import { traceOf } from "./trace.js";
 import type { Caller } from "./policy.js";
 import { LegacySessions, refusals, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
@@ -339,11 +340,14 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     }
     const url = new URL(req.url ?? "/", "http://gateway");
     if (!caller) return refuse(req, res, 401, "A valid bearer token is required", undefined, { "www-authenticate": 'Bearer realm="mcp-gateway"' });
-    const target = targetOf(url.pathname, caller);
-    if (!target) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`, caller);
+    const found = targetOf(url.pathname, caller);
+    if (!found) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`, caller);
     const chunks = await readBody(req, bodyMs);
     if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, caller);
     if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`, caller);
+    // A caller's trace context goes with this request only (never a 2025 session's, which outlives it).
+    const trace = req.headers.traceparent === undefined ? undefined : traceOf(req.headers);
+    const target = trace ? { ...found, trace } : found;
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
     // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
@@ -358,7 +362,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
-    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, target, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
+    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
     // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
     if (response.status >= 400 && (refusals.has(response) || parsed === undefined)) gateway.refused(url.pathname, response.status, caller, methodOf(parsed));
     await send(res, response, stallMs);

@@ -11,6 +11,7 @@ export { parseViews, type View, type ViewConfig } from "./views.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { ROUND_TTL_MS } from "./rounds.js";
 export { isSessionRecord, MAX_INITIALIZE_BYTES, SESSION_IDLE_MS, SESSION_TTL_MS, SESSIONS_PER_CALLER, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
+export { INTROSPECTION_CACHE_MS, type IntrospectionOptions } from "./introspection.js";
 export { oidcAuthenticate, oidcCallerId, OIDC_ALGORITHMS, OIDC_CHECKED_TOKENS, resourceMetadataUrl, type ClaimRule, type OidcAuth, type OidcOptions } from "./oidc.js";
 export { AuthRefusal } from "./refusal.js";
 export { LATENCY_BUCKETS } from "./metrics.js";

@@ -1,7 +1,8 @@
 // The gateway as an OAuth 2.1 protected resource (MCP authorization; RFC 9728, RFC 6750, RFC 8707):
 // access tokens are JWTs of one issuer, checked against the issuer's keys (found through its
-// metadata, cached, fetched again for an unknown key id no more often than a cool-down allows),
-// and each token's claims name the caller it is (its id from the issuer and subject).
+// metadata, cached, fetched again for an unknown key id no more often than a cool-down allows), or
+// opaque tokens introspected at the issuer (RFC 7662), and each token's claims name the caller it
+// is (its id from the issuer and subject).
 
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -10,6 +11,7 @@ import type { JWTPayload } from "jose";
 import { InvalidConfigError } from "@mcp/client";
 import type { Caller } from "./policy.js";
 import { AuthRefusal } from "./refusal.js";
+import { INTROSPECTION_CACHE_MS, introspect, looksLikeJwt, type IntrospectionOptions } from "./introspection.js";
 
 /** One rule of {@link OidcOptions.rules}: a token whose `claim` holds `value` is this caller. */
 export interface ClaimRule {
@@ -50,6 +52,13 @@ export interface OidcOptions {
   keysMaxAgeMs?: number | undefined;
   /** The least time between two fetches of the keys, for an unknown key id too (ms). Default 30 s. */
   keysCooldownMs?: number | undefined;
+  /**
+   * Opaque (non-JWT) access tokens are introspected at the issuer (RFC 7662) with these client
+   * credentials, and their answer checked as a JWT's claims are (`active`, `iss`, `aud`, `exp`,
+   * `nbf`, scopes, rules). A client's own token with no `sub` is its `client_id`. Without this, a
+   * token that is not a JWT is refused.
+   */
+  introspection?: IntrospectionOptions | undefined;
 }
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
@@ -84,7 +93,7 @@ function holds(value: unknown, want: string, claim: string): boolean {
 }
 
 /** A token's scopes: its `scope` (space-separated) or `scp` (an array, as some issuers send). */
-function scopesOf(payload: JWTPayload): Set<string> {
+function scopesOf(payload: Record<string, unknown>): Set<string> {
   const scope = payload["scope"] ?? payload["scp"];
   return new Set(Array.isArray(scope) ? scope.filter((s): s is string => typeof s === "string") : typeof scope === "string" ? scope.split(" ").filter(Boolean) : []);
 }
@@ -98,7 +107,8 @@ function loadJose(): Promise<Jose> {
 
 interface IssuerMetadata {
   issuer: string;
-  jwks_uri: string;
+  jwks_uri?: string | undefined;
+  introspection_endpoint?: string | undefined;
 }
 
 /** The issuer's metadata: OpenID discovery (the issuer's path, then `/.well-known/…`), else RFC 8414 (path inserted). */
@@ -117,8 +127,8 @@ async function discover(issuer: string, signal: AbortSignal): Promise<IssuerMeta
       const metadata = (await response.json()) as Partial<IssuerMetadata>;
       // RFC 8414 §3.3: the metadata's issuer must be the one asked about, or it is another's.
       if (metadata.issuer !== issuer) throw new Error(`${place} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
-      if (typeof metadata.jwks_uri !== "string") throw new Error(`${place} has no jwks_uri`);
-      return { issuer, jwks_uri: metadata.jwks_uri };
+      if (typeof metadata.jwks_uri !== "string" && typeof metadata.introspection_endpoint !== "string") throw new Error(`${place} has no jwks_uri`);
+      return { issuer, jwks_uri: metadata.jwks_uri, introspection_endpoint: metadata.introspection_endpoint };
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -156,6 +166,9 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
   const algorithms = [...(options.algorithms ?? OIDC_ALGORITHMS)];
   const weak = algorithms.filter((alg) => alg === "none" || /^HS/i.test(alg));
   if (weak.length > 0) throw new InvalidConfigError(`oidc: the algorithms ${weak.join(", ")} cannot be accepted (a token signed with none, or with an issuer's public key as an HMAC secret, proves nothing)`, { field: "algorithms" });
+  const settings = options.introspection;
+  if (settings && (typeof settings.clientId !== "string" || settings.clientId === "" || typeof settings.clientSecret !== "string" || settings.clientSecret === "")) throw new InvalidConfigError("oidc: introspection needs the gateway's clientId and clientSecret at the issuer", { field: "introspection" });
+  if (settings?.cacheMs !== undefined && !(Number.isFinite(settings.cacheMs) && settings.cacheMs >= 0)) throw new InvalidConfigError(`oidc: introspection.cacheMs must be a number of milliseconds ≥ 0, not ${String(settings.cacheMs)}`, { field: "introspection.cacheMs" });
   const resource = options.resource ?? audiences[0]!;
   const metadataUrl = resourceMetadataUrl(resource);
   const required = [...(options.requiredScopes ?? [])];
@@ -165,18 +178,16 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
   const challenge = (extra: string): string => `Bearer ${extra ? `${extra}, ` : ""}resource_metadata=${quoted(metadataUrl)}${required.length > 0 && !extra.includes("scope=") ? `, scope=${quoted(required.join(" "))}` : ""}`;
   const invalid = (message: string, cause?: unknown): AuthRefusal => new AuthRefusal("invalid_token", 401, message, challenge(`error="invalid_token", error_description=${quoted(message)}`), cause);
 
-  // The keys, once the metadata says where they are; a failed discovery is tried again after the cool-down.
-  // jose is loaded then, not with the package: a gateway without an issuer never loads it.
-  type KeySet = ReturnType<Jose["createRemoteJWKSet"]>;
-  let keys: KeySet | undefined;
-  let finding: Promise<KeySet> | undefined;
+  // The issuer's metadata, read once; a failed discovery is tried again after the cool-down.
+  let metadata: IssuerMetadata | undefined;
+  let finding: Promise<IssuerMetadata> | undefined;
   let failedAt = -Infinity;
   let failure: Error | undefined;
-  const keySet = async (): Promise<KeySet> => {
-    if (keys) return keys;
+  const issuerMetadata = async (): Promise<IssuerMetadata> => {
+    if (metadata) return metadata;
     if (failure && Date.now() - failedAt < cooldown) throw failure;
-    finding ??= Promise.all([discover(options.issuer, AbortSignal.timeout(10_000)), loadJose()]).then(
-      ([metadata, { createRemoteJWKSet }]) => (keys = createRemoteJWKSet(new URL(metadata.jwks_uri), { cacheMaxAge: options.keysMaxAgeMs ?? 600_000, cooldownDuration: cooldown, timeoutDuration: 10_000 })),
+    finding ??= discover(options.issuer, AbortSignal.timeout(10_000)).then(
+      (found) => (metadata = found),
       (error: Error) => {
         failedAt = Date.now();
         failure = error;
@@ -186,14 +197,67 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     );
     return finding;
   };
+  // The keys, once the metadata says where they are. jose is loaded then, not with the package: a
+  // gateway without an issuer never loads it.
+  type KeySet = ReturnType<Jose["createRemoteJWKSet"]>;
+  let keys: KeySet | undefined;
+  const keySet = async (): Promise<KeySet> => {
+    if (keys) return keys;
+    const [{ jwks_uri }, { createRemoteJWKSet }] = await Promise.all([issuerMetadata(), loadJose()]);
+    if (jwks_uri === undefined) throw new Error(`the issuer ${options.issuer} publishes no keys (jwks_uri)`);
+    return (keys ??= createRemoteJWKSet(new URL(jwks_uri), { cacheMaxAge: options.keysMaxAgeMs ?? 600_000, cooldownDuration: cooldown, timeoutDuration: 10_000 }));
+  };
 
   // Tokens already checked, until they expire: a caller sends the same token with every request,
   // and a signature check costs far more than a lookup. Bounded; the oldest goes first.
   const checked = new Map<string, { caller: Caller; expiresAt: number }>();
-  const remember = (token: string, caller: Caller, exp: number): Caller => {
+  const remember = (token: string, caller: Caller, expiresAt: number): Caller => {
+    if (expiresAt <= Date.now()) return caller;
     if (checked.size >= OIDC_CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
-    checked.set(token, { caller, expiresAt: exp * 1000 });
+    checked.set(token, { caller, expiresAt });
     return caller;
+  };
+
+  // A token's claims (a JWT's, or an introspection's answer), checked: the caller it is, remembered until `expiresAt`.
+  const admit = (token: string, payload: Record<string, unknown>, expiresAt: number): Caller => {
+    const subject = payload[idClaim] ?? (options.introspection && idClaim === "sub" && !looksLikeJwt(token) ? payload["client_id"] : undefined);
+    if (typeof subject !== "string" || subject === "") throw invalid(`The access token's "${idClaim}" claim is not a string`);
+    if (required.length > 0) {
+      const have = scopesOf(payload);
+      const missing = required.filter((scope) => !have.has(scope));
+      if (missing.length > 0) throw new AuthRefusal("insufficient_scope", 403, `The access token lacks the scope ${missing.join(" ")}`, challenge(`error="insufficient_scope", scope=${quoted(required.join(" "))}, error_description=${quoted(`the scope ${missing.join(" ")} is required`)}`));
+    }
+    const id = oidcCallerId(options.issuer, subject);
+    if (!options.rules) return remember(token, { ...options.defaults, id, name: `oidc:${subject}` }, expiresAt);
+    const rule = options.rules.find((r) => holds(payload[r.claim], r.value, r.claim));
+    // No scope would help (a step-up cannot fix it): a plain refusal, no challenge to retry.
+    if (!rule) throw new AuthRefusal("no_caller", 403, `No caller rule matches the access token of "${subject}"`, undefined);
+    return remember(token, { ...rule.caller, id, name: `${rule.caller.name}:${subject}` }, expiresAt);
+  };
+
+  // An opaque token, introspected: an inactive answer is never remembered, an active one until its
+  // exp or for `cacheMs` at most, whichever comes first (the delay before a revocation is seen).
+  const introspection = options.introspection;
+  const skew = (options.clockToleranceSeconds ?? 30) * 1000;
+  const introspected = async (token: string, settings: IntrospectionOptions): Promise<Caller> => {
+    let answer: Record<string, unknown>;
+    try {
+      const endpoint = settings.endpoint ?? (await issuerMetadata()).introspection_endpoint;
+      if (endpoint === undefined) throw new Error(`the issuer ${options.issuer} has no introspection_endpoint`);
+      answer = await introspect(endpoint, settings, token, AbortSignal.timeout(10_000));
+    } catch (error) {
+      throw new AuthRefusal("unavailable", 503, `The access token could not be introspected: ${(error as Error).message}`, undefined, error);
+    }
+    if (answer["active"] !== true) throw invalid("The access token is not active");
+    if (answer["iss"] !== undefined && answer["iss"] !== options.issuer) throw invalid(`The access token's "iss" is not ${options.issuer}`);
+    const aud = answer["aud"];
+    if (!(Array.isArray(aud) ? aud : [aud]).some((a) => typeof a === "string" && audiences.includes(a))) throw invalid(`The access token's "aud" does not name this resource`);
+    const exp = answer["exp"];
+    const now = Date.now();
+    if (typeof exp !== "number") throw invalid(`The access token has no "exp"`);
+    if (exp * 1000 + skew <= now) throw invalid(`The access token's "exp" has passed`);
+    if (typeof answer["nbf"] === "number" && answer["nbf"] * 1000 - skew > now) throw invalid(`The access token's "nbf" is in the future`);
+    return admit(token, answer, Math.min(exp * 1000, now + (settings.cacheMs ?? INTROSPECTION_CACHE_MS)));
   };
 
   const authenticate = async (req: IncomingMessage): Promise<Caller> => {
@@ -205,6 +269,7 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       if (known.expiresAt > Date.now()) return known.caller;
       checked.delete(match[1]!);
     }
+    if (introspection && !looksLikeJwt(match[1]!)) return introspected(match[1]!, introspection);
     let jwks: KeySet;
     try {
       jwks = await keySet();
@@ -220,19 +285,7 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       if (!(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error.code === "ERR_JOSE_GENERIC") throw new AuthRefusal("unavailable", 503, `The issuer's keys could not be fetched: ${(error as Error).message}`, undefined, error);
       throw invalid(`The access token is not valid: ${(error as Error).message.replace(/"/g, "'")}`, error);
     }
-    const subject = payload[idClaim];
-    if (typeof subject !== "string" || subject === "") throw invalid(`The access token's "${idClaim}" claim is not a string`);
-    if (required.length > 0) {
-      const have = scopesOf(payload);
-      const missing = required.filter((scope) => !have.has(scope));
-      if (missing.length > 0) throw new AuthRefusal("insufficient_scope", 403, `The access token lacks the scope ${missing.join(" ")}`, challenge(`error="insufficient_scope", scope=${quoted(required.join(" "))}, error_description=${quoted(`the scope ${missing.join(" ")} is required`)}`));
-    }
-    const id = oidcCallerId(options.issuer, subject);
-    if (!options.rules) return remember(match[1]!, { ...options.defaults, id, name: `oidc:${subject}` }, payload.exp!);
-    const rule = options.rules.find((r) => holds(payload[r.claim], r.value, r.claim));
-    // No scope would help (a step-up cannot fix it): a plain refusal, no challenge to retry.
-    if (!rule) throw new AuthRefusal("no_caller", 403, `No caller rule matches the access token of "${subject}"`, undefined);
-    return remember(match[1]!, { ...rule.caller, id, name: `${rule.caller.name}:${subject}` }, payload.exp!);
+    return admit(match[1]!, payload, payload.exp! * 1000);
   };
 
   return {

@@ -133,6 +133,7 @@ export async function callTool(gateway: Gateway, scope: Scope, server: Server | 
       ...upstream.options,
       timeout: UPSTREAM_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
+      ...(scope.trace ? { headers: { ...scope.trace } } : {}),
       onProgress: (progress) => {
         const now = round();
         const progressToken = now.mcpReq._meta?.progressToken ?? token;

@@ -1,5 +1,6 @@
 // A real OpenID provider on loopback for the gateway's sign-in tests: `oidc-provider` (a certified
-// implementation) issuing JWT access tokens (RFC 9068) for resource indicators (RFC 8707), with
+// implementation) issuing JWT access tokens (RFC 9068), or opaque ones it introspects (RFC 7662)
+// and revokes (RFC 7009), for resource indicators (RFC 8707), with
 // client credentials for machine callers, authorization code + PKCE with dynamic client
 // registration for people (its development login pages), and its signing key kept by the test.
 
@@ -31,6 +32,10 @@ export interface TestIdp {
   signIn(login: string): (authorizationUrl: URL) => Promise<URL>;
   /** How many times its keys (`jwks_uri`) were fetched. */
   readonly keyFetches: number;
+  /** How many times its introspection endpoint was asked. */
+  readonly introspections: number;
+  /** Revokes `token` of client `id` at its revocation endpoint (RFC 7009). */
+  revoke(id: string, token: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +51,8 @@ export interface IdpOptions {
   ttlSeconds?: number;
   /** Accounts that may sign in at its login page: any login name is accepted; this adds groups to the id. */
   groups?: Record<string, readonly string[]>;
+  /** Issue opaque access tokens (introspected) instead of JWTs. */
+  opaque?: boolean;
 }
 
 type ProviderClass = new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void };
@@ -102,9 +109,11 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
   const clients = options.clients ?? ["machine"];
   const key = signingKey(options.alg);
   let keyFetches = 0;
+  let introspections = 0;
   const ref: { handler?: (req: unknown, res: unknown) => void } = {};
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith("/jwks")) keyFetches++;
+    if (req.url?.startsWith("/token/introspection")) introspections++;
     ref.handler!(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -122,6 +131,9 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
       features: {
         clientCredentials: { enabled: true },
         devInteractions: { enabled: true },
+        // Any authenticated client may introspect; a client revokes its own tokens.
+        introspection: { enabled: true, allowedPolicy: () => true },
+        revocation: { enabled: true, allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => client.clientId === token.clientId },
         registration: { enabled: true },
         resourceIndicators: {
           enabled: true,
@@ -131,8 +143,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
             scope: scopes.join(" "),
             audience: resource,
             accessTokenTTL: options.ttlSeconds ?? 300,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: keys[0]!.alg } },
+            ...(options.opaque ? { accessTokenFormat: "opaque" } : { accessTokenFormat: "jwt", jwt: { sign: { alg: keys[0]!.alg } } }),
           }),
         },
       },
@@ -165,6 +176,17 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
       const body = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
       if (!body.access_token) throw new Error(`the IdP refused a token: ${body.error}: ${body.error_description}`);
       return body.access_token;
+    },
+    async revoke(id, token) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${id}:${secretOf(id)}`).toString("base64")}` },
+        body: new URLSearchParams({ token, token_type_hint: "access_token" }),
+      });
+      if (!response.ok) throw new Error(`the IdP refused the revocation: HTTP ${response.status} ${await response.text()}`);
+    },
+    get introspections() {
+      return introspections;
     },
     signIn: (login) => (authorizationUrl) => browse(authorizationUrl, login),
     get keyFetches() {

@@ -29,6 +29,8 @@ export interface ServeOptions {
   oidcIssuer?: string | undefined;
   audience?: string | undefined;
   requiredScope?: string[] | undefined;
+  introspectionClient?: string | undefined;
+  introspectionSecretEnv?: string | undefined;
   metrics?: boolean | undefined;
 }
 
@@ -55,7 +57,7 @@ function metricsToken(): string | undefined {
  */
 function oidcOf(options: ServeOptions, callersText: string | undefined, lists: { allow?: string[] | undefined; deny?: string[] | undefined }): OidcOptions | undefined {
   if (options.oidcIssuer === undefined) {
-    if (options.audience !== undefined || options.requiredScope?.length) throw new Error("--audience and --required-scope go with --oidc-issuer");
+    if (options.audience !== undefined || options.requiredScope?.length || options.introspectionClient !== undefined) throw new Error("--audience, --required-scope and --introspection-client go with --oidc-issuer");
     if (callersText !== undefined && parseClaimRules(callersText, options.callers!).length > 0) throw new Error(`${options.callers}: callers chosen by a "claim" need --oidc-issuer`);
     return undefined;
   }
@@ -63,7 +65,19 @@ function oidcOf(options: ServeOptions, callersText: string | undefined, lists: {
   const audience = options.audience ?? (options.port ? `http://${host.includes(":") ? `[${host}]` : host}:${options.port}/mcp` : undefined);
   if (audience === undefined) throw new Error("--oidc-issuer needs --audience (the URL callers reach this server's /mcp at) or --port");
   const rules = callersText === undefined ? [] : parseClaimRules(callersText, options.callers!);
-  return { issuer: options.oidcIssuer, audience, requiredScopes: options.requiredScope, ...(rules.length > 0 ? { rules } : { defaults: lists }) };
+  return { issuer: options.oidcIssuer, audience, requiredScopes: options.requiredScope, ...introspectionOf(options), ...(rules.length > 0 ? { rules } : { defaults: lists }) };
+}
+
+/** `--introspection-client`'s credentials: the secret is read from the environment, never from the command line. */
+function introspectionOf(options: ServeOptions): Pick<OidcOptions, "introspection"> {
+  if (options.introspectionClient === undefined) {
+    if (options.introspectionSecretEnv !== undefined) throw new Error("--introspection-secret-env goes with --introspection-client");
+    return {};
+  }
+  const variable = options.introspectionSecretEnv ?? "MCP_INTROSPECTION_SECRET";
+  const secret = process.env[variable];
+  if (!secret) throw new Error(`--introspection-client ${options.introspectionClient} needs its secret in $${variable}`);
+  return { introspection: { clientId: options.introspectionClient, clientSecret: secret } };
 }
 
 /** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
