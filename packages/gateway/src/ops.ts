@@ -44,6 +44,9 @@ export interface OperationsContext {
   holds(): Record<string, number>;
 }
 
+/** What the URL of every operations path begins with. */
+const OPERATION_PATHS = /^\/(?:\.well-known\/oauth-protected-resource|healthz|readyz|metrics)/;
+
 /** The path of a request URL (no query). */
 function pathOf(url: string | undefined): string {
   const at = (url ?? "/").search(/[?#]/);
@@ -56,7 +59,7 @@ function pathOf(url: string | undefined): string {
  */
 export function withOperations(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, ops: OperationsContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const wellKnown = "/.well-known/oauth-protected-resource";
-  return async (req, res) => {
+  const operate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = pathOf(req.url);
     const read = req.method === "GET" || req.method === "HEAD";
     if (ops.oidc && (path === wellKnown || path.startsWith(`${wellKnown}/`))) {
@@ -85,4 +88,6 @@ export function withOperations(handle: (req: IncomingMessage, res: ServerRespons
     }
     return handle(req, res);
   };
+  // Every other request (the MCP endpoint's: nearly all) goes straight on, with no step of ours in between.
+  return (req, res) => (OPERATION_PATHS.test(req.url ?? "/") ? operate(req, res) : handle(req, res));
 }
