@@ -1,0 +1,48 @@
+// `mcp daemon stdio <server>` and `mcp ps`: the commands of the server pool, their flags and help
+// (each one's code loaded when it runs).
+import { type Command, InvalidArgumentError } from "commander";
+import type { GlobalOptions } from "./session.js";
+
+const STDIO_HELP = `
+A host (Claude Code, Cursor, VS Code, Codex, …) runs this as a stdio server's command, in place of
+the server's own: "command": "mcp", "args": ["daemon", "stdio", "<server>"]. The server is found as
+mcp call finds it (every host's files and mcp-client.json; --config <file> for that file alone) and
+runs in this user's daemon (started if none runs), once per resolved configuration (command,
+arguments, folder, environment) for every host that uses it. A project server is served only once
+approved (mcp config approve). A host that declares roots, sampling or elicitation gets a process
+of its own (see docs/daemon-pool.md). The shim exits when the host closes its stdin.
+Unix only: Windows named pipes are not supported for the pool.`;
+
+function minutes(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
+  return n;
+}
+
+function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number above 0");
+  return n;
+}
+
+/** The daemon's pool flags (`daemon start` and `daemon run`). */
+export function poolStartOptions(command: Command): Command {
+  return command
+    .option("--pool-idle <minutes>", "stop a pooled server this long after its last host left (default 10; MCP_POOL_IDLE_MS)", minutes)
+    .option("--pool-max-calls <n>", "tool calls at once per pooled server, more wait (default 16; MCP_POOL_MAX_CALLS)", wholeNumber);
+}
+
+/** `mcp daemon stdio <server>` (under `daemon`) and `mcp ps`. */
+export function addPoolCommands(program: Command, daemon: Command, run: (task: () => Promise<number>) => void): void {
+  const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
+  daemon
+    .command("stdio <server>")
+    .description("serve a configured stdio server to a host on stdin/stdout, shared through the daemon's pool")
+    .addHelpText("after", STDIO_HELP)
+    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./daemon/shim.js")).daemonStdio(globals(command), server)));
+  program
+    .command("ps")
+    .description("the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time")
+    .option("--kill <server>", "stop a pooled server (its hosts are told why)")
+    .action((options: { kill?: string }, command: Command) => run(async () => (await import("./daemon/ps.js")).psCommand(globals(command), options)));
+}
