@@ -11,6 +11,7 @@ import type { Upstream } from "./upstream.js";
 export interface HostBinder {
   bind(host: HostSession, era: Era, params: Record<string, unknown>): Promise<Upstream>;
   detach(host: HostSession): void;
+  unbind(host: HostSession): void;
 }
 
 /** The levels of `notifications/message`, least severe first. */
@@ -28,6 +29,7 @@ export class HostSession implements PoolHost {
   clientInfo: unknown;
   calls = 0;
   #binding: Promise<Upstream> | undefined;
+  #era: Era | undefined;
   readonly #running = new Map<RequestId, AbortController>();
   readonly #asks = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
   #nextAsk = 1;
@@ -92,7 +94,10 @@ export class HostSession implements PoolHost {
   async #answer(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> {
     if (method === "ping") return {};
     if (method === "initialize") {
-      if (this.#binding) throw new RpcError(-32600, "Invalid Request: initialize was already sent on this session");
+      if (this.#binding && this.#era === "2025") throw new RpcError(-32600, "Invalid Request: initialize was already sent on this session");
+      // A host that gave up on discovery (its probe has a short bound, and the process was still
+      // starting) opens with initialize instead: it leaves the 2026-07-28 process.
+      if (this.#binding) this.pool.unbind(this);
       this.clientInfo = params?.["clientInfo"];
       const upstream = await this.#bind("2025", params ?? {});
       return upstream.openResult;
@@ -120,10 +125,18 @@ export class HostSession implements PoolHost {
   }
 
   #bind(era: Era, params: Record<string, unknown>): Promise<Upstream> {
-    this.#binding = this.pool.bind(this, era, params);
-    // Waiting requests learn the failure from their own await; this copy only keeps it handled.
-    this.#binding.catch(() => {});
-    return this.#binding.then((upstream) => (this.upstream = upstream));
+    const binding = this.pool.bind(this, era, params);
+    this.#binding = binding;
+    this.#era = era;
+    // A failed opening (a 2025 server asked to discover) leaves the session unopened: the host
+    // may open it again, e.g. with `initialize`. Waiting requests learn the failure from their own await.
+    binding.catch(() => {
+      if (this.#binding === binding) this.#binding = undefined;
+    });
+    return binding.then((upstream) => {
+      if (this.#binding === binding) this.upstream = upstream;
+      return upstream;
+    });
   }
 
   /** A shared server's log level is the most verbose any host asked; each host gets what it asked. */

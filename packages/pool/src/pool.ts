@@ -129,7 +129,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
       await upstream.open(opening);
     } catch (error) {
       upstream.hosts.delete(host);
-      host.upstream = undefined;
+      if (host.upstream === upstream) host.upstream = undefined;
       if (upstream.hosts.size === 0) this.#forget(upstream);
       if (era === "2026-07-28" && RpcError.isInstance(error)) this.#noDiscover.set(host.fingerprint, error);
       throw RpcError.isInstance(error) ? error : new RpcError(-32603, `the pooled server "${attach.name}" did not start: ${(error as Error).message}`);
@@ -140,7 +140,13 @@ export class ServerPool extends EventEmitter implements HostBinder {
   /** A host session ended: its upstream is ended now (a dedicated one) or after `idleMs` without hosts. */
   detach(host: HostSession): void {
     this.#configs.delete(host);
+    this.unbind(host);
+  }
+
+  /** A host leaves its upstream (it ended, or it opens again in the other era). */
+  unbind(host: HostSession): void {
     const upstream = host.upstream;
+    host.upstream = undefined;
     if (upstream === undefined || !upstream.hosts.delete(host)) return;
     for (const uri of host.subscriptions) {
       const holders = upstream.subscriptions.get(uri);
