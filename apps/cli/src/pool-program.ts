@@ -39,7 +39,11 @@ export function addPoolCommands(program: Command, daemon: Command, run: (task: (
     .command("stdio <server>")
     .description("serve a configured stdio server to a host on stdin/stdout, shared through the daemon's pool")
     .addHelpText("after", STDIO_HELP)
-    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./daemon/shim.js")).daemonStdio(globals(command), server)));
+    .action((server: string) => run(async () => (await import("./daemon/shim-relay.js")).daemonStdio(server)));
+  daemon
+    .command("resolve <server>", { hidden: true })
+    .description("the server as this shell runs it and the daemon's socket, as JSON (what daemon stdio runs first)")
+    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./daemon/shim.js")).daemonResolve(globals(command), server)));
   program
     .command("ps")
     .description("the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time")

@@ -1,24 +1,17 @@
-// `mcp daemon stdio <server>`: the shim a host runs as a stdio server's command. It finds the server
-// as `mcp call` would (the same files, the same approval of project servers), writes in this shell's
-// folder and environment (environment.ts), and asks this user's daemon (started if none runs) to
-// serve it from the pool: one process per resolved configuration for every host (@mcp/pool). Then
-// it passes JSON-RPC lines both ways until the host closes stdin, and exits; it starts nothing else.
+// What `mcp daemon stdio <server>` (shim-relay.ts) needs before it relays: the server found as `mcp
+// call` finds it (the same files, the same approval of project servers), written with this shell's
+// folder and environment (environment.ts), and this user's daemon, started if none runs.
 
-import { constants } from "node:buffer";
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
-import { createConnection, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import type { MCPServerConfig } from "@mcp/client";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { claimDaemonSocket, spawnDaemon } from "./command.js";
 import { asThisShellRuns } from "./environment.js";
-import type { AttachParams } from "./pool-socket.js";
 import { checkSocket } from "./private.js";
 import { probe } from "./server.js";
-import { onMessages, send } from "./wire.js";
 
 /** Whether a config runs this shim itself (`… daemon stdio …`): following it would loop. */
 export function runsTheShim(config: MCPServerConfig): boolean {
@@ -87,73 +80,16 @@ async function ensureDaemon(): Promise<string> {
   return socket;
 }
 
-function connect(socket: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const connection = createConnection(socket);
-    connection.once("connect", () => {
-      connection.off("error", reject);
-      resolve(connection);
-    });
-    connection.once("error", reject);
-  });
-}
-
-/** `mcp daemon stdio <server>`: serves the host on stdin/stdout until it closes stdin. */
-export async function daemonStdio(globals: GlobalOptions, server: string): Promise<number> {
+/**
+ * The hidden `mcp daemon resolve <server>`, run by the shim in a child process so the shim that
+ * stays with the host for its whole session holds none of the code that finds servers: prints the
+ * server as this shell runs it, its source and the daemon's socket (started if need be), as one
+ * JSON line; or fails saying why (on stderr, which the shim passes on).
+ */
+export async function daemonResolve(globals: GlobalOptions, server: string): Promise<number> {
   if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
   const { config, source } = await resolveServer(globals, server);
-  const connection = await connect(await ensureDaemon());
-  connection.on("error", () => {});
-  const params: AttachParams = { server, config: config as AttachParams["config"], source, shimPid: process.pid, parentPid: process.ppid };
-  return new Promise<number>((resolve) => {
-    let code: number = EXIT.ok;
-    let attached = false;
-    const fail = (message: string, exitCode: number = EXIT.failure): void => {
-      process.stderr.write(`mcp daemon stdio ${server}: ${message}\n`);
-      code = exitCode;
-      connection.destroy();
-    };
-    let hostDone = false;
-    connection.once("close", () => {
-      if (!hostDone && code === EXIT.ok) {
-        process.stderr.write(`mcp daemon stdio ${server}: the mcp daemon went away\n`);
-        code = EXIT.failure;
-      }
-      process.stdin.destroy();
-      resolve(code);
-    });
-    onMessages(
-      connection,
-      (message) => {
-        if (message.error) return fail(message.error.message, message.error.exitCode);
-        if (message.id === 0 && message.mcp !== undefined) return void process.stdout.write(`${JSON.stringify(message.mcp)}\n`);
-        if (message.id === 1 && !attached) {
-          attached = true;
-          readHost();
-        }
-      },
-      (problem) => fail(`the daemon sent ${problem}`),
-      constants.MAX_STRING_LENGTH,
-    );
-    const readHost = (): void => {
-      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-      lines.on("line", (line) => {
-        if (line.trim() === "") return;
-        let mcp: unknown;
-        try {
-          mcp = JSON.parse(line);
-        } catch {
-          process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a line that is not JSON" } })}\n`);
-          return;
-        }
-        send(connection, { id: 0, mcp });
-      });
-      // The host closed stdin: this session ends (the daemon cancels what it had in flight).
-      lines.once("close", () => {
-        hostDone = true;
-        connection.end();
-      });
-    };
-    send(connection, { id: 1, method: "pool/attach", params });
-  });
+  const socket = await ensureDaemon();
+  process.stdout.write(`${JSON.stringify({ config, source, socket })}\n`);
+  return EXIT.ok;
 }
