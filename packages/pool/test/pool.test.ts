@@ -116,6 +116,29 @@ describe("ServerPool on server-everything", () => {
     await long;
   });
 
+  it("sends resources/updated only to the subscribed host, and a log during a call only to the caller", async () => {
+    pool = new ServerPool();
+    const [a, b] = [host(pool), host(pool)];
+    await a.initialize();
+    await b.initialize();
+    const uri = "demo://resource/dynamic/text/1";
+    expect((await a.request("resources/subscribe", { uri })).result).toEqual({});
+    // B's call starts the updates (one at once) and the logs (one at once, while B's call is in flight).
+    await b.request("tools/call", { name: "toggle-subscriber-updates", arguments: {} });
+    await expect.poll(() => a.notifications.some((n) => n.method === "notifications/resources/updated" && n.params.uri === uri)).toBe(true);
+    expect(b.notifications.filter((n) => n.method === "notifications/resources/updated")).toEqual([]);
+    // The server's log about A's subscribe came while only A's request was in flight: A's alone.
+    const logs = (h: typeof a): string[] => h.notifications.filter((n) => n.method === "notifications/message").map((n) => String(n.params.data));
+    expect(logs(a).some((data) => data.includes(`Subscribe Resource request for URI: ${uri}`))).toBe(true);
+    expect(logs(b).some((data) => data.includes("Subscribe Resource"))).toBe(false);
+    a.notifications.length = 0;
+    await b.request("tools/call", { name: "toggle-simulated-logging", arguments: {} });
+    expect(b.notifications.filter((n) => n.method === "notifications/message").length).toBeGreaterThanOrEqual(1);
+    expect(a.notifications.filter((n) => n.method === "notifications/message")).toEqual([]);
+    // The last host to unsubscribe unsubscribes the server.
+    expect((await a.request("resources/unsubscribe", { uri })).result).toEqual({});
+  });
+
   it("refuses a request before initialize, and a config without a command", () => {
     pool = new ServerPool();
     expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(/config.command must be a non-empty string \(server "x"\)/);
