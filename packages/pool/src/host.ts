@@ -35,6 +35,8 @@ export class HostSession implements PoolHost {
   #nextAsk = 1;
   level: string | undefined;
   readonly subscriptions = new Set<string>();
+  /** The tasks this session created on a shared process. */
+  readonly tasks = new Set<string>();
   #ended = false;
 
   constructor(
@@ -114,14 +116,31 @@ export class HostSession implements PoolHost {
     if ((method === "resources/subscribe" || method === "resources/unsubscribe") && upstream.era === "2025" && typeof params?.["uri"] === "string") {
       return this.#subscription(upstream, method, params["uri"], signal);
     }
+    const shared = upstream.sharing === "shared";
+    // Tasks (2025-11-25) live in the server's one session: on a shared process each host sees,
+    // reads and cancels only the tasks it created.
+    const taskId = params?.["taskId"];
+    if (shared && method.startsWith("tasks/") && method !== "tasks/list" && !(typeof taskId === "string" && upstream.taskOwners.get(taskId) === this)) {
+      throw new RpcError(-32602, `Invalid params: no task ${JSON.stringify(taskId)} of this session`);
+    }
     const meta = params?.["_meta"];
     const token = isRecord(meta) ? meta["progressToken"] : undefined;
     this.calls += 1;
-    return upstream.request(method, params, {
+    const result = await upstream.request(method, params, {
       signal,
       host: this,
       ...(token === undefined ? {} : { onProgress: (progress) => this.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, ...progress } }) }),
     });
+    if (!shared || !isRecord(result)) return result;
+    const task = result["task"];
+    if (isRecord(task) && typeof task["taskId"] === "string") {
+      upstream.taskOwners.set(task["taskId"], this);
+      this.tasks.add(task["taskId"]);
+    }
+    if (method === "tasks/list" && Array.isArray(result["tasks"])) {
+      return { ...result, tasks: result["tasks"].filter((t: unknown) => isRecord(t) && typeof t["taskId"] === "string" && upstream.taskOwners.get(t["taskId"]) === this) };
+    }
+    return result;
   }
 
   #bind(era: Era, params: Record<string, unknown>): Promise<Upstream> {

@@ -148,6 +148,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
     const upstream = host.upstream;
     host.upstream = undefined;
     if (upstream === undefined || !upstream.hosts.delete(host)) return;
+    for (const task of host.tasks) upstream.taskOwners.delete(task);
     for (const uri of host.subscriptions) {
       const holders = upstream.subscriptions.get(uri);
       holders?.delete(host);

@@ -28,6 +28,8 @@ export class Upstream {
   lastUsed = Date.now();
   /** Resource URIs each host subscribed to: the upstream is subscribed while one host is. */
   readonly subscriptions = new Map<string, Set<PoolHost>>();
+  /** Which host created each task (2025-11-25 tasks): only it may see, read or cancel it. */
+  readonly taskOwners = new Map<string, PoolHost>();
   #transport: StdioTransport | undefined;
   #ready: Promise<void> | undefined;
   #active = 0;
@@ -165,6 +167,11 @@ export class Upstream {
     }
     if (method === "notifications/resources/updated" && typeof p["uri"] === "string") {
       for (const host of this.subscriptions.get(p["uri"]) ?? []) host.deliver(method, params);
+      return;
+    }
+    if (method === "notifications/tasks/status" && typeof p["taskId"] === "string") {
+      const owner = this.sharing === "dedicated" ? [...this.hosts][0] : this.taskOwners.get(p["taskId"]);
+      owner?.deliver(method, params);
       return;
     }
     for (const host of this.#tiedHosts()) host.deliver(method, params, method === "notifications/message" ? p["level"] : undefined);

@@ -139,6 +139,22 @@ describe("ServerPool on server-everything", () => {
     expect((await a.request("resources/unsubscribe", { uri })).result).toEqual({});
   });
 
+  it("shows, reads and cancels a task only for the host session that created it", async () => {
+    pool = new ServerPool();
+    const [a, b] = [host(pool), host(pool)];
+    await a.initialize({}, "2025-11-25");
+    await b.initialize({}, "2025-11-25");
+    const created = await a.request("tools/call", { name: "simulate-research-query", arguments: { topic: "pools" }, task: { ttl: 60_000 } });
+    const taskId = created.result.task.taskId as string;
+    expect(typeof taskId).toBe("string");
+    expect((await a.request("tasks/list")).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(taskId);
+    expect((await b.request("tasks/list")).result.tasks).toEqual([]);
+    expect((await b.request("tasks/get", { taskId })).error).toMatchObject({ code: -32602, message: `Invalid params: no task "${taskId}" of this session` });
+    expect((await b.request("tasks/cancel", { taskId })).error.code).toBe(-32602);
+    expect((await a.request("tasks/get", { taskId })).result.taskId).toBe(taskId);
+    expect(b.notifications.filter((n) => n.method === "notifications/tasks/status")).toEqual([]);
+  });
+
   it("refuses a request before initialize, and a config without a command", () => {
     pool = new ServerPool();
     expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(/config.command must be a non-empty string \(server "x"\)/);
