@@ -29,7 +29,8 @@ function wholeNumber(value: string): number {
 export function poolStartOptions(command: Command): Command {
   return command
     .option("--pool-idle <minutes>", "stop a pooled server this long after its last host left (default 10; MCP_POOL_IDLE_MS)", minutes)
-    .option("--pool-max-calls <n>", "tool calls at once per pooled server, more wait (default 16; MCP_POOL_MAX_CALLS)", wholeNumber);
+    .option("--pool-max-calls <n>", "tool calls at once per pooled server, more wait (default 16; MCP_POOL_MAX_CALLS)", wholeNumber)
+    .option("--pool-max-rss <MB>", "stop a pooled server whose processes use more memory, telling its hosts (default none; MCP_POOL_MAX_RSS_MB)", wholeNumber);
 }
 
 /** `mcp daemon stdio <server>` (under `daemon`) and `mcp ps`. */

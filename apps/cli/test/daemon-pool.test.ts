@@ -1,6 +1,7 @@
 // `mcp daemon stdio <server>` and `mcp ps`: hosts start the shim as they start any stdio server
 // (through the official SDK's stdio client and through our own @mcp/client), the shims start one
 // daemon between them, and each configured server runs once for all of them.
+import { spawn } from "node:child_process";
 import { mkdirSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -137,6 +138,17 @@ describe.skipIf(process.platform !== "linux")("mcp daemon stdio and mcp ps", () 
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no server named "nope"');
     // Nothing was started for either.
+    expect((await ps(box)).servers).toEqual([]);
+  }, 60_000);
+
+  it("stops a server over --pool-max-rss (MCP_POOL_MAX_RSS_MB) and its host's shim says why", async () => {
+    const shim = spawn(process.execPath, [bin, "daemon", "stdio", "ev"], { cwd: box.project, env: { ...box.env, MCP_POOL_MAX_RSS_MB: "1" }, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    shim.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    shim.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`);
+    const code = await new Promise<number | null>((resolve) => shim.once("exit", (exitCode) => resolve(exitCode)));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/mcp daemon stdio ev: the pooled server "ev" used \d+ MB, over the pool's memory cap of 1 MB: it was stopped/);
     expect((await ps(box)).servers).toEqual([]);
   }, 60_000);
 

@@ -6,6 +6,7 @@ import { RpcError } from "@mcp/jsonrpc";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
 import { fingerprintOf } from "./fingerprint.js";
 import { HostSession, type HostBinder } from "./host.js";
+import { rssOf } from "./rss.js";
 import type { Era, Opening, UpstreamStatus } from "./types.js";
 import { Upstream } from "./upstream.js";
 
@@ -17,6 +18,13 @@ export interface ServerPoolOptions {
   maxConcurrentCalls?: number | undefined;
   /** The `clientInfo` the pool opens shared upstreams with. Default `{ name: "mcp-pool", version: "0.1.0" }`. */
   clientInfo?: { name: string; version: string } | undefined;
+  /**
+   * Resident memory a server's process tree may use (bytes, Linux): one over it is ended and its
+   * hosts are told why. Default: no cap.
+   */
+  maxRssBytes?: number | undefined;
+  /** How often the memory cap is checked (ms). Default 5000. */
+  rssCheckMs?: number | undefined;
 }
 
 /** What a host says when it attaches: the server, where its configuration came from, and who it is. */
@@ -37,7 +45,7 @@ export interface AttachOptions {
 
 /**
  * Events a {@link ServerPool} emits, each with one object argument: `"spawned"` (`{ name, key, pid }`),
- * `"crashed"` (`{ name, key, restarting }`), `"reaped"` (`{ name, key, reason: "idle" | "session ended" | "killed" }`).
+ * `"crashed"` (`{ name, key, restarting }`), `"reaped"` (`{ name, key, pid, reason: "idle" | "session ended" | "killed" | "over memory cap" }`).
  */
 export type PoolEventName = "spawned" | "crashed" | "reaped";
 
@@ -67,6 +75,8 @@ export class ServerPool extends EventEmitter implements HostBinder {
   readonly #configs = new Map<HostSession, AttachOptions>();
   #nextHost = 1;
   #closed = false;
+  readonly maxRssBytes: number | undefined;
+  readonly #rssTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: ServerPoolOptions = {}) {
     super();
@@ -77,6 +87,24 @@ export class ServerPool extends EventEmitter implements HostBinder {
     }
     if (this.maxConcurrentCalls < 1) throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
     this.#clientInfo = options.clientInfo ?? { name: "mcp-pool", version: "0.1.0" };
+    this.maxRssBytes = options.maxRssBytes;
+    if (this.maxRssBytes !== undefined) {
+      if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0)) throw new TypeError(`ServerPool: maxRssBytes must be a positive number; got ${String(this.maxRssBytes)}`);
+      this.#rssTimer = setInterval(() => void this.#checkMemory(this.maxRssBytes!), options.rssCheckMs ?? 5000);
+      this.#rssTimer.unref();
+    }
+  }
+
+  /** Ends every server over the memory cap, telling its hosts how much it used. */
+  async #checkMemory(cap: number): Promise<void> {
+    for (const upstream of [...this.#upstreams.values()]) {
+      const pid = upstream.pid;
+      const rss = pid === undefined ? undefined : rssOf(pid);
+      if (rss === undefined || rss <= cap) continue;
+      const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
+      for (const host of [...upstream.hosts]) host.end(`the pooled server "${upstream.name}" used ${mb(rss)}, over the pool's memory cap of ${mb(cap)}: it was stopped`);
+      await this.#end(upstream, "over memory cap");
+    }
   }
 
   /** A new host session for the server in `options.config`; nothing starts until the host's first message. */
@@ -175,7 +203,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
     if (this.#upstreams.get(upstream.key) === upstream) this.#upstreams.delete(upstream.key);
   }
 
-  async #end(upstream: Upstream, reason: "idle" | "session ended" | "killed"): Promise<void> {
+  async #end(upstream: Upstream, reason: "idle" | "session ended" | "killed" | "over memory cap"): Promise<void> {
     this.#forget(upstream);
     if (upstream.state === "closed") return;
     const pid = upstream.pid;
@@ -205,6 +233,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
   /** Ends every upstream and refuses new hosts. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#rssTimer !== undefined) clearInterval(this.#rssTimer);
     const all = [...this.#upstreams.values()];
     for (const upstream of all) for (const host of [...upstream.hosts]) host.end("the mcp pool is closing");
     await Promise.all(all.map((upstream) => this.#end(upstream, "killed")));

@@ -155,6 +155,17 @@ describe("ServerPool on server-everything", () => {
     expect(b.notifications.filter((n) => n.method === "notifications/tasks/status")).toEqual([]);
   });
 
+  it.skipIf(process.platform !== "linux")("stops a server over the memory cap and tells its hosts how much it used", async () => {
+    pool = new ServerPool({ maxRssBytes: 1024 * 1024, rssCheckMs: 50 });
+    const h = host(pool);
+    const reaped = nextEvent(pool, "reaped");
+    void h.initialize(); // the server is over 1 MB before it can answer: the session ends instead
+    const { pid, reason } = await reaped;
+    expect(reason).toBe("over memory cap");
+    expect(await h.ended).toMatch(/^the pooled server "everything" used \d+ MB, over the pool's memory cap of 1 MB: it was stopped$/);
+    expect(alive(pid)).toBe(false);
+  });
+
   it("refuses a request before initialize, and a config without a command", () => {
     pool = new ServerPool();
     expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(/config.command must be a non-empty string \(server "x"\)/);

@@ -22,6 +22,8 @@ export interface DaemonStartOptions {
   poolIdle?: number | undefined;
   /** Concurrent tool calls per pooled server (default 16; `MCP_POOL_MAX_CALLS`). */
   poolMaxCalls?: number | undefined;
+  /** Memory a pooled server may use, in MB (default none; `MCP_POOL_MAX_RSS_MB`). */
+  poolMaxRss?: number | undefined;
 }
 
 const MINUTE = 60_000;
@@ -58,6 +60,7 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a non-negative number; got ${JSON.stringify(value)}`, EXIT.usage);
     return n;
   };
+  const maxRssMb = options.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
   await runDaemon({
     socket: claimSocketFolder(cacheDir(), daemonSocket()),
     home: home(),
@@ -66,6 +69,8 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     keepAlive: options.keepAlive ?? [],
     poolIdleMs: options.poolIdle !== undefined ? options.poolIdle * MINUTE : (fromEnv("MCP_POOL_IDLE_MS") ?? 10 * MINUTE),
     poolMaxCalls: options.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
+    // 0 or unset: no cap.
+    poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
   });
   return EXIT.ok;
 }
@@ -97,6 +102,7 @@ export async function spawnDaemon(socket: string, options: DaemonStartOptions): 
   if (options.keepAlive?.length) args.push("--keep-alive", options.keepAlive.join(","));
   if (options.poolIdle !== undefined) args.push("--pool-idle", String(options.poolIdle));
   if (options.poolMaxCalls !== undefined) args.push("--pool-max-calls", String(options.poolMaxCalls));
+  if (options.poolMaxRss !== undefined) args.push("--pool-max-rss", String(options.poolMaxRss));
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env: process.env });
   child.unref();
   const deadline = Date.now() + 15_000;

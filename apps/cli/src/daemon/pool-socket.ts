@@ -42,7 +42,7 @@ export function attachProblem(params: unknown): string | undefined {
 /** Answers one `pool/…` request on `socket`; `pool/attach` hands the new host session to `attached`. */
 export function poolRequest(pool: ServerPool, socket: Socket, message: DaemonMessage, attached: (session: PoolHostSession) => void): void {
   const fail = (text: string, exitCode: number = EXIT.usage): void => send(socket, { id: message.id, error: { message: text, exitCode } });
-  if (message.method === "pool/status") return send(socket, { id: message.id, result: { servers: pool.statuses(), idleMs: pool.idleMs, maxConcurrentCalls: pool.maxConcurrentCalls } });
+  if (message.method === "pool/status") return send(socket, { id: message.id, result: { servers: pool.statuses(), idleMs: pool.idleMs, maxConcurrentCalls: pool.maxConcurrentCalls, maxRssBytes: pool.maxRssBytes ?? null } });
   if (message.method === "pool/kill") {
     const name = isRecord(message.params) ? message.params["server"] : undefined;
     if (typeof name !== "string" || name === "") return fail("pool/kill: params.server must be a non-empty string");

@@ -15,6 +15,8 @@ export interface PoolStatus {
   servers: UpstreamStatus[];
   idleMs: number;
   maxConcurrentCalls: number;
+  /** The memory cap per pooled server (bytes), null for none. */
+  maxRssBytes: number | null;
 }
 
 function duration(ms: number): string {
@@ -68,6 +70,6 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
       out(color.dim(`  ${s.name}: ${who}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`));
     }
   }
-  out(color.dim(`a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server`));
+  out(color.dim(`a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`));
   return EXIT.ok;
 }

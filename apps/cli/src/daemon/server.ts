@@ -32,6 +32,8 @@ export interface DaemonOptions {
   poolIdleMs: number;
   /** Concurrent tool calls per pooled server. */
   poolMaxCalls: number;
+  /** Memory a pooled server's processes may use (bytes); undefined: no cap. */
+  poolMaxRssBytes?: number | undefined;
 }
 
 /** What `status` answers. */
@@ -138,7 +140,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const started = Date.now();
   const views = new Views({ serverIdleMs: options.serverIdleMs, keepAlive: options.keepAlive });
   // The servers hosts share through `mcp daemon stdio` (see pool-socket.ts and @mcp/pool).
-  const pool = new ServerPool({ idleMs: options.poolIdleMs, maxConcurrentCalls: options.poolMaxCalls, clientInfo: { name: "mcp-pool", version: CLI_VERSION } });
+  const pool = new ServerPool({ idleMs: options.poolIdleMs, maxConcurrentCalls: options.poolMaxCalls, maxRssBytes: options.poolMaxRssBytes, clientInfo: { name: "mcp-pool", version: CLI_VERSION } });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
