@@ -99,7 +99,7 @@ describe.skipIf(process.platform !== "linux")("mcp daemon stdio and mcp ps", () 
     expect(ev.source).toContain("mcp-client.json");
     for (const host of ev.hosts) expect(alive(host.info.shimPid) && host.info.parentPid === process.pid).toBe(true);
     const text = await mcp(box, ["ps"]);
-    expect(text.stdout).toMatch(/^SERVER\s+PID\s+STATE\s+SHARING\s+HOSTS\s+CALLS\s+RSS\s+IDLE\s+SOURCE$/m);
+    expect(text.stdout).toMatch(/^SERVER\s+PID\s+STATE\s+SHARING\s+HOSTS\s+CALLS\s+RSS\s+CPU\s+IDLE\s+SOURCE$/m);
     expect(text.stdout).toMatch(/shim pid \d+ \(parent \d+\)/);
 
     const upstreams = status.servers.flatMap((s) => processTree(s.pid));

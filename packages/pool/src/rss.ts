@@ -1,5 +1,6 @@
-// A server's resident memory: on Linux, `VmRSS` of its process and every process under it (a
-// server started through `npx` or a shell is a tree), read from /proc. Undefined elsewhere.
+// A server's resident memory and CPU time: on Linux, `VmRSS` and `utime + stime` of its process
+// and every process under it (a server started through `npx` or a shell is a tree), read from
+// /proc. Undefined elsewhere.
 
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -47,4 +48,24 @@ export function rssOf(pid: number): number | undefined {
   return processTree(pid)
     .slice(1)
     .reduce((sum, child) => sum + (statusRss(child) ?? 0), own);
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`: 100 on Linux's usual builds). */
+const CLOCK_TICKS = 100;
+
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds (user and system) used so far by `pid` and the processes under it (Linux); undefined elsewhere. */
+export function cpuSecondsOf(pid: number): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  return processTree(pid).reduce((sum, one) => sum + cpuTicks(one), 0) / CLOCK_TICKS;
 }

@@ -20,6 +20,8 @@ export interface UpstreamStatus {
   pid: number | undefined;
   /** The server's resident memory in bytes (Linux: `/proc/<pid>/status`), undefined where unknown. */
   rssBytes: number | undefined;
+  /** CPU seconds the server's processes have used (Linux), undefined where unknown. */
+  cpuSeconds: number | undefined;
   /** Requests served for hosts (all methods the pool forwards). */
   calls: number;
   /** Requests in flight now, and waiting for the concurrent-call cap. */

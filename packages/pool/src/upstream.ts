@@ -7,7 +7,7 @@
 import { RpcError, TransportClosedError, type RequestContext } from "@mcp/jsonrpc";
 import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio";
 import type { Era, Opening, PoolHost, Sharing, UpstreamStatus } from "./types.js";
-import { rssOf } from "./rss.js";
+import { cpuSecondsOf, rssOf } from "./rss.js";
 
 /** What {@link Upstream} reports to its pool. */
 export interface UpstreamEvents {
@@ -233,6 +233,7 @@ export class Upstream {
       state: this.state,
       pid: this.pid,
       rssBytes: this.pid === undefined ? undefined : rssOf(this.pid),
+      cpuSeconds: this.pid === undefined ? undefined : cpuSecondsOf(this.pid),
       calls: this.calls,
       inFlight: this.#active,
       queued: this.#queue.length,

@@ -1,5 +1,5 @@
 // `mcp ps`: the servers the daemon's pool runs for hosts (`mcp daemon stdio`), each with its pid,
-// configuration source, attached hosts (shim pid, its parent), calls, memory and idle time;
+// configuration source, attached hosts (shim pid, its parent), calls, memory, CPU time and idle time;
 // `--kill <server>` ends one.
 
 import type { UpstreamStatus } from "@mcp/pool";
@@ -61,8 +61,8 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
     out(color.dim("no pooled servers (a host starts one through: mcp daemon stdio <server>)"));
     return EXIT.ok;
   }
-  const rows = status.servers.map((s) => [s.name, s.pid === undefined ? "" : String(s.pid), s.state, s.sharing, String(s.hosts.length), String(s.calls), megabytes(s.rssBytes), duration(s.idleMs), s.source ?? ""]);
-  out(grid([{ title: "SERVER", cut: "never" }, { title: "PID" }, { title: "STATE" }, { title: "SHARING" }, { title: "HOSTS" }, { title: "CALLS" }, { title: "RSS" }, { title: "IDLE" }, { title: "SOURCE" }], rows));
+  const rows = status.servers.map((s) => [s.name, s.pid === undefined ? "" : String(s.pid), s.state, s.sharing, String(s.hosts.length), String(s.calls), megabytes(s.rssBytes), s.cpuSeconds === undefined ? "" : `${s.cpuSeconds.toFixed(1)}s`, duration(s.idleMs), s.source ?? ""]);
+  out(grid([{ title: "SERVER", cut: "never" }, { title: "PID" }, { title: "STATE" }, { title: "SHARING" }, { title: "HOSTS" }, { title: "CALLS" }, { title: "RSS" }, { title: "CPU" }, { title: "IDLE" }, { title: "SOURCE" }], rows));
   for (const s of status.servers) {
     for (const host of s.hosts) {
       const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;
