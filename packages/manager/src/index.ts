@@ -21,4 +21,4 @@ export { ToolHeldError } from "./pins/errors.js";
 export { canonicalJson, definitionHash, definitionOf, toolSetHash, type PinnedDefinition } from "./pins/hash.js";
 export { diffDefinitions, formatToolDiff, wordDiff, type SchemaChange, type ToolDiff, type WordDiffPart } from "./pins/diff.js";
 export { hostFiles, hostStatus, poolBackupDir, poolFile, PoolError, POOL_FAMILIES, unpoolFile, type HostFile, type HostFileStatus, type PoolOptions, type PoolOutcome } from "./config/pool.js";
-export { parseShimArgs, shimArgs, SHIM_COMMAND, type PoolFamily } from "./config/pool-text.js";
+export { parseShimArgs, shimArgs, SHIM_COMMAND, unwrapShimConfig, type PoolFamily } from "./config/pool-text.js";

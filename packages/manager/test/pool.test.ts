@@ -2,9 +2,10 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fingerprintOf } from "../src/approvals/fingerprint.js";
 import { fileSpecs } from "../src/config/families.js";
 import { parseJsonFile, parseTomlFile } from "../src/config/parse.js";
-import { hostFiles, hostStatus, parseShimArgs, poolFile, PoolError, shimArgs, unpoolFile, type HostFile, type PoolFamily, type PoolOptions } from "../src/index.js";
+import { hostFiles, hostStatus, parseShimArgs, poolFile, PoolError, shimArgs, unpoolFile, unwrapShimConfig, type HostFile, type PoolFamily, type PoolOptions } from "../src/index.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "pool");
 
@@ -171,5 +172,14 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     expect(parseShimArgs(shimArgs("a b", "cursor:user", "npx", ["-y", "--", "x"]))).toEqual({ name: "a b", from: "cursor:user", command: "npx", args: ["-y", "--", "x"] });
     expect(parseShimArgs(["daemon", "stdio", "x"])).toBeUndefined();
     expect(parseShimArgs(["-y", "server"])).toBeUndefined();
+  });
+
+  it("a pooled entry unwraps to its original, and an approval of one covers the other", () => {
+    const original = { command: "npx", args: ["-y", "pkg"], env: { TOKEN: "t" }, cwd: "/p" };
+    const pooled = { ...original, command: "mcp", args: shimArgs("x", "claude-code:project", "npx", ["-y", "pkg"]) };
+    expect(unwrapShimConfig(pooled)).toEqual(original);
+    expect(unwrapShimConfig(original)).toBeUndefined();
+    expect(fingerprintOf(pooled, "salt")).toEqual(fingerprintOf(original, "salt"));
+    expect(fingerprintOf({ ...pooled, args: shimArgs("x", "claude-code:project", "node", ["evil.js"]) }, "salt")["args"]).not.toBe(fingerprintOf(original, "salt")["args"]);
   });
 });

@@ -29,6 +29,18 @@ export function parseShimArgs(args: readonly string[]): { name: string; from?: s
   return { name: args[2], ...(from === undefined ? {} : { from }), command, args: args.slice(dash + 2) };
 }
 
+/**
+ * A pooled entry's config as it was before `pool`: `command` and `args` taken back from the shim's
+ * arguments, everything else (env, cwd, …) as it is. `undefined` when the config does not run the shim.
+ * What the shim serves, and what an approval covers (a pooled entry and its original are approved alike).
+ */
+export function unwrapShimConfig<T extends object>(config: T): T | undefined {
+  const { command, args } = config as { command?: unknown; args?: unknown };
+  if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) return undefined;
+  const shim = parseShimArgs(args);
+  return shim ? { ...config, command: shim.command, args: shim.args } : undefined;
+}
+
 /** How many words the shim puts before the original arguments (`command` is one of them). */
 const PREFIX_WORDS = 7;
 
