@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs } from "@mcp/manager";
+import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
 import { configFromRegistry, getRegistryServer, localNameFor, parseRegistrySpec, registryKinds, resolveRegistry, RegistryError, retiredStatus, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryRecord, type RegistryValue } from "@mcp/registry";
-import { parse } from "jsonc-parser";
 import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
-import { edit, ownFile } from "./config-commands.js";
+import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { grid } from "./table.js";
@@ -86,14 +83,6 @@ export function valuesOf(pairs: string[] | undefined): Record<string, RegistryVa
   return values;
 }
 
-/** Our own file's entries, as written (not expanded): `{}` when the file does not exist. */
-export async function ownEntries(file: string): Promise<Record<string, Record<string, unknown>>> {
-  if (!existsSync(file)) return {};
-  const doc = parse(await readFile(file, "utf8")) as { servers?: unknown } | undefined;
-  const servers = doc?.servers;
-  return typeof servers === "object" && servers !== null && !Array.isArray(servers) ? (servers as Record<string, Record<string, unknown>>) : {};
-}
-
 /** An environment value for a person: a `${NAME}` reference, or the value unless its name looks like a credential's. */
 function shownEnv(name: string, value: string): string {
   return /^\$\{[^}]+\}$/.test(value) || shownWhole(name) ? printable(value) : "<redacted>";
@@ -136,7 +125,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
   const file = ownFile(scope, home);
   const local = options.as ?? localNameFor(name);
   if (!/^[A-Za-z0-9_.-]+$/.test(local)) throw new CliError(`--as takes a name of letters, digits, "_", "-" and ".", got ${JSON.stringify(local)}`, EXIT.usage);
-  if ((await ownEntries(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
+  if ((await readOwnServers(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
   const location = await registryLocation(globals, options.registry);
   const values = valuesOf(options.set);
   const { signal, dispose } = interruptible();
@@ -157,7 +146,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
     registryFailure(error);
   }
   const record: RegistryRecord = { name, version: made.version, url: location.url, package: made.kind, ...(options.transport ? { transport: options.transport } : {}), ...(values ? { values } : {}) };
-  await edit(file, ["servers", local], { ...made.config, registry: record });
+  await editOwnConfig(file, ["servers", local], { ...made.config, registry: record });
   if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
   out([`Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`, ...describeAdded(made, made.config)].join("\n"));
   await approveOwn(file, scope, local, home);

@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs } from "@mcp/manager";
+import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
 import { configFromRegistry, getRegistryServer, installedEntries, isNewerVersion, RegistryError, registryToAsk, retiredStatus, updatedEntry, type InstalledEntry, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/registry";
 import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
-import { edit, ownFile } from "./config-commands.js";
+import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { approveOwn, describeAdded, ownEntries, registryFailure, registryLocation } from "./registry-commands.js";
+import { approveOwn, describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { grid } from "./table.js";
 import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
@@ -24,7 +24,7 @@ interface Installed extends InstalledEntry {
 async function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
   const files: [string, Installed["scope"]][] = globals.config?.length ? globals.config.map((file) => [resolve(file), "file"]) : [[ownFile("project", home), "project"], [ownFile("user", home), "user"]];
   const found: Installed[] = [];
-  for (const [file, scope] of files) for (const item of installedEntries(await ownEntries(file))) found.push({ ...item, scope, file });
+  for (const [file, scope] of files) for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, scope, file });
   return found;
 }
 
@@ -134,7 +134,7 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     const wasApproved = item.scope === "project" && before?.source.file === item.file && (await isApproved(approvals, process.cwd(), before));
     // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
     const { entry, dropped } = updatedEntry(item.entry, made, item.record);
-    await edit(item.file, ["servers", item.local], entry);
+    await editOwnConfig(item.file, ["servers", item.local], entry);
     out([`Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`, ...describeAdded(made, entry as unknown as MCPServerConfig)].join("\n"));
     if (dropped.length) warn(`${label}: ${printable(version)} has no input named ${dropped.map((key) => printable(key)).join(", ")}; that value was dropped`);
     if (wasApproved) await approveOwn(item.file, "project", item.local, home);

@@ -14,6 +14,7 @@ export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, diagnoseServerAuthorization, type AuthorizeServerOptions, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
 export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
+export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
 export { FilePinStore, MemoryPinStore, PinStoreError, defaultPinDir, type PinnedTool, type PinStore, type ServerPins } from "./pins/store.js";
