@@ -124,6 +124,17 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     expect(await readFile(file, "utf8")).toBe(original);
   });
 
+  it("unpool with a backup gone missing (the record kept) says so and changes nothing", async () => {
+    const { host, options, file } = await setup("~/.cursor/mcp.json", await readFile(join(FIXTURES, "cursor.json"), "utf8"));
+    const { backup } = await poolFile(host, options);
+    const pooled = await readFile(file, "utf8");
+    await rm(backup!);
+    const error = (await unpoolFile(host, options).catch((e: unknown) => e)) as PoolError;
+    expect(error.code).toBe("no-backup");
+    expect(error.message).toContain("is missing or not the original");
+    expect(await readFile(file, "utf8")).toBe(pooled);
+  });
+
   it("a pooled file given a new stdio entry is not pooled over its backup", async () => {
     const { host, options, file } = await setup(".mcp.json", await readFile(join(FIXTURES, "mcp.json"), "utf8"));
     await poolFile(host, options);
@@ -181,5 +192,16 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     expect(unwrapShimConfig(original)).toBeUndefined();
     expect(fingerprintOf(pooled, "salt")).toEqual(fingerprintOf(original, "salt"));
     expect(fingerprintOf({ ...pooled, args: shimArgs("x", "claude-code:project", "node", ["evil.js"]) }, "salt")["args"]).not.toBe(fingerprintOf(original, "salt")["args"]);
+  });
+
+  it("a Codex entry written as an inline table is named and left alone; the others are pooled", async () => {
+    const text = '[mcp_servers]\ninline = { command = "npx", args = ["-y", "x"] }\n\n[mcp_servers.table]\ncommand = "uvx"\nargs = ["y"]\n';
+    const { host, options, file } = await setup("~/.codex/config.toml", text);
+    const outcome = await poolFile(host, options);
+    expect(outcome.entries).toEqual(["table"]);
+    expect(outcome.skipped).toEqual([{ name: "inline", reason: expect.stringContaining("[mcp_servers.<name>] table") as unknown }]);
+    expect(await readFile(file, "utf8")).toContain('inline = { command = "npx", args = ["-y", "x"] }');
+    await unpoolFile(host, options);
+    expect(await readFile(file, "utf8")).toBe(text);
   });
 });

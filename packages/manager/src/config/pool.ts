@@ -106,12 +106,21 @@ async function readRecord(path: string): Promise<BackupRecord | undefined> {
   }
 }
 
-/** Writes a file whole (a temporary file renamed over it), keeping its mode. */
-async function replaceFile(file: string, bytes: Uint8Array | string, mode?: number): Promise<void> {
+/**
+ * Writes a file whole (a temporary file renamed over it), keeping its mode. With `was`: only if the
+ * file still holds those bytes (a host that rewrites its file meanwhile — Claude Code does — is not
+ * overwritten; the window left is the rename itself).
+ */
+async function replaceFile(file: string, bytes: Uint8Array | string, mode?: number, was?: Buffer): Promise<void> {
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(temp, bytes, { mode: mode ?? 0o600 });
-  if (mode !== undefined) await chmod(temp, mode);
-  await rename(temp, file);
+  try {
+    if (mode !== undefined) await chmod(temp, mode);
+    if (was && !(await readFile(file)).equals(was)) throw new PoolError("changed", file, "was changed by another program while it was being rewritten; nothing was changed: try again");
+    await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
 }
 
 /** What one file's pool or unpool did. */
@@ -182,6 +191,15 @@ function unshimmed(value: unknown): unknown {
   return out;
 }
 
+/** Codex stdio entries the text scanner does not see (an inline table, dotted keys): named, left alone. */
+function unseen(host: HostFile, document: unknown, spots: EntrySpot[]): { name: string; reason: string }[] {
+  if (host.format !== "toml") return [];
+  const servers = (document as { mcp_servers?: Record<string, { command?: unknown; url?: unknown }> }).mcp_servers ?? {};
+  return Object.entries(servers)
+    .filter(([name, entry]) => typeof entry === "object" && typeof entry.command === "string" && entry.url === undefined && !spots.some((s) => s.name === name))
+    .map(([name]) => ({ name, reason: "pool rewrites only entries written as a [mcp_servers.<name>] table with command = \"…\" on its own line; edit this one by hand" }));
+}
+
 /** Rewrites `text` with `edits` and checks the result: it parses, and only the entries' programs changed. */
 function rewrite(host: HostFile, text: string, spots: EntrySpot[], edit: (spot: EntrySpot) => ReturnType<EntrySpot["wrap"]>, home: string): string {
   const next = applyTextEdits(text, spots.flatMap(edit));
@@ -204,10 +222,10 @@ function rewrite(host: HostFile, text: string, spots: EntrySpot[], edit: (spot: 
 /** Runs each stdio entry of one file through the shim, after keeping a byte-for-byte backup. */
 export async function poolFile(host: HostFile, options: PoolOptions): Promise<PoolOutcome> {
   const { real, bytes, text, mode } = await load(host);
-  parse(host, text);
+  const document = parse(host, text);
   const spots = spotsOf(host, text, options.home);
   const todo = spots.filter((s) => !s.pooled && !s.problem);
-  const skipped = spots.filter((s) => s.problem).map((s) => ({ name: s.name, reason: s.problem! }));
+  const skipped = [...spots.filter((s) => s.problem).map((s) => ({ name: s.name, reason: s.problem! })), ...unseen(host, document, spots)];
   const paths = backupPaths(options.backupDir, real);
   const base = { file: host.file, family: host.family, scope: host.scope, skipped, backup: paths.bytes };
   if (todo.length === 0) return { ...base, action: "unchanged", entries: spots.filter((s) => s.pooled).map((s) => s.name) };
@@ -219,7 +237,7 @@ export async function poolFile(host: HostFile, options: PoolOptions): Promise<Po
   await mkdir(options.backupDir, { recursive: true, mode: 0o700 });
   await replaceFile(paths.bytes, bytes);
   await replaceFile(paths.record, JSON.stringify({ file: real, family: host.family, original: sha(bytes), pooled: sha(next), argsAdded: todo.filter((s) => s.argsAdded).map((s) => s.key) } satisfies BackupRecord, null, 2));
-  await replaceFile(real, next, mode);
+  await replaceFile(real, next, mode, bytes);
   return { ...base, action: "pooled", entries: todo.map((s) => s.name) };
 }
 
@@ -234,13 +252,15 @@ export async function unpoolFile(host: HostFile, options: PoolOptions): Promise<
     await rm(paths.record, { force: true });
     await rm(paths.bytes, { force: true });
   };
+  let lost = false;
   if (record && sha(bytes) === record.pooled) {
     const original = await readFile(paths.bytes).catch(() => undefined);
     if (original && sha(original) === record.original) {
-      await replaceFile(real, original, mode);
+      await replaceFile(real, original, mode, bytes);
       await forget();
       return { ...base, action: "restored", entries: spots.map((s) => s.name), backup: paths.bytes };
     }
+    lost = true;
   }
   if (record && sha(bytes) === record.original) {
     await forget();
@@ -248,12 +268,13 @@ export async function unpoolFile(host: HostFile, options: PoolOptions): Promise<
   }
   if (spots.length === 0) return { ...base, action: "unchanged", entries: [] };
   if (!options.keepEdits) {
-    const what = record ? "changed since `mcp hosts pool` wrote it, so its backup would undo your edits" : "has pooled entries but no backup of it was kept";
-    throw new PoolError(record ? "changed" : "no-backup", host.file, `${what}; run \`mcp hosts unpool ${host.family} --keep-edits\` to unwrap each pooled entry in place (keeping everything else as it is now)${record ? `, or compare with the backup ${paths.bytes}` : ""}`);
+    const changed = record !== undefined && !lost;
+    const what = changed ? "changed since `mcp hosts pool` wrote it, so its backup would undo your edits" : lost ? `has pooled entries but its backup ${paths.bytes} is missing or not the original` : "has pooled entries but no backup of it was kept";
+    throw new PoolError(changed ? "changed" : "no-backup", host.file, `${what}; run \`mcp hosts unpool ${host.family} --keep-edits\` to unwrap each pooled entry in place (keeping everything else as it is now)${changed ? `, or compare with the backup ${paths.bytes}` : ""}`);
   }
   parse(host, text);
   const next = rewrite(host, text, spots, (s) => s.unwrap(record?.argsAdded?.includes(s.key)), options.home);
-  await replaceFile(real, next, mode);
+  await replaceFile(real, next, mode, bytes);
   await forget();
   return { ...base, action: "unwrapped", entries: spots.map((s) => s.name) };
 }
