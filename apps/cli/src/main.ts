@@ -8,6 +8,7 @@ import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { addAuthOptions } from "./auth-program.js";
+import { addHostsCommands } from "./hosts-program.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
@@ -333,6 +334,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .action((server: string, tools: string[], _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsApproveCommand(globals(command), server, tools)));
 
   addRegistryCommands(program, run);
+  addHostsCommands(program, run);
 
   return program;
 }
