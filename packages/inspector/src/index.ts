@@ -1,5 +1,8 @@
-import { readFileSync } from "node:fs";
-
+// @mcp/inspector: a web inspector for an MCP manager, page and server. `startInspector(manager)`
+// serves the page and its API on 127.0.0.1, locked by a token; `inspectorHooks()` gives the manager
+// the handlers that bring its servers' dialogs and notifications to the page.
+export { startInspector, InspectorError, type Inspector, type InspectorOptions } from "./server.js";
+export { inspectorHooks, type InspectorHooks } from "./hooks.js";
 export type {
   ApiError,
   AppCsp,
@@ -9,6 +12,7 @@ export type {
   AppOpenRequest,
   AuthDoctorAnswer,
   AuthDoctorStep,
+  HeldRow,
   CallAnswer,
   CallRequest,
   CompleteRequestBody,
@@ -32,71 +36,4 @@ export type {
 } from "./api.js";
 export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
 export { appPolicy } from "./app-csp.js";
-export { isChatter, trimLog } from "./log-ring.js";
-
-let assets: { js: string; css: string; sandbox: string } | undefined;
-
-function load(): { js: string; css: string; sandbox: string } {
-  assets ??= {
-    js: readFileSync(new URL("./web/app.js", import.meta.url), "utf8"),
-    css: readFileSync(new URL("./web/app.css", import.meta.url), "utf8"),
-    sandbox: readFileSync(new URL("./web/sandbox.js", import.meta.url), "utf8"),
-  };
-  return assets;
-}
-
-/**
- * The MCP Apps sandbox proxy page, served on an origin other than the inspector's: it renders one
- * app in an inner iframe (sandboxed, on this page's origin, under the app's CSP) and passes messages
- * between it (that origin only) and the inspector page at `hostOrigin` only. Its script is inline: the page must not
- * restrict scripts itself, as the app's document inherits its policy (the app's own is set inside).
- */
-export function sandboxPage(options: { hostOrigin: string }): string {
-  const { sandbox } = load();
-  if (/<\/script/i.test(sandbox)) throw new Error("sandbox bundle contains </script");
-  return `<!doctype html>
-<html lang="en" data-host="${escapeHtml(options.hostOrigin)}">
-<head>
-<meta charset="utf-8">
-<meta name="referrer" content="no-referrer">
-<title>MCP App sandbox</title>
-<style>html, body { margin: 0; height: 100%; overflow: hidden; background: transparent; } iframe { border: 0; width: 100%; height: 100%; display: block; }</style>
-</head>
-<body>
-<script type="module">${sandbox}</script>
-</body>
-</html>
-`;
-}
-
-/**
- * The inspector page: one HTML document with its script and styles inline, so the page needs no
- * second request (and so none without the token). `nonce` is the CSP nonce the server sends in
- * `Content-Security-Policy` for this answer.
- */
-export function inspectorPage(options: { nonce: string; title?: string }): string {
-  const { js, css } = load();
-  const title = escapeHtml(options.title ?? "mcp inspect");
-  // `</script` cannot occur in the bundle's strings unescaped; esbuild escapes it, and we check.
-  if (/<\/script/i.test(js)) throw new Error("inspector bundle contains </script");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${title}</title>
-<style nonce="${options.nonce}">${css}</style>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${options.nonce}" type="module">${js}</script>
-</body>
-</html>
-`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { isChatter } from "./log-ring.js";
