@@ -1,5 +1,7 @@
+// The inspector's hooks into a manager: the handlers that bring its servers' dialogs and notifications to the page, made before the manager.
 import { mcpAppsExtension } from "@mcp/client";
 import type { MCPManagerOptions } from "@mcp/manager";
+import { InspectorError } from "./errors.js";
 import { InspectorHub } from "./hub.js";
 
 /**
@@ -43,6 +45,6 @@ export function inspectorHooks(): InspectorHooks {
 /** The hub behind `hooks` (a new one when there are none). */
 export function hubOf(hooks: InspectorHooks | undefined): InspectorHub {
   const hub = hooks === undefined ? undefined : hubs.get(hooks);
-  if (hooks !== undefined && hub === undefined) throw new TypeError("startInspector: `hooks` must be the object inspectorHooks() returned");
+  if (hooks !== undefined && hub === undefined) throw new InspectorError("startInspector: `hooks` must be the object inspectorHooks() returned", "invalid_option");
   return hub ?? new InspectorHub();
 }

@@ -1,7 +1,8 @@
 // @mcp/inspector: a web inspector for an MCP manager, page and server. `startInspector(manager)`
 // serves the page and its API on 127.0.0.1, locked by a token; `inspectorHooks()` gives the manager
 // the handlers that bring its servers' dialogs and notifications to the page.
-export { startInspector, InspectorError, type Inspector, type InspectorOptions } from "./server.js";
+export { InspectorError } from "./errors.js";
+export { startInspector, type Inspector, type InspectorOptions } from "./server.js";
 export { inspectorHooks, type InspectorHooks } from "./hooks.js";
 export type {
   ApiError,

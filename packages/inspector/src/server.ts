@@ -9,6 +9,7 @@ import type { MCPManager, MCPTool } from "@mcp/manager";
 import { LOG_LEVELS, type ApiError, type CallAnswer, type CallRequest, type CompleteRequestBody, type InspectedServer, type InspectorState, type PromptAnswer, type ReadAnswer, type ResourceRow, type ServerRow } from "./api.js";
 import { appRoutes } from "./app-routes.js";
 import { authRoutes } from "./auth-route.js";
+import { InspectorError } from "./errors.js";
 import { hubOf, type InspectorHooks } from "./hooks.js";
 import { errorOf } from "./hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./http.js";
@@ -76,19 +77,6 @@ export interface InspectorOptions {
   approveCommand?: ((server: string, tool: string) => string) | undefined;
   /** Called with the URL once it listens: open a browser here (`openInBrowser` of `@mcp/oauth` does). A throw is the caller's: the inspector is closed and `startInspector` rejects with it. */
   open?: ((url: string) => void) | undefined;
-}
-
-/** A bad option, or a port the inspector could not listen on. */
-export class InspectorError extends Error {
-  override readonly name = "InspectorError";
-  constructor(
-    message: string,
-    /** `invalid_option`: an option is not what its TSDoc says; `listen_failed`: the port is taken or not allowed. */
-    readonly code: "invalid_option" | "listen_failed",
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }
 
 function checkOptions(options: InspectorOptions): void {
