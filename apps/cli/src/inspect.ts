@@ -26,6 +26,7 @@ export async function inspectCommand(globals: GlobalOptions, options: { port?: n
     inspector = await startInspector(session.manager, {
       hooks,
       port: options.port,
+      heading: "mcp inspect",
       title: `mcp inspect (${session.embedded ? "embedded default" : `${Object.keys(session.configs).length} servers`})`,
       host: { name: "mcp-inspect", version: CLI_VERSION },
       // The rows of `mcp servers --json -v`: config errors and servers left out included.

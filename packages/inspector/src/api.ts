@@ -164,6 +164,8 @@ export interface InspectorState {
   tasks: TaskRow[];
   /** The embedding tool's version (`version` of `startInspector`'s options), shown in the header; empty when not given. */
   version: string;
+  /** The page's heading (`heading` of `startInspector`'s options). */
+  heading?: string | undefined;
   /** The number of the last event sent before this state was taken (0: none yet). */
   at: number;
 }

@@ -67,7 +67,9 @@ export interface InspectorOptions {
   token?: string | undefined;
   /** The page's title; default `MCP inspector`. */
   title?: string | undefined;
-  /** Your tool's name and version: shown in the page's header, and told to MCP Apps as their host. Default `{ name: "mcp-inspector", version: "" }`. */
+  /** The page's heading; default `MCP inspector`. */
+  heading?: string | undefined;
+  /** Your tool's name and version: the version is shown in the page's header, and told to MCP Apps as their host. Default `{ name: "mcp-inspector", version: "" }`. */
   host?: { name: string; version: string } | undefined;
   /** The server list the page shows; default: the manager's statuses. A tool with more to say (config errors, servers left out) returns its own rows. */
   servers?: (() => ServerRow[]) | undefined;
@@ -83,6 +85,11 @@ function checkOptions(options: InspectorOptions): void {
   const { port, token } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new InspectorError(`startInspector: "port" must be an integer from 0 to 65535, got ${String(port)}`, "invalid_option");
   if (token !== undefined && (typeof token !== "string" || token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token))) throw new InspectorError(`startInspector: "token" must be at least 16 URL-safe characters (A-Z a-z 0-9 - _ . ~)`, "invalid_option");
+  for (const key of ["title", "heading"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "string") throw new InspectorError(`startInspector: "${key}" must be a string`, "invalid_option");
+  }
+  const host = options.host as { name?: unknown; version?: unknown } | undefined;
+  if (host !== undefined && (typeof host?.name !== "string" || typeof host.version !== "string")) throw new InspectorError(`startInspector: "host" must be { name: string, version: string }`, "invalid_option");
   for (const key of ["servers", "configOf", "approveCommand", "open"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "function") throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
   }
@@ -283,7 +290,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: host.version, at: hub.at } satisfies InspectorState);
+      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });

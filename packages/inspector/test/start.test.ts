@@ -32,7 +32,7 @@ async function refused(port: number): Promise<boolean> {
 
 beforeAll(async () => {
   await manager.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
-  inspector = await startInspector(manager, { hooks, host: { name: "my-tool", version: "9.9.9" }, title: "my tool's inspector" });
+  inspector = await startInspector(manager, { hooks, host: { name: "my-tool", version: "9.9.9" }, title: "my tool's inspector", heading: "my tool" });
 });
 
 afterAll(async () => {
@@ -58,6 +58,7 @@ describe("startInspector", () => {
     expect(body.servers[0]?.capabilities).toContain("tools");
     expect(body.tools.map((t) => t.name)).toEqual(manager.getTools().map((t) => t.name));
     expect(body.version).toBe("9.9.9");
+    expect(body.heading).toBe("my tool");
     expect(body.held).toEqual([]);
   });
 
@@ -108,6 +109,8 @@ describe("startInspector", () => {
     await bad({ token: "short" }, '"token" must be at least 16 URL-safe characters');
     await bad({ token: "a token with spaces in it" }, '"token"');
     await bad({ open: "yes" as unknown as () => void }, '"open" must be a function');
+    await bad({ host: { name: "my-tool" } as unknown as { name: string; version: string } }, '"host" must be { name: string, version: string }');
+    await bad({ title: 42 as unknown as string }, '"title" must be a string');
     await bad({ hooks: { ...hooks } }, "`hooks` must be the object inspectorHooks() returned");
   });
 
