@@ -12,8 +12,11 @@ import { InspectorHub } from "./hub.js";
  * object to {@link startInspector} as `hooks`.
  */
 export interface InspectorHooks {
+  /** A server's `elicitation/create`: a dialog on the page (a form, or the URL it asks to open) until the user accepts, declines or cancels; `cancel` when the inspector closes. */
   onElicitation: NonNullable<MCPManagerOptions["onElicitation"]>;
+  /** A server's `sampling/createMessage`: a dialog where the user writes the model's reply. */
   onSampling: NonNullable<MCPManagerOptions["onSampling"]>;
+  /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
   /** Connect options: `extensions` declares MCP Apps. Merge your own (`clientInfo`, …) beside it. */
   connect: { extensions: Record<string, { mimeTypes: string[] }> };
