@@ -189,7 +189,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect.js")).inspectCommand(globals(command), options)));
+    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)));
 
   program
     .command("serve")

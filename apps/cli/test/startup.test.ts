@@ -50,7 +50,7 @@ describe("start-up", () => {
     expect(run.modules).toContain("packages/adapters/dist/validate.js");
     expect(run.modules).toContain("@cfworker/json-schema");
     // No terminal here: no progress bar; a call's result is no table.
-    for (const unwanted of ["packages/gateway/", "apps/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod", "cli-progress", "cli-table3"]) {
+    for (const unwanted of ["packages/gateway/", "packages/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod", "cli-progress", "cli-table3"]) {
       expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
     }
   });

@@ -71,7 +71,7 @@ function App() {
   return (
     <>
       <header>
-        <h1>mcp inspect</h1>
+        <h1>{model.heading || "MCP inspector"}</h1>
         <nav>
           {VIEWS.map((v) => (
             <button type="button" class={v === view ? "tab active" : "tab"} name={`view-${v}`} onClick={() => go(v)}>
@@ -80,10 +80,10 @@ function App() {
             </button>
           ))}
         </nav>
-        <span class={live ? "live on" : "live off"} title={live ? "live updates on" : "reconnecting to mcp inspect…"}>
+        <span class={live ? "live on" : "live off"} title={live ? "live updates on" : "reconnecting to the inspector…"}>
           {live ? "live" : "offline"}
         </span>
-        <span class="muted version">{model.version ? `mcp ${model.version}` : ""}</span>
+        <span class="muted version">{model.version ? `v${model.version}` : ""}</span>
       </header>
       {error ? <div class="banner error">{error}</div> : null}
       <main>

@@ -1,4 +1,4 @@
-// The log's ring, for `mcp inspect`'s server and its page alike: what servers and apps send as they
+// The log's ring, for the inspector's server and its page alike: what servers and apps send as they
 // please (log lines, notifications, an app's messages) is kept apart from the calls, each its own
 // newest entries, so a flood of one cannot push the other out.
 import type { LogEntry } from "./api.js";

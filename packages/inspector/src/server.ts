@@ -1,39 +1,24 @@
-// `mcp inspect`: the web inspector's server. It listens on 127.0.0.1 only, answers nobody without
-// the session's token, refuses a foreign Host (DNS rebinding) or Origin (cross-site requests), and
-// speaks the API that @mcp/inspector's api.ts documents, on the same manager the CLI uses.
+// The inspector's server: it listens on 127.0.0.1 only, answers nobody without the token, refuses a
+// foreign Host (DNS rebinding) or Origin (cross-site requests), and speaks the API that api.ts
+// documents, on the manager it is given.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, mcpAppsExtension, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
-import type { MCPTool } from "@mcp/manager";
-import {
-  inspectorPage,
-  LOG_LEVELS,
-  type ApiError,
-  type CallAnswer,
-  type CallRequest,
-  type CompleteRequestBody,
-  type InspectedServer,
-  type InspectorState,
-  type PromptAnswer,
-  type ReadAnswer,
-  type ResourceRow,
-} from "@mcp/inspector";
-import { openInBrowser } from "@mcp/oauth";
-import { appRoutes, toolRowsWithUi } from "./inspect-apps.js";
-import { authRoutes } from "./inspect-auth.js";
-import { heldOf, heldRow } from "./pins-view.js";
-import { errorOf, InspectorHub } from "./inspect-hub.js";
-import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./inspect-http.js";
-import { SandboxOrigins } from "./inspect-sandbox.js";
-import { promptRows, serverRows } from "./rows.js";
-import { CLI_VERSION, openSession, type GlobalOptions, type Session } from "./session.js";
-import { CliError, color, EXIT, note, out } from "./ui.js";
+import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConfig, type MCPServerConnection } from "@mcp/client";
+import type { MCPManager, MCPTool } from "@mcp/manager";
+import { LOG_LEVELS, type ApiError, type CallAnswer, type CallRequest, type CompleteRequestBody, type InspectedServer, type InspectorState, type PromptAnswer, type ReadAnswer, type ResourceRow, type ServerRow } from "./api.js";
+import { appRoutes } from "./app-routes.js";
+import { authRoutes } from "./auth-route.js";
+import { InspectorError } from "./errors.js";
+import { hubOf, type InspectorHooks } from "./hooks.js";
+import { errorOf } from "./hub.js";
+import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./http.js";
+import { inspectorPage } from "./page.js";
+import { heldRows, promptRows, statusRows, toolRows } from "./rows.js";
+import { SandboxOrigins } from "./sandbox-origins.js";
 
 /** How often the event stream gets a keep-alive comment. */
 const KEEPALIVE_MS = 15_000;
-
-/** A running inspector. */
 
 /** JSON-RPC "method not found". */
 const METHOD_NOT_FOUND = -32601;
@@ -42,7 +27,7 @@ const METHOD_NOT_FOUND = -32601;
  * The Resources view's rows. A server that does not implement `resources/templates/list` (many
  * declare `resources` without it) lists its resources alone; any other failure names its server.
  */
-async function resourcesOf(session: Session, names: string[]): Promise<ResourceRow[]> {
+async function resourcesOf(manager: MCPManager, names: string[]): Promise<ResourceRow[]> {
   const all: ResourceRow[] = [];
   for (const name of names) {
     const list = async <T>(method: string, run: () => Promise<T[]>, lacking: T[] | undefined): Promise<T[]> => {
@@ -53,43 +38,96 @@ async function resourcesOf(session: Session, names: string[]): Promise<ResourceR
         throw new Error(`${name}: ${method} failed: ${errorOf(error).message}`, { cause: error });
       }
     };
-    const resources = await list("resources/list", () => session.manager.listResources(name), undefined);
-    const templates = await list("resources/templates/list", () => session.manager.listResourceTemplates(name), []);
+    const resources = await list("resources/list", () => manager.listResources(name), undefined);
+    const templates = await list("resources/templates/list", () => manager.listResourceTemplates(name), []);
     for (const r of resources) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
     for (const t of templates) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
   }
   return all;
 }
+/** A running inspector (see {@link startInspector}). */
 export interface Inspector {
-  /** The page's address, token included: what the user opens. */
+  /** The page's address, token included: what the user opens (`http://127.0.0.1:<port>/?token=…`). */
   url: string;
+  /** The port it listens on, on 127.0.0.1. */
   port: number;
+  /** The token every request must carry (in the URL, or the `X-Inspector-Token` header). */
   token: string;
+  /** Stops it: running calls are cancelled, open dialogs answered `cancel`, the page's streams and every app origin closed. The manager is left running. Safe to call twice. */
   close(): Promise<void>;
 }
 
+/** How {@link startInspector} runs. Every option may be left out. */
 export interface InspectorOptions {
-  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  /** The hooks the manager was made with ({@link inspectorHooks}): without them the page gets no dialogs and no notifications. */
+  hooks?: InspectorHooks | undefined;
+  /** The port on 127.0.0.1 (an integer 0–65535); 0, the default, picks a free one. The inspector never listens on another address. */
   port?: number | undefined;
-  /** The token; random (32 bytes) by default. */
+  /** The token (at least 16 characters, URL-safe: `A-Z a-z 0-9 - _ . ~`); 32 random bytes, base64url, by default. */
   token?: string | undefined;
+  /** The page's title; default `MCP inspector`. */
+  title?: string | undefined;
+  /** The page's heading; default `MCP inspector`. */
+  heading?: string | undefined;
+  /** Your tool's name and version: the version is shown in the page's header, and told to MCP Apps as their host. Default `{ name: "mcp-inspector", version: "" }`. */
+  host?: { name: string; version: string } | undefined;
+  /** The server list the page shows; default: the manager's statuses. A tool with more to say (config errors, servers left out) returns its own rows. */
+  servers?: (() => ServerRow[]) | undefined;
+  /** A server's config, for the sign-in doctor (HTTP servers only); without it the doctor answers 404 for every server. */
+  configOf?: ((server: string) => MCPServerConfig | undefined) | undefined;
+  /** The command that approves a held tool in your tool's words, shown beside it (`approve` of a held row). */
+  approveCommand?: ((server: string, tool: string) => string) | undefined;
+  /** Called with the URL once it listens: open a browser here (`openInBrowser` of `@mcp/oauth` does). A throw is the caller's: the inspector is closed and `startInspector` rejects with it. */
+  open?: ((url: string) => void) | undefined;
 }
 
-/** The server list the page shows: `mcp servers` rows plus what each connected server can do. */
-function inspectedServers(session: Session): InspectedServer[] {
-  return serverRows(session).map((row) => {
-    const capabilities = session.manager.getConnection(row.name)?.capabilities ?? {};
+function checkOptions(options: InspectorOptions): void {
+  const { port, token } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new InspectorError(`startInspector: "port" must be an integer from 0 to 65535, got ${String(port)}`, "invalid_option");
+  if (token !== undefined && (typeof token !== "string" || token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token))) throw new InspectorError(`startInspector: "token" must be at least 16 URL-safe characters (A-Z a-z 0-9 - _ . ~)`, "invalid_option");
+  for (const key of ["title", "heading"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "string") throw new InspectorError(`startInspector: "${key}" must be a string`, "invalid_option");
+  }
+  const host = options.host as { name?: unknown; version?: unknown } | undefined;
+  if (host !== undefined && (typeof host?.name !== "string" || typeof host.version !== "string")) throw new InspectorError(`startInspector: "host" must be { name: string, version: string }`, "invalid_option");
+  for (const key of ["servers", "configOf", "approveCommand", "open"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "function") throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
+  }
+}
+
+/** The server list the page shows: the rows plus what each connected server can do. */
+function inspectedServers(manager: MCPManager, rows: ServerRow[]): InspectedServer[] {
+  return rows.map((row) => {
+    const capabilities = manager.getConnection(row.name)?.capabilities ?? {};
     const resources = capabilities.resources as { subscribe?: boolean } | undefined;
     return { ...row, capabilities: Object.keys(capabilities).filter((k) => capabilities[k as keyof typeof capabilities] !== undefined), subscribe: resources?.subscribe === true };
   });
 }
 
-/** Starts the inspector's web server for a session whose manager was made with `hub`'s handlers. */
-export async function startInspector(session: Session, hub: InspectorHub, options: InspectorOptions = {}): Promise<Inspector> {
+/**
+ * Starts the web inspector on `manager`: every server it manages, their tools (a form for each),
+ * resources, prompts, tasks, MCP Apps and a live log, in a browser, at the returned `url`. It
+ * listens on 127.0.0.1 only and answers nothing without the token (a random one by default). Make
+ * the manager with {@link inspectorHooks} for the servers' dialogs and notifications to reach the
+ * page. The inspector neither connects nor closes the manager's servers.
+ *
+ * @throws {@link InspectorError} `invalid_option` for a bad option, `listen_failed` when the port cannot be used.
+ * @example
+ * const hooks = inspectorHooks();
+ * const manager = new MCPManager({ ...hooks });
+ * await manager.connectServers({ everything: { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] } });
+ * const inspector = await startInspector(manager, { hooks });
+ * console.log(inspector.url); // open it in a browser; await inspector.close() when done
+ */
+export async function startInspector(manager: MCPManager, options: InspectorOptions = {}): Promise<Inspector> {
+  checkOptions(options);
+  const hub = hubOf(options.hooks);
   const token = options.token ?? randomBytes(32).toString("base64url");
   const tokenBytes = Buffer.from(token);
   const calls = new Map<string, AbortController>();
-  const { manager } = session;
+  const host = options.host ?? { name: "mcp-inspector", version: "" };
+  const servers = (): InspectedServer[] => inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
+  const held = () => heldRows(manager, options.approveCommand);
 
   const connection = (name: string): MCPServerConnection => {
     const found = manager.getConnection(name);
@@ -155,7 +193,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       const tool = body["tool"] === undefined ? undefined : text(body, "tool");
       const approved = await manager.pins.approve(name, tool === undefined ? undefined : [tool]);
       if (approved.length === 0) throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
-      hub.emit({ type: "held", held: heldOf(session).map(heldRow) });
+      hub.emit({ type: "held", held: held() });
       return { approved: approved.map((held) => held.tool) };
     },
     "/api/servers/disable": async (body) => {
@@ -179,7 +217,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return { ok: true, found: controller !== undefined };
     },
     "/api/resources": async (body) => {
-      return resourcesOf(session, offering("resources", body["server"]));
+      return resourcesOf(manager, offering("resources", body["server"]));
     },
     "/api/read": async (body) => {
       const server = text(body, "server");
@@ -195,7 +233,7 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return { ok: true };
     },
     "/api/prompts": async (body) => {
-      return promptRows(session, offering("prompts", body["server"]));
+      return promptRows(manager, offering("prompts", body["server"]));
     },
     "/api/prompt": async (body) => {
       const server = text(body, "server");
@@ -236,14 +274,14 @@ export async function startInspector(session: Session, hub: InspectorHub, option
   let port = 0;
   // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
   const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
-  Object.assign(routes, appRoutes({ session, hub, sandboxes, connection, runCall }), authRoutes(session));
+  Object.assign(routes, appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }), authRoutes(options.configOf ?? (() => undefined)));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (req.method === "GET" && path === "/") {
       const nonce = randomBytes(16).toString("base64");
-      const html = inspectorPage({ nonce, title: `mcp inspect (${session.embedded ? "embedded default" : `${Object.keys(session.configs).length} servers`})` });
+      const html = inspectorPage({ nonce, title: options.title });
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         "content-type": "text/html; charset=utf-8",
@@ -252,11 +290,11 @@ export async function startInspector(session: Session, hub: InspectorHub, option
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: inspectedServers(session), tools: toolRowsWithUi(manager.getTools()), held: heldOf(session).map(heldRow), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: CLI_VERSION, at: hub.at } satisfies InspectorState);
+      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
-      res.write(": mcp inspect\n\n");
+      res.write(": mcp inspector\n\n");
       hub.attach(res, new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("page") ?? undefined);
       return;
     }
@@ -280,9 +318,9 @@ export async function startInspector(session: Session, hub: InspectorHub, option
   });
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error) => reject(new InspectorError(`the inspector could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`, "listen_failed", { cause: error })));
     server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
+      server.removeAllListeners("error");
       resolve();
     });
   });
@@ -291,69 +329,39 @@ export async function startInspector(session: Session, hub: InspectorHub, option
   const unsubscribers = [
     manager.onStatusChange((status) => {
       hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
-      hub.emit({ type: "servers", servers: inspectedServers(session) });
+      hub.emit({ type: "servers", servers: servers() });
     }),
     manager.onToolsChanged(() => {
-      hub.emit({ type: "tools", tools: toolRowsWithUi(manager.getTools()) });
-      hub.emit({ type: "held", held: heldOf(session).map(heldRow) });
+      hub.emit({ type: "tools", tools: toolRows(manager.getTools()) });
+      hub.emit({ type: "held", held: held() });
     }),
-    manager.pins.onHeld(() => hub.emit({ type: "held", held: heldOf(session).map(heldRow) })),
+    manager.pins.onHeld(() => hub.emit({ type: "held", held: held() })),
   ];
   const keepalive = setInterval(() => hub.keepalive(), KEEPALIVE_MS);
   keepalive.unref();
 
-  return {
+  let closing: Promise<void> | undefined;
+  const inspector: Inspector = {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
-    close: async () => {
-      clearInterval(keepalive);
-      for (const off of unsubscribers) off();
-      for (const controller of calls.values()) controller.abort(new Error("mcp inspect is stopping"));
-      hub.close();
-      server.closeAllConnections();
-      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);
-    },
+    close: () => (closing ??= stop()),
   };
-}
-
-/** `mcp inspect`: starts the inspector on the CLI's servers and runs until Ctrl-C (or SIGTERM). */
-export async function inspectCommand(globals: GlobalOptions, options: { port?: number | undefined; open?: boolean | undefined }): Promise<number> {
-  const hub = new InspectorHub();
-  const session = await openSession(globals, {
-    connect: false,
-    handlers: { onElicitation: hub.onElicitation, onSampling: hub.onSampling },
-    // The inspector renders MCP Apps: servers may offer their UI tools only to a host that says so.
-    manager: { connect: { extensions: mcpAppsExtension() } },
-    onNotification: (server, method, params) => {
-      hub.record({ server, kind: method === "notifications/message" ? "log" : "notification", method, params });
-      const uri = (params as { uri?: unknown } | undefined)?.uri;
-      if (method === "notifications/resources/updated" && typeof uri === "string") hub.emit({ type: "resource-updated", server, uri });
-    },
-  });
-  let inspector: Inspector | undefined;
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  try {
-    inspector = await startInspector(session, hub, { port: options.port }).catch((error: unknown) => {
-      throw new CliError(`mcp inspect could not listen on 127.0.0.1:${options.port ?? 0}: ${(error as Error).message}`);
-    });
-    // Servers connect in the background: the page shows them arrive.
-    session.manager.connectServers(session.configs, session.servers).catch((error: unknown) => note(`connecting: ${(error as Error).message}`));
-    if (globals.json) out(JSON.stringify({ url: inspector.url, port: inspector.port }));
-    else {
-      out(`mcp inspect is running at ${color.bold(inspector.url)}`);
-      note("Only this URL (with its token) opens it, and only from this machine. Ctrl-C stops it.");
+  const stop = async (): Promise<void> => {
+    clearInterval(keepalive);
+    for (const off of unsubscribers) off();
+    for (const controller of calls.values()) controller.abort(new Error("the inspector is stopping"));
+    hub.close();
+    server.closeAllConnections();
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);
+  };
+  if (options.open) {
+    try {
+      options.open(inspector.url);
+    } catch (error) {
+      await inspector.close();
+      throw error;
     }
-    if (options.open !== false) openInBrowser(inspector.url);
-    await new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
-    return EXIT.ok;
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await inspector?.close();
-    await session.close();
   }
+  return inspector;
 }

@@ -1,46 +1,15 @@
 import { readFileSync } from "node:fs";
 
-export type {
-  ApiError,
-  AppCsp,
-  AppMessageAnswer,
-  AppMessageRequest,
-  AppOpenAnswer,
-  AppOpenRequest,
-  AuthDoctorAnswer,
-  AuthDoctorStep,
-  CallAnswer,
-  CallRequest,
-  CompleteRequestBody,
-  ContentBlock,
-  Dialog,
-  DialogAnswer,
-  InspectedServer,
-  InspectorEvent,
-  InspectorNews,
-  InspectorState,
-  JsonSchema,
-  LogEntry,
-  PromptAnswer,
-  PromptRow,
-  ReadAnswer,
-  ResourceContents,
-  ResourceRow,
-  ServerRow,
-  TaskRow,
-  ToolRow,
-} from "./api.js";
-export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
-export { appPolicy } from "./app-csp.js";
-export { isChatter, trimLog } from "./log-ring.js";
+// The page and the sandbox proxy page, each one HTML answer with its bundle (dist/web, made by
+// scripts/bundle.mjs) inline.
 
 let assets: { js: string; css: string; sandbox: string } | undefined;
 
 function load(): { js: string; css: string; sandbox: string } {
   assets ??= {
-    js: readFileSync(new URL("./web/app.js", import.meta.url), "utf8"),
-    css: readFileSync(new URL("./web/app.css", import.meta.url), "utf8"),
-    sandbox: readFileSync(new URL("./web/sandbox.js", import.meta.url), "utf8"),
+    js: readFileSync(new URL("../dist/web/app.js", import.meta.url), "utf8"),
+    css: readFileSync(new URL("../dist/web/app.css", import.meta.url), "utf8"),
+    sandbox: readFileSync(new URL("../dist/web/sandbox.js", import.meta.url), "utf8"),
   };
   return assets;
 }
@@ -74,9 +43,9 @@ export function sandboxPage(options: { hostOrigin: string }): string {
  * second request (and so none without the token). `nonce` is the CSP nonce the server sends in
  * `Content-Security-Policy` for this answer.
  */
-export function inspectorPage(options: { nonce: string; title?: string }): string {
+export function inspectorPage(options: { nonce: string; title?: string | undefined }): string {
   const { js, css } = load();
-  const title = escapeHtml(options.title ?? "mcp inspect");
+  const title = escapeHtml(options.title ?? "MCP inspector");
   // `</script` cannot occur in the bundle's strings unescaped; esbuild escapes it, and we check.
   if (/<\/script/i.test(js)) throw new Error("inspector bundle contains </script");
   return `<!doctype html>

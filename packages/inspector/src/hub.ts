@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
-import { trimLog, type ApiError, type Dialog, type DialogAnswer, type InspectorEvent, type InspectorNews, type JsonSchema, type LogEntry, type TaskRow } from "@mcp/inspector";
+import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "./api.js";
+import { trimLog } from "./log-ring.js";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
 // (elicitation, sampling) a server waits on.
@@ -187,6 +188,13 @@ export class InspectorHub {
     const result: ElicitResult = answer.action === "accept" && url === undefined ? { action: "accept", content: answer.content ?? {} } : { action: answer.action };
     this.record({ server, kind: "response", method: "elicitation/create", result });
     return result;
+  };
+
+  /** Notification listener for the manager: every notification and log line in the log; a subscribed resource's update sent to the page. */
+  readonly onNotification = (server: string, method: string, params: unknown): void => {
+    this.record({ server, kind: method === "notifications/message" ? "log" : "notification", method, params });
+    const uri = (params as { uri?: unknown } | undefined)?.uri;
+    if (method === "notifications/resources/updated" && typeof uri === "string") this.emit({ type: "resource-updated", server, uri });
   };
 
   /** Sampling handler: the user writes the model's reply. */

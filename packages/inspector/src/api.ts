@@ -1,6 +1,7 @@
 /**
- * The inspector's HTTP API: what the page and `mcp inspect` say to each other. The row shapes are
- * the ones `mcp <command> --json` prints, so a script and the page see the same thing.
+ * The inspector's HTTP API: what the page and its server (`startInspector`) say to each other. The
+ * `mcp` CLI prints the same row shapes for `mcp <command> --json`, so a script and the page see the
+ * same thing.
  *
  * Every request carries the session token (header `X-Inspector-Token`, or `?token=` for the page
  * and the event stream); `Host` must be the inspector's own loopback address and `Origin`, when
@@ -86,8 +87,8 @@ export interface HeldRow {
   fields: string[];
   /** The diff for a person: the description with `[-old-]` `{+new+}`, then `+`/`-`/`~` schema paths. */
   diff: string;
-  /** The command that approves it. */
-  approve: string;
+  /** The command that approves it, in the embedding tool's words (its `approveCommand` option); absent without one. */
+  approve?: string | undefined;
 }
 
 /** `POST /api/pins/approve`: approves a server's held tools (one, when `tool` is given). */
@@ -161,8 +162,10 @@ export interface InspectorState {
   dialogs: Dialog[];
   /** Tool calls that ran as tasks, newest last (the last 100). */
   tasks: TaskRow[];
-  /** `mcp-cli` version. */
+  /** The embedding tool's version (`version` of `startInspector`'s options), shown in the header; empty when not given. */
   version: string;
+  /** The page's heading (`heading` of `startInspector`'s options). */
+  heading?: string | undefined;
   /** The number of the last event sent before this state was taken (0: none yet). */
   at: number;
 }

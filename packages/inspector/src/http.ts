@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { TOKEN_HEADER } from "@mcp/inspector";
+import { TOKEN_HEADER } from "./api.js";
 
 // The inspector's HTTP plumbing and its security gate: who may talk to it (token, Host, Origin,
 // Sec-Fetch-Site), the headers every answer carries, and reading and checking a JSON body.
@@ -42,7 +42,7 @@ export function refusalOf(req: IncomingMessage, port: number, token: Buffer): Re
   const url = new URL(req.url ?? "/", `http://${hosts[0]}`);
   const header = req.headers[TOKEN_HEADER];
   const given = typeof header === "string" ? header : (url.searchParams.get("token") ?? undefined);
-  if (!sameToken(given, token)) return new Refusal(401, "missing or wrong token: open the URL that `mcp inspect` printed");
+  if (!sameToken(given, token)) return new Refusal(401, "missing or wrong token: open the inspector's URL, token included");
   return undefined;
 }
 

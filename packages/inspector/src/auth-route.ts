@@ -1,9 +1,10 @@
-// `mcp inspect`'s sign-in doctor: `mcp auth doctor` for one configured HTTP server, as an API route
-// for the page's panel. It never signs in, and registers a client only when the page asks.
+// The inspector's sign-in doctor: the manager's `diagnoseServerAuthorization` (`mcp auth doctor`)
+// for one configured HTTP server, as an API route for the page's panel. It never signs in, and
+// registers a client only when the page asks.
+import type { MCPServerConfig } from "@mcp/client";
 import { diagnoseServerAuthorization } from "@mcp/manager";
-import type { AuthDoctorAnswer } from "@mcp/inspector";
-import { Refusal, text } from "./inspect-http.js";
-import type { Session } from "./session.js";
+import type { AuthDoctorAnswer } from "./api.js";
+import { Refusal, text } from "./http.js";
 
 type Route = (body: Record<string, unknown>) => unknown;
 
@@ -13,11 +14,11 @@ type Route = (body: Record<string, unknown>) => unknown;
  * client registration (it registers a client at the authorization server). The report holds no
  * token, code, secret or verifier (the doctor's own rule); the server's URL has its secrets hidden.
  */
-export function authRoutes(session: Session): Record<string, Route> {
+export function authRoutes(configOf: (name: string) => MCPServerConfig | undefined): Record<string, Route> {
   return {
     "/api/auth/doctor": async (body) => {
       const name = text(body, "server");
-      const config = session.configs[name];
+      const config = configOf(name);
       if (!config) throw new Refusal(404, `no server named "${name}" is configured`);
       if (!("url" in config)) throw new Refusal(400, `"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`);
       if (body["register"] !== undefined && typeof body["register"] !== "boolean") throw new Refusal(400, `"register" must be true or false`);

@@ -1,17 +1,15 @@
-// MCP Apps in `mcp inspect`, the server's side: a tool's app opened (its ui:// resource read and
+// MCP Apps in the inspector, the server's side: a tool's app opened (its ui:// resource read and
 // checked), and every message the app sends logged; its `tools/call` runs as the user's own calls
 // do (the same route: logged, cancellable, ended with the page), limited to the tools of the app's
 // own server that let apps call them; its `resources/read` reads from that server only.
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { readResource, readUiResource, toolUi, type MCPServerConnection } from "@mcp/client";
-import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "@mcp/inspector";
-import type { MCPTool } from "@mcp/manager";
-import { errorOf, type InspectorHub } from "./inspect-hub.js";
-import { isObject, Refusal, text } from "./inspect-http.js";
-import type { AppSandbox, SandboxOrigins } from "./inspect-sandbox.js";
-import { toolRows } from "./rows.js";
-import { CLI_VERSION, type Session } from "./session.js";
+import type { MCPManager, MCPTool } from "@mcp/manager";
+import type { AppMessageAnswer, AppOpenAnswer, CallAnswer } from "./api.js";
+import { errorOf, type InspectorHub } from "./hub.js";
+import { isObject, Refusal, text } from "./http.js";
+import type { AppSandbox, SandboxOrigins } from "./sandbox-origins.js";
 
 /** Apps open at once; opening one more forgets the oldest. */
 const MAX_VIEWS = 32;
@@ -27,7 +25,9 @@ interface View {
 
 /** What the app routes need from the inspector. */
 export interface AppHost {
-  session: Session;
+  manager: MCPManager;
+  /** The host the apps are told they run in (`ui/initialize`). */
+  hostInfo: { name: string; version: string };
   hub: InspectorHub;
   /** Where each app gets its origin. */
   sandboxes: SandboxOrigins;
@@ -38,14 +38,6 @@ export interface AppHost {
 
 type Route = (body: Record<string, unknown>, res: ServerResponse) => unknown;
 type Response = NonNullable<AppMessageAnswer["response"]>;
-
-/** The inspector's tool rows, each with its app (`ui`) when it has one. */
-export function toolRowsWithUi(tools: MCPTool[]): ToolRow[] {
-  return toolRows(tools).map((row, i) => {
-    const ui = toolUi(tools[i]?.definition ?? {});
-    return ui ? { ...row, ui } : row;
-  });
-}
 
 function failure(id: string | number, code: number, message: string): Response {
   return { jsonrpc: "2.0", id, error: { code, message } };
@@ -58,7 +50,7 @@ function errorResponse(id: string | number, error: { message: string; code?: str
 
 /** The routes `/api/app/open`, `/api/app/message` and `/api/app/close`; a view ends with its page (its `page` in `/api/app/open`). */
 export function appRoutes(host: AppHost): Record<string, Route> {
-  const { session, hub } = host;
+  const { manager, hub } = host;
   const views = new Map<string, View>();
 
   /** Forgets a view and ends its origin. */
@@ -85,7 +77,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
     const args = params["arguments"] ?? {};
     if (typeof name !== "string") return failure(id, -32602, 'tools/call needs a "name"');
     if (!isObject(args)) return failure(id, -32602, '"arguments" must be a JSON object');
-    const tool = session.manager.getTools().find((t) => t.serverName === view.server && t.toolName === name);
+    const tool = manager.getTools().find((t) => t.serverName === view.server && t.toolName === name);
     if (!tool) return failure(id, -32602, `no tool "${name}" on server "${view.server}": an app calls only the tools of its own server`);
     const visibility = toolUi(tool.definition ?? {})?.visibility ?? ["model", "app"];
     if (!visibility.includes("app")) return failure(id, -32000, `tool "${name}" is not callable by apps (its _meta.ui.visibility is ${JSON.stringify(visibility)})`);
@@ -96,7 +88,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
   return {
     "/api/app/open": async (body): Promise<AppOpenAnswer> => {
       const name = text(body, "tool");
-      const tool = session.manager.getTools().find((t) => t.name === name);
+      const tool = manager.getTools().find((t) => t.name === name);
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
       const ui = toolUi(tool.definition ?? {});
       if (!ui) throw new Refusal(400, `tool "${name}" has no app (no ui:// resource in its _meta.ui)`);
@@ -116,7 +108,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
         sandbox: sandbox.url,
         frame: sandbox.frame,
         tool: tool.definition ?? { name: tool.toolName, inputSchema: tool.inputSchema },
-        host: { name: "mcp-inspect", version: CLI_VERSION },
+        host: host.hostInfo,
       };
     },
     "/api/app/message": async (body, res): Promise<AppMessageAnswer> => {

@@ -1,31 +1,32 @@
 /// <reference lib="dom" />
-// Views of `mcp inspect` in headless Chromium, with server-everything and a server that lacks
+// Views of the inspector (startInspector on a manager) in headless Chromium, with server-everything and a server that lacks
 // `resources/templates/list` (test/fixtures/no-templates-server.mjs, on the official SDK: it answers
 // -32601): the one lacking the method lists its resources alone, everything's resources and
 // templates are still there; each tool keeps its calls (request, answer, time) and its typed
 // arguments when the user goes to another tool and back, and runs a past call again.
 import { fileURLToPath } from "node:url";
+import { MCPManager } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandbox, userConfig, type Sandbox } from "./helpers.js";
-import { startInspect, type RunningInspector } from "./inspect-helpers.js";
+import { inspectorHooks, startInspector, type Inspector } from "../src/index.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const FIXTURE = fileURLToPath(new URL("./fixtures/no-templates-server.mjs", import.meta.url));
 
-let box: Sandbox;
-let inspector: RunningInspector;
+const hooks = inspectorHooks();
+const manager = new MCPManager({ ...hooks, cache: false, pins: false });
+let inspector: Inspector;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  box = sandbox();
-  userConfig(box, {
-    plain: { command: process.execPath, args: [FIXTURE] },
-    everything: { command: process.execPath, args: [everythingEntry, "stdio"] },
+  inspector = await startInspector(manager, { hooks });
+  // Servers connect after the inspector listens: the page shows them arrive.
+  void manager.connectServers({
+    plain: { command: process.execPath, args: [FIXTURE], timeout: 20_000 },
+    everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
   });
-  inspector = await startInspect(box);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
@@ -34,8 +35,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  expect(await inspector?.stop()).toBe(0);
-  box?.remove();
+  await inspector?.close();
+  await manager.disconnectAll();
 });
 
 describe("the Resources view", () => {

@@ -1,4 +1,4 @@
-// The MCP Apps sandbox origins of `mcp inspect`: each app rendering gets two servers of its own on
+// The MCP Apps sandbox origins of the inspector: each app rendering gets two servers of its own on
 // 127.0.0.1 (ports of their own: origins of their own, never the inspector's, never another app's).
 // One serves the sandbox proxy page, whose window the app shares (its origin; the page is under the
 // app's own policy, so the app could use its window — `parent.fetch` — were the page's policy wider
@@ -9,7 +9,9 @@
 // alone. No API, no token, no state. Both end when the app is closed.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { appPolicy, sandboxPage, type AppCsp } from "@mcp/inspector";
+import type { AppCsp } from "./api.js";
+import { appPolicy } from "./app-csp.js";
+import { sandboxPage } from "./page.js";
 
 /** One app's sandbox origins. */
 export interface AppSandbox {

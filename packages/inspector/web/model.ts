@@ -10,6 +10,8 @@ const MAX_LOG = 1000;
 export interface Model {
   loaded: boolean;
   version: string;
+  /** The page's heading (`heading` of the inspector's options). */
+  heading: string;
   servers: InspectedServer[];
   tools: ToolRow[];
   held: HeldRow[];
@@ -54,11 +56,11 @@ export function reduce(model: Model, action: Action): Model {
 function apply(model: Model, action: { type: "state"; state: InspectorState } | InspectorEvent): Model {
   switch (action.type) {
     case "state": {
-      const { servers, tools, held, dialogs, version } = action.state;
+      const { servers, tools, held, dialogs, version, heading } = action.state;
       // Entries that arrived on the stream after the snapshot was taken are kept.
       const last = action.state.log.at(-1)?.seq ?? 0;
       const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
-      return { ...model, loaded: true, servers, tools, held: held ?? [], log, dialogs, version, tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
+      return { ...model, loaded: true, servers, tools, held: held ?? [], log, dialogs, version, heading: heading ?? "", tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
     }
     case "servers":
       return { ...model, servers: action.servers };
@@ -95,5 +97,5 @@ function apply(model: Model, action: { type: "state"; state: InspectorState } | 
 
 /** The model before anything arrived. */
 export function emptyModel(): Model {
-  return { loaded: false, version: "", servers: [], tools: [], held: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map(), since: undefined };
+  return { loaded: false, version: "", heading: "", servers: [], tools: [], held: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map(), since: undefined };
 }
