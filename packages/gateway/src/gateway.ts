@@ -7,13 +7,14 @@ import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
 import { InFlight, type Asker } from "./inflight.js";
-import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
+import { Lanes, tiesMessages } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
 import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 import { watchHeld } from "./held.js";
+import type { UpstreamAuth } from "./exchange.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -54,6 +55,8 @@ export interface GatewayOptions {
    * pipeline (see fast.ts). Default true; false sends every request through the SDK server.
    */
   fastPath?: boolean | undefined;
+  /** Servers reached with each signed-in user's own exchanged token, on that user's own connection (see exchange.ts). */
+  upstreamAuth?: UpstreamAuth | undefined;
 }
 
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
@@ -129,9 +132,16 @@ export class Gateway {
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
-      handlers: (server, caller) => this.#handlers(server, caller),
-      // The caller's own connection: the manager's config (credentials included) and era.
-      open: (server, shared, handlers) => connectToServer(server, shared.config, { ...connect, applyElicitationDefaults: false, protocol: "2025", ...handlers }),
+      auth: options.upstreamAuth,
+      // What a caller's own connection's server sends that nothing ties is that caller's.
+      handlers: (server, caller) => ({
+        onLog: (message, context) => this.#log(server, message, context, caller),
+        onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
+        onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
+        roots: (context) => this.#roots(server, context, caller),
+      }),
+      // The caller's own connection: the manager's config (credentials included, or the caller's own exchanged) and era.
+      open: (server, config, era, handlers) => connectToServer(server, config, { ...connect, applyElicitationDefaults: false, protocol: era === "2025" ? "2025" : "auto", ...handlers }),
     });
     this.#off.push(
       manager.onToolsChanged(() => {
@@ -262,16 +272,6 @@ export class Gateway {
   onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context, this.#sole) as Promise<never>;
   onRoots = (server: string, context: RequestContext): Promise<{ uri: string; name?: string }[]> => this.#roots(server, context, this.#sole);
 
-  /** The handlers of a caller's own connection to `server`: what nothing ties is that caller's. */
-  #handlers(server: string, caller: Caller): Omit<LaneHandlers, "onClose"> {
-    return {
-      onLog: (message, context) => this.#log(server, message, context, caller),
-      onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
-      onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
-      roots: (context) => this.#roots(server, context, caller),
-    };
-  }
-
   /**
    * Whose request a server's message is about: the request it arrived tied to, or else the latest
    * request to that server of the connection's owner; with no owner, nobody's.
@@ -351,9 +351,11 @@ export class Gateway {
       const leave = this.inflight.enter(server, asker);
       try {
         const options: RequestOptions = { signal, relatedTo: asker };
-        if (this.#sole !== undefined) return await work({ signal, round, lane: undefined, options });
+        // A server taking each user's own credentials is reached on the user's own connection, always.
+        const own = this.lanes.owns(server);
+        if (this.#sole !== undefined && !own) return await work({ signal, round, lane: undefined, options });
         const shared = await this.manager.waitForConnection(server, signal);
-        if (tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
+        if (!own && tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
         return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }));
       } finally {
         leave();
