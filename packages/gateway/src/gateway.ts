@@ -15,6 +15,7 @@ import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./l
 import type { View } from "./views.js";
 import { watchHeld } from "./held.js";
 import type { UpstreamAuth } from "./exchange.js";
+import type { GatewayTracing } from "./spans.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -33,11 +34,7 @@ export interface GatewayOptions {
   connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport" | "onSampling" | "onElicitation" | "roots"> | undefined;
   /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
   laneIdleMs?: number | undefined;
-  /**
-   * Most requests one caller may have in flight upstream at once when there are several callers
-   * (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every
-   * connection to a shared server. Default 16.
-   */
+  /** Most requests one caller may have in flight upstream at once when there are several callers (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every connection to a shared server. Default 16. */
   maxInFlightPerCaller?: number | undefined;
   /** Views by name (see `views.ts`): served at `<path>/view/<name>`, and to callers whose `view` names them. */
   views?: ReadonlyMap<string, View> | undefined;
@@ -49,14 +46,12 @@ export interface GatewayOptions {
   auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
-  /**
-   * Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path
-   * of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's
-   * pipeline (see fast.ts). Default true; false sends every request through the SDK server.
-   */
+  /** Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline (see fast.ts). Default true; false sends every request through the SDK server. */
   fastPath?: boolean | undefined;
   /** Servers reached with each signed-in user's own exchanged token, on that user's own connection (see exchange.ts). */
   upstreamAuth?: UpstreamAuth | undefined;
+  /** An OpenTelemetry API (`@opentelemetry/api`, or one of its shape): a server span per tool call, the caller's trace continued (see spans.ts). */
+  tracing?: GatewayTracing | undefined;
 }
 
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
@@ -103,6 +98,7 @@ export class Gateway {
   readonly views: ReadonlyMap<string, View>;
   readonly toolSearch: boolean;
   readonly fastPath: boolean;
+  readonly tracing: GatewayTracing | undefined;
   readonly #audit: AuditSink | undefined;
   readonly #auditKey: string | Uint8Array;
   readonly warn: (message: string) => void;
@@ -127,6 +123,7 @@ export class Gateway {
     this.views = options.views ?? new Map();
     this.toolSearch = options.toolSearch === true;
     this.fastPath = options.fastPath !== false;
+    this.tracing = options.tracing;
     this.#audit = options.audit;
     this.#auditKey = options.auditKey ?? randomAuditKey();
     const connect = options.connect ?? {};
