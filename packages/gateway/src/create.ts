@@ -133,7 +133,7 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
   const stats = (): GatewayStats => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size });
   const front =
     oidc || metrics || options.operations?.probes
-      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats() }) })
+      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats(), in_flight: core.inflight.size, ...(exchanging ? { exchanged_tokens: exchanging.held } : {}) }) })
       : http;
   const stdio = new Set<{ close(): Promise<void> }>();
   return {
