@@ -5,7 +5,8 @@ import type { GlobalOptions } from "./session.js";
 
 const STDIO_HELP = `
 A host (Claude Code, Cursor, VS Code, Codex, …) runs this as a stdio server's command, in place of
-the server's own: "command": "mcp", "args": ["daemon", "stdio", "<server>"]. The server is found as
+the server's own: "command": "mcp", "args": ["daemon", "stdio", "<server>"] (mcp hosts pool writes
+"daemon", "stdio", "<server>", "--from", "<host>:<scope>", "--", <its command and args>). The server is found as
 mcp call finds it (every host's files and mcp-client.json; --config <file> for that file alone) and
 runs in this user's daemon (started if none runs), once per resolved configuration (command,
 arguments, folder, environment) for every host that uses it. A project server is served only once
@@ -37,14 +38,19 @@ export function poolStartOptions(command: Command): Command {
 export function addPoolCommands(program: Command, daemon: Command, run: (task: () => Promise<number>) => void): void {
   const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
   daemon
-    .command("stdio <server>")
+    .command("stdio <server> [command...]")
     .description("serve a configured stdio server to a host on stdin/stdout, shared through the daemon's pool")
+    .option("--from <host:scope>", "where the entry is (written by mcp hosts pool; shown by mcp ps)")
     .addHelpText("after", STDIO_HELP)
+    // bin.ts runs `daemon stdio <server> …` straight away (daemon/shim-relay.ts); this is for the other forms.
     .action((server: string) => run(async () => (await import("./daemon/shim-relay.js")).daemonStdio(server)));
   daemon
-    .command("resolve <server>", { hidden: true })
+    .command("resolve <server> [command...]", { hidden: true })
     .description("the server as this shell runs it and the daemon's socket, as JSON (what daemon stdio runs first)")
-    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./daemon/shim.js")).daemonResolve(globals(command), server)));
+    .option("--from <host:scope>", "where the entry is")
+    .action((server: string, command: string[], options: { from?: string }, cmd: Command) =>
+      run(async () => (await import("./daemon/shim.js")).daemonResolve(globals(cmd), server, { command, from: options.from })),
+    );
   program
     .command("ps")
     .description("the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time")

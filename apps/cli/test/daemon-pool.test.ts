@@ -2,7 +2,7 @@
 // (through the official SDK's stdio client and through our own @mcp/client), the shims start one
 // daemon between them, and each configured server runs once for all of them.
 import { spawn } from "node:child_process";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { callTool, connectToServer, disconnectServer } from "@mcp/client";
@@ -150,6 +150,23 @@ describe.skipIf(process.platform !== "linux")("mcp daemon stdio and mcp ps", () 
     expect(code).toBe(1);
     expect(stderr).toMatch(/mcp daemon stdio ev: the pooled server "ev" used \d+ MB, over the pool's memory cap of 1 MB: it was stopped/);
     expect((await ps(box)).servers).toEqual([]);
+  }, 60_000);
+
+  it("serves an entry as mcp hosts pool rewrote it (daemon stdio <name> --from <host>:<scope> -- <command>…): the original runs", async () => {
+    const cursor = join(box.home, ".cursor", "mcp.json");
+    mkdirSync(join(box.home, ".cursor"));
+    writeFileSync(cursor, JSON.stringify({ mcpServers: { cur: { command: process.execPath, args: [everythingEntry, "stdio"] } } }, null, 2));
+    const pooled = await mcp(box, ["hosts", "pool", "cursor", "--scope", "user"]);
+    expect(pooled.code, pooled.stderr).toBe(0);
+    const entry = (JSON.parse(readFileSync(cursor, "utf8")) as { mcpServers: { cur: { command: string; args: string[] } } }).mcpServers.cur;
+    expect(entry.args.slice(0, 5)).toEqual(["daemon", "stdio", "cur", "--from", "cursor:user"]);
+    // The host runs the entry's command line (`mcp` is this repository's bin here).
+    const client = new Client({ name: "cursor", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, ...entry.args], env: buildChildEnv(box.env, false), cwd: box.project, stderr: "pipe" }));
+    expect(textOf(await client.callTool({ name: "echo", arguments: { message: "pooled" } }))).toBe("Echo: pooled");
+    const [server] = (await ps(box)).servers;
+    expect(server).toMatchObject({ name: "cur", hosts: [{ info: { from: "cursor:user" } }] });
+    await client.close();
   }, 60_000);
 
   it("mcp ps --kill ends a pooled server and tells its hosts", async () => {

@@ -22,6 +22,8 @@ export interface AttachParams {
   config: StdioTransportConfig;
   /** The file the configuration came from. */
   source?: string | undefined;
+  /** `--from <host>:<scope>` as `mcp hosts pool` wrote it: a label, trusted for nothing. */
+  from?: string | undefined;
   /** The shim's pid and its parent's (the host's). */
   shimPid: number;
   parentPid: number;
@@ -35,7 +37,7 @@ export function attachProblem(params: unknown): string | undefined {
   if (typeof params["server"] !== "string" || params["server"] === "") return "params.server must be a non-empty string";
   if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string") return "params.config must be a stdio server config (an object with a command)";
   for (const field of ["shimPid", "parentPid"]) if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
-  if (params["source"] !== undefined && typeof params["source"] !== "string") return "params.source must be a string";
+  for (const field of ["source", "from"]) if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
   return undefined;
 }
 
@@ -61,7 +63,7 @@ export function poolRequest(pool: ServerPool, socket: Socket, message: DaemonMes
     name: params.server,
     config,
     source: params.source,
-    info: { server: params.server, shimPid: params.shimPid, parentPid: params.parentPid },
+    info: { server: params.server, shimPid: params.shimPid, parentPid: params.parentPid, ...(params.from === undefined ? {} : { from: params.from }) },
     send: (mcp) => send(socket, { id: 0, mcp }),
     // The server failed twice, or was killed: the shim says why on its stderr and exits.
     onEnd: (reason) => {

@@ -67,7 +67,8 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
     for (const host of s.hosts) {
       const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;
       const who = typeof client?.name === "string" ? `${client.name}${typeof client.version === "string" ? ` ${client.version}` : ""}` : "a host";
-      out(color.dim(`  ${s.name}: ${who}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`));
+      const from = typeof host.info["from"] === "string" ? ` from ${host.info["from"]}` : "";
+      out(color.dim(`  ${s.name}: ${who}${from}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`));
     }
   }
   out(color.dim(`a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`));

@@ -17,6 +17,8 @@ import { onMessages, send } from "./wire.js";
 interface Resolved {
   config: AttachParams["config"];
   source?: string | undefined;
+  /** The `--from <host>:<scope>` label `mcp hosts pool` wrote. */
+  from?: string | undefined;
   socket: string;
 }
 
@@ -51,12 +53,12 @@ export async function daemonStdio(server: string): Promise<number> {
   if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
-  const { config, source, socket } = resolved;
+  const { config, source, from, socket } = resolved;
   const trusted = checkSocket(socket);
   if (trusted.state !== "ours") throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
   const connection = await connect(socket);
   connection.on("error", () => {});
-  const params: AttachParams = { server, config, source, shimPid: process.pid, parentPid: process.ppid };
+  const params: AttachParams = { server, config, source, from, shimPid: process.pid, parentPid: process.ppid };
   return new Promise<number>((resolve) => {
     let code: number = EXIT.ok;
     let attached = false;

@@ -5,6 +5,7 @@
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
+import { unwrapShimConfig } from "@mcp/manager";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
@@ -20,8 +21,15 @@ export function runsTheShim(config: MCPServerConfig): boolean {
   return words.some((word, i) => word === "daemon" && words[i + 1] === "stdio");
 }
 
+/** What `mcp hosts pool` writes after the name: `--from <host>:<scope> -- <command> [args…]`. */
+export interface ShimWords {
+  /** The original command and arguments (after `--`), as the host's entry had them. */
+  command?: string[] | undefined;
+  from?: string | undefined;
+}
+
 /** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
-async function resolveServer(globals: GlobalOptions, server: string): Promise<{ config: MCPServerConfig; source: string | undefined }> {
+async function resolveServer(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<{ config: MCPServerConfig; source: string | undefined }> {
   if (globals.yes) throw new CliError("mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)", EXIT.usage);
   if (globals.stdio || globals.http || globals.sse) throw new CliError("mcp daemon stdio serves a configured server: name it (--stdio, --http and --sse are not for the shim)", EXIT.usage);
   const session = await openSession({ ...globals, server: [server] }, { connect: false, allowEmbedded: false });
@@ -29,12 +37,19 @@ async function resolveServer(globals: GlobalOptions, server: string): Promise<{ 
     if (session.skipped.includes(server)) {
       throw new CliError(`project server "${server}" is not served: ${session.whySkipped?.get(server) ?? "not approved yet"}. Approve it with: ${approveCommandFor([server])}`, EXIT.failure);
     }
-    const config = session.configs[server];
+    // An entry `mcp hosts pool` rewrote runs this shim: what it serves is the original (its approval too).
+    const found = session.configs[server];
+    const config = found === undefined ? undefined : (unwrapShimConfig(found) ?? found);
     const broken = session.configErrors.find((error) => error.server === server);
     if (config === undefined) throw new CliError(`server "${server}" cannot be served${broken ? `: ${broken.message}` : ""}`, EXIT.failure);
     const source = session.servers[server]?.source.file;
     if (!("command" in config)) throw new CliError(`server "${server}" is an HTTP server: a host reaches it directly, the pool serves stdio servers`, EXIT.usage);
     if (runsTheShim(config)) throw new CliError(`server "${server}"${source ? ` in ${source}` : ""} runs mcp daemon stdio itself: give the file that has its own command with --config <file>`, EXIT.usage);
+    const [command, ...args] = words.command ?? [];
+    if (command !== undefined && (config.command !== command || (config.args ?? []).join("\0") !== args.join("\0"))) {
+      // The entry found by name wins over the words the host passed (they may be another file's, or unexpanded): said, not refused.
+      process.stderr.write(`mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`);
+    }
     return { config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!, source };
   } finally {
     await session.close();
@@ -86,10 +101,10 @@ async function ensureDaemon(): Promise<string> {
  * server as this shell runs it, its source and the daemon's socket (started if need be), as one
  * JSON line; or fails saying why (on stderr, which the shim passes on).
  */
-export async function daemonResolve(globals: GlobalOptions, server: string): Promise<number> {
+export async function daemonResolve(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
   if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
-  const { config, source } = await resolveServer(globals, server);
+  const { config, source } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon();
-  process.stdout.write(`${JSON.stringify({ config, source, socket })}\n`);
+  process.stdout.write(`${JSON.stringify({ config, source: source ?? words.from, from: words.from, socket })}\n`);
   return EXIT.ok;
 }
