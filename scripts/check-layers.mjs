@@ -32,6 +32,8 @@ export const ALLOWED = {
   // The MCP registry's client: the manager for its own file's `registry` field, the client's config
   // checks, the HTTP transport's fetch (proxies, CAs) and header rules.
   "@mcp/registry": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  // One stdio server process for many host sessions: the stdio transport for the process, JSON-RPC for the errors.
+  "@mcp/pool": ["@mcp/jsonrpc", "@mcp/transport-stdio"],
 };
 
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;

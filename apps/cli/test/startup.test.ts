@@ -37,7 +37,7 @@ describe("start-up", () => {
     // registry-program.js, hosts-program.js and auth-program.js register `mcp registry`'s, `mcp hosts`' and `mcp auth doctor`'s
     // subcommands (their code loads when one runs); help-text.js (no imports of its own) lays out
     // commander's help to fit the terminal; option-values.js checks option values as they are parsed.
-    expect(run.modules.sort()).toEqual(["apps/cli/dist/auth-program.js", "apps/cli/dist/bin.js", "apps/cli/dist/help-text.js", "apps/cli/dist/hosts-program.js", "apps/cli/dist/main.js", "apps/cli/dist/option-values.js", "apps/cli/dist/registry-program.js", "apps/cli/dist/ui.js", "apps/cli/dist/version.js", "commander", "picocolors"].sort());
+    expect(run.modules.sort()).toEqual(["apps/cli/dist/auth-program.js", "apps/cli/dist/bin.js", "apps/cli/dist/help-text.js", "apps/cli/dist/hosts-program.js", "apps/cli/dist/main.js", "apps/cli/dist/option-values.js", "apps/cli/dist/pool-program.js", "apps/cli/dist/registry-program.js", "apps/cli/dist/ui.js", "apps/cli/dist/version.js", "commander", "picocolors"].sort());
   });
 
   it("mcp call loads what a call needs: not the gateway, the SDK server, zod, the inspector, the serving code, tables or a progress bar", async () => {
