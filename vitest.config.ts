@@ -16,7 +16,8 @@ const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/;
 /** The folders that hold a project: each package, app and tool with tests, and scripts/. */
 function projectDirs(): string[] {
   const dirs = [];
-  for (const group of ["packages", "apps", "tools"]) for (const name of readdirSync(join(root, group))) dirs.push(join(root, group, name));
+  for (const group of ["packages", "apps", "tools"])
+    for (const name of readdirSync(join(root, group))) dirs.push(join(root, group, name));
   dirs.push(join(root, "scripts"));
   return dirs.filter((dir) => configOf(dir) !== undefined || existsSync(join(dir, "test")));
 }
@@ -44,7 +45,8 @@ function testFiles(dir: string): string[] {
 
 export default defineConfig(({ mode }) => {
   const tier = mode === "test" || mode === "all" ? undefined : mode;
-  if (tier !== undefined && !TIERS.includes(tier)) throw new Error(`vitest --mode ${mode}: no such tier; the tiers are ${TIERS.join(", ")}, or all`);
+  if (tier !== undefined && !TIERS.includes(tier))
+    throw new Error(`vitest --mode ${mode}: no such tier; the tiers are ${TIERS.join(", ")}, or all`);
   const plugins = [sourcePackages(root)];
   const projects: TestProjectInlineConfiguration[] = [];
   for (const dir of projectDirs()) {
@@ -54,14 +56,24 @@ export default defineConfig(({ mode }) => {
     const exclude = [...configDefaults.exclude, ...elsewhere.map((file) => relative(dir, join(root, file)))];
     const config = configOf(dir);
     if (config !== undefined) projects.push({ extends: config, root: dir, plugins, test: { exclude } });
-    else projects.push({ root: dir, plugins, test: { name: (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name, exclude } });
+    else
+      projects.push({
+        root: dir,
+        plugins,
+        test: { name: (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name, exclude },
+      });
   }
   // The gateway's suites once more with its fast path off: every request through the SDK server
   // (packages/gateway/test/app.ts reads the variable), so both paths pass the same tests.
   if (tier === undefined || tier === PROJECT_TIERS["gateway-sdk-path"]) {
     const gateway = join(root, "packages/gateway");
     const exclude = [...configDefaults.exclude, "test/fast.test.ts", "test/readme-example.test.ts"];
-    projects.push({ extends: join(gateway, "vitest.config.ts"), root: gateway, plugins, test: { name: "gateway-sdk-path", exclude, env: { MCP_GATEWAY_TEST_PATH: "sdk" } } });
+    projects.push({
+      extends: join(gateway, "vitest.config.ts"),
+      root: gateway,
+      plugins,
+      test: { name: "gateway-sdk-path", exclude, env: { MCP_GATEWAY_TEST_PATH: "sdk" } },
+    });
   }
   return { test: { projects, testTimeout: 30_000, hookTimeout: 30_000 } };
 });

@@ -33,13 +33,37 @@ export const RULES = [
   { tier: "e2e", pattern: "packages/client/test/tracing.test.ts", why: "a child process imports the built client" },
   { tier: "e2e", pattern: "packages/client/test/error-paths.test.ts", why: "a child process imports the built client" },
   { tier: "e2e", pattern: "packages/jsonrpc/test/errors.test.ts", why: "reads the built files" },
-  { tier: "e2e", pattern: "packages/oauth/test/shared-tokens.test.ts", why: "a child process imports the built package" },
-  { tier: "e2e", pattern: "packages/transport-http/test/tls.test.ts", why: "a child process imports the built package" },
+  {
+    tier: "e2e",
+    pattern: "packages/oauth/test/shared-tokens.test.ts",
+    why: "a child process imports the built package",
+  },
+  {
+    tier: "e2e",
+    pattern: "packages/transport-http/test/tls.test.ts",
+    why: "a child process imports the built package",
+  },
   { tier: "e2e", pattern: "scripts/test/exports.test.ts", why: "imports each package's dist" },
-  { tier: "e2e", pattern: "packages/manager/test/user-servers.test.ts", why: "a child process imports the built manager; bun from the runtimes" },
-  { tier: "e2e", pattern: "scripts/test/readme-code.test.ts", why: "compiles the READMEs' examples against the built packages" },
-  { tier: "e2e", pattern: "packages/gateway/test/readme-example.test.ts", why: "the README's example as a program, on the built gateway" },
-  { tier: "e2e", pattern: "packages/codegen/test/generate.test.ts", why: "compiles and runs generated code against the built client" },
+  {
+    tier: "e2e",
+    pattern: "packages/manager/test/user-servers.test.ts",
+    why: "a child process imports the built manager; bun from the runtimes",
+  },
+  {
+    tier: "e2e",
+    pattern: "scripts/test/readme-code.test.ts",
+    why: "compiles the READMEs' examples against the built packages",
+  },
+  {
+    tier: "e2e",
+    pattern: "packages/gateway/test/readme-example.test.ts",
+    why: "the README's example as a program, on the built gateway",
+  },
+  {
+    tier: "e2e",
+    pattern: "packages/codegen/test/generate.test.ts",
+    why: "compiles and runs generated code against the built client",
+  },
 ];
 
 /** Projects that run whole in one tier: the gateway's suites again with the fast path off. */

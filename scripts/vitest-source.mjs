@@ -38,7 +38,12 @@ function pick(target) {
 /** The target of `subpath` ("." or "./x" or "#x") in an exports or imports map, `*` patterns included. */
 export function lookup(map, subpath) {
   if (map === undefined || map === null) return undefined;
-  if (typeof map === "string" || Array.isArray(map) || !Object.keys(map).some((k) => k.startsWith(".") || k.startsWith("#"))) return subpath === "." ? pick(map) : undefined;
+  if (
+    typeof map === "string" ||
+    Array.isArray(map) ||
+    !Object.keys(map).some((k) => k.startsWith(".") || k.startsWith("#"))
+  )
+    return subpath === "." ? pick(map) : undefined;
   if (subpath in map) return pick(map[subpath]);
   for (const [key, value] of Object.entries(map)) {
     const star = key.indexOf("*");
@@ -71,7 +76,10 @@ export function sourcePackages(root) {
     resolveId(id, importer) {
       if (id.startsWith("#")) {
         if (importer === undefined) return null;
-        const owner = packages.find((p) => !relative(p.dir, importer).startsWith("..") && !relative(p.dir, importer).includes(`node_modules${sep}`));
+        const owner = packages.find(
+          (p) =>
+            !relative(p.dir, importer).startsWith("..") && !relative(p.dir, importer).includes(`node_modules${sep}`),
+        );
         const target = owner && lookup(owner.imports, id);
         return (target && sourceOf(owner.dir, target)) ?? null;
       }

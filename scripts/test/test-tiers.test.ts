@@ -69,21 +69,33 @@ describe("test tiers", () => {
     const wrong: string[] = [];
     for (const file of unit) {
       const text = readFileSync(join(root, file), "utf8");
-      for (const [need, marker] of NEEDS) if (marker.test(text)) wrong.push(`${file} needs ${need}: add a rule to scripts/test-tiers.mjs`);
+      for (const [need, marker] of NEEDS)
+        if (marker.test(text)) wrong.push(`${file} needs ${need}: add a rule to scripts/test-tiers.mjs`);
       // A fixture it runs as a child process: Node resolves that one's imports, to the build.
       for (const [, fixture] of text.matchAll(/["'`]\.\/(fixtures\/[\w.-]+\.m?js)["'`]/g)) {
         const code = readFileSync(join(root, dirname(file), fixture!), "utf8");
-        if (CHILD_NEEDS_BUILD.test(code)) wrong.push(`${file} runs ${fixture}, which imports a build: add a rule to scripts/test-tiers.mjs`);
+        if (CHILD_NEEDS_BUILD.test(code))
+          wrong.push(`${file} runs ${fixture}, which imports a build: add a rule to scripts/test-tiers.mjs`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
   it("the markers find what they look for (in the files the rules send elsewhere)", () => {
-    const elsewhere = testFiles().filter((file) => tierOf(file) !== "unit").map((file) => readFileSync(join(root, file), "utf8"));
-    for (const [need, marker] of NEEDS) expect(elsewhere.some((text) => marker.test(text)), need).toBe(true);
-    expect(CHILD_NEEDS_BUILD.test(readFileSync(join(root, "packages/manager/test/fixtures/discover-here.mjs"), "utf8"))).toBe(true);
-    expect(CHILD_NEEDS_BUILD.test(readFileSync(join(root, "packages/client/test/fixtures/error-matrix.mjs"), "utf8"))).toBe(true);
+    const elsewhere = testFiles()
+      .filter((file) => tierOf(file) !== "unit")
+      .map((file) => readFileSync(join(root, file), "utf8"));
+    for (const [need, marker] of NEEDS)
+      expect(
+        elsewhere.some((text) => marker.test(text)),
+        need,
+      ).toBe(true);
+    expect(
+      CHILD_NEEDS_BUILD.test(readFileSync(join(root, "packages/manager/test/fixtures/discover-here.mjs"), "utf8")),
+    ).toBe(true);
+    expect(
+      CHILD_NEEDS_BUILD.test(readFileSync(join(root, "packages/client/test/fixtures/error-matrix.mjs"), "utf8")),
+    ).toBe(true);
   });
 });
 
@@ -93,13 +105,19 @@ describe("workspace packages resolved from their sources", () => {
   it("a package, a subpath export and a package's own # import reach src/*.ts", () => {
     expect(plugin.resolveId("@mcp/client")).toBe(join(root, "packages/client/src/index.ts"));
     expect(plugin.resolveId("@mcp/transport-stdio/config")).toBe(join(root, "packages/transport-stdio/src/config.ts"));
-    expect(plugin.resolveId("#stdio", join(root, "packages/client/src/connect.ts"))).toBe(join(root, "packages/client/src/stdio-node.ts"));
-    expect(plugin.resolveId("#platform", join(root, "packages/lite/src/index.ts"))).toBe(join(root, "packages/lite/src/platform-node.ts"));
+    expect(plugin.resolveId("#stdio", join(root, "packages/client/src/connect.ts"))).toBe(
+      join(root, "packages/client/src/stdio-node.ts"),
+    );
+    expect(plugin.resolveId("#platform", join(root, "packages/lite/src/index.ts"))).toBe(
+      join(root, "packages/lite/src/platform-node.ts"),
+    );
   });
 
   it("a file that is not built (package.json, a JSON schema) is itself; anything else is left to Vite", () => {
     expect(plugin.resolveId("@mcp/client/package.json")).toBe(join(root, "packages/client/package.json"));
-    expect(plugin.resolveId("@mcp/manager/schema.json")).toBe(join(root, "packages/manager/schema/mcp-client.schema.json"));
+    expect(plugin.resolveId("@mcp/manager/schema.json")).toBe(
+      join(root, "packages/manager/schema/mcp-client.schema.json"),
+    );
     expect(plugin.resolveId("@mcp/client/not-exported")).toBeNull();
     expect(plugin.resolveId("undici")).toBeNull();
     expect(plugin.resolveId("mcp-test-utils")).toBeNull();
@@ -107,7 +125,10 @@ describe("workspace packages resolved from their sources", () => {
   });
 
   it("exports maps: conditions in Node's order, `*` patterns, sugar", () => {
-    const map = { ".": { types: "./dist/index.d.ts", bun: "./dist/bun.js", node: "./dist/node.js", default: "./dist/web.js" }, "./sub/*": { default: "./dist/sub/*.js" } };
+    const map = {
+      ".": { types: "./dist/index.d.ts", bun: "./dist/bun.js", node: "./dist/node.js", default: "./dist/web.js" },
+      "./sub/*": { default: "./dist/sub/*.js" },
+    };
     expect(lookup(map, ".")).toBe("./dist/node.js");
     expect(lookup(map, "./sub/a")).toBe("./dist/sub/a.js");
     expect(lookup(map, "./other")).toBeUndefined();
