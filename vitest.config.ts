@@ -64,10 +64,14 @@ export default defineConfig(({ mode }) => {
       });
   }
   // The gateway's suites once more with its fast path off: every request through the SDK server
-  // (packages/gateway/test/app.ts reads the variable), so both paths pass the same tests.
+  // (packages/gateway/test/app.ts reads the variable), so both paths pass the same tests. In its
+  // own tier, only the gateway's unit files (one that needs the runtimes, say, runs so in `ci`).
   if (tier === undefined || tier === PROJECT_TIERS["gateway-sdk-path"]) {
     const gateway = join(root, "packages/gateway");
     const exclude = [...configDefaults.exclude, "test/fast.test.ts", "test/readme-example.test.ts"];
+    if (tier !== undefined)
+      for (const file of testFiles(gateway))
+        if (tierOf(file) !== "unit") exclude.push(relative(gateway, join(root, file)));
     projects.push({
       extends: join(gateway, "vitest.config.ts"),
       root: gateway,

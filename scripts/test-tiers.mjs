@@ -22,6 +22,7 @@ export const TIERS = ["unit", "e2e", "matrix", "soak"];
 export const RULES = [
   { tier: "matrix", pattern: "tools/runtimes/test/**", why: "Node 22/24, Bun, Deno; npm pack and install" },
   { tier: "matrix", pattern: "scripts/test/packages.test.ts", why: "npm pack of each built package" },
+  { tier: "matrix", pattern: "packages/gateway/test/mcporter.test.ts", why: "mcporter on Node 24, from the runtimes" },
   { tier: "soak", pattern: "tools/reliability/test/soak.test.ts", why: "the soak run" },
   { tier: "soak", pattern: "apps/bench/test/**", why: "the benchmark smoke runs (built CLI, mcporter)" },
   { tier: "e2e", pattern: "apps/cli/test/**", why: "the built CLI as a subprocess; Chromium, Redis, tmux" },
@@ -58,6 +59,11 @@ export const RULES = [
     tier: "e2e",
     pattern: "packages/gateway/test/readme-example.test.ts",
     why: "the README's example as a program, on the built gateway",
+  },
+  {
+    tier: "e2e",
+    pattern: "**/inspector/test/start.test.ts",
+    why: "serves the built page (dist/web, the inspector's bundle)",
   },
   {
     tier: "e2e",

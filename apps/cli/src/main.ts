@@ -8,6 +8,7 @@ import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { addAuthOptions } from "./auth-program.js";
+import { addHostsCommands } from "./hosts-program.js";
 import { addRegistryCommands } from "./registry-program.js";
 import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
@@ -188,7 +189,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect.js")).inspectCommand(globals(command), options)));
+    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)));
 
   program
     .command("serve")
@@ -333,6 +334,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .action((server: string, tools: string[], _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsApproveCommand(globals(command), server, tools)));
 
   addRegistryCommands(program, run);
+  addHostsCommands(program, run);
 
   return program;
 }

@@ -1,4 +1,6 @@
 export { createGateway, STDIO_CALLER, type CreateGatewayOptions, type GatewayStats, type GatewayStdioOptions, type McpGateway } from "./create.js";
+export type { ExchangeCredentials, UpstreamCredentials } from "./exchange.js";
+export type { GatewaySpan, GatewayTracing } from "./spans.js";
 export { gatewayHandlers, type GatewayHandlers } from "./handlers.js";
 export { BODY_TIMEOUT_MS, bearerTokens, isLoopback, MAX_BODY_BYTES, MAX_UNREAD_BYTES, UNREAD_TIMEOUT_MS, type Authenticate } from "./http.js";
 export { guardConnections, HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, type ConnectionGuard, type ConnectionLimits } from "./connections.js";
