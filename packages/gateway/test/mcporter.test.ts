@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../src/index.js";
 import { oidcGateway, type OidcGateway } from "./oidc-helpers.js";
 
-const peer = fileURLToPath(new URL("../../../tools/peer-cli/node_modules/", import.meta.url));
-const node24 = join(peer, ".bin/node");
+// Installed by `pnpm run runtimes` (tools/runtimes/binaries; `pnpm test:matrix` and `pnpm run ci` run it first).
+const peer = fileURLToPath(new URL("../../../tools/runtimes/binaries/node_modules/", import.meta.url));
+const node24 = join(peer, "node24/bin/node");
 const mcporter = join(peer, "mcporter/dist/cli.js");
 const present = existsSync(node24) && existsSync(mcporter);
 
