@@ -27,6 +27,8 @@
  * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
  * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
+ * | `POST /api/ping` | `{ server }` | {@link PingAnswer}: one liveness round trip (`ping`; `server/discover` on 2026-07-28), timed |
+ * | `POST /api/rpc` | {@link RpcRequest} | {@link RpcAnswer}: one JSON-RPC request the page built, the server's answer as it came |
  * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
@@ -327,6 +329,27 @@ export interface DialogAnswer {
   content?: Record<string, unknown> | undefined;
   /** Sampling: the reply text. */
   text?: string | undefined;
+}
+
+/** `POST /api/rpc`: a JSON-RPC request to send to one server as it is (the page user's own). */
+export interface RpcRequest {
+  server: string;
+  /** Any method name (no whitespace, at most 200 characters). */
+  method: string;
+  /** By name, when given. */
+  params?: Record<string, unknown> | undefined;
+}
+
+/** The answer to `POST /api/rpc`: the server's `result`, or its JSON-RPC `error` as sent (or what failed on the way: a timeout, a closed connection). */
+export interface RpcAnswer {
+  ms: number;
+  result?: unknown;
+  error?: { code?: string | number | undefined; message: string; data?: unknown } | undefined;
+}
+
+/** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
+export interface PingAnswer extends RpcAnswer {
+  method: "ping" | "server/discover";
 }
 
 /** What a failed request answers. */

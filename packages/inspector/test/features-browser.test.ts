@@ -94,3 +94,64 @@ describe("the Tools view's history", () => {
     expect(await page.inputValue('input[name="a"]')).toBe("2");
   });
 });
+
+describe("the Requests view", () => {
+  /** Sends `method` with `params` (as typed) from the raw request builder and waits for its answer. */
+  async function send(method: string, params: string): Promise<string> {
+    await page.fill('input[name="rpc-method"]', method);
+    await page.fill('textarea[name="rpc-params"]', params);
+    await page.click('button[name="rpc-send"]');
+    const answer = page.locator(".rpc-answer");
+    await answer.waitFor({ timeout: 15_000 });
+    return (await answer.textContent()) ?? "";
+  }
+
+  it("pings a server, sends a hand-built JSON-RPC request and shows the raw answer or error, and lists the server's notifications", async () => {
+    await page.click('button[name="view-requests"]');
+    await page.selectOption('select[name="rpc-server"]', "everything");
+    await page.click('button[name="ping"]');
+    await expect.poll(() => page.locator(".ping-answer.ok").textContent(), { timeout: 15_000 }).toMatch(/^ping answered in [\d.]+ ms$/);
+    // A method the builder knows nothing about: the server's answer, raw.
+    const listed = await send("tools/list", "{}");
+    expect(listed).toContain('"result"');
+    expect(listed).toContain('"name": "echo"');
+    // The server's JSON-RPC error, as it sent it.
+    await send("no/such-method", "");
+    await expect.poll(() => page.locator(".rpc-answer.error .json-view").textContent(), { timeout: 15_000 }).toContain('"code": -32601');
+    // Params that are not an object are refused in the page, before anything is sent.
+    await page.fill('textarea[name="rpc-params"]', "[1]");
+    await page.click('button[name="rpc-send"]');
+    expect(await page.locator(".rpc-failure").textContent()).toContain("must be a JSON object");
+    // Notifications: subscribe to a resource and have the server send updates, all through raw requests.
+    const uri = "demo://resource/static/document/architecture.md";
+    await send("resources/subscribe", JSON.stringify({ uri }));
+    expect(await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }))).toContain('"result"');
+    const note = page.locator('.notes li.note[data-method="notifications/resources/updated"]').first();
+    await note.waitFor({ timeout: 20_000 });
+    expect(await note.locator(".json-view").textContent()).toContain(uri);
+    // The other server's pane has none of everything's notifications.
+    await page.selectOption('select[name="rpc-server"]', "plain");
+    await page.locator('.view.rpc[data-server="plain"]').waitFor();
+    expect(await page.locator('.notes li.note[data-method="notifications/resources/updated"]').count()).toBe(0);
+    await page.selectOption('select[name="rpc-server"]', "everything");
+    await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }));
+  });
+
+  it("refuses /api/rpc and /api/ping without the token, from another origin, and cross-site", async () => {
+    const base = `http://127.0.0.1:${inspector.port}`;
+    const body = JSON.stringify({ server: "everything", method: "tools/list", params: {} });
+    const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    for (const path of ["/api/rpc", "/api/ping"]) {
+      expect((await post(path, {})).status).toBe(401);
+      expect((await post(path, { "x-inspector-token": "x".repeat(inspector.token.length) })).status).toBe(401);
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://evil.example" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://127.0.0.1:1" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token, "sec-fetch-site": "cross-site" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token })).status).toBe(200);
+    }
+    // Bad input is a typed refusal saying what is wrong.
+    const bad = await fetch(`${base}/api/rpc`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify({ server: "everything", method: "tools/list", params: [1] }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain('"params" must be a JSON object');
+  });
+});
