@@ -291,6 +291,12 @@ export interface AppOpenAnswer {
   prefersBorder?: boolean | undefined;
   /** What of the resource's `_meta.ui` was left out, and why. */
   ignored: string[];
+  /**
+   * The browser features the resource asks for (`_meta.ui.permissions`), as Permissions Policy
+   * names them: `camera`, `microphone`, `geolocation`, `clipboard-write`. None is granted until the
+   * page's user allows it.
+   */
+  permissions: string[];
   /** The sandbox proxy's page, on an origin of its own (the app's). */
   sandbox: string;
   /**

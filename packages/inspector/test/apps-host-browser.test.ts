@@ -47,14 +47,18 @@ async function callApi<T>(path: string, body: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** Starts a call of `hold` in the page; resolves with the app's frame (inside the frame page and the sandbox proxy) once it is initialized. */
-async function openHeld(label: string): Promise<Frame> {
-  await page.click('button[name="view-tools"]');
-  await page.fill('input[name="tool-search"]', "host hold");
-  await page.click('.list button.item[data-tool="hold"]');
-  await page.fill('input[name="label"]', label);
-  await page.click('button[name="call"]');
-  const outer = (await (await page.waitForSelector(".app-view iframe.app-frame", { timeout: 20_000 })).contentFrame())!;
+/** Starts a call of `hold` in page `on`. */
+async function startHeld(label: string, on: Page = page): Promise<void> {
+  await on.click('button[name="view-tools"]');
+  await on.fill('input[name="tool-search"]', "host hold");
+  await on.click('.list button.item[data-tool="hold"]');
+  await on.fill('input[name="label"]', label);
+  await on.click('button[name="call"]');
+}
+
+/** The app's frame (inside the frame page and the sandbox proxy) in page `on`, once it is initialized. */
+async function appFrame(on: Page = page): Promise<Frame> {
+  const outer = (await (await on.waitForSelector(".app-view iframe.app-frame", { timeout: 20_000 })).contentFrame())!;
   await expect.poll(() => outer.childFrames().length, { timeout: 20_000 }).toBe(1);
   const proxy = outer.childFrames()[0]!;
   await expect.poll(() => proxy.childFrames().length, { timeout: 20_000 }).toBe(1);
@@ -62,6 +66,83 @@ async function openHeld(label: string): Promise<Frame> {
   await expect.poll(() => app.locator("#status").textContent(), { timeout: 20_000 }).toBe("initialized");
   return app;
 }
+
+/** Starts a call of `hold` and answers the permission prompt, if there is one, with deny; resolves with the app's frame. */
+async function openHeld(label: string): Promise<Frame> {
+  await startHeld(label);
+  await page.waitForSelector(".app-permissions, .app-view iframe.app-frame", { timeout: 20_000 });
+  if ((await page.locator(".app-permissions").count()) > 0) await page.click('button[name="app-deny"]');
+  return appFrame();
+}
+
+/** What the app gets when it asks for the microphone: the number of audio tracks, or the error's name. */
+const microphone = (app: Frame): Promise<string> =>
+  app.evaluate(() =>
+    navigator.mediaDevices.getUserMedia({ audio: true }).then(
+      (stream) => {
+        const tracks = stream.getAudioTracks().length;
+        for (const track of stream.getTracks()) track.stop();
+        return `${tracks} audio track`;
+      },
+      (error: Error) => error.name,
+    ),
+  );
+
+/** The app's frame element in the inspector's page: its `src` and `allow`. */
+async function frameAttributes(on: Page): Promise<{ src: string; allow: string }> {
+  const frame = on.locator(".app-view iframe.app-frame");
+  return { src: (await frame.getAttribute("src")) ?? "", allow: (await frame.getAttribute("allow")) ?? "" };
+}
+
+describe("an MCP App's permissions", () => {
+  it("asks the user before the app's frame exists; denied, the frame may not use the microphone, and the answer is remembered", async () => {
+    await startHeld("deny");
+    const ask = page.locator(".app-permissions");
+    await ask.waitFor({ timeout: 20_000 });
+    expect(await ask.getAttribute("data-ask")).toBe("microphone");
+    expect(await page.locator(".app-view iframe.app-frame").count()).toBe(0);
+    await page.click('button[name="app-deny"]');
+    const app = await appFrame();
+    const { src, allow } = await frameAttributes(page);
+    expect(allow).toContain("microphone 'none'");
+    expect(src).not.toContain("allow=");
+    expect(await microphone(app)).toBe("NotAllowedError");
+    const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+    expect(init.hostCapabilities.sandbox.permissions).toEqual({});
+    await callApi<CallAnswer>("/api/call", { id: "release-deny", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held deny released" }).waitFor({ timeout: 15_000 });
+    // Again in this tab: not asked again.
+    await startHeld("deny again");
+    await appFrame();
+    expect(await page.locator(".app-permissions").count()).toBe(0);
+    expect(await page.locator(".app-granted").textContent()).toContain("Denied: microphone");
+    await callApi<CallAnswer>("/api/call", { id: "release-deny-2", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held deny again released" }).waitFor({ timeout: 15_000 });
+  });
+
+  it("granted in another tab, the frame chain delegates the microphone to the app, which gets a track", async () => {
+    const other = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    try {
+      await other.goto(inspector.url);
+      await startHeld("allow", other);
+      await other.locator('.app-permissions[data-ask="microphone"]').waitFor({ timeout: 20_000 });
+      await other.click('button[name="app-allow"]');
+      const app = await appFrame(other);
+      const { src, allow } = await frameAttributes(other);
+      expect(allow).toContain(`microphone ${new URL(src).origin}`);
+      expect(allow).toContain("camera 'none'");
+      expect(new URL(src).searchParams.get("allow")).toBe("microphone");
+      expect(await other.locator(".app-granted").getAttribute("data-granted")).toBe("microphone");
+      expect(await microphone(app)).toBe("1 audio track");
+      const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+      expect(init.hostCapabilities.sandbox.permissions).toEqual({ microphone: {} });
+      await callApi<CallAnswer>("/api/call", { id: "release-allow", tool: "mcp__host__release", arguments: {} });
+      await other.locator(".result.ok", { hasText: "held allow released" }).waitFor({ timeout: 15_000 });
+    } finally {
+      await other.context().close();
+    }
+  });
+});
 
 const got = (app: Frame): Promise<Got[]> => app.evaluate(() => (window as unknown as { __got: Got[] }).__got);
 const changes = async (app: Frame): Promise<Record<string, unknown>[]> => (await got(app)).filter((m) => m.method === "ui/notifications/host-context-changed").map((m) => m.params ?? {});

@@ -7,19 +7,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
 import { api, PAGE } from "./client.js";
+import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
 import { containerDimensions, DISPLAY_MODES, MAX_HEIGHT, modeFor, styles, theme, type DisplayMode } from "./host-context.js";
 
 /** The version of the extension's protocol this host speaks. */
 const PROTOCOL_VERSION = "2026-01-26";
 /** How long a closed app gets to answer `ui/resource-teardown` before its frame goes. */
 const TEARDOWN_MS = 2000;
-/**
- * Browser features the app's frame may not use: named so (a cross-origin frame lacks most of them by
- * default, but `'none'` also holds for features whose default is `*`).
- */
-const DENIED = ["camera", "microphone", "geolocation", "display-capture", "clipboard-read", "clipboard-write", "usb", "serial", "hid", "payment", "publickey-credentials-get", "screen-wake-lock", "midi"]
-  .map((feature) => `${feature} 'none'`)
-  .join("; ");
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
@@ -46,6 +40,8 @@ interface HostSide {
   declare(capabilities: unknown): void;
   /** Sets the mode asked for when allowed; answers the mode actually set. */
   requestMode(requested: unknown): DisplayMode;
+  /** The permissions the user granted the app, under the spec's names. */
+  permissions(): Record<string, object>;
 }
 
 /** The answer to a request the page handles itself (the server answered none of these). */
@@ -58,7 +54,7 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
         result: {
           protocolVersion: PROTOCOL_VERSION,
           hostInfo: app.host,
-          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: {}, csp: app.csp } },
+          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: host.permissions(), csp: app.csp } },
           hostContext: {
             toolInfo: { tool: app.tool },
             ...host.context(),
@@ -155,10 +151,13 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
   const [said, setSaid] = useState<Said[]>([]);
   const [mode, setMode] = useState<DisplayMode>("inline");
   const [initialized, setInitialized] = useState(false);
+  /** The features the user granted the app; undefined until asked (an app that asks for none gets none, unasked). */
+  const [granted, setGranted] = useState<string[] | undefined>();
   /** What the message handler reads as it is now (it is made once per app). */
-  const live = useRef<{ mode: DisplayMode; declared: unknown; answer: CallAnswer | undefined; resultSent: boolean; post: (message: unknown) => void }>({ mode: "inline", declared: undefined, answer, resultSent: false, post: () => undefined });
+  const live = useRef<{ mode: DisplayMode; declared: unknown; answer: CallAnswer | undefined; resultSent: boolean; granted: string[]; post: (message: unknown) => void }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
   live.current.answer = answer;
   live.current.mode = mode;
+  live.current.granted = granted ?? [];
 
   /** The call's result (or its failure) to the app, once: when the app is initialized and the call has ended, whichever is last. */
   const deliver = (): void => {
@@ -178,6 +177,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     declare: (capabilities) => {
       live.current.declared = (capabilities as { availableDisplayModes?: unknown } | undefined)?.availableDisplayModes;
     },
+    permissions: () => specPermissions(live.current.granted),
     requestMode: (requested) => {
       const next = modeFor(requested, live.current.mode, live.current.declared);
       live.current.mode = next;
@@ -217,6 +217,8 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
       .then((answer) => {
         if (gone) return void api("/api/app/close", { view: answer.view });
         opened.current = answer;
+        const answered = remembered(appKey(answer.server, answer.uri));
+        if (answer.permissions.length === 0 || answered !== undefined) setGranted(answered ? answer.permissions : []);
         setApp(answer);
       })
       .catch((error: Error) => setProblem(error.message));
@@ -248,7 +250,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
       if (event.source === null || event.source !== proxyIn(frame.current) || event.origin !== origin || !isMessage(event.data)) return;
       const message = event.data;
       if (message.method === "ui/notifications/sandbox-proxy-ready") {
-        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: {} } });
+        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: host.permissions() } });
         return;
       }
       if (message.method === "ui/notifications/sandbox-app-navigated") {
@@ -282,6 +284,11 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     return () => removeEventListener("message", onMessage);
   }, [app]);
 
+  const decide = (allowed: boolean): void => {
+    if (!app) return;
+    remember(appKey(app.server, app.uri), allowed);
+    setGranted(allowed ? app.permissions : []);
+  };
   if (problem)
     return (
       <div class="app-view">
@@ -301,7 +308,35 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
         )}
       </div>
       {app.ignored.length ? <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div> : null}
-      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.frame} sandbox="allow-scripts allow-same-origin allow-forms" allow={DENIED} referrerpolicy="no-referrer" style={mode === "inline" ? { height: `${height}px` } : undefined} />
+      {granted === undefined ? (
+        <div class="app-permissions" data-ask={app.permissions.join(" ")}>
+          The app asks to use: <strong>{app.permissions.join(", ")}</strong>. Allow it (for this app, until this tab closes)?{" "}
+          <button type="button" class="small primary" name="app-allow" onClick={() => decide(true)}>
+            allow
+          </button>{" "}
+          <button type="button" class="small" name="app-deny" onClick={() => decide(false)}>
+            deny
+          </button>
+        </div>
+      ) : (
+        <>
+          {app.permissions.length ? (
+            <div class="muted app-granted" data-granted={granted.join(" ")}>
+              {granted.length ? `Allowed: ${granted.join(", ")}` : `Denied: ${app.permissions.join(", ")}`} (remembered for this tab)
+            </div>
+          ) : null}
+          <iframe
+            ref={frame}
+            class="app-frame"
+            title={`${tool.tool} app`}
+            src={granted.length ? `${app.frame}?allow=${granted.join(",")}` : app.frame}
+            sandbox="allow-scripts allow-same-origin allow-forms"
+            allow={frameAllow(granted, new URL(app.frame).origin)}
+            referrerpolicy="no-referrer"
+            style={mode === "inline" ? { height: `${height}px` } : undefined}
+          />
+        </>
+      )}
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (
