@@ -28,6 +28,7 @@
  * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
  * | `POST /api/ping` | `{ server }` | {@link PingAnswer}: one liveness round trip (`ping`; `server/discover` on 2026-07-28), timed |
+ * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |
  * | `POST /api/rpc` | {@link RpcRequest} | {@link RpcAnswer}: one JSON-RPC request the page built, the server's answer as it came |
  * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
  *
@@ -164,6 +165,8 @@ export interface InspectorState {
   dialogs: Dialog[];
   /** Tool calls that ran as tasks, newest last (the last 100). */
   tasks: TaskRow[];
+  /** The roots declared in the page (`POST /api/roots`), which servers' `roots/list` gets. */
+  roots?: { uri: string; name?: string | undefined }[];
   /** The embedding tool's version (`version` of `startInspector`'s options), shown in the header; empty when not given. */
   version: string;
   /** The page's heading (`heading` of `startInspector`'s options). */
@@ -342,7 +345,6 @@ export interface RpcRequest {
   server: string;
   /** Any method name (no whitespace, at most 200 characters). */
   method: string;
-  /** By name, when given. */
   params?: Record<string, unknown> | undefined;
 }
 
@@ -354,8 +356,13 @@ export interface RpcAnswer {
 }
 
 /** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
-export interface PingAnswer extends RpcAnswer {
-  method: "ping" | "server/discover";
+export interface PingAnswer extends RpcAnswer { method: "ping" | "server/discover" }
+
+/** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
+export interface RootsAnswer {
+  roots: { uri: string; name?: string | undefined }[];
+  /** The servers sent `notifications/roots/list_changed`. */
+  notified: string[];
 }
 
 /** What a failed request answers. */

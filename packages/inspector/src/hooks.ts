@@ -16,6 +16,8 @@ export interface InspectorHooks {
   onElicitation: NonNullable<MCPManagerOptions["onElicitation"]>;
   /** A server's `sampling/createMessage`: a dialog where the user writes the model's reply. */
   onSampling: NonNullable<MCPManagerOptions["onSampling"]>;
+  /** A server's `roots/list`: the roots declared in the page (none until the user declares some); advertises `roots`. */
+  onRoots: NonNullable<MCPManagerOptions["onRoots"]>;
   /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
   /** Connect options: `extensions` declares MCP Apps. Merge your own (`clientInfo`, …) beside it. */
@@ -38,6 +40,7 @@ export function inspectorHooks(): InspectorHooks {
   const hooks: InspectorHooks = {
     onElicitation: hub.onElicitation,
     onSampling: hub.onSampling,
+    onRoots: hub.onRoots,
     onNotification: hub.onNotification,
     connect: { extensions: mcpAppsExtension() },
   };

@@ -32,6 +32,7 @@ export type {
   ReadAnswer,
   ResourceContents,
   ResourceRow,
+  RootsAnswer,
   RpcAnswer,
   RpcRequest,
   ServerRow,

@@ -9,7 +9,7 @@ import { MCPManager } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectorHooks, startInspector, type Inspector } from "../src/index.js";
+import { inspectorHooks, startInspector, type Inspector, type InspectorState } from "../src/index.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const FIXTURE = fileURLToPath(new URL("./fixtures/no-templates-server.mjs", import.meta.url));
@@ -137,11 +137,11 @@ describe("the Requests view", () => {
     await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }));
   });
 
-  it("refuses /api/rpc and /api/ping without the token, from another origin, and cross-site", async () => {
+  it("refuses /api/rpc, /api/ping and /api/roots without the token, from another origin, and cross-site", async () => {
     const base = `http://127.0.0.1:${inspector.port}`;
-    const body = JSON.stringify({ server: "everything", method: "tools/list", params: {} });
-    const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-    for (const path of ["/api/rpc", "/api/ping"]) {
+    const bodies: Record<string, string> = { "/api/rpc": JSON.stringify({ server: "everything", method: "tools/list", params: {} }), "/api/ping": JSON.stringify({ server: "everything" }), "/api/roots": JSON.stringify({ roots: [] }) };
+    const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: bodies[path]! });
+    for (const path of Object.keys(bodies)) {
       expect((await post(path, {})).status).toBe(401);
       expect((await post(path, { "x-inspector-token": "x".repeat(inspector.token.length) })).status).toBe(401);
       expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://evil.example" })).status).toBe(403);
@@ -153,5 +153,27 @@ describe("the Requests view", () => {
     const bad = await fetch(`${base}/api/rpc`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify({ server: "everything", method: "tools/list", params: [1] }) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toContain('"params" must be a JSON object');
+  });
+});
+
+describe("roots declared in the page", () => {
+  it("answers every server's roots/list with the page's roots, tells them they changed, and everything's get-roots-list shows them", async () => {
+    await page.click('button[name="view-servers"]');
+    await page.fill('textarea[name="roots"]', "file:///tmp/inspector-root the project\nnot-a-uri");
+    await page.click('button[name="save-roots"]');
+    expect(await page.locator(".roots-failure").textContent()).toContain("line 2");
+    await page.fill('textarea[name="roots"]', "file:///tmp/inspector-root the project");
+    await page.click('button[name="save-roots"]');
+    await expect.poll(() => page.locator(".roots-said").textContent(), { timeout: 15_000 }).toContain("everything");
+    // server-everything asks again on notifications/roots/list_changed: its answer is in the log.
+    const log = async () => ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/state`, { headers: { "x-inspector-token": inspector.token } })).json()) as InspectorState).log;
+    await expect.poll(async () => (await log()).some((e) => e.server === "everything" && e.method === "roots/list" && e.kind === "response" && JSON.stringify(e.result).includes("inspector-root")), { timeout: 15_000 }).toBe(true);
+    await openTool("get-roots-list");
+    await page.click('button[name="call"]');
+    await page.locator(".result.ok", { hasText: "file:///tmp/inspector-root" }).waitFor({ timeout: 15_000 });
+    // The page shows the roots it declared after a reload.
+    await page.reload();
+    await page.click('button[name="view-servers"]');
+    await expect.poll(() => page.inputValue('textarea[name="roots"]'), { timeout: 15_000 }).toBe("file:///tmp/inspector-root the project");
   });
 });
