@@ -20,8 +20,8 @@ export interface InspectorHooks {
   onRoots: NonNullable<MCPManagerOptions["onRoots"]>;
   /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
-  /** Connect options: `extensions` declares MCP Apps. Merge your own (`clientInfo`, …) beside it. */
-  connect: { extensions: Record<string, { mimeTypes: string[] }> };
+  /** Connect options: `extensions` declares MCP Apps, `capabilities` both elicitation modes (a form, and a URL the page shows as a link). Merge your own (`clientInfo`, …) beside them. */
+  connect: { extensions: Record<string, { mimeTypes: string[] }>; capabilities: { elicitation: { form: Record<string, never>; url: Record<string, never> } } };
 }
 
 const hubs = new WeakMap<InspectorHooks, InspectorHub>();
@@ -42,7 +42,7 @@ export function inspectorHooks(): InspectorHooks {
     onSampling: hub.onSampling,
     onRoots: hub.onRoots,
     onNotification: hub.onNotification,
-    connect: { extensions: mcpAppsExtension() },
+    connect: { extensions: mcpAppsExtension(), capabilities: { elicitation: { form: {}, url: {} } } },
   };
   hubs.set(hooks, hub);
   return hooks;

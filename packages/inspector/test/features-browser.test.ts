@@ -177,3 +177,23 @@ describe("roots declared in the page", () => {
     await expect.poll(() => page.inputValue('textarea[name="roots"]'), { timeout: 15_000 }).toBe("file:///tmp/inspector-root the project");
   });
 });
+
+describe("URL-mode elicitation", () => {
+  it("declares it, so everything offers trigger-url-elicitation; the page shows the URL as a link to open, and the user's accept reaches the tool", async () => {
+    await openTool("trigger-url-elicitation");
+    // A loopback URL nobody serves: the test never opens it.
+    await page.fill('input[name="url"]', "http://127.0.0.1:9/sign-in");
+    await page.click('button[name="call"]');
+    const link = page.locator('.dialog .elicit-url a[href="http://127.0.0.1:9/sign-in"]');
+    await link.waitFor({ timeout: 15_000 });
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    await page.click('.dialog button[name="accept"]');
+    await page.locator(".result.ok", { hasText: "User completed the URL elicitation flow" }).waitFor({ timeout: 15_000 });
+    // Declined: the tool hears that too.
+    await page.click('button[name="call"]');
+    await link.waitFor({ timeout: 15_000 });
+    await page.click('.dialog button[name="decline"]');
+    await page.locator(".result.ok", { hasText: "User declined to open the URL" }).waitFor({ timeout: 15_000 });
+  });
+});
