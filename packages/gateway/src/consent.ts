@@ -266,6 +266,8 @@ export class UpstreamConsent {
     url.searchParams.set("state", state);
     url.searchParams.set("resource", resource);
     if (settings.scope) url.searchParams.set("scope", settings.scope);
+    // OpenID Connect issues a refresh token for offline_access only with prompt=consent.
+    if (settings.scope?.split(" ").includes("offline_access")) url.searchParams.set("prompt", "consent");
     return url.href;
   }
 

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sd
 import { startIdp, startV2HttpServer, type TestIdp, type V2HttpServer } from "mcp-test-utils";
 import { InvalidConfigError } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway, MemoryConsentStore } from "../src/index.js";
@@ -66,7 +67,7 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       upstream.url,
       (origin) => ({
         tokens: CALLERS,
-        credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } },
+        credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "openid offline_access mcp:tools" } },
         consent: { redirectUri: `${origin}/oauth/callback`, key: KEY, store },
       }),
       { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${service}` } } },
@@ -162,6 +163,25 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       for (const token of bearers) expect(value.includes(token)).toBe(false);
       expect(value.includes("alice")).toBe(false);
     }
+  });
+
+  it("an expired token is refreshed at the server, and the call goes on as the same user", async () => {
+    // The test holds the key: it opens bob's record, dates its access token in the past, seals it again.
+    const key = Buffer.from(KEY, "base64");
+    const stored = (await store.get("consent-token:up\nbob")) as string;
+    const raw = Buffer.from(stored.slice(3), "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    const record = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as { access: string; refresh?: string; until?: number };
+    expect(record.refresh).toBeTypeOf("string");
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify({ ...record, until: Date.now() - 1000 }), "utf8"), cipher.final()]);
+    await store.set("consent-token:up\nbob", `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`, 60_000);
+    expect((await call(BOB, 701)).result?.content[0]?.text).toBe("702");
+    expect(subjectOf(701)).toBe("bob");
+    const sent = upstream.requests.find((r) => r.headers["mcp-method"] === "tools/call" && r.body.includes('"a":701'))!.headers.authorization;
+    expect(sent).not.toBe(`Bearer ${record.access}`);
   });
 
   it("a stored record that cannot be opened (damaged, or sealed under another key) is a miss: the user is asked again", async () => {
