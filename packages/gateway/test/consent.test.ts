@@ -33,6 +33,7 @@ const CALLERS = new Map([
   ["bob-static-token-0123456789ab", { id: "bob", name: "bob" }],
   ["carol-static-token-0123456789", { id: "carol", name: "carol" }],
   ["dave-static-token-01234567890", { id: "dave", name: "dave" }],
+  ["erin-static-token-01234567890", { id: "erin", name: "erin" }],
 ]);
 const ALICE = "alice-static-token-0123456789";
 const BOB = "bob-static-token-0123456789ab";
@@ -230,6 +231,39 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const done = await retry;
     expect((done["content"] as { text: string }[])[0]!.text).toBe("602");
     expect(subjectOf(601)).toBe("dave");
+  });
+
+  it("two replicas sharing the store and key: a consent started on one completes on the other's callback, and the waiting call on the first goes on", async () => {
+    const service = await idp.clientToken("machine", upstream.url);
+    const servers = { up: { type: "http" as const, url: upstream.url, headers: { authorization: `Bearer ${service}` } } };
+    // Replica B serves the callback URL (the load balancer's); replica A starts the consent.
+    const b = await oidcGateway(upstream.url, (origin) => ({ tokens: CALLERS, credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } }, consent: { redirectUri: `${origin}/oauth/callback`, key: KEY, store } }), servers);
+    const a = await oidcGateway(upstream.url, () => ({ tokens: CALLERS, credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } }, consent: { redirectUri: `${b.origin}/oauth/callback`, key: KEY, store } }), servers);
+    try {
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+      const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
+        const answer = await fetch(a.url, { method: "POST", headers: { authorization: "Bearer erin-static-token-01234567890", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a: 801, b: 1 }, _meta: meta, ...more } }) });
+        const text = await answer.text();
+        const json = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)!;
+        return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+      };
+      const first = await ask({});
+      const [key, request] = Object.entries(first["inputRequests"] as Record<string, { params: { url: string } }>)[0]!;
+      const retry = ask({ requestState: first["requestState"], inputResponses: { [key]: { action: "accept" } } });
+      retry.catch(() => undefined);
+      const callback = await idp.signIn("erin")(new URL(request.params.url));
+      expect(callback.origin).toBe(b.origin);
+      const done = await fetch(callback);
+      expect(`${done.status} ${await done.text()}`).toMatch(/^200 Authorized/);
+      // A learns of B's callback from the store (it looks every second while a call waits).
+      expect(((await retry)["content"] as { text: string }[])[0]!.text).toBe("802");
+      expect(subjectOf(801)).toBe("erin");
+      expect((await (await callAdd(b.url, "erin-static-token-01234567890", 803, 1)).json()).result.content[0].text).toBe("804");
+      expect(subjectOf(803)).toBe("erin");
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
   });
 
   it("refuses consent without its options, with a bad key, or a non-https callback", () => {
