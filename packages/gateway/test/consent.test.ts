@@ -258,7 +258,7 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       // A learns of B's callback from the store (it looks every second while a call waits).
       expect(((await retry)["content"] as { text: string }[])[0]!.text).toBe("802");
       expect(subjectOf(801)).toBe("erin");
-      expect((await (await callAdd(b.url, "erin-static-token-01234567890", 803, 1)).json()).result.content[0].text).toBe("804");
+      expect(((await (await callAdd(b.url, "erin-static-token-01234567890", 803, 1)).json()) as Answer).result?.content[0]?.text).toBe("804");
       expect(subjectOf(803)).toBe("erin");
     } finally {
       await a.stop();
