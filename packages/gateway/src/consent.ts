@@ -57,7 +57,10 @@ const POLL_MS = 1000;
 /** How long tokens without a refresh token are kept past their expiry, and tokens with one at most (ms). */
 const TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
-/** A store in this process's memory, with expiry. */
+/** The most values a {@link MemoryConsentStore} keeps (the oldest written goes first). */
+const MAX_MEMORY_VALUES = 10_000;
+
+/** A store in this process's memory, with expiry, of 10,000 values at most (the oldest written goes first). */
 export class MemoryConsentStore implements ConsentStore {
   readonly #values = new Map<string, { value: string; until: number }>();
   get(key: string): Promise<unknown> {
@@ -66,6 +69,8 @@ export class MemoryConsentStore implements ConsentStore {
     return Promise.resolve(kept && kept.until > Date.now() ? kept.value : undefined);
   }
   set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#values.delete(key);
+    if (this.#values.size >= MAX_MEMORY_VALUES) this.#values.delete(this.#values.keys().next().value!);
     this.#values.set(key, { value, until: Date.now() + ttlMs });
     return Promise.resolve();
   }
@@ -299,7 +304,8 @@ export class UpstreamConsent {
     };
     if (req.method !== "GET") return answer(405, "Method not allowed\n");
     const query = new URL(req.url ?? "/", "http://gateway").searchParams;
-    const state = query.get("state");
+    // A state this gateway made is 32 characters: anything much longer is not looked up.
+    const state = (query.get("state") ?? "").length <= 128 ? query.get("state") : null;
     const stateKey = `consent-state:${state}`;
     // Single use: the state is forgotten before anything else, whatever follows.
     const pending = state ? this.#open<Pending>(await this.#store.get(stateKey)) : undefined;
