@@ -175,4 +175,20 @@ describe("ServerPool on server-everything", () => {
     const h = host(pool);
     return expect(h.request("tools/list")).resolves.toMatchObject({ error: { code: -32600, message: "Invalid Request: tools/list before initialize" } });
   });
+
+  it("a host that opens with initialize and then sends server/discover leaves no process behind when it goes", async () => {
+    pool = new ServerPool({ idleMs: 100 });
+    const h = host(pool, () => ({ roots: [] }));
+    await h.initialize({ roots: {} });
+    const [dedicated] = pool.statuses();
+    expect(dedicated).toMatchObject({ sharing: "dedicated" });
+    // Refused: the session stays its 2025 process's alone, which ends with it.
+    expect(await h.request("server/discover", {})).toMatchObject({ error: { code: -32600, message: "Invalid Request: server/discover after initialize on this session" } });
+    expect(pool.statuses().map((s) => s.hosts.length)).toEqual([1]);
+    const reaped = nextEvent(pool, "reaped", (value: { pid: number }) => value.pid === dedicated!.pid);
+    h.session.close();
+    expect(await reaped).toMatchObject({ reason: "session ended" });
+    expect(alive(dedicated!.pid!)).toBe(false);
+    expect(pool.statuses()).toEqual([]);
+  });
 });
