@@ -161,6 +161,9 @@ export class Upstream {
   /** Routes a server notification (see the README's routing rules). */
   #notification(method: string, params: unknown): void {
     const p = (params ?? {}) as Record<string, unknown>;
+    // Progress and cancellation the transport did not match name the pool's own tokens and ids (a
+    // call already answered, a question already done): meaningless to a host, and about someone's call.
+    if (method === "notifications/progress" || method === "notifications/cancelled") return;
     if (/^notifications\/\w+\/list_changed$/.test(method)) {
       for (const host of this.hosts) host.deliver(method, params);
       return;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerPool } from "../src/index.js";
 import { alive, host, nextEvent } from "./helpers.js";
@@ -190,5 +191,18 @@ describe("ServerPool on server-everything", () => {
     expect(await reaped).toMatchObject({ reason: "session ended" });
     expect(alive(dedicated!.pid!)).toBe(false);
     expect(pool.statuses()).toEqual([]);
+  });
+
+  it("passes no server notification naming the pool's own ids to a host: a late progress or a cancelled about a finished call reaches nobody", async () => {
+    pool = new ServerPool();
+    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
+    await a.initialize();
+    await b.initialize();
+    expect((await a.request("tools/call", { name: "x", arguments: { who: "A" }, _meta: { progressToken: "a-token" } })).result.content[0].text).toBe("done");
+    // The server wrote its late notes before this answer: they were routed (or not) by now.
+    expect((await b.request("tools/list")).result).toEqual({ tools: [] });
+    expect(b.notifications).toEqual([]);
+    expect(a.notifications).toEqual([]);
   });
 });
