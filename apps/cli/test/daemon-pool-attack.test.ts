@@ -1,5 +1,6 @@
 // Hostile hosts on `mcp daemon stdio`: raw shims (real processes) fed bytes no SDK would send.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { buildChildEnv } from "@mcp/transport-stdio";
 import { everythingEntry } from "mcp-test-utils";
@@ -14,8 +15,8 @@ interface RawHost {
   exited: Promise<number | null>;
 }
 
-function rawHost(box: Sandbox, server: string): RawHost {
-  const child = spawn(process.execPath, [bin, "daemon", "stdio", server], { env: buildChildEnv(box.env, false), cwd: box.project });
+function rawHost(box: Sandbox, server: string, env: Record<string, string> = {}): RawHost {
+  const child = spawn(process.execPath, [bin, "daemon", "stdio", server], { env: { ...buildChildEnv(box.env, false), ...env }, cwd: box.project });
   const seen: any[] = [];
   const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   let err = "";
@@ -78,5 +79,25 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     expect(JSON.stringify((await good.next((m) => m.id === 3)).result)).toContain("still");
     good.child.stdin.end();
     expect(await good.exited).toBe(0);
+  }, 60_000);
+
+  it("the daemon a shim starts does not keep the entry's env (a server's token, its NODE_OPTIONS) for everyone after", async () => {
+    // A host gives the shim the entry's env, as it would give the server.
+    const secret = { GH_TOKEN: "s3cret-of-ev", NODE_OPTIONS: "--max-old-space-size=123" };
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"], env: secret } });
+    const h = rawHost(box, "ev", secret);
+    h.write(init(1));
+    expect((await h.next((m) => m.id === 1)).result.serverInfo).toBeDefined();
+    const status = await mcp(box, ["--json", "daemon", "status"]);
+    const pid = (JSON.parse(status.stdout) as { pid: number }).pid;
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    expect(environ).toContain(`HOME=${box.home}`);
+    expect(environ).not.toContain("s3cret-of-ev");
+    expect(environ).not.toContain("--max-old-space-size=123");
+    // The server itself still gets them.
+    h.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-env", arguments: {} } })}\n`);
+    expect(JSON.stringify(await h.next((m) => m.id === 2))).toContain("s3cret-of-ev");
+    h.child.stdin.end();
+    await h.exited;
   }, 60_000);
 });
