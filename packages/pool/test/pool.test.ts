@@ -205,4 +205,16 @@ describe("ServerPool on server-everything", () => {
     expect(b.notifications).toEqual([]);
     expect(a.notifications).toEqual([]);
   });
+
+  it("tells a host of a shared process that crashed nothing of its stderr, which is about every host's calls", async () => {
+    pool = new ServerPool();
+    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
+    await a.initialize();
+    await b.initialize();
+    await a.request("tools/call", { name: "x", arguments: { who: "A-private-argument" } });
+    const failed = await b.request("tools/call", { name: "x", arguments: { who: "crash" } });
+    expect(failed.error.message).toContain('the pooled server "late" exited while handling tools/call');
+    expect(JSON.stringify(failed)).not.toContain("A-private-argument");
+  });
 });
