@@ -165,7 +165,8 @@ export class ConsentConnect {
     if (binding !== login.binding) return (answer(res, 400, "This sign-in was not started in this browser: open the link from your MCP client again.\n"), true);
     const code = query.get("code");
     if (!code) return (answer(res, 400, `The sign-in did not complete: ${(query.get("error") ?? "no code").slice(0, 100)}. Call again from your MCP client.\n`), true);
-    const issuer = await this.#metadata();
+    const issuer = await this.#metadata().catch(() => undefined);
+    if (!issuer) return (answer(res, 502, "The issuer could not be reached to complete the sign-in. Call again from your MCP client.\n"), true);
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
     const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: this.options.redirectUri, code_verifier: login.verifier });
     const { clientId, clientSecret } = this.options.signIn;

@@ -127,8 +127,9 @@ function withCallback(handle: (req: IncomingMessage, res: ServerResponse) => Pro
     const url = req.url ?? "/";
     const end = url.indexOf("?");
     const path = end === -1 ? url : url.slice(0, end);
-    if (path === consent.connection.path) return consent.connection.connect(req, res);
-    return path === consent.path ? consent.callback(req, res) : handle(req, res);
+    const route = path === consent.connection.path ? consent.connection.connect(req, res) : path === consent.path ? consent.callback(req, res) : undefined;
+    // A store or issuer failing mid-flow is a 500 saying nothing more, never an unhandled rejection.
+    return route ? route.catch(() => void (res.headersSent ? res.destroy() : res.writeHead(500, { "cache-control": "no-store" }).end("The authorization could not be completed: call again from your MCP client.\n"))) : handle(req, res);
   };
 }
 
