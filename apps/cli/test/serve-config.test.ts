@@ -55,7 +55,10 @@ describe("mcp serve: a server entry's gateway credentials", () => {
     });
     await expect(readServeConfig(dir, [path], undefined, {})).rejects.toThrow(/names \$WIKI_SECRET for its client secret, which is not set/);
     expect(consentOptions({ x: { mode: "shared" } }, undefined, {})).toBeUndefined();
-    expect(() => consentOptions(credentials, undefined, {})).toThrow(/MCP_CONSENT_REDIRECT_URI .* MCP_CONSENT_KEY/);
-    expect(consentOptions(credentials, undefined, { MCP_CONSENT_REDIRECT_URI: "https://gw.example/oauth/callback", MCP_CONSENT_KEY: "k" })).toEqual({ redirectUri: "https://gw.example/oauth/callback", key: "k", store: undefined });
+    expect(() => consentOptions(credentials, undefined, {})).toThrow(/MCP_CONSENT_REDIRECT_URI .* MCP_CONSENT_KEY .* MCP_CONSENT_CLIENT_ID/);
+    const env = { MCP_CONSENT_REDIRECT_URI: "https://gw.example/oauth/callback", MCP_CONSENT_KEY: "k" };
+    expect(() => consentOptions(credentials, undefined, env)).toThrow(/MCP_CONSENT_CLIENT_ID/);
+    expect(consentOptions(credentials, undefined, { ...env, MCP_CONSENT_CLIENT_ID: "gw" })).toEqual({ redirectUri: "https://gw.example/oauth/callback", key: "k", store: undefined, signIn: { clientId: "gw", clientSecret: undefined } });
+    expect(consentOptions(credentials, undefined, { ...env, MCP_CONSENT_CLIENT_ID: "gw", MCP_CONSENT_CLIENT_SECRET: "s" })?.signIn).toEqual({ clientId: "gw", clientSecret: "s" });
   });
 });

@@ -1,18 +1,21 @@
 // Each user's own consent upstream: for an HTTP upstream with an authorization server of its own
 // (`credentials: { mode: "consent" }`), a caller with no token for it is answered with a URL-mode
-// elicitation (-32042, MCP 2025-11-25) sending the user to that server's authorization page
-// (authorization code + PKCE, started by the gateway); the gateway's callback route takes the code,
+// elicitation (-32042, MCP 2025-11-25) sending the user to the gateway's connect route (connect.ts:
+// the browser's user signs in at the callers' issuer, and only the caller the link was made for goes
+// on) and from there to that server's authorization page (authorization code + PKCE, started by the
+// gateway); the gateway's callback route takes the code (with the flow's cookie),
 // trades it, and keeps the tokens per user and server, encrypted (AES-256-GCM), in a store that
 // replicas may share. The state of a flow is bound to the caller who started it, used once, and
 // expires; no user's upstream token is ever another's, and none is logged.
 
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import { authorizationServerFor, createPkce, createState, discover, type AuthorizationServerMetadata } from "@mcp/oauth";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
+import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
 
 /** Per-user OAuth consent at the upstream's own authorization server (see {@link CreateGatewayOptions.credentials}). */
 export interface ConsentCredentials {
@@ -45,6 +48,8 @@ export interface ConsentOptions {
   key: string | Uint8Array;
   /** Where tokens and pending consents are kept. Default: in memory (one replica). */
   store?: ConsentStore | undefined;
+  /** The gateway's client at the callers' issuer (`oidc.issuer`): whoever opens a consent link signs in there first, and only the caller it was made for goes on. */
+  signIn: ConsentSignIn;
 }
 
 /** The error code of a request that needs the user to visit a URL first (MCP 2025-11-25, `URLElicitationRequiredError`). */
@@ -81,7 +86,7 @@ export class MemoryConsentStore implements ConsentStore {
 }
 
 /** Checks the `consent` option and each consent server's parameters. */
-export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined): Buffer | undefined {
+export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined, issuer: string | undefined): Buffer | undefined {
   const servers = Object.entries(credentials).filter(([, c]) => c.mode === "consent");
   if (servers.length === 0) return undefined;
   if (!consent) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs the gateway's consent options (redirectUri, key)`, { field: "consent" });
@@ -94,6 +99,10 @@ export function checkConsent(credentials: Readonly<Record<string, { mode: string
   if (url.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) throw new InvalidConfigError(`consent.redirectUri must be https (or loopback http): ${consent.redirectUri}`, { field: "consent.redirectUri" });
   const key = typeof consent.key === "string" ? Buffer.from(consent.key, "base64") : Buffer.from(consent.key);
   if (key.length !== 32) throw new InvalidConfigError("consent.key must be 32 bytes (AES-256), or their base64", { field: "consent.key" });
+  if (issuer === undefined) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs callers signed in at an issuer (oidc): who opens a consent link proves there that they are its caller`, { field: "oidc" });
+  const signIn = consent.signIn as Partial<ConsentSignIn> | undefined;
+  if (typeof signIn?.clientId !== "string" || signIn.clientId === "") throw new InvalidConfigError("consent.signIn.clientId (the gateway's client at the callers' issuer) must be a non-empty string", { field: "consent.signIn.clientId" });
+  if (signIn.clientSecret !== undefined && (typeof signIn.clientSecret !== "string" || signIn.clientSecret === "")) throw new InvalidConfigError("consent.signIn.clientSecret must be a non-empty string", { field: "consent.signIn.clientSecret" });
   for (const [server, given] of servers) {
     const c = given as ConsentCredentials;
     for (const field of ["clientId", "clientSecret", "issuer", "scope", "resource"] as const) {
@@ -114,6 +123,8 @@ interface Pending {
   tokenEndpoint: string;
   resource: string;
   issuer: string;
+  /** The hash of the browser's cookie: set once the user opening the link was verified as `caller`. */
+  binding?: string | undefined;
 }
 
 /** A user's tokens for one upstream (encrypted in the store). */
@@ -139,17 +150,21 @@ export class UpstreamConsent {
   readonly #redirectUri: string;
   /** The callback route's path. */
   readonly path: string;
+  /** The connect route: the consent links' first stop. */
+  readonly connection: ConsentConnect;
   readonly #clients = new Map<string, Promise<{ clientId: string; clientSecret?: string | undefined }>>();
   readonly #refreshing = new Map<string, Promise<Tokens | undefined>>();
   /** Calls waiting for a user's consent to complete (2026-07-28 callers), per token key. */
   readonly #waiting = new Map<string, Set<() => void>>();
 
-  constructor(credentials: Readonly<Record<string, { mode: string }>>, key: Buffer, options: ConsentOptions) {
+  constructor(credentials: Readonly<Record<string, { mode: string }>>, key: Buffer, options: ConsentOptions, callers: { issuer: string; idClaim?: string | undefined }) {
     for (const [server, given] of Object.entries(credentials)) if (given.mode === "consent") this.#servers.set(server, given as ConsentCredentials);
     this.#key = key;
     this.#store = options.store ?? new MemoryConsentStore();
     this.#redirectUri = options.redirectUri;
     this.path = new URL(options.redirectUri).pathname;
+    const sealer: Sealer = { seal: (value) => this.#seal(value), open: (stored) => this.#open(stored) };
+    this.connection = new ConsentConnect({ issuer: callers.issuer, idClaim: callers.idClaim ?? "sub", signIn: options.signIn, redirectUri: options.redirectUri, store: this.#store, sealer });
   }
 
   has(server: string): boolean {
@@ -214,8 +229,8 @@ export class UpstreamConsent {
    */
   async ready(server: string, caller: string, shared: MCPServerConfig, request?: AskingRequest): Promise<void> {
     if (await this.tokens(server, caller)) return;
-    const url = await this.#start(server, caller, shared.type === "http" || shared.type === "sse" ? shared.url : undefined);
-    const elicitation = { mode: "url", elicitationId: randomUUID(), url, message: `Authorize the gateway to use "${server}" on your behalf` };
+    const { url, id } = await this.connection.link(await this.#start(server, caller, shared.type === "http" || shared.type === "sse" ? shared.url : undefined));
+    const elicitation = { mode: "url", elicitationId: id, url, message: `Authorize the gateway to use "${server}" on your behalf` };
     // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done.
     if (!request || request.legacy) throw new ProtocolError(URL_ELICITATION_REQUIRED, `Server "${server}" needs your own authorization: open the link, sign in there, then call again`, { elicitations: [elicitation] });
     // 2026-07-28 has no -32042: the caller is asked (an input_required round), and the call goes on once the callback has the tokens.
@@ -252,7 +267,8 @@ export class UpstreamConsent {
     throw new ProtocolError(-32603, `The authorization for "${server}" did not complete in time: call again`);
   }
 
-  async #start(server: string, caller: string, upstream: string | undefined): Promise<string> {
+  /** A new authorization request at `server`'s authorization server, kept by the link until its user is verified. */
+  async #start(server: string, caller: string, upstream: string | undefined): Promise<Linked> {
     const settings = this.#servers.get(server)!;
     if (upstream === undefined) throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
     const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
@@ -261,7 +277,6 @@ export class UpstreamConsent {
     const pkce = await createPkce();
     const state = createState();
     const pending: Pending = { caller, server, verifier: pkce.verifier, clientId: client.clientId, clientSecret: client.clientSecret, tokenEndpoint: metadata.token_endpoint, resource, issuer };
-    await this.#store.set(`consent-state:${state}`, this.#seal(pending), STATE_TTL_MS);
     const url = new URL(metadata.authorization_endpoint);
     url.searchParams.set("response_type", "code");
     url.searchParams.set("client_id", client.clientId);
@@ -273,7 +288,7 @@ export class UpstreamConsent {
     if (settings.scope) url.searchParams.set("scope", settings.scope);
     // OpenID Connect issues a refresh token for offline_access only with prompt=consent.
     if (settings.scope?.split(" ").includes("offline_access")) url.searchParams.set("prompt", "consent");
-    return url.href;
+    return { caller, server, state, pending: pending as unknown as Record<string, unknown>, url: url.href };
   }
 
   async #authorizationServer(server: string, settings: ConsentCredentials, upstream: string): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; resource: string }> {
@@ -306,11 +321,15 @@ export class UpstreamConsent {
     const query = new URL(req.url ?? "/", "http://gateway").searchParams;
     // A state this gateway made is 32 characters: anything much longer is not looked up.
     const state = (query.get("state") ?? "").length <= 128 ? query.get("state") : null;
+    // A sign-in at the callers' issuer started by the connect route comes back here too.
+    if (state && (await this.connection.login(req, res, state, query, (linked, binding) => this.#store.set(`consent-state:${linked.state}`, this.#seal({ ...linked.pending, binding }), STATE_TTL_MS)))) return;
     const stateKey = `consent-state:${state}`;
     // Single use: the state is forgotten before anything else, whatever follows.
     const pending = state ? this.#open<Pending>(await this.#store.get(stateKey)) : undefined;
     if (state) await this.#store.delete(stateKey);
     if (!pending) return answer(400, "Unknown, expired or already used authorization state: start again from your MCP client.\n");
+    // Only the browser whose user was verified at the connect route completes the flow.
+    if (!pending.binding || bindingOf(req, state!) !== pending.binding) return answer(400, "This authorization was not started in this browser: open the link from your MCP client again.\n");
     const code = query.get("code");
     if (!code) return answer(400, `The authorization server did not authorize: ${(query.get("error") ?? "no code").slice(0, 100)}. Start again from your MCP client.\n`);
     const iss = query.get("iss");
@@ -322,6 +341,7 @@ export class UpstreamConsent {
     const key = UpstreamConsent.#tokenKey(pending.server, pending.caller);
     await this.#store.set(key, this.#seal(kept), TOKEN_TTL_MS);
     for (const wake of this.#waiting.get(key) ?? []) wake();
+    res.setHeader("set-cookie", this.connection.clear(state!));
     answer(200, `Authorized: the gateway now reaches "${pending.server}" as you. Return to your MCP client and call again.\n`);
   }
 

@@ -50,10 +50,11 @@ export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers" | "
    * The caller's own token is never sent upstream. A caller of a static token has nothing to exchange:
    * its calls to such a server fail. Or `{ mode: "consent", … }` (HTTP servers with an authorization
    * server of their own, see {@link ConsentCredentials}): each user authorizes the gateway there
-   * once, sent the link by a URL-mode elicitation (error -32042); needs `consent`.
+   * once, sent by a URL-mode elicitation (error -32042) a link to the gateway's connect route, where
+   * they first sign in at the `oidc` issuer as the caller the link was made for; needs `consent`.
    */
   credentials?: Readonly<Record<string, UpstreamCredentials>> | undefined;
-  /** For `consent` servers: the gateway's callback URL (served by `handle`), the tokens' encryption key, and their store (see {@link ConsentOptions}). */
+  /** For `consent` servers: the gateway's callback URL (served by `handle`, its connect route next to it), the tokens' encryption key, their store, and the gateway's client at the `oidc` issuer (see {@link ConsentOptions}). */
   consent?: ConsentOptions | undefined;
   /** `/healthz`, `/readyz` and `/metrics` (see {@link OperationsOptions}); none by default. */
   operations?: OperationsOptions | undefined;
@@ -120,12 +121,15 @@ function perUser(exchanging: UpstreamAuth | undefined, consenting: UpstreamConse
   };
 }
 
-/** The consent callback route before the gateway's own (only with consent servers: nothing is added otherwise). */
+/** The consent connect and callback routes before the gateway's own (only with consent servers: nothing is added otherwise). */
 function withCallback(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, consent: UpstreamConsent): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return (req, res) => {
     const url = req.url ?? "/";
     const end = url.indexOf("?");
-    return (end === -1 ? url : url.slice(0, end)) === consent.path ? consent.callback(req, res) : handle(req, res);
+    const path = end === -1 ? url : url.slice(0, end);
+    const route = path === consent.connection.path ? consent.connection.connect(req, res) : path === consent.path ? consent.callback(req, res) : undefined;
+    // A store or issuer failing mid-flow is a 500 saying nothing more, never an unhandled rejection.
+    return route ? route.catch(() => void (res.headersSent ? res.destroy() : res.writeHead(500, { "cache-control": "no-store" }).end("The authorization could not be completed: call again from your MCP client.\n"))) : handle(req, res);
   };
 }
 
@@ -151,8 +155,8 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
   checkCredentials(options.credentials ?? {}, options.oidc?.issuer);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const exchanging = oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange") ? new UpstreamAuth(options.credentials!, () => oidc.tokenEndpoint()) : undefined;
-  const consentKey = checkConsent(options.credentials ?? {}, options.consent);
-  const consenting = consentKey ? new UpstreamConsent(options.credentials!, consentKey, options.consent!) : undefined;
+  const consentKey = checkConsent(options.credentials ?? {}, options.consent, options.oidc?.issuer);
+  const consenting = consentKey ? new UpstreamConsent(options.credentials!, consentKey, options.consent!, options.oidc!) : undefined;
   // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
   const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit, upstreamAuth: perUser(exchanging, consenting) });
   if (options.handlers) bindHandlers(options.handlers, core);

@@ -76,13 +76,17 @@ export async function readServeConfig(home: string, files: readonly string[] | u
  * The gateway's consent options when a server takes each user's consent: the callback URL users'
  * browsers reach (`MCP_CONSENT_REDIRECT_URI`, e.g. `https://mcp.example.com/oauth/callback`), the
  * key that seals their tokens (`MCP_CONSENT_KEY`, 32 bytes in base64, the same on every replica),
- * and Redis's store when MCP_REDIS_URL is set (else memory: one replica).
+ * the gateway's client at the callers' issuer where whoever opens a consent link signs in first
+ * (`MCP_CONSENT_CLIENT_ID`, and `MCP_CONSENT_CLIENT_SECRET` for a confidential client, with the
+ * callback URL registered as its redirect URI), and Redis's store when MCP_REDIS_URL is set (else
+ * memory: one replica).
  */
 export function consentOptions(credentials: Record<string, UpstreamCredentials>, store: ConsentStore | undefined, env: NodeJS.ProcessEnv = process.env): ConsentOptions | undefined {
   const server = Object.keys(credentials).find((name) => credentials[name]!.mode === "consent");
   if (server === undefined) return undefined;
   const redirectUri = env["MCP_CONSENT_REDIRECT_URI"];
   const key = env["MCP_CONSENT_KEY"];
-  if (!redirectUri || !key) throw new InvalidConfigError(`server "${server}" takes each user's consent: set MCP_CONSENT_REDIRECT_URI (the gateway's public callback URL) and MCP_CONSENT_KEY (openssl rand -base64 32)`, { field: `servers.${server}.gateway` });
-  return { redirectUri, key, store };
+  const clientId = env["MCP_CONSENT_CLIENT_ID"];
+  if (!redirectUri || !key || !clientId) throw new InvalidConfigError(`server "${server}" takes each user's consent: set MCP_CONSENT_REDIRECT_URI (the gateway's public callback URL), MCP_CONSENT_KEY (openssl rand -base64 32) and MCP_CONSENT_CLIENT_ID (the gateway's client at the callers' issuer, with MCP_CONSENT_CLIENT_SECRET if it has one)`, { field: `servers.${server}.gateway` });
+  return { redirectUri, key, store, signIn: { clientId, clientSecret: env["MCP_CONSENT_CLIENT_SECRET"] || undefined } };
 }
