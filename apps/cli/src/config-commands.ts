@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
+import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
 import { failureCause, failureError, loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";

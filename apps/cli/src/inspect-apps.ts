@@ -4,7 +4,8 @@
 // own server that let apps call them; its `resources/read` reads from that server only.
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { readResource, readUiResource, toolUi, type MCPServerConnection } from "@mcp/client";
+import { readResource, type MCPServerConnection } from "@mcp/client";
+import { readUiResource, toolUi } from "@mcp/client/apps";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "@mcp/inspector";
 import type { MCPTool } from "@mcp/manager";
 import { errorOf, type InspectorHub } from "./inspect-hub.js";

@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, mcpAppsExtension, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
+import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConnection } from "@mcp/client";
+import { mcpAppsExtension } from "@mcp/client/apps";
 import type { MCPTool } from "@mcp/manager";
 import {
   inspectorPage,

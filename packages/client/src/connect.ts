@@ -1,17 +1,6 @@
 // `connectToServer`: the transport a config names, the handlers, the negotiated session, and the connection object callers hold.
-import {
-  ErrorCodes,
-  InvalidConfigError,
-  RpcError,
-  checkTimeout,
-  inspectCustom,
-  redactConfig,
-  toError,
-  type MCPTransport,
-  type NotificationContext,
-  type RequestContext,
-  type RequestOptions,
-} from "@mcp/jsonrpc";
+import { ErrorCodes, InvalidConfigError, RpcError, toError, type MCPTransport, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { HttpTransport, type HttpTransportConfig } from "@mcp/transport-http";
 import type { StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
 import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";

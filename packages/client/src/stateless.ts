@@ -1,5 +1,6 @@
 import type { UnsupportedVersionError } from "@mcp/jsonrpc";
-import { McpError, STATELESS_ERROR_CODES, RpcError, withMeta } from "@mcp/jsonrpc";
+import { McpError, RpcError } from "@mcp/jsonrpc";
+import { STATELESS_ERROR_CODES, withMeta } from "@mcp/jsonrpc/internal";
 import { isHttpToken } from "@mcp/transport-http";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 

@@ -1,6 +1,7 @@
 // What a tool call run as a task looks like to its caller, in both eras: the task's status, the
 // options of callTool that concern tasks, and the error of a cancelled task.
-import { abortHandleOf, delay, McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { abortHandleOf, delay } from "@mcp/jsonrpc/internal";
 import { InvalidResultError } from "./stateless.js";
 
 /** A task's state, as `tasks/get` reports it. */

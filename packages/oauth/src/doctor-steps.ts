@@ -1,5 +1,5 @@
 // The doctor's verdicts: each step of a sign-in judged from what the servers answered, with its spec clause and what to do.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { BearerChallenge } from "./challenge.js";
 import type { Discovery } from "./discovery.js";
 import type { Exchange } from "./doctor-trace.js";

@@ -1,5 +1,5 @@
 // `diagnoseAuthorization`: walks a sign-in against the live MCP server and its authorization server, and says which step fails and why.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { discover, type Discovery } from "./discovery.js";
 import { acceptedStep, authorizationServerStep, authorizationStep, clockStep, dpopStep, issStep, pkceStep, profileStep, refreshStep, resourceMetadataStep, resourceStep, scopesStep, signingStep, step, tokenAuthStep, tokenStep, DOCTOR_STEPS, type DoctorStep, type DoctorStepName, type Probe, type TokenOutcome } from "./doctor-steps.js";
