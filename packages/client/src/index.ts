@@ -48,6 +48,7 @@ export {
   PaginationError,
   UnknownServerTypeError,
   UnsupportedProtocolVersionError,
+  type ClientErrorCode,
 } from "./errors.js";
 export type {
   Annotations,

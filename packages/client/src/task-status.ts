@@ -32,7 +32,7 @@ export interface CallToolOptions extends RequestOptions {
 }
 
 /** The task a tool call ran as was cancelled (by the server, or with `tasks/cancel` elsewhere). */
-export class TaskCancelledError extends McpError {
+export class TaskCancelledError extends McpError<"task_cancelled"> {
   static override readonly brand: string = "TaskCancelledError";
   declare readonly taskId: string;
   constructor(serverName: string, tool: string, task: TaskStatus) {

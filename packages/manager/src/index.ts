@@ -1,5 +1,5 @@
 export { MCPManager } from "./manager.js";
-export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
+export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type ManagerErrorCode, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
 export { crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
