@@ -56,6 +56,7 @@ export {
 } from "./rpc-error.js";
 export type { PendingRequestsOptions, TrackHooks } from "./tracker.js";
 export { JsonRpcEndpoint, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
+export { createLinkedPair, EndpointTransport, type EndpointTransportOptions } from "./endpoint-transport.js";
 export type { AbortHandle } from "./abort.js";
 // Helpers our own packages share (timeouts, bodies, aborts, redaction, the redirect and proxy
 // policy) are in `@mcp/jsonrpc/internal`, outside semver: see internal.ts.
