@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The layer check: every package imports only packages below it in the package graph (ALLOWED,
-// drawn in the README), and only what its own package.json declares. Run by CI; exits 1 on any
-// violation.
+// drawn in the README), an app imports packages but never another app, and each imports only what
+// its own package.json declares. Run by CI; exits 1 on any violation.
 import { builtinModules } from "node:module";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** What each package may depend on (its layers below, transitively). Apps may use any package. */
+/** What each package may depend on (its layers below, transitively). Apps may use any package, and no other app. */
 export const ALLOWED = {
   "@mcp/jsonrpc": [],
   "@mcp/transport-stdio": ["@mcp/jsonrpc"],
@@ -24,11 +24,16 @@ export const ALLOWED = {
   "@mcp/gateway": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
   // Tools → a typed module on the client: the client's types only (Tool, Implementation).
   "@mcp/codegen": ["@mcp/client"],
+  // A web inspector on a manager, page and server: the manager it inspects, the client's requests
+  // (resources, prompts, completions, MCP Apps) and config type.
+  "@mcp/inspector": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
   // Recordings served again: the client's connection (in-process) and its record listener, JSON-RPC for the wire.
   "@mcp/replay": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
   // The MCP registry's client: the manager for its own file's `registry` field, the client's config
   // checks, the HTTP transport's fetch (proxies, CAs) and header rules.
   "@mcp/registry": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  // One stdio server process for many host sessions: the stdio transport for the process, JSON-RPC for the errors.
+  "@mcp/pool": ["@mcp/jsonrpc", "@mcp/transport-stdio"],
 };
 
 /**
@@ -97,6 +102,8 @@ export function checkLayers(root) {
       if (existsSync(join(base, name, "package.json"))) dirs.push({ group, dir: join(base, name) });
     }
   }
+  // The apps' package names: no app may depend on one of them (an app is a leaf of the graph).
+  const apps = new Set(dirs.filter((d) => d.group === "apps").map((d) => readJson(join(d.dir, "package.json")).name));
   for (const { group, dir } of dirs) {
     const pkg = readJson(join(dir, "package.json"));
     const name = pkg.name;
@@ -108,12 +115,13 @@ export function checkLayers(root) {
     }
     const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
     const dev = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {}), ...rootDev]);
-    const layerOk = (dep) => isApp || !dep.startsWith("@mcp/") || allowed.includes(dep);
+    const layerOk = (dep) => (isApp ? !apps.has(dep) : !dep.startsWith("@mcp/") || allowed.includes(dep));
+    const notBelow = (dep) => (isApp && apps.has(dep) ? `which is an app: an app may import packages, never another app` : "which is not below it");
     const testTypesOnly = isApp ? [] : (TEST_TYPES_ONLY[name] ?? []);
 
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"]) {
       for (const dep of Object.keys(pkg[field] ?? {})) {
-        if (!layerOk(dep) && !(field === "devDependencies" && testTypesOnly.includes(dep))) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, which is not below it`);
+        if (!layerOk(dep) && !(field === "devDependencies" && testTypesOnly.includes(dep))) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, ${notBelow(dep)}`);
       }
     }
     for (const file of walk(dir)) {
@@ -134,7 +142,7 @@ export function checkLayers(root) {
           if (!isTest || !typeOnly) violations.push(`${where}: ${name} may read ${dep}'s types only, with \`import type\` in a test (TEST_TYPES_ONLY)`);
           else if (!declared.has(dep)) violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare`);
         } else if (!layerOk(dep)) {
-          violations.push(`${where}: ${name} imports ${dep}, which is not below it in the package graph`);
+          violations.push(`${where}: ${name} imports ${dep}, ${isApp ? notBelow(dep) : "which is not below it in the package graph"}`);
         } else if (!declared.has(dep)) {
           violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare${isTest ? "" : " in dependencies"}`);
         }
@@ -151,5 +159,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layer check failed (${violations.length}):\n${violations.map((v) => `  - ${v}`).join("\n")}`);
     process.exit(1);
   }
-  console.log("Layer check passed: every import points down the package graph and is declared.");
+  console.log("Layer check passed: every import points down the package graph (no app imports another app) and is declared.");
 }

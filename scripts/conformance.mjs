@@ -3,8 +3,8 @@
 // 0.2.0 line, as each suite lists them) against apps/conformance-client and prints each result,
 // then "N passed, N failed". A scenario passes only with zero failures, zero warnings and at
 // least one check that succeeded (all skipped verifies nothing). The suite's CLI needs Node >= 22
-// (fs.globSync): the `node` npm package, a dev dependency of the app, brings that binary from
-// the registry.
+// (fs.globSync): the `node` npm package (as `node22`) brings that binary from the registry into
+// tools/runtimes/binaries, which `pnpm run conformance` installs first (`pnpm run runtimes`).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,12 +13,12 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 const app = join(root, "apps", "conformance-client");
-const node22 = join(app, "node_modules", ".bin", "node");
+const node22 = join(root, "tools", "runtimes", "binaries", "node_modules", "node22", "bin", "node");
 const cli = join(app, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 // The 0.2.0 line (revision 2026-07-28), installed under an alias beside 0.1.16.
 const cliNext = join(app, "node_modules", "conformance-next", "dist", "index.js");
 const client = join(app, "dist", "index.js");
-for (const [what, path] of [["Node 22 binary", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
+for (const [what, path] of [["Node 22 binary (run `pnpm run runtimes`)", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
   if (!existsSync(path)) {
     console.error(`conformance: missing ${what}: ${path}`);
     process.exit(1);

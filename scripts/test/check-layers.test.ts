@@ -72,6 +72,23 @@ describe("layer check", () => {
     ]);
   });
 
+  it("lets an app import packages, never another app (declared or imported, in src or tests)", () => {
+    const root = workspace({
+      "packages/manager/package.json": pkg("@mcp/manager"),
+      "packages/manager/src/index.ts": "export {};\n",
+      "apps/inspector/package.json": pkg("@mcp/inspector-app"),
+      "apps/inspector/src/index.ts": "export {};\n",
+      "apps/cli/package.json": { name: "@mcp/cli", dependencies: { "@mcp/manager": "workspace:*", "@mcp/inspector-app": "workspace:*" } },
+      "apps/cli/src/index.ts": 'import "@mcp/manager";\nimport { page } from "@mcp/inspector-app";\n',
+      "apps/cli/test/a.test.ts": 'import "@mcp/inspector-app";\n',
+    });
+    expect(check(root)).toEqual([
+      "apps/cli/package.json: @mcp/cli declares @mcp/inspector-app in dependencies, which is an app: an app may import packages, never another app",
+      "apps/cli/src/index.ts:2: @mcp/cli imports @mcp/inspector-app, which is an app: an app may import packages, never another app",
+      "apps/cli/test/a.test.ts:1: @mcp/cli imports @mcp/inspector-app, which is an app: an app may import packages, never another app",
+    ]);
+  });
+
   it("lets tests use dev dependencies but not src", () => {
     const root = workspace({
       "package.json": { devDependencies: { vitest: "1" } },

@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../../../", import.meta.url));
 export const cli = join(root, "apps/cli/dist/bin.js");
-const peer = join(root, "tools/peer-cli");
-export const node24 = join(peer, "node_modules/.bin/node");
-export const mcporter = join(peer, "node_modules/mcporter/dist/cli.js");
+// Installed by `pnpm run runtimes` (tools/runtimes/binaries), not by the workspace's install.
+const binaries = join(root, "tools/runtimes/binaries/node_modules");
+export const node24 = join(binaries, "node24/bin/node");
+export const mcporter = join(binaries, "mcporter/dist/cli.js");
 export const everything = createRequire(join(root, "apps/cli/package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `mcp` executable: runs `main` and exits with its code.
-import { main } from "./main.js";
-import { stdout } from "./ui.js";
+import { CliError, EXIT, printError, stdout } from "./ui.js";
 
 // `mcp tools | head`: a reader that goes away is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -15,4 +14,20 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv);
+/**
+ * `mcp daemon stdio <server> [--config <file>]…` stays with its host for the whole session, one per
+ * server and session: it goes straight to the relay, without the command parser, to stay small
+ * (see daemon/shim-relay.ts; every other form goes through `main`).
+ */
+async function shim(argv: string[]): Promise<number | undefined> {
+  const [daemon, stdio, server] = argv.slice(2);
+  if (daemon !== "daemon" || stdio !== "stdio" || server === undefined || server.startsWith("-")) return undefined;
+  try {
+    return await (await import("./daemon/shim-relay.js")).daemonStdio(server);
+  } catch (error) {
+    printError((error as Error).message);
+    return error instanceof CliError ? error.exitCode : EXIT.failure;
+  }
+}
+
+process.exitCode = (await shim(process.argv)) ?? (await (await import("./main.js")).main(process.argv));

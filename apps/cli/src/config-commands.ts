@@ -1,11 +1,9 @@
 // `mcp config`: list, add, approve, remove and doctor, on the user's own config file.
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
-import { failureCause, failureError, loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
-import { applyEdits, modify, parse } from "jsonc-parser";
+import { editOwnConfig, failureCause, failureError, loadAllMCPConfigs, looksLikeSecret, OWN_FILE, readOwnServers } from "@mcp/manager";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { plural, stderrLines } from "./failure.js";
@@ -22,18 +20,6 @@ export function ownFile(scope: string, home: string): string {
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
 }
 
-/**
- * Whether a value looks like a secret written out (a long random token), not a `${VAR}` the
- * environment gives at each run: what is left after a scheme (`Bearer `, `Basic `) is one word of
- * 20 or more token characters, mixing letters and digits.
- */
-export function looksLikeSecret(value: string): boolean {
-  if (value.includes("${")) return false;
-  const token = value.replace(/^(Bearer|Basic|Token|token|Bot)\s+/, "").trim();
-  if (token.length < 20 || !/^[A-Za-z0-9._~+/=:-]+$/.test(token) || /^[./~]/.test(token) || token.includes("://")) return false;
-  return /[A-Za-z]/.test(token) && /[0-9]/.test(token);
-}
-
 function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
   if (!values?.length) return undefined;
   return Object.fromEntries(
@@ -43,14 +29,6 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
       return [value.slice(0, eq), value.slice(eq + 1)];
     }),
   );
-}
-
-/** Edits our own file in place, keeping the user's comments and formatting (jsonc-parser edits). */
-export async function edit(file: string, path: (string | number)[], value: unknown): Promise<void> {
-  const text = existsSync(file) ? await readFile(file, "utf8") : "{}\n";
-  const edits = modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, applyEdits(text, edits));
 }
 
 /** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
@@ -89,9 +67,8 @@ export async function configList(globals: GlobalOptions): Promise<number> {
 
 /** The entry our file already has under `name`, if any (a file that does not parse has none). */
 async function existing(file: string, name: string): Promise<unknown> {
-  if (!existsSync(file)) return undefined;
-  const servers = (parse(await readFile(file, "utf8")) as { servers?: Record<string, unknown> } | undefined)?.servers;
-  return typeof servers === "object" && servers !== null && Object.hasOwn(servers, name) ? servers[name] : undefined;
+  const servers = await readOwnServers(file);
+  return Object.hasOwn(servers, name) ? servers[name] : undefined;
 }
 
 export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string; replace?: boolean }): Promise<number> {
@@ -120,7 +97,7 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
     const what = typeof entry.command === "string" || typeof entry.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
     throw new CliError(`not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`, EXIT.usage);
   }
-  await edit(file, ["servers", name], config);
+  await editOwnConfig(file, ["servers", name], config);
   out(`${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`);
   // A token written into the file is in every copy of it (a project's is often committed).
   const written = [
@@ -182,11 +159,8 @@ export async function configRemove(name: string, options: { scope?: string }): P
   const scopes = options.scope ? [options.scope] : ["project", "user"];
   for (const scope of scopes) {
     const file = ownFile(scope, home);
-    if (!existsSync(file)) continue;
-    const text = await readFile(file, "utf8");
-    const doc = parse(text) as { servers?: Record<string, unknown> } | undefined;
-    if (doc?.servers?.[name] === undefined) continue;
-    await edit(file, ["servers", name], undefined);
+    if ((await readOwnServers(file))[name] === undefined) continue;
+    await editOwnConfig(file, ["servers", name], undefined);
     out(`Removed "${name}" from ${tildify(file, home)}`);
     return EXIT.ok;
   }

@@ -8,7 +8,9 @@ import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { addAuthOptions } from "./auth-program.js";
+import { addHostsCommands } from "./hosts-program.js";
 import { addRegistryCommands } from "./registry-program.js";
+import { addPoolCommands, poolStartOptions } from "./pool-program.js";
 import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
@@ -43,6 +45,7 @@ Examples:
   mcp auth docs                                sign in to an OAuth-protected server (opens the browser)
   mcp inspect                                  every server in a web inspector (127.0.0.1, token-protected)
   mcp daemon start                             keep servers running between commands (mcp call uses it)
+  mcp ps                                       servers shared by hosts through mcp daemon stdio <server>
   mcp serve --http                             every server as one MCP server on 127.0.0.1 (bearer token)
   mcp call everything.get-sum a=1 b=2 --record sum.ndjson    record the call's JSON-RPC messages
   mcp replay sum.ndjson --stdio                serve a recording as an MCP server (or --http [--port N])
@@ -188,7 +191,7 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect.js")).inspectCommand(globals(command), options)));
+    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)));
 
   program
     .command("serve")
@@ -261,7 +264,7 @@ servers in this folder with this shell's PATH and proxy; when the daemon cannot 
 CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs the call itself.`,
     );
   const startOptions = (command: Command): Command =>
-    command
+    poolStartOptions(command)
       .option("--idle <minutes>", "exit after this long without a request (default 60)", minutes)
       .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
       .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
@@ -277,6 +280,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .description("the daemon's servers, clients and uptime (exit 1 when none runs)")
     .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStatus(globals(command))));
   startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(async () => (await daemonCommands()).daemonRun(options)));
+  addPoolCommands(program, daemon, run);
 
   const auth = program
     .command("auth <server>")
@@ -333,6 +337,7 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .action((server: string, tools: string[], _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsApproveCommand(globals(command), server, tools)));
 
   addRegistryCommands(program, run);
+  addHostsCommands(program, run);
 
   return program;
 }

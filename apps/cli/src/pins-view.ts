@@ -40,11 +40,6 @@ export function heldText(held: HeldTool, indent = "  "): string {
   return [`${indent}${color.yellow(`${held.server}.${held.tool}`)}  held: ${heldReason(held)}`, ...diff, `${indent}  approve: ${approveCommand(held.server, held.tool)}`].join("\n");
 }
 
-/** A held tool for the inspector's page (`HeldRow` of its API). */
-export function heldRow(held: HeldTool): { server: string; tool: string; change: "changed" | "added"; oldHash?: string | undefined; newHash: string; fields: string[]; diff: string; approve: string } {
-  return { server: held.server, tool: held.tool, change: held.change, oldHash: held.oldHash, newHash: held.newHash, fields: held.diff.fields, diff: formatToolDiff(held.diff), approve: approveCommand(held.server, held.tool) };
-}
-
 /** A held tool for `--json`: the facts, with the old and new hashes and the command that approves it. */
 export function heldJson(held: HeldTool): Record<string, unknown> {
   return { server: held.server, tool: held.tool, change: held.change, oldHash: held.oldHash, newHash: held.newHash, fields: held.diff.fields, description: held.diff.description, schema: held.diff.schema, old: held.old, definition: held.definition, approve: approveCommand(held.server, held.tool) };

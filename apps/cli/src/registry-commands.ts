@@ -1,12 +1,9 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs } from "@mcp/manager";
-import { configFromRegistry, getRegistryServer, registryKinds, registryStatus, resolveRegistry, RegistryError, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryValue } from "@mcp/registry";
-import { parse } from "jsonc-parser";
+import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
+import { configFromRegistry, getRegistryServer, localNameFor, parseRegistrySpec, registryKinds, resolveRegistry, RegistryError, retiredStatus, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryRecord, type RegistryValue } from "@mcp/registry";
 import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
-import { edit, ownFile } from "./config-commands.js";
+import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { grid } from "./table.js";
@@ -14,16 +11,6 @@ import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui
 
 // `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
 // What the registry sends is untrusted text: everything shown from it goes through printable().
-
-/** What an entry added from the registry remembers, so that `outdated` and `update` can find it again. */
-export interface RegistryRecord {
-  name: string;
-  version: string;
-  url?: string | undefined;
-  package?: RegistryPackageKind | undefined;
-  transport?: "http" | "sse" | undefined;
-  values?: Record<string, RegistryValue> | undefined;
-}
 
 /** The registry the user chose: `--registry`, `MCP_REGISTRY_URL`, the user's file (or the `--config` files), or the official one. */
 export async function registryLocation(globals: GlobalOptions, registry: string | undefined): Promise<RegistryLocation> {
@@ -37,12 +24,6 @@ export function registryFailure(error: unknown): never {
     throw new CliError(printable(error.message), usage ? EXIT.usage : EXIT.failure);
   }
   throw error;
-}
-
-/** `deprecated` or `deleted`, when the registry says so. */
-export function retired(entry: RegistryEntry): "deprecated" | "deleted" | undefined {
-  const status = registryStatus(entry);
-  return status === "deprecated" || status === "deleted" ? status : undefined;
 }
 
 export async function registrySearch(text: string, globals: GlobalOptions, options: { registry?: string; limit?: number }): Promise<number> {
@@ -76,22 +57,16 @@ export async function registrySearch(text: string, globals: GlobalOptions, optio
     note(`No server in ${location.url} matches ${JSON.stringify(text)}.`);
     return EXIT.ok;
   }
-  const withStatus = entries.some((entry) => retired(entry));
+  const withStatus = entries.some((entry) => retiredStatus(entry));
   const head = ["NAME", "VERSION", "RUNS ON", ...(withStatus ? ["STATUS"] : []), "DESCRIPTION"];
   const rows = entries.map((entry) => {
     const about = printable(entry.server.title ? `${entry.server.title}: ${entry.server.description}` : String(entry.server.description ?? ""));
-    return [printable(entry.server.name), printable(entry.server.version), printable(registryKinds(entry.server).join(", ")), ...(withStatus ? [retired(entry) ?? ""] : []), about];
+    return [printable(entry.server.name), printable(entry.server.version), printable(registryKinds(entry.server).join(", ")), ...(withStatus ? [retiredStatus(entry) ?? ""] : []), about];
   });
   // The name (what `registry add` takes) is never cut; the description gives way first.
   out(grid(head.map((title, i) => ({ title, ...(i === 0 ? { cut: "never" as const } : {}), ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}), ...(withStatus && i === 3 ? { paint: color.yellow } : {}) })), rows));
   note(`${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`);
   return EXIT.ok;
-}
-
-/** `name` or `name@version` (a registry name has one slash and no `@`). */
-export function nameAndVersion(spec: string): { name: string; version: string } {
-  const at = spec.lastIndexOf("@");
-  return at > spec.indexOf("/") && at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) || "latest" } : { name: spec, version: "latest" };
 }
 
 /** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
@@ -106,19 +81,6 @@ export function valuesOf(pairs: string[] | undefined): Record<string, RegistryVa
     values[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
   }
   return values;
-}
-
-/** The entry's name from the server's: its last part, in the characters a tool name keeps. */
-export function localName(server: string): string {
-  return (server.split("/").pop() ?? server).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
-}
-
-/** Our own file's entries, as written (not expanded): `{}` when the file does not exist. */
-export async function ownEntries(file: string): Promise<Record<string, Record<string, unknown>>> {
-  if (!existsSync(file)) return {};
-  const doc = parse(await readFile(file, "utf8")) as { servers?: unknown } | undefined;
-  const servers = doc?.servers;
-  return typeof servers === "object" && servers !== null && !Array.isArray(servers) ? (servers as Record<string, Record<string, unknown>>) : {};
 }
 
 /** An environment value for a person: a `${NAME}` reference, or the value unless its name looks like a credential's. */
@@ -156,14 +118,14 @@ const PACKAGES = ["npm", "pypi", "oci", "nuget", "remote"];
 
 export async function registryAdd(spec: string, globals: GlobalOptions, options: AddOptions): Promise<number> {
   const home = process.env["HOME"] ?? "";
-  const { name, version } = nameAndVersion(spec);
+  const { name, version } = parseRegistrySpec(spec);
   if (options.package !== undefined && !PACKAGES.includes(options.package)) throw new CliError(`--package must be one of ${PACKAGES.join(", ")}, got ${JSON.stringify(options.package)}`, EXIT.usage);
   if (options.transport !== undefined && options.transport !== "http" && options.transport !== "sse") throw new CliError(`--transport must be http or sse, got ${JSON.stringify(options.transport)}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
-  const local = options.as ?? localName(name);
+  const local = options.as ?? localNameFor(name);
   if (!/^[A-Za-z0-9_.-]+$/.test(local)) throw new CliError(`--as takes a name of letters, digits, "_", "-" and ".", got ${JSON.stringify(local)}`, EXIT.usage);
-  if ((await ownEntries(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
+  if ((await readOwnServers(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
   const location = await registryLocation(globals, options.registry);
   const values = valuesOf(options.set);
   const { signal, dispose } = interruptible();
@@ -175,7 +137,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
   } finally {
     dispose();
   }
-  const status = retired(entry);
+  const status = retiredStatus(entry);
   if (status && !options.force) throw new CliError(`${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`, EXIT.usage);
   let made: RegistryConfig;
   try {
@@ -184,7 +146,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
     registryFailure(error);
   }
   const record: RegistryRecord = { name, version: made.version, url: location.url, package: made.kind, ...(options.transport ? { transport: options.transport } : {}), ...(values ? { values } : {}) };
-  await edit(file, ["servers", local], { ...made.config, registry: record });
+  await editOwnConfig(file, ["servers", local], { ...made.config, registry: record });
   if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
   out([`Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`, ...describeAdded(made, made.config)].join("\n"));
   await approveOwn(file, scope, local, home);

@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs } from "@mcp/manager";
-import { compareVersions, configFromRegistry, getRegistryServer, normalizeRegistryUrl, RegistryError, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/registry";
+import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
+import { configFromRegistry, getRegistryServer, installedEntries, isNewerVersion, RegistryError, registryToAsk, retiredStatus, updatedEntry, type InstalledEntry, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/registry";
 import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
-import { edit, ownFile } from "./config-commands.js";
+import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { approveOwn, describeAdded, ownEntries, registryFailure, registryLocation, retired, type RegistryRecord } from "./registry-commands.js";
+import { approveOwn, describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { grid } from "./table.js";
 import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
@@ -14,63 +14,18 @@ import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui
 // `mcp registry outdated | update`: the entries of our own files that `mcp registry add` wrote
 // (they carry a `registry` record: the server's name, version and registry), against the latest.
 
-/** One entry added from the registry. */
-interface Installed {
-  local: string;
+/** One entry added from the registry, and the file it is in. */
+interface Installed extends InstalledEntry {
   scope: "project" | "user" | "file";
   file: string;
-  entry: Record<string, unknown>;
-  record: RegistryRecord;
-}
-
-const KINDS = ["npm", "pypi", "oci", "nuget", "remote"];
-
-/** The record as written, when it has the shape `add` writes; anything else is not ours to update. */
-function recordOf(value: unknown): RegistryRecord | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const r = value as Record<string, unknown>;
-  if (typeof r["name"] !== "string" || typeof r["version"] !== "string") return undefined;
-  if (r["url"] !== undefined && typeof r["url"] !== "string") return undefined;
-  if (r["package"] !== undefined && !KINDS.includes(r["package"] as string)) return undefined;
-  if (r["transport"] !== undefined && r["transport"] !== "http" && r["transport"] !== "sse") return undefined;
-  const values = r["values"];
-  if (values !== undefined && (typeof values !== "object" || values === null || !Object.values(values).every((v) => typeof v === "string" || (Array.isArray(v) && v.every((s) => typeof s === "string"))))) return undefined;
-  return r as unknown as RegistryRecord;
 }
 
 /** Our own files' entries that came from the registry: the project's and the user's, or the `--config` files. */
 async function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
   const files: [string, Installed["scope"]][] = globals.config?.length ? globals.config.map((file) => [resolve(file), "file"]) : [[ownFile("project", home), "project"], [ownFile("user", home), "user"]];
   const found: Installed[] = [];
-  for (const [file, scope] of files) {
-    for (const [local, entry] of Object.entries(await ownEntries(file))) {
-      const record = typeof entry === "object" && entry !== null ? recordOf(entry["registry"]) : undefined;
-      if (record) found.push({ local, scope, file, entry, record });
-    }
-  }
+  for (const [file, scope] of files) for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, scope, file });
   return found;
-}
-
-/**
- * The registry to ask about an entry. A project's file came with the repository: its entries are
- * asked about only at the registry the user chose (`--registry`, `MCP_REGISTRY_URL`, the user's
- * file, or the official one), never at one the file names. The user's own entries name their own.
- */
-function registryFor(item: Installed, location: RegistryLocation): { url: string } | { refused: string } {
-  let url: string;
-  try {
-    url = item.record.url === undefined ? location.url : normalizeRegistryUrl(item.record.url, `the "registry" record of "${item.local}"`);
-  } catch (error) {
-    return { refused: (error as Error).message };
-  }
-  if (item.scope === "project" && url !== location.url) return { refused: `it names the registry ${printable(url)}, not the one you use (${location.url}); to ask that one: --registry ${printable(url)}` };
-  return { url };
-}
-
-/** Newer by semantic-versioning order; for versions that do not sort, different. */
-function newer(latest: string, current: string): boolean {
-  const order = compareVersions(latest, current);
-  return order === undefined ? latest !== current : order > 0;
 }
 
 interface Check {
@@ -81,8 +36,8 @@ interface Check {
 }
 
 async function check(item: Installed, location: RegistryLocation, globals: GlobalOptions, signal: AbortSignal): Promise<Check> {
-  const where = registryFor(item, location);
-  if ("refused" in where) return { item, problem: `not checked: ${where.refused}` };
+  const where = registryToAsk({ ...item, project: item.scope === "project" }, location.url);
+  if ("refused" in where) return { item, problem: `not checked: ${printable(where.refused)}` };
   try {
     return { item, url: where.url, latest: await getRegistryServer(item.record.name, "latest", { registry: where.url, signal, timeout: globals.timeout }) };
   } catch (error) {
@@ -112,8 +67,8 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
     registry: url ?? item.record.url ?? location.url,
     current: item.record.version,
     latest: latest?.server.version,
-    outdated: latest ? newer(latest.server.version, item.record.version) : undefined,
-    status: latest ? retired(latest) : undefined,
+    outdated: latest ? isNewerVersion(latest.server.version, item.record.version) : undefined,
+    status: latest ? retiredStatus(latest) : undefined,
     problem,
   }));
   if (globals.json) printJson(rows);
@@ -129,25 +84,6 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
     note(stale.length > 0 ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}` : "Everything is at its latest version.");
   }
   return rows.some((r) => r.problem) ? EXIT.failure : EXIT.ok;
-}
-
-/** The fields `configFromRegistry` writes; every other field of the entry (timeout, tool filters, …) is the user's and stays. */
-const GENERATED = ["command", "args", "env", "type", "url", "headers", "registry"];
-
-/** The new version's entry, keeping the user's fields and the values of environment variables and headers it still declares. */
-function merged(old: Record<string, unknown>, made: RegistryConfig, record: RegistryRecord): Record<string, unknown> {
-  const keep = (was: unknown, now: Record<string, string> | undefined): Record<string, string> | undefined => {
-    if (!now) return undefined;
-    const before = typeof was === "object" && was !== null ? (was as Record<string, unknown>) : {};
-    return Object.fromEntries(Object.entries(now).map(([name, value]) => [name, typeof before[name] === "string" ? (before[name]) : value]));
-  };
-  const config = { ...(made.config as unknown as Record<string, unknown>) };
-  const env = keep(old["env"], config["env"] as Record<string, string> | undefined);
-  const headers = keep(old["headers"], config["headers"] as Record<string, string> | undefined);
-  if (env) config["env"] = env;
-  if (headers) config["headers"] = headers;
-  const mine = Object.fromEntries(Object.entries(old).filter(([key]) => !GENERATED.includes(key)));
-  return { ...config, ...mine, registry: { ...record, version: made.version, package: made.kind } };
 }
 
 export async function registryUpdate(names: string[], globals: GlobalOptions, options: { registry?: string; force?: boolean }): Promise<number> {
@@ -171,11 +107,11 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
       continue;
     }
     const version = latest.server.version;
-    if (!newer(version, item.record.version)) {
+    if (!isNewerVersion(version, item.record.version)) {
       if (names.length > 0) out(`${label} is at the latest version, ${printable(item.record.version)}.`);
       continue;
     }
-    const status = retired(latest);
+    const status = retiredStatus(latest);
     if (status && !options.force) {
       warn(`${label}: its latest version, ${printable(version)}, is ${status} in ${url}; not updated (update anyway with --force)`);
       failed = true;
@@ -196,14 +132,11 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     // A project entry approved as it was stays approved as it is now: the update is the user's own.
     const before = loaded.servers[item.local];
     const wasApproved = item.scope === "project" && before?.source.file === item.file && (await isApproved(approvals, process.cwd(), before));
-    // Values for inputs the new version no longer has are dropped from the record, and said so.
-    const values = Object.fromEntries(Object.entries(item.record.values ?? {}).filter(([key]) => !made.unused?.includes(key)));
-    const { values: _given, ...rest } = item.record;
-    const record: RegistryRecord = Object.keys(values).length > 0 ? { ...rest, values } : rest;
-    const entry = merged(item.entry, made, record);
-    await edit(item.file, ["servers", item.local], entry);
+    // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
+    const { entry, dropped } = updatedEntry(item.entry, made, item.record);
+    await editOwnConfig(item.file, ["servers", item.local], entry);
     out([`Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`, ...describeAdded(made, entry as unknown as MCPServerConfig)].join("\n"));
-    if (made.unused?.length) warn(`${label}: ${printable(version)} has no input named ${made.unused.map((key) => printable(key)).join(", ")}; that value was dropped`);
+    if (dropped.length) warn(`${label}: ${printable(version)} has no input named ${dropped.map((key) => printable(key)).join(", ")}; that value was dropped`);
     if (wasApproved) await approveOwn(item.file, "project", item.local, home);
     else if (item.scope === "project") note(`"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`);
   }

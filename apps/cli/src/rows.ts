@@ -1,9 +1,57 @@
-import type { PromptRow, ResourceRow, ServerRow, ToolRow } from "@mcp/inspector";
 import { failureError, type MCPTool, type ServerStatus } from "@mcp/manager";
 import { authHint, needsAuth, tokenRefused } from "./resolve.js";
 import { sourceOf, type Session } from "./session.js";
 
-// The rows of the listing commands' --json output, which the inspector's API answers too.
+// The rows of the listing commands' --json output: the CLI's contract. `mcp inspect` gives the
+// inspector its server rows (the compiler checks they fit @mcp/inspector's `ServerRow`), and the
+// inspector's API answers the same shapes (apps/cli/test/inspect.test.ts holds them equal).
+
+/** One row of `mcp servers` (before `--json` turns `undefined` into `null`). */
+export interface ServerRow {
+  name: string;
+  transport: string;
+  /** The config file, `(embedded default)` or `(command line)`. */
+  source: string;
+  /** `connecting`, `connected`, `reconnecting`, `failed`, `disabled`, `needs authentication`, `not approved` or `invalid`. */
+  status: string;
+  tools: number | undefined;
+  connectMs: number | undefined;
+  lastError: string | undefined;
+  stderrTail?: string | undefined;
+}
+
+/** One element of `mcp tools --json`. */
+export interface ToolRow {
+  /** The model-safe name, `mcp__<server>__<tool>`. */
+  name: string;
+  server: string;
+  /** The server's own name for the tool. */
+  tool: string;
+  title: string | undefined;
+  description: string | undefined;
+  inputSchema: MCPTool["inputSchema"] | undefined;
+  outputSchema: MCPTool["outputSchema"];
+  annotations: MCPTool["annotations"];
+}
+
+/** One element of `mcp resources --json`: a resource, or a template (`uri` is then its URI template). */
+export interface ResourceRow {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string | undefined;
+  description?: string | undefined;
+  template: boolean;
+}
+
+/** One element of `mcp prompts --json`. */
+export interface PromptRow {
+  server: string;
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  arguments?: { name: string; description?: string | undefined; required?: boolean | undefined }[] | undefined;
+}
 
 /** The rows of `mcp servers --json -v` (and of the inspector's server list). */
 export function serverRows(session: Session): ServerRow[] {
@@ -31,7 +79,7 @@ export function serverRows(session: Session): ServerRow[] {
 
 /** The elements of `mcp tools --json` (and of the inspector's tool list). */
 export function toolRows(tools: MCPTool[]): ToolRow[] {
-  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema, annotations: t.annotations }));
+  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
 }
 
 /** The elements of `mcp resources --json` for the given connected servers. */

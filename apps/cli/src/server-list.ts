@@ -1,7 +1,6 @@
 import { failureCause } from "@mcp/manager";
-import type { ServerRow } from "@mcp/inspector";
 import { stderrLines } from "./failure.js";
-import { serverRows } from "./rows.js";
+import { serverRows, type ServerRow } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
 import { color, EXIT, out, printJson, shortPath } from "./ui.js";

@@ -20,7 +20,7 @@ import { sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const SHOTS = process.env["SCREENSHOTS"] === "1" ? fileURLToPath(new URL("../../inspector/screenshots/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "mcp-apps-shots-"))}/`;
+const SHOTS = process.env["SCREENSHOTS"] === "1" ? fileURLToPath(new URL("../../../packages/inspector/screenshots/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "mcp-apps-shots-"))}/`;
 const require = createRequire(import.meta.url);
 /** An example server's stdio entry (its package exports only the server module, next to it). */
 const entry = (name: string): string => join(dirname(require.resolve(`@modelcontextprotocol/server-basic-${name}`)), "index.js");

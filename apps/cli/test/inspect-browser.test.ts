@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // `mcp inspect` in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core;
 // nothing downloads a browser) against the embedded default server and a config of several servers.
-// Each view is screenshotted (for apps/inspector's README with `pnpm screenshots`).
+// Each view is screenshotted (for packages/inspector's README with `pnpm screenshots`).
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 // `pnpm screenshots` (SCREENSHOTS=1) writes them where the README shows them; other runs take them too, into a temporary folder.
-const SHOTS = process.env["SCREENSHOTS"] === "1" ? fileURLToPath(new URL("../../inspector/screenshots/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "mcp-inspect-shots-"))}/`;
+const SHOTS = process.env["SCREENSHOTS"] === "1" ? fileURLToPath(new URL("../../../packages/inspector/screenshots/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "mcp-inspect-shots-"))}/`;
 
 let box: Sandbox;
 let inspector: RunningInspector;

@@ -91,9 +91,12 @@ export function traceRequests(api: TracingApi, connection: TracedConnection, req
     const span = tracer.startSpan(typeof target === "string" ? `${method} ${target}` : method, { kind: SPAN_KIND_CLIENT, attributes }, api.context.active());
     const carrier: Record<string, string> = {};
     api.propagation.inject(api.trace.setSpan(api.context.active(), span), carrier);
-    const traced = carrier["traceparent"] === undefined ? params : withMeta(params, pick(carrier, ["traceparent", "tracestate", "baggage"]));
+    const context = carrier["traceparent"] === undefined ? undefined : pick(carrier, ["traceparent", "tracestate"]);
+    const traced = context === undefined ? params : withMeta(params, pick(carrier, ["traceparent", "tracestate", "baggage"]));
+    // Over HTTP (2026-07-28) the same context goes in the request's headers, unless the request gives its own.
+    const sent = context === undefined ? options : { ...options, headers: { ...context, ...options?.headers } };
     try {
-      const result = await request<T>(method, traced, options);
+      const result = await request<T>(method, traced, sent);
       if (method === "tools/call" && (result as { isError?: unknown } | undefined)?.isError === true) {
         span.setAttribute("error.type", "tool_error");
         span.setStatus({ code: STATUS_ERROR, message: "the tool reported an error (isError)" });

@@ -69,6 +69,9 @@ describe("OpenTelemetry", () => {
       expect(call.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "add", "mcp.server.name": "v2", "mcp.protocol.version": conn.protocolVersion, "network.transport": "tcp" });
       expect(call.status.code).toBe(SpanStatusCode.UNSET);
       expect(metaOf("tools/call")["traceparent"]).toBe(`00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
+      // 2026-07-28 over HTTP: the same context in the request's traceparent header too.
+      const header = server.requests.filter((r) => r.body.includes('"method":"tools/call"')).at(-1)!.headers.traceparent;
+      expect(header).toBe(protocol ? undefined : `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
     });
   }
 

@@ -6,6 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { InvalidConfigError } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { checkCredentials, UpstreamAuth, type UpstreamCredentials } from "./exchange.js";
 import { Gateway, type GatewayOptions } from "./gateway.js";
 import { bindHandlers, type GatewayHandlers } from "./handlers.js";
 import { bearerTokens, createHttpHandler, type Authenticate, type HttpHandlerOptions } from "./http.js";
@@ -16,7 +17,7 @@ import { withOperations, type OperationsOptions } from "./ops.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
-export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers">, Omit<HttpHandlerOptions, "authenticate"> {
+export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers" | "upstreamAuth">, Omit<HttpHandlerOptions, "authenticate"> {
   /**
    * The handlers the manager was made with ({@link gatewayHandlers}): without them the manager's
    * servers cannot ask the gateway's callers anything (and do not, as the manager does not offer it).
@@ -38,6 +39,16 @@ export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers">, O
    * Serves the protected resource metadata at `/.well-known/oauth-protected-resource[/<path>]`.
    */
   oidc?: OidcOptions | undefined;
+  /**
+   * How each upstream server named here is reached for a caller signed in through `oidc` (a server
+   * not named is `shared`): `{ mode: "shared" }`, with the credentials of its own config (the same
+   * for every caller); or `{ mode: "exchange", … }` (HTTP servers), each user's own token for it,
+   * got by RFC 8693 token exchange of the caller's access token at the issuer, kept per user until
+   * it expires, sent on that user's own connection to the server (see {@link ExchangeCredentials}).
+   * The caller's own token is never sent upstream. A caller of a static token has nothing to exchange:
+   * its calls to such a server fail.
+   */
+  credentials?: Readonly<Record<string, UpstreamCredentials>> | undefined;
   /** `/healthz`, `/readyz` and `/metrics` (see {@link OperationsOptions}); none by default. */
   operations?: OperationsOptions | undefined;
 }
@@ -76,10 +87,20 @@ export interface McpGateway {
   close(): Promise<void>;
 }
 
-/** Static tokens first (machines), then the issuer's JWTs (people); with no issuer, the static tokens alone. */
-function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined): Authenticate {
+/**
+ * Static tokens first (machines), then the issuer's JWTs (people); with no issuer, the static tokens
+ * alone. With servers taking each user's own credentials, a user's token is kept to exchange.
+ */
+function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined, upstream: UpstreamAuth | undefined): Authenticate {
   if (!oidc) return tokens;
-  return async (req) => (await tokens(req)) ?? oidc.authenticate(req);
+  if (!upstream) return async (req) => (await tokens(req)) ?? oidc.authenticate(req);
+  return async (req) => {
+    const machine = await tokens(req);
+    if (machine) return machine;
+    const caller = await oidc.authenticate(req);
+    upstream.note(caller.id, req.headers.authorization!.slice(7).trim());
+    return caller;
+  };
 }
 
 /** The caller of a stdio connection when none is named. */
@@ -101,16 +122,18 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
   // Metrics are counted from the audit entries: with both, each entry goes to both.
   const given = options.audit;
   const audit = metrics && given ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry)) : (metrics?.record ?? given);
-  // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
-  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit });
-  if (options.handlers) bindHandlers(options.handlers, core);
+  checkCredentials(options.credentials ?? {}, options.oidc?.issuer);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
-  const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc);
+  const exchanging = oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange") ? new UpstreamAuth(options.credentials!, () => oidc.tokenEndpoint()) : undefined;
+  // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
+  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit, upstreamAuth: exchanging });
+  if (options.handlers) bindHandlers(options.handlers, core);
+  const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc, exchanging);
   const http = createHttpHandler(core, { ...options, authenticate });
   const stats = (): GatewayStats => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size });
   const front =
     oidc || metrics || options.operations?.probes
-      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats() }) })
+      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats(), in_flight: core.inflight.size, ...(exchanging ? { exchanged_tokens: exchanging.held } : {}) }) })
       : http;
   const stdio = new Set<{ close(): Promise<void> }>();
   return {

@@ -7,13 +7,15 @@ import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
 import { InFlight, type Asker } from "./inflight.js";
-import { Lanes, tiesMessages, type LaneHandlers } from "./lanes.js";
+import { Lanes, tiesMessages } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
 import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 import { watchHeld } from "./held.js";
+import type { UpstreamAuth } from "./exchange.js";
+import type { GatewayTracing } from "./spans.js";
 
 /** Options of {@link Gateway}. */
 export interface GatewayOptions {
@@ -32,11 +34,7 @@ export interface GatewayOptions {
   connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport" | "onSampling" | "onElicitation" | "roots"> | undefined;
   /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
   laneIdleMs?: number | undefined;
-  /**
-   * Most requests one caller may have in flight upstream at once when there are several callers
-   * (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every
-   * connection to a shared server. Default 16.
-   */
+  /** Most requests one caller may have in flight upstream at once when there are several callers (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every connection to a shared server. Default 16. */
   maxInFlightPerCaller?: number | undefined;
   /** Views by name (see `views.ts`): served at `<path>/view/<name>`, and to callers whose `view` names them. */
   views?: ReadonlyMap<string, View> | undefined;
@@ -48,12 +46,12 @@ export interface GatewayOptions {
   auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
-  /**
-   * Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path
-   * of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's
-   * pipeline (see fast.ts). Default true; false sends every request through the SDK server.
-   */
+  /** Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline (see fast.ts). Default true; false sends every request through the SDK server. */
   fastPath?: boolean | undefined;
+  /** Servers reached with each signed-in user's own exchanged token, on that user's own connection (see exchange.ts). */
+  upstreamAuth?: UpstreamAuth | undefined;
+  /** An OpenTelemetry API (`@opentelemetry/api`, or one of its shape): a server span per tool call, the caller's trace continued (see spans.ts). */
+  tracing?: GatewayTracing | undefined;
 }
 
 /** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
@@ -100,6 +98,7 @@ export class Gateway {
   readonly views: ReadonlyMap<string, View>;
   readonly toolSearch: boolean;
   readonly fastPath: boolean;
+  readonly tracing: GatewayTracing | undefined;
   readonly #audit: AuditSink | undefined;
   readonly #auditKey: string | Uint8Array;
   readonly warn: (message: string) => void;
@@ -124,14 +123,22 @@ export class Gateway {
     this.views = options.views ?? new Map();
     this.toolSearch = options.toolSearch === true;
     this.fastPath = options.fastPath !== false;
+    this.tracing = options.tracing;
     this.#audit = options.audit;
     this.#auditKey = options.auditKey ?? randomAuditKey();
     const connect = options.connect ?? {};
     this.lanes = new Lanes({
       idleMs: options.laneIdleMs,
-      handlers: (server, caller) => this.#handlers(server, caller),
-      // The caller's own connection: the manager's config (credentials included) and era.
-      open: (server, shared, handlers) => connectToServer(server, shared.config, { ...connect, applyElicitationDefaults: false, protocol: "2025", ...handlers }),
+      auth: options.upstreamAuth,
+      // What a caller's own connection's server sends that nothing ties is that caller's.
+      handlers: (server, caller) => ({
+        onLog: (message, context) => this.#log(server, message, context, caller),
+        onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
+        onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
+        roots: (context) => this.#roots(server, context, caller),
+      }),
+      // The caller's own connection: the manager's config (credentials included, or the caller's own exchanged) and era.
+      open: (server, config, era, handlers) => connectToServer(server, config, { ...connect, applyElicitationDefaults: false, protocol: era === "2025" ? "2025" : "auto", ...handlers }),
     });
     this.#off.push(
       manager.onToolsChanged(() => {
@@ -262,16 +269,6 @@ export class Gateway {
   onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context, this.#sole) as Promise<never>;
   onRoots = (server: string, context: RequestContext): Promise<{ uri: string; name?: string }[]> => this.#roots(server, context, this.#sole);
 
-  /** The handlers of a caller's own connection to `server`: what nothing ties is that caller's. */
-  #handlers(server: string, caller: Caller): Omit<LaneHandlers, "onClose"> {
-    return {
-      onLog: (message, context) => this.#log(server, message, context, caller),
-      onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
-      onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
-      roots: (context) => this.#roots(server, context, caller),
-    };
-  }
-
   /**
    * Whose request a server's message is about: the request it arrived tied to, or else the latest
    * request to that server of the connection's owner; with no owner, nobody's.
@@ -351,9 +348,11 @@ export class Gateway {
       const leave = this.inflight.enter(server, asker);
       try {
         const options: RequestOptions = { signal, relatedTo: asker };
-        if (this.#sole !== undefined) return await work({ signal, round, lane: undefined, options });
+        // A server taking each user's own credentials is reached on the user's own connection, always.
+        const own = this.lanes.owns(server);
+        if (this.#sole !== undefined && !own) return await work({ signal, round, lane: undefined, options });
         const shared = await this.manager.waitForConnection(server, signal);
-        if (tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
+        if (!own && tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
         return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }));
       } finally {
         leave();

@@ -1,4 +1,6 @@
 export { createGateway, STDIO_CALLER, type CreateGatewayOptions, type GatewayStats, type GatewayStdioOptions, type McpGateway } from "./create.js";
+export type { ExchangeCredentials, UpstreamCredentials } from "./exchange.js";
+export type { GatewaySpan, GatewayTracing } from "./spans.js";
 export { gatewayHandlers, type GatewayHandlers } from "./handlers.js";
 export { bearerTokens, isLoopback, type Authenticate } from "./http.js";
 export { guardConnections, type ConnectionGuard, type ConnectionLimits } from "./connections.js";

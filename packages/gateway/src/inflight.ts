@@ -23,6 +23,12 @@ export class InFlight {
   readonly #lists = new Map<string, Asker[]>();
   /** Per caller id: its requests in flight, to every server. */
   readonly #counts = new Map<string, number>();
+  #total = 0;
+
+  /** How many requests are in flight upstream now, of every caller. */
+  get size(): number {
+    return this.#total;
+  }
 
   /** Registers `asker` while a request to `server` runs; call the returned function when it ends. */
   enter(server: string, asker: Asker): () => void {
@@ -32,10 +38,12 @@ export class InFlight {
     list.push(asker);
     const id = asker.caller.id;
     this.#counts.set(id, (this.#counts.get(id) ?? 0) + 1);
+    this.#total++;
     let left = false;
     return () => {
       if (left) return;
       left = true;
+      this.#total--;
       list.splice(list.indexOf(asker), 1);
       if (list.length === 0 && this.#lists.get(key) === list) this.#lists.delete(key);
       const count = (this.#counts.get(id) ?? 1) - 1;

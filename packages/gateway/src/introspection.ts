@@ -26,7 +26,7 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /** RFC 6749 §2.3.1: the client id and secret are form-encoded, then joined for HTTP Basic. */
-function basic(id: string, secret: string): string {
+export function basic(id: string, secret: string): string {
   const encode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2);
   return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString("base64")}`;
 }

@@ -6,6 +6,7 @@
 
 import type { ConnectOptions, MCPServerConnection } from "@mcp/client";
 import type { Caller } from "./policy.js";
+import type { UpstreamAuth } from "./exchange.js";
 
 /** How long a caller's own connection stays open with nothing in flight. */
 export const LANE_IDLE_MS = 5 * 60_000;
@@ -15,8 +16,10 @@ export type LaneHandlers = Pick<ConnectOptions, "onSampling" | "onElicitation" |
 
 /** Options of {@link Lanes}. */
 export interface LanesOptions {
-  /** Opens a caller's own connection to `server`, like `shared` (its config, its era), with `handlers`. */
-  open(server: string, shared: MCPServerConnection, handlers: LaneHandlers): Promise<MCPServerConnection>;
+  /** Opens a caller's own connection to `server` with `config` (`shared`'s, or with the caller's own credentials), in `era`, with `handlers`. */
+  open(server: string, config: MCPServerConnection["config"], era: MCPServerConnection["era"], handlers: LaneHandlers): Promise<MCPServerConnection>;
+  /** Servers reached with each user's own exchanged credentials: every caller has its own connection to them. */
+  auth?: UpstreamAuth | undefined;
   /** The handlers of `caller`'s connection to `server`. */
   handlers(server: string, caller: Caller): Omit<LaneHandlers, "onClose">;
   idleMs?: number | undefined;
@@ -49,6 +52,11 @@ export class Lanes {
   constructor(options: LanesOptions) {
     this.#options = options;
     this.#idleMs = options.idleMs ?? LANE_IDLE_MS;
+  }
+
+  /** Whether every caller reaches `server` on a connection of its own, with its own credentials. */
+  owns(server: string): boolean {
+    return this.#options.auth?.has(server) === true;
   }
 
   /** How many caller connections are open or opening. */
@@ -87,7 +95,9 @@ export class Lanes {
       clearTimeout(lane.timer);
       this.#lanes.delete(key);
     };
-    const connection = this.#options.open(server, shared, { ...this.#options.handlers(server, caller), onClose: forget });
+    const auth = this.#options.auth;
+    // A throw (the server is not an HTTP one) fails the opening, as an unreachable server does.
+    const connection = Promise.resolve().then(() => this.#options.open(server, auth?.has(server) ? auth.config(server, shared.config, caller.id) : shared.config, shared.era, { ...this.#options.handlers(server, caller), onClose: forget }));
     const lane: Lane = { connection, busy: 0, timer: undefined };
     connection.catch(forget);
     this.#lanes.set(key, lane);

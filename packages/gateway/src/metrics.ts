@@ -24,17 +24,29 @@ function label(value: string): string {
 /** The states a server may be in, each written for every server (1 for its state, 0 for the others). */
 const STATES = ["idle", "connecting", "connected", "reconnecting", "failed", "disabled", "not-approved"] as const;
 
+/** The help line of each gauge of what a gateway holds (`GatewayStats` and more). */
+const HOLDS: Record<string, string> = {
+  sessions: "2025-era sessions held here.",
+  lanes: "Callers' own upstream connections, open or opening.",
+  connections: "Server instances with a connection of their own (stdio connections and 2025 sessions).",
+  rounds: "2026-07-28 upstream requests waiting for their caller to come back with an answer.",
+  in_flight: "Requests in flight upstream now, of every caller.",
+  exchanged_tokens: "Users' own upstream tokens kept (token exchange).",
+};
+
 /** What a gateway counts: fed its audit entries by {@link GatewayMetrics.record}, written by {@link GatewayMetrics.render}. */
 export class GatewayMetrics {
   readonly #requests = new Map<string, number>();
   readonly #errors = new Map<string, number>();
   readonly #latency = new Map<string, Histogram>();
   readonly #seen = new Set<string>();
+  readonly #limited = new Map<string, number>();
 
   /** Counts one audit entry (an `AuditSink`). */
   readonly record = (entry: AuditEntry): void => {
     if (entry.decision === "held") return;
     const method = this.#bounded(`method:${entry.method ?? "none"}`, entry.method ?? "none");
+    if (entry.decision === "rate-limited") this.#limited.set(`method="${label(method)}"`, (this.#limited.get(`method="${label(method)}"`) ?? 0) + 1);
     const outcome = entry.outcome ?? "none";
     const key = `method="${label(method)}",decision="${entry.decision}",outcome="${outcome}"`;
     this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
@@ -71,6 +83,7 @@ export class GatewayMetrics {
     };
     counter("mcp_gateway_requests_total", "Requests handled, by JSON-RPC method, decision and outcome.", this.#requests);
     counter("mcp_gateway_errors_total", "Requests refused or failed, by JSON-RPC method and reason.", this.#errors);
+    counter("mcp_gateway_rate_limited_total", "Requests refused by a caller's rate limit, by JSON-RPC method.", this.#limited);
     lines.push("# HELP mcp_gateway_tool_call_duration_seconds Latency of allowed tool calls, by tool (<server>__<tool>).", "# TYPE mcp_gateway_tool_call_duration_seconds histogram");
     for (const [tool, h] of this.#latency) {
       const t = `tool="${label(tool)}"`;
@@ -83,8 +96,9 @@ export class GatewayMetrics {
     }
     lines.push("# HELP mcp_gateway_upstream_tools Tools each upstream server offers.", "# TYPE mcp_gateway_upstream_tools gauge");
     for (const status of manager.getStatuses()) lines.push(`mcp_gateway_upstream_tools{server="${label(status.name)}"} ${status.toolCount}`);
+    lines.push("# HELP mcp_gateway_held_tools Tools held for approval (their definition changed since approved, or new): served to nobody.", "# TYPE mcp_gateway_held_tools gauge", `mcp_gateway_held_tools ${manager.pins.held().length}`);
     for (const [name, value] of Object.entries(holds)) {
-      lines.push(`# HELP mcp_gateway_${name} What the gateway holds now: ${name}.`, `# TYPE mcp_gateway_${name} gauge`, `mcp_gateway_${name} ${value}`);
+      lines.push(`# HELP mcp_gateway_${name} ${HOLDS[name] ?? `What the gateway holds now: ${name}.`}`, `# TYPE mcp_gateway_${name} gauge`, `mcp_gateway_${name} ${value}`);
     }
     return `${lines.join("\n")}\n`;
   }

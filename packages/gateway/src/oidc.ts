@@ -109,6 +109,7 @@ interface IssuerMetadata {
   issuer: string;
   jwks_uri?: string | undefined;
   introspection_endpoint?: string | undefined;
+  token_endpoint?: string | undefined;
 }
 
 /** The issuer's metadata: OpenID discovery (the issuer's path, then `/.well-known/…`), else RFC 8414 (path inserted). */
@@ -128,7 +129,7 @@ async function discover(issuer: string, signal: AbortSignal): Promise<IssuerMeta
       // RFC 8414 §3.3: the metadata's issuer must be the one asked about, or it is another's.
       if (metadata.issuer !== issuer) throw new Error(`${place} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
       if (typeof metadata.jwks_uri !== "string" && typeof metadata.introspection_endpoint !== "string") throw new Error(`${place} has no jwks_uri`);
-      return { issuer, jwks_uri: metadata.jwks_uri, introspection_endpoint: metadata.introspection_endpoint };
+      return { issuer, jwks_uri: metadata.jwks_uri, introspection_endpoint: metadata.introspection_endpoint, token_endpoint: metadata.token_endpoint };
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -145,6 +146,8 @@ export interface OidcAuth {
   readonly metadataUrl: string;
   /** The protected resource metadata document. */
   metadata(): Record<string, unknown>;
+  /** The issuer's token endpoint (from its metadata), for token exchange. */
+  tokenEndpoint(): Promise<string>;
 }
 
 /**
@@ -292,6 +295,11 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     authenticate,
     resource,
     metadataUrl,
+    tokenEndpoint: async () => {
+      const { token_endpoint } = await issuerMetadata();
+      if (typeof token_endpoint !== "string") throw new Error(`the issuer ${options.issuer} names no token_endpoint`);
+      return token_endpoint;
+    },
     metadata: () => ({
       resource,
       authorization_servers: [options.issuer],

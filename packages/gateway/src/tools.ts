@@ -8,6 +8,7 @@ import { ProtocolError, type Server, type ServerContext } from "@modelcontextpro
 import type { Note } from "./audit.js";
 import { UPSTREAM_TIMEOUT_MS, type Gateway, type Scope } from "./gateway.js";
 import { allowed, SEPARATOR, splitName } from "./policy.js";
+import { inSpan } from "./spans.js";
 import { realName, viewName, viewShows } from "./views.js";
 
 type Params = Record<string, unknown>;
@@ -126,14 +127,15 @@ export async function callTool(gateway: Gateway, scope: Scope, server: Server | 
   await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
   // Progress is sent in order, and all of it before the result.
   let sent: Promise<void> = Promise.resolve();
-  const result = await gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
+  const call = (): Promise<unknown> => gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
     const { round } = upstream;
     const token = round().mcpReq._meta?.progressToken;
     const options: ToolCallOptions = {
       ...upstream.options,
       timeout: UPSTREAM_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
-      ...(scope.trace ? { headers: { ...scope.trace } } : {}),
+      // With the gateway's own spans, @mcp/client sends its span's context instead (a child of the gateway's).
+      ...(scope.trace && !gateway.tracing ? { headers: { ...scope.trace } } : {}),
       onProgress: (progress) => {
         const now = round();
         const progressToken = now.mcpReq._meta?.progressToken ?? token;
@@ -146,6 +148,8 @@ export async function callTool(gateway: Gateway, scope: Scope, server: Server | 
     await sent;
     return answer;
   }, note);
+  // With tracing, the call goes upstream inside the gateway's span (the caller's trace continued).
+  const result = await (gateway.tracing ? inSpan(gateway.tracing, scope.trace, String(params["name"]), { "mcp.server.name": tool.serverName }, call) : call());
   return project(ownMeta(result as Params), tool.outputSchema);
 }
 

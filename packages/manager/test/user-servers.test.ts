@@ -68,7 +68,7 @@ describe("a user's own stdio server, started from inside a repository that ships
 
   it("bun x <pkg> (bunx) starts in the user's home too", async (context) => {
     const bun = bunBinary();
-    if (!bun) return context.skip(); // tools/runtimes installs bun with the workspace; without it there is no bunx to run
+    if (!bun) return context.skip(); // `pnpm run runtimes` installs bun (tools/runtimes/binaries; `pnpm run ci` does); without it there is no bunx to run
     const { home, repo } = box();
     userConfig(home, { everything: { command: bun, args: ["x", EVERYTHING_PACKAGE], timeout: 45_000 } });
     const outcome = await discoverIn(repo.root, home);

@@ -48,6 +48,12 @@ export function registryStatus(entry: RegistryEntry): RegistryStatus | undefined
   return status === "active" || status === "deprecated" || status === "deleted" ? status : undefined;
 }
 
+/** `deprecated` or `deleted` when the registry says so (an entry to warn about); `undefined` otherwise. */
+export function retiredStatus(entry: RegistryEntry): "deprecated" | "deleted" | undefined {
+  const status = registryStatus(entry);
+  return status === "deprecated" || status === "deleted" ? status : undefined;
+}
+
 /** Printable text from a server: control characters out, length bounded. */
 function snippet(text: string, max = 200): string {
   // eslint-disable-next-line no-control-regex

@@ -1,12 +1,11 @@
 // `StdioTransport`: spawning the server, framing its messages, the write queue, its lifecycle.
-import { spawn, type ChildProcess } from "node:child_process";
-import { InvalidConfigError, JsonRpcEndpoint, MessageTooLargeError, ParseError, toError, TransportClosedError, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import type { ChildProcess } from "node:child_process";
+import { InvalidConfigError, JsonRpcEndpoint, MessageTooLargeError, ParseError, TransportClosedError, toError, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
 import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { checkStdioNumbers, stdioCommandProblems, type StdioTransportConfig } from "./config.js";
-import { buildChildEnv } from "./env.js";
+import { spawnServer, started } from "./child.js";
 import { endProcessTree, forgetChild, runNow, signalGroup, watchChild } from "./process-tree.js";
 import { SpawnError } from "./spawn-error.js";
-import { spawnTarget, type WindowsSpawn } from "./windows.js";
 import { LineDecoder } from "./line-decoder.js";
 import { ByteRing } from "./ring-buffer.js";
 
@@ -111,27 +110,15 @@ export class StdioTransport implements MCPTransport {
   async connect(): Promise<void> {
     if (this.#state !== "new") throw new Error("StdioTransport.connect() can be called only once");
     this.#state = "connecting";
-    const { command, args = [], cwd, stderr = "pipe" } = this.config;
-    const env = buildChildEnv(this.config.env, this.config.inheritEnv === true, this.config.parentEnv ?? process.env);
-    let target: WindowsSpawn;
+    let child: ChildProcess;
     try {
-      target = spawnTarget(command, args, env, process.platform, undefined, cwd); // Windows: PATHEXT, and `.cmd` shims through cmd.exe, escaped
-    } catch (error) {
+      child = spawnServer(this.config);
+    } catch (refused) {
+      if (!(refused instanceof SpawnError)) throw refused;
       this.#state = "closed";
-      const refused = new SpawnError(command, Object.assign(toError(error), { code: "EINVAL" }), this.config.serverName);
       this.#endpoint.close(new TransportClosedError({ cause: refused }));
       throw refused;
     }
-    const child = spawn(target.file, target.args, {
-      cwd,
-      env,
-      windowsVerbatimArguments: target.windowsVerbatimArguments,
-      stdio: ["pipe", "pipe", stderr],
-      // Its own process group, so close() can end the whole tree (npx, sh -c, uvx …).
-      detached: process.platform !== "win32",
-      windowsHide: true,
-      shell: false,
-    });
     this.#child = child;
     // Watched from the start, so a close() that arrives while the child is still starting can wait
     // for its exit (and escalate to SIGTERM and SIGKILL) like any other.
@@ -147,18 +134,7 @@ export class StdioTransport implements MCPTransport {
     }
 
     try {
-      await new Promise<void>((resolve, reject) => {
-        const onSpawn = (): void => {
-          child.off("error", onError);
-          resolve();
-        };
-        const onError = (error: NodeJS.ErrnoException): void => {
-          child.off("spawn", onSpawn);
-          reject(new SpawnError(command, error, this.config.serverName));
-        };
-        child.once("spawn", onSpawn);
-        child.once("error", onError);
-      });
+      await started(child, this.config);
     } catch (error) {
       const wasClosing = this.#state !== "connecting";
       this.#state = "closed";

@@ -1,5 +1,5 @@
-// The runtime matrix: Node 22 and 24, Bun and Deno, each binary from its npm package (installed by
-// `pnpm install`, see package.json). On each: the example (apps/example, stdio, server-everything
+// The runtime matrix: Node 22 and 24, Bun and Deno, each binary from its npm package (installed in
+// binaries/ by `pnpm run runtimes`, see binaries/package.json). On each: the example (apps/example, stdio, server-everything
 // started with that runtime), and src/smoke.mjs (@mcp/manager with a stdio and an HTTP server, a
 // reconnect) run from the published layout: the packages packed as `npm publish` would ship them
 // and installed with npm into a project of their own, as a user gets them.
@@ -15,15 +15,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 const require = createRequire(import.meta.url);
 const pkgDir = (name: string): string => dirname(require.resolve(`${name}/package.json`));
+// The runtimes, installed by `pnpm run runtimes` (`pnpm test:matrix` does it first), not by the workspace's install.
+const binaries = join(repo, "tools/runtimes/binaries/node_modules");
 
 /** Each runtime: how to run a script, as a user would type it. */
 const RUNTIMES: Record<string, string[]> = {
-  "Node 22": [join(pkgDir("node22"), "bin", "node")],
-  "Node 24": [join(pkgDir("node24"), "bin", "node")],
-  "Bun": [join(pkgDir("bun"), "bin", "bun.exe")],
+  "Node 22": [join(binaries, "node22", "bin", "node")],
+  "Node 24": [join(binaries, "node24", "bin", "node")],
+  "Bun": [join(binaries, "bun", "bin", "bun.exe")],
   // No flag beyond the permissions the stack uses (homedir: the default token and cache folders).
-  "Deno": [join(pkgDir("deno"), "deno"), "run", "--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-run", "--allow-sys=homedir"],
+  "Deno": [join(binaries, "deno", "deno"), "run", "--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-run", "--allow-sys=homedir"],
 };
+for (const [name, [binary]] of Object.entries(RUNTIMES)) if (!existsSync(binary!)) throw new Error(`${name}: ${binary} is not installed; run \`pnpm run runtimes\` (pnpm test:matrix does)`);
 const PACKAGES = ["jsonrpc", "transport-stdio", "transport-http", "oauth", "client", "manager", "lite"];
 
 let layout: string;

@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 export const EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything";
 export const EVERYTHING_BIN = "mcp-server-everything";
 
-/** The real bun binary the runtime matrix installs (`tools/runtimes`), for `bun x`; undefined when it is not installed. */
+/** The real bun binary `pnpm run runtimes` installs (`tools/runtimes/binaries`), for `bun x`; undefined when it is not installed. */
 export function bunBinary(): string | undefined {
-  const bun = fileURLToPath(new URL("../../runtimes/node_modules/.bin/bun", import.meta.url));
+  const bun = fileURLToPath(new URL("../../runtimes/binaries/node_modules/.bin/bun", import.meta.url));
   return existsSync(bun) ? bun : undefined;
 }
 

@@ -34,6 +34,8 @@ export interface TestIdp {
   readonly keyFetches: number;
   /** How many times its introspection endpoint was asked. */
   readonly introspections: number;
+  /** How many token exchanges (RFC 8693) it answered with a token. */
+  readonly exchanges: number;
   /** Revokes `token` of client `id` at its revocation endpoint (RFC 7009). */
   revoke(id: string, token: string): Promise<void>;
   stop(): Promise<void>;
@@ -53,9 +55,30 @@ export interface IdpOptions {
   groups?: Record<string, readonly string[]>;
   /** Issue opaque access tokens (introspected) instead of JWTs. */
   opaque?: boolean;
+  /**
+   * Client ids allowed RFC 8693 token exchange (secret as for `clients`): an active access token
+   * of this provider (`subject_token`) for a JWT access token of the same subject for `audience`
+   * (or `resource`), with `act.sub` the exchanging client, living `ttlSeconds` (default 120 s).
+   */
+  exchange?: { clients: readonly string[]; ttlSeconds?: number };
 }
 
-type ProviderClass = new (issuer: string, config: Record<string, unknown>) => { callback(): (req: unknown, res: unknown) => void };
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+
+interface ProviderModels {
+  AccessToken: { find(value: string): Promise<{ accountId?: string; clientId?: string } | undefined> } & (new (values: Record<string, unknown>) => { resourceServer: unknown; expiration: number; save(): Promise<string> });
+  ClientCredentials: { find(value: string): Promise<{ clientId?: string } | undefined> };
+  ResourceServer: new (identifier: string, info: Record<string, unknown>) => unknown;
+  Client: { adapter: { upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> } };
+  registerGrantType(name: string, handler: (ctx: ExchangeContext) => Promise<void>, params: string[]): void;
+}
+interface ExchangeContext {
+  oidc: { params: Record<string, string | undefined>; client: { clientId: string } };
+  status: number;
+  body: unknown;
+}
+
+type ProviderClass = new (issuer: string, config: Record<string, unknown>) => ProviderModels & { callback(): (req: unknown, res: unknown) => void };
 
 /**
  * Follows the provider's redirects with a cookie jar, answering its login form (as `login`) and
@@ -110,6 +133,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
   const key = signingKey(options.alg);
   let keyFetches = 0;
   let introspections = 0;
+  let exchanges = 0;
   const ref: { handler?: (req: unknown, res: unknown) => void } = {};
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith("/jwks")) keyFetches++;
@@ -119,8 +143,7 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const secretOf = (id: string): string => `${id}-secret-0123456789`;
-  const make = (keys: PrivateJwk[]) =>
-    new Provider(issuer, {
+  const make = (keys: PrivateJwk[]) => withExchange(keys[0]!.alg, new Provider(issuer, {
       jwks: { keys },
       cookies: { keys: [randomBytes(16).toString("hex")] },
       // Registered clients (dynamic registration) sign ID tokens with the one key there is.
@@ -147,12 +170,40 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
           }),
         },
       },
-      extraTokenClaims: (_ctx: unknown, token: { accountId?: string }) => (token.accountId ? { groups: options.groups?.[token.accountId] ?? [] } : undefined),
+      // An exchanged token names the client that acted for its subject (RFC 8693 §4.1).
+      extraTokenClaims: (_ctx: unknown, token: { accountId?: string; gty?: string; clientId?: string }) => (token.accountId ? { groups: options.groups?.[token.accountId] ?? [], ...(token.gty === "token-exchange" ? { act: { sub: token.clientId } } : {}) } : undefined),
       pkce: { required: () => true },
       ttl: { ClientCredentials: options.ttlSeconds ?? 300, AccessToken: options.ttlSeconds ?? 300, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, RefreshToken: 3600, Session: 600 },
-    });
+    }));
+  // RFC 8693 is no built-in grant of oidc-provider: it is registered here, as its docs show for extension grants.
+  const withExchange = (alg: string, provider: InstanceType<ProviderClass>): InstanceType<ProviderClass> => {
+    if (!options.exchange) return provider;
+    const ttl = options.exchange.ttlSeconds ?? 120;
+    provider.registerGrantType(TOKEN_EXCHANGE, async (ctx) => {
+      const { subject_token: subjectToken, subject_token_type: type, audience, resource } = ctx.oidc.params;
+      const refuse = (error: string, description: string): void => {
+        ctx.status = 400;
+        ctx.body = { error, error_description: description };
+      };
+      if (type !== "urn:ietf:params:oauth:token-type:access_token" || !subjectToken) return refuse("invalid_request", "subject_token must be an access token");
+      const target = audience ?? resource;
+      if (!target) return refuse("invalid_target", "audience or resource is required");
+      const subject = (await provider.AccessToken.find(subjectToken)) ?? (await provider.ClientCredentials.find(subjectToken));
+      const sub = subject && ("accountId" in subject && subject.accountId ? subject.accountId : subject.clientId);
+      if (!sub) return refuse("invalid_grant", "subject_token is not active");
+      const token = new provider.AccessToken({ accountId: sub, client: ctx.oidc.client, scope: scopes.join(" "), gty: "token-exchange", grantId: `exchange-${randomBytes(8).toString("hex")}` });
+      token.resourceServer = new provider.ResourceServer(target, { scope: scopes.join(" "), audience: target, accessTokenTTL: ttl, accessTokenFormat: "jwt", jwt: { sign: { alg } } });
+      const value = await token.save();
+      exchanges++;
+      ctx.body = { access_token: value, issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "Bearer", expires_in: token.expiration };
+    }, ["subject_token", "subject_token_type", "actor_token", "actor_token_type", "requested_token_type", "audience", "resource", "scope"]);
+    return provider;
+  };
   let current = key;
-  ref.handler = make([key]).callback();
+  const first = make([key]);
+  // Registered after the grant exists (a client naming an unknown grant type is refused); the in-memory store outlives a key rotation.
+  for (const id of options.exchange?.clients ?? []) await first.Client.adapter.upsert(id, { client_id: id, client_secret: secretOf(id), grant_types: [TOKEN_EXCHANGE], redirect_uris: [], response_types: [], scope: scopes.join(" "), token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: key.alg });
+  ref.handler = first.callback();
   return {
     issuer,
     get key() {
@@ -184,6 +235,9 @@ export async function startIdp(options: IdpOptions = {}): Promise<TestIdp> {
         body: new URLSearchParams({ token, token_type_hint: "access_token" }),
       });
       if (!response.ok) throw new Error(`the IdP refused the revocation: HTTP ${response.status} ${await response.text()}`);
+    },
+    get exchanges() {
+      return exchanges;
     },
     get introspections() {
       return introspections;

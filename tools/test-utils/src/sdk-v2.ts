@@ -44,9 +44,10 @@ export interface V2HttpServer {
  * The v2 server's web-standard handler on a free loopback port. `legacy: "reject"` makes it
  * 2026-07-28-only; `cors: true` lets a page on another origin call it (any origin, any request
  * header, every response header exposed; preflights answered here). `build` serves another
- * server than {@link buildV2Server}'s.
+ * server than {@link buildV2Server}'s. `authorize` checks each request's `Authorization` header:
+ * false is answered `401` (after the request is recorded).
  */
-export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean; build?: () => McpServer } = {}): Promise<V2HttpServer> {
+export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean; build?: () => McpServer; authorize?: (authorization: string | undefined) => Promise<boolean> } = {}): Promise<V2HttpServer> {
   const handler = createMcpHandler(options.build ?? (() => buildV2Server()), options.legacy ? { legacy: options.legacy } : {});
   const requests: V2HttpServer["requests"] = [];
   const http: Server = createServer((req, res) => {
@@ -63,6 +64,10 @@ export async function startV2HttpServer(options: { legacy?: "stateless" | "rejec
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString("utf8");
       requests.push({ method: req.method ?? "", headers: req.headers, body });
+      if (options.authorize && !(await options.authorize(req.headers.authorization))) {
+        res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"', "content-type": "text/plain" });
+        return void res.end("invalid token");
+      }
       const controller = new AbortController();
       res.on("close", () => controller.abort());
       const headers = new Headers();

@@ -18,6 +18,12 @@ export interface DaemonStartOptions {
   idle?: number | undefined;
   serverIdle?: number | undefined;
   keepAlive?: string[] | undefined;
+  /** Minutes a pooled server (`mcp daemon stdio`) with no host attached is kept (default 10; `MCP_POOL_IDLE_MS` in ms). */
+  poolIdle?: number | undefined;
+  /** Concurrent tool calls per pooled server (default 16; `MCP_POOL_MAX_CALLS`). */
+  poolMaxCalls?: number | undefined;
+  /** Memory a pooled server may use, in MB (default none; `MCP_POOL_MAX_RSS_MB`). */
+  poolMaxRss?: number | undefined;
 }
 
 const MINUTE = 60_000;
@@ -40,9 +46,32 @@ function duration(ms: number): string {
   return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
+/** This user's daemon socket, its folder made (or checked to be ours alone) first. */
+export function claimDaemonSocket(): string {
+  return claimSocketFolder(cacheDir(), daemonSocket());
+}
+
 /** The hidden `daemon run`: the daemon in this process. */
 export async function daemonRun(options: DaemonStartOptions): Promise<number> {
-  await runDaemon({ socket: claimSocketFolder(cacheDir(), daemonSocket()), home: home(), idleMs: (options.idle ?? 60) * MINUTE, serverIdleMs: (options.serverIdle ?? 10) * MINUTE, keepAlive: options.keepAlive ?? [] });
+  const fromEnv = (name: string): number | undefined => {
+    const value = process.env[name];
+    if (value === undefined || value === "") return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a non-negative number; got ${JSON.stringify(value)}`, EXIT.usage);
+    return n;
+  };
+  const maxRssMb = options.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
+  await runDaemon({
+    socket: claimSocketFolder(cacheDir(), daemonSocket()),
+    home: home(),
+    idleMs: (options.idle ?? 60) * MINUTE,
+    serverIdleMs: (options.serverIdle ?? 10) * MINUTE,
+    keepAlive: options.keepAlive ?? [],
+    poolIdleMs: options.poolIdle !== undefined ? options.poolIdle * MINUTE : (fromEnv("MCP_POOL_IDLE_MS") ?? 10 * MINUTE),
+    poolMaxCalls: options.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
+    // 0 or unset: no cap.
+    poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
+  });
   return EXIT.ok;
 }
 
@@ -56,6 +85,14 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
     return EXIT.ok;
   }
   if (state === "stale") note(`replacing a stale daemon socket (its daemon is gone): ${socket}`);
+  const pid = await spawnDaemon(socket, options);
+  if (globals.json) printJson({ pid, socket });
+  else out(`mcp daemon started (pid ${pid}) on ${socket}`);
+  return EXIT.ok;
+}
+
+/** Starts the daemon in the background on `socket` and resolves with its pid once it answers there. */
+export async function spawnDaemon(socket: string, options: DaemonStartOptions): Promise<number | undefined> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(join(dir, "daemon.log"), "a", 0o600);
@@ -63,15 +100,14 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
   if (options.idle !== undefined) args.push("--idle", String(options.idle));
   if (options.serverIdle !== undefined) args.push("--server-idle", String(options.serverIdle));
   if (options.keepAlive?.length) args.push("--keep-alive", options.keepAlive.join(","));
+  if (options.poolIdle !== undefined) args.push("--pool-idle", String(options.poolIdle));
+  if (options.poolMaxCalls !== undefined) args.push("--pool-max-calls", String(options.poolMaxCalls));
+  if (options.poolMaxRss !== undefined) args.push("--pool-max-rss", String(options.poolMaxRss));
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env: process.env });
   child.unref();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if ((await probe(socket, 500)) === "live") {
-      if (globals.json) printJson({ pid: child.pid, socket });
-      else out(`mcp daemon started (pid ${child.pid}) on ${socket}`);
-      return EXIT.ok;
-    }
+    if ((await probe(socket, 500)) === "live") return child.pid;
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 50));
   }

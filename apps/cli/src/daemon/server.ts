@@ -7,12 +7,14 @@
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
+import { ServerPool } from "@mcp/pool";
 import type { ConfigError, DiscoveredServer } from "@mcp/manager";
 import { failureHint } from "../live.js";
 import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
 import { CLI_VERSION, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { whyNotHere } from "./environment.js";
+import { poolRequest, type PoolHostSession } from "./pool-socket.js";
 import { makePrivateFolder } from "./private.js";
 import { Views, type DaemonServerStatus } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
@@ -26,6 +28,12 @@ export interface DaemonOptions {
   /** A server unused this long is stopped (ms), unless named in `keepAlive`. */
   serverIdleMs: number;
   keepAlive: string[];
+  /** A pooled server (`mcp daemon stdio`) with no host attached is ended after this long (ms). */
+  poolIdleMs: number;
+  /** Concurrent tool calls per pooled server. */
+  poolMaxCalls: number;
+  /** Memory a pooled server's processes may use (bytes); undefined: no cap. */
+  poolMaxRssBytes?: number | undefined;
 }
 
 /** What `status` answers. */
@@ -131,6 +139,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   if (state === "stale" && process.platform !== "win32") rmSync(options.socket, { force: true });
   const started = Date.now();
   const views = new Views({ serverIdleMs: options.serverIdleMs, keepAlive: options.keepAlive });
+  // The servers hosts share through `mcp daemon stdio` (see pool-socket.ts and @mcp/pool).
+  const pool = new ServerPool({ idleMs: options.poolIdleMs, maxConcurrentCalls: options.poolMaxCalls, maxRssBytes: options.poolMaxRssBytes, clientInfo: { name: "mcp-pool", version: CLI_VERSION } });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
@@ -194,9 +204,12 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const server = createServer((socket) => {
     clients.add(socket);
     const running = new Map<number, AbortController>();
+    // Set once a shim attached this connection to a pooled server: from then on it carries that host's messages.
+    let host: PoolHostSession | undefined;
     socket.on("error", () => {});
     socket.on("close", () => {
       clients.delete(socket);
+      host?.close();
       // The CLI went away (Ctrl-C, killed): its calls are cancelled.
       for (const controller of running.values()) controller.abort(new Error("the CLI went away"));
     });
@@ -205,7 +218,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       (message) => {
         // Asking for the status is not a use: the idle time it reports is the time since the last call.
         if (message.method === "status") return send(socket, { id: message.id, result: status() });
+        if (message.method === "pool/status" && host === undefined) return poolRequest(pool, socket, message, () => {});
         lastRequest = Date.now();
+        if (host !== undefined) return host.receive(message.mcp);
+        if (message.method?.startsWith("pool/")) return poolRequest(pool, socket, message, (session) => (host = session));
         if (message.method === "stop") {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();
@@ -252,6 +268,6 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   process.off("SIGINT", onSignal);
   for (const socket of clients) socket.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await views.closeAll();
+  await Promise.all([views.closeAll(), pool.close()]);
   if (process.platform !== "win32") rmSync(options.socket, { force: true });
 }

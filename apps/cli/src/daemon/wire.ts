@@ -15,6 +15,8 @@ export interface DaemonMessage {
   progress?: { progress: number; total?: number | undefined; message?: string | undefined };
   result?: unknown;
   error?: { message: string; exitCode: number };
+  /** A JSON-RPC message between a host (through its `mcp daemon stdio` shim) and a pooled server. */
+  mcp?: unknown;
 }
 
 /** The longest line the daemon reads (16 MiB): a request is a call's configs and words, far less. */

@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { createWriteStream } from "node:fs";
 import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, parseClaimRules, servableName, type Caller, type OidcOptions } from "@mcp/gateway";
 import { plural } from "../failure.js";
-import { readViews } from "./views.js";
+import { readServeConfig } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
@@ -186,7 +186,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   let gateway: ReturnType<typeof createGateway>;
   let audit: ReturnType<typeof auditTo> | undefined;
   try {
-    const views = await readViews(session.home, globals.config);
+    const { views, credentials } = await readServeConfig(session.home, globals.config, options.introspectionClient);
     if (options.view !== undefined) {
       if (!views.has(options.view)) throw new Error(`--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`);
       self.view = options.view;
@@ -210,6 +210,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       // One key for every replica, so their argsHash compare; none: a random one per process.
       auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
       oidc,
+      credentials,
       operations: options.http ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false } : undefined,
     });
   } catch (error) {

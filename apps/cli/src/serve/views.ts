@@ -1,24 +1,63 @@
-// The gateway's views, from our own config file: `views` beside `servers` in the user's
-// `mcp-client.json` (or the files given with --config, which then stand for it).
+// What `mcp serve` reads from our own config file besides the servers: `views` beside `servers` in
+// the user's `mcp-client.json` (or the files given with --config, which then stand for it), and
+// each server entry's `gateway` settings (how a signed-in user's requests reach it).
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseViews, type View } from "@mcp/gateway";
+import { parseViews, type UpstreamCredentials, type View } from "@mcp/gateway";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import { OWN_FILE } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { configDir } from "../session.js";
 
-/** The views of our config file(s); an unreadable file has none, a malformed `views` is an error naming it. */
-export async function readViews(home: string, files: readonly string[] | undefined): Promise<Map<string, View>> {
-  const views = new Map<string, View>();
+/** What {@link readServeConfig} finds. */
+export interface ServeConfig {
+  views: Map<string, View>;
+  /** Per server: `gateway.credentials` of its entry, `exchange`'s secret read from the environment. */
+  credentials: Record<string, UpstreamCredentials>;
+}
+
+/**
+ * A server entry's `"gateway": { "credentials": "exchange", "audience"?, "resource"?, "scope"?,
+ * "clientId"?, "clientSecretEnv"? }` (or `"credentials": "shared"`): the client id defaults to
+ * `--introspection-client`'s, the secret is read from `$<clientSecretEnv>` (default
+ * `MCP_EXCHANGE_SECRET`), never from the file.
+ */
+function credentialsOf(name: string, entry: unknown, file: string, client: string | undefined, env: NodeJS.ProcessEnv): UpstreamCredentials | undefined {
+  const gateway = (entry as { gateway?: unknown } | null)?.gateway;
+  if (gateway === undefined) return undefined;
+  const field = `servers.${name}.gateway`;
+  const bad = (why: string): InvalidConfigError => new InvalidConfigError(`${file}: ${field}${why}`, { file, field });
+  if (typeof gateway !== "object" || gateway === null) throw bad(" must be an object");
+  const g = gateway as Record<string, unknown>;
+  for (const key of ["audience", "resource", "scope", "clientId", "clientSecretEnv"]) if (g[key] !== undefined && typeof g[key] !== "string") throw bad(`.${key} must be a string`);
+  if (g["credentials"] === "shared") return { mode: "shared" };
+  if (g["credentials"] !== "exchange") throw bad(`.credentials must be "exchange" or "shared", not ${JSON.stringify(g["credentials"])}`);
+  const clientId = (g["clientId"] as string | undefined) ?? client;
+  if (!clientId) throw bad(`: "exchange" needs the gateway's clientId at the issuer (or --introspection-client)`);
+  const variable = (g["clientSecretEnv"] as string | undefined) ?? "MCP_EXCHANGE_SECRET";
+  const clientSecret = env[variable];
+  if (!clientSecret) throw bad(`: "exchange" needs the secret of client ${clientId} in $${variable}`);
+  const text = (key: string): string | undefined => g[key] as string | undefined;
+  return { mode: "exchange", clientId, clientSecret, audience: text("audience"), resource: text("resource"), scope: text("scope") };
+}
+
+/** The views and server credentials of our config file(s); an unreadable file has none, a malformed one is an error naming it. */
+export async function readServeConfig(home: string, files: readonly string[] | undefined, client?: string, env: NodeJS.ProcessEnv = process.env): Promise<ServeConfig> {
+  const found: ServeConfig = { views: new Map(), credentials: {} };
   for (const file of files?.length ? files : [join(configDir(home), OWN_FILE)]) {
     const text = await readFile(file, "utf8").catch(() => undefined);
     if (text === undefined) continue;
     const errors: ParseError[] = [];
-    const document = parse(text, errors, { allowTrailingComma: true }) as { views?: unknown } | undefined;
+    const document = parse(text, errors, { allowTrailingComma: true }) as { views?: unknown; servers?: unknown; mcpServers?: unknown } | undefined;
     if (errors.length > 0) throw new InvalidConfigError(`${file}: not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`, { file });
-    for (const [name, view] of parseViews(document?.views, file)) views.set(name, view);
+    for (const [name, view] of parseViews(document?.views, file)) found.views.set(name, view);
+    const servers = document?.servers ?? document?.mcpServers;
+    if (typeof servers !== "object" || servers === null) continue;
+    for (const [name, entry] of Object.entries(servers)) {
+      const credentials = credentialsOf(name, entry, file, client, env);
+      if (credentials) found.credentials[name] = credentials;
+    }
   }
-  return views;
+  return found;
 }

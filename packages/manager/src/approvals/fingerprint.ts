@@ -1,13 +1,15 @@
 // What a project server will run, as hashes: an approval holds these, never the config itself.
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
+import { unwrapShimConfig } from "../config/pool-text.js";
 
 /**
  * What a project server will run, as hashes: an approval holds these, never the config itself
  * (env values and headers may be secrets). One hash per part, so a changed server can say which
  * part changed. Taken over the config as loaded — `${VAR}` expanded and `envFile` merged — since
  * that is what runs: a variable's new value, or a repository's `.env` that gains `NODE_OPTIONS`,
- * changes what runs as much as an edit of the config file does.
+ * changes what runs as much as an edit of the config file does. An entry `mcp hosts pool` rewrote
+ * to run through the shim has the fingerprint of its original: pooling asks for no new approval.
  */
 export type Fingerprint = Record<string, string>;
 
@@ -37,6 +39,8 @@ function hash(salt: string, part: string, value: unknown): string {
 
 /** The fingerprint of what a server config will run, salted with the approvals file's own salt. */
 export function fingerprintOf(config: MCPServerConfig, salt: string): Fingerprint {
+  // A pooled entry (`mcp daemon stdio <name> … -- <command> [args…]`) runs what its original runs.
+  config = unwrapShimConfig(config) ?? config;
   const fields: Record<string, unknown> = { ...(config as unknown as Record<string, unknown>) };
   // `type` omitted and `"stdio"` run the same thing.
   if ("command" in config && fields["type"] === undefined) fields["type"] = "stdio";

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// The server pool's footprint: S host sessions each using the same N stdio servers, started as a
+// host starts them (the official SDK's stdio client), once directly (each session spawns each
+// server) and once through `mcp daemon stdio <server>` (one process per server in the daemon's
+// pool). Counts processes and sums their resident memory (VmRSS from /proc, each process tree
+// whole); then the latency of a new session's connect and of its first tool call, direct against
+// pooled (the server already running in the pool). Linux only (/proc).
+//   node apps/bench/src/pool-footprint.mjs            prints the section
+//   node apps/bench/src/pool-footprint.mjs --write    … and rewrites it in docs/benchmarks.md
+//   options: --sessions N (default 5), --runs N (latency, default 7), --smoke
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { processTree, rssOf } from "@mcp/pool";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { parseBenchArgs, printSection } from "./bench-args.mjs";
+import { cli, root } from "./cli-paths.mjs";
+import { median } from "./scenarios.mjs";
+
+const args = parseBenchArgs(process.argv.slice(2), { sessions: 5, runs: 7 }, { sessions: 2, runs: 2 });
+const resolveIn = createRequire(join(root, "apps/cli/package.json")).resolve;
+const dir = mkdtempSync(join(tmpdir(), "mcp-pool-footprint-"));
+const home = join(dir, "home");
+const files = join(dir, "files");
+mkdirSync(join(home, ".config", "mcp-client"), { recursive: true });
+mkdirSync(files);
+// Every npm server the repository has installed (no network): server-everything, -filesystem,
+// -memory, -sequential-thinking; each run as `node <entry>` and, as host configs mostly have them,
+// as `npx -y <package>` (`--offline`: from the repository's own install, in apps/cli).
+const apps = join(root, "apps/cli");
+const packages = {
+  everything: ["@modelcontextprotocol/server-everything", ["stdio"], ["echo", { message: "hi" }]],
+  filesystem: ["@modelcontextprotocol/server-filesystem", [files], ["list_allowed_directories", {}]],
+  memory: ["@modelcontextprotocol/server-memory", [], ["read_graph", {}]],
+  thinking: ["@modelcontextprotocol/server-sequential-thinking", [], null],
+};
+const servers = {};
+for (const [name, [pkg, rest, tool]] of Object.entries(packages)) {
+  const env = name === "memory" ? { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } : undefined;
+  servers[name] = { command: process.execPath, args: [resolveIn(`${pkg}/dist/index.js`), ...rest], cwd: apps, ...(env ? { env } : {}), tool };
+  servers[`npx-${name}`] = { command: "npx", args: ["--offline", "-y", pkg, ...rest], cwd: apps, ...(env ? { env } : {}), tool };
+}
+writeFileSync(join(home, ".config", "mcp-client", "mcp-client.json"), JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(servers).map(([name, { tool: _tool, ...config }]) => [name, config])) }));
+const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", MCP_POOL_IDLE_MS: "600000" };
+const mcp = (...words) => spawnSync(process.execPath, [cli, ...words], { env, cwd: dir, encoding: "utf8" });
+
+/** A host session on `name`: direct (the server's own command) or pooled (the shim). */
+async function open(name, pooled) {
+  const server = servers[name];
+  const transport = pooled
+    ? new StdioClientTransport({ command: process.execPath, args: [cli, "daemon", "stdio", name], env, cwd: dir, stderr: "ignore" })
+    : new StdioClientTransport({ command: server.command, args: server.args, env: { ...env, ...server.env }, cwd: server.cwd, stderr: "ignore" });
+  const client = new Client({ name: "bench-host", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, pid: transport.pid, name };
+}
+
+async function firstCall(session) {
+  const tool = servers[session.name].tool;
+  if (tool) await session.client.callTool({ name: tool[0], arguments: tool[1] });
+  else await session.client.listTools();
+}
+
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0);
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+async function footprint(pooled, names) {
+  const sessions = [];
+  for (let s = 0; s < args.sessions; s++) for (const name of names) sessions.push(await open(name, pooled));
+  await Promise.all(sessions.map(firstCall));
+  const rows = [];
+  if (!pooled) {
+    const trees = sessions.map((session) => processTree(session.pid));
+    rows.push({ what: "servers", processes: sum(trees.map((t) => t.length)), rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)) });
+  } else {
+    const ps = JSON.parse(mcp("--json", "ps").stdout);
+    const daemon = JSON.parse(mcp("--json", "daemon", "status").stdout).pid;
+    rows.push({ what: "servers (in the pool)", processes: sum(ps.servers.map((s) => processTree(s.pid).length)), rss: sum(ps.servers.map((s) => s.rssBytes ?? 0)) });
+    rows.push({ what: "shims (one per session and server)", processes: sessions.length, rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)) });
+    // The pool's servers are the daemon's children: its own memory is its tree's less theirs.
+    const servedRss = sum(ps.servers.map((s) => s.rssBytes ?? 0));
+    rows.push({ what: "the daemon (itself)", processes: 1, rss: (rssOf(daemon) ?? 0) - servedRss });
+  }
+  await Promise.all(sessions.map((session) => session.client.close()));
+  if (pooled) mcp("daemon", "stop");
+  return rows;
+}
+
+async function latency(pooled) {
+  const connect = [];
+  const call = [];
+  for (let r = 0; r < args.runs; r++) {
+    const started = performance.now();
+    const session = await open("everything", pooled);
+    const connected = performance.now();
+    await firstCall(session);
+    call.push(performance.now() - connected);
+    connect.push(connected - started);
+    await session.client.close();
+  }
+  return { connect: median(connect), call: median(call), callRange: [Math.min(...call), Math.max(...call)] };
+}
+
+const plain = Object.keys(packages);
+const viaNpx = plain.map((name) => `npx-${name}`);
+const total = (rows) => ({ processes: sum(rows.map((r) => r.processes)), rss: sum(rows.map((r) => r.rss)) });
+const line = (label, row) => `| ${label} | ${row.processes} | ${mb(row.rss)} |`;
+
+/** One table: direct against pooled, for servers started one way. */
+async function table(names, how) {
+  const direct = await footprint(false, names);
+  const pooled = await footprint(true, names);
+  const [d, p] = [total(direct), total(pooled)];
+  return {
+    ratio: p.rss / d.rss,
+    text: `Servers started ${how}:
+
+| | processes | RSS (MB) |
+|---|---:|---:|
+${line("direct: servers", direct[0])}
+${pooled.map((row) => line(`pooled: ${row.what}`, row)).join("\n")}
+| **direct total** | **${d.processes}** | **${mb(d.rss)}** |
+| **pooled total** | **${p.processes}** | **${mb(p.rss)}** |
+
+pooled ÷ direct RSS: **${(p.rss / d.rss).toFixed(2)}×**`,
+  };
+}
+
+try {
+  const node = await table(plain, "as `node <entry>`");
+  const npx = await table(viaNpx, "as `npx -y <package>` (how most host configs have them: npm's launcher, a shell, the server)");
+  // Warm-up: a pooled server-everything and one session on it before timing.
+  const warm = await open("everything", true);
+  const directLatency = await latency(false);
+  const pooledLatency = await latency(true);
+  await warm.client.close();
+  const section = `<!-- pool-footprint:start (apps/bench/src/pool-footprint.mjs --write) -->
+## Server pool: footprint and latency
+
+${args.sessions} host sessions, each using the same ${plain.length} stdio servers (every npm server the repository installs: ${plain.join(", ")}), each session a host on the official SDK's stdio client. Direct: each session spawns each server. Pooled: each session runs \`mcp daemon stdio <server>\`, and the daemon's pool runs each server once. Resident memory is VmRSS from /proc, each process with everything under it, once every session has made its first call; the daemon's own is its tree's less its servers'.
+
+${node.text}
+
+${npx.text}
+
+- The issue's target (pooled ≤ 0.25× direct) is ${Math.max(node.ratio, npx.ratio) <= 0.25 ? "met" : "**not met**"}: each session still runs one shim per server, and the shim is a Node process (the relay alone, ~46 MB; a bare \`node\` is ~41 MB). The pool saves what a server costs beyond a shim: little for a server run as \`node <entry>\`, about half for one run through \`npx\`, most for heavier ones (browsers, Python runtimes). A shim that is not a Node process is the next step.
+- A new session on server-everything, median of ${args.runs}: connect (spawn → \`initialize\` answered) direct **${directLatency.connect.toFixed(0)} ms**, pooled **${pooledLatency.connect.toFixed(0)} ms** (the shim's Node start-up, and finding the server in a child process); its first tool call direct **${directLatency.call.toFixed(1)} ms**, pooled with the server warm in the pool **${pooledLatency.call.toFixed(1)} ms** (range ${pooledLatency.callRange.map((v) => v.toFixed(1)).join("–")}; target < 50 ms: ${pooledLatency.call < 50 ? "met" : "not met"}).
+
+Reproduce: \`npx -y pnpm@10.34.9 build && node apps/bench/src/pool-footprint.mjs\` (\`--write\` rewrites this section; \`--sessions N\`, \`--runs N\`). Linux only.
+<!-- pool-footprint:end -->
+`;
+  printSection(section, args.write, "Server pool");
+} finally {
+  mcp("daemon", "stop");
+  rmSync(dir, { recursive: true, force: true });
+}

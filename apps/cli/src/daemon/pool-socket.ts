@@ -1,0 +1,76 @@
+// The daemon's side of `mcp daemon stdio` and `mcp ps`: a shim's connection attached to a pooled
+// server (`pool/attach`; after its answer every message on the connection is `{ id: 0, mcp }`, one
+// host message each way), the pool's status (`pool/status`) and `pool/kill`.
+
+import type { Socket } from "node:net";
+import type { ServerPool } from "@mcp/pool";
+import type { StdioTransportConfig } from "@mcp/transport-stdio";
+import { EXIT } from "../ui.js";
+import { send, type DaemonMessage } from "./wire.js";
+
+/** A host session on the pool, as the daemon's connection uses it. */
+export interface PoolHostSession {
+  receive(message: unknown): void;
+  close(): void;
+}
+
+/** What a shim sends with `pool/attach`. */
+export interface AttachParams {
+  /** The server's name in its configuration. */
+  server: string;
+  /** The stdio configuration as the shim's shell runs it (folder and environment written in: see environment.ts). */
+  config: StdioTransportConfig;
+  /** The file the configuration came from. */
+  source?: string | undefined;
+  /** `--from <host>:<scope>` as `mcp hosts pool` wrote it: a label, trusted for nothing. */
+  from?: string | undefined;
+  /** The shim's pid and its parent's (the host's). */
+  shimPid: number;
+  parentPid: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Why `params` is not {@link AttachParams}, naming the field; undefined when it is. */
+export function attachProblem(params: unknown): string | undefined {
+  if (!isRecord(params)) return "params must be an object";
+  if (typeof params["server"] !== "string" || params["server"] === "") return "params.server must be a non-empty string";
+  if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string") return "params.config must be a stdio server config (an object with a command)";
+  for (const field of ["shimPid", "parentPid"]) if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
+  for (const field of ["source", "from"]) if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
+  return undefined;
+}
+
+/** Answers one `pool/…` request on `socket`; `pool/attach` hands the new host session to `attached`. */
+export function poolRequest(pool: ServerPool, socket: Socket, message: DaemonMessage, attached: (session: PoolHostSession) => void): void {
+  const fail = (text: string, exitCode: number = EXIT.usage): void => send(socket, { id: message.id, error: { message: text, exitCode } });
+  if (message.method === "pool/status") return send(socket, { id: message.id, result: { servers: pool.statuses(), idleMs: pool.idleMs, maxConcurrentCalls: pool.maxConcurrentCalls, maxRssBytes: pool.maxRssBytes ?? null } });
+  if (message.method === "pool/kill") {
+    const name = isRecord(message.params) ? message.params["server"] : undefined;
+    if (typeof name !== "string" || name === "") return fail("pool/kill: params.server must be a non-empty string");
+    pool.kill(name).then(
+      (killed) => send(socket, { id: message.id, result: { killed } }),
+      (error: unknown) => fail(`pool/kill: ${(error as Error).message}`, EXIT.failure),
+    );
+    return;
+  }
+  if (message.method !== "pool/attach") return fail(`unknown method ${String(message.method)}`);
+  const problem = attachProblem(message.params);
+  if (problem !== undefined) return fail(`pool/attach: ${problem}`);
+  const params = message.params as AttachParams;
+  const { timeout: _timeout, ...config } = params.config as StdioTransportConfig & { timeout?: unknown };
+  const session = pool.attach({
+    name: params.server,
+    config,
+    source: params.source,
+    info: { server: params.server, shimPid: params.shimPid, parentPid: params.parentPid, ...(params.from === undefined ? {} : { from: params.from }) },
+    send: (mcp) => send(socket, { id: 0, mcp }),
+    // The server failed twice, or was killed: the shim says why on its stderr and exits.
+    onEnd: (reason) => {
+      send(socket, { id: 0, error: { message: reason, exitCode: EXIT.failure } });
+      socket.end();
+    },
+  });
+  attached(session);
+  send(socket, { id: message.id, result: { attached: params.server } });
+}

@@ -1,0 +1,76 @@
+// `mcp ps`: the servers the daemon's pool runs for hosts (`mcp daemon stdio`), each with its pid,
+// configuration source, attached hosts (shim pid, its parent), calls, memory, CPU time and idle time;
+// `--kill <server>` ends one.
+
+import type { UpstreamStatus } from "@mcp/pool";
+import { plural } from "../failure.js";
+import type { GlobalOptions } from "../session.js";
+import { grid } from "../table.js";
+import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
+import { daemonRequest, DaemonUnavailable } from "./client.js";
+import { daemonSocket } from "./command.js";
+
+/** What `pool/status` answers. */
+export interface PoolStatus {
+  servers: UpstreamStatus[];
+  idleMs: number;
+  maxConcurrentCalls: number;
+  /** The memory cap per pooled server (bytes), null for none. */
+  maxRssBytes: number | null;
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+function megabytes(bytes: number | undefined): string {
+  return bytes === undefined ? "" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** `mcp ps [--kill <server>]`. */
+export async function psCommand(globals: GlobalOptions, options: { kill?: string | undefined }): Promise<number> {
+  const socket = daemonSocket();
+  if (options.kill !== undefined) {
+    let killed: number;
+    try {
+      ({ killed } = (await daemonRequest(socket, "pool/kill", { server: options.kill })) as { killed: number });
+    } catch (error) {
+      if (error instanceof DaemonUnavailable) throw new CliError(`no mcp daemon is running (${error.message}): nothing is pooled`, EXIT.failure);
+      throw error;
+    }
+    if (killed === 0) throw new CliError(`no pooled server named "${options.kill}" (see: mcp ps)`, EXIT.usage);
+    if (globals.json) printJson({ killed });
+    else out(`stopped ${plural(killed, "process", "processes")} of ${options.kill}`);
+    return EXIT.ok;
+  }
+  let status: PoolStatus;
+  try {
+    status = (await daemonRequest(socket, "pool/status", {})) as PoolStatus;
+  } catch (error) {
+    if (!(error instanceof DaemonUnavailable)) throw error;
+    if (globals.json) printJson({ running: false, servers: [] });
+    else note(`no mcp daemon is running: nothing is pooled (${error.message})`);
+    return EXIT.ok;
+  }
+  if (globals.json) {
+    printJson({ running: true, ...status });
+    return EXIT.ok;
+  }
+  if (status.servers.length === 0) {
+    out(color.dim("no pooled servers (a host starts one through: mcp daemon stdio <server>)"));
+    return EXIT.ok;
+  }
+  const rows = status.servers.map((s) => [s.name, s.pid === undefined ? "" : String(s.pid), s.state, s.sharing, String(s.hosts.length), String(s.calls), megabytes(s.rssBytes), s.cpuSeconds === undefined ? "" : `${s.cpuSeconds.toFixed(1)}s`, duration(s.idleMs), s.source ?? ""]);
+  out(grid([{ title: "SERVER", cut: "never" }, { title: "PID" }, { title: "STATE" }, { title: "SHARING" }, { title: "HOSTS" }, { title: "CALLS" }, { title: "RSS" }, { title: "CPU" }, { title: "IDLE" }, { title: "SOURCE" }], rows));
+  for (const s of status.servers) {
+    for (const host of s.hosts) {
+      const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;
+      const who = typeof client?.name === "string" ? `${client.name}${typeof client.version === "string" ? ` ${client.version}` : ""}` : "a host";
+      const from = typeof host.info["from"] === "string" ? ` from ${host.info["from"]}` : "";
+      out(color.dim(`  ${s.name}: ${who}${from}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`));
+    }
+  }
+  out(color.dim(`a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`));
+  return EXIT.ok;
+}

@@ -1,0 +1,43 @@
+// What `mcp serve` reads from the config file besides servers: each server entry's `gateway`
+// credentials (token exchange per user, or shared), the exchange secret from the environment only.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readServeConfig } from "../src/serve/views.js";
+
+const dir = mkdtempSync(join(tmpdir(), "serve-config-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, document: unknown): string => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(document));
+  return path;
+};
+
+describe("mcp serve: a server entry's gateway credentials", () => {
+  it("reads exchange (secret from the environment) and shared; entries without gateway are left out", async () => {
+    const path = file("ok.json", {
+      servers: {
+        crm: { type: "http", url: "http://127.0.0.1:1/mcp", gateway: { credentials: "exchange", audience: "https://crm.example/mcp", scope: "crm:read", clientId: "gw" } },
+        wiki: { type: "http", url: "http://127.0.0.1:2/mcp", gateway: { credentials: "exchange", resource: "https://wiki.example/mcp", clientSecretEnv: "WIKI_SECRET" } },
+        docs: { type: "http", url: "http://127.0.0.1:3/mcp", gateway: { credentials: "shared" } },
+        plain: { command: "node" },
+      },
+    });
+    const found = await readServeConfig(dir, [path], "introspector", { MCP_EXCHANGE_SECRET: "s1", WIKI_SECRET: "s2" });
+    expect(found.credentials).toEqual({
+      crm: { mode: "exchange", clientId: "gw", clientSecret: "s1", audience: "https://crm.example/mcp", resource: undefined, scope: "crm:read" },
+      wiki: { mode: "exchange", clientId: "introspector", clientSecret: "s2", audience: undefined, resource: "https://wiki.example/mcp", scope: undefined },
+      docs: { mode: "shared" },
+    });
+  });
+
+  it("refuses an unknown mode, a missing secret or client id, a non-string field, naming file and field", async () => {
+    const one = (gateway: unknown): string => file(`bad-${Math.random().toString(36).slice(2)}.json`, { servers: { crm: { type: "http", url: "http://127.0.0.1:1/mcp", gateway } } });
+    await expect(readServeConfig(dir, [one({ credentials: "borrowed" })], "gw", {})).rejects.toThrow(/servers\.crm\.gateway\.credentials must be "exchange" or "shared"/);
+    await expect(readServeConfig(dir, [one({ credentials: "exchange", audience: "a" })], "gw", {})).rejects.toThrow(/secret of client gw in \$MCP_EXCHANGE_SECRET/);
+    await expect(readServeConfig(dir, [one({ credentials: "exchange", audience: "a" })], undefined, { MCP_EXCHANGE_SECRET: "s" })).rejects.toThrow(/needs the gateway's clientId/);
+    await expect(readServeConfig(dir, [one({ credentials: "exchange", audience: 7 })], "gw", { MCP_EXCHANGE_SECRET: "s" })).rejects.toMatchObject({ code: "invalid_config", field: "servers.crm.gateway" });
+    await expect(readServeConfig(dir, [one("exchange")], "gw", {})).rejects.toThrow(/must be an object/);
+  });
+});

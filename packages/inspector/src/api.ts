@@ -1,0 +1,363 @@
+/**
+ * The inspector's HTTP API: what the page and its server (`startInspector`) say to each other. The
+ * `mcp` CLI prints the same row shapes for `mcp <command> --json`, so a script and the page see the
+ * same thing.
+ *
+ * Every request carries the session token (header `X-Inspector-Token`, or `?token=` for the page
+ * and the event stream); `Host` must be the inspector's own loopback address and `Origin`, when
+ * sent, its own origin. Bodies are JSON (`Content-Type: application/json`), at most 1 MB.
+ *
+ * | method and path | body | answer |
+ * |---|---|---|
+ * | `GET /?token=…` | | the page |
+ * | `GET /api/state` | | {@link InspectorState} |
+ * | `GET /api/events?token=…&page=…` | | server-sent events, each `data:` one {@link InspectorEvent}; `page` names the page (its apps end when its streams are gone) |
+ * | `POST /api/servers/reconnect` | `{ server }` | `{ ok: true }` |
+ * | `POST /api/servers/disable` | `{ server }` | `{ ok: true }` |
+ * | `POST /api/call` | {@link CallRequest} | {@link CallAnswer} (when the call ends) |
+ * | `POST /api/cancel` | `{ id }` | `{ ok: true }`: aborts call `id` (`notifications/cancelled`) |
+ * | `POST /api/resources` | `{ server? }` | {@link ResourceRow}[] |
+ * | `POST /api/read` | `{ server, uri }` | {@link ReadAnswer} |
+ * | `POST /api/subscribe` | `{ server, uri, on }` | `{ ok: true }` |
+ * | `POST /api/prompts` | `{ server? }` | {@link PromptRow}[] |
+ * | `POST /api/prompt` | `{ server, name, arguments }` | {@link PromptAnswer} |
+ * | `POST /api/complete` | {@link CompleteRequestBody} | `{ values: string[] }` |
+ * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
+ * | `POST /api/log-level` | `{ level, server? }` | `{ servers: string[] }`: `logging/setLevel` on every connected server with `logging` (or one) |
+ * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
+ * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
+ * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
+ * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
+ *
+ * A failure answers `4xx`/`5xx` with {@link ApiError}.
+ */
+
+/** One row of `mcp servers --json -v`. */
+export interface ServerRow {
+  name: string;
+  transport: string;
+  /** The config file, `(embedded default)` or `(command line)`. */
+  source: string;
+  /** `connecting`, `connected`, `reconnecting`, `failed`, `disabled`, `needs authentication`, `not approved` or `invalid`. */
+  status: string;
+  tools: number | undefined;
+  connectMs: number | undefined;
+  lastError: string | undefined;
+  stderrTail?: string | undefined;
+}
+
+/** A server as the page sees it: its `mcp servers` row and what it can do. */
+export interface InspectedServer extends ServerRow {
+  /** The server's capability names (`tools`, `resources`, `prompts`, `completions`, `logging`, …), once connected. */
+  capabilities: string[];
+  /** Whether `resources/subscribe` is offered. */
+  subscribe: boolean;
+}
+
+/** One step of {@link AuthDoctorAnswer}, as `mcp auth doctor --json` prints it. */
+export interface AuthDoctorStep {
+  /** `challenge`, `resource-metadata`, … `token-accepted`. */
+  step: string;
+  status: "pass" | "fail" | "skip" | "warn";
+  /** The spec clauses the step checks. */
+  clause: string;
+  /** What to do about it (or, for a pass, what was found). */
+  advice: string;
+  detail?: string | undefined;
+}
+
+/** `mcp auth doctor <server> --json`: why sign-in to an HTTP server fails, step by step. Never holds a secret. */
+export interface AuthDoctorAnswer {
+  /** The server's URL, secrets in it hidden. */
+  server: string;
+  /** False when a step fails. */
+  ok: boolean;
+  steps: AuthDoctorStep[];
+}
+
+/** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */
+export interface HeldRow {
+  server: string;
+  tool: string;
+  /** `changed` since it was approved, or `added` (never approved). */
+  change: "changed" | "added";
+  oldHash?: string | undefined;
+  newHash: string;
+  /** The pinned fields that differ. */
+  fields: string[];
+  /** The diff for a person: the description with `[-old-]` `{+new+}`, then `+`/`-`/`~` schema paths. */
+  diff: string;
+  /** The command that approves it, in the embedding tool's words (its `approveCommand` option); absent without one. */
+  approve?: string | undefined;
+}
+
+/** `POST /api/pins/approve`: approves a server's held tools (one, when `tool` is given). */
+export interface PinsApproveRequest {
+  server: string;
+  tool?: string | undefined;
+}
+
+/** One element of `mcp tools --json`. */
+export interface ToolRow {
+  /** The model-safe name, `mcp__<server>__<tool>`: what {@link CallRequest.tool} takes. */
+  name: string;
+  server: string;
+  /** The server's own name for the tool. */
+  tool: string;
+  title: string | undefined;
+  description: string | undefined;
+  inputSchema: JsonSchema | undefined;
+  outputSchema: JsonSchema | undefined;
+  annotations: Record<string, unknown> | undefined;
+  /** The tool's MCP App (`_meta.ui`): its `ui://` resource and who may call the tool (the inspector's list only). */
+  ui?: { resourceUri: string; visibility: ("model" | "app")[] } | undefined;
+}
+
+/** One element of `mcp resources --json`. */
+export interface ResourceRow {
+  server: string;
+  /** The URI, or the URI template when `template` is true. */
+  uri: string;
+  name: string;
+  mimeType?: string | undefined;
+  description?: string | undefined;
+  template: boolean;
+}
+
+/** One element of `mcp prompts --json`. */
+export interface PromptRow {
+  server: string;
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  arguments?: { name: string; description?: string | undefined; required?: boolean | undefined }[] | undefined;
+}
+
+/** A JSON Schema, as a tool or an elicitation gives it (read loosely). */
+export interface JsonSchema {
+  type?: string | string[] | undefined;
+  properties?: Record<string, JsonSchema> | undefined;
+  required?: string[] | undefined;
+  items?: JsonSchema | undefined;
+  enum?: unknown[] | undefined;
+  oneOf?: { const?: unknown; title?: string }[] | undefined;
+  default?: unknown;
+  description?: string | undefined;
+  title?: string | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  format?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** `GET /api/state`: everything the page shows at first. */
+export interface InspectorState {
+  servers: InspectedServer[];
+  tools: ToolRow[];
+  /** Tools held by tool pinning (changed since approved, or new): not in `tools`, not callable. */
+  held: HeldRow[];
+  /** The log so far (the last 1,000 entries). */
+  log: LogEntry[];
+  /** Dialogs a server is waiting on. */
+  dialogs: Dialog[];
+  /** Tool calls that ran as tasks, newest last (the last 100). */
+  tasks: TaskRow[];
+  /** The embedding tool's version (`version` of `startInspector`'s options), shown in the header; empty when not given. */
+  version: string;
+  /** The page's heading (`heading` of `startInspector`'s options). */
+  heading?: string | undefined;
+  /** The number of the last event sent before this state was taken (0: none yet). */
+  at: number;
+}
+
+/** A tool call that runs as a task (either protocol era), as its last status said. */
+export interface TaskRow {
+  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs. */
+  id: string;
+  server: string;
+  tool: string;
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string | undefined;
+  /** When the call started and when the status last changed (ms since the epoch). */
+  startedAt: number;
+  updatedAt: number;
+  /** True once the call has returned (whatever the task's last status). */
+  ended: boolean;
+}
+
+/** `POST /api/call`. */
+export interface CallRequest {
+  /** Chosen by the page, so that it can cancel before the answer. */
+  id: string;
+  /** A {@link ToolRow.name}. */
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The answer to `POST /api/call`: the tool's result, or what went wrong. */
+export interface CallAnswer {
+  id: string;
+  ms: number;
+  result?: { content?: ContentBlock[] | undefined; structuredContent?: unknown; isError?: boolean | undefined; [key: string]: unknown } | undefined;
+  error?: ApiError | undefined;
+}
+
+/** A content block of a tool result or prompt message (read loosely). */
+export interface ContentBlock {
+  type: string;
+  text?: string | undefined;
+  data?: string | undefined;
+  mimeType?: string | undefined;
+  uri?: string | undefined;
+  name?: string | undefined;
+  resource?: ResourceContents | undefined;
+  [key: string]: unknown;
+}
+
+/** One item of a resource's contents: text or base64 `blob`. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string | undefined;
+  text?: string | undefined;
+  blob?: string | undefined;
+}
+
+/** The answer to `POST /api/read`. */
+export interface ReadAnswer {
+  server: string;
+  ms: number;
+  contents: ResourceContents[];
+}
+
+/** The answer to `POST /api/prompt`. */
+export interface PromptAnswer {
+  ms: number;
+  description?: string | undefined;
+  messages: { role: string; content: ContentBlock }[];
+}
+
+/** `POST /api/complete`: suggestions for a prompt's or resource template's argument. */
+export interface CompleteRequestBody {
+  server: string;
+  ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> } | undefined;
+}
+
+/** One line of the log: a request the inspector made and its answer, or a message from a server. */
+export interface LogEntry {
+  /** Increases by one per entry. */
+  seq: number;
+  /** ISO time. */
+  time: string;
+  server: string;
+  /** `app`: a message an MCP App sent (its `params` are the message's). */
+  kind: "request" | "response" | "error" | "notification" | "log" | "server-request" | "status" | "app";
+  method: string;
+  params?: unknown;
+  result?: unknown;
+  error?: string | undefined;
+  /** How long the request took, on its answer. */
+  ms?: number | undefined;
+}
+
+/** `POST /api/app/open`: the app of a tool with a UI. */
+export interface AppOpenRequest {
+  /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
+  tool: string;
+  /** The page's id (as in its event stream): the app's origin ends when that page is gone. */
+  page?: string | undefined;
+}
+
+/** The origins an app may use, as its resource declared them (checked: origins only). */
+export interface AppCsp {
+  connectDomains?: string[] | undefined;
+  resourceDomains?: string[] | undefined;
+  frameDomains?: string[] | undefined;
+  baseUriDomains?: string[] | undefined;
+}
+
+/** The answer to `POST /api/app/open`: what the page gives the sandbox proxy, and what the app is told. */
+export interface AppOpenAnswer {
+  /** This rendering's id, which {@link AppMessageRequest.view} takes. */
+  view: string;
+  server: string;
+  uri: string;
+  html: string;
+  csp: AppCsp;
+  prefersBorder?: boolean | undefined;
+  /** What of the resource's `_meta.ui` was left out, and why. */
+  ignored: string[];
+  /** The sandbox proxy's page, on an origin of its own (the app's). */
+  sandbox: string;
+  /**
+   * The page the inspector frames, on another origin of its own: it frames {@link sandbox} and
+   * lets its frame hold nothing of another origin (the app, which can navigate the proxy's frame,
+   * cannot take it to another page of this machine).
+   */
+  frame: string;
+  /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
+  tool: Record<string, unknown>;
+  /** The host the app is told it runs in (`hostInfo`). */
+  host: { name: string; version: string };
+}
+
+/** `POST /api/app/message`: one JSON-RPC message an app sent. */
+export interface AppMessageRequest {
+  view: string;
+  message: unknown;
+}
+
+/** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
+export interface AppMessageAnswer {
+  response?: { jsonrpc: "2.0"; id: string | number; result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+}
+
+/** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */
+export type Dialog =
+  | { id: string; server: string; kind: "elicitation"; message: string; requestedSchema?: JsonSchema | undefined; url?: string | undefined }
+  | { id: string; server: string; kind: "sampling"; messages: { role: string; content: ContentBlock }[]; systemPrompt?: string | undefined; maxTokens?: number | undefined };
+
+/** `POST /api/dialog`: the user's answer. */
+export interface DialogAnswer {
+  id: string;
+  action: "accept" | "decline" | "cancel";
+  /** Elicitation: the form's values. */
+  content?: Record<string, unknown> | undefined;
+  /** Sampling: the reply text. */
+  text?: string | undefined;
+}
+
+/** What a failed request answers. */
+export interface ApiError {
+  message: string;
+  /** The error's `code` (`"request_timeout"`, `"server_unavailable"`, a JSON-RPC number, …). */
+  code?: string | number | undefined;
+}
+
+/** What one server-sent event of `GET /api/events` says (see {@link InspectorEvent}). */
+export type InspectorNews =
+  | { type: "servers"; servers: InspectedServer[] }
+  | { type: "tools"; tools: ToolRow[] }
+  | { type: "held"; held: HeldRow[] }
+  | { type: "progress"; id: string; progress: number; total?: number | undefined; message?: string | undefined }
+  | { type: "log"; entry: LogEntry }
+  | { type: "dialog"; dialog: Dialog }
+  | { type: "dialog-closed"; id: string }
+  | { type: "resource-updated"; server: string; uri: string }
+  | { type: "task"; task: TaskRow };
+
+/**
+ * One server-sent event of `GET /api/events`: its news and its number `at` (1, 2, … in the order
+ * sent). A page that fetches `GET /api/state` after its stream opens applies, after the state, the
+ * events it received numbered above the state's `at`: an event may reach the page before a state
+ * taken earlier.
+ */
+export type InspectorEvent = InspectorNews & { at: number };
+
+/** The levels of `logging/setLevel`, lowest first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
+/** Header that carries the token on API requests. */
+export const TOKEN_HEADER = "x-inspector-token";

@@ -1,0 +1,40 @@
+// @mcp/inspector: a web inspector for an MCP manager, page and server. `startInspector(manager)`
+// serves the page and its API on 127.0.0.1, locked by a token; `inspectorHooks()` gives the manager
+// the handlers that bring its servers' dialogs and notifications to the page.
+export { InspectorError } from "./errors.js";
+export { startInspector, type Inspector, type InspectorOptions } from "./server.js";
+export { inspectorHooks, type InspectorHooks } from "./hooks.js";
+export type {
+  ApiError,
+  AppCsp,
+  AppMessageAnswer,
+  AppMessageRequest,
+  AppOpenAnswer,
+  AppOpenRequest,
+  AuthDoctorAnswer,
+  AuthDoctorStep,
+  HeldRow,
+  CallAnswer,
+  CallRequest,
+  CompleteRequestBody,
+  ContentBlock,
+  Dialog,
+  DialogAnswer,
+  InspectedServer,
+  InspectorEvent,
+  InspectorNews,
+  InspectorState,
+  JsonSchema,
+  LogEntry,
+  PromptAnswer,
+  PromptRow,
+  ReadAnswer,
+  ResourceContents,
+  ResourceRow,
+  ServerRow,
+  TaskRow,
+  ToolRow,
+} from "./api.js";
+export { LOG_LEVELS, TOKEN_HEADER } from "./api.js";
+export { appPolicy } from "./app-csp.js";
+export { isChatter } from "./log-ring.js";

@@ -1,0 +1,367 @@
+// The inspector's server: it listens on 127.0.0.1 only, answers nobody without the token, refuses a
+// foreign Host (DNS rebinding) or Origin (cross-site requests), and speaks the API that api.ts
+// documents, on the manager it is given.
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConfig, type MCPServerConnection } from "@mcp/client";
+import type { MCPManager, MCPTool } from "@mcp/manager";
+import { LOG_LEVELS, type ApiError, type CallAnswer, type CallRequest, type CompleteRequestBody, type InspectedServer, type InspectorState, type PromptAnswer, type ReadAnswer, type ResourceRow, type ServerRow } from "./api.js";
+import { appRoutes } from "./app-routes.js";
+import { authRoutes } from "./auth-route.js";
+import { InspectorError } from "./errors.js";
+import { hubOf, type InspectorHooks } from "./hooks.js";
+import { errorOf } from "./hub.js";
+import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./http.js";
+import { inspectorPage } from "./page.js";
+import { heldRows, promptRows, statusRows, toolRows } from "./rows.js";
+import { SandboxOrigins } from "./sandbox-origins.js";
+
+/** How often the event stream gets a keep-alive comment. */
+const KEEPALIVE_MS = 15_000;
+
+/** JSON-RPC "method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The Resources view's rows. A server that does not implement `resources/templates/list` (many
+ * declare `resources` without it) lists its resources alone; any other failure names its server.
+ */
+async function resourcesOf(manager: MCPManager, names: string[]): Promise<ResourceRow[]> {
+  const all: ResourceRow[] = [];
+  for (const name of names) {
+    const list = async <T>(method: string, run: () => Promise<T[]>, lacking: T[] | undefined): Promise<T[]> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (lacking && errorOf(error).code === METHOD_NOT_FOUND) return lacking;
+        throw new Error(`${name}: ${method} failed: ${errorOf(error).message}`, { cause: error });
+      }
+    };
+    const resources = await list("resources/list", () => manager.listResources(name), undefined);
+    const templates = await list("resources/templates/list", () => manager.listResourceTemplates(name), []);
+    for (const r of resources) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
+    for (const t of templates) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+  }
+  return all;
+}
+/** A running inspector (see {@link startInspector}). */
+export interface Inspector {
+  /** The page's address, token included: what the user opens (`http://127.0.0.1:<port>/?token=…`). */
+  url: string;
+  /** The port it listens on, on 127.0.0.1. */
+  port: number;
+  /** The token every request must carry (in the URL, or the `X-Inspector-Token` header). */
+  token: string;
+  /** Stops it: running calls are cancelled, open dialogs answered `cancel`, the page's streams and every app origin closed. The manager is left running. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** How {@link startInspector} runs. Every option may be left out. */
+export interface InspectorOptions {
+  /** The hooks the manager was made with ({@link inspectorHooks}): without them the page gets no dialogs and no notifications. */
+  hooks?: InspectorHooks | undefined;
+  /** The port on 127.0.0.1 (an integer 0–65535); 0, the default, picks a free one. The inspector never listens on another address. */
+  port?: number | undefined;
+  /** The token (at least 16 characters, URL-safe: `A-Z a-z 0-9 - _ . ~`); 32 random bytes, base64url, by default. */
+  token?: string | undefined;
+  /** The page's title; default `MCP inspector`. */
+  title?: string | undefined;
+  /** The page's heading; default `MCP inspector`. */
+  heading?: string | undefined;
+  /** Your tool's name and version: the version is shown in the page's header, and told to MCP Apps as their host. Default `{ name: "mcp-inspector", version: "" }`. */
+  host?: { name: string; version: string } | undefined;
+  /** The server list the page shows; default: the manager's statuses. A tool with more to say (config errors, servers left out) returns its own rows. */
+  servers?: (() => ServerRow[]) | undefined;
+  /** A server's config, for the sign-in doctor (HTTP servers only); without it the doctor answers 404 for every server. */
+  configOf?: ((server: string) => MCPServerConfig | undefined) | undefined;
+  /** The command that approves a held tool in your tool's words, shown beside it (`approve` of a held row). */
+  approveCommand?: ((server: string, tool: string) => string) | undefined;
+  /** Called with the URL once it listens: open a browser here (`openInBrowser` of `@mcp/oauth` does). A throw is the caller's: the inspector is closed and `startInspector` rejects with it. */
+  open?: ((url: string) => void) | undefined;
+}
+
+function checkOptions(options: InspectorOptions): void {
+  const { port, token } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new InspectorError(`startInspector: "port" must be an integer from 0 to 65535, got ${String(port)}`, "invalid_option");
+  if (token !== undefined && (typeof token !== "string" || token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token))) throw new InspectorError(`startInspector: "token" must be at least 16 URL-safe characters (A-Z a-z 0-9 - _ . ~)`, "invalid_option");
+  for (const key of ["title", "heading"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "string") throw new InspectorError(`startInspector: "${key}" must be a string`, "invalid_option");
+  }
+  const host = options.host as { name?: unknown; version?: unknown } | undefined;
+  if (host !== undefined && (typeof host?.name !== "string" || typeof host.version !== "string")) throw new InspectorError(`startInspector: "host" must be { name: string, version: string }`, "invalid_option");
+  for (const key of ["servers", "configOf", "approveCommand", "open"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "function") throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
+  }
+}
+
+/** The server list the page shows: the rows plus what each connected server can do. */
+function inspectedServers(manager: MCPManager, rows: ServerRow[]): InspectedServer[] {
+  return rows.map((row) => {
+    const capabilities = manager.getConnection(row.name)?.capabilities ?? {};
+    const resources = capabilities.resources as { subscribe?: boolean } | undefined;
+    return { ...row, capabilities: Object.keys(capabilities).filter((k) => capabilities[k as keyof typeof capabilities] !== undefined), subscribe: resources?.subscribe === true };
+  });
+}
+
+/**
+ * Starts the web inspector on `manager`: every server it manages, their tools (a form for each),
+ * resources, prompts, tasks, MCP Apps and a live log, in a browser, at the returned `url`. It
+ * listens on 127.0.0.1 only and answers nothing without the token (a random one by default). Make
+ * the manager with {@link inspectorHooks} for the servers' dialogs and notifications to reach the
+ * page. The inspector neither connects nor closes the manager's servers.
+ *
+ * @throws {@link InspectorError} `invalid_option` for a bad option, `listen_failed` when the port cannot be used.
+ * @example
+ * const hooks = inspectorHooks();
+ * const manager = new MCPManager({ ...hooks });
+ * await manager.connectServers({ everything: { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] } });
+ * const inspector = await startInspector(manager, { hooks });
+ * console.log(inspector.url); // open it in a browser; await inspector.close() when done
+ */
+export async function startInspector(manager: MCPManager, options: InspectorOptions = {}): Promise<Inspector> {
+  checkOptions(options);
+  const hub = hubOf(options.hooks);
+  const token = options.token ?? randomBytes(32).toString("base64url");
+  const tokenBytes = Buffer.from(token);
+  const calls = new Map<string, AbortController>();
+  const host = options.host ?? { name: "mcp-inspector", version: "" };
+  const servers = (): InspectedServer[] => inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
+  const held = () => heldRows(manager, options.approveCommand);
+
+  const connection = (name: string): MCPServerConnection => {
+    const found = manager.getConnection(name);
+    if (!found) throw new Refusal(409, `server "${name}" is not connected (${manager.getConnectionStatus(name)?.state ?? "not configured"})`, "server_unavailable");
+    return found;
+  };
+
+  /** The body's `server`, which the manager must know. */
+  const managed = (body: Record<string, unknown>): string => {
+    const name = text(body, "server");
+    if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
+    return name;
+  };
+
+  /** Connected servers offering `capability` now (the page asks again when that set changes). */
+  const offering = (capability: "resources" | "prompts" | "logging", only: unknown): string[] =>
+    manager
+      .getStatuses()
+      .filter((s) => s.state === "connected" && (typeof only !== "string" || s.name === only) && manager.getConnection(s.name)?.capabilities[capability])
+      .map((s) => s.name);
+
+
+  /** Runs one tool call for the page (or an app): logged with its time, progress and task status on the event stream, cancelled when the page goes away. */
+  const runCall = async (tool: MCPTool, args: Record<string, unknown>, id: string, res: ServerResponse): Promise<CallAnswer> => {
+    if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
+    const controller = new AbortController();
+    calls.set(id, controller);
+    // The page went away (closed, reloaded): the call is cancelled, not left running.
+    const onGone = (): void => {
+      if (!res.writableEnded) controller.abort(new Error("the inspector page closed the request"));
+    };
+    res.on("close", onGone);
+    try {
+      const outcome = await hub.trace(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
+        tool.call(args, {
+          signal: controller.signal,
+          resetTimeoutOnProgress: true,
+          onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
+          // A call that runs as a task: its statuses feed the Tasks view.
+          onTaskStatus: (task) => hub.task(id, { server: tool.serverName, tool: tool.toolName, taskId: task.taskId, status: task.status, statusMessage: task.statusMessage }),
+        }),
+      );
+      hub.endTask(id, controller.signal.aborted);
+      if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
+      return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
+    } finally {
+      calls.delete(id);
+      res.off("close", onGone);
+    }
+  };
+
+  const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
+    "/api/servers/reconnect": async (body) => {
+      const name = managed(body);
+      await manager.reconnectServer(name).catch((error: unknown) => {
+        throw new Refusal(502, `reconnecting "${name}" failed: ${errorOf(error).message}`, errorOf(error).code);
+      });
+      return { ok: true };
+    },
+    // Approves a server's held tools (tool pinning; `mcp pins approve`): they join the tools at once.
+    "/api/pins/approve": async (body) => {
+      const name = managed(body);
+      const tool = body["tool"] === undefined ? undefined : text(body, "tool");
+      const approved = await manager.pins.approve(name, tool === undefined ? undefined : [tool]);
+      if (approved.length === 0) throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
+      hub.emit({ type: "held", held: held() });
+      return { approved: approved.map((held) => held.tool) };
+    },
+    "/api/servers/disable": async (body) => {
+      const name = managed(body);
+      await manager.disconnectServer(name);
+      return { ok: true };
+    },
+    "/api/call": async (body, res) => {
+      const request = body as unknown as CallRequest;
+      const id = text(body, "id");
+      const name = text(body, "tool");
+      const args = request.arguments ?? {};
+      if (!isObject(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
+      const tool = manager.getTools().find((t) => t.name === name);
+      if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
+      return runCall(tool, args, id, res);
+    },
+    "/api/cancel": (body) => {
+      const controller = calls.get(text(body, "id"));
+      controller?.abort(new Error("cancelled in the inspector"));
+      return { ok: true, found: controller !== undefined };
+    },
+    "/api/resources": async (body) => {
+      return resourcesOf(manager, offering("resources", body["server"]));
+    },
+    "/api/read": async (body) => {
+      const server = text(body, "server");
+      const uri = text(body, "uri");
+      const { result, ms } = await hub.traced(server, "resources/read", { uri }, () => readResource(connection(server), uri));
+      return { server, ms, contents: result.contents } satisfies ReadAnswer;
+    },
+    "/api/subscribe": async (body) => {
+      const server = text(body, "server");
+      const uri = text(body, "uri");
+      const on = body["on"] !== false;
+      await hub.traced(server, on ? "resources/subscribe" : "resources/unsubscribe", { uri }, () => (on ? subscribe : unsubscribe)(connection(server), uri));
+      return { ok: true };
+    },
+    "/api/prompts": async (body) => {
+      return promptRows(manager, offering("prompts", body["server"]));
+    },
+    "/api/prompt": async (body) => {
+      const server = text(body, "server");
+      const name = text(body, "name");
+      const args = stringRecord(body["arguments"], "arguments");
+      const { result, ms } = await hub.traced(server, "prompts/get", { name, arguments: args }, () => getPrompt(connection(server), name, args));
+      return { ms, description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
+    },
+    "/api/complete": async (body) => {
+      const request = body as unknown as CompleteRequestBody;
+      const server = text(body, "server");
+      const ref = request.ref;
+      const argument = request.argument;
+      if (!ref || typeof ref !== "object" || (ref.type !== "ref/prompt" && ref.type !== "ref/resource")) throw new Refusal(400, `"ref" must be a ref/prompt or ref/resource`);
+      if (!argument || typeof argument.name !== "string" || typeof argument.value !== "string") throw new Refusal(400, `"argument" must be { name, value }`);
+      const context = request.context?.arguments ? { arguments: stringRecord(request.context.arguments, "context.arguments") } : undefined;
+      const { result } = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
+      return { values: result.completion.values };
+    },
+    "/api/log-level": async (body) => {
+      const level = body["level"];
+      if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) throw new Refusal(400, `"level" must be one of ${LOG_LEVELS.join(", ")}`);
+      const names = offering("logging", body["server"]);
+      await Promise.all(names.map((n) => hub.traced(n, "logging/setLevel", { level }, () => setLoggingLevel(connection(n), level as LoggingLevel))));
+      return { servers: names };
+    },
+    "/api/dialog": (body) => {
+      const action = body["action"];
+      if (action !== "accept" && action !== "decline" && action !== "cancel") throw new Refusal(400, `"action" must be accept, decline or cancel`);
+      const content = body["content"];
+      if (content !== undefined && !isObject(content)) throw new Refusal(400, `"content" must be a JSON object`);
+      const answered = hub.answer({ id: text(body, "id"), action, content, text: typeof body["text"] === "string" ? body["text"] : undefined });
+      if (!answered) throw new Refusal(404, "that dialog is no longer open (the server withdrew it, or it was answered)");
+      return { ok: true };
+    },
+  };
+
+  let port = 0;
+  // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
+  const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
+  Object.assign(routes, appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }), authRoutes(options.configOf ?? (() => undefined)));
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = refusalOf(req, port, tokenBytes);
+    if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    if (req.method === "GET" && path === "/") {
+      const nonce = randomBytes(16).toString("base64");
+      const html = inspectorPage({ nonce, title: options.title });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; media-src data:; connect-src 'self'; frame-src http://127.0.0.1:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      });
+      return void res.end(html);
+    }
+    if (req.method === "GET" && path === "/api/state") {
+      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
+    }
+    if (req.method === "GET" && path === "/api/events") {
+      res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
+      res.write(": mcp inspector\n\n");
+      hub.attach(res, new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("page") ?? undefined);
+      return;
+    }
+    const route = routes[path];
+    if (!route) return sendJson(res, 404, { message: `no such endpoint: ${req.method ?? ""} ${path}` } satisfies ApiError);
+    if (req.method !== "POST") return sendJson(res, 405, { message: `${path} takes POST` } satisfies ApiError);
+    try {
+      const body = await readBody(req);
+      sendJson(res, 200, await route(body, res));
+    } catch (error) {
+      if (error instanceof Refusal) return sendJson(res, error.status, { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) } satisfies ApiError);
+      sendJson(res, 502, errorOf(error));
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, errorOf(error));
+      else res.destroy();
+    });
+  });
+  server.on("clientError", (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) => reject(new InspectorError(`the inspector could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`, "listen_failed", { cause: error })));
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.removeAllListeners("error");
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  // Live news for the page, from the moment it can be served.
+  const unsubscribers = [
+    manager.onStatusChange((status) => {
+      hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
+      hub.emit({ type: "servers", servers: servers() });
+    }),
+    manager.onToolsChanged(() => {
+      hub.emit({ type: "tools", tools: toolRows(manager.getTools()) });
+      hub.emit({ type: "held", held: held() });
+    }),
+    manager.pins.onHeld(() => hub.emit({ type: "held", held: held() })),
+  ];
+  const keepalive = setInterval(() => hub.keepalive(), KEEPALIVE_MS);
+  keepalive.unref();
+
+  let closing: Promise<void> | undefined;
+  const inspector: Inspector = {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: () => (closing ??= stop()),
+  };
+  const stop = async (): Promise<void> => {
+    clearInterval(keepalive);
+    for (const off of unsubscribers) off();
+    for (const controller of calls.values()) controller.abort(new Error("the inspector is stopping"));
+    hub.close();
+    server.closeAllConnections();
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);
+  };
+  if (options.open) {
+    try {
+      options.open(inspector.url);
+    } catch (error) {
+      await inspector.close();
+      throw error;
+    }
+  }
+  return inspector;
+}

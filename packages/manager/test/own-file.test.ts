@@ -1,0 +1,51 @@
+// Our own config file written in place (moved from the CLI's `mcp config add | remove` and `mcp registry add | update`).
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { editOwnConfig, looksLikeSecret, readOwnServers } from "../src/index.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "own-file-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("our own config file", () => {
+  it("editOwnConfig makes a missing file and its folder, adds, replaces and removes an entry, keeping comments", async () => {
+    const file = join(await folder(), "nested", "mcp-client.json");
+    expect(await readOwnServers(file)).toEqual({});
+    await editOwnConfig(file, ["servers", "a"], { command: "node", args: ["a.js"] });
+    expect(await readOwnServers(file)).toEqual({ a: { command: "node", args: ["a.js"] } });
+    await writeFile(file, (await readFile(file, "utf8")).replace("{\n", "{\n  // mine, keep me\n"));
+    await editOwnConfig(file, ["servers", "b"], { url: "https://example.invalid/mcp", type: "http" });
+    await editOwnConfig(file, ["servers", "a"], undefined);
+    const text = await readFile(file, "utf8");
+    expect(text).toContain("// mine, keep me");
+    expect(await readOwnServers(file)).toEqual({ b: { url: "https://example.invalid/mcp", type: "http" } });
+  });
+
+  it("readOwnServers reads what it can: no servers, not an object, or a file with comments", async () => {
+    const dir = await folder();
+    await writeFile(join(dir, "none.json"), '{ "registry": "https://r.example" }');
+    await writeFile(join(dir, "list.json"), '{ "servers": [1] }');
+    await writeFile(join(dir, "jsonc.json"), '{\n  // c\n  "servers": { "x": { "command": "y", }, },\n}');
+    expect(await readOwnServers(join(dir, "none.json"))).toEqual({});
+    expect(await readOwnServers(join(dir, "list.json"))).toEqual({});
+    expect(await readOwnServers(join(dir, "jsonc.json"))).toEqual({ x: { command: "y" } });
+  });
+
+  it("looksLikeSecret: a long mixed token, with or without a scheme; never a ${VAR}, a path, a URL or a word", () => {
+    expect(looksLikeSecret("Bearer ghp_abcdefghijklmnop1234567890")).toBe(true);
+    expect(looksLikeSecret("sk-proj-0123456789abcdefghij")).toBe(true);
+    expect(looksLikeSecret("Bearer ${GITHUB_TOKEN}")).toBe(false);
+    expect(looksLikeSecret("/usr/local/share/some-folder-2024")).toBe(false);
+    expect(looksLikeSecret("https://example.com/a1b2c3d4e5f6g7h8")).toBe(false);
+    expect(looksLikeSecret("application-json-content-type")).toBe(false);
+    expect(looksLikeSecret("short1")).toBe(false);
+  });
+});

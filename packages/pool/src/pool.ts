@@ -1,0 +1,241 @@
+// The pool: which upstream each host session is served by (the sharing rules, see the README),
+// starting an upstream on first use and ending it after it has had no host for `idleMs`.
+
+import { EventEmitter } from "node:events";
+import { RpcError } from "@mcp/jsonrpc";
+import type { StdioTransportConfig } from "@mcp/transport-stdio";
+import { fingerprintOf } from "./fingerprint.js";
+import { HostSession, type HostBinder } from "./host.js";
+import { rssOf } from "./rss.js";
+import type { Era, Opening, UpstreamStatus } from "./types.js";
+import { Upstream } from "./upstream.js";
+
+/** Options of {@link ServerPool}. */
+export interface ServerPoolOptions {
+  /** How long an upstream with no host attached is kept before it is ended (ms). Default 10 minutes. */
+  idleMs?: number | undefined;
+  /** Concurrent `tools/call` requests per upstream; more wait in line (first come, first served). Default 16. */
+  maxConcurrentCalls?: number | undefined;
+  /** The `clientInfo` the pool opens shared upstreams with. Default `{ name: "mcp-pool", version: "0.1.0" }`. */
+  clientInfo?: { name: string; version: string } | undefined;
+  /**
+   * Resident memory a server's process tree may use (bytes, Linux): one over it is ended and its
+   * hosts are told why. Default: no cap.
+   */
+  maxRssBytes?: number | undefined;
+  /** How often the memory cap is checked (ms). Default 5000. */
+  rssCheckMs?: number | undefined;
+}
+
+/** What a host says when it attaches: the server, where its configuration came from, and who it is. */
+export interface AttachOptions {
+  /** The server's name (as the host's configuration names it). */
+  name: string;
+  /** The resolved stdio configuration (command, args, env, cwd, parentEnv …). */
+  config: StdioTransportConfig;
+  /** Where the configuration came from (shown by `mcp ps`). */
+  source?: string | undefined;
+  /** Anything that identifies the host to a person (the shim's pid and its parent's). */
+  info?: Record<string, unknown> | undefined;
+  /** Every message for the host (responses, notifications, the server's questions), as JSON-RPC objects. */
+  send: (message: unknown) => void;
+  /** The pool ended the session (its server failed twice, or was killed): tell the host and close. */
+  onEnd?: ((reason: string) => void) | undefined;
+}
+
+/**
+ * Events a {@link ServerPool} emits, each with one object argument: `"spawned"` (`{ name, key, pid }`),
+ * `"crashed"` (`{ name, key, restarting }`), `"reaped"` (`{ name, key, pid, reason: "idle" | "session ended" | "killed" | "over memory cap" }`).
+ */
+export type PoolEventName = "spawned" | "crashed" | "reaped";
+
+const DEFAULT_IDLE_MS = 10 * 60_000;
+
+/** Whether a host's declared capabilities let a server ask it anything (roots, sampling, elicitation). */
+export function asksQuestions(capabilities: unknown): boolean {
+  if (typeof capabilities !== "object" || capabilities === null) return false;
+  const caps = capabilities as Record<string, unknown>;
+  return caps["roots"] !== undefined || caps["sampling"] !== undefined || caps["elicitation"] !== undefined;
+}
+
+/**
+ * Stdio MCP servers shared by many host sessions. `attach` gives a host session; feed it the
+ * host's messages with `receive`, and `close` it when the host goes. See the package README for
+ * which sessions share a process and how a server's messages are routed.
+ */
+export class ServerPool extends EventEmitter implements HostBinder {
+  readonly idleMs: number;
+  readonly maxConcurrentCalls: number;
+  readonly #clientInfo: { name: string; version: string };
+  readonly #upstreams = new Map<string, Upstream>();
+  readonly #idle = new Map<Upstream, ReturnType<typeof setTimeout>>();
+  /** Fingerprints whose server does not answer `server/discover` (2025-only), and what it said. */
+  readonly #noDiscover = new Map<string, RpcError>();
+  /** What each live host session attached with. */
+  readonly #configs = new Map<HostSession, AttachOptions>();
+  #nextHost = 1;
+  #closed = false;
+  readonly maxRssBytes: number | undefined;
+  readonly #rssTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: ServerPoolOptions = {}) {
+    super();
+    this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.maxConcurrentCalls = options.maxConcurrentCalls ?? 16;
+    for (const [field, value] of [["idleMs", this.idleMs], ["maxConcurrentCalls", this.maxConcurrentCalls]] as const) {
+      if (!(typeof value === "number" && value >= 0 && !Number.isNaN(value))) throw new TypeError(`ServerPool: ${field} must be a non-negative number; got ${String(value)}`);
+    }
+    if (this.maxConcurrentCalls < 1) throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
+    this.#clientInfo = options.clientInfo ?? { name: "mcp-pool", version: "0.1.0" };
+    this.maxRssBytes = options.maxRssBytes;
+    if (this.maxRssBytes !== undefined) {
+      if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0)) throw new TypeError(`ServerPool: maxRssBytes must be a positive number; got ${String(this.maxRssBytes)}`);
+      this.#rssTimer = setInterval(() => void this.#checkMemory(this.maxRssBytes!), options.rssCheckMs ?? 5000);
+      this.#rssTimer.unref();
+    }
+  }
+
+  /** Ends every server over the memory cap, telling its hosts how much it used. */
+  async #checkMemory(cap: number): Promise<void> {
+    for (const upstream of [...this.#upstreams.values()]) {
+      const pid = upstream.pid;
+      const rss = pid === undefined ? undefined : rssOf(pid);
+      if (rss === undefined || rss <= cap) continue;
+      const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
+      for (const host of [...upstream.hosts]) host.end(`the pooled server "${upstream.name}" used ${mb(rss)}, over the pool's memory cap of ${mb(cap)}: it was stopped`);
+      await this.#end(upstream, "over memory cap");
+    }
+  }
+
+  /** A new host session for the server in `options.config`; nothing starts until the host's first message. */
+  attach(options: AttachOptions): HostSession {
+    if (this.#closed) throw new Error("ServerPool: the pool is closed");
+    if (typeof options.config?.command !== "string" || options.config.command === "") throw new TypeError(`ServerPool.attach: config.command must be a non-empty string (server "${options.name}")`);
+    const host = new HostSession(this.#nextHost++, fingerprintOf(options.config), { ...options.info }, options.send, options.onEnd ?? (() => {}), this);
+    this.#configs.set(host, options);
+    return host;
+  }
+
+  /** The upstream for a host's opening (see the README's sharing rules), started if need be. */
+  async bind(host: HostSession, era: Era, params: Record<string, unknown>): Promise<Upstream> {
+    const attach = this.#configs.get(host);
+    if (attach === undefined) throw new RpcError(-32603, "the host session has ended");
+    let key: string;
+    let opening: Opening;
+    let sharing: Upstream["sharing"] = "shared";
+    if (era === "2026-07-28") {
+      const refused = this.#noDiscover.get(host.fingerprint);
+      if (refused) throw refused;
+      key = `${host.fingerprint}/2026-07-28`;
+      opening = { era, params: Object.keys(params).length > 0 ? params : { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": this.#clientInfo } } };
+    } else if (asksQuestions(params["capabilities"])) {
+      sharing = "dedicated";
+      key = `${host.fingerprint}/dedicated/${host.id}`;
+      opening = { era, params };
+    } else {
+      const version = params["protocolVersion"];
+      // Shared with sessions whose version the server answered the same way (or that asked the same).
+      const same = [...this.#upstreams.values()].find((u) => u.fingerprint === host.fingerprint && u.sharing === "shared" && u.opening?.era === "2025" && u.state !== "failed" && u.state !== "closed" && (u.opening.params["protocolVersion"] === version || u.openResult?.["protocolVersion"] === version));
+      key = same?.key ?? `${host.fingerprint}/2025/${String(version)}`;
+      opening = { era, params: { protocolVersion: version, capabilities: {}, clientInfo: this.#clientInfo } };
+    }
+    let upstream = this.#upstreams.get(key);
+    if (upstream === undefined || upstream.state === "failed" || upstream.state === "closed") {
+      upstream = new Upstream(key, host.fingerprint, attach.name, attach.source, sharing, attach.config, this.maxConcurrentCalls, {
+        spawned: (u) => this.emit("spawned", { name: u.name, key: u.key, pid: u.pid }),
+        crashed: (u, restarting) => {
+          this.emit("crashed", { name: u.name, key: u.key, restarting });
+          if (!restarting) this.#forget(u);
+        },
+      });
+      this.#upstreams.set(key, upstream);
+    }
+    this.#cancelIdle(upstream);
+    upstream.hosts.add(host);
+    host.upstream = upstream;
+    try {
+      await upstream.open(opening);
+    } catch (error) {
+      upstream.hosts.delete(host);
+      if (host.upstream === upstream) host.upstream = undefined;
+      if (upstream.hosts.size === 0) this.#forget(upstream);
+      if (era === "2026-07-28" && RpcError.isInstance(error)) this.#noDiscover.set(host.fingerprint, error);
+      throw RpcError.isInstance(error) ? error : new RpcError(-32603, `the pooled server "${attach.name}" did not start: ${(error as Error).message}`);
+    }
+    return upstream;
+  }
+
+  /** A host session ended: its upstream is ended now (a dedicated one) or after `idleMs` without hosts. */
+  detach(host: HostSession): void {
+    this.#configs.delete(host);
+    this.unbind(host);
+  }
+
+  /** A host leaves its upstream (it ended, or it opens again in the other era). */
+  unbind(host: HostSession): void {
+    const upstream = host.upstream;
+    host.upstream = undefined;
+    if (upstream === undefined || !upstream.hosts.delete(host)) return;
+    for (const task of host.tasks) upstream.taskOwners.delete(task);
+    for (const uri of host.subscriptions) {
+      const holders = upstream.subscriptions.get(uri);
+      holders?.delete(host);
+      if (holders?.size === 0) {
+        upstream.subscriptions.delete(uri);
+        if (upstream.state === "ready") upstream.request("resources/unsubscribe", { uri }, { signal: AbortSignal.timeout(30_000), host }).catch(() => {});
+      }
+    }
+    if (upstream.hosts.size > 0 || upstream.state === "closed") return;
+    if (upstream.sharing === "dedicated") return void this.#end(upstream, "session ended");
+    const timer = setTimeout(() => void this.#end(upstream, "idle"), this.idleMs);
+    timer.unref();
+    this.#idle.set(upstream, timer);
+  }
+
+  #cancelIdle(upstream: Upstream): void {
+    const timer = this.#idle.get(upstream);
+    if (timer !== undefined) clearTimeout(timer);
+    this.#idle.delete(upstream);
+  }
+
+  #forget(upstream: Upstream): void {
+    this.#cancelIdle(upstream);
+    if (this.#upstreams.get(upstream.key) === upstream) this.#upstreams.delete(upstream.key);
+  }
+
+  async #end(upstream: Upstream, reason: "idle" | "session ended" | "killed" | "over memory cap"): Promise<void> {
+    this.#forget(upstream);
+    if (upstream.state === "closed") return;
+    const pid = upstream.pid;
+    await upstream.close();
+    this.emit("reaped", { name: upstream.name, key: upstream.key, pid, reason });
+  }
+
+  /** Every upstream the pool runs, and the hosts attached to each. */
+  statuses(): UpstreamStatus[] {
+    const now = Date.now();
+    return [...this.#upstreams.values()].map((upstream) => upstream.status(now));
+  }
+
+  /**
+   * Ends every upstream of the server named `name` (or whose fingerprint starts with it): its hosts
+   * are told why and closed. Resolves with how many were ended.
+   */
+  async kill(name: string): Promise<number> {
+    const doomed = [...this.#upstreams.values()].filter((u) => u.name === name || (name.length >= 8 && u.fingerprint.startsWith(name)));
+    for (const upstream of doomed) {
+      for (const host of [...upstream.hosts]) host.end(`the pooled server "${upstream.name}" was stopped (mcp ps --kill)`);
+      await this.#end(upstream, "killed");
+    }
+    return doomed.length;
+  }
+
+  /** Ends every upstream and refuses new hosts. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#rssTimer !== undefined) clearInterval(this.#rssTimer);
+    const all = [...this.#upstreams.values()];
+    for (const upstream of all) for (const host of [...upstream.hosts]) host.end("the mcp pool is closing");
+    await Promise.all(all.map((upstream) => this.#end(upstream, "killed")));
+  }
+}
