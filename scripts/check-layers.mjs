@@ -36,6 +36,17 @@ export const ALLOWED = {
   "@mcp/pool": ["@mcp/jsonrpc", "@mcp/transport-stdio"],
 };
 
+/**
+ * A package above that a package's tests may read types from, and nothing else: a devDependency,
+ * imported with `import type` only from test files, never from src (so it neither runs in nor ships
+ * with the package). Each entry says why.
+ */
+export const TEST_TYPES_ONLY = {
+  // The gateway's RateLimitStore and SessionStore, which store-redis implements: its contract test
+  // (test/contracts.test.ts) makes the compiler check the Redis stores still fit them.
+  "@mcp/store-redis": ["@mcp/gateway"],
+};
+
 const SOURCE = /\.(?:[cm]?[jt]sx?)$/;
 const builtins = new Set(builtinModules);
 
@@ -63,7 +74,7 @@ export function importsOf(code) {
   for (const pattern of patterns) {
     for (const match of stripped.matchAll(pattern)) {
       const line = stripped.slice(0, match.index).split("\n").length;
-      found.push({ specifier: match[1], line });
+      found.push({ specifier: match[1], line, typeOnly: /^(?:import|export)\s+type\b/.test(match[0]) });
     }
   }
   return found;
@@ -106,17 +117,18 @@ export function checkLayers(root) {
     const dev = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {}), ...rootDev]);
     const layerOk = (dep) => (isApp ? !apps.has(dep) : !dep.startsWith("@mcp/") || allowed.includes(dep));
     const notBelow = (dep) => (isApp && apps.has(dep) ? `which is an app: an app may import packages, never another app` : "which is not below it");
+    const testTypesOnly = isApp ? [] : (TEST_TYPES_ONLY[name] ?? []);
 
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"]) {
       for (const dep of Object.keys(pkg[field] ?? {})) {
-        if (!layerOk(dep)) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, ${notBelow(dep)}`);
+        if (!layerOk(dep) && !(field === "devDependencies" && testTypesOnly.includes(dep))) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, ${notBelow(dep)}`);
       }
     }
     for (const file of walk(dir)) {
       const rel = relative(dir, file);
       const isTest = !rel.startsWith(`src${sep}`) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(rel);
       const declared = isTest ? dev : runtime;
-      for (const { specifier, line } of importsOf(readFileSync(file, "utf8"))) {
+      for (const { specifier, line, typeOnly } of importsOf(readFileSync(file, "utf8"))) {
         const where = `${relative(root, file)}:${line}`;
         if (specifier.startsWith(".")) {
           const target = resolve(dir, rel, "..", specifier);
@@ -126,7 +138,10 @@ export function checkLayers(root) {
         if (specifier.startsWith("node:") || builtins.has(specifier) || specifier.startsWith("#")) continue;
         const dep = packageNameOf(specifier);
         if (dep === name) continue;
-        if (!layerOk(dep)) {
+        if (!layerOk(dep) && testTypesOnly.includes(dep)) {
+          if (!isTest || !typeOnly) violations.push(`${where}: ${name} may read ${dep}'s types only, with \`import type\` in a test (TEST_TYPES_ONLY)`);
+          else if (!declared.has(dep)) violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare`);
+        } else if (!layerOk(dep)) {
           violations.push(`${where}: ${name} imports ${dep}, ${isApp ? notBelow(dep) : "which is not below it in the package graph"}`);
         } else if (!declared.has(dep)) {
           violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare${isTest ? "" : " in dependencies"}`);

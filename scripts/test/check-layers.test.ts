@@ -59,6 +59,19 @@ describe("layer check", () => {
     ]);
   });
 
+  it("lets store-redis's tests read the gateway's types (TEST_TYPES_ONLY), and nothing more of it", () => {
+    const root = workspace({
+      "packages/store-redis/package.json": { name: "@mcp/store-redis", devDependencies: { "@mcp/gateway": "workspace:*" } },
+      "packages/store-redis/test/ok.test.ts": 'import type { RateLimitStore } from "@mcp/gateway";\n',
+      "packages/store-redis/test/value.test.ts": 'import { createGateway } from "@mcp/gateway";\n',
+      "packages/store-redis/src/a.ts": 'import type { SessionStore } from "@mcp/gateway";\n',
+    });
+    expect(check(root)).toEqual([
+      "packages/store-redis/src/a.ts:1: @mcp/store-redis may read @mcp/gateway's types only, with `import type` in a test (TEST_TYPES_ONLY)",
+      "packages/store-redis/test/value.test.ts:1: @mcp/store-redis may read @mcp/gateway's types only, with `import type` in a test (TEST_TYPES_ONLY)",
+    ]);
+  });
+
   it("lets an app import packages, never another app (declared or imported, in src or tests)", () => {
     const root = workspace({
       "packages/manager/package.json": pkg("@mcp/manager"),

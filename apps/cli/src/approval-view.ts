@@ -1,5 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { isCredentialHeader, REDACTED, redactConfig, redactUrl } from "@mcp/jsonrpc";
+import { isCredentialHeader, REDACTED, redactConfig, redactUrl } from "@mcp/jsonrpc/internal";
 import type { WrittenEntry } from "@mcp/manager";
 import { color } from "./ui.js";
 

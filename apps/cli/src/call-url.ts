@@ -1,5 +1,5 @@
 // `mcp call <url> <tool> [args]` (or `<url>.<tool>`): a server given by its URL, with no config, as --http <url> gives one.
-import { REDACTED, redactUrl } from "@mcp/jsonrpc";
+import { REDACTED, redactUrl } from "@mcp/jsonrpc/internal";
 import type { GlobalOptions } from "./session.js";
 import { CliError, EXIT } from "./ui.js";
 

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc";
+import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
 import { editOwnConfig, failureCause, failureError, loadAllMCPConfigs, looksLikeSecret, OWN_FILE, readOwnServers } from "@mcp/manager";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";

@@ -1,6 +1,6 @@
 // Which server a command needs, and why one cannot serve it (not found, not approved, needs sign-in).
 import type { MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { failureCause, failureError, type MCPTool, type ServerStatus, toolNamePrefix } from "@mcp/manager";
 import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";

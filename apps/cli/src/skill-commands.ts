@@ -1,4 +1,4 @@
-import { SkillVerificationError, type SkillEntry } from "@mcp/client";
+import { SkillVerificationError, type SkillEntry } from "@mcp/client/skills";
 import { connected, mustStart, reportFailures } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";

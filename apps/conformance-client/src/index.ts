@@ -2,22 +2,8 @@
 // A client built on @mcp/client for the official MCP conformance suite. The suite appends the
 // server URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
 //   node apps/conformance-client/dist/index.js <server-url>
-import {
-  callTool,
-  connectToServer,
-  disconnectServer,
-  getPrompt,
-  listPrompts,
-  listResources,
-  listSkills,
-  listTools,
-  loadSkill,
-  readResource,
-  SkillVerificationError,
-  type ConnectOptions,
-  type MCPServerConnection,
-  type Tool,
-} from "@mcp/client";
+import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listResources, listTools, readResource, type ConnectOptions, type MCPServerConnection, type Tool } from "@mcp/client";
+import { listSkills, loadSkill, SkillVerificationError } from "@mcp/client/skills";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 
 const url = process.argv.at(-1);

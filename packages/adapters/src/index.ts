@@ -1,4 +1,4 @@
-export { DEFAULT_MAX_RESULT_CHARS, type AdapterOptions, type AdapterTool, type ToolContent, type ToolResult } from "./types.js";
+export type { AdapterOptions, AdapterTool, ToolContent, ToolResult } from "./types.js";
 export { fromStrictArguments, providerSchema } from "./schema.js";
 export { argumentIssues, argumentProblem, type ArgumentIssue } from "./validate.js";
 export { runTool, toolError } from "./run.js";

@@ -5,6 +5,8 @@ import { UiResourceError } from "./errors.js";
 import type { MCPServerConnection } from "./connect.js";
 import { readResource } from "./methods.js";
 
+export { UiResourceError };
+
 /** The extension's identifier, the key under `capabilities.extensions`. */
 export const MCP_APPS_EXTENSION = "io.modelcontextprotocol/ui";
 /** The MIME type of an MCP App's HTML resource. */

@@ -1,15 +1,6 @@
 // `connectToServer`: the transport a config names, the handlers, the negotiated session, and the connection object callers hold.
-import {
-  ErrorCodes,
-  InvalidConfigError,
-  RpcError,
-  checkTimeout,
-  inspectCustom,
-  redactConfig,
-  toError,
-  type MCPTransport,
-  type RequestContext,
-} from "@mcp/jsonrpc";
+import { ErrorCodes, InvalidConfigError, RpcError, toError, type MCPTransport, type RequestContext } from "@mcp/jsonrpc";
+import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { HttpTransport } from "@mcp/transport-http";
 import type { StdioTransport } from "@mcp/transport-stdio";
 import { DEFAULT_CONNECT_TIMEOUT, type AnyNotificationListener, type BuiltInTransport, type ConnectOptions, type HttpServerConfig, type MCPServerConfig, type MCPServerConnection, type NotificationListener, type StdioServerConfig } from "./connect-types.js";

@@ -1,5 +1,25 @@
 // The client's errors, each with a stable `code`: an unknown server type, a handshake timeout, an unsupported version or capability, a bad page or UI resource.
 import { InvalidConfigError, McpError } from "@mcp/jsonrpc";
+import type { TransportHttpErrorCode } from "@mcp/transport-http";
+import type { TransportStdioErrorCode } from "@mcp/transport-stdio";
+
+/**
+ * Every `code` of an error a client's user can meet: the client's own, and both transports' (which
+ * hold `@mcp/jsonrpc`'s). Each layer declares its own codes; none is listed below where it is thrown.
+ */
+export type ClientErrorCode =
+  | "unknown_server_type"
+  | "connection_timeout"
+  | "unsupported_protocol_version"
+  | "invalid_initialize_result"
+  | "capability_not_supported"
+  | "pagination_error"
+  | "task_cancelled"
+  | "not_in_protocol_revision"
+  | "skill_verification_failed"
+  | "ui_resource"
+  | TransportStdioErrorCode
+  | TransportHttpErrorCode;
 
 /** A name others use for a type we know under another name. */
 const TYPE_ALIASES: Record<string, string> = { "streamable-http": "http", streamableHttp: "http", streamable_http: "http", "http+sse": "sse" };
@@ -9,7 +29,7 @@ const TYPE_ALIASES: Record<string, string> = { "streamable-http": "http", stream
  * valid values, and the right one when the type is a known alias (`streamable-http` → `http`).
  * An {@link InvalidConfigError}, with its own code.
  */
-export class UnknownServerTypeError extends InvalidConfigError {
+export class UnknownServerTypeError extends InvalidConfigError<"unknown_server_type"> {
   static override readonly brand: string = "UnknownServerTypeError";
   declare readonly type: unknown;
 
@@ -27,7 +47,7 @@ export class UnknownServerTypeError extends InvalidConfigError {
 }
 
 /** The handshake did not finish in time. Message: `Connection to MCP server "<name>" timed out after <n>ms`. */
-export class ConnectionTimeoutError extends McpError {
+export class ConnectionTimeoutError extends McpError<"connection_timeout"> {
   static override readonly brand: string = "ConnectionTimeoutError";
   declare readonly serverName: string;
   declare readonly timeout: number;
@@ -40,7 +60,7 @@ export class ConnectionTimeoutError extends McpError {
 }
 
 /** The server answered `initialize` with a protocol version this client does not speak. */
-export class UnsupportedProtocolVersionError extends McpError {
+export class UnsupportedProtocolVersionError extends McpError<"unsupported_protocol_version"> {
   static override readonly brand: string = "UnsupportedProtocolVersionError";
   declare readonly offered: string;
   declare readonly received: unknown;
@@ -56,7 +76,7 @@ export class UnsupportedProtocolVersionError extends McpError {
 }
 
 /** The server did not declare the capability a method needs; no request was sent. */
-export class CapabilityNotSupportedError extends McpError {
+export class CapabilityNotSupportedError extends McpError<"capability_not_supported"> {
   static override readonly brand: string = "CapabilityNotSupportedError";
   declare readonly capability: string;
   declare readonly method: string;
@@ -69,7 +89,7 @@ export class CapabilityNotSupportedError extends McpError {
 }
 
 /** A paginated list misbehaved: a repeated cursor, or more pages or items than allowed. */
-export class PaginationError extends McpError {
+export class PaginationError extends McpError<"pagination_error"> {
   static override readonly brand: string = "PaginationError";
   declare readonly method: string;
   declare readonly pages: number;
@@ -82,7 +102,7 @@ export class PaginationError extends McpError {
 }
 
 /** The server's `initialize` answer was not an InitializeResult. */
-export class InvalidInitializeResultError extends McpError {
+export class InvalidInitializeResultError extends McpError<"invalid_initialize_result"> {
   static override readonly brand: string = "InvalidInitializeResultError";
 
   constructor(serverName: string, reason: string) {
@@ -91,7 +111,7 @@ export class InvalidInitializeResultError extends McpError {
 }
 
 /** A tool's `ui://` resource (MCP Apps) cannot be shown: not a `ui://` URI, no HTML, another MIME type. Names the server, the URI and what was wrong. */
-export class UiResourceError extends McpError {
+export class UiResourceError extends McpError<"ui_resource"> {
   static override readonly brand: string = "UiResourceError";
   declare readonly serverName: string;
   declare readonly uri: string;

@@ -1,9 +1,7 @@
 export {
   applyElicitationDefaults,
-  capabilitiesFor,
   connectToServer,
   disconnectServer,
-  DEFAULT_CONNECT_TIMEOUT,
   type AnyNotificationListener,
   type BuiltInTransport,
   type ConnectOptions,
@@ -13,20 +11,6 @@ export {
   type NotificationListener,
   type StdioServerConfig,
 } from "./connect.js";
-export {
-  MCP_APP_MIME_TYPE,
-  MCP_APPS_EXTENSION,
-  mcpAppsExtension,
-  readUiResource,
-  toolUi,
-  uiResourceMeta,
-  type ToolUi,
-  type UiCsp,
-  type UiPermissions,
-  type UiResource,
-  type UiResourceMeta,
-  type UiVisibility,
-} from "./apps.js";
 export { recordTransport, type RecordedMessage, type RecordListener } from "./record.js";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult, type ProtocolEra } from "./negotiate.js";
 export {
@@ -49,24 +33,12 @@ export {
   type CompleteRequest,
   type ListOptions,
 } from "./methods.js";
-export { InvalidResultError, STATELESS_PROTOCOL_VERSIONS, NotInProtocolRevisionError } from "./stateless.js";
+export { InvalidResultError, NotInProtocolRevisionError } from "./stateless.js";
 export { TaskCancelledError, type CallToolOptions, type TaskStatus } from "./task-status.js";
 export { TASKS_EXTENSION } from "./tasks-extension.js";
 export type { ServerRequestTaskOptions } from "./task-receiver.js";
-export {
-  getSkill,
-  listSkills,
-  loadSkill,
-  SKILLS_EXTENSION,
-  SkillVerificationError,
-  supportsSkills,
-  type LoadedSkill,
-  type LoadSkillOptions,
-  type SkillEntry,
-  type SkillFile,
-  type SkillFileContent,
-  type SkillVerificationFailure,
-} from "./skills.js";
+// The MCP Apps and Skills extensions have their own entries, `@mcp/client/apps` and
+// `@mcp/client/skills` (public, in semver): the main entry is the core protocol.
 export { serverConfigProblems, type ConfigProblem } from "./validate.js";
 export type { SubscriptionFilter } from "./session.js";
 export {
@@ -75,8 +47,8 @@ export {
   InvalidInitializeResultError,
   PaginationError,
   UnknownServerTypeError,
-  UiResourceError,
   UnsupportedProtocolVersionError,
+  type ClientErrorCode,
 } from "./errors.js";
 export type {
   Annotations,
@@ -108,30 +80,25 @@ export type {
   TextContent,
   Tool,
 } from "./types.js";
-// Every error a caller can meet, re-exported so @mcp/client alone is enough.
+// Every error a caller can meet, re-exported so @mcp/client alone is enough. An error the server
+// sent is an `RpcError`; its numeric `code` is one of `ErrorCodes` (the typed subclasses per code,
+// `MethodNotFoundError` and the rest, are in @mcp/jsonrpc for who wants `instanceof`).
 export {
-  HeaderMismatchError,
+  ErrorCodes,
   HttpError,
-  InternalRpcError,
   InvalidConfigError,
   InvalidMessageError,
-  InvalidParamsError,
-  InvalidRequestError,
   McpError,
   MessageTooLargeError,
-  MethodNotFoundError,
   MissingClientCapabilityError,
   NetworkError,
   NoResponseError,
   ParseError,
   RequestTimeoutError,
-  ResourceNotFoundError,
   RpcError,
-  RpcParseError,
   SessionExpiredError,
   TransportClosedError,
   UnsupportedVersionError,
-  UrlElicitationRequiredError,
   type HandshakeContext,
   type McpErrorCode,
   type MCPTransport,
@@ -143,5 +110,4 @@ export {
 // Types only: a value import would load the stdio transport (and node:child_process) into every
 // program, browsers included. The classes are in @mcp/transport-stdio.
 export type { SpawnError, StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
-export { CLIENT_VERSION } from "./version.js";
 export { HttpTransport, SseEndpointError, type AuthRequest, type HttpAuthProvider, type HttpTransportConfig, type UnauthorizedAnswer } from "@mcp/transport-http";

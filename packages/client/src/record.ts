@@ -1,5 +1,6 @@
 // The `record` option: each message of a connection, redacted, with its time and direction.
-import { redactJson, type MCPTransport, type MessageDirection } from "@mcp/jsonrpc";
+import type { MCPTransport, MessageDirection } from "@mcp/jsonrpc";
+import { redactJson } from "@mcp/jsonrpc/internal";
 
 /** One JSON-RPC message of a recorded connection (a line of a recording, as `mcp call --record` writes it). */
 export interface RecordedMessage {

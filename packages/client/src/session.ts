@@ -1,5 +1,6 @@
 // A connection's request path in each protocol era: 2025 sessions as they are, 2026-07-28 requests with their `_meta` envelope and `input_required` rounds.
-import { toError, type MCPTransport, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import { toError } from "@mcp/jsonrpc";
+import type { MCPTransport, RequestContext, RequestOptions } from "@mcp/jsonrpc";
 import {
   headerParamsOf,
   headersFor,

@@ -73,7 +73,7 @@ export type SkillVerificationFailure = "size" | "digest" | "frontmatter" | "unli
  * size or digest that does not match, frontmatter that differs from the entry's, a file the
  * entry does not list, or an entry without digests. The content is not used.
  */
-export class SkillVerificationError extends McpError {
+export class SkillVerificationError extends McpError<"skill_verification_failed"> {
   static override readonly brand: string = "SkillVerificationError";
   declare readonly uri: string;
   declare readonly failure: SkillVerificationFailure;

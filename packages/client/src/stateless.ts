@@ -1,5 +1,6 @@
 import type { UnsupportedVersionError } from "@mcp/jsonrpc";
-import { McpError, STATELESS_ERROR_CODES, RpcError, withMeta } from "@mcp/jsonrpc";
+import { McpError, RpcError } from "@mcp/jsonrpc";
+import { STATELESS_ERROR_CODES, withMeta } from "@mcp/jsonrpc/internal";
 import { isHttpToken } from "@mcp/transport-http";
 import type { ClientCapabilities, Implementation, LoggingLevel, Tool } from "./types.js";
 
@@ -29,7 +30,7 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts
 export const MAX_INPUT_ROUNDS = 8;
 
 /** The method does not exist in the protocol revision this connection speaks. */
-export class NotInProtocolRevisionError extends McpError {
+export class NotInProtocolRevisionError extends McpError<"not_in_protocol_revision"> {
   static override readonly brand: string = "NotInProtocolRevisionError";
   declare readonly method: string;
   declare readonly protocolVersion: string;
@@ -42,7 +43,7 @@ export class NotInProtocolRevisionError extends McpError {
 }
 
 /** A result the client cannot use: an unknown `resultType`, or input asked for where it is not allowed. */
-export class InvalidResultError extends McpError {
+export class InvalidResultError extends McpError<"invalid_message"> {
   static override readonly brand: string = "InvalidResultError";
   constructor(message: string) {
     super("invalid_message", message);

@@ -1,6 +1,7 @@
 // What a tool call run as a task looks like to its caller, in both eras: the task's status, the
 // options of callTool that concern tasks, and the error of a cancelled task.
-import { abortHandleOf, delay, McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { McpError, type RequestOptions } from "@mcp/jsonrpc";
+import { abortHandleOf, delay } from "@mcp/jsonrpc/internal";
 import { InvalidResultError } from "./stateless.js";
 
 /** A task's state, as `tasks/get` reports it. */
@@ -31,7 +32,7 @@ export interface CallToolOptions extends RequestOptions {
 }
 
 /** The task a tool call ran as was cancelled (by the server, or with `tasks/cancel` elsewhere). */
-export class TaskCancelledError extends McpError {
+export class TaskCancelledError extends McpError<"task_cancelled"> {
   static override readonly brand: string = "TaskCancelledError";
   declare readonly taskId: string;
   constructor(serverName: string, tool: string, task: TaskStatus) {

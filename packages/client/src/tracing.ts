@@ -1,4 +1,5 @@
-import { withMeta, type RequestOptions } from "@mcp/jsonrpc";
+import type { RequestOptions } from "@mcp/jsonrpc";
+import { withMeta } from "@mcp/jsonrpc/internal";
 import { CLIENT_VERSION } from "./version.js";
 
 // OpenTelemetry for MCP requests: a client span per request (method, target, server, outcome),

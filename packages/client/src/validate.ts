@@ -1,5 +1,5 @@
 // Every problem with one server config before anything starts, each with its field and what to do.
-import { timeoutProblem } from "@mcp/jsonrpc";
+import { timeoutProblem } from "@mcp/jsonrpc/internal";
 import { parseHttpUrl, parseProxyUrl } from "@mcp/transport-http";
 import { stdioCommandProblems } from "@mcp/transport-stdio/config";
 import { UnknownServerTypeError } from "./errors.js";

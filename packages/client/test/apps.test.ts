@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectToServer, disconnectServer, listTools, mcpAppsExtension, readUiResource, toolUi, UiResourceError, type MCPServerConnection, type RecordedMessage } from "../src/index.js";
+import { mcpAppsExtension, readUiResource, toolUi, UiResourceError } from "../src/apps.js";
+import { connectToServer, disconnectServer, listTools, type MCPServerConnection, type RecordedMessage } from "../src/index.js";
 
 const require = createRequire(import.meta.url);
 // Its package exports only the server module; the stdio entry is next to it.

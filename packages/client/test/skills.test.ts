@@ -3,7 +3,8 @@
 import { SKILL_FILES, startV2SkillsServer, type SkillTamper, type V2SkillsServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseSkillMarkdown } from "../src/frontmatter.js";
-import { connectToServer, disconnectServer, getSkill, listSkills, loadSkill, SkillVerificationError, supportsSkills, type MCPServerConnection } from "../src/index.js";
+import { connectToServer, disconnectServer, type MCPServerConnection } from "../src/index.js";
+import { getSkill, listSkills, loadSkill, SkillVerificationError, supportsSkills } from "../src/skills.js";
 
 const open: MCPServerConnection[] = [];
 const servers: V2SkillsServer[] = [];

@@ -14,7 +14,6 @@ import {
   NotInProtocolRevisionError,
   ping,
   readResource,
-  ResourceNotFoundError,
   setLoggingLevel,
   subscribe,
   UnsupportedProtocolVersionError,
@@ -22,6 +21,7 @@ import {
   type MCPServerConfig,
   type MCPServerConnection,
 } from "../src/index.js";
+import { ResourceNotFoundError } from "@mcp/jsonrpc";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -13,7 +13,8 @@ import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { buildProbe1x, startSdkServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { auditStream, canonicalJson, MAX_AUDIT_BYTES, MAX_FIELD_CHARS, type AuditEntry, type Caller } from "../src/index.js";
+import { MAX_AUDIT_BYTES, MAX_FIELD_CHARS } from "../src/audit.js";
+import { auditStream, canonicalJson, type AuditEntry, type Caller } from "../src/index.js";
 import { mountGateway } from "./app.js";
 
 const stops: (() => Promise<void>)[] = [];

@@ -4,7 +4,8 @@
 // own server that let apps call them; its `resources/read` reads from that server only.
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { readResource, readUiResource, toolUi, type MCPServerConnection, type UiPermissions } from "@mcp/client";
+import { readResource, type MCPServerConnection } from "@mcp/client";
+import { readUiResource, toolUi, type UiPermissions } from "@mcp/client/apps";
 import type { MCPManager, MCPTool } from "@mcp/manager";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer } from "./api.js";
 import { errorOf, type InspectorHub } from "./hub.js";

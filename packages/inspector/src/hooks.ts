@@ -1,5 +1,5 @@
 // The inspector's hooks into a manager: the handlers that bring its servers' dialogs and notifications to the page, made before the manager.
-import { mcpAppsExtension } from "@mcp/client";
+import { mcpAppsExtension } from "@mcp/client/apps";
 import type { MCPManagerOptions } from "@mcp/manager";
 import { InspectorError } from "./errors.js";
 import { InspectorHub } from "./hub.js";

@@ -1,4 +1,4 @@
-import { toolUi } from "@mcp/client";
+import { toolUi } from "@mcp/client/apps";
 import { formatToolDiff, type MCPManager, type MCPTool } from "@mcp/manager";
 import type { HeldRow, PromptRow, ServerRow, ToolRow } from "./api.js";
 

@@ -13,7 +13,12 @@
  */
 import { hasBrand, stamp } from "./brand.js";
 
-/** Stable string codes of {@link McpError}: one per error class of the stack. */
+/**
+ * The stable string codes of this package's errors. Each package above declares its own codes and
+ * composes the ones below it (`TransportStdioErrorCode` = `"spawn_failed"` | these,
+ * `ClientErrorCode` = the client's own | both transports', and so on up), so a new error upstairs
+ * never edits this package.
+ */
 export type McpErrorCode =
   | "transport_closed"
   | "request_timeout"
@@ -25,33 +30,19 @@ export type McpErrorCode =
   | "parse_error"
   | "invalid_message"
   | "message_too_large"
-  | "invalid_config"
-  | "spawn_failed"
-  | "sse_endpoint"
-  | "unknown_server_type"
-  | "connection_timeout"
-  | "unsupported_protocol_version"
-  | "invalid_initialize_result"
-  | "capability_not_supported"
-  | "pagination_error"
-  | "server_unavailable"
-  | "tool_unavailable"
-  | "task_cancelled"
-  | "not_in_protocol_revision"
-  | "oauth_error"
-  | "skill_verification_failed"
-  | "registry_error"
-  | "ui_resource"
-  | "tool_held"
-  | "pin_store_error";
+  | "invalid_config";
 
-/** Base of every local error in the stack. */
-export class McpError extends Error {
+/**
+ * Base of every local error in the stack. `Code` is the class's code (or codes): a subclass
+ * names its own (`class SpawnError extends McpError<"spawn_failed">`); a plain `McpError` may carry
+ * any layer's, so its `code` is a `string` (narrow with `instanceof`, or against a package's union).
+ */
+export class McpError<Code extends string = string> extends Error {
   static readonly brand: string = "McpError";
   /** Stable machine-readable code; switch on this, not on the message. */
-  declare readonly code: McpErrorCode;
+  declare readonly code: Code;
 
-  constructor(code: McpErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     stamp(this, new.target);
@@ -71,7 +62,7 @@ export class McpError extends Error {
 }
 
 /** The transport is closed, or closed while the request was in flight. Message: `Transport closed`. */
-export class TransportClosedError extends McpError {
+export class TransportClosedError extends McpError<"transport_closed"> {
   static override readonly brand: string = "TransportClosedError";
   /** Exit code of a child process, when one died. */
   declare readonly exitCode: number | null | undefined;
@@ -104,7 +95,7 @@ export class TransportClosedError extends McpError {
  * A request (or whatever `label` names) took longer than allowed. Message: `<label> timeout after <n>ms`,
  * `Request timeout after <n>ms` by default; transports choose other labels for their own clocks.
  */
-export class RequestTimeoutError extends McpError {
+export class RequestTimeoutError extends McpError<"request_timeout"> {
   static override readonly brand: string = "RequestTimeoutError";
   /** The budget that ran out, in ms. */
   declare readonly timeout: number;
@@ -123,7 +114,7 @@ export class RequestTimeoutError extends McpError {
  * request ID <id>`. The server took the request (it answered it, with no response in the answer),
  * so `mayHaveRun` is always true: check before sending a call with side effects again.
  */
-export class NoResponseError extends McpError {
+export class NoResponseError extends McpError<"no_response"> {
   static override readonly brand: string = "NoResponseError";
   declare readonly requestId: string | number;
   /** Always true: the server took the request, which may have run (as a `NetworkError`'s `mayHaveRun`). */
@@ -137,7 +128,7 @@ export class NoResponseError extends McpError {
 }
 
 /** Bytes that should have been JSON were not. Quotes the start of the input. */
-export class ParseError extends McpError {
+export class ParseError extends McpError<"parse_error"> {
   static override readonly brand: string = "ParseError";
   /** The first characters of the offending input. */
   declare readonly snippet: string;
@@ -158,7 +149,7 @@ export class ParseError extends McpError {
 }
 
 /** A configuration value is missing or wrong. Names the server (when known), the field, and the file it came from (when it came from one). */
-export class InvalidConfigError extends McpError {
+export class InvalidConfigError<Code extends string = string> extends McpError<Code> {
   static override readonly brand: string = "InvalidConfigError";
   declare readonly serverName: string | undefined;
   /** The offending field, e.g. `"timeout"`, `"type"`, `"command"` (a dotted path inside a file, e.g. `"alice.token"`). */
@@ -166,9 +157,10 @@ export class InvalidConfigError extends McpError {
   /** The file the value was read from, when it was (e.g. the gateway's callers file). */
   declare readonly file: string | undefined;
 
-  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; file?: string | undefined; code?: "invalid_config" | "unknown_server_type"; cause?: unknown } = {}) {
+  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; file?: string | undefined; code?: Code; cause?: unknown } = {}) {
     const named = options.serverName === undefined || message.includes(`MCP server "${options.serverName}"`);
-    super(options.code ?? "invalid_config", named ? message : `MCP server "${options.serverName}": ${message}`, options);
+    // A subclass passes its own code (`UnknownServerTypeError`); this class's is "invalid_config".
+    super(options.code ?? ("invalid_config" as Code), named ? message : `MCP server "${options.serverName}": ${message}`, options);
     this.serverName = options.serverName;
     this.field = options.field;
     this.file = options.file;
@@ -199,7 +191,7 @@ export function checkTimeout(value: unknown, field: string, serverName?: string)
 }
 
 /** Valid JSON that is not a JSON-RPC message. */
-export class InvalidMessageError extends McpError {
+export class InvalidMessageError extends McpError<"invalid_message"> {
   static override readonly brand: string = "InvalidMessageError";
   declare readonly reason: string;
 
@@ -210,7 +202,7 @@ export class InvalidMessageError extends McpError {
 }
 
 /** A frame was larger than the configured limit. */
-export class MessageTooLargeError extends McpError {
+export class MessageTooLargeError extends McpError<"message_too_large"> {
   static override readonly brand: string = "MessageTooLargeError";
   declare readonly size: number;
   declare readonly limit: number;

@@ -1,5 +1,5 @@
 // `HttpError`, whose message reads an HTML or JSON-RPC body, and `SessionExpiredError`.
-import { McpError, type McpErrorCode } from "./errors.js";
+import { McpError } from "./errors.js";
 import { redactUrl } from "./redact.js";
 
 /** Fields of an {@link HttpError}. */
@@ -18,7 +18,7 @@ export interface HttpErrorDetails {
 const MAX_BODY_IN_MESSAGE = 500;
 
 /** A non-2xx HTTP answer. Message: `HTTP <status>: <text>` plus any auth hints. */
-export class HttpError extends McpError {
+export class HttpError extends McpError<"http_error" | "session_expired"> {
   static override readonly brand: string = "HttpError";
   declare readonly status: number;
   declare readonly statusText: string;
@@ -32,7 +32,7 @@ export class HttpError extends McpError {
   /** A redirect's `Location` that was not followed (a password or token in it hidden). */
   declare readonly location: string | undefined;
 
-  constructor(details: HttpErrorDetails, code: McpErrorCode = "http_error", messageOverride?: string) {
+  constructor(details: HttpErrorDetails, code: "http_error" | "session_expired" = "http_error", messageOverride?: string) {
     super(code, messageOverride ?? HttpError.describe(details), details);
     this.status = details.status;
     this.statusText = details.statusText ?? "";
@@ -106,6 +106,7 @@ export function jsonRpcErrorIn(body: string): { code: number | undefined; messag
  */
 export class SessionExpiredError extends HttpError {
   static override readonly brand: string = "SessionExpiredError";
+  declare readonly code: "session_expired";
   declare readonly sessionId: string;
 
   constructor(sessionId: string, details: HttpErrorDetails) {

@@ -16,7 +16,6 @@ export type {
   RequestOptions,
 } from "./types.js";
 export {
-  classifyMessage,
   isJsonRpcBatch,
   isJsonRpcErrorResponse,
   isJsonRpcMessage,
@@ -24,26 +23,22 @@ export {
   isJsonRpcRequest,
   isJsonRpcResponse,
   isJsonRpcSuccessResponse,
-  isRequestId,
   type ClassifiedMessage,
 } from "./guards.js";
 export {
-  checkTimeout,
   InvalidConfigError,
   InvalidMessageError,
-  isValidTimeout,
   McpError,
   MessageTooLargeError,
   NoResponseError,
   ParseError,
   RequestTimeoutError,
-  timeoutProblem,
   toError,
   TransportClosedError,
   type McpErrorCode,
 } from "./errors.js";
-export { HttpError, jsonRpcErrorIn, SessionExpiredError, type HttpErrorDetails } from "./http-error.js";
-export { errorCodeOf, failedBeforeSending, NetworkError, ProxyError, proxyRefusalStatus, type NetworkErrorOptions } from "./network-error.js";
+export { HttpError, SessionExpiredError, type HttpErrorDetails } from "./http-error.js";
+export { NetworkError, ProxyError, type NetworkErrorOptions } from "./network-error.js";
 export {
   ErrorCodes,
   HeaderMismatchError,
@@ -52,7 +47,6 @@ export {
   InvalidRequestError,
   MethodNotFoundError,
   MissingClientCapabilityError,
-  STATELESS_ERROR_CODES,
   ResourceNotFoundError,
   RpcError,
   RpcParseError,
@@ -60,8 +54,9 @@ export {
   UrlElicitationRequiredError,
   type RpcErrorClass,
 } from "./rpc-error.js";
-export { DEFAULT_REQUEST_TIMEOUT, PendingRequests, type PendingRequestsOptions, type TrackHooks } from "./tracker.js";
-export { JsonRpcEndpoint, withMeta, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
-export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactJson, redactUrl } from "./redact.js";
-export { bodyChunks, readBoundedText } from "./body.js";
-export { AbortLatch, abortHandleOf, delay, type AbortHandle } from "./abort.js";
+export type { PendingRequestsOptions, TrackHooks } from "./tracker.js";
+export { JsonRpcEndpoint, type EndpointHandlers, type JsonRpcEndpointOptions, type SendContext } from "./endpoint.js";
+export { createLinkedPair, EndpointTransport, type EndpointTransportOptions } from "./endpoint-transport.js";
+export type { AbortHandle } from "./abort.js";
+// Helpers our own packages share (timeouts, bodies, aborts, redaction, the redirect and proxy
+// policy) are in `@mcp/jsonrpc/internal`, outside semver: see internal.ts.

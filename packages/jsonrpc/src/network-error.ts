@@ -21,7 +21,7 @@ export interface NetworkErrorOptions {
  * When the request had been sent, `mayHaveRun` is true and the message says the request may have run:
  * the transport never sends such a request again, and a caller should not either without checking.
  */
-export class NetworkError extends McpError {
+export class NetworkError extends McpError<"network_error" | "proxy_error"> {
   static override readonly brand: string = "NetworkError";
   declare readonly url: string;
   /** The system error code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`. */
@@ -165,6 +165,7 @@ function inCauseChain<T>(error: unknown, pick: (error: { code?: unknown; message
  */
 export class ProxyError extends NetworkError {
   static override readonly brand: string = "ProxyError";
+  declare readonly code: "proxy_error";
   /** The proxy's URL, password hidden. */
   declare readonly proxy: string;
   /** The proxy's HTTP status (407, 403, 502, …), when it answered. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AbortLatch, abortHandleOf, delay } from "../src/index.js";
+import { AbortLatch, abortHandleOf, delay } from "../src/internal.js";
 
 describe("AbortLatch", () => {
   it("runs every listener once, with the reason, and later aborts do nothing", () => {

@@ -222,7 +222,7 @@ describe("NetworkError", () => {
 
 describe("failedBeforeSending", () => {
   it("is true only for failures before a request can have left: no connection, a certificate, a header", async () => {
-    const { failedBeforeSending } = await import("../src/index.js");
+    const { failedBeforeSending } = await import("../src/internal.js");
     const viaFetch = (code: string): unknown => new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
     for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
       expect(failedBeforeSending(viaFetch(code)), code).toBe(true);
@@ -243,12 +243,12 @@ describe("HttpError for a redirect", () => {
 
 describe("the timeout rule", () => {
   it("a timeout is a positive number of ms or Infinity; anything else is refused, naming the field", async () => {
-    const { PendingRequests, checkTimeout, isValidTimeout } = await import("../src/index.js");
+    const { PendingRequests, checkTimeout, isValidTimeout } = await import("../src/internal.js");
     expect([1, 0.5, Infinity].every((v) => isValidTimeout(v))).toBe(true);
     expect([0, -5, Number.NaN, "100", null].some((v) => isValidTimeout(v))).toBe(false);
     expect(() => checkTimeout(-5, "timeout", "docs")).toThrow('MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5');
     expect(() => checkTimeout(undefined, "timeout")).not.toThrow();
-    const { timeoutProblem } = await import("../src/index.js");
+    const { timeoutProblem } = await import("../src/internal.js");
     expect([undefined, 1, Infinity].map((v) => timeoutProblem(v, "x"))).toEqual([undefined, undefined, undefined]);
     expect([Number.NaN, "100", null, 0].map((v) => timeoutProblem(v, "x"))).toEqual(['NaN', '"100"', "null", "0"].map((got) => `x must be a positive number of milliseconds (or Infinity for none); got ${got}`));
     expect(() => new PendingRequests({ defaultTimeout: 0 })).toThrow('"timeout" must be a positive number');
@@ -263,7 +263,7 @@ describe("the timeout rule", () => {
 
 describe("redaction", () => {
   it("hides credential headers, env values and URL secrets; keeps the rest", async () => {
-    const { redactConfig } = await import("../src/index.js");
+    const { redactConfig } = await import("../src/internal.js");
     const redacted = redactConfig({
       command: "srv",
       env: { API_KEY: "k1", PATH: "/bin" },

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { classifyMessage } from "../src/internal.js";
 import {
-  classifyMessage,
   isJsonRpcBatch,
   isJsonRpcErrorResponse,
   isJsonRpcMessage,

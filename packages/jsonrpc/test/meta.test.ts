@@ -1,7 +1,7 @@
 // withMeta: what the endpoint (progress tokens) and the client (2026-07-28 envelopes) add to `_meta`.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { withMeta } from "../src/index.js";
+import { withMeta } from "../src/internal.js";
 
 describe("withMeta", () => {
   it("adds its entries to a copy of _meta, over keys already there, and changes nothing it was given", () => {

@@ -1,6 +1,7 @@
 // onMessage (every message both ways, as it goes) and redactJson (a message fit for a recording).
 import { describe, expect, it } from "vitest";
-import { JsonRpcEndpoint, REDACTED, redactJson, type JsonRpcMessage, type MessageDirection } from "../src/index.js";
+import { JsonRpcEndpoint, type JsonRpcMessage, type MessageDirection } from "../src/index.js";
+import { REDACTED, redactJson } from "../src/internal.js";
 
 function endpoint() {
   const sent: JsonRpcMessage[] = [];

@@ -1,6 +1,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { JsonRpcEndpoint, PendingRequests, RequestTimeoutError, RpcError, TransportClosedError, type JsonRpcMessage } from "../src/index.js";
+import { JsonRpcEndpoint, RequestTimeoutError, RpcError, TransportClosedError, type JsonRpcMessage } from "../src/index.js";
+import { PendingRequests } from "../src/internal.js";
 
 function liveTimers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;

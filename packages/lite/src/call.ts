@@ -1,5 +1,6 @@
 // `callMCP`: one MCP request over HTTP, POSTed, its JSON or SSE answer read, no session kept.
-import { bodyChunks, failedBeforeSending, NetworkError, NoResponseError, readBoundedText, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import { NetworkError, NoResponseError, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import { bodyChunks, failedBeforeSending, readBoundedText } from "@mcp/jsonrpc/internal";
 import { liteHttpError, liteParseError } from "./errors.js";
 import { fetchFor, proxyErrorOf } from "./proxy.js";
 import { redirectTarget } from "./redirect.js";

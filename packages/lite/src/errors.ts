@@ -1,5 +1,6 @@
 // `@mcp/lite`'s errors, the same classes as `@mcp/jsonrpc`'s: a non-2xx answer, and a body that is not JSON.
-import { HttpError, jsonRpcErrorIn, ParseError } from "@mcp/jsonrpc";
+import { HttpError, ParseError } from "@mcp/jsonrpc";
+import { jsonRpcErrorIn } from "@mcp/jsonrpc/internal";
 
 /**
  * The server answered with a non-2xx status. Message: `MCP request failed: <status> <statusText>`,

@@ -1,5 +1,5 @@
-import { InvalidConfigError, ProxyError, proxyRefusalStatus } from "@mcp/jsonrpc";
-import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES, proxyEnvKey } from "@mcp/jsonrpc/internal";
+import { InvalidConfigError, ProxyError } from "@mcp/jsonrpc";
+import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES, proxyEnvKey, proxyRefusalStatus } from "@mcp/jsonrpc/internal";
 import { NODE_NETWORK, proxiedFetch } from "#platform";
 
 /**

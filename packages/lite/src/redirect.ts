@@ -1,6 +1,6 @@
 // Which redirects a call follows: only 307 and 308, only within the URL's origin, at most five; any other is an error naming where it pointed.
-import { HttpError, redactUrl } from "@mcp/jsonrpc";
-import { judgeRedirect, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
+import { HttpError } from "@mcp/jsonrpc";
+import { judgeRedirect, redactUrl, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
 
 /**
  * Where a redirect answer is followed, or undefined when `response` is not one. The policy is

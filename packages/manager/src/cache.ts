@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CacheHints, ClientCapabilities, MCPServerConfig, ProtocolEra, Tool } from "@mcp/client";
-import { redactConfig } from "@mcp/jsonrpc";
+import { redactConfig } from "@mcp/jsonrpc/internal";
 
 /** One server's tool list as remembered. */
 export interface CachedTools {

@@ -20,7 +20,7 @@ const STDERR_TAIL_CHARS = 1000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
 /** A `headersHelper` failed: it exited non-zero, timed out, or printed something that is not a JSON object of headers. */
-export class HeadersHelperError extends McpError {
+export class HeadersHelperError extends McpError<"invalid_config"> {
   static override readonly brand: string = "HeadersHelperError";
   declare readonly serverName: string;
   /** The last lines the helper wrote to stderr. */

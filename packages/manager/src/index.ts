@@ -1,5 +1,5 @@
 export { MCPManager } from "./manager.js";
-export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
+export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type ManagerErrorCode, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
 export { crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
@@ -10,9 +10,9 @@ export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter, WrittenEntry } from "./config/types.js";
 export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type FileToolCacheOptions, type ToolCache } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
-export { DEFAULT_RECONNECT, type ReconnectPolicy } from "./limit.js";
+export type { ReconnectPolicy } from "./limit.js";
 export { DEFAULT_CALLBACK_PORT, defaultTokenDir, diagnoseServerAuthorization, type AuthorizeServerOptions, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
-export { HeadersHelperError, headersHelperProvider, runHeadersHelper, DEFAULT_HEADERS_HELPER_TTL_MS, type HeadersHelperOptions } from "./headers-helper.js";
+export { HeadersHelperError, headersHelperProvider, runHeadersHelper, type HeadersHelperOptions } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
 export { pinKey, ToolPins } from "./pins/pins.js";

@@ -1,5 +1,7 @@
-import { capabilitiesFor, listSkills, loadSkill, type CacheHints, type LoadedSkill, type LoadSkillOptions, type SkillEntry, type ClientCapabilities, type MCPServerConfig, type MCPServerConnection, type Prompt, type ProtocolEra, type Resource, type ResourceTemplate, type Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
+import type { CacheHints, ClientCapabilities, MCPServerConfig, MCPServerConnection, Prompt, ProtocolEra, Resource, ResourceTemplate, Tool } from "@mcp/client";
+import { capabilitiesFor } from "@mcp/client/internal";
+import { listSkills, loadSkill, type LoadedSkill, type LoadSkillOptions, type SkillEntry } from "@mcp/client/skills";
 import { cacheEntry, FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";

@@ -1,4 +1,5 @@
 // Helpers over one server's lists: which methods list what, list-change notifications, tool filters, and which failures a reconnect may fix.
+import { toError } from "@mcp/jsonrpc";
 import {
   HttpError,
   listPrompts,
@@ -11,7 +12,6 @@ import {
   type MCPServerConnection,
   type Tool,
 } from "@mcp/client";
-import { toError } from "@mcp/jsonrpc";
 import type { ToolFilter } from "./config/types.js";
 import type { MCPManagerOptions, ServerStatus } from "./types.js";
 

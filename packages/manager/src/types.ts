@@ -2,6 +2,7 @@
 import {
   McpError,
   type CallToolOptions,
+  type ClientErrorCode,
   type CallToolResult,
   type ConnectOptions,
   type CreateMessageParams,
@@ -14,6 +15,7 @@ import {
   type Root,
   type Tool,
 } from "@mcp/client";
+import type { OAuthErrorCode } from "@mcp/oauth";
 import type { ManagerOAuthOptions } from "./oauth.js";
 import type { ToolCache } from "./cache.js";
 import type { DiscoveredServer, LoadOptions } from "./config/types.js";
@@ -124,8 +126,15 @@ function unavailable(state: ServerState | undefined): string {
   }
 }
 
+/**
+ * Every `code` of an error the manager gives: its own (a server or tool unavailable, a held tool,
+ * the pin store) and those of the layers below it (the client's, which hold the transports' and
+ * `@mcp/jsonrpc`'s, and `@mcp/oauth`'s).
+ */
+export type ManagerErrorCode = "server_unavailable" | "tool_unavailable" | "tool_held" | "pin_store_error" | ClientErrorCode | OAuthErrorCode;
+
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
-export class ServerUnavailableError extends McpError {
+export class ServerUnavailableError extends McpError<"server_unavailable"> {
   static override readonly brand: string = "ServerUnavailableError";
   declare readonly serverName: string;
   declare readonly state: ServerState | undefined;
@@ -141,7 +150,7 @@ export class ServerUnavailableError extends McpError {
  * A tool its server no longer offers: it was in a cached tool list, and the server's live list,
  * fetched when it connected, does not have it. Nothing was sent to the server.
  */
-export class ToolUnavailableError extends McpError {
+export class ToolUnavailableError extends McpError<"tool_unavailable"> {
   static override readonly brand: string = "ToolUnavailableError";
   declare readonly serverName: string;
   declare readonly toolName: string;

@@ -1,5 +1,5 @@
 // Metadata discovery: the protected resource's (RFC 9728), then its authorization server's (RFC 8414, OpenID).
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { OAuthError } from "./errors.js";
 import { readOAuthBody } from "./http.js";
 import type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./metadata.js";

@@ -1,6 +1,6 @@
 // The doctor's verdicts on what discovery found: the metadata documents, the server's profile
 // (PKCE, client authentication, signing, DPoP, scopes) and the clocks, each with its spec clause.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { BearerChallenge } from "./challenge.js";
 import type { Discovery } from "./discovery.js";
 import { step, type DoctorStep, type Probe } from "./doctor-step.js";

@@ -1,7 +1,7 @@
 // The requests the doctor makes on its own: the client's first POST to the MCP server, client
 // identification (registering when that is the way), one authorization request read at its first
 // answer, and a token request whose failure is an outcome, not a throw.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { Discovery } from "./discovery.js";
 import { step, type DoctorStep, type Probe, type TokenOutcome } from "./doctor-step.js";
 import type { DoctorTraceEntry } from "./doctor-trace.js";

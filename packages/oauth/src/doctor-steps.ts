@@ -1,6 +1,6 @@
 // The doctor's verdicts on the sign-in itself: the authorization request, the resource indicator,
 // the issuer, the token, its refresh and the MCP server's answer to it, each with its spec clause.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { Discovery } from "./discovery.js";
 import { step, type DoctorStep, type Probe, type TokenOutcome } from "./doctor-step.js";
 import type { StoredClient } from "./token-store.js";

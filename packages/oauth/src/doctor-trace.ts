@@ -1,5 +1,5 @@
 // The doctor's record of its requests: what each answered (for the report) and a redacted trace (for a bug report).
-import { REDACTED, isCredentialHeader } from "@mcp/jsonrpc";
+import { REDACTED, isCredentialHeader } from "@mcp/jsonrpc/internal";
 import { readOAuthBody } from "./http.js";
 import type { OAuthFetch } from "./metadata.js";
 

@@ -1,5 +1,5 @@
 // `diagnoseAuthorization`: walks a sign-in against the live MCP server and its authorization server, and says which step fails and why.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { discover, type Discovery } from "./discovery.js";
 import { authorizationServerStep, clockStep, dpopStep, pkceStep, profileStep, resourceMetadataStep, scopesStep, signingStep, tokenAuthStep } from "./doctor-discovery-steps.js";

@@ -1,5 +1,8 @@
 // `OAuthError`: which step of authorization failed, and why.
-import { McpError } from "@mcp/jsonrpc";
+import { McpError, type McpErrorCode } from "@mcp/jsonrpc";
+
+/** Every `code` of an error this package gives: its own (`"oauth_error"`) and `@mcp/jsonrpc`'s. */
+export type OAuthErrorCode = "oauth_error" | McpErrorCode;
 
 /** The step of the authorization flow an {@link OAuthError} happened in. */
 export type OAuthStep = "discovery" | "metadata" | "registration" | "authorization" | "token" | "refresh" | "storage";
@@ -9,7 +12,7 @@ export type OAuthStep = "discovery" | "metadata" | "registration" | "authorizati
  * `oauthErrorDescription` carry the authorization server's `error` / `error_description` when it
  * sent them. Messages never contain tokens, codes, secrets or verifiers.
  */
-export class OAuthError extends McpError {
+export class OAuthError extends McpError<"oauth_error"> {
   static override readonly brand: string = "OAuthError";
   declare readonly step: OAuthStep;
   /** The URL of the request that failed, when one did (query values that look like secrets hidden). */

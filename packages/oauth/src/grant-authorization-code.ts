@@ -1,5 +1,5 @@
 // The authorization code grant with PKCE: the user step, then the code exchanged for tokens.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";

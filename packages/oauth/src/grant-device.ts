@@ -1,5 +1,5 @@
 // The device authorization grant (RFC 8628): a code the user enters on another device, and polling until they have.
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { Discovery } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { GrantContext } from "./options.js";

@@ -1,6 +1,6 @@
 export { OAuthProvider } from "./provider.js";
 export type { AuthRequest, Authorize, AuthorizationRequest, AuthorizationResponse, DeviceCodePrompt, DeviceOptions, EnterpriseOptions, OAuthProviderOptions, UnauthorizedContext, WorkloadIdentityOptions } from "./options.js";
-export { OAuthError, type OAuthStep } from "./errors.js";
+export { OAuthError, type OAuthErrorCode, type OAuthStep } from "./errors.js";
 export { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 export { authorizationServerFor, canonicalResource, discover, discoverAuthorizationServer, discoverResourceMetadata, metadataUrls, type AuthorizationServerMetadata, type Discovery, type OAuthFetch, type ProtectedResourceMetadata } from "./discovery.js";
 export { diagnoseAuthorization, type DiagnoseOptions, type DoctorReport, type DoctorStatus, type DoctorStep, type DoctorTraceEntry } from "./doctor.js";

@@ -1,5 +1,5 @@
 // `OAuthProvider`: the 401/403 policy, registration order, refresh and storage of tokens.
-import { inspectCustom, redactUrl } from "@mcp/jsonrpc";
+import { inspectCustom, redactUrl } from "@mcp/jsonrpc/internal";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { canonicalResource, discover, sameIssuer, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";

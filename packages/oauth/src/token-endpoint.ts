@@ -1,4 +1,4 @@
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { isObject, type Discovery, type OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { readOAuthBody } from "./http.js";

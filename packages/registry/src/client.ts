@@ -1,4 +1,5 @@
-import { bodyChunks, MessageTooLargeError, readBoundedText } from "@mcp/jsonrpc";
+import { MessageTooLargeError } from "@mcp/jsonrpc";
+import { bodyChunks, readBoundedText } from "@mcp/jsonrpc/internal";
 import { createHttpFetch } from "@mcp/transport-http";
 import { RegistryError } from "./errors.js";
 import { resolveRegistry, type RegistryLocationOptions } from "./location.js";

@@ -1,5 +1,8 @@
 // `RegistryError`: what failed talking to the registry, and where.
-import { McpError } from "@mcp/jsonrpc";
+import { McpError, type McpErrorCode } from "@mcp/jsonrpc";
+
+/** Every `code` of an error this package gives: its own (`"registry_error"`) and `@mcp/jsonrpc`'s. */
+export type RegistryErrorCode = "registry_error" | McpErrorCode;
 
 /**
  * What went wrong with the registry or one of its documents:
@@ -24,7 +27,7 @@ export type RegistryFailure =
   | "unknown_input";
 
 /** A failure of the registry client or of {@link configFromRegistry}; `code` is `"registry_error"`, `reason` says which. */
-export class RegistryError extends McpError {
+export class RegistryError extends McpError<"registry_error"> {
   static override readonly brand: string = "RegistryError";
   declare readonly reason: RegistryFailure;
   /** The registry asked (its base URL, any password removed), when one was. */

@@ -1,7 +1,7 @@
 // @mcp/registry: the MCP registry's v0.1 read API, and a server.json turned into one of our config entries.
 export { searchRegistry, getRegistryServer, registryStatus, retiredStatus, type RegistryRequestOptions, type RegistrySearchOptions } from "./client.js";
 export { configFromRegistry, registryKinds, type RegistryChoices, type RegistryConfig, type RegistryPackageKind } from "./config.js";
-export { RegistryError, type RegistryFailure } from "./errors.js";
+export { RegistryError, type RegistryErrorCode, type RegistryFailure } from "./errors.js";
 export { variableName, type RegistryValue, type RegistryVariable } from "./inputs.js";
 export { DEFAULT_REGISTRY_URL, normalizeRegistryUrl, resolveRegistry, type RegistryLocation, type RegistryLocationOptions } from "./location.js";
 export { compareVersions } from "./versions.js";

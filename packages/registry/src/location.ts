@@ -1,7 +1,7 @@
 // Where the MCP registry is: the option, `MCP_REGISTRY_URL`, our config file's `registry`, or the official one; its URL checked.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { redactUrl } from "@mcp/jsonrpc";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import { OWN_FILE, readConfigField, userConfigDir } from "@mcp/manager";
 import { RegistryError } from "./errors.js";
 

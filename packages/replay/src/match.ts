@@ -1,5 +1,5 @@
 // When a request matches a recorded one, and which recorded one is closest when none does.
-import { redactJson } from "@mcp/jsonrpc";
+import { redactJson } from "@mcp/jsonrpc/internal";
 
 /** The parts of a recorded client message that matching reads. */
 export interface Candidate {

@@ -1,6 +1,6 @@
 // Rate-limit buckets on Redis: one token bucket per key for every replica of a gateway (the
-// `RateLimitStore` of `@mcp/gateway`, which this package does not import: the shape is the
-// contract). Refill and take happen in one script, on Redis's clock, so replicas whose clocks
+// `RateLimitStore` of `@mcp/gateway`, which this package does not import at run time; the compiler
+// checks the fit in test/contracts.test.ts). Refill and take happen in one script, on Redis's clock, so replicas whose clocks
 // differ still share one bucket exactly.
 
 import { RedisConnection, type RedisStoreOptions } from "./connection.js";

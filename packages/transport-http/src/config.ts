@@ -1,5 +1,6 @@
 // `HttpTransportConfig`: the options, their checks, and the settings derived from them.
-import { checkTimeout, InvalidConfigError } from "@mcp/jsonrpc";
+import { InvalidConfigError } from "@mcp/jsonrpc";
+import { checkTimeout } from "@mcp/jsonrpc/internal";
 import type { Settings } from "./context.js";
 import { DEFAULTS } from "./defaults.js";
 import { isProtocolHeader } from "./headers.js";

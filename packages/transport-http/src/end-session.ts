@@ -1,5 +1,5 @@
 // The `DELETE` that ends a session on close, with the auth provider's credentials, within its time.
-import { abortHandleOf } from "@mcp/jsonrpc";
+import { abortHandleOf } from "@mcp/jsonrpc/internal";
 import type { ExchangePool } from "./exchange.js";
 import type { RequestPath } from "./request-path.js";
 

@@ -1,6 +1,6 @@
 export { HttpTransport, createHttpTransport } from "./transport.js";
 export type { HttpTransportConfig } from "./config.js";
-export { SseEndpointError } from "./errors.js";
+export { SseEndpointError, type TransportHttpErrorCode } from "./errors.js";
 export { encodeHeaderValue, type AuthRequest, type HttpAuthProvider, type UnauthorizedAnswer } from "./request-path.js";
 export type { FetchLike } from "./exchange.js";
 export { headerProblem, isHttpToken } from "./headers.js";

@@ -1,5 +1,6 @@
 // The GET stream for server-initiated messages, resumed with `Last-Event-ID` when it ends or breaks.
-import { delay, redactUrl, toError } from "@mcp/jsonrpc";
+import { toError } from "@mcp/jsonrpc";
+import { delay, redactUrl } from "@mcp/jsonrpc/internal";
 import type { ListenerContext } from "./context.js";
 import { isTooLarge } from "./deliver.js";
 import type { ExchangeResponse } from "./exchange.js";

@@ -1,10 +1,10 @@
-import { InvalidConfigError, McpError, NetworkError, ProxyError, errorCodeOf, proxyRefusalStatus } from "@mcp/jsonrpc";
+import { InvalidConfigError, McpError, NetworkError, ProxyError } from "@mcp/jsonrpc";
+import { envNamesProxy, envProxyFor, errorCodeOf, parseProxyUrl, PROXY_ENV_NAMES, proxyRefusalStatus } from "@mcp/jsonrpc/internal";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
 import { UndiciExchange, type Attempt } from "./undici-response.js";
-import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES } from "@mcp/jsonrpc/internal";
 import { checkHeader } from "./headers.js";
 
 /**

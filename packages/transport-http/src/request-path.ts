@@ -1,5 +1,5 @@
-import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError, failedBeforeSending, redactUrl } from "@mcp/jsonrpc";
-import { judgeRedirect, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
+import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import { failedBeforeSending, judgeRedirect, redactUrl, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";

@@ -1,5 +1,6 @@
 // Reading a POST's SSE answer, and resuming the stream with `Last-Event-ID` after a break.
-import { delay, NetworkError, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
+import { NetworkError, NoResponseError, type AbortHandle, type RequestId } from "@mcp/jsonrpc";
+import { delay } from "@mcp/jsonrpc/internal";
 import type { ReadContext, ResponseStreamContext, ResumeContext } from "./context.js";
 import { deliverSseEvent, isTooLarge } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";

@@ -1,5 +1,5 @@
 // HTTP+SSE (2024-11-05): the event stream, and its `endpoint` event that says where to POST.
-import { abortHandleOf, redactUrl } from "@mcp/jsonrpc";
+import { abortHandleOf, redactUrl } from "@mcp/jsonrpc/internal";
 import type { SseEndpointContext } from "./context.js";
 import { deliverSseEvent } from "./deliver.js";
 import { ACCEPT_SSE, isEventStream } from "./defaults.js";

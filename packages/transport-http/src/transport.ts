@@ -1,26 +1,6 @@
 // `HttpTransport`: lifecycle, sessions, POSTs and their answers, and the fallback to HTTP+SSE.
-import {
-  HttpError,
-  JsonRpcEndpoint,
-  RequestTimeoutError,
-  SessionExpiredError,
-  TransportClosedError,
-  abortHandleOf,
-  inspectCustom,
-  redactConfig,
-  redactUrl,
-  toError,
-  type AbortHandle,
-  type HandshakeContext,
-  type JsonRpcMessage,
-  type MCPTransport,
-  type MessageDirection,
-  type NotificationContext,
-  type RequestContext,
-  type RequestId,
-  type RequestOptions,
-  type SendContext,
-} from "@mcp/jsonrpc";
+import { HttpError, JsonRpcEndpoint, RequestTimeoutError, SessionExpiredError, toError, TransportClosedError, type AbortHandle, type HandshakeContext, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestId, type RequestOptions, type SendContext } from "@mcp/jsonrpc";
+import { abortHandleOf, inspectCustom, redactConfig, redactUrl } from "@mcp/jsonrpc/internal";
 import type { Settings, StreamContext } from "./context.js";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
 import { fetchPool, type ExchangePool, type ExchangeResponse } from "./exchange.js";

@@ -1,8 +1,11 @@
 // `SpawnError`: a server that could not be started, and what in its command is wrong.
-import { McpError } from "@mcp/jsonrpc";
+import { McpError, type McpErrorCode } from "@mcp/jsonrpc";
+
+/** Every `code` of an error a stdio transport gives: its own (`"spawn_failed"`) and `@mcp/jsonrpc`'s. */
+export type TransportStdioErrorCode = "spawn_failed" | McpErrorCode;
 
 /** The server process could not be started. */
-export class SpawnError extends McpError {
+export class SpawnError extends McpError<"spawn_failed"> {
   static override readonly brand: string = "SpawnError";
   declare readonly command: string;
   /** The system error code, e.g. `ENOENT` or `EACCES`. */

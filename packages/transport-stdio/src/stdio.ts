@@ -1,22 +1,7 @@
 // `StdioTransport`: spawning the server, framing its messages, the write queue, its lifecycle.
 import type { ChildProcess } from "node:child_process";
-import {
-  InvalidConfigError,
-  JsonRpcEndpoint,
-  MessageTooLargeError,
-  ParseError,
-  TransportClosedError,
-  toError,
-  type JsonRpcMessage,
-  type MCPTransport,
-  type MessageDirection,
-  type NotificationContext,
-  type RequestContext,
-  type RequestOptions,
-  checkTimeout,
-  inspectCustom,
-  redactConfig,
-} from "@mcp/jsonrpc";
+import { InvalidConfigError, JsonRpcEndpoint, MessageTooLargeError, ParseError, TransportClosedError, toError, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { checkStdioNumbers, stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { spawnServer, started } from "./child.js";
 import { endProcessTree, forgetChild, runNow, signalGroup, watchChild } from "./process-tree.js";

@@ -7,7 +7,7 @@ import { McpError } from "@mcp/jsonrpc";
  * to the server. `manager.pins.approve(serverName)` (the CLI: `mcp pins approve <server>`)
  * approves it.
  */
-export class ToolHeldError extends McpError {
+export class ToolHeldError extends McpError<"tool_held"> {
   static override readonly brand: string = "ToolHeldError";
   declare readonly serverName: string;
   declare readonly toolName: string;

@@ -1,6 +1,6 @@
 // `ToolPins`: each server's tools checked against their pins on every live list; changed or new tools held until approved.
-import type { MCPServerConfig, Tool } from "@mcp/client";
 import { toError } from "@mcp/jsonrpc";
+import type { MCPServerConfig, Tool } from "@mcp/client";
 import { toolCacheKey } from "../cache.js";
 import { diffDefinitions } from "./diff.js";
 import { ToolHeldError } from "./errors.js";

@@ -41,7 +41,7 @@ export interface PinStore {
 }
 
 /** The pin store could not be read or written (a corrupt `pins.json`, an unreachable store). */
-export class PinStoreError extends McpError {
+export class PinStoreError extends McpError<"pin_store_error"> {
   static override readonly brand: string = "PinStoreError";
 
   constructor(message: string, options?: { cause?: unknown }) {
