@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { type Node } from "jsonc-parser";
 import { fileSpecs, type Locations } from "./families.js";
 import { parseJsonFile, parseTomlFile } from "./parse.js";
-import { jsonSpots, tomlSpots, type EntrySpot, type JsonLayout, type PoolFamily } from "./pool-text.js";
+import { jsonSpots, type EntrySpot, type JsonLayout, type PoolFamily } from "./pool-text.js";
+import { tomlSpots } from "./pool-toml.js";
 import type { ConfigScope } from "./types.js";
 
 /** Why pooling or unpooling one file stopped; the message says what to do. */
