@@ -174,13 +174,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("ping [server]")
     .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).pingCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./ping-watch-commands.js")).pingCommand(globals(command), server)));
 
   program
     .command("watch [server]")
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
-    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await commands()).watchCommand(globals(command), server, options)));
+    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await import("./ping-watch-commands.js")).watchCommand(globals(command), server, options)));
 
   program
     .command("inspect")
