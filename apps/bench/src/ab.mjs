@@ -5,7 +5,7 @@
 //   pnpm bench:ab main                          the default rows, 5 rounds after a warm-up round
 //   pnpm bench:ab HEAD~3 --rows stdio-pipe,cli-version --rounds 7
 //   pnpm bench:ab main --rows all --with raw    … every row, and the raw limit measured beside them
-//   options: --rows id,id|all, --rounds N, --reps N, --with raw,undici,ours-no-otel, --keep (keep the worktree
+//   options: --rows id,id|all, --rounds N, --reps N, --with raw,undici,ours-no-otel,bound, --keep (keep the worktree
 //            for the next run with the same ref), --json
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -38,9 +38,9 @@ function parseArgs(argv) {
     else if (args.ref === undefined) args.ref = a;
     else throw new Error(`one git ref only; got ${args.ref} and ${a}`);
   }
-  if (args.ref === undefined) throw new Error("usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici,ours-no-otel] [--keep] [--json]");
+  if (args.ref === undefined) throw new Error("usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici,ours-no-otel,bound] [--keep] [--json]");
   for (const id of args.rows) if (!AB_ROWS[id]) throw new Error(`unknown row ${id}; rows: ${Object.keys(AB_ROWS).join(", ")}`);
-  for (const impl of args.with) if (!["raw", "undici", "ours-no-otel"].includes(impl)) throw new Error(`--with takes raw, undici and ours-no-otel; got ${impl}`);
+  for (const impl of args.with) if (!["raw", "undici", "ours-no-otel", "bound"].includes(impl)) throw new Error(`--with takes raw, undici, ours-no-otel and bound; got ${impl}`);
   for (const key of ["rounds", "reps"]) {
     if (args[key] !== undefined && !(Number.isInteger(args[key]) && args[key] > 0)) throw new Error(`--${key} takes a positive integer`);
   }
@@ -179,7 +179,7 @@ try {
       const spec = AB_ROWS[row];
       // Alternate: odd rounds measure the ref first, even rounds this tree first.
       const order = round % 2 ? ["ref", "this"] : ["this", "ref"];
-      const refs = spec.kind === "throughput" ? args.with.filter((impl) => (impl !== "undici" || row.startsWith("http")) && (impl !== "ours-no-otel" || spec.impl === undefined)) : spec.kind === "cli" && !spec.call ? ["node"] : [];
+      const refs = spec.kind === "throughput" ? args.with.filter((impl) => (impl !== "undici" || row.startsWith("http")) && (impl !== "ours-no-otel" || spec.impl === undefined) && (impl !== "bound" || /-(seq|pipe)$/.test(spec.scenario ?? row))) : spec.kind === "cli" && !spec.call ? ["node"] : [];
       for (const who of [...order, ...refs]) {
         const side = sides[who] ?? sides.this;
         const out = measure(row, side, sides[who] ? "ours" : who, sizes, server.baseUrl, args);

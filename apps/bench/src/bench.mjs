@@ -121,7 +121,7 @@ if (args.write) {
   const page = new URL("../../../docs/benchmarks.md", import.meta.url);
   const old = existsSync(page) ? readFileSync(page, "utf8") : "";
   let next = renderMarkdown(report);
-  for (const name of ["cli-latency", "daemon-latency", "gateway-throughput", "agent-host"]) {
+  for (const name of ["cli-latency", "daemon-latency", "gateway-throughput", "gateway-peers", "agent-host"]) {
     const kept = sectionOf(old, name);
     if (kept) next = withSection(next, kept);
   }

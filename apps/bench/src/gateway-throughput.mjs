@@ -5,7 +5,11 @@
 // is the gateway); the callers are this stack's client, `--concurrency` calls in flight.
 //   pnpm bench:gateway               prints the table
 //   pnpm bench:gateway -- --write    … and rewrites the "Gateway throughput" section of docs/benchmarks.md
-//   options: --seconds N (per row, default 5), --concurrency N (default 32), --smoke (1 s rows)
+//   options: --seconds N (per row, default 5), --concurrency N (default 32), --smoke (1 s rows, no peers)
+// Then the peers (src/gateway-peers.mjs): ours beside mcp-proxy and supergateway on stdio upstreams,
+// driven by the official SDK client; --peer-rounds N (default 3; 0 skips them), --peer-seq N (default
+// 500 sequential calls a round), --peer-seconds N (default 3 s of concurrent calls a round), --peers-only
+// (skip the rows above).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { callTool, connectToServer } from "@mcp/client";
 import { parseBenchArgs, printSection } from "./bench-args.mjs";
 import { cli } from "./cli-paths.mjs";
+import { measurePeers, renderPeers } from "./gateway-peers.mjs";
 
 const echoServer = fileURLToPath(new URL("./servers/http-echo.mjs", import.meta.url));
 export const TOKEN = "bench-gateway-token-0123456789";
@@ -167,6 +172,19 @@ export function renderSection(result) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = parseBenchArgs(process.argv.slice(2), { seconds: 5, concurrency: 32 }, { seconds: 1 });
-  printSection(renderSection(await measure(args)), args.write, "Gateway throughput");
+  // --smoke skips the peers; --peers-only runs only them.
+  const argv = process.argv.slice(2);
+  const peersOnly = argv.includes("--peers-only");
+  const args = parseBenchArgs(argv.filter((a) => a !== "--peers-only"), { seconds: 5, concurrency: 32, "peer-rounds": 3, "peer-seq": 500, "peer-seconds": 3 }, { seconds: 1, "peer-rounds": 0 });
+  if (!peersOnly) printSection(renderSection(await measure(args)), args.write, "Gateway throughput");
+  if (args["peer-rounds"] >= 1) {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-peers-"));
+    try {
+      const options = { rounds: args["peer-rounds"], seq: args["peer-seq"], seconds: args["peer-seconds"], concurrency: args.concurrency, warm: 100 };
+      const result = await measurePeers(options, dir, TOKEN, (line) => process.stderr.write(`${line}\n`));
+      printSection(renderPeers(result), args.write, "Gateways side by side");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }

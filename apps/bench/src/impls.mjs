@@ -195,4 +195,6 @@ export const IMPLS = {
   sdk2: { label: "SDK 2.x", open: openSdk2 },
   raw: { label: "raw limit", open: openRaw },
   undici: { label: "raw undici", open: openRawUndici, httpOnly: true },
+  // No client: the echo server fed pre-built requests (src/server-bound.mjs); the worker runs it.
+  bound: { label: "server-bound", open: () => Promise.reject(new Error("server-bound has no client")), serverBound: true },
 };

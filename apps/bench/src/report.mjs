@@ -67,11 +67,12 @@ function cells(row) {
     ratio(row.values.ours, row.values.sdk2),
     ratio(row.values.ours, row.values.raw),
     ratio(row.values.ours, row.values.undici),
+    ratio(row.values.ours, row.values.bound),
     row.target ? `${row.target}: ${verdict(row.met)}` : "",
   ];
 }
 
-const HEADER = ["", ...COMPARED.map((impl) => IMPLS[impl].label), "ours/SDK 1", "ours/SDK 2", "ours/raw", "ours/undici", "target"];
+const HEADER = ["", ...COMPARED.map((impl) => IMPLS[impl].label), "ours/SDK 1", "ours/SDK 2", "ours/raw", "ours/undici", "ours/server-bound", "target"];
 
 /** The feature-off rows: ours, the variant without the feature's package, their ratio and spread, the verdict. */
 export function featureOffRows(report) {
@@ -132,6 +133,11 @@ ${m.versions["@modelcontextprotocol/client"]}) and a raw baseline, measured in t
 - **raw undici** (HTTP rows only) is undici's \`Pool.request\` on one 64-connection pool: POST, read the body as text,
   \`JSON.parse\`. \`@mcp/transport-http\` is built on the same client (its \`dispatch()\`, with a handler of its own), so
   this is the limit of our HTTP path.
+- **server-bound** (call rows) is no client at all: the same echo server fed requests built before the clock starts.
+  Over stdio a pipelined burst is every request in one write, answers counted by newline (sequential: one line written,
+  one newline awaited); over HTTP a load generator writes pre-built requests on raw keep-alive sockets (64 for a burst,
+  one for sequential), one request at a time per socket, and counts complete answers. What the server and the pipe or
+  socket allow: the bound of every client (\`src/server-bound.mjs\`).
 - Every request is a \`tools/call\` (the \`echo\` tool, or \`big\` for the 5 MB rows) through each client's public API.
 - Ratios are plain quotients \`ours / other\`: above 1 is better for rates, below 1 is better for times and sizes.
 

@@ -18,7 +18,7 @@ export const MANAGER = [
   { id: "manager-warm", label: "first tools from a warm cache" },
 ];
 
-export const IMPL_ORDER = ["ours", "sdk1", "sdk2", "raw", "undici"];
+export const IMPL_ORDER = ["ours", "sdk1", "sdk2", "raw", "undici", "bound"];
 
 /**
  * What a feature nobody turned on costs: ours on a scenario beside a variant of ours without the

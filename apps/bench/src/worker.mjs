@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IMPLS } from "./impls.mjs";
+import { serverBound } from "./server-bound.mjs";
 
 export const stdioEcho = fileURLToPath(new URL("./servers/stdio-echo.mjs", import.meta.url));
 
@@ -154,6 +155,11 @@ async function manager(impl, scenario, o) {
 
 export async function runScenario(impl, scenario, options) {
   if (IMPLS[impl].httpOnly && !scenario.startsWith("http")) return { skipped: "HTTP only" };
+  if (IMPLS[impl].serverBound) {
+    if (!/-(seq|pipe)$/.test(scenario)) return { skipped: "call rows only" };
+    const samples = await serverBound(scenario, options, { command: process.execPath, args: [stdioEcho] });
+    return { samples, rssMb: process.resourceUsage().maxRSS / 1024 };
+  }
   const samples = scenario.startsWith("manager") ? await manager(impl, scenario, options) : await throughput(impl, scenario, options);
   if (!Array.isArray(samples)) return samples;
   return { samples, rssMb: process.resourceUsage().maxRSS / 1024, ...(cpuPerCall.length > 0 ? { cpuUsPerCall: cpuPerCall } : {}) };

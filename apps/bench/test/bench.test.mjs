@@ -18,6 +18,11 @@ describe("pnpm bench --smoke", () => {
         expect(report.table.rss[id][impl], `${id} ${impl} RSS`).toBeGreaterThan(20);
       }
     }
+    // The server-bound limit (no client: the echo server fed pre-built requests) on every call row, none on the 5 MB rows.
+    for (const { id } of THROUGHPUT) {
+      if (id.endsWith("big")) expect(report.table.throughput[id].bound, id).toBeNull();
+      else expect(report.table.throughput[id].bound, `${id} server-bound`).toBeGreaterThan(0);
+    }
     // A feature nobody turned on: ours beside ours without @opentelemetry/api, in the same rounds.
     expect(report.table.featureOff["otel-off"]).toMatchObject({ ours: expect.any(Number), off: expect.any(Number), ratio: expect.any(Number) });
     expect(report.table.featureOff["otel-off"].off).toBeGreaterThan(0);

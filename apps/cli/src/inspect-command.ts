@@ -14,7 +14,8 @@ export async function inspectCommand(globals: GlobalOptions, options: { port?: n
     connect: false,
     handlers: { onElicitation: hooks.onElicitation, onSampling: hooks.onSampling },
     // The inspector renders MCP Apps: servers may offer their UI tools only to a host that says so.
-    manager: { connect: hooks.connect },
+    // Roots: the page declares them (none until it does), and every server's roots/list gets them.
+    manager: { connect: hooks.connect, onRoots: hooks.onRoots },
     onNotification: hooks.onNotification,
   });
   let inspector: Inspector | undefined;

@@ -4,7 +4,7 @@
 
 import type { PinStore, ToolCache } from "@mcp/manager";
 import type { TokenStore } from "@mcp/oauth";
-import type { RateLimitStore, SessionStore } from "@mcp/gateway";
+import type { ConsentStore, RateLimitStore, SessionStore } from "@mcp/gateway";
 import { CliError, EXIT, warn } from "./ui.js";
 
 /** The stores of one Redis, and how to let go of it: @mcp/store-redis's, held to the gateway's and manager's interfaces here. */
@@ -17,6 +17,8 @@ export interface SharedStores {
   sessions: SessionStore;
   /** Callers' rate-limit buckets, one for every replica. */
   rates: RateLimitStore;
+  /** Users' upstream consents (sealed by the gateway), one for every replica. */
+  consent: ConsentStore;
   close(): Promise<void>;
 }
 

@@ -106,9 +106,11 @@ describe.skipIf(process.platform !== "linux")("mcp daemon stdio and mcp ps", () 
     const shims = status.servers.flatMap((s) => s.hosts.map((h) => h.info.shimPid));
     await Promise.all([evA.close(), evB.close(), evC.close(), fsA.close(), fsB.close(), fsC.close()]);
     // The hosts closed stdin: every shim has exited, and the servers go after the idle time.
-    for (const pid of shims) expect(alive(pid)).toBe(false);
+    // (A host's close may return before its child is reaped, and the pool lists a server as gone
+    // once it has told it to end, before the process has exited: wait for each pid, never guess.)
+    for (const pid of shims) await expect.poll(() => alive(pid), { timeout: 15_000, interval: 50 }).toBe(false);
     await expect.poll(async () => (await ps(box)).servers.length, { timeout: 15_000, interval: 100 }).toBe(0);
-    for (const pid of upstreams) expect(alive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of upstreams) await expect.poll(() => alive(pid), { message: `pid ${pid}`, timeout: 15_000, interval: 50 }).toBe(false);
   }, 90_000);
 
   it("gives each host that declares roots a server of its own that asks only that host", async () => {

@@ -74,7 +74,8 @@ export function capabilitiesFor(options: { capabilities?: ClientCapabilities | u
   if (options.extensions) capabilities["extensions"] = { ...(capabilities["extensions"] as object | undefined), ...options.extensions };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};
-  if (options.onElicitation) capabilities.elicitation = {};
+  // Modes declared in `capabilities.elicitation` (`{ form: {}, url: {} }`) are kept; `{}` means form only.
+  if (options.onElicitation) capabilities.elicitation = capabilities.elicitation ?? {};
   if (options.serverRequestTasks && (options.onSampling || options.onElicitation)) capabilities["tasks"] = TaskReceiver.capability({ sampling: Boolean(options.onSampling), elicitation: Boolean(options.onElicitation) });
   return capabilities;
 }

@@ -6,6 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { InvalidConfigError } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { checkConsent, UpstreamConsent, type ConsentOptions } from "./consent.js";
 import { checkCredentials, UpstreamAuth, type UpstreamCredentials } from "./exchange.js";
 import { Gateway, type GatewayOptions } from "./gateway.js";
 import { bindHandlers, type GatewayHandlers } from "./handlers.js";
@@ -14,6 +15,7 @@ import { createInstance } from "./instance.js";
 import { GatewayMetrics } from "./metrics.js";
 import { oidcAuthenticate, type OidcAuth, type OidcOptions } from "./oidc.js";
 import { withOperations, type OperationsOptions } from "./ops.js";
+import type { PerUserAuth } from "./lanes.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
@@ -46,9 +48,14 @@ export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers" | "
    * got by RFC 8693 token exchange of the caller's access token at the issuer, kept per user until
    * it expires, sent on that user's own connection to the server (see {@link ExchangeCredentials}).
    * The caller's own token is never sent upstream. A caller of a static token has nothing to exchange:
-   * its calls to such a server fail.
+   * its calls to such a server fail. Or `{ mode: "consent", … }` (HTTP servers with an authorization
+   * server of their own, see {@link ConsentCredentials}): each user authorizes the gateway there
+   * once, sent by a URL-mode elicitation (error -32042) a link to the gateway's connect route, where
+   * they first sign in at the `oidc` issuer as the caller the link was made for; needs `consent`.
    */
   credentials?: Readonly<Record<string, UpstreamCredentials>> | undefined;
+  /** For `consent` servers: the gateway's callback URL (served by `handle`, its connect route next to it), the tokens' encryption key, their store, and the gateway's client at the `oidc` issuer (see {@link ConsentOptions}). */
+  consent?: ConsentOptions | undefined;
   /** `/healthz`, `/readyz` and `/metrics` (see {@link OperationsOptions}); none by default. */
   operations?: OperationsOptions | undefined;
 }
@@ -103,6 +110,29 @@ function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined, upstream: 
   };
 }
 
+/** Servers reached with each user's own credentials: exchanged, consented, or some of each. */
+function perUser(exchanging: UpstreamAuth | undefined, consenting: UpstreamConsent | undefined): PerUserAuth | undefined {
+  if (!exchanging || !consenting) return exchanging ?? consenting;
+  const of = (server: string): PerUserAuth => (consenting.has(server) ? consenting : exchanging);
+  return {
+    has: (server) => exchanging.has(server) || consenting.has(server),
+    config: (server, shared, caller) => of(server).config(server, shared, caller),
+    ready: async (server, caller, shared, request) => (consenting.has(server) ? consenting.ready(server, caller, shared, request) : undefined),
+  };
+}
+
+/** The consent connect and callback routes before the gateway's own (only with consent servers: nothing is added otherwise). */
+function withCallback(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, consent: UpstreamConsent): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return (req, res) => {
+    const url = req.url ?? "/";
+    const end = url.indexOf("?");
+    const path = end === -1 ? url : url.slice(0, end);
+    const route = path === consent.connection.path ? consent.connection.connect(req, res) : path === consent.path ? consent.callback(req, res) : undefined;
+    // A store or issuer failing mid-flow is a 500 saying nothing more, never an unhandled rejection.
+    return route ? route.catch(() => void (res.headersSent ? res.destroy() : res.writeHead(500, { "cache-control": "no-store" }).end("The authorization could not be completed: call again from your MCP client.\n"))) : handle(req, res);
+  };
+}
+
 /** The caller of a stdio connection when none is named. */
 export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
 
@@ -125,8 +155,10 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
   checkCredentials(options.credentials ?? {}, options.oidc?.issuer);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const exchanging = oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange") ? new UpstreamAuth(options.credentials!, () => oidc.tokenEndpoint()) : undefined;
+  const consentKey = checkConsent(options.credentials ?? {}, options.consent, options.oidc?.issuer);
+  const consenting = consentKey ? new UpstreamConsent(options.credentials!, consentKey, options.consent!, options.oidc!) : undefined;
   // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
-  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit, upstreamAuth: exchanging });
+  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit, upstreamAuth: perUser(exchanging, consenting) });
   if (options.handlers) bindHandlers(options.handlers, core);
   const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc, exchanging);
   const http = createHttpHandler(core, { ...options, authenticate });
@@ -135,10 +167,11 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     oidc || metrics || options.operations?.probes
       ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats(), in_flight: core.inflight.size, ...(exchanging ? { exchanged_tokens: exchanging.held } : {}) }) })
       : http;
+  const served = consenting ? withCallback(front, consenting) : front;
   const stdio = new Set<{ close(): Promise<void> }>();
   return {
     manager,
-    handle: front,
+    handle: served,
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
       const view = caller.view === undefined ? undefined : core.views.get(caller.view);

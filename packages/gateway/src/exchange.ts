@@ -6,14 +6,15 @@
 
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
+import type { ConsentCredentials } from "./consent.js";
 import { basic } from "./introspection.js";
 
 /** RFC 8693's grant type and token type of an access token. */
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ACCESS_TOKEN = "urn:ietf:params:oauth:token-type:access_token";
 
-/** How an upstream server is reached for a signed-in caller: see {@link CreateGatewayOptions.credentials}. */
-export type UpstreamCredentials = { mode: "shared" } | ExchangeCredentials;
+/** How an upstream server is reached for a caller: see {@link CreateGatewayOptions.credentials}. */
+export type UpstreamCredentials = { mode: "shared" } | ExchangeCredentials | ConsentCredentials;
 
 /** RFC 8693 token exchange at the issuer, per user: the parameters of the exchange request. */
 export interface ExchangeCredentials {
@@ -42,8 +43,8 @@ export function checkCredentials(credentials: Readonly<Record<string, UpstreamCr
   for (const [server, given] of Object.entries(credentials)) {
     const field = `credentials.${server}`;
     const mode = (given as { mode?: unknown } | undefined)?.mode;
-    if (mode === "shared") continue;
-    if (mode !== "exchange") throw new InvalidConfigError(`${field}.mode must be "exchange" or "shared", not ${JSON.stringify(mode)}`, { field });
+    if (mode === "shared" || mode === "consent") continue;
+    if (mode !== "exchange") throw new InvalidConfigError(`${field}.mode must be "exchange", "consent" or "shared", not ${JSON.stringify(mode)}`, { field });
     const exchange = given as ExchangeCredentials;
     if (issuer === undefined) throw new InvalidConfigError(`${field}: "exchange" trades a signed-in caller's token at the issuer, so it needs oidc (an issuer)`, { field });
     if (typeof exchange.clientId !== "string" || exchange.clientId === "" || typeof exchange.clientSecret !== "string" || exchange.clientSecret === "") throw new InvalidConfigError(`${field}: "exchange" needs the gateway's clientId and clientSecret at the issuer`, { field });

@@ -7,14 +7,13 @@ import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
 import { InFlight, type Asker } from "./inflight.js";
-import { Lanes, tiesMessages } from "./lanes.js";
+import { Lanes, tiesMessages, type PerUserAuth } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
 import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
 import type { View } from "./views.js";
 import { watchHeld } from "./held.js";
-import type { UpstreamAuth } from "./exchange.js";
 import type { GatewayTracing } from "./spans.js";
 
 /** Options of {@link Gateway}. */
@@ -48,8 +47,8 @@ export interface GatewayOptions {
   rateLimits?: RateLimitStore | undefined;
   /** Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline (see fast.ts). Default true; false sends every request through the SDK server. */
   fastPath?: boolean | undefined;
-  /** Servers reached with each signed-in user's own exchanged token, on that user's own connection (see exchange.ts). */
-  upstreamAuth?: UpstreamAuth | undefined;
+  /** Servers reached with each user's own credentials (exchanged, or consented), on that user's own connection (see exchange.ts, consent.ts). */
+  upstreamAuth?: PerUserAuth | undefined;
   /** An OpenTelemetry API (`@opentelemetry/api`, or one of its shape): a server span per tool call, the caller's trace continued (see spans.ts). */
   tracing?: GatewayTracing | undefined;
 }
@@ -353,7 +352,7 @@ export class Gateway {
         if (this.#sole !== undefined && !own) return await work({ signal, round, lane: undefined, options });
         const shared = await this.manager.waitForConnection(server, signal);
         if (!own && tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
-        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }));
+        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }), { legacy: scope.era === "legacy", asker, signal, capabilities: capabilitiesOf(round()) });
       } finally {
         leave();
       }

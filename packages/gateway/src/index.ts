@@ -1,5 +1,7 @@
 export { createGateway, STDIO_CALLER, type CreateGatewayOptions, type GatewayStats, type GatewayStdioOptions, type McpGateway } from "./create.js";
 export type { ExchangeCredentials, UpstreamCredentials } from "./exchange.js";
+export { MemoryConsentStore, type ConsentCredentials, type ConsentOptions, type ConsentStore } from "./consent.js";
+export type { ConsentSignIn } from "./connect.js";
 export type { GatewaySpan, GatewayTracing } from "./spans.js";
 export { gatewayHandlers, type GatewayHandlers } from "./handlers.js";
 export { BODY_TIMEOUT_MS, bearerTokens, isLoopback, MAX_BODY_BYTES, MAX_UNREAD_BYTES, UNREAD_TIMEOUT_MS, type Authenticate } from "./http.js";

@@ -5,8 +5,8 @@
 // closed once it has been idle a while: what the server sends on it is that caller's.
 
 import type { ConnectOptions, MCPServerConnection } from "@mcp/client";
+import type { Asker } from "./inflight.js";
 import type { Caller } from "./policy.js";
-import type { UpstreamAuth } from "./exchange.js";
 
 /** How long a caller's own connection stays open with nothing in flight. */
 export const LANE_IDLE_MS = 5 * 60_000;
@@ -14,12 +14,32 @@ export const LANE_IDLE_MS = 5 * 60_000;
 /** The handlers a lane's connection answers its server with, all for its one caller. */
 export type LaneHandlers = Pick<ConnectOptions, "onSampling" | "onElicitation" | "roots" | "onLog" | "onClose">;
 
+/** How servers taking each user's own credentials are reached (exchange.ts, consent.ts, or both). */
+export interface PerUserAuth {
+  /** Whether `server` is reached with each user's own credentials. */
+  has(server: string): boolean;
+  /** The config of `caller`'s own connection to `server`, from the shared one. */
+  config(server: string, shared: MCPServerConnection["config"], caller: string): MCPServerConnection["config"];
+  /** Resolves once `caller` can reach `server` (asking it first, or throwing a URL elicitation); runs before each use of its connection. */
+  ready?(server: string, caller: string, shared: MCPServerConnection["config"], request?: AskingRequest): Promise<void>;
+}
+
+/** The request a lane is used for: how its caller may be asked something. */
+export interface AskingRequest {
+  /** A 2025-era request (else 2026-07-28). */
+  legacy: boolean;
+  asker: Asker;
+  signal: AbortSignal;
+  /** The capabilities its caller declared (2026-07-28: in the request's envelope). */
+  capabilities: Record<string, unknown> | undefined;
+}
+
 /** Options of {@link Lanes}. */
 export interface LanesOptions {
   /** Opens a caller's own connection to `server` with `config` (`shared`'s, or with the caller's own credentials), in `era`, with `handlers`. */
   open(server: string, config: MCPServerConnection["config"], era: MCPServerConnection["era"], handlers: LaneHandlers): Promise<MCPServerConnection>;
   /** Servers reached with each user's own exchanged credentials: every caller has its own connection to them. */
-  auth?: UpstreamAuth | undefined;
+  auth?: PerUserAuth | undefined;
   /** The handlers of `caller`'s connection to `server`. */
   handlers(server: string, caller: Caller): Omit<LaneHandlers, "onClose">;
   idleMs?: number | undefined;
@@ -65,8 +85,10 @@ export class Lanes {
   }
 
   /** Runs `work` on `caller`'s own connection to `server` (opened now when it has none). */
-  async use<T>(server: string, caller: Caller, shared: MCPServerConnection, work: (connection: MCPServerConnection) => Promise<T>): Promise<T> {
+  async use<T>(server: string, caller: Caller, shared: MCPServerConnection, work: (connection: MCPServerConnection) => Promise<T>, request?: AskingRequest): Promise<T> {
     if (this.#closed) throw new Error("the gateway is closing");
+    const auth = this.#options.auth;
+    if (auth?.ready && this.owns(server)) await auth.ready(server, caller.id, shared.config, request);
     const key = `${caller.id}\n${server}`;
     let lane = this.#lanes.get(key);
     if (!lane) lane = this.#open(key, server, caller, shared);

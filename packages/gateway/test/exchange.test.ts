@@ -147,6 +147,6 @@ describe("per-user upstream credentials by token exchange", () => {
     const oidc = { issuer: "http://127.0.0.1:1", audience: "http://127.0.0.1:2/mcp" };
     expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "exchange", ...gx } } })).toThrow(/audience or resource/);
     expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "exchange", clientId: "", clientSecret: "", audience: "x" } } })).toThrow(/clientId and clientSecret/);
-    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "borrowed" } as never } })).toThrow(/"exchange" or "shared"/);
+    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "borrowed" } as never } })).toThrow(/"exchange", "consent" or "shared"/);
   });
 });

@@ -16,14 +16,14 @@ export interface OidcGateway {
 }
 
 /** A gateway on its own node:http server (every path its), over `upstream` (as `up`) and `more`, its audience its own `/mcp` URL. */
-export async function oidcGateway(upstream: string, options: (origin: string) => Partial<CreateGatewayOptions>, more: Record<string, MCPServerConfig> = {}): Promise<OidcGateway> {
+export async function oidcGateway(upstream: string, options: (origin: string) => Partial<CreateGatewayOptions> | Promise<Partial<CreateGatewayOptions>>, more: Record<string, MCPServerConfig> = {}): Promise<OidcGateway> {
   const ref: { gateway?: McpGateway } = {};
   const server: Server = createServer((req, res) => void ref.gateway!.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const manager = new MCPManager({ cache: false });
   await manager.connectServers({ up: { type: "http", url: upstream }, ...more });
-  const gateway = (ref.gateway = createGateway(manager, { fastPath: process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk", ...options(origin) }));
+  const gateway = (ref.gateway = createGateway(manager, { fastPath: process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk", ...(await options(origin)) }));
   return {
     url: `${origin}/mcp`,
     origin,

@@ -27,6 +27,9 @@
  * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
  * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
+ * | `POST /api/ping` | `{ server }` | {@link PingAnswer}: one liveness round trip (`ping`; `server/discover` on 2026-07-28), timed |
+ * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |
+ * | `POST /api/rpc` | {@link RpcRequest} | {@link RpcAnswer}: one JSON-RPC request the page built, the server's answer as it came |
  * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
@@ -162,6 +165,8 @@ export interface InspectorState {
   dialogs: Dialog[];
   /** Tool calls that ran as tasks, newest last (the last 100). */
   tasks: TaskRow[];
+  /** The roots declared in the page (`POST /api/roots`), which servers' `roots/list` gets. */
+  roots?: { uri: string; name?: string | undefined }[];
   /** The embedding tool's version (`version` of `startInspector`'s options), shown in the header; empty when not given. */
   version: string;
   /** The page's heading (`heading` of `startInspector`'s options). */
@@ -289,6 +294,12 @@ export interface AppOpenAnswer {
   prefersBorder?: boolean | undefined;
   /** What of the resource's `_meta.ui` was left out, and why. */
   ignored: string[];
+  /**
+   * The browser features the resource asks for (`_meta.ui.permissions`), as Permissions Policy
+   * names them: `camera`, `microphone`, `geolocation`, `clipboard-write`. None is granted until the
+   * page's user allows it.
+   */
+  permissions: string[];
   /** The sandbox proxy's page, on an origin of its own (the app's). */
   sandbox: string;
   /**
@@ -327,6 +338,31 @@ export interface DialogAnswer {
   content?: Record<string, unknown> | undefined;
   /** Sampling: the reply text. */
   text?: string | undefined;
+}
+
+/** `POST /api/rpc`: a JSON-RPC request to send to one server as it is (the page user's own). */
+export interface RpcRequest {
+  server: string;
+  /** Any method name (no whitespace, at most 200 characters). */
+  method: string;
+  params?: Record<string, unknown> | undefined;
+}
+
+/** The answer to `POST /api/rpc`: the server's `result`, or its JSON-RPC `error` as sent (or what failed on the way: a timeout, a closed connection). */
+export interface RpcAnswer {
+  ms: number;
+  result?: unknown;
+  error?: { code?: string | number | undefined; message: string; data?: unknown } | undefined;
+}
+
+/** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
+export interface PingAnswer extends RpcAnswer { method: "ping" | "server/discover" }
+
+/** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
+export interface RootsAnswer {
+  roots: { uri: string; name?: string | undefined }[];
+  /** The servers sent `notifications/roots/list_changed`. */
+  notified: string[];
 }
 
 /** What a failed request answers. */

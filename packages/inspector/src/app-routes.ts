@@ -4,7 +4,7 @@
 // own server that let apps call them; its `resources/read` reads from that server only.
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import { readResource, readUiResource, toolUi, type MCPServerConnection } from "@mcp/client";
+import { readResource, readUiResource, toolUi, type MCPServerConnection, type UiPermissions } from "@mcp/client";
 import type { MCPManager, MCPTool } from "@mcp/manager";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer } from "./api.js";
 import { errorOf, type InspectorHub } from "./hub.js";
@@ -38,6 +38,16 @@ export interface AppHost {
 
 type Route = (body: Record<string, unknown>, res: ServerResponse) => unknown;
 type Response = NonNullable<AppMessageAnswer["response"]>;
+
+/** The spec's permission names (`_meta.ui.permissions`) and the Permissions Policy features they map to. */
+const FEATURES = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" } as const;
+
+/** The features a resource's checked `_meta.ui.permissions` asks for. */
+function permissionFeatures(permissions: UiPermissions | undefined): string[] {
+  return Object.entries(FEATURES)
+    .filter(([name]) => permissions?.[name as keyof UiPermissions] !== undefined)
+    .map(([, feature]) => feature);
+}
 
 function failure(id: string | number, code: number, message: string): Response {
   return { jsonrpc: "2.0", id, error: { code, message } };
@@ -94,7 +104,8 @@ export function appRoutes(host: AppHost): Record<string, Route> {
       if (!ui) throw new Refusal(400, `tool "${name}" has no app (no ui:// resource in its _meta.ui)`);
       const { result: app } = await hub.traced(tool.serverName, "resources/read", { uri: ui.resourceUri }, () => readUiResource(host.connection(tool.serverName), ui.resourceUri));
       const view = randomBytes(16).toString("hex");
-      const sandbox = await host.sandboxes.open(app.meta.csp ?? {});
+      const permissions = permissionFeatures(app.meta.permissions);
+      const sandbox = await host.sandboxes.open(app.meta.csp ?? {}, permissions);
       views.set(view, { server: tool.serverName, tool: tool.toolName, sandbox, page: typeof body["page"] === "string" ? body["page"] : undefined });
       if (views.size > MAX_VIEWS) await close(views.keys().next().value!);
       return {
@@ -105,6 +116,7 @@ export function appRoutes(host: AppHost): Record<string, Route> {
         csp: app.meta.csp ?? {},
         prefersBorder: app.meta.prefersBorder,
         ignored: app.ignored,
+        permissions,
         sandbox: sandbox.url,
         frame: sandbox.frame,
         tool: tool.definition ?? { name: tool.toolName, inputSchema: tool.inputSchema },

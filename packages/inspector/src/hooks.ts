@@ -16,10 +16,12 @@ export interface InspectorHooks {
   onElicitation: NonNullable<MCPManagerOptions["onElicitation"]>;
   /** A server's `sampling/createMessage`: a dialog where the user writes the model's reply. */
   onSampling: NonNullable<MCPManagerOptions["onSampling"]>;
+  /** A server's `roots/list`: the roots declared in the page (none until the user declares some); advertises `roots`. */
+  onRoots: NonNullable<MCPManagerOptions["onRoots"]>;
   /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
-  /** Connect options: `extensions` declares MCP Apps. Merge your own (`clientInfo`, …) beside it. */
-  connect: { extensions: Record<string, { mimeTypes: string[] }> };
+  /** Connect options: `extensions` declares MCP Apps, `capabilities` both elicitation modes (a form, and a URL the page shows as a link). Merge your own (`clientInfo`, …) beside them. */
+  connect: { extensions: Record<string, { mimeTypes: string[] }>; capabilities: { elicitation: { form: Record<string, never>; url: Record<string, never> } } };
 }
 
 const hubs = new WeakMap<InspectorHooks, InspectorHub>();
@@ -38,8 +40,9 @@ export function inspectorHooks(): InspectorHooks {
   const hooks: InspectorHooks = {
     onElicitation: hub.onElicitation,
     onSampling: hub.onSampling,
+    onRoots: hub.onRoots,
     onNotification: hub.onNotification,
-    connect: { extensions: mcpAppsExtension() },
+    connect: { extensions: mcpAppsExtension(), capabilities: { elicitation: { form: {}, url: {} } } },
   };
   hubs.set(hooks, hub);
   return hooks;

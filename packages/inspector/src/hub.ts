@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult } from "@mcp/client";
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root } from "@mcp/client";
 import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "./api.js";
 import { trimLog } from "./log-ring.js";
 
@@ -56,6 +56,24 @@ export class InspectorHub {
   readonly #pages = new Map<string, number>();
   readonly #leaving = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #onPageGone = new Set<(page: string) => void>();
+  /** The roots the page declared, which every server's `roots/list` gets. */
+  #roots: Root[] = [];
+
+  get roots(): Root[] {
+    return [...this.#roots];
+  }
+
+  set roots(roots: Root[]) {
+    this.#roots = [...roots];
+  }
+
+  /** Roots handler for the manager's connections: the page's list, logged with the server that asked. */
+  readonly onRoots = (server: string): Root[] => {
+    const roots = this.roots;
+    this.record({ server, kind: "server-request", method: "roots/list" });
+    this.record({ server, kind: "response", method: "roots/list", result: { roots } });
+    return roots;
+  };
 
   /** Sends `news` to every page, numbered. */
   emit(news: InspectorNews): void {

@@ -27,13 +27,13 @@ export interface AppSandbox {
 const NOT_FOUND = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'" };
 
 /** A server on a free 127.0.0.1 port answering `GET /sandbox` (with its own Host) by `serve`, anything else 404. */
-async function listen(serve: (res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+async function listen(serve: (res: ServerResponse, url: URL) => void): Promise<{ server: Server; origin: string }> {
   let port = 0;
   const server = createServer((req: IncomingMessage, res) => {
     const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || path !== "/sandbox") return void res.writeHead(404, NOT_FOUND).end("not found");
-    serve(res);
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || url.pathname !== "/sandbox") return void res.writeHead(404, NOT_FOUND).end("not found");
+    serve(res, url);
   });
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
@@ -61,8 +61,13 @@ export class SandboxOrigins {
     this.#hostOrigin = hostOrigin;
   }
 
-  /** New origins serving the proxy page, under the policy of an app that declared `csp`, and the frame around it. */
-  async open(csp: AppCsp): Promise<AppSandbox> {
+  /**
+   * New origins serving the proxy page, under the policy of an app that declared `csp`, and the
+   * frame around it. `features` are the browser features the app declared (`microphone`, …): the
+   * frame page delegates to the proxy those of them its URL names (`?allow=microphone,camera`), which
+   * the inspector's page asks for once the user granted them; it delegates nothing else.
+   */
+  async open(csp: AppCsp, features: readonly string[] = []): Promise<AppSandbox> {
     const policy = appPolicy(csp);
     let outer = "";
     const proxy = await listen((res) => {
@@ -80,7 +85,9 @@ export class SandboxOrigins {
     });
     let frame: { server: Server; origin: string };
     try {
-      frame = await listen((res) => {
+      frame = await listen((res, url) => {
+        const granted = (url.searchParams.get("allow") ?? "").split(",").filter((feature) => features.includes(feature));
+        const allow = granted.length ? ` allow="${granted.join("; ")}"` : "";
         res.writeHead(200, {
           "content-type": "text/html; charset=utf-8",
           "cache-control": "no-store",
@@ -91,7 +98,7 @@ export class SandboxOrigins {
         });
         res.end(
           `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>MCP App</title><style>html, body { margin: 0; height: 100%; overflow: hidden; background: transparent; } iframe { border: 0; width: 100%; height: 100%; display: block; }</style></head>` +
-            `<body><iframe src="${proxy.origin}/sandbox" sandbox="allow-scripts allow-same-origin allow-forms" referrerpolicy="no-referrer" title="MCP App sandbox"></iframe></body></html>`,
+            `<body><iframe src="${proxy.origin}/sandbox"${allow} sandbox="allow-scripts allow-same-origin allow-forms" referrerpolicy="no-referrer" title="MCP App sandbox"></iframe></body></html>`,
         );
       });
     } catch (error) {

@@ -15,6 +15,7 @@ import { errorOf } from "./hub.js";
 import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./http.js";
 import { inspectorPage } from "./page.js";
 import { heldRows, promptRows, statusRows, toolRows } from "./rows.js";
+import { rpcRoutes } from "./rpc-route.js";
 import { SandboxOrigins } from "./sandbox-origins.js";
 
 /** How often the event stream gets a keep-alive comment. */
@@ -274,7 +275,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   let port = 0;
   // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
   const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
-  Object.assign(routes, appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }), authRoutes(options.configOf ?? (() => undefined)));
+  Object.assign(routes, appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }), authRoutes(options.configOf ?? (() => undefined)), rpcRoutes(hub, connection, manager));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
@@ -290,7 +291,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
+      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, roots: hub.roots, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
       res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });

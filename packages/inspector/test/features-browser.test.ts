@@ -9,7 +9,7 @@ import { MCPManager } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectorHooks, startInspector, type Inspector } from "../src/index.js";
+import { inspectorHooks, startInspector, type Inspector, type InspectorState } from "../src/index.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const FIXTURE = fileURLToPath(new URL("./fixtures/no-templates-server.mjs", import.meta.url));
@@ -92,5 +92,108 @@ describe("the Tools view's history", () => {
     // get-sum kept its own typing.
     await openTool("get-sum");
     expect(await page.inputValue('input[name="a"]')).toBe("2");
+  });
+});
+
+describe("the Requests view", () => {
+  /** Sends `method` with `params` (as typed) from the raw request builder and waits for its answer. */
+  async function send(method: string, params: string): Promise<string> {
+    await page.fill('input[name="rpc-method"]', method);
+    await page.fill('textarea[name="rpc-params"]', params);
+    await page.click('button[name="rpc-send"]');
+    const answer = page.locator(".rpc-answer");
+    await answer.waitFor({ timeout: 15_000 });
+    return (await answer.textContent()) ?? "";
+  }
+
+  it("pings a server, sends a hand-built JSON-RPC request and shows the raw answer or error, and lists the server's notifications", async () => {
+    await page.click('button[name="view-requests"]');
+    await page.selectOption('select[name="rpc-server"]', "everything");
+    await page.click('button[name="ping"]');
+    await expect.poll(() => page.locator(".ping-answer.ok").textContent(), { timeout: 15_000 }).toMatch(/^ping answered in [\d.]+ ms$/);
+    // A method the builder knows nothing about: the server's answer, raw.
+    const listed = await send("tools/list", "{}");
+    expect(listed).toContain('"result"');
+    expect(listed).toContain('"name": "echo"');
+    // The server's JSON-RPC error, as it sent it.
+    await send("no/such-method", "");
+    await expect.poll(() => page.locator(".rpc-answer.error .json-view").textContent(), { timeout: 15_000 }).toContain('"code": -32601');
+    // Params that are not an object are refused in the page, before anything is sent.
+    await page.fill('textarea[name="rpc-params"]', "[1]");
+    await page.click('button[name="rpc-send"]');
+    expect(await page.locator(".rpc-failure").textContent()).toContain("must be a JSON object");
+    // Notifications: subscribe to a resource and have the server send updates, all through raw requests.
+    const uri = "demo://resource/static/document/architecture.md";
+    await send("resources/subscribe", JSON.stringify({ uri }));
+    expect(await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }))).toContain('"result"');
+    const note = page.locator('.notes li.note[data-method="notifications/resources/updated"]').first();
+    await note.waitFor({ timeout: 20_000 });
+    expect(await note.locator(".json-view").textContent()).toContain(uri);
+    // The other server's pane has none of everything's notifications.
+    await page.selectOption('select[name="rpc-server"]', "plain");
+    await page.locator('.view.rpc[data-server="plain"]').waitFor();
+    expect(await page.locator('.notes li.note[data-method="notifications/resources/updated"]').count()).toBe(0);
+    await page.selectOption('select[name="rpc-server"]', "everything");
+    await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }));
+  });
+
+  it("refuses /api/rpc, /api/ping and /api/roots without the token, from another origin, and cross-site", async () => {
+    const base = `http://127.0.0.1:${inspector.port}`;
+    const bodies: Record<string, string> = { "/api/rpc": JSON.stringify({ server: "everything", method: "tools/list", params: {} }), "/api/ping": JSON.stringify({ server: "everything" }), "/api/roots": JSON.stringify({ roots: [] }) };
+    const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: bodies[path]! });
+    for (const path of Object.keys(bodies)) {
+      expect((await post(path, {})).status).toBe(401);
+      expect((await post(path, { "x-inspector-token": "x".repeat(inspector.token.length) })).status).toBe(401);
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://evil.example" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://127.0.0.1:1" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token, "sec-fetch-site": "cross-site" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token })).status).toBe(200);
+    }
+    // Bad input is a typed refusal saying what is wrong.
+    const bad = await fetch(`${base}/api/rpc`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify({ server: "everything", method: "tools/list", params: [1] }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain('"params" must be a JSON object');
+  });
+});
+
+describe("roots declared in the page", () => {
+  it("answers every server's roots/list with the page's roots, tells them they changed, and everything's get-roots-list shows them", async () => {
+    await page.click('button[name="view-servers"]');
+    await page.fill('textarea[name="roots"]', "file:///tmp/inspector-root the project\nnot-a-uri");
+    await page.click('button[name="save-roots"]');
+    expect(await page.locator(".roots-failure").textContent()).toContain("line 2");
+    await page.fill('textarea[name="roots"]', "file:///tmp/inspector-root the project");
+    await page.click('button[name="save-roots"]');
+    await expect.poll(() => page.locator(".roots-said").textContent(), { timeout: 15_000 }).toContain("everything");
+    // server-everything asks again on notifications/roots/list_changed: its answer is in the log.
+    const log = async () => ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/state`, { headers: { "x-inspector-token": inspector.token } })).json()) as InspectorState).log;
+    await expect.poll(async () => (await log()).some((e) => e.server === "everything" && e.method === "roots/list" && e.kind === "response" && JSON.stringify(e.result).includes("inspector-root")), { timeout: 15_000 }).toBe(true);
+    await openTool("get-roots-list");
+    await page.click('button[name="call"]');
+    await page.locator(".result.ok", { hasText: "file:///tmp/inspector-root" }).waitFor({ timeout: 15_000 });
+    // The page shows the roots it declared after a reload.
+    await page.reload();
+    await page.click('button[name="view-servers"]');
+    await expect.poll(() => page.inputValue('textarea[name="roots"]'), { timeout: 15_000 }).toBe("file:///tmp/inspector-root the project");
+  });
+});
+
+describe("URL-mode elicitation", () => {
+  it("declares it, so everything offers trigger-url-elicitation; the page shows the URL as a link to open, and the user's accept reaches the tool", async () => {
+    await openTool("trigger-url-elicitation");
+    // A loopback URL nobody serves: the test never opens it.
+    await page.fill('input[name="url"]', "http://127.0.0.1:9/sign-in");
+    await page.click('button[name="call"]');
+    const link = page.locator('.dialog .elicit-url a[href="http://127.0.0.1:9/sign-in"]');
+    await link.waitFor({ timeout: 15_000 });
+    expect(await link.getAttribute("target")).toBe("_blank");
+    expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    await page.click('.dialog button[name="accept"]');
+    await page.locator(".result.ok", { hasText: "User completed the URL elicitation flow" }).waitFor({ timeout: 15_000 });
+    // Declined: the tool hears that too.
+    await page.click('button[name="call"]');
+    await link.waitFor({ timeout: 15_000 });
+    await page.click('.dialog button[name="decline"]');
+    await page.locator(".result.ok", { hasText: "User declined to open the URL" }).waitFor({ timeout: 15_000 });
   });
 });

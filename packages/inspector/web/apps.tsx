@@ -7,20 +7,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
 import { api, PAGE } from "./client.js";
+import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
+import { containerDimensions, DISPLAY_MODES, MAX_HEIGHT, modeFor, styles, theme, type DisplayMode } from "./host-context.js";
 
 /** The version of the extension's protocol this host speaks. */
 const PROTOCOL_VERSION = "2026-01-26";
-/** The tallest an app may make itself, in pixels. */
-const MAX_HEIGHT = 1200;
 /** How long a closed app gets to answer `ui/resource-teardown` before its frame goes. */
 const TEARDOWN_MS = 2000;
-/**
- * Browser features the app's frame may not use: named so (a cross-origin frame lacks most of them by
- * default, but `'none'` also holds for features whose default is `*`).
- */
-const DENIED = ["camera", "microphone", "geolocation", "display-capture", "clipboard-read", "clipboard-write", "usb", "serial", "hid", "payment", "publickey-credentials-get", "screen-wake-lock", "midi"]
-  .map((feature) => `${feature} 'none'`)
-  .join("; ");
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
 
@@ -39,22 +32,33 @@ function textOf(content: unknown): string {
   return blocks.map((block) => (typeof block === "object" && block !== null && typeof (block as { text?: unknown }).text === "string" ? (block as { text: string }).text : JSON.stringify(block))).join("\n");
 }
 
+/** The host's side of an app's display: its context now, and the mode it gets when it asks for one. */
+interface HostSide {
+  /** The theme, styles, display mode and container dimensions as they are now. */
+  context(): Record<string, unknown>;
+  /** The app's `appCapabilities` from `ui/initialize`: the display modes it declared. */
+  declare(capabilities: unknown): void;
+  /** Sets the mode asked for when allowed; answers the mode actually set. */
+  requestMode(requested: unknown): DisplayMode;
+  /** The permissions the user granted the app, under the spec's names. */
+  permissions(): Record<string, object>;
+}
+
 /** The answer to a request the page handles itself (the server answered none of these). */
-function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => void): { result: unknown } | { error: { code: number; message: string } } {
+function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => void, host: HostSide): { result: unknown } | { error: { code: number; message: string } } {
   const params = message.params ?? {};
   switch (message.method) {
     case "ui/initialize":
+      host.declare(params["appCapabilities"]);
       return {
         result: {
           protocolVersion: PROTOCOL_VERSION,
           hostInfo: app.host,
-          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: {}, csp: app.csp } },
+          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: host.permissions(), csp: app.csp } },
           hostContext: {
             toolInfo: { tool: app.tool },
-            theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
-            displayMode: "inline",
-            availableDisplayModes: ["inline"],
-            containerDimensions: { maxHeight: MAX_HEIGHT },
+            ...host.context(),
+            availableDisplayModes: [...DISPLAY_MODES],
             locale: navigator.language,
             timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
             userAgent: "mcp-inspect",
@@ -75,7 +79,7 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
       tell({ kind: "context", text: params["content"] === undefined ? JSON.stringify(params["structuredContent"] ?? {}) : textOf(params["content"]) });
       return { result: {} };
     case "ui/request-display-mode":
-      return { result: { mode: "inline" } };
+      return { result: { mode: host.requestMode(params["mode"]) } };
     default:
       return { error: { code: -32601, message: `Method not found: ${String(message.method)}` } };
   }
@@ -133,14 +137,79 @@ function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
   target.postMessage({ jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, origin);
 }
 
-/** A tool's app, opened for one call's input and result (rendered anew for each: keyed by the call). */
-export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<string, unknown>; answer: CallAnswer }) {
+/**
+ * A tool's app, opened for one call's input and result (rendered anew for each: keyed by the call).
+ * It opens when the call starts: the app gets the call's input once it is initialized, and its
+ * result (`answer`) when the call ends.
+ */
+export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<string, unknown>; answer: CallAnswer | undefined }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const opened = useRef<AppOpenAnswer | undefined>(undefined);
   const [app, setApp] = useState<AppOpenAnswer | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [height, setHeight] = useState(160);
   const [said, setSaid] = useState<Said[]>([]);
+  const [mode, setMode] = useState<DisplayMode>("inline");
+  const [initialized, setInitialized] = useState(false);
+  /** The features the user granted the app; undefined until asked (an app that asks for none gets none, unasked). */
+  const [granted, setGranted] = useState<string[] | undefined>();
+  /** What the message handler reads as it is now (it is made once per app). */
+  const live = useRef<{ mode: DisplayMode; declared: unknown; answer: CallAnswer | undefined; resultSent: boolean; granted: string[]; post: (message: unknown) => void }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
+  live.current.answer = answer;
+  live.current.mode = mode;
+  live.current.granted = granted ?? [];
+
+  /** The call's result (or its failure) to the app, once: when the app is initialized and the call has ended, whichever is last. */
+  const deliver = (): void => {
+    const now = live.current;
+    if (!now.answer || now.resultSent) return;
+    now.resultSent = true;
+    if (now.answer.result) now.post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: now.answer.result });
+    else now.post({ jsonrpc: "2.0", method: "ui/notifications/tool-cancelled", params: { reason: now.answer.error?.message ?? "the call failed" } });
+  };
+  useEffect(() => {
+    if (initialized) deliver();
+  }, [answer, initialized]);
+  const width = (): number => frame.current?.getBoundingClientRect().width ?? 0;
+  const contextChanged = (params: Record<string, unknown>): void => live.current.post({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params });
+  const host: HostSide = {
+    context: () => ({ theme: theme(), styles: styles(), displayMode: live.current.mode, containerDimensions: containerDimensions(live.current.mode, width()) }),
+    declare: (capabilities) => {
+      live.current.declared = (capabilities as { availableDisplayModes?: unknown } | undefined)?.availableDisplayModes;
+    },
+    permissions: () => specPermissions(live.current.granted),
+    requestMode: (requested) => {
+      const next = modeFor(requested, live.current.mode, live.current.declared);
+      live.current.mode = next;
+      setMode(next);
+      return next;
+    },
+  };
+  // Once the app is initialized, every change of what it was told: display mode, theme, width.
+  const first = useRef(true);
+  useEffect(() => {
+    if (!initialized) return;
+    if (first.current) return void (first.current = false);
+    contextChanged({ displayMode: mode, containerDimensions: containerDimensions(mode, width()) });
+  }, [mode, initialized]);
+  useEffect(() => {
+    if (!initialized) return;
+    const scheme = matchMedia("(prefers-color-scheme: dark)");
+    const onTheme = (): void => contextChanged({ theme: theme(), styles: styles() });
+    scheme.addEventListener("change", onTheme);
+    let told = Math.round(width());
+    const resized = new ResizeObserver(() => {
+      const now = Math.round(width());
+      if (now === told || now === 0) return;
+      told = now;
+      contextChanged({ containerDimensions: containerDimensions(live.current.mode, now) });
+    });
+    if (frame.current) resized.observe(frame.current);
+    return () => {
+      scheme.removeEventListener("change", onTheme);
+      resized.disconnect();
+    };
+  }, [initialized]);
 
   useEffect(() => {
     let gone = false;
@@ -148,6 +217,8 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
       .then((answer) => {
         if (gone) return void api("/api/app/close", { view: answer.view });
         opened.current = answer;
+        const answered = remembered(appKey(answer.server, answer.uri));
+        if (answer.permissions.length === 0 || answered !== undefined) setGranted(answered ? answer.permissions : []);
         setApp(answer);
       })
       .catch((error: Error) => setProblem(error.message));
@@ -171,6 +242,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     if (!app) return;
     const origin = new URL(app.sandbox).origin;
     const post = (message: unknown): void => proxyIn(frame.current)?.postMessage(message, origin);
+    live.current.post = post;
     // The model context is one thing the app sets (each `ui/update-model-context` replaces it); the rest pile up, the last five.
     const tell = (next: Said): void => setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
     const onMessage = (event: MessageEvent<unknown>): void => {
@@ -178,7 +250,7 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
       if (event.source === null || event.source !== proxyIn(frame.current) || event.origin !== origin || !isMessage(event.data)) return;
       const message = event.data;
       if (message.method === "ui/notifications/sandbox-proxy-ready") {
-        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: {} } });
+        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: host.permissions() } });
         return;
       }
       if (message.method === "ui/notifications/sandbox-app-navigated") {
@@ -189,14 +261,16 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
       void api<AppMessageAnswer>("/api/app/message", { view: app.view, message })
         .then((served) => {
           if (message.id !== undefined && message.method !== undefined) {
-            post(served.response ?? { jsonrpc: "2.0", id: message.id, ...answerHere(message, app, tell) });
+            post(served.response ?? { jsonrpc: "2.0", id: message.id, ...answerHere(message, app, tell, host) });
             return;
           }
           if (message.method === "ui/notifications/initialized") {
-            // Nothing goes to the app before it says it is initialized; then its input and result.
+            // Nothing goes to the app before it says it is initialized; then its input (the call may
+            // still run: the inspector has the whole input at once, so no tool-input-partial), and
+            // its result once the call ends.
             post({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: args } });
-            if (answer.result) post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: answer.result });
-            else post({ jsonrpc: "2.0", method: "ui/notifications/tool-cancelled", params: { reason: answer.error?.message ?? "the call failed" } });
+            setInitialized(true);
+            deliver();
           } else if (message.method === "ui/notifications/size-changed") {
             const h = Number(message.params?.["height"]);
             if (Number.isFinite(h) && h > 0) setHeight(Math.min(MAX_HEIGHT, Math.ceil(h)));
@@ -210,6 +284,11 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     return () => removeEventListener("message", onMessage);
   }, [app]);
 
+  const decide = (allowed: boolean): void => {
+    if (!app) return;
+    remember(appKey(app.server, app.uri), allowed);
+    setGranted(allowed ? app.permissions : []);
+  };
   if (problem)
     return (
       <div class="app-view">
@@ -218,13 +297,46 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     );
   if (!app) return <div class="app-view muted">Loading the app…</div>;
   return (
-    <div class={app.prefersBorder === false ? "app-view borderless" : "app-view"} data-view={app.view}>
+    <div class={`${app.prefersBorder === false ? "app-view borderless" : "app-view"} mode-${mode}`} data-view={app.view} data-mode={mode}>
       <div class="app-head">
         <span class="tag">MCP App</span> <code>{app.uri}</code>
         <span class="muted app-limits"> {limits(app.csp)}</span>
+        {mode === "inline" ? null : (
+          <button type="button" class="small" name="app-inline" onClick={() => host.requestMode("inline")}>
+            back inline
+          </button>
+        )}
       </div>
       {app.ignored.length ? <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div> : null}
-      <iframe ref={frame} class="app-frame" title={`${tool.tool} app`} src={app.frame} sandbox="allow-scripts allow-same-origin allow-forms" allow={DENIED} referrerpolicy="no-referrer" style={{ height: `${height}px` }} />
+      {granted === undefined ? (
+        <div class="app-permissions" data-ask={app.permissions.join(" ")}>
+          The app asks to use: <strong>{app.permissions.join(", ")}</strong>. Allow it (for this app, until this tab closes)?{" "}
+          <button type="button" class="small primary" name="app-allow" onClick={() => decide(true)}>
+            allow
+          </button>{" "}
+          <button type="button" class="small" name="app-deny" onClick={() => decide(false)}>
+            deny
+          </button>
+        </div>
+      ) : (
+        <>
+          {app.permissions.length ? (
+            <div class="muted app-granted" data-granted={granted.join(" ")}>
+              {granted.length ? `Allowed: ${granted.join(", ")}` : `Denied: ${app.permissions.join(", ")}`} (remembered for this tab)
+            </div>
+          ) : null}
+          <iframe
+            ref={frame}
+            class="app-frame"
+            title={`${tool.tool} app`}
+            src={granted.length ? `${app.frame}?allow=${granted.join(",")}` : app.frame}
+            sandbox="allow-scripts allow-same-origin allow-forms"
+            allow={frameAllow(granted, new URL(app.frame).origin)}
+            referrerpolicy="no-referrer"
+            style={mode === "inline" ? { height: `${height}px` } : undefined}
+          />
+        </>
+      )}
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (

@@ -29,8 +29,16 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
           <>
             <p class="message">{dialog.message}</p>
             {dialog.url ? (
-              <p>
-                It asks you to open: <code>{dialog.url}</code>
+              <p class="elicit-url">
+                It asks you to open{" "}
+                {/^https?:\/\//i.test(dialog.url) ? (
+                  <a href={dialog.url} target="_blank" rel="noopener noreferrer">
+                    {dialog.url}
+                  </a>
+                ) : (
+                  <code>{dialog.url}</code>
+                )}{" "}
+                (in a new tab, yours to open), then accept when done, or decline.
               </p>
             ) : (
               <SchemaForm

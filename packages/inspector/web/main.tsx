@@ -1,4 +1,4 @@
-// The inspector page: one app, six views, one live event stream.
+// The inspector page: one app, seven views, one live event stream.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
 import type { InspectorState } from "../src/api.js";
@@ -8,11 +8,12 @@ import { LogView } from "./log.js";
 import { emptyModel, reduce } from "./model.js";
 import { PromptsView } from "./prompts.js";
 import { ResourcesView, type Target } from "./resources.js";
+import { RpcView } from "./rpc.js";
 import { ServersView } from "./servers.js";
 import { TasksView } from "./tasks.js";
 import { ToolsView } from "./tools.js";
 
-const VIEWS = ["servers", "tools", "tasks", "resources", "prompts", "log"] as const;
+const VIEWS = ["servers", "tools", "tasks", "resources", "prompts", "requests", "log"] as const;
 type View = (typeof VIEWS)[number];
 
 function viewFromHash(): View {
@@ -66,7 +67,7 @@ function App() {
   };
   const connected = model.servers.filter((s) => s.status === "connected");
   const running = [...model.tasks.values()].filter((t) => !t.ended).length;
-  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, tasks: running > 0 ? running : undefined, resources: undefined, prompts: undefined, log: model.log.length };
+  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, tasks: running > 0 ? running : undefined, resources: undefined, prompts: undefined, requests: undefined, log: model.log.length };
 
   return (
     <>
@@ -99,6 +100,8 @@ function App() {
           <ResourcesView servers={connected} open={open} updates={model.updates} />
         ) : view === "prompts" ? (
           <PromptsView servers={connected} onOpenResource={openResource} />
+        ) : view === "requests" ? (
+          <RpcView servers={connected} log={model.log} />
         ) : (
           <LogView log={model.log} onClear={() => dispatch({ type: "clear-log" })} />
         )}

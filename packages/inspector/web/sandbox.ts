@@ -16,6 +16,8 @@ const SANDBOX_METHOD = "ui/notifications/sandbox-";
 /** The app's origin: its document is this page's `srcdoc` child, allowed the same origin. */
 const own = location.origin;
 let inner: HTMLIFrameElement | undefined;
+/** SEP-1865's permission names and the Permissions Policy features they map to. */
+const FEATURES = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" } as const;
 /** Set once the app's frame holds another document than the app's: nothing passes to or from it again. */
 let cut = false;
 
@@ -25,10 +27,16 @@ function isMessage(data: unknown): data is { jsonrpc: "2.0"; method?: unknown; p
 
 function load(params: unknown): void {
   if (inner) return; // once: a second resource (from anyone) is ignored
-  const { html, csp } = (params ?? {}) as { html?: unknown; csp?: unknown };
+  const { html, csp, permissions } = (params ?? {}) as { html?: unknown; csp?: unknown; permissions?: unknown };
   if (typeof html !== "string") return;
   inner = document.createElement("iframe");
   inner.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+  // The features the host granted (the spec's names, mapped to Permissions Policy's), delegated to
+  // the app; the host's frame and the frame page delegate only these to this page anyway.
+  const granted = Object.entries(FEATURES)
+    .filter(([name]) => typeof permissions === "object" && permissions !== null && typeof (permissions as Record<string, unknown>)[name] === "object")
+    .map(([, feature]) => feature);
+  if (granted.length) inner.setAttribute("allow", granted.join("; "));
   inner.setAttribute("referrerpolicy", "no-referrer");
   inner.title = "MCP App";
   inner.srcdoc = viewDocument(html, csp);

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { AuthDoctorAnswer, ServerRow } from "../src/api.js";
 import { api } from "./client.js";
 import { Ms } from "./content.js";
+import { RootsEditor } from "./roots.js";
 
 function Actions({ row, onError }: { row: ServerRow; onError: (message: string) => void }) {
   const [busy, setBusy] = useState(false);
@@ -133,6 +134,7 @@ export function ServersView({ servers }: { servers: ServerRow[] }) {
         </tbody>
       </table>
       {servers.length === 0 ? <p class="muted">No servers configured.</p> : null}
+      <RootsEditor />
     </section>
   );
 }

@@ -66,6 +66,8 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
   const [shown, setShown] = useState<string | undefined>(() => runsOf(tool.name)[0]?.id);
   /** The run made while this panel is open: only it gets the tool's app (a past one shows its answer alone). */
   const [live, setLive] = useState<string | undefined>();
+  /** The arguments of the live run: its app opens when the call starts, before its answer. */
+  const [liveArgs, setLiveArgs] = useState<Record<string, unknown>>({});
   const [problem, setProblem] = useState<string | undefined>();
   const run = runs.find((r) => r.id === shown);
   const answer = run?.answer;
@@ -85,6 +87,8 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
     setShown(undefined);
     const sent = withoutLeftOut(tool.inputSchema, prune(given)) as Record<string, unknown>;
     const at = new Date().toISOString();
+    setLive(id);
+    setLiveArgs(sent);
     let got: CallAnswer;
     try {
       got = await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent });
@@ -93,7 +97,6 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
     }
     setRuns(addRun(tool.name, { id, at, args: sent, answer: got }));
     setShown(id);
-    setLive(id);
     setRunning(undefined);
   };
   return (
@@ -162,10 +165,10 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
         }}
       />
       {run && run.id !== live ? <RunRequest run={run} /> : null}
-      {run && answer && tool.ui && run.id === live ? (
+      {tool.ui && live !== undefined && (running === live || run?.id === live) ? (
         <div class="with-app">
-          <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
-          <AppView key={`${tool.name} ${answer.id}`} tool={tool} args={run.args} answer={answer} />
+          {run?.id === live && answer ? <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} /> : <p class="muted app-running">The call runs; its app has its input.</p>}
+          <AppView key={`${tool.name} ${live}`} tool={tool} args={liveArgs} answer={run?.id === live ? answer : undefined} />
         </div>
       ) : answer ? (
         <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />

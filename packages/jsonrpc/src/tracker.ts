@@ -1,7 +1,9 @@
 // Pending requests: timeouts, aborts, progress, and the first answer wins.
-import { RequestTimeoutError, checkTimeout, timeoutProblem } from "./errors.js";
+import { RequestTimeoutError, checkTimeout, isValidTimeout, timeoutProblem } from "./errors.js";
 import { RpcError } from "./rpc-error.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
+
+const TIMEOUT_FIELDS = ["timeout", "maxTotalTimeout"] as const;
 
 /** Default per-request timeout in milliseconds when neither the call nor the transport sets one. */
 export const DEFAULT_REQUEST_TIMEOUT = 30_000;
@@ -149,9 +151,10 @@ export class PendingRequests {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (options.timeout !== undefined || options.maxTotalTimeout !== undefined) {
-      for (const field of ["timeout", "maxTotalTimeout"] as const) {
-        const problem = timeoutProblem(options[field], `RequestOptions.${field}`);
-        if (problem !== undefined) return Promise.reject(new RangeError(problem));
+      for (const field of TIMEOUT_FIELDS) {
+        // The field's name is put into a message only when the value is bad (a call per request otherwise).
+        const value = options[field];
+        if (value !== undefined && !isValidTimeout(value)) return Promise.reject(new RangeError(timeoutProblem(value, `RequestOptions.${field}`)));
       }
     }
     const timeout = options.timeout ?? this.#defaultTimeout;

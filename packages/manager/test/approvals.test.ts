@@ -147,6 +147,27 @@ describe("project servers are refused until approved, by the library", () => {
     expect(existsSync(b.marker("cursor"))).toBe(false);
   });
 
+  it("an approved entry rewritten to look pooled runs nothing new: a foreign program in front of the shim's words, or shim options besides --from, ask again", async () => {
+    const b = box();
+    const store = createApprovalStore({ file: defaultApprovalsFile(b.load) });
+    const loaded = await loadAllMCPConfigs(b.repo, b.load);
+    await store.remember(b.repo, [loaded.servers["repo-cursor"]!]);
+    const [command, args] = touching(b.marker("cursor"));
+    // The repository's own program, run with the approved entry's words after `daemon stdio … --`.
+    const evil = join(b.repo, "evil.sh");
+    writeFileSync(evil, `#!/bin/sh\ntouch '${b.marker("evil")}'\nexec "${process.execPath}" "${fixture}"\n`, { mode: 0o755 });
+    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { "repo-cursor": { command: evil, args: ["daemon", "stdio", "repo-cursor", "--from", "cursor:project", "--", command, ...args] } } });
+    const m = b.manager();
+    await m.discoverAndConnect();
+    expect(m.getConnectionStatus("repo-cursor")).toMatchObject({ state: "not-approved", refusal: { reason: expect.stringContaining("changed since it was approved") as unknown } });
+    expect(existsSync(b.marker("evil")), "the repository's program ran under the original's approval").toBe(false);
+    // The real shim, given another config file to serve from: not what was approved either.
+    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { "repo-cursor": { command: "mcp", args: ["daemon", "stdio", "repo-cursor", "--config", "./evil.json", "--", command, ...args] } } });
+    const again = b.manager();
+    await again.discoverAndConnect();
+    expect(again.getConnectionStatus("repo-cursor")).toMatchObject({ state: "not-approved", refusal: { reason: expect.stringContaining("changed since it was approved") as unknown } });
+  });
+
   it("a policy's approve is asked once about all of them; its answer starts those it names, and what it remembers holds for the next manager", async () => {
     const b = box();
     const asked: ApprovalRequest[][] = [];

@@ -104,7 +104,11 @@ export class HostSession implements PoolHost {
       const upstream = await this.#bind("2025", params ?? {});
       return upstream.openResult;
     }
-    if (method === "server/discover") return (await this.#bind("2026-07-28", params ?? {})).openResult;
+    if (method === "server/discover") {
+      // After initialize the session is its 2025 process's: a second binding would leave it there for good (never reaped).
+      if (this.#binding && this.#era === "2025") throw new RpcError(-32600, "Invalid Request: server/discover after initialize on this session");
+      return (await this.#bind("2026-07-28", params ?? {})).openResult;
+    }
     if (!this.#binding) {
       // A 2026-07-28 host may skip discovery: its requests carry the version in `_meta`.
       const meta = params?.["_meta"];

@@ -53,7 +53,12 @@ export class Upstream {
 
   /** Why the server's process ended, from its stderr's last lines, for an error a host reads. */
   get stderrTail(): string {
-    return this.#transport?.stderrTail ?? "";
+    return this.#tailOf(this.#transport);
+  }
+
+  /** The last lines of a process's stderr, for its hosts: only a dedicated one's (a shared process's stderr is about every host's calls). */
+  #tailOf(transport: StdioTransport | undefined): string {
+    return this.sharing === "dedicated" ? (transport?.stderrTail ?? "") : "";
   }
 
   /** Opens the upstream once (the first caller's `opening`); later callers wait for the same. */
@@ -161,6 +166,9 @@ export class Upstream {
   /** Routes a server notification (see the README's routing rules). */
   #notification(method: string, params: unknown): void {
     const p = (params ?? {}) as Record<string, unknown>;
+    // Progress and cancellation the transport did not match name the pool's own tokens and ids (a
+    // call already answered, a question already done): meaningless to a host, and about someone's call.
+    if (method === "notifications/progress" || method === "notifications/cancelled") return;
     if (/^notifications\/\w+\/list_changed$/.test(method)) {
       for (const host of this.hosts) host.deliver(method, params);
       return;
@@ -196,7 +204,7 @@ export class Upstream {
     if (!restarting) {
       this.state = "failed";
       this.#transport = undefined;
-      for (const host of [...this.hosts]) host.end(`the pooled server "${this.name}" exited${this.restarts > 0 ? " again after its restart" : ""}${transport.stderrTail ? `: ${transport.stderrTail.trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+      for (const host of [...this.hosts]) host.end(`the pooled server "${this.name}" exited${this.restarts > 0 ? " again after its restart" : ""}${this.#tailOf(transport) ? `: ${this.#tailOf(transport).trim().split("\n").slice(-3).join(" | ")}` : ""}`);
       return;
     }
     this.restarts += 1;

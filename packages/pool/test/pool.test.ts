@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerPool } from "../src/index.js";
 import { alive, host, nextEvent } from "./helpers.js";
@@ -174,5 +175,46 @@ describe("ServerPool on server-everything", () => {
     expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(/config.command must be a non-empty string \(server "x"\)/);
     const h = host(pool);
     return expect(h.request("tools/list")).resolves.toMatchObject({ error: { code: -32600, message: "Invalid Request: tools/list before initialize" } });
+  });
+
+  it("a host that opens with initialize and then sends server/discover leaves no process behind when it goes", async () => {
+    pool = new ServerPool({ idleMs: 100 });
+    const h = host(pool, () => ({ roots: [] }));
+    await h.initialize({ roots: {} });
+    const [dedicated] = pool.statuses();
+    expect(dedicated).toMatchObject({ sharing: "dedicated" });
+    // Refused: the session stays its 2025 process's alone, which ends with it.
+    expect(await h.request("server/discover", {})).toMatchObject({ error: { code: -32600, message: "Invalid Request: server/discover after initialize on this session" } });
+    expect(pool.statuses().map((s) => s.hosts.length)).toEqual([1]);
+    const reaped = nextEvent(pool, "reaped", (value: { pid: number }) => value.pid === dedicated!.pid);
+    h.session.close();
+    expect(await reaped).toMatchObject({ reason: "session ended" });
+    expect(alive(dedicated!.pid!)).toBe(false);
+    expect(pool.statuses()).toEqual([]);
+  });
+
+  it("passes no server notification naming the pool's own ids to a host: a late progress or a cancelled about a finished call reaches nobody", async () => {
+    pool = new ServerPool();
+    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
+    await a.initialize();
+    await b.initialize();
+    expect((await a.request("tools/call", { name: "x", arguments: { who: "A" }, _meta: { progressToken: "a-token" } })).result.content[0].text).toBe("done");
+    // The server wrote its late notes before this answer: they were routed (or not) by now.
+    expect((await b.request("tools/list")).result).toEqual({ tools: [] });
+    expect(b.notifications).toEqual([]);
+    expect(a.notifications).toEqual([]);
+  });
+
+  it("tells a host of a shared process that crashed nothing of its stderr, which is about every host's calls", async () => {
+    pool = new ServerPool();
+    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
+    await a.initialize();
+    await b.initialize();
+    await a.request("tools/call", { name: "x", arguments: { who: "A-private-argument" } });
+    const failed = await b.request("tools/call", { name: "x", arguments: { who: "crash" } });
+    expect(failed.error.message).toContain('the pooled server "late" exited while handling tools/call');
+    expect(JSON.stringify(failed)).not.toContain("A-private-argument");
   });
 });

@@ -25,6 +25,8 @@ export interface RedisStores {
   sessions: RedisKeyValue<unknown>;
   /** Callers' rate-limit buckets, one for every replica. */
   rates: RedisRateLimits;
+  /** A gateway's per-user upstream consents (namespace `gateway-consent`): values the gateway sealed (AES-256-GCM) before writing, so any replica's callback completes a consent another started. */
+  consent: RedisKeyValue<string>;
   /** Closes the connection; at once if Redis does not answer, so a blocked Redis does not hold up a shutdown. */
   close(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function storesFromEnv(env: Readonly<Record<string, string | undefi
     pins: new RedisPinStore({ redis, prefix, onError }),
     sessions: new RedisKeyValue<unknown>({ redis, prefix, namespace: "gateway-sessions", onError }),
     rates: new RedisRateLimits({ redis, prefix, onError }),
+    consent: new RedisKeyValue<string>({ redis, prefix, namespace: "gateway-consent", onError, validate: (value): value is string => typeof value === "string" }),
     close: () => closeRedis(redis),
   };
 }

@@ -92,10 +92,16 @@ describe("storesFromEnv", () => {
       expect((await stores.cache.get("server-a"))?.tools).toEqual([{ name: "echo", inputSchema: { type: "object" } }]);
       await stores.sessions.set("session-1", { caller: "ada" }, 60_000);
       expect(await stores.sessions.get("session-1")).toEqual({ caller: "ada" });
+      await stores.consent.set("consent-state:s1", "v1.sealed", 60_000);
+      expect(await stores.consent.get("consent-state:s1")).toBe("v1.sealed");
+      await stores.consent.delete("consent-state:s1");
+      expect(await stores.consent.get("consent-state:s1")).toBeUndefined();
+      await stores.consent.set("consent-token:up\nada", "v1.sealed", 60_000);
     });
     const keys = await raw.keys("*");
     expect(keys.length).toBeGreaterThanOrEqual(3);
     expect(keys.filter((key) => !key.startsWith("fleet:"))).toEqual([]);
     expect(keys).toContain("fleet:gateway-sessions:session-1");
+    expect(keys).toContain("fleet:gateway-consent:consent-token:up\nada");
   });
 });

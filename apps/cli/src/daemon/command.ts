@@ -92,7 +92,7 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
 }
 
 /** Starts the daemon in the background on `socket` and resolves with its pid once it answers there. */
-export async function spawnDaemon(socket: string, options: DaemonStartOptions): Promise<number | undefined> {
+export async function spawnDaemon(socket: string, options: DaemonStartOptions, env: NodeJS.ProcessEnv = process.env): Promise<number | undefined> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(join(dir, "daemon.log"), "a", 0o600);
@@ -103,7 +103,7 @@ export async function spawnDaemon(socket: string, options: DaemonStartOptions): 
   if (options.poolIdle !== undefined) args.push("--pool-idle", String(options.poolIdle));
   if (options.poolMaxCalls !== undefined) args.push("--pool-max-calls", String(options.poolMaxCalls));
   if (options.poolMaxRss !== undefined) args.push("--pool-max-rss", String(options.poolMaxRss));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env: process.env });
+  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env });
   child.unref();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {

@@ -56,6 +56,9 @@ async function resolveServer(globals: GlobalOptions, server: string, words: Shim
   }
 }
 
+/** Variables that decide where the daemon's socket and files are. */
+const WHERE_IT_LIVES = /^(HOME|XDG_[A-Z_]+|MCP_DAEMON_SOCKET|TMPDIR)$/;
+
 /** How long a start lock may be held before another shim takes it over (its holder died). */
 const LOCK_STALE_MS = 20_000;
 
@@ -64,7 +67,7 @@ const LOCK_STALE_MS = 20_000;
  * servers) start one daemon between them: the first takes a lock file next to the socket, the rest
  * wait for the socket to answer.
  */
-async function ensureDaemon(): Promise<string> {
+async function ensureDaemon(entryEnv: readonly string[] = []): Promise<string> {
   const socket = claimDaemonSocket();
   const lock = join(dirname(socket), "start.lock");
   const deadline = Date.now() + 20_000;
@@ -85,7 +88,11 @@ async function ensureDaemon(): Promise<string> {
     }
     try {
       closeSync(held);
-      if ((await probe(socket, 1000)) !== "live") await spawnDaemon(socket, {});
+      // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
+      // which serves every host after, starts without it (the server still gets it, from its config).
+      // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)));
+      if ((await probe(socket, 1000)) !== "live") await spawnDaemon(socket, {}, env);
     } finally {
       rmSync(lock, { force: true });
     }
@@ -104,7 +111,7 @@ async function ensureDaemon(): Promise<string> {
 export async function daemonResolve(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
   if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
   const { config, source } = await resolveServer(globals, server, words);
-  const socket = await ensureDaemon();
+  const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
   process.stdout.write(`${JSON.stringify({ config, source: source ?? words.from, from: words.from, socket })}\n`);
   return EXIT.ok;
 }

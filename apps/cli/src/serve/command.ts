@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { createWriteStream } from "node:fs";
 import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, parseClaimRules, servableName, type Caller, type OidcOptions } from "@mcp/gateway";
 import { plural } from "../failure.js";
-import { readServeConfig } from "./views.js";
+import { consentOptions, readServeConfig } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
@@ -211,6 +211,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
       oidc,
       credentials,
+      consent: consentOptions(credentials, session.shared?.consent),
       operations: options.http ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false } : undefined,
     });
   } catch (error) {

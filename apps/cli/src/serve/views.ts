@@ -4,7 +4,7 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseViews, type UpstreamCredentials, type View } from "@mcp/gateway";
+import { parseViews, type ConsentOptions, type ConsentStore, type UpstreamCredentials, type View } from "@mcp/gateway";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import { OWN_FILE } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
@@ -21,7 +21,10 @@ export interface ServeConfig {
  * A server entry's `"gateway": { "credentials": "exchange", "audience"?, "resource"?, "scope"?,
  * "clientId"?, "clientSecretEnv"? }` (or `"credentials": "shared"`): the client id defaults to
  * `--introspection-client`'s, the secret is read from `$<clientSecretEnv>` (default
- * `MCP_EXCHANGE_SECRET`), never from the file.
+ * `MCP_EXCHANGE_SECRET`), never from the file. Or `"credentials": "consent", "issuer"?, "scope"?,
+ * "resource"?, "clientId"?, "clientSecretEnv"?`: each user authorizes the gateway at the server's
+ * own authorization server (a client registered dynamically unless `clientId`; a secret only from
+ * `$<clientSecretEnv>` when that is named).
  */
 function credentialsOf(name: string, entry: unknown, file: string, client: string | undefined, env: NodeJS.ProcessEnv): UpstreamCredentials | undefined {
   const gateway = (entry as { gateway?: unknown } | null)?.gateway;
@@ -30,15 +33,22 @@ function credentialsOf(name: string, entry: unknown, file: string, client: strin
   const bad = (why: string): InvalidConfigError => new InvalidConfigError(`${file}: ${field}${why}`, { file, field });
   if (typeof gateway !== "object" || gateway === null) throw bad(" must be an object");
   const g = gateway as Record<string, unknown>;
-  for (const key of ["audience", "resource", "scope", "clientId", "clientSecretEnv"]) if (g[key] !== undefined && typeof g[key] !== "string") throw bad(`.${key} must be a string`);
+  for (const key of ["audience", "resource", "scope", "clientId", "clientSecretEnv", "issuer"]) if (g[key] !== undefined && typeof g[key] !== "string") throw bad(`.${key} must be a string`);
   if (g["credentials"] === "shared") return { mode: "shared" };
-  if (g["credentials"] !== "exchange") throw bad(`.credentials must be "exchange" or "shared", not ${JSON.stringify(g["credentials"])}`);
+  const text = (key: string): string | undefined => g[key] as string | undefined;
+  if (g["credentials"] === "consent") {
+    const variable = text("clientSecretEnv");
+    const clientSecret = variable === undefined ? undefined : env[variable];
+    if (variable !== undefined && !clientSecret) throw bad(`: "consent" names $${variable} for its client secret, which is not set`);
+    if (variable !== undefined && !text("clientId")) throw bad(`: "consent" with a client secret needs its clientId`);
+    return { mode: "consent", clientId: text("clientId"), clientSecret, issuer: text("issuer"), scope: text("scope"), resource: text("resource") };
+  }
+  if (g["credentials"] !== "exchange") throw bad(`.credentials must be "exchange", "consent" or "shared", not ${JSON.stringify(g["credentials"])}`);
   const clientId = (g["clientId"] as string | undefined) ?? client;
   if (!clientId) throw bad(`: "exchange" needs the gateway's clientId at the issuer (or --introspection-client)`);
   const variable = (g["clientSecretEnv"] as string | undefined) ?? "MCP_EXCHANGE_SECRET";
   const clientSecret = env[variable];
   if (!clientSecret) throw bad(`: "exchange" needs the secret of client ${clientId} in $${variable}`);
-  const text = (key: string): string | undefined => g[key] as string | undefined;
   return { mode: "exchange", clientId, clientSecret, audience: text("audience"), resource: text("resource"), scope: text("scope") };
 }
 
@@ -60,4 +70,23 @@ export async function readServeConfig(home: string, files: readonly string[] | u
     }
   }
   return found;
+}
+
+/**
+ * The gateway's consent options when a server takes each user's consent: the callback URL users'
+ * browsers reach (`MCP_CONSENT_REDIRECT_URI`, e.g. `https://mcp.example.com/oauth/callback`), the
+ * key that seals their tokens (`MCP_CONSENT_KEY`, 32 bytes in base64, the same on every replica),
+ * the gateway's client at the callers' issuer where whoever opens a consent link signs in first
+ * (`MCP_CONSENT_CLIENT_ID`, and `MCP_CONSENT_CLIENT_SECRET` for a confidential client, with the
+ * callback URL registered as its redirect URI), and Redis's store when MCP_REDIS_URL is set (else
+ * memory: one replica).
+ */
+export function consentOptions(credentials: Record<string, UpstreamCredentials>, store: ConsentStore | undefined, env: NodeJS.ProcessEnv = process.env): ConsentOptions | undefined {
+  const server = Object.keys(credentials).find((name) => credentials[name]!.mode === "consent");
+  if (server === undefined) return undefined;
+  const redirectUri = env["MCP_CONSENT_REDIRECT_URI"];
+  const key = env["MCP_CONSENT_KEY"];
+  const clientId = env["MCP_CONSENT_CLIENT_ID"];
+  if (!redirectUri || !key || !clientId) throw new InvalidConfigError(`server "${server}" takes each user's consent: set MCP_CONSENT_REDIRECT_URI (the gateway's public callback URL), MCP_CONSENT_KEY (openssl rand -base64 32) and MCP_CONSENT_CLIENT_ID (the gateway's client at the callers' issuer, with MCP_CONSENT_CLIENT_SECRET if it has one)`, { field: `servers.${server}.gateway` });
+  return { redirectUri, key, store, signIn: { clientId, clientSecret: env["MCP_CONSENT_CLIENT_SECRET"] || undefined } };
 }

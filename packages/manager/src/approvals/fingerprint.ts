@@ -1,7 +1,7 @@
 // What a project server will run, as hashes: an approval holds these, never the config itself.
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
-import { unwrapShimConfig } from "../config/pool-text.js";
+import { SHIM_COMMAND, unwrapShimConfig } from "../config/pool-text.js";
 
 /**
  * What a project server will run, as hashes: an approval holds these, never the config itself
@@ -9,7 +9,8 @@ import { unwrapShimConfig } from "../config/pool-text.js";
  * part changed. Taken over the config as loaded — `${VAR}` expanded and `envFile` merged — since
  * that is what runs: a variable's new value, or a repository's `.env` that gains `NODE_OPTIONS`,
  * changes what runs as much as an edit of the config file does. An entry `mcp hosts pool` rewrote
- * to run through the shim has the fingerprint of its original: pooling asks for no new approval.
+ * to run through the shim has the fingerprint of its original: pooling asks for no new approval
+ * (with the default shim `mcp`; an entry pooled with `--shim <other program>` is asked about again).
  */
 export type Fingerprint = Record<string, string>;
 
@@ -40,7 +41,9 @@ function hash(salt: string, part: string, value: unknown): string {
 /** The fingerprint of what a server config will run, salted with the approvals file's own salt. */
 export function fingerprintOf(config: MCPServerConfig, salt: string): Fingerprint {
   // A pooled entry (`mcp daemon stdio <name> … -- <command> [args…]`) runs what its original runs.
-  config = unwrapShimConfig(config) ?? config;
+  // Only when the program in front is the shim itself (`mcp` on PATH): a repository's own program
+  // given the shim's words would otherwise run under the original's approval.
+  if ("command" in config && config.command === SHIM_COMMAND) config = unwrapShimConfig(config) ?? config;
   const fields: Record<string, unknown> = { ...(config as unknown as Record<string, unknown>) };
   // `type` omitted and `"stdio"` run the same thing.
   if ("command" in config && fields["type"] === undefined) fields["type"] = "stdio";

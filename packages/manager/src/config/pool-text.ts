@@ -31,14 +31,18 @@ export function parseShimArgs(args: readonly string[]): { name: string; from?: s
 
 /**
  * A pooled entry's config as it was before `pool`: `command` and `args` taken back from the shim's
- * arguments, everything else (env, cwd, …) as it is. `undefined` when the config does not run the shim.
+ * arguments, everything else (env, cwd, …) as it is. `undefined` when the config does not run the shim
+ * with only the words {@link shimArgs} writes (`--from <label>` is the one option).
  * What the shim serves, and what an approval covers (a pooled entry and its original are approved alike).
  */
 export function unwrapShimConfig<T extends object>(config: T): T | undefined {
   const { command, args } = config as { command?: unknown; args?: unknown };
   if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) return undefined;
   const shim = parseShimArgs(args);
-  return shim ? { ...config, command: shim.command, args: shim.args } : undefined;
+  // Only the words `shimArgs` writes: another option (`--config <file>`, …) would change what the shim serves.
+  const options = args.slice(3, args.indexOf("--", 3));
+  if (!shim || !(options.length === 0 || (options.length === 2 && options[0] === "--from"))) return undefined;
+  return { ...config, command: shim.command, args: shim.args };
 }
 
 /** How many words the shim puts before the original arguments (`command` is one of them). */

@@ -1,0 +1,103 @@
+// Hostile hosts on `mcp daemon stdio`: raw shims (real processes) fed bytes no SDK would send.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { buildChildEnv } from "@mcp/transport-stdio";
+import { everythingEntry } from "mcp-test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bin, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+interface RawHost {
+  child: ChildProcessWithoutNullStreams;
+  write(text: string | Buffer): void;
+  next(match: (message: any) => boolean): Promise<any>;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+function rawHost(box: Sandbox, server: string, env: Record<string, string> = {}): RawHost {
+  const child = spawn(process.execPath, [bin, "daemon", "stdio", server], { env: { ...buildChildEnv(box.env, false), ...env }, cwd: box.project });
+  const seen: any[] = [];
+  const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    const message = JSON.parse(line);
+    const at = waiters.findIndex((w) => w.match(message));
+    if (at >= 0) waiters.splice(at, 1)[0]!.resolve(message);
+    else seen.push(message);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    child,
+    write: (text) => child.stdin.write(text),
+    next: (match) => {
+      const at = seen.findIndex(match);
+      if (at >= 0) return Promise.resolve(seen.splice(at, 1)[0]);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+    stderr: () => err,
+    exited,
+  };
+}
+
+const init = (id: number) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
+
+describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it("bad bytes, forged answers, odd ids and an over-long line from one host end at most that host; the other's calls go on", async () => {
+    const good = rawHost(box, "ev");
+    good.write(init(1));
+    expect((await good.next((m) => m.id === 1)).result.serverInfo).toBeDefined();
+    const bad = rawHost(box, "ev");
+    bad.write(init(1));
+    await bad.next((m) => m.id === 1);
+    bad.write(Buffer.from([0xff, 0xfe, 0x0a]));
+    bad.write("[]\n[1,2]\nnull\n{}\n");
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { forged: true } })}\n`);
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" })}\n`);
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "bad" } } })}\n`);
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "dup" } } })}\n`);
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } })}\n`);
+    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(17 * 1024 * 1024) } } })}\n`);
+    good.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "good" } } })}\n`);
+    const answer = await good.next((m) => m.id === 2);
+    expect(JSON.stringify(answer.result)).toContain("good");
+    expect(JSON.stringify(answer)).not.toContain("bad");
+    bad.child.stdin.end();
+    await bad.exited;
+    good.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "still" } } })}\n`);
+    expect(JSON.stringify((await good.next((m) => m.id === 3)).result)).toContain("still");
+    good.child.stdin.end();
+    expect(await good.exited).toBe(0);
+  }, 60_000);
+
+  it("the daemon a shim starts does not keep the entry's env (a server's token, its NODE_OPTIONS) for everyone after", async () => {
+    // A host gives the shim the entry's env, as it would give the server.
+    const secret = { GH_TOKEN: "s3cret-of-ev", NODE_OPTIONS: "--max-old-space-size=123" };
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"], env: secret } });
+    const h = rawHost(box, "ev", secret);
+    h.write(init(1));
+    expect((await h.next((m) => m.id === 1)).result.serverInfo).toBeDefined();
+    const status = await mcp(box, ["--json", "daemon", "status"]);
+    const pid = (JSON.parse(status.stdout) as { pid: number }).pid;
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    expect(environ).toContain(`HOME=${box.home}`);
+    expect(environ).not.toContain("s3cret-of-ev");
+    expect(environ).not.toContain("--max-old-space-size=123");
+    // The server itself still gets them.
+    h.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-env", arguments: {} } })}\n`);
+    expect(JSON.stringify(await h.next((m) => m.id === 2))).toContain("s3cret-of-ev");
+    h.child.stdin.end();
+    await h.exited;
+  }, 60_000);
+});

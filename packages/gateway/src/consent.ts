@@ -1,0 +1,398 @@
+// Each user's own consent upstream: for an HTTP upstream with an authorization server of its own
+// (`credentials: { mode: "consent" }`), a caller with no token for it is answered with a URL-mode
+// elicitation (-32042, MCP 2025-11-25) sending the user to the gateway's connect route (connect.ts:
+// the browser's user signs in at the callers' issuer, and only the caller the link was made for goes
+// on) and from there to that server's authorization page (authorization code + PKCE, started by the
+// gateway); the gateway's callback route takes the code (with the flow's cookie),
+// trades it, and keeps the tokens per user and server, encrypted (AES-256-GCM), in a store that
+// replicas may share. The state of a flow is bound to the caller who started it, used once, and
+// expires; no user's upstream token is ever another's, and none is logged.
+
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
+import { InvalidConfigError } from "@mcp/client";
+import { authorizationServerFor, createPkce, createState, discover, type AuthorizationServerMetadata } from "@mcp/oauth";
+import { ProtocolError } from "@modelcontextprotocol/server";
+import type { AskingRequest } from "./lanes.js";
+import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
+
+/** Per-user OAuth consent at the upstream's own authorization server (see {@link CreateGatewayOptions.credentials}). */
+export interface ConsentCredentials {
+  mode: "consent";
+  /** The gateway's client id at the upstream's authorization server. Default: one registered dynamically (RFC 7591) at first use. */
+  clientId?: string | undefined;
+  /** Its secret, if it is a confidential client (sent with HTTP Basic); read it from the environment. */
+  clientSecret?: string | undefined;
+  /** The authorization server's issuer. Default: discovered from the upstream's protected resource metadata (RFC 9728). */
+  issuer?: string | undefined;
+  /** The `scope` asked for (space-separated). Default: none (the server's default). */
+  scope?: string | undefined;
+  /** The `resource` asked for (RFC 8707). Default: the upstream's URL. */
+  resource?: string | undefined;
+}
+
+/** Where the gateway keeps users' upstream tokens and pending consents: values are opaque, encrypted strings. */
+export interface ConsentStore {
+  get(key: string): Promise<unknown>;
+  /** Saves `value`, forgotten `ttlMs` later. */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Options shared by every consent server: see {@link CreateGatewayOptions.consent}. */
+export interface ConsentOptions {
+  /** The gateway's callback URL as users' browsers reach it (its path is served by the gateway's handler), registered as the redirect URI. */
+  redirectUri: string;
+  /** The AES-256-GCM key the stored tokens and states are encrypted with: 32 bytes, or their base64. The same on every replica. */
+  key: string | Uint8Array;
+  /** Where tokens and pending consents are kept. Default: in memory (one replica). */
+  store?: ConsentStore | undefined;
+  /** The gateway's client at the callers' issuer (`oidc.issuer`): whoever opens a consent link signs in there first, and only the caller it was made for goes on. */
+  signIn: ConsentSignIn;
+}
+
+/** The error code of a request that needs the user to visit a URL first (MCP 2025-11-25, `URLElicitationRequiredError`). */
+const URL_ELICITATION_REQUIRED = -32042;
+/** How long a started consent may be completed (ms). */
+const STATE_TTL_MS = 10 * 60_000;
+/** How long a 2026-07-28 call the user accepted waits for the consent to complete (ms), and how often it looks in the store (another replica's callback). */
+const CONSENT_WAIT_MS = 5 * 60_000;
+const POLL_MS = 1000;
+/** How long tokens without a refresh token are kept past their expiry, and tokens with one at most (ms). */
+const TOKEN_TTL_MS = 30 * 24 * 3600_000;
+
+/** The most values a {@link MemoryConsentStore} keeps (the oldest written goes first). */
+const MAX_MEMORY_VALUES = 10_000;
+
+/** A store in this process's memory, with expiry, of 10,000 values at most (the oldest written goes first). */
+export class MemoryConsentStore implements ConsentStore {
+  readonly #values = new Map<string, { value: string; until: number }>();
+  get(key: string): Promise<unknown> {
+    const kept = this.#values.get(key);
+    if (kept && kept.until <= Date.now()) this.#values.delete(key);
+    return Promise.resolve(kept && kept.until > Date.now() ? kept.value : undefined);
+  }
+  set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.#values.delete(key);
+    if (this.#values.size >= MAX_MEMORY_VALUES) this.#values.delete(this.#values.keys().next().value!);
+    this.#values.set(key, { value, until: Date.now() + ttlMs });
+    return Promise.resolve();
+  }
+  delete(key: string): Promise<void> {
+    this.#values.delete(key);
+    return Promise.resolve();
+  }
+}
+
+/** Checks the `consent` option and each consent server's parameters. */
+export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined, issuer: string | undefined): Buffer | undefined {
+  const servers = Object.entries(credentials).filter(([, c]) => c.mode === "consent");
+  if (servers.length === 0) return undefined;
+  if (!consent) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs the gateway's consent options (redirectUri, key)`, { field: "consent" });
+  let url: URL;
+  try {
+    url = new URL(consent.redirectUri);
+  } catch {
+    throw new InvalidConfigError(`consent.redirectUri must be an absolute URL, not ${JSON.stringify(consent.redirectUri)}`, { field: "consent.redirectUri" });
+  }
+  if (url.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) throw new InvalidConfigError(`consent.redirectUri must be https (or loopback http): ${consent.redirectUri}`, { field: "consent.redirectUri" });
+  const key = typeof consent.key === "string" ? Buffer.from(consent.key, "base64") : Buffer.from(consent.key);
+  if (key.length !== 32) throw new InvalidConfigError("consent.key must be 32 bytes (AES-256), or their base64", { field: "consent.key" });
+  if (issuer === undefined) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs callers signed in at an issuer (oidc): who opens a consent link proves there that they are its caller`, { field: "oidc" });
+  const signIn = consent.signIn as Partial<ConsentSignIn> | undefined;
+  if (typeof signIn?.clientId !== "string" || signIn.clientId === "") throw new InvalidConfigError("consent.signIn.clientId (the gateway's client at the callers' issuer) must be a non-empty string", { field: "consent.signIn.clientId" });
+  if (signIn.clientSecret !== undefined && (typeof signIn.clientSecret !== "string" || signIn.clientSecret === "")) throw new InvalidConfigError("consent.signIn.clientSecret must be a non-empty string", { field: "consent.signIn.clientSecret" });
+  for (const [server, given] of servers) {
+    const c = given as ConsentCredentials;
+    for (const field of ["clientId", "clientSecret", "issuer", "scope", "resource"] as const) {
+      if (c[field] !== undefined && (typeof c[field] !== "string" || c[field] === "")) throw new InvalidConfigError(`credentials.${server}.${field} must be a non-empty string`, { field: `credentials.${server}.${field}` });
+    }
+    if (c.clientSecret !== undefined && c.clientId === undefined) throw new InvalidConfigError(`credentials.${server}: a clientSecret needs its clientId`, { field: `credentials.${server}` });
+  }
+  return key;
+}
+
+/** What a started consent remembers until its callback (encrypted in the store). */
+interface Pending {
+  caller: string;
+  server: string;
+  verifier: string;
+  clientId: string;
+  clientSecret?: string | undefined;
+  tokenEndpoint: string;
+  resource: string;
+  issuer: string;
+  /** The hash of the browser's cookie: set once the user opening the link was verified as `caller`. */
+  binding?: string | undefined;
+}
+
+/** A user's tokens for one upstream (encrypted in the store). */
+interface Tokens {
+  access: string;
+  refresh?: string | undefined;
+  /** When the access token stops being used (ms since epoch), if it says. */
+  until?: number | undefined;
+  clientId: string;
+  clientSecret?: string | undefined;
+  tokenEndpoint: string;
+  resource: string;
+}
+
+/**
+ * Users' consent at upstreams' own authorization servers: which servers take it, each user's
+ * tokens (in the store), the flows under way, and the callback route.
+ */
+export class UpstreamConsent {
+  readonly #servers = new Map<string, ConsentCredentials>();
+  readonly #key: Buffer;
+  readonly #store: ConsentStore;
+  readonly #redirectUri: string;
+  /** The callback route's path. */
+  readonly path: string;
+  /** The connect route: the consent links' first stop. */
+  readonly connection: ConsentConnect;
+  readonly #clients = new Map<string, Promise<{ clientId: string; clientSecret?: string | undefined }>>();
+  readonly #refreshing = new Map<string, Promise<Tokens | undefined>>();
+  /** Calls waiting for a user's consent to complete (2026-07-28 callers), per token key. */
+  readonly #waiting = new Map<string, Set<() => void>>();
+
+  constructor(credentials: Readonly<Record<string, { mode: string }>>, key: Buffer, options: ConsentOptions, callers: { issuer: string; idClaim?: string | undefined }) {
+    for (const [server, given] of Object.entries(credentials)) if (given.mode === "consent") this.#servers.set(server, given as ConsentCredentials);
+    this.#key = key;
+    this.#store = options.store ?? new MemoryConsentStore();
+    this.#redirectUri = options.redirectUri;
+    this.path = new URL(options.redirectUri).pathname;
+    const sealer: Sealer = { seal: (value) => this.#seal(value), open: (stored) => this.#open(stored) };
+    this.connection = new ConsentConnect({ issuer: callers.issuer, idClaim: callers.idClaim ?? "sub", signIn: options.signIn, redirectUri: options.redirectUri, store: this.#store, sealer });
+  }
+
+  has(server: string): boolean {
+    return this.#servers.has(server);
+  }
+
+  #seal(value: unknown): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+  }
+
+  /** The value sealed in `stored`, or undefined when it is absent, damaged or sealed under another key. */
+  #open<T>(stored: unknown): T | undefined {
+    if (typeof stored !== "string" || !stored.startsWith("v1.")) return undefined;
+    try {
+      const raw = Buffer.from(stored.slice(3), "base64url");
+      const decipher = createDecipheriv("aes-256-gcm", this.#key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as T;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The store key of a user's tokens for a server (the caller id is the user's, never a name another could share). */
+  static #tokenKey(server: string, caller: string): string {
+    return `consent-token:${server}\n${caller}`;
+  }
+
+  /** `caller`'s usable tokens for `server` (refreshed now when expired and refreshable), else undefined. */
+  async tokens(server: string, caller: string): Promise<Tokens | undefined> {
+    const key = UpstreamConsent.#tokenKey(server, caller);
+    const kept = this.#open<Tokens>(await this.#store.get(key));
+    if (!kept) return undefined;
+    if (kept.until === undefined || kept.until > Date.now()) return kept;
+    if (!kept.refresh) return undefined;
+    let pending = this.#refreshing.get(key);
+    if (!pending) {
+      pending = this.#refresh(key, kept).finally(() => this.#refreshing.delete(key));
+      this.#refreshing.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #refresh(key: string, kept: Tokens): Promise<Tokens | undefined> {
+    const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: kept.refresh!, resource: kept.resource });
+    const answer = await tokenRequest(kept.tokenEndpoint, kept.clientId, kept.clientSecret, body).catch(() => undefined);
+    if (!answer) {
+      await this.#store.delete(key);
+      return undefined;
+    }
+    const tokens: Tokens = { ...kept, access: answer.access_token, refresh: answer.refresh_token ?? kept.refresh, until: untilOf(answer.expires_in) };
+    await this.#store.set(key, this.#seal(tokens), TOKEN_TTL_MS);
+    return tokens;
+  }
+
+  /**
+   * Throws the URL elicitation a caller without usable tokens for `server` is answered with, after
+   * starting its consent (a new state each time: only the latest link the user follows matters).
+   */
+  async ready(server: string, caller: string, shared: MCPServerConfig, request?: AskingRequest): Promise<void> {
+    if (await this.tokens(server, caller)) return;
+    const { url, id } = await this.connection.link(await this.#start(server, caller, shared.type === "http" || shared.type === "sse" ? shared.url : undefined));
+    const elicitation = { mode: "url", elicitationId: id, url, message: `Authorize the gateway to use "${server}" on your behalf` };
+    // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done.
+    if (!request || request.legacy) throw new ProtocolError(URL_ELICITATION_REQUIRED, `Server "${server}" needs your own authorization: open the link, sign in there, then call again`, { elicitations: [elicitation] });
+    // 2026-07-28 has no -32042: the caller is asked (an input_required round), and the call goes on once the callback has the tokens.
+    const urlMode = (request.capabilities?.["elicitation"] as { url?: unknown } | undefined)?.url;
+    if (urlMode === undefined || urlMode === null) throw new ProtocolError(-32603, `Server "${server}" needs your own authorization, and this client cannot be sent a link (it declared no URL elicitation): open ${url} , sign in there, then call again`, { elicitations: [elicitation] });
+    const answer = (await request.asker.ask("elicitation/create", elicitation, request.signal)) as { action?: unknown } | undefined;
+    if (answer?.action !== "accept") throw new ProtocolError(-32603, `The user did not authorize the gateway to use "${server}" (${String(answer?.action)})`);
+    await this.#completed(server, caller, request.signal);
+  }
+
+  /** Resolves once `caller`'s consent for `server` is complete: told by this replica's callback, else seen in the store (another replica's), within CONSENT_WAIT_MS. */
+  async #completed(server: string, caller: string, signal: AbortSignal): Promise<void> {
+    const key = UpstreamConsent.#tokenKey(server, caller);
+    const deadline = Date.now() + CONSENT_WAIT_MS;
+    while (Date.now() < deadline) {
+      signal.throwIfAborted();
+      let wake!: () => void;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const waiting = this.#waiting.get(key) ?? this.#waiting.set(key, new Set()).get(key)!;
+      waiting.add(wake);
+      const timer = setTimeout(wake, POLL_MS);
+      const abort = (): void => wake();
+      signal.addEventListener("abort", abort, { once: true });
+      try {
+        if (await this.tokens(server, caller)) return;
+        await woken;
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", abort);
+        waiting.delete(wake);
+        if (waiting.size === 0) this.#waiting.delete(key);
+      }
+    }
+    throw new ProtocolError(-32603, `The authorization for "${server}" did not complete in time: call again`);
+  }
+
+  /** A new authorization request at `server`'s authorization server, kept by the link until its user is verified. */
+  async #start(server: string, caller: string, upstream: string | undefined): Promise<Linked> {
+    const settings = this.#servers.get(server)!;
+    if (upstream === undefined) throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
+    const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
+    if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
+    const client = await this.#client(server, settings, metadata);
+    const pkce = await createPkce();
+    const state = createState();
+    const pending: Pending = { caller, server, verifier: pkce.verifier, clientId: client.clientId, clientSecret: client.clientSecret, tokenEndpoint: metadata.token_endpoint, resource, issuer };
+    const url = new URL(metadata.authorization_endpoint);
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("client_id", client.clientId);
+    url.searchParams.set("redirect_uri", this.#redirectUri);
+    url.searchParams.set("code_challenge", pkce.challenge);
+    url.searchParams.set("code_challenge_method", "S256");
+    url.searchParams.set("state", state);
+    url.searchParams.set("resource", resource);
+    if (settings.scope) url.searchParams.set("scope", settings.scope);
+    // OpenID Connect issues a refresh token for offline_access only with prompt=consent.
+    if (settings.scope?.split(" ").includes("offline_access")) url.searchParams.set("prompt", "consent");
+    return { caller, server, state, pending: pending as unknown as Record<string, unknown>, url: url.href };
+  }
+
+  async #authorizationServer(server: string, settings: ConsentCredentials, upstream: string): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; resource: string }> {
+    if (settings.issuer) {
+      const found = await authorizationServerFor(fetch, settings.issuer);
+      return { issuer: found.issuer, metadata: found.metadata, resource: settings.resource ?? upstream };
+    }
+    const found = await discover(fetch, upstream, undefined);
+    return { issuer: found.issuer, metadata: found.metadata, resource: settings.resource ?? found.resourceIndicator };
+  }
+
+  /** The gateway's client at `server`'s authorization server: the configured one, else one registered once (RFC 7591). */
+  #client(server: string, settings: ConsentCredentials, metadata: AuthorizationServerMetadata): Promise<{ clientId: string; clientSecret?: string | undefined }> {
+    if (settings.clientId) return Promise.resolve({ clientId: settings.clientId, clientSecret: settings.clientSecret });
+    let client = this.#clients.get(server);
+    if (!client) {
+      client = register(server, metadata, this.#redirectUri);
+      client.catch(() => this.#clients.delete(server));
+      this.#clients.set(server, client);
+    }
+    return client;
+  }
+
+  /** The callback route: trades the code of a state this gateway started, for the caller who started it. */
+  async callback(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const answer = (status: number, text: string): void => {
+      res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(text);
+    };
+    if (req.method !== "GET") return answer(405, "Method not allowed\n");
+    const query = new URL(req.url ?? "/", "http://gateway").searchParams;
+    // A state this gateway made is 32 characters: anything much longer is not looked up.
+    const state = (query.get("state") ?? "").length <= 128 ? query.get("state") : null;
+    // A sign-in at the callers' issuer started by the connect route comes back here too.
+    if (state && (await this.connection.login(req, res, state, query, (linked, binding) => this.#store.set(`consent-state:${linked.state}`, this.#seal({ ...linked.pending, binding }), STATE_TTL_MS)))) return;
+    const stateKey = `consent-state:${state}`;
+    // Single use: the state is forgotten before anything else, whatever follows.
+    const pending = state ? this.#open<Pending>(await this.#store.get(stateKey)) : undefined;
+    if (state) await this.#store.delete(stateKey);
+    if (!pending) return answer(400, "Unknown, expired or already used authorization state: start again from your MCP client.\n");
+    // Only the browser whose user was verified at the connect route completes the flow.
+    if (!pending.binding || bindingOf(req, state!) !== pending.binding) return answer(400, "This authorization was not started in this browser: open the link from your MCP client again.\n");
+    const code = query.get("code");
+    if (!code) return answer(400, `The authorization server did not authorize: ${(query.get("error") ?? "no code").slice(0, 100)}. Start again from your MCP client.\n`);
+    const iss = query.get("iss");
+    if (iss !== null && iss !== pending.issuer) return answer(400, "The authorization response came from another issuer than the one asked.\n");
+    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: this.#redirectUri, code_verifier: pending.verifier, resource: pending.resource });
+    const tokens = await tokenRequest(pending.tokenEndpoint, pending.clientId, pending.clientSecret, body).catch((error: Error) => error);
+    if (tokens instanceof Error) return answer(502, `The authorization server refused the code (${tokens.message.slice(0, 200)}). Start again from your MCP client.\n`);
+    const kept: Tokens = { access: tokens.access_token, refresh: tokens.refresh_token, until: untilOf(tokens.expires_in), clientId: pending.clientId, clientSecret: pending.clientSecret, tokenEndpoint: pending.tokenEndpoint, resource: pending.resource };
+    const key = UpstreamConsent.#tokenKey(pending.server, pending.caller);
+    await this.#store.set(key, this.#seal(kept), TOKEN_TTL_MS);
+    for (const wake of this.#waiting.get(key) ?? []) wake();
+    res.setHeader("set-cookie", this.connection.clear(state!));
+    answer(200, `Authorized: the gateway now reaches "${pending.server}" as you. Return to your MCP client and call again.\n`);
+  }
+
+  /** The config of `caller`'s own connection to `server`: its own token instead of the shared credentials. */
+  config(server: string, shared: MCPServerConfig, caller: string): MCPServerConfig {
+    if (shared.type !== "http" && shared.type !== "sse") throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
+    const headers = Object.fromEntries(Object.entries(shared.headers ?? {}).filter(([name]) => !["authorization", "proxy-authorization", "cookie", "dpop"].includes(name.toLowerCase())));
+    const provider: HttpAuthProvider = {
+      headers: async () => {
+        const tokens = await this.tokens(server, caller);
+        if (!tokens) throw new Error(`server "${server}": the user's authorization ended; call again to authorize anew`);
+        return { authorization: `Bearer ${tokens.access}` };
+      },
+      // Refused: the user's tokens are dropped, and the next call asks for consent again.
+      onUnauthorized: async () => {
+        await this.#store.delete(UpstreamConsent.#tokenKey(server, caller));
+        return false;
+      },
+    };
+    return { ...shared, headers, authProvider: provider };
+  }
+}
+
+function untilOf(expiresIn: unknown): number | undefined {
+  if (typeof expiresIn !== "number" || expiresIn <= 0) return undefined;
+  const lifeMs = expiresIn * 1000;
+  return Date.now() + lifeMs - Math.min(30_000, lifeMs / 10);
+}
+
+/** A token endpoint request; its answer's tokens, or an error naming the server's `error` (never a token). */
+async function tokenRequest(endpoint: string, clientId: string, clientSecret: string | undefined, body: URLSearchParams): Promise<{ access_token: string; refresh_token?: string | undefined; expires_in?: unknown }> {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+  if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
+  else body.set("client_id", clientId);
+  const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body });
+  const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
+  if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
+  return { access_token: answer.access_token, refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined, expires_in: answer.expires_in };
+}
+
+/** Registers the gateway as a public client with `redirectUri` (RFC 7591). */
+async function register(server: string, metadata: AuthorizationServerMetadata, redirectUri: string): Promise<{ clientId: string; clientSecret?: string | undefined }> {
+  if (!metadata.registration_endpoint) throw new Error(`the authorization server of "${server}" offers no dynamic client registration: configure credentials.${server}.clientId`);
+  const response = await fetch(metadata.registration_endpoint, {
+    method: "POST",
+    redirect: "error",
+    signal: AbortSignal.timeout(10_000),
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ client_name: "MCP gateway", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }),
+  });
+  const answer = (await response.json().catch(() => ({}))) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
+  if (!response.ok || typeof answer.client_id !== "string") throw new Error(`the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`);
+  return { clientId: answer.client_id, clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined };
+}

@@ -1,0 +1,214 @@
+/// <reference lib="dom" />
+// What the inspector, as an MCP Apps host (SEP-1865, 2026-01-26), tells an app, in headless Chromium
+// with an app on the official SDK (test/fixtures/host-app-server.mjs: its tool `hold` answers only
+// once `release` is called, and its app records every message the host sends): the app opens when
+// the call starts and has the call's input before the call ends, its result after; its host context
+// holds the page's styles and its container's width; it changes display mode (inline, fullscreen,
+// pip) by `ui/request-display-mode`, answered with the mode set, the frame changing; and it is told
+// of each change (mode, theme, width) by `ui/notifications/host-context-changed`.
+import { fileURLToPath } from "node:url";
+import { MCPManager } from "@mcp/manager";
+import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectorHooks, startInspector, type CallAnswer, type Inspector } from "../src/index.js";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const FIXTURE = fileURLToPath(new URL("./fixtures/host-app-server.mjs", import.meta.url));
+
+const hooks = inspectorHooks();
+const manager = new MCPManager({ ...hooks, cache: false, pins: false });
+let inspector: Inspector;
+let browser: Browser;
+let page: Page;
+
+type Got = { method?: string; params?: Record<string, unknown> };
+type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
+
+beforeAll(async () => {
+  inspector = await startInspector(manager, { hooks });
+  await manager.connectServers({ host: { command: process.execPath, args: [FIXTURE], timeout: 20_000 } });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+  });
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: "light" })).newPage();
+  await page.goto(inspector.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await inspector?.close();
+  await manager.disconnectAll();
+});
+
+/** The API, as a script with the token would use it. */
+async function callApi<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${inspector.port}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify(body) });
+  return (await response.json()) as T;
+}
+
+/** Starts a call of `hold` in page `on`. */
+async function startHeld(label: string, on: Page = page): Promise<void> {
+  await on.click('button[name="view-tools"]');
+  await on.fill('input[name="tool-search"]', "host hold");
+  await on.click('.list button.item[data-tool="hold"]');
+  await on.fill('input[name="label"]', label);
+  await on.click('button[name="call"]');
+}
+
+/** The app's frame (inside the frame page and the sandbox proxy) in page `on`, once it is initialized. */
+async function appFrame(on: Page = page): Promise<Frame> {
+  const outer = (await (await on.waitForSelector(".app-view iframe.app-frame", { timeout: 20_000 })).contentFrame())!;
+  await expect.poll(() => outer.childFrames().length, { timeout: 20_000 }).toBe(1);
+  const proxy = outer.childFrames()[0]!;
+  await expect.poll(() => proxy.childFrames().length, { timeout: 20_000 }).toBe(1);
+  const app = proxy.childFrames()[0]!;
+  await expect.poll(() => app.locator("#status").textContent(), { timeout: 20_000 }).toBe("initialized");
+  return app;
+}
+
+/** Starts a call of `hold` and answers the permission prompt, if there is one, with deny; resolves with the app's frame. */
+async function openHeld(label: string): Promise<Frame> {
+  await startHeld(label);
+  await page.waitForSelector(".app-permissions, .app-view iframe.app-frame", { timeout: 20_000 });
+  if ((await page.locator(".app-permissions").count()) > 0) await page.click('button[name="app-deny"]');
+  return appFrame();
+}
+
+/** What the app gets when it asks for the microphone: the number of audio tracks, or the error's name. */
+const microphone = (app: Frame): Promise<string> =>
+  app.evaluate(() =>
+    navigator.mediaDevices.getUserMedia({ audio: true }).then(
+      (stream) => {
+        const tracks = stream.getAudioTracks().length;
+        for (const track of stream.getTracks()) track.stop();
+        return `${tracks} audio track`;
+      },
+      (error: Error) => error.name,
+    ),
+  );
+
+/** The app's frame element in the inspector's page: its `src` and `allow`. */
+async function frameAttributes(on: Page): Promise<{ src: string; allow: string }> {
+  const frame = on.locator(".app-view iframe.app-frame");
+  return { src: (await frame.getAttribute("src")) ?? "", allow: (await frame.getAttribute("allow")) ?? "" };
+}
+
+describe("an MCP App's permissions", () => {
+  it("asks the user before the app's frame exists; denied, the frame may not use the microphone, and the answer is remembered", async () => {
+    await startHeld("deny");
+    const ask = page.locator(".app-permissions");
+    await ask.waitFor({ timeout: 20_000 });
+    expect(await ask.getAttribute("data-ask")).toBe("microphone");
+    expect(await page.locator(".app-view iframe.app-frame").count()).toBe(0);
+    await page.click('button[name="app-deny"]');
+    const app = await appFrame();
+    const { src, allow } = await frameAttributes(page);
+    expect(allow).toContain("microphone 'none'");
+    expect(src).not.toContain("allow=");
+    expect(await microphone(app)).toBe("NotAllowedError");
+    const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+    expect(init.hostCapabilities.sandbox.permissions).toEqual({});
+    await callApi<CallAnswer>("/api/call", { id: "release-deny", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held deny released" }).waitFor({ timeout: 15_000 });
+    // Again in this tab: not asked again.
+    await startHeld("deny again");
+    await appFrame();
+    expect(await page.locator(".app-permissions").count()).toBe(0);
+    expect(await page.locator(".app-granted").textContent()).toContain("Denied: microphone");
+    await callApi<CallAnswer>("/api/call", { id: "release-deny-2", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held deny again released" }).waitFor({ timeout: 15_000 });
+  });
+
+  it("granted in another tab, the frame chain delegates the microphone to the app, which gets a track", async () => {
+    const other = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    try {
+      await other.goto(inspector.url);
+      await startHeld("allow", other);
+      await other.locator('.app-permissions[data-ask="microphone"]').waitFor({ timeout: 20_000 });
+      await other.click('button[name="app-allow"]');
+      const app = await appFrame(other);
+      const { src, allow } = await frameAttributes(other);
+      expect(allow).toContain(`microphone ${new URL(src).origin}`);
+      expect(allow).toContain("camera 'none'");
+      expect(new URL(src).searchParams.get("allow")).toBe("microphone");
+      expect(await other.locator(".app-granted").getAttribute("data-granted")).toBe("microphone");
+      expect(await microphone(app)).toBe("1 audio track");
+      const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+      expect(init.hostCapabilities.sandbox.permissions).toEqual({ microphone: {} });
+      await callApi<CallAnswer>("/api/call", { id: "release-allow", tool: "mcp__host__release", arguments: {} });
+      await other.locator(".result.ok", { hasText: "held allow released" }).waitFor({ timeout: 15_000 });
+    } finally {
+      await other.context().close();
+    }
+  });
+});
+
+const got = (app: Frame): Promise<Got[]> => app.evaluate(() => (window as unknown as { __got: Got[] }).__got);
+const changes = async (app: Frame): Promise<Record<string, unknown>[]> => (await got(app)).filter((m) => m.method === "ui/notifications/host-context-changed").map((m) => m.params ?? {});
+const request = (app: Frame, method: string, params: Record<string, unknown>): Promise<Answer> =>
+  app.evaluate(([m, p]) => (window as unknown as { __request: (method: string, params: unknown) => Promise<Answer> }).__request(m, p), [method, params] as const);
+
+describe("an MCP App in the inspector", () => {
+  it("opens when the call starts, with the input before the call ends and the result after", async () => {
+    const app = await openHeld("early");
+    await expect.poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 }).toContain("ui/notifications/tool-input");
+    expect((await got(app)).find((m) => m.method === "ui/notifications/tool-input")?.params).toEqual({ arguments: { label: "early" } });
+    // The call is still running: no result yet, and the page says so.
+    expect((await got(app)).some((m) => m.method === "ui/notifications/tool-result")).toBe(false);
+    expect(await page.locator(".app-running").count()).toBe(1);
+    const released = await callApi<CallAnswer>("/api/call", { id: "release-1", tool: "mcp__host__release", arguments: {} });
+    expect(released.error).toBeUndefined();
+    await expect.poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 }).toContain("ui/notifications/tool-result");
+    const methods = (await got(app)).map((m) => m.method);
+    expect(methods.indexOf("ui/notifications/tool-input")).toBeLessThan(methods.indexOf("ui/notifications/tool-result"));
+    expect(JSON.stringify((await got(app)).find((m) => m.method === "ui/notifications/tool-result")?.params)).toContain("held early released");
+    await page.locator(".result.ok", { hasText: "held early released" }).waitFor({ timeout: 15_000 });
+  });
+
+  it("tells the app its host context, changes display mode on request, and tells it of every change", async () => {
+    const app = await openHeld("modes");
+    const init = await app.evaluate(() => (window as unknown as { __init: { hostContext: Record<string, unknown> } }).__init);
+    const context = init.hostContext as { theme: string; displayMode: string; availableDisplayModes: string[]; containerDimensions: { width: number; maxHeight: number }; styles: { variables: Record<string, string> } };
+    expect(context.theme).toBe("light");
+    expect(context.displayMode).toBe("inline");
+    expect(context.availableDisplayModes).toEqual(["inline", "fullscreen", "pip"]);
+    const frameWidth = (await page.locator(".app-view iframe.app-frame").boundingBox())!.width;
+    expect(context.containerDimensions.width).toBe(Math.round(frameWidth));
+    expect(context.containerDimensions.maxHeight).toBeGreaterThan(0);
+    expect(context.styles.variables["--color-text-primary"]).toMatch(/^#|^rgb/);
+    expect(context.styles.variables["--font-sans"]).toBeTruthy();
+
+    // Fullscreen: answered with the mode set, the frame covers the window, the app is told.
+    expect((await request(app, "ui/request-display-mode", { mode: "fullscreen" })).result).toEqual({ mode: "fullscreen" });
+    await page.locator('.app-view[data-mode="fullscreen"]').waitFor();
+    await expect.poll(async () => (await page.locator(".app-view").boundingBox())?.width).toBe(1400);
+    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ displayMode: "fullscreen", containerDimensions: { width: 1400, height: 900 } }));
+    // Picture in picture, then a mode the host has not: the current one is the answer.
+    expect((await request(app, "ui/request-display-mode", { mode: "pip" })).result).toEqual({ mode: "pip" });
+    await page.locator('.app-view[data-mode="pip"]').waitFor();
+    await expect.poll(async () => (await page.locator(".app-view").boundingBox())?.width).toBe(420);
+    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ displayMode: "pip", containerDimensions: { width: 420, height: 320 } }));
+    expect((await request(app, "ui/request-display-mode", { mode: "sideways" })).result).toEqual({ mode: "pip" });
+    // The user takes it back inline.
+    await page.click('button[name="app-inline"]');
+    await page.locator('.app-view[data-mode="inline"]').waitFor();
+    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ displayMode: "inline" }));
+
+    // The theme changes: the app is told, with the styles of the new theme.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ theme: "dark" }));
+    const dark = (await changes(app)).find((c) => c["theme"] === "dark") as { styles: { variables: Record<string, string> } };
+    expect(dark.styles.variables["--color-text-primary"]).not.toBe(context.styles.variables["--color-text-primary"]);
+    await page.emulateMedia({ colorScheme: "light" });
+
+    // The window narrows (the page's layout changes the frame's width): the app is told its container's new width.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    const narrowed = Math.round((await page.locator(".app-view iframe.app-frame").boundingBox())!.width);
+    expect(narrowed).not.toBe(Math.round(frameWidth));
+    await expect.poll(() => changes(app)).toContainEqual({ containerDimensions: { width: narrowed, maxHeight: context.containerDimensions.maxHeight } });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await callApi<CallAnswer>("/api/call", { id: "release-2", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held modes released" }).waitFor({ timeout: 15_000 });
+  });
+});
