@@ -1,5 +1,5 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
-import { getPrompt, readResource, roundTrip, setLoggingLevel, type LoggingLevel, type Prompt } from "@mcp/client";
+import { getPrompt, readResource, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult, renderToolResultMarkdown, renderToolResultRaw } from "./render.js";
@@ -259,61 +259,4 @@ export async function promptCommand(globals: GlobalOptions, words: string[], opt
     else renderPrompt(result, options.outDir ?? session.cwd, found.prompt.name);
     return EXIT.ok;
   });
-}
-
-export async function pingCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
-    await settle(session);
-    mustStart(session, server);
-    const results: { server: string; ms?: number; method?: string; error?: string }[] = [];
-    for (const status of session.manager.getStatuses()) {
-      if (status.state === "disabled" && server === undefined) continue;
-      const connection = session.manager.getConnection(status.name);
-      if (!connection) {
-        results.push({ server: status.name, error: status.state === "failed" ? failureOf(session, status) : (status.lastError ?? status.state) });
-        continue;
-      }
-      // 2026-07-28 has no ping: there the round trip is server/discover.
-      const started = performance.now();
-      try {
-        const method = await roundTrip(connection, { timeout: globals.timeout ?? 10_000 });
-        results.push({ server: status.name, ms: Math.round((performance.now() - started) * 10) / 10, method });
-      } catch (error) {
-        results.push({ server: status.name, error: (error as Error).message });
-      }
-    }
-    if (globals.json) printJson(results);
-    else {
-      // Aligned like `servers`; a failure in words under the table, its stderr once.
-      const rows = results.map((r) => [r.server, r.error ? "failed" : `${r.ms} ms`, r.error ? "(see below)" : r.method === "ping" ? "" : `(${r.method})`]);
-      out(grid([{ title: "SERVER", cut: "never" }, { title: "TIME", paint: (cell) => (cell === "failed" ? color.red(cell) : color.green(cell)) }, { title: "", paint: color.dim }], rows));
-      const failed = results.filter((r) => r.error);
-      if (failed.length) out(`\n${failed.map((r) => (r.error!.startsWith(`server "${r.server}"`) ? r.error! : `${color.bold(r.server)}: ${r.error!}`)).join("\n")}`);
-    }
-    return results.some((r) => r.error) ? EXIT.failure : EXIT.ok;
-  });
-}
-
-export async function watchCommand(globals: GlobalOptions, server: string | undefined, options: { level?: string }): Promise<number> {
-  const stamp = (): string => new Date().toISOString().slice(11, 23);
-  const print = (name: string, method: string, params: unknown): void => {
-    if (globals.json) out(JSON.stringify({ time: new Date().toISOString(), server: name, method, params }));
-    else out(`${color.dim(stamp())} ${color.bold(name)} ${color.cyan(method)} ${JSON.stringify(params ?? {})}`);
-  };
-  const session = await openSession(server ? { ...globals, server: [server] } : globals, { connect: false, onNotification: print });
-  session.manager.onStatusChange((s) => note(`${stamp()} ${s.name} ${s.state}${s.lastError ? `: ${firstLine(s.lastError, 100)}` : ""}`));
-  const { signal, dispose } = interruptible();
-  try {
-    await session.manager.connectServers(session.configs, session.servers);
-    for (const name of await connected(session, server)) {
-      const connection = session.manager.getConnection(name)!;
-      if (connection.capabilities.logging) await setLoggingLevel(connection, (options.level ?? "info") as LoggingLevel).catch(() => undefined);
-    }
-    note(`Watching ${Object.keys(session.configs).join(", ")}; Ctrl-C to stop.`);
-    await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-    return EXIT.ok;
-  } finally {
-    dispose();
-    await session.close();
-  }
 }

@@ -1,16 +1,14 @@
 // The commands and flags (commander); each command's code is imported only when it runs, so the entry stays small.
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import type * as Commands from "./commands.js";
-import type * as ConfigCommands from "./config-commands.js";
-import type * as DaemonCommands from "./daemon/command.js";
-import type { DaemonStartOptions } from "./daemon/command.js";
-import type { ServeOptions } from "./serve/command.js";
 import type { GlobalOptions } from "./session.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { addAuthOptions } from "./auth-program.js";
 import { addHostsCommands } from "./hosts-program.js";
 import { addRegistryCommands } from "./registry-program.js";
-import { addPoolCommands, poolStartOptions } from "./pool-program.js";
+import { addConfigCommands } from "./config-program.js";
+import { addDaemonCommands } from "./daemon-program.js";
+import { addServeCommands, serveModes } from "./serve-program.js";
 import { collect, portNumber, positiveInt } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
@@ -19,8 +17,6 @@ import { CLI_VERSION, LOG_LEVELS } from "./version.js";
 // entry is commander and these few small modules, so `mcp --version` or `mcp config list` never
 // loads the gateway, the inspector or the daemon, and `mcp call` loads only what a call needs.
 const commands = (): Promise<typeof Commands> => import("./commands.js");
-const configCommands = (): Promise<typeof ConfigCommands> => import("./config-commands.js");
-const daemonCommands = (): Promise<typeof DaemonCommands> => import("./daemon/command.js");
 
 const EXAMPLES = `
 Examples:
@@ -178,13 +174,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
   program
     .command("ping [server]")
     .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).pingCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./ping-watch-commands.js")).pingCommand(globals(command), server)));
 
   program
     .command("watch [server]")
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
-    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await commands()).watchCommand(globals(command), server, options)));
+    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await import("./ping-watch-commands.js")).watchCommand(globals(command), server, options)));
 
   program
     .command("inspect")
@@ -193,94 +189,8 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--no-open", "only print the URL; do not open the browser")
     .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)));
 
-  program
-    .command("serve")
-    .description("the configured servers as one MCP server: tools as <server>__<tool>, over stdio or HTTP (bearer token, loopback by default)")
-    .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp serve --stdio)").hideHelp())
-    .addOption(new Option("--serve-http", "serve Streamable HTTP (written: mcp serve --http)").hideHelp())
-    .option("-p, --port <port>", "HTTP port (default: a free one)", portNumber)
-    .option("--host <host>", "HTTP address to listen on (default 127.0.0.1)")
-    .option("--callers <file>", 'HTTP callers: { "<name>": { "token": "…", "allow": [...], "deny": [...] } }')
-    .option("--allow <patterns>", "only these tools: <server>__<tool> patterns, * within a part, case-sensitive (repeatable)", collect)
-    .option("--deny <patterns>", "never these tools, whatever their case (repeatable)", collect)
-    .option("--origin <origin>", "also accept requests from this browser origin (repeatable)", collect)
-    .option("--allowed-host <name>", "also accept this Host name (the one a load balancer forwards; repeatable)", collect)
-    .option("--audit <file>", "append a JSON line per request to this file (or - for stdout with --http): caller, tool, a hash of the arguments, decision, outcome")
-    .option("--tool-search", "offer search_tools on every endpoint: it finds tools among those the caller may use")
-    .option("--view <name>", "show the token's or the stdio caller's tools through this view of your config")
-    .option("--redis <url>", "share tool lists, upstream OAuth tokens and 2025 sessions with other replicas through Redis (or set MCP_REDIS_URL); tokens there are encrypted with MCP_REDIS_KEY or MCP_REDIS_KEY_FILE")
-    .option("--redis-plaintext-tokens", "with --redis and no key: keep upstream OAuth tokens in Redis unencrypted (or set MCP_REDIS_PLAINTEXT_TOKENS=1)")
-    .option("--oidc-issuer <url>", "also accept this OAuth issuer's JWT access tokens (MCP authorization); --callers entries with a \"claim\" choose callers")
-    .option("--audience <url>", "the resource URL those tokens must name (default: this server's /mcp URL, with --port)")
-    .option("--required-scope <scope>", "a scope every issuer's token must carry (repeatable)", collect)
-    .option("--introspection-client <id>", "introspect the issuer's opaque (non-JWT) tokens (RFC 7662) as this client; its secret from $MCP_INTROSPECTION_SECRET")
-    .option("--introspection-secret-env <var>", "read the introspection client's secret from this environment variable instead")
-    .option("--metrics", "serve /metrics (Prometheus text) to MCP_METRICS_TOKEN's bearer, else to loopback only; /healthz and /readyz are always served")
-    .addHelpText(
-      "after",
-      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at /mcp, every server, and /mcp/<server>, one).\n" +
-        "A server's questions and logs go only to the caller whose call they are about; with several callers, each gets\n" +
-        "its own connection (its own process) to a 2025-era stdio server, which ties none of them to a call.",
-    )
-    .action((options: ServeOptions & { serveStdio?: boolean; serveHttp?: boolean }, command: Command) =>
-      run(async () => (await import("./serve/command.js")).serveCommand(globals(command), { ...options, stdio: options.serveStdio, http: options.serveHttp })),
-    );
-
-  program
-    .command("replay <file>")
-    .description("serve a recording (mcp call --record) as an MCP server over stdio or HTTP: each request that matches a recorded one gets the recorded answer")
-    .addOption(new Option("--serve-stdio", "serve on stdin/stdout (written: mcp replay <file> --stdio)").hideHelp())
-    .addOption(new Option("--serve-http", "serve Streamable HTTP on 127.0.0.1 (written: mcp replay <file> --http)").hideHelp())
-    .option("-p, --port <port>", "HTTP port on 127.0.0.1 (default: a free one)", portNumber)
-    .addHelpText(
-      "after",
-      "\nModes: --stdio (serve on stdin/stdout) or --http (Streamable HTTP at http://127.0.0.1:<port>/mcp).\n" +
-        "A request matches a recorded one with the same method and params (their _meta aside; initialize by its\n" +
-        "method alone): it gets the recorded answer, its notifications and progress, in order, under its own id.\n" +
-        "Any other request gets a JSON-RPC error naming the closest recorded one. -s <server> picks one server of\n" +
-        "a recording that has several. Each request and what answered it is told on stderr.",
-    )
-    .action((file: string, options: { serveStdio?: boolean; serveHttp?: boolean; port?: number }, command: Command) =>
-      run(async () => (await import("./replay-command.js")).replayCommand(globals(command), file, { stdio: options.serveStdio, http: options.serveHttp, port: options.port })),
-    );
-
-  const minutes = (v: string): number => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
-    return n;
-  };
-  const daemon = program
-    .command("daemon")
-    .description("a background process that keeps servers running between commands (mcp call uses it when it runs)")
-    .addHelpText(
-      "after",
-      `
-Its socket is in a folder it makes with mode 700 (~/.cache/mcp-client/daemon/, else one in
-$XDG_RUNTIME_DIR or the temp folder; MCP_DAEMON_SOCKET to choose). mcp call uses it only
-when that folder and the socket are yours (checked before connecting); otherwise it says why and
-starts the server itself. MCP_NO_DAEMON=1 never uses it. Servers are kept per resolved config:
-a changed or unset \${VAR} behaves as without it. A call runs as this shell would run it: stdio
-servers in this folder with this shell's PATH and proxy; when the daemon cannot (its own proxy,
-CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs the call itself.`,
-    );
-  const startOptions = (command: Command): Command =>
-    poolStartOptions(command)
-      .option("--idle <minutes>", "exit after this long without a request (default 60)", minutes)
-      .option("--server-idle <minutes>", "stop a server unused this long (default 10)", minutes)
-      .option("--keep-alive <names>", "never stop these servers for idleness (repeatable, or comma-separated)", collect);
-  startOptions(daemon.command("start").description("start the daemon for this user (a Unix socket in a folder only you can open)")).action((options: DaemonStartOptions, command: Command) =>
-    run(async () => (await daemonCommands()).daemonStart(globals(command), options)),
-  );
-  daemon
-    .command("stop")
-    .description("stop the daemon and its servers")
-    .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStop(globals(command))));
-  daemon
-    .command("status")
-    .description("the daemon's servers, clients and uptime (exit 1 when none runs)")
-    .action((_options: unknown, command: Command) => run(async () => (await daemonCommands()).daemonStatus(globals(command))));
-  startOptions(daemon.command("run", { hidden: true }).description("run the daemon in this process")).action((options: DaemonStartOptions) => run(async () => (await daemonCommands()).daemonRun(options)));
-  addPoolCommands(program, daemon, run);
+  addServeCommands(program, run);
+  addDaemonCommands(program, run);
 
   const auth = program
     .command("auth <server>")
@@ -295,64 +205,14 @@ CA or token folder differ, a headersHelper, MCP_REDIS_URL) mcp says why and runs
     .description("forget an HTTP server's OAuth tokens")
     .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./auth-commands.js")).logoutCommand(globals(command), server)));
 
-  const config = program.command("config").description("list, add, remove and diagnose server configs");
-  config
-    .command("list")
-    .description("every discovered entry with its source, including shadowed, disabled and invalid ones")
-    .action((_options: unknown, command: Command) => run(async () => (await configCommands()).configList(globals(command))));
-  config
-    .command("add <name>")
-    .description("add a server to ./mcp-client.json (or the user file with --scope user)")
-    .option("--stdio <command line>", "the command to run")
-    .option("--http <url>", "a Streamable HTTP server")
-    .option("--sse <url>", "a HTTP+SSE server")
-    .option("-e, --env <NAME=VALUE>", "environment for a stdio server (repeatable)", (v: string, p: string[] = []) => [...p, v])
-    .option("-H, --header <NAME=VALUE>", "header for an HTTP server (repeatable); write a secret as '${VAR}' in single quotes, so the file holds the variable, not the secret", (v: string, p: string[] = []) => [...p, v])
-    .option("--scope <scope>", "project or user", "project")
-    .option("--replace", "replace an entry of that name (without it, an existing name is refused)")
-    .addHelpText("after", "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)")
-    // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
-    .action((name: string, _options: unknown, command: Command) => run(async () => (await configCommands()).configAdd(name, command.optsWithGlobals<Parameters<typeof ConfigCommands.configAdd>[1]>())));
-  config
-    .command("approve [names...]")
-    .description("approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again")
-    .action((names: string[], _options: unknown, command: Command) => run(async () => (await configCommands()).configApprove(names, globals(command))));
-  config
-    .command("remove <name>")
-    .description("remove a server from our own config file")
-    .option("--scope <scope>", "project or user (default: whichever has it)")
-    .action((name: string, options: { scope?: string }) => run(async () => (await configCommands()).configRemove(name, options)));
-  config
-    .command("doctor")
-    .description("explain why each failing server fails: missing command, unset variable, refused connection, auth needed")
-    .action((_options: unknown, command: Command) => run(async () => (await configCommands()).configDoctor(globals(command))));
-
-  const pins = program
-    .command("pins [server]")
-    .description("tools held because their description or schema changed since they were approved (or are new), with the diff; exit 1 when any is held")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsCommand(globals(command), server)));
-  pins
-    .command("approve <server> [tools...]")
-    .description("show the diff of a server's held tools and approve them (all, or those named): they are offered from now on")
-    .action((server: string, tools: string[], _options: unknown, command: Command) => run(async () => (await import("./pins-commands.js")).pinsApproveCommand(globals(command), server, tools)));
-
+  addConfigCommands(program, run);
   addRegistryCommands(program, run);
   addHostsCommands(program, run);
 
   return program;
 }
 
-/**
- * `mcp serve --stdio` / `--http` (and `mcp replay <file> --stdio` / `--http`) name the serving mode,
- * while the program's own `--stdio <command>` and `--http <url>` give an ad-hoc server. After
- * `serve` or `replay`, a `--stdio` or `--http` with no value after it (the end, or another option)
- * is the mode.
- */
-export function serveModes(argv: string[]): string[] {
-  const at = argv.findIndex((word, i) => i >= 2 && (word === "serve" || word === "replay"));
-  if (at < 0) return argv;
-  return argv.map((word, i) => (i > at && (word === "--stdio" || word === "--http") && (argv[i + 1] === undefined || argv[i + 1]!.startsWith("-")) ? `--serve-${word.slice(2)}` : word));
-}
+export { serveModes } from "./serve-program.js";
 
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {

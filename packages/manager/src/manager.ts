@@ -1,15 +1,14 @@
-import { toError } from "@mcp/jsonrpc";
-import type { CacheHints, ClientCapabilities, MCPServerConfig, MCPServerConnection, Prompt, ProtocolEra, Resource, ResourceTemplate, Tool } from "@mcp/client";
+import type { ClientCapabilities, MCPServerConfig, MCPServerConnection, Prompt, Resource, ResourceTemplate } from "@mcp/client";
 import { capabilitiesFor } from "@mcp/client/internal";
 import { listSkills, loadSkill, type LoadedSkill, type LoadSkillOptions, type SkillEntry } from "@mcp/client/skills";
-import { cacheEntry, FileToolCache, toolCacheKey, type CachedTools, type ToolCache } from "./cache.js";
+import { FileToolCache, toolCacheKey } from "./cache.js";
 import { loadAllMCPConfigs } from "./config/load.js";
 import type { ConfigError, DiscoveredServer, LoadOptions } from "./config/types.js";
 import { DEFAULT_RECONNECT, Semaphore, fanOut, type ReconnectPolicy } from "./limit.js";
 import { ToolNameMap, type NameCollision } from "./names.js";
 import { Credentials } from "./credentials.js";
 import type { AuthorizeServerOptions } from "./oauth.js";
-import { DAY, notify, type ListKind } from "./server.js";
+import { notify, type ListKind } from "./server.js";
 import type { ServerSupervisor, SupervisorHost } from "./supervisor.js";
 import { ResultBudget } from "./budget.js";
 import { ToolSearchIndex } from "./search.js";
@@ -17,6 +16,8 @@ import { ApprovalGate } from "./approvals/gate.js";
 import { needsApproval } from "./approvals/policy.js";
 import { NOT_APPROVED_YET } from "./approvals/store.js";
 import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
+import { ToolMemory } from "./tool-memory.js";
+import { addIdle, connectWithGate, type StartupHost } from "./startup.js";
 import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /**
@@ -27,9 +28,8 @@ import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, typ
 export class MCPManager {
   readonly #options: MCPManagerOptions;
   readonly #servers = new Map<string, ServerSupervisor>();
-  readonly #cache: ToolCache | undefined;
-  /** Each server's cache entry, read once: its tools are offered, its era spares the probe. */
-  readonly #entries = new WeakMap<ServerSupervisor, Promise<CachedTools | undefined>>();
+  /** The tool cache: each server's entry read once, live lists written back (see {@link ToolMemory}). */
+  readonly #memory: ToolMemory;
   readonly #reconnect: ReconnectPolicy | undefined;
   readonly #limits: { stdio: Semaphore; remote: Semaphore };
   readonly #toolListeners = new Set<(tools: MCPTool[]) => void>();
@@ -37,13 +37,13 @@ export class MCPManager {
   #tools: MCPTool[] | undefined;
   #collisions: NameCollision[] = [];
   #health: ReturnType<typeof setInterval> | undefined;
-  /** Cache writes under way; `disconnectAll` waits for them, so the next run finds them. */
-  readonly #writes = new Set<Promise<unknown>>();
   /** Each server's OAuth and headersHelper providers, kept across reconnects. */
   readonly #credentials: Credentials;
   /** What every connection advertises; part of each tool cache key (a tool list may depend on it). */
   readonly #capabilities: ClientCapabilities;
   readonly #host: SupervisorHost;
+  /** What the gated start of `connectServers` uses of the manager. */
+  readonly #startup: StartupHost;
   readonly #budget: ResultBudget;
   #index: ToolSearchIndex | undefined;
   /** Which discovered project servers may run (the `approvals` option). */
@@ -59,14 +59,25 @@ export class MCPManager {
       onElicitation: options.onElicitation ?? options.connect?.onElicitation,
       roots: options.onRoots ? () => [] : options.connect?.roots,
     });
-    this.#cache = options.cache === false ? undefined : (options.cache ?? new FileToolCache(options.cacheDir));
     this.#reconnect = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...(options.reconnect ?? {}) };
     this.#limits = { stdio: new Semaphore(options.concurrency?.stdio ?? 16), remote: new Semaphore(options.concurrency?.remote ?? 32) };
     this.#credentials = new Credentials(options);
     this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
+    this.#startup = {
+      gateMs: options.startupTimeoutMs ?? 250,
+      servers: this.#servers,
+      create: (name, config, discovered, state) => this.#create(name, config, discovered, state),
+      addDisabled: (discovered) => this.#addDisabled(discovered),
+      cachedTools: (server) => this.#memory.tools(server),
+      toolsChanged: () => this.#toolsChanged(),
+      getTools: () => this.getTools(),
+      collisions: () => this.#collisions,
+    };
     this.#approvals = new ApprovalGate(options);
     this.pins = new ToolPins(options.pins, pinHost(this.#servers, () => this.#toolsChanged(), options.onError));
+    const cache = options.cache === false ? undefined : (options.cache ?? new FileToolCache(options.cacheDir));
+    this.#memory = new ToolMemory(cache, options.cacheTtlMs, this.pins, (server, error) => options.onError?.(server, error));
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
       this.#health.unref();
@@ -90,55 +101,7 @@ export class MCPManager {
   async connectServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<ConnectResult> {
     const checking = this.#approvals.admit(configs, discovered); // undefined when nothing is left to decide
     if (checking) return checking.then((checked) => (checked ? this.connectServers(configs, checked) : { tools: this.getTools(), errors: new Map(), connectedServers: [] }));
-    // The gate's clock starts before anything is spawned (spawning ten processes takes a while).
-    let gateTimer: ReturnType<typeof setTimeout> | undefined;
-    const gate = new Promise<void>((resolve) => (gateTimer = setTimeout(resolve, this.#options.startupTimeoutMs ?? 250)));
-    const started: { server: ServerSupervisor; attempt: Promise<unknown>; cached: Promise<Tool[] | undefined> }[] = [];
-    let turn = Promise.resolve();
-    for (const [name, config] of Object.entries(configs)) {
-      // Not awaited unless there is one to stop: a server is registered in the same turn as the call.
-      const old = this.#servers.get(name);
-      if (old) await old.stop();
-      const server = this.#create(name, config, discovered[name], "connecting");
-      const cached = this.#cachedTools(server);
-      // Spawning blocks the event loop (a fork and an exec each), so each
-      // server starts one event-loop turn after the last: the gate's timer and the cache reads run
-      // in between instead of behind every spawn, and a stop before a server's turn spawns nothing.
-      // A server connected some other way before its turn (reconnectServer) is not connected again.
-      const spawned = turn.then(() => server.startIfNew());
-      turn = turn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
-      const attempt = spawned.catch(() => undefined);
-      started.push({ server, attempt, cached });
-    }
-    this.#addDisabled(discovered);
-
-    await Promise.race([Promise.all(started.map((s) => s.attempt)), gate]);
-    clearTimeout(gateTimer);
-    const waitFor: Promise<unknown>[] = [];
-    for (const { server, attempt, cached } of started) {
-      if (server.status.state !== "connecting") continue;
-      const tools = await cached;
-      if (tools && server.status.state === "connecting") {
-        server.offerCached(tools);
-        this.#toolsChanged();
-      } else if (!tools) {
-        waitFor.push(attempt);
-      }
-    }
-    await Promise.all(waitFor);
-
-    const errors = new Map<string, string>();
-    const connectedServers: string[] = [];
-    for (const { server } of started) {
-      if (server.status.state === "connected") connectedServers.push(server.name);
-      else if ((server.status.state === "failed" || server.status.state === "not-approved") && server.status.lastError) errors.set(server.name, server.status.lastError);
-    }
-    const tools = this.getTools();
-    for (const collision of this.#collisions) {
-      const message = `tool name collision: "${collision.name}" is taken by tool "${collision.kept.tool}" of server "${collision.kept.server}"; tool "${collision.dropped.tool}" of server "${collision.dropped.server}" is not offered`;
-      errors.set(collision.dropped.server, errors.has(collision.dropped.server) ? `${errors.get(collision.dropped.server)}; ${message}` : message);
-    }
-    return { tools, errors, connectedServers };
+    return connectWithGate(this.#startup, configs, discovered);
   }
 
   /**
@@ -151,21 +114,7 @@ export class MCPManager {
   async addServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<MCPTool[]> {
     const checking = this.#approvals.admit(configs, discovered);
     if (checking) return checking.then((checked) => (checked ? this.addServers(configs, checked) : this.getTools()));
-    const added: ServerSupervisor[] = [];
-    for (const [name, config] of Object.entries(configs)) {
-      const old = this.#servers.get(name);
-      if (old) await old.stop();
-      added.push(this.#create(name, config, discovered[name], "idle"));
-    }
-    this.#addDisabled(discovered);
-    await Promise.all(
-      added.map(async (server) => {
-        const tools = await this.#cachedTools(server);
-        if (tools && server.status.state === "idle") server.offerCached(tools);
-      }),
-    );
-    this.#toolsChanged();
-    return this.getTools();
+    return addIdle(this.#startup, configs, discovered);
   }
 
   /**
@@ -314,7 +263,7 @@ export class MCPManager {
     this.#health = undefined;
     this.#approvals.close(); // a check still under way starts nothing
     await Promise.all([...this.#servers.values()].map((server) => server.stop()));
-    await Promise.all([...this.#writes, this.#budget.close()]);
+    await Promise.all([this.#memory.settled(), this.#budget.close()]);
   }
 
   /** Called with the whole tool list whenever it changes. Returns the unsubscribe function. */
@@ -340,27 +289,11 @@ export class MCPManager {
       configFor: (server) => this.#credentials.configFor(server),
       statusChanged: (status) => notify(this.#statusListeners, () => ({ ...status }), (error) => this.#options.onError?.(status.name, error)),
       toolsChanged: () => this.#toolsChanged(),
-      remember: (server, tools, hints, era) => this.#remember(server, tools, hints, era),
-      rememberedEra: async (server) => (await this.#cachedEntry(server))?.era,
+      remember: (server, tools, hints, era) => this.#memory.remember(server, tools, hints, era),
+      rememberedEra: async (server) => (await this.#memory.entry(server))?.era,
       pin: (server, tools) => this.pins.check(server.name, pinKey(server.name, server.config), tools),
       held: (server, tool) => this.pins.heldError(server.name, tool),
     };
-  }
-
-  /** The server's cached tool list, if there is a cache and a fresh-enough entry (an unreadable cache reads as none), less tools unlike their pins. */
-  async #cachedTools(server: ServerSupervisor): Promise<Tool[] | undefined> {
-    const tools = (await this.#cachedEntry(server))?.tools;
-    return tools && this.pins.filterCached(pinKey(server.name, server.config), tools);
-  }
-
-  /** The server's cache entry, read once per server (an unreadable cache reads as none). */
-  #cachedEntry(server: ServerSupervisor): Promise<CachedTools | undefined> {
-    let entry = this.#entries.get(server);
-    if (!entry) {
-      entry = this.#cache ? this.#cache.get(server.cacheKey).catch(() => undefined) : Promise.resolve(undefined);
-      this.#entries.set(server, entry);
-    }
-    return entry;
   }
 
   /** A supervisor for the server (one the approval policy refused never starts), in place of one of the same name (stop that one first). */
@@ -373,16 +306,6 @@ export class MCPManager {
   /** Entries the host file disables, listed as `disabled` (unless a server of that name is running). */
   #addDisabled(discovered: Record<string, DiscoveredServer>): void {
     for (const [name, entry] of Object.entries(discovered)) if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry, "disabled");
-  }
-
-  /** Writes a live tool list to the cache for `cacheTtlMs` (see `cacheEntry`); a stale list is still offered, deferred, while its server starts (as the spec allows), and the live list decides before a call. */
-  #remember(server: ServerSupervisor, tools: Tool[], hints: CacheHints | undefined, era: ProtocolEra): void {
-    if (!this.#cache) return;
-    const write = this.#cache
-      .set(server.cacheKey, cacheEntry(tools, hints, era, this.#options.cacheTtlMs ?? 7 * DAY))
-      .catch((error: unknown) => this.#options.onError?.(server.name, toError(error)))
-      .finally(() => this.#writes.delete(write));
-    this.#writes.add(write);
   }
 
   async #checkHealth(): Promise<void> {

@@ -1,11 +1,11 @@
-import { callTool, connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type CallToolOptions, type CallToolResult, type Tool } from "@mcp/client";
-import { NetworkError, RpcError, toError } from "@mcp/jsonrpc";
+import { connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type Tool } from "@mcp/client";
+import { RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
-import { filterTools, handlersFor, isRetryableAfterReconnect, LIST_CHANGED, LISTERS, offersTool, stderrOf, transportOf, type ListKind } from "./server.js";
-import { ServerUnavailableError, ToolUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
-
-const PROBE_TIMEOUT_MS = 5000; // the ping after a network error mid-call
+import { filterTools, handlersFor, LIST_CHANGED, LISTERS, stderrOf, type ListKind } from "./server.js";
+import { closeReason, failureOf, initialStatus } from "./server-status.js";
+import { supervisedTool, type ToolServer } from "./supervised-tool.js";
+import { ServerUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
 
 /** What a supervisor needs from the manager that composes it. */
 export interface SupervisorHost {
@@ -33,7 +33,7 @@ type Waiter = { resolve: (connection: MCPServerConnection) => void; reject: (err
  * the waiters for a connection, recovery with backoff, health probes, its lists, and its tools as
  * callables that wait for it and retry once when that is safe.
  */
-export class ServerSupervisor {
+export class ServerSupervisor implements ToolServer {
   readonly name: string;
   readonly config: MCPServerConfig;
   readonly discovered: DiscoveredServer | undefined;
@@ -64,18 +64,7 @@ export class ServerSupervisor {
     this.config = config;
     this.discovered = discovered;
     this.cacheKey = cacheKey;
-    this.status = {
-      name,
-      state,
-      transport: transportOf(config),
-      source: discovered?.source.file,
-      scope: discovered?.source.scope,
-      connectMs: undefined, lastError: undefined, lastErrorCode: undefined, lastErrorStatus: undefined, stderrTail: undefined,
-      toolCount: 0,
-      toolsFromCache: false,
-      failures: 0,
-      since: Date.now(),
-    };
+    this.status = initialStatus(name, config, discovered, state);
   }
 
   /** Offers a cached tool list until the live one arrives. */
@@ -180,42 +169,12 @@ export class ServerSupervisor {
 
   /** One of its tools as the manager offers it, under the model-facing `name`. */
   tool(tool: Tool, name: string): MCPTool {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getter below has its own `this`
-    const supervisor = this;
-    return {
-      name,
-      serverName: this.name,
-      toolName: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      annotations: tool.annotations,
-      definition: tool,
-      get deferred() {
-        return supervisor.status.state !== "connected";
-      },
-      call: (args = {}, options = {}) => {
-        const timeout = options.timeout ?? this.discovered?.toolTimeoutMs;
-        const callOptions: CallToolOptions = timeout === undefined ? options : { ...options, timeout };
-        // Checked per connection: a cached tool, or a retry's new session, whose live list may hold or drop it.
-        const checked = (connection: MCPServerConnection): Promise<CallToolResult> => {
-          const refused = this.#host.held(this, tool.name) ?? (offersTool(this.tools, tool.name) ? undefined : new ToolUnavailableError(this.name, tool.name));
-          return refused ? Promise.reject(refused) : callTool(connection, tool.name, args, callOptions);
-        };
-        const send = (connection: MCPServerConnection): Promise<CallToolResult> =>
-          checked(connection).catch(async (error: unknown) => {
-            if (!isRetryableAfterReconnect(error) || options.signal?.aborted) {
-              // A reset mid-call may mean the server is gone: find out now, not at the next call.
-              if (NetworkError.isInstance(error)) void this.probe(PROBE_TIMEOUT_MS, connection);
-              throw error;
-            }
-            return checked(await this.#recover(connection));
-          });
-        // Connected (the usual case): the call goes at once, with no wait and no promise of its own.
-        return this.status.state === "connected" && this.connection ? send(this.connection) : this.waitForConnection(options.signal).then(send);
-      },
-    };
+    return supervisedTool(this, tool, name);
+  }
+
+  /** The error a held tool's call fails with (tool pins), or undefined. */
+  held(tool: string): Error | undefined {
+    return this.#host.held(this, tool);
   }
 
   async #open(): Promise<MCPServerConnection> {
@@ -285,12 +244,7 @@ export class ServerSupervisor {
     this.#failureTimes.push(now);
     const failures = this.#failureTimes.length;
     const wasConnected = this.#liveGeneration !== undefined || this.status.state === "reconnecting";
-    const code = (error as { code?: unknown }).code;
-    const status = (error as { status?: unknown }).status;
-    const detail = { lastErrorCode: typeof code === "string" || typeof code === "number" ? code : undefined, lastErrorStatus: typeof status === "number" ? status : undefined };
-    // "Request timeout after 5000ms" says more as "tools/list: Request timeout after 5000ms".
-    const method = (error as { method?: unknown }).method;
-    const message = typeof method === "string" && !error.message.includes(method) ? `${method}: ${error.message}` : error.message;
+    const { message, detail } = failureOf(error);
     // A server that never connected is not retried: a wrong command or URL would only loop.
     if (!policy || !wasConnected || failures > policy.maxAttempts) {
       const gaveUp = policy && wasConnected ? `gave up after ${failures} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
@@ -314,10 +268,8 @@ export class ServerSupervisor {
     this.#liveGeneration = undefined;
     const transport = this.connection?.transport;
     this.connection = undefined;
-    const exit = (transport as { exitStatus?: { code: number | null; signal: string | null } } | undefined)?.exitStatus;
-    const why = exit ? (exit.signal ? `the server process was killed by ${exit.signal}` : `the server process exited with code ${String(exit.code)}`) : "the connection closed";
     this.#update({ state: "reconnecting" });
-    this.#failed(new Error(why), stderrOf(transport));
+    this.#failed(new Error(closeReason(transport)), stderrOf(transport));
   }
 
   #onNotification(generation: number, method: string, params: unknown): void {
@@ -370,7 +322,7 @@ export class ServerSupervisor {
   }
 
   /** A call failed in a way that says the session is gone: reconnect now (shared by concurrent callers). */
-  async #recover(stale: MCPServerConnection): Promise<MCPServerConnection> {
+  async recover(stale: MCPServerConnection): Promise<MCPServerConnection> {
     if (this.connection === stale && this.status.state === "connected") {
       await this.#closeConnection();
       this.#update({ state: "reconnecting" });
