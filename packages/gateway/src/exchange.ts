@@ -52,6 +52,31 @@ export function checkCredentials(credentials: Readonly<Record<string, UpstreamCr
   }
 }
 
+/** The most bytes of a token endpoint's answer read (a hostile or broken one is not read further). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** `response`'s JSON body, read up to MAX_ANSWER_BYTES; `{}` when it is longer, or not JSON. */
+export async function boundedJson(response: Response): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return {};
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+      if (done || !value) break;
+      size += value.byteLength;
+      if (size > MAX_ANSWER_BYTES) return {};
+      chunks.push(value);
+    }
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    return {};
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}
+
 /** A `Map` used as a bounded list: the oldest entry goes when a new one would pass `MAX_KEPT`. */
 function keep<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -154,10 +179,14 @@ export class UpstreamAuth {
     if (settings.scope) body.set("scope", settings.scope);
     this.exchanges++;
     const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers: { authorization: basic(settings.clientId, settings.clientSecret), "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body });
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
+    const answer = (await boundedJson(response)) as { access_token?: unknown; expires_in?: unknown; token_type?: unknown; issued_token_type?: unknown; error?: unknown; error_description?: unknown };
     if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") {
-      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}` : `HTTP ${response.status}`;
+      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}`.slice(0, 200) : `HTTP ${response.status}`;
       throw new Error(`the issuer refused to exchange the caller's token for server "${server}" (${why})`);
+    }
+    // Only a bearer access token is sent upstream: an ID token, a DPoP-bound one or "N_A" is not one.
+    if ((answer.issued_token_type !== undefined && answer.issued_token_type !== ACCESS_TOKEN) || typeof answer.token_type !== "string" || answer.token_type.toLowerCase() !== "bearer") {
+      throw new Error(`the issuer's exchange for server "${server}" gave no bearer access token (token_type ${JSON.stringify(String(answer.token_type).slice(0, 40))}, issued_token_type ${JSON.stringify(String(answer.issued_token_type).slice(0, 80))})`);
     }
     const token = answer.access_token;
     keep(this.#tokens, `${server}\n${callerId}`, { token, until: usableUntil({ ...answer, access_token: token }, Date.now()) });
