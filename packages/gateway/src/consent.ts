@@ -16,6 +16,9 @@ import { authorizationServerFor, createPkce, createState, discover, type Authori
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
 import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
+import { MemoryConsentStore, type ConsentStore } from "./consent-store.js";
+
+export { MemoryConsentStore, type ConsentStore };
 
 /** Per-user OAuth consent at the upstream's own authorization server (see {@link CreateGatewayOptions.credentials}). */
 export interface ConsentCredentials {
@@ -30,14 +33,6 @@ export interface ConsentCredentials {
   scope?: string | undefined;
   /** The `resource` asked for (RFC 8707). Default: the upstream's URL. */
   resource?: string | undefined;
-}
-
-/** Where the gateway keeps users' upstream tokens and pending consents: values are opaque, encrypted strings. */
-export interface ConsentStore {
-  get(key: string): Promise<unknown>;
-  /** Saves `value`, forgotten `ttlMs` later. */
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  delete(key: string): Promise<void>;
 }
 
 /** Options shared by every consent server: see {@link CreateGatewayOptions.consent}. */
@@ -61,29 +56,6 @@ const CONSENT_WAIT_MS = 5 * 60_000;
 const POLL_MS = 1000;
 /** How long tokens without a refresh token are kept past their expiry, and tokens with one at most (ms). */
 const TOKEN_TTL_MS = 30 * 24 * 3600_000;
-
-/** The most values a {@link MemoryConsentStore} keeps (the oldest written goes first). */
-const MAX_MEMORY_VALUES = 10_000;
-
-/** A store in this process's memory, with expiry, of 10,000 values at most (the oldest written goes first). */
-export class MemoryConsentStore implements ConsentStore {
-  readonly #values = new Map<string, { value: string; until: number }>();
-  get(key: string): Promise<unknown> {
-    const kept = this.#values.get(key);
-    if (kept && kept.until <= Date.now()) this.#values.delete(key);
-    return Promise.resolve(kept && kept.until > Date.now() ? kept.value : undefined);
-  }
-  set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.#values.delete(key);
-    if (this.#values.size >= MAX_MEMORY_VALUES) this.#values.delete(this.#values.keys().next().value!);
-    this.#values.set(key, { value, until: Date.now() + ttlMs });
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.#values.delete(key);
-    return Promise.resolve();
-  }
-}
 
 /** Checks the `consent` option and each consent server's parameters. */
 export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined, issuer: string | undefined): Buffer | undefined {

@@ -6,6 +6,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamAuth } from "../src/exchange.js";
+import { MemoryConsentStore } from "../src/index.js";
 
 describe("a hostile token endpoint answering an exchange", () => {
   let server: Server;
@@ -78,5 +79,18 @@ describe("a hostile token endpoint answering an exchange", () => {
     await ended;
     // Read: the first 64 KiB and what sockets buffered; far from the 256 MiB the endpoint would send.
     expect(written).toBeLessThan(32 * 1024 * 1024);
+  });
+});
+
+describe("one caller flooding the memory consent store", () => {
+  it("10,001 flows started by one caller (each call makes a link) never push another user's stored tokens out", async () => {
+    const store = new MemoryConsentStore();
+    await store.set("consent-token:crm\nbob", "v1.bobs-sealed-tokens", 60_000);
+    // What UpstreamConsent writes for each call of a caller without tokens: a new link (connect.ts).
+    for (let i = 0; i <= 10_000; i++) await store.set(`consent-link:mallory-${i}`, "v1.sealed-link", 60_000);
+    expect(await store.get("consent-token:crm\nbob")).toBe("v1.bobs-sealed-tokens");
+    // The flows themselves stay bounded: the oldest link went.
+    expect(await store.get("consent-link:mallory-0")).toBeUndefined();
+    expect(await store.get("consent-link:mallory-10000")).toBe("v1.sealed-link");
   });
 });
