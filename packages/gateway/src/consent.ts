@@ -245,6 +245,8 @@ export class UpstreamConsent {
     if (upstream === undefined) throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
     const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
     if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
+    // Users' browsers are sent to the one, codes (and the client's secret) to the other: https only, or loopback http.
+    for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint]) if (!secure(endpoint)) throw new Error(`the authorization server of "${server}" names an endpoint that is not https (nor loopback http): each must be https`);
     const client = await this.#client(server, settings, metadata);
     const pkce = await createPkce();
     const state = createState();
@@ -335,6 +337,12 @@ export class UpstreamConsent {
     };
     return { ...shared, headers, authProvider: provider };
   }
+}
+
+/** Whether `url` is https, or http to a loopback host. */
+function secure(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.protocol === "https:" || (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)));
 }
 
 function untilOf(expiresIn: unknown): number | undefined {

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamAuth } from "../src/exchange.js";
 import { MemoryConsentStore } from "../src/index.js";
+import { UpstreamConsent, type ConsentCredentials } from "../src/consent.js";
 
 describe("a hostile token endpoint answering an exchange", () => {
   let server: Server;
@@ -92,5 +93,48 @@ describe("one caller flooding the memory consent store", () => {
     // The flows themselves stay bounded: the oldest link went.
     expect(await store.get("consent-link:mallory-0")).toBeUndefined();
     expect(await store.get("consent-link:mallory-10000")).toBe("v1.sealed-link");
+  });
+});
+
+describe("a hostile authorization server of a consent upstream", () => {
+  let as: Server;
+  let origin: string;
+  /** The endpoints its metadata names next. */
+  let endpoints: { authorization_endpoint: string; token_endpoint: string } = { authorization_endpoint: "", token_endpoint: "" };
+
+  beforeAll(async () => {
+    as = createServer((req, res) => {
+      if (!(req.url ?? "").startsWith("/.well-known/")) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer: origin, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"], ...endpoints }));
+    });
+    await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    as.closeAllConnections();
+    await new Promise((resolve) => as.close(resolve));
+  });
+
+  it("a javascript:, data: or plain-http (off loopback) authorization or token endpoint is never where a user's browser, or the code, is sent", async () => {
+    const store = new MemoryConsentStore();
+    const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", issuer: origin, clientId: "gw", clientSecret: "gw-secret" } };
+    const consent = new UpstreamConsent(credentials, Buffer.alloc(32, 1), { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+    const shared = { type: "http" as const, url: "http://127.0.0.1:3/mcp" };
+    for (const bad of [
+      { authorization_endpoint: "javascript:alert(document.cookie)//", token_endpoint: `${origin}/token` },
+      { authorization_endpoint: "data:text/html,<script>alert(1)</script>", token_endpoint: `${origin}/token` },
+      { authorization_endpoint: "http://evil.example/authorize", token_endpoint: `${origin}/token` },
+      { authorization_endpoint: `${origin}/authorize`, token_endpoint: "http://evil.example/token" },
+    ]) {
+      endpoints = bad;
+      const failure = await consent.ready("up", "alice", shared).catch((error: Error) => error);
+      expect(failure).toBeInstanceOf(Error);
+      // Not a URL elicitation (-32042) with a link leading there: a plain error naming the endpoint's fault.
+      expect((failure as { code?: unknown }).code).toBeUndefined();
+      expect((failure as Error).message).toMatch(/must be https/);
+    }
+    endpoints = { authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` };
+    const fine = await consent.ready("up", "alice", shared).catch((error: Error) => error);
+    expect((fine as { code?: unknown }).code).toBe(-32042);
   });
 });
