@@ -17,6 +17,7 @@ import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
 import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
 import { MemoryConsentStore, type ConsentStore } from "./consent-store.js";
+import { boundedJson } from "./introspection.js";
 
 export { MemoryConsentStore, type ConsentStore };
 
@@ -357,7 +358,7 @@ async function tokenRequest(endpoint: string, clientId: string, clientSecret: st
   if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
   else body.set("client_id", clientId);
   const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body });
-  const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
+  const answer = (await boundedJson(response)) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
   if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
   return { access_token: answer.access_token, refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined, expires_in: answer.expires_in };
 }
@@ -372,7 +373,7 @@ async function register(server: string, metadata: AuthorizationServerMetadata, r
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({ client_name: "MCP gateway", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }),
   });
-  const answer = (await response.json().catch(() => ({}))) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
+  const answer = (await boundedJson(response)) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
   if (!response.ok || typeof answer.client_id !== "string") throw new Error(`the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`);
   return { clientId: answer.client_id, clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined };
 }

@@ -7,7 +7,7 @@
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import type { ConsentCredentials } from "./consent.js";
-import { basic } from "./introspection.js";
+import { basic, boundedJson } from "./introspection.js";
 
 /** RFC 8693's grant type and token type of an access token. */
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -49,31 +49,6 @@ export function checkCredentials(credentials: Readonly<Record<string, UpstreamCr
     if (issuer === undefined) throw new InvalidConfigError(`${field}: "exchange" trades a signed-in caller's token at the issuer, so it needs oidc (an issuer)`, { field });
     if (typeof exchange.clientId !== "string" || exchange.clientId === "" || typeof exchange.clientSecret !== "string" || exchange.clientSecret === "") throw new InvalidConfigError(`${field}: "exchange" needs the gateway's clientId and clientSecret at the issuer`, { field });
     if (!exchange.audience && !exchange.resource) throw new InvalidConfigError(`${field}: "exchange" needs the upstream's audience or resource (what the exchanged token is for)`, { field });
-  }
-}
-
-/** The most bytes of a token endpoint's answer read (a hostile or broken one is not read further). */
-const MAX_ANSWER_BYTES = 64 * 1024;
-
-/** `response`'s JSON body, read up to MAX_ANSWER_BYTES; `{}` when it is longer, or not JSON. */
-export async function boundedJson(response: Response): Promise<unknown> {
-  const reader = response.body?.getReader();
-  if (!reader) return {};
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
-      if (done || !value) break;
-      size += value.byteLength;
-      if (size > MAX_ANSWER_BYTES) return {};
-      chunks.push(value);
-    }
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-  } catch {
-    return {};
-  } finally {
-    void reader.cancel().catch(() => undefined);
   }
 }
 

@@ -2,6 +2,7 @@
 // made to be: a token endpoint (loopback) answering an exchange with a token that is not a bearer
 // access token, a huge body, or an overlong error. The gateway must send nothing upstream, read
 // a bounded amount, and fail with a short error.
+import { createCipheriv, randomBytes } from "node:crypto";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,5 +137,46 @@ describe("a hostile authorization server of a consent upstream", () => {
     endpoints = { authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` };
     const fine = await consent.ready("up", "alice", shared).catch((error: Error) => error);
     expect((fine as { code?: unknown }).code).toBe(-32042);
+  });
+});
+
+describe("a hostile token endpoint answering a consent refresh", () => {
+  it("a huge answer is not read to its end: the refresh fails (the user is asked again), and little was read", async () => {
+    let written = 0;
+    let stopped!: () => void;
+    const ended = new Promise<void>((resolve) => (stopped = resolve));
+    const endpoint = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(`{"access_token":"`);
+      const chunk = "a".repeat(64 * 1024);
+      const pump = (): void => {
+        while (!res.destroyed && written < 256 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        stopped();
+      };
+      res.on("close", stopped);
+      pump();
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+    try {
+      const key = Buffer.alloc(32, 9);
+      const store = new MemoryConsentStore();
+      const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", clientId: "gw" } };
+      const consent = new UpstreamConsent(credentials, key, { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+      // Alice's expired tokens, with a refresh token, sealed as the gateway seals them.
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      const body = Buffer.concat([cipher.update(JSON.stringify({ access: "old", refresh: "r", until: Date.now() - 1, clientId: "gw", tokenEndpoint: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`, resource: "http://127.0.0.1:3/mcp" })), cipher.final()]);
+      await store.set("consent-token:up\nalice", `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`, 60_000);
+      expect(await consent.tokens("up", "alice")).toBeUndefined();
+      await ended;
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
   });
 });
