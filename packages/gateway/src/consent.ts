@@ -330,9 +330,10 @@ export class UpstreamConsent {
         if (!tokens) throw new Error(`server "${server}": the user's authorization ended; call again to authorize anew`);
         return { authorization: `Bearer ${tokens.access}` };
       },
-      // Refused: the user's tokens are dropped, and the next call asks for consent again.
-      onUnauthorized: async () => {
-        await this.#store.delete(UpstreamConsent.#tokenKey(server, caller));
+      // Refused: the user's tokens are dropped (only those the request carried, not newer ones), and the next call asks for consent again.
+      onUnauthorized: async ({ sent }) => {
+        const key = UpstreamConsent.#tokenKey(server, caller);
+        if (this.#open<Tokens>(await this.#store.get(key))?.access === /^Bearer (.+)$/.exec(sent?.["authorization"] ?? "")?.[1]) await this.#store.delete(key);
         return false;
       },
     };

@@ -180,3 +180,30 @@ describe("a hostile token endpoint answering a consent refresh", () => {
     }
   });
 });
+
+describe("a stale 401 on a user's consent connection", () => {
+  it("a 401 answering an older access token does not drop the user's newer tokens (refreshed, or consented again, meanwhile)", async () => {
+    const key = Buffer.alloc(32, 5);
+    const store = new MemoryConsentStore();
+    const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", clientId: "gw" } };
+    const consent = new UpstreamConsent(credentials, key, { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+    const seal = (value: unknown): string => {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      const body = Buffer.concat([cipher.update(JSON.stringify(value)), cipher.final()]);
+      return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+    };
+    const record = (access: string) => ({ access, refresh: "r", until: Date.now() + 3_600_000, clientId: "gw", tokenEndpoint: "http://127.0.0.1:4/token", resource: "http://127.0.0.1:3/mcp" });
+    const config = consent.config("up", { type: "http", url: "http://127.0.0.1:3/mcp" }, "alice");
+    const provider = (config as { authProvider: { headers(): Promise<Record<string, string>>; onUnauthorized(context: object): Promise<boolean> } }).authProvider;
+    // The request went with the older token; meanwhile Alice's tokens were renewed.
+    await store.set("consent-token:up\nalice", seal(record("older")), 60_000);
+    const sent = await provider.headers();
+    await store.set("consent-token:up\nalice", seal(record("newer")), 60_000);
+    await provider.onUnauthorized({ url: "http://127.0.0.1:3/mcp", status: 401, wwwAuthenticate: "Bearer", sent, attempt: 0 });
+    expect((await consent.tokens("up", "alice"))?.access).toBe("newer");
+    // A 401 answering the token kept now drops it: the next call asks for consent again.
+    await provider.onUnauthorized({ url: "http://127.0.0.1:3/mcp", status: 401, wwwAuthenticate: "Bearer", sent: await provider.headers(), attempt: 0 });
+    expect(await consent.tokens("up", "alice")).toBeUndefined();
+  });
+});
