@@ -11,6 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { createRemoteJWKSet, JWTPayload, JWTVerifyGetKey } from "jose";
 import { authorizationServerFor, createPkce, createState } from "@mcp/oauth";
+import { boundedJson } from "./introspection.js";
 import { OIDC_ALGORITHMS, oidcCallerId } from "./oidc.js";
 
 /** The gateway as a relying party of the organization's issuer, for the consent links (see {@link ConsentOptions.signIn}). */
@@ -173,7 +174,7 @@ export class ConsentConnect {
     if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
     else body.set("client_id", clientId);
     const response = await fetch(issuer.token, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body }).catch(() => undefined);
-    const tokens = (await response?.json().catch(() => undefined)) as { id_token?: unknown } | undefined;
+    const tokens = (response ? await boundedJson(response) : undefined) as { id_token?: unknown } | undefined;
     if (!response?.ok || typeof tokens?.id_token !== "string") return (answer(res, 502, "The issuer did not complete the sign-in. Call again from your MCP client.\n"), true);
     const claims = await verifyIdToken(tokens.id_token, issuer.keys, { issuer: this.options.issuer, clientId, nonce: login.nonce }).catch(() => undefined);
     if (!claims) return (answer(res, 400, "The issuer's ID token could not be verified. Call again from your MCP client.\n"), true);

@@ -16,6 +16,10 @@ import { authorizationServerFor, createPkce, createState, discover, type Authori
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
 import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
+import { MemoryConsentStore, type ConsentStore } from "./consent-store.js";
+import { boundedJson } from "./introspection.js";
+
+export { MemoryConsentStore, type ConsentStore };
 
 /** Per-user OAuth consent at the upstream's own authorization server (see {@link CreateGatewayOptions.credentials}). */
 export interface ConsentCredentials {
@@ -30,14 +34,6 @@ export interface ConsentCredentials {
   scope?: string | undefined;
   /** The `resource` asked for (RFC 8707). Default: the upstream's URL. */
   resource?: string | undefined;
-}
-
-/** Where the gateway keeps users' upstream tokens and pending consents: values are opaque, encrypted strings. */
-export interface ConsentStore {
-  get(key: string): Promise<unknown>;
-  /** Saves `value`, forgotten `ttlMs` later. */
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  delete(key: string): Promise<void>;
 }
 
 /** Options shared by every consent server: see {@link CreateGatewayOptions.consent}. */
@@ -61,29 +57,6 @@ const CONSENT_WAIT_MS = 5 * 60_000;
 const POLL_MS = 1000;
 /** How long tokens without a refresh token are kept past their expiry, and tokens with one at most (ms). */
 const TOKEN_TTL_MS = 30 * 24 * 3600_000;
-
-/** The most values a {@link MemoryConsentStore} keeps (the oldest written goes first). */
-const MAX_MEMORY_VALUES = 10_000;
-
-/** A store in this process's memory, with expiry, of 10,000 values at most (the oldest written goes first). */
-export class MemoryConsentStore implements ConsentStore {
-  readonly #values = new Map<string, { value: string; until: number }>();
-  get(key: string): Promise<unknown> {
-    const kept = this.#values.get(key);
-    if (kept && kept.until <= Date.now()) this.#values.delete(key);
-    return Promise.resolve(kept && kept.until > Date.now() ? kept.value : undefined);
-  }
-  set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.#values.delete(key);
-    if (this.#values.size >= MAX_MEMORY_VALUES) this.#values.delete(this.#values.keys().next().value!);
-    this.#values.set(key, { value, until: Date.now() + ttlMs });
-    return Promise.resolve();
-  }
-  delete(key: string): Promise<void> {
-    this.#values.delete(key);
-    return Promise.resolve();
-  }
-}
 
 /** Checks the `consent` option and each consent server's parameters. */
 export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined, issuer: string | undefined): Buffer | undefined {
@@ -273,6 +246,8 @@ export class UpstreamConsent {
     if (upstream === undefined) throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
     const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
     if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
+    // Users' browsers are sent to the one, codes (and the client's secret) to the other: https only, or loopback http.
+    for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint]) if (!secure(endpoint)) throw new Error(`the authorization server of "${server}" names an endpoint that is not https (nor loopback http): each must be https`);
     const client = await this.#client(server, settings, metadata);
     const pkce = await createPkce();
     const state = createState();
@@ -355,14 +330,21 @@ export class UpstreamConsent {
         if (!tokens) throw new Error(`server "${server}": the user's authorization ended; call again to authorize anew`);
         return { authorization: `Bearer ${tokens.access}` };
       },
-      // Refused: the user's tokens are dropped, and the next call asks for consent again.
-      onUnauthorized: async () => {
-        await this.#store.delete(UpstreamConsent.#tokenKey(server, caller));
+      // Refused: the user's tokens are dropped (only those the request carried, not newer ones), and the next call asks for consent again.
+      onUnauthorized: async ({ sent }) => {
+        const key = UpstreamConsent.#tokenKey(server, caller);
+        if (this.#open<Tokens>(await this.#store.get(key))?.access === /^Bearer (.+)$/.exec(sent?.["authorization"] ?? "")?.[1]) await this.#store.delete(key);
         return false;
       },
     };
     return { ...shared, headers, authProvider: provider };
   }
+}
+
+/** Whether `url` is https, or http to a loopback host. */
+function secure(url: string): boolean {
+  const parsed = URL.parse(url);
+  return parsed !== null && (parsed.protocol === "https:" || (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)));
 }
 
 function untilOf(expiresIn: unknown): number | undefined {
@@ -377,7 +359,7 @@ async function tokenRequest(endpoint: string, clientId: string, clientSecret: st
   if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
   else body.set("client_id", clientId);
   const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body });
-  const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
+  const answer = (await boundedJson(response)) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
   if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
   return { access_token: answer.access_token, refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined, expires_in: answer.expires_in };
 }
@@ -392,7 +374,7 @@ async function register(server: string, metadata: AuthorizationServerMetadata, r
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({ client_name: "MCP gateway", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }),
   });
-  const answer = (await response.json().catch(() => ({}))) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
+  const answer = (await boundedJson(response)) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
   if (!response.ok || typeof answer.client_id !== "string") throw new Error(`the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`);
   return { clientId: answer.client_id, clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined };
 }

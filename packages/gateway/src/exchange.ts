@@ -7,7 +7,7 @@
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import type { ConsentCredentials } from "./consent.js";
-import { basic } from "./introspection.js";
+import { basic, boundedJson } from "./introspection.js";
 
 /** RFC 8693's grant type and token type of an access token. */
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -154,10 +154,14 @@ export class UpstreamAuth {
     if (settings.scope) body.set("scope", settings.scope);
     this.exchanges++;
     const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers: { authorization: basic(settings.clientId, settings.clientSecret), "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body });
-    const answer = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown };
+    const answer = (await boundedJson(response)) as { access_token?: unknown; expires_in?: unknown; token_type?: unknown; issued_token_type?: unknown; error?: unknown; error_description?: unknown };
     if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") {
-      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}` : `HTTP ${response.status}`;
+      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}`.slice(0, 200) : `HTTP ${response.status}`;
       throw new Error(`the issuer refused to exchange the caller's token for server "${server}" (${why})`);
+    }
+    // Only a bearer access token is sent upstream: an ID token, a DPoP-bound one or "N_A" is not one.
+    if ((answer.issued_token_type !== undefined && answer.issued_token_type !== ACCESS_TOKEN) || typeof answer.token_type !== "string" || answer.token_type.toLowerCase() !== "bearer") {
+      throw new Error(`the issuer's exchange for server "${server}" gave no bearer access token (token_type ${JSON.stringify(String(answer.token_type).slice(0, 40))}, issued_token_type ${JSON.stringify(String(answer.issued_token_type).slice(0, 80))})`);
     }
     const token = answer.access_token;
     keep(this.#tokens, `${server}\n${callerId}`, { token, until: usableUntil({ ...answer, access_token: token }, Date.now()) });

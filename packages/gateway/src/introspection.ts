@@ -52,3 +52,28 @@ export async function introspect(endpoint: string, options: IntrospectionOptions
   if (typeof answer !== "object" || answer === null || typeof (answer as { active?: unknown }).active !== "boolean") throw new Error(`the introspection endpoint ${endpoint} gave no "active" member`);
   return answer as Record<string, unknown>;
 }
+
+/** The most bytes of an issuer's or authorization server's answer read (a hostile or broken one is not read further). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** `response`'s JSON body, read up to MAX_ANSWER_BYTES; `{}` when it is longer, or not JSON. */
+export async function boundedJson(response: Response): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return {};
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+      if (done || !value) break;
+      size += value.byteLength;
+      if (size > MAX_ANSWER_BYTES) return {};
+      chunks.push(value);
+    }
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    return {};
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+}

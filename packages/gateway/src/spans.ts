@@ -10,7 +10,7 @@ import type { TraceContext } from "./trace.js";
 export interface GatewaySpan {
   setAttribute(key: string, value: string | number | boolean): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
-  recordException(error: Error): unknown;
+  recordException(error: { name: string; message: string; code?: number }): unknown;
   end(): void;
 }
 
@@ -41,8 +41,10 @@ export async function inSpan<T>(api: GatewayTracing, trace: TraceContext | undef
     const failure = error instanceof Error ? error : new Error(String(error));
     const code = (failure as { code?: unknown }).code;
     span.setAttribute("error.type", typeof code === "number" ? String(code) : failure.name);
-    span.recordException(failure);
-    span.setStatus({ code: STATUS_ERROR, message: failure.message });
+    // URLs' queries are left out: a consent link's id, a code or a state is nobody's to read in traces.
+    const message = failure.message.replace(/\?\S*/g, "?…");
+    span.recordException({ name: failure.name, message, ...(typeof code === "number" ? { code } : {}) });
+    span.setStatus({ code: STATUS_ERROR, message });
     throw error;
   } finally {
     span.end();
