@@ -16,8 +16,10 @@ const END = "<!-- /files -->";
  * (a header line would push them over it); one that gets a header must leave this list.
  */
 export const NO_HEADER_YET = {
-  "packages/manager/src/manager.ts": "`MCPManager`: registering servers, the startup gate, tool names, the cache and health checks",
-  "packages/manager/src/supervisor.ts": "One server: its state, connection attempts and waiters, recovery with backoff, its lists and tools",
+  "packages/manager/src/manager.ts":
+    "`MCPManager`: registering servers, the startup gate, tool names, the cache and health checks",
+  "packages/manager/src/supervisor.ts":
+    "One server: its state, connection attempts and waiters, recovery with backoff, its lists and tools",
 };
 
 /** The entry file of a package re-exports its public names; without a header it gets this job. */
@@ -30,7 +32,8 @@ export function sourceFiles(dir) {
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name);
       if (statSync(path).isDirectory()) visit(path);
-      else if (/\.tsx?$/.test(name) && !/\.d\.ts$|\.test\.tsx?$/.test(name)) files.push(relative(dir, path).split("\\").join("/"));
+      else if (/\.tsx?$/.test(name) && !/\.d\.ts$|\.test\.tsx?$/.test(name))
+        files.push(relative(dir, path).split("\\").join("/"));
     }
   };
   visit(dir);
@@ -50,7 +53,14 @@ function commentAt(lines, at) {
   if (first.startsWith("/*")) {
     let end = at;
     while (end < lines.length && !lines[end].includes("*/")) end++;
-    const text = lines.slice(at, end + 1).map((line) => line.trim().replace(/^\/\*\*?\s?/, "").replace(/\*\/$/, "").replace(/^\*\s?/, "").trimEnd());
+    const text = lines.slice(at, end + 1).map((line) =>
+      line
+        .trim()
+        .replace(/^\/\*\*?\s?/, "")
+        .replace(/\*\/$/, "")
+        .replace(/^\*\s?/, "")
+        .trimEnd(),
+    );
     return { text, end: end + 1, doc: first.startsWith("/**") };
   }
   return undefined;
@@ -59,11 +69,18 @@ function commentAt(lines, at) {
 /** Where the import statement starting at `at` ends (the line after it). */
 function importEnd(lines, at) {
   let end = at;
-  while (end < lines.length && !/(\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["'])\s*;?\s*$/.test(lines[end].trim())) end++;
+  while (end < lines.length && !/(\bfrom\s+["'][^"']+["']|^import\s+["'][^"']+["'])\s*;?\s*$/.test(lines[end].trim()))
+    end++;
   return end + 1;
 }
 
-const isImport = (line) => /^(import|export)\s.*\bfrom\s|^import\s+["']|^(import|export)\s+(type\s+)?\{\s*$|^import\s+(type\s+)?[\w*]/.test(line.trim()) && !/^export\s+(const|function|class|interface|type\s+\w+\s*=|async|default|enum|let|abstract|declare)\b/.test(line.trim());
+const isImport = (line) =>
+  /^(import|export)\s.*\bfrom\s|^import\s+["']|^(import|export)\s+(type\s+)?\{\s*$|^import\s+(type\s+)?[\w*]/.test(
+    line.trim(),
+  ) &&
+  !/^export\s+(const|function|class|interface|type\s+\w+\s*=|async|default|enum|let|abstract|declare)\b/.test(
+    line.trim(),
+  );
 
 /**
  * A file's header comment: the comment that opens the file (after a `#!` line), or one standing on
@@ -114,7 +131,8 @@ export function jobOf(header) {
   let inCode = false;
   for (let i = 0; i < text.length; i++) {
     if (text[i] === "`") inCode = !inCode;
-    else if (!inCode && text[i] === "." && text[i + 1] === " " && /[A-Z@`]/.test(text[i + 2] ?? "")) return escapeCell(text.slice(0, i));
+    else if (!inCode && text[i] === "." && text[i + 1] === " " && /[A-Z@`]/.test(text[i + 2] ?? ""))
+      return escapeCell(text.slice(0, i));
   }
   return escapeCell(text.replace(/\.$/, ""));
 }
@@ -164,14 +182,22 @@ export function generate(root, document, noHeaderYet = NO_HEADER_YET) {
       continue;
     }
     if (!existsSync(join(root, folder))) {
-      problems.push(`docs/architecture.md: the table of ${folder} names a folder that does not exist; remove its section`);
+      problems.push(
+        `docs/architecture.md: the table of ${folder} names a folder that does not exist; remove its section`,
+      );
       out.push(...lines.slice(i + 1, end + 1));
       i = end;
       continue;
     }
     const { table, missing, excused } = tableFor(root, folder, noHeaderYet);
-    for (const file of excused) problems.push(`${file} has a header comment now: remove it from NO_HEADER_YET in scripts/architecture-tables.mjs`);
-    for (const file of missing) problems.push(`${file} has no header comment. Add one at its top (after any #! line), e.g. \`// <the file's one job, in one sentence>.\` — its first sentence becomes the file's row in docs/architecture.md; then run \`node scripts/architecture-tables.mjs --write\`.`);
+    for (const file of excused)
+      problems.push(
+        `${file} has a header comment now: remove it from NO_HEADER_YET in scripts/architecture-tables.mjs`,
+      );
+    for (const file of missing)
+      problems.push(
+        `${file} has no header comment. Add one at its top (after any #! line), e.g. \`// <the file's one job, in one sentence>.\` — its first sentence becomes the file's row in docs/architecture.md; then run \`node scripts/architecture-tables.mjs --write\`.`,
+      );
     out.push(table, END);
     i = end;
   }
@@ -180,7 +206,10 @@ export function generate(root, document, noHeaderYet = NO_HEADER_YET) {
     if (!existsSync(base)) continue;
     for (const name of readdirSync(base).sort()) {
       const folder = `${group}/${name}/src`;
-      if (existsSync(join(root, folder)) && !folders.has(folder)) problems.push(`docs/architecture.md has no table for ${folder}: add a "### \`<package>\` — <what it is>" section holding "<!-- files: ${folder} -->" and "${END}", then run \`node scripts/architecture-tables.mjs --write\`.`);
+      if (existsSync(join(root, folder)) && !folders.has(folder))
+        problems.push(
+          `docs/architecture.md has no table for ${folder}: add a "### \`<package>\` — <what it is>" section holding "<!-- files: ${folder} -->" and "${END}", then run \`node scripts/architecture-tables.mjs --write\`.`,
+        );
     }
   }
   return { document: out.join("\n"), problems };
@@ -196,7 +225,10 @@ function main() {
     writeFileSync(path, document);
     console.log("docs/architecture.md: tables regenerated");
   }
-  if (!write && document !== current) problems.push("docs/architecture.md: the per-file tables are stale (a file was added, removed or renamed, or a header comment changed). Run `node scripts/architecture-tables.mjs --write` and commit the result.");
+  if (!write && document !== current)
+    problems.push(
+      "docs/architecture.md: the per-file tables are stale (a file was added, removed or renamed, or a header comment changed). Run `node scripts/architecture-tables.mjs --write` and commit the result.",
+    );
   if (problems.length > 0) {
     for (const problem of problems) console.error(`architecture-tables: ${problem}`);
     process.exit(1);

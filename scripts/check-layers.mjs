@@ -21,17 +21,38 @@ export const ALLOWED = {
   // Implements the manager's ToolCache and @mcp/oauth's TokenStore (their types only) on Redis.
   "@mcp/store-redis": ["@mcp/manager", "@mcp/oauth"],
   // Many servers as one, for many callers: the manager below it, the client for its calls.
-  "@mcp/gateway": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  "@mcp/gateway": [
+    "@mcp/jsonrpc",
+    "@mcp/transport-stdio",
+    "@mcp/transport-http",
+    "@mcp/oauth",
+    "@mcp/client",
+    "@mcp/manager",
+  ],
   // Tools → a typed module on the client: the client's types only (Tool, Implementation).
   "@mcp/codegen": ["@mcp/client"],
   // A web inspector on a manager, page and server: the manager it inspects, the client's requests
   // (resources, prompts, completions, MCP Apps) and config type.
-  "@mcp/inspector": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  "@mcp/inspector": [
+    "@mcp/jsonrpc",
+    "@mcp/transport-stdio",
+    "@mcp/transport-http",
+    "@mcp/oauth",
+    "@mcp/client",
+    "@mcp/manager",
+  ],
   // Recordings served again: the client's connection (in-process) and its record listener, JSON-RPC for the wire.
   "@mcp/replay": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client"],
   // The MCP registry's client: the manager for its own file's `registry` field, the client's config
   // checks, the HTTP transport's fetch (proxies, CAs) and header rules.
-  "@mcp/registry": ["@mcp/jsonrpc", "@mcp/transport-stdio", "@mcp/transport-http", "@mcp/oauth", "@mcp/client", "@mcp/manager"],
+  "@mcp/registry": [
+    "@mcp/jsonrpc",
+    "@mcp/transport-stdio",
+    "@mcp/transport-http",
+    "@mcp/oauth",
+    "@mcp/client",
+    "@mcp/manager",
+  ],
   // One stdio server process for many host sessions: the stdio transport for the process, JSON-RPC for the errors.
   "@mcp/pool": ["@mcp/jsonrpc", "@mcp/transport-stdio"],
 };
@@ -65,7 +86,9 @@ export function walk(dir, out = []) {
 /** The module specifiers a source file imports, with their line numbers. */
 export function importsOf(code) {
   const found = [];
-  const stripped = code.replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " ")).replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+  const stripped = code
+    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " "))
+    .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
   const patterns = [
     /\b(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?["']([^"']+)["']/g,
     /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
@@ -113,15 +136,23 @@ export function checkLayers(root) {
       violations.push(`${relative(root, dir)}: package ${name} is not in the layer graph (scripts/check-layers.mjs)`);
       continue;
     }
-    const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
+    const runtime = new Set([
+      ...Object.keys(pkg.dependencies ?? {}),
+      ...Object.keys(pkg.peerDependencies ?? {}),
+      ...Object.keys(pkg.optionalDependencies ?? {}),
+    ]);
     const dev = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {}), ...rootDev]);
     const layerOk = (dep) => (isApp ? !apps.has(dep) : !dep.startsWith("@mcp/") || allowed.includes(dep));
-    const notBelow = (dep) => (isApp && apps.has(dep) ? `which is an app: an app may import packages, never another app` : "which is not below it");
+    const notBelow = (dep) =>
+      isApp && apps.has(dep)
+        ? `which is an app: an app may import packages, never another app`
+        : "which is not below it";
     const testTypesOnly = isApp ? [] : (TEST_TYPES_ONLY[name] ?? []);
 
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"]) {
       for (const dep of Object.keys(pkg[field] ?? {})) {
-        if (!layerOk(dep) && !(field === "devDependencies" && testTypesOnly.includes(dep))) violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, ${notBelow(dep)}`);
+        if (!layerOk(dep) && !(field === "devDependencies" && testTypesOnly.includes(dep)))
+          violations.push(`${relative(root, dir)}/package.json: ${name} declares ${dep} in ${field}, ${notBelow(dep)}`);
       }
     }
     for (const file of walk(dir)) {
@@ -132,19 +163,28 @@ export function checkLayers(root) {
         const where = `${relative(root, file)}:${line}`;
         if (specifier.startsWith(".")) {
           const target = resolve(dir, rel, "..", specifier);
-          if (!target.startsWith(dir + sep)) violations.push(`${where}: relative import "${specifier}" reaches outside ${name}`);
+          if (!target.startsWith(dir + sep))
+            violations.push(`${where}: relative import "${specifier}" reaches outside ${name}`);
           continue;
         }
         if (specifier.startsWith("node:") || builtins.has(specifier) || specifier.startsWith("#")) continue;
         const dep = packageNameOf(specifier);
         if (dep === name) continue;
         if (!layerOk(dep) && testTypesOnly.includes(dep)) {
-          if (!isTest || !typeOnly) violations.push(`${where}: ${name} may read ${dep}'s types only, with \`import type\` in a test (TEST_TYPES_ONLY)`);
-          else if (!declared.has(dep)) violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare`);
+          if (!isTest || !typeOnly)
+            violations.push(
+              `${where}: ${name} may read ${dep}'s types only, with \`import type\` in a test (TEST_TYPES_ONLY)`,
+            );
+          else if (!declared.has(dep))
+            violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare`);
         } else if (!layerOk(dep)) {
-          violations.push(`${where}: ${name} imports ${dep}, ${isApp ? notBelow(dep) : "which is not below it in the package graph"}`);
+          violations.push(
+            `${where}: ${name} imports ${dep}, ${isApp ? notBelow(dep) : "which is not below it in the package graph"}`,
+          );
         } else if (!declared.has(dep)) {
-          violations.push(`${where}: ${name} imports ${dep}, which its package.json does not declare${isTest ? "" : " in dependencies"}`);
+          violations.push(
+            `${where}: ${name} imports ${dep}, which its package.json does not declare${isTest ? "" : " in dependencies"}`,
+          );
         }
       }
     }
@@ -159,5 +199,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`Layer check failed (${violations.length}):\n${violations.map((v) => `  - ${v}`).join("\n")}`);
     process.exit(1);
   }
-  console.log("Layer check passed: every import points down the package graph (no app imports another app) and is declared.");
+  console.log(
+    "Layer check passed: every import points down the package graph (no app imports another app) and is declared.",
+  );
 }

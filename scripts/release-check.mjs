@@ -38,11 +38,15 @@ export function workspacePackages(root) {
 export function checkChangesets(dir, publicNames) {
   const problems = [];
   const asked = new Map();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".md") && f !== "README.md").sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".md") && f !== "README.md")
+    .sort()) {
     const text = readFileSync(join(dir, file), "utf8").replace(/\r\n/g, "\n");
     const match = /^---\n([\s\S]*?)\n?---\n([\s\S]*)$/.exec(text);
     if (!match) {
-      problems.push(`.changeset/${file}: no frontmatter; it starts with "---", one line per package ("@mcp/x": minor), then "---"`);
+      problems.push(
+        `.changeset/${file}: no frontmatter; it starts with "---", one line per package ("@mcp/x": minor), then "---"`,
+      );
       continue;
     }
     const lines = match[1].split("\n").filter((line) => line.trim() !== "");
@@ -54,19 +58,26 @@ export function checkChangesets(dir, publicNames) {
         continue;
       }
       const [, name, bump] = entry;
-      if (!publicNames.has(name)) problems.push(`.changeset/${file}: ${name} is not a public package of this workspace`);
+      if (!publicNames.has(name))
+        problems.push(`.changeset/${file}: ${name} is not a public package of this workspace`);
       if (!BUMPS.has(bump)) problems.push(`.changeset/${file}: ${name}: "${bump}" is not major, minor or patch`);
       const before = asked.get(name);
       if (before === undefined || bump === "major" || (bump === "minor" && before === "patch")) asked.set(name, bump);
     }
-    if (match[2].trim() === "") problems.push(`.changeset/${file}: says nothing; a changeset's text is its changelog entry`);
+    if (match[2].trim() === "")
+      problems.push(`.changeset/${file}: says nothing; a changeset's text is its changelog entry`);
   }
   return { problems, asked };
 }
 
 /** Majors in a release plan that no changeset asked for. */
 export function unaskedMajors(plan, asked) {
-  return plan.releases.filter((release) => release.type === "major" && asked.get(release.name) !== "major").map((release) => `${release.name} would be bumped to a major (${release.oldVersion} -> ${release.newVersion}) that no changeset asks for: a package it depends on left its range`);
+  return plan.releases
+    .filter((release) => release.type === "major" && asked.get(release.name) !== "major")
+    .map(
+      (release) =>
+        `${release.name} would be bumped to a major (${release.oldVersion} -> ${release.newVersion}) that no changeset asks for: a package it depends on left its range`,
+    );
 }
 
 /** Every file path a manifest points to (main, module, types, bin, exports, imports), normalised. */
@@ -80,7 +91,14 @@ export function manifestTargets(json) {
   for (const field of ["main", "module", "types", "typings", "bin", "exports"]) add(json[field]);
   // `imports` may map to another package (`"#x": "some-package"`); only relative targets are files.
   for (const value of Object.values(json.imports ?? {})) {
-    const relative = (v) => (typeof v === "string" ? (v.startsWith("./") ? add(v) : undefined) : v !== null && typeof v === "object" ? Object.values(v).forEach(relative) : undefined);
+    const relative = (v) =>
+      typeof v === "string"
+        ? v.startsWith("./")
+          ? add(v)
+          : undefined
+        : v !== null && typeof v === "object"
+          ? Object.values(v).forEach(relative)
+          : undefined;
     relative(value);
   }
   return [...targets].filter((target) => !target.includes("*"));
@@ -90,7 +108,11 @@ export function manifestTargets(json) {
 export function checkTarball(name, files, packed) {
   const problems = [];
   const have = new Set(files);
-  for (const target of manifestTargets(packed)) if (!have.has(target)) problems.push(`${name}: its package.json names ${target}, which the tarball does not hold (not built, or not in "files")`);
+  for (const target of manifestTargets(packed))
+    if (!have.has(target))
+      problems.push(
+        `${name}: its package.json names ${target}, which the tarball does not hold (not built, or not in "files")`,
+      );
   if (!files.some((file) => /^readme(\.md)?$/i.test(file))) problems.push(`${name}: no README in the tarball`);
   for (const file of files.filter((f) => TEST_FILE.test(f))) problems.push(`${name}: ships a test file, ${file}`);
   const ranges = JSON.stringify(packed).match(/"[^"]+":"workspace:[^"]*"/g) ?? [];
@@ -109,9 +131,12 @@ function pnpmCommand(root) {
 function changesetStatus(root, asked) {
   const config = JSON.parse(readFileSync(join(root, ".changeset/config.json"), "utf8"));
   const base = config.baseBranch ?? "main";
-  const hasBase = spawnSync("git", ["rev-parse", "--verify", "--quiet", `refs/heads/${base}`], { cwd: root }).status === 0;
+  const hasBase =
+    spawnSync("git", ["rev-parse", "--verify", "--quiet", `refs/heads/${base}`], { cwd: root }).status === 0;
   if (!hasBase) {
-    console.log(`release-check: no local branch ${base}, so changeset status is not run here (the changeset files were still checked)`);
+    console.log(
+      `release-check: no local branch ${base}, so changeset status is not run here (the changeset files were still checked)`,
+    );
     return [];
   }
   const out = mkdtempSync(join(tmpdir(), "release-plan-"));
@@ -119,7 +144,10 @@ function changesetStatus(root, asked) {
     const file = join(out, "plan.json");
     const bin = join(root, "node_modules/@changesets/cli/bin.js");
     // changeset joins --output to the folder it runs in, so the path is given relative to it.
-    const run = spawnSync(process.execPath, [bin, "status", "--output", relative(root, file)], { cwd: root, encoding: "utf8" });
+    const run = spawnSync(process.execPath, [bin, "status", "--output", relative(root, file)], {
+      cwd: root,
+      encoding: "utf8",
+    });
     if (run.status !== 0) return [`changeset status failed:\n${run.stdout}${run.stderr}`];
     const plan = JSON.parse(readFileSync(file, "utf8"));
     return unaskedMajors(plan, asked);
@@ -134,7 +162,10 @@ function packAll(root, published) {
   try {
     const [command, prefix] = pnpmCommand(root);
     const filters = published.flatMap((p) => ["--filter", p.name]);
-    const run = spawnSync(command, [...prefix, "-r", ...filters, "pack", "--pack-destination", out], { cwd: root, encoding: "utf8" });
+    const run = spawnSync(command, [...prefix, "-r", ...filters, "pack", "--pack-destination", out], {
+      cwd: root,
+      encoding: "utf8",
+    });
     if (run.status !== 0) return [`pnpm pack failed:\n${run.stdout}${run.stderr}`];
     for (const pkg of published) {
       const tarball = join(out, `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.json.version}.tgz`);
@@ -142,7 +173,10 @@ function packAll(root, published) {
         problems.push(`${pkg.name}: pnpm pack made no ${tarball}`);
         continue;
       }
-      const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
+      const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+        .split("\n")
+        .filter(Boolean)
+        .map((f) => f.replace(/^package\//, ""));
       const packed = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }));
       problems.push(...checkTarball(pkg.name, files, packed));
     }
@@ -163,7 +197,9 @@ function main() {
     for (const problem of problems) console.error(`release-check: ${problem}`);
     process.exit(1);
   }
-  console.log(`release-check: ${published.length} packages packed and checked, the changesets planned, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `release-check: ${published.length} packages packed and checked, the changesets planned, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -25,8 +25,12 @@ describe("layer check", () => {
     const root = workspace({
       "packages/jsonrpc/package.json": pkg("@mcp/jsonrpc"),
       "packages/jsonrpc/src/index.ts": 'import { x } from "./x.js";\nimport fs from "node:fs";\n',
-      "packages/client/package.json": pkg("@mcp/client", { "@mcp/jsonrpc": "workspace:*", "@mcp/transport-stdio": "workspace:*" }),
-      "packages/client/src/index.ts": 'import type { A } from "@mcp/jsonrpc";\nexport { b } from "@mcp/transport-stdio";\n',
+      "packages/client/package.json": pkg("@mcp/client", {
+        "@mcp/jsonrpc": "workspace:*",
+        "@mcp/transport-stdio": "workspace:*",
+      }),
+      "packages/client/src/index.ts":
+        'import type { A } from "@mcp/jsonrpc";\nexport { b } from "@mcp/transport-stdio";\n',
       "apps/cli/package.json": pkg("cli", { "@mcp/manager": "workspace:*" }),
       "apps/cli/src/index.ts": 'import "@mcp/manager";\n',
     });
@@ -44,14 +48,19 @@ describe("layer check", () => {
       [`packages/${dir}/src/index.ts`]: `// a comment mentioning "${forbidden}" is fine\nimport { thing } from "${forbidden}";\n`,
     });
     const violations = check(root);
-    expect(violations).toContain(`packages/${dir}/package.json: ${name} declares ${forbidden} in dependencies, which is not below it`);
-    expect(violations).toContain(`packages/${dir}/src/index.ts:2: ${name} imports ${forbidden}, which is not below it in the package graph`);
+    expect(violations).toContain(
+      `packages/${dir}/package.json: ${name} declares ${forbidden} in dependencies, which is not below it`,
+    );
+    expect(violations).toContain(
+      `packages/${dir}/src/index.ts:2: ${name} imports ${forbidden}, which is not below it in the package graph`,
+    );
   });
 
   it("fails on an undeclared dependency, a dynamic import, and a relative import into a sibling", () => {
     const root = workspace({
       "packages/lite/package.json": pkg("@mcp/lite", { "@mcp/jsonrpc": "workspace:*" }),
-      "packages/lite/src/index.ts": 'import { createParser } from "eventsource-parser";\nconst m = await import("@mcp/jsonrpc");\nimport { y } from "../../jsonrpc/src/y.js";\n',
+      "packages/lite/src/index.ts":
+        'import { createParser } from "eventsource-parser";\nconst m = await import("@mcp/jsonrpc");\nimport { y } from "../../jsonrpc/src/y.js";\n',
     });
     expect(check(root)).toEqual([
       "packages/lite/src/index.ts:1: @mcp/lite imports eventsource-parser, which its package.json does not declare in dependencies",
@@ -61,7 +70,10 @@ describe("layer check", () => {
 
   it("lets store-redis's tests read the gateway's types (TEST_TYPES_ONLY), and nothing more of it", () => {
     const root = workspace({
-      "packages/store-redis/package.json": { name: "@mcp/store-redis", devDependencies: { "@mcp/gateway": "workspace:*" } },
+      "packages/store-redis/package.json": {
+        name: "@mcp/store-redis",
+        devDependencies: { "@mcp/gateway": "workspace:*" },
+      },
       "packages/store-redis/test/ok.test.ts": 'import type { RateLimitStore } from "@mcp/gateway";\n',
       "packages/store-redis/test/value.test.ts": 'import { createGateway } from "@mcp/gateway";\n',
       "packages/store-redis/src/a.ts": 'import type { SessionStore } from "@mcp/gateway";\n',
@@ -78,7 +90,10 @@ describe("layer check", () => {
       "packages/manager/src/index.ts": "export {};\n",
       "apps/inspector/package.json": pkg("@mcp/inspector-app"),
       "apps/inspector/src/index.ts": "export {};\n",
-      "apps/cli/package.json": { name: "@mcp/cli", dependencies: { "@mcp/manager": "workspace:*", "@mcp/inspector-app": "workspace:*" } },
+      "apps/cli/package.json": {
+        name: "@mcp/cli",
+        dependencies: { "@mcp/manager": "workspace:*", "@mcp/inspector-app": "workspace:*" },
+      },
       "apps/cli/src/index.ts": 'import "@mcp/manager";\nimport { page } from "@mcp/inspector-app";\n',
       "apps/cli/test/a.test.ts": 'import "@mcp/inspector-app";\n',
     });
@@ -96,7 +111,9 @@ describe("layer check", () => {
       "packages/jsonrpc/test/a.test.ts": 'import fc from "fast-check";\nimport { it } from "vitest";\n',
       "packages/jsonrpc/src/a.ts": 'import fc from "fast-check";\n',
     });
-    expect(check(root)).toEqual(["packages/jsonrpc/src/a.ts:1: @mcp/jsonrpc imports fast-check, which its package.json does not declare in dependencies"]);
+    expect(check(root)).toEqual([
+      "packages/jsonrpc/src/a.ts:1: @mcp/jsonrpc imports fast-check, which its package.json does not declare in dependencies",
+    ]);
   });
 
   it("exits 1 with the violations when run as a command", () => {

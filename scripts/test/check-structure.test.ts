@@ -18,7 +18,11 @@ describe("the structure check", () => {
   });
 
   it("refuses a source file over the limit, and a listed one that grew or no longer needs listing", () => {
-    const root = workspace({ "packages/a/src/big.ts": lines(MAX_LINES + 1), "packages/a/src/listed.ts": lines(450), "packages/a/src/small.ts": lines(10) });
+    const root = workspace({
+      "packages/a/src/big.ts": lines(MAX_LINES + 1),
+      "packages/a/src/listed.ts": lines(450),
+      "packages/a/src/small.ts": lines(10),
+    });
     expect(check(root, { "packages/a/src/listed.ts": 449, "packages/a/src/small.ts": 500 })).toEqual([
       `packages/a/src/big.ts: ${MAX_LINES + 1} lines; a source file has at most ${MAX_LINES} (split it by job)`,
       "packages/a/src/listed.ts: 450 lines; it is listed as oversized at 449 and may only shrink",
@@ -34,6 +38,8 @@ describe("the structure check", () => {
       "apps/b/src/x.ts": 'import { y } from "./y.js";\nexport const x = y;\n',
       "apps/b/src/y.ts": "export const y = 1;\n",
     });
-    expect(check(root, {})).toEqual(["import cycle: packages/a/src/one.ts -> packages/a/src/two.ts -> packages/a/src/three.ts -> (back to the first); give the shared part a file of its own that both import"]);
+    expect(check(root, {})).toEqual([
+      "import cycle: packages/a/src/one.ts -> packages/a/src/two.ts -> packages/a/src/three.ts -> (back to the first); give the shared part a file of its own that both import",
+    ]);
   });
 });

@@ -11,7 +11,10 @@ describe("the runtime exports of each package", () => {
   it.each(Object.keys(pinned))("%s exports what exports.json lists", async (name) => {
     // "@mcp/client" is packages/client/dist/index.js; a public subpath "@mcp/client/apps" is packages/client/dist/apps.js.
     const [dir, entry = "index"] = name.slice("@mcp/".length).split("/");
-    const module = (await import(new URL(`../../packages/${dir}/dist/${entry}.js`, import.meta.url).href)) as Record<string, unknown>;
+    const module = (await import(new URL(`../../packages/${dir}/dist/${entry}.js`, import.meta.url).href)) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(module).sort()).toEqual(pinned[name]);
   });
 

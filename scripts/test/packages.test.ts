@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const dirs = readdirSync(join(root, "packages")).map((name) => join(root, "packages", name));
-const manifests = dirs.map((dir) => ({ dir, json: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown> }));
+const manifests = dirs.map((dir) => ({
+  dir,
+  json: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>,
+}));
 const published = manifests.filter((m) => m.json["private"] !== true);
 
 describe("published packages", () => {
@@ -23,7 +26,13 @@ describe("published packages", () => {
   for (const { dir, json } of published) {
     it(`${String(json["name"])}: ships what its source maps point to, and names its repository directory`, () => {
       expect(json["repository"]).toMatchObject({ type: "git", directory: relative(root, dir) });
-      const [pack] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as [{ files: { path: string }[] }];
+      const [pack] = JSON.parse(
+        execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+          cwd: dir,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as [{ files: { path: string }[] }];
       const files = new Set(pack.files.map((f) => normalize(f.path)));
       const maps = [...files].filter((path) => path.endsWith(".map"));
       expect(maps.length).toBeGreaterThan(0);
@@ -35,7 +44,10 @@ describe("published packages", () => {
           expect(existsSync(join(dir, target))).toBe(true);
         }
       }
-      expect([...files].some((path) => path.startsWith("test/")), "tests are not shipped").toBe(false);
+      expect(
+        [...files].some((path) => path.startsWith("test/")),
+        "tests are not shipped",
+      ).toBe(false);
     });
   }
 });

@@ -27,9 +27,14 @@ describe("the README examples", () => {
     symlinkSync(join(repoRoot, "node_modules"), join(base, "node_modules"));
     mkdirSync(join(base, "packages", "demo", "dist"), { recursive: true });
     writeFileSync(join(base, "packages", "demo", "dist", "index.d.ts"), "export declare function hello(): string;\n");
-    writeFileSync(join(base, "packages", "demo", "README.md"), '# demo\n\n```ts\nimport { hello } from "@mcp/demo";\nconsole.log(hello());\n```\n\n```ts\nimport { goodbye } from "@mcp/demo";\nconsole.log(goodbye());\n```\n');
+    writeFileSync(
+      join(base, "packages", "demo", "README.md"),
+      '# demo\n\n```ts\nimport { hello } from "@mcp/demo";\nconsole.log(hello());\n```\n\n```ts\nimport { goodbye } from "@mcp/demo";\nconsole.log(goodbye());\n```\n',
+    );
     const problems = check(base);
     expect(problems.length).toBeGreaterThan(0);
-    expect(problems[0]).toMatch(/^packages\/demo\/README\.md, example 2, line 1: error TS2305: Module '"@mcp\/demo"' has no exported member 'goodbye'/);
+    expect(problems[0]).toMatch(
+      /^packages\/demo\/README\.md, example 2, line 1: error TS2305: Module '"@mcp\/demo"' has no exported member 'goodbye'/,
+    );
   }, 60_000);
 });

@@ -4,7 +4,10 @@ import { removeWorkspaces, workspace } from "./workspace.js";
 import { checkChangesets, checkTarball, manifestTargets, unaskedMajors } from "../release-check.mjs";
 
 type Plan = { releases: { name: string; type: string; oldVersion: string; newVersion: string }[] };
-const changesets = checkChangesets as (dir: string, publicNames: Set<string>) => { problems: string[]; asked: Map<string, string> };
+const changesets = checkChangesets as (
+  dir: string,
+  publicNames: Set<string>,
+) => { problems: string[]; asked: Map<string, string> };
 const majors = unaskedMajors as (plan: Plan, asked: Map<string, string>) => string[];
 const targets = manifestTargets as (json: object) => string[];
 const tarball = checkTarball as (name: string, files: string[], packed: object) => string[];
@@ -33,12 +36,22 @@ describe("the release check", () => {
   });
 
   it("refuses a major that no changeset asked for, and lets one that was asked for through", () => {
-    const plan = { releases: [
-      { name: "@mcp/store-redis", type: "major", oldVersion: "0.1.0", newVersion: "1.0.0" },
-      { name: "@mcp/client", type: "major", oldVersion: "1.2.0", newVersion: "2.0.0" },
-      { name: "@mcp/manager", type: "minor", oldVersion: "0.1.0", newVersion: "0.2.0" },
-    ] };
-    expect(majors(plan, new Map([["@mcp/client", "major"], ["@mcp/manager", "minor"]]))).toEqual([
+    const plan = {
+      releases: [
+        { name: "@mcp/store-redis", type: "major", oldVersion: "0.1.0", newVersion: "1.0.0" },
+        { name: "@mcp/client", type: "major", oldVersion: "1.2.0", newVersion: "2.0.0" },
+        { name: "@mcp/manager", type: "minor", oldVersion: "0.1.0", newVersion: "0.2.0" },
+      ],
+    };
+    expect(
+      majors(
+        plan,
+        new Map([
+          ["@mcp/client", "major"],
+          ["@mcp/manager", "minor"],
+        ]),
+      ),
+    ).toEqual([
       "@mcp/store-redis would be bumped to a major (0.1.0 -> 1.0.0) that no changeset asks for: a package it depends on left its range",
     ]);
   });
@@ -48,18 +61,46 @@ describe("the release check", () => {
       main: "./dist/index.js",
       types: "./dist/index.d.ts",
       bin: { mcp: "dist/bin.js" },
-      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" }, "./x": { default: "./dist/x.js" }, "./package.json": "./package.json" },
-      imports: { "#platform": { node: "./dist/platform-node.js", default: "./dist/platform-web.js" }, "#dep": "some-package" },
+      exports: {
+        ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+        "./x": { default: "./dist/x.js" },
+        "./package.json": "./package.json",
+      },
+      imports: {
+        "#platform": { node: "./dist/platform-node.js", default: "./dist/platform-web.js" },
+        "#dep": "some-package",
+      },
       peerDependencies: { "@mcp/manager": "workspace:^" },
     };
-    expect(targets(manifest).sort()).toEqual(["dist/bin.js", "dist/index.d.ts", "dist/index.js", "dist/platform-node.js", "dist/platform-web.js", "dist/x.js", "package.json"]);
-    const files = ["package.json", "dist/index.js", "dist/index.d.ts", "dist/bin.js", "dist/platform-node.js", "dist/platform-web.js", "dist/test/a.test.js"];
+    expect(targets(manifest).sort()).toEqual([
+      "dist/bin.js",
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/platform-node.js",
+      "dist/platform-web.js",
+      "dist/x.js",
+      "package.json",
+    ]);
+    const files = [
+      "package.json",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/bin.js",
+      "dist/platform-node.js",
+      "dist/platform-web.js",
+      "dist/test/a.test.js",
+    ];
     expect(tarball("@mcp/a", files, manifest)).toEqual([
       '@mcp/a: its package.json names dist/x.js, which the tarball does not hold (not built, or not in "files")',
       "@mcp/a: no README in the tarball",
       "@mcp/a: ships a test file, dist/test/a.test.js",
       '@mcp/a: the packed package.json keeps a workspace range, "@mcp/manager":"workspace:^"',
     ]);
-    expect(tarball("@mcp/a", [...files.slice(0, 6), "dist/x.js", "README.md"], { ...manifest, peerDependencies: { "@mcp/manager": "^0.1.0" } })).toEqual([]);
+    expect(
+      tarball("@mcp/a", [...files.slice(0, 6), "dist/x.js", "README.md"], {
+        ...manifest,
+        peerDependencies: { "@mcp/manager": "^0.1.0" },
+      }),
+    ).toEqual([]);
   });
 });

@@ -11,17 +11,63 @@ import { median } from "./scenarios.mjs";
  * called by this tree's client.
  */
 export const AB_ROWS = {
-  ...Object.fromEntries(THROUGHPUT.map((row) => [row.id, { kind: "throughput", label: row.id, unit: row.id.endsWith("big") ? "results/s" : "requests/s", lowerIsBetter: false }])),
-  "stdio-pipe-manager": { kind: "throughput", label: "stdio-pipe through MCPManager", unit: "requests/s", lowerIsBetter: false, scenario: "stdio-pipe", impl: "ours-manager" },
-  "stdio-seq-manager": { kind: "throughput", label: "stdio-seq through MCPManager", unit: "requests/s", lowerIsBetter: false, scenario: "stdio-seq", impl: "ours-manager" },
+  ...Object.fromEntries(
+    THROUGHPUT.map((row) => [
+      row.id,
+      {
+        kind: "throughput",
+        label: row.id,
+        unit: row.id.endsWith("big") ? "results/s" : "requests/s",
+        lowerIsBetter: false,
+      },
+    ]),
+  ),
+  "stdio-pipe-manager": {
+    kind: "throughput",
+    label: "stdio-pipe through MCPManager",
+    unit: "requests/s",
+    lowerIsBetter: false,
+    scenario: "stdio-pipe",
+    impl: "ours-manager",
+  },
+  "stdio-seq-manager": {
+    kind: "throughput",
+    label: "stdio-seq through MCPManager",
+    unit: "requests/s",
+    lowerIsBetter: false,
+    scenario: "stdio-seq",
+    impl: "ours-manager",
+  },
   "cli-version": { kind: "cli", label: "mcp --version", unit: "ms", lowerIsBetter: true },
   "cli-call": { kind: "cli", label: "mcp call, 12 servers configured", unit: "ms", lowerIsBetter: true, call: true },
-  "gateway-echo": { kind: "gateway", label: "gateway, 32 in flight", unit: "calls/s", lowerIsBetter: false, field: "rate", options: { concurrency: 32 } },
-  "gateway-p50": { kind: "gateway", label: "gateway p50, one caller", unit: "ms", lowerIsBetter: true, field: "p50", options: { concurrency: 1 } },
+  "gateway-echo": {
+    kind: "gateway",
+    label: "gateway, 32 in flight",
+    unit: "calls/s",
+    lowerIsBetter: false,
+    field: "rate",
+    options: { concurrency: 32 },
+  },
+  "gateway-p50": {
+    kind: "gateway",
+    label: "gateway p50, one caller",
+    unit: "ms",
+    lowerIsBetter: true,
+    field: "p50",
+    options: { concurrency: 1 },
+  },
 };
 
 /** What `pnpm bench:ab <ref>` measures without `--rows`: the hot paths and the CLI's start-up. */
-export const DEFAULT_AB_ROWS = ["stdio-seq", "stdio-pipe", "http-json-seq", "http-json-pipe", "http-sse-seq", "http-sse-pipe", "cli-version"];
+export const DEFAULT_AB_ROWS = [
+  "stdio-seq",
+  "stdio-pipe",
+  "http-json-seq",
+  "http-json-pipe",
+  "http-sse-seq",
+  "http-sse-pipe",
+  "cli-version",
+];
 
 /** The run as rows: medians per side, the per-round ratios this ÷ ref, and this ÷ each reference. */
 export function abSummary({ machine, ref, sha, rows, values, cpu, rounds, seconds }) {
@@ -34,11 +80,42 @@ export function abSummary({ machine, ref, sha, rows, values, cpu, rounds, second
     rows: rows.map((id) => {
       const v = values[id];
       const ratios = (v.this ?? []).map((x, i) => x / v.ref[i]);
-      const references = Object.fromEntries(Object.keys(v).filter((k) => k !== "this" && k !== "ref").map((k) => [k, { median: median(v[k]), thisRatio: median(v.this.map((x, i) => x / v[k][i])), refRatio: median(v.ref.map((x, i) => x / v[k][i])) }]));
+      const references = Object.fromEntries(
+        Object.keys(v)
+          .filter((k) => k !== "this" && k !== "ref")
+          .map((k) => [
+            k,
+            {
+              median: median(v[k]),
+              thisRatio: median(v.this.map((x, i) => x / v[k][i])),
+              refRatio: median(v.ref.map((x, i) => x / v[k][i])),
+            },
+          ]),
+      );
       const c = cpu[id] ?? {};
       const cpuRatios = c.this && c.ref ? c.this.map((x, i) => x / c.ref[i]) : [];
-      const cpuOf = cpuRatios.length === 0 ? undefined : { ref: median(c.ref), this: median(c.this), ratio: median(cpuRatios), min: Math.min(...cpuRatios), max: Math.max(...cpuRatios) };
-      return { id, ...AB_ROWS[id], ref: median(v.ref), this: median(v.this), ratio: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), ratios, references, cpu: cpuOf };
+      const cpuOf =
+        cpuRatios.length === 0
+          ? undefined
+          : {
+              ref: median(c.ref),
+              this: median(c.this),
+              ratio: median(cpuRatios),
+              min: Math.min(...cpuRatios),
+              max: Math.max(...cpuRatios),
+            };
+      return {
+        id,
+        ...AB_ROWS[id],
+        ref: median(v.ref),
+        this: median(v.this),
+        ratio: median(ratios),
+        min: Math.min(...ratios),
+        max: Math.max(...ratios),
+        ratios,
+        references,
+        cpu: cpuOf,
+      };
     }),
   };
 }
@@ -59,8 +136,12 @@ export function renderAb(summary) {
     const beside = Object.entries(r.references)
       .map(([k, x]) => `${k} ${num(x.median, r.unit)}: this ${x.thisRatio.toFixed(2)}×, ref ${x.refRatio.toFixed(2)}×`)
       .join("; ");
-    const cpu = r.cpu ? `${r.cpu.ref.toFixed(2)}, ${r.cpu.this.toFixed(2)}, ${r.cpu.ratio.toFixed(3)}× (${r.cpu.min.toFixed(3)}–${r.cpu.max.toFixed(3)}×)` : "";
-    lines.push(`| ${r.label} | ${r.unit}${r.lowerIsBetter ? " (lower is better)" : ""} | ${num(r.ref, r.unit)} | ${num(r.this, r.unit)} | ${r.ratio.toFixed(3)}× | ${r.min.toFixed(3)}–${r.max.toFixed(3)}× | ${cpu} | ${beside} |`);
+    const cpu = r.cpu
+      ? `${r.cpu.ref.toFixed(2)}, ${r.cpu.this.toFixed(2)}, ${r.cpu.ratio.toFixed(3)}× (${r.cpu.min.toFixed(3)}–${r.cpu.max.toFixed(3)}×)`
+      : "";
+    lines.push(
+      `| ${r.label} | ${r.unit}${r.lowerIsBetter ? " (lower is better)" : ""} | ${num(r.ref, r.unit)} | ${num(r.this, r.unit)} | ${r.ratio.toFixed(3)}× | ${r.min.toFixed(3)}–${r.max.toFixed(3)}× | ${cpu} | ${beside} |`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -24,7 +24,15 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const PNPM = ["-y", "pnpm@10.34.9"];
 
 function parseArgs(argv) {
-  const args = { ref: undefined, rows: DEFAULT_AB_ROWS, rounds: 5, reps: undefined, with: [], keep: false, json: false };
+  const args = {
+    ref: undefined,
+    rows: DEFAULT_AB_ROWS,
+    rounds: 5,
+    reps: undefined,
+    with: [],
+    keep: false,
+    json: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") continue;
@@ -34,22 +42,38 @@ function parseArgs(argv) {
     else if (a === "--with") args.with = String(argv[++i]).split(",");
     else if (a === "--keep") args.keep = true;
     else if (a === "--json") args.json = true;
-    else if (a.startsWith("--")) throw new Error(`unknown option ${a} (see the top of ${fileURLToPath(import.meta.url)})`);
+    else if (a.startsWith("--"))
+      throw new Error(`unknown option ${a} (see the top of ${fileURLToPath(import.meta.url)})`);
     else if (args.ref === undefined) args.ref = a;
     else throw new Error(`one git ref only; got ${args.ref} and ${a}`);
   }
-  if (args.ref === undefined) throw new Error("usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici,ours-no-otel,bound] [--keep] [--json]");
-  for (const id of args.rows) if (!AB_ROWS[id]) throw new Error(`unknown row ${id}; rows: ${Object.keys(AB_ROWS).join(", ")}`);
-  for (const impl of args.with) if (!["raw", "undici", "ours-no-otel", "bound"].includes(impl)) throw new Error(`--with takes raw, undici, ours-no-otel and bound; got ${impl}`);
+  if (args.ref === undefined)
+    throw new Error(
+      "usage: pnpm bench:ab <git-ref> [--rows id,id|all] [--rounds N] [--reps N] [--with raw,undici,ours-no-otel,bound] [--keep] [--json]",
+    );
+  for (const id of args.rows)
+    if (!AB_ROWS[id]) throw new Error(`unknown row ${id}; rows: ${Object.keys(AB_ROWS).join(", ")}`);
+  for (const impl of args.with)
+    if (!["raw", "undici", "ours-no-otel", "bound"].includes(impl))
+      throw new Error(`--with takes raw, undici, ours-no-otel and bound; got ${impl}`);
   for (const key of ["rounds", "reps"]) {
-    if (args[key] !== undefined && !(Number.isInteger(args[key]) && args[key] > 0)) throw new Error(`--${key} takes a positive integer`);
+    if (args[key] !== undefined && !(Number.isInteger(args[key]) && args[key] > 0))
+      throw new Error(`--${key} takes a positive integer`);
   }
   return args;
 }
 
 function run(command, argv, cwd) {
-  const out = spawnSync(command, argv, { cwd, encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] });
-  if (out.status !== 0) throw new Error(`${command} ${argv.join(" ")} (in ${cwd}) failed (exit ${out.status ?? out.signal}):\n${(out.stderr || out.stdout).slice(-3000)}`);
+  const out = spawnSync(command, argv, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (out.status !== 0)
+    throw new Error(
+      `${command} ${argv.join(" ")} (in ${cwd}) failed (exit ${out.status ?? out.signal}):\n${(out.stderr || out.stdout).slice(-3000)}`,
+    );
   return out.stdout.trim();
 }
 
@@ -90,7 +114,10 @@ function prepareRef(ref, keep) {
 
 function runJson(argv, timeout = 15 * 60_000) {
   const out = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 26, timeout });
-  if (out.status !== 0) throw new Error(`node ${argv.join(" ").slice(0, 300)} failed (exit ${out.status ?? out.signal}):\n${(out.stderr || out.stdout).slice(-3000)}`);
+  if (out.status !== 0)
+    throw new Error(
+      `node ${argv.join(" ").slice(0, 300)} failed (exit ${out.status ?? out.signal}):\n${(out.stderr || out.stdout).slice(-3000)}`,
+    );
   return JSON.parse(out.stdout.trim().split("\n").pop());
 }
 
@@ -102,17 +129,34 @@ function measure(row, side, impl, sizes, baseUrl, args) {
   const spec = AB_ROWS[row];
   if (spec.kind === "throughput") {
     const scenario = spec.scenario ?? row;
-    const out = runJson([join(side.src, "worker.mjs"), impl === "ours" ? (spec.impl ?? "ours") : impl, scenario, JSON.stringify(workerOptions(sizes, scenario, baseUrl))]);
+    const out = runJson([
+      join(side.src, "worker.mjs"),
+      impl === "ours" ? (spec.impl ?? "ours") : impl,
+      scenario,
+      JSON.stringify(workerOptions(sizes, scenario, baseUrl)),
+    ]);
     if (out.skipped) throw new Error(`${row} skipped: ${out.skipped}`);
     return { value: median(out.samples), cpu: out.cpuUsPerCall ? median(out.cpuUsPerCall) : undefined };
   }
   if (spec.kind === "cli") {
     const cli = join(side.dir, "apps/cli/dist/bin.js");
     if (impl === "node") return { value: cliStart(["-e", "0"], args.cliRuns) };
-    return { value: spec.call ? cliStart([cli, "--config", args.twelve, "call", "srv.echo", "message=hi"], args.callRuns, args.cliEnv) : cliStart([cli, "--version"], args.cliRuns) };
+    return {
+      value: spec.call
+        ? cliStart([cli, "--config", args.twelve, "call", "srv.echo", "message=hi"], args.callRuns, args.cliEnv)
+        : cliStart([cli, "--version"], args.cliRuns),
+    };
   }
   // The callers are always this tree's client: only the gateway differs.
-  const out = runJson([join(here, "gateway-cell.mjs"), join(side.dir, "apps/cli/dist/bin.js"), `${baseUrl}/json`, JSON.stringify({ ...spec.options, seconds: args.gatewaySeconds })], 5 * 60_000);
+  const out = runJson(
+    [
+      join(here, "gateway-cell.mjs"),
+      join(side.dir, "apps/cli/dist/bin.js"),
+      `${baseUrl}/json`,
+      JSON.stringify({ ...spec.options, seconds: args.gatewaySeconds }),
+    ],
+    5 * 60_000,
+  );
   return { value: out[spec.field] };
 }
 
@@ -123,7 +167,8 @@ function cliStart(argv, runs, env = { ...process.env, NO_COLOR: "1" }) {
     const started = performance.now();
     const out = spawnSync(process.execPath, argv, { encoding: "utf8", env });
     const ms = performance.now() - started;
-    if (out.status !== 0) throw new Error(`node ${argv.join(" ")} failed (exit ${out.status ?? out.signal}): ${out.stderr}`);
+    if (out.status !== 0)
+      throw new Error(`node ${argv.join(" ")} failed (exit ${out.status ?? out.signal}): ${out.stderr}`);
     if (i > 0) times.push(ms);
   }
   return median(times);
@@ -145,8 +190,21 @@ function cliCallSetup() {
   mkdirSync(home);
   const names = ["srv", ...Array.from({ length: 11 }, (_, i) => `srv${i + 2}`)];
   const twelve = join(dir, "twelve.json");
-  writeFileSync(twelve, JSON.stringify({ servers: Object.fromEntries(names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }])) }));
-  const cliEnv = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  writeFileSync(
+    twelve,
+    JSON.stringify({
+      servers: Object.fromEntries(
+        names.map((name) => [name, { command: process.execPath, args: [everything, "stdio"] }]),
+      ),
+    }),
+  );
+  const cliEnv = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    NO_COLOR: "1",
+  };
   return { twelve, cliEnv, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -155,7 +213,10 @@ const sizes = { ...SIZES.full, ...(args.reps ? { reps: args.reps } : {}) };
 const cliCall = cliCallSetup();
 Object.assign(args, { cliRuns: 10, callRuns: 5, gatewaySeconds: 3, twelve: cliCall.twelve, cliEnv: cliCall.cliEnv });
 const ref = prepareRef(args.ref, args.keep);
-const sides = { ref: { label: `${args.ref} (${ref.sha.slice(0, 8)})`, dir: ref.dir, src: ref.src }, this: { label: "this tree", dir: root, src: here } };
+const sides = {
+  ref: { label: `${args.ref} (${ref.sha.slice(0, 8)})`, dir: ref.dir, src: ref.src },
+  this: { label: "this tree", dir: root, src: here },
+};
 const server = await startHttpEcho();
 // Ctrl-C: the same clean-up as the end of a run (the echo server, the ref's worktree unless kept, the CLI's config).
 for (const signal of ["SIGINT", "SIGTERM"]) {
@@ -179,7 +240,17 @@ try {
       const spec = AB_ROWS[row];
       // Alternate: odd rounds measure the ref first, even rounds this tree first.
       const order = round % 2 ? ["ref", "this"] : ["this", "ref"];
-      const refs = spec.kind === "throughput" ? args.with.filter((impl) => (impl !== "undici" || row.startsWith("http")) && (impl !== "ours-no-otel" || spec.impl === undefined) && (impl !== "bound" || /-(seq|pipe)$/.test(spec.scenario ?? row))) : spec.kind === "cli" && !spec.call ? ["node"] : [];
+      const refs =
+        spec.kind === "throughput"
+          ? args.with.filter(
+              (impl) =>
+                (impl !== "undici" || row.startsWith("http")) &&
+                (impl !== "ours-no-otel" || spec.impl === undefined) &&
+                (impl !== "bound" || /-(seq|pipe)$/.test(spec.scenario ?? row)),
+            )
+          : spec.kind === "cli" && !spec.call
+            ? ["node"]
+            : [];
       for (const who of [...order, ...refs]) {
         const side = sides[who] ?? sides.this;
         const out = measure(row, side, sides[who] ? "ours" : who, sizes, server.baseUrl, args);
@@ -187,7 +258,9 @@ try {
           (values[row][who] ??= []).push(out.value);
           if (out.cpu !== undefined) (cpu[row][who] ??= []).push(out.cpu);
         }
-        log(`  ${row.padEnd(16)} ${who.padEnd(7)} ${out.value.toFixed(1)}${out.cpu === undefined ? "" : ` (${out.cpu.toFixed(2)} µs CPU per call)`}`);
+        log(
+          `  ${row.padEnd(16)} ${who.padEnd(7)} ${out.value.toFixed(1)}${out.cpu === undefined ? "" : ` (${out.cpu.toFixed(2)} µs CPU per call)`}`,
+        );
       }
     }
   }
@@ -197,5 +270,14 @@ try {
   cliCall.remove();
 }
 
-const summary = abSummary({ machine: machine(), ref: args.ref, sha: ref.sha, rows: args.rows, values, cpu, rounds: args.rounds, seconds: (performance.now() - started) / 1000 });
+const summary = abSummary({
+  machine: machine(),
+  ref: args.ref,
+  sha: ref.sha,
+  rows: args.rows,
+  values,
+  cpu,
+  rounds: args.rounds,
+  seconds: (performance.now() - started) / 1000,
+});
 process.stdout.write(args.json ? `${JSON.stringify(summary)}\n` : renderAb(summary));

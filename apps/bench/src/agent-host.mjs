@@ -15,7 +15,28 @@ import { median } from "./scenarios.mjs";
 
 const SERVERS = 20;
 const PER_SERVER = 50;
-const DOMAINS = ["github", "jira", "slack", "postgres", "filesystem", "browser", "calendar", "email", "drive", "notion", "linear", "sentry", "stripe", "aws", "kubernetes", "docker", "figma", "hubspot", "zendesk", "search"];
+const DOMAINS = [
+  "github",
+  "jira",
+  "slack",
+  "postgres",
+  "filesystem",
+  "browser",
+  "calendar",
+  "email",
+  "drive",
+  "notion",
+  "linear",
+  "sentry",
+  "stripe",
+  "aws",
+  "kubernetes",
+  "docker",
+  "figma",
+  "hubspot",
+  "zendesk",
+  "search",
+];
 const VERBS = ["list", "get", "create", "update", "delete", "search", "archive", "export", "import", "sync"];
 const NOUNS = ["issue", "comment", "user", "project", "file", "message", "event", "record", "report", "label"];
 
@@ -46,16 +67,30 @@ function fixtureTool(server, i) {
   };
 }
 
-const tools = DOMAINS.slice(0, SERVERS).flatMap((server) => Array.from({ length: PER_SERVER }, (_, i) => fixtureTool(server, i)));
+const tools = DOMAINS.slice(0, SERVERS).flatMap((server) =>
+  Array.from({ length: PER_SERVER }, (_, i) => fixtureTool(server, i)),
+);
 // Search is timed over twice as many: 40 servers × 50 tools.
-const searched = [...tools, ...DOMAINS.flatMap((server) => Array.from({ length: PER_SERVER }, (_, i) => fixtureTool(`${server}-eu`, i)))];
+const searched = [
+  ...tools,
+  ...DOMAINS.flatMap((server) => Array.from({ length: PER_SERVER }, (_, i) => fixtureTool(`${server}-eu`, i))),
+];
 
 // The manager's index, through a manager-shaped source (the index module is the manager's own).
 const { ToolSearchIndex } = await import(new URL("../../../packages/manager/dist/search.js", import.meta.url).href);
 const buildStart = performance.now();
 const index = new ToolSearchIndex(searched);
 const buildMs = performance.now() - buildStart;
-const queries = ["create a github issue", "send a slack message", "list postgres records", "export a report from stripe", "delete a kubernetes project", "search drive files", "update a jira comment", "archive email messages"];
+const queries = [
+  "create a github issue",
+  "send a slack message",
+  "list postgres records",
+  "export a report from stripe",
+  "delete a kubernetes project",
+  "search drive files",
+  "update a jira comment",
+  "archive email messages",
+];
 for (let i = 0; i < 200; i++) index.search(queries[i % queries.length], 5); // warm-up
 const times = [];
 for (let round = 0; round < 25; round++) {
@@ -76,8 +111,18 @@ const before = search.tools();
 await search.tool.call({ query: "create a github issue" });
 const after = search.tools();
 const rows = [
-  ["Anthropic Messages", bytes(toAnthropicTools(tools).tools), bytes(toAnthropicTools(before).tools), bytes(toAnthropicTools(after).tools)],
-  ["OpenAI Responses", bytes(toOpenAITools(tools).tools), bytes(toOpenAITools(before).tools), bytes(toOpenAITools(after).tools)],
+  [
+    "Anthropic Messages",
+    bytes(toAnthropicTools(tools).tools),
+    bytes(toAnthropicTools(before).tools),
+    bytes(toAnthropicTools(after).tools),
+  ],
+  [
+    "OpenAI Responses",
+    bytes(toOpenAITools(tools).tools),
+    bytes(toOpenAITools(before).tools),
+    bytes(toOpenAITools(after).tools),
+  ],
 ];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -87,13 +132,19 @@ const section = [
   "",
   `A fixture of ${SERVERS} servers × ${PER_SERVER} tools (${tools.length} tools, each with a description and three parameters), on ${process.version}.`,
   "",
-  `- \`manager.searchTools\` (BM25 over names, descriptions and parameters) over ${searched.length} tools: **${(searchMs * 1000).toFixed(0)} µs** per search (median of ${times.length}; the index is built once per tool list, in ${buildMs.toFixed(1)} ms) (target: under 1 ms per search for 2,000 tools: ${searchMs < 1 ? "met" : "MISSED"}). "create a github issue" → ${top.slice(0, 3).map((n) => `\`${n}\``).join(", ")}.`,
+  `- \`manager.searchTools\` (BM25 over names, descriptions and parameters) over ${searched.length} tools: **${(searchMs * 1000).toFixed(0)} µs** per search (median of ${times.length}; the index is built once per tool list, in ${buildMs.toFixed(1)} ms) (target: under 1 ms per search for 2,000 tools: ${searchMs < 1 ? "met" : "MISSED"}). "create a github issue" → ${top
+    .slice(0, 3)
+    .map((n) => `\`${n}\``)
+    .join(", ")}.`,
   "",
   "Tool definition bytes one request carries:",
   "",
   "| API | every tool | search meta-tool only | after one search (5 loaded) |",
   "|---|---:|---:|---:|",
-  ...rows.map(([api, all, meta, loaded]) => `| ${api} | ${kb(all)} | ${kb(meta)} | ${kb(loaded)} (${((1 - loaded / all) * 100).toFixed(1)} % less) |`),
+  ...rows.map(
+    ([api, all, meta, loaded]) =>
+      `| ${api} | ${kb(all)} | ${kb(meta)} | ${kb(loaded)} (${((1 - loaded / all) * 100).toFixed(1)} % less) |`,
+  ),
   "",
   "Reproduce: `npx -y pnpm@10.34.9 bench:agent` (`-- --write` rewrites this section).",
   "<!-- agent-host:end -->",

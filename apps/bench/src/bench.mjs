@@ -29,14 +29,22 @@ function parseArgs(argv) {
     else if (a === "--only") args.only = argv[++i].split(",");
     else throw new Error(`unknown option ${a} (see the top of ${fileURLToPath(import.meta.url)})`);
   }
-  if (args.rounds !== undefined && !(Number.isInteger(args.rounds) && args.rounds > 0)) throw new Error("--rounds takes a positive integer");
+  if (args.rounds !== undefined && !(Number.isInteger(args.rounds) && args.rounds > 0))
+    throw new Error("--rounds takes a positive integer");
   if (args.write && (args.smoke || args.only)) throw new Error("--write needs a full run (no --smoke, no --only)");
   return args;
 }
 
 function runWorker(impl, scenario, options) {
-  const run = spawnSync(process.execPath, [worker, impl, scenario, JSON.stringify(options)], { encoding: "utf8", maxBuffer: 1 << 26, timeout: 15 * 60_000 });
-  if (run.status !== 0) throw new Error(`${impl} ${scenario} failed (exit ${run.status ?? run.signal}):\n${(run.stderr || run.stdout).slice(-3000)}`);
+  const run = spawnSync(process.execPath, [worker, impl, scenario, JSON.stringify(options)], {
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+    timeout: 15 * 60_000,
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `${impl} ${scenario} failed (exit ${run.status ?? run.signal}):\n${(run.stderr || run.stdout).slice(-3000)}`,
+    );
   return JSON.parse(run.stdout.trim().split("\n").pop());
 }
 
@@ -54,7 +62,9 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 const server = await startHttpEcho();
 /** results[scenario][impl] = { values: [per-round medians], rss: [per-round peak RSS] } or { skipped } */
-const results = Object.fromEntries(scenarios.map((id) => [id, Object.fromEntries(IMPL_ORDER.map((impl) => [impl, { values: [], rss: [] }]))]));
+const results = Object.fromEntries(
+  scenarios.map((id) => [id, Object.fromEntries(IMPL_ORDER.map((impl) => [impl, { values: [], rss: [] }]))]),
+);
 const featureOff = FEATURE_OFF.filter((row) => scenarios.includes(row.scenario));
 /** variants[id] = { ours: [per-round medians], off: [...] }, each round's pair measured back to back. */
 const variants = Object.fromEntries(featureOff.map((row) => [row.id, { ours: [], off: [] }]));
@@ -75,7 +85,9 @@ try {
           slot.values.push(median(out.samples));
           slot.rss.push(out.rssMb);
         }
-        log(`  ${scenario.padEnd(16)} ${IMPLS[impl].label.padEnd(12)} ${out.skipped ? `skipped: ${out.skipped}` : median(out.samples).toFixed(1)}`);
+        log(
+          `  ${scenario.padEnd(16)} ${IMPLS[impl].label.padEnd(12)} ${out.skipped ? `skipped: ${out.skipped}` : median(out.samples).toFixed(1)}`,
+        );
       }
       // Features nobody turned on: ours and the variant without the feature's package, back to back
       // (the variant first in every other round).
@@ -97,7 +109,13 @@ const table = { throughput: {}, rss: {}, manager: {}, footprint: {}, featureOff:
 for (const row of featureOff) {
   const { ours, off } = variants[row.id];
   const ratios = ours.map((x, i) => x / off[i]);
-  table.featureOff[row.id] = { ours: median(ours), off: median(off), ratio: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+  table.featureOff[row.id] = {
+    ours: median(ours),
+    off: median(off),
+    ratio: median(ratios),
+    min: Math.min(...ratios),
+    max: Math.max(...ratios),
+  };
 }
 for (const id of scenarios) {
   const group = id.startsWith("manager") ? "manager" : "throughput";

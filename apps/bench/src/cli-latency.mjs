@@ -48,7 +48,11 @@ function fillCache(folder) {
   const now = Date.now();
   for (let i = 0; i < CACHE_ENTRIES; i++) {
     const key = `other${i}:${createHash("sha256").update(String(i)).digest("hex").slice(0, 16)}`;
-    const tools = Array.from({ length: 8 }, (_, t) => ({ name: `tool${t}`, description: "d".repeat(400), inputSchema: { type: "object", properties: { q: { type: "string" } } } }));
+    const tools = Array.from({ length: 8 }, (_, t) => ({
+      name: `tool${t}`,
+      description: "d".repeat(400),
+      inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    }));
     const file = join(folder, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`);
     const text = JSON.stringify({ version: 2, key, entry: { tools, savedAt: now, expiresAt: now + 7 * 86_400_000 } });
     writeFileSync(file, text);
@@ -67,7 +71,13 @@ function setup() {
     return file;
   };
   // An empty HOME: neither CLI finds another host's config; ours reads only --config.
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    NO_COLOR: "1",
+  };
   const many = write("many.json", { servers: servers(SERVERS) });
   const one = write("one.json", { servers: servers(1) });
   const peerMany = write("mcporter-many.json", { mcpServers: servers(SERVERS) });
@@ -75,18 +85,63 @@ function setup() {
   // A large tool cache, as an afternoon of use leaves it (~800 KB), in a HOME of its own.
   const bigHome = join(dir, "big-home");
   const cacheKb = fillCache(join(bigHome, ".cache", "mcp-client", "tools"));
-  const bigEnv = { ...env, HOME: bigHome, XDG_CONFIG_HOME: join(bigHome, ".config"), XDG_CACHE_HOME: join(bigHome, ".cache") };
+  const bigEnv = {
+    ...env,
+    HOME: bigHome,
+    XDG_CONFIG_HOME: join(bigHome, ".config"),
+    XDG_CACHE_HOME: join(bigHome, ".cache"),
+  };
   const commands = [
-    { id: "ours-many", label: `mcp call, ${SERVERS} servers configured (Node 20)`, argv: [process.execPath, cli, "--config", many, ...call] },
-    { id: "ours-big-cache", label: `mcp call, ${SERVERS} servers, a ${CACHE_ENTRIES}-entry tool cache of ${cacheKb} KB (Node 20)`, argv: [process.execPath, cli, "--config", many, ...call], env: bigEnv },
-    { id: "ours-no-cache", label: `mcp call, ${SERVERS} servers, --no-cache (Node 20)`, argv: [process.execPath, cli, "--config", many, "--no-cache", ...call] },
-    { id: "ours-1", label: "mcp call, only that server configured (Node 20)", argv: [process.execPath, cli, "--config", one, ...call] },
-    { id: "ours-many-node24", label: `mcp call, ${SERVERS} servers configured (Node 24)`, argv: [node24, cli, "--config", many, ...call] },
-    { id: "mcporter-many", label: `mcporter 0.12.3 call, ${SERVERS} servers configured (Node 24)`, argv: [node24, mcporter, "--config", peerMany, ...call] },
-    { id: "version", label: "mcp --version (Node 20)", argv: [process.execPath, cli, "--version"], prints: /^\d+\.\d+\.\d+/ },
+    {
+      id: "ours-many",
+      label: `mcp call, ${SERVERS} servers configured (Node 20)`,
+      argv: [process.execPath, cli, "--config", many, ...call],
+    },
+    {
+      id: "ours-big-cache",
+      label: `mcp call, ${SERVERS} servers, a ${CACHE_ENTRIES}-entry tool cache of ${cacheKb} KB (Node 20)`,
+      argv: [process.execPath, cli, "--config", many, ...call],
+      env: bigEnv,
+    },
+    {
+      id: "ours-no-cache",
+      label: `mcp call, ${SERVERS} servers, --no-cache (Node 20)`,
+      argv: [process.execPath, cli, "--config", many, "--no-cache", ...call],
+    },
+    {
+      id: "ours-1",
+      label: "mcp call, only that server configured (Node 20)",
+      argv: [process.execPath, cli, "--config", one, ...call],
+    },
+    {
+      id: "ours-many-node24",
+      label: `mcp call, ${SERVERS} servers configured (Node 24)`,
+      argv: [node24, cli, "--config", many, ...call],
+    },
+    {
+      id: "mcporter-many",
+      label: `mcporter 0.12.3 call, ${SERVERS} servers configured (Node 24)`,
+      argv: [node24, mcporter, "--config", peerMany, ...call],
+    },
+    {
+      id: "version",
+      label: "mcp --version (Node 20)",
+      argv: [process.execPath, cli, "--version"],
+      prints: /^\d+\.\d+\.\d+/,
+    },
     { id: "node", label: "node -e 0 (Node 20)", argv: [process.execPath, "-e", "0"], prints: /^$/ },
-    { id: "version-node24", label: "mcp --version (Node 24)", argv: [node24, cli, "--version"], prints: /^\d+\.\d+\.\d+/ },
-    { id: "mcporter-version", label: "mcporter 0.12.3 --version (Node 24)", argv: [node24, mcporter, "--version"], prints: /\d+\.\d+\.\d+/ },
+    {
+      id: "version-node24",
+      label: "mcp --version (Node 24)",
+      argv: [node24, cli, "--version"],
+      prints: /^\d+\.\d+\.\d+/,
+    },
+    {
+      id: "mcporter-version",
+      label: "mcporter 0.12.3 --version (Node 24)",
+      argv: [node24, mcporter, "--version"],
+      prints: /\d+\.\d+\.\d+/,
+    },
     { id: "node24", label: "node -e 0 (Node 24)", argv: [node24, "-e", "0"], prints: /^$/ },
   ];
   return { dir, env, commands };
@@ -96,7 +151,8 @@ function runOnce(command, env, cwd) {
   const started = performance.now();
   const run = spawnSync(command.argv[0], command.argv.slice(1), { env, cwd, encoding: "utf8", timeout: 60_000 });
   const ms = performance.now() - started;
-  if (run.status !== 0 || !(command.prints ? command.prints.test(run.stdout.trim()) : run.stdout.includes("hi"))) throw new Error(`${command.label} failed (exit ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0 || !(command.prints ? command.prints.test(run.stdout.trim()) : run.stdout.includes("hi")))
+    throw new Error(`${command.label} failed (exit ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
   return ms;
 }
 
@@ -112,7 +168,18 @@ export function measure(args) {
         if (round >= args.warmups) samples[command.id].push(ms);
       }
     }
-    return { commands: commands.map((c) => ({ id: c.id, label: c.label, ms: median(samples[c.id]), min: Math.min(...samples[c.id]), max: Math.max(...samples[c.id]) })), runs: args.runs, warmups: args.warmups, servers: SERVERS };
+    return {
+      commands: commands.map((c) => ({
+        id: c.id,
+        label: c.label,
+        ms: median(samples[c.id]),
+        min: Math.min(...samples[c.id]),
+        max: Math.max(...samples[c.id]),
+      })),
+      runs: args.runs,
+      warmups: args.warmups,
+      servers: SERVERS,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,4 +10,6 @@ export const cli = join(root, "apps/cli/dist/bin.js");
 const binaries = join(root, "tools/runtimes/binaries/node_modules");
 export const node24 = join(binaries, "node24/bin/node");
 export const mcporter = join(binaries, "mcporter/dist/cli.js");
-export const everything = createRequire(join(root, "apps/cli/package.json")).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+export const everything = createRequire(join(root, "apps/cli/package.json")).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);

@@ -15,12 +15,12 @@ import { parseBenchArgs, printSection } from "./bench-args.mjs";
 import { cli, everything, mcporter, node24 } from "./cli-paths.mjs";
 import { median } from "./scenarios.mjs";
 
-
 function run(argv, env, cwd, expect) {
   const started = performance.now();
   const done = spawnSync(argv[0], argv.slice(1), { env, cwd, encoding: "utf8", timeout: 60_000 });
   const ms = performance.now() - started;
-  if (done.status !== 0 || (expect && !done.stdout.includes(expect))) throw new Error(`${argv.join(" ")} failed (exit ${done.status ?? done.signal}):\n${done.stdout}\n${done.stderr}`);
+  if (done.status !== 0 || (expect && !done.stdout.includes(expect)))
+    throw new Error(`${argv.join(" ")} failed (exit ${done.status ?? done.signal}):\n${done.stdout}\n${done.stderr}`);
   return ms;
 }
 
@@ -28,7 +28,13 @@ export function measure(args) {
   const dir = mkdtempSync(join(tmpdir(), "mcp-daemon-latency-"));
   const home = join(dir, "home");
   mkdirSync(home);
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    NO_COLOR: "1",
+  };
   const server = { command: process.execPath, args: [everything, "stdio"] };
   const ours = join(dir, "one.json");
   writeFileSync(ours, JSON.stringify({ servers: { srv: server } }));
@@ -37,10 +43,26 @@ export function measure(args) {
   const call = ["call", "srv.echo", "message=hi"];
   const cold = [process.execPath, cli, "--config", ours, ...call];
   const commands = [
-    { id: "startup", label: "`mcp --version`: the CLI's own start-up", argv: [process.execPath, cli, "--version"], expect: "" },
-    { id: "cold", label: "`mcp call`, no daemon: the server starts", argv: cold, expect: "hi", env: { ...env, MCP_NO_DAEMON: "1" } },
+    {
+      id: "startup",
+      label: "`mcp --version`: the CLI's own start-up",
+      argv: [process.execPath, cli, "--version"],
+      expect: "",
+    },
+    {
+      id: "cold",
+      label: "`mcp call`, no daemon: the server starts",
+      argv: cold,
+      expect: "hi",
+      env: { ...env, MCP_NO_DAEMON: "1" },
+    },
     { id: "daemon", label: "`mcp call` through `mcp daemon`", argv: cold, expect: "hi" },
-    { id: "mcporter", label: "`mcporter call` through its keep-alive daemon (Node 24)", argv: [node24, mcporter, "--config", theirs, ...call], expect: "hi" },
+    {
+      id: "mcporter",
+      label: "`mcporter call` through its keep-alive daemon (Node 24)",
+      argv: [node24, mcporter, "--config", theirs, ...call],
+      expect: "hi",
+    },
   ];
   try {
     run([process.execPath, cli, "daemon", "start"], env, dir);
@@ -53,7 +75,17 @@ export function measure(args) {
         if (round >= args.warmups) samples[command.id].push(ms);
       }
     }
-    return { commands: commands.map((c) => ({ id: c.id, label: c.label, ms: median(samples[c.id]), min: Math.min(...samples[c.id]), max: Math.max(...samples[c.id]) })), runs: args.runs, warmups: args.warmups };
+    return {
+      commands: commands.map((c) => ({
+        id: c.id,
+        label: c.label,
+        ms: median(samples[c.id]),
+        min: Math.min(...samples[c.id]),
+        max: Math.max(...samples[c.id]),
+      })),
+      runs: args.runs,
+      warmups: args.warmups,
+    };
   } finally {
     spawnSync(process.execPath, [cli, "daemon", "stop"], { env, cwd: dir });
     spawnSync(node24, [mcporter, "--config", theirs, "daemon", "stop"], { env, cwd: dir });

@@ -42,7 +42,9 @@ export async function bundleCode(contents, options = {}) {
     platform: "node",
     target: "node20",
     // CommonJS packages inside an ESM bundle (undici) call require() for Node's built-ins.
-    banner: { js: 'import { createRequire as __mcpCreateRequire } from "node:module"; const require = __mcpCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __mcpCreateRequire } from "node:module"; const require = __mcpCreateRequire(import.meta.url);',
+    },
     write: false,
     logLevel: "silent",
   });
@@ -70,7 +72,11 @@ export async function bundleSize(impl) {
   // The same bundle with undici left to the installed package: our own code alone (the SDKs use
   // Node's built-in fetch and bundle no HTTP client, so theirs does not change).
   const own = await bundleCode(ENTRIES[impl], { external: ["undici"] });
-  return { minBytes: code.byteLength, gzipBytes: gzipSync(code, { level: 9 }).byteLength, ownGzipBytes: gzipSync(own, { level: 9 }).byteLength };
+  return {
+    minBytes: code.byteLength,
+    gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+    ownGzipBytes: gzipSync(own, { level: 9 }).byteLength,
+  };
 }
 
 function dirSize(dir) {
@@ -98,7 +104,13 @@ function findPackage(name, from) {
 /** A workspace package installs as its packed files; a registry package as the folder it unpacked to. */
 function installedBytes(dir) {
   if (dir.split(sep).includes("node_modules")) return dirSize(dir);
-  const [pack] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const [pack] = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  );
   return pack.unpackedSize;
 }
 
@@ -122,11 +134,15 @@ export function installedTree(impl) {
 /** Both footprint figures of one implementation. */
 export async function footprint(impl) {
   const tree = installedTree(impl);
-  return { ...(await bundleSize(impl)), ...(await browserBundleSize(impl)), installedBytes: tree.bytes, packages: tree.packages };
+  return {
+    ...(await bundleSize(impl)),
+    ...(await browserBundleSize(impl)),
+    installedBytes: tree.bytes,
+    packages: tree.packages,
+  };
 }
 
 // Lets tests and the bench reach the package versions measured.
 export function versionOf(name) {
   return JSON.parse(readFileSync(join(findPackage(name, here), "package.json"), "utf8")).version;
 }
-

@@ -20,7 +20,9 @@ async function perCall(check) {
 }
 
 const rows = [];
-const tokens = new Map(Array.from({ length: 10 }, (_, i) => [`static-token-${i}-0123456789abcdef`, { id: String(i), name: `c${i}` }]));
+const tokens = new Map(
+  Array.from({ length: 10 }, (_, i) => [`static-token-${i}-0123456789abcdef`, { id: String(i), name: `c${i}` }]),
+);
 const staticCheck = bearerTokens(tokens);
 const last = request("static-token-9-0123456789abcdef");
 rows.push(["static token (10 callers, the last matches)", "-", (await perCall(() => staticCheck(last))).toFixed(2)]);
@@ -34,12 +36,22 @@ for (const alg of ["ES256", "RS256"]) {
     const caller = await auth.authenticate(token);
     const first = performance.now() - start;
     if (!caller) throw new Error("the token was refused");
-    rows.push([`JWT ${alg}, a token seen before`, `${first.toFixed(1)} ms (metadata + keys fetched, jose loaded)`, (await perCall(() => auth.authenticate(token))).toFixed(2)]);
+    rows.push([
+      `JWT ${alg}, a token seen before`,
+      `${first.toFixed(1)} ms (metadata + keys fetched, jose loaded)`,
+      (await perCall(() => auth.authenticate(token))).toFixed(2),
+    ]);
     // A new token each time: its signature checked (the keys cached).
-    const fresh = await Promise.all(Array.from({ length: FRESH }, () => idp.clientToken("bench", RESOURCE, "mcp:tools").then(request)));
+    const fresh = await Promise.all(
+      Array.from({ length: FRESH }, () => idp.clientToken("bench", RESOURCE, "mcp:tools").then(request)),
+    );
     const started = performance.now();
     for (const t of fresh) await auth.authenticate(t);
-    rows.push([`JWT ${alg}, a new token (signature checked)`, "-", (((performance.now() - started) * 1000) / FRESH).toFixed(2)]);
+    rows.push([
+      `JWT ${alg}, a new token (signature checked)`,
+      "-",
+      (((performance.now() - started) * 1000) / FRESH).toFixed(2),
+    ]);
   } finally {
     await idp.stop();
   }

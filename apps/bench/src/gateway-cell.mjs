@@ -17,28 +17,43 @@ let replica;
 try {
   const config = join(dir, "config.json");
   writeFileSync(config, JSON.stringify({ servers: { up: { type: "http", url: upstream } } }));
-  const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, NO_COLOR: "1" };
+  const env = {
+    ...process.env,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, ".config"),
+    XDG_CACHE_HOME: join(dir, ".cache"),
+    MCP_SERVE_TOKEN: TOKEN,
+    NO_COLOR: "1",
+  };
   replica = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http"], env, /^\{/);
   const url = `${JSON.parse(replica.line).url}/up`;
-  const connection = await connectToServer("gateway", { type: "http", url, headers: { authorization: `Bearer ${TOKEN}` } });
+  const connection = await connectToServer("gateway", {
+    type: "http",
+    url,
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   const call = async () => {
     const result = await callTool(connection, "echo", { text: "hi" });
     if (result.content[0]?.text !== "hi") throw new Error(`wrong answer: ${JSON.stringify(result)}`);
   };
   const warm = performance.now() + 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < warm) await call();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < warm) await call();
+    }),
+  );
   const latencies = [];
   const began = performance.now();
   const deadline = began + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      await call();
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t = performance.now();
+        await call();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   const rate = latencies.length / ((performance.now() - began) / 1000);
   await connection.transport.close();
   process.stdout.write(`${JSON.stringify({ rate, p50: median(latencies) })}\n`);

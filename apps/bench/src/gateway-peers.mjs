@@ -21,13 +21,30 @@ export const PEER_VERSIONS = {
   "mcp-proxy": JSON.parse(readFileSync(require.resolve("mcp-proxy/package.json"), "utf8")).version,
   supergateway: JSON.parse(readFileSync(require.resolve("supergateway/package.json"), "utf8")).version,
   // The SDK's exports map no package.json: take the one above its resolved entry.
-  sdk: JSON.parse(readFileSync(require.resolve("@modelcontextprotocol/sdk/client/index.js").replace(/(node_modules\/@modelcontextprotocol\/sdk\/).*$/, "$1package.json"), "utf8")).version,
+  sdk: JSON.parse(
+    readFileSync(
+      require
+        .resolve("@modelcontextprotocol/sdk/client/index.js")
+        .replace(/(node_modules\/@modelcontextprotocol\/sdk\/).*$/, "$1package.json"),
+      "utf8",
+    ),
+  ).version,
 };
 
 /** The stdio upstreams: the bench's echo server (the least a server does) and server-everything (a real one, official SDK). */
 export const PEER_UPSTREAMS = [
-  { id: "echo", label: "echo server (stdio)", command: [stdioEcho], tool: { name: "echo", args: { text: "hi" }, answer: "hi" } },
-  { id: "everything", label: "server-everything (stdio)", command: [everything, "stdio"], tool: { name: "echo", args: { message: "hi" }, answer: "Echo: hi" } },
+  {
+    id: "echo",
+    label: "echo server (stdio)",
+    command: [stdioEcho],
+    tool: { name: "echo", args: { text: "hi" }, answer: "hi" },
+  },
+  {
+    id: "everything",
+    label: "server-everything (stdio)",
+    command: [everything, "stdio"],
+    tool: { name: "echo", args: { message: "hi" }, answer: "Echo: hi" },
+  },
 ];
 export const GATEWAYS = ["direct", "ours", "mcp-proxy", "supergateway"];
 
@@ -90,21 +107,45 @@ export async function startGateway(gateway, upstream, dir, token) {
     const { join } = await import("node:path");
     const config = join(dir, `peers-${upstream.id}.json`);
     writeFileSync(config, JSON.stringify({ servers: { up: { command: process.execPath, args: upstreamArgs } } }));
-    const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: token, NO_COLOR: "1" };
+    const env = {
+      ...process.env,
+      HOME: dir,
+      XDG_CONFIG_HOME: join(dir, ".config"),
+      XDG_CACHE_HOME: join(dir, ".cache"),
+      MCP_SERVE_TOKEN: token,
+      NO_COLOR: "1",
+    };
     started = await launch([cli, "--json", "--config", config, "serve", "--http"], env, /^(\{.*\})$/m);
     url = `${JSON.parse(started.match[1]).url}/up`;
     headers = { authorization: `Bearer ${token}` };
   } else if (gateway === "mcp-proxy") {
     // Its documented default mode (SSE and Streamable HTTP, stateful sessions, event store on), bound to loopback.
     const port = await freePort();
-    started = await launch([mcpProxyBin, "--host", "127.0.0.1", "--port", String(port), "--", process.execPath, ...upstreamArgs], process.env, /starting server on port/);
+    started = await launch(
+      [mcpProxyBin, "--host", "127.0.0.1", "--port", String(port), "--", process.execPath, ...upstreamArgs],
+      process.env,
+      /starting server on port/,
+    );
     await acceptsOn(port);
     url = `http://127.0.0.1:${port}/mcp`;
   } else {
     // stdio → Streamable HTTP, --stateful (a session keeps its upstream process; stateless spawns one per request).
     const port = await freePort();
     const command = [process.execPath, ...upstreamArgs].map((a) => JSON.stringify(a)).join(" ");
-    started = await launch([supergatewayBin, "--stdio", command, "--outputTransport", "streamableHttp", "--stateful", "--port", String(port)], process.env, /Listening on port/);
+    started = await launch(
+      [
+        supergatewayBin,
+        "--stdio",
+        command,
+        "--outputTransport",
+        "streamableHttp",
+        "--stateful",
+        "--port",
+        String(port),
+      ],
+      process.env,
+      /Listening on port/,
+    );
     url = `http://127.0.0.1:${port}/mcp`;
   }
   const { child } = started;
@@ -137,7 +178,7 @@ export function treeUsage(pid) {
     }
   }
   const tree = new Set([pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [child, parent] of parents) if (tree.has(parent) && !tree.has(child)) (tree.add(child), (grew = true));
   }
@@ -145,7 +186,7 @@ export function treeUsage(pid) {
   let pages = 0;
   for (const p of tree) {
     const s = stats.get(p);
-    if (s) (ticks += s.cpuTicks), (pages += s.rssPages);
+    if (s) ((ticks += s.cpuTicks), (pages += s.rssPages));
   }
   // Linux: 100 clock ticks per second and 4 KiB pages on every machine this runs on.
   return { cpuMs: ticks * 10, rssMb: (pages * 4096) / 1024 / 1024 };
@@ -167,7 +208,8 @@ async function openClient(gateway, upstream, running) {
   const { name, args, answer } = upstream.tool;
   const call = async () => {
     const result = await client.callTool({ name, arguments: args });
-    if (result.content?.[0]?.text !== answer) throw new Error(`${gateway}: wrong answer ${JSON.stringify(result).slice(0, 300)}`);
+    if (result.content?.[0]?.text !== answer)
+      throw new Error(`${gateway}: wrong answer ${JSON.stringify(result).slice(0, 300)}`);
   };
   const close = async () => {
     if (gateway !== "direct") await transport.terminateSession().catch(() => {});
@@ -229,14 +271,23 @@ export async function measurePeers(options, dir, token, log = () => {}) {
         for (const gateway of order) {
           const sample = await measureRound(gateway, upstream, running[gateway], options);
           if (round > 0) samples[gateway].push(sample);
-          log(`  ${upstream.id} ${gateway.padEnd(12)} ${round === 0 ? "(warm-up) " : ""}seq ${sample.seqRate.toFixed(0)}/s p50 ${sample.p50.toFixed(2)} ms, ${options.concurrency} callers ${sample.parRate.toFixed(0)}/s${sample.rssMb ? `, ${sample.rssMb.toFixed(0)} MB, ${sample.cpuUsPerCall.toFixed(0)} µs CPU/call` : ""}`);
+          log(
+            `  ${upstream.id} ${gateway.padEnd(12)} ${round === 0 ? "(warm-up) " : ""}seq ${sample.seqRate.toFixed(0)}/s p50 ${sample.p50.toFixed(2)} ms, ${options.concurrency} callers ${sample.parRate.toFixed(0)}/s${sample.rssMb ? `, ${sample.rssMb.toFixed(0)} MB, ${sample.cpuUsPerCall.toFixed(0)} µs CPU/call` : ""}`,
+          );
         }
       }
       const cells = {};
       for (const gateway of GATEWAYS) {
         const s = samples[gateway];
         const m = (key) => (s[0][key] === undefined ? undefined : median(s.map((x) => x[key])));
-        cells[gateway] = { seqRate: m("seqRate"), p50: m("p50"), p99: m("p99"), parRate: m("parRate"), rssMb: m("rssMb"), cpuUsPerCall: m("cpuUsPerCall") };
+        cells[gateway] = {
+          seqRate: m("seqRate"),
+          p50: m("p50"),
+          p99: m("p99"),
+          parRate: m("parRate"),
+          rssMb: m("rssMb"),
+          cpuUsPerCall: m("cpuUsPerCall"),
+        };
       }
       rows.push({ upstream: upstream.label, cells });
     } finally {
@@ -264,17 +315,31 @@ export function renderPeers(result) {
   for (const row of result.rows) {
     for (const g of GATEWAYS) {
       const c = row.cells[g];
-      lines.push(`| ${row.upstream} | ${g} | ${n(c.seqRate)} | ${ms(c.p50)} | ${ms(c.p99)} | ${n(c.parRate)} | ${c.rssMb === undefined ? "–" : n(c.rssMb)} | ${c.cpuUsPerCall === undefined ? "–" : n(c.cpuUsPerCall)} |`);
+      lines.push(
+        `| ${row.upstream} | ${g} | ${n(c.seqRate)} | ${ms(c.p50)} | ${ms(c.p99)} | ${n(c.parRate)} | ${c.rssMb === undefined ? "–" : n(c.rssMb)} | ${c.cpuUsPerCall === undefined ? "–" : n(c.cpuUsPerCall)} |`,
+      );
     }
   }
-  lines.push("", "Ours as a ratio (throughput: ours ÷ other, higher is better; p50, p99, RSS and CPU: ours ÷ other, lower is better):", "", "| upstream | ours ÷ | sequential | p50 | p99 | concurrent | RSS | CPU per call |", "|---|---|---:|---:|---:|---:|---:|---:|");
+  lines.push(
+    "",
+    "Ours as a ratio (throughput: ours ÷ other, higher is better; p50, p99, RSS and CPU: ours ÷ other, lower is better):",
+    "",
+    "| upstream | ours ÷ | sequential | p50 | p99 | concurrent | RSS | CPU per call |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+  );
   for (const row of result.rows) {
     const o = row.cells.ours;
     for (const g of GATEWAYS.filter((x) => x !== "ours")) {
       const c = row.cells[g];
-      lines.push(`| ${row.upstream} | ${g} | ${r(o.seqRate, c.seqRate)} | ${r(o.p50, c.p50)} | ${r(o.p99, c.p99)} | ${r(o.parRate, c.parRate)} | ${r(o.rssMb, c.rssMb)} | ${r(o.cpuUsPerCall, c.cpuUsPerCall)} |`);
+      lines.push(
+        `| ${row.upstream} | ${g} | ${r(o.seqRate, c.seqRate)} | ${r(o.p50, c.p50)} | ${r(o.p99, c.p99)} | ${r(o.parRate, c.parRate)} | ${r(o.rssMb, c.rssMb)} | ${r(o.cpuUsPerCall, c.cpuUsPerCall)} |`,
+      );
     }
   }
-  lines.push("", "Reproduce: `npx -y pnpm@10.34.9 bench:gateway` (`-- --write` rewrites this section; `--peer-rounds N`, `--peer-seq N`).", "<!-- gateway-peers:end -->");
+  lines.push(
+    "",
+    "Reproduce: `npx -y pnpm@10.34.9 bench:gateway` (`-- --write` rewrites this section; `--peer-rounds N`, `--peer-seq N`).",
+    "<!-- gateway-peers:end -->",
+  );
   return lines.join("\n");
 }

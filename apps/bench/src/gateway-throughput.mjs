@@ -43,7 +43,9 @@ export function start(command, args, env, ready) {
 
 /** Calls per second with `concurrency` calls of `tool` in flight, spread over the URLs. */
 async function throughput(urls, headers, args, tool) {
-  const connections = await Promise.all(urls.map((url, i) => connectToServer(`target${i}`, { type: "http", url, headers })));
+  const connections = await Promise.all(
+    urls.map((url, i) => connectToServer(`target${i}`, { type: "http", url, headers })),
+  );
   const deadline = performance.now() + args.seconds * 1000;
   let calls = 0;
   // Warm-up: a second of calls, not counted.
@@ -88,7 +90,11 @@ async function latency(url, headers, tool, count = 1000) {
 /** The upstream servers: the bench's echo server (the least a server does) and server-everything (a real one, on the official SDK). */
 const UPSTREAMS = [
   { id: "echo", label: "the bench's echo server", tool: { args: { text: "hi" }, answer: "hi" } },
-  { id: "everything", label: "server-everything (Streamable HTTP, official SDK 1.x)", tool: { args: { message: "hi" }, answer: "Echo: hi" } },
+  {
+    id: "everything",
+    label: "server-everything (Streamable HTTP, official SDK 1.x)",
+    tool: { args: { message: "hi" }, answer: "Echo: hi" },
+  },
 ];
 
 export async function measure(args) {
@@ -114,10 +120,23 @@ export async function measure(args) {
       const config = join(dir, `${kind.id}.json`);
       writeFileSync(config, JSON.stringify({ servers: { up: { type: "http", url: upstream } } }));
       // The replicas' key for the upstream OAuth tokens they would keep in Redis (none here; the key is required).
-      const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_CACHE_HOME: join(dir, ".cache"), MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: REDIS_KEY, NO_COLOR: "1" };
+      const env = {
+        ...process.env,
+        HOME: dir,
+        XDG_CONFIG_HOME: join(dir, ".config"),
+        XDG_CACHE_HOME: join(dir, ".cache"),
+        MCP_SERVE_TOKEN: TOKEN,
+        MCP_REDIS_KEY: REDIS_KEY,
+        NO_COLOR: "1",
+      };
       const running = [];
       const replica = async (extra = []) => {
-        const started = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http", ...extra], env, /^\{/);
+        const started = await start(
+          process.execPath,
+          [cli, "--json", "--config", config, "serve", "--http", ...extra],
+          env,
+          /^\{/,
+        );
         running.push(started.child);
         return `${JSON.parse(started.line).url}/up`;
       };
@@ -128,7 +147,12 @@ export async function measure(args) {
       const one = await throughput([front], headers, args, kind.tool);
       const oneP50 = await latency(front, headers, kind.tool);
       for (const child of running.splice(0)) child.kill("SIGTERM");
-      const two = await throughput([await replica(["--redis", redis.url]), await replica(["--redis", redis.url])], headers, args, kind.tool);
+      const two = await throughput(
+        [await replica(["--redis", redis.url]), await replica(["--redis", redis.url])],
+        headers,
+        args,
+        kind.tool,
+      );
       for (const child of running.splice(0)) child.kill("SIGTERM");
       rows.push({ upstream: kind.label, direct, one, two, directP50, oneP50 });
     }
@@ -155,13 +179,18 @@ export function renderSection(result) {
     "",
     "| upstream server | directly (calls/s) | 1 replica (calls/s) | cost | 2 replicas (calls/s) | cost |",
     "|---|---:|---:|---:|---:|---:|",
-    ...result.rows.map((r) => `| ${r.upstream} | ${n(r.direct)} | ${n(r.one)} | ${cost(r.one, r.direct)} | ${n(r.two)} | ${cost(r.two, r.direct)} |`),
+    ...result.rows.map(
+      (r) =>
+        `| ${r.upstream} | ${n(r.direct)} | ${n(r.one)} | ${cost(r.one, r.direct)} | ${n(r.two)} | ${cost(r.two, r.direct)} |`,
+    ),
     "",
     "One caller, one call after another (1,000 calls after 100 of warm-up): the median time of a call.",
     "",
     "| upstream server | directly (ms) | through 1 replica (ms) | added (ms) |",
     "|---|---:|---:|---:|",
-    ...result.rows.map((r) => `| ${r.upstream} | ${ms(r.directP50)} | ${ms(r.oneP50)} | ${ms(r.oneP50 - r.directP50)} |`),
+    ...result.rows.map(
+      (r) => `| ${r.upstream} | ${ms(r.directP50)} | ${ms(r.oneP50)} | ${ms(r.oneP50 - r.directP50)} |`,
+    ),
     "",
     `- Targets: through one replica at least 0.3x direct throughput on the echo server, which does almost nothing (${(echo.one / echo.direct).toFixed(2)}x: ${met(echo.one / echo.direct >= 0.3)}), and at least 0.7x on server-everything (${(real.one / real.direct).toFixed(2)}x: ${met(real.one / real.direct >= 0.7)}); at most 1 ms added to a call's median (${ms(echo.oneP50 - echo.directP50)} ms on the echo server: ${met(echo.oneP50 - echo.directP50 <= 1)}; ${ms(real.oneP50 - real.directP50)} ms on server-everything: ${met(real.oneP50 - real.directP50 <= 1)}).`,
     "- A plain 2026-07-28 `tools/call` (no progress, logs or questions asked for: what these callers send) takes the gateway's fast path, which answers byte for byte as the official SDK v2 server would without its per-request pipeline; anything else goes through that server. Each gateway call is still a whole HTTP exchange in and a whole client exchange upstream, so against the echo server the gateway process does about as much work per call as caller and upstream together. On two shared cores a second replica adds no cores, only a second process.",
@@ -175,12 +204,22 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // --smoke skips the peers; --peers-only runs only them.
   const argv = process.argv.slice(2);
   const peersOnly = argv.includes("--peers-only");
-  const args = parseBenchArgs(argv.filter((a) => a !== "--peers-only"), { seconds: 5, concurrency: 32, "peer-rounds": 3, "peer-seq": 500, "peer-seconds": 3 }, { seconds: 1, "peer-rounds": 0 });
+  const args = parseBenchArgs(
+    argv.filter((a) => a !== "--peers-only"),
+    { seconds: 5, concurrency: 32, "peer-rounds": 3, "peer-seq": 500, "peer-seconds": 3 },
+    { seconds: 1, "peer-rounds": 0 },
+  );
   if (!peersOnly) printSection(renderSection(await measure(args)), args.write, "Gateway throughput");
   if (args["peer-rounds"] >= 1) {
     const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-peers-"));
     try {
-      const options = { rounds: args["peer-rounds"], seq: args["peer-seq"], seconds: args["peer-seconds"], concurrency: args.concurrency, warm: 100 };
+      const options = {
+        rounds: args["peer-rounds"],
+        seq: args["peer-seq"],
+        seconds: args["peer-seconds"],
+        concurrency: args.concurrency,
+        warm: 100,
+      };
       const result = await measurePeers(options, dir, TOKEN, (line) => process.stderr.write(`${line}\n`));
       printSection(renderPeers(result), args.write, "Gateways side by side");
     } finally {

@@ -11,7 +11,10 @@ const clientInfo = { name: "mcp-bench", version: "1.0.0" };
 
 async function openOurs(target) {
   const { connectToServer, callTool, disconnectServer } = await import("@mcp/client");
-  const config = target.kind === "stdio" ? { command: target.command, args: target.args } : { type: "http", url: target.url, fallbackToSse: false };
+  const config =
+    target.kind === "stdio"
+      ? { command: target.command, args: target.args }
+      : { type: "http", url: target.url, fallbackToSse: false };
   const connection = await connectToServer("bench", config, { timeout: CALL_TIMEOUT });
   return {
     call: (name, args) => callTool(connection, name, args, { timeout: CALL_TIMEOUT }),
@@ -38,7 +41,10 @@ async function openOursManager(target) {
   const { join } = await import("node:path");
   const cacheDir = mkdtempSync(join(tmpdir(), "mcp-bench-manager-"));
   const manager = new MCPManager({ cacheDir, connect: { timeout: CALL_TIMEOUT } });
-  const config = target.kind === "stdio" ? { command: target.command, args: target.args } : { type: "http", url: target.url, fallbackToSse: false };
+  const config =
+    target.kind === "stdio"
+      ? { command: target.command, args: target.args }
+      : { type: "http", url: target.url, fallbackToSse: false };
   const { tools, errors } = await manager.connectServers({ bench: config });
   if (errors.size > 0) throw new Error([...errors.values()].join("; "));
   const byName = new Map(tools.map((tool) => [tool.toolName, tool]));
@@ -118,10 +124,14 @@ function openRawStdio(target) {
       pending.set(id, (m) => (m.error ? reject(new Error(m.error.message)) : resolve(m.result)));
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
-  return handshake(request, () => {
-    child.stdin.end();
-    return new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
-  }, (line) => child.stdin.write(`${line}\n`));
+  return handshake(
+    request,
+    () => {
+      child.stdin.end();
+      return new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
+    },
+    (line) => child.stdin.write(`${line}\n`),
+  );
 }
 
 /**
@@ -132,7 +142,9 @@ function rawRequest(post) {
   let nextId = 0;
   return async (method, params) => {
     const { type, text } = await post(JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }));
-    const json = type.startsWith("text/event-stream") ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n")) : text;
+    const json = type.startsWith("text/event-stream")
+      ? text.slice(text.indexOf("data: ") + 6, text.lastIndexOf("\n\n"))
+      : text;
     const message = JSON.parse(json);
     if (message.error) throw new Error(message.error.message);
     return message.result;
@@ -146,18 +158,38 @@ function openRawHttp(target) {
   const post = (body) =>
     new Promise((resolve, reject) => {
       const req = http.request(
-        { agent, host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(body) } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
         (res) => {
           const chunks = [];
           res.on("data", (c) => chunks.push(c));
-          res.on("end", () => resolve({ type: res.headers["content-type"] ?? "", text: chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8") }));
+          res.on("end", () =>
+            resolve({
+              type: res.headers["content-type"] ?? "",
+              text: chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
           res.on("error", reject);
         },
       );
       req.on("error", reject);
       req.end(body);
     });
-  return handshake(rawRequest(post), async () => agent.destroy(), (line) => post(line));
+  return handshake(
+    rawRequest(post),
+    async () => agent.destroy(),
+    (line) => post(line),
+  );
 }
 
 /**
@@ -170,10 +202,19 @@ async function openRawUndici(target) {
   const url = new URL(target.url);
   const pool = new Pool(url.origin, { connections: 64 });
   const post = async (body) => {
-    const { headers, body: stream } = await pool.request({ path: url.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+    const { headers, body: stream } = await pool.request({
+      path: url.pathname,
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+    });
     return { type: headers["content-type"] ?? "", text: await stream.text() };
   };
-  return handshake(rawRequest(post), () => pool.destroy(), (line) => post(line));
+  return handshake(
+    rawRequest(post),
+    () => pool.destroy(),
+    (line) => post(line),
+  );
 }
 
 async function handshake(request, close, notify) {
@@ -196,5 +237,9 @@ export const IMPLS = {
   raw: { label: "raw limit", open: openRaw },
   undici: { label: "raw undici", open: openRawUndici, httpOnly: true },
   // No client: the echo server fed pre-built requests (src/server-bound.mjs); the worker runs it.
-  bound: { label: "server-bound", open: () => Promise.reject(new Error("server-bound has no client")), serverBound: true },
+  bound: {
+    label: "server-bound",
+    open: () => Promise.reject(new Error("server-bound has no client")),
+    serverBound: true,
+  },
 };

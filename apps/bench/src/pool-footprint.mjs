@@ -40,19 +40,55 @@ const packages = {
 const servers = {};
 for (const [name, [pkg, rest, tool]] of Object.entries(packages)) {
   const env = name === "memory" ? { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } : undefined;
-  servers[name] = { command: process.execPath, args: [resolveIn(`${pkg}/dist/index.js`), ...rest], cwd: apps, ...(env ? { env } : {}), tool };
-  servers[`npx-${name}`] = { command: "npx", args: ["--offline", "-y", pkg, ...rest], cwd: apps, ...(env ? { env } : {}), tool };
+  servers[name] = {
+    command: process.execPath,
+    args: [resolveIn(`${pkg}/dist/index.js`), ...rest],
+    cwd: apps,
+    ...(env ? { env } : {}),
+    tool,
+  };
+  servers[`npx-${name}`] = {
+    command: "npx",
+    args: ["--offline", "-y", pkg, ...rest],
+    cwd: apps,
+    ...(env ? { env } : {}),
+    tool,
+  };
 }
-writeFileSync(join(home, ".config", "mcp-client", "mcp-client.json"), JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(servers).map(([name, { tool: _tool, ...config }]) => [name, config])) }));
-const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1", MCP_POOL_IDLE_MS: "600000" };
+writeFileSync(
+  join(home, ".config", "mcp-client", "mcp-client.json"),
+  JSON.stringify({
+    mcpServers: Object.fromEntries(Object.entries(servers).map(([name, { tool: _tool, ...config }]) => [name, config])),
+  }),
+);
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, ".config"),
+  XDG_CACHE_HOME: join(home, ".cache"),
+  NO_COLOR: "1",
+  MCP_POOL_IDLE_MS: "600000",
+};
 const mcp = (...words) => spawnSync(process.execPath, [cli, ...words], { env, cwd: dir, encoding: "utf8" });
 
 /** A host session on `name`: direct (the server's own command) or pooled (the shim). */
 async function open(name, pooled) {
   const server = servers[name];
   const transport = pooled
-    ? new StdioClientTransport({ command: process.execPath, args: [cli, "daemon", "stdio", name], env, cwd: dir, stderr: "ignore" })
-    : new StdioClientTransport({ command: server.command, args: server.args, env: { ...env, ...server.env }, cwd: server.cwd, stderr: "ignore" });
+    ? new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "daemon", "stdio", name],
+        env,
+        cwd: dir,
+        stderr: "ignore",
+      })
+    : new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        env: { ...env, ...server.env },
+        cwd: server.cwd,
+        stderr: "ignore",
+      });
   const client = new Client({ name: "bench-host", version: "1.0.0" });
   await client.connect(transport);
   return { client, pid: transport.pid, name };
@@ -73,12 +109,24 @@ async function footprint(pooled, names) {
   const rows = [];
   if (!pooled) {
     const trees = sessions.map((session) => processTree(session.pid));
-    rows.push({ what: "servers", processes: sum(trees.map((t) => t.length)), rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)) });
+    rows.push({
+      what: "servers",
+      processes: sum(trees.map((t) => t.length)),
+      rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)),
+    });
   } else {
     const ps = JSON.parse(mcp("--json", "ps").stdout);
     const daemon = JSON.parse(mcp("--json", "daemon", "status").stdout).pid;
-    rows.push({ what: "servers (in the pool)", processes: sum(ps.servers.map((s) => processTree(s.pid).length)), rss: sum(ps.servers.map((s) => s.rssBytes ?? 0)) });
-    rows.push({ what: "shims (one per session and server)", processes: sessions.length, rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)) });
+    rows.push({
+      what: "servers (in the pool)",
+      processes: sum(ps.servers.map((s) => processTree(s.pid).length)),
+      rss: sum(ps.servers.map((s) => s.rssBytes ?? 0)),
+    });
+    rows.push({
+      what: "shims (one per session and server)",
+      processes: sessions.length,
+      rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)),
+    });
     // The pool's servers are the daemon's children: its own memory is its tree's less theirs.
     const servedRss = sum(ps.servers.map((s) => s.rssBytes ?? 0));
     rows.push({ what: "the daemon (itself)", processes: 1, rss: (rssOf(daemon) ?? 0) - servedRss });
@@ -130,7 +178,10 @@ pooled ÷ direct RSS: **${(p.rss / d.rss).toFixed(2)}×**`,
 
 try {
   const node = await table(plain, "as `node <entry>`");
-  const npx = await table(viaNpx, "as `npx -y <package>` (how most host configs have them: npm's launcher, a shell, the server)");
+  const npx = await table(
+    viaNpx,
+    "as `npx -y <package>` (how most host configs have them: npm's launcher, a shell, the server)",
+  );
   // Warm-up: a pooled server-everything and one session on it before timing.
   const warm = await open("everything", true);
   const directLatency = await latency(false);

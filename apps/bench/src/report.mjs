@@ -13,7 +13,11 @@ export function machine() {
     os: `${type()} ${release()}`,
     node: process.version,
     date: new Date().toISOString().slice(0, 10),
-    versions: { "@mcp/client": versionOf("@mcp/client"), "@modelcontextprotocol/sdk": versionOf("@modelcontextprotocol/sdk"), "@modelcontextprotocol/client": versionOf("@modelcontextprotocol/client") },
+    versions: {
+      "@mcp/client": versionOf("@mcp/client"),
+      "@modelcontextprotocol/sdk": versionOf("@modelcontextprotocol/sdk"),
+      "@modelcontextprotocol/client": versionOf("@modelcontextprotocol/client"),
+    },
   };
 }
 
@@ -25,17 +29,51 @@ export function rows(report) {
     const verdict = target ? target.check(values, sizes) : undefined;
     out.push({ section, label, unit, lowerIsBetter, values, target: target?.text, met: verdict });
   };
-  for (const row of THROUGHPUT) if (table.throughput[row.id]) add("throughput", labelOf(row, sizes), row.id.endsWith("big") ? "results/s" : "requests/s", false, table.throughput[row.id], TARGETS.throughput);
-  for (const row of MANAGER) if (table.manager[row.id]) add("manager", labelOf(row, sizes), "ms", true, table.manager[row.id], TARGETS[row.id]);
-  for (const row of THROUGHPUT) if (table.rss[row.id]) add("rss", `peak RSS: ${labelOf(row, sizes)}`, "MB", true, table.rss[row.id], TARGETS.rss);
+  for (const row of THROUGHPUT)
+    if (table.throughput[row.id])
+      add(
+        "throughput",
+        labelOf(row, sizes),
+        row.id.endsWith("big") ? "results/s" : "requests/s",
+        false,
+        table.throughput[row.id],
+        TARGETS.throughput,
+      );
+  for (const row of MANAGER)
+    if (table.manager[row.id]) add("manager", labelOf(row, sizes), "ms", true, table.manager[row.id], TARGETS[row.id]);
+  for (const row of THROUGHPUT)
+    if (table.rss[row.id]) add("rss", `peak RSS: ${labelOf(row, sizes)}`, "MB", true, table.rss[row.id], TARGETS.rss);
   const fp = table.footprint;
   if (fp.ours) {
-    const pick = (key, scale) => Object.fromEntries(["ours", "sdk1", "sdk2"].map((impl) => [impl, fp[impl][key] / scale]));
-    add("footprint", "bundle, minified (client + stdio + HTTP, undici included)", "KB", true, pick("minBytes", 1000), undefined);
+    const pick = (key, scale) =>
+      Object.fromEntries(["ours", "sdk1", "sdk2"].map((impl) => [impl, fp[impl][key] / scale]));
+    add(
+      "footprint",
+      "bundle, minified (client + stdio + HTTP, undici included)",
+      "KB",
+      true,
+      pick("minBytes", 1000),
+      undefined,
+    );
     add("footprint", "bundle, minified + gzip (undici included)", "KB", true, pick("gzipBytes", 1000), undefined);
-    if (fp.ours.ownGzipBytes !== undefined) add("footprint", "bundle, minified + gzip, our code (undici not bundled)", "KB", true, pick("ownGzipBytes", 1000), TARGETS.bundle);
+    if (fp.ours.ownGzipBytes !== undefined)
+      add(
+        "footprint",
+        "bundle, minified + gzip, our code (undici not bundled)",
+        "KB",
+        true,
+        pick("ownGzipBytes", 1000),
+        TARGETS.bundle,
+      );
     if (fp.ours.browserMinBytes !== undefined) {
-      add("footprint", "browser bundle, minified (client + Streamable HTTP)", "KB", true, pick("browserMinBytes", 1000), undefined);
+      add(
+        "footprint",
+        "browser bundle, minified (client + Streamable HTTP)",
+        "KB",
+        true,
+        pick("browserMinBytes", 1000),
+        undefined,
+      );
       add("footprint", "browser bundle, minified + gzip", "KB", true, pick("browserGzipBytes", 1000), undefined);
     }
     add("footprint", "installed production dependencies", "MB", true, pick("installedBytes", 1e6), TARGETS.installed);
@@ -72,14 +110,28 @@ function cells(row) {
   ];
 }
 
-const HEADER = ["", ...COMPARED.map((impl) => IMPLS[impl].label), "ours/SDK 1", "ours/SDK 2", "ours/raw", "ours/undici", "ours/server-bound", "target"];
+const HEADER = [
+  "",
+  ...COMPARED.map((impl) => IMPLS[impl].label),
+  "ours/SDK 1",
+  "ours/SDK 2",
+  "ours/raw",
+  "ours/undici",
+  "ours/server-bound",
+  "target",
+];
 
 /** The feature-off rows: ours, the variant without the feature's package, their ratio and spread, the verdict. */
 export function featureOffRows(report) {
   const measured = report.table.featureOff ?? {};
   return FEATURE_OFF.filter((row) => measured[row.id]).map((row) => {
     const m = measured[row.id];
-    return { label: labelOf(row, report.sizes), ...m, target: TARGETS.featureOff.text, met: TARGETS.featureOff.check(m.ratio) };
+    return {
+      label: labelOf(row, report.sizes),
+      ...m,
+      target: TARGETS.featureOff.text,
+      met: TARGETS.featureOff.check(m.ratio),
+    };
   });
 }
 
@@ -89,17 +141,30 @@ function featureOffTable(report) {
   return [
     "| row | with the package, unused (requests/s) | without it (requests/s) | ratio (spread over the rounds) | target |",
     "|---|---:|---:|---:|---|",
-    ...rowsOff.map((r) => `| ${r.label} | ${num(r.ours, "requests/s")} | ${num(r.off, "requests/s")} | ${r.ratio.toFixed(3)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}×) | ${r.target}: ${verdict(r.met)} |`),
+    ...rowsOff.map(
+      (r) =>
+        `| ${r.label} | ${num(r.ours, "requests/s")} | ${num(r.off, "requests/s")} | ${r.ratio.toFixed(3)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}×) | ${r.target}: ${verdict(r.met)} |`,
+    ),
   ].join("\n");
 }
 
 export function renderConsole(report) {
   const body = rows(report).map(cells);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (r) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (r) =>
+    r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   const m = report.machine;
-  const off = featureOffRows(report).map((r) => `${r.label}: ${r.ratio.toFixed(3)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}×), ${r.target}: ${verdict(r.met)}`);
-  return [`MCP client benchmark${report.smoke ? " (SMOKE: tiny sizes, numbers mean nothing)" : ""} — ${m.cpu}, ${m.memoryGb} GB, ${m.os}, Node ${m.node}; median of ${report.sizes.rounds} rounds after ${report.sizes.warmupRounds} warm-up; ${report.seconds.toFixed(0)} s`, line(HEADER), ...body.map(line), ...off, ""].join("\n");
+  const off = featureOffRows(report).map(
+    (r) =>
+      `${r.label}: ${r.ratio.toFixed(3)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)}×), ${r.target}: ${verdict(r.met)}`,
+  );
+  return [
+    `MCP client benchmark${report.smoke ? " (SMOKE: tiny sizes, numbers mean nothing)" : ""} — ${m.cpu}, ${m.memoryGb} GB, ${m.os}, Node ${m.node}; median of ${report.sizes.rounds} rounds after ${report.sizes.warmupRounds} warm-up; ${report.seconds.toFixed(0)} s`,
+    line(HEADER),
+    ...body.map(line),
+    ...off,
+    "",
+  ].join("\n");
 }
 
 export function renderMarkdown(report) {
@@ -107,9 +172,15 @@ export function renderMarkdown(report) {
   const all = rows(report);
   const table = (section) => {
     const body = all.filter((r) => r.section === section).map(cells);
-    return [`| ${HEADER.join(" | ")} |`, `|${HEADER.map((_, i) => (i === 0 || i === HEADER.length - 1 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+    return [
+      `| ${HEADER.join(" | ")} |`,
+      `|${HEADER.map((_, i) => (i === 0 || i === HEADER.length - 1 ? "---" : "---:")).join("|")}|`,
+      ...body.map((r) => `| ${r.join(" | ")} |`),
+    ].join("\n");
   };
-  const missed = [...all, ...featureOffRows(report)].filter((r) => r.met === false).map((r) => `- ${r.label}: ${r.target}`);
+  const missed = [...all, ...featureOffRows(report)]
+    .filter((r) => r.met === false)
+    .map((r) => `- ${r.label}: ${r.target}`);
   return `# Benchmarks
 
 <!-- Generated by \`pnpm bench -- --write\` (apps/bench). Do not edit by hand: every number below comes from one run. -->
@@ -230,23 +301,40 @@ export function renderSvg(report) {
     `<text x="10" y="18" font-size="14" font-weight="bold">Fraction of the raw limit (higher is better) — Node ${esc(report.machine.node)}, ${esc(report.machine.date)}</text>`,
   ];
   impls.forEach((impl, i) => {
-    parts.push(`<rect x="${10 + i * 130}" y="26" width="10" height="10" fill="${COLORS[impl]}"/><text x="${24 + i * 130}" y="35">${esc(IMPLS[impl].label)}</text>`);
+    parts.push(
+      `<rect x="${10 + i * 130}" y="26" width="10" height="10" fill="${COLORS[impl]}"/><text x="${24 + i * 130}" y="35">${esc(IMPLS[impl].label)}</text>`,
+    );
   });
   data.forEach((row, g) => {
     const y0 = top + g * groupH;
-    parts.push(`<text x="${labelW - 8}" y="${y0 + (impls.length * barH) / 2 + 4}" text-anchor="end">${esc(row.label)}</text>`);
+    parts.push(
+      `<text x="${labelW - 8}" y="${y0 + (impls.length * barH) / 2 + 4}" text-anchor="end">${esc(row.label)}</text>`,
+    );
     impls.forEach((impl, i) => {
       const f = row.values[impl] / row.values.raw;
       const y = y0 + i * barH;
-      parts.push(`<rect x="${labelW}" y="${y}" width="${Math.max(0, x(f) - labelW).toFixed(1)}" height="${barH - 2}" fill="${COLORS[impl]}"/>`);
+      parts.push(
+        `<rect x="${labelW}" y="${y}" width="${Math.max(0, x(f) - labelW).toFixed(1)}" height="${barH - 2}" fill="${COLORS[impl]}"/>`,
+      );
       parts.push(`<text x="${(x(f) + 4).toFixed(1)}" y="${y + barH - 3}" font-size="10">${f.toFixed(2)}</text>`);
     });
   });
   const bottom = top + data.length * groupH;
-  for (const [f, dash, label] of [[1, "", "raw = 1.00"], [0.85, "4 3", "0.85"]]) {
-    parts.push(`<line x1="${x(f).toFixed(1)}" y1="${top - 4}" x2="${x(f).toFixed(1)}" y2="${bottom}" stroke="#c62828" stroke-width="1" ${dash ? `stroke-dasharray="${dash}"` : ""}/>`);
-    parts.push(`<text x="${x(f).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" font-size="10" fill="#c62828">${label}</text>`);
+  for (const [f, dash, label] of [
+    [1, "", "raw = 1.00"],
+    [0.85, "4 3", "0.85"],
+  ]) {
+    parts.push(
+      `<line x1="${x(f).toFixed(1)}" y1="${top - 4}" x2="${x(f).toFixed(1)}" y2="${bottom}" stroke="#c62828" stroke-width="1" ${dash ? `stroke-dasharray="${dash}"` : ""}/>`,
+    );
+    parts.push(
+      `<text x="${x(f).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" font-size="10" fill="#c62828">${label}</text>`,
+    );
   }
-  parts.push(`<text x="10" y="${height - 6}" font-size="10" fill="#555">Generated by pnpm bench -- --write from the run in docs/benchmarks.md.</text>`, "</svg>", "");
+  parts.push(
+    `<text x="10" y="${height - 6}" font-size="10" fill="#555">Generated by pnpm bench -- --write from the run in docs/benchmarks.md.</text>`,
+    "</svg>",
+    "",
+  );
   return parts.join("\n");
 }

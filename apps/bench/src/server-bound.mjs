@@ -10,8 +10,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect } from "node:net";
 
-const line = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}}}\n`;
-const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-bench","version":"1.0.0"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
+const line = (id) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ${id}"}}}\n`;
+const INIT =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-bench","version":"1.0.0"}}}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
 
 /** A stdio echo server and a way to wait for `n` more answer lines. */
 async function stdioServer(command, args) {

@@ -15,7 +15,8 @@ export const stdioEcho = fileURLToPath(new URL("./servers/stdio-echo.mjs", impor
 
 function expectText(result, length) {
   const text = result?.content?.[0]?.text;
-  if (typeof text !== "string" || (length !== undefined && text.length !== length)) throw new Error(`unexpected result: ${JSON.stringify(result).slice(0, 200)}`);
+  if (typeof text !== "string" || (length !== undefined && text.length !== length))
+    throw new Error(`unexpected result: ${JSON.stringify(result).slice(0, 200)}`);
 }
 
 async function timeIt(body) {
@@ -59,7 +60,9 @@ const big = (client, n, bytes) => async () => {
 };
 
 async function throughput(impl, scenario, o) {
-  const target = scenario.startsWith("stdio") ? { kind: "stdio", command: process.execPath, args: [stdioEcho] } : { kind: "http", url: `${o.baseUrl}/${scenario.startsWith("http-sse") ? "sse" : "json"}` };
+  const target = scenario.startsWith("stdio")
+    ? { kind: "stdio", command: process.execPath, args: [stdioEcho] }
+    : { kind: "http", url: `${o.baseUrl}/${scenario.startsWith("http-sse") ? "sse" : "json"}` };
   const client = await IMPLS[impl].open(target);
   try {
     // Every implementation is warmed the same way, so none is measured with a cold JIT.
@@ -85,7 +88,12 @@ async function throughput(impl, scenario, o) {
 }
 
 function managerConfigs(o) {
-  return Object.fromEntries(Array.from({ length: o.servers }, (_, i) => [`slow${i}`, { command: process.execPath, args: [stdioEcho, "--init-delay", String(o.initDelayMs)], timeout: 60_000 }]));
+  return Object.fromEntries(
+    Array.from({ length: o.servers }, (_, i) => [
+      `slow${i}`,
+      { command: process.execPath, args: [stdioEcho, "--init-delay", String(o.initDelayMs)], timeout: 60_000 },
+    ]),
+  );
 }
 
 async function oursManager(o, warm) {
@@ -120,7 +128,8 @@ async function sequentialManager(impl, o) {
   for (let rep = 0; rep < o.managerReps; rep++) {
     const clients = [];
     const started = performance.now();
-    for (const config of Object.values(managerConfigs(o))) clients.push(await IMPLS[impl].open({ kind: "stdio", ...config }));
+    for (const config of Object.values(managerConfigs(o)))
+      clients.push(await IMPLS[impl].open({ kind: "stdio", ...config }));
     out.push(performance.now() - started);
     await Promise.all(clients.map((c) => c.close()));
   }
@@ -160,9 +169,15 @@ export async function runScenario(impl, scenario, options) {
     const samples = await serverBound(scenario, options, { command: process.execPath, args: [stdioEcho] });
     return { samples, rssMb: process.resourceUsage().maxRSS / 1024 };
   }
-  const samples = scenario.startsWith("manager") ? await manager(impl, scenario, options) : await throughput(impl, scenario, options);
+  const samples = scenario.startsWith("manager")
+    ? await manager(impl, scenario, options)
+    : await throughput(impl, scenario, options);
   if (!Array.isArray(samples)) return samples;
-  return { samples, rssMb: process.resourceUsage().maxRSS / 1024, ...(cpuPerCall.length > 0 ? { cpuUsPerCall: cpuPerCall } : {}) };
+  return {
+    samples,
+    rssMb: process.resourceUsage().maxRSS / 1024,
+    ...(cpuPerCall.length > 0 ? { cpuUsPerCall: cpuPerCall } : {}),
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -10,7 +10,10 @@ const IMPLS = ["ours", "sdk1", "sdk2", "raw"];
 
 describe("pnpm bench --smoke", () => {
   it("runs every scenario for every implementation and reports every figure", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [bench, "--smoke", "--json"], { maxBuffer: 1 << 24, timeout: 170_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [bench, "--smoke", "--json"], {
+      maxBuffer: 1 << 24,
+      timeout: 170_000,
+    });
     const report = JSON.parse(stdout);
     for (const { id } of THROUGHPUT) {
       for (const impl of IMPLS) {
@@ -24,9 +27,14 @@ describe("pnpm bench --smoke", () => {
       else expect(report.table.throughput[id].bound, `${id} server-bound`).toBeGreaterThan(0);
     }
     // A feature nobody turned on: ours beside ours without @opentelemetry/api, in the same rounds.
-    expect(report.table.featureOff["otel-off"]).toMatchObject({ ours: expect.any(Number), off: expect.any(Number), ratio: expect.any(Number) });
+    expect(report.table.featureOff["otel-off"]).toMatchObject({
+      ours: expect.any(Number),
+      off: expect.any(Number),
+      ratio: expect.any(Number),
+    });
     expect(report.table.featureOff["otel-off"].off).toBeGreaterThan(0);
-    for (const impl of IMPLS) expect(report.table.manager["manager-cold"][impl]).toBeGreaterThan(SIZES.smoke.initDelayMs);
+    for (const impl of IMPLS)
+      expect(report.table.manager["manager-cold"][impl]).toBeGreaterThan(SIZES.smoke.initDelayMs);
     expect(report.table.manager["manager-warm"].ours).toBeGreaterThan(0);
     expect(report.table.manager["manager-warm"].sdk1).toBeNull();
     for (const impl of ["ours", "sdk1", "sdk2"]) {
@@ -41,7 +49,9 @@ describe("pnpm bench --smoke", () => {
     const md = renderMarkdown(report);
     for (const row of rows(report)) expect(md).toContain(row.label);
     expect(md).toContain("## Features nobody turned on");
-    expect(md).toMatch(/\| stdio 50 pipelined: `@opentelemetry\/api` installed, no tracer registered ÷ not installed \| [\d,.]+ \| [\d,.]+ \| [\d.]+× /);
+    expect(md).toMatch(
+      /\| stdio 50 pipelined: `@opentelemetry\/api` installed, no tracer registered ÷ not installed \| [\d,.]+ \| [\d,.]+ \| [\d.]+× /,
+    );
     expect(renderSvg(report)).toMatch(/^<svg [\s\S]*<\/svg>\n$/);
   });
 });
@@ -55,7 +65,10 @@ describe("report", () => {
     table: {
       throughput: { "stdio-seq": { ours, sdk1: 50, sdk2: 40, raw: 100 } },
       rss: { "stdio-seq": { ours: 50, sdk1: 70, sdk2: 72, raw: 45 } },
-      manager: { "manager-cold": { ours: 1400, sdk1: 10_500, sdk2: 10_600, raw: 1050 }, "manager-warm": { ours: 350, sdk1: null, sdk2: null, raw: null } },
+      manager: {
+        "manager-cold": { ours: 1400, sdk1: 10_500, sdk2: 10_600, raw: 1050 },
+        "manager-warm": { ours: 350, sdk1: null, sdk2: null, raw: null },
+      },
       footprint: {},
     },
   });
@@ -82,12 +95,29 @@ describe("pnpm bench:cli --smoke", () => {
   it("runs every CLI command, ours and mcporter's, on the same config, and renders a section the page keeps", async () => {
     const { measure, renderSection, sectionOf, withSection } = await import("../src/cli-latency.mjs");
     const result = measure({ runs: 1, warmups: 0 });
-    expect(result.commands.map((c) => c.id)).toEqual(["ours-many", "ours-big-cache", "ours-no-cache", "ours-1", "ours-many-node24", "mcporter-many", "version", "node", "version-node24", "mcporter-version", "node24"]);
-    for (const c of result.commands.filter((c) => !["version", "node", "version-node24", "mcporter-version", "node24"].includes(c.id))) expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
+    expect(result.commands.map((c) => c.id)).toEqual([
+      "ours-many",
+      "ours-big-cache",
+      "ours-no-cache",
+      "ours-1",
+      "ours-many-node24",
+      "mcporter-many",
+      "version",
+      "node",
+      "version-node24",
+      "mcporter-version",
+      "node24",
+    ]);
+    for (const c of result.commands.filter(
+      (c) => !["version", "node", "version-node24", "mcporter-version", "node24"].includes(c.id),
+    ))
+      expect(c.ms, c.label).toBeGreaterThan(50); // a process start, a server start and a call
     for (const c of result.commands) expect(c.ms, c.label).toBeGreaterThan(0);
     const section = renderSection(result);
     expect(section).toContain("| mcporter 0.12.3 call, 12 servers configured (Node 24) |");
-    expect(section).toMatch(/`mcp --version` ÷ `node -e 0`: \*\*[\d.]+×\*\* on Node 20 \(target ≤ 1\.8×: (met|MISSED)\)/);
+    expect(section).toMatch(
+      /`mcp --version` ÷ `node -e 0`: \*\*[\d.]+×\*\* on Node 20 \(target ≤ 1\.8×: (met|MISSED)\)/,
+    );
     const page = "# Benchmarks\n\ntext\n\n## Reproduce\n\nsteps\n";
     const once = withSection(page, section);
     expect(once.indexOf("## CLI latency")).toBeLessThan(once.indexOf("## Reproduce"));
@@ -99,16 +129,30 @@ describe("pnpm bench:cli --smoke", () => {
 describe("pnpm bench:ab summary", () => {
   it("pairs the rounds: the ratio is the median of each round's this ÷ ref, the spread their range, CPU per call alike", async () => {
     const { abSummary, renderAb } = await import("../src/ab-report.mjs");
-    const values = { "stdio-pipe": { this: [110, 90, 100], ref: [100, 100, 80], raw: [200, 200, 200] }, "cli-version": { this: [50, 60, 55], ref: [100, 100, 100], node: [40, 40, 40] } };
+    const values = {
+      "stdio-pipe": { this: [110, 90, 100], ref: [100, 100, 80], raw: [200, 200, 200] },
+      "cli-version": { this: [50, 60, 55], ref: [100, 100, 100], node: [40, 40, 40] },
+    };
     const cpu = { "stdio-pipe": { this: [5, 6, 5], ref: [10, 10, 10] }, "cli-version": {} };
-    const summary = abSummary({ machine: { cpu: "cpu × 2", node: "v20" }, ref: "main", sha: "0123456789abcdef", rows: ["stdio-pipe", "cli-version"], values, cpu, rounds: 3, seconds: 10 });
+    const summary = abSummary({
+      machine: { cpu: "cpu × 2", node: "v20" },
+      ref: "main",
+      sha: "0123456789abcdef",
+      rows: ["stdio-pipe", "cli-version"],
+      values,
+      cpu,
+      rounds: 3,
+      seconds: 10,
+    });
     const [pipe, cli] = summary.rows;
     expect(pipe).toMatchObject({ ref: 100, this: 100, ratio: 1.1, min: 0.9, max: 1.25, lowerIsBetter: false });
     expect(pipe.cpu).toMatchObject({ ref: 10, this: 5, ratio: 0.5 });
     expect(pipe.references.raw).toMatchObject({ median: 200, thisRatio: 0.5, refRatio: 0.5 });
     expect(cli).toMatchObject({ ratio: 0.55, lowerIsBetter: true, cpu: undefined });
     const table = renderAb(summary);
-    expect(table).toContain("| stdio-pipe | requests/s | 100 | 100 | 1.100× | 0.900–1.250× | 10.00, 5.00, 0.500× (0.500–0.600×) |");
+    expect(table).toContain(
+      "| stdio-pipe | requests/s | 100 | 100 | 1.100× | 0.900–1.250× | 10.00, 5.00, 0.500× (0.500–0.600×) |",
+    );
     expect(table).toContain("| mcp --version | ms (lower is better) | 100 | 55 | 0.550× |");
   });
 });

@@ -19,8 +19,14 @@ const steps = [
 let status = 0;
 try {
   for (const args of steps) {
-    process.stdout.write(`\n\x1b[1m$ mcp ${args.map((a) => (a.includes(" ") ? JSON.stringify(a) : a)).join(" ")}\x1b[0m\n`);
-    const run = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", cwd: home, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") } });
+    process.stdout.write(
+      `\n\x1b[1m$ mcp ${args.map((a) => (a.includes(" ") ? JSON.stringify(a) : a)).join(" ")}\x1b[0m\n`,
+    );
+    const run = spawnSync(process.execPath, [bin, ...args], {
+      stdio: "inherit",
+      cwd: home,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") },
+    });
     if (run.status !== 0) {
       status = run.status ?? 1;
       break;
@@ -29,5 +35,9 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-process.stdout.write(status === 0 ? "\nTry it on your own servers: pnpm mcp servers   (or: pnpm mcp --help)\nEvery server in the browser: pnpm mcp inspect\n" : "");
+process.stdout.write(
+  status === 0
+    ? "\nTry it on your own servers: pnpm mcp servers   (or: pnpm mcp --help)\nEvery server in the browser: pnpm mcp inspect\n"
+    : "",
+);
 process.exit(status);

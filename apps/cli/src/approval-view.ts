@@ -18,9 +18,34 @@ import { color } from "./ui.js";
  * whole, even when their name looks like a credential's.
  */
 const RUNS_CODE = new Set([
-  "PATH", "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
-  "PYTHONUSERBASE", "PERL5LIB", "PERL5OPT", "PERLLIB", "RUBYLIB", "RUBYOPT", "BASH_ENV", "ENV", "SHELLOPTS", "PROMPT_COMMAND", "JAVA_TOOL_OPTIONS",
-  "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "DENO_DIR", "BUN_INSTALL",
+  "PATH",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_EXTRA_CA_CERTS",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONSTARTUP",
+  "PYTHONUSERBASE",
+  "PERL5LIB",
+  "PERL5OPT",
+  "PERLLIB",
+  "RUBYLIB",
+  "RUBYOPT",
+  "BASH_ENV",
+  "ENV",
+  "SHELLOPTS",
+  "PROMPT_COMMAND",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "CLASSPATH",
+  "GIT_SSH_COMMAND",
+  "GIT_EXEC_PATH",
+  "DENO_DIR",
+  "BUN_INSTALL",
 ]);
 const RUNS_CODE_PREFIX = /^(DYLD_|LD_|npm_config_|NPM_CONFIG_|GIT_CONFIG|PIP_|UV_)/;
 
@@ -31,7 +56,8 @@ const RUNS_CODE_PREFIX = /^(DYLD_|LD_|npm_config_|NPM_CONFIG_|GIT_CONFIG|PIP_|UV
  * `*STRICT_SSL`) and `NODE_NO_WARNINGS` (which hides Node's warning that TLS checks are off). Never
  * masked: `NODE_TLS_REJECT_UNAUTHORIZED=0` must read as what it is, though "AUTH" is in its name.
  */
-const SECURITY = /_PROXY$|^SSL_CERT_|^NODE_TLS_|(^|_)CA(_|$)|_CA(INFO|PATH)$|SSL_NO_VERIFY$|HTTPSVERIFY$|_INSECURE$|STRICT_SSL$|^NODE_NO_WARNINGS$|^NODE_USE_(ENV_PROXY|SYSTEM_CA)$/i;
+const SECURITY =
+  /_PROXY$|^SSL_CERT_|^NODE_TLS_|(^|_)CA(_|$)|_CA(INFO|PATH)$|SSL_NO_VERIFY$|HTTPSVERIFY$|_INSECURE$|STRICT_SSL$|^NODE_NO_WARNINGS$|^NODE_USE_(ENV_PROXY|SYSTEM_CA)$/i;
 
 /** True for a variable whose value the prompt shows whole: one that runs code or decides the network's security, or whose name is not a credential's. */
 export function shownWhole(name: string): boolean {
@@ -40,7 +66,14 @@ export function shownWhole(name: string): boolean {
 
 /** C0/C1 controls, zero-width and bidirectional marks, line and paragraph separators, BOM. */
 function unsafe(code: number): boolean {
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) || (code >= 0x2060 && code <= 0x2069) || code === 0xfeff;
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x2028 && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2069) ||
+    code === 0xfeff
+  );
 }
 
 /** Untrusted text made safe to print on one terminal line: each unsafe character as `\u{…}`. */
@@ -124,7 +157,8 @@ function credential(value: unknown, written: boolean): string {
 export function whatRuns(server: ShownServer): string {
   const c = fieldsOf(server);
   const written = server.written !== undefined;
-  if (typeof c["command"] === "string") return commandLine(c["command"], Array.isArray(c["args"]) ? c["args"].map(String) : []);
+  if (typeof c["command"] === "string")
+    return commandLine(c["command"], Array.isArray(c["args"]) ? c["args"].map(String) : []);
   const text = (value: unknown, fallback: string): string => (typeof value === "string" ? value : fallback);
   return `${text(c["type"], "http")} ${shownUrlOf(text(c["url"], ""), written)}`;
 }
@@ -145,21 +179,39 @@ export function detailsOf(server: ShownServer): [string, string][] {
   if (yours.size > 0) rows.push(["uses your", [...yours].map(printable).join(", ")]);
   if (typeof c["cwd"] === "string") rows.push(["cwd", printable(c["cwd"])]);
   const env = (typeof c["env"] === "object" && c["env"] !== null ? c["env"] : {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(env)) rows.push(["env", `${printable(name)}=${shownWhole(name) ? printable(String(value)) : credential(value, written)}`]);
+  for (const [name, value] of Object.entries(env))
+    rows.push([
+      "env",
+      `${printable(name)}=${shownWhole(name) ? printable(String(value)) : credential(value, written)}`,
+    ]);
   if (server.written?.envFile !== undefined) {
     rows.push(["envFile", printable(server.written.envFile)]);
     // What the file gave `env`: its values are no one's variables, masked by name as ever.
     const loaded = ("env" in server.config ? server.config.env : undefined) ?? {};
-    for (const [name, value] of Object.entries(loaded)) if (!(name in env)) rows.push(["env", `${printable(name)}=${shownWhole(name) ? printable(value) : REDACTED}  (from envFile)`]);
+    for (const [name, value] of Object.entries(loaded))
+      if (!(name in env))
+        rows.push(["env", `${printable(name)}=${shownWhole(name) ? printable(value) : REDACTED}  (from envFile)`]);
   }
   if (c["inheritEnv"] === true) rows.push(["inheritEnv", "true (the server gets your whole environment)"]);
-  const headers = (typeof c["headers"] === "object" && c["headers"] !== null ? c["headers"] : {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(headers)) rows.push(["header", `${printable(name)}: ${isCredentialHeader(name) ? credential(value, written) : printable(String(value))}`]);
-  if (typeof c["headersHelper"] === "string") rows.push(["headersHelper", printable(c["headersHelper"])], ["headersHelper", "(a shell command: it runs with your whole environment)"]);
+  const headers = (typeof c["headers"] === "object" && c["headers"] !== null ? c["headers"] : {}) as Record<
+    string,
+    unknown
+  >;
+  for (const [name, value] of Object.entries(headers))
+    rows.push([
+      "header",
+      `${printable(name)}: ${isCredentialHeader(name) ? credential(value, written) : printable(String(value))}`,
+    ]);
+  if (typeof c["headersHelper"] === "string")
+    rows.push(
+      ["headersHelper", printable(c["headersHelper"])],
+      ["headersHelper", "(a shell command: it runs with your whole environment)"],
+    );
   if (typeof c["proxy"] === "string") rows.push(["proxy", shownUrlOf(c["proxy"], written)]);
   if (c["proxy"] === false) rows.push(["proxy", "none"]);
   if (typeof c["ca"] === "string") rows.push(["ca", printable(c["ca"])]);
-  if (c["oauth"] !== undefined) rows.push(["oauth", printable(JSON.stringify(redactConfig({ oauth: c["oauth"] }).oauth))]);
+  if (c["oauth"] !== undefined)
+    rows.push(["oauth", printable(JSON.stringify(redactConfig({ oauth: c["oauth"] }).oauth))]);
   if (c["stderr"] === "inherit") rows.push(["stderr", "inherit (the server writes to your terminal)"]);
   return rows;
 }
@@ -169,10 +221,16 @@ export function detailLines(server: ShownServer, indent: string): string[] {
   const details = detailsOf(server);
   const width = Math.max(0, ...details.map(([label]) => label.length));
   // A label is written once for its group ("env" above its variables).
-  return details.map(([label, value], i) => `${indent}${color.dim((details[i - 1]?.[0] === label ? "" : label).padEnd(width))}  ${value}`);
+  return details.map(
+    ([label, value], i) =>
+      `${indent}${color.dim((details[i - 1]?.[0] === label ? "" : label).padEnd(width))}  ${value}`,
+  );
 }
 
 /** A server as the approval prompt shows it: name, what runs and a note on one line, then its details. */
 export function serverBlock(name: string, server: ShownServer, note: string): string {
-  return [`  ${color.bold(printable(name))}  ${whatRuns(server)}${note ? `  ${color.dim(note)}` : ""}`, ...detailLines(server, "      ")].join("\n");
+  return [
+    `  ${color.bold(printable(name))}  ${whatRuns(server)}${note ? `  ${color.dim(note)}` : ""}`,
+    ...detailLines(server, "      "),
+  ].join("\n");
 }

@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { createApprovalStore, NOT_APPROVED_YET, reviewApprovals, type ApprovalPolicy, type ApprovalSubject, type DiscoveredServer } from "@mcp/manager";
+import {
+  createApprovalStore,
+  NOT_APPROVED_YET,
+  reviewApprovals,
+  type ApprovalPolicy,
+  type ApprovalSubject,
+  type DiscoveredServer,
+} from "@mcp/manager";
 import { commandLine, printable, serverBlock } from "./approval-view.js";
 import { color, note, shortPath, warn, tildify } from "./ui.js";
 
@@ -56,7 +63,9 @@ export const NEW = NOT_APPROVED_YET;
 export function skippedLine(servers: { name: string; why: string; file: string }[], approveCommand: string): string {
   const only = servers.length === 1 ? servers[0]! : undefined;
   const changed = servers.filter(({ why }) => why !== NEW).length;
-  const what = only ? `project server ${printable(only.name)} (${only.why}; ${printable(only.file)})` : `${servers.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
+  const what = only
+    ? `project server ${printable(only.name)} (${only.why}; ${printable(only.file)})`
+    : `${servers.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
   // A long list of names would make the line long: then the command that approves them all.
   const command = approveCommand.length <= 60 ? approveCommand : "mcp config approve";
   return `Skipped ${what}. Approve: ${command}   (or --yes for one run${only ? "" : "; mcp servers lists them"})`;
@@ -74,7 +83,13 @@ export function approveCommandFor(names: readonly string[]): string {
  * (approved as they are now, or declined by name); otherwise they are skipped with one line on
  * stderr that says how to approve them.
  */
-export function cliApprovalPolicy(options: { project: string; file: string; yes: boolean; interactive: boolean; home: string }): ApprovalPolicy {
+export function cliApprovalPolicy(options: {
+  project: string;
+  file: string;
+  yes: boolean;
+  interactive: boolean;
+  home: string;
+}): ApprovalPolicy {
   return {
     store: createApprovalStore({ file: options.file }),
     howToApprove: (server) => approveCommandFor([server.name]),
@@ -84,17 +99,40 @@ export function cliApprovalPolicy(options: { project: string; file: string; yes:
       if (ask.length === 0) return false;
       const approveCommand = approveCommandFor(ask.map(({ server }) => server.name));
       if (!options.interactive) {
-        warn(skippedLine(ask.map(({ server, reason }) => ({ name: server.name, why: reason, file: shortPath(server.source.file, options.project, options.home) })), approveCommand));
+        warn(
+          skippedLine(
+            ask.map(({ server, reason }) => ({
+              name: server.name,
+              why: reason,
+              file: shortPath(server.source.file, options.project, options.home),
+            })),
+            approveCommand,
+          ),
+        );
         return false;
       }
-      const blocks = ask.map(({ server, reason }) => serverBlock(server.name, server, `(${printable(tildify(server.source.file, options.home))}${reason === NEW ? "" : `; ${reason}`})`));
-      const yes = await confirm(`${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `);
+      const blocks = ask.map(({ server, reason }) =>
+        serverBlock(
+          server.name,
+          server,
+          `(${printable(tildify(server.source.file, options.home))}${reason === NEW ? "" : `; ${reason}`})`,
+        ),
+      );
+      const yes = await confirm(
+        `${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `,
+      );
       // The store reads the file again: another mcp may have written it while the question was open.
       if (yes) {
-        await store.remember(project, ask.map(({ server }) => server));
+        await store.remember(
+          project,
+          ask.map(({ server }) => server),
+        );
         return ask.map(({ server }) => server.name);
       }
-      await store.deny(project, ask.map(({ server }) => server.name));
+      await store.deny(
+        project,
+        ask.map(({ server }) => server.name),
+      );
       note(`Not starting them. To change your mind: ${approveCommand}`);
       return false;
     },
@@ -102,7 +140,13 @@ export function cliApprovalPolicy(options: { project: string; file: string; yes:
 }
 
 /** Decides which project servers may start (the manager's review with the CLI's policy): asks on a terminal, else skips what is not approved as it is now. */
-export async function approveProjectServers(servers: DiscoveredServer[], options: Parameters<typeof cliApprovalPolicy>[0]): Promise<ApprovalOutcome> {
-  const { approved, refused } = await reviewApprovals(servers, { project: options.project, policy: cliApprovalPolicy(options) });
+export async function approveProjectServers(
+  servers: DiscoveredServer[],
+  options: Parameters<typeof cliApprovalPolicy>[0],
+): Promise<ApprovalOutcome> {
+  const { approved, refused } = await reviewApprovals(servers, {
+    project: options.project,
+    policy: cliApprovalPolicy(options),
+  });
   return { approved, skipped: refused };
 }

@@ -10,7 +10,11 @@ import { CliError, EXIT, note, out } from "./ui.js";
 export function httpConfigOf(session: Session, name: string): MCPServerConfig {
   const config = session.configs[name];
   if (!config) throw new CliError(`no server named "${name}" (see: mcp servers)`, EXIT.usage);
-  if (!("url" in config)) throw new CliError(`"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`, EXIT.usage);
+  if (!("url" in config))
+    throw new CliError(
+      `"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`,
+      EXIT.usage,
+    );
   return config;
 }
 
@@ -18,7 +22,9 @@ export function httpConfigOf(session: Session, name: string): MCPServerConfig {
 function deviceStep(name: string): DeviceOptions {
   return {
     onCode: (prompt) => {
-      note(`To authorize "${name}", open ${prompt.verificationUri} on any device and enter the code: ${prompt.userCode}`);
+      note(
+        `To authorize "${name}", open ${prompt.verificationUri} on any device and enter the code: ${prompt.userCode}`,
+      );
       if (prompt.verificationUriComplete) note(`(or open ${prompt.verificationUriComplete}, which has the code in it)`);
       note(`Waiting for you to approve it (the code expires in ${Math.round(prompt.expiresIn / 60)} min)…`);
     },
@@ -29,7 +35,11 @@ function deviceStep(name: string): DeviceOptions {
  * `mcp auth <server>`: the browser and the loopback listener, or (`--no-browser`) a printed URL and
  * the redirect address pasted back, or (`--device`) the device flow: a URL and a code, then polling.
  */
-export async function authCommand(globals: GlobalOptions, name: string, options: { open?: boolean; browser?: boolean; device?: boolean }): Promise<number> {
+export async function authCommand(
+  globals: GlobalOptions,
+  name: string,
+  options: { open?: boolean; browser?: boolean; device?: boolean },
+): Promise<number> {
   const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
   try {
     const config = httpConfigOf(session, name);
@@ -43,7 +53,10 @@ export async function authCommand(globals: GlobalOptions, name: string, options:
       })
       .catch((error: unknown) => {
         if (options.device && error instanceof OAuthError && error.message.includes("device_authorization_endpoint")) {
-          throw new CliError(`${error.message}. Sign in to "${name}" without --device (mcp auth ${name}; add --no-browser on a machine with no browser)`, EXIT.failure);
+          throw new CliError(
+            `${error.message}. Sign in to "${name}" without --device (mcp auth ${name}; add --no-browser on a machine with no browser)`,
+            EXIT.failure,
+          );
         }
         throw error;
       });

@@ -23,7 +23,11 @@ function shown(url: string): string {
 export function serverFromUrl(globals: GlobalOptions, words: string[]): { globals: GlobalOptions; words: string[] } {
   const [first, second] = words;
   if (first === undefined || !/^https?:\/\//i.test(first)) return { globals, words };
-  if (globals.http || globals.sse || globals.stdio) throw new CliError(`mcp call ${shown(first)}: the URL names the server; leave out --http, --sse and --stdio`, EXIT.usage);
+  if (globals.http || globals.sse || globals.stdio)
+    throw new CliError(
+      `mcp call ${shown(first)}: the URL names the server; leave out --http, --sse and --stdio`,
+      EXIT.usage,
+    );
   let url = first;
   let tool: string | undefined;
   let rest: string[];
@@ -33,13 +37,19 @@ export function serverFromUrl(globals: GlobalOptions, words: string[]): { global
   } else {
     // `https://host/mcp.echo`: the tool after the last `.` of the URL's last path segment.
     const path = URL.canParse(first) ? new URL(first) : undefined;
-    const segment = path && path.search === "" && path.hash === "" ? path.pathname.slice(path.pathname.lastIndexOf("/") + 1) : "";
-    if (segment.includes(".") && first.endsWith(segment)) [url, tool] = [first.slice(0, first.lastIndexOf(".")), first.slice(first.lastIndexOf(".") + 1)];
+    const segment =
+      path && path.search === "" && path.hash === "" ? path.pathname.slice(path.pathname.lastIndexOf("/") + 1) : "";
+    if (segment.includes(".") && first.endsWith(segment))
+      [url, tool] = [first.slice(0, first.lastIndexOf(".")), first.slice(first.lastIndexOf(".") + 1)];
     rest = words.slice(1);
   }
   // The URL may hold a password or a token: error messages show it redacted.
   const said = shown(first);
-  if (!tool) throw new CliError(`mcp call ${said}: name the tool after the URL (mcp call ${said} <tool> [args], or ${said}.<tool>; see: mcp --http ${said} tools)`, EXIT.usage);
+  if (!tool)
+    throw new CliError(
+      `mcp call ${said}: name the tool after the URL (mcp call ${said} <tool> [args], or ${said}.<tool>; see: mcp --http ${said} tools)`,
+      EXIT.usage,
+    );
   if (!URL.canParse(url)) throw new CliError(`mcp call: "${shown(url)}" is not a URL`, EXIT.usage);
   return { globals: { ...globals, http: url, ephemeral: true }, words: ["http", tool, ...rest] };
 }

@@ -9,7 +9,11 @@ import { settle, withSession, type GlobalOptions } from "./session.js";
 import { CliError, EXIT, note } from "./ui.js";
 
 /** `mcp codegen <server> [--out <file.ts | folder>] [--name <ClientName>]`. */
-export async function codegenCommand(globals: GlobalOptions, server: string, options: { out?: string; name?: string }): Promise<number> {
+export async function codegenCommand(
+  globals: GlobalOptions,
+  server: string,
+  options: { out?: string; name?: string },
+): Promise<number> {
   let clientName: string;
   try {
     clientName = clientNameOf({ server, name: options.name });
@@ -26,21 +30,41 @@ export async function codegenCommand(globals: GlobalOptions, server: string, opt
     const tools = session.manager
       .getTools()
       .filter((tool) => tool.serverName === server)
-      .map((tool): Tool => tool.definition ?? { name: tool.toolName, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations });
-    const text = generateClient(tools, { server, serverInfo: connection?.serverInfo, name: options.name, generator: `\`mcp codegen ${server}\`` });
+      .map(
+        (tool): Tool =>
+          tool.definition ?? {
+            name: tool.toolName,
+            title: tool.title,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            outputSchema: tool.outputSchema,
+            annotations: tool.annotations,
+          },
+      );
+    const text = generateClient(tools, {
+      server,
+      serverInfo: connection?.serverInfo,
+      name: options.name,
+      generator: `\`mcp codegen ${server}\``,
+    });
     if (options.out === undefined) {
       process.stdout.write(text);
       return EXIT.ok;
     }
     // A folder (one that exists, or a path ending in a slash) gets <folder>/<server>.ts.
-    const folder = /[/\\]$/.test(options.out) || statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === true;
+    const folder =
+      /[/\\]$/.test(options.out) || statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === true;
     const file = folder ? join(options.out, `${server.replace(/[^A-Za-z0-9._-]/g, "-")}.ts`) : options.out;
     try {
       writeFileSync(file, text);
     } catch (error) {
-      throw new CliError(`--out ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new CliError(
+        `--out ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
-    note(`${file}: ${tools.length} tool${tools.length === 1 ? "" : "s"} of "${server}" as functions (create${clientName})`);
+    note(
+      `${file}: ${tools.length} tool${tools.length === 1 ? "" : "s"} of "${server}" as functions (create${clientName})`,
+    );
     return EXIT.ok;
   });
 }

@@ -2,7 +2,13 @@
 import { getPrompt, readResource, type Prompt } from "@mcp/client";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
-import { renderPrompt, renderResource, renderToolResult, renderToolResultMarkdown, renderToolResultRaw } from "./render.js";
+import {
+  renderPrompt,
+  renderResource,
+  renderToolResult,
+  renderToolResultMarkdown,
+  renderToolResultRaw,
+} from "./render.js";
 import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, toolRows } from "./rows.js";
@@ -14,7 +20,6 @@ import { toolDocs, toolLine } from "./tool-docs.js";
 import { grid } from "./table.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, warn } from "./ui.js";
 import { closest } from "./words.js";
-
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
@@ -31,7 +36,12 @@ export function mustStart(session: Session, server: string | undefined): void {
  * `tools [server] [tool]`: one line per tool; one tool's whole docs (`tools server.tool`, `tools
  * server tool`); every tool's with `--verbose`.
  */
-export async function toolsCommand(globals: GlobalOptions, server: string | undefined, tool: string | undefined, options: { verbose?: boolean } = {}): Promise<number> {
+export async function toolsCommand(
+  globals: GlobalOptions,
+  server: string | undefined,
+  tool: string | undefined,
+  options: { verbose?: boolean } = {},
+): Promise<number> {
   let target = server;
   let name = tool;
   // `server.tool` (or `mcp__server__tool`) when no server has that name.
@@ -54,8 +64,14 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
       if (!found) {
         const held = heldCallError(session, name, target);
         if (held) throw held;
-        const near = closest(name, tools.map((t) => t.toolName));
-        throw new CliError(`unknown tool "${name}" on server "${target}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools ${target})`, EXIT.usage);
+        const near = closest(
+          name,
+          tools.map((t) => t.toolName),
+        );
+        throw new CliError(
+          `unknown tool "${name}" on server "${target}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools ${target})`,
+          EXIT.usage,
+        );
       }
       if (globals.json) printJson(toolRows([found])[0]);
       else out(toolDocs(found));
@@ -75,7 +91,10 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
       out(options.verbose ? `\n${toolDocs(t, "  ")}` : toolLine(t));
     }
     const held = heldOf(session, target);
-    if (held.length > 0) out(`${tools.length > 0 ? "\n" : ""}${color.bold("held")} ${color.dim("(changed since approved, or new: not offered to models nor callable; see mcp pins)")}\n${held.map((h) => heldText(h)).join("\n")}`);
+    if (held.length > 0)
+      out(
+        `${tools.length > 0 ? "\n" : ""}${color.bold("held")} ${color.dim("(changed since approved, or new: not offered to models nor callable; see mcp pins)")}\n${held.map((h) => heldText(h)).join("\n")}`,
+      );
     else if (tools.length === 0) note("No tools. See: mcp servers");
     return reportFailures(session);
   });
@@ -85,34 +104,55 @@ export async function toolsCommand(globals: GlobalOptions, server: string | unde
 const OUTPUTS = ["text", "markdown", "json", "raw"] as const;
 type Output = (typeof OUTPUTS)[number];
 
-export async function callCommand(given: GlobalOptions, givenWords: string[], options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string }): Promise<number> {
+export async function callCommand(
+  given: GlobalOptions,
+  givenWords: string[],
+  options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string },
+): Promise<number> {
   // `mcp call <url> <tool> …`: the server at that URL, as --http <url> gives it.
   const { globals, words } = serverFromUrl(given, givenWords);
   const output = (options.output ?? (globals.json ? "json" : "text")) as Output;
-  if (!OUTPUTS.includes(output)) throw new CliError(`--output takes ${OUTPUTS.join(", ")}, not "${options.output}"`, EXIT.usage);
-  if (globals.json && output !== "json") throw new CliError(`--json and --output ${output} say two things: give one`, EXIT.usage);
-  if (options.saveImages !== undefined && options.outDir !== undefined && options.saveImages !== options.outDir) throw new CliError("--save-images and --out-dir name the same folder: give one", EXIT.usage);
+  if (!OUTPUTS.includes(output))
+    throw new CliError(`--output takes ${OUTPUTS.join(", ")}, not "${options.output}"`, EXIT.usage);
+  if (globals.json && output !== "json")
+    throw new CliError(`--json and --output ${output} say two things: give one`, EXIT.usage);
+  if (options.saveImages !== undefined && options.outDir !== undefined && options.saveImages !== options.outDir)
+    throw new CliError("--save-images and --out-dir name the same folder: give one", EXIT.usage);
   const outDir = options.outDir ?? options.saveImages;
   const maxResultChars = options.maxResultChars === undefined ? undefined : Number(options.maxResultChars);
-  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0)) throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
+  if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0))
+    throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
   // --record: the connection is this process's own (never the daemon's), and records itself.
   const recording = options.record === undefined ? undefined : openRecording(options.record);
   const { signal, dispose } = interruptible();
-  const session = await openSession(globals, { connect: false, ...(recording ? { manager: { connect: { record: recording.record } } } : {}) }).catch(async (error: unknown) => {
+  const session = await openSession(globals, {
+    connect: false,
+    ...(recording ? { manager: { connect: { record: recording.record } } } : {}),
+  }).catch(async (error: unknown) => {
     dispose();
     await recording?.close();
     throw error;
   });
   try {
     // A server given by URL is this process's own too: the daemon would keep it.
-    const viaDaemon = recording || globals.ephemeral ? undefined : await callThroughDaemon(session, globals, words, maxResultChars, signal);
+    const viaDaemon =
+      recording || globals.ephemeral
+        ? undefined
+        : await callThroughDaemon(session, globals, words, maxResultChars, signal);
     if (viaDaemon) return finishCall(output, viaDaemon, outDir ?? session.cwd);
     const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));
     let result;
     try {
       // A tool that runs as a task says each status; Ctrl-C cancels the task on the server too.
-      result = await tool.call(args, { signal, onProgress: progress.update, onTaskStatus: taskReporter(), resetTimeoutOnProgress: true, ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }), ...(maxResultChars === undefined ? {} : { maxResultChars }) });
+      result = await tool.call(args, {
+        signal,
+        onProgress: progress.update,
+        onTaskStatus: taskReporter(),
+        resetTimeoutOnProgress: true,
+        ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }),
+        ...(maxResultChars === undefined ? {} : { maxResultChars }),
+      });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       failureHint(error, `calling ${label(tool)}`);
@@ -163,14 +203,28 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
     else {
       // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
       const cells = all.map((r) => [r.server, r.template ? `${r.uri} (template)` : r.uri, r.name, r.mimeType ?? ""]);
-      out(grid([{ title: "SERVER", cut: "never" }, { title: "URI", cut: "left", yields: 3 }, { title: "NAME", yields: 2 }, { title: "TYPE", yields: 1 }], cells));
+      out(
+        grid(
+          [
+            { title: "SERVER", cut: "never" },
+            { title: "URI", cut: "left", yields: 3 },
+            { title: "NAME", yields: 2 },
+            { title: "TYPE", yields: 1 },
+          ],
+          cells,
+        ),
+      );
     }
     return reportFailures(session);
   });
 }
 
 /** `read <uri>` asks every server (those whose list has the URI first); `read <server> <uri>` starts only that one. */
-export async function readCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
+export async function readCommand(
+  globals: GlobalOptions,
+  words: string[],
+  options: { outDir?: string },
+): Promise<number> {
   const [server, uri] = words.length > 1 ? [words[0], words[1]!] : [undefined, words[0]!];
   return withSession(server ? { ...globals, server: [server] } : globals, { connect: false }, async (session) => {
     let names: string[];
@@ -192,7 +246,11 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
       const connection = session.manager.getConnection(name);
       if (!connection?.capabilities.resources) continue;
       try {
-        const result = await readResource(connection, uri, globals.timeout === undefined ? {} : { timeout: globals.timeout });
+        const result = await readResource(
+          connection,
+          uri,
+          globals.timeout === undefined ? {} : { timeout: globals.timeout },
+        );
         if (globals.json) printJson({ server: name, ...result });
         else renderResource(result, options.outDir ?? session.cwd, "resource");
         return EXIT.ok;
@@ -201,11 +259,16 @@ export async function readCommand(globals: GlobalOptions, words: string[], optio
       }
     }
     const crash = crashOf(lastError, "the read");
-    throw new CliError(`${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${crash ? `: ${crash.headline}${crash.stderr}` : lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`);
+    throw new CliError(
+      `${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${crash ? `: ${crash.headline}${crash.stderr}` : lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`,
+    );
   });
 }
 
-function promptSignature(prompt: { name: string; arguments?: { name: string; required?: boolean | undefined }[] | undefined }): string {
+function promptSignature(prompt: {
+  name: string;
+  arguments?: { name: string; required?: boolean | undefined }[] | undefined;
+}): string {
   return `${prompt.name}(${(prompt.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", ")})`;
 }
 
@@ -218,7 +281,9 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
       let current: string | undefined;
       for (const prompt of all) {
         if (prompt.server !== current) out(color.bold((current = prompt.server)));
-        out(`  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`);
+        out(
+          `  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`,
+        );
       }
     }
     return reportFailures(session);
@@ -226,7 +291,11 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
 }
 
 /** `prompt server.name` (or `server name`) starts only that server; a bare name asks every server. */
-export async function promptCommand(globals: GlobalOptions, words: string[], options: { outDir?: string }): Promise<number> {
+export async function promptCommand(
+  globals: GlobalOptions,
+  words: string[],
+  options: { outDir?: string },
+): Promise<number> {
   return withSession(globals, { connect: false }, async (session) => {
     const target = splitTarget(words, knownServers(session));
     let names: string[];
@@ -239,22 +308,46 @@ export async function promptCommand(globals: GlobalOptions, words: string[], opt
       names = await connected(session, undefined);
     }
     const all: { server: string; prompt: Prompt }[] = [];
-    for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
+    for (const name of names)
+      for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
     const first = target.name;
     const rest = target.rest;
     const bare = all.filter(({ prompt }) => prompt.name === first);
     const dot = all.find(({ server, prompt }) => `${server}.${prompt.name}` === first);
     const found = dot ?? (bare.length === 1 ? bare[0] : undefined);
     if (!found) {
-      if (bare.length > 1) throw new CliError(`prompt "${first}" is offered by several servers: ${bare.map((b) => `${b.server}.${first}`).join(", ")}`, EXIT.usage);
-      const near = closest(first, all.map(({ server, prompt }) => (target.server ? prompt.name : `${server}.${prompt.name}`)));
-      throw new CliError(`unknown prompt "${first}"${target.server ? ` on server "${target.server}"` : ""}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp prompts${target.server ? ` ${target.server}` : ""})`, EXIT.usage);
+      if (bare.length > 1)
+        throw new CliError(
+          `prompt "${first}" is offered by several servers: ${bare.map((b) => `${b.server}.${first}`).join(", ")}`,
+          EXIT.usage,
+        );
+      const near = closest(
+        first,
+        all.map(({ server, prompt }) => (target.server ? prompt.name : `${server}.${prompt.name}`)),
+      );
+      throw new CliError(
+        `unknown prompt "${first}"${target.server ? ` on server "${target.server}"` : ""}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp prompts${target.server ? ` ${target.server}` : ""})`,
+        EXIT.usage,
+      );
     }
-    const args = Object.fromEntries(Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
-    const missing = (found.prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
-    if (missing.length) throw new CliError(`prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`, EXIT.usage);
+    const args = Object.fromEntries(
+      Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [
+        k,
+        typeof v === "string" ? v : JSON.stringify(v),
+      ]),
+    );
+    const missing = (found.prompt.arguments ?? [])
+      .filter((a) => a.required && args[a.name] === undefined)
+      .map((a) => a.name);
+    if (missing.length)
+      throw new CliError(
+        `prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`,
+        EXIT.usage,
+      );
     const connection = session.manager.getConnection(found.server)!;
-    const result = await getPrompt(connection, found.prompt.name, args).catch((error: unknown) => failureHint(error, `getting prompt ${found.prompt.name}`));
+    const result = await getPrompt(connection, found.prompt.name, args).catch((error: unknown) =>
+      failureHint(error, `getting prompt ${found.prompt.name}`),
+    );
     if (globals.json) printJson(result);
     else renderPrompt(result, options.outDir ?? session.cwd, found.prompt.name);
     return EXIT.ok;

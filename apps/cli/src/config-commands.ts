@@ -3,7 +3,15 @@ import { existsSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
-import { editOwnConfig, failureCause, failureError, loadAllMCPConfigs, looksLikeSecret, OWN_FILE, readOwnServers } from "@mcp/manager";
+import {
+  editOwnConfig,
+  failureCause,
+  failureError,
+  loadAllMCPConfigs,
+  looksLikeSecret,
+  OWN_FILE,
+  readOwnServers,
+} from "@mcp/manager";
 import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { plural, stderrLines } from "./failure.js";
@@ -32,8 +40,15 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
 }
 
 /** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
-function httpDetail(config: MCPServerConfig & { type: string; url: string; proxy?: string | false | undefined }): string {
-  const proxy = config.proxy === false ? " (no proxy)" : typeof config.proxy === "string" ? ` via proxy ${redactUrl(config.proxy)}` : "";
+function httpDetail(
+  config: MCPServerConfig & { type: string; url: string; proxy?: string | false | undefined },
+): string {
+  const proxy =
+    config.proxy === false
+      ? " (no proxy)"
+      : typeof config.proxy === "string"
+        ? ` via proxy ${redactUrl(config.proxy)}`
+        : "";
   return `${describeConfig(config)}${proxy}`;
 }
 
@@ -43,24 +58,70 @@ function httpDetail(config: MCPServerConfig & { type: string; url: string; proxy
  */
 function noAdHoc(globals: GlobalOptions, command: string): void {
   const flag = globals.stdio ? "--stdio" : globals.http ? "--http" : globals.sse ? "--sse" : undefined;
-  if (flag) throw new CliError(`${command} is about your config files, and ${flag} gives a server for one command only: leave ${flag} out (or try: mcp ${flag} … servers)`, EXIT.usage);
+  if (flag)
+    throw new CliError(
+      `${command} is about your config files, and ${flag} gives a server for one command only: leave ${flag} out (or try: mcp ${flag} … servers)`,
+      EXIT.usage,
+    );
 }
 
 export async function configList(globals: GlobalOptions): Promise<number> {
   noAdHoc(globals, "config list");
   const home = process.env["HOME"] ?? "";
-  const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
+  const result = await loadAllMCPConfigs(
+    process.cwd(),
+    globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
+  );
   const entries = [
-    ...Object.values(result.servers).map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: s.enabled ? "active" : "disabled", detail: "url" in s.config ? httpDetail(s.config) : describeConfig(s.config) })),
-    ...result.shadowed.map((s) => ({ name: s.name, family: s.source.family, scope: s.source.scope, file: s.source.file, state: "shadowed", detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}` })),
-    ...result.errors.map((e) => ({ name: e.server ?? "(file)", family: "", scope: "", file: e.file, state: "invalid", detail: e.message })),
+    ...Object.values(result.servers).map((s) => ({
+      name: s.name,
+      family: s.source.family,
+      scope: s.source.scope,
+      file: s.source.file,
+      state: s.enabled ? "active" : "disabled",
+      detail: "url" in s.config ? httpDetail(s.config) : describeConfig(s.config),
+    })),
+    ...result.shadowed.map((s) => ({
+      name: s.name,
+      family: s.source.family,
+      scope: s.source.scope,
+      file: s.source.file,
+      state: "shadowed",
+      detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}`,
+    })),
+    ...result.errors.map((e) => ({
+      name: e.server ?? "(file)",
+      family: "",
+      scope: "",
+      file: e.file,
+      state: "invalid",
+      detail: e.message,
+    })),
   ];
   if (globals.json) printJson(entries);
-  else if (entries.length === 0) note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
+  else if (entries.length === 0)
+    note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
   else {
-    const cells = entries.map((e) => [e.name, `${e.family}${e.scope ? `/${e.scope}` : ""}`, shortPath(e.file, process.cwd(), home), e.state, firstLine(e.detail, 200)]);
+    const cells = entries.map((e) => [
+      e.name,
+      `${e.family}${e.scope ? `/${e.scope}` : ""}`,
+      shortPath(e.file, process.cwd(), home),
+      e.state,
+      firstLine(e.detail, 200),
+    ]);
     const state = (cell: string): string => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell));
-    out(grid([{ title: "NAME", cut: "never" }, { title: "HOST", yields: 2, drops: 2 }, { title: "FILE", cut: "left", yields: 3, min: 12 }, { title: "STATE", paint: state }, { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 }], cells));
+    out(
+      grid(
+        [
+          { title: "NAME", cut: "never" },
+          { title: "HOST", yields: 2, drops: 2 },
+          { title: "FILE", cut: "left", yields: 3, min: 12 },
+          { title: "STATE", paint: state },
+          { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 },
+        ],
+        cells,
+      ),
+    );
   }
   return EXIT.ok;
 }
@@ -71,10 +132,22 @@ async function existing(file: string, name: string): Promise<unknown> {
   return Object.hasOwn(servers, name) ? servers[name] : undefined;
 }
 
-export async function configAdd(name: string, options: { stdio?: string; http?: string; sse?: string; env?: string[]; header?: string[]; scope?: string; replace?: boolean }): Promise<number> {
+export async function configAdd(
+  name: string,
+  options: {
+    stdio?: string;
+    http?: string;
+    sse?: string;
+    env?: string[];
+    header?: string[];
+    scope?: string;
+    replace?: boolean;
+  },
+): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
-  if (given !== 1) throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
+  if (given !== 1)
+    throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
   let config: MCPServerConfig & { env?: Record<string, string> };
   if (options.stdio) {
     const [command, ...args] = splitCommandLine(options.stdio);
@@ -94,20 +167,35 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
   const before = await existing(file, name);
   if (before !== undefined && !options.replace) {
     const entry = (typeof before === "object" && before !== null ? before : {}) as { command?: unknown; url?: unknown };
-    const what = typeof entry.command === "string" || typeof entry.url === "string" ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}` : "";
-    throw new CliError(`not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`, EXIT.usage);
+    const what =
+      typeof entry.command === "string" || typeof entry.url === "string"
+        ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}`
+        : "";
+    throw new CliError(
+      `not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`,
+      EXIT.usage,
+    );
   }
   await editOwnConfig(file, ["servers", name], config);
-  out(`${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`);
+  out(
+    `${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`,
+  );
   // A token written into the file is in every copy of it (a project's is often committed).
   const written = [
-    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({ what: `header "${key}"`, key, value, flag: "--header" })),
+    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({
+      what: `header "${key}"`,
+      key,
+      value,
+      flag: "--header",
+    })),
     ...Object.entries(config.env ?? {})
       .filter(([key]) => isCredentialHeader(key))
       .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
   ].filter(({ value }) => looksLikeSecret(value));
   for (const { what, key, flag } of written) {
-    warn(`warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`);
+    warn(
+      `warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`,
+    );
   }
   // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
   // What is approved is the entry as it loads (variables expanded), so it is read back.
@@ -115,7 +203,10 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
     const loaded = await loadAllMCPConfigs(process.cwd());
     const added = loaded.servers[name];
     if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-    else note(`"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}; once it loads: mcp config approve ${name}`);
+    else
+      note(
+        `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}; once it loads: mcp config approve ${name}`,
+      );
   }
   return EXIT.ok;
 }
@@ -124,12 +215,20 @@ export async function configAdd(name: string, options: { stdio?: string; http?: 
 export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
   noAdHoc(globals, "config approve");
   const home = process.env["HOME"] ?? "";
-  const result = await loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
+  const result = await loadAllMCPConfigs(
+    process.cwd(),
+    globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
+  );
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
   for (const name of names) {
     if (!project.some((s) => s.name === name)) {
       const entry = result.servers[name];
-      throw new CliError(entry ? `"${name}" is not a project server (${tildify(entry.source.file, home)}): it needs no approval` : `no project server named "${name}" (see: mcp config list)`, EXIT.usage);
+      throw new CliError(
+        entry
+          ? `"${name}" is not a project server (${tildify(entry.source.file, home)}): it needs no approval`
+          : `no project server named "${name}" (see: mcp config list)`,
+        EXIT.usage,
+      );
     }
   }
   const chosen = names.length > 0 ? project.filter((s) => names.includes(s.name)) : project;
@@ -140,8 +239,14 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
   // What is approved is shown first, as the prompt shows it, and it is exactly what is approved: the
   // configs shown, not the files read again (a later change to any of it asks again).
   if (process.stdin.isTTY === true && process.stderr.isTTY === true && globals.yes !== true) {
-    const blocks = chosen.map((server) => serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))})`));
-    if (!(await confirm(`${color.bold("Approve for this project")} what these servers will run:\n${blocks.join("\n")}\nApprove them? [y/N] `))) {
+    const blocks = chosen.map((server) =>
+      serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))})`),
+    );
+    if (
+      !(await confirm(
+        `${color.bold("Approve for this project")} what these servers will run:\n${blocks.join("\n")}\nApprove them? [y/N] `,
+      ))
+    ) {
       note("Nothing approved.");
       return EXIT.failure;
     }
@@ -150,7 +255,13 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
     return EXIT.ok;
   }
   await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
-  for (const server of chosen) out([`Approved "${printable(server.name)}" for this project: ${whatRuns(server)}`, ...detailLines(server, "    ")].join("\n"));
+  for (const server of chosen)
+    out(
+      [
+        `Approved "${printable(server.name)}" for this project: ${whatRuns(server)}`,
+        ...detailLines(server, "    "),
+      ].join("\n"),
+    );
   return EXIT.ok;
 }
 
@@ -165,13 +276,20 @@ export async function configRemove(name: string, options: { scope?: string }): P
     return EXIT.ok;
   }
   const found = (await loadAllMCPConfigs(process.cwd())).servers[name];
-  throw new CliError(found ? `"${name}" is defined in ${tildify(found.source.file, home)} (${found.source.family}); remove it there` : `no server named "${name}" in ${OWN_FILE}`, EXIT.usage);
+  throw new CliError(
+    found
+      ? `"${name}" is defined in ${tildify(found.source.file, home)} (${found.source.family}); remove it there`
+      : `no server named "${name}" in ${OWN_FILE}`,
+    EXIT.usage,
+  );
 }
 
 function onPath(command: string): boolean {
   if (isAbsolute(command) || command.includes("/")) return existsSync(command);
   const extensions = process.platform === "win32" ? (process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT").split(";") : [""];
-  return (process.env["PATH"] ?? "").split(delimiter).some((dir) => extensions.some((ext) => existsSync(join(dir, command + ext))));
+  return (process.env["PATH"] ?? "")
+    .split(delimiter)
+    .some((dir) => extensions.some((ext) => existsSync(join(dir, command + ext))));
 }
 
 /** Why each failing server fails, in words a person can act on. */
@@ -182,12 +300,27 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
     const findings: { server: string; ok: boolean; finding: string }[] = [];
     for (const error of session.configErrors) {
       const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
-      findings.push({ server: error.server ?? tildify(error.file, session.home), ok: false, finding: variable ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : error.message });
+      findings.push({
+        server: error.server ?? tildify(error.file, session.home),
+        ok: false,
+        finding: variable
+          ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}`
+          : error.message,
+      });
     }
-    for (const name of session.skipped) findings.push({ server: name, ok: false, finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)` });
+    for (const name of session.skipped)
+      findings.push({
+        server: name,
+        ok: false,
+        finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)`,
+      });
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
-        findings.push({ server: status.name, ok: true, finding: `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}` });
+        findings.push({
+          server: status.name,
+          ok: true,
+          finding: `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}`,
+        });
         continue;
       }
       const config = session.configs[status.name];
@@ -195,17 +328,23 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       const error = failureError(status) || status.state;
       const refused = tokenRefused(status, config);
       let finding = failureCause(status);
-      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command)) finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
+      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command))
+        finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
       else if (refused) finding = refused;
-      else if (status.lastErrorCode === "oauth_error") finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
-      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403) finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;
-      else if (status.lastErrorCode === "connection_timeout") finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
+      else if (status.lastErrorCode === "oauth_error")
+        finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
+      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403)
+        finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;
+      else if (status.lastErrorCode === "connection_timeout")
+        finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
       else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
       finding += stderrLines(status.stderrTail);
       findings.push({ server: status.name, ok: false, finding });
     }
     if (globals.json) printJson(findings);
-    else for (const f of findings) out(`${f.ok ? color.green("✓") : color.red("✗")} ${color.bold(f.server)}: ${f.finding}`);
+    else
+      for (const f of findings)
+        out(`${f.ok ? color.green("✓") : color.red("✗")} ${color.bold(f.server)}: ${f.finding}`);
     return findings.every((f) => f.ok) ? EXIT.ok : EXIT.failure;
   } finally {
     await session.close();

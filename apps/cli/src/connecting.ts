@@ -18,7 +18,8 @@ export function connectingLine(manager: MCPManager): () => void {
   const states = new Map<string, string>();
   let shown = false;
   const look = (): void => {
-    for (const status of manager.getStatuses()) if (states.has(status.name) || WAITING.has(status.state)) states.set(status.name, status.state);
+    for (const status of manager.getStatuses())
+      if (states.has(status.name) || WAITING.has(status.state)) states.set(status.name, status.state);
   };
   const render = (): void => {
     if (!shown) return;
@@ -30,7 +31,7 @@ export function connectingLine(manager: MCPManager): () => void {
     const head = `Connecting… ${ready} of ${states.size} ready${failed ? `, ${failed} failed` : ""}; waiting for `;
     const width = Math.max(40, (process.stderr.columns || 80) - 1);
     let names = waiting.join(", ");
-    for (let count = waiting.length; head.length + names.length > width && count > 1; ) {
+    for (let count = waiting.length; head.length + names.length > width && count > 1;) {
       count--;
       names = `${waiting.slice(0, count).join(", ")} +${waiting.length - count} more`;
     }
@@ -43,7 +44,13 @@ export function connectingLine(manager: MCPManager): () => void {
   const unsubscribe = manager.onStatusChange((status) => {
     // A server created waiting may be connected (or failed) before the line is first drawn: its
     // first event is then its outcome, and it still counts.
-    if (states.has(status.name) || WAITING.has(status.state) || status.state === "connected" || status.state === "failed") states.set(status.name, status.state);
+    if (
+      states.has(status.name) ||
+      WAITING.has(status.state) ||
+      status.state === "connected" ||
+      status.state === "failed"
+    )
+      states.set(status.name, status.state);
     render();
   });
   return () => {

@@ -51,19 +51,27 @@ export function fitHelp(text: string, width = helpWidth()): string {
     // Continuation lines: indented to the description's column (or, under a command too long to
     // have its description beside it, far in), right under it.
     const descriptionAt = example ? line.length - example[4]!.length : -1;
-    const under = (next: string): boolean => /^\s+\S/.test(next) && (example ? next.search(/\S/) === descriptionAt : next.search(/\S/) >= indent.length + 20);
+    const under = (next: string): boolean =>
+      /^\s+\S/.test(next) && (example ? next.search(/\S/) === descriptionAt : next.search(/\S/) >= indent.length + 20);
     const more: string[] = [];
     while (i + 1 < lines.length && under(lines[i + 1]!)) more.push(lines[++i]!);
     if (line.length <= width && more.every((m) => m.length <= width)) {
       out.push(line, ...more);
       continue;
     }
-    const [command, description] = example ? [example[2]!, example[4]!] : more.length > 0 || line.trim().startsWith("mcp ") ? [line.trim(), ""] : [undefined, line.trim()];
+    const [command, description] = example
+      ? [example[2]!, example[4]!]
+      : more.length > 0 || line.trim().startsWith("mcp ")
+        ? [line.trim(), ""]
+        : [undefined, line.trim()];
     if (command === undefined) {
       out.push(...wrapWords(description, indent, width));
       continue;
     }
-    out.push(...commandLines(command, indent, width), ...wrapWords([description, ...more.map((m) => m.trim())].join(" "), `${indent}    `, width));
+    out.push(
+      ...commandLines(command, indent, width),
+      ...wrapWords([description, ...more.map((m) => m.trim())].join(" "), `${indent}    `, width),
+    );
   }
   return out.join("\n");
 }

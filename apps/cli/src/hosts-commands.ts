@@ -1,7 +1,17 @@
 // `mcp hosts`, `mcp hosts pool <host>`, `mcp hosts unpool <host>`: the manager rewrites the files;
 // this parses the arguments and prints what happened.
 import { homedir } from "node:os";
-import { hostFiles, hostStatus, poolBackupDir, poolFile, PoolError, POOL_FAMILIES, unpoolFile, type PoolFamily, type PoolOutcome } from "@mcp/manager";
+import {
+  hostFiles,
+  hostStatus,
+  poolBackupDir,
+  poolFile,
+  PoolError,
+  POOL_FAMILIES,
+  unpoolFile,
+  type PoolFamily,
+  type PoolOutcome,
+} from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
 import { grid } from "./table.js";
 import { CliError, color, EXIT, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
@@ -30,41 +40,88 @@ export async function hostsList(host: string | undefined, globals: GlobalOptions
     return EXIT.ok;
   }
   if (rows.length === 0) {
-    note(host ? `no ${host} config file found for this folder or user` : "no host config file found for this folder or user");
+    note(
+      host
+        ? `no ${host} config file found for this folder or user`
+        : "no host config file found for this folder or user",
+    );
     return EXIT.ok;
   }
   const state = (r: (typeof rows)[number]): string =>
-    r.problem ? "unreadable" : r.stdio.length === 0 ? "no stdio servers" : r.pooled.length === r.stdio.length ? "pooled" : r.pooled.length > 0 ? `${r.pooled.length} of ${r.stdio.length} pooled` : "not pooled";
-  const paint = (cell: string): string => (cell === "pooled" ? color.green(cell) : cell === "unreadable" ? color.red(cell) : cell.includes(" of ") ? color.yellow(cell) : cell);
+    r.problem
+      ? "unreadable"
+      : r.stdio.length === 0
+        ? "no stdio servers"
+        : r.pooled.length === r.stdio.length
+          ? "pooled"
+          : r.pooled.length > 0
+            ? `${r.pooled.length} of ${r.stdio.length} pooled`
+            : "not pooled";
+  const paint = (cell: string): string =>
+    cell === "pooled"
+      ? color.green(cell)
+      : cell === "unreadable"
+        ? color.red(cell)
+        : cell.includes(" of ")
+          ? color.yellow(cell)
+          : cell;
   const cells = rows.map((r) => [r.family, r.scope, shortPath(r.file, l.cwd, l.home), state(r), r.stdio.join(", ")]);
-  out(grid([{ title: "HOST", cut: "never" }, { title: "SCOPE" }, { title: "FILE", cut: "left", yields: 2, min: 12 }, { title: "STATE", paint }, { title: "STDIO SERVERS", yields: 1 }], cells));
+  out(
+    grid(
+      [
+        { title: "HOST", cut: "never" },
+        { title: "SCOPE" },
+        { title: "FILE", cut: "left", yields: 2, min: 12 },
+        { title: "STATE", paint },
+        { title: "STDIO SERVERS", yields: 1 },
+      ],
+      cells,
+    ),
+  );
   for (const r of rows) if (r.problem) warn(r.problem);
   return EXIT.ok;
 }
 
-function report(outcomes: PoolOutcome[], failures: { file: string; message: string }[], globals: GlobalOptions, verb: "pool" | "unpool"): number {
+function report(
+  outcomes: PoolOutcome[],
+  failures: { file: string; message: string }[],
+  globals: GlobalOptions,
+  verb: "pool" | "unpool",
+): number {
   const l = where();
   if (globals.json) printJson({ files: outcomes, errors: failures });
   else {
     for (const o of outcomes) {
       const file = shortPath(o.file, l.cwd, l.home);
-      if (o.action === "pooled") out(`${file}: pooled ${o.entries.join(", ")} ${color.dim(`(backup ${tildify(o.backup, l.home)})`)}`);
+      if (o.action === "pooled")
+        out(`${file}: pooled ${o.entries.join(", ")} ${color.dim(`(backup ${tildify(o.backup, l.home)})`)}`);
       else if (o.action === "restored") out(`${file}: restored as it was before pool`);
       else if (o.action === "unwrapped") out(`${file}: unwrapped ${o.entries.join(", ")} in place`);
-      else out(`${file}: ${verb === "pool" ? (o.entries.length ? `already pooled (${o.entries.join(", ")})` : "no stdio servers to pool") : "not pooled"}`);
+      else
+        out(
+          `${file}: ${verb === "pool" ? (o.entries.length ? `already pooled (${o.entries.join(", ")})` : "no stdio servers to pool") : "not pooled"}`,
+        );
       for (const s of o.skipped) warn(`${file}: "${s.name}" left as it is: ${s.reason}`);
     }
     for (const f of failures) warn(f.message);
-    if (verb === "pool" && outcomes.some((o) => o.action === "pooled")) note("New sessions of the host run these servers through the pool; restart running ones to join it.");
+    if (verb === "pool" && outcomes.some((o) => o.action === "pooled"))
+      note("New sessions of the host run these servers through the pool; restart running ones to join it.");
   }
   return failures.length ? EXIT.failure : EXIT.ok;
 }
 
-async function each(host: string, scope: string | undefined, globals: GlobalOptions, verb: "pool" | "unpool", step: (file: Awaited<ReturnType<typeof hostFiles>>[number]) => Promise<PoolOutcome>): Promise<number> {
+async function each(
+  host: string,
+  scope: string | undefined,
+  globals: GlobalOptions,
+  verb: "pool" | "unpool",
+  step: (file: Awaited<ReturnType<typeof hostFiles>>[number]) => Promise<PoolOutcome>,
+): Promise<number> {
   const f = family(host)!;
   const only = scopeOf(scope);
   const files = (await hostFiles(where(), f)).filter((h) => only === undefined || h.scope === only);
-  if (files.length === 0) throw new CliError(`no ${host} config file found${only ? ` in ${only} scope` : ""} for this folder or user`);
+  if (files.length === 0)
+    throw new CliError(`no ${host} config file found${only ? ` in ${only} scope` : ""} for this folder or user`);
   const outcomes: PoolOutcome[] = [];
   const failures: { file: string; message: string }[] = [];
   for (const file of files) {
@@ -79,13 +136,25 @@ async function each(host: string, scope: string | undefined, globals: GlobalOpti
 }
 
 /** `mcp hosts pool <host>`. */
-export async function hostsPool(host: string, globals: GlobalOptions, options: { scope?: string; shim?: string }): Promise<number> {
+export async function hostsPool(
+  host: string,
+  globals: GlobalOptions,
+  options: { scope?: string; shim?: string },
+): Promise<number> {
   const l = where();
-  return each(host, options.scope, globals, "pool", (file) => poolFile(file, { backupDir: poolBackupDir(l), home: l.home, shim: options.shim }));
+  return each(host, options.scope, globals, "pool", (file) =>
+    poolFile(file, { backupDir: poolBackupDir(l), home: l.home, shim: options.shim }),
+  );
 }
 
 /** `mcp hosts unpool <host>`. */
-export async function hostsUnpool(host: string, globals: GlobalOptions, options: { scope?: string; keepEdits?: boolean }): Promise<number> {
+export async function hostsUnpool(
+  host: string,
+  globals: GlobalOptions,
+  options: { scope?: string; keepEdits?: boolean },
+): Promise<number> {
   const l = where();
-  return each(host, options.scope, globals, "unpool", (file) => unpoolFile(file, { backupDir: poolBackupDir(l), home: l.home, keepEdits: options.keepEdits }));
+  return each(host, options.scope, globals, "unpool", (file) =>
+    unpoolFile(file, { backupDir: poolBackupDir(l), home: l.home, keepEdits: options.keepEdits }),
+  );
 }

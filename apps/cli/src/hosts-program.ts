@@ -18,21 +18,35 @@ Hosts: claude-code, claude-desktop, cursor, vscode, codex, gemini, opencode, zed
 /** `mcp hosts [list] | pool <host> | unpool <host>` (their code loaded when one runs). */
 export function addHostsCommands(program: Command, run: (task: () => Promise<number>) => void): void {
   const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
-  const hosts = program.command("hosts").description("the hosts' config files here, and running their stdio servers through one shared pool").addHelpText("after", HELP);
+  const hosts = program
+    .command("hosts")
+    .description("the hosts' config files here, and running their stdio servers through one shared pool")
+    .addHelpText("after", HELP);
   hosts
     .command("list [host]", { isDefault: true })
     .description("each host config file found (user, and this folder's), its stdio servers and which are pooled")
-    .action((host: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./hosts-commands.js")).hostsList(host, globals(command))));
+    .action((host: string | undefined, _options: unknown, command: Command) =>
+      run(async () => (await import("./hosts-commands.js")).hostsList(host, globals(command))),
+    );
   hosts
     .command("pool <host>")
-    .description("run each stdio server of <host>'s config files through `mcp daemon stdio` (a backup of each file is kept)")
+    .description(
+      "run each stdio server of <host>'s config files through `mcp daemon stdio` (a backup of each file is kept)",
+    )
     .option("--scope <scope>", "only the user's files or only this folder's (user or project)")
     .option("--shim <command>", "the program the entries run (default: mcp, found on the host's PATH)")
-    .action((host: string, options: { scope?: string; shim?: string }, command: Command) => run(async () => (await import("./hosts-commands.js")).hostsPool(host, globals(command), options)));
+    .action((host: string, options: { scope?: string; shim?: string }, command: Command) =>
+      run(async () => (await import("./hosts-commands.js")).hostsPool(host, globals(command), options)),
+    );
   hosts
     .command("unpool <host>")
     .description("put back <host>'s config files as they were before pool, byte for byte")
     .option("--scope <scope>", "only the user's files or only this folder's (user or project)")
-    .option("--keep-edits", "when a file changed since pool (or has no backup), unwrap each pooled entry in place, keeping the rest as it is now")
-    .action((host: string, options: { scope?: string; keepEdits?: boolean }, command: Command) => run(async () => (await import("./hosts-commands.js")).hostsUnpool(host, globals(command), options)));
+    .option(
+      "--keep-edits",
+      "when a file changed since pool (or has no backup), unwrap each pooled entry in place, keeping the rest as it is now",
+    )
+    .action((host: string, options: { scope?: string; keepEdits?: boolean }, command: Command) =>
+      run(async () => (await import("./hosts-commands.js")).hostsUnpool(host, globals(command), options)),
+    );
 }

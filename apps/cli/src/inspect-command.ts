@@ -8,7 +8,10 @@ import { CLI_VERSION, openSession, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
 /** `mcp inspect`: starts the inspector on the CLI's servers and runs until Ctrl-C (or SIGTERM). */
-export async function inspectCommand(globals: GlobalOptions, options: { port?: number | undefined; open?: boolean | undefined }): Promise<number> {
+export async function inspectCommand(
+  globals: GlobalOptions,
+  options: { port?: number | undefined; open?: boolean | undefined },
+): Promise<number> {
   const hooks = inspectorHooks();
   const session = await openSession(globals, {
     connect: false,
@@ -35,11 +38,14 @@ export async function inspectCommand(globals: GlobalOptions, options: { port?: n
       configOf: (name) => session.configs[name],
       approveCommand,
     }).catch((error: unknown) => {
-      const cause = error instanceof InspectorError && error.code === "listen_failed" ? (error.cause as Error) : (error as Error);
+      const cause =
+        error instanceof InspectorError && error.code === "listen_failed" ? (error.cause as Error) : (error as Error);
       throw new CliError(`mcp inspect could not listen on 127.0.0.1:${options.port ?? 0}: ${cause.message}`);
     });
     // Servers connect in the background: the page shows them arrive.
-    session.manager.connectServers(session.configs, session.servers).catch((error: unknown) => note(`connecting: ${(error as Error).message}`));
+    session.manager
+      .connectServers(session.configs, session.servers)
+      .catch((error: unknown) => note(`connecting: ${(error as Error).message}`));
     if (globals.json) out(JSON.stringify({ url: inspector.url, port: inspector.port }));
     else {
       out(`mcp inspect is running at ${color.bold(inspector.url)}`);

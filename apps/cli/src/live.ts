@@ -33,17 +33,29 @@ export function cancelledLine(): void {
   replaceLine("Cancelled.");
 }
 
-export function progressReporter(name: string): { update: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void; stop: () => void } {
+export function progressReporter(name: string): {
+  update: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
+  stop: () => void;
+} {
   if (!process.stderr.isTTY) {
     return {
-      update: ({ progress, total, message }) => process.stderr.write(`progress ${progress}${total === undefined ? "" : `/${total}`}${message ? ` ${message}` : ""}\n`),
+      update: ({ progress, total, message }) =>
+        process.stderr.write(
+          `progress ${progress}${total === undefined ? "" : `/${total}`}${message ? ` ${message}` : ""}\n`,
+        ),
       stop: () => undefined,
     };
   }
   // Loaded for a bar on a terminal only: a call with no terminal (a script, an agent) never needs it.
   const barModule = lazyRequire<typeof cliProgress>("cli-progress");
   const bar = new barModule.SingleBar(
-    { stream: process.stderr, format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`, hideCursor: true, clearOnComplete: false, barsize: 30 },
+    {
+      stream: process.stderr,
+      format: `${name} ${color.cyan("{bar}")} {value}/{total} {message}`,
+      hideCursor: true,
+      clearOnComplete: false,
+      barsize: 30,
+    },
     barModule.Presets.shades_classic,
   );
   let started = false;
@@ -88,10 +100,19 @@ export function taskReporter(): (task: { status: string; statusMessage?: string 
  * those stderr lines; undefined for any other error.
  */
 export function crashOf(error: unknown, during: string): { headline: string; stderr: string } | undefined {
-  if (!TransportClosedError.isInstance(error) || !(error.signal || (error.exitCode !== undefined && error.exitCode !== null))) return undefined;
-  const ended = error.signal ? `the process was killed by ${error.signal}` : `the process exited with code ${error.exitCode}`;
+  if (
+    !TransportClosedError.isInstance(error) ||
+    !(error.signal || (error.exitCode !== undefined && error.exitCode !== null))
+  )
+    return undefined;
+  const ended = error.signal
+    ? `the process was killed by ${error.signal}`
+    : `the process exited with code ${error.exitCode}`;
   const cause = stderrCause(error.stderrTail);
-  return { headline: `the server stopped during ${during}: ${cause ? `${cause} (${ended})` : ended}`, stderr: stderrLines(error.stderrTail) };
+  return {
+    headline: `the server stopped during ${during}: ${cause ? `${cause} (${ended})` : ended}`,
+    stderr: stderrLines(error.stderrTail),
+  };
 }
 
 /**
@@ -102,10 +123,18 @@ export function crashOf(error: unknown, during: string): { headline: string; std
  */
 export function failureHint(error: unknown, what: string): never {
   const crash = crashOf(error, "the call");
-  if (crash) throw new CliError(`${what}: ${crash.headline}. Check whether it took effect before calling it again.${crash.stderr}`);
-  if (RequestTimeoutError.isInstance(error)) throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
-  if (NetworkError.isInstance(error) && error.mayHaveRun) throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
+  if (crash)
+    throw new CliError(
+      `${what}: ${crash.headline}. Check whether it took effect before calling it again.${crash.stderr}`,
+    );
+  if (RequestTimeoutError.isInstance(error))
+    throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
+  if (NetworkError.isInstance(error) && error.mayHaveRun)
+    throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
   // The server took the request and its answer held no response (a stream that broke and could not be resumed).
-  if (NoResponseError.isInstance(error)) throw new CliError(`${what}: ${error.message}; the server took the request, so it may have run. Check whether it took effect before calling it again.`);
+  if (NoResponseError.isInstance(error))
+    throw new CliError(
+      `${what}: ${error.message}; the server took the request, so it may have run. Check whether it took effect before calling it again.`,
+    );
   throw error;
 }

@@ -98,7 +98,11 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
     .option("--http <url>", "an ad-hoc Streamable HTTP server")
     .option("--sse <url>", "an ad-hoc HTTP+SSE server")
-    .option("-H, --header <NAME=VALUE>", "a header for the ad-hoc --http/--sse server (repeatable)", (v: string, p: string[] = []) => [...p, v])
+    .option(
+      "-H, --header <NAME=VALUE>",
+      "a header for the ad-hoc --http/--sse server (repeatable)",
+      (v: string, p: string[] = []) => [...p, v],
+    )
     .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
@@ -111,99 +115,180 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
     .option("-v, --verbose", "add each failing server's stderr tail")
     .option("--exit-code", "exit 1 when any server is not connected (for health checks)")
-    .action((options: { verbose?: boolean; exitCode?: boolean }, command: Command) => run(async () => (await commands()).serversCommand(globals(command), options)));
+    .action((options: { verbose?: boolean; exitCode?: boolean }, command: Command) =>
+      run(async () => (await commands()).serversCommand(globals(command), options)),
+    );
 
   program
     .command("tools [server] [tool]")
-    .description("tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)")
-    .option("-v, --verbose", "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call")
-    .addHelpText("after", "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)")
-    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) => run(async () => (await commands()).toolsCommand(globals(command), server, tool, options)));
+    .description(
+      "tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)",
+    )
+    .option(
+      "-v, --verbose",
+      "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call",
+    )
+    .addHelpText(
+      "after",
+      "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)",
+    )
+    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) =>
+      run(async () => (await commands()).toolsCommand(globals(command), server, tool, options)),
+    );
 
   program
     .command("call <tool> [args...]")
-    .description("call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts), a unique tool name, or a server's URL then the tool; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json")
+    .description(
+      "call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts), a unique tool name, or a server's URL then the tool; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json",
+    )
     .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
     .addOption(new Option("--save-images <dir>", "the same as --out-dir (mcporter's name)").hideHelp())
-    .addOption(new Option("--output <format>", "text (default), markdown (images linked), json (as --json) or raw (only the text the server sent)").choices(["text", "markdown", "json", "raw"]))
-    .option("--max-result-chars <n>", "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)")
-    .option("--record <file.ndjson>", "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)")
+    .addOption(
+      new Option(
+        "--output <format>",
+        "text (default), markdown (images linked), json (as --json) or raw (only the text the server sent)",
+      ).choices(["text", "markdown", "json", "raw"]),
+    )
+    .option(
+      "--max-result-chars <n>",
+      "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)",
+    )
+    .option(
+      "--record <file.ndjson>",
+      "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)",
+    )
     .addHelpText("after", CALL_HELP)
-    .action((tool: string, args: string[], options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string }, command: Command) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)));
+    .action(
+      (
+        tool: string,
+        args: string[],
+        options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string },
+        command: Command,
+      ) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)),
+    );
 
   program
     .command("codegen <server>")
-    .description("write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client")
+    .description(
+      "write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client",
+    )
     .option("-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)")
-    .option("--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)")
-    .action((server: string, options: { out?: string; name?: string }, command: Command) => run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)));
+    .option(
+      "--name <ClientName>",
+      "the client's type name; its factory is create<ClientName> (default: <Server>Client)",
+    )
+    .action((server: string, options: { out?: string; name?: string }, command: Command) =>
+      run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)),
+    );
 
   program
     .command("resources [server]")
     .description("resources and resource templates")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).resourcesCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) =>
+      run(async () => (await commands()).resourcesCommand(globals(command), server)),
+    );
 
   program
     .command("read <uri-or-server> [uri]")
-    .description("read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file")
+    .description(
+      "read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file",
+    )
     .option("-o, --out-dir <dir>", "where binary content is saved")
-    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) => run(async () => (await commands()).readCommand(globals(command), uri === undefined ? [first] : [first, uri], options)));
+    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) =>
+      run(async () =>
+        (await commands()).readCommand(globals(command), uri === undefined ? [first] : [first, uri], options),
+      ),
+    );
 
   program
     .command("skills [server]")
-    .description("skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./skill-commands.js")).skillsCommand(globals(command), server)));
+    .description(
+      "skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched",
+    )
+    .action((server: string | undefined, _options: unknown, command: Command) =>
+      run(async () => (await import("./skill-commands.js")).skillsCommand(globals(command), server)),
+    );
 
   program
     .command("skill <server> <skill>")
-    .description("load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md")
-    .option("-f, --file <path>", "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)")
-    .action((server: string, skill: string, options: { file?: string }, command: Command) => run(async () => (await import("./skill-commands.js")).skillCommand(globals(command), server, skill, options)));
+    .description(
+      "load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md",
+    )
+    .option(
+      "-f, --file <path>",
+      "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)",
+    )
+    .action((server: string, skill: string, options: { file?: string }, command: Command) =>
+      run(async () => (await import("./skill-commands.js")).skillCommand(globals(command), server, skill, options)),
+    );
 
   program
     .command("prompts [server]")
     .description("prompts with their arguments")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await commands()).promptsCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) =>
+      run(async () => (await commands()).promptsCommand(globals(command), server)),
+    );
 
   program
     .command("prompt <name> [args...]")
-    .description("get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments")
+    .description(
+      "get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments",
+    )
     .option("-o, --out-dir <dir>", "where images are saved")
-    .action((name: string, args: string[], options: { outDir?: string }, command: Command) => run(async () => (await commands()).promptCommand(globals(command), [name, ...args], options)));
+    .action((name: string, args: string[], options: { outDir?: string }, command: Command) =>
+      run(async () => (await commands()).promptCommand(globals(command), [name, ...args], options)),
+    );
 
   program
     .command("ping [server]")
     .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
-    .action((server: string | undefined, _options: unknown, command: Command) => run(async () => (await import("./ping-watch-commands.js")).pingCommand(globals(command), server)));
+    .action((server: string | undefined, _options: unknown, command: Command) =>
+      run(async () => (await import("./ping-watch-commands.js")).pingCommand(globals(command), server)),
+    );
 
   program
     .command("watch [server]")
     .description("stream notifications and log messages until Ctrl-C")
     .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
-    .action((server: string | undefined, options: { level?: string }, command: Command) => run(async () => (await import("./ping-watch-commands.js")).watchCommand(globals(command), server, options)));
+    .action((server: string | undefined, options: { level?: string }, command: Command) =>
+      run(async () => (await import("./ping-watch-commands.js")).watchCommand(globals(command), server, options)),
+    );
 
   program
     .command("inspect")
-    .description("a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)")
+    .description(
+      "a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)",
+    )
     .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
     .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) => run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)));
+    .action((options: { port?: number; open?: boolean }, command: Command) =>
+      run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)),
+    );
 
   addServeCommands(program, run);
   addDaemonCommands(program, run);
 
   const auth = program
     .command("auth <server>")
-    .description("authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens")
+    .description(
+      "authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens",
+    )
     .option("--no-open", "only print the URL to open (a machine without a browser)")
-    .option("--no-browser", "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)")
-    .action((server: string, options: { open?: boolean; browser?: boolean; device?: boolean }, command: Command) => run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)));
+    .option(
+      "--no-browser",
+      "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)",
+    )
+    .action((server: string, options: { open?: boolean; browser?: boolean; device?: boolean }, command: Command) =>
+      run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)),
+    );
   addAuthOptions(auth, run);
 
   program
     .command("logout <server>")
     .description("forget an HTTP server's OAuth tokens")
-    .action((server: string, _options: unknown, command: Command) => run(async () => (await import("./auth-commands.js")).logoutCommand(globals(command), server)));
+    .action((server: string, _options: unknown, command: Command) =>
+      run(async () => (await import("./auth-commands.js")).logoutCommand(globals(command), server)),
+    );
 
   addConfigCommands(program, run);
   addRegistryCommands(program, run);

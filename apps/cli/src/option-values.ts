@@ -18,5 +18,11 @@ export function portNumber(value: string): number {
 
 /** A repeatable option's values, each occurrence split at commas. */
 export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
 }

@@ -22,7 +22,12 @@ export async function pinsCommand(globals: GlobalOptions, server: string | undef
     await settle(session);
     const held = heldOf(session, server);
     if (globals.json) printJson(held.map(heldJson));
-    else if (held.length === 0) note(server ? `No held tools on "${server}": what it lists is what was approved.` : "No held tools: every server lists what was approved.");
+    else if (held.length === 0)
+      note(
+        server
+          ? `No held tools on "${server}": what it lists is what was approved.`
+          : "No held tools: every server lists what was approved.",
+      );
     else for (const tool of held) out(heldText(tool, ""));
     return held.length > 0 ? EXIT.failure : EXIT.ok;
   });
@@ -38,7 +43,11 @@ export async function pinsApproveCommand(globals: GlobalOptions, server: string,
     await settle(session);
     const held = heldOf(session, server);
     const unknown = tools.filter((name) => !held.some((tool) => tool.tool === name));
-    if (unknown.length > 0) throw new CliError(`not held on "${server}": ${unknown.join(", ")}${held.length ? ` (held: ${held.map((tool) => tool.tool).join(", ")})` : ""}`, EXIT.usage);
+    if (unknown.length > 0)
+      throw new CliError(
+        `not held on "${server}": ${unknown.join(", ")}${held.length ? ` (held: ${held.map((tool) => tool.tool).join(", ")})` : ""}`,
+        EXIT.usage,
+      );
     const approved = await session.manager.pins.approve(server, tools.length > 0 ? tools : undefined);
     if (globals.json) printJson({ server, approved: approved.map(heldJson) });
     else if (approved.length === 0) note(`Nothing to approve: "${server}" has no held tools.`);

@@ -13,7 +13,9 @@ export function approveCommand(server: string, tool?: string): string {
 
 /** Why a tool is held, in words. */
 export function heldReason(held: HeldTool): string {
-  return held.change === "changed" ? `its definition changed since it was approved (${held.diff.fields.join(", ")})` : "it is new since the server's tools were approved";
+  return held.change === "changed"
+    ? `its definition changed since it was approved (${held.diff.fields.join(", ")})`
+    : "it is new since the server's tools were approved";
 }
 
 /** The held tools of this session's servers (of one, when named). */
@@ -26,9 +28,14 @@ export function heldOf(session: Session, server?: string): HeldTool[] {
  * `mcp__server__tool`): what changed and the command that approves it. Undefined when it is not.
  */
 export function heldCallError(session: Session, name: string, server?: string): CliError | undefined {
-  const held = heldOf(session, server).find((h) => h.tool === name || toolNameFor(h.server, h.tool) === name || `${h.server}.${h.tool}` === name);
+  const held = heldOf(session, server).find(
+    (h) => h.tool === name || toolNameFor(h.server, h.tool) === name || `${h.server}.${h.tool}` === name,
+  );
   if (!held) return undefined;
-  return new CliError(`tool "${held.tool}" of server "${held.server}" is held: ${heldReason(held)}, so it is not offered nor called until you approve it. See the diff: mcp pins ${held.server}   Approve: ${approveCommand(held.server, held.tool)}`, EXIT.failure);
+  return new CliError(
+    `tool "${held.tool}" of server "${held.server}" is held: ${heldReason(held)}, so it is not offered nor called until you approve it. See the diff: mcp pins ${held.server}   Approve: ${approveCommand(held.server, held.tool)}`,
+    EXIT.failure,
+  );
 }
 
 /** One held tool for a terminal: its name and why, the approving command, then its diff indented. */
@@ -37,10 +44,26 @@ export function heldText(held: HeldTool, indent = "  "): string {
     .split("\n")
     .filter(Boolean)
     .map((line) => `${indent}  ${line}`);
-  return [`${indent}${color.yellow(`${held.server}.${held.tool}`)}  held: ${heldReason(held)}`, ...diff, `${indent}  approve: ${approveCommand(held.server, held.tool)}`].join("\n");
+  return [
+    `${indent}${color.yellow(`${held.server}.${held.tool}`)}  held: ${heldReason(held)}`,
+    ...diff,
+    `${indent}  approve: ${approveCommand(held.server, held.tool)}`,
+  ].join("\n");
 }
 
 /** A held tool for `--json`: the facts, with the old and new hashes and the command that approves it. */
 export function heldJson(held: HeldTool): Record<string, unknown> {
-  return { server: held.server, tool: held.tool, change: held.change, oldHash: held.oldHash, newHash: held.newHash, fields: held.diff.fields, description: held.diff.description, schema: held.diff.schema, old: held.old, definition: held.definition, approve: approveCommand(held.server, held.tool) };
+  return {
+    server: held.server,
+    tool: held.tool,
+    change: held.change,
+    oldHash: held.oldHash,
+    newHash: held.newHash,
+    fields: held.diff.fields,
+    description: held.diff.description,
+    schema: held.diff.schema,
+    old: held.old,
+    definition: held.definition,
+    approve: approveCommand(held.server, held.tool),
+  };
 }

@@ -29,9 +29,21 @@ function wholeNumber(value: string): number {
 /** The daemon's pool flags (`daemon start` and `daemon run`). */
 export function poolStartOptions(command: Command): Command {
   return command
-    .option("--pool-idle <minutes>", "stop a pooled server this long after its last host left (default 10; MCP_POOL_IDLE_MS)", minutes)
-    .option("--pool-max-calls <n>", "tool calls at once per pooled server, more wait (default 16; MCP_POOL_MAX_CALLS)", wholeNumber)
-    .option("--pool-max-rss <MB>", "stop a pooled server whose processes use more memory, telling its hosts (default none; MCP_POOL_MAX_RSS_MB)", wholeNumber);
+    .option(
+      "--pool-idle <minutes>",
+      "stop a pooled server this long after its last host left (default 10; MCP_POOL_IDLE_MS)",
+      minutes,
+    )
+    .option(
+      "--pool-max-calls <n>",
+      "tool calls at once per pooled server, more wait (default 16; MCP_POOL_MAX_CALLS)",
+      wholeNumber,
+    )
+    .option(
+      "--pool-max-rss <MB>",
+      "stop a pooled server whose processes use more memory, telling its hosts (default none; MCP_POOL_MAX_RSS_MB)",
+      wholeNumber,
+    );
 }
 
 /** `mcp daemon stdio <server>` (under `daemon`) and `mcp ps`. */
@@ -49,11 +61,15 @@ export function addPoolCommands(program: Command, daemon: Command, run: (task: (
     .description("the server as this shell runs it and the daemon's socket, as JSON (what daemon stdio runs first)")
     .option("--from <host:scope>", "where the entry is")
     .action((server: string, command: string[], options: { from?: string }, cmd: Command) =>
-      run(async () => (await import("./daemon/shim.js")).daemonResolve(globals(cmd), server, { command, from: options.from })),
+      run(async () =>
+        (await import("./daemon/shim.js")).daemonResolve(globals(cmd), server, { command, from: options.from }),
+      ),
     );
   program
     .command("ps")
     .description("the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time")
     .option("--kill <server>", "stop a pooled server (its hosts are told why)")
-    .action((options: { kill?: string }, command: Command) => run(async () => (await import("./daemon/ps.js")).psCommand(globals(command), options)));
+    .action((options: { kill?: string }, command: Command) =>
+      run(async () => (await import("./daemon/ps.js")).psCommand(globals(command), options)),
+    );
 }

@@ -1,6 +1,22 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
-import { configFromRegistry, getRegistryServer, localNameFor, parseRegistrySpec, registryKinds, resolveRegistry, RegistryError, retiredStatus, searchRegistry, type RegistryConfig, type RegistryEntry, type RegistryLocation, type RegistryPackageKind, type RegistryRecord, type RegistryValue } from "@mcp/registry";
+import {
+  configFromRegistry,
+  getRegistryServer,
+  localNameFor,
+  parseRegistrySpec,
+  registryKinds,
+  resolveRegistry,
+  RegistryError,
+  retiredStatus,
+  searchRegistry,
+  type RegistryConfig,
+  type RegistryEntry,
+  type RegistryLocation,
+  type RegistryPackageKind,
+  type RegistryRecord,
+  type RegistryValue,
+} from "@mcp/registry";
 import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
 import { ownFile } from "./config-commands.js";
@@ -13,26 +29,47 @@ import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui
 // What the registry sends is untrusted text: everything shown from it goes through printable().
 
 /** The registry the user chose: `--registry`, `MCP_REGISTRY_URL`, the user's file (or the `--config` files), or the official one. */
-export async function registryLocation(globals: GlobalOptions, registry: string | undefined): Promise<RegistryLocation> {
-  return resolveRegistry({ registry, files: globals.config?.length ? globals.config : undefined }).catch(registryFailure);
+export async function registryLocation(
+  globals: GlobalOptions,
+  registry: string | undefined,
+): Promise<RegistryLocation> {
+  return resolveRegistry({ registry, files: globals.config?.length ? globals.config : undefined }).catch(
+    registryFailure,
+  );
 }
 
 /** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
 export function registryFailure(error: unknown): never {
   if (RegistryError.isInstance(error)) {
-    const usage = ["not_found", "unsupported_package", "secret_value", "invalid_value", "unknown_input", "invalid_url"].includes(error.reason);
+    const usage = [
+      "not_found",
+      "unsupported_package",
+      "secret_value",
+      "invalid_value",
+      "unknown_input",
+      "invalid_url",
+    ].includes(error.reason);
     throw new CliError(printable(error.message), usage ? EXIT.usage : EXIT.failure);
   }
   throw error;
 }
 
-export async function registrySearch(text: string, globals: GlobalOptions, options: { registry?: string; limit?: number }): Promise<number> {
+export async function registrySearch(
+  text: string,
+  globals: GlobalOptions,
+  options: { registry?: string; limit?: number },
+): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
   const found = new Map<string, RegistryEntry>();
   const { signal, dispose } = interruptible();
   try {
-    for await (const entry of searchRegistry(text, { registry: location.url, signal, timeout: globals.timeout, pageSize: Math.min(limit, 100) })) {
+    for await (const entry of searchRegistry(text, {
+      registry: location.url,
+      signal,
+      timeout: globals.timeout,
+      pageSize: Math.min(limit, 100),
+    })) {
       const name = entry.server.name;
       // A registry that ignores `version=latest` lists every version: the latest stands for them all.
       if (found.has(name)) {
@@ -60,12 +97,34 @@ export async function registrySearch(text: string, globals: GlobalOptions, optio
   const withStatus = entries.some((entry) => retiredStatus(entry));
   const head = ["NAME", "VERSION", "RUNS ON", ...(withStatus ? ["STATUS"] : []), "DESCRIPTION"];
   const rows = entries.map((entry) => {
-    const about = printable(entry.server.title ? `${entry.server.title}: ${entry.server.description}` : String(entry.server.description ?? ""));
-    return [printable(entry.server.name), printable(entry.server.version), printable(registryKinds(entry.server).join(", ")), ...(withStatus ? [retiredStatus(entry) ?? ""] : []), about];
+    const about = printable(
+      entry.server.title
+        ? `${entry.server.title}: ${entry.server.description}`
+        : String(entry.server.description ?? ""),
+    );
+    return [
+      printable(entry.server.name),
+      printable(entry.server.version),
+      printable(registryKinds(entry.server).join(", ")),
+      ...(withStatus ? [retiredStatus(entry) ?? ""] : []),
+      about,
+    ];
   });
   // The name (what `registry add` takes) is never cut; the description gives way first.
-  out(grid(head.map((title, i) => ({ title, ...(i === 0 ? { cut: "never" as const } : {}), ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}), ...(withStatus && i === 3 ? { paint: color.yellow } : {}) })), rows));
-  note(`${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`);
+  out(
+    grid(
+      head.map((title, i) => ({
+        title,
+        ...(i === 0 ? { cut: "never" as const } : {}),
+        ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}),
+        ...(withStatus && i === 3 ? { paint: color.yellow } : {}),
+      })),
+      rows,
+    ),
+  );
+  note(
+    `${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`,
+  );
   return EXIT.ok;
 }
 
@@ -92,15 +151,33 @@ function shownEnv(name: string, value: string): string {
 export function describeAdded(made: RegistryConfig, config: MCPServerConfig, indent = "  "): string[] {
   const lines = [`${indent}${color.dim("runs")}  ${whatRuns({ config })}`];
   const c = config as MCPServerConfig & { env?: Record<string, string>; headers?: Record<string, string> };
-  for (const [name, value] of Object.entries(c.env ?? {})) lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);
-  for (const [name, value] of Object.entries(c.headers ?? {})) lines.push(`${indent}${color.dim("header")} ${printable(name)}: ${shownEnv(name, value)}`);
-  if (made.start) lines.push(`${indent}${color.yellow("It serves HTTP: mcp connects to it but does not start it. Start it with:")} ${commandLine(made.start.command, made.start.args)}`);
+  for (const [name, value] of Object.entries(c.env ?? {}))
+    lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);
+  for (const [name, value] of Object.entries(c.headers ?? {}))
+    lines.push(`${indent}${color.dim("header")} ${printable(name)}: ${shownEnv(name, value)}`);
+  if (made.start)
+    lines.push(
+      `${indent}${color.yellow("It serves HTTP: mcp connects to it but does not start it. Start it with:")} ${commandLine(made.start.command, made.start.args)}`,
+    );
   const set = made.variables.filter((v) => v.inEntry);
   const left = made.variables.filter((v) => !v.inEntry);
   const about = (v: RegistryConfig["variables"][number]): string =>
-    [`${indent}  ${color.bold(v.name)}`, `${v.required ? "required" : "optional"}${v.secret ? ", secret" : ""}`, printable(v.input), v.description ? `— ${printable(v.description)}` : "", v.default !== undefined ? `(default ${printable(v.default)})` : "", v.choices?.length ? `(one of ${printable(v.choices.join(", "))})` : ""].filter(Boolean).join("  ");
+    [
+      `${indent}  ${color.bold(v.name)}`,
+      `${v.required ? "required" : "optional"}${v.secret ? ", secret" : ""}`,
+      printable(v.input),
+      v.description ? `— ${printable(v.description)}` : "",
+      v.default !== undefined ? `(default ${printable(v.default)})` : "",
+      v.choices?.length ? `(one of ${printable(v.choices.join(", "))})` : "",
+    ]
+      .filter(Boolean)
+      .join("  ");
   if (set.length > 0) lines.push(`${indent}Set in the environment before it starts:`, ...set.map(about));
-  if (left.length > 0) lines.push(`${indent}Left out (optional; give one with --set <name>=<value>, a secret as a \${NAME} reference in the file):`, ...left.map(about));
+  if (left.length > 0)
+    lines.push(
+      `${indent}Left out (optional; give one with --set <name>=<value>, a secret as a \${NAME} reference in the file):`,
+      ...left.map(about),
+    );
   return lines;
 }
 
@@ -119,13 +196,26 @@ const PACKAGES = ["npm", "pypi", "oci", "nuget", "remote"];
 export async function registryAdd(spec: string, globals: GlobalOptions, options: AddOptions): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const { name, version } = parseRegistrySpec(spec);
-  if (options.package !== undefined && !PACKAGES.includes(options.package)) throw new CliError(`--package must be one of ${PACKAGES.join(", ")}, got ${JSON.stringify(options.package)}`, EXIT.usage);
-  if (options.transport !== undefined && options.transport !== "http" && options.transport !== "sse") throw new CliError(`--transport must be http or sse, got ${JSON.stringify(options.transport)}`, EXIT.usage);
+  if (options.package !== undefined && !PACKAGES.includes(options.package))
+    throw new CliError(
+      `--package must be one of ${PACKAGES.join(", ")}, got ${JSON.stringify(options.package)}`,
+      EXIT.usage,
+    );
+  if (options.transport !== undefined && options.transport !== "http" && options.transport !== "sse")
+    throw new CliError(`--transport must be http or sse, got ${JSON.stringify(options.transport)}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
   const local = options.as ?? localNameFor(name);
-  if (!/^[A-Za-z0-9_.-]+$/.test(local)) throw new CliError(`--as takes a name of letters, digits, "_", "-" and ".", got ${JSON.stringify(local)}`, EXIT.usage);
-  if ((await readOwnServers(file))[local] !== undefined) throw new CliError(`${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`, EXIT.usage);
+  if (!/^[A-Za-z0-9_.-]+$/.test(local))
+    throw new CliError(
+      `--as takes a name of letters, digits, "_", "-" and ".", got ${JSON.stringify(local)}`,
+      EXIT.usage,
+    );
+  if ((await readOwnServers(file))[local] !== undefined)
+    throw new CliError(
+      `${tildify(file, home)} already has a server named "${local}": choose another name with --as, or update it with: mcp registry update ${local}`,
+      EXIT.usage,
+    );
   const location = await registryLocation(globals, options.registry);
   const values = valuesOf(options.set);
   const { signal, dispose } = interruptible();
@@ -138,17 +228,38 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
     dispose();
   }
   const status = retiredStatus(entry);
-  if (status && !options.force) throw new CliError(`${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`, EXIT.usage);
+  if (status && !options.force)
+    throw new CliError(
+      `${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`,
+      EXIT.usage,
+    );
   let made: RegistryConfig;
   try {
-    made = configFromRegistry(entry, { package: options.package as RegistryPackageKind | undefined, transport: options.transport, values, name: local });
+    made = configFromRegistry(entry, {
+      package: options.package as RegistryPackageKind | undefined,
+      transport: options.transport,
+      values,
+      name: local,
+    });
   } catch (error) {
     registryFailure(error);
   }
-  const record: RegistryRecord = { name, version: made.version, url: location.url, package: made.kind, ...(options.transport ? { transport: options.transport } : {}), ...(values ? { values } : {}) };
+  const record: RegistryRecord = {
+    name,
+    version: made.version,
+    url: location.url,
+    package: made.kind,
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(values ? { values } : {}),
+  };
   await editOwnConfig(file, ["servers", local], { ...made.config, registry: record });
   if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
-  out([`Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`, ...describeAdded(made, made.config)].join("\n"));
+  out(
+    [
+      `Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`,
+      ...describeAdded(made, made.config),
+    ].join("\n"),
+  );
   await approveOwn(file, scope, local, home);
   return EXIT.ok;
 }
@@ -162,5 +273,8 @@ export async function approveOwn(file: string, scope: string, name: string, home
   const loaded = await loadAllMCPConfigs(process.cwd());
   const added = loaded.servers[name];
   if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-  else note(`"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}. Once it loads: mcp config approve ${name}`);
+  else
+    note(
+      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}. Once it loads: mcp config approve ${name}`,
+    );
 }

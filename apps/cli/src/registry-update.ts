@@ -1,7 +1,20 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
-import { configFromRegistry, getRegistryServer, installedEntries, isNewerVersion, RegistryError, registryToAsk, retiredStatus, updatedEntry, type InstalledEntry, type RegistryConfig, type RegistryEntry, type RegistryLocation } from "@mcp/registry";
+import {
+  configFromRegistry,
+  getRegistryServer,
+  installedEntries,
+  isNewerVersion,
+  RegistryError,
+  registryToAsk,
+  retiredStatus,
+  updatedEntry,
+  type InstalledEntry,
+  type RegistryConfig,
+  type RegistryEntry,
+  type RegistryLocation,
+} from "@mcp/registry";
 import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
 import { ownFile } from "./config-commands.js";
@@ -22,9 +35,15 @@ interface Installed extends InstalledEntry {
 
 /** Our own files' entries that came from the registry: the project's and the user's, or the `--config` files. */
 async function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
-  const files: [string, Installed["scope"]][] = globals.config?.length ? globals.config.map((file) => [resolve(file), "file"]) : [[ownFile("project", home), "project"], [ownFile("user", home), "user"]];
+  const files: [string, Installed["scope"]][] = globals.config?.length
+    ? globals.config.map((file) => [resolve(file), "file"])
+    : [
+        [ownFile("project", home), "project"],
+        [ownFile("user", home), "user"],
+      ];
   const found: Installed[] = [];
-  for (const [file, scope] of files) for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, scope, file });
+  for (const [file, scope] of files)
+    for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, scope, file });
   return found;
 }
 
@@ -35,11 +54,24 @@ interface Check {
   problem?: string | undefined;
 }
 
-async function check(item: Installed, location: RegistryLocation, globals: GlobalOptions, signal: AbortSignal): Promise<Check> {
+async function check(
+  item: Installed,
+  location: RegistryLocation,
+  globals: GlobalOptions,
+  signal: AbortSignal,
+): Promise<Check> {
   const where = registryToAsk({ ...item, project: item.scope === "project" }, location.url);
   if ("refused" in where) return { item, problem: `not checked: ${printable(where.refused)}` };
   try {
-    return { item, url: where.url, latest: await getRegistryServer(item.record.name, "latest", { registry: where.url, signal, timeout: globals.timeout }) };
+    return {
+      item,
+      url: where.url,
+      latest: await getRegistryServer(item.record.name, "latest", {
+        registry: where.url,
+        signal,
+        timeout: globals.timeout,
+      }),
+    };
   } catch (error) {
     if (RegistryError.isInstance(error)) return { item, url: where.url, problem: printable(error.message) };
     throw error;
@@ -75,22 +107,50 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
   else if (rows.length === 0) note("No entry in your files came from the registry (mcp registry add <name> adds one).");
   else {
     const head = ["NAME", "SERVER", "CURRENT", "LATEST", "FILE"];
-    const cells = rows.map((r) => [printable(r.name), printable(r.server), printable(r.current), r.latest === undefined ? "?" : `${printable(r.latest)}${r.status ? ` (${r.status})` : ""}`, tildify(r.file, home)]);
+    const cells = rows.map((r) => [
+      printable(r.name),
+      printable(r.server),
+      printable(r.current),
+      r.latest === undefined ? "?" : `${printable(r.latest)}${r.status ? ` (${r.status})` : ""}`,
+      tildify(r.file, home),
+    ]);
     // The local name is never cut; the file gives way first (cut at its start), then the server's name.
-    const latest = (cell: string, i: number): string => (rows[i]!.outdated ? color.green(cell) : rows[i]!.status ? color.yellow(cell) : cell);
-    out(grid([{ title: head[0]!, cut: "never" }, { title: head[1]!, yields: 2 }, { title: head[2]! }, { title: head[3]!, paint: latest }, { title: head[4]!, cut: "left", yields: 1 }], cells));
+    const latest = (cell: string, i: number): string =>
+      rows[i]!.outdated ? color.green(cell) : rows[i]!.status ? color.yellow(cell) : cell;
+    out(
+      grid(
+        [
+          { title: head[0]!, cut: "never" },
+          { title: head[1]!, yields: 2 },
+          { title: head[2]! },
+          { title: head[3]!, paint: latest },
+          { title: head[4]!, cut: "left", yields: 1 },
+        ],
+        cells,
+      ),
+    );
     for (const r of rows) if (r.problem) warn(`${printable(r.name)}: ${r.problem}`);
     const stale = rows.filter((r) => r.outdated).map((r) => r.name);
-    note(stale.length > 0 ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}` : "Everything is at its latest version.");
+    note(
+      stale.length > 0
+        ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}`
+        : "Everything is at its latest version.",
+    );
   }
   return rows.some((r) => r.problem) ? EXIT.failure : EXIT.ok;
 }
 
-export async function registryUpdate(names: string[], globals: GlobalOptions, options: { registry?: string; force?: boolean }): Promise<number> {
+export async function registryUpdate(
+  names: string[],
+  globals: GlobalOptions,
+  options: { registry?: string; force?: boolean },
+): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const location = await registryLocation(globals, options.registry);
   const all = await installed(globals, home);
-  for (const name of names) if (!all.some((item) => item.local === name)) throw new CliError(`no entry named "${name}" came from the registry (see: mcp registry outdated)`, EXIT.usage);
+  for (const name of names)
+    if (!all.some((item) => item.local === name))
+      throw new CliError(`no entry named "${name}" came from the registry (see: mcp registry outdated)`, EXIT.usage);
   const chosen = names.length > 0 ? all.filter((item) => names.includes(item.local)) : all;
   if (chosen.length === 0) {
     note("No entry in your files came from the registry (mcp registry add <name> adds one).");
@@ -113,13 +173,21 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     }
     const status = retiredStatus(latest);
     if (status && !options.force) {
-      warn(`${label}: its latest version, ${printable(version)}, is ${status} in ${url}; not updated (update anyway with --force)`);
+      warn(
+        `${label}: its latest version, ${printable(version)}, is ${status} in ${url}; not updated (update anyway with --force)`,
+      );
       failed = true;
       continue;
     }
     let made: RegistryConfig;
     try {
-      made = configFromRegistry(latest, { package: item.record.package, transport: item.record.transport, values: item.record.values, name: item.local, ignoreUnknownValues: true });
+      made = configFromRegistry(latest, {
+        package: item.record.package,
+        transport: item.record.transport,
+        values: item.record.values,
+        name: item.local,
+        ignoreUnknownValues: true,
+      });
     } catch (error) {
       try {
         registryFailure(error);
@@ -131,14 +199,28 @@ export async function registryUpdate(names: string[], globals: GlobalOptions, op
     }
     // A project entry approved as it was stays approved as it is now: the update is the user's own.
     const before = loaded.servers[item.local];
-    const wasApproved = item.scope === "project" && before?.source.file === item.file && (await isApproved(approvals, process.cwd(), before));
+    const wasApproved =
+      item.scope === "project" &&
+      before?.source.file === item.file &&
+      (await isApproved(approvals, process.cwd(), before));
     // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
     const { entry, dropped } = updatedEntry(item.entry, made, item.record);
     await editOwnConfig(item.file, ["servers", item.local], entry);
-    out([`Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`, ...describeAdded(made, entry as unknown as MCPServerConfig)].join("\n"));
-    if (dropped.length) warn(`${label}: ${printable(version)} has no input named ${dropped.map((key) => printable(key)).join(", ")}; that value was dropped`);
+    out(
+      [
+        `Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`,
+        ...describeAdded(made, entry as unknown as MCPServerConfig),
+      ].join("\n"),
+    );
+    if (dropped.length)
+      warn(
+        `${label}: ${printable(version)} has no input named ${dropped.map((key) => printable(key)).join(", ")}; that value was dropped`,
+      );
     if (wasApproved) await approveOwn(item.file, "project", item.local, home);
-    else if (item.scope === "project") note(`"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`);
+    else if (item.scope === "project")
+      note(
+        `"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`,
+      );
   }
   return failed ? EXIT.failure : EXIT.ok;
 }

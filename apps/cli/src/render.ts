@@ -33,7 +33,10 @@ function save(dir: string, stem: string, mimeType: string | undefined, base64: s
 
 function renderContents(contents: ResourceContents, dir: string, stem: string, counter: { n: number }): void {
   if ("text" in contents) out(contents.text);
-  else out(`${color.dim(contents.mimeType ?? "binary")} saved to ${save(dir, stem, contents.mimeType, contents.blob, counter)}`);
+  else
+    out(
+      `${color.dim(contents.mimeType ?? "binary")} saved to ${save(dir, stem, contents.mimeType, contents.blob, counter)}`,
+    );
 }
 
 /** Text as text; images, audio and binary resources saved to files, their paths printed. */
@@ -46,7 +49,9 @@ export function renderBlocks(blocks: ContentBlock[], dir: string, stem: string):
         break;
       case "image":
       case "audio":
-        out(`${color.dim(`${block.type} ${block.mimeType}`)} saved to ${save(dir, stem, block.mimeType, block.data, counter)}`);
+        out(
+          `${color.dim(`${block.type} ${block.mimeType}`)} saved to ${save(dir, stem, block.mimeType, block.data, counter)}`,
+        );
         break;
       case "resource_link":
         out(`${color.dim("resource")} ${block.uri}${block.name ? ` (${block.name})` : ""}`);
@@ -97,7 +102,11 @@ export function saidByText(blocks: ContentBlock[], structured: unknown): boolean
   if (text.trim() === "") return false;
   const json = parsed(text);
   const only = onlyField(structured);
-  if (json !== undefined && (isDeepStrictEqual(json, structured) || (only !== undefined && isDeepStrictEqual(json, only)))) return true;
+  if (
+    json !== undefined &&
+    (isDeepStrictEqual(json, structured) || (only !== undefined && isDeepStrictEqual(json, only)))
+  )
+    return true;
   if (typeof only === "string" && only.trim() === text.trim()) return true;
   // The text as JSON says each value as JSON does (escaped); otherwise as itself, a number or word whole.
   const said = json === undefined ? text : JSON.stringify(json);
@@ -138,14 +147,25 @@ export function renderToolResultMarkdown(result: CallToolResult, dir: string, st
   const parts: string[] = [];
   for (const block of result.content ?? []) {
     if (block.type === "text") parts.push(block.text);
-    else if (block.type === "image") parts.push(`![${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
-    else if (block.type === "audio") parts.push(`[${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
+    else if (block.type === "image")
+      parts.push(`![${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
+    else if (block.type === "audio")
+      parts.push(`[${block.mimeType}](${destination(save(dir, stem, block.mimeType, block.data, counter))})`);
     else if (block.type === "resource_link") parts.push(`[${block.name || block.uri}](${destination(block.uri)})`);
-    else if (block.type === "resource" && "text" in block.resource) parts.push(block.resource.mimeType === "text/markdown" ? block.resource.text : fenced(block.resource.text, EXTENSIONS[block.resource.mimeType ?? ""] ?? ""));
-    else if (block.type === "resource" && "blob" in block.resource) parts.push(`[${block.resource.mimeType ?? "binary"}](${destination(save(dir, stem, block.resource.mimeType, block.resource.blob, counter))})`);
+    else if (block.type === "resource" && "text" in block.resource)
+      parts.push(
+        block.resource.mimeType === "text/markdown"
+          ? block.resource.text
+          : fenced(block.resource.text, EXTENSIONS[block.resource.mimeType ?? ""] ?? ""),
+      );
+    else if (block.type === "resource" && "blob" in block.resource)
+      parts.push(
+        `[${block.resource.mimeType ?? "binary"}](${destination(save(dir, stem, block.resource.mimeType, block.resource.blob, counter))})`,
+      );
     else parts.push(fenced(JSON.stringify(block, null, 2), "json"));
   }
-  if (result.structuredContent !== undefined && !saidByText(result.content ?? [], result.structuredContent)) parts.push(fenced(JSON.stringify(result.structuredContent, null, 2), "json"));
+  if (result.structuredContent !== undefined && !saidByText(result.content ?? [], result.structuredContent))
+    parts.push(fenced(JSON.stringify(result.structuredContent, null, 2), "json"));
   if (parts.length > 0) out(parts.join("\n\n"));
 }
 
@@ -159,9 +179,16 @@ export function renderToolResultRaw(result: CallToolResult, dir: string, stem: s
   const counter = { n: 0 };
   for (const block of result.content ?? []) {
     if (block.type === "text") process.stdout.write(block.text.endsWith("\n") ? block.text : `${block.text}\n`);
-    else if (block.type === "image" || block.type === "audio") process.stderr.write(`${block.type} ${block.mimeType} saved to ${save(dir, stem, block.mimeType, block.data, counter)}\n`);
-    else if (block.type === "resource" && "blob" in block.resource) process.stderr.write(`${block.resource.mimeType ?? "binary"} saved to ${save(dir, stem, block.resource.mimeType, block.resource.blob, counter)}\n`);
-    else if (block.type === "resource" && "text" in block.resource) process.stdout.write(block.resource.text.endsWith("\n") ? block.resource.text : `${block.resource.text}\n`);
+    else if (block.type === "image" || block.type === "audio")
+      process.stderr.write(
+        `${block.type} ${block.mimeType} saved to ${save(dir, stem, block.mimeType, block.data, counter)}\n`,
+      );
+    else if (block.type === "resource" && "blob" in block.resource)
+      process.stderr.write(
+        `${block.resource.mimeType ?? "binary"} saved to ${save(dir, stem, block.resource.mimeType, block.resource.blob, counter)}\n`,
+      );
+    else if (block.type === "resource" && "text" in block.resource)
+      process.stdout.write(block.resource.text.endsWith("\n") ? block.resource.text : `${block.resource.text}\n`);
     else if (block.type === "resource_link") process.stderr.write(`resource ${block.uri}\n`);
   }
 }

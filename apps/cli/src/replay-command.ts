@@ -1,5 +1,13 @@
 // `mcp replay <file> --stdio | --http [--port N]`: a recording served as an MCP server by @mcp/replay.
-import { readRecording, RecordingError, ReplaySession, serveReplayHttp, serveReplayStdio, type Recording, type ReplayEvent } from "@mcp/replay";
+import {
+  readRecording,
+  RecordingError,
+  ReplaySession,
+  serveReplayHttp,
+  serveReplayStdio,
+  type Recording,
+  type ReplayEvent,
+} from "@mcp/replay";
 import { printable } from "./approval-view.js";
 import type { GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, note, out, warn } from "./ui.js";
@@ -34,7 +42,8 @@ function tell(event: ReplayEvent): void {
 }
 
 function load(file: string, globals: GlobalOptions): Recording {
-  if ((globals.server?.length ?? 0) > 1) throw new CliError("mcp replay serves one server: give one --server", EXIT.usage);
+  if ((globals.server?.length ?? 0) > 1)
+    throw new CliError("mcp replay serves one server: give one --server", EXIT.usage);
   try {
     return readRecording(file, globals.server?.[0]);
   } catch (error) {
@@ -45,7 +54,8 @@ function load(file: string, globals: GlobalOptions): Recording {
 
 /** `mcp replay`. */
 export async function replayCommand(globals: GlobalOptions, file: string, options: ReplayOptions): Promise<number> {
-  if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp replay needs one of --stdio or --http", EXIT.usage);
+  if (Boolean(options.stdio) === Boolean(options.http))
+    throw new CliError("mcp replay needs one of --stdio or --http", EXIT.usage);
   const recording = load(file, globals);
   const requests = recording.exchanges.filter((exchange) => exchange.kind === "request").length;
   // The server's name comes from the file, which may be anyone's: shown with its control characters escaped.
@@ -54,7 +64,10 @@ export async function replayCommand(globals: GlobalOptions, file: string, option
     const session = new ReplaySession(recording, tell);
     note(`mcp replay: serving ${what} over stdio`);
     const until = stopped();
-    await Promise.race([serveReplayStdio(session, process.stdin, process.stdout, (error) => warn(`replay: ${error.message}`)), until]);
+    await Promise.race([
+      serveReplayStdio(session, process.stdin, process.stdout, (error) => warn(`replay: ${error.message}`)),
+      until,
+    ]);
     session.close();
     return EXIT.ok;
   }

@@ -13,7 +13,9 @@ import { closest } from "./words.js";
 
 /** What a server runs or reaches, for a person: its command line, or `<type> <url>` (a password in the URL hidden). */
 export function describeConfig(config: MCPServerConfig): string {
-  return "command" in config ? [config.command, ...(config.args ?? [])].join(" ") : `${config.type} ${redactUrl(config.url)}`;
+  return "command" in config
+    ? [config.command, ...(config.args ?? [])].join(" ")
+    : `${config.type} ${redactUrl(config.url)}`;
 }
 
 /**
@@ -27,11 +29,21 @@ export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string =>
 
 /** Every server name the user may mean: configured, not approved, invalid or disabled. */
 export function knownServers(session: Pick<Session, "configs" | "skipped" | "servers" | "configErrors">): string[] {
-  return [...new Set([...Object.keys(session.configs), ...session.skipped, ...Object.keys(session.servers), ...session.configErrors.flatMap((e) => (e.server ? [e.server] : []))])];
+  return [
+    ...new Set([
+      ...Object.keys(session.configs),
+      ...session.skipped,
+      ...Object.keys(session.servers),
+      ...session.configErrors.flatMap((e) => (e.server ? [e.server] : [])),
+    ]),
+  ];
 }
 
 /** What the words name: a server (when they say which) and the name on it, and the words after. */
-export function splitTarget(words: string[], servers: string[]): { server: string | undefined; name: string; rest: string[] } {
+export function splitTarget(
+  words: string[],
+  servers: string[],
+): { server: string | undefined; name: string; rest: string[] } {
   const [first, second] = words;
   if (!first) throw new CliError("name a tool: mcp call <tool> [args] (see: mcp tools)", EXIT.usage);
   // The longest server name that fits wins ("a.b.tool" with servers "a" and "a.b" is a.b's "tool").
@@ -77,12 +89,18 @@ export function staticAuthorization(config: MCPServerConfig | undefined): string
  * in with OAuth would not change what is sent.
  */
 export function needsAuth(s: ServerStatus, config?: MCPServerConfig): boolean {
-  return s.state === "failed" && (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401) && staticAuthorization(config) === undefined;
+  return (
+    s.state === "failed" &&
+    (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401) &&
+    staticAuthorization(config) === undefined
+  );
 }
 
 /** What to do for a server that needs a token: sign in (`mcp auth`), or for one given on the command line, send a token. */
 export function authHint(s: ServerStatus): string {
-  return s.source === undefined ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)` : `run mcp auth ${s.name}`;
+  return s.source === undefined
+    ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)`
+    : `run mcp auth ${s.name}`;
 }
 
 /** A 401 from a server whose config sends an `Authorization` header: the token it sends was refused. */
@@ -95,9 +113,14 @@ export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefine
 /** Why a server that failed to connect failed, with its command or URL and its stderr (once), and what to try. */
 export function failureOf(session: Session, status: ServerStatus): string {
   const config = session.configs[status.name];
-  if (needsAuth(status, config)) return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(failureError(status), 200)})`;
+  if (needsAuth(status, config))
+    return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(failureError(status), 200)})`;
   const refused = tokenRefused(status, config);
-  const what = !config ? "" : "command" in config ? `\n    command: ${describeConfig(config)}` : `\n    url: ${redactUrl(config.url)}`;
+  const what = !config
+    ? ""
+    : "command" in config
+      ? `\n    command: ${describeConfig(config)}`
+      : `\n    url: ${redactUrl(config.url)}`;
   return `server "${status.name}" failed to start: ${refused ?? failureCause(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
 }
 
@@ -105,13 +128,17 @@ export function failureOf(session: Session, status: ServerStatus): string {
 export function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
   if (!config || !("url" in config)) return "";
   const code = status.lastErrorStatus;
-  if (config.type === "sse" && (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))) {
+  if (
+    config.type === "sse" &&
+    (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))
+  ) {
     return `\n    hint: it answers like a Streamable HTTP server; try "type": "http"`;
   }
   if (config.type === "http" && (code === 405 || /\/sse\/?$/.test(new URL(config.url).pathname))) {
     return `\n    hint: it answers like a HTTP+SSE server; try "type": "sse"`;
   }
-  if (code === 404) return `\n    hint: there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
+  if (code === 404)
+    return `\n    hint: there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
   return "";
 }
 
@@ -128,15 +155,21 @@ export function notStartable(session: Session, name: string): string | undefined
     return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
-  if (invalid) return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
+  if (invalid)
+    return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
   const entry = session.servers[name];
-  if (entry && !entry.enabled && session.configs[name] === undefined) return `server "${name}" is disabled in ${tildify(entry.source.file, home)}`;
+  if (entry && !entry.enabled && session.configs[name] === undefined)
+    return `server "${name}" is disabled in ${tildify(entry.source.file, home)}`;
   return undefined;
 }
 
 /** Starts one server and waits for it; a failure is a CliError that says why. */
 export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
-  const why = notStartable(session, name) ?? (session.configs[name] === undefined ? `server "${name}" is not one of this command's servers (see: mcp servers)` : undefined);
+  const why =
+    notStartable(session, name) ??
+    (session.configs[name] === undefined
+      ? `server "${name}" is not one of this command's servers (see: mcp servers)`
+      : undefined);
   if (why) throw new CliError(why);
   try {
     await session.manager.waitForConnection(name, signal);
@@ -150,14 +183,21 @@ export async function startOne(session: Session, name: string, signal?: AbortSig
 /** Lines for every server that could not be asked: failed, not approved, invalid. */
 function unreachable(session: Session): string[] {
   const lines: string[] = [];
-  for (const status of session.manager.getStatuses()) if (status.state === "failed") lines.push(`  ${failureOf(session, status)}`);
+  for (const status of session.manager.getStatuses())
+    if (status.state === "failed") lines.push(`  ${failureOf(session, status)}`);
   for (const name of session.skipped) lines.push(`  ${notStartable(session, name)}`);
-  for (const error of session.configErrors) lines.push(`  ${error.server ? `server "${error.server}" has an invalid entry` : "invalid file"} in ${tildify(error.file, session.home)}: ${problemOf(error.message)}`);
+  for (const error of session.configErrors)
+    lines.push(
+      `  ${error.server ? `server "${error.server}" has an invalid entry` : "invalid file"} in ${tildify(error.file, session.home)}: ${problemOf(error.message)}`,
+    );
   return lines;
 }
 
 function ambiguous(name: string, tools: MCPTool[]): CliError {
-  return new CliError(`tool "${name}" is offered by several servers: ${tools.map(label).join(", ")}; name one as server.tool`, EXIT.usage);
+  return new CliError(
+    `tool "${name}" is offered by several servers: ${tools.map(label).join(", ")}; name one as server.tool`,
+    EXIT.usage,
+  );
 }
 
 function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
@@ -167,16 +207,25 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
   // Servers that were not asked may have it: that is what to say, not "unknown tool".
   const unapproved = where ? [] : session.skipped;
   if (unapproved.length > 0 && !among.some((t) => t.toolName === name)) {
-    const asked = among.length > 0 ? `none of the servers that started offers tool "${name}"${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(", ")}?)` : ""}, and` : `tool "${name}" may be on a project server, but`;
+    const asked =
+      among.length > 0
+        ? `none of the servers that started offers tool "${name}"${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(", ")}?)` : ""}, and`
+        : `tool "${name}" may be on a project server, but`;
     // One: why it is not approved, and what it would run; several: their names.
-    if (unapproved.length === 1) return new CliError(`${asked} it was not asked: ${notStartable(session, unapproved[0]!)}`);
+    if (unapproved.length === 1)
+      return new CliError(`${asked} it was not asked: ${notStartable(session, unapproved[0]!)}`);
     const approve = commandLine("mcp", ["config", "approve", ...unapproved]);
-    return new CliError(`${asked} ${unapproved.length} project servers (${unapproved.join(", ")}) are not approved, so they were not asked. Approve: ${approve.length <= 60 ? approve : "mcp config approve"}   (or --yes for one run)`);
+    return new CliError(
+      `${asked} ${unapproved.length} project servers (${unapproved.join(", ")}) are not approved, so they were not asked. Approve: ${approve.length <= 60 ? approve : "mcp config approve"}   (or --yes for one run)`,
+    );
   }
   const lines = where ? [] : unreachable(session);
   const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
   const tail = lines.length ? `\nThese servers could not be asked:\n${lines.join("\n")}` : "";
-  return new CliError(`unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint} (see: mcp tools${where ? ` ${where}` : ""})${tail}`, EXIT.usage);
+  return new CliError(
+    `unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint} (see: mcp tools${where ? ` ${where}` : ""})${tail}`,
+    EXIT.usage,
+  );
 }
 
 /**
@@ -184,31 +233,52 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
  * name, the one server whose cached list has it (its live list decides); or, when no cached list
  * has it, every server.
  */
-export async function findTool(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; rest: string[] }> {
+export async function findTool(
+  session: Session,
+  words: string[],
+  signal?: AbortSignal,
+): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
   // Only this session's servers: the daemon's manager also holds servers that other calls
   // registered (another project's, or this one's as it was before it changed and lost its approval).
   const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
-  const cached = ours(await (session.register ? session.register() : manager.addServers(session.configs, session.servers)));
+  const cached = ours(
+    await (session.register ? session.register() : manager.addServers(session.configs, session.servers)),
+  );
   // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
   if (manager.pins.held().length > 0) await manager.pins.recheck();
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
     const tool = toolOn(manager.getTools(), target.server, target.name);
-    if (!tool) throw unknownTool(session, target.name, manager.getTools().filter((t) => t.serverName === target.server), target.server);
+    if (!tool)
+      throw unknownTool(
+        session,
+        target.name,
+        manager.getTools().filter((t) => t.serverName === target.server),
+        target.server,
+      );
     return { tool, rest: target.rest };
   }
   const owners = [...new Set(matches(cached, target.name).map((t) => t.serverName))];
   if (owners.length > 0) {
     await manager.startServers(owners, signal);
     if (signal?.aborted) throw signal.reason;
-    const live = matches(manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred), target.name);
+    const live = matches(
+      manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred),
+      target.name,
+    );
     if (live.length === 1) return { tool: live[0]!, rest: target.rest };
     if (live.length > 1) throw ambiguous(target.name, live);
   }
   // Nobody is known to have it (or the cache was wrong): ask every server of this session.
-  await manager.startServers(manager.getStatuses().filter((s) => s.state === "idle" && session.configs[s.name] !== undefined).map((s) => s.name), signal);
+  await manager.startServers(
+    manager
+      .getStatuses()
+      .filter((s) => s.state === "idle" && session.configs[s.name] !== undefined)
+      .map((s) => s.name),
+    signal,
+  );
   if (signal?.aborted) throw signal.reason;
   const tools = ours(manager.getTools()).filter((t) => !t.deferred);
   const found = matches(tools, target.name);
@@ -221,7 +291,11 @@ export async function findTool(session: Session, words: string[], signal?: Abort
  * What `call` runs, wherever it runs (here or in the daemon): the tool the words name, its
  * arguments typed by the tool's schema (`@file` read from the session's folder) and checked.
  */
-export async function prepareCall(session: Session, words: string[], signal?: AbortSignal): Promise<{ tool: MCPTool; args: Record<string, unknown> }> {
+export async function prepareCall(
+  session: Session,
+  words: string[],
+  signal?: AbortSignal,
+): Promise<{ tool: MCPTool; args: Record<string, unknown> }> {
   const { tool, rest } = await findTool(session, words, signal);
   const args = parseArguments(rest, tool.inputSchema, session.cwd);
   await validateArguments(label(tool), args, tool.inputSchema);

@@ -72,22 +72,65 @@ export function serverRows(session: Session): ServerRow[] {
       stderrTail: s.stderrTail,
     };
   });
-  for (const name of session.skipped) result.push({ name, transport: session.servers[name]?.config.type ?? "stdio", source: sourceOf(session, name), status: "not approved", tools: undefined, connectMs: undefined, lastError: `project server ${session.whySkipped?.get(name) ?? "not approved"} (approve it: mcp config approve ${name})` });
-  for (const error of session.configErrors) result.push({ name: error.server ?? "(file)", transport: "", source: error.file, status: "invalid", tools: undefined, connectMs: undefined, lastError: error.message });
+  for (const name of session.skipped)
+    result.push({
+      name,
+      transport: session.servers[name]?.config.type ?? "stdio",
+      source: sourceOf(session, name),
+      status: "not approved",
+      tools: undefined,
+      connectMs: undefined,
+      lastError: `project server ${session.whySkipped?.get(name) ?? "not approved"} (approve it: mcp config approve ${name})`,
+    });
+  for (const error of session.configErrors)
+    result.push({
+      name: error.server ?? "(file)",
+      transport: "",
+      source: error.file,
+      status: "invalid",
+      tools: undefined,
+      connectMs: undefined,
+      lastError: error.message,
+    });
   return result;
 }
 
 /** The elements of `mcp tools --json` (and of the inspector's tool list). */
 export function toolRows(tools: MCPTool[]): ToolRow[] {
-  return tools.map((t) => ({ name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: t.outputSchema, annotations: t.annotations }));
+  return tools.map((t) => ({
+    name: t.name,
+    server: t.serverName,
+    tool: t.toolName,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations,
+  }));
 }
 
 /** The elements of `mcp resources --json` for the given connected servers. */
 export async function resourceRows(session: Session, names: string[]): Promise<ResourceRow[]> {
   const all: ResourceRow[] = [];
   for (const name of names) {
-    for (const r of await session.manager.listResources(name)) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
-    for (const t of await session.manager.listResourceTemplates(name)) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+    for (const r of await session.manager.listResources(name))
+      all.push({
+        server: name,
+        uri: r.uri,
+        name: r.name,
+        mimeType: r.mimeType,
+        description: r.description,
+        template: false,
+      });
+    for (const t of await session.manager.listResourceTemplates(name))
+      all.push({
+        server: name,
+        uri: t.uriTemplate,
+        name: t.name,
+        mimeType: t.mimeType,
+        description: t.description,
+        template: true,
+      });
   }
   return all;
 }
@@ -95,6 +138,7 @@ export async function resourceRows(session: Session, names: string[]): Promise<R
 /** The elements of `mcp prompts --json` for the given connected servers. */
 export async function promptRows(session: Session, names: string[]): Promise<PromptRow[]> {
   const all: PromptRow[] = [];
-  for (const name of names) for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, ...prompt });
+  for (const name of names)
+    for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, ...prompt });
   return all;
 }

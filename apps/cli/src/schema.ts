@@ -6,7 +6,14 @@ import { CliError, EXIT } from "./ui.js";
 import { lazyImport } from "./lazy-require.js";
 
 /** A JSON Schema, as far as the CLI reads one. */
-export type Schema = { type?: unknown; properties?: Record<string, unknown> | undefined; required?: string[] | undefined; items?: unknown; enum?: unknown[] | undefined; [key: string]: unknown };
+export type Schema = {
+  type?: unknown;
+  properties?: Record<string, unknown> | undefined;
+  required?: string[] | undefined;
+  items?: unknown;
+  enum?: unknown[] | undefined;
+  [key: string]: unknown;
+};
 
 /** A value as a schema, when it is an object. */
 export function sub(value: unknown): Schema | undefined {
@@ -24,7 +31,9 @@ export function typeOf(schema: Schema | undefined): string | undefined {
 export function signature(name: string, schema: Schema | undefined): string {
   const properties = schema?.properties ?? {};
   const required = new Set(schema?.required ?? []);
-  const params = Object.entries(properties).map(([key, property]) => `${key}${required.has(key) ? "" : "?"}: ${describeType(sub(property))}`);
+  const params = Object.entries(properties).map(
+    ([key, property]) => `${key}${required.has(key) ? "" : "?"}: ${describeType(sub(property))}`,
+  );
   return `${name}(${params.join(", ")})`;
 }
 
@@ -33,7 +42,10 @@ export function describeType(schema: Schema | undefined): string {
   if (schema?.enum) return schema.enum.map((value) => JSON.stringify(value)).join(" | ");
   if (schema?.const !== undefined) return JSON.stringify(schema.const);
   const union = Array.isArray(schema?.anyOf) ? schema.anyOf : Array.isArray(schema?.oneOf) ? schema.oneOf : undefined;
-  if (union && !schema?.type) return [...new Set(union.map((option) => describeType(sub(option))).filter((t) => t !== "null"))].join(" | ") || "any";
+  if (union && !schema?.type)
+    return (
+      [...new Set(union.map((option) => describeType(sub(option))).filter((t) => t !== "null"))].join(" | ") || "any"
+    );
   const type = typeOf(schema);
   if (type === "array") return `${describeType(sub(schema?.items))}[]`;
   if (type === "integer") return "integer";
@@ -98,7 +110,8 @@ function parseJson(key: string, text: string): unknown {
 export function parseArguments(words: string[], schema: Schema | undefined, cwd: string): Record<string, unknown> {
   if (words.length === 1 && words[0]!.trim().startsWith("{")) {
     const value = parseJson("arguments", words[0]!);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new CliError("the JSON arguments must be an object", EXIT.usage);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new CliError("the JSON arguments must be an object", EXIT.usage);
     return value as Record<string, unknown>;
   }
   const args: Record<string, unknown> = {};
@@ -106,9 +119,17 @@ export function parseArguments(words: string[], schema: Schema | undefined, cwd:
     const eq = word.indexOf("=");
     const raw = eq > 0 && word[eq - 1] === ":";
     const key = word.slice(0, raw ? eq - 1 : eq);
-    if (eq <= 0 || key === "") throw new CliError(`expected key=value, key:=<json> (or one JSON object), got ${JSON.stringify(word)}`, EXIT.usage);
+    if (eq <= 0 || key === "")
+      throw new CliError(
+        `expected key=value, key:=<json> (or one JSON object), got ${JSON.stringify(word)}`,
+        EXIT.usage,
+      );
     const value = word.slice(eq + 1);
-    if (raw) args[key] = parseJson(key, value.startsWith("@") && value.length > 1 ? readArgumentFile(key, value.slice(1), cwd) : value);
+    if (raw)
+      args[key] = parseJson(
+        key,
+        value.startsWith("@") && value.length > 1 ? readArgumentFile(key, value.slice(1), cwd) : value,
+      );
     else args[key] = coerce(key, value, sub(schema?.properties?.[key]), cwd);
   }
   return args;
@@ -120,10 +141,17 @@ export function parseArguments(words: string[], schema: Schema | undefined, cwd:
  * and never compiles it to code), loaded when arguments are checked, not with the CLI: most
  * commands never check any.
  */
-export async function validateArguments(toolLabel: string, args: Record<string, unknown>, schema: object | undefined): Promise<void> {
+export async function validateArguments(
+  toolLabel: string,
+  args: Record<string, unknown>,
+  schema: object | undefined,
+): Promise<void> {
   if (!schema) return;
   const { argumentIssues } = await lazyImport<typeof AdaptersModule>("@mcp/adapters");
   const issues = argumentIssues(schema, args);
   if (issues.length === 0) return;
-  throw new CliError(`invalid arguments for ${toolLabel}: ${issues.map((issue) => issue.message).join("; ")}`, EXIT.usage);
+  throw new CliError(
+    `invalid arguments for ${toolLabel}: ${issues.map((issue) => issue.message).join("; ")}`,
+    EXIT.usage,
+  );
 }

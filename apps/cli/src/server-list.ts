@@ -10,7 +10,16 @@ import { commandLine } from "./approval-view.js";
 // the file as a person names it), and under the table each error that did not fit its cell, whole,
 // with a crashed server's stderr once.
 
-const STATUS_COLOR: Record<string, (s: string) => string> = { connected: color.green, failed: color.red, invalid: color.red, reconnecting: color.yellow, connecting: color.yellow, disabled: color.dim, "not approved": color.yellow, "needs authentication": color.yellow };
+const STATUS_COLOR: Record<string, (s: string) => string> = {
+  connected: color.green,
+  failed: color.red,
+  invalid: color.red,
+  reconnecting: color.yellow,
+  connecting: color.yellow,
+  disabled: color.dim,
+  "not approved": color.yellow,
+  "needs authentication": color.yellow,
+};
 
 /** The `--json` row: every key present whatever the status, `null` where nothing applies. */
 export interface ServerJsonRow {
@@ -26,7 +35,16 @@ export interface ServerJsonRow {
 
 /** A row for `--json`, with `null` for what does not apply (JSON has no `undefined`: the key would be missing). */
 export function jsonRow(row: ServerRow): ServerJsonRow {
-  return { name: row.name, transport: row.transport, source: row.source, status: row.status, tools: row.tools ?? null, connectMs: row.connectMs ?? null, lastError: row.lastError ?? null, stderrTail: row.stderrTail ?? null };
+  return {
+    name: row.name,
+    transport: row.transport,
+    source: row.source,
+    status: row.status,
+    tools: row.tools ?? null,
+    connectMs: row.connectMs ?? null,
+    lastError: row.lastError ?? null,
+    stderrTail: row.stderrTail ?? null,
+  };
 }
 
 /** What the LAST ERROR cell says of an error that is printed under the table. */
@@ -34,9 +52,16 @@ const BELOW = "(see below)";
 
 /** The servers table and the lines under it. */
 export function serverTable(session: Session, rows: ServerRow[], verbose: boolean): string {
-  const failing = (row: ServerRow): boolean => row.status !== "connected" && row.status !== "not approved" && row.lastError !== undefined;
+  const failing = (row: ServerRow): boolean =>
+    row.status !== "connected" && row.status !== "not approved" && row.lastError !== undefined;
   // A failure says its cause (a crash's, from its stderr); a project server not approved says why.
-  const errors = rows.map((row) => (row.status === "not approved" ? (session.whySkipped?.get(row.name) ?? "not approved yet") : failing(row) ? causeOfRow(row) : ""));
+  const errors = rows.map((row) =>
+    row.status === "not approved"
+      ? (session.whySkipped?.get(row.name) ?? "not approved yet")
+      : failing(row)
+        ? causeOfRow(row)
+        : "",
+  );
   const columns: Column[] = [
     { title: "NAME", cut: "never" },
     { title: "TRANSPORT", drops: 3 },
@@ -45,13 +70,24 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
     { title: "TOOLS" },
     { title: "TIME", drops: 1 },
   ];
-  const cells = rows.map((row) => [row.name, row.transport, shortPath(row.source, session.cwd, session.home), row.status, row.tools === undefined ? "" : String(row.tools), row.connectMs === undefined ? "" : `${row.connectMs} ms`]);
+  const cells = rows.map((row) => [
+    row.name,
+    row.transport,
+    shortPath(row.source, session.cwd, session.home),
+    row.status,
+    row.tools === undefined ? "" : String(row.tools),
+    row.connectMs === undefined ? "" : `${row.connectMs} ms`,
+  ]);
   const width = terminalWidth();
   // The last error gets what is left of the line; one that does not fit it whole goes under the table.
   const room = fit(columns, cells, width).spare - 2;
   // A crash's stderr goes under the table, with its cause.
-  const tails = rows.map((row) => (row.status === "failed" || verbose ? stderrLines(row.stderrTail, "    ", 5, verbose) : ""));
-  const inline = errors.map((error, i) => error !== "" && tails[i] === "" && !error.includes("\n") && error.length <= room);
+  const tails = rows.map((row) =>
+    row.status === "failed" || verbose ? stderrLines(row.stderrTail, "    ", 5, verbose) : "",
+  );
+  const inline = errors.map(
+    (error, i) => error !== "" && tails[i] === "" && !error.includes("\n") && error.length <= room,
+  );
   // The column only when it says something: an error whole, or that there are none.
   const withErrors = room >= BELOW.length && (inline.some(Boolean) || errors.every((e) => e === ""));
   if (withErrors) {
@@ -65,13 +101,22 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
   });
   if (below.length) lines.push("", ...below);
   const unapproved = rows.filter((row) => row.status === "not approved").map((row) => row.name);
-  if (unapproved.length) lines.push("", color.dim(`Approve ${unapproved.length === 1 ? "it" : "them"} with: ${commandLine("mcp", ["config", "approve", ...unapproved])}   (or --yes for one run)`));
+  if (unapproved.length)
+    lines.push(
+      "",
+      color.dim(
+        `Approve ${unapproved.length === 1 ? "it" : "them"} with: ${commandLine("mcp", ["config", "approve", ...unapproved])}   (or --yes for one run)`,
+      ),
+    );
   return lines.join("\n");
 }
 
 /** A failed row's cause, in words: a crash's from its stderr. */
 function causeOfRow(row: ServerRow): string {
-  const error = row.status === "failed" && row.stderrTail ? failureCause({ lastError: row.lastError, stderrTail: row.stderrTail }) : (row.lastError ?? "");
+  const error =
+    row.status === "failed" && row.stderrTail
+      ? failureCause({ lastError: row.lastError, stderrTail: row.stderrTail })
+      : (row.lastError ?? "");
   // The row names the server already.
   return error.replace(/^Failed to start MCP server "[^"]*": /, "");
 }
@@ -80,7 +125,10 @@ function causeOfRow(row: ServerRow): string {
 /** Statuses `servers --exit-code` counts as healthy (a disabled server is off by choice). */
 const HEALTHY = new Set(["connected", "disabled"]);
 
-export async function serversCommand(globals: GlobalOptions, options: { verbose?: boolean; exitCode?: boolean }): Promise<number> {
+export async function serversCommand(
+  globals: GlobalOptions,
+  options: { verbose?: boolean; exitCode?: boolean },
+): Promise<number> {
   return withSession(globals, {}, async (session) => {
     await settle(session);
     const rows = serverRows(session);

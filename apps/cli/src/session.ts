@@ -3,7 +3,17 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
 import { MemoryTokenStore } from "@mcp/oauth";
-import { createApprovalStore, loadAllMCPConfigs, MCPManager, type MCPTool, userConfigDir, type ConfigError, type DiscoveredServer, type LoadResult, type MCPManagerOptions } from "@mcp/manager";
+import {
+  createApprovalStore,
+  loadAllMCPConfigs,
+  MCPManager,
+  type MCPTool,
+  userConfigDir,
+  type ConfigError,
+  type DiscoveredServer,
+  type LoadResult,
+  type MCPManagerOptions,
+} from "@mcp/manager";
 import { approvalsFile, approveCommandFor, approveProjectServers } from "./approvals.js";
 import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
@@ -81,11 +91,19 @@ function adHoc(globals: GlobalOptions): Record<string, MCPServerConfig> | undefi
       throw new CliError(`--stdio: ${(error as Error).message}`, EXIT.usage);
     }
     const [command, ...args] = words;
-    if (!command) throw new CliError('--stdio needs a command line, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"', EXIT.usage);
+    if (!command)
+      throw new CliError(
+        '--stdio needs a command line, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"',
+        EXIT.usage,
+      );
     configs["stdio"] = { command, args };
   }
   const headers = headerPairs(globals.header);
-  if (headers && !globals.http && !globals.sse) throw new CliError("--header is for an ad-hoc HTTP server: give it with --http <url> or --sse <url> (a configured server's headers are in its config)", EXIT.usage);
+  if (headers && !globals.http && !globals.sse)
+    throw new CliError(
+      "--header is for an ad-hoc HTTP server: give it with --http <url> or --sse <url> (a configured server's headers are in its config)",
+      EXIT.usage,
+    );
   for (const type of ["http", "sse"] as const) {
     const url = globals[type];
     if (url) configs[type] = { type, url, ...(headers ? { headers } : {}) };
@@ -102,23 +120,44 @@ export function headerPairs(values: string[] | undefined, flag = "--header"): Re
     const colon = value.indexOf(":");
     const at = colon > 0 && (eq < 0 || colon < eq) ? colon : eq;
     const name = at > 0 ? value.slice(0, at).trim() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new CliError(`${flag} takes NAME=VALUE (e.g. ${flag} 'Authorization=Bearer \${TOKEN}'), got ${JSON.stringify(value)}`, EXIT.usage);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new CliError(
+        `${flag} takes NAME=VALUE (e.g. ${flag} 'Authorization=Bearer \${TOKEN}'), got ${JSON.stringify(value)}`,
+        EXIT.usage,
+      );
     headers[name] = value.slice(at + 1).trim();
   }
   return headers;
 }
 
 /** The servers the flags give (ad hoc: `--stdio`, `--http`, `--sse`; then no config file is read), or those the config files define. */
-async function discover(globals: GlobalOptions, cwd: string, home: string): Promise<{ given: Record<string, MCPServerConfig> | undefined; loaded: LoadResult }> {
+async function discover(
+  globals: GlobalOptions,
+  cwd: string,
+  home: string,
+): Promise<{ given: Record<string, MCPServerConfig> | undefined; loaded: LoadResult }> {
   const given = adHoc(globals);
-  if (given !== undefined) return { given, loaded: { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] } };
-  return { given, loaded: await loadAllMCPConfigs(cwd, { home, ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}) }) };
+  if (given !== undefined)
+    return { given, loaded: { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] } };
+  return {
+    given,
+    loaded: await loadAllMCPConfigs(cwd, {
+      home,
+      ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}),
+    }),
+  };
 }
 
 /** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
 export async function serverNames(globals: GlobalOptions): Promise<string[]> {
   const { given, loaded } = await discover(globals, process.cwd(), process.env["HOME"] ?? homedir());
-  return [...new Set([...Object.keys(given ?? loaded.configs), ...Object.keys(loaded.servers), ...loaded.errors.flatMap((e) => (e.server ? [e.server] : []))])];
+  return [
+    ...new Set([
+      ...Object.keys(given ?? loaded.configs),
+      ...Object.keys(loaded.servers),
+      ...loaded.errors.flatMap((e) => (e.server ? [e.server] : [])),
+    ]),
+  ];
 }
 
 /** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
@@ -140,11 +179,18 @@ export async function openSession(
   let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
 
   if (globals.server?.length) {
-    const known = new Set([...Object.keys(configs), ...Object.keys(loaded.servers), ...loaded.errors.flatMap((e) => (e.server ? [e.server] : []))]);
+    const known = new Set([
+      ...Object.keys(configs),
+      ...Object.keys(loaded.servers),
+      ...loaded.errors.flatMap((e) => (e.server ? [e.server] : [])),
+    ]);
     for (const name of globals.server) {
       if (!known.has(name) && !(name === EMBEDDED_NAME && Object.keys(configs).length === 0)) {
         const near = closest(name, [...known]);
-        throw new CliError(`no server named "${name}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp servers)`, EXIT.usage);
+        throw new CliError(
+          `no server named "${name}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp servers)`,
+          EXIT.usage,
+        );
       }
     }
     configs = Object.fromEntries(Object.entries(configs).filter(([name]) => globals.server!.includes(name)));
@@ -155,7 +201,9 @@ export async function openSession(
   // Every command that starts servers (call, tools, servers, inspect, serve, and the daemon, which
   // is sent only what passed here) comes through this one check: the manager's review with the
   // CLI's policy (approvals.ts). What passes is marked approved; the rest is left out.
-  const project = Object.values(loaded.servers).filter((server) => server.source.scope === "project" && configs[server.name] !== undefined);
+  const project = Object.values(loaded.servers).filter(
+    (server) => server.source.scope === "project" && configs[server.name] !== undefined,
+  );
   if (project.length > 0) {
     const { approved, skipped: why } = await approveProjectServers(project, {
       project: cwd,
@@ -178,10 +226,18 @@ export async function openSession(
 
   let embedded = false;
   const named = globals.server?.length && given === undefined && globals.server.some((name) => name !== EMBEDDED_NAME);
-  if (Object.keys(configs).length === 0 && loaded.errors.length === 0 && skipped.length === 0 && !named && options.allowEmbedded !== false) {
+  if (
+    Object.keys(configs).length === 0 &&
+    loaded.errors.length === 0 &&
+    skipped.length === 0 &&
+    !named &&
+    options.allowEmbedded !== false
+  ) {
     embedded = true;
     configs = { [EMBEDDED_NAME]: embeddedConfig() };
-    note(`No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`);
+    note(
+      `No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`,
+    );
   }
   // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
   // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second). Clocks are not
@@ -211,7 +267,10 @@ export async function openSession(
     ...options.handlers,
     onNotification: options.onNotification,
     // Anything unapproved that reached the manager would be refused there, saying how to approve it.
-    approvals: { store: createApprovalStore({ file: approvalsFile(configDir(home)) }), howToApprove: (server) => approveCommandFor([server.name]) },
+    approvals: {
+      store: createApprovalStore({ file: approvalsFile(configDir(home)) }),
+      howToApprove: (server) => approveCommandFor([server.name]),
+    },
   });
   const stopConnecting = connectingLine(manager);
   const session: Session = {
@@ -237,7 +296,11 @@ export async function openSession(
 }
 
 /** Opens a session, runs a command in it, and closes it whatever happens (servers ended, cache writes finished). */
-export async function withSession<T>(globals: GlobalOptions, options: Parameters<typeof openSession>[1], run: (session: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  globals: GlobalOptions,
+  options: Parameters<typeof openSession>[1],
+  run: (session: Session) => Promise<T>,
+): Promise<T> {
   const session = await openSession(globals, options);
   try {
     return await run(session);
@@ -257,4 +320,3 @@ export function sourceOf(session: Session, name: string): string {
   const file = session.servers[name]?.source.file;
   return file ?? "(command line)";
 }
-

@@ -27,7 +27,10 @@ export interface SharedStores {
  * the package is loaded only when the variable is set. A usage error when the key cannot be had,
  * or when tokens would go unencrypted without MCP_REDIS_PLAINTEXT_TOKENS=1.
  */
-export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError?: (error: Error) => void): Promise<SharedStores | undefined> {
+export async function sharedStores(
+  env: NodeJS.ProcessEnv = process.env,
+  onError?: (error: Error) => void,
+): Promise<SharedStores | undefined> {
   if (!env["MCP_REDIS_URL"]) return undefined;
   const { RedisKeyError, storesFromEnv } = await import("@mcp/store-redis");
   try {
@@ -36,6 +39,9 @@ export async function sharedStores(env: NodeJS.ProcessEnv = process.env, onError
     if (!(error instanceof RedisKeyError)) throw error;
     // No key at all: `mcp serve` users have a flag for the way out.
     const noKey = !env["MCP_REDIS_KEY"] && !env["MCP_REDIS_KEY_FILE"];
-    throw new CliError(noKey ? error.message.replace(/\.$/, " (mcp serve: --redis-plaintext-tokens).") : error.message, EXIT.usage);
+    throw new CliError(
+      noKey ? error.message.replace(/\.$/, " (mcp serve: --redis-plaintext-tokens).") : error.message,
+      EXIT.usage,
+    );
   }
 }

@@ -14,13 +14,29 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
     mustStart(session, server);
     const rows: { server: string; name: string; description: string; uri: string }[] = [];
     for (const name of await connected(session, server)) {
-      for (const entry of await session.manager.listSkills(name)) rows.push({ server: name, name: entry.frontmatter.name, description: entry.frontmatter.description, uri: entry.uri });
+      for (const entry of await session.manager.listSkills(name))
+        rows.push({
+          server: name,
+          name: entry.frontmatter.name,
+          description: entry.frontmatter.description,
+          uri: entry.uri,
+        });
     }
     if (globals.json) printJson(rows);
     else if (rows.length === 0) out(color.dim("no skills (no server lists any)"));
     else {
       const cells = rows.map((r) => [r.server, r.name, r.description.replace(/\s+/g, " ").trim(), r.uri]);
-      out(grid([{ title: "SERVER", cut: "never" }, { title: "SKILL", cut: "never" }, { title: "DESCRIPTION", yields: 1 }, { title: "URI", cut: "left", yields: 2 }], cells));
+      out(
+        grid(
+          [
+            { title: "SERVER", cut: "never" },
+            { title: "SKILL", cut: "never" },
+            { title: "DESCRIPTION", yields: 1 },
+            { title: "URI", cut: "left", yields: 2 },
+          ],
+          cells,
+        ),
+      );
     }
     return reportFailures(session);
   });
@@ -31,7 +47,12 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
  * the URI of its SKILL.md), verified against its entry, and prints its SKILL.md, or one of its
  * files. Only that server starts.
  */
-export async function skillCommand(globals: GlobalOptions, server: string, skill: string, options: { file?: string }): Promise<number> {
+export async function skillCommand(
+  globals: GlobalOptions,
+  server: string,
+  skill: string,
+  options: { file?: string },
+): Promise<number> {
   return withSession({ ...globals, server: [server] }, { connect: false }, async (session) => {
     await session.manager.addServers(session.configs, session.servers);
     await startOne(session, server);
@@ -39,15 +60,31 @@ export async function skillCommand(globals: GlobalOptions, server: string, skill
     if (!skill.includes("://")) {
       const entries = await session.manager.listSkills(server);
       const named = entries.filter((e) => e.frontmatter.name === skill || e.uri === `skill://${skill}/SKILL.md`);
-      if (named.length === 0) throw new CliError(`server "${server}" lists no skill "${skill}"${entries.length ? ` (it lists ${entries.map((e) => e.frontmatter.name).join(", ")})` : ""}`);
+      if (named.length === 0)
+        throw new CliError(
+          `server "${server}" lists no skill "${skill}"${entries.length ? ` (it lists ${entries.map((e) => e.frontmatter.name).join(", ")})` : ""}`,
+        );
       // Two skills may share a name (acme/billing/refunds, acme/support/refunds): the URI decides.
-      if (named.length > 1) throw new CliError(`server "${server}" lists ${named.length} skills named "${skill}"; give one by URI: ${named.map((e) => e.uri).join(", ")}`);
+      if (named.length > 1)
+        throw new CliError(
+          `server "${server}" lists ${named.length} skills named "${skill}"; give one by URI: ${named.map((e) => e.uri).join(", ")}`,
+        );
       target = named[0]!;
     }
     try {
-      const loaded = await session.manager.loadSkill(server, target, globals.timeout === undefined ? {} : { timeout: globals.timeout });
+      const loaded = await session.manager.loadSkill(
+        server,
+        target,
+        globals.timeout === undefined ? {} : { timeout: globals.timeout },
+      );
       const file = options.file === undefined ? undefined : await loaded.readFile(options.file);
-      if (globals.json) printJson({ server, uri: loaded.entry.uri, frontmatter: loaded.frontmatter, ...(file ? { file: { uri: file.uri, text: file.text } } : { markdown: loaded.markdown }) });
+      if (globals.json)
+        printJson({
+          server,
+          uri: loaded.entry.uri,
+          frontmatter: loaded.frontmatter,
+          ...(file ? { file: { uri: file.uri, text: file.text } } : { markdown: loaded.markdown }),
+        });
       else {
         // Where it came from, always: a skill's instructions are the server's text, not ours.
         out(color.dim(`# from server "${server}": ${file ? file.uri : loaded.entry.uri} (verified against its entry)`));

@@ -6,7 +6,9 @@ import { color } from "./ui.js";
 
 /** The terminal's width, or none (no terminal: nothing is cut; pipes and files get whole lines). */
 export function terminalWidth(): number {
-  return process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : Number.POSITIVE_INFINITY;
+  return process.stdout.isTTY === true && process.stdout.columns > 0
+    ? process.stdout.columns
+    : Number.POSITIVE_INFINITY;
 }
 
 export function cutRight(text: string, width: number): string {
@@ -29,7 +31,18 @@ export function visibleWidth(text: string): number {
   let width = 0;
   for (const char of text.replace(ANSI, "")) {
     const code = char.codePointAt(0)!;
-    width += (code >= 0x1100 && code <= 0x115f) || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1faff) || (code >= 0x20000 && code <= 0x3fffd) ? 2 : 1;
+    width +=
+      (code >= 0x1100 && code <= 0x115f) ||
+      (code >= 0x2e80 && code <= 0xa4cf) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe30 && code <= 0xfe4f) ||
+      (code >= 0xff00 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1f300 && code <= 0x1faff) ||
+      (code >= 0x20000 && code <= 0x3fffd)
+        ? 2
+        : 1;
   }
   return width;
 }
@@ -60,7 +73,9 @@ const GUTTER = 2;
 
 /** Widths for these columns and rows in `width` terminal columns (see {@link Column}). */
 export function fit(columns: Column[], rows: string[][], width = terminalWidth()): Fit {
-  const widths: (number | undefined)[] = columns.map((column, i) => Math.max(visibleWidth(column.title), ...rows.map((row) => visibleWidth(row[i] ?? ""))));
+  const widths: (number | undefined)[] = columns.map((column, i) =>
+    Math.max(visibleWidth(column.title), ...rows.map((row) => visibleWidth(row[i] ?? ""))),
+  );
   const total = (): number => {
     const shown = widths.filter((w): w is number => w !== undefined);
     return shown.reduce((a, b) => a + b, 0) + GUTTER * Math.max(shown.length - 1, 0);
@@ -104,16 +119,28 @@ export function wrap(text: string, width: number): string[] {
  * line per row, cells cut as their column says (a name never), no padding at the end of a line.
  * With `wrapLast`, the last column's text is never cut: on a terminal it wraps within its column.
  */
-export function grid(columns: Column[], rows: string[][], width = terminalWidth(), options: { wrapLast?: boolean } = {}): string {
+export function grid(
+  columns: Column[],
+  rows: string[][],
+  width = terminalWidth(),
+  options: { wrapLast?: boolean } = {},
+): string {
   const { widths } = fit(columns, options.wrapLast ? rows.map((row) => row.slice(0, -1)) : rows, width);
   if (options.wrapLast) widths[columns.length - 1] = Math.max(visibleWidth(columns.at(-1)!.title), 1);
-  const shown = columns.map((column, i) => ({ column, i, width: widths[i] })).filter((c): c is { column: Column; i: number; width: number } => c.width !== undefined);
+  const shown = columns
+    .map((column, i) => ({ column, i, width: widths[i] }))
+    .filter((c): c is { column: Column; i: number; width: number } => c.width !== undefined);
   const before = shown.slice(0, -1).reduce((sum, c) => sum + c.width + GUTTER, 0);
   const line = (cells: string[], row: number | undefined): string => {
     const parts = shown.map(({ column, i, width: w }, at) => {
       const raw = cells[i] ?? "";
       const last = at === shown.length - 1;
-      const cell = column.cut === "never" || (last && options.wrapLast) ? raw : column.cut === "left" ? cutLeft(raw, w) : cutRight(raw, w);
+      const cell =
+        column.cut === "never" || (last && options.wrapLast)
+          ? raw
+          : column.cut === "left"
+            ? cutLeft(raw, w)
+            : cutRight(raw, w);
       const painted = row === undefined ? color.bold(cell) : (column.paint?.(cell, row) ?? cell);
       return last ? painted : painted + " ".repeat(Math.max(w - visibleWidth(cell), 0));
     });
@@ -123,5 +150,11 @@ export function grid(columns: Column[], rows: string[][], width = terminalWidth(
     }
     return parts.join(" ".repeat(GUTTER)).trimEnd();
   };
-  return [line(columns.map((c) => c.title), undefined), ...rows.map((cells, row) => line(cells, row))].join("\n");
+  return [
+    line(
+      columns.map((c) => c.title),
+      undefined,
+    ),
+    ...rows.map((cells, row) => line(cells, row)),
+  ].join("\n");
 }

@@ -25,12 +25,27 @@ function parameters(schema: Schema | undefined, prefix = "", depth = 0): Paramet
     const property = sub(value);
     const name = `${prefix}${key}`;
     // An enum's values are in its description: the type column stays narrow.
-    const values = Array.isArray(property?.enum) ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(", ")}` : "";
-    const description = [typeof property?.description === "string" ? property.description.replace(/\s+/g, " ").trim() : "", values].filter(Boolean).join("; ");
-    list.push({ name, type: property?.enum ? (typeof property.enum[0] === "number" ? "number" : "string") : describeType(property), required: required.has(key), description, default: property?.default });
-    if (depth < 2 && typeOf(property) === "object" && property?.properties) list.push(...parameters(property, `${name}.`, depth + 1));
+    const values = Array.isArray(property?.enum)
+      ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(", ")}`
+      : "";
+    const description = [
+      typeof property?.description === "string" ? property.description.replace(/\s+/g, " ").trim() : "",
+      values,
+    ]
+      .filter(Boolean)
+      .join("; ");
+    list.push({
+      name,
+      type: property?.enum ? (typeof property.enum[0] === "number" ? "number" : "string") : describeType(property),
+      required: required.has(key),
+      description,
+      default: property?.default,
+    });
+    if (depth < 2 && typeOf(property) === "object" && property?.properties)
+      list.push(...parameters(property, `${name}.`, depth + 1));
     const items = sub(property?.items);
-    if (depth < 2 && typeOf(property) === "array" && items?.properties) list.push(...parameters(items, `${name}[].`, depth + 1));
+    if (depth < 2 && typeOf(property) === "array" && items?.properties)
+      list.push(...parameters(items, `${name}[].`, depth + 1));
   }
   return list;
 }
@@ -51,7 +66,9 @@ function sample(schema: Schema | undefined, depth = 0, name = ""): unknown {
       return depth > 3 ? [] : [sample(sub(schema?.items), depth + 1)];
     case "object": {
       const required = Array.isArray(schema?.required) ? schema.required : [];
-      return depth > 3 ? {} : Object.fromEntries(required.map((key) => [key, sample(sub(schema?.properties?.[key]), depth + 1, key)]));
+      return depth > 3
+        ? {}
+        : Object.fromEntries(required.map((key) => [key, sample(sub(schema?.properties?.[key]), depth + 1, key)]));
     }
     case "string": {
       const format = schema?.format;
@@ -90,16 +107,25 @@ function safe(text: string): string {
 /** What the annotations say, in words (`read-only`, `destructive`, …). */
 function hints(annotations: MCPTool["annotations"]): string[] {
   const a = annotations ?? {};
-  return [a.readOnlyHint === true && "read-only", a.destructiveHint === true && a.readOnlyHint !== true && "destructive", a.idempotentHint === true && "idempotent", a.openWorldHint === true && "open world"].filter((h): h is string => typeof h === "string");
+  return [
+    a.readOnlyHint === true && "read-only",
+    a.destructiveHint === true && a.readOnlyHint !== true && "destructive",
+    a.idempotentHint === true && "idempotent",
+    a.openWorldHint === true && "open world",
+  ].filter((h): h is string => typeof h === "string");
 }
 
 /** One tool's whole docs, each line after `indent` (their width fits the terminal with it). */
 export function toolDocs(tool: MCPTool, indent = ""): string {
   const width = terminalWidth() - indent.length;
   const schema = tool.inputSchema as Schema | undefined;
-  const lines = [`${color.bold(`${tool.serverName}.${tool.toolName}`)}${tool.title && tool.title !== tool.toolName ? `  ${safe(tool.title)}` : ""}`];
+  const lines = [
+    `${color.bold(`${tool.serverName}.${tool.toolName}`)}${tool.title && tool.title !== tool.toolName ? `  ${safe(tool.title)}` : ""}`,
+  ];
   // The description whole: its own lines kept, each wrapped at the terminal's width.
-  if (tool.description) for (const line of safe(tool.description.trim()).split("\n")) lines.push(...(line.trim() === "" ? [""] : wrap(line, width - 2).map((part) => `  ${part}`)));
+  if (tool.description)
+    for (const line of safe(tool.description.trim()).split("\n"))
+      lines.push(...(line.trim() === "" ? [""] : wrap(line, width - 2).map((part) => `  ${part}`)));
   const said = hints(tool.annotations);
   if (said.length) lines.push(color.dim(`  (${said.join(", ")})`));
   const list = parameters(schema);
@@ -107,9 +133,25 @@ export function toolDocs(tool: MCPTool, indent = ""): string {
   if (list.length === 0) lines.push("  No parameters.");
   else {
     const withDefault = list.some((p) => p.default !== undefined);
-    const columns = [{ title: "PARAMETER", cut: "never" as const }, { title: "TYPE", cut: "never" as const }, { title: "REQUIRED" }, ...(withDefault ? [{ title: "DEFAULT", yields: 1 }] : []), { title: "DESCRIPTION" }];
-    const rows = list.map((p) => [p.name, p.type, p.required ? "yes" : "no", ...(withDefault ? [p.default === undefined ? "" : safe(JSON.stringify(p.default))] : []), safe(p.description)]);
-    lines.push(...grid(columns, rows, width - 2, { wrapLast: true }).split("\n").map((line) => `  ${line}`));
+    const columns = [
+      { title: "PARAMETER", cut: "never" as const },
+      { title: "TYPE", cut: "never" as const },
+      { title: "REQUIRED" },
+      ...(withDefault ? [{ title: "DEFAULT", yields: 1 }] : []),
+      { title: "DESCRIPTION" },
+    ];
+    const rows = list.map((p) => [
+      p.name,
+      p.type,
+      p.required ? "yes" : "no",
+      ...(withDefault ? [p.default === undefined ? "" : safe(JSON.stringify(p.default))] : []),
+      safe(p.description),
+    ]);
+    lines.push(
+      ...grid(columns, rows, width - 2, { wrapLast: true })
+        .split("\n")
+        .map((line) => `  ${line}`),
+    );
   }
   const output = sub(tool.outputSchema)?.properties;
   if (output) lines.push("", `  Returns structured content: ${Object.keys(output).join(", ")}`);

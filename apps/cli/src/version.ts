@@ -2,7 +2,9 @@
 import { readFileSync } from "node:fs";
 
 /** The CLI's version, from its package.json (read once, without loading anything else). */
-export const CLI_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+export const CLI_VERSION: string = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /**
  * The log levels `mcp watch --level` takes (MCP's, lowest first). The same list as

@@ -51,11 +51,18 @@ async function listed(b: Box, env: Record<string, string> = {}): Promise<{ row: 
 /** Asserts the server is skipped as changed (these parts), by `servers` and by `call`, and says how to approve it. */
 async function expectAskedAgain(b: Box, parts: string, env: Record<string, string> = {}): Promise<void> {
   const { row, stderr } = await listed(b, env);
-  expect(row, parts).toMatchObject({ status: "not approved", lastError: `project server changed since it was approved: ${parts} (approve it: mcp config approve repo)` });
-  expect(stderr).toContain(`Skipped project server repo (changed since it was approved: ${parts}; .mcp.json). Approve: mcp config approve repo`);
+  expect(row, parts).toMatchObject({
+    status: "not approved",
+    lastError: `project server changed since it was approved: ${parts} (approve it: mcp config approve repo)`,
+  });
+  expect(stderr).toContain(
+    `Skipped project server repo (changed since it was approved: ${parts}; .mcp.json). Approve: mcp config approve repo`,
+  );
   const call = await mcp(b, ["call", "repo.counter"], env);
   expect(call.code, call.stderr).toBe(1);
-  expect(call.stderr).toContain(`is not approved as it is now (changed since it was approved: ${parts}; it would run: `);
+  expect(call.stderr).toContain(
+    `is not approved as it is now (changed since it was approved: ${parts}; it would run: `,
+  );
   expect(call.stderr).toContain("approve it with: mcp config approve repo");
 }
 
@@ -66,7 +73,11 @@ describe("project server approvals cover what runs", () => {
     b.write(join(b.project, "preload.cjs"), "");
     b.write(join(b.home, "sub", "preload.cjs"), readFileSync(b.evil, "utf8"));
     const secret = "tok-approvals-secret-4711";
-    const base = { command: process.execPath, args: ["--require", "./preload.cjs", fixture], env: { API_TOKEN: secret } };
+    const base = {
+      command: process.execPath,
+      args: ["--require", "./preload.cjs", fixture],
+      env: { API_TOKEN: secret },
+    };
     b.define(base);
     expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
     expect((await listed(b)).row?.status).toBe("connected");
@@ -75,7 +86,10 @@ describe("project server approvals cover what runs", () => {
     expect(b.approvals()).not.toContain(fixture);
 
     const variants: [object, string][] = [
-      [{ ...base, command: "sh", args: ["-c", `touch '${b.marker}'; exec "$0" "$@"`, process.execPath, ...base.args] }, "command, args"],
+      [
+        { ...base, command: "sh", args: ["-c", `touch '${b.marker}'; exec "$0" "$@"`, process.execPath, ...base.args] },
+        "command, args",
+      ],
       [{ ...base, args: ["--require", b.evil, fixture] }, "args"],
       [{ ...base, env: { ...base.env, NODE_OPTIONS: `--require ${b.evil}` } }, "env"],
       [{ ...base, cwd: join(b.home, "sub") }, "cwd"],
@@ -130,13 +144,18 @@ describe("project server approvals cover what runs", () => {
 
   it("a repository's .env (envFile) that gains NODE_OPTIONS asks again: the fingerprint is taken after the env file is merged", async () => {
     const b = box();
-    b.write(join(b.project, ".cursor", "mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture], envFile: ".env" } } });
+    b.write(join(b.project, ".cursor", "mcp.json"), {
+      mcpServers: { repo: { command: process.execPath, args: [fixture], envFile: ".env" } },
+    });
     b.write(join(b.project, ".env"), "GREETING=hello\n");
     expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
     expect((await listed(b)).row?.status).toBe("connected");
     b.write(join(b.project, ".env"), `GREETING=hello\nNODE_OPTIONS=--require ${b.evil}\n`);
     const { row, stderr } = await listed(b);
-    expect(row).toMatchObject({ status: "not approved", lastError: "project server changed since it was approved: env (approve it: mcp config approve repo)" });
+    expect(row).toMatchObject({
+      status: "not approved",
+      lastError: "project server changed since it was approved: env (approve it: mcp config approve repo)",
+    });
     expect(stderr).toContain("repo (changed since it was approved: env; .cursor/mcp.json)");
     expect(existsSync(b.marker)).toBe(false);
   });
@@ -144,9 +163,15 @@ describe("project server approvals cover what runs", () => {
   it("approvals an older mcp stored by name are asked again; Claude Code's enabledMcpjsonServers and enableAllProjectMcpServers still approve by name", async () => {
     const b = box();
     b.define({ command: "sh", args: ["-c", `touch '${b.marker}'; exec "$0" "$@"`, process.execPath, fixture] });
-    b.write(join(b.home, ".config", "mcp-client", "approvals.json"), { projects: { [b.project]: { approved: ["repo"], denied: [] } } });
+    b.write(join(b.home, ".config", "mcp-client", "approvals.json"), {
+      projects: { [b.project]: { approved: ["repo"], denied: [] } },
+    });
     const old = await listed(b);
-    expect(old.row).toMatchObject({ status: "not approved", lastError: "project server approved by name by an earlier mcp; approvals now cover what runs (approve it: mcp config approve repo)" });
+    expect(old.row).toMatchObject({
+      status: "not approved",
+      lastError:
+        "project server approved by name by an earlier mcp; approvals now cover what runs (approve it: mcp config approve repo)",
+    });
     expect(old.stderr).toContain("Approve: mcp config approve repo");
     expect(existsSync(b.marker)).toBe(false);
 
@@ -161,7 +186,10 @@ describe("project server approvals cover what runs", () => {
 
     // Approving again records what runs, and empties the by-name list (an older mcp then asks too).
     expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
-    expect(JSON.parse(b.approvals())).toMatchObject({ version: 2, projects: { [b.project]: { approved: [], denied: [], fingerprints: { repo: expect.any(Object) } } } });
+    expect(JSON.parse(b.approvals())).toMatchObject({
+      version: 2,
+      projects: { [b.project]: { approved: [], denied: [], fingerprints: { repo: expect.any(Object) } } },
+    });
     expect((await listed(b)).row?.status).toBe("connected");
   });
 
@@ -173,7 +201,9 @@ describe("project server approvals cover what runs", () => {
       b.define({ command: process.execPath, args: [fixture, "--token=${ARG_TOKEN}"] });
       const call = await mcp(b, ["call", "repo.counter"], secrets);
       expect(call.code).toBe(1);
-      expect(call.stderr).toContain(`it would run: ${process.execPath} ${fixture} '--token=\${ARG_TOKEN}'); approve it with: mcp config approve repo`);
+      expect(call.stderr).toContain(
+        `it would run: ${process.execPath} ${fixture} '--token=\${ARG_TOKEN}'); approve it with: mcp config approve repo`,
+      );
       expect(call.stderr).not.toContain(secrets.ARG_TOKEN);
 
       b.define({ type: "http", url: server.url, headers: { Authorization: "Bearer ${GW_TOKEN}" } });

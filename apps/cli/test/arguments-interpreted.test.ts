@@ -11,8 +11,10 @@ afterAll(() => box.remove());
 describe("argument checks without code generation", () => {
   it("names each bad field, with eval refused in the CLI's process", async () => {
     userConfig(box, { local: { command: process.execPath, args: [fixture] } });
-    const run = await mcp(box, ["call", "local.typed", "mode=medium", "ratio=x"], { NODE_OPTIONS: "--disallow-code-generation-from-strings" });
-    expect(run.stderr).toContain('invalid arguments for local.typed: ');
+    const run = await mcp(box, ["call", "local.typed", "mode=medium", "ratio=x"], {
+      NODE_OPTIONS: "--disallow-code-generation-from-strings",
+    });
+    expect(run.stderr).toContain("invalid arguments for local.typed: ");
     expect(run.stderr).toContain('missing required argument "count"');
     expect(run.stderr).toContain('argument "mode" must be one of "fast", "slow"');
     expect(run.stderr).toContain('argument "ratio" must be number (got "x")');
@@ -21,7 +23,16 @@ describe("argument checks without code generation", () => {
 
   it("a schema the validator cannot resolve (a remote $ref) leaves the judgement to the server", async () => {
     const { argumentIssues } = await import("@mcp/adapters");
-    expect(argumentIssues({ type: "object", properties: { a: { $ref: "https://example.invalid/schema.json" } } }, { a: 1 })).toEqual([]);
-    expect(argumentIssues({ type: "object", required: ["a"] }, {})).toEqual([{ keyword: "required", field: "a", error: 'Instance does not have required property "a".', message: 'missing required argument "a"' }]);
+    expect(
+      argumentIssues({ type: "object", properties: { a: { $ref: "https://example.invalid/schema.json" } } }, { a: 1 }),
+    ).toEqual([]);
+    expect(argumentIssues({ type: "object", required: ["a"] }, {})).toEqual([
+      {
+        keyword: "required",
+        field: "a",
+        error: 'Instance does not have required property "a".',
+        message: 'missing required argument "a"',
+      },
+    ]);
   });
 });

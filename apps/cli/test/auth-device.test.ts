@@ -13,57 +13,79 @@ const { box, removeAll } = sandboxes();
 afterAll(() => removeAll());
 
 describe("mcp auth --device", () => {
-  it("prints the verification URI and code, waits for the approval, and saves tokens the server takes", { timeout: 90_000 }, async () => {
-    const oidc = await startOidcServer({ deviceFlow: true });
-    try {
-      const b = box();
-      userConfig(b, { protected: { type: "http", url: oidc.mcpUrl } });
-      const child = spawn(process.execPath, [bin, "auth", "protected", "--device"], { cwd: b.project, env: b.env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      let approval: Promise<void> | undefined;
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const code = /open (\S+) on any device and enter the code: (\S+)/.exec(stderr);
-        if (code && !approval) approval = oidc.approveDevice(code[2]!);
-      });
-      const exit = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-      await approval;
-      expect(stderr).toMatch(new RegExp(`To authorize "protected", open ${oidc.issuer}/device on any device and enter the code: [A-Z]{4}-[A-Z]{4}`));
-      expect(stdout).toContain('Authorized "protected"');
-      expect(exit).toBe(0);
-      const dir = join(b.home, ".config", "mcp-client", "oauth");
-      const files = readdirSync(dir);
-      expect(files).toHaveLength(1);
-      const saved = readFileSync(join(dir, files[0]!), "utf8");
-      const token = /"accessToken"\s*:\s*"([^"]+)"/.exec(saved)?.[1];
-      expect(token).toBeDefined();
-      const answer = await fetch(oidc.mcpUrl, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }) });
-      expect(answer.status).toBe(200);
-    } finally {
-      await oidc.stop();
-    }
-  });
-
-  it("an authorization server without device_authorization_endpoint: exit 1 saying so and how else to sign in; nothing saved", { timeout: 60_000 }, async () => {
-    const oidc = await startOidcServer({ deviceFlow: false });
-    try {
-      const b = box();
-      userConfig(b, { protected: { type: "http", url: oidc.mcpUrl } });
-      const run = await mcp(b, ["auth", "protected", "--device"]);
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`The authorization server ${oidc.issuer}/ has no device_authorization_endpoint (RFC 8628); it does not offer the device flow. Sign in to "protected" without --device (mcp auth protected; add --no-browser on a machine with no browser)`);
-      expect(run.stderr).not.toContain("enter the code");
-      let files: string[] = [];
+  it(
+    "prints the verification URI and code, waits for the approval, and saves tokens the server takes",
+    { timeout: 90_000 },
+    async () => {
+      const oidc = await startOidcServer({ deviceFlow: true });
       try {
-        files = readdirSync(join(b.home, ".config", "mcp-client", "oauth"));
-      } catch {
-        // no token folder at all
+        const b = box();
+        userConfig(b, { protected: { type: "http", url: oidc.mcpUrl } });
+        const child = spawn(process.execPath, [bin, "auth", "protected", "--device"], {
+          cwd: b.project,
+          env: b.env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        let approval: Promise<void> | undefined;
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const code = /open (\S+) on any device and enter the code: (\S+)/.exec(stderr);
+          if (code && !approval) approval = oidc.approveDevice(code[2]!);
+        });
+        const exit = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+        await approval;
+        expect(stderr).toMatch(
+          new RegExp(
+            `To authorize "protected", open ${oidc.issuer}/device on any device and enter the code: [A-Z]{4}-[A-Z]{4}`,
+          ),
+        );
+        expect(stdout).toContain('Authorized "protected"');
+        expect(exit).toBe(0);
+        const dir = join(b.home, ".config", "mcp-client", "oauth");
+        const files = readdirSync(dir);
+        expect(files).toHaveLength(1);
+        const saved = readFileSync(join(dir, files[0]!), "utf8");
+        const token = /"accessToken"\s*:\s*"([^"]+)"/.exec(saved)?.[1];
+        expect(token).toBeDefined();
+        const answer = await fetch(oidc.mcpUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+        });
+        expect(answer.status).toBe(200);
+      } finally {
+        await oidc.stop();
       }
-      expect(files).toEqual([]);
-    } finally {
-      await oidc.stop();
-    }
-  });
+    },
+  );
+
+  it(
+    "an authorization server without device_authorization_endpoint: exit 1 saying so and how else to sign in; nothing saved",
+    { timeout: 60_000 },
+    async () => {
+      const oidc = await startOidcServer({ deviceFlow: false });
+      try {
+        const b = box();
+        userConfig(b, { protected: { type: "http", url: oidc.mcpUrl } });
+        const run = await mcp(b, ["auth", "protected", "--device"]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain(
+          `The authorization server ${oidc.issuer}/ has no device_authorization_endpoint (RFC 8628); it does not offer the device flow. Sign in to "protected" without --device (mcp auth protected; add --no-browser on a machine with no browser)`,
+        );
+        expect(run.stderr).not.toContain("enter the code");
+        let files: string[] = [];
+        try {
+          files = readdirSync(join(b.home, ".config", "mcp-client", "oauth"));
+        } catch {
+          // no token folder at all
+        }
+        expect(files).toEqual([]);
+      } finally {
+        await oidc.stop();
+      }
+    },
+  );
 });

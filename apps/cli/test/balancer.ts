@@ -17,7 +17,10 @@ export interface Balancer {
  * any other request goes to a replica chosen by its `Authorization` header (affinity by caller,
  * which keeps a 2026-07-28 caller's `input_required` retries on the replica that asked).
  */
-export async function startBalancer(replicas: string[], options: { sticky?: boolean; byCaller?: boolean } = {}): Promise<Balancer> {
+export async function startBalancer(
+  replicas: string[],
+  options: { sticky?: boolean; byCaller?: boolean } = {},
+): Promise<Balancer> {
   const targets = replicas.map((url) => new URL(url));
   const served: Balancer["served"] = [];
   const dead = new Set<number>();
@@ -40,24 +43,41 @@ export async function startBalancer(replicas: string[], options: { sticky?: bool
       const body = Buffer.concat(chunks);
       const session = req.headers["mcp-session-id"];
       const pinned = options.sticky && typeof session === "string" ? affinity.get(session) : undefined;
-      const byCaller = options.byCaller && typeof req.headers.authorization === "string" ? [...req.headers.authorization].reduce((sum, c) => sum + c.charCodeAt(0), 0) % targets.length : undefined;
-      const index = pinned !== undefined && !dead.has(pinned) ? pinned : byCaller !== undefined && !dead.has(byCaller) ? byCaller : pick();
+      const byCaller =
+        options.byCaller && typeof req.headers.authorization === "string"
+          ? [...req.headers.authorization].reduce((sum, c) => sum + c.charCodeAt(0), 0) % targets.length
+          : undefined;
+      const index =
+        pinned !== undefined && !dead.has(pinned)
+          ? pinned
+          : byCaller !== undefined && !dead.has(byCaller)
+            ? byCaller
+            : pick();
       if (index === undefined) return void res.writeHead(503).end();
       const method = (/"method"\s*:\s*"([^"]+)"/.exec(body.toString()) ?? [])[1] ?? req.method ?? "";
       served.push({ replica: index, method });
       const target = targets[index]!;
-      const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-        const opened = answer.headers["mcp-session-id"];
-        if (typeof opened === "string") affinity.set(opened, index);
-        if (typeof session === "string") affinity.set(session, index);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-        answer.on("error", () => res.destroy());
-        answer.on("aborted", () => {
-          dead.add(index);
-          res.destroy();
-        });
-      });
+      const upstream = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer) => {
+          const opened = answer.headers["mcp-session-id"];
+          if (typeof opened === "string") affinity.set(opened, index);
+          if (typeof session === "string") affinity.set(session, index);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          answer.on("error", () => res.destroy());
+          answer.on("aborted", () => {
+            dead.add(index);
+            res.destroy();
+          });
+        },
+      );
       upstream.on("error", () => {
         dead.add(index);
         if (!res.headersSent) res.writeHead(502).end();

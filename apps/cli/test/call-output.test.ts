@@ -42,21 +42,31 @@ describe("mcp call <url>: a server by its URL, no config", () => {
     // A URL is not a server the user added: pinning its tools (as trusted from now on) or caching
     // them writes it into the user's folders as if it were.
     const pins = join(b.home, ".config", "mcp-client", "pins.json");
-    const pinned = existsSync(pins) ? Object.values((JSON.parse(readFileSync(pins, "utf8")) as { servers: Record<string, { server: string }> }).servers).map((entry) => entry.server) : [];
+    const pinned = existsSync(pins)
+      ? Object.values(
+          (JSON.parse(readFileSync(pins, "utf8")) as { servers: Record<string, { server: string }> }).servers,
+        ).map((entry) => entry.server)
+      : [];
     expect(pinned).not.toContain("http");
     const folder = join(b.home, ".cache", "mcp-client", "tools");
-    const cached = existsSync(folder) ? readdirSync(folder).map((name) => (JSON.parse(readFileSync(join(folder, name), "utf8")) as { key: string }).key) : [];
+    const cached = existsSync(folder)
+      ? readdirSync(folder).map((name) => (JSON.parse(readFileSync(join(folder, name), "utf8")) as { key: string }).key)
+      : [];
     expect(cached.filter((key) => key.startsWith("http:"))).toEqual([]);
   });
 
   it("a URL with no tool, or with --http too, is a usage error saying what to write", async () => {
     const bare = await mcp(b, ["call", http.url]);
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain(`name the tool after the URL (mcp call ${http.url} <tool> [args], or ${http.url}.<tool>`);
+    expect(bare.stderr).toContain(
+      `name the tool after the URL (mcp call ${http.url} <tool> [args], or ${http.url}.<tool>`,
+    );
     // A URL's password and token stay out of the message (it may end up in a CI log).
     const secret = await mcp(b, ["call", "http://ada:s3cret-pw@127.0.0.1:1/mcp?token=s3cret-tok"]);
     expect(secret.code).toBe(2);
-    expect(secret.stderr).toContain("mcp call http://ada:[redacted]@127.0.0.1:1/mcp?token=[redacted]: name the tool after the URL");
+    expect(secret.stderr).toContain(
+      "mcp call http://ada:[redacted]@127.0.0.1:1/mcp?token=[redacted]: name the tool after the URL",
+    );
     expect(secret.stderr).not.toMatch(/s3cret/);
     const twice = await mcp(b, ["--http", http.url, "call", http.url, "echo", "message=hi"]);
     expect(twice.code).toBe(2);
@@ -71,7 +81,9 @@ describe("mcp call --output and --save-images", () => {
     expect(run.code, run.stderr).toBe(0);
     const [saved] = readdirSync(dir);
     expect(readFileSync(join(dir, saved!)).subarray(0, 4)).toEqual(PNG);
-    expect(run.stdout).toBe(`Here's the image you requested:\n\n![image/png](${join(dir, saved!)})\n\nThe image above is the MCP logo.\n`);
+    expect(run.stdout).toBe(
+      `Here's the image you requested:\n\n![image/png](${join(dir, saved!)})\n\nThe image above is the MCP logo.\n`,
+    );
   });
 
   it("raw: only the text the server sent on stdout; the saved image is told on stderr", async () => {
@@ -82,7 +94,13 @@ describe("mcp call --output and --save-images", () => {
     const [saved] = readdirSync(dir);
     expect(image.stderr).toContain(`image image/png saved to ${join(dir, saved!)}`);
     // Structured content its text already says: the text alone, as JSON a pipe can parse.
-    const structured = await mcp(b, ["call", "everything.get-structured-content", "location=Chicago", "--output", "raw"]);
+    const structured = await mcp(b, [
+      "call",
+      "everything.get-structured-content",
+      "location=Chicago",
+      "--output",
+      "raw",
+    ]);
     expect(structured.code, structured.stderr).toBe(0);
     expect(JSON.parse(structured.stdout)).toMatchObject({ temperature: expect.any(Number) });
   });
@@ -98,7 +116,9 @@ describe("mcp call --output and --save-images", () => {
   it("json is --json; --json with another --output, or an unknown one, is a usage error", async () => {
     const json = await mcp(b, ["call", "everything.echo", "message=hi", "--output", "json"]);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual(JSON.parse((await mcp(b, ["--json", "call", "everything.echo", "message=hi"])).stdout));
+    expect(JSON.parse(json.stdout)).toEqual(
+      JSON.parse((await mcp(b, ["--json", "call", "everything.echo", "message=hi"])).stdout),
+    );
     const both = await mcp(b, ["--json", "call", "everything.echo", "message=hi", "--output", "markdown"]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("--json and --output markdown say two things: give one");

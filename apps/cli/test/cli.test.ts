@@ -15,9 +15,28 @@ describe("the embedded default, with an empty HOME", () => {
   it("servers: says it uses the embedded default, in one line, and shows it connected", async () => {
     const run = await mcp(b, ["servers", "--json"]);
     expect(run.code).toBe(0);
-    expect(run.stderr.trim().split("\n")).toEqual([expect.stringContaining("No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio)")]);
-    const rows = JSON.parse(run.stdout) as { name: string; status: string; tools: number; transport: string; source: string; connectMs: number }[];
-    expect(rows).toEqual([expect.objectContaining({ name: "everything", status: "connected", transport: "stdio", source: "(embedded default)", tools: 13 })]);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining(
+        "No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio)",
+      ),
+    ]);
+    const rows = JSON.parse(run.stdout) as {
+      name: string;
+      status: string;
+      tools: number;
+      transport: string;
+      source: string;
+      connectMs: number;
+    }[];
+    expect(rows).toEqual([
+      expect.objectContaining({
+        name: "everything",
+        status: "connected",
+        transport: "stdio",
+        source: "(embedded default)",
+        tools: 13,
+      }),
+    ]);
     expect(rows[0]!.connectMs).toBeGreaterThan(0);
   });
 
@@ -26,7 +45,11 @@ describe("the embedded default, with an empty HOME", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("# Research Report: tides");
     const statuses = run.stderr.split("\n").filter((line) => line.startsWith("task "));
-    expect(statuses).toContainEqual(expect.stringMatching(/^task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\.$/));
+    expect(statuses).toContainEqual(
+      expect.stringMatching(
+        /^task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\.$/,
+      ),
+    );
     expect(statuses.at(-1)).toMatch(/^task completed/);
   }, 30_000);
 
@@ -41,8 +64,17 @@ describe("the embedded default, with an empty HOME", () => {
     expect(run.stdout).toContain("echo(message: string)");
     expect(run.stdout).toContain("get-sum(a: number, b: number)");
     expect(run.stdout).toContain('get-structured-content(location: "New York" | "Chicago" | "Los Angeles")');
-    const json = JSON.parse((await mcp(b, ["tools", "--json"])).stdout) as { name: string; server: string; tool: string; inputSchema: object }[];
-    expect(json.find((t) => t.tool === "echo")).toMatchObject({ name: "mcp__everything__echo", server: "everything", inputSchema: { type: "object", properties: { message: { type: "string" } } } });
+    const json = JSON.parse((await mcp(b, ["tools", "--json"])).stdout) as {
+      name: string;
+      server: string;
+      tool: string;
+      inputSchema: object;
+    }[];
+    expect(json.find((t) => t.tool === "echo")).toMatchObject({
+      name: "mcp__everything__echo",
+      server: "everything",
+      inputSchema: { type: "object", properties: { message: { type: "string" } } },
+    });
   });
 
   it("call: every way to name a tool, key=value typed by the schema, JSON arguments", async () => {
@@ -143,20 +175,43 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
   it("servers: the table shows each error; the others work", async () => {
     const run = await mcp(b, ["servers", "--json"]);
     expect(run.code).toBe(0);
-    const rows = Object.fromEntries((JSON.parse(run.stdout) as { name: string; status: string; lastError?: string; tools?: number }[]).map((r) => [r.name, r]));
+    const rows = Object.fromEntries(
+      (JSON.parse(run.stdout) as { name: string; status: string; lastError?: string; tools?: number }[]).map((r) => [
+        r.name,
+        r,
+      ]),
+    );
     expect(rows["local"]).toMatchObject({ status: "connected", tools: 7 });
     expect(rows["remote"]).toMatchObject({ status: "connected", tools: 3 });
-    expect(rows["missing"]).toMatchObject({ status: "failed", lastError: expect.stringContaining('command "no-such-mcp-server-xyz": command not found') });
-    expect(rows["broken"]).toMatchObject({ status: "invalid", lastError: expect.stringContaining('http server requires "url" field') });
+    expect(rows["missing"]).toMatchObject({
+      status: "failed",
+      lastError: expect.stringContaining('command "no-such-mcp-server-xyz": command not found'),
+    });
+    expect(rows["broken"]).toMatchObject({
+      status: "invalid",
+      lastError: expect.stringContaining('http server requires "url" field'),
+    });
     expect(run.stderr).not.toContain("embedded default");
   });
 
   it("arguments as HTTPie writes them: key:=<json>, key:=@file.json, key=@file, and \\@ for a value that starts with @", async () => {
     b.write(join(b.project, "tags.json"), ["p", "q"]);
     b.write(join(b.project, "note.txt"), "from a file");
-    const raw = await mcp(b, ["call", "local.typed", "count:=3", "ratio:=0.25", "flag:=false", "tags:=@tags.json", "mode=slow", "note=\\@home", "--json"]);
+    const raw = await mcp(b, [
+      "call",
+      "local.typed",
+      "count:=3",
+      "ratio:=0.25",
+      "flag:=false",
+      "tags:=@tags.json",
+      "mode=slow",
+      "note=\\@home",
+      "--json",
+    ]);
     expect(raw.code, raw.stderr).toBe(0);
-    expect(JSON.parse(raw.stdout).structuredContent).toEqual({ received: { count: 3, ratio: 0.25, flag: false, tags: ["p", "q"], mode: "slow", note: "@home" } });
+    expect(JSON.parse(raw.stdout).structuredContent).toEqual({
+      received: { count: 3, ratio: 0.25, flag: false, tags: ["p", "q"], mode: "slow", note: "@home" },
+    });
     const file = await mcp(b, ["call", "local.typed", "count=1", "note=@note.txt", "--json"]);
     expect(JSON.parse(file.stdout).structuredContent).toEqual({ received: { count: 1, note: "from a file" } });
     const bad = await mcp(b, ["call", "local.typed", "count:={nope"]);
@@ -169,10 +224,26 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
 
   it("calls on both transports; key=value typed as integer, number, boolean, array and enum", async () => {
     expect((await mcp(b, ["call", "remote.add", "a=20", "b=22"])).stdout.trim()).toBe("42");
-    const typed = await mcp(b, ["call", "typed", "count=3", "ratio=0.5", "flag=true", "tags=a,b", "mode=fast", "note=007", "--json"]);
-    expect(JSON.parse(typed.stdout)).toMatchObject({ structuredContent: { received: { count: 3, ratio: 0.5, flag: true, tags: ["a", "b"], mode: "fast", note: "007" } } });
+    const typed = await mcp(b, [
+      "call",
+      "typed",
+      "count=3",
+      "ratio=0.5",
+      "flag=true",
+      "tags=a,b",
+      "mode=fast",
+      "note=007",
+      "--json",
+    ]);
+    expect(JSON.parse(typed.stdout)).toMatchObject({
+      structuredContent: {
+        received: { count: 3, ratio: 0.5, flag: true, tags: ["a", "b"], mode: "fast", note: "007" },
+      },
+    });
     b.write(join(b.project, "note.txt"), "from a file");
-    expect(JSON.parse((await mcp(b, ["call", "typed", "count=1", "note=@note.txt", "--json"])).stdout)).toMatchObject({ structuredContent: { received: { note: "from a file" } } });
+    expect(JSON.parse((await mcp(b, ["call", "typed", "count=1", "note=@note.txt", "--json"])).stdout)).toMatchObject({
+      structuredContent: { received: { note: "from a file" } },
+    });
     const badEnum = await mcp(b, ["call", "typed", "count=1", "mode=medium"]);
     expect(badEnum.stderr).toContain('argument "mode" must be one of "fast", "slow"');
   });
@@ -199,9 +270,14 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     // started before the server got the call, so the call outlived the limit on the client too): it
     // succeeds only if the progress every 200 ms reset the timer. Both run at once.
     const limit = 6000;
-    const [quiet, chatty] = await Promise.all([mcp(b, ["--timeout", String(limit), "call", "hang"]), mcp(b, ["--timeout", String(limit), "call", "wait", `ms=${limit + 1000}`])]);
+    const [quiet, chatty] = await Promise.all([
+      mcp(b, ["--timeout", String(limit), "call", "hang"]),
+      mcp(b, ["--timeout", String(limit), "call", "wait", `ms=${limit + 1000}`]),
+    ]);
     expect(quiet.code, quiet.stderr).toBe(1);
-    expect(quiet.stderr).toContain(`calling local.hang timed out after ${limit}ms (raise the limit with --timeout <ms>)`);
+    expect(quiet.stderr).toContain(
+      `calling local.hang timed out after ${limit}ms (raise the limit with --timeout <ms>)`,
+    );
     expect(chatty.code, chatty.stderr).toBe(0);
     expect(chatty.stdout.trim()).toBe(`waited ${limit + 1000} ms`);
     expect(chatty.stderr).toMatch(new RegExp(`progress \\d+/${limit + 1000} step \\d+`));
@@ -211,7 +287,9 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
     const run = await mcp(b, ["call", "missing.anything"]);
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain("unknown tool");
-    expect(run.stderr).toContain('server "missing" failed to start: command "no-such-mcp-server-xyz": command not found (ENOENT)');
+    expect(run.stderr).toContain(
+      'server "missing" failed to start: command "no-such-mcp-server-xyz": command not found (ENOENT)',
+    );
     expect(run.stderr).toContain("command: no-such-mcp-server-xyz");
     const invalid = await mcp(b, ["call", "broken.anything"]);
     expect(invalid.code).toBe(1);
@@ -230,17 +308,32 @@ describe("a config with a stdio server, a Streamable HTTP server and a broken en
 describe("ad-hoc servers and config editing", () => {
   it("--stdio runs a server with no config at all", async () => {
     const b = box();
-    const run = await mcp(b, ["--stdio", `"${process.execPath}" ${everythingEntry} stdio`, "call", "echo", "message=adhoc"]);
+    const run = await mcp(b, [
+      "--stdio",
+      `"${process.execPath}" ${everythingEntry} stdio`,
+      "call",
+      "echo",
+      "message=adhoc",
+    ]);
     expect(run.stdout.trim()).toBe("Echo: adhoc");
     expect(run.stderr).not.toContain("embedded default");
   });
 
   it("config add, list and remove keep the file's comments", async () => {
     const b = box();
-    const file = b.write(join(b.home, ".config", "mcp-client", "mcp-client.json"), '// my servers\n{\n  "servers": {}\n}\n');
-    expect((await mcp(b, ["config", "add", "fx", "--stdio", `${process.execPath} ${fixture}`, "--scope", "user"])).code).toBe(0);
+    const file = b.write(
+      join(b.home, ".config", "mcp-client", "mcp-client.json"),
+      '// my servers\n{\n  "servers": {}\n}\n',
+    );
+    expect(
+      (await mcp(b, ["config", "add", "fx", "--stdio", `${process.execPath} ${fixture}`, "--scope", "user"])).code,
+    ).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("// my servers");
-    const listed = JSON.parse((await mcp(b, ["config", "list", "--json"])).stdout) as { name: string; state: string; file: string }[];
+    const listed = JSON.parse((await mcp(b, ["config", "list", "--json"])).stdout) as {
+      name: string;
+      state: string;
+      file: string;
+    }[];
     expect(listed).toContainEqual(expect.objectContaining({ name: "fx", state: "active", file }));
     expect((await mcp(b, ["call", "typed", "count=2"])).stdout).toContain('"count":2');
     const bad = await mcp(b, ["config", "add", "nope", "--http", "ftp://x"]);
@@ -253,7 +346,15 @@ describe("ad-hoc servers and config editing", () => {
 
   it("config list hides the passwords of a server's URL and proxy", async () => {
     const b = box();
-    b.write(join(b.home, ".config", "mcp-client", "mcp-client.json"), { servers: { remote: { type: "http", url: "https://me:url-secret@mcp.invalid/mcp", proxy: "http://corp:proxy-secret@proxy.invalid:3128" } } });
+    b.write(join(b.home, ".config", "mcp-client", "mcp-client.json"), {
+      servers: {
+        remote: {
+          type: "http",
+          url: "https://me:url-secret@mcp.invalid/mcp",
+          proxy: "http://corp:proxy-secret@proxy.invalid:3128",
+        },
+      },
+    });
     const listed = await mcp(b, ["config", "list"]);
     expect(listed.stdout).toContain("via proxy http://corp:");
     expect(listed.stdout).not.toContain("url-secret");
@@ -267,7 +368,9 @@ describe("ad-hoc servers and config editing", () => {
     b.write(join(b.project, "mcp-client.json"), { servers: { proj: { command: process.execPath, args: [fixture] } } });
     const skipped = await mcp(b, ["servers", "--json"]);
     // One short line: which, why, where, and the command that approves it.
-    expect(skipped.stderr).toBe("Skipped project server proj (not approved yet; mcp-client.json). Approve: mcp config approve proj   (or --yes for one run)\n");
+    expect(skipped.stderr).toBe(
+      "Skipped project server proj (not approved yet; mcp-client.json). Approve: mcp config approve proj   (or --yes for one run)\n",
+    );
     expect(JSON.parse(skipped.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "not approved" })]);
     const approved = await mcp(b, ["--yes", "servers", "--json"]);
     expect(JSON.parse(approved.stdout)).toEqual([expect.objectContaining({ name: "proj", status: "connected" })]);
@@ -279,17 +382,30 @@ describe("watch", () => {
     const b = box();
     const server = await startV2HttpServer(); // 2026-07-28: notifications come on a subscriptions/listen stream
     try {
-      const child = spawn(process.execPath, [bin, "--http", server.url, "watch", "--json"], { cwd: b.project, env: b.env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [bin, "--http", server.url, "watch", "--json"], {
+        cwd: b.project,
+        env: b.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
       child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       await expect.poll(() => stderr, { timeout: 15_000 }).toContain("Watching http");
-      await expect.poll(() => server.requests.some((r) => r.body.includes("subscriptions/listen")), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(() => server.requests.some((r) => r.body.includes("subscriptions/listen")), { timeout: 10_000 })
+        .toBe(true);
       // Sent again at each poll until one arrives: the first may go out before the stream is acknowledged.
-      await expect.poll(() => (server.notify.toolsChanged(), stdout), { timeout: 10_000 }).toContain("notifications/tools/list_changed");
-      const line = JSON.parse(stdout.trim().split("\n").find((l) => l.includes("list_changed"))!) as { server: string; method: string; time: string };
+      await expect
+        .poll(() => (server.notify.toolsChanged(), stdout), { timeout: 10_000 })
+        .toContain("notifications/tools/list_changed");
+      const line = JSON.parse(
+        stdout
+          .trim()
+          .split("\n")
+          .find((l) => l.includes("list_changed"))!,
+      ) as { server: string; method: string; time: string };
       expect(line).toMatchObject({ server: "http", method: "notifications/tools/list_changed" });
       child.kill("SIGINT");
       expect(await exited).toBe(0);

@@ -17,7 +17,8 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
   let daemonProxy: TestProxy;
   let shellProxy: TestProxy;
   let upstream: SdkServer;
-  const calls = async (): Promise<number> => (JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { calls: number }).calls;
+  const calls = async (): Promise<number> =>
+    (JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { calls: number }).calls;
   const envOf = (run: Run): Record<string, unknown> => JSON.parse(run.stdout) as Record<string, unknown>;
 
   beforeAll(async () => {
@@ -26,17 +27,32 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     shellProxy = await startProxy();
     upstream = await startSdkServer();
     // The project's own server, relative to the project as a repository writes it, approved.
-    writeFileSync(join(box.project, "server.mjs"), `process.env.WHERE = "the project";\nawait import(${JSON.stringify(envServer)});\n`);
-    box.write(join(box.project, ".mcp.json"), { mcpServers: { envsrv: { command: process.execPath, args: ["./server.mjs"] } } });
+    writeFileSync(
+      join(box.project, "server.mjs"),
+      `process.env.WHERE = "the project";\nawait import(${JSON.stringify(envServer)});\n`,
+    );
+    box.write(join(box.project, ".mcp.json"), {
+      mcpServers: { envsrv: { command: process.execPath, args: ["./server.mjs"] } },
+    });
     // A server.mjs of the same name in the home folder, where the daemon starts: another program.
-    writeFileSync(join(box.home, "server.mjs"), `process.env.WHERE = "the home folder";\nawait import(${JSON.stringify(envServer)});\n`);
+    writeFileSync(
+      join(box.home, "server.mjs"),
+      `process.env.WHERE = "the home folder";\nawait import(${JSON.stringify(envServer)});\n`,
+    );
     userConfig(box, {
       remote: { type: "http", url: upstream.url, headers: { Authorization: "Bearer remote-secret-0123" } },
       // Exits at start until ./ready exists in its folder: the home, where a user's server starts.
       flaky: { command: process.execPath, args: [envServer], env: { FAIL_UNLESS: "ready" } },
       // Notes each start in ./starts of the home folder.
-      counted: { command: "sh", args: ["-c", `echo started >> "${join(box.home, "starts")}"; exec "$0" "$@"`, process.execPath, envServer] },
-      helped: { type: "http", url: upstream.url, headersHelper: `echo "{\\"Authorization\\": \\"Bearer $HELPER_TOKEN\\"}"` },
+      counted: {
+        command: "sh",
+        args: ["-c", `echo started >> "${join(box.home, "starts")}"; exec "$0" "$@"`, process.execPath, envServer],
+      },
+      helped: {
+        type: "http",
+        url: upstream.url,
+        headersHelper: `echo "{\\"Authorization\\": \\"Bearer $HELPER_TOKEN\\"}"`,
+      },
     });
     expect((await mcp(box, ["config", "approve", "envsrv"])).code).toBe(0);
     // The daemon is started from another shell: another PATH entry, a proxy with credentials, and another HELPER_TOKEN.
@@ -77,7 +93,10 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
   });
 
   it("switching terminals (another TERM, TMUX_PANE) reuses the daemon's running server: what only describes the terminal is not given to it", async () => {
-    const starts = (): number => (existsSync(join(box.home, "starts")) ? readFileSync(join(box.home, "starts"), "utf8").trim().split("\n").length : 0);
+    const starts = (): number =>
+      existsSync(join(box.home, "starts"))
+        ? readFileSync(join(box.home, "starts"), "utf8").trim().split("\n").length
+        : 0;
     const before = await calls();
     const first = await mcp(box, ["call", "counted.env"], { TERM: "xterm-256color", TMUX_PANE: "%1" });
     expect(first.code, first.stderr).toBe(0);
@@ -107,7 +126,9 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     const run = await mcp(box, ["call", "remote.add", "a=1", "b=2"], { HTTP_PROXY: shellProxy.url });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe("3");
-    expect(run.stderr).toContain("mcp daemon: it does not take this call: the daemon was started with other HTTPS_PROXY, HTTP_PROXY than this shell's, and would reach \"remote\" otherwise than this shell does");
+    expect(run.stderr).toContain(
+      'mcp daemon: it does not take this call: the daemon was started with other HTTPS_PROXY, HTTP_PROXY than this shell\'s, and would reach "remote" otherwise than this shell does',
+    );
     expect(run.stderr).toContain("starting the server here instead");
     expect(run.stderr).not.toContain("proxy-secret");
     expect(await calls()).toBe(before);
@@ -119,7 +140,9 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     const run = await mcp(box, ["call", "helped.add", "a=1", "b=2"], { HELPER_TOKEN: "the-shells-token" });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('it does not take this call: server "helped" gets its headers from a headersHelper');
-    expect(upstream.requests.filter((r) => r.method === "POST").at(-1)?.headers.authorization).toBe("Bearer the-shells-token");
+    expect(upstream.requests.filter((r) => r.method === "POST").at(-1)?.headers.authorization).toBe(
+      "Bearer the-shells-token",
+    );
     expect(upstream.requests.map((r) => r.headers.authorization)).not.toContain("Bearer the-daemons-token");
   });
 
@@ -146,7 +169,10 @@ describe.skipIf(process.platform === "win32")("a call through the daemon runs wh
     const redis = await startRedis();
     try {
       const before = await calls();
-      const run = await mcp(box, ["call", "envsrv.env"], { MCP_REDIS_URL: redis.url, MCP_REDIS_KEY: Buffer.alloc(32, 7).toString("base64") });
+      const run = await mcp(box, ["call", "envsrv.env"], {
+        MCP_REDIS_URL: redis.url,
+        MCP_REDIS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain("mcp daemon: not used while MCP_REDIS_URL is set");
       expect(await calls()).toBe(before);

@@ -16,7 +16,10 @@ interface RawHost {
 }
 
 function rawHost(box: Sandbox, server: string, env: Record<string, string> = {}): RawHost {
-  const child = spawn(process.execPath, [bin, "daemon", "stdio", server], { env: { ...buildChildEnv(box.env, false), ...env }, cwd: box.project });
+  const child = spawn(process.execPath, [bin, "daemon", "stdio", server], {
+    env: { ...buildChildEnv(box.env, false), ...env },
+    cwd: box.project,
+  });
   const seen: any[] = [];
   const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   let err = "";
@@ -41,7 +44,8 @@ function rawHost(box: Sandbox, server: string, env: Record<string, string> = {})
   };
 }
 
-const init = (id: number) => `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
+const init = (id: number) =>
+  `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
 
 describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio", () => {
   let box: Sandbox;
@@ -65,17 +69,27 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     bad.write("[]\n[1,2]\nnull\n{}\n");
     bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { forged: true } })}\n`);
     bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" })}\n`);
-    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "bad" } } })}\n`);
-    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "dup" } } })}\n`);
+    bad.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "bad" } } })}\n`,
+    );
+    bad.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "dup" } } })}\n`,
+    );
     bad.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } })}\n`);
-    bad.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(17 * 1024 * 1024) } } })}\n`);
-    good.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "good" } } })}\n`);
+    bad.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(17 * 1024 * 1024) } } })}\n`,
+    );
+    good.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "good" } } })}\n`,
+    );
     const answer = await good.next((m) => m.id === 2);
     expect(JSON.stringify(answer.result)).toContain("good");
     expect(JSON.stringify(answer)).not.toContain("bad");
     bad.child.stdin.end();
     await bad.exited;
-    good.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "still" } } })}\n`);
+    good.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "still" } } })}\n`,
+    );
     expect(JSON.stringify((await good.next((m) => m.id === 3)).result)).toContain("still");
     good.child.stdin.end();
     expect(await good.exited).toBe(0);
@@ -95,7 +109,9 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     expect(environ).not.toContain("s3cret-of-ev");
     expect(environ).not.toContain("--max-old-space-size=123");
     // The server itself still gets them.
-    h.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-env", arguments: {} } })}\n`);
+    h.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-env", arguments: {} } })}\n`,
+    );
     expect(JSON.stringify(await h.next((m) => m.id === 2))).toContain("s3cret-of-ev");
     h.child.stdin.end();
     await h.exited;

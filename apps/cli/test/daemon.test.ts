@@ -67,7 +67,9 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
     const fallback = await mcp(box, ["call", "fixture.counter"]);
     expect(fallback.code).toBe(0);
     expect(fallback.stdout).toMatch(/^call 1 in pid/);
-    expect(fallback.stderr).toMatch(/mcp daemon: the daemon is not answering on .*daemon\.sock \(ECONNREFUSED\); starting the server here instead/);
+    expect(fallback.stderr).toMatch(
+      /mcp daemon: the daemon is not answering on .*daemon\.sock \(ECONNREFUSED\); starting the server here instead/,
+    );
 
     const status = await mcp(box, ["daemon", "status"]);
     expect(status.code).toBe(1);
@@ -80,7 +82,11 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
 
   it("Ctrl-C cancels the call in the daemon's server; progress comes through", async () => {
     await mcp(box, ["daemon", "start"]);
-    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=20000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=20000"], {
+      cwd: box.project,
+      env: box.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     // Progress from the daemon's server, printed by this CLI.
@@ -97,7 +103,11 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
   it("a daemon that dies during a call: the CLI does not run the call again", async () => {
     await mcp(box, ["daemon", "start"]);
     const pid = await daemonPid(box);
-    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=20000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=20000"], {
+      cwd: box.project,
+      env: box.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -107,7 +117,9 @@ describe.skipIf(process.platform === "win32")("mcp daemon", () => {
     await expect.poll(() => /progress \d+\/20000 step/.test(stderr), { timeout: 15_000 }).toBe(true);
     process.kill(pid, "SIGKILL");
     expect(await exited).toBe(1);
-    expect(stderr).toContain("the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again");
+    expect(stderr).toContain(
+      "the mcp daemon went away while calling fixture.wait; it may have run, so it is not sent again",
+    );
     expect(stdout).toBe("");
   }, 60_000);
 });
@@ -150,7 +162,11 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
     userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
     await mcp(box, ["daemon", "start"]);
     const pid = await daemonPid(box);
-    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=4000"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "call", "fixture.wait", "ms=4000"], {
+      cwd: box.project,
+      env: box.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -159,7 +175,9 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
     // The call is running in the daemon's server when the bad lines arrive.
     await expect.poll(() => /progress \d+\/4000/.test(stderr), { timeout: 15_000 }).toBe(true);
     const socket = socketOf(box);
-    expect(await exchange(socket, "null\n")).toContain("the mcp daemon refused a message that is not a JSON object (null)");
+    expect(await exchange(socket, "null\n")).toContain(
+      "the mcp daemon refused a message that is not a JSON object (null)",
+    );
     // Still in flight: the property is about a call that runs while the daemon refuses.
     expect(child.exitCode).toBeNull();
     expect(await exchange(socket, "42\n")).toContain("refused a message that is not a JSON object (number)");
@@ -167,7 +185,9 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
     expect(await exchange(socket, '{"method":"status"}\n')).toContain("refused a message without a whole-number id");
     expect(await exchange(socket, "not json\n")).toContain("refused a line that is not JSON");
     // 17 MiB without a newline: refused at 16 MiB, not kept in memory until it ends.
-    expect(await exchange(socket, Buffer.alloc(17 * 1024 * 1024, 0x78))).toContain("refused a line longer than 16777216 bytes");
+    expect(await exchange(socket, Buffer.alloc(17 * 1024 * 1024, 0x78))).toContain(
+      "refused a line longer than 16777216 bytes",
+    );
     expect(await exited).toBe(0);
     expect(stdout).toContain("waited 4000 ms");
     expect(await daemonPid(box)).toBe(pid);
@@ -191,7 +211,11 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
       expect(direct.stderr).toContain('environment variable "GWTOKEN" is not set');
       const requests = http.requests.length;
       const unset = await mcp(box, ["call", "gw.add", "a=1", "b=2"]);
-      expect({ code: unset.code, stdout: unset.stdout, stderr: unset.stderr }).toEqual({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
+      expect({ code: unset.code, stdout: unset.stdout, stderr: unset.stderr }).toEqual({
+        code: direct.code,
+        stdout: direct.stdout,
+        stderr: direct.stderr,
+      });
       // Nothing was sent with the old token (the old server's session may be closed: a DELETE).
       expect(http.requests.slice(requests).filter((r) => r.method === "POST")).toEqual([]);
 
@@ -211,7 +235,11 @@ describe.skipIf(process.platform === "win32")("mcp daemon: framing and credentia
   it("a stdio server that inherits the environment gets the calling shell's, not the daemon's", async () => {
     userConfig(box, { everything: { command: process.execPath, args: [everythingEntry, "stdio"], inheritEnv: true } });
     await mcp(box, ["daemon", "start"], { GWTOKEN: "from-the-daemons-shell" });
-    const envOf = (run: Run): Record<string, string> => JSON.parse((JSON.parse(run.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<string, string>;
+    const envOf = (run: Run): Record<string, string> =>
+      JSON.parse((JSON.parse(run.stdout) as { content: { text: string }[] }).content[0]!.text) as Record<
+        string,
+        string
+      >;
     const direct = await mcp(box, ["--json", "call", "everything.get-env"], { MCP_NO_DAEMON: "1" });
     const viaDaemon = await mcp(box, ["--json", "call", "everything.get-env"]);
     expect(viaDaemon.code).toBe(0);
@@ -225,7 +253,13 @@ const root = process.getuid?.() === 0;
 const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => existsSync(path));
 /** Another OS user to act as: nobody, through setpriv, when we are root. */
 const NOBODY = 65534;
-const asNobody = (command: string[]): string[] => [setpriv!, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...command];
+const asNobody = (command: string[]): string[] => [
+  setpriv!,
+  `--reuid=${NOBODY}`,
+  `--regid=${NOBODY}`,
+  "--clear-groups",
+  ...command,
+];
 
 /** `mcp <args>` as nobody (when root) or as ourselves (when we are not root: then we are the non-root user). */
 function mcpAsUser(box: Sandbox, args: string[], env: Record<string, string>): Promise<Run> {
@@ -266,7 +300,9 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
       chmodSync(folder, 0o755);
       const loose = await mcp(box, ["call", "fixture.counter"]);
       expect(loose.stdout).toMatch(/^call 1 in pid/);
-      expect(loose.stderr).toContain(`mcp daemon: not using ${socketOf(box)}: the folder ${folder} has mode 755, not 700 (other users may enter it); starting the server here instead`);
+      expect(loose.stderr).toContain(
+        `mcp daemon: not using ${socketOf(box)}: the folder ${folder} has mode 755, not 700 (other users may enter it); starting the server here instead`,
+      );
       chmodSync(folder, 0o700);
       expect((await mcp(box, ["call", "fixture.counter"])).stdout).toMatch(/^call 2 in pid/);
     } finally {
@@ -274,37 +310,49 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
     }
   }, 60_000);
 
-  it.skipIf(root && !setpriv)("a non-root user's daemon falls back to a private folder of its own in the temp folder, which keeps its mode 1777 (as root this runs as nobody via setpriv; skipped when root has no setpriv)", async () => {
-    const { env, tmp } = tempFallback(box);
-    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
-    if (root) chownTree(box.home, NOBODY);
-    const socket = (JSON.parse((await mcpAsUser(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
-    const started = await mcpAsUser(box, ["daemon", "start"], env);
-    try {
-      expect(started.stderr).toBe("");
-      expect(started.code).toBe(0);
-      expect(statSync(tmp).mode & 0o7777).toBe(0o1777);
-      expect(dirname(dirname(socket))).toBe(tmp);
-      const folder = statSync(dirname(socket));
-      expect({ uid: folder.uid, mode: folder.mode & 0o7777 }).toEqual({ uid: root ? NOBODY : process.getuid!(), mode: 0o700 });
-      expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
-      expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 2 in pid/);
-    } finally {
-      await mcpAsUser(box, ["daemon", "stop"], env);
-    }
-  }, 60_000);
+  it.skipIf(root && !setpriv)(
+    "a non-root user's daemon falls back to a private folder of its own in the temp folder, which keeps its mode 1777 (as root this runs as nobody via setpriv; skipped when root has no setpriv)",
+    async () => {
+      const { env, tmp } = tempFallback(box);
+      userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+      if (root) chownTree(box.home, NOBODY);
+      const socket = (
+        JSON.parse((await mcpAsUser(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }
+      ).socket;
+      const started = await mcpAsUser(box, ["daemon", "start"], env);
+      try {
+        expect(started.stderr).toBe("");
+        expect(started.code).toBe(0);
+        expect(statSync(tmp).mode & 0o7777).toBe(0o1777);
+        expect(dirname(dirname(socket))).toBe(tmp);
+        const folder = statSync(dirname(socket));
+        expect({ uid: folder.uid, mode: folder.mode & 0o7777 }).toEqual({
+          uid: root ? NOBODY : process.getuid!(),
+          mode: 0o700,
+        });
+        expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
+        expect((await mcpAsUser(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 2 in pid/);
+      } finally {
+        await mcpAsUser(box, ["daemon", "stop"], env);
+      }
+    },
+    60_000,
+  );
 
-  it.skipIf(!root || !setpriv)("another user who listens first on the socket's path gets nothing: no connection, no config, no secret; start leaves that folder alone and makes one no one can guess (needs root and setpriv to act as nobody)", async () => {
-    const { env } = tempFallback(box);
-    const secret = "s3cret-token-of-root";
-    userConfig(box, { fixture: { command: process.execPath, args: [fixture], env: { API_KEY: "${SQUAT_SECRET}" } } });
-    const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
-    // The squatter: nobody makes the socket's folder (mode 777) and listens in it, logging all it gets and answering with a forged result.
-    const squat = join(dirname(box.home), "squat");
-    mkdirSync(squat);
-    chownSync(squat, NOBODY, NOBODY);
-    const log = join(squat, "received.log");
-    const script = `
+  it.skipIf(!root || !setpriv)(
+    "another user who listens first on the socket's path gets nothing: no connection, no config, no secret; start leaves that folder alone and makes one no one can guess (needs root and setpriv to act as nobody)",
+    async () => {
+      const { env } = tempFallback(box);
+      const secret = "s3cret-token-of-root";
+      userConfig(box, { fixture: { command: process.execPath, args: [fixture], env: { API_KEY: "${SQUAT_SECRET}" } } });
+      const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string })
+        .socket;
+      // The squatter: nobody makes the socket's folder (mode 777) and listens in it, logging all it gets and answering with a forged result.
+      const squat = join(dirname(box.home), "squat");
+      mkdirSync(squat);
+      chownSync(squat, NOBODY, NOBODY);
+      const log = join(squat, "received.log");
+      const script = `
       const fs = require("node:fs"), net = require("node:net"), path = require("node:path");
       const [socket, log] = process.argv.slice(1);
       fs.mkdirSync(path.dirname(socket), { recursive: true });
@@ -314,55 +362,73 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
         fs.appendFileSync(log, "connection\\n");
         c.on("data", (d) => { fs.appendFileSync(log, d); c.write(JSON.stringify({ id: 1, calling: "fixture.counter" }) + "\\n" + JSON.stringify(forged) + "\\n"); });
       }).listen(socket, () => { fs.chmodSync(socket, 0o777); process.stdout.write("listening\\n"); });`;
-    const [command, ...args] = asNobody([process.execPath, "-e", script, socket, log]);
-    const squatter = spawn(command!, args, { stdio: ["ignore", "pipe", "inherit"] });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        squatter.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve());
-        squatter.once("exit", (code) => reject(new Error(`the squatter exited (${code})`)));
-      });
-      const call = await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret });
-      expect(call.stdout).toMatch(/^call 1 in pid/);
-      expect(call.stderr).toMatch(new RegExp(`mcp daemon: not using .*daemon\\.sock: the folder .* belongs to uid ${NOBODY}, not to you \\(uid 0\\); starting the server here instead`));
-      const status = await mcp(box, ["daemon", "status"], env);
-      expect(status.code).toBe(1);
-      expect(status.stderr).toContain("not using");
-      const start = await mcp(box, ["daemon", "start"], env);
-      expect(start.code, start.stderr).toBe(0);
-      expect(start.stderr).toContain(`the daemon's usual folder is not yours alone (the folder ${dirname(socket)} belongs to uid ${NOBODY}, not to you (uid 0)); its socket goes to ${dirname(socket)}-`);
-      const moved = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
-      expect(dirname(moved)).not.toBe(dirname(socket));
-      expect(statSync(dirname(moved)).mode & 0o777).toBe(0o700);
-      // Calls now go through the daemon: its server is warm across them.
-      expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(/^call 1 in pid/);
-      expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(/^call 2 in pid/);
-      // Nothing reached the squatter, and its folder was not changed.
-      expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
-      expect(statSync(dirname(socket)).mode & 0o777).toBe(0o777);
-    } finally {
-      await mcp(box, ["daemon", "stop"], env);
-      squatter.kill();
-    }
-  }, 60_000);
-  it.skipIf(!root || !setpriv)("another user who makes the predictable temp folder first does not stop the daemon from starting: it takes a folder no one can guess, and the CLI finds it (needs root and setpriv to act as nobody)", async () => {
-    const { env } = tempFallback(box);
-    userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
-    const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string }).socket;
-    const [command, ...args] = asNobody(["mkdir", "-m", "700", dirname(socket)]);
-    expect(spawnSync(command!, args).status).toBe(0);
-    try {
-      const started = await mcp(box, ["daemon", "start"], env);
-      expect(started.code, started.stderr).toBe(0);
-      expect(started.stderr).toContain(`the folder ${dirname(socket)} belongs to uid ${NOBODY}`);
-      expect((await mcp(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
-      const second = await mcp(box, ["call", "fixture.counter"], env);
-      expect(second.stdout).toMatch(/^call 2 in pid/);
-      expect(second.stderr).toBe("");
-      expect(statSync(dirname(socket)).uid).toBe(NOBODY);
-    } finally {
-      await mcp(box, ["daemon", "stop"], env);
-    }
-  }, 60_000);
+      const [command, ...args] = asNobody([process.execPath, "-e", script, socket, log]);
+      const squatter = spawn(command!, args, { stdio: ["ignore", "pipe", "inherit"] });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          squatter.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening") && resolve());
+          squatter.once("exit", (code) => reject(new Error(`the squatter exited (${code})`)));
+        });
+        const call = await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret });
+        expect(call.stdout).toMatch(/^call 1 in pid/);
+        expect(call.stderr).toMatch(
+          new RegExp(
+            `mcp daemon: not using .*daemon\\.sock: the folder .* belongs to uid ${NOBODY}, not to you \\(uid 0\\); starting the server here instead`,
+          ),
+        );
+        const status = await mcp(box, ["daemon", "status"], env);
+        expect(status.code).toBe(1);
+        expect(status.stderr).toContain("not using");
+        const start = await mcp(box, ["daemon", "start"], env);
+        expect(start.code, start.stderr).toBe(0);
+        expect(start.stderr).toContain(
+          `the daemon's usual folder is not yours alone (the folder ${dirname(socket)} belongs to uid ${NOBODY}, not to you (uid 0)); its socket goes to ${dirname(socket)}-`,
+        );
+        const moved = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string })
+          .socket;
+        expect(dirname(moved)).not.toBe(dirname(socket));
+        expect(statSync(dirname(moved)).mode & 0o777).toBe(0o700);
+        // Calls now go through the daemon: its server is warm across them.
+        expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(
+          /^call 1 in pid/,
+        );
+        expect((await mcp(box, ["call", "fixture.counter"], { ...env, SQUAT_SECRET: secret })).stdout).toMatch(
+          /^call 2 in pid/,
+        );
+        // Nothing reached the squatter, and its folder was not changed.
+        expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+        expect(statSync(dirname(socket)).mode & 0o777).toBe(0o777);
+      } finally {
+        await mcp(box, ["daemon", "stop"], env);
+        squatter.kill();
+      }
+    },
+    60_000,
+  );
+  it.skipIf(!root || !setpriv)(
+    "another user who makes the predictable temp folder first does not stop the daemon from starting: it takes a folder no one can guess, and the CLI finds it (needs root and setpriv to act as nobody)",
+    async () => {
+      const { env } = tempFallback(box);
+      userConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
+      const socket = (JSON.parse((await mcp(box, ["--json", "daemon", "status"], env)).stdout) as { socket: string })
+        .socket;
+      const [command, ...args] = asNobody(["mkdir", "-m", "700", dirname(socket)]);
+      expect(spawnSync(command!, args).status).toBe(0);
+      try {
+        const started = await mcp(box, ["daemon", "start"], env);
+        expect(started.code, started.stderr).toBe(0);
+        expect(started.stderr).toContain(`the folder ${dirname(socket)} belongs to uid ${NOBODY}`);
+        expect((await mcp(box, ["call", "fixture.counter"], env)).stdout).toMatch(/^call 1 in pid/);
+        const second = await mcp(box, ["call", "fixture.counter"], env);
+        expect(second.stdout).toMatch(/^call 2 in pid/);
+        expect(second.stderr).toBe("");
+        expect(statSync(dirname(socket)).uid).toBe(NOBODY);
+      } finally {
+        await mcp(box, ["daemon", "stop"], env);
+      }
+    },
+    60_000,
+  );
 
   it("with a cache path too long for a socket, $XDG_RUNTIME_DIR (yours, mode 700) is used before the temp folder; one others may enter is not", async () => {
     const { env, tmp } = tempFallback(box);
@@ -370,13 +436,19 @@ describe.skipIf(process.platform === "win32")("mcp daemon: its socket's folder a
     const runtime = join(dirname(box.home), "run");
     mkdirSync(runtime, { mode: 0o700 });
     chmodSync(runtime, 0o700);
-    const socketWith = async (extra: Record<string, string>): Promise<string> => (JSON.parse((await mcp(box, ["--json", "daemon", "status"], { ...env, ...extra })).stdout) as { socket: string }).socket;
+    const socketWith = async (extra: Record<string, string>): Promise<string> =>
+      (JSON.parse((await mcp(box, ["--json", "daemon", "status"], { ...env, ...extra })).stdout) as { socket: string })
+        .socket;
     expect(dirname(dirname(await socketWith({ XDG_RUNTIME_DIR: runtime })))).toBe(runtime);
     const started = await mcp(box, ["daemon", "start"], { ...env, XDG_RUNTIME_DIR: runtime });
     try {
       expect(started.code, started.stderr).toBe(0);
-      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(/^call 1 in pid/);
-      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(/^call 2 in pid/);
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(
+        /^call 1 in pid/,
+      );
+      expect((await mcp(box, ["call", "fixture.counter"], { ...env, XDG_RUNTIME_DIR: runtime })).stdout).toMatch(
+        /^call 2 in pid/,
+      );
     } finally {
       await mcp(box, ["daemon", "stop"], { ...env, XDG_RUNTIME_DIR: runtime });
     }

@@ -6,7 +6,13 @@ import { readdirSync, readFileSync, writeFileSync, existsSync, rmSync } from "no
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everythingEntry, startEverything, startV2HttpServer, type EverythingServer, type V2HttpServer } from "mcp-test-utils";
+import {
+  everythingEntry,
+  startEverything,
+  startV2HttpServer,
+  type EverythingServer,
+  type V2HttpServer,
+} from "mcp-test-utils";
 import { mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
 
 const resolve = createRequire(import.meta.url).resolve;
@@ -18,7 +24,15 @@ let marks: string;
 
 /** A stdio server that writes its name to the marks file when it starts (then becomes `node <args>`). */
 function marked(name: string, args: string[], delay = 0): { command: string; args: string[] } {
-  return { command: "sh", args: ["-c", `echo ${name} >> "${marks}"; ${delay ? `sleep ${delay}; ` : ""}exec "$0" "$@"`, process.execPath, ...args] };
+  return {
+    command: "sh",
+    args: [
+      "-c",
+      `echo ${name} >> "${marks}"; ${delay ? `sleep ${delay}; ` : ""}exec "$0" "$@"`,
+      process.execPath,
+      ...args,
+    ],
+  };
 }
 
 function started(): string[] {
@@ -32,8 +46,12 @@ function forget(): void {
 /** The tool cache's entries (one file each), as [file, key, entry]. */
 type Stored = { version: 2; key: string; entry: { tools: { name: string }[]; savedAt: number; expiresAt: number } };
 const cacheFolder = (): string => join(b.home, ".cache", "mcp-client", "tools");
-const readCache = (): [string, Stored][] => readdirSync(cacheFolder()).filter((name) => name.endsWith(".json")).map((name) => [join(cacheFolder(), name), JSON.parse(readFileSync(join(cacheFolder(), name), "utf8")) as Stored]);
-const cachedOf = (server: string): { name: string }[] | undefined => readCache().find(([, stored]) => stored.key.startsWith(`${server}:`))?.[1].entry.tools;
+const readCache = (): [string, Stored][] =>
+  readdirSync(cacheFolder())
+    .filter((name) => name.endsWith(".json"))
+    .map((name) => [join(cacheFolder(), name), JSON.parse(readFileSync(join(cacheFolder(), name), "utf8")) as Stored]);
+const cachedOf = (server: string): { name: string }[] | undefined =>
+  readCache().find(([, stored]) => stored.key.startsWith(`${server}:`))?.[1].entry.tools;
 
 /** Replaces a server's cached tool list with a stale one: a tool it no longer has, none it has now. */
 function staleCache(server: string): void {
@@ -72,7 +90,14 @@ describe("start only what is asked", () => {
     expect(dotted.stdout).toContain('"entities"');
     expect(started()).toEqual(["mem"]);
     forget();
-    const model = await mcp(b, ["call", "mcp__think__sequentialthinking", "thought=one", "nextThoughtNeeded:=false", "thoughtNumber:=1", "totalThoughts:=1"]);
+    const model = await mcp(b, [
+      "call",
+      "mcp__think__sequentialthinking",
+      "thought=one",
+      "nextThoughtNeeded:=false",
+      "thoughtNumber:=1",
+      "totalThoughts:=1",
+    ]);
     expect(model.code, model.stderr).toBe(0);
     expect(started()).toEqual(["think"]);
     forget();
@@ -93,7 +118,9 @@ describe("start only what is asked", () => {
     forget();
     const several = await mcp(b, ["call", "echo", "message=hi"]);
     expect(several.code).toBe(2);
-    expect(several.stderr).toContain('tool "echo" is offered by several servers: ev.echo, slow.echo, web.echo; name one as server.tool');
+    expect(several.stderr).toContain(
+      'tool "echo" is offered by several servers: ev.echo, slow.echo, web.echo; name one as server.tool',
+    );
     expect(started()).toEqual(["ev", "slow"]);
   });
 
@@ -104,7 +131,9 @@ describe("start only what is asked", () => {
     expect(run.stderr).toContain('unknown tool "no_such_tool_anywhere"');
     expect(run.stderr).toContain('server "broken" failed to start');
     expect(run.stderr).toContain("command: no-such-mcp-server-xyz");
-    expect(run.stderr).toMatch(/server "nocommand" has an invalid entry in .*mcp-client\.json: stdio server requires "command" field/);
+    expect(run.stderr).toMatch(
+      /server "nocommand" has an invalid entry in .*mcp-client\.json: stdio server requires "command" field/,
+    );
     expect(started()).toEqual(["ev", "fs", "mem", "slow", "think"]);
   });
 
@@ -127,7 +156,9 @@ describe("a cache that never lies", () => {
     await mcp(b, ["tools", "slow"]);
     staleCache("slow");
     const run = await mcp(b, ["tools", "--json"]);
-    const slow = (JSON.parse(run.stdout) as { server: string; tool: string }[]).filter((t) => t.server === "slow").map((t) => t.tool);
+    const slow = (JSON.parse(run.stdout) as { server: string; tool: string }[])
+      .filter((t) => t.server === "slow")
+      .map((t) => t.tool);
     expect(slow).toContain("echo");
     expect(slow).not.toContain("gone-tool");
     expect(cachedOf("slow")?.map((t) => t.name)).toContain("echo");
@@ -146,10 +177,14 @@ describe("errors that name the real problem", () => {
   it("a tool of a failed, invalid or disabled server says why, never 'unknown tool'", async () => {
     const failed = await mcp(b, ["call", "broken.anything"]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('server "broken" failed to start: command "no-such-mcp-server-xyz": command not found');
+    expect(failed.stderr).toContain(
+      'server "broken" failed to start: command "no-such-mcp-server-xyz": command not found',
+    );
     const invalid = await mcp(b, ["call", "nocommand.x"]);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toMatch(/server "nocommand" has an invalid entry in .*: stdio server requires "command" field/);
+    expect(invalid.stderr).toMatch(
+      /server "nocommand" has an invalid entry in .*: stdio server requires "command" field/,
+    );
     for (const run of [failed, invalid]) expect(run.stderr).not.toContain("unknown tool");
 
     const box = sandbox();
@@ -166,19 +201,44 @@ describe("errors that name the real problem", () => {
   it("a project server not approved says so with its command line and the command that approves it; config approve and config add approve", async () => {
     const box = sandbox();
     try {
-      box.write(join(box.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(box.home, "m.jsonl") } } } });
+      box.write(join(box.project, ".mcp.json"), {
+        mcpServers: {
+          repo: {
+            command: process.execPath,
+            args: [entry("server-memory")],
+            env: { MEMORY_FILE_PATH: join(box.home, "m.jsonl") },
+          },
+        },
+      });
       const refused = await mcp(box, ["call", "repo.read_graph"]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain(`server "repo" comes from the project file ${join(box.project, ".mcp.json")} and is not approved yet (it would run: ${process.execPath} ${entry("server-memory")})`);
+      expect(refused.stderr).toContain(
+        `server "repo" comes from the project file ${join(box.project, ".mcp.json")} and is not approved yet (it would run: ${process.execPath} ${entry("server-memory")})`,
+      );
       expect(refused.stderr).toContain("approve it with: mcp config approve repo");
       expect(refused.stderr).not.toContain("unknown tool");
       const approve = await mcp(box, ["config", "approve", "repo"]);
-      expect(approve.stdout).toContain(`Approved "repo" for this project: ${process.execPath} ${entry("server-memory")}`);
+      expect(approve.stdout).toContain(
+        `Approved "repo" for this project: ${process.execPath} ${entry("server-memory")}`,
+      );
       expect((await mcp(box, ["call", "repo.read_graph"])).code).toBe(0);
 
-      const added = await mcp(box, ["config", "add", "mine", "--stdio", `${process.execPath} ${entry("server-sequential-thinking")}`]);
+      const added = await mcp(box, [
+        "config",
+        "add",
+        "mine",
+        "--stdio",
+        `${process.execPath} ${entry("server-sequential-thinking")}`,
+      ]);
       expect(added.code, added.stderr).toBe(0);
-      const call = await mcp(box, ["call", "mine.sequentialthinking", "thought=x", "nextThoughtNeeded:=false", "thoughtNumber:=1", "totalThoughts:=1"]);
+      const call = await mcp(box, [
+        "call",
+        "mine.sequentialthinking",
+        "thought=x",
+        "nextThoughtNeeded:=false",
+        "thoughtNumber:=1",
+        "totalThoughts:=1",
+      ]);
       expect(call.code, call.stderr).toBe(0);
       expect(call.stderr).not.toContain("not approved");
     } finally {

@@ -19,7 +19,8 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
   let gateway: HttpServe;
   let project: Sandbox;
   let marks: string;
-  const started = (): string[] => (existsSync(marks) ? readFileSync(marks, "utf8").trim().split("\n").filter(Boolean) : []);
+  const started = (): string[] =>
+    existsSync(marks) ? readFileSync(marks, "utf8").trim().split("\n").filter(Boolean) : [];
 
   beforeAll(async () => {
     const served = box();
@@ -28,8 +29,19 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
     // The user's own servers, which an ad-hoc command must leave alone: each notes when it starts.
     project = box();
     marks = join(project.home, "started.txt");
-    const marked = (name: string, args: string[]): { command: string; args: string[] } => ({ command: "sh", args: ["-c", `echo ${name} >> "${marks}"; exec "$0" "$@"`, node, ...args] });
-    userConfig(project, { mine: marked("mine", [everythingEntry, "stdio"]), other: marked("other", [fixture]), gwconf: { type: "http", url: `${gateway.url}/everything`, headers: { Authorization: "Bearer not-the-token-at-all" } } });
+    const marked = (name: string, args: string[]): { command: string; args: string[] } => ({
+      command: "sh",
+      args: ["-c", `echo ${name} >> "${marks}"; exec "$0" "$@"`, node, ...args],
+    });
+    userConfig(project, {
+      mine: marked("mine", [everythingEntry, "stdio"]),
+      other: marked("other", [fixture]),
+      gwconf: {
+        type: "http",
+        url: `${gateway.url}/everything`,
+        headers: { Authorization: "Bearer not-the-token-at-all" },
+      },
+    });
   });
   afterAll(() => gateway.stop());
 
@@ -47,9 +59,23 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
     // Commands about the config files refuse a server given on the command line rather than ignore it.
     const list = await mcp(project, [...adHoc, "config", "list"]);
     expect(list.code).toBe(2);
-    expect(list.stderr).toContain("config list is about your config files, and --http gives a server for one command only");
+    expect(list.stderr).toContain(
+      "config list is about your config files, and --http gives a server for one command only",
+    );
     // Curl's way of writing a header works too.
-    expect((await mcp(project, ["--http", `${gateway.url}/everything`, "-H", `Authorization: Bearer ${token}`, "call", "echo", "message=curl"])).stdout.trim()).toBe("Echo: curl");
+    expect(
+      (
+        await mcp(project, [
+          "--http",
+          `${gateway.url}/everything`,
+          "-H",
+          `Authorization: Bearer ${token}`,
+          "call",
+          "echo",
+          "message=curl",
+        ])
+      ).stdout.trim(),
+    ).toBe("Echo: curl");
     // --stdio too: the configured "other" offers the same tool, and is neither asked nor started.
     const stdio = ["--stdio", `${node} ${fixture}`];
     const counted = await mcp(project, [...stdio, "call", "counter"]);
@@ -62,15 +88,30 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
   });
 
   it("a refused static token says so (not 'mcp auth', which starts OAuth), ad hoc or configured", async () => {
-    const adHoc = await mcp(project, ["--http", `${gateway.url}/everything`, "--header", "Authorization=Bearer wrong-token-wrong-token", "tools"]);
+    const adHoc = await mcp(project, [
+      "--http",
+      `${gateway.url}/everything`,
+      "--header",
+      "Authorization=Bearer wrong-token-wrong-token",
+      "tools",
+    ]);
     expect(adHoc.code).toBe(1);
-    expect(adHoc.stderr).toContain("the server refused the token in the Authorization header (HTTP 401): check the token given with --header");
+    expect(adHoc.stderr).toContain(
+      "the server refused the token in the Authorization header (HTTP 401): check the token given with --header",
+    );
     expect(adHoc.stderr).not.toContain("mcp auth");
     const configured = await mcp(project, ["tools", "gwconf"]);
     expect(configured.code).toBe(1);
-    expect(configured.stderr).toContain('the server refused the token in the Authorization header (HTTP 401): check the token in "headers" of its config');
+    expect(configured.stderr).toContain(
+      'the server refused the token in the Authorization header (HTTP 401): check the token in "headers" of its config',
+    );
     expect(configured.stderr).not.toContain("mcp auth");
-    const row = (JSON.parse((await mcp(project, ["-s", "gwconf", "servers", "--json"])).stdout) as { status: string; lastError: string }[])[0];
+    const row = (
+      JSON.parse((await mcp(project, ["-s", "gwconf", "servers", "--json"])).stdout) as {
+        status: string;
+        lastError: string;
+      }[]
+    )[0];
     expect(row).toMatchObject({ status: "failed", lastError: expect.stringContaining("refused the token") });
     const doctor = await mcp(project, ["-s", "gwconf", "config", "doctor"]);
     expect(doctor.stdout).toContain("✗ gwconf: the server refused the token in the Authorization header (HTTP 401)");
@@ -86,15 +127,20 @@ describe("ad hoc over HTTP: --header, and only that server", () => {
 });
 
 /** A proxy in front of a Streamable HTTP server that never answers DELETE (a server slow to end its session). */
-async function holdingDeletes(upstream: string): Promise<{ url: string; deletes: IncomingMessage[]; close: () => Promise<void> }> {
+async function holdingDeletes(
+  upstream: string,
+): Promise<{ url: string; deletes: IncomingMessage[]; close: () => Promise<void> }> {
   const target = new URL(upstream);
   const deletes: IncomingMessage[] = [];
   const server: Server = createServer((req, res) => {
     if (req.method === "DELETE") return void deletes.push(req);
-    const forward = request({ host: "127.0.0.1", port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: "127.0.0.1", port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
@@ -141,17 +187,37 @@ describe("mcp daemon status", () => {
     const b = box();
     const closed = await freePort();
     const crash = fileURLToPath(new URL("./fixtures/crash.mjs", import.meta.url));
-    userConfig(b, { local: { command: node, args: [fixture] }, crash: { command: node, args: [crash], env: { CRASH_URL: `http://127.0.0.1:${closed}/docs` } } });
+    userConfig(b, {
+      local: { command: node, args: [fixture] },
+      crash: { command: node, args: [crash], env: { CRASH_URL: `http://127.0.0.1:${closed}/docs` } },
+    });
     expect((await mcp(b, ["daemon", "start"])).code).toBe(0);
     try {
       expect((await mcp(b, ["call", "local.counter"])).stdout).toMatch(/^call 1 in pid/);
       expect((await mcp(b, ["call", "crash.anything"])).code).toBe(1);
-      const json = JSON.parse((await mcp(b, ["--json", "daemon", "status"])).stdout) as { idleMs: number; idleLimitMs: number; servers: Record<string, unknown>[] };
+      const json = JSON.parse((await mcp(b, ["--json", "daemon", "status"])).stdout) as {
+        idleMs: number;
+        idleLimitMs: number;
+        servers: Record<string, unknown>[];
+      };
       expect(json.idleLimitMs).toBe(60 * 60_000);
       expect(json.idleMs).toBeLessThan(json.idleLimitMs);
       const servers = Object.fromEntries(json.servers.map((s) => [s["name"], s]));
-      expect(servers["local"]).toEqual({ name: "local", state: "connected", tools: 7, keepAlive: false, idleForMs: expect.any(Number), lastError: null, stderrTail: null });
-      expect(servers["crash"]).toMatchObject({ state: "failed", tools: null, lastError: "Transport closed (process exited with code 1)", stderrTail: expect.stringContaining("ECONNREFUSED") });
+      expect(servers["local"]).toEqual({
+        name: "local",
+        state: "connected",
+        tools: 7,
+        keepAlive: false,
+        idleForMs: expect.any(Number),
+        lastError: null,
+        stderrTail: null,
+      });
+      expect(servers["crash"]).toMatchObject({
+        state: "failed",
+        tools: null,
+        lastError: "Transport closed (process exited with code 1)",
+        stderrTail: expect.stringContaining("ECONNREFUSED"),
+      });
 
       const human = await mcp(b, ["daemon", "status"]);
       expect(human.code).toBe(0);
@@ -162,9 +228,16 @@ describe("mcp daemon status", () => {
       expect(lines[head]).toMatch(/^SERVER\s+STATE\s+TOOLS\s+LAST USED$/);
       const state = lines[head]!.indexOf("STATE");
       for (const row of lines.slice(head + 1, head + 3)) expect(row.slice(state - 2, state), row).toBe("  ");
-      expect(lines.slice(head + 1, head + 3)).toEqual(expect.arrayContaining([expect.stringMatching(/^local\s+connected\s+7\s+\d+s ago$/), expect.stringMatching(/^crash\s+failed$/)]));
+      expect(lines.slice(head + 1, head + 3)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^local\s+connected\s+7\s+\d+s ago$/),
+          expect.stringMatching(/^crash\s+failed$/),
+        ]),
+      );
       expect(human.stdout).not.toContain("0 tools");
-      expect(human.stdout).toContain(`crash: connect ECONNREFUSED 127.0.0.1:${closed} (the process exited with code 1)\n    stderr: `);
+      expect(human.stdout).toContain(
+        `crash: connect ECONNREFUSED 127.0.0.1:${closed} (the process exited with code 1)\n    stderr: `,
+      );
       expect(human.stdout.split("[cause]: Error: connect ECONNREFUSED")).toHaveLength(2);
     } finally {
       await mcp(b, ["daemon", "stop"]);

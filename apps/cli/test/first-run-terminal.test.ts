@@ -10,7 +10,8 @@ import { haveTmux, tmuxServer, until } from "./tmux.js";
 
 const { terminal: open, stop } = tmuxServer("mcp-first-run");
 const node = process.execPath;
-const entry = (name: string): string => createRequire(import.meta.url).resolve(`@modelcontextprotocol/${name}/dist/index.js`);
+const entry = (name: string): string =>
+  createRequire(import.meta.url).resolve(`@modelcontextprotocol/${name}/dist/index.js`);
 const boxes: Sandbox[] = [];
 afterAll(() => {
   stop();
@@ -18,12 +19,22 @@ afterAll(() => {
 });
 
 /** `mcp <args>` in a fresh `width`×40 terminal. */
-const terminal = (b: Sandbox, name: string, args: string[], width: number) => open(b, name, args, { width, height: 40 });
+const terminal = (b: Sandbox, name: string, args: string[], width: number) =>
+  open(b, name, args, { width, height: 40 });
 
 describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
   let b: Sandbox;
   let closed: number;
-  const names = ["filesystem", "memory", "sequential-thinking", "everything", "crash", "local", "everything-http", "missing"];
+  const names = [
+    "filesystem",
+    "memory",
+    "sequential-thinking",
+    "everything",
+    "crash",
+    "local",
+    "everything-http",
+    "missing",
+  ];
 
   beforeAll(async () => {
     b = sandbox();
@@ -33,13 +44,22 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     b.write(join(b.project, ".mcp.json"), {
       mcpServers: {
         filesystem: { command: node, args: [entry("server-filesystem"), b.project] },
-        memory: { command: node, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(b.home, "memory.jsonl") } },
+        memory: {
+          command: node,
+          args: [entry("server-memory")],
+          env: { MEMORY_FILE_PATH: join(b.home, "memory.jsonl") },
+        },
         "sequential-thinking": { command: node, args: [entry("server-sequential-thinking")] },
         everything: { command: node, args: [everythingEntry, "stdio"] },
         crash: { command: node, args: [crash], env: { CRASH_URL: `http://127.0.0.1:${closed}/docs` } },
       },
     });
-    b.write(join(b.project, ".cursor", "mcp.json"), { mcpServers: { local: { command: node, args: [fixture] }, "everything-http": { url: `http://127.0.0.1:${closed}/mcp` } } });
+    b.write(join(b.project, ".cursor", "mcp.json"), {
+      mcpServers: {
+        local: { command: node, args: [fixture] },
+        "everything-http": { url: `http://127.0.0.1:${closed}/mcp` },
+      },
+    });
     b.write(join(b.home, ".claude.json"), { mcpServers: { missing: { command: "no-such-mcp-server-xyz" } } });
     expect((await mcp(b, ["config", "approve"])).code).toBe(0);
   });
@@ -56,15 +76,23 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
       expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(names);
       for (const row of [screen[head]!, ...rows]) expect(row.trimEnd().length, row).toBeLessThanOrEqual(width);
       expect(screen[head + 1 + names.length]).toBe("");
-      const source = (name: string): string | undefined => rows.find((row) => row.startsWith(`${name} `))?.split(/\s+/)[2];
+      const source = (name: string): string | undefined =>
+        rows.find((row) => row.startsWith(`${name} `))?.split(/\s+/)[2];
       expect(source("filesystem")).toBe(".mcp.json");
       expect(source("local")).toBe(".cursor/mcp.json");
       expect(source("missing")).toBe("~/.claude.json");
       // Each error whole, once, under the table (as one line the terminal wraps).
-      const joined = t.joined().split("\n").map((line) => line.trimEnd());
+      const joined = t
+        .joined()
+        .split("\n")
+        .map((line) => line.trimEnd());
       expect(joined).toContain(`crash: connect ECONNREFUSED 127.0.0.1:${closed} (the process exited with code 1)`);
-      expect(joined).toContain('missing: command "no-such-mcp-server-xyz": command not found (ENOENT); is it installed and on PATH?');
-      expect(joined).toContain(`everything-http: Cannot reach MCP server "everything-http" at http://127.0.0.1:${closed}/mcp: connection refused (ECONNREFUSED); is the server running and listening on that port?`);
+      expect(joined).toContain(
+        'missing: command "no-such-mcp-server-xyz": command not found (ENOENT); is it installed and on PATH?',
+      );
+      expect(joined).toContain(
+        `everything-http: Cannot reach MCP server "everything-http" at http://127.0.0.1:${closed}/mcp: connection refused (ECONNREFUSED); is the server running and listening on that port?`,
+      );
       expect(t.joined().split("[cause]: Error: connect ECONNREFUSED")).toHaveLength(2);
       expect(joined).toContain("EXIT=0");
     });

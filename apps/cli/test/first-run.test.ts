@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitCommandLine } from "../src/words.js";
 import { fixture, mcp, sandbox, type Run, type Sandbox } from "./helpers.js";
 
-const entry = (name: string): string => createRequire(import.meta.url).resolve(`@modelcontextprotocol/${name}/dist/index.js`);
+const entry = (name: string): string =>
+  createRequire(import.meta.url).resolve(`@modelcontextprotocol/${name}/dist/index.js`);
 const crashFixture = fileURLToPath(new URL("./fixtures/crash.mjs", import.meta.url));
 const reportFixture = fileURLToPath(new URL("./fixtures/report.mjs", import.meta.url));
 const node = process.execPath;
@@ -27,13 +28,19 @@ beforeAll(async () => {
   b.write(join(b.project, ".mcp.json"), {
     mcpServers: {
       filesystem: { command: node, args: [entry("server-filesystem"), b.project] },
-      memory: { command: node, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(b.home, "memory.jsonl") } },
+      memory: {
+        command: node,
+        args: [entry("server-memory")],
+        env: { MEMORY_FILE_PATH: join(b.home, "memory.jsonl") },
+      },
       "sequential-thinking": { command: node, args: [entry("server-sequential-thinking")] },
       "everything-stdio": { command: node, args: [everythingEntry, "stdio"] },
       crash: { command: node, args: [crashFixture], env: { CRASH_URL: `http://127.0.0.1:${closed}/docs` } },
     },
   });
-  b.write(join(b.project, ".cursor", "mcp.json"), { mcpServers: { local: { command: node, args: [fixture] }, report: { command: node, args: [reportFixture] } } });
+  b.write(join(b.project, ".cursor", "mcp.json"), {
+    mcpServers: { local: { command: node, args: [fixture] }, report: { command: node, args: [reportFixture] } },
+  });
   b.write(join(b.home, ".claude.json"), { mcpServers: { missing: { command: "no-such-mcp-server-xyz" } } });
   expect((await mcp(b, ["config", "approve"])).code).toBe(0);
 });
@@ -45,9 +52,15 @@ describe("servers, piped", () => {
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     for (const line of lines) expect(line, "a padded line").toBe(line.trimEnd());
-    expect(lines.find((line) => line.startsWith("filesystem "))).toMatch(/^filesystem\s+stdio\s+\.mcp\.json\s+connected\s+14\s+\d+ ms$/);
-    expect(lines.find((line) => line.startsWith("local "))).toMatch(/^local\s+stdio\s+\.cursor\/mcp\.json\s+connected\s+7\s+\d+ ms$/);
-    expect(lines.find((line) => line.startsWith("missing "))).toMatch(/^missing\s+stdio\s+~\/\.claude\.json\s+failed\s/);
+    expect(lines.find((line) => line.startsWith("filesystem "))).toMatch(
+      /^filesystem\s+stdio\s+\.mcp\.json\s+connected\s+14\s+\d+ ms$/,
+    );
+    expect(lines.find((line) => line.startsWith("local "))).toMatch(
+      /^local\s+stdio\s+\.cursor\/mcp\.json\s+connected\s+7\s+\d+ ms$/,
+    );
+    expect(lines.find((line) => line.startsWith("missing "))).toMatch(
+      /^missing\s+stdio\s+~\/\.claude\.json\s+failed\s/,
+    );
     expect(run.stdout).not.toContain(b.project);
   });
 
@@ -56,9 +69,24 @@ describe("servers, piped", () => {
     const keys = ["connectMs", "lastError", "name", "source", "status", "stderrTail", "tools", "transport"];
     for (const row of rows) expect(Object.keys(row).sort(), String(row["name"])).toEqual(keys);
     const byName = Object.fromEntries(rows.map((row) => [row["name"], row]));
-    expect(byName["filesystem"]).toMatchObject({ status: "connected", tools: 14, lastError: null, stderrTail: null, connectMs: expect.any(Number) });
-    expect(byName["missing"]).toMatchObject({ status: "failed", tools: null, connectMs: null, lastError: expect.stringContaining("ENOENT") });
-    expect(byName["crash"]).toMatchObject({ status: "failed", tools: null, stderrTail: expect.stringContaining("ECONNREFUSED") });
+    expect(byName["filesystem"]).toMatchObject({
+      status: "connected",
+      tools: 14,
+      lastError: null,
+      stderrTail: null,
+      connectMs: expect.any(Number),
+    });
+    expect(byName["missing"]).toMatchObject({
+      status: "failed",
+      tools: null,
+      connectMs: null,
+      lastError: expect.stringContaining("ENOENT"),
+    });
+    expect(byName["crash"]).toMatchObject({
+      status: "failed",
+      tools: null,
+      stderrTail: expect.stringContaining("ECONNREFUSED"),
+    });
   });
 });
 
@@ -68,7 +96,8 @@ describe("a crashed server", () => {
   const reported = "[cause]: Error: connect ECONNREFUSED";
   const once = (text: string, what: string): void => {
     expect(count(text, reported), `${what}:\n${text}`).toBe(1);
-    for (const line of ["TypeError: fetch failed", `Node.js ${process.version}`]) expect(count(text, line), `${what}: ${line}\n${text}`).toBeLessThanOrEqual(1);
+    for (const line of ["TypeError: fetch failed", `Node.js ${process.version}`])
+      expect(count(text, line), `${what}: ${line}\n${text}`).toBeLessThanOrEqual(1);
   };
 
   it("its stderr appears once in servers -v, tools, ping and call", async () => {
@@ -103,7 +132,9 @@ describe("tools: one tool's whole docs", () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}customer\.name\s+string\s+yes\s+Who orders$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}customer\.vip\s+boolean\s+no\s*$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}lines\[\]\.qty\s+integer\s+no\s+1\s*$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}speed\s+string\s+no\s+"standard"\s+one of "standard", "express"$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}speed\s+string\s+no\s+"standard"\s+one of "standard", "express"$/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}note\s+string\s+no\s+"none"\s+A note for the courier$/));
     // The example is a call a user can run as it is.
     const example = lines.find((line) => line.startsWith("  Example: mcp call local.order "))!;
@@ -125,13 +156,18 @@ describe("tools: one tool's whole docs", () => {
     expect(run.stdout).toMatch(/ {4}ms\s+number\s+yes\n/);
     expect(run.stdout).toContain("    Example: mcp call local.wait ms=1\n");
     expect(run.stdout).toContain("    Example: mcp call local.counter\n");
-    const json = JSON.parse((await mcp(b, ["tools", "everything-stdio.get-sum", "--json"])).stdout) as { tool: string; description: string };
+    const json = JSON.parse((await mcp(b, ["tools", "everything-stdio.get-sum", "--json"])).stdout) as {
+      tool: string;
+      description: string;
+    };
     expect(json).toMatchObject({ tool: "get-sum", description: "Returns the sum of two numbers" });
   });
 
   it("piped, tools prints each description whole", async () => {
     const run = await mcp(b, ["tools", "everything-stdio"]);
-    expect(run.stdout).toContain("  get-annotated-message(messageType: \"error\" | \"success\" | \"debug\", includeImage?: boolean)  Demonstrates how annotations can be used to provide metadata about content.\n");
+    expect(run.stdout).toContain(
+      '  get-annotated-message(messageType: "error" | "success" | "debug", includeImage?: boolean)  Demonstrates how annotations can be used to provide metadata about content.\n',
+    );
   });
 });
 
@@ -141,7 +177,11 @@ describe("results printed once", () => {
     const read = await mcp(b, ["call", "filesystem.read_text_file", `path=${join(b.project, "notes.txt")}`]);
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toBe("first line\nsecond line\n");
-    const created = await mcp(b, ["call", "memory.create_entities", 'entities:=[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]']);
+    const created = await mcp(b, [
+      "call",
+      "memory.create_entities",
+      'entities:=[{"name":"Ada","entityType":"person","observations":["wrote the first program"]}]',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(count(created.stdout, "wrote the first program")).toBe(1);
     expect(created.stdout).not.toContain("structured content:");
@@ -153,7 +193,13 @@ describe("results printed once", () => {
 
 describe("contracts", () => {
   it("usage errors exit 2 on every command: a missing tool, an unknown option, a missing argument", async () => {
-    for (const args of [["call"], ["call", "local.wait", "--no-such-option"], ["config", "add"], ["prompt"], ["tools", "a", "b", "c"]]) {
+    for (const args of [
+      ["call"],
+      ["call", "local.wait", "--no-such-option"],
+      ["config", "add"],
+      ["prompt"],
+      ["tools", "a", "b", "c"],
+    ]) {
       const run = await mcp(b, args);
       expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(2);
     }
@@ -162,8 +208,9 @@ describe("contracts", () => {
   it("call --help has examples and lists the global flags that apply", async () => {
     const help = await mcp(b, ["call", "--help"]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Examples:\n  mcp call everything.echo message=\"hello\"");
-    for (const flag of ["--json", "--timeout <ms>", "-y, --yes", "--http <url>", "-H <NAME=VALUE>"]) expect(help.stdout).toContain(flag);
+    expect(help.stdout).toContain('Examples:\n  mcp call everything.echo message="hello"');
+    for (const flag of ["--json", "--timeout <ms>", "-y, --yes", "--http <url>", "-H <NAME=VALUE>"])
+      expect(help.stdout).toContain(flag);
   });
 
   it("config add: the help writes a secret as '${TOKEN}' in single quotes; a literal token is warned about, a ${VAR} is not", async () => {
@@ -171,15 +218,31 @@ describe("contracts", () => {
     expect(help.stdout).toContain("--header \\\n    'Authorization=Bearer ${TOKEN}'");
     const global = await mcp(b, ["--help"]);
     // Fitted to 80 columns: the command goes on over two lines, the quoted value whole.
-    expect(global.stdout).toContain("mcp config add docs --http https://example.com/mcp --header \\\n    'Authorization=Bearer ${TOKEN}'");
+    expect(global.stdout).toContain(
+      "mcp config add docs --http https://example.com/mcp --header \\\n    'Authorization=Bearer ${TOKEN}'",
+    );
     expect(global.stdout).not.toContain('--header "Authorization=Bearer ${TOKEN}"');
     const own = sandbox();
     try {
-      const literal = await mcp(own, ["config", "add", "docs", "--http", "http://127.0.0.1:1/mcp", "--header", "Authorization=Bearer sk_live_51Hq8bX2eZvKYlo2C9aF3kD7"]);
+      const literal = await mcp(own, [
+        "config",
+        "add",
+        "docs",
+        "--http",
+        "http://127.0.0.1:1/mcp",
+        "--header",
+        "Authorization=Bearer sk_live_51Hq8bX2eZvKYlo2C9aF3kD7",
+      ]);
       expect(literal.code).toBe(0);
-      expect(literal.stderr).toContain(`the header "Authorization" holds what looks like a secret, now written in ${join(own.project, "mcp-client.json")}`);
+      expect(literal.stderr).toContain(
+        `the header "Authorization" holds what looks like a secret, now written in ${join(own.project, "mcp-client.json")}`,
+      );
       expect(literal.stderr).toContain("--header 'Authorization=Bearer ${TOKEN}'");
-      const variable = await mcp(own, ["config", "add", "docs2", "--http", "http://127.0.0.1:1/mcp", "--header", "Authorization=Bearer ${TOKEN}"], { TOKEN: "x" });
+      const variable = await mcp(
+        own,
+        ["config", "add", "docs2", "--http", "http://127.0.0.1:1/mcp", "--header", "Authorization=Bearer ${TOKEN}"],
+        { TOKEN: "x" },
+      );
       expect(variable.code).toBe(0);
       expect(variable.stderr).not.toContain("looks like a secret");
     } finally {
@@ -198,8 +261,12 @@ describe("contracts", () => {
     expect(rows).toContainEqual(expect.stringMatching(/^sequential-thinking\s+\d+(\.\d+)? ms$/));
     expect(rows).toContainEqual(expect.stringMatching(/^crash\s+failed\s+\(see below\)$/));
     const below = rest.slice(rest.indexOf("") + 1).join("\n");
-    expect(below).toContain(`server "crash" failed to start: connect ECONNREFUSED 127.0.0.1:${closed} (the process exited with code 1)`);
-    expect(below).toContain('server "missing" failed to start: command "no-such-mcp-server-xyz": command not found (ENOENT)');
+    expect(below).toContain(
+      `server "crash" failed to start: connect ECONNREFUSED 127.0.0.1:${closed} (the process exited with code 1)`,
+    );
+    expect(below).toContain(
+      'server "missing" failed to start: command "no-such-mcp-server-xyz": command not found (ENOENT)',
+    );
   });
 });
 
@@ -207,17 +274,37 @@ describe("without a terminal, project servers not approved", () => {
   it("are named in one short line, and a call of their tool says they were not asked, never 'unknown tool'", async () => {
     const fresh = sandbox();
     try {
-      fresh.write(join(fresh.project, ".mcp.json"), { mcpServers: Object.fromEntries(["one", "two", "three", "four", "five", "six"].map((name) => [name, { command: node, args: [everythingEntry, "stdio"] }])) });
+      fresh.write(join(fresh.project, ".mcp.json"), {
+        mcpServers: Object.fromEntries(
+          ["one", "two", "three", "four", "five", "six"].map((name) => [
+            name,
+            { command: node, args: [everythingEntry, "stdio"] },
+          ]),
+        ),
+      });
       const run = await mcp(fresh, ["call", "echo", "message=hi"]);
       expect(run.code).toBe(1);
       const lines = run.stderr.trimEnd().split("\n");
-      expect(lines[0]).toBe("Skipped 6 project servers not approved. Approve: mcp config approve one two three four five six   (or --yes for one run; mcp servers lists them)");
+      expect(lines[0]).toBe(
+        "Skipped 6 project servers not approved. Approve: mcp config approve one two three four five six   (or --yes for one run; mcp servers lists them)",
+      );
       expect(lines).toHaveLength(2);
-      expect(lines[1]).toBe('error: tool "echo" may be on a project server, but 6 project servers (one, two, three, four, five, six) are not approved, so they were not asked. Approve: mcp config approve one two three four five six   (or --yes for one run)');
+      expect(lines[1]).toBe(
+        'error: tool "echo" may be on a project server, but 6 project servers (one, two, three, four, five, six) are not approved, so they were not asked. Approve: mcp config approve one two three four five six   (or --yes for one run)',
+      );
       // Many, or long names: the command that approves them all.
-      fresh.write(join(fresh.project, ".mcp.json"), { mcpServers: Object.fromEntries(["filesystem-server", "memory-server", "sequential-thinking-server"].map((name) => [name, { command: node, args: [everythingEntry, "stdio"] }])) });
+      fresh.write(join(fresh.project, ".mcp.json"), {
+        mcpServers: Object.fromEntries(
+          ["filesystem-server", "memory-server", "sequential-thinking-server"].map((name) => [
+            name,
+            { command: node, args: [everythingEntry, "stdio"] },
+          ]),
+        ),
+      });
       const many = await mcp(fresh, ["tools"]);
-      expect(many.stderr.split("\n")[0]).toBe("Skipped 3 project servers not approved. Approve: mcp config approve   (or --yes for one run; mcp servers lists them)");
+      expect(many.stderr.split("\n")[0]).toBe(
+        "Skipped 3 project servers not approved. Approve: mcp config approve   (or --yes for one run; mcp servers lists them)",
+      );
       expect(run.stderr).not.toContain("unknown tool");
     } finally {
       fresh.remove();

@@ -24,7 +24,13 @@ export function sandbox(): Sandbox {
   const project = join(root, "project");
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
-  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), NO_COLOR: "1" };
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    NO_COLOR: "1",
+  };
   return {
     home,
     project,
@@ -45,7 +51,12 @@ export interface Run {
 }
 
 /** Runs a command line in `cwd` with exactly `env`, no terminal; killed after `timeoutMs` when given. */
-export function run(argv: string[], cwd: string, env: Record<string, string | undefined>, timeoutMs?: number): Promise<Run> {
+export function run(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  timeoutMs?: number,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -62,7 +73,12 @@ export function run(argv: string[], cwd: string, env: Record<string, string | un
 }
 
 /** Runs `mcp <args>` in the sandbox's project, with no terminal. */
-export function mcp(box: Sandbox, args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+export function mcp(
+  box: Sandbox,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<Run> {
   return run([process.execPath, bin, ...args], box.project, { ...box.env, ...extraEnv }, timeoutMs);
 }
 
@@ -100,8 +116,17 @@ export interface Listening {
  * `serve --http` and `replay --http` print once they listen). Rejects when it exits first, naming
  * `what` and its stderr, or after 30 s.
  */
-export function startListening(box: Sandbox, args: string[], env: Record<string, string> = {}, what = `mcp ${args[0]}`): Promise<Listening> {
-  const child = spawn(process.execPath, [bin, "--json", ...args], { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export function startListening(
+  box: Sandbox,
+  args: string[],
+  env: Record<string, string> = {},
+  what = `mcp ${args[0]}`,
+): Promise<Listening> {
+  const child = spawn(process.execPath, [bin, "--json", ...args], {
+    cwd: box.project,
+    env: { ...box.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

@@ -38,13 +38,22 @@ describe("mcp hosts", () => {
     expect(pooled.stdout).toMatch(/~\/\.cursor\/mcp\.json: pooled files/);
     expect(pooled.stdout).toMatch(/\.cursor\/mcp\.json: pooled local/);
     const text = readFileSync(user, "utf8");
-    expect(text).toContain(`"command": "mcp", "args": ["daemon", "stdio", "files", "--from", "cursor:user", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": { "TOKEN": "s3cret" } }`);
+    expect(text).toContain(
+      `"command": "mcp", "args": ["daemon", "stdio", "files", "--from", "cursor:user", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": { "TOKEN": "s3cret" } }`,
+    );
     expect(text).toContain(`"linear": { "url": "https://mcp.linear.app/sse" }`);
     // The secret stays in env, never in argv.
     expect(text.match(/s3cret/g)).toHaveLength(1);
 
-    const json = JSON.parse((await mcp(b, ["hosts", "list", "cursor", "--json"])).stdout) as { scope: string; pooled: string[]; backup: boolean }[];
-    expect(json.map((r) => [r.scope, r.pooled, r.backup])).toEqual([["project", ["local"], true], ["user", ["files"], true]]);
+    const json = JSON.parse((await mcp(b, ["hosts", "list", "cursor", "--json"])).stdout) as {
+      scope: string;
+      pooled: string[];
+      backup: boolean;
+    }[];
+    expect(json.map((r) => [r.scope, r.pooled, r.backup])).toEqual([
+      ["project", ["local"], true],
+      ["user", ["files"], true],
+    ]);
 
     expect((await mcp(b, ["hosts", "pool", "cursor"])).stdout).toMatch(/already pooled \(files\)/);
     expect(readFileSync(user, "utf8")).toBe(text);

@@ -67,7 +67,9 @@ const tcpBytes: Buffer[] = [];
 const turnTcp = createTcpServer((socket) => socket.on("data", (chunk: Buffer) => tcpBytes.push(chunk)));
 
 async function state(): Promise<InspectorState> {
-  const response = await fetch(`http://127.0.0.1:${inspector.port}/api/state`, { headers: { "x-inspector-token": inspector.token } });
+  const response = await fetch(`http://127.0.0.1:${inspector.port}/api/state`, {
+    headers: { "x-inspector-token": inspector.token },
+  });
   return (await response.json()) as InspectorState;
 }
 
@@ -95,10 +97,23 @@ beforeAll(async () => {
   });
   inspector = await startInspect(box);
   // The one WebRTC policy Chromium takes from its command line: no UDP but through a proxy.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--webrtc-ip-handling-policy=disable_non_proxied_udp"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    ],
+  });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  for (const name of ["hostile", "chatty", "rtc", "escape"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+  for (const name of ["hostile", "chatty", "rtc", "escape"])
+    await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -117,9 +132,18 @@ describe("a hostile MCP App in mcp inspect", () => {
     await postedOnce;
     // A later call through the inspector: anything relayed before it has been handled.
     await callShow();
-    await expect.poll(async () => (await state()).log.filter((e) => e.server === "hostile" && e.kind === "request" && e.method === "tools/call").length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(
+        async () =>
+          (await state()).log.filter((e) => e.server === "hostile" && e.kind === "request" && e.method === "tools/call")
+            .length,
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
     const log = (await state()).log.filter((e) => e.server === "hostile");
-    expect(log.filter((e) => e.method === "tools/call" && String(JSON.stringify(e.params)).includes("secret"))).toEqual([]);
+    expect(log.filter((e) => e.method === "tools/call" && String(JSON.stringify(e.params)).includes("secret"))).toEqual(
+      [],
+    );
     expect(JSON.stringify(log)).not.toContain("EVIL-MESSAGE");
     expect(await page.locator(".app-said").count()).toBe(0);
     // The page received nothing from the host: no answer, no tool input or result.
@@ -132,7 +156,11 @@ describe("a hostile MCP App in mcp inspect", () => {
     // The frame around the proxy lets its frame hold the proxy's origin only: Chromium refuses the
     // navigation and says so. (The inspector's page lets its frames hold any loopback port, so without
     // that frame the page on another port loaded, under no policy of the app's: HTTP anywhere.)
-    const refused = page.waitForEvent("console", { predicate: (message) => /^Framing 'http:\/\/127\.0\.0\.1:\d+\/' violates .*"frame-src http:\/\/127\.0\.0\.1:\d+"/.test(message.text()), timeout: 30_000 });
+    const refused = page.waitForEvent("console", {
+      predicate: (message) =>
+        /^Framing 'http:\/\/127\.0\.0\.1:\d+\/' violates .*"frame-src http:\/\/127\.0\.0\.1:\d+"/.test(message.text()),
+      timeout: 30_000,
+    });
     await callShow("escape");
     // Whichever comes first: the refusal, or the page's request (which fails the test).
     await Promise.race([refused, escapedOnce]);
@@ -142,14 +170,26 @@ describe("a hostile MCP App in mcp inspect", () => {
   it("keeps the user's call in the log when its app sends 1,100 log lines after it (apart from the calls, each kind keeps its newest)", async () => {
     await callShow("chatty");
     // The app sent its lines, then called a tool: that call's answer is in the log after them.
-    const after = async (): Promise<boolean> => (await state()).log.some((e) => e.server === "chatty" && e.kind === "response" && e.method === "tools/call" && JSON.stringify(e.result).includes("after logs"));
+    const after = async (): Promise<boolean> =>
+      (await state()).log.some(
+        (e) =>
+          e.server === "chatty" &&
+          e.kind === "response" &&
+          e.method === "tools/call" &&
+          JSON.stringify(e.result).includes("after logs"),
+      );
     await expect.poll(after, { timeout: 30_000 }).toBe(true);
     const all = (await state()).log;
     // The lines filled their part of the log: a single ring of 1,000 would have lost the call.
     expect(all.filter(isChatter)).toHaveLength(1000);
     const log = all.filter((e) => e.server === "chatty");
     // The user's call of show is still there, with its answer.
-    const mine = log.filter((e) => e.method === "tools/call" && (JSON.stringify(e.params ?? {}).includes('"name":"show"') || JSON.stringify(e.result ?? {}).includes('"text":"shown"')));
+    const mine = log.filter(
+      (e) =>
+        e.method === "tools/call" &&
+        (JSON.stringify(e.params ?? {}).includes('"name":"show"') ||
+          JSON.stringify(e.result ?? {}).includes('"text":"shown"')),
+    );
     expect(mine.map((e) => e.kind)).toEqual(["request", "response"]);
     // And in the page's log.
     await page.click('button[name="view-log"]');
@@ -163,7 +203,16 @@ describe("a hostile MCP App in mcp inspect", () => {
     expect((await fetch(src)).status).toBe(200);
     await page.reload();
     // The old page's stream ended with it; a few seconds later (a reconnect would have come back) its app's origin is closed.
-    await expect.poll(() => fetch(src).then(() => "open", (error: Error) => `closed (${(error.cause as { code?: string } | undefined)?.code})`), { timeout: 30_000, interval: 500 }).toBe("closed (ECONNREFUSED)");
+    await expect
+      .poll(
+        () =>
+          fetch(src).then(
+            () => "open",
+            (error: Error) => `closed (${(error.cause as { code?: string } | undefined)?.code})`,
+          ),
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe("closed (ECONNREFUSED)");
   });
 
   it("says WebRTC is not blocked, which is so: Chromium's policy stops TURN over UDP, an app still reaches a TURN server over TCP", async () => {
@@ -173,6 +222,8 @@ describe("a hostile MCP App in mcp inspect", () => {
     await expect.poll(() => Buffer.concat(tcpBytes).length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(Buffer.concat(tcpBytes).readUInt16BE(0)).toBe(0x0003); // a STUN Allocate request
     expect(udpBytes).toEqual([]);
-    expect(await page.locator('.tool-panel[data-tool="mcp__rtc__show"] .app-limits').textContent()).toBe(" sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked");
+    expect(await page.locator('.tool-panel[data-tool="mcp__rtc__show"] .app-limits').textContent()).toBe(
+      " sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked",
+    );
   });
 });

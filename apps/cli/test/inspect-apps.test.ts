@@ -12,14 +12,21 @@ import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 const appsServer = fileURLToPath(new URL("./fixtures/apps-server.mjs", import.meta.url));
 
-function raw(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -71,7 +78,9 @@ describe("mcp inspect: MCP Apps", () => {
     expect(status).toBe(200);
     expect(app.html).toContain("fixture app");
     expect(app.csp).toEqual({ connectDomains: ["https://api.example.com"] });
-    expect(app.ignored).toEqual(['csp.connectDomains: "https://evil.example.com; script-src *" is not an origin (scheme://host[:port])']);
+    expect(app.ignored).toEqual([
+      'csp.connectDomains: "https://evil.example.com; script-src *" is not an origin (scheme://host[:port])',
+    ]);
     expect(app.prefersBorder).toBe(true);
     const sandboxUrl = new URL(app.sandbox);
     const port = Number(sandboxUrl.port);
@@ -84,11 +93,15 @@ describe("mcp inspect: MCP Apps", () => {
     const frameUrl = new URL(app.frame);
     expect(frameUrl.hostname).toBe("127.0.0.1");
     expect([String(inspector.port), String(port)]).not.toContain(frameUrl.port);
-    expect(page.headers["content-security-policy"]).toBe(`frame-ancestors ${frameUrl.origin} http://127.0.0.1:${inspector.port}; ${appPolicy(app.csp)}`);
+    expect(page.headers["content-security-policy"]).toBe(
+      `frame-ancestors ${frameUrl.origin} http://127.0.0.1:${inspector.port}; ${appPolicy(app.csp)}`,
+    );
     // The inspector frames a page of another origin with no script, whose one frame may hold the proxy's origin only.
     const outer = await raw(Number(frameUrl.port), "/sandbox");
     expect(outer.status).toBe(200);
-    expect(outer.headers["content-security-policy"]).toBe(`default-src 'none'; style-src 'unsafe-inline'; frame-src ${sandboxUrl.origin}; base-uri 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${inspector.port}`);
+    expect(outer.headers["content-security-policy"]).toBe(
+      `default-src 'none'; style-src 'unsafe-inline'; frame-src ${sandboxUrl.origin}; base-uri 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${inspector.port}`,
+    );
     expect(outer.body).toContain(`<iframe src="${app.sandbox}" sandbox="allow-scripts allow-same-origin allow-forms"`);
     expect((await raw(Number(frameUrl.port), "/sandbox", { host: `evil.example:${frameUrl.port}` })).status).toBe(404);
     expect(page.headers["content-security-policy"]).toContain("connect-src https://api.example.com;");
@@ -104,29 +117,59 @@ describe("mcp inspect: MCP Apps", () => {
     await api("/api/app/close", { view: app.view });
     expect(await refused(port)).toBe(true);
     expect(await refused(Number(frameUrl.port))).toBe(true);
-    expect((await api("/api/app/message", { view: app.view, message: { jsonrpc: "2.0", method: "ping", id: 1 } })).status).toBe(404);
+    expect(
+      (await api("/api/app/message", { view: app.view, message: { jsonrpc: "2.0", method: "ping", id: 1 } })).status,
+    ).toBe(404);
   });
 
   it("runs the app's calls for its own server's tools that let apps call them, logs everything it sends", async () => {
     const { view } = (await api<AppOpenAnswer>("/api/app/open", { tool: "mcp__apps__show" })).body;
-    const send = async (message: unknown) => (await api<AppMessageAnswer>("/api/app/message", { view, message })).body.response;
-    expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "app-only", arguments: {} } })).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "app-only ran" }] } });
-    expect(await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "model-only", arguments: {} } })).toEqual({
+    const send = async (message: unknown) =>
+      (await api<AppMessageAnswer>("/api/app/message", { view, message })).body.response;
+    expect(
+      await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "app-only", arguments: {} } }),
+    ).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "app-only ran" }] } });
+    expect(
+      await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "model-only", arguments: {} } }),
+    ).toEqual({
       jsonrpc: "2.0",
       id: 2,
-      error: { code: -32000, message: 'tool "model-only" is not callable by apps (its _meta.ui.visibility is ["model"])' },
+      error: {
+        code: -32000,
+        message: 'tool "model-only" is not callable by apps (its _meta.ui.visibility is ["model"])',
+      },
     });
-    expect((await send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo" } }))?.error?.message).toBe('no tool "echo" on server "apps": an app calls only the tools of its own server');
-    expect((await send({ jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "ui://fixture/app.html" } }))?.result).toMatchObject({ contents: [{ uri: "ui://fixture/app.html" }] });
-    expect(await send({ jsonrpc: "2.0", id: 5, method: "ui/open-link", params: { url: "https://example.com" } })).toBeUndefined(); // the page answers these
-    expect(await send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "from the app" } })).toBeUndefined();
+    expect(
+      (await send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo" } }))?.error?.message,
+    ).toBe('no tool "echo" on server "apps": an app calls only the tools of its own server');
+    expect(
+      (await send({ jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "ui://fixture/app.html" } }))
+        ?.result,
+    ).toMatchObject({ contents: [{ uri: "ui://fixture/app.html" }] });
+    expect(
+      await send({ jsonrpc: "2.0", id: 5, method: "ui/open-link", params: { url: "https://example.com" } }),
+    ).toBeUndefined(); // the page answers these
+    expect(
+      await send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "from the app" } }),
+    ).toBeUndefined();
     expect((await api("/api/app/message", { view, message: { not: "json-rpc" } })).status).toBe(400);
 
     const log = (await api<InspectorState>("/api/state")).body.log.filter((e) => e.kind === "app");
-    expect(log.map((e) => e.method)).toEqual(["tools/call", "tools/call", "tools/call", "resources/read", "ui/open-link", "notifications/message"]);
+    expect(log.map((e) => e.method)).toEqual([
+      "tools/call",
+      "tools/call",
+      "tools/call",
+      "resources/read",
+      "ui/open-link",
+      "notifications/message",
+    ]);
     // The allowed call ran as the user's calls run: a logged request and its answer.
-    const calls = (await api<InspectorState>("/api/state")).body.log.filter((e) => e.method === "tools/call" && e.kind !== "app");
-    expect(calls.map((e) => `${e.kind} ${JSON.stringify(e.params ?? "")}`)).toContain('request {"name":"app-only","arguments":{}}');
+    const calls = (await api<InspectorState>("/api/state")).body.log.filter(
+      (e) => e.method === "tools/call" && e.kind !== "app",
+    );
+    expect(calls.map((e) => `${e.kind} ${JSON.stringify(e.params ?? "")}`)).toContain(
+      'request {"name":"app-only","arguments":{}}',
+    );
     expect(calls.some((e) => JSON.stringify(e.params ?? "").includes("model-only"))).toBe(false);
   });
 

@@ -14,7 +14,10 @@ import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 // `pnpm screenshots` (SCREENSHOTS=1) writes them where the README shows them; other runs take them too, into a temporary folder.
-const SHOTS = process.env["SCREENSHOTS"] === "1" ? fileURLToPath(new URL("../../../packages/inspector/screenshots/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "mcp-inspect-shots-"))}/`;
+const SHOTS =
+  process.env["SCREENSHOTS"] === "1"
+    ? fileURLToPath(new URL("../../../packages/inspector/screenshots/", import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), "mcp-inspect-shots-"))}/`;
 
 let box: Sandbox;
 let inspector: RunningInspector;
@@ -34,13 +37,25 @@ async function openTool(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium), or set CHROMIUM_PATH`,
+    );
   mkdirSync(SHOTS, { recursive: true });
   box = sandbox();
   inspector = await startInspect(box);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -129,7 +144,9 @@ describe("mcp inspect in Chromium", () => {
     await page.fill('input[name="steps"]', "30");
     await page.click('button[name="call"]');
     const text = page.locator(".progress-text");
-    await expect.poll(async () => /^(\d+) \/ 30/.exec((await text.textContent()) ?? "")?.[1], { timeout: 15_000 }).toMatch(/^[2-9]$|^\d\d$/);
+    await expect
+      .poll(async () => /^(\d+) \/ 30/.exec((await text.textContent()) ?? "")?.[1], { timeout: 15_000 })
+      .toMatch(/^[2-9]$|^\d\d$/);
     const width = await page.locator(".progress .bar").evaluate((bar: HTMLElement) => bar.style.width);
     expect(parseFloat(width)).toBeGreaterThan(0);
     await shot("progress");
@@ -229,14 +246,27 @@ describe("mcp inspect in Chromium", () => {
     await page.waitForSelector(".reader .tag.live");
     // server-everything sends updates for subscribed resources once this tool turns them on.
     const answer = await page.evaluate(async (token) => {
-      const response = await fetch("/api/call", { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": token }, body: JSON.stringify({ id: "toggle", tool: "mcp__everything__toggle-subscriber-updates", arguments: {} }) });
+      const response = await fetch("/api/call", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inspector-token": token },
+        body: JSON.stringify({ id: "toggle", tool: "mcp__everything__toggle-subscriber-updates", arguments: {} }),
+      });
       return response.status;
     }, inspector.token);
     expect(answer).toBe(200);
-    await expect.poll(async () => Number(/(\d+) updates/.exec((await page.locator(".reader .tag.live").textContent()) ?? "")?.[1]), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => Number(/(\d+) updates/.exec((await page.locator(".reader .tag.live").textContent()) ?? "")?.[1]),
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(0);
     await page.click('.reader button[name="subscribe"]');
     await page.evaluate(async (token) => {
-      await fetch("/api/call", { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": token }, body: JSON.stringify({ id: "toggle-off", tool: "mcp__everything__toggle-subscriber-updates", arguments: {} }) });
+      await fetch("/api/call", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inspector-token": token },
+        body: JSON.stringify({ id: "toggle-off", tool: "mcp__everything__toggle-subscriber-updates", arguments: {} }),
+      });
     }, inspector.token);
   });
 
@@ -250,7 +280,9 @@ describe("mcp inspect in Chromium", () => {
     expect(await page.inputValue('input[name="department"]')).toBe("Engineering");
     await page.fill('input[name="name"]', "");
     await page.focus('input[name="name"]');
-    await expect.poll(() => page.locator('.suggestions[data-for="name"] .chip').allTextContents(), { timeout: 10_000 }).toEqual(["Alice", "Bob", "Charlie"]);
+    await expect
+      .poll(() => page.locator('.suggestions[data-for="name"] .chip').allTextContents(), { timeout: 10_000 })
+      .toEqual(["Alice", "Bob", "Charlie"]);
     await page.locator('.suggestions[data-for="name"] .chip', { hasText: "Bob" }).click();
     await page.click('button[name="get-prompt"]');
     const message = page.locator(".messages .message").first();
@@ -265,20 +297,34 @@ describe("mcp inspect in Chromium", () => {
     await page.click('button[name="view-log"]');
     await page.fill('input[name="log-filter"]', "hello from Chromium");
     const rows = page.locator("tr.entry");
-    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute("data-kind")} ${tr.getAttribute("data-method")}`))).toEqual(["response tools/call", "request tools/call"]);
+    await expect
+      .poll(() =>
+        rows.evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute("data-kind")} ${tr.getAttribute("data-method")}`)),
+      )
+      .toEqual(["response tools/call", "request tools/call"]);
     expect(await rows.first().locator(".ms").textContent()).toMatch(/ ms$/);
     await page.fill('input[name="log-filter"]', "");
-    for (const method of ["resources/read", "prompts/get", "completion/complete", "elicitation/create", "sampling/createMessage"]) {
+    for (const method of [
+      "resources/read",
+      "prompts/get",
+      "completion/complete",
+      "elicitation/create",
+      "sampling/createMessage",
+    ]) {
       expect(await page.locator(`tr.entry[data-method="${method}"]`).count(), method).toBeGreaterThan(0);
     }
     await page.locator('tr.entry[data-method="prompts/get"]').first().click();
     expect(await page.locator(".entry-detail pre").textContent()).toContain('"method": "prompts/get"');
     await shot("log");
     // Only errors, copied as JSON.
-    for (const kind of ["request", "response", "notification", "log", "server-request", "status"]) await page.uncheck(`input[name="kind-${kind}"]`);
+    for (const kind of ["request", "response", "notification", "log", "server-request", "status"])
+      await page.uncheck(`input[name="kind-${kind}"]`);
     await page.click('button[name="copy-log"]');
     await expect.poll(() => page.locator('button[name="copy-log"]').textContent()).toBe("copied");
-    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { kind: string; method: string }[];
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+      kind: string;
+      method: string;
+    }[];
     expect(copied.length).toBeGreaterThan(0);
     expect(new Set(copied.map((e) => e.kind))).toEqual(new Set(["error"]));
     expect(copied.map((e) => e.method)).toContain("tools/call");
@@ -290,18 +336,29 @@ describe("mcp inspect in Chromium", () => {
     await expect.poll(() => page.locator(".level-said").textContent()).toBe("set on everything");
     const toggle = (id: string) =>
       page.evaluate(
-        async ([token, id]) => (await fetch("/api/call", { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": token! }, body: JSON.stringify({ id, tool: "mcp__everything__toggle-simulated-logging", arguments: {} }) })).status,
+        async ([token, id]) =>
+          (
+            await fetch("/api/call", {
+              method: "POST",
+              headers: { "content-type": "application/json", "x-inspector-token": token! },
+              body: JSON.stringify({ id, tool: "mcp__everything__toggle-simulated-logging", arguments: {} }),
+            })
+          ).status,
         [inspector.token, id],
       );
     expect(await toggle("logging-on")).toBe(200);
-    for (const kind of ["request", "response", "error", "notification", "server-request", "status"]) await page.uncheck(`input[name="kind-${kind}"]`);
+    for (const kind of ["request", "response", "error", "notification", "server-request", "status"])
+      await page.uncheck(`input[name="kind-${kind}"]`);
     await page.check('input[name="kind-log"]');
     const logs = page.locator('tr.entry[data-kind="log"]');
     await expect.poll(() => logs.count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(await logs.first().locator(".method").textContent()).toBe("notifications/message");
-    expect(await logs.first().locator(".summary").textContent()).toMatch(/^(debug|info|notice|warning|error|critical|alert|emergency) /);
+    expect(await logs.first().locator(".summary").textContent()).toMatch(
+      /^(debug|info|notice|warning|error|critical|alert|emergency) /,
+    );
     expect(await toggle("logging-off")).toBe(200);
-    for (const kind of ["request", "response", "error", "notification", "server-request", "status"]) await page.check(`input[name="kind-${kind}"]`);
+    for (const kind of ["request", "response", "error", "notification", "server-request", "status"])
+      await page.check(`input[name="kind-${kind}"]`);
   });
 
   it("disables and re-enables a server from its row", async () => {
@@ -312,7 +369,6 @@ describe("mcp inspect in Chromium", () => {
     await page.click('button[name="reconnect-everything"]');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe("connected");
   });
-
 });
 
 describe("mcp inspect in Chromium, on several configured servers", () => {
@@ -330,7 +386,10 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
       fixture: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker } },
       web: { type: "http", url: web.url },
       broken: { command: "no-such-mcp-server-command" },
-      crashing: { command: process.execPath, args: ["-e", "console.error('cannot reach the database at db:5432'); process.exit(3)"] },
+      crashing: {
+        command: process.execPath,
+        args: ["-e", "console.error('cannot reach the database at db:5432'); process.exit(3)"],
+      },
     });
     running = await startInspect(many);
     tab = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -351,7 +410,9 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     await expect.poll(() => status("web"), { timeout: 30_000 }).toBe("connected");
     await expect.poll(() => status("broken"), { timeout: 30_000 }).toBe("failed");
     expect(await tab.locator('tr[data-server="web"] td').nth(2).textContent()).toBe("http");
-    expect(await tab.locator('tr[data-server="broken"] .last-error').textContent()).toContain("no-such-mcp-server-command");
+    expect(await tab.locator('tr[data-server="broken"] .last-error').textContent()).toContain(
+      "no-such-mcp-server-command",
+    );
     expect(await tab.locator('tr[data-server="fixture"] .source').textContent()).toContain("mcp-client.json");
     await expect.poll(() => status("crashing"), { timeout: 30_000 }).toBe("failed");
     const crashed = tab.locator('tr[data-server="crashing"] .last-error');
@@ -366,9 +427,13 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     await tab.fill('input[name="tool-search"]', "e");
     expect(await tab.locator(".list .group h3").allTextContents()).toEqual(["fixture", "web"]);
     await tab.fill('input[name="tool-search"]', "courier");
-    expect(await tab.locator(".list button.item").evaluateAll((items) => items.map((i) => i.getAttribute("data-tool")))).toEqual([]);
+    expect(
+      await tab.locator(".list button.item").evaluateAll((items) => items.map((i) => i.getAttribute("data-tool"))),
+    ).toEqual([]);
     await tab.fill('input[name="tool-search"]', "order");
-    expect(await tab.locator(".list button.item").evaluateAll((items) => items.map((i) => i.getAttribute("data-tool")))).toEqual(["order"]);
+    expect(
+      await tab.locator(".list button.item").evaluateAll((items) => items.map((i) => i.getAttribute("data-tool"))),
+    ).toEqual(["order"]);
   });
 
   it("generates a form for nested objects, arrays of objects, enums and defaults", async () => {
@@ -376,7 +441,9 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     // Defaults are shown, required marks and descriptions drawn.
     expect(await tab.inputValue('input[name="note"]')).toBe("none");
     expect(await tab.locator('select[name="speed"] option:checked').textContent()).toBe("standard");
-    expect(await tab.locator(".tool-panel .help").allTextContents()).toEqual(expect.arrayContaining(["Who orders", "What is ordered", "A note for the courier"]));
+    expect(await tab.locator(".tool-panel .help").allTextContents()).toEqual(
+      expect.arrayContaining(["Who orders", "What is ordered", "A note for the courier"]),
+    );
     await tab.click('button[name="call"]');
     expect(await tab.locator(".tool-panel .error-text").textContent()).toBe("Required: customer.name, lines");
     await tab.fill('input[name="customer.name"]', "Grace");
@@ -391,7 +458,15 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     await tab.click('button[name="call"]');
     await tab.waitForSelector(".result.ok");
     expect(JSON.parse((await tab.locator(".structured pre").textContent())!)).toEqual({
-      received: { customer: { name: "Grace", vip: true }, lines: [{ sku: "A-1", qty: 3 }, { sku: "B-2", qty: 1 }], speed: "express", note: "none" },
+      received: {
+        customer: { name: "Grace", vip: true },
+        lines: [
+          { sku: "A-1", qty: 3 },
+          { sku: "B-2", qty: 1 },
+        ],
+        speed: "express",
+        note: "none",
+      },
     });
     await tab.setViewportSize({ width: 1280, height: 1600 });
     await tab.screenshot({ path: `${SHOTS}form.png` });
@@ -410,7 +485,9 @@ describe("mcp inspect in Chromium, on several configured servers", () => {
     await tab.click('.list button.item[data-tool="wait"]');
     await tab.fill('input[name="ms"]', "20000");
     await tab.click('button[name="call"]');
-    await expect.poll(() => tab.locator(".progress-text").textContent(), { timeout: 10_000 }).toMatch(/^\d+ \/ 20000 — step \d+/);
+    await expect
+      .poll(() => tab.locator(".progress-text").textContent(), { timeout: 10_000 })
+      .toMatch(/^\d+ \/ 20000 — step \d+/);
     expect(existsSync(marker)).toBe(false);
     await tab.click('button[name="cancel"]');
     await tab.waitForSelector(".result.failed");

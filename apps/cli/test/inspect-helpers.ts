@@ -15,7 +15,11 @@ export interface RunningInspector {
 }
 
 export async function startInspect(box: Sandbox, args: string[] = []): Promise<RunningInspector> {
-  const child = spawn(process.execPath, [bin, "inspect", "--no-open", "--json", ...args], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "inspect", "--no-open", "--json", ...args], {
+    cwd: box.project,
+    env: box.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -42,7 +46,10 @@ export async function startInspect(box: Sandbox, args: string[] = []): Promise<R
     stderr: () => stderr,
     children: () => {
       try {
-        return execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" }).split("\n").map((l) => Number(l.trim())).filter((n) => n > 0);
+        return execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" })
+          .split("\n")
+          .map((l) => Number(l.trim()))
+          .filter((n) => n > 0);
       } catch {
         return [];
       }

@@ -20,7 +20,16 @@ afterAll(() => {
 function configure(b: Sandbox): void {
   userConfig(b, {
     quick: { command: process.execPath, args: [fixture] },
-    held: { command: "sh", args: ["-c", `while [ ! -f "${join(b.project, "go")}" ]; do sleep 0.05; done; exec "$0" "$1"`, process.execPath, fixture], timeout: 60_000 },
+    held: {
+      command: "sh",
+      args: [
+        "-c",
+        `while [ ! -f "${join(b.project, "go")}" ]; do sleep 0.05; done; exec "$0" "$1"`,
+        process.execPath,
+        fixture,
+      ],
+      timeout: 60_000,
+    },
   });
 }
 
@@ -50,7 +59,12 @@ describe.skipIf(!haveTmux)("while servers connect", () => {
 describe.skipIf(!haveTmux)("at 80 columns", () => {
   it("a user config's path cut to fit keeps its ~/ (it never reads as the project's), and config list is an aligned table", async () => {
     const b = box();
-    userConfig(b, { "a-server-with-a-rather-long-name-indeed": { command: process.execPath, args: [fixture, "--some-long-flag-to-make-the-row-wide"] } });
+    userConfig(b, {
+      "a-server-with-a-rather-long-name-indeed": {
+        command: process.execPath,
+        args: [fixture, "--some-long-flag-to-make-the-row-wide"],
+      },
+    });
     const t = terminal(b, "narrow", ["servers"], { width: 80 });
     const screen = await until(t.screen, (s) => s.includes("EXIT="));
     const row = screen.split("\n").find((line) => line.startsWith("a-server-with"))!;

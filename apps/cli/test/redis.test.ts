@@ -40,7 +40,10 @@ describe("the key", () => {
     expect(refused.stderr).toMatch(/openssl rand -base64 32/);
     expect(refused.stderr).toMatch(/MCP_REDIS_PLAINTEXT_TOKENS=1/);
     expect(refused.stderr).toContain("(mcp serve: --redis-plaintext-tokens).");
-    const plaintext = await mcp(box, ["servers", "--json"], { MCP_REDIS_URL: redis.url, MCP_REDIS_PLAINTEXT_TOKENS: "1" });
+    const plaintext = await mcp(box, ["servers", "--json"], {
+      MCP_REDIS_URL: redis.url,
+      MCP_REDIS_PLAINTEXT_TOKENS: "1",
+    });
     expect(plaintext.code).toBe(0);
     expect(await raw.keys("mcp:tools:*")).toHaveLength(1);
   }, 60_000);
@@ -73,13 +76,20 @@ describe("OAuth tokens in Redis", () => {
   /** `mcp auth <name> --no-open` with `env`, opening the printed URL as a browser would. */
   function authorize(name: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, "auth", name, "--no-open"], { cwd: box.project, env: { ...box.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, [bin, "auth", name, "--no-open"], {
+        cwd: box.project,
+        env: { ...box.env, ...env },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => {
         const opened = /open: (\S+)/.test(stderr);
         stderr += chunk.toString();
         const url = /open: (\S+)/.exec(stderr)?.[1];
-        if (url && !opened) void fetch(url).then((r) => r.text()).catch(reject);
+        if (url && !opened)
+          void fetch(url)
+            .then((r) => r.text())
+            .catch(reject);
       });
       child.once("error", reject);
       child.once("exit", (code) => resolve({ code, stderr }));
@@ -106,8 +116,13 @@ describe("OAuth tokens in Redis", () => {
     expect(call.code).toBe(0);
     expect(server.authorizations()).toBe(1);
 
-    const wrong = await mcp(box, ["servers", "--json", "--no-cache"], { ...env, MCP_REDIS_KEY: randomBytes(32).toString("hex") });
-    expect((JSON.parse(wrong.stdout) as { name: string; status: string }[]).find((r) => r.name === "protected")?.status).toBe("needs authentication");
+    const wrong = await mcp(box, ["servers", "--json", "--no-cache"], {
+      ...env,
+      MCP_REDIS_KEY: randomBytes(32).toString("hex"),
+    });
+    expect(
+      (JSON.parse(wrong.stdout) as { name: string; status: string }[]).find((r) => r.name === "protected")?.status,
+    ).toBe("needs authentication");
     expect(wrong.stderr).toMatch(/are not used: it was encrypted with another key/);
   }, 90_000);
 });

@@ -21,7 +21,8 @@ const TOKEN = "replica-test-token-0123456789";
 /** The key every replica encrypts the upstream OAuth tokens in Redis with. */
 const KEY = randomBytes(32).toString("base64");
 const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
-const text = (result: unknown): string => ((result as { content: { text: string }[] }).content ?? []).map((c) => c.text).join("\n");
+const text = (result: unknown): string =>
+  ((result as { content: { text: string }[] }).content ?? []).map((c) => c.text).join("\n");
 
 describe("two gateway replicas sharing Redis", () => {
   let redis: TestRedis;
@@ -31,8 +32,13 @@ describe("two gateway replicas sharing Redis", () => {
   const stops: (() => Promise<void>)[] = [];
   /** Two replicas on the shared Redis, behind a balancer of their own. */
   const pair = async (options: { sticky?: boolean } = {}): Promise<{ replicas: HttpServe[]; lb: Balancer }> => {
-    const started = await Promise.all([0, 1].map(() => startHttpServe(box, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY })));
-    const balancer = await startBalancer(started.map((r) => r.url), options);
+    const started = await Promise.all(
+      [0, 1].map(() => startHttpServe(box, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY })),
+    );
+    const balancer = await startBalancer(
+      started.map((r) => r.url),
+      options,
+    );
     stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
     return { replicas: started, lb: balancer };
   };
@@ -48,11 +54,17 @@ describe("two gateway replicas sharing Redis", () => {
   });
 
   it("a 2026-07-28 caller: its requests alternate between the replicas, and every one is answered", async () => {
-    const client = new Client2({ name: "modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client2(
+      { name: "modern", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new Http2(new URL(lb.url), { requestInit: auth }));
     try {
       const from = lb.served.length;
-      for (let i = 0; i < 6; i++) expect(text(await client.callTool({ name: "everything__echo", arguments: { message: `m${i}` } }))).toBe(`Echo: m${i}`);
+      for (let i = 0; i < 6; i++)
+        expect(text(await client.callTool({ name: "everything__echo", arguments: { message: `m${i}` } }))).toBe(
+          `Echo: m${i}`,
+        );
       const calls = lb.served.slice(from).filter((s) => s.method === "tools/call");
       expect(calls.length).toBe(6);
       expect(new Set(calls.map((c) => c.replica))).toEqual(new Set([0, 1]));
@@ -67,13 +79,17 @@ describe("two gateway replicas sharing Redis", () => {
     await client.connect(new Http1(new URL(lb.url), { requestInit: auth }));
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toContain("v2__add");
-      for (let i = 0; i < 4; i++) expect(text(await client.callTool({ name: "v2__add", arguments: { a: i, b: 1 } }))).toBe(String(i + 1));
+      for (let i = 0; i < 4; i++)
+        expect(text(await client.callTool({ name: "v2__add", arguments: { a: i, b: 1 } }))).toBe(String(i + 1));
       const session = lb.served.slice(from).filter((s) => s.method === "tools/call");
       expect(new Set(session.map((c) => c.replica))).toEqual(new Set([0, 1]));
       // The session is in Redis, with who opened it (its caller's id: a hash of the token), not its token.
       const raw = new Redis(redis.url);
       const id = (client.transport as Http1).sessionId!;
-      const record = JSON.parse((await raw.get(`mcp:gateway-sessions:${id}`))!) as { caller: string; initialize: { clientInfo: { name: string } } };
+      const record = JSON.parse((await raw.get(`mcp:gateway-sessions:${id}`))!) as {
+        caller: string;
+        initialize: { clientInfo: { name: string } };
+      };
       expect(record.caller).toBe(callerId(TOKEN));
       expect(record.initialize.clientInfo.name).toBe("legacy");
       expect(JSON.stringify(record)).not.toContain(TOKEN);
@@ -88,13 +104,22 @@ describe("two gateway replicas sharing Redis", () => {
   it("with session affinity, sampling reaches a 2025 caller; when its replica dies the session goes on on the other", async () => {
     const sticky = await pair({ sticky: true });
     const client = new Client1({ name: "legacy", version: "1" }, { capabilities: { sampling: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "sampled across replicas" }, model: "m", stopReason: "endTurn" }));
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: "assistant",
+      content: { type: "text", text: "sampled across replicas" },
+      model: "m",
+      stopReason: "endTurn",
+    }));
     await client.connect(new Http1(new URL(sticky.lb.url), { requestInit: auth }));
     try {
-      expect(text(await client.callTool({ name: "everything__trigger-sampling-request", arguments: { prompt: "p" } }))).toContain("sampled across replicas");
+      expect(
+        text(await client.callTool({ name: "everything__trigger-sampling-request", arguments: { prompt: "p" } })),
+      ).toContain("sampled across replicas");
       const home = sticky.lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica;
       const dead = sticky.replicas[home]!.child;
-      const exited = new Promise((resolve) => (dead.exitCode !== null || dead.signalCode !== null ? resolve(undefined) : dead.once("exit", resolve)));
+      const exited = new Promise((resolve) =>
+        dead.exitCode !== null || dead.signalCode !== null ? resolve(undefined) : dead.once("exit", resolve),
+      );
       dead.kill("SIGKILL");
       await exited;
       // The first request after the death may meet the dead connection; one retry at most.
@@ -116,21 +141,29 @@ describe("two gateway replicas sharing Redis", () => {
     try {
       let killed: number | undefined;
       const started = Date.now();
-      const first = callTool(connection, "everything__trigger-long-running-operation", { duration: 20, steps: 40 }, {
-        onProgress: () => {
-          if (killed !== undefined) return;
-          // The replica streaming this call's progress dies.
-          killed = lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica;
-          replicas[killed]!.child.kill("SIGKILL");
+      const first = callTool(
+        connection,
+        "everything__trigger-long-running-operation",
+        { duration: 20, steps: 40 },
+        {
+          onProgress: () => {
+            if (killed !== undefined) return;
+            // The replica streaming this call's progress dies.
+            killed = lb.served.filter((s) => s.method === "tools/call").at(-1)!.replica;
+            replicas[killed]!.child.kill("SIGKILL");
+          },
         },
-      });
+      );
       await expect(first).rejects.toThrow();
       // Told when the stream broke, not when the 20 s operation would have ended (half of it is room for a loaded machine).
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(killed).toBeDefined();
       expect(lb.dead.has(killed!)).toBe(true);
       // The one retry, on the replica left.
-      const retried = await callTool(connection, "everything__trigger-long-running-operation", { duration: 1, steps: 2 });
+      const retried = await callTool(connection, "everything__trigger-long-running-operation", {
+        duration: 1,
+        steps: 2,
+      });
       expect(text(retried)).toContain("Long running operation completed");
       expect(lb.served.at(-1)!.replica).toBe(1 - killed!);
       // And the caller goes on as before.
@@ -142,9 +175,28 @@ describe("two gateway replicas sharing Redis", () => {
 
   it("a session evicted by its caller's cap is gone from Redis too: no replica opens it again", async () => {
     const init = (url: string) =>
-      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "many", version: "1" } } }) });
+      fetch(url, {
+        method: "POST",
+        headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "many", version: "1" } },
+        }),
+      });
     const list = (url: string, id: string) =>
-      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+      fetch(url, {
+        method: "POST",
+        headers: {
+          ...auth.headers,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": id,
+          "mcp-protocol-version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
     // A pair of its own: the tests before may have killed one of the first pair's replicas.
     const { replicas: own } = await pair();
     const ids: string[] = [];
@@ -155,7 +207,13 @@ describe("two gateway replicas sharing Redis", () => {
     }
     // The cap is 32 a caller: the two oldest were closed, here and in Redis.
     const raw = new Redis(redis.url);
-    await expect.poll(async () => (await raw.exists(`mcp:gateway-sessions:${ids[0]!}`)) + (await raw.exists(`mcp:gateway-sessions:${ids[1]!}`)), { timeout: 5_000 }).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (await raw.exists(`mcp:gateway-sessions:${ids[0]!}`)) + (await raw.exists(`mcp:gateway-sessions:${ids[1]!}`)),
+        { timeout: 5_000 },
+      )
+      .toBe(0);
     await raw.quit();
     for (const url of own.map((r) => r.url)) expect((await list(url, ids[0]!)).status).toBe(404);
     expect((await list(own[1]!.url, ids[33]!)).status).toBe(200);
@@ -163,7 +221,16 @@ describe("two gateway replicas sharing Redis", () => {
 
   it("a caller's sessions are capped across replicas and under concurrency; an initialize too big to save stores nothing", async () => {
     const init = (url: string, name = "flood") =>
-      fetch(url, { method: "POST", headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name, version: "1" } } }) });
+      fetch(url, {
+        method: "POST",
+        headers: { ...auth.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name, version: "1" } },
+        }),
+      });
     const { replicas: own } = await pair();
     const raw = new Redis(redis.url);
     try {
@@ -171,7 +238,9 @@ describe("two gateway replicas sharing Redis", () => {
       const records = async (): Promise<string[]> => {
         const keys = (await raw.keys("mcp:gateway-sessions:*")).filter((k) => !k.includes("-group:"));
         const values = keys.length === 0 ? [] : await raw.mget(...keys);
-        return values.filter((v) => v !== null && (JSON.parse(v) as { caller: string }).caller === callerId(TOKEN)) as string[];
+        return values.filter(
+          (v) => v !== null && (JSON.parse(v) as { caller: string }).caller === callerId(TOKEN),
+        ) as string[];
       };
       // 40 initializes at once, 20 on each replica.
       await Promise.all(
@@ -207,11 +276,23 @@ describe("two gateway replicas sharing Redis", () => {
     try {
       userConfig(oauthBox, { up: { type: "http", url: f.mcpUrl } });
       // Signed in once, into Redis, encrypted with the replicas' key (as `MCP_REDIS_URL=… MCP_REDIS_KEY=… mcp auth up` does).
-      await new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store }).authorizeNow();
-      const started = await Promise.all([0, 1].map(() => startHttpServe(oauthBox, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY })));
+      await new OAuthProvider({
+        serverUrl: f.mcpUrl,
+        redirectUri: "http://127.0.0.1:1/callback",
+        authorize: followRedirectAuthorize(),
+        store,
+      }).authorizeNow();
+      const started = await Promise.all(
+        [0, 1].map(() =>
+          startHttpServe(oauthBox, ["--redis", redis.url], { MCP_SERVE_TOKEN: TOKEN, MCP_REDIS_KEY: KEY }),
+        ),
+      );
       const balancer = await startBalancer(started.map((r) => r.url));
       stops.push(() => balancer.stop(), ...started.map((r) => () => r.stop()));
-      const client = new Client2({ name: "modern", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      const client = new Client2(
+        { name: "modern", version: "1" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
       await client.connect(new Http2(new URL(balancer.url), { requestInit: auth }));
       try {
         const first = text(await client.callTool({ name: "up__whoami", arguments: {} }));
@@ -220,8 +301,18 @@ describe("two gateway replicas sharing Redis", () => {
         expect(first).toBe(saved.tokens!.accessToken);
         await store.set({ ...saved, tokens: { ...saved.tokens!, expiresAt: Date.now() - 1000 } });
         const from = balancer.served.length;
-        const [a, b] = [text(await client.callTool({ name: "up__whoami", arguments: {} })), text(await client.callTool({ name: "up__whoami", arguments: {} }))];
-        expect(new Set(balancer.served.slice(from).filter((s) => s.method === "tools/call").map((s) => s.replica))).toEqual(new Set([0, 1]));
+        const [a, b] = [
+          text(await client.callTool({ name: "up__whoami", arguments: {} })),
+          text(await client.callTool({ name: "up__whoami", arguments: {} })),
+        ];
+        expect(
+          new Set(
+            balancer.served
+              .slice(from)
+              .filter((s) => s.method === "tools/call")
+              .map((s) => s.replica),
+          ),
+        ).toEqual(new Set([0, 1]));
         const refreshes = f.log.filter((l) => l.form.get("grant_type") === "refresh_token").length;
         expect(refreshes).toBe(1);
         const fresh = (await store.find(f.mcpUrl))!.tokens!.accessToken;

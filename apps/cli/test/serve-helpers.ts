@@ -26,8 +26,17 @@ export function cancelMarker(box: Sandbox): string {
 }
 
 /** The stdio command line of `mcp serve --stdio` in the sandbox. */
-export function stdioParams(box: Sandbox, extra: string[] = []): { command: string; args: string[]; cwd: string; env: Record<string, string>; stderr: "pipe" } {
-  return { command: process.execPath, args: [bin, "serve", "--stdio", ...extra], cwd: box.project, env: box.env, stderr: "pipe" };
+export function stdioParams(
+  box: Sandbox,
+  extra: string[] = [],
+): { command: string; args: string[]; cwd: string; env: Record<string, string>; stderr: "pipe" } {
+  return {
+    command: process.execPath,
+    args: [bin, "serve", "--stdio", ...extra],
+    cwd: box.project,
+    env: box.env,
+    stderr: "pipe",
+  };
 }
 
 export interface HttpServe {
@@ -39,9 +48,19 @@ export interface HttpServe {
 }
 
 /** Starts `mcp serve --http --json` in the sandbox and waits for its URL. */
-export async function startHttpServe(box: Sandbox, extra: string[] = [], env: Record<string, string> = {}): Promise<HttpServe> {
+export async function startHttpServe(
+  box: Sandbox,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<HttpServe> {
   const { line, child, stderr, stop } = await startListening(box, ["serve", "--http", ...extra], env, "mcp serve");
-  return { url: line["url"] as string, token: (line["token"] as string | undefined) ?? env["MCP_SERVE_TOKEN"] ?? "", child, stderr, stop };
+  return {
+    url: line["url"] as string,
+    token: (line["token"] as string | undefined) ?? env["MCP_SERVE_TOKEN"] ?? "",
+    child,
+    stderr,
+    stop,
+  };
 }
 
 /** The pids of a process's children. */
@@ -78,7 +97,10 @@ export function methodsSeen(transport: object): string[] {
  * opened. The gateway registers a GET stream before it answers it, so once a session is counted,
  * what the server sends that session reaches the caller.
  */
-export function getStreams(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; opened: () => number } {
+export function getStreams(): {
+  fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  opened: () => number;
+} {
   const sessions = new Set<string>();
   return {
     fetch: async (url, init) => {

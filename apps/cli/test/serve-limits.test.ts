@@ -13,27 +13,66 @@ import { caller2025, probeBox, tokenOf, type ProbeBox } from "./trust-helpers.js
 const MODERN = "2026-07-28";
 
 /** A 2026-07-28 `tools/call` as a raw POST (the envelope written out), answered as JSON or SSE: the JSON-RPC answer. */
-async function call2026(url: string, token: string, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+async function call2026(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} },
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  };
   const response = await fetch(url, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: meta, ...extra } }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args, _meta: meta, ...extra },
+    }),
   });
   const text = await response.text();
-  const json = (response.headers.get("content-type") ?? "").includes("text/event-stream") ? text.split("\n").filter((l) => l.startsWith("data:") && l.includes('"id":1')).map((l) => l.slice(5)).pop() : text;
+  const json = (response.headers.get("content-type") ?? "").includes("text/event-stream")
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data:") && l.includes('"id":1'))
+        .map((l) => l.slice(5))
+        .pop()
+    : text;
   return JSON.parse(json ?? "{}") as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }
 
 /** What `name` answers to a question of `method`. */
 function answerAs(name: string, method: string): unknown {
-  if (method === "sampling/createMessage") return { role: "assistant", content: { type: "text", text: `sampled-by-${name}` }, model: "m" };
+  if (method === "sampling/createMessage")
+    return { role: "assistant", content: { type: "text", text: `sampled-by-${name}` }, model: "m" };
   if (method === "elicitation/create") return { action: "accept", content: { answer: `elicited-by-${name}` } };
   return { roots: [{ uri: `file:///${name}` }] };
 }
 
 /** A 2025-era `initialize` as a raw POST: the front's checks, and then an answer. */
-const raw = (url: string, headers: Record<string, string>) => fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) });
+const raw = (url: string, headers: Record<string, string>) =>
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
 
 describe("mcp serve --http under abuse", () => {
   let probes: ProbeBox;
@@ -59,36 +98,69 @@ describe("mcp serve --http under abuse", () => {
     const asked = await call2026(serve.url, tokenOf("admin"), "p2h__probe", { secret: "admin:1", steps: 1 });
     expect(asked.result?.["resultType"]).toBe("input_required");
     const state = asked.result?.["requestState"] as string;
-    const forged = { requestState: state, inputResponses: { "sampling-createMessage-1": { role: "assistant", content: { type: "text", text: "forged" }, model: "m" } } };
+    const forged = {
+      requestState: state,
+      inputResponses: {
+        "sampling-createMessage-1": { role: "assistant", content: { type: "text", text: "forged" }, model: "m" },
+      },
+    };
     // Bob names a tool he may call, with the admin's state and forged answers.
     const replay = await call2026(serve.url, tokenOf("bob"), "p1h__probe", { secret: "bob:1" }, forged);
     expect(replay.error?.code).toBe(-32602);
     expect(replay.result).toBeUndefined();
     // The admin's own state, on another tool or endpoint, is refused too.
-    expect((await call2026(serve.url, tokenOf("admin"), "p2s__probe", { secret: "admin:1" }, forged)).error?.code).toBe(-32602);
-    expect((await call2026(`${serve.url}/p2h`, tokenOf("admin"), "probe", { secret: "admin:1" }, forged)).error?.code).toBe(-32602);
+    expect((await call2026(serve.url, tokenOf("admin"), "p2s__probe", { secret: "admin:1" }, forged)).error?.code).toBe(
+      -32602,
+    );
+    expect(
+      (await call2026(`${serve.url}/p2h`, tokenOf("admin"), "probe", { secret: "admin:1" }, forged)).error?.code,
+    ).toBe(-32602);
     // The admin answers its own questions, round after round: the call completes with them.
     let round = asked;
     for (let i = 0; i < 5 && round.result?.["resultType"] === "input_required"; i++) {
       const questions = round.result["inputRequests"] as Record<string, { method: string }>;
-      const answers = Object.fromEntries(Object.entries(questions).map(([key, q]) => [key, answerAs("admin", q.method)]));
-      round = await call2026(serve.url, tokenOf("admin"), "p2h__probe", { secret: "admin:1", steps: 1 }, { requestState: round.result["requestState"], inputResponses: answers });
+      const answers = Object.fromEntries(
+        Object.entries(questions).map(([key, q]) => [key, answerAs("admin", q.method)]),
+      );
+      round = await call2026(
+        serve.url,
+        tokenOf("admin"),
+        "p2h__probe",
+        { secret: "admin:1", steps: 1 },
+        { requestState: round.result["requestState"], inputResponses: answers },
+      );
     }
     const text = (round.result?.["content"] as { text: string }[] | undefined)?.[0]?.text ?? "";
-    expect(JSON.parse(text)).toEqual({ secret: "admin:1", sampled: "sampled-by-admin", elicited: "elicited-by-admin", roots: ["file:///admin"] });
+    expect(JSON.parse(text)).toEqual({
+      secret: "admin:1",
+      sampled: "sampled-by-admin",
+      elicited: "elicited-by-admin",
+      roots: ["file:///admin"],
+    });
   }, 60_000);
 
   it("patterns match a server and a tool each, `*` never crossing `__`; deny ignores case", async () => {
     const lister = await caller2025("lister", serve.url);
     try {
-      expect((await lister.list()).sort()).toEqual(["p1h__probe", "p1s__flood", "p1s__probe", "p2h__flood", "p2h__probe"]);
+      expect((await lister.list()).sort()).toEqual([
+        "p1h__probe",
+        "p1s__flood",
+        "p1s__probe",
+        "p2h__flood",
+        "p2h__probe",
+      ]);
     } finally {
       await lister.close();
     }
     // A server whose name holds `__` is not served (it would make `<server>__<tool>` ambiguous),
     // so `alpha__*` grants alpha's tools and nothing of alpha__beta's.
-    userConfig(probes.box, { alpha: { type: "http", url: probes.urls.p1h }, alpha__beta: { type: "http", url: probes.urls.p1h } });
-    const scoped = probes.box.write(`${probes.box.project}/scoped.json`, { scoped: { token: tokenOf("scoped"), allow: ["alpha__*"] } });
+    userConfig(probes.box, {
+      alpha: { type: "http", url: probes.urls.p1h },
+      alpha__beta: { type: "http", url: probes.urls.p1h },
+    });
+    const scoped = probes.box.write(`${probes.box.project}/scoped.json`, {
+      scoped: { token: tokenOf("scoped"), allow: ["alpha__*"] },
+    });
     const second = await startHttpServe(probes.box, ["--callers", scoped]);
     try {
       const caller = await caller2025("scoped", second.url);
@@ -101,7 +173,8 @@ describe("mcp serve --http under abuse", () => {
   }, 60_000);
 
   it("before authentication every path answers alike; origins are the gateway's own or --origin's", async () => {
-    for (const path of ["", "/p1h", "/nobody", "/../etc"]) expect((await raw(`${serve.url}${path}`, {})).status).toBe(401);
+    for (const path of ["", "/p1h", "/nobody", "/../etc"])
+      expect((await raw(`${serve.url}${path}`, {})).status).toBe(401);
     const own = new URL(serve.url).origin;
     expect((await raw(serve.url, { ...bearer("admin"), origin: own })).status).toBe(200);
     expect((await raw(serve.url, { ...bearer("admin"), origin: "https://app.example" })).status).toBe(200);
@@ -118,11 +191,20 @@ describe("mcp serve --http under abuse", () => {
     const outcome = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
       let sent = 0;
       let status = 0;
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { ...bearer("admin"), "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-        status = res.statusCode ?? 0;
-        res.resume();
-        res.on("end", () => resolve({ status, sent }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { ...bearer("admin"), "content-type": "application/json", "transfer-encoding": "chunked" },
+        },
+        (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+          res.on("end", () => resolve({ status, sent }));
+        },
+      );
       req.on("error", (error) => (status ? resolve({ status, sent }) : reject(error)));
       const pump = (): void => {
         while (sent < total && !status) {
@@ -139,15 +221,41 @@ describe("mcp serve --http under abuse", () => {
 
   it("a caller that does not read its stream while an upstream floods it is cut off, and its call cancelled upstream", async () => {
     const url = new URL(serve.url);
-    const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/logLevel": "debug" };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "p1h__flood", arguments: { count: 100_000 }, _meta: meta } });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": MODERN,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      "io.modelcontextprotocol/logLevel": "debug",
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "p1h__flood", arguments: { count: 100_000 }, _meta: meta },
+    });
     // The flood (100 MB of logs) would be held for the caller; instead the gateway cuts it off and cancels its call.
     const cancelled = once(probeEvents, "cancelled");
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { ...bearer("admin"), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "p1h__flood" } }, (res) => {
-      // Never read: the socket's buffers fill.
-      res.pause();
-      res.socket.pause();
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: {
+          ...bearer("admin"),
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": MODERN,
+          "mcp-method": "tools/call",
+          "mcp-name": "p1h__flood",
+        },
+      },
+      (res) => {
+        // Never read: the socket's buffers fill.
+        res.pause();
+        res.socket.pause();
+      },
+    );
     req.on("error", () => undefined);
     req.end(body);
     expect(await cancelled).toEqual(["flood"]);
@@ -164,7 +272,10 @@ describe("mcp serve --http: one caller cannot starve the others", () => {
 
   beforeAll(async () => {
     probes = await probeBox();
-    const file = probes.box.write(`${probes.box.project}/callers.json`, { mallory: { token: tokenOf("mallory"), allow: ["p1h__probe"] }, alice: { token: tokenOf("alice") } });
+    const file = probes.box.write(`${probes.box.project}/callers.json`, {
+      mallory: { token: tokenOf("mallory"), allow: ["p1h__probe"] },
+      alice: { token: tokenOf("alice") },
+    });
     serve = await startHttpServe(probes.box, ["--callers", file]);
   }, 60_000);
 
@@ -175,14 +286,23 @@ describe("mcp serve --http: one caller cannot starve the others", () => {
 
   it("a caller's unanswered input_required rounds hold at most 16 upstream requests; past that it is refused (429), and others are served", async () => {
     // Each round mallory leaves unanswered keeps one upstream request (one of the 64 connections to p1h) open.
-    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => call2026(serve.url, tokenOf("mallory"), "p1h__probe", { secret: `mallory:${i}`, steps: 0 })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call2026(serve.url, tokenOf("mallory"), "p1h__probe", { secret: `mallory:${i}`, steps: 0 }),
+      ),
+    );
     expect(outcomes.filter((o) => o.result?.["resultType"] === "input_required").length).toBe(16);
     const refused = outcomes.filter((o) => o.error?.code === 429);
     expect(refused.length).toBe(24);
     expect(refused[0]!.error!.message).toContain("16 requests in flight");
     const alice = await caller2025("alice", serve.url);
     try {
-      expect(await alice.probe("p1h", "alice:1", { steps: 0 })).toEqual({ secret: "alice:1", sampled: "sampled-by-alice", elicited: "elicited-by-alice", roots: ["file:///alice"] });
+      expect(await alice.probe("p1h", "alice:1", { steps: 0 })).toEqual({
+        secret: "alice:1",
+        sampled: "sampled-by-alice",
+        elicited: "elicited-by-alice",
+        roots: ["file:///alice"],
+      });
     } finally {
       await alice.close();
     }
@@ -192,7 +312,9 @@ describe("mcp serve --http: one caller cannot starve the others", () => {
     const url = new URL(serve.url);
     const silent = Array.from({ length: 20 }, () => connect(Number(url.port), url.hostname));
     await Promise.all(silent.map((socket) => once(socket, "close")));
-    expect(await call2026(serve.url, tokenOf("alice"), "p1h__flood", { count: 1 })).toMatchObject({ result: { content: [{ type: "text", text: "sent 1" }] } });
+    expect(await call2026(serve.url, tokenOf("alice"), "p1h__flood", { count: 1 })).toMatchObject({
+      result: { content: [{ type: "text", text: "sent 1" }] },
+    });
   }, 60_000);
 });
 
@@ -201,7 +323,10 @@ describe("mcp serve --callers: names", () => {
     const probes = await probeBox();
     try {
       const box = probes.box;
-      const twice = box.write(`${box.project}/twice.json`, `{ "a": { "token": "${tokenOf("a1")}" }, "a": { "token": "${tokenOf("a2")}" } }`);
+      const twice = box.write(
+        `${box.project}/twice.json`,
+        `{ "a": { "token": "${tokenOf("a1")}" }, "a": { "token": "${tokenOf("a2")}" } }`,
+      );
       const reserved = box.write(`${box.project}/reserved.json`, { token: { token: tokenOf("x") } });
       const first = await mcp(box, ["serve", "--http", "--callers", twice]);
       expect(first.code).not.toBe(0);

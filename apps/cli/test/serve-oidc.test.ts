@@ -24,7 +24,10 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
   let callers: TrustCaller[];
 
   beforeAll(async () => {
-    [idp, probes] = await Promise.all([startIdp({ clients: [...PEOPLE, "intern"], scopes: ["mcp:tools", "mcp:read"] }), probeBox()]);
+    [idp, probes] = await Promise.all([
+      startIdp({ clients: [...PEOPLE, "intern"], scopes: ["mcp:tools", "mcp:read"] }),
+      probeBox(),
+    ]);
     const file = probes.box.write(`${probes.box.project}/callers.json`, {
       machine: { token: "machine-token-0123456789" },
       // Read-only people may not call the probe on the 2025 stdio upstream.
@@ -33,8 +36,22 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
     });
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    serve = await startHttpServe(probes.box, ["--port", String(port), "--callers", file, "--oidc-issuer", idp.issuer, "--required-scope", "mcp:tools", "--metrics"]);
-    callers = await Promise.all(PEOPLE.map(async (name, i) => (i % 2 === 0 ? caller2025 : caller2026)(name, serve.url, await idp.clientToken(name, serve.url, "mcp:tools"))));
+    serve = await startHttpServe(probes.box, [
+      "--port",
+      String(port),
+      "--callers",
+      file,
+      "--oidc-issuer",
+      idp.issuer,
+      "--required-scope",
+      "mcp:tools",
+      "--metrics",
+    ]);
+    callers = await Promise.all(
+      PEOPLE.map(async (name, i) =>
+        (i % 2 === 0 ? caller2025 : caller2026)(name, serve.url, await idp.clientToken(name, serve.url, "mcp:tools")),
+      ),
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -45,10 +62,21 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
 
   it("serves its protected resource metadata and answers a request without a token 401 pointing at it", async () => {
     expect(serve.token).toBe("");
-    expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({ resource: serve.url, authorization_servers: [idp.issuer], bearer_methods_supported: ["header"], scopes_supported: ["mcp:tools"] });
-    const response = await fetch(serve.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(await (await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`)).json()).toEqual({
+      resource: serve.url,
+      authorization_servers: [idp.issuer],
+      bearer_methods_supported: ["header"],
+      scopes_supported: ["mcp:tools"],
+    });
+    const response = await fetch(serve.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`,
+    );
   });
 
   it("as a property: random interleavings of calls by four signed-in people of both eras; each sees only its own", async () => {
@@ -57,7 +85,11 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
   }, 300_000);
 
   it("gives a token the lists of the first claim rule it matches, and keeps the machine's static token working", async () => {
-    const reader = await caller2026("intern", serve.url, await idp.clientToken("intern", serve.url, "mcp:tools mcp:read"));
+    const reader = await caller2026(
+      "intern",
+      serve.url,
+      await idp.clientToken("intern", serve.url, "mcp:tools mcp:read"),
+    );
     const machine = await caller2026("machine", serve.url, "machine-token-0123456789");
     try {
       // "readers" comes first in the file: the intern is one, whatever else its token holds.
@@ -91,7 +123,12 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
 
   it("signs in for one server's endpoint too: the metadata's resource (/mcp) covers /mcp/<server>, and the token names it", async () => {
     const url = `${serve.url}/p2h`;
-    const authProvider = new OAuthProvider({ serverUrl: url, redirectUri: "http://127.0.0.1:9/callback", store: new MemoryTokenStore(), authorize: async (request) => authorizationResponseOf(await idp.signIn("frank")(request.url)) });
+    const authProvider = new OAuthProvider({
+      serverUrl: url,
+      redirectUri: "http://127.0.0.1:9/callback",
+      store: new MemoryTokenStore(),
+      authorize: async (request) => authorizationResponseOf(await idp.signIn("frank")(request.url)),
+    });
     const conn = await connectToServer("p2h", { type: "http", url, authProvider });
     try {
       expect((await listTools(conn)).map((t) => t.name)).toContain("probe");
@@ -105,24 +142,35 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
     const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string } = {};
     const provider: OAuthClientProvider = {
       redirectUrl: "http://127.0.0.1:9/callback",
-      clientMetadata: { client_name: "sdk-1x", redirect_uris: ["http://127.0.0.1:9/callback"], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
+      clientMetadata: {
+        client_name: "sdk-1x",
+        redirect_uris: ["http://127.0.0.1:9/callback"],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
       clientInformation: () => saved.client,
       saveClientInformation: (info) => void (saved.client = info),
       tokens: () => saved.tokens,
       saveTokens: (tokens) => void (saved.tokens = tokens),
       // The browser's part, at the IdP's own pages: the code comes back on the redirect.
-      redirectToAuthorization: async (url) => void (code = (await idp.signIn("grace")(url)).searchParams.get("code") ?? undefined),
+      redirectToAuthorization: async (url) =>
+        void (code = (await idp.signIn("grace")(url)).searchParams.get("code") ?? undefined),
       saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
       codeVerifier: () => saved.verifier!,
     };
     const first = new Http1(new URL(serve.url), { authProvider: provider });
-    await expect(new Client1({ name: "sdk-1x", version: "1" }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client1({ name: "sdk-1x", version: "1" }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(code).toBeDefined();
     await first.finishAuth(code!);
     const client = new Client1({ name: "sdk-1x", version: "1" });
     await client.connect(new Http1(new URL(serve.url), { authProvider: provider }));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["p1s__probe", "p2h__probe"]));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(["p1s__probe", "p2h__probe"]),
+      );
     } finally {
       await client.close();
     }
@@ -132,7 +180,9 @@ describe("mcp serve --oidc-issuer: sign-in through the organization's identity p
     expect((await fetch(`${origin}/healthz`)).status).toBe(200);
     expect((await fetch(`${origin}/readyz`)).status).toBe(200);
     const metrics = await (await fetch(`${origin}/metrics`)).text();
-    expect(metrics).toMatch(/^mcp_gateway_requests_total\{method="tools\/call",decision="allowed",outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(
+      /^mcp_gateway_requests_total\{method="tools\/call",decision="allowed",outcome="ok"\} [1-9]\d*$/m,
+    );
     expect(metrics).toContain('mcp_gateway_upstream_state{server="p2h",state="connected"} 1');
   });
 });
@@ -146,7 +196,20 @@ describe("mcp serve --introspection-client: the issuer's opaque access tokens, i
     [idp, probes] = await Promise.all([startIdp({ clients: ["alice", "gateway"], opaque: true }), probeBox()]);
     const port = await freePort();
     // The secret comes from the environment variable named, never from the command line.
-    serve = await startHttpServe(probes.box, ["--port", String(port), "--oidc-issuer", idp.issuer, "--introspection-client", "gateway", "--introspection-secret-env", "GW_SECRET"], { GW_SECRET: idp.client("gateway").secret });
+    serve = await startHttpServe(
+      probes.box,
+      [
+        "--port",
+        String(port),
+        "--oidc-issuer",
+        idp.issuer,
+        "--introspection-client",
+        "gateway",
+        "--introspection-secret-env",
+        "GW_SECRET",
+      ],
+      { GW_SECRET: idp.client("gateway").secret },
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -165,7 +228,15 @@ describe("mcp serve --introspection-client: the issuer's opaque access tokens, i
       await alice.close();
     }
     expect(idp.introspections).toBeGreaterThan(asked);
-    const made = await fetch(serve.url, { method: "POST", headers: { authorization: "Bearer made-up-opaque-token-0123456789", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    const made = await fetch(serve.url, {
+      method: "POST",
+      headers: {
+        authorization: "Bearer made-up-opaque-token-0123456789",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: "{}",
+    });
     expect(made.status).toBe(401);
   });
 });
@@ -174,10 +245,16 @@ describe("mcp serve --oidc-issuer: what it refuses to start with (exit 2)", () =
   it.each([
     [["--http", "--oidc-issuer", "http://127.0.0.1:1"], /--oidc-issuer needs --audience/],
     [["--http", "--oidc-issuer", "http://idp.example.com", "--port", "1"], /must be https \(http only on loopback\)/],
-    [["--http", "--audience", "http://127.0.0.1:1/mcp"], /--audience, --required-scope and --introspection-client go with --oidc-issuer/],
+    [
+      ["--http", "--audience", "http://127.0.0.1:1/mcp"],
+      /--audience, --required-scope and --introspection-client go with --oidc-issuer/,
+    ],
     [["--stdio", "--metrics"], /--oidc-issuer and --metrics go with --http/],
     [["--http", "--callers", "CLAIMS"], /callers chosen by a "claim" need --oidc-issuer/],
-    [["--http", "--oidc-issuer", "http://127.0.0.1:1", "--port", "1", "--introspection-client", "gw"], /--introspection-client gw needs its secret in \$MCP_INTROSPECTION_SECRET/],
+    [
+      ["--http", "--oidc-issuer", "http://127.0.0.1:1", "--port", "1", "--introspection-client", "gw"],
+      /--introspection-client gw needs its secret in \$MCP_INTROSPECTION_SECRET/,
+    ],
     [["--http", "--introspection-client", "gw"], /--introspection-client go with --oidc-issuer/],
   ])("mcp serve %j", async (args, message) => {
     const box = sandbox();

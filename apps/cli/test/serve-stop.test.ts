@@ -13,7 +13,10 @@ afterAll(removeAll);
 
 /** Every process below `pid`, children first. */
 function descendants(pid: number): number[] {
-  const found = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+  const found = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter(Boolean)
+    .map(Number);
   return found.flatMap((child) => [child, ...descendants(child)]);
 }
 
@@ -35,7 +38,11 @@ interface Serving {
 
 /** `mcp serve --stdio|--http --json` in the sandbox, its stdin held open as a host holds it. */
 function serve(b: Sandbox, front: "stdio" | "http"): Serving {
-  const child = spawn(process.execPath, [bin, "--json", "serve", `--${front}`], { cwd: b.project, env: { ...b.env, MCP_SERVE_TOKEN: "a-token-of-twenty-chars" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "--json", "serve", `--${front}`], {
+    cwd: b.project,
+    env: { ...b.env, MCP_SERVE_TOKEN: "a-token-of-twenty-chars" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,14 +59,19 @@ async function stopWith(serving: Serving, signal: NodeJS.Signals, what: string):
   serving.child.kill(signal);
   // Far above the second it takes (what it measures is printed): a stop that waits for a server's
   // start would take the slow server's minutes.
-  const code = await Promise.race([serving.exited, new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 20_000).unref())]);
+  const code = await Promise.race([
+    serving.exited,
+    new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 20_000).unref()),
+  ]);
   if (code === "late") {
     // Nothing left behind by a failing run either.
     for (const pid of [serving.child.pid!, ...started]) if (running(pid)) process.kill(pid, "SIGKILL");
   }
   expect(code, `${what}: ${serving.stderr()}`).toBe(0);
   console.info(`${what}: exited ${Math.round(performance.now() - at)} ms after ${signal}`);
-  expect(serving.stderr()).toContain(`mcp serve: stopping (${signal === "SIGINT" ? "Ctrl-C" : "SIGTERM"}; again to quit now)`);
+  expect(serving.stderr()).toContain(
+    `mcp serve: stopping (${signal === "SIGINT" ? "Ctrl-C" : "SIGTERM"}; again to quit now)`,
+  );
   await waitFor(() => started.every((pid) => !running(pid)), 5_000).catch(() => undefined);
   expect(started.filter(running), `${what}: processes left running`).toEqual([]);
 }
@@ -74,15 +86,29 @@ describe("mcp serve stops on a signal and leaves no process behind", () => {
     return b;
   };
 
-  for (const [front, signal] of [["stdio", "SIGTERM"], ["http", "SIGINT"], ["stdio", "SIGINT"], ["http", "SIGTERM"]] as const) {
+  for (const [front, signal] of [
+    ["stdio", "SIGTERM"],
+    ["http", "SIGINT"],
+    ["stdio", "SIGINT"],
+    ["http", "SIGTERM"],
+  ] as const) {
     it(`--${front}, its servers connected, on ${signal}`, async () => {
       const serving = serve(connectedBox(), front);
-      await waitFor(() => (front === "stdio" ? serving.stderr().includes("serving 2 servers over stdio") : serving.stdout().includes('"url"')), 30_000);
+      await waitFor(
+        () =>
+          front === "stdio"
+            ? serving.stderr().includes("serving 2 servers over stdio")
+            : serving.stdout().includes('"url"'),
+        30_000,
+      );
       await stopWith(serving, signal, `--${front} connected, ${signal}`);
     }, 60_000);
   }
 
-  for (const [front, signal] of [["stdio", "SIGINT"], ["http", "SIGTERM"]] as const) {
+  for (const [front, signal] of [
+    ["stdio", "SIGINT"],
+    ["http", "SIGTERM"],
+  ] as const) {
     it(`--${front}, a server still starting, on ${signal}: the start is cut short, not waited for`, async () => {
       const b = box();
       const marker = join(b.home, "starting");
@@ -90,7 +116,11 @@ describe("mcp serve stops on a signal and leaves no process behind", () => {
       // not yet downloaded can.
       userConfig(b, {
         everything: { command: process.execPath, args: [everythingEntry, "stdio"] },
-        slow: { command: "sh", args: ["-c", `echo > "${marker}"; sleep 300; exec "${process.execPath}" "${fixture}"`], timeout: 600_000 },
+        slow: {
+          command: "sh",
+          args: ["-c", `echo > "${marker}"; sleep 300; exec "${process.execPath}" "${fixture}"`],
+          timeout: 600_000,
+        },
       });
       const serving = serve(b, front);
       await waitFor(() => existsSync(marker), 30_000);

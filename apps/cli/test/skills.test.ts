@@ -22,8 +22,18 @@ describe("skills", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(
       expect.arrayContaining([
-        { server: "docs", name: "pdf-processing", description: "Extract, fill, and assemble PDF documents\n", uri: "skill://pdf-processing/SKILL.md" },
-        { server: "evil", name: "refunds", description: "Process customer refunds: per policy", uri: "skill://acme/billing/refunds/SKILL.md" },
+        {
+          server: "docs",
+          name: "pdf-processing",
+          description: "Extract, fill, and assemble PDF documents\n",
+          uri: "skill://pdf-processing/SKILL.md",
+        },
+        {
+          server: "evil",
+          name: "refunds",
+          description: "Process customer refunds: per policy",
+          uri: "skill://acme/billing/refunds/SKILL.md",
+        },
       ]),
     );
     expect([...honest.reads, ...tampered.reads]).toEqual([]);
@@ -33,7 +43,9 @@ describe("skills", () => {
     const before = tampered.requests.length;
     const run = await mcp(box, ["skill", "docs", "pdf-processing"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^# from server "docs": skill:\/\/pdf-processing\/SKILL\.md \(verified against its entry\)\n---\nname: pdf-processing/);
+    expect(run.stdout).toMatch(
+      /^# from server "docs": skill:\/\/pdf-processing\/SKILL\.md \(verified against its entry\)\n---\nname: pdf-processing/,
+    );
     const file = await mcp(box, ["skill", "docs", "skill://pdf-processing/SKILL.md", "--file", "references/FORMS.md"]);
     expect(file.stdout).toContain("Supporting content.");
     expect(tampered.requests.length).toBe(before);

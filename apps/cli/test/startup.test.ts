@@ -15,7 +15,10 @@ const box = sandbox();
 afterAll(() => box.remove());
 
 /** Runs `mcp <args>` and returns its exit code and the modules it loaded (as paths from the repo, or a package's name). */
-async function loaded(args: string[], log: string): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+async function loaded(
+  args: string[],
+  log: string,
+): Promise<{ code: number | null; stdout: string; modules: string[] }> {
   const file = join(box.home, log);
   const run = await mcp(box, args, { NODE_OPTIONS: `--import ${hook}`, MCP_MODULE_LOG: file });
   const modules = readFileSync(file, "utf8")
@@ -24,7 +27,9 @@ async function loaded(args: string[], log: string): Promise<{ code: number | nul
     .map((url) => {
       const path = fileURLToPath(url);
       const dependency = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
-      return dependency ? dependency[1]! : path.slice(path.indexOf("/apps/") >= 0 ? path.indexOf("/apps/") + 1 : path.indexOf("/packages/") + 1);
+      return dependency
+        ? dependency[1]!
+        : path.slice(path.indexOf("/apps/") >= 0 ? path.indexOf("/apps/") + 1 : path.indexOf("/packages/") + 1);
     });
   return { code: run.code, stdout: run.stdout, modules: [...new Set(modules)] };
 }
@@ -37,7 +42,25 @@ describe("start-up", () => {
     // the *-program.js modules register the subcommands of `mcp registry`, `hosts`, `auth doctor`, `daemon`, `serve`, `config`…
     // subcommands (their code loads when one runs); help-text.js (no imports of its own) lays out
     // commander's help to fit the terminal; option-values.js checks option values as they are parsed.
-    expect(run.modules.sort()).toEqual(["apps/cli/dist/auth-program.js", "apps/cli/dist/bin.js", "apps/cli/dist/config-program.js", "apps/cli/dist/daemon-program.js", "apps/cli/dist/help-text.js", "apps/cli/dist/hosts-program.js", "apps/cli/dist/main.js", "apps/cli/dist/option-values.js", "apps/cli/dist/pool-program.js", "apps/cli/dist/registry-program.js", "apps/cli/dist/serve-program.js", "apps/cli/dist/ui.js", "apps/cli/dist/version.js", "commander", "picocolors"].sort());
+    expect(run.modules.sort()).toEqual(
+      [
+        "apps/cli/dist/auth-program.js",
+        "apps/cli/dist/bin.js",
+        "apps/cli/dist/config-program.js",
+        "apps/cli/dist/daemon-program.js",
+        "apps/cli/dist/help-text.js",
+        "apps/cli/dist/hosts-program.js",
+        "apps/cli/dist/main.js",
+        "apps/cli/dist/option-values.js",
+        "apps/cli/dist/pool-program.js",
+        "apps/cli/dist/registry-program.js",
+        "apps/cli/dist/serve-program.js",
+        "apps/cli/dist/ui.js",
+        "apps/cli/dist/version.js",
+        "commander",
+        "picocolors",
+      ].sort(),
+    );
   });
 
   it("mcp call loads what a call needs: not the gateway, the SDK server, zod, the inspector, the serving code, tables or a progress bar", async () => {
@@ -50,8 +73,20 @@ describe("start-up", () => {
     expect(run.modules).toContain("packages/adapters/dist/validate.js");
     expect(run.modules).toContain("@cfworker/json-schema");
     // No terminal here: no progress bar; a call's result is no table.
-    for (const unwanted of ["packages/gateway/", "packages/inspector/", "apps/cli/dist/serve/", "apps/cli/dist/inspect", "@modelcontextprotocol/server", "zod", "cli-progress", "cli-table3"]) {
-      expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
+    for (const unwanted of [
+      "packages/gateway/",
+      "packages/inspector/",
+      "apps/cli/dist/serve/",
+      "apps/cli/dist/inspect",
+      "@modelcontextprotocol/server",
+      "zod",
+      "cli-progress",
+      "cli-table3",
+    ]) {
+      expect(
+        run.modules.filter((m) => m.startsWith(unwanted)),
+        unwanted,
+      ).toEqual([]);
     }
   });
 
@@ -59,8 +94,20 @@ describe("start-up", () => {
     userConfig(box, { local: { command: process.execPath, args: [fixture] } });
     const run = await loaded(["--json", "tools"], "tools.log");
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ name: expect.stringContaining("counter") })]));
-    for (const unwanted of ["cli-table3", "cli-progress", "packages/adapters/", "@cfworker/json-schema", "packages/gateway/"]) expect(run.modules.filter((m) => m.startsWith(unwanted)), unwanted).toEqual([]);
+    expect(JSON.parse(run.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: expect.stringContaining("counter") })]),
+    );
+    for (const unwanted of [
+      "cli-table3",
+      "cli-progress",
+      "packages/adapters/",
+      "@cfworker/json-schema",
+      "packages/gateway/",
+    ])
+      expect(
+        run.modules.filter((m) => m.startsWith(unwanted)),
+        unwanted,
+      ).toEqual([]);
   });
 
   it("the entry's log levels for mcp watch --level are the inspector's", () => {

@@ -47,7 +47,13 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     expect(JSON.parse(readFileSync(join(b.home, ".config", "mcp-client", "approvals.json"), "utf8"))).toEqual({
       version: 2,
       salt: expect.any(String),
-      projects: { [b.project]: { approved: [], denied: [], fingerprints: { repo: { command: expect.any(String), args: expect.any(String), other: expect.any(String) } } } },
+      projects: {
+        [b.project]: {
+          approved: [],
+          denied: [],
+          fingerprints: { repo: { command: expect.any(String), args: expect.any(String), other: expect.any(String) } },
+        },
+      },
     });
 
     const second = terminal(b, "approve-again", ["servers"]);
@@ -60,18 +66,39 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     const b = sandbox();
     boxes.push(b);
     const marker = join(b.home, "marker");
-    const evil = b.write(join(b.home, "preload.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
-    const file = b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture] } } });
+    const evil = b.write(
+      join(b.home, "preload.cjs"),
+      `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    );
+    const file = b.write(join(b.project, ".mcp.json"), {
+      mcpServers: { repo: { command: process.execPath, args: [fixture] } },
+    });
     expect((await mcp(b, ["config", "approve", "repo"])).code).toBe(0);
     const path = `${join(b.project, "bin")}:/usr/bin:/bin`;
-    const env = { NODE_OPTIONS: `--require ${evil}`, PATH: path, API_TOKEN: "tok-terminal-secret", PLAIN: "x\u001b[8mhidden" };
-    b.write(file, { mcpServers: { repo: { command: "sh", args: ["-c", `touch ${marker}; exec "$0" "$@"`, process.execPath, fixture], env, cwd: b.project } } });
+    const env = {
+      NODE_OPTIONS: `--require ${evil}`,
+      PATH: path,
+      API_TOKEN: "tok-terminal-secret",
+      PLAIN: "x\u001b[8mhidden",
+    };
+    b.write(file, {
+      mcpServers: {
+        repo: {
+          command: "sh",
+          args: ["-c", `touch ${marker}; exec "$0" "$@"`, process.execPath, fixture],
+          env,
+          cwd: b.project,
+        },
+      },
+    });
 
     const t = terminal(b, "approve-changed", ["servers"], 400);
     const asked = await until(t.screen, (s) => s.includes("[y/N]"));
     const lines = asked.split("\n").map((line) => line.trimEnd());
     // Each on one line of its own (nothing wrapped by us), the shell script quoted as one argument.
-    expect(lines).toContain(`  repo  sh -c 'touch ${marker}; exec "$0" "$@"' ${process.execPath} ${fixture}  (${file}; changed since it was approved: command, args, env, cwd)`);
+    expect(lines).toContain(
+      `  repo  sh -c 'touch ${marker}; exec "$0" "$@"' ${process.execPath} ${fixture}  (${file}; changed since it was approved: command, args, env, cwd)`,
+    );
     expect(lines).toContain(`      cwd  ${b.project}`);
     expect(lines).toContain(`      env  NODE_OPTIONS=--require ${evil}`);
     expect(lines).toContain(`           PATH=${path}`);
@@ -92,15 +119,24 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     try {
       const file = b.write(join(b.project, ".mcp.json"), {
         mcpServers: {
-          docs: { type: "http", url: upstream.url, headers: { Authorization: "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "a-literal-in-the-file" } },
-          helper: { command: process.execPath, args: [fixture, "--token=${GITHUB_TOKEN}"], env: { NODE_TLS_REJECT_UNAUTHORIZED: "0", HTTPS_PROXY: "http://127.0.0.1:9", API_KEY: "${env:MY_API_KEY}" } },
+          docs: {
+            type: "http",
+            url: upstream.url,
+            headers: { Authorization: "Bearer ${GITHUB_TOKEN}", "X-Api-Key": "a-literal-in-the-file" },
+          },
+          helper: {
+            command: process.execPath,
+            args: [fixture, "--token=${GITHUB_TOKEN}"],
+            env: { NODE_TLS_REJECT_UNAUTHORIZED: "0", HTTPS_PROXY: "http://127.0.0.1:9", API_KEY: "${env:MY_API_KEY}" },
+          },
         },
       });
       const secrets = { GITHUB_TOKEN: "ghp_the_users_own_token", MY_API_KEY: "the-users-api-key" };
       const t = terminal({ ...b, env: { ...b.env, ...secrets } }, "approve-written", ["servers"], 400);
       const asked = await until(t.screen, (s) => s.includes("[y/N]"));
       const lines = asked.split("\n").map((line) => line.trimEnd());
-      const row = (label: string, value: string): RegExp => new RegExp(`^ {6}${label} +${value.replace(/[$^{}()[\]\\.*+?|]/g, "\\$&")}$`);
+      const row = (label: string, value: string): RegExp =>
+        new RegExp(`^ {6}${label} +${value.replace(/[$^{}()[\]\\.*+?|]/g, "\\$&")}$`);
       const has = (pattern: RegExp): boolean => lines.some((line) => pattern.test(line));
       expect(lines).toContain(`  docs  http ${upstream.url}  (${file})`);
       expect(lines).toContain(`  helper  ${process.execPath} ${fixture} '--token=\${GITHUB_TOKEN}'  (${file})`);
@@ -124,7 +160,9 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
   it("mcp config approve on a terminal shows what it would approve and asks; no approves nothing, yes approves what it showed", async () => {
     const b = sandbox();
     boxes.push(b);
-    const file = b.write(join(b.project, ".mcp.json"), { mcpServers: { repo: { command: process.execPath, args: [fixture], env: { API_KEY: "${MY_API_KEY}" } } } });
+    const file = b.write(join(b.project, ".mcp.json"), {
+      mcpServers: { repo: { command: process.execPath, args: [fixture], env: { API_KEY: "${MY_API_KEY}" } } },
+    });
     b.env["MY_API_KEY"] = "the-users-api-key";
     const no = terminal(b, "approve-no", ["config", "approve", "repo"], 200);
     const shown = await until(no.screen, (s) => s.includes("[y/N]"));
@@ -135,14 +173,18 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     expect(shown).not.toContain("the-users-api-key");
     no.keys("n", "Enter");
     expect(await until(no.screen, (s) => s.includes("EXIT="))).toContain("Nothing approved.");
-    expect((await mcp(b, ["servers", "--json"])).stderr).toContain("Skipped project server repo (not approved yet; .mcp.json)");
+    expect((await mcp(b, ["servers", "--json"])).stderr).toContain(
+      "Skipped project server repo (not approved yet; .mcp.json)",
+    );
     const yes = terminal(b, "approve-yes", ["config", "approve", "repo"], 200);
     await until(yes.screen, (s) => s.includes("[y/N]"));
     yes.keys("y", "Enter");
     const after = await until(yes.screen, (s) => s.includes("EXIT="));
     expect(after).toContain('Approved "repo" for this project.');
     expect(after).toContain("EXIT=0");
-    expect(JSON.parse((await mcp(b, ["servers", "--json"])).stdout)).toEqual([expect.objectContaining({ name: "repo", status: "connected" })]);
+    expect(JSON.parse((await mcp(b, ["servers", "--json"])).stdout)).toEqual([
+      expect.objectContaining({ name: "repo", status: "connected" }),
+    ]);
   });
 
   it("Ctrl-C cancels the call: says so at once, the server receives notifications/cancelled, and the CLI exits 130 within a second though the server ignores the end of stdin", async () => {
@@ -150,7 +192,13 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     boxes.push(b);
     const marker = join(b.home, "cancelled.txt");
     const grace = join(b.home, "grace.txt");
-    userConfig(b, { local: { command: process.execPath, args: [fixture], env: { CANCEL_MARKER: marker, IGNORE_STDIN_END: "1", GRACE_MARKER: grace } } });
+    userConfig(b, {
+      local: {
+        command: process.execPath,
+        args: [fixture],
+        env: { CANCEL_MARKER: marker, IGNORE_STDIN_END: "1", GRACE_MARKER: grace },
+      },
+    });
     const t = terminal(b, "cancel", ["call", "wait", "ms=60000"]);
     await until(t.screen, (s) => /local\.wait .*\d+\/60000/.test(s));
     t.keys("C-c");
@@ -173,7 +221,10 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
   it("the servers table fits an 80-column terminal; an error too long for its cell is printed whole under the table", async () => {
     const b = sandbox();
     boxes.push(b);
-    userConfig(b, { local: { command: process.execPath, args: [fixture] }, "a-server-with-a-long-name": { command: "no-such-mcp-server-with-a-rather-long-name-xyz" } });
+    userConfig(b, {
+      local: { command: process.execPath, args: [fixture] },
+      "a-server-with-a-long-name": { command: "no-such-mcp-server-with-a-rather-long-name-xyz" },
+    });
     const t = terminal(b, "narrow", ["servers"], 80);
     await until(t.screen, (s) => s.includes("EXIT="));
     const lines = t.joined().split("\n");
@@ -182,7 +233,8 @@ describe.skipIf(!haveTmux)("in a real terminal (tmux)", () => {
     expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(["NAME", "local", "a-server-with-a-long-name"]); // a line each, no name cut
     for (const line of rows) expect(line.trimEnd().length, line).toBeLessThanOrEqual(80); // no row wraps
     // The cause is never cut: written whole under the table, as one line the terminal wraps.
-    const whole = 'a-server-with-a-long-name: command "no-such-mcp-server-with-a-rather-long-name-xyz": command not found (ENOENT); is it installed and on PATH?';
+    const whole =
+      'a-server-with-a-long-name: command "no-such-mcp-server-with-a-rather-long-name-xyz": command not found (ENOENT); is it installed and on PATH?';
     expect(lines.map((line) => line.trimEnd())).toContain(whole);
   });
 });

@@ -14,18 +14,28 @@ export interface Pane {
 }
 
 /** A tmux server on a socket named after `name` and this process. */
-export function tmuxServer(name: string): { tmux: (...args: string[]) => string; terminal: (b: Sandbox, session: string, args: string[], size?: { width?: number; height?: number }) => Pane; stop: () => void } {
+export function tmuxServer(name: string): {
+  tmux: (...args: string[]) => string;
+  terminal: (b: Sandbox, session: string, args: string[], size?: { width?: number; height?: number }) => Pane;
+  stop: () => void;
+} {
   const socket = `${name}-${process.pid}`;
   const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
   return {
     tmux,
     /** Starts `mcp <args>` in a fresh pane (120×30 unless told); the pane stays after exit, printing the exit code. */
     terminal: (b, session, args, { width = 120, height = 30 } = {}) => {
-      const env = Object.entries({ ...b.env, NO_COLOR: "" }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+      const env = Object.entries({ ...b.env, NO_COLOR: "" })
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(" ");
       // `trap` keeps the wrapping shell alive through Ctrl-C (a handler, not SIG_IGN: node starts with the default).
       const command = `trap 'true' INT; cd ${JSON.stringify(b.project)} && env ${env} TERM=xterm-256color ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${args.map((a) => JSON.stringify(a)).join(" ")}; echo "EXIT=$?"; sleep 60`;
       tmux("new-session", "-d", "-s", session, "-x", String(width), "-y", String(height), "sh", "-c", command);
-      return { screen: () => tmux("capture-pane", "-p", "-t", session), joined: () => tmux("capture-pane", "-p", "-J", "-t", session), keys: (...keys) => void tmux("send-keys", "-t", session, ...keys) };
+      return {
+        screen: () => tmux("capture-pane", "-p", "-t", session),
+        joined: () => tmux("capture-pane", "-p", "-J", "-t", session),
+        keys: (...keys) => void tmux("send-keys", "-t", session, ...keys),
+      };
     },
     stop: () => void spawnSync("tmux", ["-L", socket, "kill-server"]),
   };

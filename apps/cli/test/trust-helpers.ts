@@ -5,12 +5,24 @@
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as Stdio1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { buildProbe1x, buildProbeV2, probeStdioEntry, startSdkServer, startV2HttpServer, type ProbeAnswer } from "mcp-test-utils";
+import {
+  buildProbe1x,
+  buildProbeV2,
+  probeStdioEntry,
+  startSdkServer,
+  startV2HttpServer,
+  type ProbeAnswer,
+} from "mcp-test-utils";
 import { sandbox, userConfig, type Sandbox } from "./helpers.js";
 import { stdioParams } from "./serve-helpers.js";
 
@@ -46,7 +58,11 @@ export async function probeBox(): Promise<ProbeBox> {
   return {
     box,
     urls: { p1h: http1.url, p2h: http2.url },
-    callersFile: (names) => box.write(`${box.project}/callers.json`, Object.fromEntries(names.map((name) => [name, { token: tokenOf(name) }]))),
+    callersFile: (names) =>
+      box.write(
+        `${box.project}/callers.json`,
+        Object.fromEntries(names.map((name) => [name, { token: tokenOf(name) }])),
+      ),
     stop: async () => {
       await Promise.all([http1.stop(), http2.stop()]);
       box.remove();
@@ -71,18 +87,29 @@ export interface TrustCaller {
   era: "2025" | "2026";
   seen: Seen;
   /** Calls `<probe>__probe` and returns what the probe was told. */
-  probe(probe: Probe, secret: string, options?: { steps?: number; delayMs?: number; onProgress?: () => void }): Promise<ProbeAnswer>;
+  probe(
+    probe: Probe,
+    secret: string,
+    options?: { steps?: number; delayMs?: number; onProgress?: () => void },
+  ): Promise<ProbeAnswer>;
   /** The names of the tools it is shown. */
   list(): Promise<string[]>;
   close(): Promise<void>;
 }
 
-const sampledBy = (name: string) => ({ role: "assistant" as const, content: { type: "text" as const, text: `sampled-by-${name}` }, model: "caller", stopReason: "endTurn" });
+const sampledBy = (name: string) => ({
+  role: "assistant" as const,
+  content: { type: "text" as const, text: `sampled-by-${name}` },
+  model: "caller",
+  stopReason: "endTurn",
+});
 const elicitedBy = (name: string) => ({ action: "accept" as const, content: { answer: `elicited-by-${name}` } });
 const rootsOf = (name: string) => ({ roots: [{ uri: `file:///${name}`, name }] });
 
 function parse(result: unknown): ProbeAnswer {
-  const text = ((result as { content?: { type: string; text?: string }[] }).content ?? []).map((c) => c.text ?? "").join("");
+  const text = ((result as { content?: { type: string; text?: string }[] }).content ?? [])
+    .map((c) => c.text ?? "")
+    .join("");
   if (!text.startsWith("{")) throw new Error(`the probe answered: ${text}`);
   return JSON.parse(text) as ProbeAnswer;
 }
@@ -97,25 +124,54 @@ function textOfMessage(params: unknown): string {
  * at `url` (sending `token`), or, given a sandbox, a gateway of its own over stdio (`mcp serve --stdio`).
  */
 export async function caller2025(name: string, url: string | Sandbox, token = tokenOf(name)): Promise<TrustCaller> {
-  const client = new Client1({ name, version: "1" }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+  const client = new Client1(
+    { name, version: "1" },
+    { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+  );
   const seen: Seen = { questions: [], logs: [], progress: [] };
-  client.setRequestHandler(CreateMessageRequestSchema, (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
-  client.setRequestHandler(ElicitRequestSchema, (request) => (seen.questions.push(request.params.message), elicitedBy(name)));
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)),
+  );
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    (request) => (seen.questions.push(request.params.message), elicitedBy(name)),
+  );
   client.setRequestHandler(ListRootsRequestSchema, () => (seen.questions.push("roots"), rootsOf(name)));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.logs.push(String(n.params.data)));
-  await client.connect(typeof url === "string" ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }) : new Stdio1(stdioParams(url)));
+  await client.connect(
+    typeof url === "string"
+      ? new Http1(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+      : new Stdio1(stdioParams(url)),
+  );
   return callerOf(name, "2025", seen, (params, options) => client.callTool(params, undefined, options), client);
 }
 
 /** A caller on the SDK v2 client pinned to 2026-07-28 (stateless; questions as `input_required` rounds), over HTTP or, given a sandbox, stdio. */
 export async function caller2026(name: string, url: string | Sandbox, token = tokenOf(name)): Promise<TrustCaller> {
-  const client = new Client2({ name, version: "2" }, { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new Client2(
+    { name, version: "2" },
+    { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   const seen: Seen = { questions: [], logs: [], progress: [] };
-  client.setRequestHandler("sampling/createMessage", (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)));
-  client.setRequestHandler("elicitation/create", (request) => (seen.questions.push(String((request.params as { message?: unknown }).message)), elicitedBy(name)));
+  client.setRequestHandler(
+    "sampling/createMessage",
+    (request) => (seen.questions.push(textOfMessage(request.params)), sampledBy(name)),
+  );
+  client.setRequestHandler(
+    "elicitation/create",
+    (request) => (seen.questions.push(String((request.params as { message?: unknown }).message)), elicitedBy(name)),
+  );
   client.setRequestHandler("roots/list", () => (seen.questions.push("roots"), rootsOf(name)));
-  client.setNotificationHandler("notifications/message", (n) => void seen.logs.push(String((n.params as { data?: unknown }).data)));
-  await client.connect(typeof url === "string" ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }) : new Stdio2(stdioParams(url)));
+  client.setNotificationHandler(
+    "notifications/message",
+    (n) => void seen.logs.push(String((n.params as { data?: unknown }).data)),
+  );
+  await client.connect(
+    typeof url === "string"
+      ? new Http2(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+      : new Stdio2(stdioParams(url)),
+  );
   return callerOf(name, "2026", seen, (params, options) => client.callTool(params, options), client);
 }
 
@@ -124,7 +180,10 @@ function callerOf(
   name: string,
   era: TrustCaller["era"],
   seen: Seen,
-  call: (params: { name: string; arguments: Record<string, unknown> }, options: { timeout: number; onprogress: (p: { progress: number; message?: string | undefined }) => void }) => Promise<unknown>,
+  call: (
+    params: { name: string; arguments: Record<string, unknown> },
+    options: { timeout: number; onprogress: (p: { progress: number; message?: string | undefined }) => void },
+  ) => Promise<unknown>,
   client: { listTools(): Promise<{ tools: { name: string }[] }>; close(): Promise<void> },
 ): TrustCaller {
   return {
@@ -162,7 +221,10 @@ export function forget(callers: readonly TrustCaller[]): void {
 export function expectOwnOnly(callers: readonly TrustCaller[]): void {
   for (const c of callers) {
     const all = [...c.seen.questions, ...c.seen.logs, ...c.seen.progress];
-    expect(all.flatMap(secretsIn).filter((secret) => !secret.startsWith(`${c.name}:`)), `${c.name} saw another's: ${JSON.stringify(all)}`).toEqual([]);
+    expect(
+      all.flatMap(secretsIn).filter((secret) => !secret.startsWith(`${c.name}:`)),
+      `${c.name} saw another's: ${JSON.stringify(all)}`,
+    ).toEqual([]);
   }
 }
 
@@ -175,7 +237,16 @@ export async function trafficProperty(callers: readonly TrustCaller[], numRuns: 
   let run = 0;
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.record({ caller: fc.nat({ max: callers.length - 1 }), probe: fc.constantFrom<Probe>(...PROBES), steps: fc.integer({ min: 1, max: 3 }), delayMs: fc.integer({ min: 0, max: 60 }), startMs: fc.integer({ min: 0, max: 60 }) }), { minLength: 2, maxLength: 8 }),
+      fc.array(
+        fc.record({
+          caller: fc.nat({ max: callers.length - 1 }),
+          probe: fc.constantFrom<Probe>(...PROBES),
+          steps: fc.integer({ min: 1, max: 3 }),
+          delayMs: fc.integer({ min: 0, max: 60 }),
+          startMs: fc.integer({ min: 0, max: 60 }),
+        }),
+        { minLength: 2, maxLength: 8 },
+      ),
       async (plan) => {
         run++;
         forget(callers);
@@ -188,8 +259,14 @@ export async function trafficProperty(callers: readonly TrustCaller[], numRuns: 
           }),
         );
         for (const { step, caller, secret, answer } of answers) {
-          expect(answer).toEqual({ secret, sampled: `sampled-by-${caller.name}`, elicited: `elicited-by-${caller.name}`, roots: [`file:///${caller.name}`] });
-          if (tiesQuestions(step.probe)) expect(caller.seen.questions).toEqual(expect.arrayContaining([`sample ${secret}`, `elicit ${secret}`]));
+          expect(answer).toEqual({
+            secret,
+            sampled: `sampled-by-${caller.name}`,
+            elicited: `elicited-by-${caller.name}`,
+            roots: [`file:///${caller.name}`],
+          });
+          if (tiesQuestions(step.probe))
+            expect(caller.seen.questions).toEqual(expect.arrayContaining([`sample ${secret}`, `elicit ${secret}`]));
         }
         expectOwnOnly(callers);
       },

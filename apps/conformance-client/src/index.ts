@@ -2,7 +2,19 @@
 // A client built on @mcp/client for the official MCP conformance suite. The suite appends the
 // server URL as the last argument and names the scenario in MCP_CONFORMANCE_SCENARIO.
 //   node apps/conformance-client/dist/index.js <server-url>
-import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listResources, listTools, readResource, type ConnectOptions, type MCPServerConnection, type Tool } from "@mcp/client";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listTools,
+  readResource,
+  type ConnectOptions,
+  type MCPServerConnection,
+  type Tool,
+} from "@mcp/client";
 import { listSkills, loadSkill, SkillVerificationError } from "@mcp/client/skills";
 import { followRedirectAuthorize, OAuthProvider } from "@mcp/oauth";
 
@@ -40,7 +52,16 @@ function argumentsFor(tool: Tool): Record<string, unknown> {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>;
   for (const key of tool.inputSchema.required ?? []) {
     const type = properties[key]?.type;
-    args[key] = type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "array" ? [] : type === "object" ? {} : "value";
+    args[key] =
+      type === "integer" || type === "number"
+        ? 1
+        : type === "boolean"
+          ? true
+          : type === "array"
+            ? []
+            : type === "object"
+              ? {}
+              : "value";
   }
   return args;
 }
@@ -77,7 +98,12 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
     const resources = await listResources(connection);
     if (resources[0]) await readResource(connection, resources[0].uri);
     const prompts = await listPrompts(connection);
-    if (prompts[0]) await getPrompt(connection, prompts[0].name, Object.fromEntries((prompts[0].arguments ?? []).filter((a) => a.required).map((a) => [a.name, "value"])));
+    if (prompts[0])
+      await getPrompt(
+        connection,
+        prompts[0].name,
+        Object.fromEntries((prompts[0].arguments ?? []).filter((a) => a.required).map((a) => [a.name, "value"])),
+      );
   },
   "http-custom-headers": async (connection) => {
     await listTools(connection);
@@ -126,25 +152,39 @@ const scenarios: Record<string, (connection: MCPServerConnection) => Promise<voi
 function authProviderFor(serverUrl: string): OAuthProvider | undefined {
   if (!scenario.startsWith("auth/")) return undefined;
   const machine = scenario.startsWith("auth/client-credentials");
-  const enterprise = context.idp_id_token !== undefined && context.idp_token_endpoint !== undefined && context.idp_client_id !== undefined;
+  const enterprise =
+    context.idp_id_token !== undefined &&
+    context.idp_token_endpoint !== undefined &&
+    context.idp_client_id !== undefined;
   const workload = context.valid_jwt !== undefined;
   return new OAuthProvider({
     serverUrl,
-    grant: machine ? "client_credentials" : enterprise ? "enterprise" : workload ? "workload_identity" : "authorization_code",
-    enterprise: enterprise ? { idToken: context.idp_id_token!, tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! } : undefined,
+    grant: machine
+      ? "client_credentials"
+      : enterprise
+        ? "enterprise"
+        : workload
+          ? "workload_identity"
+          : "authorization_code",
+    enterprise: enterprise
+      ? { idToken: context.idp_id_token!, tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! }
+      : undefined,
     workloadIdentity: workload ? { token: context.valid_jwt! } : undefined,
     redirectUri: "http://127.0.0.1:3999/callback",
     authorize: followRedirectAuthorize(),
     clientId: context.client_id,
     clientSecret: context.client_secret,
-    clientAssertionKey: context.private_key_pem ? { privateKeyPem: context.private_key_pem, algorithm: context.signing_algorithm === "RS256" ? "RS256" : "ES256" } : undefined,
+    clientAssertionKey: context.private_key_pem
+      ? { privateKeyPem: context.private_key_pem, algorithm: context.signing_algorithm === "RS256" ? "RS256" : "ES256" }
+      : undefined,
     // The suite's Client ID Metadata Document URL (its authorization server does not fetch it).
     clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
     clientName: "mcp-client-stack-conformance",
   });
 }
 
-for (const check of ["digest", "size", "frontmatter"]) scenarios[`sep-2640-client-verify-${check}`] = scenarios["sep-2640-client-verify"]!;
+for (const check of ["digest", "size", "frontmatter"])
+  scenarios[`sep-2640-client-verify-${check}`] = scenarios["sep-2640-client-verify"]!;
 
 if (scenario.startsWith("auth/")) {
   scenarios[scenario] = async (connection) => {
@@ -152,7 +192,11 @@ if (scenario.startsWith("auth/")) {
   };
 }
 
-const connection = await connectToServer(`conformance:${scenario}`, { type: "http", url, timeout: 15_000, authProvider: authProviderFor(url) }, options);
+const connection = await connectToServer(
+  `conformance:${scenario}`,
+  { type: "http", url, timeout: 15_000, authProvider: authProviderFor(url) },
+  options,
+);
 try {
   await (scenarios[scenario] ?? scenarios["initialize"]!)(connection);
 } finally {

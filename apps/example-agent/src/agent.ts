@@ -29,7 +29,11 @@ for (const error of loaded.errors) console.error(`config: ${error.message}`);
 // manager starts only the project servers an approval covers (`mcp config approve`, Claude Code's
 // enabledMcpjsonServers) and says why it refused the others.
 await manager.connectServers(loaded.configs, loaded.servers);
-for (const status of manager.getStatuses()) if (status.state === "not-approved") console.error(`skipped project server "${status.name}" (${status.source}): ${status.refusal?.reason}; approve it: ${status.refusal?.approve}`);
+for (const status of manager.getStatuses())
+  if (status.state === "not-approved")
+    console.error(
+      `skipped project server "${status.name}" (${status.source}): ${status.refusal?.reason}; approve it: ${status.refusal?.approve}`,
+    );
 if (manager.getTools().length === 0) {
   // No server configured: the one a new user can see working at once.
   const entry = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
@@ -40,9 +44,13 @@ const search = useSearch ? toolSearch(manager, { limit: 5 }) : undefined;
 // Every tool is in the set; with --search only the meta-tool and what searches found are active
 // (sent to the model) at each step.
 const tools = toAiSdkTools(search ? [search.tool, ...manager.getTools()] : manager.getTools()) as ToolSet;
-const model: LanguageModel = process.env["ANTHROPIC_API_KEY"] ? createAnthropic()("claude-sonnet-4-5") : mockAgent(manager.searchTools(task, { limit: 1 })[0], useSearch);
+const model: LanguageModel = process.env["ANTHROPIC_API_KEY"]
+  ? createAnthropic()("claude-sonnet-4-5")
+  : mockAgent(manager.searchTools(task, { limit: 1 })[0], useSearch);
 
-console.log(`${manager.getTools().length} tools from ${manager.getStatuses().filter((s) => s.state === "connected").length} servers; ${search ? "search_tools first" : "all of them"} sent to ${typeof model === "string" ? model : model.modelId}`);
+console.log(
+  `${manager.getTools().length} tools from ${manager.getStatuses().filter((s) => s.state === "connected").length} servers; ${search ? "search_tools first" : "all of them"} sent to ${typeof model === "string" ? model : model.modelId}`,
+);
 try {
   const result = await generateText({
     model,
@@ -72,20 +80,36 @@ function firstText(output: unknown): string {
  * filling its required string arguments from the task, then answers with what the tool said.
  */
 function mockAgent(tool: MCPTool | undefined, search: boolean): MockLanguageModelV3 {
-  const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+  const usage = {
+    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 0, text: 0, reasoning: 0 },
+  };
   let step = 0;
   return new MockLanguageModelV3({
     modelId: "mock-agent",
     doGenerate: ({ prompt, tools: offered }) => {
       step++;
       console.log(`[model] step ${step}: ${offered?.length ?? 0} tool definitions`);
-      const call = (name: string, input: unknown) => Promise.resolve({ content: [{ type: "tool-call" as const, toolCallId: `call-${step}`, toolName: name, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls" as const, raw: "tool_use" }, usage, warnings: [] });
+      const call = (name: string, input: unknown) =>
+        Promise.resolve({
+          content: [
+            { type: "tool-call" as const, toolCallId: `call-${step}`, toolName: name, input: JSON.stringify(input) },
+          ],
+          finishReason: { unified: "tool-calls" as const, raw: "tool_use" },
+          usage,
+          warnings: [],
+        });
       if (tool && search && step === 1) return call("search_tools", { query: task });
       if (tool && step === (search ? 2 : 1)) return call(tool.name, argumentsFor(tool));
       const last = [...prompt].reverse().find((m) => m.role === "tool");
       const output = (last?.content[0] as { output?: { value?: unknown } } | undefined)?.output?.value;
       const said = typeof output === "string" ? output : JSON.stringify(output ?? "nothing");
-      return Promise.resolve({ content: [{ type: "text" as const, text: tool ? `${tool.toolName} said: ${said}` : "No tool fits that task." }], finishReason: { unified: "stop" as const, raw: "end_turn" }, usage, warnings: [] });
+      return Promise.resolve({
+        content: [{ type: "text" as const, text: tool ? `${tool.toolName} said: ${said}` : "No tool fits that task." }],
+        finishReason: { unified: "stop" as const, raw: "end_turn" },
+        usage,
+        warnings: [],
+      });
     },
   });
 }
@@ -94,6 +118,7 @@ function mockAgent(tool: MCPTool | undefined, search: boolean): MockLanguageMode
 function argumentsFor(tool: MCPTool): Record<string, unknown> {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: string }>; required?: string[] };
   const args: Record<string, unknown> = {};
-  for (const key of schema.required ?? []) args[key] = schema.properties?.[key]?.type === "number" || schema.properties?.[key]?.type === "integer" ? 1 : task;
+  for (const key of schema.required ?? [])
+    args[key] = schema.properties?.[key]?.type === "number" || schema.properties?.[key]?.type === "integer" ? 1 : task;
   return args;
 }

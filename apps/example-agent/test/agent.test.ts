@@ -14,7 +14,12 @@ const everything = createRequire(import.meta.url).resolve("@modelcontextprotocol
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 async function run(...args: string[]): Promise<string> {
-  const env = { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") };
+  const env = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+  };
   const { stdout } = await promisify(execFile)(process.execPath, [agent, ...args], { cwd: home, env, timeout: 60_000 });
   return stdout;
 }
@@ -25,9 +30,28 @@ describe("mcp-agent (mock model)", () => {
     const own = mkdtempSync(join(home, "own-"));
     const project = mkdtempSync(join(own, "project-"));
     const marker = join(project, "marker");
-    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "sh", args: ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, everything, "stdio"] } } }));
-    const env = { PATH: process.env["PATH"] ?? "", HOME: own, XDG_CONFIG_HOME: join(own, ".config"), XDG_CACHE_HOME: join(own, ".cache") };
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [agent, "echo", "hello"], { cwd: project, env, timeout: 60_000 });
+    writeFileSync(
+      join(project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          repo: {
+            command: "sh",
+            args: ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, everything, "stdio"],
+          },
+        },
+      }),
+    );
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: own,
+      XDG_CONFIG_HOME: join(own, ".config"),
+      XDG_CACHE_HOME: join(own, ".cache"),
+    };
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [agent, "echo", "hello"], {
+      cwd: project,
+      env,
+      timeout: 60_000,
+    });
     expect(existsSync(marker)).toBe(false);
     expect(stderr).toContain(`skipped project server "repo" (${join(project, ".mcp.json")}): not approved`);
     // With none of its own, the agent uses the embedded default as with no config.

@@ -18,7 +18,8 @@ try {
 
   const tools = await listTools(connection);
   console.log(`${tools.length} tools:`);
-  for (const tool of tools) console.log(`  ${tool.name.padEnd(32)} ${(tool.description ?? "").split("\n")[0]?.slice(0, 70)}`);
+  for (const tool of tools)
+    console.log(`  ${tool.name.padEnd(32)} ${(tool.description ?? "").split("\n")[0]?.slice(0, 70)}`);
 
   const echo = await callTool(connection, "echo", { message: "Hello from @mcp/client" });
   const text = echo.content.find((block) => block.type === "text");

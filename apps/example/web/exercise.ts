@@ -44,20 +44,27 @@ function textOf(result: CallToolResult): string {
 export async function exercise(plan: Plan): Promise<Summary> {
   const heard: string[] = [];
   let hear: (() => void) | undefined;
-  const connection = await connectToServer("remote", { type: "http", url: plan.url, timeout: 15_000 }, {
-    clientInfo: { name: "mcp-web-example", version: "0.1.0" },
-    roots: [{ uri: "file:///web", name: "web" }],
-    // Some servers announce things right after the handshake: listen from the start.
-    onNotification: (method) => {
-      heard.push(method);
-      if (method === plan.notification) hear?.();
+  const connection = await connectToServer(
+    "remote",
+    { type: "http", url: plan.url, timeout: 15_000 },
+    {
+      clientInfo: { name: "mcp-web-example", version: "0.1.0" },
+      roots: [{ uri: "file:///web", name: "web" }],
+      // Some servers announce things right after the handshake: listen from the start.
+      onNotification: (method) => {
+        heard.push(method);
+        if (method === plan.notification) hear?.();
+      },
     },
-  });
+  );
   try {
     const heardIt = new Promise<void>((resolve, reject) => {
       if (heard.includes(plan.notification)) return resolve();
       hear = resolve;
-      setTimeout(() => reject(new Error(`no ${plan.notification} within 10 s (heard: ${heard.join(", ") || "nothing"})`)), 10_000);
+      setTimeout(
+        () => reject(new Error(`no ${plan.notification} within 10 s (heard: ${heard.join(", ") || "nothing"})`)),
+        10_000,
+      );
     });
     heardIt.catch(() => undefined);
     // On 2026-07-28 a listener opens the server's listen stream for this notification.
@@ -67,7 +74,10 @@ export async function exercise(plan: Plan): Promise<Summary> {
     const answer = textOf(await callTool(connection, plan.call.name, plan.call.args));
 
     const progress: number[] = [];
-    if (plan.progress) await callTool(connection, plan.progress.name, plan.progress.args, { onProgress: (p) => progress.push(p.progress) });
+    if (plan.progress)
+      await callTool(connection, plan.progress.name, plan.progress.args, {
+        onProgress: (p) => progress.push(p.progress),
+      });
 
     const abort = new AbortController();
     setTimeout(() => abort.abort(), plan.slow.cancelAfterMs);
@@ -82,8 +92,22 @@ export async function exercise(plan: Plan): Promise<Summary> {
       () => "connected?!",
       (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
     );
-    const lite = plan.lite ? await callMCP(plan.url, plan.lite.method, plan.lite.params, { headers: plan.lite.headers, timeout: 10_000 }) : undefined;
-    return { era: connection.era, protocolVersion: connection.protocolVersion, server: connection.serverInfo.name, tools, answer, progress, cancelled, afterCancel, heard, stdio, lite };
+    const lite = plan.lite
+      ? await callMCP(plan.url, plan.lite.method, plan.lite.params, { headers: plan.lite.headers, timeout: 10_000 })
+      : undefined;
+    return {
+      era: connection.era,
+      protocolVersion: connection.protocolVersion,
+      server: connection.serverInfo.name,
+      tools,
+      answer,
+      progress,
+      cancelled,
+      afterCancel,
+      heard,
+      stdio,
+      lite,
+    };
   } finally {
     await disconnectServer(connection);
   }

@@ -25,13 +25,21 @@ const SCHEMA = Symbol.for("vercel.ai.schema");
  * signal and the result budget, and returns the MCP result; `toModelOutput` gives the model its
  * text and images (`isError` as an error), other content described in text.
  */
-export function toAiSdkTools<T extends AdapterTool>(tools: readonly T[], options: AdapterOptions = {}): Record<string, AiSdkTool> {
+export function toAiSdkTools<T extends AdapterTool>(
+  tools: readonly T[],
+  options: AdapterOptions = {},
+): Record<string, AiSdkTool> {
   const strict = options.strict ?? false;
   const set: Record<string, AiSdkTool> = {};
   for (const tool of tools) {
     // The SDK's check lets everything through: execute checks the input against the server's
     // own schema and tells the model which field is wrong.
-    const inputSchema = { [SCHEMA]: true, _type: undefined, jsonSchema: providerSchema(tool.inputSchema, strict), validate: (value: unknown) => ({ success: true, value }) };
+    const inputSchema = {
+      [SCHEMA]: true,
+      _type: undefined,
+      jsonSchema: providerSchema(tool.inputSchema, strict),
+      validate: (value: unknown) => ({ success: true, value }),
+    };
     set[tool.name] = {
       ...(tool.description ? { description: tool.description } : {}),
       ...(tool.title ? { title: tool.title } : {}),
@@ -47,7 +55,9 @@ export function toAiSdkTools<T extends AdapterTool>(tools: readonly T[], options
 /** AI SDK 6 passes `{ toolCallId, input, output }`; AI SDK 5 passes the output itself. */
 function outputOf(arg: unknown): ToolResult {
   const value = arg as { output?: unknown; toolCallId?: unknown };
-  return (typeof value === "object" && value !== null && "toolCallId" in value && "output" in value ? value.output : arg) as ToolResult;
+  return (
+    typeof value === "object" && value !== null && "toolCallId" in value && "output" in value ? value.output : arg
+  ) as ToolResult;
 }
 
 /** A result as the model's output: errors as error text, text alone as text, with images as content. */
@@ -55,5 +65,10 @@ export function toModelOutput(result: ToolResult): AiSdkToolOutput {
   if (result.isError) return { type: "error-text", value: resultText(result) };
   const parts = resultParts(result);
   if (parts.every((p) => p.kind === "text")) return { type: "text", value: resultText(result) };
-  return { type: "content", value: parts.map((p) => (p.kind === "text" ? { type: "text", text: p.text } : { type: "media", data: p.data, mediaType: p.mimeType })) };
+  return {
+    type: "content",
+    value: parts.map((p) =>
+      p.kind === "text" ? { type: "text", text: p.text } : { type: "media", data: p.data, mediaType: p.mimeType },
+    ),
+  };
 }

@@ -30,7 +30,10 @@ type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp
 export interface AnthropicToolResult {
   type: "tool_result";
   tool_use_id: string;
-  content: ({ type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: AnthropicImageType; data: string } })[];
+  content: (
+    | { type: "text"; text: string }
+    | { type: "image"; source: { type: "base64"; media_type: AnthropicImageType; data: string } }
+  )[];
   is_error?: boolean;
 }
 
@@ -50,7 +53,13 @@ const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp
  * a `tool_use` block: arguments checked against the server's schema first, errors (bad
  * arguments, an unknown tool, a failed call) as `is_error` results the model reads.
  */
-export function toAnthropicTools<T extends AdapterTool>(tools: readonly T[], options: AnthropicToolsOptions = {}): { tools: AnthropicTool[]; run(toolUse: AnthropicToolUse, runOptions?: { signal?: AbortSignal | undefined }): Promise<AnthropicToolResult> } {
+export function toAnthropicTools<T extends AdapterTool>(
+  tools: readonly T[],
+  options: AnthropicToolsOptions = {},
+): {
+  tools: AnthropicTool[];
+  run(toolUse: AnthropicToolUse, runOptions?: { signal?: AbortSignal | undefined }): Promise<AnthropicToolResult>;
+} {
   const strict = options.strict ?? false;
   const defer = options.deferLoading;
   return {
@@ -63,12 +72,17 @@ export function toAnthropicTools<T extends AdapterTool>(tools: readonly T[], opt
     })),
     async run(toolUse, runOptions = {}) {
       const tool = toolNamed(tools, toolUse.name);
-      const result = tool ? await runTool(tool, toolUse.input, { ...options, signal: runOptions.signal }) : toolError(`There is no tool named "${toolUse.name}".`);
+      const result = tool
+        ? await runTool(tool, toolUse.input, { ...options, signal: runOptions.signal })
+        : toolError(`There is no tool named "${toolUse.name}".`);
       const content: AnthropicToolResult["content"] = resultParts(result).map((part) =>
         part.kind === "text"
           ? { type: "text", text: part.text }
           : IMAGE_TYPES.has(part.mimeType)
-            ? { type: "image", source: { type: "base64", media_type: part.mimeType as AnthropicImageType, data: part.data } }
+            ? {
+                type: "image",
+                source: { type: "base64", media_type: part.mimeType as AnthropicImageType, data: part.data },
+              }
             : { type: "text", text: `[image ${part.mimeType}: a type the Messages API does not take; not sent]` },
       );
       return { type: "tool_result", tool_use_id: toolUse.id, content, ...(result.isError ? { is_error: true } : {}) };

@@ -21,18 +21,33 @@ export function resultParts(result: ToolResult): ResultPart[] {
         parts.push({ kind: "image", mimeType: str(b["mimeType"], "image/png"), data: str(b["data"]) });
         break;
       case "audio":
-        parts.push({ kind: "text", text: `[audio ${str(b["mimeType"])}, ${approxBytes(b["data"])} bytes: not sent to the model]` });
+        parts.push({
+          kind: "text",
+          text: `[audio ${str(b["mimeType"])}, ${approxBytes(b["data"])} bytes: not sent to the model]`,
+        });
         break;
       case "resource_link":
-        parts.push({ kind: "text", text: `[resource link: ${str(b["name"], str(b["uri"]))} <${str(b["uri"])}>${typeof b["description"] === "string" ? ` ${b["description"]}` : ""}]` });
+        parts.push({
+          kind: "text",
+          text: `[resource link: ${str(b["name"], str(b["uri"]))} <${str(b["uri"])}>${typeof b["description"] === "string" ? ` ${b["description"]}` : ""}]`,
+        });
         break;
       case "resource": {
         const resource = (b["resource"] ?? {}) as Record<string, unknown>;
         const uri = str(resource["uri"]);
         const mimeType = typeof resource["mimeType"] === "string" ? resource["mimeType"] : undefined;
-        if (typeof resource["text"] === "string") parts.push({ kind: "text", text: `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}]\n${resource["text"]}` });
-        else if (mimeType?.startsWith("image/") && typeof resource["blob"] === "string") parts.push({ kind: "image", mimeType, data: resource["blob"] });
-        else parts.push({ kind: "text", text: `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}, ${approxBytes(resource["blob"])} bytes of binary content: not sent to the model]` });
+        if (typeof resource["text"] === "string")
+          parts.push({
+            kind: "text",
+            text: `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}]\n${resource["text"]}`,
+          });
+        else if (mimeType?.startsWith("image/") && typeof resource["blob"] === "string")
+          parts.push({ kind: "image", mimeType, data: resource["blob"] });
+        else
+          parts.push({
+            kind: "text",
+            text: `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}, ${approxBytes(resource["blob"])} bytes of binary content: not sent to the model]`,
+          });
         break;
       }
       default:
@@ -44,7 +59,8 @@ export function resultParts(result: ToolResult): ResultPart[] {
     const json = JSON.stringify(structured);
     if (!parts.some((p) => p.kind === "text" && p.text.includes(json))) parts.push({ kind: "text", text: json });
   }
-  if (parts.length === 0) parts.push({ kind: "text", text: result.isError ? "The tool failed and said nothing more." : "(no output)" });
+  if (parts.length === 0)
+    parts.push({ kind: "text", text: result.isError ? "The tool failed and said nothing more." : "(no output)" });
   return parts;
 }
 

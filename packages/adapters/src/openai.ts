@@ -33,7 +33,8 @@ export interface OpenAIFunctionCall {
 export interface OpenAIFunctionCallOutput {
   type: "function_call_output";
   call_id: string;
-  output: string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url: string; detail: "auto" })[];
+  output:
+    string | ({ type: "input_text"; text: string } | { type: "input_image"; image_url: string; detail: "auto" })[];
 }
 
 /** A Chat Completions tool call (`ChatCompletionMessageFunctionToolCall`). */
@@ -63,34 +64,77 @@ type RunOptions = { signal?: AbortSignal | undefined };
  * function call: arguments checked against the server's schema first, errors as outputs the model
  * reads (the APIs have no error flag: the text says so).
  */
-export function toOpenAITools<T extends AdapterTool>(tools: readonly T[], options?: OpenAIToolsOptions & { api?: "responses" }): { tools: OpenAIResponsesTool[]; run(call: OpenAIFunctionCall, runOptions?: RunOptions): Promise<OpenAIFunctionCallOutput> };
-export function toOpenAITools<T extends AdapterTool>(tools: readonly T[], options: OpenAIToolsOptions & { api: "chat" }): { tools: OpenAIChatTool[]; run(call: OpenAIChatToolCall, runOptions?: RunOptions): Promise<OpenAIChatToolMessage> };
-export function toOpenAITools<T extends AdapterTool>(tools: readonly T[], options: OpenAIToolsOptions = {}): { tools: (OpenAIResponsesTool | OpenAIChatTool)[]; run(call: never, runOptions?: RunOptions): Promise<OpenAIFunctionCallOutput | OpenAIChatToolMessage> } {
+export function toOpenAITools<T extends AdapterTool>(
+  tools: readonly T[],
+  options?: OpenAIToolsOptions & { api?: "responses" },
+): {
+  tools: OpenAIResponsesTool[];
+  run(call: OpenAIFunctionCall, runOptions?: RunOptions): Promise<OpenAIFunctionCallOutput>;
+};
+export function toOpenAITools<T extends AdapterTool>(
+  tools: readonly T[],
+  options: OpenAIToolsOptions & { api: "chat" },
+): { tools: OpenAIChatTool[]; run(call: OpenAIChatToolCall, runOptions?: RunOptions): Promise<OpenAIChatToolMessage> };
+export function toOpenAITools<T extends AdapterTool>(
+  tools: readonly T[],
+  options: OpenAIToolsOptions = {},
+): {
+  tools: (OpenAIResponsesTool | OpenAIChatTool)[];
+  run(call: never, runOptions?: RunOptions): Promise<OpenAIFunctionCallOutput | OpenAIChatToolMessage>;
+} {
   const strict = options.strict ?? false;
   const run = async (name: string, input: string, runOptions: RunOptions): Promise<ToolResult> => {
     const tool = toolNamed(tools, name);
-    return tool ? runTool(tool, input, { ...options, signal: runOptions.signal }) : toolError(`There is no tool named "${name}".`);
+    return tool
+      ? runTool(tool, input, { ...options, signal: runOptions.signal })
+      : toolError(`There is no tool named "${name}".`);
   };
   if (options.api === "chat") {
     return {
-      tools: tools.map((tool) => ({ type: "function", function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: providerSchema(tool.inputSchema, strict), strict } })),
-      run: (async (call: OpenAIChatToolCall, runOptions: RunOptions = {}) => {
+      tools: tools.map((tool) => ({
+        type: "function",
+        function: {
+          name: tool.name,
+          ...(tool.description ? { description: tool.description } : {}),
+          parameters: providerSchema(tool.inputSchema, strict),
+          strict,
+        },
+      })),
+      run: async (call: OpenAIChatToolCall, runOptions: RunOptions = {}) => {
         const result = await run(call.function.name, call.function.arguments, runOptions);
-        return { role: "tool", tool_call_id: call.id, content: withErrorNote(result, resultText(result)) } satisfies OpenAIChatToolMessage;
-      }),
+        return {
+          role: "tool",
+          tool_call_id: call.id,
+          content: withErrorNote(result, resultText(result)),
+        } satisfies OpenAIChatToolMessage;
+      },
     };
   }
   return {
-    tools: tools.map((tool) => ({ type: "function", name: tool.name, description: tool.description ?? null, parameters: providerSchema(tool.inputSchema, strict), strict })),
-    run: (async (call: OpenAIFunctionCall, runOptions: RunOptions = {}) => {
+    tools: tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description ?? null,
+      parameters: providerSchema(tool.inputSchema, strict),
+      strict,
+    })),
+    run: async (call: OpenAIFunctionCall, runOptions: RunOptions = {}) => {
       const result = await run(call.name, call.arguments, runOptions);
       const parts = resultParts(result);
       // Text alone goes as a string; with images, as input content.
       const output: OpenAIFunctionCallOutput["output"] = parts.every((p) => p.kind === "text")
         ? withErrorNote(result, resultText(result))
-        : parts.map((p) => (p.kind === "text" ? { type: "input_text" as const, text: p.text } : { type: "input_image" as const, image_url: `data:${p.mimeType};base64,${p.data}`, detail: "auto" as const }));
+        : parts.map((p) =>
+            p.kind === "text"
+              ? { type: "input_text" as const, text: p.text }
+              : {
+                  type: "input_image" as const,
+                  image_url: `data:${p.mimeType};base64,${p.data}`,
+                  detail: "auto" as const,
+                },
+          );
       return { type: "function_call_output", call_id: call.call_id, output } satisfies OpenAIFunctionCallOutput;
-    }),
+    },
   };
 }
 

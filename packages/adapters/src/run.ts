@@ -14,7 +14,11 @@ export function toolError(text: string): ToolResult {
  * call with the result budget. Bad arguments and failed calls come back as tool errors the model
  * can read; only an abort rejects.
  */
-export async function runTool(tool: AdapterTool, input: unknown, options: AdapterOptions & { signal?: AbortSignal | undefined }): Promise<ToolResult> {
+export async function runTool(
+  tool: AdapterTool,
+  input: unknown,
+  options: AdapterOptions & { signal?: AbortSignal | undefined },
+): Promise<ToolResult> {
   let args: unknown = input ?? {};
   if (typeof args === "string") {
     try {

@@ -31,16 +31,23 @@ export interface ToolSearch<T extends AdapterTool = AdapterTool> {
 }
 
 /** A `search_tools` meta-tool over `source`, and the tools it has loaded. */
-export function toolSearch<T extends AdapterTool>(source: ToolSearchSource<T>, options: ToolSearchOptions<T> = {}): ToolSearch<T> {
+export function toolSearch<T extends AdapterTool>(
+  source: ToolSearchSource<T>,
+  options: ToolSearchOptions<T> = {},
+): ToolSearch<T> {
   const loaded = new Set<string>();
   const limit = options.limit ?? 5;
   const tool: AdapterTool = {
     name: options.name ?? "search_tools",
-    description: "Find tools for a task and load them. Describe what you want to do in a few words; the best matches become available to call from your next step. Search again for other tools.",
+    description:
+      "Find tools for a task and load them. Describe what you want to do in a few words; the best matches become available to call from your next step. Search again for other tools.",
     inputSchema: {
       type: "object",
       properties: {
-        query: { type: "string", description: "What the tool should do, e.g. 'read a file' or 'create a GitHub issue'" },
+        query: {
+          type: "string",
+          description: "What the tool should do, e.g. 'read a file' or 'create a GitHub issue'",
+        },
         limit: { type: "integer", minimum: 1, maximum: 20, description: `How many tools to load (default ${limit})` },
       },
       required: ["query"],

@@ -2,7 +2,8 @@
 import type { MCPTool } from "@mcp/manager";
 
 /** What an adapter needs of a manager tool (an `MCPTool`, or anything shaped like one). */
-export type AdapterTool = Pick<MCPTool, "name" | "description" | "inputSchema" | "call"> & Partial<Pick<MCPTool, "title" | "serverName" | "toolName" | "deferred">>;
+export type AdapterTool = Pick<MCPTool, "name" | "description" | "inputSchema" | "call"> &
+  Partial<Pick<MCPTool, "title" | "serverName" | "toolName" | "deferred">>;
 
 /** A tool's result, as `MCPTool.call` gives it. */
 export type ToolResult = Awaited<ReturnType<MCPTool["call"]>>;

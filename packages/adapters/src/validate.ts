@@ -24,7 +24,14 @@ function validatorFor(schema: object): Validator | undefined {
   let validator = validators.get(schema);
   if (!validator) {
     const declared = (schema as { $schema?: unknown }).$schema;
-    const draft = typeof declared === "string" && /draft-0?7/.test(declared) ? "7" : typeof declared === "string" && /draft-0?4/.test(declared) ? "4" : typeof declared === "string" && /2019-09/.test(declared) ? "2019-09" : "2020-12";
+    const draft =
+      typeof declared === "string" && /draft-0?7/.test(declared)
+        ? "7"
+        : typeof declared === "string" && /draft-0?4/.test(declared)
+          ? "4"
+          : typeof declared === "string" && /2019-09/.test(declared)
+            ? "2019-09"
+            : "2020-12";
     try {
       validator = new Validator(schema, draft, false);
     } catch {
@@ -50,15 +57,35 @@ function failures(schema: unknown, args: unknown): OutputUnit[] | undefined {
 }
 
 /** The schema keywords that only say "something below failed": the failure below says what. */
-const WRAPPERS = new Set(["properties", "allOf", "$ref", "items", "prefixItems", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "patternProperties", "dependentSchemas", "if", "then", "else", "false"]);
+const WRAPPERS = new Set([
+  "properties",
+  "allOf",
+  "$ref",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "patternProperties",
+  "dependentSchemas",
+  "if",
+  "then",
+  "else",
+  "false",
+]);
 
 function pathOf(unit: OutputUnit): string[] {
-  return unit.instanceLocation.replace(/^#\/?/, "").split("/").filter(Boolean).map((part) => decodeURIComponent(part.replace(/~1/g, "/").replace(/~0/g, "~")));
+  return unit.instanceLocation
+    .replace(/^#\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((part) => decodeURIComponent(part.replace(/~1/g, "/").replace(/~0/g, "~")));
 }
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
   let value = args;
-  for (const part of path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  for (const part of path)
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[part] : undefined;
   return value;
 }
 
@@ -68,17 +95,37 @@ function issueOf(unit: OutputUnit, args: unknown): ArgumentIssue {
   const named = (key: string): string => [...path, key].join(".");
   let match: RegExpExecArray | null;
   if (unit.keyword === "required" && (match = /required property "(.*)"\.$/.exec(unit.error))) {
-    return { keyword: unit.keyword, field: named(match[1]!), error: unit.error, message: `missing required argument "${named(match[1]!)}"` };
+    return {
+      keyword: unit.keyword,
+      field: named(match[1]!),
+      error: unit.error,
+      message: `missing required argument "${named(match[1]!)}"`,
+    };
   }
   if (unit.keyword === "additionalProperties" && (match = /^Property "(.*)" does not match/.exec(unit.error))) {
-    return { keyword: unit.keyword, field: named(match[1]!), error: unit.error, message: `unknown argument "${named(match[1]!)}"` };
+    return {
+      keyword: unit.keyword,
+      field: named(match[1]!),
+      error: unit.error,
+      message: `unknown argument "${named(match[1]!)}"`,
+    };
   }
   if (unit.keyword === "type" && (match = /Expected "(.*)"\.$/.exec(unit.error))) {
-    return { keyword: unit.keyword, field, error: unit.error, message: `argument "${field || "(root)"}" must be ${match[1]!.split('", "').join(" or ")} (got ${JSON.stringify(valueAt(args, path))})` };
+    return {
+      keyword: unit.keyword,
+      field,
+      error: unit.error,
+      message: `argument "${field || "(root)"}" must be ${match[1]!.split('", "').join(" or ")} (got ${JSON.stringify(valueAt(args, path))})`,
+    };
   }
   if (unit.keyword === "enum" && (match = /^Instance does not match any of (.*)\.$/.exec(unit.error))) {
     const allowed = JSON.parse(match[1]!) as unknown[];
-    return { keyword: unit.keyword, field, error: unit.error, message: `argument "${field || "(root)"}" must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` };
+    return {
+      keyword: unit.keyword,
+      field,
+      error: unit.error,
+      message: `argument "${field || "(root)"}" must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`,
+    };
   }
   return { keyword: unit.keyword, field, error: unit.error, message: `argument "${field || "(root)"}": ${unit.error}` };
 }

@@ -7,9 +7,21 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export async function everythingManager(): Promise<{ manager: MCPManager; tools: MCPTool[]; tool(name: string): MCPTool }> {
-  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false, oauth: false, results: { dir: mkdtempSync(join(tmpdir(), "mcp-adapters-")) } });
-  const { errors } = await manager.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+export async function everythingManager(): Promise<{
+  manager: MCPManager;
+  tools: MCPTool[];
+  tool(name: string): MCPTool;
+}> {
+  const manager = new MCPManager({
+    pins: { store: new MemoryPinStore() },
+    cache: false,
+    reconnect: false,
+    oauth: false,
+    results: { dir: mkdtempSync(join(tmpdir(), "mcp-adapters-")) },
+  });
+  const { errors } = await manager.connectServers({
+    everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+  });
   if (errors.size > 0) throw new Error([...errors.values()].join("; "));
   const tools = manager.getTools();
   return { manager, tools, tool: (name) => tools.find((t) => t.toolName === name)! };
@@ -25,4 +37,7 @@ export function useEverything(): Awaited<ReturnType<typeof everythingManager>> {
   return setup;
 }
 
-export const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+export const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};

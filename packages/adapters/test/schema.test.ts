@@ -6,7 +6,13 @@ import { argumentProblem, fromStrictArguments, providerSchema, toolSearch } from
 const withDefs = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  $defs: { Point: { type: "object", properties: { x: { type: "number" }, y: { type: "number", default: 0 } }, required: ["x"] } },
+  $defs: {
+    Point: {
+      type: "object",
+      properties: { x: { type: "number" }, y: { type: "number", default: 0 } },
+      required: ["x"],
+    },
+  },
   properties: {
     from: { $ref: "#/$defs/Point", description: "start" },
     tags: { type: "array", items: { type: "string", minLength: 1 } },
@@ -26,7 +32,13 @@ describe("providerSchema", () => {
     expect(providerSchema(withDefs, true)).toEqual({
       type: "object",
       properties: {
-        from: { type: "object", description: "start", properties: { x: { type: "number" }, y: { type: ["number", "null"] } }, required: ["x", "y"], additionalProperties: false },
+        from: {
+          type: "object",
+          description: "start",
+          properties: { x: { type: "number" }, y: { type: ["number", "null"] } },
+          required: ["x", "y"],
+          additionalProperties: false,
+        },
         tags: { type: ["array", "null"], items: { type: "string" } },
         mode: { anyOf: [{ anyOf: [{ const: "fast" }, { const: "safe" }] }, { type: "null" }] },
       },
@@ -36,14 +48,31 @@ describe("providerSchema", () => {
   });
 
   it("strict: a definition that refers to itself stays a $defs entry", () => {
-    const tree = { type: "object", $defs: { Node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } }, required: ["children"] } }, properties: { root: { $ref: "#/$defs/Node" } }, required: ["root"] };
-    const strict = providerSchema(tree, true) as { properties: { root: { properties: { children: { items: unknown } } } }; $defs: Record<string, unknown> };
+    const tree = {
+      type: "object",
+      $defs: {
+        Node: {
+          type: "object",
+          properties: { children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+          required: ["children"],
+        },
+      },
+      properties: { root: { $ref: "#/$defs/Node" } },
+      required: ["root"],
+    };
+    const strict = providerSchema(tree, true) as {
+      properties: { root: { properties: { children: { items: unknown } } } };
+      $defs: Record<string, unknown>;
+    };
     expect(strict.properties.root.properties.children.items).toEqual({ $ref: "#/$defs/Node" });
     expect(Object.keys(strict.$defs)).toEqual(["Node"]);
   });
 
   it("fromStrictArguments takes out the nulls that meant 'left out', nested and through $refs", () => {
-    expect(fromStrictArguments(withDefs, { from: { x: 1, y: null }, tags: null, mode: "fast" })).toEqual({ from: { x: 1 }, mode: "fast" });
+    expect(fromStrictArguments(withDefs, { from: { x: 1, y: null }, tags: null, mode: "fast" })).toEqual({
+      from: { x: 1 },
+      mode: "fast",
+    });
   });
 });
 
@@ -53,22 +82,49 @@ describe("argumentProblem (the server's schema, JSON Schema 2020-12 and draft-07
     expect(argumentProblem(withDefs, { from: { x: "one" } })).toMatch(/^argument "from\.x": /);
     expect(argumentProblem(withDefs, { from: { x: 1 }, tags: [""] })).toMatch(/^argument "tags\.0": /);
     expect(argumentProblem(withDefs, {})).toMatch(/^the arguments: .*"from"/);
-    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { n: { type: "integer", maximum: 3 } } };
+    const draft7 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { n: { type: "integer", maximum: 3 } },
+    };
     expect(argumentProblem(draft7, { n: 4 })).toMatch(/^argument "n": /);
   });
 });
 
 describe("toolSearch (a search meta-tool)", () => {
-  const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object" as const }, call: () => Promise.resolve({ content: [] }) });
-  const all = [tool("mcp__fs__read_file", "Read a file"), tool("mcp__gh__create_issue", "Create a GitHub issue"), tool("mcp__fs__write_file", "Write a file")];
-  const source = { getTools: () => all, searchTools: (query: string) => all.filter((t) => query.split(" ").some((w) => t.description.toLowerCase().includes(w))) };
+  const tool = (name: string, description: string) => ({
+    name,
+    description,
+    inputSchema: { type: "object" as const },
+    call: () => Promise.resolve({ content: [] }),
+  });
+  const all = [
+    tool("mcp__fs__read_file", "Read a file"),
+    tool("mcp__gh__create_issue", "Create a GitHub issue"),
+    tool("mcp__fs__write_file", "Write a file"),
+  ];
+  const source = {
+    getTools: () => all,
+    searchTools: (query: string) =>
+      all.filter((t) => query.split(" ").some((w) => t.description.toLowerCase().includes(w))),
+  };
 
   it("starts with the meta-tool alone; what a search finds is sent from then on", async () => {
     const search = toolSearch(source, { alwaysLoaded: (t) => t.name === "mcp__gh__create_issue" });
     expect(search.tools().map((t) => t.name)).toEqual(["search_tools", "mcp__gh__create_issue"]);
     const result = await search.tool.call({ query: "file" });
-    expect(result.content[0]).toEqual({ type: "text", text: 'Loaded 2 tools for "file"; call them from your next step:\n- mcp__fs__read_file: Read a file\n- mcp__fs__write_file: Write a file' });
-    expect(search.tools().map((t) => t.name)).toEqual(["search_tools", "mcp__fs__read_file", "mcp__gh__create_issue", "mcp__fs__write_file"]);
-    expect((await search.tool.call({ query: "zebra" })).content[0]).toMatchObject({ text: 'No tool matches "zebra". Try other words.' });
+    expect(result.content[0]).toEqual({
+      type: "text",
+      text: 'Loaded 2 tools for "file"; call them from your next step:\n- mcp__fs__read_file: Read a file\n- mcp__fs__write_file: Write a file',
+    });
+    expect(search.tools().map((t) => t.name)).toEqual([
+      "search_tools",
+      "mcp__fs__read_file",
+      "mcp__gh__create_issue",
+      "mcp__fs__write_file",
+    ]);
+    expect((await search.tool.call({ query: "zebra" })).content[0]).toMatchObject({
+      text: 'No tool matches "zebra". Try other words.',
+    });
   });
 });

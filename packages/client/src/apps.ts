@@ -40,9 +40,12 @@ export function toolUi(tool: object): ToolUi | undefined {
   if (typeof meta !== "object" || meta === null) return undefined;
   const ui = (meta as { ui?: unknown }).ui;
   const block = typeof ui === "object" && ui !== null ? (ui as { resourceUri?: unknown; visibility?: unknown }) : {};
-  const uri = typeof block.resourceUri === "string" ? block.resourceUri : (meta as Record<string, unknown>)["ui/resourceUri"];
+  const uri =
+    typeof block.resourceUri === "string" ? block.resourceUri : (meta as Record<string, unknown>)["ui/resourceUri"];
   if (typeof uri !== "string" || !uri.startsWith("ui://")) return undefined;
-  const visibility = Array.isArray(block.visibility) ? block.visibility.filter((v): v is UiVisibility => v === "model" || v === "app") : undefined;
+  const visibility = Array.isArray(block.visibility)
+    ? block.visibility.filter((v): v is UiVisibility => v === "model" || v === "app")
+    : undefined;
   return { resourceUri: uri, visibility: visibility ?? ["model", "app"] };
 }
 
@@ -123,7 +126,8 @@ export function uiResourceMeta(meta: unknown, ignored: string[] = []): UiResourc
   }
   if (typeof given["permissions"] === "object" && given["permissions"] !== null) {
     const permissions: UiPermissions = {};
-    for (const key of PERMISSIONS) if (typeof (given["permissions"] as Record<string, unknown>)[key] === "object") permissions[key] = {};
+    for (const key of PERMISSIONS)
+      if (typeof (given["permissions"] as Record<string, unknown>)[key] === "object") permissions[key] = {};
     out.permissions = permissions;
   }
   if (typeof given["domain"] === "string") out.domain = given["domain"];
@@ -138,14 +142,24 @@ export function uiResourceMeta(meta: unknown, ignored: string[] = []): UiResourc
  * extension does not allow is left out and listed in `ignored`. Throws {@link UiResourceError}
  * naming the server, the URI and what was wrong.
  */
-export async function readUiResource(connection: MCPServerConnection<MCPTransport>, uri: string, options?: RequestOptions): Promise<UiResource> {
+export async function readUiResource(
+  connection: MCPServerConnection<MCPTransport>,
+  uri: string,
+  options?: RequestOptions,
+): Promise<UiResource> {
   if (!uri.startsWith("ui://")) throw new UiResourceError(connection.name, uri, "the URI is not a ui:// one");
   const result = await readResource(connection, uri, options);
   const contents = Array.isArray(result.contents) ? result.contents : [];
   const entry = contents.find((item) => item && item.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
-  if (!entry) throw new UiResourceError(connection.name, uri, `the answer has no contents for it (${contents.length} entries)`);
+  if (!entry)
+    throw new UiResourceError(connection.name, uri, `the answer has no contents for it (${contents.length} entries)`);
   const mimeType = typeof entry.mimeType === "string" ? entry.mimeType : "";
-  if (mimeType.replace(/\s+/g, "").toLowerCase() !== MCP_APP_MIME_TYPE) throw new UiResourceError(connection.name, uri, `its MIME type is ${JSON.stringify(mimeType)}, not "${MCP_APP_MIME_TYPE}"`);
+  if (mimeType.replace(/\s+/g, "").toLowerCase() !== MCP_APP_MIME_TYPE)
+    throw new UiResourceError(
+      connection.name,
+      uri,
+      `its MIME type is ${JSON.stringify(mimeType)}, not "${MCP_APP_MIME_TYPE}"`,
+    );
   let html: string;
   if ("text" in entry && typeof entry.text === "string") html = entry.text;
   else if ("blob" in entry && typeof entry.blob === "string") {

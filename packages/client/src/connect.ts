@@ -1,9 +1,26 @@
 // `connectToServer`: the transport a config names, the handlers, the negotiated session, and the connection object callers hold.
-import { ErrorCodes, InvalidConfigError, RpcError, toError, type MCPTransport, type RequestContext } from "@mcp/jsonrpc";
+import {
+  ErrorCodes,
+  InvalidConfigError,
+  RpcError,
+  toError,
+  type MCPTransport,
+  type RequestContext,
+} from "@mcp/jsonrpc";
 import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { HttpTransport } from "@mcp/transport-http";
 import type { StdioTransport } from "@mcp/transport-stdio";
-import { DEFAULT_CONNECT_TIMEOUT, type AnyNotificationListener, type BuiltInTransport, type ConnectOptions, type HttpServerConfig, type MCPServerConfig, type MCPServerConnection, type NotificationListener, type StdioServerConfig } from "./connect-types.js";
+import {
+  DEFAULT_CONNECT_TIMEOUT,
+  type AnyNotificationListener,
+  type BuiltInTransport,
+  type ConnectOptions,
+  type HttpServerConfig,
+  type MCPServerConfig,
+  type MCPServerConnection,
+  type NotificationListener,
+  type StdioServerConfig,
+} from "./connect-types.js";
 import { ConnectionTimeoutError, UnknownServerTypeError } from "./errors.js";
 import { CLIENT_VERSION } from "./version.js";
 import { createSession, LIST_FILTERS } from "./session.js";
@@ -60,14 +77,26 @@ export function applyElicitationDefaults(params: ElicitParams, result: ElicitRes
  * `extensions` for `options.extensions`, plus `roots`, `sampling` and `elicitation` for the handlers given. A server's answers (its tool
  * list among them) may depend on them, so a cache of those answers keys on them.
  */
-export function capabilitiesFor(options: { capabilities?: ClientCapabilities | undefined; extensions?: Record<string, object> | undefined; roots?: unknown; onSampling?: unknown; onElicitation?: unknown; serverRequestTasks?: unknown }): ClientCapabilities {
+export function capabilitiesFor(options: {
+  capabilities?: ClientCapabilities | undefined;
+  extensions?: Record<string, object> | undefined;
+  roots?: unknown;
+  onSampling?: unknown;
+  onElicitation?: unknown;
+  serverRequestTasks?: unknown;
+}): ClientCapabilities {
   const capabilities: ClientCapabilities = { ...(options.capabilities ?? {}) };
-  if (options.extensions) capabilities["extensions"] = { ...(capabilities["extensions"] as object | undefined), ...options.extensions };
+  if (options.extensions)
+    capabilities["extensions"] = { ...(capabilities["extensions"] as object | undefined), ...options.extensions };
   if (options.roots !== undefined) capabilities.roots = { listChanged: true };
   if (options.onSampling) capabilities.sampling = {};
   // Modes declared in `capabilities.elicitation` (`{ form: {}, url: {} }`) are kept; `{}` means form only.
   if (options.onElicitation) capabilities.elicitation = capabilities.elicitation ?? {};
-  if (options.serverRequestTasks && (options.onSampling || options.onElicitation)) capabilities["tasks"] = TaskReceiver.capability({ sampling: Boolean(options.onSampling), elicitation: Boolean(options.onElicitation) });
+  if (options.serverRequestTasks && (options.onSampling || options.onElicitation))
+    capabilities["tasks"] = TaskReceiver.capability({
+      sampling: Boolean(options.onSampling),
+      elicitation: Boolean(options.onElicitation),
+    });
   return capabilities;
 }
 
@@ -91,7 +120,9 @@ function serverRequestHandler(options: ConnectOptions) {
       case "elicitation/create": {
         if (!options.onElicitation) break;
         const result = await options.onElicitation(params as ElicitParams, context);
-        return options.applyElicitationDefaults === false ? result : applyElicitationDefaults(params as ElicitParams, result);
+        return options.applyElicitationDefaults === false
+          ? result
+          : applyElicitationDefaults(params as ElicitParams, result);
       }
     }
     if (options.onRequest) return options.onRequest(method, params, context);
@@ -106,11 +137,31 @@ function serverRequestHandler(options: ConnectOptions) {
  * (default 30000 ms; `Infinity` for none). A failure rejects at once; the transport is closed after it
  * (a stdio server's process tree is ended in the background), so nothing is left running.
  */
-export function connectToServer<T extends MCPTransport>(name: string, config: MCPServerConfig, options: ConnectOptions & { transport: T }): Promise<MCPServerConnection<T>>;
-export function connectToServer(name: string, config: StdioServerConfig, options?: ConnectOptions): Promise<MCPServerConnection<StdioTransport>>;
-export function connectToServer(name: string, config: HttpServerConfig, options?: ConnectOptions): Promise<MCPServerConnection<HttpTransport>>;
-export function connectToServer(name: string, config: MCPServerConfig, options?: ConnectOptions): Promise<MCPServerConnection>;
-export async function connectToServer(name: string, config: MCPServerConfig, options: ConnectOptions = {}): Promise<MCPServerConnection<MCPTransport>> {
+export function connectToServer<T extends MCPTransport>(
+  name: string,
+  config: MCPServerConfig,
+  options: ConnectOptions & { transport: T },
+): Promise<MCPServerConnection<T>>;
+export function connectToServer(
+  name: string,
+  config: StdioServerConfig,
+  options?: ConnectOptions,
+): Promise<MCPServerConnection<StdioTransport>>;
+export function connectToServer(
+  name: string,
+  config: HttpServerConfig,
+  options?: ConnectOptions,
+): Promise<MCPServerConnection<HttpTransport>>;
+export function connectToServer(
+  name: string,
+  config: MCPServerConfig,
+  options?: ConnectOptions,
+): Promise<MCPServerConnection>;
+export async function connectToServer(
+  name: string,
+  config: MCPServerConfig,
+  options: ConnectOptions = {},
+): Promise<MCPServerConnection<MCPTransport>> {
   checkTimeout(options.timeout, "timeout", name);
   if (options.transport === undefined) assertValidConfig(name, config);
   else checkTimeout((config as { timeout?: unknown } | undefined)?.timeout, "timeout", name);
@@ -133,8 +184,20 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
     options.onNotification?.(method, params, context);
   };
   const answer = serverRequestHandler(options);
-  const receiver = options.serverRequestTasks && (options.onSampling || options.onElicitation) ? new TaskReceiver(typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {}, new Set([...(options.onSampling ? ["sampling/createMessage"] : []), ...(options.onElicitation ? ["elicitation/create"] : [])]), answer) : undefined;
-  transport.onRequest = receiver ? (method, params, context) => receiver.handle(method, params, context) ?? answer(method, params, context) : answer;
+  const receiver =
+    options.serverRequestTasks && (options.onSampling || options.onElicitation)
+      ? new TaskReceiver(
+          typeof options.serverRequestTasks === "object" ? options.serverRequestTasks : {},
+          new Set([
+            ...(options.onSampling ? ["sampling/createMessage"] : []),
+            ...(options.onElicitation ? ["elicitation/create"] : []),
+          ]),
+          answer,
+        )
+      : undefined;
+  transport.onRequest = receiver
+    ? (method, params, context) => receiver.handle(method, params, context) ?? answer(method, params, context)
+    : answer;
   transport.onError = (error) => options.onError?.(error);
   if (options.record) recordTransport(transport, name, options.record);
   transport.onClose = () => {
@@ -144,7 +207,9 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
 
   const timeout = options.timeout ?? config.timeout ?? DEFAULT_CONNECT_TIMEOUT;
   const handshake = new AbortController();
-  const timer = Number.isFinite(timeout) ? setTimeout(() => handshake.abort(new ConnectionTimeoutError(name, timeout)), timeout) : undefined;
+  const timer = Number.isFinite(timeout)
+    ? setTimeout(() => handshake.abort(new ConnectionTimeoutError(name, timeout)), timeout)
+    : undefined;
   const onCallerAbort = (): void => handshake.abort(options.signal?.reason);
   if (options.signal?.aborted) onCallerAbort();
   else options.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -158,12 +223,21 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   const capabilities = capabilitiesFor(options);
   const clientInfo = options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION };
   // A 2025-era stdio server may ignore an unknown method: its discovery probe has a short bound.
-  const negotiation: Negotiation = { name, transport, capabilities, clientInfo, signal: handshake.signal, timeout, boundedProbe: !("url" in config) && options.transport === undefined };
+  const negotiation: Negotiation = {
+    name,
+    transport,
+    capabilities,
+    clientInfo,
+    signal: handshake.signal,
+    timeout,
+    boundedProbe: !("url" in config) && options.transport === undefined,
+  };
 
   const steps = (async (): Promise<Handshake> => {
     if (!transport.connected) await transport.connect?.();
     handshake.signal.throwIfAborted();
-    const initializeOnly = options.protocol === "2025" || (options.protocol as string | undefined) === "legacy" || config.type === "sse";
+    const initializeOnly =
+      options.protocol === "2025" || (options.protocol as string | undefined) === "legacy" || config.type === "sse";
     const probe = initializeOnly ? "2025" : await discover(negotiation);
     const result = probe === "2025" ? await initialize(negotiation) : probe;
     transport.setProtocolVersion?.(result.protocolVersion);
@@ -235,7 +309,15 @@ export async function connectToServer(name: string, config: MCPServerConfig, opt
   };
   Object.defineProperty(connection, inspectCustom, {
     enumerable: false,
-    value: () => ({ name, era: init.era, serverInfo: init.serverInfo, protocolVersion: init.protocolVersion, capabilities: init.capabilities, config: redactConfig(config), transport }),
+    value: () => ({
+      name,
+      era: init.era,
+      serverInfo: init.serverInfo,
+      protocolVersion: init.protocolVersion,
+      capabilities: init.capabilities,
+      config: redactConfig(config),
+      transport,
+    }),
   });
   return connection;
 }

@@ -22,7 +22,12 @@ export type ClientErrorCode =
   | TransportHttpErrorCode;
 
 /** A name others use for a type we know under another name. */
-const TYPE_ALIASES: Record<string, string> = { "streamable-http": "http", streamableHttp: "http", streamable_http: "http", "http+sse": "sse" };
+const TYPE_ALIASES: Record<string, string> = {
+  "streamable-http": "http",
+  streamableHttp: "http",
+  streamable_http: "http",
+  "http+sse": "sse",
+};
 
 /**
  * `config.type` names no transport. Message: `Unknown server type: <type>`, then the server, the
@@ -37,11 +42,14 @@ export class UnknownServerTypeError extends InvalidConfigError<"unknown_server_t
     const alias = typeof type === "string" ? TYPE_ALIASES[type] : undefined;
     const hint = alias ? `; for this transport use "type": "${alias}"` : "";
     const where = serverName === undefined ? "" : ` (MCP server "${serverName}")`;
-    super(`Unknown server type: ${typeof type === "string" ? type : JSON.stringify(type)}${where}; expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)${hint}`, {
-      serverName,
-      field: "type",
-      code: "unknown_server_type",
-    });
+    super(
+      `Unknown server type: ${typeof type === "string" ? type : JSON.stringify(type)}${where}; expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)${hint}`,
+      {
+        serverName,
+        field: "type",
+        code: "unknown_server_type",
+      },
+    );
     this.type = type;
   }
 }
@@ -82,7 +90,10 @@ export class CapabilityNotSupportedError extends McpError<"capability_not_suppor
   declare readonly method: string;
 
   constructor(serverName: string, capability: string, method: string) {
-    super("capability_not_supported", `MCP server "${serverName}" does not support ${capability} (needed for ${method})`);
+    super(
+      "capability_not_supported",
+      `MCP server "${serverName}" does not support ${capability} (needed for ${method})`,
+    );
     this.capability = capability;
     this.method = method;
   }

@@ -19,7 +19,8 @@ export function parseSkillMarkdown(markdown: string): SkillMarkdown {
   const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === "---" || line.trimEnd() === "..."));
   if (end === -1) throw new Error("its frontmatter has no closing --- line");
   const value = parseYaml(lines.slice(1, end));
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("its frontmatter is not a mapping");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error("its frontmatter is not a mapping");
   return { frontmatter: value as Record<string, unknown>, body: lines.slice(end + 1).join("\n") };
 }
 
@@ -36,7 +37,8 @@ export function parseYaml(source: string[]): unknown {
   source.forEach((raw, i) => {
     if (raw.includes("\t") && /^\s*\t/.test(raw)) throw new Error(`line ${i + 1}: a tab in the indentation`);
     const text = stripComment(raw).trimEnd();
-    if (text.trim() !== "") lines.push({ indent: raw.length - raw.trimStart().length, text: text.trim(), number: i + 1 });
+    if (text.trim() !== "")
+      lines.push({ indent: raw.length - raw.trimStart().length, text: text.trim(), number: i + 1 });
     else lines.push({ indent: -1, text: "", number: i + 1 }); // blank lines matter inside block scalars
   });
   const parser = new BlockParser(lines, source);
@@ -74,7 +76,8 @@ class BlockParser {
     for (let line = this.#next(); line && line.indent === indent; line = this.#next()) {
       const match = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#][^:]*?)\s*:(?:\s+(.*))?$/.exec(line.text);
       if (!match) throw new Error(`line ${line.number}: expected "key: value"`);
-      const key = match[1]!.startsWith('"') || match[1]!.startsWith("'") ? (scalar(match[1]!, line.number) as string) : match[1]!;
+      const key =
+        match[1]!.startsWith('"') || match[1]!.startsWith("'") ? (scalar(match[1]!, line.number) as string) : match[1]!;
       if (Object.hasOwn(result, key)) throw new Error(`line ${line.number}: the key "${key}" appears twice`);
       this.#i++;
       result[key] = this.#value(match[2] ?? "", indent, line.number);
@@ -84,7 +87,11 @@ class BlockParser {
 
   #sequence(indent: number): unknown[] {
     const result: unknown[] = [];
-    for (let line = this.#next(); line && line.indent === indent && (line.text.startsWith("- ") || line.text === "-"); line = this.#next()) {
+    for (
+      let line = this.#next();
+      line && line.indent === indent && (line.text.startsWith("- ") || line.text === "-");
+      line = this.#next()
+    ) {
       const rest = line.text.slice(1).trimStart();
       // `- key: value` starts a mapping inside the item, indented where its key is.
       if (/^[^"'[{][^:]*:(\s|$)/.test(rest)) {
@@ -105,13 +112,22 @@ class BlockParser {
     if (inline === "") {
       const line = this.#next();
       // A sequence may sit at its key's indentation (`key:\n- a`).
-      if (line && (line.indent > parentIndent || (line.indent === parentIndent && (line.text.startsWith("- ") || line.text === "-")))) return this.block(line.indent);
+      if (
+        line &&
+        (line.indent > parentIndent ||
+          (line.indent === parentIndent && (line.text.startsWith("- ") || line.text === "-")))
+      )
+        return this.block(line.indent);
       return null;
     }
     // A plain scalar may go on over more-indented lines, folded with spaces.
     let text = inline;
     if (!/^["'[{]/.test(inline)) {
-      for (let line = this.#next(); line && line.indent > parentIndent && !/:(\s|$)/.test(line.text); line = this.#next()) {
+      for (
+        let line = this.#next();
+        line && line.indent > parentIndent && !/:(\s|$)/.test(line.text);
+        line = this.#next()
+      ) {
         text += ` ${line.text}`;
         this.#i++;
       }
@@ -162,7 +178,25 @@ function fold(lines: string[]): string {
   return out;
 }
 
-const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0", a: "\x07", e: "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029" };
+const ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+  a: "\x07",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\x85",
+  _: "\xa0",
+  L: "\u2028",
+  P: "\u2029",
+};
 
 /** The text of a double-quoted scalar's inside, its escapes decoded. */
 function unescape(inside: string, number: number): string {
@@ -210,7 +244,8 @@ function scalar(text: string, number: number): unknown {
   if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(value)) return Number(value);
   if (/^[-+]?\.(inf|Inf|INF)$/.test(value)) return value.startsWith("-") ? -Infinity : Infinity;
   if (/^\.(nan|NaN|NAN)$/.test(value)) return NaN;
-  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(value) && !/^[-?:][^\s]/.test(value)) throw new Error(`line ${number}: a plain scalar cannot begin with "${value[0]}"`);
+  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(value) && !/^[-?:][^\s]/.test(value))
+    throw new Error(`line ${number}: a plain scalar cannot begin with "${value[0]}"`);
   return value;
 }
 

@@ -12,7 +12,12 @@ export {
   type StdioServerConfig,
 } from "./connect.js";
 export { recordTransport, type RecordedMessage, type RecordListener } from "./record.js";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type DiscoverResult, type ProtocolEra } from "./negotiate.js";
+export {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type DiscoverResult,
+  type ProtocolEra,
+} from "./negotiate.js";
 export {
   callTool,
   complete,
@@ -110,4 +115,11 @@ export {
 // Types only: a value import would load the stdio transport (and node:child_process) into every
 // program, browsers included. The classes are in @mcp/transport-stdio.
 export type { SpawnError, StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio";
-export { HttpTransport, SseEndpointError, type AuthRequest, type HttpAuthProvider, type HttpTransportConfig, type UnauthorizedAnswer } from "@mcp/transport-http";
+export {
+  HttpTransport,
+  SseEndpointError,
+  type AuthRequest,
+  type HttpAuthProvider,
+  type HttpTransportConfig,
+  type UnauthorizedAnswer,
+} from "@mcp/transport-http";

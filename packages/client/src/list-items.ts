@@ -14,7 +14,8 @@ export const LIST_ITEM_KEYS: ReadonlyMap<string, string> = new Map([
 
 type Item = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Item => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Item =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function optionalString(item: Item, field: string): string | undefined {
   return item[field] === undefined || typeof item[field] === "string" ? undefined : `"${field}" must be a string`;
@@ -31,7 +32,8 @@ function requiredString(item: Item, field: string): string | undefined {
 function promptArguments(item: Item): string | undefined {
   const args = item["arguments"];
   if (args === undefined) return undefined;
-  if (!Array.isArray(args) || !args.every((arg) => isObject(arg) && typeof arg["name"] === "string")) return '"arguments" must be a list of objects with a string "name"';
+  if (!Array.isArray(args) || !args.every((arg) => isObject(arg) && typeof arg["name"] === "string"))
+    return '"arguments" must be a list of objects with a string "name"';
   return undefined;
 }
 
@@ -45,15 +47,30 @@ const CHECKS: Readonly<Record<string, (item: Item) => string | undefined>> = {
     optionalObject(item, "execution") ??
     optionalString(item, "title") ??
     optionalString(item, "description"),
-  prompts: (item) => requiredString(item, "name") ?? promptArguments(item) ?? optionalString(item, "title") ?? optionalString(item, "description"),
-  resources: (item) => requiredString(item, "uri") ?? requiredString(item, "name") ?? optionalString(item, "mimeType") ?? optionalString(item, "title") ?? optionalString(item, "description"),
-  resourceTemplates: (item) => requiredString(item, "uriTemplate") ?? requiredString(item, "name") ?? optionalString(item, "mimeType") ?? optionalString(item, "title") ?? optionalString(item, "description"),
+  prompts: (item) =>
+    requiredString(item, "name") ??
+    promptArguments(item) ??
+    optionalString(item, "title") ??
+    optionalString(item, "description"),
+  resources: (item) =>
+    requiredString(item, "uri") ??
+    requiredString(item, "name") ??
+    optionalString(item, "mimeType") ??
+    optionalString(item, "title") ??
+    optionalString(item, "description"),
+  resourceTemplates: (item) =>
+    requiredString(item, "uriTemplate") ??
+    requiredString(item, "name") ??
+    optionalString(item, "mimeType") ??
+    optionalString(item, "title") ??
+    optionalString(item, "description"),
 };
 
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "string")
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${String(value)}`;
   return typeof value;
 }
@@ -64,7 +81,12 @@ function describe(value: unknown): string {
  * dropped item (its position, its name when it has one, and what is wrong). A result whose list is
  * not an array is returned as it is (pagination reads nothing from it).
  */
-export function dropMalformedItems(server: string, method: string, result: unknown, onDropped: ((error: Error) => void) | undefined): unknown {
+export function dropMalformedItems(
+  server: string,
+  method: string,
+  result: unknown,
+  onDropped: ((error: Error) => void) | undefined,
+): unknown {
   const key = LIST_ITEM_KEYS.get(method);
   if (key === undefined || !isObject(result) || !Array.isArray(result[key])) return result;
   const check = CHECKS[key]!;
@@ -81,6 +103,10 @@ export function dropMalformedItems(server: string, method: string, result: unkno
     dropped.push(`#${index}${label}: ${problem}`);
   });
   if (dropped.length === 0) return result;
-  onDropped?.(new InvalidResultError(`MCP server "${server}" sent ${dropped.length} malformed item${dropped.length === 1 ? "" : "s"} in ${method}, dropped (the other ${kept.length} kept): ${dropped.join("; ")}`));
+  onDropped?.(
+    new InvalidResultError(
+      `MCP server "${server}" sent ${dropped.length} malformed item${dropped.length === 1 ? "" : "s"} in ${method}, dropped (the other ${kept.length} kept): ${dropped.join("; ")}`,
+    ),
+  );
   return { ...result, [key]: kept };
 }

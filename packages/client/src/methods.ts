@@ -56,18 +56,31 @@ function requireCapability(connection: Connection, capability: Capability, metho
  * repeated cursor (a server looping), past `maxPages` and past `maxItems`, naming the server and
  * the method.
  */
-export async function paginate<T>(connection: Connection, method: string, key: string, options: ListOptions = {}): Promise<T[]> {
+export async function paginate<T>(
+  connection: Connection,
+  method: string,
+  key: string,
+  options: ListOptions = {},
+): Promise<T[]> {
   const { maxPages = 100, maxItems = 100_000, onCacheHints, ...requestOptions } = options;
   const items: T[] = [];
   let hints: CacheHints | undefined;
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const result = await connection.request<Record<string, unknown>>(method, cursor === undefined ? {} : { cursor }, requestOptions);
+    const result = await connection.request<Record<string, unknown>>(
+      method,
+      cursor === undefined ? {} : { cursor },
+      requestOptions,
+    );
     const list = result[key];
     if (Array.isArray(list)) {
       if (items.length + list.length > maxItems) {
-        throw new PaginationError(`MCP server "${connection.name}" returned more than ${maxItems} items for ${method}; stopping`, method, page);
+        throw new PaginationError(
+          `MCP server "${connection.name}" returned more than ${maxItems} items for ${method}; stopping`,
+          method,
+          page,
+        );
       }
       for (const item of list as T[]) items.push(item);
     }
@@ -84,10 +97,18 @@ export async function paginate<T>(connection: Connection, method: string, key: s
       return items;
     }
     if (seen.has(next)) {
-      throw new PaginationError(`MCP server "${connection.name}" repeated cursor ${JSON.stringify(next)} in ${method} (page ${page}); stopping`, method, page);
+      throw new PaginationError(
+        `MCP server "${connection.name}" repeated cursor ${JSON.stringify(next)} in ${method} (page ${page}); stopping`,
+        method,
+        page,
+      );
     }
     if (page >= maxPages) {
-      throw new PaginationError(`MCP server "${connection.name}" returned more than ${maxPages} pages for ${method}; stopping`, method, page);
+      throw new PaginationError(
+        `MCP server "${connection.name}" returned more than ${maxPages} pages for ${method}; stopping`,
+        method,
+        page,
+      );
     }
     seen.add(next);
     cursor = next;
@@ -107,7 +128,12 @@ export async function listTools(connection: Connection, options?: ListOptions): 
  * must run as a task (2025-11-25 tasks: its listed `execution.taskSupport` is `"required"`, or
  * `options.task`) is run as one: polled, cancelled on abort, its result returned the same way.
  */
-export function callTool(connection: Connection, name: string, args: Record<string, unknown> = {}, options?: CallToolOptions): Promise<CallToolResult> {
+export function callTool(
+  connection: Connection,
+  name: string,
+  args: Record<string, unknown> = {},
+  options?: CallToolOptions,
+): Promise<CallToolResult> {
   // Not async: the request's own promise is the answer, with no second promise per call to adopt it.
   // A missing capability, or a transport that throws, still fails the call, never the caller.
   try {
@@ -135,7 +161,10 @@ export async function listResources(connection: Connection, options?: ListOption
 }
 
 /** Every resource template (all pages). */
-export async function listResourceTemplates(connection: Connection, options?: ListOptions): Promise<ResourceTemplate[]> {
+export async function listResourceTemplates(
+  connection: Connection,
+  options?: ListOptions,
+): Promise<ResourceTemplate[]> {
   if (!has(connection, "resources")) return [];
   return paginate<ResourceTemplate>(connection, "resources/templates/list", "resourceTemplates", options);
 }
@@ -150,12 +179,17 @@ export function isResourceNotFound(error: unknown): boolean {
 }
 
 /** Reads one resource. A missing one is a `ResourceNotFoundError` in either era. */
-export async function readResource(connection: Connection, uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+export async function readResource(
+  connection: Connection,
+  uri: string,
+  options?: RequestOptions,
+): Promise<ReadResourceResult> {
   requireCapability(connection, "resources", "resources/read");
   try {
     return await connection.request<ReadResourceResult>("resources/read", { uri }, options);
   } catch (error) {
-    if (connection.era === "2026-07-28" && RpcError.isInstance(error) && error.code === -32602) throw new ResourceNotFoundError(error.rpcMessage, error.data);
+    if (connection.era === "2026-07-28" && RpcError.isInstance(error) && error.code === -32602)
+      throw new ResourceNotFoundError(error.rpcMessage, error.data);
     throw error;
   }
 }
@@ -169,7 +203,8 @@ export async function subscribe(connection: Connection, uri: string, options?: R
     connection.subscribeResource(uri);
     return;
   }
-  if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/subscribe");
+  if (connection.capabilities.resources?.subscribe !== true)
+    throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/subscribe");
   await connection.request("resources/subscribe", { uri }, options);
 }
 
@@ -179,7 +214,8 @@ export async function unsubscribe(connection: Connection, uri: string, options?:
     connection.unsubscribeResource(uri);
     return;
   }
-  if (connection.capabilities.resources?.subscribe !== true) throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/unsubscribe");
+  if (connection.capabilities.resources?.subscribe !== true)
+    throw new CapabilityNotSupportedError(connection.name, "resources.subscribe", "resources/unsubscribe");
   await connection.request("resources/unsubscribe", { uri }, options);
 }
 
@@ -190,9 +226,18 @@ export async function listPrompts(connection: Connection, options?: ListOptions)
 }
 
 /** Gets one prompt with its arguments filled in. */
-export async function getPrompt(connection: Connection, name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+export async function getPrompt(
+  connection: Connection,
+  name: string,
+  args?: Record<string, string>,
+  options?: RequestOptions,
+): Promise<GetPromptResult> {
   requireCapability(connection, "prompts", "prompts/get");
-  return connection.request<GetPromptResult>("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
+  return connection.request<GetPromptResult>(
+    "prompts/get",
+    args === undefined ? { name } : { name, arguments: args },
+    options,
+  );
 }
 
 /** What {@link complete} asks: which argument of which prompt or resource template, and what is typed so far. */
@@ -205,17 +250,29 @@ export interface CompleteRequest {
 }
 
 /** Asks for completions of one argument of a prompt or resource template. */
-export async function complete(connection: Connection, request: CompleteRequest, options?: RequestOptions): Promise<CompleteResult> {
+export async function complete(
+  connection: Connection,
+  request: CompleteRequest,
+  options?: RequestOptions,
+): Promise<CompleteResult> {
   requireCapability(connection, "completions", "completion/complete");
   const { ref, argument, context } = request;
-  return connection.request<CompleteResult>("completion/complete", context === undefined ? { ref, argument } : { ref, argument, context }, options);
+  return connection.request<CompleteResult>(
+    "completion/complete",
+    context === undefined ? { ref, argument } : { ref, argument, context },
+    options,
+  );
 }
 
 /**
  * Sets the lowest level of `notifications/message` the server should send. In 2026-07-28 (which
  * removed `logging/setLevel`) the level travels in every later request's `_meta` instead.
  */
-export async function setLoggingLevel(connection: Connection, level: LoggingLevel, options?: RequestOptions): Promise<void> {
+export async function setLoggingLevel(
+  connection: Connection,
+  level: LoggingLevel,
+  options?: RequestOptions,
+): Promise<void> {
   if (connection.era === "2026-07-28") {
     connection.setLogLevel(level);
     return;
@@ -242,6 +299,12 @@ export async function roundTrip(connection: Connection, options?: RequestOptions
 
 /** Tells the server the client's roots changed (it will ask `roots/list` again). */
 export async function notifyRootsListChanged(connection: Connection): Promise<void> {
-  if (connection.era === "2026-07-28") throw new NotInProtocolRevisionError(connection.name, "notifications/roots/list_changed", connection.protocolVersion, "servers ask for roots again through input requests");
+  if (connection.era === "2026-07-28")
+    throw new NotInProtocolRevisionError(
+      connection.name,
+      "notifications/roots/list_changed",
+      connection.protocolVersion,
+      "servers ask for roots again through input requests",
+    );
   await connection.transport.notify("notifications/roots/list_changed");
 }

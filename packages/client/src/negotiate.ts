@@ -1,6 +1,12 @@
 import { NetworkError, UnsupportedVersionError, type MCPTransport } from "@mcp/jsonrpc";
 import { InvalidInitializeResultError, UnsupportedProtocolVersionError } from "./errors.js";
-import { choiceAfterRejection, isStatelessError, META, STATELESS_PROTOCOL_VERSIONS, withStatelessMeta } from "./stateless.js";
+import {
+  choiceAfterRejection,
+  isStatelessError,
+  META,
+  STATELESS_PROTOCOL_VERSIONS,
+  withStatelessMeta,
+} from "./stateless.js";
 import type { ClientCapabilities, Implementation, InitializeResult, ServerCapabilities } from "./types.js";
 
 // Which protocol era a server speaks, and on which version: `server/discover` (2026-07-28) first,
@@ -23,7 +29,6 @@ export interface DiscoverResult {
   _meta?: Record<string, unknown> | undefined;
   [key: string]: unknown;
 }
-
 
 /** What a negotiation needs: the transport, what the client says about itself, and the handshake's clock. */
 export interface Negotiation {
@@ -48,8 +53,21 @@ export type ProtocolEra = "2025" | "2026-07-28";
 
 /** What the handshake learned, in either era. */
 export type Handshake =
-  | { era: "2025"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined }
-  | { era: "2026-07-28"; protocolVersion: string; serverInfo: Implementation; capabilities: ServerCapabilities; instructions: string | undefined; discover: DiscoverResult };
+  | {
+      era: "2025";
+      protocolVersion: string;
+      serverInfo: Implementation;
+      capabilities: ServerCapabilities;
+      instructions: string | undefined;
+    }
+  | {
+      era: "2026-07-28";
+      protocolVersion: string;
+      serverInfo: Implementation;
+      capabilities: ServerCapabilities;
+      instructions: string | undefined;
+      discover: DiscoverResult;
+    };
 
 /** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
 export const DISCOVER_PROBE_MS = 2000;
@@ -57,8 +75,13 @@ export const DISCOVER_PROBE_MS = 2000;
 function asDiscoverResult(value: unknown): DiscoverResult | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const result = value as Record<string, unknown>;
-  if (!Array.isArray(result["supportedVersions"]) || !result["supportedVersions"].every((v) => typeof v === "string")) return undefined;
-  if (result["capabilities"] !== undefined && (typeof result["capabilities"] !== "object" || result["capabilities"] === null)) return undefined;
+  if (!Array.isArray(result["supportedVersions"]) || !result["supportedVersions"].every((v) => typeof v === "string"))
+    return undefined;
+  if (
+    result["capabilities"] !== undefined &&
+    (typeof result["capabilities"] !== "object" || result["capabilities"] === null)
+  )
+    return undefined;
   return result as unknown as DiscoverResult;
 }
 
@@ -67,18 +90,22 @@ function asDiscoverResult(value: unknown): DiscoverResult | undefined {
  * or a clear error. A version the server refuses is retried once with one it names.
  */
 export async function discover(n: Negotiation, bounded = n.boundedProbe): Promise<Handshake | "2025"> {
-const { name, transport, capabilities, clientInfo, signal, timeout } = n;
+  const { name, transport, capabilities, clientInfo, signal, timeout } = n;
   let version = STATELESS_PROTOCOL_VERSIONS[0]!;
   let retried = false;
   for (;;) {
     transport.setProtocolVersion?.(version);
     let raw: unknown;
     try {
-      raw = await transport.request("server/discover", withStatelessMeta({}, { version, capabilities, clientInfo, logLevel: undefined }), {
-        signal: signal,
-        // A 2025-era stdio server may ignore an unknown method: the probe has its own short bound.
-        timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
-      });
+      raw = await transport.request(
+        "server/discover",
+        withStatelessMeta({}, { version, capabilities, clientInfo, logLevel: undefined }),
+        {
+          signal: signal,
+          // A 2025-era stdio server may ignore an unknown method: the probe has its own short bound.
+          timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
+        },
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       if (UnsupportedVersionError.isInstance(error)) {
@@ -89,7 +116,12 @@ const { name, transport, capabilities, clientInfo, signal, timeout } = n;
           continue;
         }
         if ("initialize" in next) return "2025";
-        throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), error.supported, OFFERED_PROTOCOL_VERSIONS);
+        throw new UnsupportedProtocolVersionError(
+          name,
+          OFFERED_PROTOCOL_VERSIONS.join(", "),
+          error.supported,
+          OFFERED_PROTOCOL_VERSIONS,
+        );
       }
       if (isStatelessError(error)) throw error; // a 2026-07-28 server refused us: falling back would hide why
       if (NetworkError.isInstance(error)) throw error;
@@ -101,29 +133,49 @@ const { name, transport, capabilities, clientInfo, signal, timeout } = n;
     const mutual = STATELESS_PROTOCOL_VERSIONS.find((v) => result.supportedVersions.includes(v));
     if (mutual === undefined) {
       if (result.supportedVersions.some((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v))) return "2025";
-      throw new UnsupportedProtocolVersionError(name, OFFERED_PROTOCOL_VERSIONS.join(", "), result.supportedVersions, OFFERED_PROTOCOL_VERSIONS);
+      throw new UnsupportedProtocolVersionError(
+        name,
+        OFFERED_PROTOCOL_VERSIONS.join(", "),
+        result.supportedVersions,
+        OFFERED_PROTOCOL_VERSIONS,
+      );
     }
     if (mutual !== version && !retried) {
       version = mutual;
       retried = true;
       continue;
     }
-    const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ?? (result["serverInfo"] as Implementation | undefined) ?? { name, version: "" };
-    return { era: "2026-07-28", protocolVersion: version, serverInfo, capabilities: result.capabilities ?? {}, instructions: result.instructions, discover: result };
+    const serverInfo = (result._meta?.[META.serverInfo] as Implementation | undefined) ??
+      (result["serverInfo"] as Implementation | undefined) ?? { name, version: "" };
+    return {
+      era: "2026-07-28",
+      protocolVersion: version,
+      serverInfo,
+      capabilities: result.capabilities ?? {},
+      instructions: result.instructions,
+      discover: result,
+    };
   }
 }
 
 /** `initialize` (2025 era): the negotiated version, or a clear error. */
 export async function initialize(n: Negotiation): Promise<Handshake> {
-const { name, transport, capabilities, clientInfo, signal } = n;
+  const { name, transport, capabilities, clientInfo, signal } = n;
   transport.setProtocolVersion?.(undefined);
   let raw: unknown;
   try {
-    raw = await transport.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo }, { signal: signal, timeout: Infinity });
+    raw = await transport.request(
+      "initialize",
+      { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities, clientInfo },
+      { signal: signal, timeout: Infinity },
+    );
   } catch (error) {
     // A 2026-07-28-only server that was too slow for the probe refuses initialize naming its
     // versions: it is a 2026-07-28 server after all, so ask it properly, with no probe bound.
-    if (UnsupportedVersionError.isInstance(error) && STATELESS_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))) {
+    if (
+      UnsupportedVersionError.isInstance(error) &&
+      STATELESS_PROTOCOL_VERSIONS.some((v) => error.supported.includes(v))
+    ) {
       const stateless = await discover(n, false);
       if (stateless !== "2025") return stateless;
     }
@@ -131,21 +183,39 @@ const { name, transport, capabilities, clientInfo, signal } = n;
   }
   const result = validateInitializeResult(name, raw);
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
-    throw new UnsupportedProtocolVersionError(name, LATEST_PROTOCOL_VERSION, result.protocolVersion, SUPPORTED_PROTOCOL_VERSIONS);
+    throw new UnsupportedProtocolVersionError(
+      name,
+      LATEST_PROTOCOL_VERSION,
+      result.protocolVersion,
+      SUPPORTED_PROTOCOL_VERSIONS,
+    );
   }
-  return { era: "2025", protocolVersion: result.protocolVersion, serverInfo: result.serverInfo, capabilities: result.capabilities, instructions: result.instructions };
+  return {
+    era: "2025",
+    protocolVersion: result.protocolVersion,
+    serverInfo: result.serverInfo,
+    capabilities: result.capabilities,
+    instructions: result.instructions,
+  };
 }
 
 function validateInitializeResult(name: string, value: unknown): InitializeResult {
   if (typeof value !== "object" || value === null) throw new InvalidInitializeResultError(name, "not an object");
   const result = value as Record<string, unknown>;
-  if (typeof result["protocolVersion"] !== "string") throw new InvalidInitializeResultError(name, "protocolVersion is missing or not a string");
+  if (typeof result["protocolVersion"] !== "string")
+    throw new InvalidInitializeResultError(name, "protocolVersion is missing or not a string");
   const serverInfo = result["serverInfo"] as Record<string, unknown> | undefined;
   if (typeof serverInfo !== "object" || serverInfo === null || typeof serverInfo["name"] !== "string") {
     throw new InvalidInitializeResultError(name, "serverInfo.name is missing");
   }
-  if (result["capabilities"] !== undefined && (typeof result["capabilities"] !== "object" || result["capabilities"] === null)) {
+  if (
+    result["capabilities"] !== undefined &&
+    (typeof result["capabilities"] !== "object" || result["capabilities"] === null)
+  ) {
     throw new InvalidInitializeResultError(name, "capabilities is not an object");
   }
-  return { ...(result as unknown as InitializeResult), capabilities: (result["capabilities"] as ServerCapabilities | undefined) ?? {} };
+  return {
+    ...(result as unknown as InitializeResult),
+    capabilities: (result["capabilities"] as ServerCapabilities | undefined) ?? {},
+  };
 }

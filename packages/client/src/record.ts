@@ -25,6 +25,11 @@ export type RecordListener = (entry: RecordedMessage) => void;
  */
 export function recordTransport(transport: MCPTransport, name: string, record: RecordListener): void {
   transport.onMessage = (message: unknown, direction: MessageDirection) => {
-    record({ t: new Date().toISOString(), server: name, from: direction === "out" ? "client" : "server", message: redactJson(message) });
+    record({
+      t: new Date().toISOString(),
+      server: name,
+      from: direction === "out" ? "client" : "server",
+      message: redactJson(message),
+    });
   };
 }

@@ -29,7 +29,9 @@ export interface SubscriptionFilter {
 const LISTEN_REOPEN_MS = 1000;
 
 /** The notification methods a `subscriptions/listen` filter field stands for. */
-export const LIST_FILTERS: Readonly<Record<string, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged">> = {
+export const LIST_FILTERS: Readonly<
+  Record<string, "toolsListChanged" | "promptsListChanged" | "resourcesListChanged">
+> = {
   "notifications/tools/list_changed": "toolsListChanged",
   "notifications/prompts/list_changed": "promptsListChanged",
   "notifications/resources/list_changed": "resourcesListChanged",
@@ -73,7 +75,8 @@ export interface Session {
  * one `subscriptions/listen` stream for what is listened to.
  */
 export function createSession(context: SessionContext): Session {
-  const { name, transport, stateless, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } = context;
+  const { name, transport, stateless, protocolVersion, capabilities, clientInfo, http, answer, listenerCount } =
+    context;
   const tasks = serverOffersTasks(context.serverCapabilities);
   const options = { onError: context.onError };
   let logLevel: LoggingLevel | undefined;
@@ -83,39 +86,83 @@ export function createSession(context: SessionContext): Session {
    * The server's answers to a round of input requests (elicitation, sampling, roots), through the
    * same handlers; they arrived in the answer to the caller's request, so they carry its `relatedTo`.
    */
-  const answerInputs = async (requests: Record<string, { method?: string; params?: unknown }>, requestOptions: RequestOptions | undefined): Promise<Record<string, unknown>> => {
-    const context: RequestContext = { signal: requestOptions?.signal ?? new AbortController().signal, requestId: "input", relatedTo: requestOptions?.relatedTo };
+  const answerInputs = async (
+    requests: Record<string, { method?: string; params?: unknown }>,
+    requestOptions: RequestOptions | undefined,
+  ): Promise<Record<string, unknown>> => {
+    const context: RequestContext = {
+      signal: requestOptions?.signal ?? new AbortController().signal,
+      requestId: "input",
+      relatedTo: requestOptions?.relatedTo,
+    };
     const answers: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries(requests)) answers[key] = await answer(String(request.method), request.params, context);
+    for (const [key, request] of Object.entries(requests))
+      answers[key] = await answer(String(request.method), request.params, context);
     return answers;
   };
 
   const statelessRequest = async <T>(method: string, params?: object, requestOptions?: RequestOptions): Promise<T> => {
     if (REMOVED_IN_STATELESS.has(method)) throw new NotInProtocolRevisionError(name, method, protocolVersion);
-    const extra = method === "tools/call" ? headersFor(toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [], ((params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {})) : undefined;
-    const callOptions = extra ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } } : requestOptions;
+    const extra =
+      method === "tools/call"
+        ? headersFor(
+            toolHeaders.get(String((params as { name?: unknown } | undefined)?.name)) ?? [],
+            (params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {},
+          )
+        : undefined;
+    const callOptions = extra
+      ? { ...requestOptions, headers: { ...requestOptions?.headers, ...extra } }
+      : requestOptions;
     // A tools/call to a server with the tasks extension declares it too: the server may answer with a task.
     const taskable = method === "tools/call" && tasks;
     const requestCapabilities = taskable ? callCapabilities(capabilities, requestOptions) : capabilities;
     let current: object | undefined = params;
     for (let round = 0; ; round++) {
-      const result = await transport.request<Record<string, unknown>>(method, withStatelessMeta(current, { version: protocolVersion, capabilities: requestCapabilities, clientInfo, logLevel }), callOptions);
+      const result = await transport.request<Record<string, unknown>>(
+        method,
+        withStatelessMeta(current, {
+          version: protocolVersion,
+          capabilities: requestCapabilities,
+          clientInfo,
+          logLevel,
+        }),
+        callOptions,
+      );
       const type = result?.["resultType"];
       if (type === undefined || type === "complete") {
-        const checked = LIST_ITEM_KEYS.has(method) ? (dropMalformedItems(name, method, result, options.onError) as Record<string, unknown>) : result;
+        const checked = LIST_ITEM_KEYS.has(method)
+          ? (dropMalformedItems(name, method, result, options.onError) as Record<string, unknown>)
+          : result;
         return (method === "tools/list" ? filterTools(checked) : checked) as T;
       }
       if (type === "task") {
-        if (!taskable || requestCapabilities === capabilities) throw new InvalidResultError(`MCP server "${name}" answered ${method} with a task, which this request did not allow`);
+        if (!taskable || requestCapabilities === capabilities)
+          throw new InvalidResultError(
+            `MCP server "${name}" answered ${method} with a task, which this request did not allow`,
+          );
         const tool = String((params as { name?: unknown } | undefined)?.name);
-        return (await followTask({ name, request: (m, p, o) => statelessRequest<Record<string, unknown>>(m, p, o), answerInputs }, result, tool, requestOptions)) as T;
+        return (await followTask(
+          { name, request: (m, p, o) => statelessRequest<Record<string, unknown>>(m, p, o), answerInputs },
+          result,
+          tool,
+          requestOptions,
+        )) as T;
       }
-      if (type !== "input_required") throw new InvalidResultError(`MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`);
-      if (!MRTR_METHODS.has(method)) throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
-      if (round + 1 >= MAX_INPUT_ROUNDS) throw new InvalidResultError(`MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`);
-      const inputRequests = result["inputRequests"] as Record<string, { method?: string; params?: unknown }> | undefined;
+      if (type !== "input_required")
+        throw new InvalidResultError(
+          `MCP server "${name}" answered ${method} with an unknown resultType ${JSON.stringify(type)}`,
+        );
+      if (!MRTR_METHODS.has(method))
+        throw new InvalidResultError(`MCP server "${name}" asked for input on ${method}, which cannot take any`);
+      if (round + 1 >= MAX_INPUT_ROUNDS)
+        throw new InvalidResultError(
+          `MCP server "${name}" still asked for input after ${MAX_INPUT_ROUNDS} rounds of ${method}; giving up`,
+        );
+      const inputRequests = result["inputRequests"] as
+        Record<string, { method?: string; params?: unknown }> | undefined;
       const retry: Record<string, unknown> = { ...(params ?? {}) };
-      if (inputRequests && Object.keys(inputRequests).length > 0) retry["inputResponses"] = await answerInputs(inputRequests, requestOptions);
+      if (inputRequests && Object.keys(inputRequests).length > 0)
+        retry["inputResponses"] = await answerInputs(inputRequests, requestOptions);
       if (result["requestState"] !== undefined) retry["requestState"] = result["requestState"];
       current = retry;
     }
@@ -126,8 +173,14 @@ export function createSession(context: SessionContext): Session {
   const plain: Session["request"] = stateless
     ? statelessRequest
     : (method, params, requestOptions) =>
-        LIST_ITEM_KEYS.has(method) ? transport.request(method, params, requestOptions).then((result) => dropMalformedItems(name, method, result, options.onError) as never) : transport.request(method, params, requestOptions);
-  const request = context.tracing ? traceRequests(context.tracing, { server: name, protocolVersion, transport: http ? "http" : "stdio" }, plain) : plain;
+        LIST_ITEM_KEYS.has(method)
+          ? transport
+              .request(method, params, requestOptions)
+              .then((result) => dropMalformedItems(name, method, result, options.onError) as never)
+          : transport.request(method, params, requestOptions);
+  const request = context.tracing
+    ? traceRequests(context.tracing, { server: name, protocolVersion, transport: http ? "http" : "stdio" }, plain)
+    : plain;
 
   /** Drops tools whose x-mcp-header annotations are invalid (reported, not fatal) and remembers the rest's. */
   const filterTools = (result: Record<string, unknown>): Record<string, unknown> => {
@@ -136,7 +189,9 @@ export function createSession(context: SessionContext): Session {
     for (const tool of result["tools"] as Tool[]) {
       const checked = headerParamsOf(tool);
       if ("invalid" in checked) {
-        options.onError?.(new InvalidResultError(`MCP server "${name}": tool "${tool.name}" is not offered: ${checked.invalid}`));
+        options.onError?.(
+          new InvalidResultError(`MCP server "${name}": tool "${tool.name}" is not offered: ${checked.invalid}`),
+        );
         continue;
       }
       toolHeaders.set(tool.name, checked.params);
@@ -168,12 +223,24 @@ export function createSession(context: SessionContext): Session {
     listen = { controller, key };
     const open = (): void => {
       transport
-        .request("subscriptions/listen", withStatelessMeta({ notifications: filter }, { version: protocolVersion, capabilities, clientInfo, logLevel }), { signal: controller.signal, timeout: Infinity })
+        .request(
+          "subscriptions/listen",
+          withStatelessMeta(
+            { notifications: filter },
+            { version: protocolVersion, capabilities, clientInfo, logLevel },
+          ),
+          { signal: controller.signal, timeout: Infinity },
+        )
         .then(
           () => undefined,
           (error: unknown) => {
             if (controller.signal.aborted || !transport.connected || listen?.controller !== controller) return;
-            options.onError?.(new Error(`the subscriptions/listen stream of MCP server "${name}" ended (${toError(error).message}); reopening it`, { cause: error }));
+            options.onError?.(
+              new Error(
+                `the subscriptions/listen stream of MCP server "${name}" ended (${toError(error).message}); reopening it`,
+                { cause: error },
+              ),
+            );
           },
         )
         .finally(() => {
@@ -186,7 +253,7 @@ export function createSession(context: SessionContext): Session {
     open();
   };
   const onAcknowledged = (params: unknown): void => {
-    acknowledged = ((params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {});
+    acknowledged = (params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {};
   };
   if (stateless) {
     const previous = transport.onNotification;
@@ -200,7 +267,6 @@ export function createSession(context: SessionContext): Session {
       previousClose?.();
     };
   }
-
 
   return {
     request,

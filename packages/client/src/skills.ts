@@ -79,7 +79,10 @@ export class SkillVerificationError extends McpError<"skill_verification_failed"
   declare readonly failure: SkillVerificationFailure;
 
   constructor(serverName: string, uri: string, failure: SkillVerificationFailure, detail: string) {
-    super("skill_verification_failed", `MCP server "${serverName}": ${uri} failed verification (${failure}): ${detail}; not used`);
+    super(
+      "skill_verification_failed",
+      `MCP server "${serverName}": ${uri} failed verification (${failure}): ${detail}; not used`,
+    );
     this.uri = uri;
     this.failure = failure;
   }
@@ -104,9 +107,13 @@ export async function listSkills(connection: Connection, options?: ListOptions):
 
 /** The entry of one skill by the URI of its SKILL.md, listed or not. */
 export async function getSkill(connection: Connection, uri: string, options?: RequestOptions): Promise<SkillEntry> {
-  if (!supportsSkills(connection)) throw new CapabilityNotSupportedError(connection.name, `the ${SKILLS_EXTENSION} extension`, "skills/get");
+  if (!supportsSkills(connection))
+    throw new CapabilityNotSupportedError(connection.name, `the ${SKILLS_EXTENSION} extension`, "skills/get");
   const result = await connection.request<{ skill?: unknown }>("skills/get", { uri }, options);
-  if (!isSkillEntry(result.skill)) throw new InvalidResultError(`MCP server "${connection.name}" answered skills/get for ${uri} without a skill entry`);
+  if (!isSkillEntry(result.skill))
+    throw new InvalidResultError(
+      `MCP server "${connection.name}" answered skills/get for ${uri} without a skill entry`,
+    );
   return result.skill;
 }
 
@@ -121,10 +128,15 @@ export interface LoadSkillOptions extends RequestOptions {
  * against the entry's size and digest and its frontmatter compared field by field with the
  * entry's. Any difference is a {@link SkillVerificationError} and the skill is not loaded.
  */
-export async function loadSkill(connection: Connection, skill: SkillEntry | string, options: LoadSkillOptions = {}): Promise<LoadedSkill> {
+export async function loadSkill(
+  connection: Connection,
+  skill: SkillEntry | string,
+  options: LoadSkillOptions = {},
+): Promise<LoadedSkill> {
   const { allowUnverified = false, ...requestOptions } = options;
   const entry = typeof skill === "string" ? await getSkill(connection, skill, requestOptions) : skill;
-  if (!entry.resources && !allowUnverified) throw new SkillVerificationError(connection.name, entry.uri, "unverifiable", "its entry lists no digests");
+  if (!entry.resources && !allowUnverified)
+    throw new SkillVerificationError(connection.name, entry.uri, "unverifiable", "its entry lists no digests");
   const root = entry.uri.replace(/\/SKILL\.md$/, "");
   const cache = new Map<string, Promise<SkillFileContent>>();
   const read = (uri: string, readOptions?: RequestOptions): Promise<SkillFileContent> => {
@@ -141,10 +153,21 @@ export async function loadSkill(connection: Connection, skill: SkillEntry | stri
   try {
     parsed = parseSkillMarkdown(skillMd.text);
   } catch (error) {
-    throw new SkillVerificationError(connection.name, entry.uri, "frontmatter", `its frontmatter cannot be read exactly: ${(error as Error).message}`);
+    throw new SkillVerificationError(
+      connection.name,
+      entry.uri,
+      "frontmatter",
+      `its frontmatter cannot be read exactly: ${(error as Error).message}`,
+    );
   }
   const difference = firstDifference(parsed.frontmatter, entry.frontmatter, "");
-  if (difference !== undefined) throw new SkillVerificationError(connection.name, entry.uri, "frontmatter", `its frontmatter differs from the entry's at ${difference}`);
+  if (difference !== undefined)
+    throw new SkillVerificationError(
+      connection.name,
+      entry.uri,
+      "frontmatter",
+      `its frontmatter differs from the entry's at ${difference}`,
+    );
   return {
     entry,
     server: connection.name,
@@ -163,32 +186,61 @@ function resolveInSkill(server: string, root: string, path: string): string {
   for (const part of path.split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
-      if (parts.pop() === undefined) throw new SkillVerificationError(server, `${root}/${path}`, "unlisted", "the path climbs out of the skill");
+      if (parts.pop() === undefined)
+        throw new SkillVerificationError(server, `${root}/${path}`, "unlisted", "the path climbs out of the skill");
     } else parts.push(part);
   }
   return `${root}/${parts.join("/")}`;
 }
 
 /** Reads one file of the skill and checks it against the entry. */
-async function readVerified(connection: Connection, entry: SkillEntry, uri: string, options: RequestOptions | undefined): Promise<SkillFileContent> {
+async function readVerified(
+  connection: Connection,
+  entry: SkillEntry,
+  uri: string,
+  options: RequestOptions | undefined,
+): Promise<SkillFileContent> {
   const listed = entry.resources?.find((file) => file.uri === uri);
-  if (entry.resources && !listed) throw new SkillVerificationError(connection.name, uri, "unlisted", `the entry of ${entry.uri} does not list it`);
+  if (entry.resources && !listed)
+    throw new SkillVerificationError(connection.name, uri, "unlisted", `the entry of ${entry.uri} does not list it`);
   const result = await readResource(connection, uri, options);
   const contents = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
-  if (!contents) throw new SkillVerificationError(connection.name, uri, "digest", "resources/read returned no contents");
-  const bytes = "text" in contents && typeof contents.text === "string" ? new TextEncoder().encode(contents.text) : decodeBase64(connection.name, uri, "blob" in contents ? contents.blob : undefined);
+  if (!contents)
+    throw new SkillVerificationError(connection.name, uri, "digest", "resources/read returned no contents");
+  const bytes =
+    "text" in contents && typeof contents.text === "string"
+      ? new TextEncoder().encode(contents.text)
+      : decodeBase64(connection.name, uri, "blob" in contents ? contents.blob : undefined);
   if (listed) {
-    if (typeof listed.size === "number" && bytes.byteLength !== listed.size) throw new SkillVerificationError(connection.name, uri, "size", `${bytes.byteLength} bytes, the entry says ${listed.size}`);
+    if (typeof listed.size === "number" && bytes.byteLength !== listed.size)
+      throw new SkillVerificationError(
+        connection.name,
+        uri,
+        "size",
+        `${bytes.byteLength} bytes, the entry says ${listed.size}`,
+      );
     const digest = `sha256:${hex(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes)))}`;
-    if (digest !== listed.digest.toLowerCase()) throw new SkillVerificationError(connection.name, uri, "digest", `its SHA-256 is not the entry's ${listed.digest}`);
+    if (digest !== listed.digest.toLowerCase())
+      throw new SkillVerificationError(
+        connection.name,
+        uri,
+        "digest",
+        `its SHA-256 is not the entry's ${listed.digest}`,
+      );
   }
-  return { uri, mimeType: contents.mimeType, bytes, text: "text" in contents && typeof contents.text === "string" ? contents.text : new TextDecoder().decode(bytes) };
+  return {
+    uri,
+    mimeType: contents.mimeType,
+    bytes,
+    text: "text" in contents && typeof contents.text === "string" ? contents.text : new TextDecoder().decode(bytes),
+  };
 }
 
 /** Where two JSON values first differ (a path such as `metadata.version`), or undefined when equal. */
 function firstDifference(actual: unknown, expected: unknown, path: string): string | undefined {
   const here = path || "the top";
-  if (typeof actual !== "object" || actual === null || typeof expected !== "object" || expected === null) return Object.is(actual, expected) ? undefined : here;
+  if (typeof actual !== "object" || actual === null || typeof expected !== "object" || expected === null)
+    return Object.is(actual, expected) ? undefined : here;
   if (Array.isArray(actual) !== Array.isArray(expected)) return here;
   const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
   for (const key of keys) {
@@ -205,10 +257,27 @@ function isSkillEntry(value: unknown): value is SkillEntry {
   if (typeof value !== "object" || value === null) return false;
   const entry = value as Record<string, unknown>;
   const frontmatter = entry["frontmatter"] as Record<string, unknown> | undefined;
-  if (typeof entry["uri"] !== "string" || typeof frontmatter !== "object" || frontmatter === null || typeof frontmatter["name"] !== "string" || typeof frontmatter["description"] !== "string") return false;
+  if (
+    typeof entry["uri"] !== "string" ||
+    typeof frontmatter !== "object" ||
+    frontmatter === null ||
+    typeof frontmatter["name"] !== "string" ||
+    typeof frontmatter["description"] !== "string"
+  )
+    return false;
   const resources = entry["resources"];
   if (resources === undefined) return true;
-  return Array.isArray(resources) && resources.every((file: unknown) => typeof file === "object" && file !== null && typeof (file as SkillFile).uri === "string" && typeof (file as SkillFile).digest === "string" && /^sha256:[0-9a-fA-F]{64}$/.test((file as SkillFile).digest));
+  return (
+    Array.isArray(resources) &&
+    resources.every(
+      (file: unknown) =>
+        typeof file === "object" &&
+        file !== null &&
+        typeof (file as SkillFile).uri === "string" &&
+        typeof (file as SkillFile).digest === "string" &&
+        /^sha256:[0-9a-fA-F]{64}$/.test((file as SkillFile).digest),
+    )
+  );
 }
 
 function hex(bytes: Uint8Array): string {

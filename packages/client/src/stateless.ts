@@ -21,7 +21,13 @@ export const META = {
 } as const;
 
 /** Methods the stateless revision removed. */
-export const REMOVED_IN_STATELESS: ReadonlySet<string> = new Set(["ping", "logging/setLevel", "notifications/roots/list_changed", "resources/subscribe", "resources/unsubscribe"]);
+export const REMOVED_IN_STATELESS: ReadonlySet<string> = new Set([
+  "ping",
+  "logging/setLevel",
+  "notifications/roots/list_changed",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
 
 /** Methods whose answer may be `input_required` (multi round-trip requests). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -36,7 +42,10 @@ export class NotInProtocolRevisionError extends McpError<"not_in_protocol_revisi
   declare readonly protocolVersion: string;
 
   constructor(serverName: string, method: string, protocolVersion: string, hint?: string) {
-    super("not_in_protocol_revision", `${method} is not part of MCP ${protocolVersion}, which MCP server "${serverName}" speaks${hint ? `; ${hint}` : ""}`);
+    super(
+      "not_in_protocol_revision",
+      `${method} is not part of MCP ${protocolVersion}, which MCP server "${serverName}" speaks${hint ? `; ${hint}` : ""}`,
+    );
     this.method = method;
     this.protocolVersion = protocolVersion;
   }
@@ -53,7 +62,12 @@ export class InvalidResultError extends McpError<"invalid_message"> {
 /** `params` with the stateless revision's `_meta` added (the caller's `_meta` keys kept). */
 export function withStatelessMeta(
   params: object | undefined,
-  context: { version: string; capabilities: ClientCapabilities; clientInfo: Implementation; logLevel: LoggingLevel | undefined },
+  context: {
+    version: string;
+    capabilities: ClientCapabilities;
+    clientInfo: Implementation;
+    logLevel: LoggingLevel | undefined;
+  },
 ): Record<string, unknown> {
   return withMeta(params, {
     [META.protocolVersion]: context.version,
@@ -67,7 +81,11 @@ export function withStatelessMeta(
  * The version to retry with after an `UnsupportedVersionError` (once: a server may also refuse the
  * version it names, and we do not loop), or what to do instead.
  */
-export function choiceAfterRejection(error: UnsupportedVersionError, retried: boolean, initializeVersions: readonly string[]): { retry: string } | { initialize: true } | { none: true } {
+export function choiceAfterRejection(
+  error: UnsupportedVersionError,
+  retried: boolean,
+  initializeVersions: readonly string[],
+): { retry: string } | { initialize: true } | { none: true } {
   const retry = STATELESS_PROTOCOL_VERSIONS.find((version) => error.supported.includes(version));
   if (retry && !retried) return { retry };
   if (error.supported.some((version) => initializeVersions.includes(version))) return { initialize: true };
@@ -80,7 +98,6 @@ export function isStatelessError(error: unknown): boolean {
 }
 
 // ─── x-mcp-header (Mcp-Param-*) ────────────────────────────────────────────────
-
 
 /** Where a tool's argument is mirrored into an `Mcp-Param-*` header. */
 export interface HeaderParam {
@@ -113,11 +130,13 @@ export function headerParamsOf(tool: Tool): { params: HeaderParam[] } | { invali
       const annotation = (property as Record<string, unknown>)["x-mcp-header"];
       if (annotation !== undefined) {
         reachable++;
-        if (typeof annotation !== "string" || !isHttpToken(annotation)) return `x-mcp-header ${JSON.stringify(annotation)} on "${[...path, key].join(".")}" is not a valid header name`;
+        if (typeof annotation !== "string" || !isHttpToken(annotation))
+          return `x-mcp-header ${JSON.stringify(annotation)} on "${[...path, key].join(".")}" is not a valid header name`;
         if (seen.has(annotation.toLowerCase())) return `x-mcp-header "${annotation}" is used twice`;
         seen.add(annotation.toLowerCase());
         const type = (property as { type?: unknown }).type;
-        if (type !== "string" && type !== "integer" && type !== "boolean") return `x-mcp-header "${annotation}" is on a property of type ${JSON.stringify(type)}; only string, integer and boolean are allowed`;
+        if (type !== "string" && type !== "integer" && type !== "boolean")
+          return `x-mcp-header "${annotation}" is on a property of type ${JSON.stringify(type)}; only string, integer and boolean are allowed`;
         params.push({ path: [...path, key], header: `Mcp-Param-${annotation}` });
       }
       const inner = walk(property, [...path, key]);
@@ -127,7 +146,11 @@ export function headerParamsOf(tool: Tool): { params: HeaderParam[] } | { invali
   };
   const problem = walk(tool.inputSchema, []);
   if (problem) return { invalid: problem };
-  if (countAnnotations(tool.inputSchema) !== reachable) return { invalid: "an x-mcp-header annotation is not reachable through properties alone (inside items, a composition keyword or $ref)" };
+  if (countAnnotations(tool.inputSchema) !== reachable)
+    return {
+      invalid:
+        "an x-mcp-header annotation is not reachable through properties alone (inside items, a composition keyword or $ref)",
+    };
   return { params };
 }
 
@@ -136,7 +159,8 @@ export function headersFor(params: HeaderParam[], args: Record<string, unknown>)
   const headers: Record<string, string> = {};
   for (const { path, header } of params) {
     let value: unknown = args;
-    for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined || value === null) continue;
     if (typeof value === "boolean") headers[header] = value ? "true" : "false";
     else if (typeof value === "number" && Number.isSafeInteger(value)) headers[header] = String(value);

@@ -5,8 +5,11 @@ import type { StdioTransport, StdioTransportConfig } from "@mcp/transport-stdio"
 
 /** Always throws: this runtime cannot start a server process. */
 export function createStdioTransport(name: string, _config: StdioTransportConfig): StdioTransport {
-  throw new InvalidConfigError('a stdio server needs a runtime that can start processes (Node, Bun or Deno); from a browser or a worker, connect to an HTTP server ("type": "http" and its "url")', {
-    serverName: name,
-    field: "command",
-  });
+  throw new InvalidConfigError(
+    'a stdio server needs a runtime that can start processes (Node, Bun or Deno); from a browser or a worker, connect to an HTTP server ("type": "http" and its "url")',
+    {
+      serverName: name,
+      field: "command",
+    },
+  );
 }

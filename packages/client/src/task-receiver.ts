@@ -60,14 +60,18 @@ export class TaskReceiver {
     return {
       list: {},
       cancel: {},
-      requests: { ...(methods.sampling ? { sampling: { createMessage: {} } } : {}), ...(methods.elicitation ? { elicitation: { create: {} } } : {}) },
+      requests: {
+        ...(methods.sampling ? { sampling: { createMessage: {} } } : {}),
+        ...(methods.elicitation ? { elicitation: { create: {} } } : {}),
+      },
     };
   }
 
   /** The answer to a server request this receiver takes (a task-augmented request or a `tasks/*` one), else undefined. */
   handle(method: string, params: unknown, context: RequestContext): Promise<unknown> | undefined {
     const p = (params ?? {}) as Record<string, unknown>;
-    if (TASK_METHODS.has(method) && this.methods.has(method) && typeof p["task"] === "object" && p["task"] !== null) return Promise.resolve(this.#start(method, p, context));
+    if (TASK_METHODS.has(method) && this.methods.has(method) && typeof p["task"] === "object" && p["task"] !== null)
+      return Promise.resolve(this.#start(method, p, context));
     if (!TASKS_REQUESTS.has(method)) return undefined;
     // A refusal (an unknown task) is a rejected promise, never a throw.
     return (async () => {
@@ -92,9 +96,20 @@ export class TaskReceiver {
   #start(method: string, params: Record<string, unknown>, context: RequestContext): { task: Record<string, unknown> } {
     this.#makeRoom();
     const { task: asked, ...request } = params;
-    const ttl = Math.min(typeof (asked as { ttl?: unknown }).ttl === "number" ? (asked as { ttl: number }).ttl : DEFAULT_TTL_MS, MAX_TTL_MS);
+    const ttl = Math.min(
+      typeof (asked as { ttl?: unknown }).ttl === "number" ? (asked as { ttl: number }).ttl : DEFAULT_TTL_MS,
+      MAX_TTL_MS,
+    );
     const now = new Date().toISOString();
-    const task = { taskId: globalThis.crypto.randomUUID(), status: "working", createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.#pollInterval, controller: new AbortController() } as ReceivedTask;
+    const task = {
+      taskId: globalThis.crypto.randomUUID(),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      pollInterval: this.#pollInterval,
+      controller: new AbortController(),
+    } as ReceivedTask;
     task.ended = new Promise<void>((resolve) => (task.end = resolve));
     const finish = (status: ReceivedTask["status"], message: string | undefined): void => {
       if (task.status !== "working") return;
@@ -107,7 +122,10 @@ export class TaskReceiver {
       },
       (error: unknown) => {
         task.error = error;
-        finish(task.controller.signal.aborted ? "cancelled" : "failed", error instanceof Error ? error.message : String(error));
+        finish(
+          task.controller.signal.aborted ? "cancelled" : "failed",
+          error instanceof Error ? error.message : String(error),
+        );
       },
     );
     this.#tasks.set(task.taskId, task);
@@ -122,7 +140,15 @@ export class TaskReceiver {
 
   #view(task: ReceivedTask): Record<string, unknown> {
     const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval } = task;
-    return { taskId, status, ...(statusMessage === undefined ? {} : { statusMessage }), createdAt, lastUpdatedAt, ttl, pollInterval };
+    return {
+      taskId,
+      status,
+      ...(statusMessage === undefined ? {} : { statusMessage }),
+      createdAt,
+      lastUpdatedAt,
+      ttl,
+      pollInterval,
+    };
   }
 
   /** A task's end: its status, and kept for its TTL from creation, then forgotten. */
@@ -130,7 +156,10 @@ export class TaskReceiver {
     task.status = status;
     task.lastUpdatedAt = new Date().toISOString();
     if (message !== undefined) task.statusMessage = message;
-    task.expiry = setTimeout(() => this.#tasks.delete(task.taskId), Math.max(Date.parse(task.createdAt) + task.ttl - Date.now(), 0));
+    task.expiry = setTimeout(
+      () => this.#tasks.delete(task.taskId),
+      Math.max(Date.parse(task.createdAt) + task.ttl - Date.now(), 0),
+    );
     (task.expiry as { unref?: () => void }).unref?.();
     task.end();
   }
@@ -144,7 +173,9 @@ export class TaskReceiver {
       return { ...result, _meta: { ...meta, [RELATED_TASK]: { taskId: task.taskId } } };
     }
     if (task.status === "cancelled") throw new RpcError(-32602, `Task ${task.taskId} was cancelled`);
-    throw RpcError.isInstance(task.error) ? task.error : new RpcError(-32603, task.statusMessage ?? "the request failed");
+    throw RpcError.isInstance(task.error)
+      ? task.error
+      : new RpcError(-32603, task.statusMessage ?? "the request failed");
   }
 
   #cancel(task: ReceivedTask): Record<string, unknown> {
@@ -157,7 +188,8 @@ export class TaskReceiver {
   /** At the limit, the oldest finished task is forgotten; with none finished, the oldest is cancelled. */
   #makeRoom(): void {
     if (this.#tasks.size < this.#maxTasks) return;
-    const oldest = [...this.#tasks.values()].find((task) => task.status !== "working") ?? this.#tasks.values().next().value;
+    const oldest =
+      [...this.#tasks.values()].find((task) => task.status !== "working") ?? this.#tasks.values().next().value;
     if (!oldest) return;
     oldest.controller.abort(new Error("too many tasks"));
     clearTimeout(oldest.expiry);

@@ -36,7 +36,10 @@ export class TaskCancelledError extends McpError<"task_cancelled"> {
   static override readonly brand: string = "TaskCancelledError";
   declare readonly taskId: string;
   constructor(serverName: string, tool: string, task: TaskStatus) {
-    super("task_cancelled", `The task of tool "${tool}" on MCP server "${serverName}" was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
+    super(
+      "task_cancelled",
+      `The task of tool "${tool}" on MCP server "${serverName}" was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
+    );
     this.taskId = task.taskId;
   }
 }
@@ -50,8 +53,15 @@ export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "fai
  */
 export function taskOf(server: string, value: unknown): TaskStatus {
   const fields = value as Record<string, unknown> | undefined;
-  if (typeof fields !== "object" || fields === null || typeof fields["taskId"] !== "string" || typeof fields["status"] !== "string") {
-    throw new InvalidResultError(`MCP server "${server}" sent a task without taskId and status: ${JSON.stringify(value)?.slice(0, 200)}`);
+  if (
+    typeof fields !== "object" ||
+    fields === null ||
+    typeof fields["taskId"] !== "string" ||
+    typeof fields["status"] !== "string"
+  ) {
+    throw new InvalidResultError(
+      `MCP server "${server}" sent a task without taskId and status: ${JSON.stringify(value)?.slice(0, 200)}`,
+    );
   }
   const task = { ...fields } as TaskStatus;
   if (typeof fields["pollIntervalMs"] === "number") task.pollInterval ??= fields["pollIntervalMs"];

@@ -31,14 +31,22 @@ export function serverOffersTasks(capabilities: ServerCapabilities): boolean {
 }
 
 /** The client capabilities of one `tools/call`: the extension declared, unless the caller said `task: false`. */
-export function callCapabilities(capabilities: ClientCapabilities, options: RequestOptions | undefined): ClientCapabilities {
+export function callCapabilities(
+  capabilities: ClientCapabilities,
+  options: RequestOptions | undefined,
+): ClientCapabilities {
   if ((options as CallToolOptions | undefined)?.task === false) return capabilities;
   const extensions = (capabilities["extensions"] ?? {}) as Record<string, unknown>;
   return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
 /** Follows the task a `tools/call` became to its end and returns the call's result. */
-export async function followTask(context: TaskContext, created: Record<string, unknown>, tool: string, options: RequestOptions | undefined): Promise<CallToolResult> {
+export async function followTask(
+  context: TaskContext,
+  created: Record<string, unknown>,
+  tool: string,
+  options: RequestOptions | undefined,
+): Promise<CallToolResult> {
   const { task: _task, onTaskStatus, ...request } = (options ?? {}) as CallToolOptions;
   let task = taskOf(context.name, created);
   // Each input request key is answered once (the server repeats outstanding ones on every poll).
@@ -48,12 +56,19 @@ export async function followTask(context: TaskContext, created: Record<string, u
       onTaskStatus?.(task);
       if (task.status === "completed") {
         const result = task["result"];
-        if (typeof result !== "object" || result === null) throw new InvalidResultError(`MCP server "${context.name}": the task of tool "${tool}" completed without a result`);
+        if (typeof result !== "object" || result === null)
+          throw new InvalidResultError(
+            `MCP server "${context.name}": the task of tool "${tool}" completed without a result`,
+          );
         return result as CallToolResult;
       }
       if (task.status === "failed") {
         const error = task["error"] as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-        throw RpcError.fromError({ code: typeof error?.code === "number" ? error.code : -32603, message: typeof error?.message === "string" ? error.message : (task.statusMessage ?? "the task failed"), data: error?.data });
+        throw RpcError.fromError({
+          code: typeof error?.code === "number" ? error.code : -32603,
+          message: typeof error?.message === "string" ? error.message : (task.statusMessage ?? "the task failed"),
+          data: error?.data,
+        });
       }
       if (task.status === "cancelled") throw new TaskCancelledError(context.name, tool, task);
       if (task.status === "input_required") {

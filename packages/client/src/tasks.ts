@@ -35,7 +35,8 @@ export function runsAsTask(connection: Connection, name: string, task: CallToolO
   // In 2026-07-28 the server decides (the tasks extension, followed by the session): nothing to force.
   if (task === false || connection.era === "2026-07-28") return false;
   if (task !== undefined) {
-    if (!serverRunsToolTasks(connection)) throw new CapabilityNotSupportedError(connection.name, "tasks.requests.tools.call", "tools/call as a task");
+    if (!serverRunsToolTasks(connection))
+      throw new CapabilityNotSupportedError(connection.name, "tasks.requests.tools.call", "tools/call as a task");
     return true;
   }
   return serverRunsToolTasks(connection) && taskSupport.get(connection)?.get(name) === "required";
@@ -55,10 +56,20 @@ export function forgetTaskSupport(connection: Connection): void {
 }
 
 /** Runs `tools/call` as a task and returns its result, as a plain call would. */
-export async function callToolAsTask(connection: Connection, name: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+export async function callToolAsTask(
+  connection: Connection,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallToolOptions = {},
+): Promise<CallToolResult> {
   const { task: asked, onTaskStatus, ...request } = options;
   const ttl = typeof asked === "object" ? asked.ttl : undefined;
-  const created = (await connection.request<{ task?: unknown }>("tools/call", { name, arguments: args, task: ttl === undefined ? {} : { ttl } }, request)) ?? {};
+  const created =
+    (await connection.request<{ task?: unknown }>(
+      "tools/call",
+      { name, arguments: args, task: ttl === undefined ? {} : { ttl } },
+      request,
+    )) ?? {};
   let task = taskOf(connection.name, created.task);
   try {
     for (;;) {
@@ -69,9 +80,16 @@ export async function callToolAsTask(connection: Connection, name: string, args:
     }
     if (task.status === "cancelled") throw new TaskCancelledError(connection.name, name, task);
     // `tasks/result` waits for the end (and carries the server's questions while input is required).
-    return await connection.request<CallToolResult>("tasks/result", { taskId: task.taskId }, { ...request, timeout: request.timeout ?? Infinity });
+    return await connection.request<CallToolResult>(
+      "tasks/result",
+      { taskId: task.taskId },
+      { ...request, timeout: request.timeout ?? Infinity },
+    );
   } catch (error) {
-    if (!TERMINAL_STATUSES.has(task.status) && (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined) {
+    if (
+      !TERMINAL_STATUSES.has(task.status) &&
+      (connection.capabilities["tasks"] as { cancel?: unknown } | undefined)?.cancel !== undefined
+    ) {
       // Given up (an abort, a failed poll, a listener that threw): the server stops the work too
       // (best effort; the caller hears why the call ended).
       connection.request("tasks/cancel", { taskId: task.taskId }, { timeout: 5000 }).catch(() => undefined);

@@ -13,7 +13,16 @@ import { CLIENT_VERSION } from "./version.js";
  */
 export interface TracingApi {
   trace: {
-    getTracer(name: string, version?: string): { startSpan(name: string, options: { kind: number; attributes: Record<string, string | number | boolean> }, context: unknown): TracingSpan };
+    getTracer(
+      name: string,
+      version?: string,
+    ): {
+      startSpan(
+        name: string,
+        options: { kind: number; attributes: Record<string, string | number | boolean> },
+        context: unknown,
+      ): TracingSpan;
+    };
     setSpan(context: unknown, span: TracingSpan): unknown;
     /** The API's global provider: a proxy whose `getDelegateTracer` is undefined until a provider is registered. */
     getTracerProvider?(): unknown;
@@ -54,7 +63,8 @@ const TRACER_NAME = "@mcp/client";
  */
 function tracingCheck(api: TracingApi): () => boolean {
   const { trace, propagation } = api;
-  if (trace.getTracerProvider === undefined || trace.getSpan === undefined || propagation.fields === undefined) return () => true;
+  if (trace.getTracerProvider === undefined || trace.getSpan === undefined || propagation.fields === undefined)
+    return () => true;
   /** Nothing registered that a request could use, as of this turn; undefined until looked up. */
   let quiet: boolean | undefined;
   const forget = (): void => {
@@ -62,8 +72,13 @@ function tracingCheck(api: TracingApi): () => boolean {
   };
   return () => {
     if (quiet === undefined) {
-      const provider = trace.getTracerProvider!() as { getDelegateTracer?(name: string, version?: string): unknown } | undefined;
-      if (provider?.getDelegateTracer === undefined || provider.getDelegateTracer(TRACER_NAME, CLIENT_VERSION) !== undefined) return true;
+      const provider = trace.getTracerProvider!() as
+        { getDelegateTracer?(name: string, version?: string): unknown } | undefined;
+      if (
+        provider?.getDelegateTracer === undefined ||
+        provider.getDelegateTracer(TRACER_NAME, CLIENT_VERSION) !== undefined
+      )
+        return true;
       quiet = propagation.fields!().length === 0;
       queueMicrotask(forget);
     }
@@ -80,19 +95,32 @@ export function traceRequests(api: TracingApi, connection: TracedConnection, req
   const tracer = api.trace.getTracer(TRACER_NAME, CLIENT_VERSION);
   const traced = async <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => {
     const p = (params ?? {}) as { name?: unknown; uri?: unknown };
-    const target = method === "tools/call" || method === "prompts/get" ? p.name : method === "resources/read" ? p.uri : undefined;
+    const target =
+      method === "tools/call" || method === "prompts/get" ? p.name : method === "resources/read" ? p.uri : undefined;
     const attributes: Record<string, string | number | boolean> = {
       "mcp.method.name": method,
       "mcp.protocol.version": connection.protocolVersion,
       "mcp.server.name": connection.server,
       "network.transport": connection.transport === "stdio" ? "pipe" : "tcp",
     };
-    if (typeof target === "string") attributes[method === "tools/call" ? "gen_ai.tool.name" : method === "prompts/get" ? "gen_ai.prompt.name" : "mcp.resource.uri"] = target;
-    const span = tracer.startSpan(typeof target === "string" ? `${method} ${target}` : method, { kind: SPAN_KIND_CLIENT, attributes }, api.context.active());
+    if (typeof target === "string")
+      attributes[
+        method === "tools/call"
+          ? "gen_ai.tool.name"
+          : method === "prompts/get"
+            ? "gen_ai.prompt.name"
+            : "mcp.resource.uri"
+      ] = target;
+    const span = tracer.startSpan(
+      typeof target === "string" ? `${method} ${target}` : method,
+      { kind: SPAN_KIND_CLIENT, attributes },
+      api.context.active(),
+    );
     const carrier: Record<string, string> = {};
     api.propagation.inject(api.trace.setSpan(api.context.active(), span), carrier);
     const context = carrier["traceparent"] === undefined ? undefined : pick(carrier, ["traceparent", "tracestate"]);
-    const traced = context === undefined ? params : withMeta(params, pick(carrier, ["traceparent", "tracestate", "baggage"]));
+    const traced =
+      context === undefined ? params : withMeta(params, pick(carrier, ["traceparent", "tracestate", "baggage"]));
     // Over HTTP (2026-07-28) the same context goes in the request's headers, unless the request gives its own.
     const sent = context === undefined ? options : { ...options, headers: { ...context, ...options?.headers } };
     try {
@@ -115,7 +143,8 @@ export function traceRequests(api: TracingApi, connection: TracedConnection, req
     }
   };
   const hasTracing = tracingCheck(api);
-  return <T>(method: string, params?: object, options?: RequestOptions): Promise<T> => (hasTracing() ? traced<T>(method, params, options) : request<T>(method, params, options));
+  return <T>(method: string, params?: object, options?: RequestOptions): Promise<T> =>
+    hasTracing() ? traced<T>(method, params, options) : request<T>(method, params, options);
 }
 
 function pick(carrier: Record<string, string>, keys: string[]): Record<string, string> {

@@ -197,7 +197,13 @@ export interface CreateMessageResult {
 export interface ElicitParams {
   message: string;
   mode?: "form" | "url" | undefined;
-  requestedSchema?: { type: "object"; properties: Record<string, { type?: string; default?: unknown; [key: string]: unknown }>; required?: string[] } | undefined;
+  requestedSchema?:
+    | {
+        type: "object";
+        properties: Record<string, { type?: string; default?: unknown; [key: string]: unknown }>;
+        required?: string[];
+      }
+    | undefined;
   [key: string]: unknown;
 }
 

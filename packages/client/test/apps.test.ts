@@ -6,7 +6,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpAppsExtension, readUiResource, toolUi, UiResourceError } from "../src/apps.js";
-import { connectToServer, disconnectServer, listTools, type MCPServerConnection, type RecordedMessage } from "../src/index.js";
+import {
+  connectToServer,
+  disconnectServer,
+  listTools,
+  type MCPServerConnection,
+  type RecordedMessage,
+} from "../src/index.js";
 
 const require = createRequire(import.meta.url);
 // Its package exports only the server module; the stdio entry is next to it.
@@ -17,13 +23,22 @@ describe("MCP Apps with the basic-vanillajs example server", () => {
   let conn: MCPServerConnection;
   const wire: RecordedMessage[] = [];
   beforeAll(async () => {
-    conn = await connectToServer("vanilla", { command: process.execPath, args: [vanilla, "--stdio"] }, { extensions: mcpAppsExtension(), record: (entry) => wire.push(entry) });
+    conn = await connectToServer(
+      "vanilla",
+      { command: process.execPath, args: [vanilla, "--stdio"] },
+      { extensions: mcpAppsExtension(), record: (entry) => wire.push(entry) },
+    );
   });
   afterAll(() => disconnectServer(conn));
 
   it("declares the extension in the handshake", () => {
-    const opening = wire.find((e) => e.from === "client" && ["initialize", "server/discover"].includes((e.message as { method: string }).method));
-    expect(JSON.stringify(opening?.message)).toContain('"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}');
+    const opening = wire.find(
+      (e) =>
+        e.from === "client" && ["initialize", "server/discover"].includes((e.message as { method: string }).method),
+    );
+    expect(JSON.stringify(opening?.message)).toContain(
+      '"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}',
+    );
   });
 
   it("finds the tool's UI and reads its HTML", async () => {
@@ -41,7 +56,11 @@ describe("MCP Apps with the basic-vanillajs example server", () => {
 describe("MCP Apps resources a host must check", () => {
   let conn: MCPServerConnection;
   beforeAll(async () => {
-    conn = await connectToServer("fixture", { command: process.execPath, args: [fixture] }, { extensions: mcpAppsExtension() });
+    conn = await connectToServer(
+      "fixture",
+      { command: process.execPath, args: [fixture] },
+      { extensions: mcpAppsExtension() },
+    );
   });
   afterAll(() => disconnectServer(conn));
 
@@ -72,12 +91,20 @@ describe("MCP Apps resources a host must check", () => {
   });
 
   it("refuses what is not an MCP App, naming the server, the URI and why", async () => {
-    const refusal = (uri: string) => readUiResource(conn, uri).then(() => undefined, (e: unknown) => e);
+    const refusal = (uri: string) =>
+      readUiResource(conn, uri).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const plain = await refusal("ui://fixture/plain.html");
     expect(plain).toBeInstanceOf(UiResourceError);
-    expect((plain as Error).message).toBe('The UI resource ui://fixture/plain.html of MCP server "fixture" cannot be shown: its MIME type is "text/html", not "text/html;profile=mcp-app"');
+    expect((plain as Error).message).toBe(
+      'The UI resource ui://fixture/plain.html of MCP server "fixture" cannot be shown: its MIME type is "text/html", not "text/html;profile=mcp-app"',
+    );
     expect(((await refusal("ui://fixture/empty.html")) as Error).message).toContain("it has neither text nor blob");
     expect(((await refusal("https://example.com/app.html")) as Error).message).toContain("the URI is not a ui:// one");
-    expect(((await refusal("ui://fixture/missing.html")) as Error).message).toContain("no resource ui://fixture/missing.html");
+    expect(((await refusal("ui://fixture/missing.html")) as Error).message).toContain(
+      "no resource ui://fixture/missing.html",
+    );
   });
 });

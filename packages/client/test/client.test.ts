@@ -25,16 +25,26 @@ import {
 } from "../src/index.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-const paging = (mode: string): StdioServerConfig => ({ command: process.execPath, args: [fixture("paging-server.mjs"), mode], timeout: 10_000 });
-const versioned = (version: string, timeout = 10_000): StdioServerConfig => ({ command: process.execPath, args: [fixture("version-server.mjs"), version], timeout });
+const paging = (mode: string): StdioServerConfig => ({
+  command: process.execPath,
+  args: [fixture("paging-server.mjs"), mode],
+  timeout: 10_000,
+});
+const versioned = (version: string, timeout = 10_000): StdioServerConfig => ({
+  command: process.execPath,
+  args: [fixture("version-server.mjs"), version],
+  timeout,
+});
 
 describe("transport selection and config errors", () => {
-  const refused = (config: unknown): Promise<unknown> => connectToServer("docs", config as MCPServerConfig).catch((e: unknown) => e);
+  const refused = (config: unknown): Promise<unknown> =>
+    connectToServer("docs", config as MCPServerConfig).catch((e: unknown) => e);
 
   it("refuses an unknown type with its documented message, the server and the valid values", async () => {
     const error = await refused({ type: "websocket", url: "ws://x" });
     expect(error).toMatchObject({
-      message: 'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)',
+      message:
+        'Unknown server type: websocket (MCP server "docs"); expected "stdio" (the default), "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)',
       code: "unknown_server_type",
       serverName: "docs",
       field: "type",
@@ -46,7 +56,9 @@ describe("transport selection and config errors", () => {
 
   it("names the right type for a known alias (Claude Code's streamable-http)", async () => {
     expect(await refused({ type: "streamable-http", url: "http://127.0.0.1:1/mcp" })).toMatchObject({
-      message: expect.stringMatching(/^Unknown server type: streamable-http .*; for this transport use "type": "http"$/) as string,
+      message: expect.stringMatching(
+        /^Unknown server type: streamable-http .*; for this transport use "type": "http"$/,
+      ) as string,
     });
   });
 
@@ -54,16 +66,30 @@ describe("transport selection and config errors", () => {
     expect(await refused({ url: "http://127.0.0.1:1/mcp" })).toMatchObject({
       code: "invalid_config",
       field: "type",
-      message: 'MCP server "docs": "url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)',
+      message:
+        'MCP server "docs": "url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)',
     });
   });
 
   it("refuses a missing command, a missing url, both at once, and bad timeouts", async () => {
-    expect(await refused({ args: ["x"] })).toMatchObject({ field: "command", message: 'MCP server "docs": stdio server requires "command" field' });
-    expect(await refused({ type: "http" })).toMatchObject({ field: "url", message: 'MCP server "docs": http server requires "url" field' });
-    expect(await refused({ command: "x", url: "http://y" })).toMatchObject({ message: expect.stringContaining('both "command" and "url" are set') as string });
+    expect(await refused({ args: ["x"] })).toMatchObject({
+      field: "command",
+      message: 'MCP server "docs": stdio server requires "command" field',
+    });
+    expect(await refused({ type: "http" })).toMatchObject({
+      field: "url",
+      message: 'MCP server "docs": http server requires "url" field',
+    });
+    expect(await refused({ command: "x", url: "http://y" })).toMatchObject({
+      message: expect.stringContaining('both "command" and "url" are set') as string,
+    });
     for (const timeout of [0, -5, Number.NaN, "1000"]) {
-      expect(await refused({ command: "x", timeout })).toMatchObject({ field: "timeout", message: expect.stringContaining('"timeout" must be a positive number of milliseconds (or Infinity for none)') as string });
+      expect(await refused({ command: "x", timeout })).toMatchObject({
+        field: "timeout",
+        message: expect.stringContaining(
+          '"timeout" must be a positive number of milliseconds (or Infinity for none)',
+        ) as string,
+      });
     }
   });
 
@@ -71,7 +97,9 @@ describe("transport selection and config errors", () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const error = await refused({ type: "http", url });
     expect(NetworkError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe(`Cannot reach MCP server "docs" at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`);
+    expect((error as Error).message).toBe(
+      `Cannot reach MCP server "docs" at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`,
+    );
   });
 });
 
@@ -105,7 +133,9 @@ describe("pagination against a server built on the official SDK", () => {
     try {
       const error = await listTools(conn).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaginationError);
-      expect((error as Error).message).toBe('MCP server "looping" repeated cursor "page-1" in tools/list (page 3); stopping');
+      expect((error as Error).message).toBe(
+        'MCP server "looping" repeated cursor "page-1" in tools/list (page 3); stopping',
+      );
     } finally {
       await disconnectServer(conn);
     }
@@ -114,7 +144,9 @@ describe("pagination against a server built on the official SDK", () => {
   it("stops at the page cap", async () => {
     const conn = await connectToServer("endless", paging("endless"));
     try {
-      await expect(listTools(conn, { maxPages: 5 })).rejects.toThrow('MCP server "endless" returned more than 5 pages for tools/list; stopping');
+      await expect(listTools(conn, { maxPages: 5 })).rejects.toThrow(
+        'MCP server "endless" returned more than 5 pages for tools/list; stopping',
+      );
     } finally {
       await disconnectServer(conn);
     }
@@ -123,7 +155,9 @@ describe("pagination against a server built on the official SDK", () => {
   it("stops at the item cap (25 tools come in pages of 10)", async () => {
     const conn = await connectToServer("paging", paging("normal"));
     try {
-      await expect(listTools(conn, { maxItems: 20 })).rejects.toThrow('MCP server "paging" returned more than 20 items for tools/list; stopping');
+      await expect(listTools(conn, { maxItems: 20 })).rejects.toThrow(
+        'MCP server "paging" returned more than 20 items for tools/list; stopping',
+      );
       await expect(listTools(conn, { maxItems: 25 })).resolves.toHaveLength(25);
     } finally {
       await disconnectServer(conn);
@@ -136,7 +170,9 @@ describe("pagination against a server built on the official SDK", () => {
       await expect(listResources(conn)).resolves.toEqual([]);
       const error = await readResource(conn, "file:///x").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CapabilityNotSupportedError);
-      expect((error as Error).message).toBe('MCP server "paging" does not support resources (needed for resources/read)');
+      expect((error as Error).message).toBe(
+        'MCP server "paging" does not support resources (needed for resources/read)',
+      );
     } finally {
       await disconnectServer(conn);
     }
@@ -156,13 +192,14 @@ describe("protocol version negotiation", () => {
 
   it("refuses an unknown version, naming both, and leaves no process behind", async () => {
     let closed = 0;
-    const error = await connectToServer("future", versioned("2099-01-01"), { onClose: () => closed++ }).catch((e: unknown) => e);
+    const error = await connectToServer("future", versioned("2099-01-01"), { onClose: () => closed++ }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect((error as Error).message).toBe(
       'MCP server "future" answered protocol version "2099-01-01", which this client does not support; we offered "2025-11-25" (supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)',
     );
     await waitFor(() => closed === 1); // the transport is closed after the rejection: the server process goes
-
   });
 
   it("refuses a malformed initialize result", async () => {
@@ -174,7 +211,9 @@ describe("handshake failures", () => {
   it("times out with its documented message and kills the server", async () => {
     let closed = false;
     const started = Date.now();
-    const error = await connectToServer("slow", versioned("hang", 300), { onClose: () => (closed = true) }).catch((e: unknown) => e);
+    const error = await connectToServer("slow", versioned("hang", 300), { onClose: () => (closed = true) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConnectionTimeoutError);
     expect((error as Error).message).toBe('Connection to MCP server "slow" timed out after 300ms');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -182,10 +221,14 @@ describe("handshake failures", () => {
   });
 
   it("the connect option timeout bounds the handshake in place of the config's; a bad one names the field", async () => {
-    const error = await connectToServer("slow", { command: "sleep", args: ["100"] }, { timeout: 300 }).catch((e: unknown) => e);
+    const error = await connectToServer("slow", { command: "sleep", args: ["100"] }, { timeout: 300 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConnectionTimeoutError);
     expect((error as Error).message).toBe('Connection to MCP server "slow" timed out after 300ms');
-    const invalid = await connectToServer("bad", { command: "sleep", args: ["100"] }, { timeout: -1 }).catch((e: unknown) => e);
+    const invalid = await connectToServer("bad", { command: "sleep", args: ["100"] }, { timeout: -1 }).catch(
+      (e: unknown) => e,
+    );
     expect((invalid as Error).message).toMatch(/timeout/);
     expect((invalid as { field?: string }).field).toBe("timeout");
   });
@@ -198,7 +241,11 @@ describe("handshake failures", () => {
     it(`rejects on time, and cleans up after: ${label}`, async () => {
       let closed = false;
       const started = Date.now();
-      const error = await connectToServer("sleepy", { ...config, timeout: 1500 }, { onClose: () => (closed = true) }).catch((e: unknown) => e);
+      const error = await connectToServer(
+        "sleepy",
+        { ...config, timeout: 1500 },
+        { onClose: () => (closed = true) },
+      ).catch((e: unknown) => e);
       const elapsed = Date.now() - started;
       expect(error).toBeInstanceOf(ConnectionTimeoutError);
       expect(elapsed).toBeGreaterThanOrEqual(1490);
@@ -222,7 +269,10 @@ describe("handshake failures", () => {
   });
 
   it("callTool on a server without tools rejects with CapabilityNotSupportedError (a promise, never a throw)", async () => {
-    const conn = await connectToServer("bare", { ...versioned("2025-06-18"), args: [fixture("version-server.mjs"), "2025-06-18", "no-tools"] });
+    const conn = await connectToServer("bare", {
+      ...versioned("2025-06-18"),
+      args: [fixture("version-server.mjs"), "2025-06-18", "no-tools"],
+    });
     try {
       const call = callTool(conn, "x");
       expect(call).toBeInstanceOf(Promise);
@@ -284,7 +334,14 @@ describe("HTTP handshake with a server that holds its GET stream", () => {
         const message = JSON.parse(body) as { id?: number; method: string };
         if (message.id === undefined) return void res.writeHead(202).end();
         res.writeHead(200, { "content-type": "application/json" }).end(
-          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: message.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "held", version: "1" } } : {} }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: message.id,
+            result:
+              message.method === "initialize"
+                ? { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "held", version: "1" } }
+                : {},
+          }),
         );
       });
     });
@@ -329,7 +386,14 @@ describe("a transport of the caller's own", () => {
     try {
       expect(conn.transport).toBe(transport); // typed as Recording
       // The server/discover probe (2026-07-28) fails on this 2025-era server, so: initialize.
-      expect(calls).toEqual(["connect", "version 2026-07-28", "version undefined", "version 2025-06-18", "afterHandshake 2025-06-18 listen=false", "notifications/initialized"]);
+      expect(calls).toEqual([
+        "connect",
+        "version 2026-07-28",
+        "version undefined",
+        "version 2025-06-18",
+        "afterHandshake 2025-06-18 listen=false",
+        "notifications/initialized",
+      ]);
     } finally {
       await disconnectServer(conn);
     }

@@ -62,7 +62,8 @@ describe("error codes compose upward", () => {
     for (const error of errors) expect(error).toBeInstanceOf(McpError);
     const unknownType: unknown = errors[0];
     expect(unknownType instanceof InvalidConfigError).toBe(true); // an UnknownServerTypeError is an InvalidConfigError with its own code
-    if (unknownType instanceof UnknownServerTypeError) expectTypeOf(unknownType.code).toEqualTypeOf<"unknown_server_type">();
+    if (unknownType instanceof UnknownServerTypeError)
+      expectTypeOf(unknownType.code).toEqualTypeOf<"unknown_server_type">();
     const closed: unknown = new TransportClosedError();
     if (closed instanceof TransportClosedError) expectTypeOf(closed.code).toEqualTypeOf<"transport_closed">();
     expect((closed as McpError).code).toBe("transport_closed");

@@ -15,7 +15,10 @@ interface CaseLine {
 
 function run(mode: string): Promise<{ code: number | null; lines: CaseLine[]; done: boolean; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, mode], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [script, mode], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -24,7 +27,11 @@ function run(mode: string): Promise<{ code: number | null; lines: CaseLine[]; do
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      const parsed = stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as CaseLine & { done?: boolean });
+      const parsed = stdout
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as CaseLine & { done?: boolean });
       resolve({ code, lines: parsed.filter((l) => !l.done), done: parsed.some((l) => l.done === true), stderr });
     });
   });
@@ -46,12 +53,26 @@ describe.concurrent("every outcome over every response mode leaves the host proc
       expect(code).toBe(0);
       expect(done).toBe(true);
       const byCase = new Map(lines.map((l) => [l.case, l]));
-      expect([...byCase.keys()]).toEqual(mode === "stdio" ? ["result", "rpc-error", "abort", "timeout"] : ["result", "rpc-error", "http-error", "abort", "timeout"]);
+      expect([...byCase.keys()]).toEqual(
+        mode === "stdio"
+          ? ["result", "rpc-error", "abort", "timeout"]
+          : ["result", "rpc-error", "http-error", "abort", "timeout"],
+      );
       expect(byCase.get("result")?.outcome).toEqual({ ok: true, isError: false });
       expect(byCase.get("rpc-error")?.outcome).toMatchObject({ ok: false, name: "InvalidParamsError", code: -32602 });
-      if (mode !== "stdio") expect(byCase.get("http-error")?.outcome).toMatchObject({ ok: false, name: "HttpError", code: "http_error", status: expect.any(Number) as number });
+      if (mode !== "stdio")
+        expect(byCase.get("http-error")?.outcome).toMatchObject({
+          ok: false,
+          name: "HttpError",
+          code: "http_error",
+          status: expect.any(Number) as number,
+        });
       expect(byCase.get("abort")?.outcome).toMatchObject({ ok: false, message: "user abort" });
-      expect(byCase.get("timeout")?.outcome).toMatchObject({ ok: false, name: "RequestTimeoutError", code: "request_timeout" });
+      expect(byCase.get("timeout")?.outcome).toMatchObject({
+        ok: false,
+        name: "RequestTimeoutError",
+        code: "request_timeout",
+      });
       // After each failure the same connection still works.
       for (const line of lines) expect(line.after, `the call after ${line.case}`).toBe(success);
     });

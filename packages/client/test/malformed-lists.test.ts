@@ -6,7 +6,17 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { callTool, connectToServer, InvalidResultError, listPrompts, listResources, listResourceTemplates, listTools, type MCPServerConfig, type MCPServerConnection } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  InvalidResultError,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  listTools,
+  type MCPServerConfig,
+  type MCPServerConnection,
+} from "../src/index.js";
 
 const script = fileURLToPath(new URL("./fixtures/malformed-lists.mjs", import.meta.url));
 
@@ -27,14 +37,19 @@ async function httpServer(): Promise<string> {
 }
 
 const eras: { label: string; config: () => Promise<MCPServerConfig> }[] = [
-  { label: "2025 era over stdio", config: async () => ({ command: process.execPath, args: [script, "stdio"], timeout: 10_000 }) },
+  {
+    label: "2025 era over stdio",
+    config: async () => ({ command: process.execPath, args: [script, "stdio"], timeout: 10_000 }),
+  },
   { label: "2026-07-28 over HTTP", config: async () => ({ type: "http", url: await httpServer(), timeout: 10_000 }) },
 ];
 
 describe.each(eras)("malformed list items ($label)", ({ config }) => {
   it("drops them, names them in one warning per list with the server, and keeps the good ones", async () => {
     const warnings: Error[] = [];
-    const conn: MCPServerConnection = await connectToServer("odd", await config(), { onError: (error) => warnings.push(error) });
+    const conn: MCPServerConnection = await connectToServer("odd", await config(), {
+      onError: (error) => warnings.push(error),
+    });
     try {
       expect((await listTools(conn)).map((t) => t.name)).toEqual(["good-tool"]);
       expect((await listPrompts(conn)).map((p) => p.name)).toEqual(["good-prompt"]);
@@ -54,8 +69,12 @@ describe.each(eras)("malformed list items ($label)", ({ config }) => {
         'MCP server "odd" sent 4 malformed items in prompts/list, dropped (the other 1 kept): #0: null, not an object; #1: the string "p", not an object; ' +
           '#2: "name" must be a non-empty string; #3 ("bad-args"): "arguments" must be a list of objects with a string "name"',
       );
-      expect(resources).toBe('MCP server "odd" sent 3 malformed items in resources/list, dropped (the other 1 kept): #0: null, not an object; #1 ("r"): "uri" must be a non-empty string; #2: "name" must be a non-empty string');
-      expect(templates).toBe('MCP server "odd" sent 2 malformed items in resources/templates/list, dropped (the other 1 kept): #0: a list, not an object; #1 ("t"): "uriTemplate" must be a non-empty string');
+      expect(resources).toBe(
+        'MCP server "odd" sent 3 malformed items in resources/list, dropped (the other 1 kept): #0: null, not an object; #1 ("r"): "uri" must be a non-empty string; #2: "name" must be a non-empty string',
+      );
+      expect(templates).toBe(
+        'MCP server "odd" sent 2 malformed items in resources/templates/list, dropped (the other 1 kept): #0: a list, not an object; #1 ("t"): "uriTemplate" must be a non-empty string',
+      );
       // The connection goes on: a call after the listing reaches the server (which refuses the method).
       await expect(callTool(conn, "good-tool", { a: "x" })).rejects.toMatchObject({ code: -32601 });
     } finally {

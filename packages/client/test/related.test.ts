@@ -1,14 +1,30 @@
 // Which of our requests a server's question or log is about: `relatedTo` given with a request comes
 // back in the context of what the server sends tied to it (its POST's SSE stream in the 2025 era;
 // its `input_required` rounds in 2026-07-28), and never with what nothing ties (stdio, 2025).
-import { buildProbe1x, buildProbeV2, probeStdioEntry, startSdkServer, startV2HttpServer, type ProbeAnswer, type SdkServer, type V2HttpServer } from "mcp-test-utils";
+import {
+  buildProbe1x,
+  buildProbeV2,
+  probeStdioEntry,
+  startSdkServer,
+  startV2HttpServer,
+  type ProbeAnswer,
+  type SdkServer,
+  type V2HttpServer,
+} from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectToServer, disconnectServer, type MCPServerConfig, type RequestContext } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  type MCPServerConfig,
+  type RequestContext,
+} from "../src/index.js";
 
 /** Connects with handlers that answer as the call's `relatedTo` (its tag), and record what each saw. */
 async function connectTagged(config: MCPServerConfig) {
   const seen: { kind: string; relatedTo: unknown; text: string }[] = [];
-  const tag = (context: { relatedTo?: unknown } | undefined): string => (typeof context?.relatedTo === "string" ? context.relatedTo : "untied");
+  const tag = (context: { relatedTo?: unknown } | undefined): string =>
+    typeof context?.relatedTo === "string" ? context.relatedTo : "untied";
   const connection = await connectToServer("probe", config, {
     onSampling: async (params, context: RequestContext) => {
       seen.push({ kind: "sampling", relatedTo: context.relatedTo, text: JSON.stringify(params.messages) });
@@ -19,7 +35,8 @@ async function connectTagged(config: MCPServerConfig) {
       return { action: "accept", content: { answer: `elicited-for-${tag(context)}` } };
     },
     roots: (context) => [{ uri: `file:///${tag(context)}` }],
-    onLog: (message, context) => void seen.push({ kind: "log", relatedTo: context?.relatedTo, text: String(message.data) }),
+    onLog: (message, context) =>
+      void seen.push({ kind: "log", relatedTo: context?.relatedTo, text: String(message.data) }),
   });
   const probe = async (secret: string): Promise<ProbeAnswer> => {
     const result = await callTool(connection, "probe", { secret, steps: 1, delayMs: 50 }, { relatedTo: secret });
@@ -53,7 +70,12 @@ describe("relatedTo: what the server sends about a request carries the request's
       // Each question (and, over HTTP, each log) carried the tag of the call it was about.
       const words: Record<string, string> = { sampling: "sample", elicitation: "elicit", log: "log" };
       const tagged = seen.filter((e) => e.relatedTo !== undefined);
-      expect(tagged.filter((e) => e.kind === "sampling").map((e) => e.relatedTo).sort()).toEqual(["a", "b"]);
+      expect(
+        tagged
+          .filter((e) => e.kind === "sampling")
+          .map((e) => e.relatedTo)
+          .sort(),
+      ).toEqual(["a", "b"]);
       for (const entry of tagged) expect(entry.text).toContain(`${words[entry.kind]!} ${String(entry.relatedTo)}`);
       if ("url" in config()) expect(seen.filter((e) => e.kind === "log" && e.relatedTo === undefined)).toEqual([]);
     } finally {
@@ -62,9 +84,17 @@ describe("relatedTo: what the server sends about a request carries the request's
   });
 
   it("2025, stdio: nothing ties a question to a call, so none carries a tag", async () => {
-    const { connection, seen, probe } = await connectTagged({ command: process.execPath, args: [probeStdioEntry, "1x"] });
+    const { connection, seen, probe } = await connectTagged({
+      command: process.execPath,
+      args: [probeStdioEntry, "1x"],
+    });
     try {
-      expect(await probe("a")).toEqual({ secret: "a", sampled: "sampled-for-untied", elicited: "elicited-for-untied", roots: ["file:///untied"] });
+      expect(await probe("a")).toEqual({
+        secret: "a",
+        sampled: "sampled-for-untied",
+        elicited: "elicited-for-untied",
+        roots: ["file:///untied"],
+      });
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.every((entry) => entry.relatedTo === undefined)).toBe(true);
     } finally {

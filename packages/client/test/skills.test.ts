@@ -18,7 +18,11 @@ async function skillsServer(tamper?: SkillTamper): Promise<V2SkillsServer> {
   return server;
 }
 async function connect(server: V2SkillsServer, protocol?: "2025"): Promise<MCPServerConnection> {
-  const conn = await connectToServer("skills", { type: "http", url: server.url, timeout: 10_000 }, protocol ? { protocol } : {});
+  const conn = await connectToServer(
+    "skills",
+    { type: "http", url: server.url, timeout: 10_000 },
+    protocol ? { protocol } : {},
+  );
   open.push(conn);
   return conn;
 }
@@ -37,9 +41,21 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
         [PDF, "pdf-processing"],
       ]);
       expect(server.reads).toEqual([]); // no prefetch
-      const skill = await loadSkill(conn, entries.find((e) => e.uri === PDF)!);
-      expect(skill).toMatchObject({ server: "skills", root: "skill://pdf-processing", markdown: SKILL_FILES["pdf-processing/SKILL.md"] });
-      expect(skill.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents\n", license: "Apache-2.0", metadata: { version: "2.1.0", team: "docs" } });
+      const skill = await loadSkill(
+        conn,
+        entries.find((e) => e.uri === PDF)!,
+      );
+      expect(skill).toMatchObject({
+        server: "skills",
+        root: "skill://pdf-processing",
+        markdown: SKILL_FILES["pdf-processing/SKILL.md"],
+      });
+      expect(skill.frontmatter).toEqual({
+        name: "pdf-processing",
+        description: "Extract, fill, and assemble PDF documents\n",
+        license: "Apache-2.0",
+        metadata: { version: "2.1.0", team: "docs" },
+      });
       expect(skill.body).toContain("Fill forms as references/FORMS.md says.");
       expect(server.reads).toEqual([PDF]);
       // Relative to the skill's root, read once.
@@ -47,7 +63,10 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
       expect((await skill.readFile("./references/../references/FORMS.md")).text).toBe("Supporting content.\n");
       expect(server.reads).toEqual([PDF, "skill://pdf-processing/references/FORMS.md"]);
       // A file the entry does not list is not read at all; nor is a path out of the skill.
-      await expect(skill.readFile("scripts/run.sh")).rejects.toMatchObject({ name: "SkillVerificationError", failure: "unlisted" });
+      await expect(skill.readFile("scripts/run.sh")).rejects.toMatchObject({
+        name: "SkillVerificationError",
+        failure: "unlisted",
+      });
       await expect(skill.readFile("../acme/billing/refunds/SKILL.md")).rejects.toMatchObject({ failure: "unlisted" });
       expect(server.reads).toHaveLength(2);
     });
@@ -75,7 +94,9 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
       expect(SkillVerificationError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "skill_verification_failed", failure, uri: PDF });
       expect((error as Error).message).toMatch(detail);
-      expect((error as Error).message).toMatch(/^MCP server "skills": skill:\/\/pdf-processing\/SKILL\.md failed verification/);
+      expect((error as Error).message).toMatch(
+        /^MCP server "skills": skill:\/\/pdf-processing\/SKILL\.md failed verification/,
+      );
       expect(server.reads).toEqual([PDF]);
     });
   }
@@ -84,7 +105,10 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
     const server = await skillsServer("supporting");
     const conn = await connect(server);
     const skill = await loadSkill(conn, PDF);
-    await expect(skill.readFile("references/FORMS.md")).rejects.toMatchObject({ failure: "size", uri: "skill://pdf-processing/references/FORMS.md" });
+    await expect(skill.readFile("references/FORMS.md")).rejects.toMatchObject({
+      failure: "size",
+      uri: "skill://pdf-processing/references/FORMS.md",
+    });
     expect(skill.markdown).toBe(SKILL_FILES["pdf-processing/SKILL.md"]);
   });
 
@@ -108,7 +132,13 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
 describe("frontmatter", () => {
   it("reads what SKILL.md frontmatter uses, and refuses what it cannot read exactly", () => {
     const md = (yaml: string): string => `---\n${yaml}\n---\nbody`;
-    expect(parseSkillMarkdown(md('name: a\ndescription: "quoted \\"x\\" \\u00e9"\ntags: [a, "b, c", 3]\nlist:\n  - one\n  - two: 2\n    three: true\nempty:\nn: ~\nf: 1.5e3\nkeep: |\n  line 1\n  line 2\nfold: >-\n  a\n  b\n\n  c')).frontmatter).toEqual({
+    expect(
+      parseSkillMarkdown(
+        md(
+          'name: a\ndescription: "quoted \\"x\\" \\u00e9"\ntags: [a, "b, c", 3]\nlist:\n  - one\n  - two: 2\n    three: true\nempty:\nn: ~\nf: 1.5e3\nkeep: |\n  line 1\n  line 2\nfold: >-\n  a\n  b\n\n  c',
+        ),
+      ).frontmatter,
+    ).toEqual({
       name: "a",
       description: 'quoted "x" é',
       tags: ["a", "b, c", 3],
@@ -119,10 +149,16 @@ describe("frontmatter", () => {
       keep: "line 1\nline 2\n",
       fold: "a b\nc",
     });
-    expect(parseSkillMarkdown(md("name: x\nsq: 'it''s'\nurl: http://a.example:80/x # note")).frontmatter).toEqual({ name: "x", sq: "it's", url: "http://a.example:80/x" });
+    expect(parseSkillMarkdown(md("name: x\nsq: 'it''s'\nurl: http://a.example:80/x # note")).frontmatter).toEqual({
+      name: "x",
+      sq: "it's",
+      url: "http://a.example:80/x",
+    });
     expect(() => parseSkillMarkdown("no frontmatter")).toThrow("it does not begin with YAML frontmatter (a --- line)");
     expect(() => parseSkillMarkdown("---\nname: a\n")).toThrow("its frontmatter has no closing --- line");
-    expect(() => parseSkillMarkdown(md("base: &b x\nother: *b"))).toThrow("line 1: anchors, aliases and tags are not read");
+    expect(() => parseSkillMarkdown(md("base: &b x\nother: *b"))).toThrow(
+      "line 1: anchors, aliases and tags are not read",
+    );
     expect(() => parseSkillMarkdown(md("name: a\nname: b"))).toThrow('line 2: the key "name" appears twice');
     expect(() => parseSkillMarkdown(md("name: a\n  bad indent: b"))).toThrow(/line 2/);
   });

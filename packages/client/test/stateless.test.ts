@@ -2,7 +2,15 @@
 // over HTTP (its web-standard handler on node:http) in its default dual-era mode and 2026-07-28-only,
 // and over stdio; plus the 2025-era servers that must stay exactly as they were.
 import { createServer } from "node:http";
-import { everythingEntry, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, type V2HttpServer } from "mcp-test-utils";
+import {
+  everythingEntry,
+  startEverything,
+  startSdkServer,
+  startV2HttpServer,
+  textOf,
+  v2StdioEntry,
+  type V2HttpServer,
+} from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   callTool,
@@ -37,16 +45,33 @@ async function v2(legacy?: "stateless" | "reject"): Promise<V2HttpServer> {
   cleanups.push(() => server.stop());
   return server;
 }
-const bodies = (server: V2HttpServer) => server.requests.filter((r) => r.method === "POST").map((r) => ({ ...(JSON.parse(r.body) as { id?: number; method: string; params?: Record<string, unknown> }), headers: r.headers }));
+const bodies = (server: V2HttpServer) =>
+  server.requests
+    .filter((r) => r.method === "POST")
+    .map((r) => ({
+      ...(JSON.parse(r.body) as { id?: number; method: string; params?: Record<string, unknown> }),
+      headers: r.headers,
+    }));
 
 for (const legacy of [undefined, "reject"] as const) {
   describe(`Streamable HTTP, official SDK v2 server (${legacy === "reject" ? "2026-07-28 only" : "dual era"})`, () => {
     it("negotiates 2026-07-28 by default and speaks its wire: _meta, headers, no session, no GET stream", async () => {
       const server = await v2(legacy);
-      const conn = await connect("v2", { type: "http", url: server.url }, { clientInfo: { name: "modern-test", version: "1.2.3" } });
-      expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      const conn = await connect(
+        "v2",
+        { type: "http", url: server.url },
+        { clientInfo: { name: "modern-test", version: "1.2.3" } },
+      );
+      expect(conn).toMatchObject({
+        era: "2026-07-28",
+        protocolVersion: "2026-07-28",
+        serverInfo: { name: "sdk-v2-test-server" },
+      });
       expect(conn.capabilities.tools).toBeDefined();
-      expect(conn.discoverResult).toMatchObject({ supportedVersions: ["2026-07-28"], cacheScope: expect.any(String) as string });
+      expect(conn.discoverResult).toMatchObject({
+        supportedVersions: ["2026-07-28"],
+        cacheScope: expect.any(String) as string,
+      });
       expect((await listTools(conn)).map((t) => t.name)).toEqual(["add", "slow", "ask-name"]);
       expect(textOf(await callTool(conn, "add", { a: 2, b: 3 }))).toBe("5");
       expect(server.requests.some((r) => r.method === "GET" || r.method === "DELETE")).toBe(false);
@@ -68,20 +93,30 @@ for (const legacy of [undefined, "reject"] as const) {
     it("an input_required round trip is answered through onElicitation, on a new id with the exact requestState", async () => {
       const server = await v2(legacy);
       const asked: unknown[] = [];
-      const conn = await connect("v2", { type: "http", url: server.url }, {
-        onElicitation: async (params) => {
-          asked.push(params.message);
-          return { action: "accept", content: { name: "Ada" } };
+      const conn = await connect(
+        "v2",
+        { type: "http", url: server.url },
+        {
+          onElicitation: async (params) => {
+            asked.push(params.message);
+            return { action: "accept", content: { name: "Ada" } };
+          },
         },
-      });
+      );
       expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Ada");
       expect(asked).toEqual(["Your name?"]);
       const calls = bodies(server).filter((p) => p.method === "tools/call");
       expect(calls).toHaveLength(2);
       expect(calls[0]!.id).not.toBe(calls[1]!.id);
       expect(calls[0]!.params).not.toHaveProperty("requestState");
-      expect(calls[1]!.params).toMatchObject({ name: "ask-name", requestState: "asked-once", inputResponses: { name: { action: "accept", content: { name: "Ada" } } } });
-      expect(calls[1]!.params?.["_meta"]).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } });
+      expect(calls[1]!.params).toMatchObject({
+        name: "ask-name",
+        requestState: "asked-once",
+        inputResponses: { name: { action: "accept", content: { name: "Ada" } } },
+      });
+      expect(calls[1]!.params?.["_meta"]).toMatchObject({
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+      });
     });
 
     it("prompts, resources, the log level in _meta, removed methods as typed errors", async () => {
@@ -107,12 +142,18 @@ for (const legacy of [undefined, "reject"] as const) {
       const conn = await connect("v2", { type: "http", url: server.url });
       const controller = new AbortController();
       const slow = callTool(conn, "slow", { ms: 10_000 }, { signal: controller.signal });
-      await expect.poll(() => bodies(server).some((p) => p.method === "tools/call" && p.params?.["name"] === "slow")).toBe(true);
+      await expect
+        .poll(() => bodies(server).some((p) => p.method === "tools/call" && p.params?.["name"] === "slow"))
+        .toBe(true);
       controller.abort(new Error("stop"));
       await expect(slow).rejects.toThrow("stop");
       expect(textOf(await callTool(conn, "add", { a: 1, b: 1 }))).toBe("2"); // the connection goes on
       // The server has answered a request sent after the abort: a cancellation the abort sent would have come first.
-      expect(bodies(server).filter((p) => p.method === "tools/call").map((p) => p.params?.["name"])).toEqual(["slow", "add"]);
+      expect(
+        bodies(server)
+          .filter((p) => p.method === "tools/call")
+          .map((p) => p.params?.["name"]),
+      ).toEqual(["slow", "add"]);
       expect(bodies(server).map((p) => p.method)).not.toContain("notifications/cancelled");
     });
   });
@@ -127,13 +168,17 @@ describe("subscriptions/listen (official SDK v2 server over HTTP)", () => {
     conn.on("notifications/tools/list_changed", (p) => changed.push(p));
     conn.on("notifications/resources/updated", (p) => updated.push(p));
     await subscribe(conn, "note://hello");
-    await expect.poll(() => conn.subscriptions).toMatchObject({ toolsListChanged: true, resourceSubscriptions: ["note://hello"] });
+    await expect
+      .poll(() => conn.subscriptions)
+      .toMatchObject({ toolsListChanged: true, resourceSubscriptions: ["note://hello"] });
     server.notify.toolsChanged();
     server.notify.resourceUpdated("note://hello");
     await expect.poll(() => changed.length).toBe(1);
     await expect.poll(() => updated).toEqual([expect.objectContaining({ uri: "note://hello" })]);
     const listens = bodies(server).filter((p) => p.method === "subscriptions/listen");
-    expect(listens.at(-1)?.params).toMatchObject({ notifications: { toolsListChanged: true, resourceSubscriptions: ["note://hello"] } });
+    expect(listens.at(-1)?.params).toMatchObject({
+      notifications: { toolsListChanged: true, resourceSubscriptions: ["note://hello"] },
+    });
     expect(listens.at(-1)?.headers["mcp-method"]).toBe("subscriptions/listen");
     expect(bodies(server).map((p) => p.method)).not.toContain("resources/subscribe");
   });
@@ -142,8 +187,16 @@ describe("subscriptions/listen (official SDK v2 server over HTTP)", () => {
 describe("stdio, official SDK v2 server", () => {
   for (const mode of ["serve", "reject"] as const) {
     it(`probes with server/discover and speaks 2026-07-28 (legacy: ${mode})`, async () => {
-      const conn = await connect("v2-stdio", { command: process.execPath, args: [v2StdioEntry, mode], timeout: 15_000 }, { onElicitation: async () => ({ action: "accept", content: { name: "Grace" } }) });
-      expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28", serverInfo: { name: "sdk-v2-test-server" } });
+      const conn = await connect(
+        "v2-stdio",
+        { command: process.execPath, args: [v2StdioEntry, mode], timeout: 15_000 },
+        { onElicitation: async () => ({ action: "accept", content: { name: "Grace" } }) },
+      );
+      expect(conn).toMatchObject({
+        era: "2026-07-28",
+        protocolVersion: "2026-07-28",
+        serverInfo: { name: "sdk-v2-test-server" },
+      });
       expect(textOf(await callTool(conn, "add", { a: 40, b: 2 }))).toBe("42");
       expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Grace"); // MRTR over stdio too
     });
@@ -159,7 +212,10 @@ describe("a 2026-07-28-only stdio server too slow for the probe", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slow-v2-"));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     const script = path.join(dir, "slow.mjs");
-    fs.writeFileSync(script, `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`);
+    fs.writeFileSync(
+      script,
+      `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`,
+    );
     const conn = await connect("slow-v2", { command: process.execPath, args: [script], timeout: 20_000 });
     expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
     expect(textOf(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
@@ -204,7 +260,17 @@ describe("negotiation edge cases (hand-made servers)", () => {
       req.on("end", () => {
         seen.push(`${req.method} ${body ? (JSON.parse(body) as { method: string }).method : ""}`);
         const id = body ? (JSON.parse(body) as { id?: unknown }).id : null;
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2030-01-01"], requested: "2026-07-28" } } }));
+        res.writeHead(400, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            error: {
+              code: -32022,
+              message: "Unsupported protocol version",
+              data: { supported: ["2030-01-01"], requested: "2026-07-28" },
+            },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -221,7 +287,11 @@ describe("negotiation edge cases (hand-made servers)", () => {
     const { fileURLToPath } = await import("node:url");
     const fixture = fileURLToPath(new URL("./fixtures/version-server.mjs", import.meta.url));
     const started = Date.now();
-    const conn = await connect("silent", { command: process.execPath, args: [fixture, "2025-06-18", "silent"], timeout: 30_000 });
+    const conn = await connect("silent", {
+      command: process.execPath,
+      args: [fixture, "2025-06-18", "silent"],
+      timeout: 30_000,
+    });
     expect(conn.era).toBe("2025");
     expect(Date.now() - started).toBeLessThan(5000);
   });

@@ -4,18 +4,30 @@
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskReceiver } from "../src/task-receiver.js";
-import { callTool, connectToServer, disconnectServer, listTools, type ConnectOptions, type MCPServerConnection } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  listTools,
+  type ConnectOptions,
+  type MCPServerConnection,
+} from "../src/index.js";
 
 const open: MCPServerConnection[] = [];
 afterEach(async () => {
   for (const conn of open.splice(0)) await disconnectServer(conn);
 });
 async function everything(options: ConnectOptions): Promise<MCPServerConnection> {
-  const conn = await connectToServer("everything", { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 }, options);
+  const conn = await connectToServer(
+    "everything",
+    { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+    options,
+  );
   open.push(conn);
   return conn;
 }
-const text = (result: { content: { type: string; text?: string }[] }): string => result.content.map((c) => c.text ?? "").join("");
+const text = (result: { content: { type: string; text?: string }[] }): string =>
+  result.content.map((c) => c.text ?? "").join("");
 
 describe("server requests as tasks (server-everything)", () => {
   it("sampling: answered at once with a task, run by onSampling in the background, its result fetched by the server", async () => {
@@ -51,7 +63,9 @@ describe("server requests as tasks (server-everything)", () => {
   }, 40_000);
 
   it("off by default: the capability is not advertised, so the server offers no async tools", async () => {
-    const conn = await everything({ onSampling: () => Promise.resolve({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }) });
+    const conn = await everything({
+      onSampling: () => Promise.resolve({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }),
+    });
     expect((await listTools(conn)).map((t) => t.name)).not.toContain("trigger-sampling-request-async");
   });
 });
@@ -61,14 +75,28 @@ describe("the task receiver", () => {
 
   it("tasks/cancel ends a task at once (its handler is aborted); tasks/result then says it was cancelled; unknown ids are -32602", async () => {
     let aborted = false;
-    const receiver = new TaskReceiver({}, new Set(["sampling/createMessage"]), (_method, _params, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => ((aborted = true), reject(new Error("stopped"))))));
-    const created = (await receiver.handle("sampling/createMessage", { task: { ttl: 1000 }, messages: [] }, context)) as { task: { taskId: string; status: string; ttl: number } };
+    const receiver = new TaskReceiver(
+      {},
+      new Set(["sampling/createMessage"]),
+      (_method, _params, ctx) =>
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener("abort", () => ((aborted = true), reject(new Error("stopped")))),
+        ),
+    );
+    const created = (await receiver.handle(
+      "sampling/createMessage",
+      { task: { ttl: 1000 }, messages: [] },
+      context,
+    )) as { task: { taskId: string; status: string; ttl: number } };
     expect(created.task).toMatchObject({ status: "working", ttl: 1000 });
     const { taskId } = created.task;
     expect(await receiver.handle("tasks/list", {}, context)).toMatchObject({ tasks: [{ taskId, status: "working" }] });
     expect(await receiver.handle("tasks/cancel", { taskId }, context)).toMatchObject({ taskId, status: "cancelled" });
     expect(aborted).toBe(true);
-    await expect(receiver.handle("tasks/result", { taskId }, context)).rejects.toMatchObject({ code: -32602, rpcMessage: `Task ${taskId} was cancelled` });
+    await expect(receiver.handle("tasks/result", { taskId }, context)).rejects.toMatchObject({
+      code: -32602,
+      rpcMessage: `Task ${taskId} was cancelled`,
+    });
     await expect(receiver.handle("tasks/get", { taskId: "nope" }, context)).rejects.toMatchObject({ code: -32602 });
     // A request without `task`, or for a method it has no handler for, is not its business.
     expect(receiver.handle("sampling/createMessage", { messages: [] }, context)).toBeUndefined();
@@ -77,10 +105,20 @@ describe("the task receiver", () => {
   });
 
   it("a failed handler makes a failed task whose result is the handler's error", async () => {
-    const receiver = new TaskReceiver({}, new Set(["elicitation/create"]), () => Promise.reject(new Error("no user here")));
-    const { task } = (await receiver.handle("elicitation/create", { task: {} }, context)) as { task: { taskId: string } };
-    await expect(receiver.handle("tasks/result", { taskId: task.taskId }, context)).rejects.toMatchObject({ code: -32603, rpcMessage: "no user here" });
-    expect(await receiver.handle("tasks/get", { taskId: task.taskId }, context)).toMatchObject({ status: "failed", statusMessage: "no user here" });
+    const receiver = new TaskReceiver({}, new Set(["elicitation/create"]), () =>
+      Promise.reject(new Error("no user here")),
+    );
+    const { task } = (await receiver.handle("elicitation/create", { task: {} }, context)) as {
+      task: { taskId: string };
+    };
+    await expect(receiver.handle("tasks/result", { taskId: task.taskId }, context)).rejects.toMatchObject({
+      code: -32603,
+      rpcMessage: "no user here",
+    });
+    expect(await receiver.handle("tasks/get", { taskId: task.taskId }, context)).toMatchObject({
+      status: "failed",
+      statusMessage: "no user here",
+    });
     receiver.close();
   });
 });

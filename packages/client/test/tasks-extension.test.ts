@@ -2,7 +2,15 @@
 // extension's text (tools/test-utils/src/tasks-server.ts): no public server implements it yet.
 import { startTasksServer, type TasksServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { callTool, connectToServer, disconnectServer, TASKS_EXTENSION, type ConnectOptions, type MCPServerConnection, type TaskStatus } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  TASKS_EXTENSION,
+  type ConnectOptions,
+  type MCPServerConnection,
+  type TaskStatus,
+} from "../src/index.js";
 
 const open: MCPServerConnection[] = [];
 const servers: TasksServer[] = [];
@@ -17,8 +25,17 @@ async function setup(options: ConnectOptions = {}): Promise<{ server: TasksServe
   open.push(conn);
   return { server, conn };
 }
-const text = (result: { content: { type: string; text?: string }[] }): string => result.content.map((c) => c.text ?? "").join("");
-const declared = (params: Record<string, unknown>): boolean => Object.hasOwn((((params["_meta"] as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"] as { extensions?: object }).extensions ?? {}), TASKS_EXTENSION);
+const text = (result: { content: { type: string; text?: string }[] }): string =>
+  result.content.map((c) => c.text ?? "").join("");
+const declared = (params: Record<string, unknown>): boolean =>
+  Object.hasOwn(
+    (
+      (params["_meta"] as Record<string, unknown>)["io.modelcontextprotocol/clientCapabilities"] as {
+        extensions?: object;
+      }
+    ).extensions ?? {},
+    TASKS_EXTENSION,
+  );
 
 describe("tool calls that become tasks (2026-07-28 tasks extension)", () => {
   it("a plain callTool follows the task: polled at the server's pace, statuses reported, the result returned; task requests name the task in Mcp-Name", async () => {
@@ -39,7 +56,8 @@ describe("tool calls that become tasks (2026-07-28 tasks extension)", () => {
     expect(declared(call.params)).toBe(true);
     const gets = server.requests.filter((r) => r.method === "tasks/get");
     expect(gets).toHaveLength(3);
-    for (const get of gets) expect(get.headers).toMatchObject({ "mcp-method": "tasks/get", "mcp-name": seen[0]!.taskId });
+    for (const get of gets)
+      expect(get.headers).toMatchObject({ "mcp-method": "tasks/get", "mcp-name": seen[0]!.taskId });
   });
 
   it("input_required: the task's input request goes through the elicitation handler, answered once with tasks/update", async () => {
@@ -61,14 +79,23 @@ describe("tool calls that become tasks (2026-07-28 tasks extension)", () => {
 
   it("a failed task rejects with its JSON-RPC error, typed", async () => {
     const { conn } = await setup();
-    await expect(callTool(conn, "broken", {})).rejects.toMatchObject({ name: "InternalRpcError", code: -32603, rpcMessage: "backend down" });
+    await expect(callTool(conn, "broken", {})).rejects.toMatchObject({
+      name: "InternalRpcError",
+      code: -32603,
+      rpcMessage: "backend down",
+    });
   });
 
   it("aborting cancels the task on the server (tasks/cancel) and rejects with the caller's reason", async () => {
     const { server, conn } = await setup();
     const controller = new AbortController();
     const statuses: string[] = [];
-    const call = callTool(conn, "forever", {}, { signal: controller.signal, onTaskStatus: (task) => void statuses.push(task.status) });
+    const call = callTool(
+      conn,
+      "forever",
+      {},
+      { signal: controller.signal, onTaskStatus: (task) => void statuses.push(task.status) },
+    );
     await expect.poll(() => server.requests.filter((r) => r.method === "tasks/get").length).toBeGreaterThan(1);
     controller.abort(new Error("user stopped it"));
     await expect(call).rejects.toThrow("user stopped it");

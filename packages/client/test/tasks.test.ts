@@ -3,21 +3,37 @@
 // four 1 s stages.
 import { everythingEntry, startEverything } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { callTool, connectToServer, disconnectServer, listTools, TaskCancelledError, type ConnectOptions, type MCPServerConnection, type TaskStatus } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  listTools,
+  TaskCancelledError,
+  type ConnectOptions,
+  type MCPServerConnection,
+  type TaskStatus,
+} from "../src/index.js";
 
 const open: MCPServerConnection[] = [];
 afterEach(async () => {
   for (const conn of open.splice(0)) await disconnectServer(conn);
 });
 async function everything(options: ConnectOptions = {}): Promise<MCPServerConnection> {
-  const conn = await connectToServer("everything", { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 }, options);
+  const conn = await connectToServer(
+    "everything",
+    { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+    options,
+  );
   open.push(conn);
   return conn;
 }
-const text = (result: { content: { type: string; text?: string }[] }): string => result.content.map((c) => c.text ?? "").join("");
+const text = (result: { content: { type: string; text?: string }[] }): string =>
+  result.content.map((c) => c.text ?? "").join("");
 /** The server's own view of the task (`tasks/get`) turns `cancelled`: the client sent `tasks/cancel`. */
 async function expectCancelledOnServer(conn: MCPServerConnection, taskId: string | undefined): Promise<void> {
-  await expect.poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 }).toBe("cancelled");
+  await expect
+    .poll(async () => (await conn.request<TaskStatus>("tasks/get", { taskId })).status, { timeout: 5000 })
+    .toBe("cancelled");
 }
 
 /**
@@ -27,13 +43,18 @@ async function expectCancelledOnServer(conn: MCPServerConnection, taskId: string
 async function abortAtFirstStatus(conn: MCPServerConnection, topic: string): Promise<void> {
   const abort = new AbortController();
   let taskId: string | undefined;
-  const call = callTool(conn, "simulate-research-query", { topic }, {
-    signal: abort.signal,
-    onTaskStatus: (task) => {
-      taskId = task.taskId;
-      abort.abort(new Error("user gave up"));
+  const call = callTool(
+    conn,
+    "simulate-research-query",
+    { topic },
+    {
+      signal: abort.signal,
+      onTaskStatus: (task) => {
+        taskId = task.taskId;
+        abort.abort(new Error("user gave up"));
+      },
     },
-  });
+  );
   await expect(call).rejects.toThrow("user gave up");
   await expectCancelledOnServer(conn, taskId);
 }
@@ -44,13 +65,20 @@ describe("tool calls as tasks (2025-11-25)", () => {
     const tool = (await listTools(conn)).find((t) => t.name === "simulate-research-query");
     expect(tool?.["execution"]).toMatchObject({ taskSupport: "required" });
     const seen: TaskStatus[] = [];
-    const result = await callTool(conn, "simulate-research-query", { topic: "tides" }, { onTaskStatus: (task) => seen.push(task) });
+    const result = await callTool(
+      conn,
+      "simulate-research-query",
+      { topic: "tides" },
+      { onTaskStatus: (task) => seen.push(task) },
+    );
     expect(text(result)).toContain("# Research Report: tides");
     expect(new Set(seen.map((t) => t.taskId)).size).toBe(1);
     expect(seen[0]!.status).toBe("working");
     expect(seen.at(-1)!.status).toBe("completed");
     // Which stages a poll lands on depends on timing; at least one is seen with its message.
-    expect(seen.filter((t) => t.status === "working").map((t) => t.statusMessage)).toContainEqual(expect.stringMatching(/^(Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\.$/));
+    expect(seen.filter((t) => t.status === "working").map((t) => t.statusMessage)).toContainEqual(
+      expect.stringMatching(/^(Gathering sources|Analyzing content|Synthesizing findings|Generating report)\.\.\.$/),
+    );
   }, 30_000);
 
   it("a tool never listed on this connection: the tools are listed once, and it runs as the task it requires", async () => {
@@ -69,7 +97,12 @@ describe("tool calls as tasks (2025-11-25)", () => {
     });
     await listTools(conn);
     const statuses: string[] = [];
-    const result = await callTool(conn, "simulate-research-query", { topic: "coral", ambiguous: true }, { onTaskStatus: (task) => statuses.push(task.status) });
+    const result = await callTool(
+      conn,
+      "simulate-research-query",
+      { topic: "coral", ambiguous: true },
+      { onTaskStatus: (task) => statuses.push(task.status) },
+    );
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('"coral" could have multiple interpretations');
     expect(statuses).toContain("input_required");
@@ -86,12 +119,17 @@ describe("tool calls as tasks (2025-11-25)", () => {
     const conn = await everything();
     await listTools(conn);
     let taskId: string | undefined;
-    const call = callTool(conn, "simulate-research-query", { topic: "winds" }, {
-      onTaskStatus: (task) => {
-        taskId = task.taskId;
-        throw new Error("listener broke");
+    const call = callTool(
+      conn,
+      "simulate-research-query",
+      { topic: "winds" },
+      {
+        onTaskStatus: (task) => {
+          taskId = task.taskId;
+          throw new Error("listener broke");
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow("listener broke");
     await expectCancelledOnServer(conn, taskId);
   }, 30_000);
@@ -115,7 +153,12 @@ describe("tool calls as tasks over Streamable HTTP (server-everything)", () => {
       const conn = await connectToServer("everything-http", { type: "http", url: server.url, timeout: 20_000 });
       open.push(conn);
       const seen: string[] = [];
-      const result = await callTool(conn, "simulate-research-query", { topic: "currents" }, { onTaskStatus: (task) => seen.push(task.status) });
+      const result = await callTool(
+        conn,
+        "simulate-research-query",
+        { topic: "currents" },
+        { onTaskStatus: (task) => seen.push(task.status) },
+      );
       expect(text(result)).toContain("# Research Report: currents");
       expect(seen.at(-1)).toBe("completed");
 

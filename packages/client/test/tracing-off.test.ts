@@ -37,18 +37,28 @@ describe("OpenTelemetry installed, no tracer provider", () => {
         getTracer: {
           value: (name: string, version?: string) => {
             const tracer = api.trace.getTracer(name, version);
-            return { startSpan: (...args: Parameters<typeof tracer.startSpan>) => (started++, tracer.startSpan(...args)) };
+            return {
+              startSpan: (...args: Parameters<typeof tracer.startSpan>) => (started++, tracer.startSpan(...args)),
+            };
           },
         },
       }) as typeof api.trace;
       const tracing: TracingApi = { trace: counted, context: api.context, propagation: api.propagation };
-      const conn = await connectToServer("v2", { type: "http", url: server.url, timeout: 10_000 }, { tracing, ...(protocol ? { protocol } : {}) });
+      const conn = await connectToServer(
+        "v2",
+        { type: "http", url: server.url, timeout: 10_000 },
+        { tracing, ...(protocol ? { protocol } : {}) },
+      );
       try {
         await expect(callTool(conn, "add", { a: 2, b: 3 })).resolves.toMatchObject({ content: [{ text: "5" }] });
         expect(started).toBe(0);
         expect(lastCallMeta()["traceparent"]).toBeUndefined();
         // A context made active with no propagator registered: nothing could carry it; still no span.
-        const incoming = api.trace.setSpanContext(api.ROOT_CONTEXT, { traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
+        const incoming = api.trace.setSpanContext(api.ROOT_CONTEXT, {
+          traceId: "0af7651916cd43dd8448eb211c80319c",
+          spanId: "b7ad6b7169203331",
+          traceFlags: 1,
+        });
         api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
         await api.context.with(incoming, () => callTool(conn, "add", { a: 1, b: 2 }));
         expect(started).toBe(0);

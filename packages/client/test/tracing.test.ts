@@ -12,7 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { callTool, connectToServer, disconnectServer, listTools, type ConnectOptions, type MCPServerConnection } from "../src/index.js";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  listTools,
+  type ConnectOptions,
+  type MCPServerConnection,
+} from "../src/index.js";
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -66,11 +73,20 @@ describe("OpenTelemetry", () => {
       expect(call.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
       expect(call.spanContext().traceId).toBe(parent.spanContext().traceId);
       expect(call.kind).toBe(2); // CLIENT
-      expect(call.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "add", "mcp.server.name": "v2", "mcp.protocol.version": conn.protocolVersion, "network.transport": "tcp" });
+      expect(call.attributes).toMatchObject({
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": "add",
+        "mcp.server.name": "v2",
+        "mcp.protocol.version": conn.protocolVersion,
+        "network.transport": "tcp",
+      });
       expect(call.status.code).toBe(SpanStatusCode.UNSET);
-      expect(metaOf("tools/call")["traceparent"]).toBe(`00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
+      expect(metaOf("tools/call")["traceparent"]).toBe(
+        `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`,
+      );
       // 2026-07-28 over HTTP: the same context in the request's traceparent header too.
-      const header = server.requests.filter((r) => r.body.includes('"method":"tools/call"')).at(-1)!.headers.traceparent;
+      const header = server.requests.filter((r) => r.body.includes('"method":"tools/call"')).at(-1)!.headers
+        .traceparent;
       expect(header).toBe(protocol ? undefined : `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
     });
   }
@@ -80,7 +96,9 @@ describe("OpenTelemetry", () => {
     // Arguments the tool's schema refuses: the SDK answers with an isError result.
     await expect(callTool(conn, "add", { a: "two", b: 3 })).resolves.toMatchObject({ isError: true });
     await expect(callTool(conn, "no-such-tool", {})).rejects.toMatchObject({ code: -32602 });
-    const [toolError, rpcError] = ["tools/call add", "tools/call no-such-tool"].map((name) => exporter.getFinishedSpans().find((s) => s.name === name)!);
+    const [toolError, rpcError] = ["tools/call add", "tools/call no-such-tool"].map((name) =>
+      exporter.getFinishedSpans().find((s) => s.name === name)!,
+    );
     expect(toolError!.status.code).toBe(SpanStatusCode.ERROR);
     expect(toolError!.attributes["error.type"]).toBe("tool_error");
     expect(rpcError!.status.code).toBe(SpanStatusCode.ERROR);
@@ -126,7 +144,10 @@ console.log(result.content[0].text);
         for (const mode of ["block", "allow"]) {
           const before = server.requests.length;
           // Not spawnSync: the server answering the child runs in this process.
-          const run = await promisify(execFile)(process.execPath, [script, server.url, mode], { encoding: "utf8", timeout: 30_000 });
+          const run = await promisify(execFile)(process.execPath, [script, server.url, mode], {
+            encoding: "utf8",
+            timeout: 30_000,
+          });
           expect(run.stderr).toBe("");
           expect(run.stdout.trim()).toBe("42");
           const call = server.requests.slice(before).find((r) => r.body.includes('"method":"tools/call"'))!;

@@ -3,6 +3,8 @@ import { expect, it } from "vitest";
 import { CLIENT_VERSION } from "../src/internal.js";
 
 it("CLIENT_VERSION is package.json's version (src/version.ts is written by scripts/version.mjs on build)", () => {
-  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
   expect(CLIENT_VERSION).toBe(version);
 });

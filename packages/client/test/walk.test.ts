@@ -20,7 +20,6 @@ import {
 } from "../src/index.js";
 import { everythingEntry as entry, startEverything, textOf } from "mcp-test-utils";
 
-
 for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
   describe(`a walk over server-everything (${mode})`, () => {
     let stop: () => Promise<void> = async () => undefined;
@@ -42,7 +41,12 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
         roots: [{ uri: "file:///tmp/walk", name: "walk" }],
         onSampling: async (params, _ctx) => {
           asked.push("sampling/createMessage");
-          return { role: "assistant", content: { type: "text", text: `sampled: ${JSON.stringify(params.messages[0]?.content)}` }, model: "test-model", stopReason: "endTurn" };
+          return {
+            role: "assistant",
+            content: { type: "text", text: `sampled: ${JSON.stringify(params.messages[0]?.content)}` },
+            model: "test-model",
+            stopReason: "endTurn",
+          };
         },
         onElicitation: async () => {
           asked.push("elicitation/create");
@@ -69,9 +73,19 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
     });
 
     it("lists every tool, including the capability-gated ones, and sees tools/list_changed", async () => {
-      await expect.poll(async () => (await listTools(conn)).map((t) => t.name), { timeout: 10_000 }).toEqual(
-        expect.arrayContaining(["echo", "get-sum", "get-structured-content", "get-tiny-image", "trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"]),
-      );
+      await expect
+        .poll(async () => (await listTools(conn)).map((t) => t.name), { timeout: 10_000 })
+        .toEqual(
+          expect.arrayContaining([
+            "echo",
+            "get-sum",
+            "get-structured-content",
+            "get-tiny-image",
+            "trigger-sampling-request",
+            "trigger-elicitation-request",
+            "get-roots-list",
+          ]),
+        );
       await expect.poll(() => listChanged.length, { timeout: 10_000 }).toBeGreaterThan(0);
     });
 
@@ -88,12 +102,19 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
       expect(links.content.filter((c) => c.type === "resource_link")).toHaveLength(3);
       const image = await callTool(conn, "get-tiny-image", {});
       const png = image.content.find((c) => c.type === "image");
-      expect(png?.type === "image" ? [png.mimeType, Buffer.from(png.data, "base64").subarray(1, 4).toString()] : undefined).toEqual(["image/png", "PNG"]);
+      expect(
+        png?.type === "image" ? [png.mimeType, Buffer.from(png.data, "base64").subarray(1, 4).toString()] : undefined,
+      ).toEqual(["image/png", "PNG"]);
     });
 
     it("delivers every progress notification of a long-running tool", async () => {
       const progress: number[] = [];
-      await callTool(conn, "trigger-long-running-operation", { duration: 1, steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+      await callTool(
+        conn,
+        "trigger-long-running-operation",
+        { duration: 1, steps: 3 },
+        { onProgress: (p) => progress.push(p.progress) },
+      );
       expect(progress).toEqual([1, 2, 3]);
     });
 
@@ -104,19 +125,26 @@ for (const mode of ["stdio", "streamableHttp", "sse"] as const) {
       const read = await readResource(conn, doc.uri);
       expect(read.contents[0]).toMatchObject({ uri: doc.uri });
       const templates = await listResourceTemplates(conn);
-      expect(templates.map((t) => t.uriTemplate)).toEqual(expect.arrayContaining(["demo://resource/dynamic/text/{resourceId}"]));
+      expect(templates.map((t) => t.uriTemplate)).toEqual(
+        expect.arrayContaining(["demo://resource/dynamic/text/{resourceId}"]),
+      );
       const dynamic = await readResource(conn, "demo://resource/dynamic/text/7");
       expect(dynamic.contents[0]).toMatchObject({ uri: "demo://resource/dynamic/text/7", text: expect.any(String) });
     });
 
     it("lists and gets prompts, and completes an argument", async () => {
       const prompts = await listPrompts(conn);
-      expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt", "completable-prompt"]));
+      expect(prompts.map((p) => p.name)).toEqual(
+        expect.arrayContaining(["simple-prompt", "args-prompt", "completable-prompt"]),
+      );
       const simple = await getPrompt(conn, "simple-prompt");
       expect(simple.messages.length).toBeGreaterThan(0);
       const withArgs = await getPrompt(conn, "args-prompt", { city: "Lisbon" });
       expect(JSON.stringify(withArgs.messages)).toContain("Lisbon");
-      const completion = await complete(conn, { ref: { type: "ref/prompt", name: "completable-prompt" }, argument: { name: "department", value: "S" } });
+      const completion = await complete(conn, {
+        ref: { type: "ref/prompt", name: "completable-prompt" },
+        argument: { name: "department", value: "S" },
+      });
       expect(completion.completion.values).toEqual(expect.arrayContaining(["Sales", "Support"]));
       const dependent = await complete(conn, {
         ref: { type: "ref/prompt", name: "completable-prompt" },

@@ -19,7 +19,9 @@ afterAll(() => rmSync(generated, { recursive: true, force: true }));
 /** The README's example, as a module of this package's test folder (so it resolves @mcp/jsonrpc and ws as the package does). */
 async function readmeTransport(): Promise<new (url: string) => MCPTransport> {
   const readme = readFileSync(join(here, "..", "README.md"), "utf8");
-  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? "").find((code) => code.includes("class WebSocketTransport"));
+  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? "")
+    .find((code) => code.includes("class WebSocketTransport"));
   expect(block, "the README has the WebSocket example").toBeDefined();
   expect(block!.trim().split("\n").length).toBeLessThan(60);
   const file = join(generated, "websocket-transport.ts");
@@ -36,12 +38,16 @@ class ServerSocketTransport implements Transport {
   constructor(private readonly socket: WebSocket) {}
   async start(): Promise<void> {
     // ws hands a Buffer for a text frame with its default binaryType ("nodebuffer").
-    this.socket.on("message", (data) => this.onmessage?.(JSON.parse((data as Buffer).toString("utf8")) as JSONRPCMessage));
+    this.socket.on("message", (data) =>
+      this.onmessage?.(JSON.parse((data as Buffer).toString("utf8")) as JSONRPCMessage),
+    );
     this.socket.on("close", () => this.onclose?.());
     this.socket.on("error", (error) => this.onerror?.(error));
   }
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve, reject) => this.socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.socket.send(JSON.stringify(message), (error) => (error ? reject(error) : resolve())),
+    );
   }
   async close(): Promise<void> {
     this.socket.close();
@@ -51,12 +57,20 @@ class ServerSocketTransport implements Transport {
 describe("the README's WebSocket transport", () => {
   it("calls a tool of an official SDK v2 server over a real WebSocket, and ends cleanly", async () => {
     const WebSocketTransport = await readmeTransport();
-    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, handleProtocols: (protocols) => (protocols.has("mcp") ? "mcp" : false) });
+    const wss = new WebSocketServer({
+      host: "127.0.0.1",
+      port: 0,
+      handleProtocols: (protocols) => (protocols.has("mcp") ? "mcp" : false),
+    });
     await new Promise<void>((resolve) => wss.once("listening", resolve));
     const serverClosed = new Promise<void>((resolve) => {
       wss.on("connection", (socket) => {
         const server = new McpServer({ name: "ws-sdk", version: "1.0.0" });
-        server.registerTool("add", { description: "a + b", inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+        server.registerTool(
+          "add",
+          { description: "a + b", inputSchema: z.object({ a: z.number(), b: z.number() }) },
+          ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+        );
         socket.on("close", () => resolve());
         void server.connect(new ServerSocketTransport(socket));
       });
@@ -64,7 +78,8 @@ describe("the README's WebSocket transport", () => {
     const { port } = wss.address() as { port: number };
     const sent: unknown[] = [];
     const transport = new WebSocketTransport(`ws://127.0.0.1:${port}`);
-    transport.onMessage = (message, direction) => direction === "out" && sent.push((message as JsonRpcMessage & { method?: string }).method);
+    transport.onMessage = (message, direction) =>
+      direction === "out" && sent.push((message as JsonRpcMessage & { method?: string }).method);
     expect(transport.connected).toBe(false);
     const conn = await connectToServer("ws", { command: "unused" }, { transport, listen: false });
     try {

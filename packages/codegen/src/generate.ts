@@ -35,7 +35,12 @@ function toolDoc(tool: Tool): string[] {
   if (tool.title && tool.title !== tool.description) lines.push(tool.title);
   if (tool.description) lines.push(tool.description);
   const hints = tool.annotations ?? {};
-  const notes = [hints["readOnlyHint"] === true ? "read-only" : "", hints["destructiveHint"] === true ? "destructive" : "", hints["idempotentHint"] === true ? "idempotent" : "", hints["openWorldHint"] === true ? "open world" : ""].filter(Boolean);
+  const notes = [
+    hints["readOnlyHint"] === true ? "read-only" : "",
+    hints["destructiveHint"] === true ? "destructive" : "",
+    hints["idempotentHint"] === true ? "idempotent" : "",
+    hints["openWorldHint"] === true ? "open world" : "",
+  ].filter(Boolean);
   if (lines.length) lines.push("");
   lines.push(`Tool \`${tool.name}\`${notes.length ? ` (${notes.join(", ")})` : ""}.`);
   return lines;
@@ -72,7 +77,8 @@ export interface GenerateClientOptions {
  * `<Server>Client`. Throws {@link CodegenError} for a `name` that is not a TypeScript identifier.
  */
 export function clientNameOf(options: Pick<GenerateClientOptions, "server" | "name">): string {
-  if (options.name !== undefined && !IDENTIFIER.test(options.name)) throw new CodegenError("name", `name must be a TypeScript identifier, not "${options.name}"`);
+  if (options.name !== undefined && !IDENTIFIER.test(options.name))
+    throw new CodegenError("name", `name must be a TypeScript identifier, not "${options.name}"`);
   return options.name ?? `${pascalCase(options.server)}Client`;
 }
 
@@ -90,7 +96,8 @@ export function clientNameOf(options: Pick<GenerateClientOptions, "server" | "na
 export function generateClient(tools: readonly Tool[], options: GenerateClientOptions): string {
   const clientName = clientNameOf(options);
   const names = new Names();
-  for (const taken of ["ToolCaller", "StructuredResult", "callerOf", "structured", clientName, `create${clientName}`]) names.claim(taken);
+  for (const taken of ["ToolCaller", "StructuredResult", "callerOf", "structured", clientName, `create${clientName}`])
+    names.claim(taken);
   const methodNames = new Set<string>();
   const declarations: string[] = [];
   const members: string[] = [];
@@ -102,19 +109,31 @@ export function generateClient(tools: readonly Tool[], options: GenerateClientOp
     const base = pascalCase(tool.name);
     const argsName = names.claim(`${base}Args`);
     const inputWriter = new SchemaWriter(tool.inputSchema, argsName, names);
-    declarations.push(`${docComment([`Arguments of \`${tool.name}\`.`], "")}export type ${argsName} = ${inputWriter.type(tool.inputSchema, "")};\n`, ...inputWriter.declarations);
+    declarations.push(
+      `${docComment([`Arguments of \`${tool.name}\`.`], "")}export type ${argsName} = ${inputWriter.type(tool.inputSchema, "")};\n`,
+      ...inputWriter.declarations,
+    );
     let result = "CallToolResult";
     let outputName: string | undefined;
     if (tool.outputSchema) {
       outputName = names.claim(`${base}Output`);
       const outputWriter = new SchemaWriter(tool.outputSchema, outputName, names);
-      declarations.push(`${docComment([`\`structuredContent\` of \`${tool.name}\` (its output schema).`], "")}export type ${outputName} = ${outputWriter.type(tool.outputSchema, "")};\n`, ...outputWriter.declarations);
+      declarations.push(
+        `${docComment([`\`structuredContent\` of \`${tool.name}\` (its output schema).`], "")}export type ${outputName} = ${outputWriter.type(tool.outputSchema, "")};\n`,
+        ...outputWriter.declarations,
+      );
       result = `StructuredResult<${outputName}>`;
     }
     const optional = argsOptional(tool.inputSchema);
-    members.push(`${docComment(toolDoc(tool), "  ")}  ${method}(args${optional ? "?" : ""}: ${argsName}, options?: CallToolOptions): Promise<${result}>;\n`);
+    members.push(
+      `${docComment(toolDoc(tool), "  ")}  ${method}(args${optional ? "?" : ""}: ${argsName}, options?: CallToolOptions): Promise<${result}>;\n`,
+    );
     const call = `call(${JSON.stringify(tool.name)}, args${optional ? " ?? {}" : ""}, options)`;
-    bodies.push(outputName ? `    ${method}: async (args, options) => structured<${outputName}>(${JSON.stringify(tool.name)}, await ${call}),\n` : `    ${method}: (args, options) => ${call},\n`);
+    bodies.push(
+      outputName
+        ? `    ${method}: async (args, options) => structured<${outputName}>(${JSON.stringify(tool.name)}, await ${call}),\n`
+        : `    ${method}: (args, options) => ${call},\n`,
+    );
   }
   const server = options.server;
   const from = options.serverInfo ? ` (${options.serverInfo.name} ${options.serverInfo.version})` : "";

@@ -142,7 +142,10 @@ export class SchemaWriter {
     if (target === undefined) return "unknown";
     // A chain of bare $refs that comes back to itself describes nothing.
     const seen = new Set([ref]);
-    for (let step: unknown = target; isSchema(step) && typeof step["$ref"] === "string" && Object.keys(step).length === 1; ) {
+    for (
+      let step: unknown = target;
+      isSchema(step) && typeof step["$ref"] === "string" && Object.keys(step).length === 1;
+    ) {
       const next = step["$ref"];
       const nextParts = pointerParts(next);
       if (seen.has(next) || nextParts === undefined) return "unknown";
@@ -175,15 +178,24 @@ export class SchemaWriter {
     const parts: string[] = [];
     if (typeof schema["$ref"] === "string") parts.push(this.#ref(schema["$ref"]));
     if ("const" in schema) parts.push(literal(schema["const"]) ?? "unknown");
-    else if (Array.isArray(schema["enum"])) parts.push(union(schema["enum"].map((value) => literal(value) ?? "unknown")));
+    else if (Array.isArray(schema["enum"]))
+      parts.push(union(schema["enum"].map((value) => literal(value) ?? "unknown")));
     else parts.push(this.#byType(schema, indent));
     for (const key of ["anyOf", "oneOf"] as const) {
       const options = schema[key];
-      if (Array.isArray(options) && options.length > 0) parts.push(union(options.map((option) => this.type(option, indent))));
+      if (Array.isArray(options) && options.length > 0)
+        parts.push(union(options.map((option) => this.type(option, indent))));
     }
     if (Array.isArray(schema["allOf"])) for (const part of schema["allOf"]) parts.push(this.type(part, indent));
     const kept = parts.filter((part) => part !== "unknown");
-    let type = kept.length === 0 ? "unknown" : kept.includes("never") ? "never" : kept.length === 1 ? kept[0]! : kept.map(atom).join(" & ");
+    let type =
+      kept.length === 0
+        ? "unknown"
+        : kept.includes("never")
+          ? "never"
+          : kept.length === 1
+            ? kept[0]!
+            : kept.map(atom).join(" & ");
     if (schema["nullable"] === true && type !== "unknown") type = `${type} | null`;
     return type;
   }
@@ -193,7 +205,13 @@ export class SchemaWriter {
     let types: string[];
     if (typeof declared === "string") types = [declared];
     else if (Array.isArray(declared)) types = declared.filter((t): t is string => typeof t === "string");
-    else if (isSchema(schema["properties"]) || "additionalProperties" in schema || isSchema(schema["patternProperties"]) || Array.isArray(schema["required"])) types = ["object"];
+    else if (
+      isSchema(schema["properties"]) ||
+      "additionalProperties" in schema ||
+      isSchema(schema["patternProperties"]) ||
+      Array.isArray(schema["required"])
+    )
+      types = ["object"];
     else if ("items" in schema || Array.isArray(schema["prefixItems"])) types = ["array"];
     else return "unknown";
     return union(
@@ -221,7 +239,11 @@ export class SchemaWriter {
 
   #object(schema: Schema, indent: string): string {
     const properties = isSchema(schema["properties"]) ? schema["properties"] : {};
-    const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((name): name is string => typeof name === "string") : []);
+    const required = new Set(
+      Array.isArray(schema["required"])
+        ? schema["required"].filter((name): name is string => typeof name === "string")
+        : [],
+    );
     const inner = `${indent}  `;
     const lines: string[] = [];
     const memberTypes: string[] = [];
@@ -231,7 +253,9 @@ export class SchemaWriter {
       const isRequired = required.has(name);
       optional ||= !isRequired;
       memberTypes.push(type);
-      lines.push(`${docComment(schemaDoc(property), inner)}${inner}${propertyKey(name)}${isRequired ? "" : "?"}: ${isRequired ? type : `${type} | undefined`};\n`);
+      lines.push(
+        `${docComment(schemaDoc(property), inner)}${inner}${propertyKey(name)}${isRequired ? "" : "?"}: ${isRequired ? type : `${type} | undefined`};\n`,
+      );
     }
     // Required names with no schema of their own still must be there.
     for (const name of required) {
@@ -243,7 +267,8 @@ export class SchemaWriter {
     const additional = schema["additionalProperties"];
     if (additional === true) extra.push("unknown");
     else if (isSchema(additional)) extra.push(this.type(additional, inner));
-    if (isSchema(schema["patternProperties"])) for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.type(pattern, inner));
+    if (isSchema(schema["patternProperties"]))
+      for (const pattern of Object.values(schema["patternProperties"])) extra.push(this.type(pattern, inner));
     if (extra.length > 0) {
       // Every named property must fit the index signature too.
       const all = union([...extra, ...memberTypes, ...(optional ? ["undefined"] : [])]);
@@ -254,7 +279,11 @@ export class SchemaWriter {
   }
 
   #array(schema: Schema, indent: string): string {
-    const tuple = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : Array.isArray(schema["items"]) ? schema["items"] : undefined;
+    const tuple = Array.isArray(schema["prefixItems"])
+      ? schema["prefixItems"]
+      : Array.isArray(schema["items"])
+        ? schema["items"]
+        : undefined;
     if (!tuple) return `${atom(this.type(schema["items"] ?? true, indent))}[]`;
     const rest = Array.isArray(schema["prefixItems"]) ? schema["items"] : schema["additionalItems"];
     const min = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;

@@ -15,7 +15,10 @@ const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const schemasServer = fileURLToPath(new URL("./fixtures/schemas-server.mjs", import.meta.url));
 
 /** The module generateClient writes from a live server's tools, and how many tools it has. */
-async function generateFrom(config: MCPServerConfig, options: Omit<GenerateClientOptions, "serverInfo">): Promise<{ text: string; count: number }> {
+async function generateFrom(
+  config: MCPServerConfig,
+  options: Omit<GenerateClientOptions, "serverInfo">,
+): Promise<{ text: string; count: number }> {
   const conn = await connectToServer(options.server, config);
   try {
     const tools = await listTools(conn);
@@ -141,11 +144,17 @@ describe("generateClient", () => {
   });
 
   it("writes modules that compile under --strict, reject wrong arguments, and call the servers", async () => {
-    const everything = await generateFrom({ command: process.execPath, args: [everythingEntry, "stdio"] }, { server: "everything" });
+    const everything = await generateFrom(
+      { command: process.execPath, args: [everythingEntry, "stdio"] },
+      { server: "everything" },
+    );
     expect(everything.count).toBe(13);
     expect(everything.text).toContain("export function createEverythingClient(");
     writeFileSync(join(dir, "everything.ts"), everything.text);
-    const schemas = await generateFrom({ command: process.execPath, args: [schemasServer] }, { server: "schemas", name: "Schemas" });
+    const schemas = await generateFrom(
+      { command: process.execPath, args: [schemasServer] },
+      { server: "schemas", name: "Schemas" },
+    );
     writeFileSync(join(dir, "schemas.ts"), schemas.text);
     // The description's "*/" cannot end its comment early; the doc says which tool it is.
     expect(schemas.text).toContain("Every kind of schema *\\/ in one tool");
@@ -153,21 +162,51 @@ describe("generateClient", () => {
     writeFileSync(join(dir, "use-everything.ts"), useEverything);
     writeFileSync(join(dir, "use-schemas.ts"), useSchemas);
 
-    const flags = ["--ignoreConfig", "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess", "--verbatimModuleSyntax", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", "--outDir", dir];
-    const compiled = await run(process.execPath, [tsc, ...flags, "everything.ts", "schemas.ts", "use-everything.ts", "use-schemas.ts"], dir);
+    const flags = [
+      "--ignoreConfig",
+      "--strict",
+      "--exactOptionalPropertyTypes",
+      "--noUncheckedIndexedAccess",
+      "--verbatimModuleSyntax",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--types",
+      "node",
+      "--skipLibCheck",
+      "--outDir",
+      dir,
+    ];
+    const compiled = await run(
+      process.execPath,
+      [tsc, ...flags, "everything.ts", "schemas.ts", "use-everything.ts", "use-schemas.ts"],
+      dir,
+    );
     expect(compiled.out).toBe("");
     expect(compiled.code).toBe(0);
 
     const ran = await run(process.execPath, [join(dir, "use-everything.js"), everythingEntry], dir);
     expect(ran.code, ran.out).toBe(0);
-    const result = JSON.parse(ran.out.trim().split("\n").at(-1)!) as { sum: { text: string }[]; temperature: number; conditions: string; echoed: { text: string }[] };
+    const result = JSON.parse(ran.out.trim().split("\n").at(-1)!) as {
+      sum: { text: string }[];
+      temperature: number;
+      conditions: string;
+      echoed: { text: string }[];
+    };
     expect(result.sum[0]!.text).toBe("The sum of 1 and 2 is 3.");
     expect(typeof result.temperature).toBe("number");
     expect(result.echoed[0]!.text).toBe("Echo: hi");
 
     const shaped = await run(process.execPath, [join(dir, "use-schemas.js"), schemasServer], dir);
     expect(shaped.code, shaped.out).toBe(0);
-    expect(JSON.parse(shaped.out.trim().split("\n").at(-1)!)).toEqual({ mode: "fast", x: 1, self: { mode: "slow", origin: { x: 0, y: 0 }, nested: { deep: { flag: false } } } });
+    expect(JSON.parse(shaped.out.trim().split("\n").at(-1)!)).toEqual({
+      mode: "fast",
+      x: 1,
+      self: { mode: "slow", origin: { x: 0, y: 0 }, nested: { deep: { flag: false } } },
+    });
   });
 
   it("each mistake in the using code is a compile error (the expectations above are not vacuous)", async () => {
@@ -179,24 +218,71 @@ describe("generateClient", () => {
       else kept.push(line);
     }
     writeFileSync(join(dir, "loose.ts"), kept.join("\n"));
-    const compiled = await run(process.execPath, [tsc, "--ignoreConfig", "--strict", "--exactOptionalPropertyTypes", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", "--noEmit", "loose.ts"], dir);
+    const compiled = await run(
+      process.execPath,
+      [
+        tsc,
+        "--ignoreConfig",
+        "--strict",
+        "--exactOptionalPropertyTypes",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--types",
+        "node",
+        "--skipLibCheck",
+        "--noEmit",
+        "loose.ts",
+      ],
+      dir,
+    );
     expect(compiled.code).not.toBe(0);
-    const failing = new Set(compiled.out.split("\n").flatMap((line) => /^loose\.ts\((\d+),/.exec(line)?.[1] ?? []).map(Number));
+    const failing = new Set(
+      compiled.out
+        .split("\n")
+        .flatMap((line) => /^loose\.ts\((\d+),/.exec(line)?.[1] ?? [])
+        .map(Number),
+    );
     expect(expected.length).toBe(14);
     expect(expected.filter((line) => !failing.has(line))).toEqual([]);
     expect([...failing].filter((line) => !expected.includes(line))).toEqual([]);
   });
 
   it("is pure: the same tools give the same text; it names what generated it; a name that is not an identifier is a CodegenError", () => {
-    const tools = [{ name: "get-sum", description: "Adds", inputSchema: { type: "object" as const, properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }];
+    const tools = [
+      {
+        name: "get-sum",
+        description: "Adds",
+        inputSchema: {
+          type: "object" as const,
+          properties: { a: { type: "number" }, b: { type: "number" } },
+          required: ["a", "b"],
+        },
+      },
+    ];
     const text = generateClient(tools, { server: "calc" });
     expect(generateClient(tools, { server: "calc" })).toBe(text);
     expect(text.split("\n")[0]).toBe('// Generated by @mcp/codegen from the tools of server "calc".');
-    expect(generateClient(tools, { server: "calc", generator: "`mcp codegen calc`", serverInfo: { name: "calc-server", version: "1.2.3" } }).split("\n")[0]).toBe('// Generated by `mcp codegen calc` from the tools of server "calc" (calc-server 1.2.3).');
+    expect(
+      generateClient(tools, {
+        server: "calc",
+        generator: "`mcp codegen calc`",
+        serverInfo: { name: "calc-server", version: "1.2.3" },
+      }).split("\n")[0],
+    ).toBe('// Generated by `mcp codegen calc` from the tools of server "calc" (calc-server 1.2.3).');
     expect(text).toContain("export type GetSumArgs = {");
-    expect(text).toContain("export function createCalcClient(target: MCPServerConnection<MCPTransport> | ToolCaller): CalcClient {");
+    expect(text).toContain(
+      "export function createCalcClient(target: MCPServerConnection<MCPTransport> | ToolCaller): CalcClient {",
+    );
     expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow(CodegenError);
-    expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow('name must be a TypeScript identifier, not "my client"');
-    expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow(expect.objectContaining({ option: "name" }));
+    expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow(
+      'name must be a TypeScript identifier, not "my client"',
+    );
+    expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow(
+      expect.objectContaining({ option: "name" }),
+    );
   });
 });

@@ -76,7 +76,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -86,7 +89,9 @@ export function canonicalJson(value: unknown): string {
  * the key, low-entropy arguments cannot be found by hashing guesses.
  */
 export function argsHash(args: unknown, key: string | Uint8Array): string {
-  return createHmac("sha256", key).update(canonicalJson(args ?? {})).digest("hex");
+  return createHmac("sha256", key)
+    .update(canonicalJson(args ?? {}))
+    .digest("hex");
 }
 
 /** A random audit key: hashes made with it compare only within this process. */
@@ -199,7 +204,8 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
         queued = 0;
         stream.write(lines);
       }
-      if (stream === process.stdout || stream === process.stderr || stream.destroyed || stream.writableEnded) return resolve();
+      if (stream === process.stdout || stream === process.stderr || stream.destroyed || stream.writableEnded)
+        return resolve();
       stream.end(() => resolve());
     });
   return sink;
@@ -210,20 +216,42 @@ export function auditStream(stream: Writable, onError: (error: Error) => void = 
  * had no caller, else `refused` with its status (a foreign Host or Origin, a path that serves
  * nothing, a body too big or too slow, no session, another caller's session, …).
  */
-export function refusedEntry(endpoint: string, status: number, caller: Caller | undefined, method: string | null): AuditEntry {
+export function refusedEntry(
+  endpoint: string,
+  status: number,
+  caller: Caller | undefined,
+  method: string | null,
+): AuditEntry {
   const who = caller ? { caller: caller.name, callerId: caller.id } : { caller: null };
-  return { time: new Date().toISOString(), ...who, endpoint: capField(endpoint), method: capField(method), decision: status === 401 ? "unauthenticated" : "refused", status, durationMs: 0 };
+  return {
+    time: new Date().toISOString(),
+    ...who,
+    endpoint: capField(endpoint),
+    method: capField(method),
+    decision: status === 401 ? "unauthenticated" : "refused",
+    status,
+    durationMs: 0,
+  };
 }
 
 /** One request's audit entry, from what its handler noted and how it ended. */
-export function auditEntry(scope: { caller: Caller; endpoint?: string | undefined; trace?: TraceContext | undefined }, method: string, note: Note, started: number, ended: { result?: unknown; error?: unknown }, cancelled: boolean, key: string | Uint8Array): AuditEntry {
+export function auditEntry(
+  scope: { caller: Caller; endpoint?: string | undefined; trace?: TraceContext | undefined },
+  method: string,
+  note: Note,
+  started: number,
+  ended: { result?: unknown; error?: unknown },
+  cancelled: boolean,
+  key: string | Uint8Array,
+): AuditEntry {
   const { error } = ended;
   const code = (error as { code?: unknown } | undefined)?.code;
   const limited = typeof code === "number" && code === LIMITED;
   const decision: AuditDecision = note.decision ?? (limited ? "rate-limited" : "allowed");
   let outcome: AuditOutcome | undefined;
   if (decision === "allowed") {
-    if (error === undefined) outcome = (ended.result as { isError?: unknown } | undefined)?.isError === true ? "tool-error" : "ok";
+    if (error === undefined)
+      outcome = (ended.result as { isError?: unknown } | undefined)?.isError === true ? "tool-error" : "ok";
     else if (cancelled) outcome = "cancelled";
     else if ((error as { data?: { code?: unknown } }).data?.code === "request_timeout") outcome = "timeout";
     else outcome = "rpc-error";

@@ -68,7 +68,10 @@ export function bindingOf(req: IncomingMessage, state: string): string | undefin
   const name = cookieName(state);
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return createHash("sha256").update(part.slice(at + 1).trim()).digest("hex");
+    if (at > 0 && part.slice(0, at).trim() === name)
+      return createHash("sha256")
+        .update(part.slice(at + 1).trim())
+        .digest("hex");
   }
   return undefined;
 }
@@ -77,9 +80,19 @@ export function bindingOf(req: IncomingMessage, state: string): string | undefin
  * Checks an ID token of `issuer` for the gateway (`aud` its client id) and this sign-in (`nonce`),
  * with the issuer's keys: its claims, or an error saying why not.
  */
-export async function verifyIdToken(idToken: string, keys: JWTVerifyGetKey, expected: { issuer: string; clientId: string; nonce: string }): Promise<JWTPayload> {
+export async function verifyIdToken(
+  idToken: string,
+  keys: JWTVerifyGetKey,
+  expected: { issuer: string; clientId: string; nonce: string },
+): Promise<JWTPayload> {
   const { jwtVerify } = await import("jose");
-  const { payload } = await jwtVerify(idToken, keys, { issuer: expected.issuer, audience: expected.clientId, algorithms: [...OIDC_ALGORITHMS], clockTolerance: 30, requiredClaims: ["exp", "sub"] });
+  const { payload } = await jwtVerify(idToken, keys, {
+    issuer: expected.issuer,
+    audience: expected.clientId,
+    algorithms: [...OIDC_ALGORITHMS],
+    clockTolerance: 30,
+    requiredClaims: ["exp", "sub"],
+  });
   if (payload["nonce"] !== expected.nonce) throw new Error("the ID token's nonce is not this sign-in's");
   return payload;
 }
@@ -101,7 +114,14 @@ export class ConsentConnect {
   #issuer: Promise<IssuerEndpoints> | undefined;
 
   constructor(
-    private readonly options: { issuer: string; idClaim: string; signIn: ConsentSignIn; redirectUri: string; store: LinkStore; sealer: Sealer },
+    private readonly options: {
+      issuer: string;
+      idClaim: string;
+      signIn: ConsentSignIn;
+      redirectUri: string;
+      store: LinkStore;
+      sealer: Sealer;
+    },
   ) {
     const connect = new URL("connect", options.redirectUri);
     this.#url = connect.href;
@@ -121,9 +141,14 @@ export class ConsentConnect {
     this.#issuer ??= (async () => {
       const { metadata } = await authorizationServerFor(fetch, this.options.issuer);
       const jwks = (metadata as { jwks_uri?: unknown }).jwks_uri;
-      if (!metadata.authorization_endpoint || !metadata.token_endpoint || typeof jwks !== "string") throw new Error(`the issuer ${this.options.issuer} names no authorization endpoint, token endpoint or keys`);
+      if (!metadata.authorization_endpoint || !metadata.token_endpoint || typeof jwks !== "string")
+        throw new Error(`the issuer ${this.options.issuer} names no authorization endpoint, token endpoint or keys`);
       const { createRemoteJWKSet: remoteKeys } = await import("jose");
-      return { authorize: metadata.authorization_endpoint, token: metadata.token_endpoint, keys: remoteKeys(new URL(jwks)) };
+      return {
+        authorize: metadata.authorization_endpoint,
+        token: metadata.token_endpoint,
+        keys: remoteKeys(new URL(jwks)),
+      };
     })();
     this.#issuer.catch(() => (this.#issuer = undefined));
     return this.#issuer;
@@ -134,22 +159,53 @@ export class ConsentConnect {
     if (req.method !== "GET") return answer(res, 405, "Method not allowed\n");
     const id = new URL(req.url ?? "/", "http://gateway").searchParams.get("id") ?? "";
     const key = `consent-link:${id}`;
-    const linked = id.length > 0 && id.length <= 128 ? this.options.sealer.open<Linked>(await this.options.store.get(key)) : undefined;
-    if (!linked) return answer(res, 404, "Unknown, expired or already used link: call again from your MCP client for a new one.\n");
+    const linked =
+      id.length > 0 && id.length <= 128
+        ? this.options.sealer.open<Linked>(await this.options.store.get(key))
+        : undefined;
+    if (!linked)
+      return answer(
+        res,
+        404,
+        "Unknown, expired or already used link: call again from your MCP client for a new one.\n",
+      );
     // Single use: the link is forgotten before anything else.
     await this.options.store.delete(key);
     const issuer = await this.#metadata().catch((error: Error) => error);
-    if (issuer instanceof Error) return answer(res, 502, `The sign-in could not start: ${issuer.message.slice(0, 200)}\n`);
+    if (issuer instanceof Error)
+      return answer(res, 502, `The sign-in could not start: ${issuer.message.slice(0, 200)}\n`);
     const pkce = await createPkce();
     const state = createState();
     const nonce = createState();
     const cookie = randomBytes(32).toString("base64url");
-    const login: Login = { linked, nonce, verifier: pkce.verifier, binding: createHash("sha256").update(cookie).digest("hex") };
+    const login: Login = {
+      linked,
+      nonce,
+      verifier: pkce.verifier,
+      binding: createHash("sha256").update(cookie).digest("hex"),
+    };
     await this.options.store.set(`consent-login:${state}`, this.options.sealer.seal(login), LINK_TTL_MS);
     const url = new URL(issuer.authorize);
-    for (const [name, value] of Object.entries({ response_type: "code", client_id: this.options.signIn.clientId, redirect_uri: this.options.redirectUri, scope: "openid", state, nonce, code_challenge: pkce.challenge, code_challenge_method: "S256", prompt: "login" })) url.searchParams.set(name, value);
+    for (const [name, value] of Object.entries({
+      response_type: "code",
+      client_id: this.options.signIn.clientId,
+      redirect_uri: this.options.redirectUri,
+      scope: "openid",
+      state,
+      nonce,
+      code_challenge: pkce.challenge,
+      code_challenge_method: "S256",
+      prompt: "login",
+    }))
+      url.searchParams.set(name, value);
     const attributes = `Path=${this.#cookiePath}; Max-Age=${LINK_TTL_MS / 1000}; HttpOnly; SameSite=Lax${this.#secure ? "; Secure" : ""}`;
-    res.writeHead(302, { location: url.href, "cache-control": "no-store", "set-cookie": `${cookieName(linked.state)}=${cookie}; ${attributes}` }).end();
+    res
+      .writeHead(302, {
+        location: url.href,
+        "cache-control": "no-store",
+        "set-cookie": `${cookieName(linked.state)}=${cookie}; ${attributes}`,
+      })
+      .end();
   }
 
   /**
@@ -157,29 +213,84 @@ export class ConsentConnect {
    * browser's cookie, trades the code, verifies the ID token, and sends the browser to the
    * upstream only when its user is the caller the link was made for.
    */
-  async login(req: IncomingMessage, res: ServerResponse, state: string, query: URLSearchParams, verified: (linked: Linked, binding: string) => Promise<void>): Promise<boolean> {
+  async login(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: string,
+    query: URLSearchParams,
+    verified: (linked: Linked, binding: string) => Promise<void>,
+  ): Promise<boolean> {
     const key = `consent-login:${state}`;
     const login = this.options.sealer.open<Login>(await this.options.store.get(key));
     if (!login) return false;
     await this.options.store.delete(key);
     const binding = bindingOf(req, login.linked.state);
-    if (binding !== login.binding) return (answer(res, 400, "This sign-in was not started in this browser: open the link from your MCP client again.\n"), true);
+    if (binding !== login.binding)
+      return (
+        answer(res, 400, "This sign-in was not started in this browser: open the link from your MCP client again.\n"),
+        true
+      );
     const code = query.get("code");
-    if (!code) return (answer(res, 400, `The sign-in did not complete: ${(query.get("error") ?? "no code").slice(0, 100)}. Call again from your MCP client.\n`), true);
+    if (!code)
+      return (
+        answer(
+          res,
+          400,
+          `The sign-in did not complete: ${(query.get("error") ?? "no code").slice(0, 100)}. Call again from your MCP client.\n`,
+        ),
+        true
+      );
     const issuer = await this.#metadata().catch(() => undefined);
-    if (!issuer) return (answer(res, 502, "The issuer could not be reached to complete the sign-in. Call again from your MCP client.\n"), true);
-    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: this.options.redirectUri, code_verifier: login.verifier });
+    if (!issuer)
+      return (
+        answer(res, 502, "The issuer could not be reached to complete the sign-in. Call again from your MCP client.\n"),
+        true
+      );
+    const headers: Record<string, string> = {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    };
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: this.options.redirectUri,
+      code_verifier: login.verifier,
+    });
     const { clientId, clientSecret } = this.options.signIn;
-    if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
+    if (clientSecret)
+      headers["authorization"] =
+        `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
     else body.set("client_id", clientId);
-    const response = await fetch(issuer.token, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body }).catch(() => undefined);
+    const response = await fetch(issuer.token, {
+      method: "POST",
+      redirect: "error",
+      signal: AbortSignal.timeout(10_000),
+      headers,
+      body,
+    }).catch(() => undefined);
     const tokens = (response ? await boundedJson(response) : undefined) as { id_token?: unknown } | undefined;
-    if (!response?.ok || typeof tokens?.id_token !== "string") return (answer(res, 502, "The issuer did not complete the sign-in. Call again from your MCP client.\n"), true);
-    const claims = await verifyIdToken(tokens.id_token, issuer.keys, { issuer: this.options.issuer, clientId, nonce: login.nonce }).catch(() => undefined);
-    if (!claims) return (answer(res, 400, "The issuer's ID token could not be verified. Call again from your MCP client.\n"), true);
+    if (!response?.ok || typeof tokens?.id_token !== "string")
+      return (answer(res, 502, "The issuer did not complete the sign-in. Call again from your MCP client.\n"), true);
+    const claims = await verifyIdToken(tokens.id_token, issuer.keys, {
+      issuer: this.options.issuer,
+      clientId,
+      nonce: login.nonce,
+    }).catch(() => undefined);
+    if (!claims)
+      return (
+        answer(res, 400, "The issuer's ID token could not be verified. Call again from your MCP client.\n"),
+        true
+      );
     const subject = claims[this.options.idClaim];
-    if (typeof subject !== "string" || oidcCallerId(this.options.issuer, subject) !== login.linked.caller) return (answer(res, 403, "This link was made for another user: nothing was authorized. Ask your own MCP client for a link of your own.\n"), true);
+    if (typeof subject !== "string" || oidcCallerId(this.options.issuer, subject) !== login.linked.caller)
+      return (
+        answer(
+          res,
+          403,
+          "This link was made for another user: nothing was authorized. Ask your own MCP client for a link of your own.\n",
+        ),
+        true
+      );
     await verified(login.linked, binding);
     res.writeHead(302, { location: login.linked.url, "cache-control": "no-store" }).end();
     return true;

@@ -38,7 +38,10 @@ export function addressKey(address: string): string {
   const back = tail === undefined || tail === "" ? [] : tail.split(":");
   // An embedded IPv4 tail (`::1.2.3.4`) stands for two groups.
   const width = (groups: string[]): number => groups.reduce((n, g) => n + (g.includes(".") ? 2 : 1), 0);
-  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - width(front) - width(back))).fill("0"), ...back];
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array<string>(Math.max(0, 8 - width(front) - width(back))).fill("0"), ...back];
   return `${groups
     .slice(0, 4)
     .map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16).toString(16) : g))

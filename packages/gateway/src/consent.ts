@@ -12,7 +12,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
-import { authorizationServerFor, createPkce, createState, discover, type AuthorizationServerMetadata } from "@mcp/oauth";
+import {
+  authorizationServerFor,
+  createPkce,
+  createState,
+  discover,
+  type AuthorizationServerMetadata,
+} from "@mcp/oauth";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
 import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
@@ -59,29 +65,61 @@ const POLL_MS = 1000;
 const TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
 /** Checks the `consent` option and each consent server's parameters. */
-export function checkConsent(credentials: Readonly<Record<string, { mode: string }>>, consent: ConsentOptions | undefined, issuer: string | undefined): Buffer | undefined {
+export function checkConsent(
+  credentials: Readonly<Record<string, { mode: string }>>,
+  consent: ConsentOptions | undefined,
+  issuer: string | undefined,
+): Buffer | undefined {
   const servers = Object.entries(credentials).filter(([, c]) => c.mode === "consent");
   if (servers.length === 0) return undefined;
-  if (!consent) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs the gateway's consent options (redirectUri, key)`, { field: "consent" });
+  if (!consent)
+    throw new InvalidConfigError(
+      `credentials.${servers[0]![0]}: "consent" needs the gateway's consent options (redirectUri, key)`,
+      { field: "consent" },
+    );
   let url: URL;
   try {
     url = new URL(consent.redirectUri);
   } catch {
-    throw new InvalidConfigError(`consent.redirectUri must be an absolute URL, not ${JSON.stringify(consent.redirectUri)}`, { field: "consent.redirectUri" });
+    throw new InvalidConfigError(
+      `consent.redirectUri must be an absolute URL, not ${JSON.stringify(consent.redirectUri)}`,
+      { field: "consent.redirectUri" },
+    );
   }
-  if (url.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) throw new InvalidConfigError(`consent.redirectUri must be https (or loopback http): ${consent.redirectUri}`, { field: "consent.redirectUri" });
+  if (url.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
+    throw new InvalidConfigError(`consent.redirectUri must be https (or loopback http): ${consent.redirectUri}`, {
+      field: "consent.redirectUri",
+    });
   const key = typeof consent.key === "string" ? Buffer.from(consent.key, "base64") : Buffer.from(consent.key);
-  if (key.length !== 32) throw new InvalidConfigError("consent.key must be 32 bytes (AES-256), or their base64", { field: "consent.key" });
-  if (issuer === undefined) throw new InvalidConfigError(`credentials.${servers[0]![0]}: "consent" needs callers signed in at an issuer (oidc): who opens a consent link proves there that they are its caller`, { field: "oidc" });
+  if (key.length !== 32)
+    throw new InvalidConfigError("consent.key must be 32 bytes (AES-256), or their base64", { field: "consent.key" });
+  if (issuer === undefined)
+    throw new InvalidConfigError(
+      `credentials.${servers[0]![0]}: "consent" needs callers signed in at an issuer (oidc): who opens a consent link proves there that they are its caller`,
+      { field: "oidc" },
+    );
   const signIn = consent.signIn as Partial<ConsentSignIn> | undefined;
-  if (typeof signIn?.clientId !== "string" || signIn.clientId === "") throw new InvalidConfigError("consent.signIn.clientId (the gateway's client at the callers' issuer) must be a non-empty string", { field: "consent.signIn.clientId" });
-  if (signIn.clientSecret !== undefined && (typeof signIn.clientSecret !== "string" || signIn.clientSecret === "")) throw new InvalidConfigError("consent.signIn.clientSecret must be a non-empty string", { field: "consent.signIn.clientSecret" });
+  if (typeof signIn?.clientId !== "string" || signIn.clientId === "")
+    throw new InvalidConfigError(
+      "consent.signIn.clientId (the gateway's client at the callers' issuer) must be a non-empty string",
+      { field: "consent.signIn.clientId" },
+    );
+  if (signIn.clientSecret !== undefined && (typeof signIn.clientSecret !== "string" || signIn.clientSecret === ""))
+    throw new InvalidConfigError("consent.signIn.clientSecret must be a non-empty string", {
+      field: "consent.signIn.clientSecret",
+    });
   for (const [server, given] of servers) {
     const c = given as ConsentCredentials;
     for (const field of ["clientId", "clientSecret", "issuer", "scope", "resource"] as const) {
-      if (c[field] !== undefined && (typeof c[field] !== "string" || c[field] === "")) throw new InvalidConfigError(`credentials.${server}.${field} must be a non-empty string`, { field: `credentials.${server}.${field}` });
+      if (c[field] !== undefined && (typeof c[field] !== "string" || c[field] === ""))
+        throw new InvalidConfigError(`credentials.${server}.${field} must be a non-empty string`, {
+          field: `credentials.${server}.${field}`,
+        });
     }
-    if (c.clientSecret !== undefined && c.clientId === undefined) throw new InvalidConfigError(`credentials.${server}: a clientSecret needs its clientId`, { field: `credentials.${server}` });
+    if (c.clientSecret !== undefined && c.clientId === undefined)
+      throw new InvalidConfigError(`credentials.${server}: a clientSecret needs its clientId`, {
+        field: `credentials.${server}`,
+      });
   }
   return key;
 }
@@ -130,14 +168,27 @@ export class UpstreamConsent {
   /** Calls waiting for a user's consent to complete (2026-07-28 callers), per token key. */
   readonly #waiting = new Map<string, Set<() => void>>();
 
-  constructor(credentials: Readonly<Record<string, { mode: string }>>, key: Buffer, options: ConsentOptions, callers: { issuer: string; idClaim?: string | undefined }) {
-    for (const [server, given] of Object.entries(credentials)) if (given.mode === "consent") this.#servers.set(server, given as ConsentCredentials);
+  constructor(
+    credentials: Readonly<Record<string, { mode: string }>>,
+    key: Buffer,
+    options: ConsentOptions,
+    callers: { issuer: string; idClaim?: string | undefined },
+  ) {
+    for (const [server, given] of Object.entries(credentials))
+      if (given.mode === "consent") this.#servers.set(server, given as ConsentCredentials);
     this.#key = key;
     this.#store = options.store ?? new MemoryConsentStore();
     this.#redirectUri = options.redirectUri;
     this.path = new URL(options.redirectUri).pathname;
     const sealer: Sealer = { seal: (value) => this.#seal(value), open: (stored) => this.#open(stored) };
-    this.connection = new ConsentConnect({ issuer: callers.issuer, idClaim: callers.idClaim ?? "sub", signIn: options.signIn, redirectUri: options.redirectUri, store: this.#store, sealer });
+    this.connection = new ConsentConnect({
+      issuer: callers.issuer,
+      idClaim: callers.idClaim ?? "sub",
+      signIn: options.signIn,
+      redirectUri: options.redirectUri,
+      store: this.#store,
+      sealer,
+    });
   }
 
   has(server: string): boolean {
@@ -185,13 +236,24 @@ export class UpstreamConsent {
   }
 
   async #refresh(key: string, kept: Tokens): Promise<Tokens | undefined> {
-    const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: kept.refresh!, resource: kept.resource });
-    const answer = await tokenRequest(kept.tokenEndpoint, kept.clientId, kept.clientSecret, body).catch(() => undefined);
+    const body = new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: kept.refresh!,
+      resource: kept.resource,
+    });
+    const answer = await tokenRequest(kept.tokenEndpoint, kept.clientId, kept.clientSecret, body).catch(
+      () => undefined,
+    );
     if (!answer) {
       await this.#store.delete(key);
       return undefined;
     }
-    const tokens: Tokens = { ...kept, access: answer.access_token, refresh: answer.refresh_token ?? kept.refresh, until: untilOf(answer.expires_in) };
+    const tokens: Tokens = {
+      ...kept,
+      access: answer.access_token,
+      refresh: answer.refresh_token ?? kept.refresh,
+      until: untilOf(answer.expires_in),
+    };
     await this.#store.set(key, this.#seal(tokens), TOKEN_TTL_MS);
     return tokens;
   }
@@ -202,15 +264,37 @@ export class UpstreamConsent {
    */
   async ready(server: string, caller: string, shared: MCPServerConfig, request?: AskingRequest): Promise<void> {
     if (await this.tokens(server, caller)) return;
-    const { url, id } = await this.connection.link(await this.#start(server, caller, shared.type === "http" || shared.type === "sse" ? shared.url : undefined));
-    const elicitation = { mode: "url", elicitationId: id, url, message: `Authorize the gateway to use "${server}" on your behalf` };
+    const { url, id } = await this.connection.link(
+      await this.#start(server, caller, shared.type === "http" || shared.type === "sse" ? shared.url : undefined),
+    );
+    const elicitation = {
+      mode: "url",
+      elicitationId: id,
+      url,
+      message: `Authorize the gateway to use "${server}" on your behalf`,
+    };
     // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done.
-    if (!request || request.legacy) throw new ProtocolError(URL_ELICITATION_REQUIRED, `Server "${server}" needs your own authorization: open the link, sign in there, then call again`, { elicitations: [elicitation] });
+    if (!request || request.legacy)
+      throw new ProtocolError(
+        URL_ELICITATION_REQUIRED,
+        `Server "${server}" needs your own authorization: open the link, sign in there, then call again`,
+        { elicitations: [elicitation] },
+      );
     // 2026-07-28 has no -32042: the caller is asked (an input_required round), and the call goes on once the callback has the tokens.
     const urlMode = (request.capabilities?.["elicitation"] as { url?: unknown } | undefined)?.url;
-    if (urlMode === undefined || urlMode === null) throw new ProtocolError(-32603, `Server "${server}" needs your own authorization, and this client cannot be sent a link (it declared no URL elicitation): open ${url} , sign in there, then call again`, { elicitations: [elicitation] });
-    const answer = (await request.asker.ask("elicitation/create", elicitation, request.signal)) as { action?: unknown } | undefined;
-    if (answer?.action !== "accept") throw new ProtocolError(-32603, `The user did not authorize the gateway to use "${server}" (${String(answer?.action)})`);
+    if (urlMode === undefined || urlMode === null)
+      throw new ProtocolError(
+        -32603,
+        `Server "${server}" needs your own authorization, and this client cannot be sent a link (it declared no URL elicitation): open ${url} , sign in there, then call again`,
+        { elicitations: [elicitation] },
+      );
+    const answer = (await request.asker.ask("elicitation/create", elicitation, request.signal)) as
+      { action?: unknown } | undefined;
+    if (answer?.action !== "accept")
+      throw new ProtocolError(
+        -32603,
+        `The user did not authorize the gateway to use "${server}" (${String(answer?.action)})`,
+      );
     await this.#completed(server, caller, request.signal);
   }
 
@@ -243,15 +327,30 @@ export class UpstreamConsent {
   /** A new authorization request at `server`'s authorization server, kept by the link until its user is verified. */
   async #start(server: string, caller: string, upstream: string | undefined): Promise<Linked> {
     const settings = this.#servers.get(server)!;
-    if (upstream === undefined) throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
+    if (upstream === undefined)
+      throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
     const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
-    if (!metadata.authorization_endpoint || !metadata.token_endpoint) throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
+    if (!metadata.authorization_endpoint || !metadata.token_endpoint)
+      throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
     // Users' browsers are sent to the one, codes (and the client's secret) to the other: https only, or loopback http.
-    for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint]) if (!secure(endpoint)) throw new Error(`the authorization server of "${server}" names an endpoint that is not https (nor loopback http): each must be https`);
+    for (const endpoint of [metadata.authorization_endpoint, metadata.token_endpoint])
+      if (!secure(endpoint))
+        throw new Error(
+          `the authorization server of "${server}" names an endpoint that is not https (nor loopback http): each must be https`,
+        );
     const client = await this.#client(server, settings, metadata);
     const pkce = await createPkce();
     const state = createState();
-    const pending: Pending = { caller, server, verifier: pkce.verifier, clientId: client.clientId, clientSecret: client.clientSecret, tokenEndpoint: metadata.token_endpoint, resource, issuer };
+    const pending: Pending = {
+      caller,
+      server,
+      verifier: pkce.verifier,
+      clientId: client.clientId,
+      clientSecret: client.clientSecret,
+      tokenEndpoint: metadata.token_endpoint,
+      resource,
+      issuer,
+    };
     const url = new URL(metadata.authorization_endpoint);
     url.searchParams.set("response_type", "code");
     url.searchParams.set("client_id", client.clientId);
@@ -266,7 +365,11 @@ export class UpstreamConsent {
     return { caller, server, state, pending: pending as unknown as Record<string, unknown>, url: url.href };
   }
 
-  async #authorizationServer(server: string, settings: ConsentCredentials, upstream: string): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; resource: string }> {
+  async #authorizationServer(
+    server: string,
+    settings: ConsentCredentials,
+    upstream: string,
+  ): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; resource: string }> {
     if (settings.issuer) {
       const found = await authorizationServerFor(fetch, settings.issuer);
       return { issuer: found.issuer, metadata: found.metadata, resource: settings.resource ?? upstream };
@@ -276,7 +379,11 @@ export class UpstreamConsent {
   }
 
   /** The gateway's client at `server`'s authorization server: the configured one, else one registered once (RFC 7591). */
-  #client(server: string, settings: ConsentCredentials, metadata: AuthorizationServerMetadata): Promise<{ clientId: string; clientSecret?: string | undefined }> {
+  #client(
+    server: string,
+    settings: ConsentCredentials,
+    metadata: AuthorizationServerMetadata,
+  ): Promise<{ clientId: string; clientSecret?: string | undefined }> {
     if (settings.clientId) return Promise.resolve({ clientId: settings.clientId, clientSecret: settings.clientSecret });
     let client = this.#clients.get(server);
     if (!client) {
@@ -297,43 +404,92 @@ export class UpstreamConsent {
     // A state this gateway made is 32 characters: anything much longer is not looked up.
     const state = (query.get("state") ?? "").length <= 128 ? query.get("state") : null;
     // A sign-in at the callers' issuer started by the connect route comes back here too.
-    if (state && (await this.connection.login(req, res, state, query, (linked, binding) => this.#store.set(`consent-state:${linked.state}`, this.#seal({ ...linked.pending, binding }), STATE_TTL_MS)))) return;
+    if (
+      state &&
+      (await this.connection.login(req, res, state, query, (linked, binding) =>
+        this.#store.set(`consent-state:${linked.state}`, this.#seal({ ...linked.pending, binding }), STATE_TTL_MS),
+      ))
+    )
+      return;
     const stateKey = `consent-state:${state}`;
     // Single use: the state is forgotten before anything else, whatever follows.
     const pending = state ? this.#open<Pending>(await this.#store.get(stateKey)) : undefined;
     if (state) await this.#store.delete(stateKey);
-    if (!pending) return answer(400, "Unknown, expired or already used authorization state: start again from your MCP client.\n");
+    if (!pending)
+      return answer(400, "Unknown, expired or already used authorization state: start again from your MCP client.\n");
     // Only the browser whose user was verified at the connect route completes the flow.
-    if (!pending.binding || bindingOf(req, state!) !== pending.binding) return answer(400, "This authorization was not started in this browser: open the link from your MCP client again.\n");
+    if (!pending.binding || bindingOf(req, state!) !== pending.binding)
+      return answer(
+        400,
+        "This authorization was not started in this browser: open the link from your MCP client again.\n",
+      );
     const code = query.get("code");
-    if (!code) return answer(400, `The authorization server did not authorize: ${(query.get("error") ?? "no code").slice(0, 100)}. Start again from your MCP client.\n`);
+    if (!code)
+      return answer(
+        400,
+        `The authorization server did not authorize: ${(query.get("error") ?? "no code").slice(0, 100)}. Start again from your MCP client.\n`,
+      );
     const iss = query.get("iss");
-    if (iss !== null && iss !== pending.issuer) return answer(400, "The authorization response came from another issuer than the one asked.\n");
-    const body = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: this.#redirectUri, code_verifier: pending.verifier, resource: pending.resource });
-    const tokens = await tokenRequest(pending.tokenEndpoint, pending.clientId, pending.clientSecret, body).catch((error: Error) => error);
-    if (tokens instanceof Error) return answer(502, `The authorization server refused the code (${tokens.message.slice(0, 200)}). Start again from your MCP client.\n`);
-    const kept: Tokens = { access: tokens.access_token, refresh: tokens.refresh_token, until: untilOf(tokens.expires_in), clientId: pending.clientId, clientSecret: pending.clientSecret, tokenEndpoint: pending.tokenEndpoint, resource: pending.resource };
+    if (iss !== null && iss !== pending.issuer)
+      return answer(400, "The authorization response came from another issuer than the one asked.\n");
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: this.#redirectUri,
+      code_verifier: pending.verifier,
+      resource: pending.resource,
+    });
+    const tokens = await tokenRequest(pending.tokenEndpoint, pending.clientId, pending.clientSecret, body).catch(
+      (error: Error) => error,
+    );
+    if (tokens instanceof Error)
+      return answer(
+        502,
+        `The authorization server refused the code (${tokens.message.slice(0, 200)}). Start again from your MCP client.\n`,
+      );
+    const kept: Tokens = {
+      access: tokens.access_token,
+      refresh: tokens.refresh_token,
+      until: untilOf(tokens.expires_in),
+      clientId: pending.clientId,
+      clientSecret: pending.clientSecret,
+      tokenEndpoint: pending.tokenEndpoint,
+      resource: pending.resource,
+    };
     const key = UpstreamConsent.#tokenKey(pending.server, pending.caller);
     await this.#store.set(key, this.#seal(kept), TOKEN_TTL_MS);
     for (const wake of this.#waiting.get(key) ?? []) wake();
     res.setHeader("set-cookie", this.connection.clear(state!));
-    answer(200, `Authorized: the gateway now reaches "${pending.server}" as you. Return to your MCP client and call again.\n`);
+    answer(
+      200,
+      `Authorized: the gateway now reaches "${pending.server}" as you. Return to your MCP client and call again.\n`,
+    );
   }
 
   /** The config of `caller`'s own connection to `server`: its own token instead of the shared credentials. */
   config(server: string, shared: MCPServerConfig, caller: string): MCPServerConfig {
-    if (shared.type !== "http" && shared.type !== "sse") throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
-    const headers = Object.fromEntries(Object.entries(shared.headers ?? {}).filter(([name]) => !["authorization", "proxy-authorization", "cookie", "dpop"].includes(name.toLowerCase())));
+    if (shared.type !== "http" && shared.type !== "sse")
+      throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
+    const headers = Object.fromEntries(
+      Object.entries(shared.headers ?? {}).filter(
+        ([name]) => !["authorization", "proxy-authorization", "cookie", "dpop"].includes(name.toLowerCase()),
+      ),
+    );
     const provider: HttpAuthProvider = {
       headers: async () => {
         const tokens = await this.tokens(server, caller);
-        if (!tokens) throw new Error(`server "${server}": the user's authorization ended; call again to authorize anew`);
+        if (!tokens)
+          throw new Error(`server "${server}": the user's authorization ended; call again to authorize anew`);
         return { authorization: `Bearer ${tokens.access}` };
       },
       // Refused: the user's tokens are dropped (only those the request carried, not newer ones), and the next call asks for consent again.
       onUnauthorized: async ({ sent }) => {
         const key = UpstreamConsent.#tokenKey(server, caller);
-        if (this.#open<Tokens>(await this.#store.get(key))?.access === /^Bearer (.+)$/.exec(sent?.["authorization"] ?? "")?.[1]) await this.#store.delete(key);
+        if (
+          this.#open<Tokens>(await this.#store.get(key))?.access ===
+          /^Bearer (.+)$/.exec(sent?.["authorization"] ?? "")?.[1]
+        )
+          await this.#store.delete(key);
         return false;
       },
     };
@@ -344,7 +500,11 @@ export class UpstreamConsent {
 /** Whether `url` is https, or http to a loopback host. */
 function secure(url: string): boolean {
   const parsed = URL.parse(url);
-  return parsed !== null && (parsed.protocol === "https:" || (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)));
+  return (
+    parsed !== null &&
+    (parsed.protocol === "https:" ||
+      (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)))
+  );
 }
 
 function untilOf(expiresIn: unknown): number | undefined {
@@ -354,27 +514,72 @@ function untilOf(expiresIn: unknown): number | undefined {
 }
 
 /** A token endpoint request; its answer's tokens, or an error naming the server's `error` (never a token). */
-async function tokenRequest(endpoint: string, clientId: string, clientSecret: string | undefined, body: URLSearchParams): Promise<{ access_token: string; refresh_token?: string | undefined; expires_in?: unknown }> {
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-  if (clientSecret) headers["authorization"] = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
+async function tokenRequest(
+  endpoint: string,
+  clientId: string,
+  clientSecret: string | undefined,
+  body: URLSearchParams,
+): Promise<{ access_token: string; refresh_token?: string | undefined; expires_in?: unknown }> {
+  const headers: Record<string, string> = {
+    "content-type": "application/x-www-form-urlencoded",
+    accept: "application/json",
+  };
+  if (clientSecret)
+    headers["authorization"] =
+      `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
   else body.set("client_id", clientId);
-  const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers, body });
-  const answer = (await boundedJson(response)) as { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown; error?: unknown };
-  if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
-  return { access_token: answer.access_token, refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined, expires_in: answer.expires_in };
+  const response = await fetch(endpoint, {
+    method: "POST",
+    redirect: "error",
+    signal: AbortSignal.timeout(10_000),
+    headers,
+    body,
+  });
+  const answer = (await boundedJson(response)) as {
+    access_token?: unknown;
+    refresh_token?: unknown;
+    expires_in?: unknown;
+    error?: unknown;
+  };
+  if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "")
+    throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
+  return {
+    access_token: answer.access_token,
+    refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined,
+    expires_in: answer.expires_in,
+  };
 }
 
 /** Registers the gateway as a public client with `redirectUri` (RFC 7591). */
-async function register(server: string, metadata: AuthorizationServerMetadata, redirectUri: string): Promise<{ clientId: string; clientSecret?: string | undefined }> {
-  if (!metadata.registration_endpoint) throw new Error(`the authorization server of "${server}" offers no dynamic client registration: configure credentials.${server}.clientId`);
+async function register(
+  server: string,
+  metadata: AuthorizationServerMetadata,
+  redirectUri: string,
+): Promise<{ clientId: string; clientSecret?: string | undefined }> {
+  if (!metadata.registration_endpoint)
+    throw new Error(
+      `the authorization server of "${server}" offers no dynamic client registration: configure credentials.${server}.clientId`,
+    );
   const response = await fetch(metadata.registration_endpoint, {
     method: "POST",
     redirect: "error",
     signal: AbortSignal.timeout(10_000),
     headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ client_name: "MCP gateway", redirect_uris: [redirectUri], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }),
+    body: JSON.stringify({
+      client_name: "MCP gateway",
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    }),
   });
   const answer = (await boundedJson(response)) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
-  if (!response.ok || typeof answer.client_id !== "string") throw new Error(`the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`);
-  return { clientId: answer.client_id, clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined };
+  if (!response.ok || typeof answer.client_id !== "string")
+    throw new Error(
+      `the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`,
+    );
+  return {
+    clientId: answer.client_id,
+    clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined,
+  };
 }

@@ -19,7 +19,8 @@ import type { PerUserAuth } from "./lanes.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
-export interface CreateGatewayOptions extends Omit<GatewayOptions, "callers" | "upstreamAuth">, Omit<HttpHandlerOptions, "authenticate"> {
+export interface CreateGatewayOptions
+  extends Omit<GatewayOptions, "callers" | "upstreamAuth">, Omit<HttpHandlerOptions, "authenticate"> {
   /**
    * The handlers the manager was made with ({@link gatewayHandlers}): without them the manager's
    * servers cannot ask the gateway's callers anything (and do not, as the manager does not offer it).
@@ -98,7 +99,11 @@ export interface McpGateway {
  * Static tokens first (machines), then the issuer's JWTs (people); with no issuer, the static tokens
  * alone. With servers taking each user's own credentials, a user's token is kept to exchange.
  */
-function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined, upstream: UpstreamAuth | undefined): Authenticate {
+function withIssuer(
+  tokens: Authenticate,
+  oidc: OidcAuth | undefined,
+  upstream: UpstreamAuth | undefined,
+): Authenticate {
   if (!oidc) return tokens;
   if (!upstream) return async (req) => (await tokens(req)) ?? oidc.authenticate(req);
   return async (req) => {
@@ -111,25 +116,46 @@ function withIssuer(tokens: Authenticate, oidc: OidcAuth | undefined, upstream: 
 }
 
 /** Servers reached with each user's own credentials: exchanged, consented, or some of each. */
-function perUser(exchanging: UpstreamAuth | undefined, consenting: UpstreamConsent | undefined): PerUserAuth | undefined {
+function perUser(
+  exchanging: UpstreamAuth | undefined,
+  consenting: UpstreamConsent | undefined,
+): PerUserAuth | undefined {
   if (!exchanging || !consenting) return exchanging ?? consenting;
   const of = (server: string): PerUserAuth => (consenting.has(server) ? consenting : exchanging);
   return {
     has: (server) => exchanging.has(server) || consenting.has(server),
     config: (server, shared, caller) => of(server).config(server, shared, caller),
-    ready: async (server, caller, shared, request) => (consenting.has(server) ? consenting.ready(server, caller, shared, request) : undefined),
+    ready: async (server, caller, shared, request) =>
+      consenting.has(server) ? consenting.ready(server, caller, shared, request) : undefined,
   };
 }
 
 /** The consent connect and callback routes before the gateway's own (only with consent servers: nothing is added otherwise). */
-function withCallback(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, consent: UpstreamConsent): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+function withCallback(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  consent: UpstreamConsent,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return (req, res) => {
     const url = req.url ?? "/";
     const end = url.indexOf("?");
     const path = end === -1 ? url : url.slice(0, end);
-    const route = path === consent.connection.path ? consent.connection.connect(req, res) : path === consent.path ? consent.callback(req, res) : undefined;
+    const route =
+      path === consent.connection.path
+        ? consent.connection.connect(req, res)
+        : path === consent.path
+          ? consent.callback(req, res)
+          : undefined;
     // A store or issuer failing mid-flow is a 500 saying nothing more, never an unhandled rejection.
-    return route ? route.catch(() => void (res.headersSent ? res.destroy() : res.writeHead(500, { "cache-control": "no-store" }).end("The authorization could not be completed: call again from your MCP client.\n"))) : handle(req, res);
+    return route
+      ? route.catch(
+          () =>
+            void (res.headersSent
+              ? res.destroy()
+              : res
+                  .writeHead(500, { "cache-control": "no-store" })
+                  .end("The authorization could not be completed: call again from your MCP client.\n")),
+        )
+      : handle(req, res);
   };
 }
 
@@ -144,28 +170,65 @@ export const STDIO_CALLER: Caller = { id: "stdio", name: "stdio" };
  */
 export function createGateway(manager: MCPManager, options: CreateGatewayOptions = {}): McpGateway {
   const callers = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
-  for (const caller of [...(callers ?? []), ...(options.oidc?.rules ?? []).map((rule) => rule.caller), ...(options.oidc?.defaults ? [{ name: "(issuer's tokens)", ...options.oidc.defaults }] : [])]) {
-    if (caller.view !== undefined && !options.views?.has(caller.view)) throw new InvalidConfigError(`caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`, { field: "view" });
+  for (const caller of [
+    ...(callers ?? []),
+    ...(options.oidc?.rules ?? []).map((rule) => rule.caller),
+    ...(options.oidc?.defaults ? [{ name: "(issuer's tokens)", ...options.oidc.defaults }] : []),
+  ]) {
+    if (caller.view !== undefined && !options.views?.has(caller.view))
+      throw new InvalidConfigError(
+        `caller "${caller.name}" is given the view "${caller.view}", which is not one of the gateway's views (${[...(options.views?.keys() ?? [])].join(", ") || "none"})`,
+        { field: "view" },
+      );
   }
   const metricsOption = options.operations?.metrics;
   const metrics = metricsOption ? new GatewayMetrics() : undefined;
   // Metrics are counted from the audit entries: with both, each entry goes to both.
   const given = options.audit;
-  const audit = metrics && given ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry)) : (metrics?.record ?? given);
+  const audit =
+    metrics && given
+      ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry))
+      : (metrics?.record ?? given);
   checkCredentials(options.credentials ?? {}, options.oidc?.issuer);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
-  const exchanging = oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange") ? new UpstreamAuth(options.credentials!, () => oidc.tokenEndpoint()) : undefined;
+  const exchanging =
+    oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange")
+      ? new UpstreamAuth(options.credentials!, () => oidc.tokenEndpoint())
+      : undefined;
   const consentKey = checkConsent(options.credentials ?? {}, options.consent, options.oidc?.issuer);
-  const consenting = consentKey ? new UpstreamConsent(options.credentials!, consentKey, options.consent!, options.oidc!) : undefined;
+  const consenting = consentKey
+    ? new UpstreamConsent(options.credentials!, consentKey, options.consent!, options.oidc!)
+    : undefined;
   // An issuer's tokens bring callers nobody listed: never one sole caller then (see README, "Trust").
-  const core = new Gateway(manager, { ...options, callers: options.oidc ? undefined : callers, audit, upstreamAuth: perUser(exchanging, consenting) });
+  const core = new Gateway(manager, {
+    ...options,
+    callers: options.oidc ? undefined : callers,
+    audit,
+    upstreamAuth: perUser(exchanging, consenting),
+  });
   if (options.handlers) bindHandlers(options.handlers, core);
   const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc, exchanging);
   const http = createHttpHandler(core, { ...options, authenticate });
-  const stats = (): GatewayStats => ({ sessions: http.sessions, lanes: core.lanes.size, connections: core.connections, rounds: core.rounds.size });
+  const stats = (): GatewayStats => ({
+    sessions: http.sessions,
+    lanes: core.lanes.size,
+    connections: core.connections,
+    rounds: core.rounds.size,
+  });
   const front =
     oidc || metrics || options.operations?.probes
-      ? withOperations(http, { manager, oidc, metrics, metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined, probes: Boolean(options.operations?.probes), holds: () => ({ ...stats(), in_flight: core.inflight.size, ...(exchanging ? { exchanged_tokens: exchanging.held } : {}) }) })
+      ? withOperations(http, {
+          manager,
+          oidc,
+          metrics,
+          metricsToken: typeof metricsOption === "object" ? metricsOption.token : undefined,
+          probes: Boolean(options.operations?.probes),
+          holds: () => ({
+            ...stats(),
+            in_flight: core.inflight.size,
+            ...(exchanging ? { exchanged_tokens: exchanging.held } : {}),
+          }),
+        })
       : http;
   const served = consenting ? withCallback(front, consenting) : front;
   const stdio = new Set<{ close(): Promise<void> }>();
@@ -175,9 +238,15 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
       const view = caller.view === undefined ? undefined : core.views.get(caller.view);
-      if (caller.view !== undefined && !view) throw new InvalidConfigError(`the stdio caller's view "${caller.view}" is not one of the gateway's views`, { field: "view" });
+      if (caller.view !== undefined && !view)
+        throw new InvalidConfigError(`the stdio caller's view "${caller.view}" is not one of the gateway's views`, {
+          field: "view",
+        });
       const transport = new StdioServerTransport(stdioOptions.stdin, stdioOptions.stdout);
-      const handle = sdkServeStdio((ctx) => createInstance(core, { server: undefined, view, endpoint: "stdio", caller, era: ctx.era }, true), { transport, onerror: (error) => core.warn(error.message) });
+      const handle = sdkServeStdio(
+        (ctx) => createInstance(core, { server: undefined, view, endpoint: "stdio", caller, era: ctx.era }, true),
+        { transport, onerror: (error) => core.warn(error.message) },
+      );
       const served = { close: () => (stdio.delete(served), handle.close()) };
       stdio.add(served);
       return served;

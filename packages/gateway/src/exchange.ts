@@ -39,16 +39,39 @@ const MAX_KEPT = 10_000;
 const UNDATED_MS = 60_000;
 
 /** Checks the `credentials` option: each server's mode, and an exchange's parameters. */
-export function checkCredentials(credentials: Readonly<Record<string, UpstreamCredentials>>, issuer: string | undefined): void {
+export function checkCredentials(
+  credentials: Readonly<Record<string, UpstreamCredentials>>,
+  issuer: string | undefined,
+): void {
   for (const [server, given] of Object.entries(credentials)) {
     const field = `credentials.${server}`;
     const mode = (given as { mode?: unknown } | undefined)?.mode;
     if (mode === "shared" || mode === "consent") continue;
-    if (mode !== "exchange") throw new InvalidConfigError(`${field}.mode must be "exchange", "consent" or "shared", not ${JSON.stringify(mode)}`, { field });
+    if (mode !== "exchange")
+      throw new InvalidConfigError(
+        `${field}.mode must be "exchange", "consent" or "shared", not ${JSON.stringify(mode)}`,
+        { field },
+      );
     const exchange = given as ExchangeCredentials;
-    if (issuer === undefined) throw new InvalidConfigError(`${field}: "exchange" trades a signed-in caller's token at the issuer, so it needs oidc (an issuer)`, { field });
-    if (typeof exchange.clientId !== "string" || exchange.clientId === "" || typeof exchange.clientSecret !== "string" || exchange.clientSecret === "") throw new InvalidConfigError(`${field}: "exchange" needs the gateway's clientId and clientSecret at the issuer`, { field });
-    if (!exchange.audience && !exchange.resource) throw new InvalidConfigError(`${field}: "exchange" needs the upstream's audience or resource (what the exchanged token is for)`, { field });
+    if (issuer === undefined)
+      throw new InvalidConfigError(
+        `${field}: "exchange" trades a signed-in caller's token at the issuer, so it needs oidc (an issuer)`,
+        { field },
+      );
+    if (
+      typeof exchange.clientId !== "string" ||
+      exchange.clientId === "" ||
+      typeof exchange.clientSecret !== "string" ||
+      exchange.clientSecret === ""
+    )
+      throw new InvalidConfigError(`${field}: "exchange" needs the gateway's clientId and clientSecret at the issuer`, {
+        field,
+      });
+    if (!exchange.audience && !exchange.resource)
+      throw new InvalidConfigError(
+        `${field}: "exchange" needs the upstream's audience or resource (what the exchanged token is for)`,
+        { field },
+      );
   }
 }
 
@@ -65,7 +88,11 @@ function usableUntil(answer: { expires_in?: unknown; access_token: string }, now
   if (lifeMs === undefined) {
     const exp = (() => {
       try {
-        return (JSON.parse(Buffer.from(answer.access_token.split(".")[1] ?? "", "base64url").toString("utf8")) as { exp?: unknown }).exp;
+        return (
+          JSON.parse(Buffer.from(answer.access_token.split(".")[1] ?? "", "base64url").toString("utf8")) as {
+            exp?: unknown;
+          }
+        ).exp;
       } catch {
         return undefined;
       }
@@ -92,7 +119,8 @@ export class UpstreamAuth {
   exchanges = 0;
 
   constructor(credentials: Readonly<Record<string, UpstreamCredentials>>, tokenEndpoint: () => Promise<string>) {
-    for (const [server, given] of Object.entries(credentials)) if (given.mode === "exchange") this.#exchange.set(server, given);
+    for (const [server, given] of Object.entries(credentials))
+      if (given.mode === "exchange") this.#exchange.set(server, given);
     this.#tokenEndpoint = tokenEndpoint;
   }
 
@@ -116,14 +144,20 @@ export class UpstreamAuth {
    * (an `Authorization` header, an auth provider) replaced by the caller's exchanged token.
    */
   config(server: string, shared: MCPServerConfig, callerId: string): MCPServerConfig {
-    if (shared.type !== "http" && shared.type !== "sse") throw new Error(`server "${server}" is not reached over HTTP: its credentials cannot be exchanged per user`);
-    const headers = Object.fromEntries(Object.entries(shared.headers ?? {}).filter(([name]) => !["authorization", "proxy-authorization", "cookie", "dpop"].includes(name.toLowerCase())));
+    if (shared.type !== "http" && shared.type !== "sse")
+      throw new Error(`server "${server}" is not reached over HTTP: its credentials cannot be exchanged per user`);
+    const headers = Object.fromEntries(
+      Object.entries(shared.headers ?? {}).filter(
+        ([name]) => !["authorization", "proxy-authorization", "cookie", "dpop"].includes(name.toLowerCase()),
+      ),
+    );
     const provider: HttpAuthProvider = {
       headers: async () => ({ authorization: `Bearer ${await this.token(server, callerId)}` }),
       // Refused: the exchanged token is dropped and the request tried once more with a fresh one.
       onUnauthorized: ({ sent, attempt }) => {
         const key = `${server}\n${callerId}`;
-        if (this.#tokens.get(key) && sent["authorization"] === `Bearer ${this.#tokens.get(key)!.token}`) this.#tokens.delete(key);
+        if (this.#tokens.get(key) && sent["authorization"] === `Bearer ${this.#tokens.get(key)!.token}`)
+          this.#tokens.delete(key);
         return attempt === 0;
       },
     };
@@ -146,25 +180,65 @@ export class UpstreamAuth {
   async #trade(server: string, callerId: string): Promise<string> {
     const settings = this.#exchange.get(server)!;
     const subject = this.#subjects.get(callerId);
-    if (subject === undefined) throw new Error(`server "${server}" takes each user's own token, and this caller did not sign in through the issuer (nothing to exchange)`);
+    if (subject === undefined)
+      throw new Error(
+        `server "${server}" takes each user's own token, and this caller did not sign in through the issuer (nothing to exchange)`,
+      );
     const endpoint = settings.tokenEndpoint ?? (await this.#tokenEndpoint());
-    const body = new URLSearchParams({ grant_type: GRANT, subject_token: subject, subject_token_type: ACCESS_TOKEN, requested_token_type: ACCESS_TOKEN });
+    const body = new URLSearchParams({
+      grant_type: GRANT,
+      subject_token: subject,
+      subject_token_type: ACCESS_TOKEN,
+      requested_token_type: ACCESS_TOKEN,
+    });
     if (settings.audience) body.set("audience", settings.audience);
     if (settings.resource) body.set("resource", settings.resource);
     if (settings.scope) body.set("scope", settings.scope);
     this.exchanges++;
-    const response = await fetch(endpoint, { method: "POST", redirect: "error", signal: AbortSignal.timeout(10_000), headers: { authorization: basic(settings.clientId, settings.clientSecret), "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body });
-    const answer = (await boundedJson(response)) as { access_token?: unknown; expires_in?: unknown; token_type?: unknown; issued_token_type?: unknown; error?: unknown; error_description?: unknown };
+    const response = await fetch(endpoint, {
+      method: "POST",
+      redirect: "error",
+      signal: AbortSignal.timeout(10_000),
+      headers: {
+        authorization: basic(settings.clientId, settings.clientSecret),
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
+      body,
+    });
+    const answer = (await boundedJson(response)) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+      token_type?: unknown;
+      issued_token_type?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
     if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "") {
-      const why = typeof answer.error === "string" ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}`.slice(0, 200) : `HTTP ${response.status}`;
+      const why =
+        typeof answer.error === "string"
+          ? `${answer.error}${typeof answer.error_description === "string" ? `: ${answer.error_description}` : ""}`.slice(
+              0,
+              200,
+            )
+          : `HTTP ${response.status}`;
       throw new Error(`the issuer refused to exchange the caller's token for server "${server}" (${why})`);
     }
     // Only a bearer access token is sent upstream: an ID token, a DPoP-bound one or "N_A" is not one.
-    if ((answer.issued_token_type !== undefined && answer.issued_token_type !== ACCESS_TOKEN) || typeof answer.token_type !== "string" || answer.token_type.toLowerCase() !== "bearer") {
-      throw new Error(`the issuer's exchange for server "${server}" gave no bearer access token (token_type ${JSON.stringify(String(answer.token_type).slice(0, 40))}, issued_token_type ${JSON.stringify(String(answer.issued_token_type).slice(0, 80))})`);
+    if (
+      (answer.issued_token_type !== undefined && answer.issued_token_type !== ACCESS_TOKEN) ||
+      typeof answer.token_type !== "string" ||
+      answer.token_type.toLowerCase() !== "bearer"
+    ) {
+      throw new Error(
+        `the issuer's exchange for server "${server}" gave no bearer access token (token_type ${JSON.stringify(String(answer.token_type).slice(0, 40))}, issued_token_type ${JSON.stringify(String(answer.issued_token_type).slice(0, 80))})`,
+      );
     }
     const token = answer.access_token;
-    keep(this.#tokens, `${server}\n${callerId}`, { token, until: usableUntil({ ...answer, access_token: token }, Date.now()) });
+    keep(this.#tokens, `${server}\n${callerId}`, {
+      token,
+      until: usableUntil({ ...answer, access_token: token }, Date.now()),
+    });
     return token;
   }
 }

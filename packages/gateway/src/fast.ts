@@ -31,7 +31,8 @@ export interface PlainCall {
   meta: Params;
 }
 
-const isObject = (value: unknown): value is Params => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Params =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The request, when it is one the fast path serves exactly as the SDK server would: a single
@@ -42,11 +43,22 @@ const isObject = (value: unknown): value is Params => typeof value === "object" 
 export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainCall | undefined {
   if (!isObject(parsed) || parsed["jsonrpc"] !== "2.0" || parsed["method"] !== "tools/call") return undefined;
   const { id, params } = parsed;
-  if ((typeof id !== "string" && (typeof id !== "number" || !Number.isSafeInteger(id))) || !isObject(params)) return undefined;
+  if ((typeof id !== "string" && (typeof id !== "number" || !Number.isSafeInteger(id))) || !isObject(params))
+    return undefined;
   const name = params["name"];
-  if (typeof name !== "string" || !/^[\x21-\x7e]+$/.test(name) || (params["arguments"] !== undefined && !isObject(params["arguments"]))) return undefined;
+  if (
+    typeof name !== "string" ||
+    !/^[\x21-\x7e]+$/.test(name) ||
+    (params["arguments"] !== undefined && !isObject(params["arguments"]))
+  )
+    return undefined;
   if ("requestState" in params || "inputResponses" in params || "task" in params) return undefined;
-  if (headers["mcp-protocol-version"] !== MODERN || headers["mcp-method"] !== "tools/call" || headers["mcp-name"] !== name) return undefined;
+  if (
+    headers["mcp-protocol-version"] !== MODERN ||
+    headers["mcp-method"] !== "tools/call" ||
+    headers["mcp-name"] !== name
+  )
+    return undefined;
   if (!/^application\/json\s*(;|$)/i.test(headers["content-type"] ?? "")) return undefined;
   const accept = headers.accept ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
@@ -54,9 +66,15 @@ export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainC
   if (!isObject(meta) || meta[VERSION_KEY] !== MODERN || "progressToken" in meta) return undefined;
   const capabilities = meta[CAPABILITIES_KEY];
   if (!isObject(capabilities) || ASKING.some((key) => key in capabilities)) return undefined;
-  for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE) && key !== VERSION_KEY && key !== CAPABILITIES_KEY && key !== CLIENT_INFO_KEY) return undefined;
+  for (const key of Object.keys(meta))
+    if (key.startsWith(ENVELOPE) && key !== VERSION_KEY && key !== CAPABILITIES_KEY && key !== CLIENT_INFO_KEY)
+      return undefined;
   const info = meta[CLIENT_INFO_KEY];
-  if (info !== undefined && !(isObject(info) && typeof info["name"] === "string" && typeof info["version"] === "string")) return undefined;
+  if (
+    info !== undefined &&
+    !(isObject(info) && typeof info["name"] === "string" && typeof info["version"] === "string")
+  )
+    return undefined;
   return { id, params, meta };
 }
 
@@ -74,9 +92,14 @@ const FOREIGN = ["task", "inputRequests", "requestState"];
 
 /** The SDK server's check of a handler's `tools/call` result: contentless ones get `content: []`; its schema decides (and orders the keys). */
 function validate(result: Params): Params {
-  const normalized = result["content"] !== undefined || FOREIGN.some((key) => key in result) ? result : { ...result, content: [] };
+  const normalized =
+    result["content"] !== undefined || FOREIGN.some((key) => key in result) ? result : { ...result, content: [] };
   // The SDK's schemas are zod underneath (typed as Standard Schema): the same parse, the same message.
-  const parsed = (specTypeSchemas.CallToolResult as unknown as { safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown } }).safeParse(normalized);
+  const parsed = (
+    specTypeSchemas.CallToolResult as unknown as {
+      safeParse(value: unknown): { success: boolean; data?: unknown; error?: unknown };
+    }
+  ).safeParse(normalized);
   if (!parsed.success) throw new ProtocolError(-32602, `Invalid tools/call result: ${String(parsed.error)}`);
   return parsed.data as Params;
 }
@@ -109,13 +132,18 @@ function contextOf(call: PlainCall, signal: AbortSignal): ServerContext {
 
 /** Serves a plain call: the JSON answer's body, as the SDK server would have written it (always HTTP 200). */
 export async function serveFast(gateway: Gateway, scope: Scope, call: PlainCall, signal: AbortSignal): Promise<string> {
-  const run = gateway.audited(scope, "tools/call", (note, _request: unknown, ctx: ServerContext) => callTool(gateway, scope, undefined, note, call.params, ctx, project));
+  const run = gateway.audited(scope, "tools/call", (note, _request: unknown, ctx: ServerContext) =>
+    callTool(gateway, scope, undefined, note, call.params, ctx, project),
+  );
   try {
     const result = validate(await run(undefined, contextOf(call, signal)));
     return JSON.stringify({ result: encode(result, gateway.info), jsonrpc: "2.0", id: call.id });
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
-    const wire = typeof code === "number" ? { code: code === -32002 ? -32602 : code, message: String(message), ...(data === undefined ? {} : { data }) } : { code: -32603, message: String(message ?? error) };
+    const wire =
+      typeof code === "number"
+        ? { code: code === -32002 ? -32602 : code, message: String(message), ...(data === undefined ? {} : { data }) }
+        : { code: -32603, message: String(message ?? error) };
     return JSON.stringify({ jsonrpc: "2.0", id: call.id, error: wire });
   }
 }

@@ -2,7 +2,19 @@
 // both protocol eras) whose every request is answered by the manager's servers. Tools and prompts
 // are named `<server>__<name>` on the aggregate endpoint and keep their own names on a server's
 // own endpoint; resources keep their URIs and are routed by a map.
-import { connectToServer, notifyRootsListChanged, RpcError, type ConnectOptions, type CreateMessageParams, type ElicitParams, type LogMessage, type MCPServerConnection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/client";
+import {
+  connectToServer,
+  notifyRootsListChanged,
+  RpcError,
+  type ConnectOptions,
+  type CreateMessageParams,
+  type ElicitParams,
+  type LogMessage,
+  type MCPServerConnection,
+  type NotificationContext,
+  type RequestContext,
+  type RequestOptions,
+} from "@mcp/client";
 import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
@@ -30,7 +42,20 @@ export interface GatewayOptions {
    */
   callers?: readonly Caller[] | undefined;
   /** The options of a caller's own upstream connections, as the manager's (`clientInfo`, …). */
-  connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport" | "onSampling" | "onElicitation" | "roots"> | undefined;
+  connect?:
+    | Omit<
+        ConnectOptions,
+        | "signal"
+        | "onClose"
+        | "onNotification"
+        | "onLog"
+        | "onError"
+        | "transport"
+        | "onSampling"
+        | "onElicitation"
+        | "roots"
+      >
+    | undefined;
   /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
   laneIdleMs?: number | undefined;
   /** Most requests one caller may have in flight upstream at once when there are several callers (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every connection to a shared server. Default 16. */
@@ -132,12 +157,20 @@ export class Gateway {
       // What a caller's own connection's server sends that nothing ties is that caller's.
       handlers: (server, caller) => ({
         onLog: (message, context) => this.#log(server, message, context, caller),
-        onSampling: (params, context) => this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
-        onElicitation: (params, context) => this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
+        onSampling: (params, context) =>
+          this.#ask(server, "sampling/createMessage", params, context, caller) as Promise<never>,
+        onElicitation: (params, context) =>
+          this.#ask(server, "elicitation/create", params, context, caller) as Promise<never>,
         roots: (context) => this.#roots(server, context, caller),
       }),
       // The caller's own connection: the manager's config (credentials included, or the caller's own exchanged) and era.
-      open: (server, config, era, handlers) => connectToServer(server, config, { ...connect, applyElicitationDefaults: false, protocol: era === "2025" ? "2025" : "auto", ...handlers }),
+      open: (server, config, era, handlers) =>
+        connectToServer(server, config, {
+          ...connect,
+          applyElicitationDefaults: false,
+          protocol: era === "2025" ? "2025" : "auto",
+          ...handlers,
+        }),
     });
     this.#off.push(
       manager.onToolsChanged(() => {
@@ -152,7 +185,10 @@ export class Gateway {
   /** The names of the servers a scope serves, in config order (never one whose name holds `__`). */
   servers(scope: Pick<Scope, "server">): string[] {
     // Worked out again only when a server comes or goes: every request asks.
-    this.#names ??= this.manager.getStatuses().map((s) => s.name).filter(servableName);
+    this.#names ??= this.manager
+      .getStatuses()
+      .map((s) => s.name)
+      .filter(servableName);
     return scope.server === undefined ? this.#names : this.#names.filter((name) => name === scope.server);
   }
 
@@ -172,7 +208,12 @@ export class Gateway {
     // The only caller's roots are the roots of the shared connections: tell their servers when they
     // can be had (it connected) or changed, so a server that asked before gets them.
     const rootsChanged = (): void => {
-      if (this.#sole === undefined || scope.caller.id !== this.#sole.id || !covers(server.getClientCapabilities(), "roots/list")) return;
+      if (
+        this.#sole === undefined ||
+        scope.caller.id !== this.#sole.id ||
+        !covers(server.getClientCapabilities(), "roots/list")
+      )
+        return;
       for (const name of this.servers({ server: undefined })) {
         const connection = this.manager.getConnection(name);
         if (connection?.era === "2025") void notifyRootsListChanged(connection).catch(() => undefined);
@@ -200,14 +241,20 @@ export class Gateway {
     // A view shows tools only: nothing else of any server (prompts, resources, logs).
     if (scope.view || (scope.server !== undefined && scope.server !== server)) return false;
     if (scope.caller.allow === undefined && !scope.caller.deny?.length) return true;
-    return this.manager.getTools().some((tool) => tool.serverName === server && allowed(scope.caller, server, tool.toolName));
+    return this.manager
+      .getTools()
+      .some((tool) => tool.serverName === server && allowed(scope.caller, server, tool.toolName));
   }
 
   /**
    * A request handler of `scope` for `method`, audited when there is an audit sink (one entry per
    * request, built and written after the request's turn); without one, `run` is all there is.
    */
-  audited<A extends [unknown, ServerContext?], R>(scope: Scope, method: string, run: (note: Note, ...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  audited<A extends [unknown, ServerContext?], R>(
+    scope: Scope,
+    method: string,
+    run: (note: Note, ...args: A) => Promise<R>,
+  ): (...args: A) => Promise<R> {
     const sink = this.#audit;
     if (!sink) return (...args) => run({}, ...args);
     return async (...args) => {
@@ -250,7 +297,12 @@ export class Gateway {
   /** Tells every caller that a list changed. */
   changed(kind: "tools" | "prompts" | "resources"): void {
     for (const server of this.#live.keys()) {
-      const sent = kind === "tools" ? server.sendToolListChanged() : kind === "prompts" ? server.sendPromptListChanged() : server.sendResourceListChanged();
+      const sent =
+        kind === "tools"
+          ? server.sendToolListChanged()
+          : kind === "prompts"
+            ? server.sendPromptListChanged()
+            : server.sendResourceListChanged();
       sent.catch(() => {});
     }
     for (const listener of this.#listeners) listener(kind);
@@ -263,10 +315,14 @@ export class Gateway {
   };
 
   // The manager's handlers: its connections are shared, so only the sole caller owns what nothing ties.
-  onLog = (server: string, message: LogMessage, context?: NotificationContext): void => this.#log(server, message, context, this.#sole);
-  onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> => this.#ask(server, "sampling/createMessage", params, context, this.#sole) as Promise<never>;
-  onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> => this.#ask(server, "elicitation/create", params, context, this.#sole) as Promise<never>;
-  onRoots = (server: string, context: RequestContext): Promise<{ uri: string; name?: string }[]> => this.#roots(server, context, this.#sole);
+  onLog = (server: string, message: LogMessage, context?: NotificationContext): void =>
+    this.#log(server, message, context, this.#sole);
+  onSampling = (server: string, params: CreateMessageParams, context: RequestContext): Promise<never> =>
+    this.#ask(server, "sampling/createMessage", params, context, this.#sole) as Promise<never>;
+  onElicitation = (server: string, params: ElicitParams, context: RequestContext): Promise<never> =>
+    this.#ask(server, "elicitation/create", params, context, this.#sole) as Promise<never>;
+  onRoots = (server: string, context: RequestContext): Promise<{ uri: string; name?: string }[]> =>
+    this.#roots(server, context, this.#sole);
 
   /**
    * Whose request a server's message is about: the request it arrived tied to, or else the latest
@@ -284,7 +340,10 @@ export class Gateway {
     if (asker) return asker.log(server, message);
     if (owner === undefined) return;
     for (const [live, scope] of this.#live) {
-      if (scope.caller.id === owner.id && this.sees(scope, server)) live.sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server }).catch(() => {});
+      if (scope.caller.id === owner.id && this.sees(scope, server))
+        live
+          .sendLoggingMessage({ level: message.level, data: message.data, logger: message.logger ?? server })
+          .catch(() => {});
     }
   }
 
@@ -292,13 +351,24 @@ export class Gateway {
    * `roots/list` from a server: the roots of the caller whose request it is about; with none in
    * flight, the connection owner's, asked on a connection of its own that offers roots; else none.
    */
-  async #roots(server: string, context: RequestContext, owner: Caller | undefined): Promise<{ uri: string; name?: string }[]> {
+  async #roots(
+    server: string,
+    context: RequestContext,
+    owner: Caller | undefined,
+  ): Promise<{ uri: string; name?: string }[]> {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(30_000)]);
     const asker = this.#askerOf(server, context, owner);
     let answer: Promise<unknown> | undefined;
     if (asker) answer = asker.can("roots/list") ? asker.ask("roots/list", {}, signal) : undefined;
     else if (owner !== undefined) {
-      const live = [...this.#live].reverse().find(([instance, scope]) => scope.caller.id === owner.id && this.sees(scope, server) && covers(instance.getClientCapabilities(), "roots/list"));
+      const live = [...this.#live]
+        .reverse()
+        .find(
+          ([instance, scope]) =>
+            scope.caller.id === owner.id &&
+            this.sees(scope, server) &&
+            covers(instance.getClientCapabilities(), "roots/list"),
+        );
       answer = live?.[0].listRoots(undefined, { signal });
     }
     const roots = ((await answer?.catch(() => undefined)) as { roots?: unknown } | undefined)?.roots;
@@ -310,15 +380,27 @@ export class Gateway {
    * connection owner's latest call in flight; if that call ends before the question reaches its
    * caller, to the next one of the owner's calls.
    */
-  async #ask(server: string, method: string, params: unknown, context: RequestContext, owner: Caller | undefined): Promise<unknown> {
+  async #ask(
+    server: string,
+    method: string,
+    params: unknown,
+    context: RequestContext,
+    owner: Caller | undefined,
+  ): Promise<unknown> {
     const tried = new Set<Asker>();
     for (;;) {
       const asker = this.#askerOf(server, context, owner);
       if (!asker || tried.has(asker)) {
-        this.warn(`server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`);
-        throw new RpcError(-32603, `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`);
+        this.warn(
+          `server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`,
+        );
+        throw new RpcError(
+          -32603,
+          `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`,
+        );
       }
-      if (!asker.can(method)) throw new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`);
+      if (!asker.can(method))
+        throw new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`);
       tried.add(asker);
       try {
         return await asker.ask(method, params, context.signal);
@@ -335,14 +417,28 @@ export class Gateway {
    * caller, endpoint and subject), and gets its logs. A server that ties nothing to requests is
    * reached over the caller's own connection when several callers share the gateway.
    */
-  async forward(instance: Server | undefined, scope: Scope, ctx: ServerContext, server: string, subject: string, work: (upstream: Upstream) => Promise<unknown>, note?: Note): Promise<unknown> {
+  async forward(
+    instance: Server | undefined,
+    scope: Scope,
+    ctx: ServerContext,
+    server: string,
+    subject: string,
+    work: (upstream: Upstream) => Promise<unknown>,
+    note?: Note,
+  ): Promise<unknown> {
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
-      void round().mcpReq.log(message.level, message.data, message.logger ?? from).catch(() => {});
+      void round()
+        .mcpReq.log(message.level, message.data, message.logger ?? from)
+        .catch(() => {});
     };
     const run = async (asker: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
       // Fairness among callers: the only caller has nobody to starve.
       if (this.#sole === undefined && this.inflight.countOf(scope.caller) >= this.#maxInFlight) {
-        throw new ProtocolError(LIMITED, `Caller "${scope.caller.name}" already has ${this.#maxInFlight} requests in flight; wait for one to end`, { reason: "in-flight", limit: this.#maxInFlight });
+        throw new ProtocolError(
+          LIMITED,
+          `Caller "${scope.caller.name}" already has ${this.#maxInFlight} requests in flight; wait for one to end`,
+          { reason: "in-flight", limit: this.#maxInFlight },
+        );
       }
       const leave = this.inflight.enter(server, asker);
       try {
@@ -352,7 +448,12 @@ export class Gateway {
         if (this.#sole !== undefined && !own) return await work({ signal, round, lane: undefined, options });
         const shared = await this.manager.waitForConnection(server, signal);
         if (!own && tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
-        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }), { legacy: scope.era === "legacy", asker, signal, capabilities: capabilitiesOf(round()) });
+        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }), {
+          legacy: scope.era === "legacy",
+          asker,
+          signal,
+          capabilities: capabilitiesOf(round()),
+        });
       } finally {
         leave();
       }
@@ -363,7 +464,13 @@ export class Gateway {
         // Questions travel on this request's stream: once it has its result, none can.
         let ended = false;
         const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> =>
-          ended ? Promise.reject(new CallEndedError()) : ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, { signal, timeout: UPSTREAM_TIMEOUT_MS, resetTimeoutOnProgress: true });
+          ended
+            ? Promise.reject(new CallEndedError())
+            : ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, {
+                signal,
+                timeout: UPSTREAM_TIMEOUT_MS,
+                resetTimeoutOnProgress: true,
+              });
         try {
           return await run({ caller: scope.caller, can, ask, log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
         } finally {
@@ -373,13 +480,27 @@ export class Gateway {
       // A caller that can be asked nothing needs no rounds: a question to it is refused at once.
       const capabilities = capabilitiesOf(ctx);
       if (ctx.mcpReq.requestState() === undefined && !ASKING.some((method) => covers(capabilities, method))) {
-        return await run({ caller: scope.caller, can: () => false, ask: () => Promise.reject(new Error("the caller can be asked nothing")), log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
+        return await run(
+          {
+            caller: scope.caller,
+            can: () => false,
+            ask: () => Promise.reject(new Error("the caller can be asked nothing")),
+            log: log(() => ctx),
+          },
+          ctx.mcpReq.signal,
+          () => ctx,
+        );
       }
       const binding = [scope.caller.id, scope.server ?? "", ctx.mcpReq.method, subject].join("\n");
-      return await this.rounds.serve(ctx, binding, (ask, round, signal) => {
-        const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
-        return run({ caller: scope.caller, can, ask, log: log(round) }, signal, round);
-      }, note);
+      return await this.rounds.serve(
+        ctx,
+        binding,
+        (ask, round, signal) => {
+          const can = (method: string): boolean => covers(capabilitiesOf(round()), method);
+          return run({ caller: scope.caller, can, ask, log: log(round) }, signal, round);
+        },
+        note,
+      );
     } catch (error) {
       throw toProtocolError(error);
     }

@@ -3,7 +3,16 @@
 // They exist before the gateway does (a manager is made with its handlers), so they look it up
 // when called; createGateway binds them.
 
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, LogMessage, NotificationContext, RequestContext, Root } from "@mcp/client";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  LogMessage,
+  NotificationContext,
+  RequestContext,
+  Root,
+} from "@mcp/client";
 import type { MCPManagerOptions } from "@mcp/manager";
 
 /** What the gateway's core answers for its manager. */

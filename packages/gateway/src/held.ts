@@ -6,7 +6,17 @@ import type { AuditEntry, AuditSink } from "./audit.js";
 
 /** The audit entry of a held tool: `decision: "held"`, its server, its tool, the old and new hashes. */
 export function heldEntry(held: HeldTool): AuditEntry {
-  const entry: AuditEntry = { time: new Date().toISOString(), caller: null, endpoint: "upstream", method: "tools/list", server: held.server, tool: `${held.server}__${held.tool}`, decision: "held", durationMs: 0, newHash: held.newHash };
+  const entry: AuditEntry = {
+    time: new Date().toISOString(),
+    caller: null,
+    endpoint: "upstream",
+    method: "tools/list",
+    server: held.server,
+    tool: `${held.server}__${held.tool}`,
+    decision: "held",
+    durationMs: 0,
+    newHash: held.newHash,
+  };
   if (held.oldHash !== undefined) entry.oldHash = held.oldHash;
   return entry;
 }

@@ -93,7 +93,10 @@ export function sameOrigin(origin: string, host: string): boolean {
 }
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json", ...headers } });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
 }
 
 function callerOf(header: string | undefined, callers: ReadonlyMap<string, Caller>): Caller | undefined {
@@ -171,7 +174,12 @@ function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signa
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
   const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-  return new Request(`${origin}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal, ...(body ? { body } : {}) });
+  return new Request(`${origin}${req.url ?? "/"}`, {
+    method: req.method ?? "GET",
+    headers,
+    signal,
+    ...(body ? { body } : {}),
+  });
 }
 
 /**
@@ -182,7 +190,9 @@ function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signa
 function limitOf(body: Buffer): number | undefined {
   if (body.length > 2048 || !body.includes(`"code":${LIMITED},`)) return undefined;
   try {
-    const error = (JSON.parse(body.toString("utf8")) as { error?: { code?: unknown; data?: { retryAfterMs?: unknown } } }).error;
+    const error = (
+      JSON.parse(body.toString("utf8")) as { error?: { code?: unknown; data?: { retryAfterMs?: unknown } } }
+    ).error;
     if (error?.code !== LIMITED) return undefined;
     const ms = error.data?.retryAfterMs;
     return typeof ms === "number" ? Math.max(1, Math.ceil(ms / 1000)) : 1;
@@ -226,7 +236,11 @@ function writeBody(res: ServerResponse, body: Buffer, stallMs: number): void {
 function sendJson(res: ServerResponse, text: string, stallMs: number): void {
   const body = Buffer.from(text);
   const limited = limitOf(body);
-  res.writeHead(limited === undefined ? 200 : 429, { "content-type": "application/json", "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+  res.writeHead(limited === undefined ? 200 : 429, {
+    "content-type": "application/json",
+    "content-length": String(body.length),
+    ...(limited === undefined ? {} : { "retry-after": String(limited) }),
+  });
   writeBody(res, body, stallMs);
 }
 
@@ -238,7 +252,11 @@ async function send(res: ServerResponse, response: Response, stallMs = UNREAD_TI
     const body = Buffer.from(await response.arrayBuffer());
     const limited = limitOf(body);
     const status = limited === undefined ? response.status : 429;
-    res.writeHead(status, { ...headers, "content-length": String(body.length), ...(limited === undefined ? {} : { "retry-after": String(limited) }) });
+    res.writeHead(status, {
+      ...headers,
+      "content-length": String(body.length),
+      ...(limited === undefined ? {} : { "retry-after": String(limited) }),
+    });
     return writeBody(res, body, stallMs);
   }
   res.writeHead(response.status, headers);
@@ -294,31 +312,53 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     }
     const bound = caller.view === undefined ? undefined : gateway.views.get(caller.view);
     if (caller.view !== undefined && !bound) return undefined;
-    if (parts.length === 0) return bound ? { server: undefined, view: bound, endpoint: base } : { server: undefined, endpoint: base };
+    if (parts.length === 0)
+      return bound ? { server: undefined, view: bound, endpoint: base } : { server: undefined, endpoint: base };
     if (parts.length === 2 && parts[0] === "view") {
       const view = gateway.views.get(parts[1]!);
-      return view && (!bound || bound === view) ? { server: undefined, view, endpoint: `${base}/view/${view.name}` } : undefined;
+      return view && (!bound || bound === view)
+        ? { server: undefined, view, endpoint: `${base}/view/${view.name}` }
+        : undefined;
     }
     const name = parts[0]!;
-    if (parts.length !== 1 || bound || !names().has(name) || !gateway.sees({ server: name, caller }, name)) return undefined;
+    if (parts.length !== 1 || bound || !names().has(name) || !gateway.sees({ server: name, caller }, name))
+      return undefined;
     return { server: name, endpoint: `${base}/${name}` };
   };
-  const callerOfAuth = (authInfo: AuthInfo | undefined): Caller => (authInfo?.extra?.["caller"] as Caller | undefined) ?? { id: "anonymous", name: "anonymous", allow: [] };
+  const callerOfAuth = (authInfo: AuthInfo | undefined): Caller =>
+    (authInfo?.extra?.["caller"] as Caller | undefined) ?? { id: "anonymous", name: "anonymous", allow: [] };
 
-  const modern: McpHttpHandler = createMcpHandler((ctx) => {
-    const caller = callerOfAuth(ctx.authInfo);
-    // The handler checked the path before the SDK got the request; what it found rides along.
-    const target = (ctx.authInfo?.extra?.["target"] as Target | undefined) ?? { server: undefined, endpoint: base };
-    return createInstance(gateway, { ...target, caller, era: "modern" }, false);
-  }, { legacy: "reject" });
-  const offChanged = gateway.onChanged((kind) => (kind === "tools" ? modern.notify.toolsChanged() : kind === "prompts" ? modern.notify.promptsChanged() : modern.notify.resourcesChanged()));
+  const modern: McpHttpHandler = createMcpHandler(
+    (ctx) => {
+      const caller = callerOfAuth(ctx.authInfo);
+      // The handler checked the path before the SDK got the request; what it found rides along.
+      const target = (ctx.authInfo?.extra?.["target"] as Target | undefined) ?? { server: undefined, endpoint: base };
+      return createInstance(gateway, { ...target, caller, era: "modern" }, false);
+    },
+    { legacy: "reject" },
+  );
+  const offChanged = gateway.onChanged((kind) =>
+    kind === "tools"
+      ? modern.notify.toolsChanged()
+      : kind === "prompts"
+        ? modern.notify.promptsChanged()
+        : modern.notify.resourcesChanged(),
+  );
   const sessions = new LegacySessions(gateway, options.sessions, options.sessionLimits);
-  const allowedHosts = options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
+  const allowedHosts =
+    options.hosts === false ? undefined : new Set([...LOOPBACK, ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
 
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
   /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, message: string, caller?: Caller, headers: Record<string, string> = {}): Promise<void> => {
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    message: string,
+    caller?: Caller,
+    headers: Record<string, string> = {},
+  ): Promise<void> => {
     gateway.refused(pathOf(req.url), status, caller);
     res.once("finish", () => req.destroy());
     return send(res, plain(status, message, { ...headers, connection: "close" }));
@@ -326,22 +366,41 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase())) return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
+    if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase()))
+      return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
     const from = req.headers.origin;
     // A page may call only from the gateway's own origin (the one the request names) or one given in `origins`.
-    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host)) return refuse(req, res, 403, `Origin "${from}" is not allowed`);
+    if (from !== undefined && !(options.origins?.includes(from) ?? false) && !sameOrigin(from, host))
+      return refuse(req, res, 403, `Origin "${from}" is not allowed`);
     // Authentication first: before it, every path answers alike (no server names learnt from a 404).
     let caller: Caller | undefined;
     try {
       caller = await options.authenticate(req);
     } catch (error) {
       if (!AuthRefusal.isInstance(error)) throw error;
-      return refuse(req, res, error.status, error.message, undefined, error.challenge === undefined ? {} : { "www-authenticate": error.challenge });
+      return refuse(
+        req,
+        res,
+        error.status,
+        error.message,
+        undefined,
+        error.challenge === undefined ? {} : { "www-authenticate": error.challenge },
+      );
     }
     const url = new URL(req.url ?? "/", "http://gateway");
-    if (!caller) return refuse(req, res, 401, "A valid bearer token is required", undefined, { "www-authenticate": 'Bearer realm="mcp-gateway"' });
+    if (!caller)
+      return refuse(req, res, 401, "A valid bearer token is required", undefined, {
+        "www-authenticate": 'Bearer realm="mcp-gateway"',
+      });
     const found = targetOf(url.pathname, caller);
-    if (!found) return refuse(req, res, 404, `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`, caller);
+    if (!found)
+      return refuse(
+        req,
+        res,
+        404,
+        `Not found: ${url.pathname} (the gateway serves ${base}, ${base}/<server> and ${base}/view/<name>)`,
+        caller,
+      );
     const chunks = await readBody(req, bodyMs);
     if (chunks === 413) return refuse(req, res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, caller);
     if (chunks === 408) return refuse(req, res, 408, `Request body not received within ${bodyMs} ms`, caller);
@@ -355,16 +414,28 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     if (fast) {
       // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
       res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
-      return sendJson(res, await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal), stallMs);
+      return sendJson(
+        res,
+        await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal),
+        stallMs,
+      );
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
     const request = toRequest(req, chunks, "http://gateway", controller.signal);
-    const authInfo: AuthInfo = { token: "(gateway caller)", clientId: caller.name, scopes: [], extra: { caller, target } };
+    const authInfo: AuthInfo = {
+      token: "(gateway caller)",
+      clientId: caller.name,
+      scopes: [],
+      extra: { caller, target },
+    };
     const given = parsed === undefined ? {} : { parsedBody: parsed };
-    const response = (await isLegacyRequest(request, parsed)) ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed) : await modern.fetch(request, { authInfo, ...given });
+    const response = (await isLegacyRequest(request, parsed))
+      ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed)
+      : await modern.fetch(request, { authInfo, ...given });
     // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
-    if (response.status >= 400 && (refusals.has(response) || parsed === undefined)) gateway.refused(url.pathname, response.status, caller, methodOf(parsed));
+    if (response.status >= 400 && (refusals.has(response) || parsed === undefined))
+      gateway.refused(url.pathname, response.status, caller, methodOf(parsed));
     await send(res, response, stallMs);
   };
 

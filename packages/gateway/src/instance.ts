@@ -12,7 +12,13 @@ import { registerRoutes } from "./routes.js";
  */
 export function createInstance(gateway: Gateway, scope: Scope, connection: boolean): Server {
   const server = new Server(gateway.info, {
-    capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, completions: {}, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { listChanged: true },
+      completions: {},
+      logging: {},
+    },
     // A tool may ask its caller many times; each question is a round.
     inputRequired: { maxRounds: 64 },
   });

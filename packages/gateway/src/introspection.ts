@@ -36,12 +36,21 @@ export function basic(id: string, secret: string): string {
  * Error when the endpoint cannot answer (unreachable, not 200, not an introspection answer): the
  * caller's token is not at fault then.
  */
-export async function introspect(endpoint: string, options: IntrospectionOptions, token: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function introspect(
+  endpoint: string,
+  options: IntrospectionOptions,
+  token: string,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const response = await fetch(endpoint, {
     method: "POST",
     signal,
     redirect: "error",
-    headers: { authorization: basic(options.clientId, options.clientSecret), "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    headers: {
+      authorization: basic(options.clientId, options.clientSecret),
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    },
     body: new URLSearchParams({ token, token_type_hint: "access_token" }),
   });
   if (!response.ok) {
@@ -49,7 +58,8 @@ export async function introspect(endpoint: string, options: IntrospectionOptions
     throw new Error(`the introspection endpoint ${endpoint} answered HTTP ${response.status}`);
   }
   const answer: unknown = await response.json();
-  if (typeof answer !== "object" || answer === null || typeof (answer as { active?: unknown }).active !== "boolean") throw new Error(`the introspection endpoint ${endpoint} gave no "active" member`);
+  if (typeof answer !== "object" || answer === null || typeof (answer as { active?: unknown }).active !== "boolean")
+    throw new Error(`the introspection endpoint ${endpoint} gave no "active" member`);
   return answer as Record<string, unknown>;
 }
 

@@ -37,7 +37,12 @@ export interface AskingRequest {
 /** Options of {@link Lanes}. */
 export interface LanesOptions {
   /** Opens a caller's own connection to `server` with `config` (`shared`'s, or with the caller's own credentials), in `era`, with `handlers`. */
-  open(server: string, config: MCPServerConnection["config"], era: MCPServerConnection["era"], handlers: LaneHandlers): Promise<MCPServerConnection>;
+  open(
+    server: string,
+    config: MCPServerConnection["config"],
+    era: MCPServerConnection["era"],
+    handlers: LaneHandlers,
+  ): Promise<MCPServerConnection>;
   /** Servers reached with each user's own exchanged credentials: every caller has its own connection to them. */
   auth?: PerUserAuth | undefined;
   /** The handlers of `caller`'s connection to `server`. */
@@ -85,7 +90,13 @@ export class Lanes {
   }
 
   /** Runs `work` on `caller`'s own connection to `server` (opened now when it has none). */
-  async use<T>(server: string, caller: Caller, shared: MCPServerConnection, work: (connection: MCPServerConnection) => Promise<T>, request?: AskingRequest): Promise<T> {
+  async use<T>(
+    server: string,
+    caller: Caller,
+    shared: MCPServerConnection,
+    work: (connection: MCPServerConnection) => Promise<T>,
+    request?: AskingRequest,
+  ): Promise<T> {
     if (this.#closed) throw new Error("the gateway is closing");
     const auth = this.#options.auth;
     if (auth?.ready && this.owns(server)) await auth.ready(server, caller.id, shared.config, request);
@@ -119,7 +130,14 @@ export class Lanes {
     };
     const auth = this.#options.auth;
     // A throw (the server is not an HTTP one) fails the opening, as an unreachable server does.
-    const connection = Promise.resolve().then(() => this.#options.open(server, auth?.has(server) ? auth.config(server, shared.config, caller.id) : shared.config, shared.era, { ...this.#options.handlers(server, caller), onClose: forget }));
+    const connection = Promise.resolve().then(() =>
+      this.#options.open(
+        server,
+        auth?.has(server) ? auth.config(server, shared.config, caller.id) : shared.config,
+        shared.era,
+        { ...this.#options.handlers(server, caller), onClose: forget },
+      ),
+    );
     const lane: Lane = { connection, busy: 0, timer: undefined };
     connection.catch(forget);
     this.#lanes.set(key, lane);

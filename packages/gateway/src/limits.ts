@@ -42,7 +42,11 @@ export const LIMITED = 429;
 /** A request refused by its caller's rate: says when to try again. */
 export function rateLimited(caller: Caller, rule: RateRule, retryAfterMs: number): ProtocolError {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ProtocolError(LIMITED, `Rate limit of caller "${caller.name}" reached (${rule.text}${rule.pattern === "*" ? "" : ` for ${rule.pattern}`}); try again in ${seconds} s`, { reason: "rate", retryAfterMs, limit: rule.text, pattern: rule.pattern });
+  return new ProtocolError(
+    LIMITED,
+    `Rate limit of caller "${caller.name}" reached (${rule.text}${rule.pattern === "*" ? "" : ` for ${rule.pattern}`}); try again in ${seconds} s`,
+    { reason: "rate", retryAfterMs, limit: rule.text, pattern: rule.pattern },
+  );
 }
 
 /** The rate limits of a gateway's callers. */
@@ -74,10 +78,19 @@ export class RateLimiter {
         this.#failing = false;
       } catch (error) {
         if ((error as { unreachable?: unknown } | undefined)?.unreachable !== true) {
-          this.#warn(`rate limits: the store answered with an error (${(error as Error).message}); the request is refused`);
-          throw new ProtocolError(-32603, `Rate limit of caller "${caller.name}" could not be checked; try again later`, { reason: "rate-store" });
+          this.#warn(
+            `rate limits: the store answered with an error (${(error as Error).message}); the request is refused`,
+          );
+          throw new ProtocolError(
+            -32603,
+            `Rate limit of caller "${caller.name}" could not be checked; try again later`,
+            { reason: "rate-store" },
+          );
         }
-        if (!this.#failing) this.#warn(`rate limits: the store cannot be reached (${(error as Error).message}); requests go through unlimited until it answers`);
+        if (!this.#failing)
+          this.#warn(
+            `rate limits: the store cannot be reached (${(error as Error).message}); requests go through unlimited until it answers`,
+          );
         this.#failing = true;
         continue;
       }

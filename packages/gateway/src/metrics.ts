@@ -46,7 +46,8 @@ export class GatewayMetrics {
   readonly record = (entry: AuditEntry): void => {
     if (entry.decision === "held") return;
     const method = this.#bounded(`method:${entry.method ?? "none"}`, entry.method ?? "none");
-    if (entry.decision === "rate-limited") this.#limited.set(`method="${label(method)}"`, (this.#limited.get(`method="${label(method)}"`) ?? 0) + 1);
+    if (entry.decision === "rate-limited")
+      this.#limited.set(`method="${label(method)}"`, (this.#limited.get(`method="${label(method)}"`) ?? 0) + 1);
     const outcome = entry.outcome ?? "none";
     const key = `method="${label(method)}",decision="${entry.decision}",outcome="${outcome}"`;
     this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
@@ -81,24 +82,59 @@ export class GatewayMetrics {
       lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
       for (const [labels, value] of values) lines.push(`${name}{${labels}} ${value}`);
     };
-    counter("mcp_gateway_requests_total", "Requests handled, by JSON-RPC method, decision and outcome.", this.#requests);
+    counter(
+      "mcp_gateway_requests_total",
+      "Requests handled, by JSON-RPC method, decision and outcome.",
+      this.#requests,
+    );
     counter("mcp_gateway_errors_total", "Requests refused or failed, by JSON-RPC method and reason.", this.#errors);
-    counter("mcp_gateway_rate_limited_total", "Requests refused by a caller's rate limit, by JSON-RPC method.", this.#limited);
-    lines.push("# HELP mcp_gateway_tool_call_duration_seconds Latency of allowed tool calls, by tool (<server>__<tool>).", "# TYPE mcp_gateway_tool_call_duration_seconds histogram");
+    counter(
+      "mcp_gateway_rate_limited_total",
+      "Requests refused by a caller's rate limit, by JSON-RPC method.",
+      this.#limited,
+    );
+    lines.push(
+      "# HELP mcp_gateway_tool_call_duration_seconds Latency of allowed tool calls, by tool (<server>__<tool>).",
+      "# TYPE mcp_gateway_tool_call_duration_seconds histogram",
+    );
     for (const [tool, h] of this.#latency) {
       const t = `tool="${label(tool)}"`;
-      LATENCY_BUCKETS.forEach((le, i) => lines.push(`mcp_gateway_tool_call_duration_seconds_bucket{${t},le="${le}"} ${h.buckets[i]}`));
-      lines.push(`mcp_gateway_tool_call_duration_seconds_bucket{${t},le="+Inf"} ${h.count}`, `mcp_gateway_tool_call_duration_seconds_sum{${t}} ${h.sum}`, `mcp_gateway_tool_call_duration_seconds_count{${t}} ${h.count}`);
+      LATENCY_BUCKETS.forEach((le, i) =>
+        lines.push(`mcp_gateway_tool_call_duration_seconds_bucket{${t},le="${le}"} ${h.buckets[i]}`),
+      );
+      lines.push(
+        `mcp_gateway_tool_call_duration_seconds_bucket{${t},le="+Inf"} ${h.count}`,
+        `mcp_gateway_tool_call_duration_seconds_sum{${t}} ${h.sum}`,
+        `mcp_gateway_tool_call_duration_seconds_count{${t}} ${h.count}`,
+      );
     }
-    lines.push("# HELP mcp_gateway_upstream_state Each upstream server's state (1 for the state it is in).", "# TYPE mcp_gateway_upstream_state gauge");
+    lines.push(
+      "# HELP mcp_gateway_upstream_state Each upstream server's state (1 for the state it is in).",
+      "# TYPE mcp_gateway_upstream_state gauge",
+    );
     for (const status of manager.getStatuses()) {
-      for (const state of STATES) lines.push(`mcp_gateway_upstream_state{server="${label(status.name)}",state="${state}"} ${status.state === state ? 1 : 0}`);
+      for (const state of STATES)
+        lines.push(
+          `mcp_gateway_upstream_state{server="${label(status.name)}",state="${state}"} ${status.state === state ? 1 : 0}`,
+        );
     }
-    lines.push("# HELP mcp_gateway_upstream_tools Tools each upstream server offers.", "# TYPE mcp_gateway_upstream_tools gauge");
-    for (const status of manager.getStatuses()) lines.push(`mcp_gateway_upstream_tools{server="${label(status.name)}"} ${status.toolCount}`);
-    lines.push("# HELP mcp_gateway_held_tools Tools held for approval (their definition changed since approved, or new): served to nobody.", "# TYPE mcp_gateway_held_tools gauge", `mcp_gateway_held_tools ${manager.pins.held().length}`);
+    lines.push(
+      "# HELP mcp_gateway_upstream_tools Tools each upstream server offers.",
+      "# TYPE mcp_gateway_upstream_tools gauge",
+    );
+    for (const status of manager.getStatuses())
+      lines.push(`mcp_gateway_upstream_tools{server="${label(status.name)}"} ${status.toolCount}`);
+    lines.push(
+      "# HELP mcp_gateway_held_tools Tools held for approval (their definition changed since approved, or new): served to nobody.",
+      "# TYPE mcp_gateway_held_tools gauge",
+      `mcp_gateway_held_tools ${manager.pins.held().length}`,
+    );
     for (const [name, value] of Object.entries(holds)) {
-      lines.push(`# HELP mcp_gateway_${name} ${HOLDS[name] ?? `What the gateway holds now: ${name}.`}`, `# TYPE mcp_gateway_${name} gauge`, `mcp_gateway_${name} ${value}`);
+      lines.push(
+        `# HELP mcp_gateway_${name} ${HOLDS[name] ?? `What the gateway holds now: ${name}.`}`,
+        `# TYPE mcp_gateway_${name} gauge`,
+        `mcp_gateway_${name} ${value}`,
+      );
     }
     return `${lines.join("\n")}\n`;
   }

@@ -62,7 +62,18 @@ export interface OidcOptions {
 }
 
 /** The asymmetric algorithms accepted by default: never `none`, never an HMAC (a public key is no secret). */
-export const OIDC_ALGORITHMS: readonly string[] = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+export const OIDC_ALGORITHMS: readonly string[] = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+];
 
 /** How many valid tokens are remembered (until each expires) so that they are not checked again on every request. */
 export const OIDC_CHECKED_TOKENS = 1000;
@@ -95,7 +106,13 @@ function holds(value: unknown, want: string, claim: string): boolean {
 /** A token's scopes: its `scope` (space-separated) or `scp` (an array, as some issuers send). */
 function scopesOf(payload: Record<string, unknown>): Set<string> {
   const scope = payload["scope"] ?? payload["scp"];
-  return new Set(Array.isArray(scope) ? scope.filter((s): s is string => typeof s === "string") : typeof scope === "string" ? scope.split(" ").filter(Boolean) : []);
+  return new Set(
+    Array.isArray(scope)
+      ? scope.filter((s): s is string => typeof s === "string")
+      : typeof scope === "string"
+        ? scope.split(" ").filter(Boolean)
+        : [],
+  );
 }
 
 type Jose = typeof JoseModule;
@@ -116,7 +133,10 @@ interface IssuerMetadata {
 async function discover(issuer: string, signal: AbortSignal): Promise<IssuerMetadata> {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, "");
-  const places = [`${url.origin}${path}/.well-known/openid-configuration`, `${url.origin}/.well-known/oauth-authorization-server${path}`];
+  const places = [
+    `${url.origin}${path}/.well-known/openid-configuration`,
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+  ];
   const problems: string[] = [];
   for (const place of places) {
     try {
@@ -127,9 +147,16 @@ async function discover(issuer: string, signal: AbortSignal): Promise<IssuerMeta
       }
       const metadata = (await response.json()) as Partial<IssuerMetadata>;
       // RFC 8414 §3.3: the metadata's issuer must be the one asked about, or it is another's.
-      if (metadata.issuer !== issuer) throw new Error(`${place} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
-      if (typeof metadata.jwks_uri !== "string" && typeof metadata.introspection_endpoint !== "string") throw new Error(`${place} has no jwks_uri`);
-      return { issuer, jwks_uri: metadata.jwks_uri, introspection_endpoint: metadata.introspection_endpoint, token_endpoint: metadata.token_endpoint };
+      if (metadata.issuer !== issuer)
+        throw new Error(`${place} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
+      if (typeof metadata.jwks_uri !== "string" && typeof metadata.introspection_endpoint !== "string")
+        throw new Error(`${place} has no jwks_uri`);
+      return {
+        issuer,
+        jwks_uri: metadata.jwks_uri,
+        introspection_endpoint: metadata.introspection_endpoint,
+        token_endpoint: metadata.token_endpoint,
+      };
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -158,28 +185,60 @@ export interface OidcAuth {
  */
 export function oidcAuthenticate(options: OidcOptions): OidcAuth {
   const audiences = typeof options.audience === "string" ? [options.audience] : [...options.audience];
-  if (audiences.length === 0) throw new InvalidConfigError("oidc: an audience (the gateway's resource URL) is required", { field: "audience" });
+  if (audiences.length === 0)
+    throw new InvalidConfigError("oidc: an audience (the gateway's resource URL) is required", { field: "audience" });
   let issuerUrl: URL;
   try {
     issuerUrl = new URL(options.issuer);
   } catch (error) {
-    throw new InvalidConfigError(`oidc: the issuer "${options.issuer}" is not a URL`, { field: "issuer", cause: error });
+    throw new InvalidConfigError(`oidc: the issuer "${options.issuer}" is not a URL`, {
+      field: "issuer",
+      cause: error,
+    });
   }
-  if (issuerUrl.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(issuerUrl.hostname)) throw new InvalidConfigError(`oidc: the issuer "${options.issuer}" must be https (http only on loopback)`, { field: "issuer" });
+  if (issuerUrl.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(issuerUrl.hostname))
+    throw new InvalidConfigError(`oidc: the issuer "${options.issuer}" must be https (http only on loopback)`, {
+      field: "issuer",
+    });
   const algorithms = [...(options.algorithms ?? OIDC_ALGORITHMS)];
   const weak = algorithms.filter((alg) => alg === "none" || /^HS/i.test(alg));
-  if (weak.length > 0) throw new InvalidConfigError(`oidc: the algorithms ${weak.join(", ")} cannot be accepted (a token signed with none, or with an issuer's public key as an HMAC secret, proves nothing)`, { field: "algorithms" });
+  if (weak.length > 0)
+    throw new InvalidConfigError(
+      `oidc: the algorithms ${weak.join(", ")} cannot be accepted (a token signed with none, or with an issuer's public key as an HMAC secret, proves nothing)`,
+      { field: "algorithms" },
+    );
   const settings = options.introspection;
-  if (settings && (typeof settings.clientId !== "string" || settings.clientId === "" || typeof settings.clientSecret !== "string" || settings.clientSecret === "")) throw new InvalidConfigError("oidc: introspection needs the gateway's clientId and clientSecret at the issuer", { field: "introspection" });
-  if (settings?.cacheMs !== undefined && !(Number.isFinite(settings.cacheMs) && settings.cacheMs >= 0)) throw new InvalidConfigError(`oidc: introspection.cacheMs must be a number of milliseconds ≥ 0, not ${String(settings.cacheMs)}`, { field: "introspection.cacheMs" });
+  if (
+    settings &&
+    (typeof settings.clientId !== "string" ||
+      settings.clientId === "" ||
+      typeof settings.clientSecret !== "string" ||
+      settings.clientSecret === "")
+  )
+    throw new InvalidConfigError("oidc: introspection needs the gateway's clientId and clientSecret at the issuer", {
+      field: "introspection",
+    });
+  if (settings?.cacheMs !== undefined && !(Number.isFinite(settings.cacheMs) && settings.cacheMs >= 0))
+    throw new InvalidConfigError(
+      `oidc: introspection.cacheMs must be a number of milliseconds ≥ 0, not ${String(settings.cacheMs)}`,
+      { field: "introspection.cacheMs" },
+    );
   const resource = options.resource ?? audiences[0]!;
   const metadataUrl = resourceMetadataUrl(resource);
   const required = [...(options.requiredScopes ?? [])];
   const idClaim = options.idClaim ?? "sub";
   const cooldown = options.keysCooldownMs ?? 30_000;
 
-  const challenge = (extra: string): string => `Bearer ${extra ? `${extra}, ` : ""}resource_metadata=${quoted(metadataUrl)}${required.length > 0 && !extra.includes("scope=") ? `, scope=${quoted(required.join(" "))}` : ""}`;
-  const invalid = (message: string, cause?: unknown): AuthRefusal => new AuthRefusal("invalid_token", 401, message, challenge(`error="invalid_token", error_description=${quoted(message)}`), cause);
+  const challenge = (extra: string): string =>
+    `Bearer ${extra ? `${extra}, ` : ""}resource_metadata=${quoted(metadataUrl)}${required.length > 0 && !extra.includes("scope=") ? `, scope=${quoted(required.join(" "))}` : ""}`;
+  const invalid = (message: string, cause?: unknown): AuthRefusal =>
+    new AuthRefusal(
+      "invalid_token",
+      401,
+      message,
+      challenge(`error="invalid_token", error_description=${quoted(message)}`),
+      cause,
+    );
 
   // The issuer's metadata, read once; a failed discovery is tried again after the cool-down.
   let metadata: IssuerMetadata | undefined;
@@ -208,7 +267,11 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     if (keys) return keys;
     const [{ jwks_uri }, { createRemoteJWKSet }] = await Promise.all([issuerMetadata(), loadJose()]);
     if (jwks_uri === undefined) throw new Error(`the issuer ${options.issuer} publishes no keys (jwks_uri)`);
-    return (keys ??= createRemoteJWKSet(new URL(jwks_uri), { cacheMaxAge: options.keysMaxAgeMs ?? 600_000, cooldownDuration: cooldown, timeoutDuration: 10_000 }));
+    return (keys ??= createRemoteJWKSet(new URL(jwks_uri), {
+      cacheMaxAge: options.keysMaxAgeMs ?? 600_000,
+      cooldownDuration: cooldown,
+      timeoutDuration: 10_000,
+    }));
   };
 
   // Tokens already checked, until they expire: a caller sends the same token with every request,
@@ -223,18 +286,30 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
 
   // A token's claims (a JWT's, or an introspection's answer), checked: the caller it is, remembered until `expiresAt`.
   const admit = (token: string, payload: Record<string, unknown>, expiresAt: number): Caller => {
-    const subject = payload[idClaim] ?? (options.introspection && idClaim === "sub" && !looksLikeJwt(token) ? payload["client_id"] : undefined);
-    if (typeof subject !== "string" || subject === "") throw invalid(`The access token's "${idClaim}" claim is not a string`);
+    const subject =
+      payload[idClaim] ??
+      (options.introspection && idClaim === "sub" && !looksLikeJwt(token) ? payload["client_id"] : undefined);
+    if (typeof subject !== "string" || subject === "")
+      throw invalid(`The access token's "${idClaim}" claim is not a string`);
     if (required.length > 0) {
       const have = scopesOf(payload);
       const missing = required.filter((scope) => !have.has(scope));
-      if (missing.length > 0) throw new AuthRefusal("insufficient_scope", 403, `The access token lacks the scope ${missing.join(" ")}`, challenge(`error="insufficient_scope", scope=${quoted(required.join(" "))}, error_description=${quoted(`the scope ${missing.join(" ")} is required`)}`));
+      if (missing.length > 0)
+        throw new AuthRefusal(
+          "insufficient_scope",
+          403,
+          `The access token lacks the scope ${missing.join(" ")}`,
+          challenge(
+            `error="insufficient_scope", scope=${quoted(required.join(" "))}, error_description=${quoted(`the scope ${missing.join(" ")} is required`)}`,
+          ),
+        );
     }
     const id = oidcCallerId(options.issuer, subject);
     if (!options.rules) return remember(token, { ...options.defaults, id, name: `oidc:${subject}` }, expiresAt);
     const rule = options.rules.find((r) => holds(payload[r.claim], r.value, r.claim));
     // No scope would help (a step-up cannot fix it): a plain refusal, no challenge to retry.
-    if (!rule) throw new AuthRefusal("no_caller", 403, `No caller rule matches the access token of "${subject}"`, undefined);
+    if (!rule)
+      throw new AuthRefusal("no_caller", 403, `No caller rule matches the access token of "${subject}"`, undefined);
     return remember(token, { ...rule.caller, id, name: `${rule.caller.name}:${subject}` }, expiresAt);
   };
 
@@ -249,24 +324,39 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       if (endpoint === undefined) throw new Error(`the issuer ${options.issuer} has no introspection_endpoint`);
       answer = await introspect(endpoint, settings, token, AbortSignal.timeout(10_000));
     } catch (error) {
-      throw new AuthRefusal("unavailable", 503, `The access token could not be introspected: ${(error as Error).message}`, undefined, error);
+      throw new AuthRefusal(
+        "unavailable",
+        503,
+        `The access token could not be introspected: ${(error as Error).message}`,
+        undefined,
+        error,
+      );
     }
     if (answer["active"] !== true) throw invalid("The access token is not active");
-    if (answer["iss"] !== undefined && answer["iss"] !== options.issuer) throw invalid(`The access token's "iss" is not ${options.issuer}`);
+    if (answer["iss"] !== undefined && answer["iss"] !== options.issuer)
+      throw invalid(`The access token's "iss" is not ${options.issuer}`);
     const aud = answer["aud"];
-    if (!(Array.isArray(aud) ? aud : [aud]).some((a) => typeof a === "string" && audiences.includes(a))) throw invalid(`The access token's "aud" does not name this resource`);
+    if (!(Array.isArray(aud) ? aud : [aud]).some((a) => typeof a === "string" && audiences.includes(a)))
+      throw invalid(`The access token's "aud" does not name this resource`);
     const exp = answer["exp"];
     const now = Date.now();
     if (typeof exp !== "number") throw invalid(`The access token has no "exp"`);
     if (exp * 1000 + skew <= now) throw invalid(`The access token's "exp" has passed`);
-    if (typeof answer["nbf"] === "number" && answer["nbf"] * 1000 - skew > now) throw invalid(`The access token's "nbf" is in the future`);
+    if (typeof answer["nbf"] === "number" && answer["nbf"] * 1000 - skew > now)
+      throw invalid(`The access token's "nbf" is in the future`);
     return admit(token, answer, Math.min(exp * 1000, now + (settings.cacheMs ?? INTROSPECTION_CACHE_MS)));
   };
 
   const authenticate = async (req: IncomingMessage): Promise<Caller> => {
     const header = req.headers.authorization;
     const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
-    if (!match) throw new AuthRefusal("missing_token", 401, header ? "The Authorization header is not a bearer token" : "A bearer token is required", challenge(header ? 'error="invalid_request"' : ""));
+    if (!match)
+      throw new AuthRefusal(
+        "missing_token",
+        401,
+        header ? "The Authorization header is not a bearer token" : "A bearer token is required",
+        challenge(header ? 'error="invalid_request"' : ""),
+      );
     const known = checked.get(match[1]!);
     if (known) {
       if (known.expiresAt > Date.now()) return known.caller;
@@ -277,15 +367,38 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
     try {
       jwks = await keySet();
     } catch (error) {
-      throw new AuthRefusal("unavailable", 503, `The issuer's keys could not be fetched: ${(error as Error).message}`, undefined, error);
+      throw new AuthRefusal(
+        "unavailable",
+        503,
+        `The issuer's keys could not be fetched: ${(error as Error).message}`,
+        undefined,
+        error,
+      );
     }
     const { jwtVerify, errors: joseErrors } = await loadJose();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, jwks, { issuer: options.issuer, audience: audiences, algorithms, clockTolerance: options.clockToleranceSeconds ?? 30, requiredClaims: ["exp", idClaim] }));
+      ({ payload } = await jwtVerify(match[1]!, jwks, {
+        issuer: options.issuer,
+        audience: audiences,
+        algorithms,
+        clockTolerance: options.clockToleranceSeconds ?? 30,
+        requiredClaims: ["exp", idClaim],
+      }));
     } catch (error) {
       // The issuer unreachable is not the token's fault.
-      if (!(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error.code === "ERR_JOSE_GENERIC") throw new AuthRefusal("unavailable", 503, `The issuer's keys could not be fetched: ${(error as Error).message}`, undefined, error);
+      if (
+        !(error instanceof joseErrors.JOSEError) ||
+        error instanceof joseErrors.JWKSTimeout ||
+        error.code === "ERR_JOSE_GENERIC"
+      )
+        throw new AuthRefusal(
+          "unavailable",
+          503,
+          `The issuer's keys could not be fetched: ${(error as Error).message}`,
+          undefined,
+          error,
+        );
       throw invalid(`The access token is not valid: ${(error as Error).message.replace(/"/g, "'")}`, error);
     }
     return admit(match[1]!, payload, payload.exp! * 1000);
@@ -304,7 +417,9 @@ export function oidcAuthenticate(options: OidcOptions): OidcAuth {
       resource,
       authorization_servers: [options.issuer],
       bearer_methods_supported: ["header"],
-      ...((options.scopesSupported ?? required).length > 0 ? { scopes_supported: [...(options.scopesSupported ?? required)] } : {}),
+      ...((options.scopesSupported ?? required).length > 0
+        ? { scopes_supported: [...(options.scopesSupported ?? required)] }
+        : {}),
     }),
   };
 }

@@ -25,7 +25,14 @@ const LOOPBACK_PEERS = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 const SETTLED = new Set(["connected", "disabled", "not-approved"]);
 
 function text(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-length": String(Buffer.byteLength(body)), ...headers }).end(body);
+  res
+    .writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "content-length": String(Buffer.byteLength(body)),
+      ...headers,
+    })
+    .end(body);
 }
 
 function sameSecret(given: string, want: string): boolean {
@@ -57,7 +64,10 @@ function pathOf(url: string | undefined): string {
  * `handle` with the operations endpoints in front: the paths turned on are answered here, every
  * other request goes on to `handle` as before.
  */
-export function withOperations(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, ops: OperationsContext): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function withOperations(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  ops: OperationsContext,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const wellKnown = "/.well-known/oauth-protected-resource";
   const operate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = pathOf(req.url);
@@ -66,7 +76,14 @@ export function withOperations(handle: (req: IncomingMessage, res: ServerRespons
       if (!read) return text(res, 405, "Method not allowed", { allow: "GET, HEAD" });
       const body = JSON.stringify(ops.oidc.metadata());
       // A public document: any page may read it (a browser client discovers the issuer with it).
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300", "access-control-allow-origin": "*", "content-length": String(Buffer.byteLength(body)) }).end(req.method === "HEAD" ? undefined : body);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "cache-control": "max-age=300",
+          "access-control-allow-origin": "*",
+          "content-length": String(Buffer.byteLength(body)),
+        })
+        .end(req.method === "HEAD" ? undefined : body);
       return;
     }
     if (ops.probes && (path === "/healthz" || path === "/readyz")) {
@@ -79,12 +96,20 @@ export function withOperations(handle: (req: IncomingMessage, res: ServerRespons
       if (!read) return text(res, 405, "Method not allowed", { allow: "GET, HEAD" });
       if (ops.metricsToken !== undefined) {
         const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
-        if (!match || !sameSecret(match[1]!, ops.metricsToken)) return text(res, 401, "A valid metrics token is required\n", { "www-authenticate": 'Bearer realm="mcp-gateway-metrics"' });
-      } else if (!LOOPBACK_PEERS.has(req.socket.remoteAddress ?? "") || (req.headers.host !== undefined && !/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(req.headers.host))) {
+        if (!match || !sameSecret(match[1]!, ops.metricsToken))
+          return text(res, 401, "A valid metrics token is required\n", {
+            "www-authenticate": 'Bearer realm="mcp-gateway-metrics"',
+          });
+      } else if (
+        !LOOPBACK_PEERS.has(req.socket.remoteAddress ?? "") ||
+        (req.headers.host !== undefined && !/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(req.headers.host))
+      ) {
         // Without a token only this machine may read them, and only by a loopback name (no DNS rebinding).
         return text(res, 403, "Metrics are served to loopback only (set a metrics token to serve them further)\n");
       }
-      return text(res, 200, ops.metrics.render(ops.manager, ops.holds()), { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+      return text(res, 200, ops.metrics.render(ops.manager, ops.holds()), {
+        "content-type": "text/plain; version=0.0.4; charset=utf-8",
+      });
     }
     return handle(req, res);
   };

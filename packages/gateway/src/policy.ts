@@ -56,7 +56,17 @@ const globs = new Map<string, RegExp>();
 function glob(pattern: string, caseless: boolean): RegExp {
   const key = `${caseless ? "i" : "s"}${pattern}`;
   let made = globs.get(key);
-  if (!made) globs.set(key, (made = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, caseless ? "si" : "s")));
+  if (!made)
+    globs.set(
+      key,
+      (made = new RegExp(
+        `^${pattern
+          .split("*")
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*")}$`,
+        caseless ? "si" : "s",
+      )),
+    );
   return made;
 }
 
@@ -68,7 +78,9 @@ function glob(pattern: string, caseless: boolean): RegExp {
 export function matches(pattern: string, server: string, tool: string, caseless: boolean): boolean {
   const at = pattern.indexOf(SEPARATOR);
   if (at < 0) return glob(pattern, caseless).test(server);
-  return glob(pattern.slice(0, at), caseless).test(server) && glob(pattern.slice(at + SEPARATOR.length), caseless).test(tool);
+  return (
+    glob(pattern.slice(0, at), caseless).test(server) && glob(pattern.slice(at + SEPARATOR.length), caseless).test(tool)
+  );
 }
 
 /** Whether `caller` may see and call `<server>__<tool>`: no deny matches (in any case), and an allow does when there are allows. */
@@ -101,4 +113,3 @@ export function splitName(qualified: string, servers: readonly string[]): { serv
   const server = qualified.slice(0, at);
   return servers.includes(server) ? { server, name: qualified.slice(at + SEPARATOR.length) } : undefined;
 }
-

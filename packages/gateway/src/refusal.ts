@@ -13,7 +13,13 @@ export class AuthRefusal extends Error {
   readonly status: 401 | 403 | 503;
   /** The `WWW-Authenticate` header of the answer, if any. */
   readonly challenge: string | undefined;
-  constructor(code: AuthRefusal["code"], status: AuthRefusal["status"], message: string, challenge: string | undefined, cause?: unknown) {
+  constructor(
+    code: AuthRefusal["code"],
+    status: AuthRefusal["status"],
+    message: string,
+    challenge: string | undefined,
+    cause?: unknown,
+  ) {
     super(message, { cause });
     this.code = code;
     this.status = status;
@@ -21,6 +27,10 @@ export class AuthRefusal extends Error {
   }
   /** Whether `value` is one (across copies of this package). */
   static isInstance(value: unknown): value is AuthRefusal {
-    return value instanceof Error && (value as { name?: unknown }).name === "AuthRefusal" && typeof (value as { status?: unknown }).status === "number";
+    return (
+      value instanceof Error &&
+      (value as { name?: unknown }).name === "AuthRefusal" &&
+      typeof (value as { status?: unknown }).status === "number"
+    );
   }
 }

@@ -59,7 +59,11 @@ class PendingCall {
     return new Promise((resolve, reject) => {
       const key = `${method.replace(/\W/g, "-")}-${++this.#next}`;
       const q: Question = { key, method, params, resolve, reject };
-      signal.addEventListener("abort", () => reject(signal.reason instanceof Error ? signal.reason : new Error("cancelled")), { once: true });
+      signal.addEventListener(
+        "abort",
+        () => reject(signal.reason instanceof Error ? signal.reason : new Error("cancelled")),
+        { once: true },
+      );
       this.fresh.push(q);
       this.wake?.();
     });
@@ -87,17 +91,29 @@ export class Rounds {
   async serve(
     ctx: ServerContext,
     binding: string,
-    start: (ask: (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>, round: () => ServerContext, signal: AbortSignal) => Promise<unknown>,
+    start: (
+      ask: (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>,
+      round: () => ServerContext,
+      signal: AbortSignal,
+    ) => Promise<unknown>,
     noted: { args?: unknown } = {},
   ): Promise<unknown> {
     const state: unknown = ctx.mcpReq.requestState();
     let call: PendingCall;
     if (typeof state === "string" && state !== "") {
       const found = this.#pending.get(state);
-      if (!found) throw new ProtocolError(-32602, "Invalid or expired requestState (the gateway no longer holds this request; send it again without requestState)");
+      if (!found)
+        throw new ProtocolError(
+          -32602,
+          "Invalid or expired requestState (the gateway no longer holds this request; send it again without requestState)",
+        );
       // Only the caller that was handed the state, on the same endpoint and for the same request,
       // may answer its questions: anyone else is refused and the call stays its owner's.
-      if (found.binding !== binding) throw new ProtocolError(-32602, "This requestState belongs to another request (another caller, endpoint or name); send your request without it");
+      if (found.binding !== binding)
+        throw new ProtocolError(
+          -32602,
+          "This requestState belongs to another request (another caller, endpoint or name); send your request without it",
+        );
       call = found;
       if (call.args !== undefined) noted.args = call.args;
       clearTimeout(call.expiry);
@@ -112,7 +128,13 @@ export class Rounds {
       call.args = noted.args;
       const current = call;
       call.outcome = Promise.resolve()
-        .then(() => start((m, p, s) => current.question(m, p, s), () => current.ctx ?? ctx, current.controller.signal))
+        .then(() =>
+          start(
+            (m, p, s) => current.question(m, p, s),
+            () => current.ctx ?? ctx,
+            current.controller.signal,
+          ),
+        )
         .then(
           (value) => ({ ok: true as const, value }),
           (error: unknown) => ({ ok: false as const, error }),

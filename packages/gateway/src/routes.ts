@@ -2,7 +2,15 @@
 // that owns what it names (a prompt by its `<server>__` prefix, a resource by the URI map) and
 // answered with that server's own result. Tools are in tools.ts.
 
-import { complete, getPrompt, readResource, type MCPServerConnection, type Prompt, type Resource, type ResourceTemplate } from "@mcp/client";
+import {
+  complete,
+  getPrompt,
+  readResource,
+  type MCPServerConnection,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+} from "@mcp/client";
 import { ProtocolError, ResourceNotFoundError, type Server } from "@modelcontextprotocol/server";
 import type { Note } from "./audit.js";
 import type { Gateway, Scope, Upstream } from "./gateway.js";
@@ -15,25 +23,59 @@ type Params = Record<string, unknown>;
  * The upstream server and its own name for a tool or prompt named on this scope's endpoint. A
  * server the caller may not see is answered as an unknown name.
  */
-function route(gateway: Gateway, scope: Scope, name: unknown, what: string, note: Note): { server: string; name: string } {
+function route(
+  gateway: Gateway,
+  scope: Scope,
+  name: unknown,
+  what: string,
+  note: Note,
+): { server: string; name: string } {
   if (typeof name !== "string") throw new ProtocolError(-32602, `${what} name missing`);
   const found = scope.server !== undefined ? { server: scope.server, name } : splitName(name, gateway.servers(scope));
   if (found) note.server = found.server;
   // A server the caller may not see, or a prompt its patterns do not allow, is answered as an unknown name: its existence is not told.
-  if (found && (!gateway.sees(scope, found.server) || !allowed(scope.caller, found.server, found.name))) note.decision = "denied";
-  if (!found || note.decision) throw new ProtocolError(-32602, `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
+  if (found && (!gateway.sees(scope, found.server) || !allowed(scope.caller, found.server, found.name)))
+    note.decision = "denied";
+  if (!found || note.decision)
+    throw new ProtocolError(
+      -32602,
+      `Unknown ${what}: ${name}${scope.server === undefined ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`,
+    );
   return found;
 }
 
-async function each<T>(gateway: Gateway, scope: Scope, list: (server: string) => Promise<T[]>, resources = false): Promise<{ server: string; item: T }[]> {
+async function each<T>(
+  gateway: Gateway,
+  scope: Scope,
+  list: (server: string) => Promise<T[]>,
+  resources = false,
+): Promise<{ server: string; item: T }[]> {
   // A server still connecting is waited for; one that failed, is disabled or not approved, or that the caller may not see (or, for resources, read), is left out.
-  const names = gateway.servers(scope).filter((name) => gateway.sees(scope, name) && (!resources || resourcesAllowed(scope.caller, name)) && !["failed", "disabled", "not-approved"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"));
-  const lists = await Promise.all(names.map((server) => list(server).then((items) => items.map((item) => ({ server, item })), () => [])));
+  const names = gateway
+    .servers(scope)
+    .filter(
+      (name) =>
+        gateway.sees(scope, name) &&
+        (!resources || resourcesAllowed(scope.caller, name)) &&
+        !["failed", "disabled", "not-approved"].includes(gateway.manager.getConnectionStatus(name)?.state ?? "failed"),
+    );
+  const lists = await Promise.all(
+    names.map((server) =>
+      list(server).then(
+        (items) => items.map((item) => ({ server, item })),
+        () => [],
+      ),
+    ),
+  );
   return lists.flat();
 }
 
 /** Which server serves each resource URI (the first lister wins; a clash is reported once). */
-async function resourceMap(gateway: Gateway, scope: Scope, reported: Set<string>): Promise<{ resources: Resource[]; owner: Map<string, string> }> {
+async function resourceMap(
+  gateway: Gateway,
+  scope: Scope,
+  reported: Set<string>,
+): Promise<{ resources: Resource[]; owner: Map<string, string> }> {
   const owner = new Map<string, string>();
   const resources: Resource[] = [];
   for (const { server, item } of await each(gateway, scope, (s) => gateway.manager.listResources(s), true)) {
@@ -54,13 +96,16 @@ async function resourceMap(gateway: Gateway, scope: Scope, reported: Set<string>
 function templateMatches(template: string, uri: string): boolean {
   const pattern = template
     .split(/(\{[^}]*\})/)
-    .map((part) => (part.startsWith("{") ? (/^\{[+#]/.test(part) ? ".*" : "[^/?#]*") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((part) =>
+      part.startsWith("{") ? (/^\{[+#]/.test(part) ? ".*" : "[^/?#]*") : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${pattern}$`).test(uri);
 }
 
 async function resourceOwner(gateway: Gateway, scope: Scope, uri: string, reported: Set<string>): Promise<string> {
-  if (scope.server !== undefined && gateway.sees(scope, scope.server) && resourcesAllowed(scope.caller, scope.server)) return scope.server;
+  if (scope.server !== undefined && gateway.sees(scope, scope.server) && resourcesAllowed(scope.caller, scope.server))
+    return scope.server;
   const { owner } = await resourceMap(gateway, scope, reported);
   const listed = owner.get(uri);
   if (listed !== undefined) return listed;
@@ -78,21 +123,28 @@ async function resourceOwner(gateway: Gateway, scope: Scope, uri: string, report
   throw new ResourceNotFoundError(uri, `Resource not found: ${uri} (no server lists it or a template it matches)`);
 }
 
-
 /** Registers every handler of a gateway server instance. */
 export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): void {
   const reported = new Set<string>();
   const manager = gateway.manager;
   /** The connection a request to `name` goes over: the caller's own, or the manager's. */
-  const connection = (name: string, upstream: Upstream): Promise<MCPServerConnection> => (upstream.lane ? Promise.resolve(upstream.lane) : manager.waitForConnection(name, upstream.signal));
+  const connection = (name: string, upstream: Upstream): Promise<MCPServerConnection> =>
+    upstream.lane ? Promise.resolve(upstream.lane) : manager.waitForConnection(name, upstream.signal);
 
   registerToolRoutes(gateway, server, scope);
 
   server.setRequestHandler(
     "prompts/list",
     gateway.audited(scope, "prompts/list", async () => {
-      const prompts = (await each<Prompt>(gateway, scope, (s) => manager.listPrompts(s))).filter(({ server: s, item }) => allowed(scope.caller, s, item.name));
-      return { prompts: prompts.map(({ server: s, item }) => ({ ...item, name: scope.server === undefined ? `${s}${SEPARATOR}${item.name}` : item.name })) };
+      const prompts = (await each<Prompt>(gateway, scope, (s) => manager.listPrompts(s))).filter(
+        ({ server: s, item }) => allowed(scope.caller, s, item.name),
+      );
+      return {
+        prompts: prompts.map(({ server: s, item }) => ({
+          ...item,
+          name: scope.server === undefined ? `${s}${SEPARATOR}${item.name}` : item.name,
+        })),
+      };
     }),
   );
 
@@ -104,11 +156,32 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       const target = route(gateway, scope, params["name"], "prompt", note);
       note.prompt = `${target.server}${SEPARATOR}${target.name}`;
       await gateway.limits.check(scope.caller, target);
-      return ownMeta((await gateway.forward(server, scope, ctx, target.server, String(params["name"]), async (upstream) => getPrompt(await connection(target.server, upstream), target.name, params["arguments"] as Record<string, string> | undefined, upstream.options), note)) as Params) as never;
+      return ownMeta(
+        (await gateway.forward(
+          server,
+          scope,
+          ctx,
+          target.server,
+          String(params["name"]),
+          async (upstream) =>
+            getPrompt(
+              await connection(target.server, upstream),
+              target.name,
+              params["arguments"] as Record<string, string> | undefined,
+              upstream.options,
+            ),
+          note,
+        )) as Params,
+      ) as never;
     }),
   );
 
-  server.setRequestHandler("resources/list", gateway.audited(scope, "resources/list", async () => ({ resources: (await resourceMap(gateway, scope, reported)).resources })));
+  server.setRequestHandler(
+    "resources/list",
+    gateway.audited(scope, "resources/list", async () => ({
+      resources: (await resourceMap(gateway, scope, reported)).resources,
+    })),
+  );
 
   server.setRequestHandler(
     "resources/templates/list",
@@ -127,7 +200,11 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
       note.server = owner;
       // Rates apply to a server's resources as to a tool named `*` of it (`<server>__*`, `<server>`, `*`).
       await gateway.limits.check(scope.caller, { server: owner, name: "*" });
-      return ownMeta((await gateway.forward(server, scope, ctx, owner, uri, async (upstream) => readResource(await connection(owner, upstream), uri, upstream.options))) as Params) as never;
+      return ownMeta(
+        (await gateway.forward(server, scope, ctx, owner, uri, async (upstream) =>
+          readResource(await connection(owner, upstream), uri, upstream.options),
+        )) as Params,
+      ) as never;
     }),
   );
 
@@ -150,13 +227,25 @@ export function registerRoutes(gateway: Gateway, server: Server, scope: Scope): 
         const uri = String(ref["uri"]);
         note.resource = uri;
         const templates = await each<ResourceTemplate>(gateway, scope, (s) => manager.listResourceTemplates(s), true);
-        owner = templates.find(({ item }) => item.uriTemplate === uri)?.server ?? (await resourceOwner(gateway, scope, uri, reported));
+        owner =
+          templates.find(({ item }) => item.uriTemplate === uri)?.server ??
+          (await resourceOwner(gateway, scope, uri, reported));
         note.server = owner;
         subject = { server: owner, name: "*" };
         forwarded = params;
       }
       await gateway.limits.check(scope.caller, subject);
-      return ownMeta((await gateway.forward(server, scope, ctx, owner, JSON.stringify(ref), async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options), note)) as Params) as never;
+      return ownMeta(
+        (await gateway.forward(
+          server,
+          scope,
+          ctx,
+          owner,
+          JSON.stringify(ref),
+          async (upstream) => complete(await connection(owner, upstream), forwarded as never, upstream.options),
+          note,
+        )) as Params,
+      ) as never;
     }),
   );
 }

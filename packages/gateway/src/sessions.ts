@@ -68,14 +68,26 @@ export const SESSIONS_PER_CALLER = 32;
 export function isSessionRecord(value: unknown): value is SessionRecord {
   if (typeof value !== "object" || value === null) return false;
   const { caller, path, initialize } = value as Record<string, unknown>;
-  return typeof caller === "string" && typeof path === "string" && typeof initialize === "object" && initialize !== null && !Array.isArray(initialize);
+  return (
+    typeof caller === "string" &&
+    typeof path === "string" &&
+    typeof initialize === "object" &&
+    initialize !== null &&
+    !Array.isArray(initialize)
+  );
 }
 
 /** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
 function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
     const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
-    if (method === "initialize") return { params: typeof params === "object" && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : {} };
+    if (method === "initialize")
+      return {
+        params:
+          typeof params === "object" && params !== null && !Array.isArray(params)
+            ? (params as Record<string, unknown>)
+            : {},
+      };
   }
   return undefined;
 }
@@ -95,7 +107,10 @@ interface Held {
 export const refusals = new WeakSet<Response>();
 
 function plain(status: number, message: string): Response {
-  const response = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), { status, headers: { "content-type": "application/json" } });
+  const response = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
   refusals.add(response);
   return response;
 }
@@ -132,14 +147,16 @@ export class LegacySessions {
   #open(caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: id,
-      onsessioninitialized: (sessionId) => void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0, listening: 0 }),
+      onsessioninitialized: (sessionId) =>
+        void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0, listening: 0 }),
       onsessionclosed: (sessionId) => {
         this.#held.delete(sessionId);
         this.#delete(sessionId);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId && this.#held.get(transport.sessionId)?.transport === transport) this.#held.delete(transport.sessionId);
+      if (transport.sessionId && this.#held.get(transport.sessionId)?.transport === transport)
+        this.#held.delete(transport.sessionId);
     };
     return transport;
   }
@@ -152,7 +169,14 @@ export class LegacySessions {
   }
 
   /** Serves one 2025-era request for `caller` on the endpoint `path`. */
-  async handle(request: Request, path: string, scope: Target, caller: Caller, authInfo: AuthInfo, parsed?: unknown): Promise<Response> {
+  async handle(
+    request: Request,
+    path: string,
+    scope: Target,
+    caller: Caller,
+    authInfo: AuthInfo,
+    parsed?: unknown,
+  ): Promise<Response> {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
     if (id) {
@@ -167,7 +191,8 @@ export class LegacySessions {
       }
       if (!held) return plain(404, "Session not found");
       if (held === "full") return this.#full(caller);
-      if (held === "foreign" || held.caller.id !== caller.id || held.path !== path) return plain(403, "This session belongs to another caller or endpoint");
+      if (held === "foreign" || held.caller.id !== caller.id || held.path !== path)
+        return plain(403, "This session belongs to another caller or endpoint");
       const session = held;
       const now = Date.now();
       if (this.#store && now - session.touched > 60_000) void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
@@ -187,7 +212,8 @@ export class LegacySessions {
     const opening = request.method === "POST" ? initializeIn(parsed) : undefined;
     if (!opening) return plain(400, "Bad Request: no session (send initialize first)");
     // Bytes, as they are stored (UTF-8), not characters: a character may take three.
-    if (Buffer.byteLength(JSON.stringify(opening.params)) > MAX_INITIALIZE_BYTES) return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
+    if (Buffer.byteLength(JSON.stringify(opening.params)) > MAX_INITIALIZE_BYTES)
+      return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
     if (!this.#makeRoom(caller)) return this.#full(caller);
     this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
     const transport = this.#open(caller, path, () => randomUUID());
@@ -221,7 +247,9 @@ export class LegacySessions {
    */
   #save(sessionId: string, record: SessionRecord, caller: Caller): void {
     const store = this.#store!;
-    const saved = store.setCapped ? store.setCapped(sessionId, record, SESSION_TTL_MS, caller.id, this.#perCaller) : store.set(sessionId, record, SESSION_TTL_MS).then(() => []);
+    const saved = store.setCapped
+      ? store.setCapped(sessionId, record, SESSION_TTL_MS, caller.id, this.#perCaller)
+      : store.set(sessionId, record, SESSION_TTL_MS).then(() => []);
     const saving = saved
       .then((evicted) => {
         for (const id of evicted) {
@@ -235,7 +263,13 @@ export class LegacySessions {
   }
 
   /** Opens on this replica a session another one began: its `initialize` is replayed under the same id. */
-  async #reopen(id: string, path: string, scope: Target, caller: Caller, authInfo: AuthInfo): Promise<Held | "foreign" | "full" | undefined> {
+  async #reopen(
+    id: string,
+    path: string,
+    scope: Target,
+    caller: Caller,
+    authInfo: AuthInfo,
+  ): Promise<Held | "foreign" | "full" | undefined> {
     const record: unknown = await this.#store?.get(id).catch(() => undefined);
     if (!isSessionRecord(record)) return undefined;
     if (record.caller !== caller.id || record.path !== path) return "foreign";
@@ -245,7 +279,14 @@ export class LegacySessions {
     const instance = await this.#connect(scope, caller, transport);
     const url = `http://gateway${path}`;
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const opened = await transport.handleRequest(new Request(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: `reopen-${id}`, method: "initialize", params: record.initialize }) }), { authInfo });
+    const opened = await transport.handleRequest(
+      new Request(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: `reopen-${id}`, method: "initialize", params: record.initialize }),
+      }),
+      { authInfo },
+    );
     const answer = await opened.text();
     if (!this.#held.has(id)) {
       // The saved initialize no longer opens a session: as good as no record.
@@ -255,7 +296,16 @@ export class LegacySessions {
     }
     const asked = record.initialize["protocolVersion"];
     const version = /"protocolVersion":"([^"]+)"/.exec(answer)?.[1] ?? (typeof asked === "string" ? asked : "");
-    await (await transport.handleRequest(new Request(url, { method: "POST", headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": version }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }), { authInfo })).text();
+    await (
+      await transport.handleRequest(
+        new Request(url, {
+          method: "POST",
+          headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": version },
+          body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        }),
+        { authInfo },
+      )
+    ).text();
     return this.#held.get(id);
   }
 
@@ -290,11 +340,16 @@ export class LegacySessions {
     const store = this.#store;
     if (!store) return;
     const after = this.#saving.get(sessionId) ?? Promise.resolve();
-    void after.then(() => store.delete(sessionId)).catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
+    void after
+      .then(() => store.delete(sessionId))
+      .catch((error: unknown) => this.#gateway.warn(`forgetting session ${sessionId}: ${(error as Error).message}`));
   }
 
   #full(caller: Caller): Response {
-    return plain(429, `Caller "${caller.name}" already has ${this.#perCaller} sessions here with requests in flight; close one (DELETE) or wait`);
+    return plain(
+      429,
+      `Caller "${caller.name}" already has ${this.#perCaller} sessions here with requests in flight; close one (DELETE) or wait`,
+    );
   }
 
   /**

@@ -17,7 +17,16 @@ export interface GatewaySpan {
 /** The part of `@opentelemetry/api` the gateway uses; the module itself fits it. */
 export interface GatewayTracing {
   trace: {
-    getTracer(name: string, version?: string): { startSpan(name: string, options: { kind: number; attributes: Record<string, string | number | boolean> }, context: unknown): GatewaySpan };
+    getTracer(
+      name: string,
+      version?: string,
+    ): {
+      startSpan(
+        name: string,
+        options: { kind: number; attributes: Record<string, string | number | boolean> },
+        context: unknown,
+      ): GatewaySpan;
+    };
     setSpan(context: unknown, span: GatewaySpan): unknown;
   };
   context: { active(): unknown; with<T>(context: unknown, fn: () => T): T };
@@ -31,10 +40,23 @@ const STATUS_ERROR = 2;
  * Runs `run` (a tool call going upstream) inside a server span named `tools/call <name>`, whose
  * parent is the caller's trace context (`trace`, its `traceparent`), else the active context.
  */
-export async function inSpan<T>(api: GatewayTracing, trace: TraceContext | undefined, name: string, attributes: Record<string, string>, run: () => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  api: GatewayTracing,
+  trace: TraceContext | undefined,
+  name: string,
+  attributes: Record<string, string>,
+  run: () => Promise<T>,
+): Promise<T> {
   const active = api.context.active();
   const parent = trace ? api.propagation.extract(active, { ...trace }) : active;
-  const span = api.trace.getTracer("@mcp/gateway").startSpan(`tools/call ${name}`, { kind: SPAN_KIND_SERVER, attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, ...attributes } }, parent);
+  const span = api.trace.getTracer("@mcp/gateway").startSpan(
+    `tools/call ${name}`,
+    {
+      kind: SPAN_KIND_SERVER,
+      attributes: { "mcp.method.name": "tools/call", "gen_ai.tool.name": name, ...attributes },
+    },
+    parent,
+  );
   try {
     return await api.context.with(api.trace.setSpan(parent, span), run);
   } catch (error) {

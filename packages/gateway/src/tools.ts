@@ -36,14 +36,23 @@ function shown(gateway: Gateway, scope: Scope): Shown[] {
       if (!viewShows(scope.view, tool.serverName, tool.toolName)) continue;
       const name = viewName(scope.view, tool.serverName, tool.toolName);
       out.push({ tool, name, description: scope.view.describe[name] ?? tool.description });
-    } else out.push({ tool, name: scope.server === undefined ? `${tool.serverName}${SEPARATOR}${tool.toolName}` : tool.toolName, description: tool.description });
+    } else
+      out.push({
+        tool,
+        name: scope.server === undefined ? `${tool.serverName}${SEPARATOR}${tool.toolName}` : tool.toolName,
+        description: tool.description,
+      });
   }
   return out;
 }
 
 /** Whether this endpoint offers `search_tools` (turned on, and no server tool of that name on its own endpoint). */
 function offersSearch(gateway: Gateway, scope: Scope): boolean {
-  return gateway.toolSearch && (scope.server === undefined || !gateway.manager.getTools().some((t) => t.serverName === scope.server && t.toolName === SEARCH_TOOL));
+  return (
+    gateway.toolSearch &&
+    (scope.server === undefined ||
+      !gateway.manager.getTools().some((t) => t.serverName === scope.server && t.toolName === SEARCH_TOOL))
+  );
 }
 
 /** A tool's definition as this endpoint lists it. */
@@ -57,22 +66,41 @@ function definition({ tool, name, description }: Shown): Params {
 
 const searchDefinition = {
   name: SEARCH_TOOL,
-  description: "Find tools for a task among the many this server offers. Describe what you want to do in a few words; the best matches come back with their definitions, to call by name.",
-  inputSchema: { type: "object", properties: { query: { type: "string", description: "What the tool should do, e.g. 'read a file'" }, limit: { type: "integer", minimum: 1, maximum: 20, description: "How many tools (default 5)" } }, required: ["query"] },
+  description:
+    "Find tools for a task among the many this server offers. Describe what you want to do in a few words; the best matches come back with their definitions, to call by name.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      query: { type: "string", description: "What the tool should do, e.g. 'read a file'" },
+      limit: { type: "integer", minimum: 1, maximum: 20, description: "How many tools (default 5)" },
+    },
+    required: ["query"],
+  },
 };
 
 /** The tool a name on this endpoint stands for, for this caller; a refusal the audit log calls "denied" when the policy is why. */
 function resolve(gateway: Gateway, scope: Scope, name: unknown, note: Note): Shown {
   if (typeof name !== "string") throw new ProtocolError(-32602, "tool name missing");
-  const unknown = (): ProtocolError => new ProtocolError(-32602, `Unknown tool: ${name}${scope.server === undefined && !scope.view ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`);
+  const unknown = (): ProtocolError =>
+    new ProtocolError(
+      -32602,
+      `Unknown tool: ${name}${scope.server === undefined && !scope.view ? ` (names here are <server>${SEPARATOR}<name>)` : ""}`,
+    );
   const qualified = scope.view ? realName(scope.view, name) : name;
-  const found = scope.server !== undefined ? { server: scope.server, name } : splitName(qualified, gateway.servers(scope));
+  const found =
+    scope.server !== undefined ? { server: scope.server, name } : splitName(qualified, gateway.servers(scope));
   if (!found) throw unknown();
   note.server = found.server;
   note.tool = `${found.server}${SEPARATOR}${found.name}`;
   if (scope.view) note.viewTool = name;
   const tool = gateway.tool(found.server, found.name);
-  const hidden = scope.view ? !(tool && viewShows(scope.view, found.server, found.name) && viewName(scope.view, found.server, found.name) === name) : !gateway.sees(scope, found.server);
+  const hidden = scope.view
+    ? !(
+        tool &&
+        viewShows(scope.view, found.server, found.name) &&
+        viewName(scope.view, found.server, found.name) === name
+      )
+    : !gateway.sees(scope, found.server);
   if (hidden) {
     note.decision = "denied";
     throw unknown();
@@ -90,8 +118,14 @@ function search(gateway: Gateway, scope: Scope, args: Params): Params {
   const query = typeof args["query"] === "string" ? args["query"] : "";
   const limit = typeof args["limit"] === "number" && args["limit"] >= 1 ? Math.min(20, Math.floor(args["limit"])) : 5;
   const here = new Map(shown(gateway, scope).map((s) => [s.tool, s]));
-  const found = gateway.manager.searchTools(query, { limit: 200 }).flatMap((tool) => here.get(tool) ?? []).slice(0, limit);
-  const text = found.length === 0 ? `No tool matches "${query}". Try other words.` : `${found.length} tool${found.length === 1 ? "" : "s"} for "${query}":\n${found.map((s) => `- ${s.name}${s.description ? `: ${s.description.split("\n")[0]}` : ""}`).join("\n")}`;
+  const found = gateway.manager
+    .searchTools(query, { limit: 200 })
+    .flatMap((tool) => here.get(tool) ?? [])
+    .slice(0, limit);
+  const text =
+    found.length === 0
+      ? `No tool matches "${query}". Try other words.`
+      : `${found.length} tool${found.length === 1 ? "" : "s"} for "${query}":\n${found.map((s) => `- ${s.name}${s.description ? `: ${s.description.split("\n")[0]}` : ""}`).join("\n")}`;
   return { content: [{ type: "text", text }], structuredContent: { tools: found.map(definition) } };
 }
 
@@ -101,12 +135,23 @@ export function registerToolRoutes(gateway: Gateway, server: Server, scope: Scop
 
   server.setRequestHandler(
     "tools/list",
-    gateway.audited(scope, "tools/list", () => Promise.resolve({ tools: [...(searching ? [searchDefinition] : []), ...shown(gateway, scope).map(definition)] } as never)),
+    gateway.audited(scope, "tools/list", () =>
+      Promise.resolve({
+        tools: [...(searching ? [searchDefinition] : []), ...shown(gateway, scope).map(definition)],
+      } as never),
+    ),
   );
 
   server.setRequestHandler(
     "tools/call",
-    gateway.audited(scope, "tools/call", (note, request, ctx: ServerContext) => callTool(gateway, scope, server, note, request.params as Params, ctx, (result, schema) => server.projectCallToolResult(result as never, schema as never)) as never),
+    gateway.audited(
+      scope,
+      "tools/call",
+      (note, request, ctx: ServerContext) =>
+        callTool(gateway, scope, server, note, request.params as Params, ctx, (result, schema) =>
+          server.projectCallToolResult(result as never, schema as never),
+        ) as never,
+    ),
   );
 }
 
@@ -118,7 +163,15 @@ export type Project = (result: Params, outputSchema: unknown) => Params;
  * and rates checked), its progress passed on in order. Shared by the SDK server's handler and the
  * fast path (fast.ts), so both answer alike.
  */
-export async function callTool(gateway: Gateway, scope: Scope, server: Server | undefined, note: Note, params: Params, ctx: ServerContext, project: Project): Promise<Params> {
+export async function callTool(
+  gateway: Gateway,
+  scope: Scope,
+  server: Server | undefined,
+  note: Note,
+  params: Params,
+  ctx: ServerContext,
+  project: Project,
+): Promise<Params> {
   const searching = offersSearch(gateway, scope);
   const args = (params["arguments"] ?? {}) as Params;
   note.args = args;
@@ -127,29 +180,50 @@ export async function callTool(gateway: Gateway, scope: Scope, server: Server | 
   await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
   // Progress is sent in order, and all of it before the result.
   let sent: Promise<void> = Promise.resolve();
-  const call = (): Promise<unknown> => gateway.forward(server, scope, ctx, tool.serverName, String(params["name"]), async (upstream) => {
-    const { round } = upstream;
-    const token = round().mcpReq._meta?.progressToken;
-    const options: ToolCallOptions = {
-      ...upstream.options,
-      timeout: UPSTREAM_TIMEOUT_MS,
-      resetTimeoutOnProgress: true,
-      // With the gateway's own spans, @mcp/client sends its span's context instead (a child of the gateway's).
-      ...(scope.trace && !gateway.tracing ? { headers: { ...scope.trace } } : {}),
-      onProgress: (progress) => {
-        const now = round();
-        const progressToken = now.mcpReq._meta?.progressToken ?? token;
-        if (progressToken === undefined) return;
-        const notification = { method: "notifications/progress" as const, params: { progressToken, progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) } };
-        sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
+  const call = (): Promise<unknown> =>
+    gateway.forward(
+      server,
+      scope,
+      ctx,
+      tool.serverName,
+      String(params["name"]),
+      async (upstream) => {
+        const { round } = upstream;
+        const token = round().mcpReq._meta?.progressToken;
+        const options: ToolCallOptions = {
+          ...upstream.options,
+          timeout: UPSTREAM_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+          // With the gateway's own spans, @mcp/client sends its span's context instead (a child of the gateway's).
+          ...(scope.trace && !gateway.tracing ? { headers: { ...scope.trace } } : {}),
+          onProgress: (progress) => {
+            const now = round();
+            const progressToken = now.mcpReq._meta?.progressToken ?? token;
+            if (progressToken === undefined) return;
+            const notification = {
+              method: "notifications/progress" as const,
+              params: {
+                progressToken,
+                progress: progress.progress,
+                ...(progress.total === undefined ? {} : { total: progress.total }),
+                ...(progress.message === undefined ? {} : { message: progress.message }),
+              },
+            };
+            sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
+          },
+        };
+        const answer = await (upstream.lane
+          ? callUpstream(upstream.lane, tool.toolName, args, options)
+          : tool.call(args, options));
+        await sent;
+        return answer;
       },
-    };
-    const answer = await (upstream.lane ? callUpstream(upstream.lane, tool.toolName, args, options) : tool.call(args, options));
-    await sent;
-    return answer;
-  }, note);
+      note,
+    );
   // With tracing, the call goes upstream inside the gateway's span (the caller's trace continued).
-  const result = await (gateway.tracing ? inSpan(gateway.tracing, scope.trace, String(params["name"]), { "mcp.server.name": tool.serverName }, call) : call());
+  const result = await (gateway.tracing
+    ? inSpan(gateway.tracing, scope.trace, String(params["name"]), { "mcp.server.name": tool.serverName }, call)
+    : call());
   return project(ownMeta(result as Params), tool.outputSchema);
 }
 

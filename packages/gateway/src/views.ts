@@ -37,20 +37,37 @@ const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 export function parseViews(value: unknown, where: string): Map<string, View> {
   const views = new Map<string, View>();
   if (value === undefined) return views;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fileProblem(where, "views", `${where}: "views" must be an object of views, { "<name>": { "tools": [...] } }`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw fileProblem(where, "views", `${where}: "views" must be an object of views, { "<name>": { "tools": [...] } }`);
   for (const [name, config] of Object.entries(value)) {
     const at = `${where}: view "${name}"`;
-    const fail = (field: string | undefined, message: string): InvalidConfigError => fileProblem(where, field === undefined ? `views.${name}` : `views.${name}.${field}`, message);
+    const fail = (field: string | undefined, message: string): InvalidConfigError =>
+      fileProblem(where, field === undefined ? `views.${name}` : `views.${name}.${field}`, message);
     if (!NAME.test(name)) throw fail(undefined, `${at}: a view's name is letters, digits, "_", "-" and "." only`);
     const { tools, rename, describe } = (config ?? {}) as Partial<ViewConfig>;
-    if (!Array.isArray(tools) || tools.some((t) => typeof t !== "string")) throw fail("tools", `${at}: "tools" must be an array of <server>__<tool> patterns`);
+    if (!Array.isArray(tools) || tools.some((t) => typeof t !== "string"))
+      throw fail("tools", `${at}: "tools" must be an array of <server>__<tool> patterns`);
     const names = new Map<string, string>();
     const real = new Map<string, string>();
-    for (const [field, map] of [["rename", rename], ["describe", describe]] as const) {
-      if (map !== undefined && (typeof map !== "object" || map === null || Array.isArray(map) || Object.values(map).some((v) => typeof v !== "string"))) throw fail(field, `${at}: "${field}" must be an object of strings`);
+    for (const [field, map] of [
+      ["rename", rename],
+      ["describe", describe],
+    ] as const) {
+      if (
+        map !== undefined &&
+        (typeof map !== "object" ||
+          map === null ||
+          Array.isArray(map) ||
+          Object.values(map).some((v) => typeof v !== "string"))
+      )
+        throw fail(field, `${at}: "${field}" must be an object of strings`);
     }
     for (const [from, to] of Object.entries(rename ?? {})) {
-      if (!NAME.test(to) || to.includes(SEPARATOR)) throw fail(`rename.${from}`, `${at}: rename of "${from}" to "${to}": a name is letters, digits, "_", "-" and "." only, with no "__"`);
+      if (!NAME.test(to) || to.includes(SEPARATOR))
+        throw fail(
+          `rename.${from}`,
+          `${at}: rename of "${from}" to "${to}": a name is letters, digits, "_", "-" and "." only, with no "__"`,
+        );
       if (real.has(to)) throw fail("rename", `${at}: two tools are renamed "${to}"`);
       names.set(from, to);
       real.set(to, from);

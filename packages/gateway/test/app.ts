@@ -19,7 +19,10 @@ export interface Mounted {
 }
 
 /** Mounts a gateway over `configs` (its handlers bound unless `options.handlers` is given as `false`; tool pins in memory unless `pins` is given). */
-export async function mountGateway(configs: Record<string, MCPServerConfig>, options: Partial<CreateGatewayOptions> & { bind?: boolean; pins?: MCPManagerOptions["pins"] } = {}): Promise<Mounted> {
+export async function mountGateway(
+  configs: Record<string, MCPServerConfig>,
+  options: Partial<CreateGatewayOptions> & { bind?: boolean; pins?: MCPManagerOptions["pins"] } = {},
+): Promise<Mounted> {
   const handlers = gatewayHandlers();
   const manager = new MCPManager({ pins: options.pins ?? { store: new MemoryPinStore() }, ...handlers, cache: false });
   await manager.connectServers(configs);

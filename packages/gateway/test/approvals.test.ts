@@ -26,8 +26,21 @@ it("a project server the manager refused is neither started nor listed through t
   const marker = join(root, "RAN-repo");
   mkdirSync(join(home, ".config", "mcp-client"), { recursive: true });
   mkdirSync(repo);
-  writeFileSync(join(repo, ".mcp.json"), JSON.stringify({ mcpServers: { repo: { command: "sh", args: ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, everythingEntry, "stdio"] } } }));
-  writeFileSync(join(home, ".config", "mcp-client", "mcp-client.json"), JSON.stringify({ servers: { mine: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+  writeFileSync(
+    join(repo, ".mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        repo: {
+          command: "sh",
+          args: ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, everythingEntry, "stdio"],
+        },
+      },
+    }),
+  );
+  writeFileSync(
+    join(home, ".config", "mcp-client", "mcp-client.json"),
+    JSON.stringify({ servers: { mine: { command: process.execPath, args: [everythingEntry, "stdio"] } } }),
+  );
 
   // As a host would: discovery's configs handed to the manager (the objects discovery made).
   const { configs } = await loadAllMCPConfigs(repo, { home, env: { HOME: home }, platform: "linux" });

@@ -29,7 +29,15 @@ describe("a consent link never reaches the gateway's spans", () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     as = createServer((req, res) => {
       const origin = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          response_types_supported: ["code"],
+          code_challenge_methods_supported: ["S256"],
+        }),
+      );
     });
     await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
     const issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
@@ -39,7 +47,11 @@ describe("a consent link never reaches the gateway's spans", () => {
       tracing: otel,
       oidc: { issuer, audience: `${origin}/mcp` },
       credentials: { up: { mode: "consent", issuer, clientId: "gw" } },
-      consent: { redirectUri: `${origin}/oauth/callback`, key: Buffer.alloc(32, 3).toString("base64"), signIn: { clientId: "org-gw" } },
+      consent: {
+        redirectUri: `${origin}/oauth/callback`,
+        key: Buffer.alloc(32, 3).toString("base64"),
+        signIn: { clientId: "org-gw" },
+      },
     }));
   }, 60_000);
 
@@ -55,14 +67,18 @@ describe("a consent link never reaches the gateway's spans", () => {
   });
 
   it("the caller gets its link; the span of the call records the failure without the link's id", async () => {
-    const answer = (await (await callAdd(front.url, TOKEN, 5, 1)).json()) as { error?: { code: number; message: string } };
+    const answer = (await (await callAdd(front.url, TOKEN, 5, 1)).json()) as {
+      error?: { code: number; message: string };
+    };
     expect(answer.error?.code).toBe(-32603);
     const id = /connect\?id=([\w-]+)/.exec(answer.error!.message)?.[1];
     expect(id).toEqual(expect.any(String));
     const span = exporter.getFinishedSpans().find((s) => s.instrumentationScope.name === "@mcp/gateway")!;
     expect(span.status.code).toBe(otel.SpanStatusCode.ERROR);
     expect(span.attributes["error.type"]).toBe("-32603");
-    expect(JSON.stringify({ status: span.status, events: span.events, attributes: span.attributes })).not.toContain(id!);
+    expect(JSON.stringify({ status: span.status, events: span.events, attributes: span.attributes })).not.toContain(
+      id!,
+    );
     expect(span.status.message).toMatch(/cannot be sent a link/);
   });
 });

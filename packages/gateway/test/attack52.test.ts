@@ -30,16 +30,30 @@ describe("a hostile token endpoint answering an exchange", () => {
   });
 
   function auth(): UpstreamAuth {
-    const upstream = new UpstreamAuth({ crm: { mode: "exchange", clientId: "gw", clientSecret: "s3cret", audience: "crm", tokenEndpoint: endpoint } }, () => Promise.resolve(endpoint));
+    const upstream = new UpstreamAuth(
+      { crm: { mode: "exchange", clientId: "gw", clientSecret: "s3cret", audience: "crm", tokenEndpoint: endpoint } },
+      () => Promise.resolve(endpoint),
+    );
     upstream.note("alice", "alice-own-token");
     return upstream;
   }
-  const json = (body: unknown, status = 200) => (res: ServerResponse) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const json =
+    (body: unknown, status = 200) =>
+    (res: ServerResponse) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
   it("an ID token, a DPoP-bound token or token_type N_A is never sent upstream as a bearer token", async () => {
     for (const answer of [
-      { access_token: "an-id-token", token_type: "N_A", issued_token_type: "urn:ietf:params:oauth:token-type:id_token" },
-      { access_token: "dpop-bound", token_type: "DPoP", issued_token_type: "urn:ietf:params:oauth:token-type:access_token" },
+      {
+        access_token: "an-id-token",
+        token_type: "N_A",
+        issued_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      },
+      {
+        access_token: "dpop-bound",
+        token_type: "DPoP",
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      },
       { access_token: "no-type" },
     ]) {
       next = json(answer);
@@ -47,13 +61,20 @@ describe("a hostile token endpoint answering an exchange", () => {
       await expect(upstream.token("crm", "alice")).rejects.toThrow(/no bearer access token/);
       expect(upstream.held).toBe(0);
     }
-    next = json({ access_token: "fine", token_type: "bearer", issued_token_type: "urn:ietf:params:oauth:token-type:access_token", expires_in: 60 });
+    next = json({
+      access_token: "fine",
+      token_type: "bearer",
+      issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+      expires_in: 60,
+    });
     await expect(auth().token("crm", "alice")).resolves.toBe("fine");
   });
 
   it("an overlong error_description is cut short in the caller's error", async () => {
     next = json({ error: "invalid_grant", error_description: "x".repeat(50_000) }, 400);
-    const failure = await auth().token("crm", "alice").catch((error: Error) => error);
+    const failure = await auth()
+      .token("crm", "alice")
+      .catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/invalid_grant/);
     expect((failure as Error).message.length).toBeLessThan(400);
@@ -101,12 +122,22 @@ describe("a hostile authorization server of a consent upstream", () => {
   let as: Server;
   let origin: string;
   /** The endpoints its metadata names next. */
-  let endpoints: { authorization_endpoint: string; token_endpoint: string } = { authorization_endpoint: "", token_endpoint: "" };
+  let endpoints: { authorization_endpoint: string; token_endpoint: string } = {
+    authorization_endpoint: "",
+    token_endpoint: "",
+  };
 
   beforeAll(async () => {
     as = createServer((req, res) => {
       if (!(req.url ?? "").startsWith("/.well-known/")) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ issuer: origin, response_types_supported: ["code"], code_challenge_methods_supported: ["S256"], ...endpoints }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          issuer: origin,
+          response_types_supported: ["code"],
+          code_challenge_methods_supported: ["S256"],
+          ...endpoints,
+        }),
+      );
     });
     await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
@@ -118,8 +149,15 @@ describe("a hostile authorization server of a consent upstream", () => {
 
   it("a javascript:, data: or plain-http (off loopback) authorization or token endpoint is never where a user's browser, or the code, is sent", async () => {
     const store = new MemoryConsentStore();
-    const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", issuer: origin, clientId: "gw", clientSecret: "gw-secret" } };
-    const consent = new UpstreamConsent(credentials, Buffer.alloc(32, 1), { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+    const credentials: Record<string, ConsentCredentials> = {
+      up: { mode: "consent", issuer: origin, clientId: "gw", clientSecret: "gw-secret" },
+    };
+    const consent = new UpstreamConsent(
+      credentials,
+      Buffer.alloc(32, 1),
+      { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } },
+      { issuer: "http://127.0.0.1:2" },
+    );
     const shared = { type: "http" as const, url: "http://127.0.0.1:3/mcp" };
     for (const bad of [
       { authorization_endpoint: "javascript:alert(document.cookie)//", token_endpoint: `${origin}/token` },
@@ -165,12 +203,33 @@ describe("a hostile token endpoint answering a consent refresh", () => {
       const key = Buffer.alloc(32, 9);
       const store = new MemoryConsentStore();
       const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", clientId: "gw" } };
-      const consent = new UpstreamConsent(credentials, key, { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+      const consent = new UpstreamConsent(
+        credentials,
+        key,
+        { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } },
+        { issuer: "http://127.0.0.1:2" },
+      );
       // Alice's expired tokens, with a refresh token, sealed as the gateway seals them.
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
-      const body = Buffer.concat([cipher.update(JSON.stringify({ access: "old", refresh: "r", until: Date.now() - 1, clientId: "gw", tokenEndpoint: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`, resource: "http://127.0.0.1:3/mcp" })), cipher.final()]);
-      await store.set("consent-token:up\nalice", `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`, 60_000);
+      const body = Buffer.concat([
+        cipher.update(
+          JSON.stringify({
+            access: "old",
+            refresh: "r",
+            until: Date.now() - 1,
+            clientId: "gw",
+            tokenEndpoint: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`,
+            resource: "http://127.0.0.1:3/mcp",
+          }),
+        ),
+        cipher.final(),
+      ]);
+      await store.set(
+        "consent-token:up\nalice",
+        `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`,
+        60_000,
+      );
       expect(await consent.tokens("up", "alice")).toBeUndefined();
       await ended;
       expect(written).toBeLessThan(32 * 1024 * 1024);
@@ -186,24 +245,52 @@ describe("a stale 401 on a user's consent connection", () => {
     const key = Buffer.alloc(32, 5);
     const store = new MemoryConsentStore();
     const credentials: Record<string, ConsentCredentials> = { up: { mode: "consent", clientId: "gw" } };
-    const consent = new UpstreamConsent(credentials, key, { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } }, { issuer: "http://127.0.0.1:2" });
+    const consent = new UpstreamConsent(
+      credentials,
+      key,
+      { redirectUri: "http://127.0.0.1:1/oauth/callback", key: "", store, signIn: { clientId: "org-gw" } },
+      { issuer: "http://127.0.0.1:2" },
+    );
     const seal = (value: unknown): string => {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
       const body = Buffer.concat([cipher.update(JSON.stringify(value)), cipher.final()]);
       return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
     };
-    const record = (access: string) => ({ access, refresh: "r", until: Date.now() + 3_600_000, clientId: "gw", tokenEndpoint: "http://127.0.0.1:4/token", resource: "http://127.0.0.1:3/mcp" });
+    const record = (access: string) => ({
+      access,
+      refresh: "r",
+      until: Date.now() + 3_600_000,
+      clientId: "gw",
+      tokenEndpoint: "http://127.0.0.1:4/token",
+      resource: "http://127.0.0.1:3/mcp",
+    });
     const config = consent.config("up", { type: "http", url: "http://127.0.0.1:3/mcp" }, "alice");
-    const provider = (config as { authProvider: { headers(): Promise<Record<string, string>>; onUnauthorized(context: object): Promise<boolean> } }).authProvider;
+    const provider = (
+      config as {
+        authProvider: { headers(): Promise<Record<string, string>>; onUnauthorized(context: object): Promise<boolean> };
+      }
+    ).authProvider;
     // The request went with the older token; meanwhile Alice's tokens were renewed.
     await store.set("consent-token:up\nalice", seal(record("older")), 60_000);
     const sent = await provider.headers();
     await store.set("consent-token:up\nalice", seal(record("newer")), 60_000);
-    await provider.onUnauthorized({ url: "http://127.0.0.1:3/mcp", status: 401, wwwAuthenticate: "Bearer", sent, attempt: 0 });
+    await provider.onUnauthorized({
+      url: "http://127.0.0.1:3/mcp",
+      status: 401,
+      wwwAuthenticate: "Bearer",
+      sent,
+      attempt: 0,
+    });
     expect((await consent.tokens("up", "alice"))?.access).toBe("newer");
     // A 401 answering the token kept now drops it: the next call asks for consent again.
-    await provider.onUnauthorized({ url: "http://127.0.0.1:3/mcp", status: 401, wwwAuthenticate: "Bearer", sent: await provider.headers(), attempt: 0 });
+    await provider.onUnauthorized({
+      url: "http://127.0.0.1:3/mcp",
+      status: 401,
+      wwwAuthenticate: "Bearer",
+      sent: await provider.headers(),
+      attempt: 0,
+    });
     expect(await consent.tokens("up", "alice")).toBeUndefined();
   });
 });

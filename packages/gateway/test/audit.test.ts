@@ -33,7 +33,10 @@ const KEY = "the-deployment-audit-key-0123456789";
 async function mount(audit: (entry: AuditEntry) => void): Promise<string> {
   const upstream = await startSdkServer({ build: buildProbe1x });
   stops.push(() => upstream.stop());
-  const mounted = await mountGateway({ probe: { type: "http", url: upstream.url } }, { tokens: TOKENS, audit, auditKey: KEY });
+  const mounted = await mountGateway(
+    { probe: { type: "http", url: upstream.url } },
+    { tokens: TOKENS, audit, auditKey: KEY },
+  );
   stops.push(() => mounted.stop());
   return mounted.url;
 }
@@ -65,7 +68,15 @@ describe("the audit log's bounds", () => {
     const socket = await unreadSocket();
     const errors: string[] = [];
     const sink = auditStream(socket, (error) => errors.push(error.message));
-    const entry = (i: number): AuditEntry => ({ time: new Date().toISOString(), caller: "c", endpoint: "/mcp", method: "resources/read", resource: `${i}:${"x".repeat(1024 * 1024)}`, decision: "allowed", durationMs: 0 });
+    const entry = (i: number): AuditEntry => ({
+      time: new Date().toISOString(),
+      caller: "c",
+      endpoint: "/mcp",
+      method: "resources/read",
+      resource: `${i}:${"x".repeat(1024 * 1024)}`,
+      decision: "allowed",
+      durationMs: 0,
+    });
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 25; i++) sink(entry(round * 25 + i));
       await new Promise((resolve) => setImmediate(resolve));
@@ -81,7 +92,15 @@ describe("the audit log's bounds", () => {
     // A stream that never finishes a write: what it holds (`writableLength`) is in bytes, as a file's is.
     const stuck = new Writable({ write: () => {} });
     const sink = auditStream(stuck);
-    const entry = (i: number): AuditEntry => ({ time: new Date().toISOString(), caller: "c", endpoint: "/mcp", method: "resources/read", resource: `${i}:${"€".repeat(1024 * 1024)}`, decision: "allowed", durationMs: 0 });
+    const entry = (i: number): AuditEntry => ({
+      time: new Date().toISOString(),
+      caller: "c",
+      endpoint: "/mcp",
+      method: "resources/read",
+      resource: `${i}:${"€".repeat(1024 * 1024)}`,
+      decision: "allowed",
+      durationMs: 0,
+    });
     for (let i = 0; i < 20; i++) sink(entry(i));
     // close() hands the stream what is still queued: then the stream holds all there is.
     void sink.close();
@@ -96,8 +115,18 @@ describe("the audit log's bounds", () => {
     const nobody = await client(url, "nobody-token-0123456789");
     const name = `probe__${"n".repeat(1_000_000)}`;
     await expect(nobody.callTool({ name, arguments: {} })).rejects.toThrow();
-    expect((await fetch(`${url}/${"p".repeat(15_000)}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
-    await vi.waitFor(() => expect(entries.filter((e) => e.method === "tools/call" || e.decision === "unauthenticated").length).toBe(2));
+    expect(
+      (
+        await fetch(`${url}/${"p".repeat(15_000)}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(401);
+    await vi.waitFor(() =>
+      expect(entries.filter((e) => e.method === "tools/call" || e.decision === "unauthenticated").length).toBe(2),
+    );
     for (const entry of entries) expect(JSON.stringify(entry).length).toBeLessThan(2 * MAX_FIELD_CHARS + 400);
     const call = entries.find((e) => e.method === "tools/call")!;
     expect(call.tool).toBe(`${name.slice(0, MAX_FIELD_CHARS)}…(${name.length} chars)`);
@@ -127,18 +156,55 @@ describe("the audit log's bounds", () => {
     await alice.callTool({ name: "probe__flood", arguments: { count: 1 } });
     await vi.waitFor(() => expect(entries.find((e) => e.method === "tools/call")).toBeDefined());
     const hash = entries.find((e) => e.method === "tools/call")!.argsHash;
-    expect(hash).toBe(createHmac("sha256", KEY).update(canonicalJson({ count: 1 })).digest("hex"));
-    expect(hash).not.toBe(createHmac("sha256", "another key").update(canonicalJson({ count: 1 })).digest("hex"));
+    expect(hash).toBe(
+      createHmac("sha256", KEY)
+        .update(canonicalJson({ count: 1 }))
+        .digest("hex"),
+    );
+    expect(hash).not.toBe(
+      createHmac("sha256", "another key")
+        .update(canonicalJson({ count: 1 }))
+        .digest("hex"),
+    );
   });
 
   it("a call over several input_required rounds is audited with the arguments that ran (its first round's), whatever a retry sends", async () => {
     const entries: AuditEntry[] = [];
     const url = await mount((entry) => void entries.push(entry));
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
-    const call = async (args: Record<string, unknown>, more: Record<string, unknown> = {}): Promise<Record<string, unknown>> => {
-      const answer = await fetch(url, { method: "POST", headers: { authorization: "Bearer alice-token-01234567890", "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "probe__probe" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "probe__probe", arguments: args, _meta: meta, ...more } }) });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} },
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
+    const call = async (
+      args: Record<string, unknown>,
+      more: Record<string, unknown> = {},
+    ): Promise<Record<string, unknown>> => {
+      const answer = await fetch(url, {
+        method: "POST",
+        headers: {
+          authorization: "Bearer alice-token-01234567890",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "probe__probe",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "probe__probe", arguments: args, _meta: meta, ...more },
+        }),
+      });
       const text = await answer.text();
-      const json = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)!;
+      const json = text.startsWith("{")
+        ? text
+        : text
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => l.slice(6))
+            .at(-1)!;
       return (JSON.parse(json) as { result: Record<string, unknown> }).result;
     };
     const ran = { secret: "what-ran", steps: 0 };
@@ -146,10 +212,20 @@ describe("the audit log's bounds", () => {
     for (let round = 0; result["resultType"] === "input_required" && round < 5; round++) {
       const asked = result["inputRequests"] as Record<string, { method: string }>;
       const inputResponses = Object.fromEntries(
-        Object.entries(asked).map(([key, q]) => [key, q.method === "sampling/createMessage" ? { role: "assistant", content: { type: "text", text: "s" }, model: "m" } : q.method === "elicitation/create" ? { action: "accept", content: { answer: "e" } } : { roots: [] }]),
+        Object.entries(asked).map(([key, q]) => [
+          key,
+          q.method === "sampling/createMessage"
+            ? { role: "assistant", content: { type: "text", text: "s" }, model: "m" }
+            : q.method === "elicitation/create"
+              ? { action: "accept", content: { answer: "e" } }
+              : { roots: [] },
+        ]),
       );
       // Each retry names other arguments: they do not run (the call already runs with the first round's).
-      result = await call({ secret: `retry-${round}`, steps: 0 }, { requestState: result["requestState"], inputResponses });
+      result = await call(
+        { secret: `retry-${round}`, steps: 0 },
+        { requestState: result["requestState"], inputResponses },
+      );
     }
     expect(JSON.parse((result["content"] as { text: string }[])[0]!.text)).toMatchObject({ secret: "what-ran" });
     await vi.waitFor(() => expect(entries.filter((e) => e.method === "tools/call").length).toBeGreaterThanOrEqual(4));
@@ -160,20 +236,45 @@ describe("the audit log's bounds", () => {
   it("requests refused before any handler are audited with their status: a foreign Host or Origin, a path that serves nothing, a body too big, no session, another caller's session", async () => {
     const entries: AuditEntry[] = [];
     const url = await mount((entry) => void entries.push(entry));
-    const alice = { authorization: "Bearer alice-token-01234567890", "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const post = (to: string, headers: Record<string, string>, body: string) => fetch(to, { method: "POST", headers, body });
+    const alice = {
+      authorization: "Bearer alice-token-01234567890",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const post = (to: string, headers: Record<string, string>, body: string) =>
+      fetch(to, { method: "POST", headers, body });
     expect((await post(url, { ...alice, origin: "http://evil.example" }, "{}")).status).toBe(403);
     expect((await post(`${url}/nowhere`, alice, "{}")).status).toBe(404);
     expect((await post(url, alice, JSON.stringify({ pad: "x".repeat(5 * 1024 * 1024) }))).status).toBe(413);
     expect((await post(url, alice, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }))).status).toBe(400);
     // A session of alice's, used by nobody.
-    const opened = await post(url, alice, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } } }));
+    const opened = await post(
+      url,
+      alice,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "a", version: "1" } },
+      }),
+    );
     await opened.text();
     const session = opened.headers.get("mcp-session-id")!;
-    const foreign = await post(url, { ...alice, authorization: "Bearer nobody-token-0123456789", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    const foreign = await post(
+      url,
+      {
+        ...alice,
+        authorization: "Bearer nobody-token-0123456789",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    );
     expect(foreign.status).toBe(403);
     await vi.waitFor(() => expect(entries.filter((e) => e.decision === "refused").length).toBe(5));
-    expect(entries.filter((e) => e.decision === "refused").map((e) => [e.status, e.caller, e.endpoint, e.method])).toEqual([
+    expect(
+      entries.filter((e) => e.decision === "refused").map((e) => [e.status, e.caller, e.endpoint, e.method]),
+    ).toEqual([
       [403, null, "/mcp", null],
       [404, "alice", "/mcp/nowhere", null],
       [413, "alice", "/mcp", null],

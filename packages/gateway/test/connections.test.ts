@@ -22,20 +22,34 @@ const TOKEN = "alice-token-0123456789";
 /** A tool answering `bytes` bytes of text: an answer bigger than the gateway lets wait unread. */
 function buildBig(): McpServer {
   const server = new McpServer({ name: "big", version: "1" });
-  server.registerTool("big", { description: "Answers `bytes` bytes of text", inputSchema: z.object({ bytes: z.number().int() }) }, ({ bytes }) => ({ content: [{ type: "text", text: "x".repeat(bytes) }] }));
-  server.registerTool("wait", { description: "Answers after `ms`", inputSchema: z.object({ ms: z.number().int() }) }, async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: [{ type: "text", text: `waited ${ms}` }] };
-  });
+  server.registerTool(
+    "big",
+    { description: "Answers `bytes` bytes of text", inputSchema: z.object({ bytes: z.number().int() }) },
+    ({ bytes }) => ({ content: [{ type: "text", text: "x".repeat(bytes) }] }),
+  );
+  server.registerTool(
+    "wait",
+    { description: "Answers after `ms`", inputSchema: z.object({ ms: z.number().int() }) },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: [{ type: "text", text: `waited ${ms}` }] };
+    },
+  );
   return server;
 }
 
-async function mount(limits: ConnectionLimits, options: Partial<CreateGatewayOptions> = {}): Promise<{ url: URL; guard: ReturnType<typeof guardConnections> }> {
+async function mount(
+  limits: ConnectionLimits,
+  options: Partial<CreateGatewayOptions> = {},
+): Promise<{ url: URL; guard: ReturnType<typeof guardConnections> }> {
   const upstream = await startSdkServer({ build: buildProbe1x });
   stops.push(() => upstream.stop());
   const big = await startV2HttpServer({ build: buildBig });
   stops.push(() => big.stop());
-  const mounted = await mountGateway({ probe: { type: "http", url: upstream.url }, big: { type: "http", url: big.url } }, { tokens: new Map([[TOKEN, ALICE]]), ...options });
+  const mounted = await mountGateway(
+    { probe: { type: "http", url: upstream.url }, big: { type: "http", url: big.url } },
+    { tokens: new Map([[TOKEN, ALICE]]), ...options },
+  );
   stops.push(() => mounted.stop());
   const guard = guardConnections(mounted.app, limits);
   stops.push(() => guard.close());
@@ -57,12 +71,19 @@ async function raw(url: URL, from = "127.0.0.1"): Promise<Raw> {
   socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
   socket.on("error", () => {});
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("close", () => reject(new Error("closed before connecting"))));
+  await new Promise<void>((resolve, reject) =>
+    socket.once("connect", resolve).once("close", () => reject(new Error("closed before connecting"))),
+  );
   return { socket, text: () => text, closed };
 }
 
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([promise, new Promise<never>((_, reject) => void setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    promise,
+    new Promise<never>(
+      (_, reject) => void setTimeout(() => reject(new Error(`${what} not within ${ms} ms`)), ms).unref(),
+    ),
+  ]);
 
 describe("connections to the front", () => {
   it("are capped in all and per address: one more is closed at once, and the others still serve", async () => {
@@ -78,7 +99,15 @@ describe("connections to the front", () => {
     // One goes: a caller's request is served again.
     one.socket.destroy();
     await expect.poll(() => guard.open).toBe(5);
-    const answer = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
     expect(answer.status).not.toBe(401);
   });
 
@@ -93,7 +122,9 @@ describe("connections to the front", () => {
   it("an unauthenticated request is answered 401 and its connection closed, its body neither read nor waited for", async () => {
     const { url } = await mount({});
     const c = await raw(url);
-    c.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
+    c.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`,
+    );
     await within(c.closed, 5_000, "the connection closed after the 401");
     expect(c.text()).toMatch(/^HTTP\/1\.1 401 /);
   });
@@ -101,7 +132,9 @@ describe("connections to the front", () => {
   it("a caller's body that comes too slowly is cut: 408, and the connection closed", async () => {
     const { url } = await mount({}, { bodyTimeoutMs: 300 });
     const c = await raw(url);
-    c.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`);
+    c.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`,
+    );
     await within(c.closed, 5_000, "the slow body cut");
     expect(c.text()).toMatch(/^HTTP\/1\.1 408 /);
   });
@@ -111,13 +144,24 @@ describe("connections to the front", () => {
   it("a pipelined request still being served when the one before it is answered is not cut by the head timeout", async () => {
     const { url } = await mount({ headersTimeoutMs: 300 });
     const c = await raw(url);
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
     const post = (id: number, ms: number): string => {
-      const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "big__wait", arguments: { ms }, _meta: meta } });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "big__wait", arguments: { ms }, _meta: meta },
+      });
       return `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big__wait\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     };
     c.socket.write(post(1, 0) + post(2, 1500));
-    const both = new Promise<void>((resolve) => c.socket.on("data", () => c.text().includes("waited 1500") && resolve()));
+    const both = new Promise<void>((resolve) =>
+      c.socket.on("data", () => c.text().includes("waited 1500") && resolve()),
+    );
     await within(Promise.race([both, c.closed]), 10_000, "the second answer or a close");
     expect(c.text()).toContain("waited 0");
     expect(c.text()).toContain("waited 1500");
@@ -131,9 +175,20 @@ describe("connections to the front", () => {
     socket.on("error", () => {});
     await new Promise((resolve) => socket.once("connect", resolve));
     // Nothing is read: no "data" listener until the gateway has cut the connection.
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big__big", arguments: { bytes: size }, _meta: meta } });
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big__big\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "big__big", arguments: { bytes: size }, _meta: meta },
+    });
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${url.port}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: big__big\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     await expect.poll(() => guard.open, { timeout: 20_000 }).toBe(0);
     let received = 0;
     const closed = new Promise((resolve) => socket.once("close", resolve));
@@ -149,9 +204,21 @@ describe("an initialize's size", () => {
   // Its params are saved for other replicas: the bound is on bytes, which is what is stored.
   it("is counted in bytes: 30,000 '€' (under 64 Ki characters, 90 KB) are refused with 400 and open no session", async () => {
     const { url } = await mount({});
-    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "€".repeat(30_000), version: "1" } };
+    const params = {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "€".repeat(30_000), version: "1" },
+    };
     expect(JSON.stringify(params).length).toBeLessThan(64 * 1024);
-    const answer = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params }) });
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params }),
+    });
     const text = await answer.text();
     expect(answer.status).toBe(400);
     expect(text).toContain("larger than 65536 bytes");

@@ -36,20 +36,59 @@ const KEY = Buffer.alloc(32, 7).toString("base64");
 
 /** The gateway's client at the organization's issuer, registered (RFC 7591) with its callback URL. */
 async function registerAt(org: TestIdp, redirectUri: string): Promise<{ clientId: string; clientSecret: string }> {
-  const { registration_endpoint: endpoint } = (await (await fetch(`${org.issuer}/.well-known/openid-configuration`)).json()) as { registration_endpoint: string };
-  const response = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [redirectUri], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" }) });
+  const { registration_endpoint: endpoint } = (await (
+    await fetch(`${org.issuer}/.well-known/openid-configuration`)
+  ).json()) as { registration_endpoint: string };
+  const response = await fetch(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "client_secret_basic",
+    }),
+  });
   const client = (await response.json()) as { client_id: string; client_secret: string };
   return { clientId: client.client_id, clientSecret: client.client_secret };
 }
 
 /** A person's access token of `org` for `resource` (their MCP client's sign-in: code + PKCE with `client`). */
-async function userToken(org: TestIdp, client: { clientId: string; clientSecret: string; redirectUri: string }, login: string, resource: string): Promise<string> {
+async function userToken(
+  org: TestIdp,
+  client: { clientId: string; clientSecret: string; redirectUri: string },
+  login: string,
+  resource: string,
+): Promise<string> {
   const verifier = randomBytes(32).toString("base64url");
   const { createHash } = await import("node:crypto");
   const url = new URL(`${org.issuer}/auth`);
-  for (const [k, v] of Object.entries({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: "code", scope: "openid", state: "s", resource, code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256" })) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    response_type: "code",
+    scope: "openid",
+    state: "s",
+    resource,
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  }))
+    url.searchParams.set(k, v);
   const code = (await org.signIn(login)(url)).searchParams.get("code")!;
-  const response = await fetch(`${org.issuer}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}` }, body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirectUri, code_verifier: verifier, resource }) });
+  const response = await fetch(`${org.issuer}/token`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString("base64")}`,
+    },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+      resource,
+    }),
+  });
   const body = (await response.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`no token for ${login}: ${JSON.stringify(body)}`);
   return body.access_token;
@@ -78,7 +117,9 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       authorize: async (authorization) => {
         const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
         if (!token) return false;
-        const { payload } = await jwtVerify(token, keys, { issuer: idp.issuer, audience: self.url! }).catch(() => ({ payload: undefined }));
+        const { payload } = await jwtVerify(token, keys, { issuer: idp.issuer, audience: self.url! }).catch(() => ({
+          payload: undefined,
+        }));
         if (payload) verified.set(authorization!, payload.sub!);
         return Boolean(payload);
       },
@@ -93,12 +134,18 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
         return {
           oidc: { issuer: org.issuer, audience: `${origin}/mcp` },
           credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "openid offline_access mcp:tools" } },
-          consent: { redirectUri: `${origin}/oauth/callback`, key: KEY, store, signIn: { clientId: signIn.clientId, clientSecret: signIn.clientSecret } },
+          consent: {
+            redirectUri: `${origin}/oauth/callback`,
+            key: KEY,
+            store,
+            signIn: { clientId: signIn.clientId, clientSecret: signIn.clientSecret },
+          },
         };
       },
       { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${service}` } } },
     );
-    for (const login of ["alice", "bob", "carol", "dave", "heidi", "ivan", "frank"]) tokens.set(login, await userToken(org, signIn, login, front.url));
+    for (const login of ["alice", "bob", "carol", "dave", "heidi", "ivan", "frank"])
+      tokens.set(login, await userToken(org, signIn, login, front.url));
     [ALICE, BOB, CAROL] = [tokens.get("alice")!, tokens.get("bob")!, tokens.get("carol")!];
   }, 120_000);
 
@@ -113,10 +160,16 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     expect(to.searchParams.get("nonce")).toEqual(expect.any(String));
     const back = await org.signIn(login)(to);
     expect(back.origin + back.pathname).toBe(`${front.origin}/oauth/callback`);
-    return { answer: await fetch(back, { redirect: "manual", headers: { cookie: cookie.split(";")[0]! } }), cookie: cookie.split(";")[0]! };
+    return {
+      answer: await fetch(back, { redirect: "manual", headers: { cookie: cookie.split(";")[0]! } }),
+      cookie: cookie.split(";")[0]!,
+    };
   };
   /** The whole consent of `login` in one browser: signed in at `org`, then at the upstream's server; its callback's answer. */
-  const consent = async (link: URL, login: string): Promise<{ done: Response; callback: URL; cookie: string; authorize: URL }> => {
+  const consent = async (
+    link: URL,
+    login: string,
+  ): Promise<{ done: Response; callback: URL; cookie: string; authorize: URL }> => {
     const { answer, cookie } = await open(link, login);
     expect(answer.status).toBe(302);
     const authorize = new URL(answer.headers.get("location")!);
@@ -137,13 +190,22 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
   const subjectOf = (a: number): string | undefined => {
     for (const request of upstream.requests) {
       if (request.headers["mcp-method"] !== "tools/call") continue;
-      if ((JSON.parse(request.body) as { params: { arguments: { a: number } } }).params.arguments.a === a) return verified.get(request.headers.authorization ?? "") ?? "(refused)";
+      if ((JSON.parse(request.body) as { params: { arguments: { a: number } } }).params.arguments.a === a)
+        return verified.get(request.headers.authorization ?? "") ?? "(refused)";
     }
     return undefined;
   };
 
-  type Answer = { result?: { content: { text: string }[] }; error?: { code: number; message: string; data?: { elicitations?: { mode: string; url: string; elicitationId: string; message: string }[] } } };
-  const call = async (token: string, a: number): Promise<Answer> => (await (await callAdd(front.url, token, a, 1)).json()) as Answer;
+  type Answer = {
+    result?: { content: { text: string }[] };
+    error?: {
+      code: number;
+      message: string;
+      data?: { elicitations?: { mode: string; url: string; elicitationId: string; message: string }[] };
+    };
+  };
+  const call = async (token: string, a: number): Promise<Answer> =>
+    (await (await callAdd(front.url, token, a, 1)).json()) as Answer;
 
   /** A 2026-07-28 call (no URL elicitation declared) answered with the link in an error: its URL. */
   const elicited = async (token: string, a: number): Promise<URL> => {
@@ -151,7 +213,11 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     expect(answer.error?.code).toBe(-32603);
     expect(answer.error?.message).toMatch(/cannot be sent a link/);
     const [elicitation] = answer.error!.data!.elicitations!;
-    expect(elicitation).toMatchObject({ mode: "url", elicitationId: expect.any(String), message: expect.stringContaining("up") });
+    expect(elicitation).toMatchObject({
+      mode: "url",
+      elicitationId: expect.any(String),
+      message: expect.stringContaining("up"),
+    });
     expect(subjectOf(a)).toBeUndefined();
     return new URL(elicitation!.url);
   };
@@ -183,15 +249,23 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     expect((await call(ALICE, 204)).result?.content[0]?.text).toBe("205");
     expect(subjectOf(203)).toBe("bob");
     expect(subjectOf(204)).toBe("alice");
-    const alices = upstream.requests.filter((r) => verified.get(r.headers.authorization ?? "") === "alice").map((r) => r.headers.authorization);
-    const bobs = upstream.requests.filter((r) => verified.get(r.headers.authorization ?? "") === "bob").map((r) => r.headers.authorization);
+    const alices = upstream.requests
+      .filter((r) => verified.get(r.headers.authorization ?? "") === "alice")
+      .map((r) => r.headers.authorization);
+    const bobs = upstream.requests
+      .filter((r) => verified.get(r.headers.authorization ?? "") === "bob")
+      .map((r) => r.headers.authorization);
     expect(alices.length).toBeGreaterThan(0);
     expect(bobs.filter((h) => alices.includes(h))).toEqual([]);
   });
 
   it("the callback refuses a used, unknown or missing state with 400 and stores nothing", async () => {
     const written = store.written.length;
-    for (const url of [aliceCallback, new URL(`${front.origin}/oauth/callback?code=x&state=forged`), new URL(`${front.origin}/oauth/callback?code=x`)]) {
+    for (const url of [
+      aliceCallback,
+      new URL(`${front.origin}/oauth/callback?code=x&state=forged`),
+      new URL(`${front.origin}/oauth/callback?code=x`),
+    ]) {
       const response = await fetch(url, { headers: { cookie: aliceCookie } });
       expect(response.status).toBe(400);
       expect(await response.text()).toMatch(/Unknown, expired or already used/);
@@ -229,15 +303,25 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const raw = Buffer.from(stored.slice(3), "base64url");
     const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
-    const record = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as { access: string; refresh?: string; until?: number };
+    const record = JSON.parse(
+      Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"),
+    ) as { access: string; refresh?: string; until?: number };
     expect(record.refresh).toBeTypeOf("string");
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify({ ...record, until: Date.now() - 1000 }), "utf8"), cipher.final()]);
-    await store.set(`consent-token:up\n${idOf("bob")}`, `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`, 60_000);
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify({ ...record, until: Date.now() - 1000 }), "utf8"),
+      cipher.final(),
+    ]);
+    await store.set(
+      `consent-token:up\n${idOf("bob")}`,
+      `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`,
+      60_000,
+    );
     expect((await call(BOB, 701)).result?.content[0]?.text).toBe("702");
     expect(subjectOf(701)).toBe("bob");
-    const sent = upstream.requests.find((r) => r.headers["mcp-method"] === "tools/call" && r.body.includes('"a":701'))!.headers.authorization;
+    const sent = upstream.requests.find((r) => r.headers["mcp-method"] === "tools/call" && r.body.includes('"a":701'))!
+      .headers.authorization;
     expect(sent).not.toBe(`Bearer ${record.access}`);
   });
 
@@ -250,12 +334,19 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const c = new Client1({ name: "legacy", version: "1" });
     await c.connect(new Http1(new URL(front.url), { requestInit: { headers: { authorization: `Bearer ${CAROL}` } } }));
     try {
-      const refused = (await c.callTool({ name: "up__add", arguments: { a: 501, b: 1 } }).catch((error: unknown) => error)) as { code?: number; data?: { elicitations?: { mode: string; url: string }[] } };
+      const refused = (await c
+        .callTool({ name: "up__add", arguments: { a: 501, b: 1 } })
+        .catch((error: unknown) => error)) as {
+        code?: number;
+        data?: { elicitations?: { mode: string; url: string }[] };
+      };
       expect(refused.code).toBe(-32042);
       expect(refused.data?.elicitations?.[0]?.mode).toBe("url");
       expect(subjectOf(501)).toBeUndefined();
       expect((await consent(new URL(refused.data!.elicitations![0]!.url), "carol")).done.status).toBe(200);
-      const result = (await c.callTool({ name: "up__add", arguments: { a: 502, b: 1 } })) as { content: { text: string }[] };
+      const result = (await c.callTool({ name: "up__add", arguments: { a: 502, b: 1 } })) as {
+        content: { text: string }[];
+      };
       expect(result.content[0]?.text).toBe("503");
       expect(subjectOf(502)).toBe("carol");
     } finally {
@@ -265,18 +356,46 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
 
   it("a 2026-07-28 caller that declared URL elicitation is asked in an input_required round; its answer's retry waits for the consent and succeeds", async () => {
     // dave: a fourth user, never asked before.
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
     const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const answer = await fetch(front.url, { method: "POST", headers: { authorization: `Bearer ${tokens.get("dave")!}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a: 601, b: 1 }, _meta: meta, ...more } }) });
+      const answer = await fetch(front.url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tokens.get("dave")!}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "up__add",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "up__add", arguments: { a: 601, b: 1 }, _meta: meta, ...more },
+        }),
+      });
       const text = await answer.text();
-      const json = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)!;
+      const json = text.startsWith("{")
+        ? text
+        : text
+            .split("\n")
+            .filter((l) => l.startsWith("data: "))
+            .map((l) => l.slice(6))
+            .at(-1)!;
       const body = JSON.parse(json) as { result?: Record<string, unknown>; error?: unknown };
       expect(body.error).toBeUndefined();
       return body.result!;
     };
     const first = await ask({});
     expect(first["resultType"]).toBe("input_required");
-    const [key, request] = Object.entries(first["inputRequests"] as Record<string, { method: string; params: { mode: string; url: string } }>)[0]!;
+    const [key, request] = Object.entries(
+      first["inputRequests"] as Record<string, { method: string; params: { mode: string; url: string } }>,
+    )[0]!;
     expect(request).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
     expect(subjectOf(601)).toBeUndefined();
     // The retry (the user said yes) is sent before the browser is done: it waits for the callback.
@@ -289,21 +408,65 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
 
   it("two replicas sharing the store and key: a consent started on one completes on the other's callback, and the waiting call on the first goes on", async () => {
     const service = await idp.clientToken("machine", upstream.url);
-    const servers = { up: { type: "http" as const, url: upstream.url, headers: { authorization: `Bearer ${service}` } } };
+    const servers = {
+      up: { type: "http" as const, url: upstream.url, headers: { authorization: `Bearer ${service}` } },
+    };
     // Replica B serves the connect and callback URLs (the load balancer's); replica A starts the consent.
     let client!: { clientId: string; clientSecret: string; redirectUri: string };
-    const b = await oidcGateway(upstream.url, async (origin) => {
-      client = { ...(await registerAt(org, `${origin}/oauth/callback`)), redirectUri: `${origin}/oauth/callback` };
-      return { oidc: { issuer: org.issuer, audience: `${origin}/mcp` }, credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } }, consent: { redirectUri: client.redirectUri, key: KEY, store, signIn: client } };
-    }, servers);
-    const a = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: org.issuer, audience: `${origin}/mcp` }, credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } }, consent: { redirectUri: client.redirectUri, key: KEY, store, signIn: client } }), servers);
+    const b = await oidcGateway(
+      upstream.url,
+      async (origin) => {
+        client = { ...(await registerAt(org, `${origin}/oauth/callback`)), redirectUri: `${origin}/oauth/callback` };
+        return {
+          oidc: { issuer: org.issuer, audience: `${origin}/mcp` },
+          credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } },
+          consent: { redirectUri: client.redirectUri, key: KEY, store, signIn: client },
+        };
+      },
+      servers,
+    );
+    const a = await oidcGateway(
+      upstream.url,
+      (origin) => ({
+        oidc: { issuer: org.issuer, audience: `${origin}/mcp` },
+        credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } },
+        consent: { redirectUri: client.redirectUri, key: KEY, store, signIn: client },
+      }),
+      servers,
+    );
     const erinAtA = await userToken(org, client, "erin", a.url);
     try {
-      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } }, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+      const meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+      };
       const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
-        const answer = await fetch(a.url, { method: "POST", headers: { authorization: `Bearer ${erinAtA}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a: 801, b: 1 }, _meta: meta, ...more } }) });
+        const answer = await fetch(a.url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${erinAtA}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tools/call",
+            "mcp-name": "up__add",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "up__add", arguments: { a: 801, b: 1 }, _meta: meta, ...more },
+          }),
+        });
         const text = await answer.text();
-        const json = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)!;
+        const json = text.startsWith("{")
+          ? text
+          : text
+              .split("\n")
+              .filter((l) => l.startsWith("data: "))
+              .map((l) => l.slice(6))
+              .at(-1)!;
         return (JSON.parse(json) as { result: Record<string, unknown> }).result;
       };
       const first = await ask({});
@@ -315,7 +478,10 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       // The browser, at B: its connect route finds A's link in the shared store.
       const connect = await fetch(link, { redirect: "manual" });
       const cookie = connect.headers.getSetCookie()[0]!.split(";")[0]!;
-      const back = await fetch(await org.signIn("erin")(new URL(connect.headers.get("location")!)), { redirect: "manual", headers: { cookie } });
+      const back = await fetch(await org.signIn("erin")(new URL(connect.headers.get("location")!)), {
+        redirect: "manual",
+        headers: { cookie },
+      });
       const callback = await idp.signIn("erin")(new URL(back.headers.get("location")!));
       expect(callback.origin).toBe(b.origin);
       const done = await fetch(callback, { headers: { cookie } });
@@ -323,7 +489,10 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       // A learns of B's callback from the store (it looks every second while a call waits).
       expect(((await retry)["content"] as { text: string }[])[0]!.text).toBe("802");
       expect(subjectOf(801)).toBe("erin");
-      expect(((await (await callAdd(b.url, await userToken(org, client, "erin", b.url), 803, 1)).json()) as Answer).result?.content[0]?.text).toBe("804");
+      expect(
+        ((await (await callAdd(b.url, await userToken(org, client, "erin", b.url), 803, 1)).json()) as Answer).result
+          ?.content[0]?.text,
+      ).toBe("804");
       expect(subjectOf(803)).toBe("erin");
     } finally {
       await a.stop();
@@ -337,11 +506,33 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const oidc = { issuer: "https://id.example", audience: "https://gw.example/mcp" };
     const signIn = { clientId: "gateway" };
     expect(() => createGateway(manager, { oidc, credentials })).toThrow(InvalidConfigError);
-    expect(() => createGateway(manager, { oidc, credentials, consent: { redirectUri: "https://gw.example/cb", key: "c2hvcnQ=", signIn } })).toThrow(/32 bytes/);
-    expect(() => createGateway(manager, { oidc, credentials, consent: { redirectUri: "http://gw.example/cb", key: KEY, signIn } })).toThrow(/https/);
-    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "consent", clientSecret: "s" } }, consent: { redirectUri: "https://gw.example/cb", key: KEY, signIn } })).toThrow(/clientId/);
-    expect(() => createGateway(manager, { credentials, consent: { redirectUri: "https://gw.example/cb", key: KEY, signIn } })).toThrow(/signed in at an issuer/);
-    expect(() => createGateway(manager, { oidc, credentials, consent: { redirectUri: "https://gw.example/cb", key: KEY } as never })).toThrow(/signIn\.clientId/);
+    expect(() =>
+      createGateway(manager, {
+        oidc,
+        credentials,
+        consent: { redirectUri: "https://gw.example/cb", key: "c2hvcnQ=", signIn },
+      }),
+    ).toThrow(/32 bytes/);
+    expect(() =>
+      createGateway(manager, { oidc, credentials, consent: { redirectUri: "http://gw.example/cb", key: KEY, signIn } }),
+    ).toThrow(/https/);
+    expect(() =>
+      createGateway(manager, {
+        oidc,
+        credentials: { up: { mode: "consent", clientSecret: "s" } },
+        consent: { redirectUri: "https://gw.example/cb", key: KEY, signIn },
+      }),
+    ).toThrow(/clientId/);
+    expect(() =>
+      createGateway(manager, { credentials, consent: { redirectUri: "https://gw.example/cb", key: KEY, signIn } }),
+    ).toThrow(/signed in at an issuer/);
+    expect(() =>
+      createGateway(manager, {
+        oidc,
+        credentials,
+        consent: { redirectUri: "https://gw.example/cb", key: KEY } as never,
+      }),
+    ).toThrow(/signIn\.clientId/);
   });
 
   it("THE ATTACK: a link forwarded to another user, who signs in as themselves, ends in 403; nothing is stored for either, and the first user is still asked", async () => {
@@ -369,7 +560,9 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const frank = tokens.get("frank")!;
     // The sign-in at the organization's issuer, brought back without the connect step's cookie.
     const first = await fetch(await elicited(frank, 1001), { redirect: "manual" });
-    const back = await fetch(await org.signIn("frank")(new URL(first.headers.get("location")!)), { redirect: "manual" });
+    const back = await fetch(await org.signIn("frank")(new URL(first.headers.get("location")!)), {
+      redirect: "manual",
+    });
     expect(back.status).toBe(400);
     expect(await back.text()).toMatch(/not started in this browser/);
     // The upstream's callback replayed without the cookie (or with another flow's).
@@ -397,7 +590,14 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     const keys = createRemoteJWKSet(new URL(`${org.issuer}/jwks`));
     const key = await importJWK(org.key, org.key.alg);
     const now = Math.floor(Date.now() / 1000);
-    const token = (claims: Record<string, unknown>, exp = now + 300): Promise<string> => new SignJWT({ sub: "alice", nonce: "n-1", ...claims }).setProtectedHeader({ alg: org.key.alg, kid: org.key.kid }).setIssuer(org.issuer).setAudience((claims["aud"] as string | undefined) ?? signIn.clientId).setIssuedAt(now).setExpirationTime(exp).sign(key);
+    const token = (claims: Record<string, unknown>, exp = now + 300): Promise<string> =>
+      new SignJWT({ sub: "alice", nonce: "n-1", ...claims })
+        .setProtectedHeader({ alg: org.key.alg, kid: org.key.kid })
+        .setIssuer(org.issuer)
+        .setAudience((claims["aud"] as string | undefined) ?? signIn.clientId)
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .sign(key);
     const expected = { issuer: org.issuer, clientId: signIn.clientId, nonce: "n-1" };
     expect((await verifyIdToken(await token({}), keys, expected)).sub).toBe("alice");
     await expect(verifyIdToken(await token({ nonce: "n-2" }), keys, expected)).rejects.toThrow(/nonce/);

@@ -24,7 +24,11 @@ describe("per-user upstream credentials by token exchange", () => {
   const tokens = new Map<string, string>();
 
   beforeAll(async () => {
-    idp = await startIdp({ opaque: true, clients: [...USERS, "machine", "upstream-rs"], exchange: { clients: ["gateway-x"] } });
+    idp = await startIdp({
+      opaque: true,
+      clients: [...USERS, "machine", "upstream-rs"],
+      exchange: { clients: ["gateway-x"] },
+    });
     const keys = createRemoteJWKSet(new URL(`${idp.issuer}/jwks`));
     const self: { url?: string } = {};
     upstream = await startV2HttpServer({
@@ -34,13 +38,25 @@ describe("per-user upstream credentials by token exchange", () => {
         const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
         if (!token) return false;
         if (token.split(".").length === 3) {
-          const { payload } = await jwtVerify(token, keys, { issuer: idp.issuer, audience: self.url! }).catch(() => ({ payload: undefined }));
+          const { payload } = await jwtVerify(token, keys, { issuer: idp.issuer, audience: self.url! }).catch(() => ({
+            payload: undefined,
+          }));
           if (payload) verified.set(authorization!, { sub: payload.sub!, act: payload["act"], aud: payload.aud });
           return Boolean(payload);
         }
         const rs = idp.client("upstream-rs");
-        const answer = (await (await fetch(`${idp.issuer}/token/introspection`, { method: "POST", headers: { authorization: `Basic ${Buffer.from(`${rs.id}:${rs.secret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) })).json()) as { active: boolean; aud?: unknown; sub?: string; client_id?: string };
-        if (answer.active && answer.aud === self.url) verified.set(authorization!, { sub: answer.sub ?? answer.client_id!, act: undefined, aud: answer.aud });
+        const answer = (await (
+          await fetch(`${idp.issuer}/token/introspection`, {
+            method: "POST",
+            headers: {
+              authorization: `Basic ${Buffer.from(`${rs.id}:${rs.secret}`).toString("base64")}`,
+              "content-type": "application/x-www-form-urlencoded",
+            },
+            body: new URLSearchParams({ token }),
+          })
+        ).json()) as { active: boolean; aud?: unknown; sub?: string; client_id?: string };
+        if (answer.active && answer.aud === self.url)
+          verified.set(authorization!, { sub: answer.sub ?? answer.client_id!, act: undefined, aud: answer.aud });
         return answer.active && answer.aud === self.url;
       },
     });
@@ -67,7 +83,9 @@ describe("per-user upstream credentials by token exchange", () => {
   });
 
   /** The upstream's tools/call requests with argument `a` in `as`: the subject of the token each carried. */
-  const subjectsOf = (as: readonly number[]): Map<number, { sub: string; act: unknown; aud: unknown; authorization: string }> => {
+  const subjectsOf = (
+    as: readonly number[],
+  ): Map<number, { sub: string; act: unknown; aud: unknown; authorization: string }> => {
     const found = new Map<number, { sub: string; act: unknown; aud: unknown; authorization: string }>();
     for (const request of upstream.requests) {
       if (request.headers["mcp-method"] !== "tools/call") continue;
@@ -97,13 +115,22 @@ describe("per-user upstream credentials by token exchange", () => {
 
   it("keeps a user's exchanged token until it expires, and exchanges once for concurrent calls", async () => {
     const before = idp.exchanges;
-    for (let a = 1101; a < 1104; a++) expect(await sum(await callAdd(front.url, tokens.get("alice"), a, 1))).toBe(String(a + 1));
+    for (let a = 1101; a < 1104; a++)
+      expect(await sum(await callAdd(front.url, tokens.get("alice"), a, 1))).toBe(String(a + 1));
     expect(idp.exchanges).toBe(before);
     // carol has no exchanged token yet: five calls at once, one exchange.
-    const answers = await Promise.all([1201, 1202, 1203, 1204, 1205].map((a) => callAdd(front.url, tokens.get("carol"), a, 1).then(sum)));
+    const answers = await Promise.all(
+      [1201, 1202, 1203, 1204, 1205].map((a) => callAdd(front.url, tokens.get("carol"), a, 1).then(sum)),
+    );
     expect(answers).toEqual(["1202", "1203", "1204", "1205", "1206"]);
     expect(idp.exchanges).toBe(before + 1);
-    expect([...subjectsOf([1201, 1202, 1203, 1204, 1205]).values()].map((s) => s.sub)).toEqual(["carol", "carol", "carol", "carol", "carol"]);
+    expect([...subjectsOf([1201, 1202, 1203, 1204, 1205]).values()].map((s) => s.sub)).toEqual([
+      "carol",
+      "carol",
+      "carol",
+      "carol",
+      "carol",
+    ]);
   });
 
   it("calls of several users interleaved each carry their own user's token (no reuse across users)", async () => {
@@ -113,13 +140,16 @@ describe("per-user upstream credentials by token exchange", () => {
     const calls = Array.from({ length: 40 }, (_, i) => ({ a: 2000 + i, user: USERS[next() % USERS.length]! }));
     for (let i = 0; i < calls.length; i += 8) {
       const batch = calls.slice(i, i + 8);
-      expect(await Promise.all(batch.map((c) => callAdd(front.url, tokens.get(c.user), c.a, 1).then(sum)))).toEqual(batch.map((c) => String(c.a + 1)));
+      expect(await Promise.all(batch.map((c) => callAdd(front.url, tokens.get(c.user), c.a, 1).then(sum)))).toEqual(
+        batch.map((c) => String(c.a + 1)),
+      );
     }
     const seen = subjectsOf(calls.map((c) => c.a));
     expect(calls.map((c) => seen.get(c.a)?.sub)).toEqual(calls.map((c) => c.user));
     // One exchanged token per user: the same header for all of a user's calls, never another user's.
     const byUser = new Map<string, Set<string>>();
-    for (const c of calls) (byUser.get(c.user) ?? byUser.set(c.user, new Set()).get(c.user)!).add(seen.get(c.a)!.authorization);
+    for (const c of calls)
+      (byUser.get(c.user) ?? byUser.set(c.user, new Set()).get(c.user)!).add(seen.get(c.a)!.authorization);
     const all = [...byUser.values()].flatMap((s) => [...s]);
     expect(new Set(all).size).toBe(all.length);
   });
@@ -143,10 +173,21 @@ describe("per-user upstream credentials by token exchange", () => {
   it("refuses an exchange without an issuer, or without its credentials or audience", () => {
     const manager = new MCPManager({ cache: false });
     const gx = { clientId: "gateway-x", clientSecret: "s" };
-    expect(() => createGateway(manager, { credentials: { up: { mode: "exchange", ...gx, audience: "http://up" } } })).toThrow(InvalidConfigError);
+    expect(() =>
+      createGateway(manager, { credentials: { up: { mode: "exchange", ...gx, audience: "http://up" } } }),
+    ).toThrow(InvalidConfigError);
     const oidc = { issuer: "http://127.0.0.1:1", audience: "http://127.0.0.1:2/mcp" };
-    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "exchange", ...gx } } })).toThrow(/audience or resource/);
-    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "exchange", clientId: "", clientSecret: "", audience: "x" } } })).toThrow(/clientId and clientSecret/);
-    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "borrowed" } as never } })).toThrow(/"exchange", "consent" or "shared"/);
+    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "exchange", ...gx } } })).toThrow(
+      /audience or resource/,
+    );
+    expect(() =>
+      createGateway(manager, {
+        oidc,
+        credentials: { up: { mode: "exchange", clientId: "", clientSecret: "", audience: "x" } },
+      }),
+    ).toThrow(/clientId and clientSecret/);
+    expect(() => createGateway(manager, { oidc, credentials: { up: { mode: "borrowed" } as never } })).toThrow(
+      /"exchange", "consent" or "shared"/,
+    );
   });
 });

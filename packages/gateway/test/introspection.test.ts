@@ -18,9 +18,21 @@ describe("opaque access tokens, introspected at the issuer (RFC 7662)", () => {
   const calls = (): number => upstream.requests.filter((r) => r.body.includes('"method":"tools/call"')).length;
 
   beforeAll(async () => {
-    [idp, upstream] = await Promise.all([startIdp({ clients: ["alice", "bob", "narrow", "gateway"], opaque: true }), startV2HttpServer({ legacy: "reject" })]);
-    fresh = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, requiredScopes: ["mcp:tools"], introspection: { ...gatewayClient, cacheMs: 0 } } }));
-    cached = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, introspection: gatewayClient } }));
+    [idp, upstream] = await Promise.all([
+      startIdp({ clients: ["alice", "bob", "narrow", "gateway"], opaque: true }),
+      startV2HttpServer({ legacy: "reject" }),
+    ]);
+    fresh = await oidcGateway(upstream.url, (origin) => ({
+      oidc: {
+        issuer: idp.issuer,
+        audience: `${origin}/mcp`,
+        requiredScopes: ["mcp:tools"],
+        introspection: { ...gatewayClient, cacheMs: 0 },
+      },
+    }));
+    cached = await oidcGateway(upstream.url, (origin) => ({
+      oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, introspection: gatewayClient },
+    }));
   }, 60_000);
 
   afterAll(async () => {
@@ -49,7 +61,9 @@ describe("opaque access tokens, introspected at the issuer (RFC 7662)", () => {
     const before = calls();
     const response = await callAdd(fresh.url, token);
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="The access token is not active"/);
+    expect(response.headers.get("www-authenticate")).toMatch(
+      /^Bearer error="invalid_token", error_description="The access token is not active"/,
+    );
     expect(calls()).toBe(before);
     // Inactive is never kept: asked again, refused again.
     const asked = idp.introspections;
@@ -74,7 +88,9 @@ describe("opaque access tokens, introspected at the issuer (RFC 7662)", () => {
     const foreign = await idp.clientToken("alice", "http://127.0.0.1:9/elsewhere", "mcp:tools");
     const response = await callAdd(fresh.url, foreign);
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="The access token's .*aud.* does not name this resource"/);
+    expect(response.headers.get("www-authenticate")).toMatch(
+      /^Bearer error="invalid_token", error_description="The access token's .*aud.* does not name this resource"/,
+    );
     const narrow = await idp.clientToken("narrow", fresh.url, "mcp:admin");
     const refused = await callAdd(fresh.url, narrow);
     expect(refused.status).toBe(403);
@@ -87,16 +103,27 @@ describe("opaque access tokens, introspected at the issuer (RFC 7662)", () => {
   });
 
   it("refuses with 503 when the gateway's own credentials are wrong (the token is not at fault)", async () => {
-    const auth = oidcAuthenticate({ issuer: idp.issuer, audience: fresh.url, introspection: { clientId: "gateway", clientSecret: "wrong-secret-0123456789" } });
+    const auth = oidcAuthenticate({
+      issuer: idp.issuer,
+      audience: fresh.url,
+      introspection: { clientId: "gateway", clientSecret: "wrong-secret-0123456789" },
+    });
     const token = await idp.clientToken("alice", fresh.url, "mcp:tools");
-    await expect(auth.authenticate({ headers: { authorization: `Bearer ${token}` } } as never)).rejects.toMatchObject({ status: 503 });
+    await expect(auth.authenticate({ headers: { authorization: `Bearer ${token}` } } as never)).rejects.toMatchObject({
+      status: 503,
+    });
   });
 });
 
 describe("an introspection endpoint that cannot answer", () => {
   it("is a 503, not a pass, and nothing reaches the upstream", async () => {
-    const [idp, upstream] = await Promise.all([startIdp({ clients: ["alice", "gateway"], opaque: true }), startV2HttpServer({ legacy: "reject" })]);
-    const front = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, introspection: gatewayClient } }));
+    const [idp, upstream] = await Promise.all([
+      startIdp({ clients: ["alice", "gateway"], opaque: true }),
+      startV2HttpServer({ legacy: "reject" }),
+    ]);
+    const front = await oidcGateway(upstream.url, (origin) => ({
+      oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, introspection: gatewayClient },
+    }));
     try {
       const first = await idp.clientToken("alice", front.url, "mcp:tools");
       const second = await idp.clientToken("alice", front.url, "mcp:tools");
@@ -115,7 +142,19 @@ describe("an introspection endpoint that cannot answer", () => {
 
 describe("introspection options", () => {
   it("are checked when the gateway is made", () => {
-    expect(() => oidcAuthenticate({ issuer: "http://127.0.0.1:1", audience: "http://127.0.0.1:2/mcp", introspection: { clientId: "", clientSecret: "x" } })).toThrow(/clientId and clientSecret/);
-    expect(() => oidcAuthenticate({ issuer: "http://127.0.0.1:1", audience: "http://127.0.0.1:2/mcp", introspection: { clientId: "g", clientSecret: "x", cacheMs: -1 } })).toThrow(/cacheMs/);
+    expect(() =>
+      oidcAuthenticate({
+        issuer: "http://127.0.0.1:1",
+        audience: "http://127.0.0.1:2/mcp",
+        introspection: { clientId: "", clientSecret: "x" },
+      }),
+    ).toThrow(/clientId and clientSecret/);
+    expect(() =>
+      oidcAuthenticate({
+        issuer: "http://127.0.0.1:1",
+        audience: "http://127.0.0.1:2/mcp",
+        introspection: { clientId: "g", clientSecret: "x", cacheMs: -1 },
+      }),
+    ).toThrow(/cacheMs/);
   });
 });

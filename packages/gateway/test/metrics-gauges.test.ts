@@ -15,7 +15,11 @@ const parsePrometheus = createRequire(import.meta.url)("parse-prometheus-text-fo
 
 const TOKEN = "gauge-caller-token-0123456789";
 const LIMITED = "gauge-limited-token-0123456789";
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
 
 describe("/metrics: sessions, in flight, held tools, rate-limit refusals", () => {
   let upstream: V2HttpServer;
@@ -25,7 +29,10 @@ describe("/metrics: sessions, in flight, held tools, rate-limit refusals", () =>
     upstream = await startV2HttpServer({ legacy: "stateless" });
     const tokens = new Map([
       [TOKEN, { id: "caller", name: "caller" }],
-      [LIMITED, { id: "limited", name: "limited", rates: [{ pattern: "*", perSecond: 0.001, burst: 1, text: "1/1000s" }] }],
+      [
+        LIMITED,
+        { id: "limited", name: "limited", rates: [{ pattern: "*", perSecond: 0.001, burst: 1, text: "1/1000s" }] },
+      ],
     ]);
     front = await oidcGateway(upstream.url, () => ({ tokens, operations: { metrics: true } }));
   }, 60_000);
@@ -48,18 +55,39 @@ describe("/metrics: sessions, in flight, held tools, rate-limit refusals", () =>
     // Audit entries reach the metrics off the request's path: wait until both refusals are counted.
     await vi.waitFor(async () => {
       const family = await scrape();
-      expect(family("mcp_gateway_rate_limited_total")).toMatchObject({ type: "COUNTER", metrics: [{ labels: { method: "tools/call" }, value: "2" }] });
+      expect(family("mcp_gateway_rate_limited_total")).toMatchObject({
+        type: "COUNTER",
+        metrics: [{ labels: { method: "tools/call" }, value: "2" }],
+      });
     });
   });
 
   it("shows requests in flight upstream while a call runs, and none after", async () => {
     const slow = fetch(front.url, {
       method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__slow" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__slow", arguments: { ms: 1500 }, _meta: META } }),
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "up__slow",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "up__slow", arguments: { ms: 1500 }, _meta: META },
+      }),
     });
     // The upstream has the call: it is in flight.
-    await vi.waitFor(() => expect(upstream.requests.some((r) => r.headers["mcp-method"] === "tools/call" && r.body.includes('"name":"slow"'))).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          upstream.requests.some((r) => r.headers["mcp-method"] === "tools/call" && r.body.includes('"name":"slow"')),
+        ).toBe(true),
+      { timeout: 10_000 },
+    );
     const during = await scrape();
     expect(during("mcp_gateway_in_flight")).toMatchObject({ type: "GAUGE", metrics: [{ value: "1" }] });
     await (await slow).text();
@@ -72,11 +100,22 @@ describe("/metrics: sessions, in flight, held tools, rate-limit refusals", () =>
     expect(before("mcp_gateway_held_tools").type).toBe("GAUGE");
     const response = await fetch(front.url, {
       method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
     });
     expect(response.headers.get("mcp-session-id")).toBeTruthy();
     await response.text();
-    expect(gauge((await scrape())("mcp_gateway_sessions"))).toBe(String(Number(gauge(before("mcp_gateway_sessions"))) + 1));
+    expect(gauge((await scrape())("mcp_gateway_sessions"))).toBe(
+      String(Number(gauge(before("mcp_gateway_sessions"))) + 1),
+    );
   });
 });

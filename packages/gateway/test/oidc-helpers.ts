@@ -5,7 +5,11 @@ import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
 import { createGateway, type CreateGatewayOptions, type McpGateway } from "../src/index.js";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
 
 export interface OidcGateway {
   url: string;
@@ -16,14 +20,21 @@ export interface OidcGateway {
 }
 
 /** A gateway on its own node:http server (every path its), over `upstream` (as `up`) and `more`, its audience its own `/mcp` URL. */
-export async function oidcGateway(upstream: string, options: (origin: string) => Partial<CreateGatewayOptions> | Promise<Partial<CreateGatewayOptions>>, more: Record<string, MCPServerConfig> = {}): Promise<OidcGateway> {
+export async function oidcGateway(
+  upstream: string,
+  options: (origin: string) => Partial<CreateGatewayOptions> | Promise<Partial<CreateGatewayOptions>>,
+  more: Record<string, MCPServerConfig> = {},
+): Promise<OidcGateway> {
   const ref: { gateway?: McpGateway } = {};
   const server: Server = createServer((req, res) => void ref.gateway!.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const manager = new MCPManager({ cache: false });
   await manager.connectServers({ up: { type: "http", url: upstream }, ...more });
-  const gateway = (ref.gateway = createGateway(manager, { fastPath: process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk", ...(await options(origin)) }));
+  const gateway = (ref.gateway = createGateway(manager, {
+    fastPath: process.env["MCP_GATEWAY_TEST_PATH"] !== "sdk",
+    ...(await options(origin)),
+  }));
   return {
     url: `${origin}/mcp`,
     origin,
@@ -42,8 +53,19 @@ export async function oidcGateway(upstream: string, options: (origin: string) =>
 export function callAdd(url: string, token: string | undefined, a = 2, b = 3): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a, b }, _meta: META } }),
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "up__add",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "up__add", arguments: { a, b }, _meta: META },
+    }),
   });
 }
-

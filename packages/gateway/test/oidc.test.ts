@@ -18,11 +18,20 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
   let front: OidcGateway;
   const calls = (): number => upstream.requests.filter((r) => r.body.includes('"method":"tools/call"')).length;
   /** Signs `claims` with the IdP's own key (or `key`), as the IdP would, for the cases it will not make. */
-  const sign = async (claims: Record<string, unknown>, key: Record<string, unknown> & { kid: string; alg: string } = idp.key): Promise<string> =>
-    new SignJWT({ scope: "mcp:tools", ...claims }).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" }).sign(await importJWK(key, key.alg));
+  const sign = async (
+    claims: Record<string, unknown>,
+    key: Record<string, unknown> & { kid: string; alg: string } = idp.key,
+  ): Promise<string> =>
+    new SignJWT({ scope: "mcp:tools", ...claims })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "at+jwt" })
+      .sign(await importJWK(key, key.alg));
 
   beforeAll(async () => {
-    [idp, other, upstream] = await Promise.all([startIdp({ clients: ["alice", "bob", "narrow"] }), startIdp({ clients: ["alice"] }), startV2HttpServer({ legacy: "reject" })]);
+    [idp, other, upstream] = await Promise.all([
+      startIdp({ clients: ["alice", "bob", "narrow"] }),
+      startIdp({ clients: ["alice"] }),
+      startV2HttpServer({ legacy: "reject" }),
+    ]);
     front = await oidcGateway(upstream.url, (origin) => ({
       oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, requiredScopes: ["mcp:tools"], keysCooldownMs: 60_000 },
       tokens: new Map([["machine-token-0123456789", { id: "machine", name: "machine" }]]),
@@ -38,14 +47,21 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
       const response = await fetch(`${front.origin}${path}`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ resource: front.url, authorization_servers: [idp.issuer], bearer_methods_supported: ["header"], scopes_supported: ["mcp:tools"] });
+      expect(await response.json()).toEqual({
+        resource: front.url,
+        authorization_servers: [idp.issuer],
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["mcp:tools"],
+      });
     }
   });
 
   it("answers a request with no token 401 naming its metadata and scope", async () => {
     const response = await callAdd(front.url, undefined);
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${front.origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${front.origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:tools"`,
+    );
   });
 
   it("lets an IdP's token for this resource reach the tool, without passing the token upstream", async () => {
@@ -66,18 +82,64 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
 
   it.each([
     ["another audience", async () => idp.clientToken("alice", "http://127.0.0.1:9/elsewhere", "mcp:tools"), /aud/],
-    ["expired (past the leeway)", async () => sign({ iss: idp.issuer, aud: front.url, sub: "alice", iat: Math.floor(Date.now() / 1000) - 600, exp: Math.floor(Date.now() / 1000) - 120 }), /exp/],
-    ["not yet valid (past the leeway)", async () => sign({ iss: idp.issuer, aud: front.url, sub: "alice", nbf: Math.floor(Date.now() / 1000) + 300, exp: Math.floor(Date.now() / 1000) + 600 }), /nbf/],
-    ["another issuer (a second real IdP)", async () => other.clientToken("alice", front.url, "mcp:tools"), /no applicable key|matching key|kid/i],
-    ["another issuer's name on this issuer's key", async () => sign({ iss: other.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 }), /iss/],
-    ["an unknown key id", async () => sign({ iss: idp.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 }, signingKey("ES256")), /no applicable key|matching key|kid/i],
-    ["alg none", async () => `${b64({ alg: "none", typ: "JWT" })}.${b64({ iss: idp.issuer, aud: front.url, sub: "alice", scope: "mcp:tools", exp: Math.floor(Date.now() / 1000) + 300 })}.`, /alg|JWS/i],
+    [
+      "expired (past the leeway)",
+      async () =>
+        sign({
+          iss: idp.issuer,
+          aud: front.url,
+          sub: "alice",
+          iat: Math.floor(Date.now() / 1000) - 600,
+          exp: Math.floor(Date.now() / 1000) - 120,
+        }),
+      /exp/,
+    ],
+    [
+      "not yet valid (past the leeway)",
+      async () =>
+        sign({
+          iss: idp.issuer,
+          aud: front.url,
+          sub: "alice",
+          nbf: Math.floor(Date.now() / 1000) + 300,
+          exp: Math.floor(Date.now() / 1000) + 600,
+        }),
+      /nbf/,
+    ],
+    [
+      "another issuer (a second real IdP)",
+      async () => other.clientToken("alice", front.url, "mcp:tools"),
+      /no applicable key|matching key|kid/i,
+    ],
+    [
+      "another issuer's name on this issuer's key",
+      async () => sign({ iss: other.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 }),
+      /iss/,
+    ],
+    [
+      "an unknown key id",
+      async () =>
+        sign(
+          { iss: idp.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 },
+          signingKey("ES256"),
+        ),
+      /no applicable key|matching key|kid/i,
+    ],
+    [
+      "alg none",
+      async () =>
+        `${b64({ alg: "none", typ: "JWT" })}.${b64({ iss: idp.issuer, aud: front.url, sub: "alice", scope: "mcp:tools", exp: Math.floor(Date.now() / 1000) + 300 })}.`,
+      /alg|JWS/i,
+    ],
     [
       "HS256 signed with the issuer's public key",
       async () => {
         const { d: _d, ...pub } = idp.key;
         const secret = Buffer.from(JSON.stringify(pub));
-        return new SignJWT({ iss: idp.issuer, aud: front.url, sub: "alice", scope: "mcp:tools" }).setProtectedHeader({ alg: "HS256", kid: idp.key.kid }).setExpirationTime("5m").sign(secret);
+        return new SignJWT({ iss: idp.issuer, aud: front.url, sub: "alice", scope: "mcp:tools" })
+          .setProtectedHeader({ alg: "HS256", kid: idp.key.kid })
+          .setExpirationTime("5m")
+          .sign(secret);
       },
       /alg/i,
     ],
@@ -95,7 +157,9 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
     const response = await callAdd(front.url, token);
     expect(response.status).toBe(401);
     const challenge = response.headers.get("www-authenticate") ?? "";
-    expect(challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]*", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="mcp:tools"$/);
+    expect(challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]*", resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="mcp:tools"$/,
+    );
     expect(challenge).toMatch(why);
     expect(calls()).toBe(before);
   });
@@ -105,14 +169,19 @@ describe("the gateway as an OAuth protected resource (a real OpenID provider on 
     const before = calls();
     const response = await callAdd(front.url, token);
     expect(response.status).toBe(403);
-    expect(response.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="mcp:tools", error_description="the scope mcp:tools is required", resource_metadata="/);
+    expect(response.headers.get("www-authenticate")).toMatch(
+      /^Bearer error="insufficient_scope", scope="mcp:tools", error_description="the scope mcp:tools is required", resource_metadata="/,
+    );
     expect(calls()).toBe(before);
   });
 
   it("fetches the issuer's keys once, and not again for every unknown key id (a cool-down)", async () => {
     const fetched = idp.keyFetches;
     for (let i = 0; i < 5; i++) {
-      const token = await sign({ iss: idp.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 }, signingKey("ES256"));
+      const token = await sign(
+        { iss: idp.issuer, aud: front.url, sub: "alice", exp: Math.floor(Date.now() / 1000) + 300 },
+        signingKey("ES256"),
+      );
       expect((await callAdd(front.url, token)).status).toBe(401);
     }
     expect((await callAdd(front.url, await idp.clientToken("bob", front.url, "mcp:tools"))).status).toBe(200);
@@ -128,7 +197,9 @@ describe("a key rotation at the issuer", () => {
 
   beforeAll(async () => {
     [idp, upstream] = await Promise.all([startIdp({ clients: ["alice"] }), startV2HttpServer({ legacy: "reject" })]);
-    front = await oidcGateway(upstream.url, (origin) => ({ oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, keysCooldownMs: 0 } }));
+    front = await oidcGateway(upstream.url, (origin) => ({
+      oidc: { issuer: idp.issuer, audience: `${origin}/mcp`, keysCooldownMs: 0 },
+    }));
   }, 60_000);
 
   afterAll(async () => {
@@ -147,7 +218,13 @@ describe("a key rotation at the issuer", () => {
     expect((await callAdd(front.url, after)).status).toBe(200);
     expect(idp.keyFetches).toBe(fetched + 1);
     // A token the old key signs now (not one remembered): its key is still in the set fetched.
-    const byOld = await new SignJWT({ scope: "mcp:tools" }).setProtectedHeader({ alg: old.alg, kid: old.kid }).setIssuer(idp.issuer).setAudience(front.url).setSubject("alice").setExpirationTime("5m").sign(await importJWK(old, old.alg));
+    const byOld = await new SignJWT({ scope: "mcp:tools" })
+      .setProtectedHeader({ alg: old.alg, kid: old.kid })
+      .setIssuer(idp.issuer)
+      .setAudience(front.url)
+      .setSubject("alice")
+      .setExpirationTime("5m")
+      .sign(await importJWK(old, old.alg));
     expect((await callAdd(front.url, byOld)).status).toBe(200);
     expect(idp.keyFetches).toBe(fetched + 1);
   });
@@ -161,14 +238,22 @@ describe("a token checked once is remembered until it expires, not after", () =>
     idp = await startIdp({ clients: ["alice"] });
     const resource = "http://127.0.0.1:1/mcp";
     const auth = oidcAuthenticate({ issuer: idp.issuer, audience: resource, clockToleranceSeconds: 5 });
-    const request = { headers: { authorization: `Bearer ${await idp.clientToken("alice", resource)}` } } as IncomingMessage;
+    const request = {
+      headers: { authorization: `Bearer ${await idp.clientToken("alice", resource)}` },
+    } as IncomingMessage;
     const caller = await auth.authenticate(request);
     expect(caller).toMatchObject({ name: "oidc:alice", id: oidcCallerId(idp.issuer, "alice") });
     expect(await auth.authenticate(request)).toBe(caller);
-    const exp = (JSON.parse(Buffer.from(request.headers.authorization!.split(".")[1]!, "base64url").toString()) as { exp: number }).exp;
+    const exp = (
+      JSON.parse(Buffer.from(request.headers.authorization!.split(".")[1]!, "base64url").toString()) as { exp: number }
+    ).exp;
     vi.useFakeTimers({ toFake: ["Date"], now: (exp + 6) * 1000 });
     try {
-      await expect(auth.authenticate(request)).rejects.toMatchObject({ code: "invalid_token", status: 401, message: expect.stringMatching(/exp/) });
+      await expect(auth.authenticate(request)).rejects.toMatchObject({
+        code: "invalid_token",
+        status: 401,
+        message: expect.stringMatching(/exp/),
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -181,7 +266,10 @@ describe("claim rules: a token's claims choose its caller's lists", () => {
   let front: OidcGateway;
 
   beforeAll(async () => {
-    [idp, upstream] = await Promise.all([startIdp({ clients: ["ops", "reader", "stranger"], scopes: ["mcp:tools", "mcp:admin", "mcp:read"] }), startV2HttpServer({ legacy: "reject" })]);
+    [idp, upstream] = await Promise.all([
+      startIdp({ clients: ["ops", "reader", "stranger"], scopes: ["mcp:tools", "mcp:admin", "mcp:read"] }),
+      startV2HttpServer({ legacy: "reject" }),
+    ]);
     front = await oidcGateway(upstream.url, (origin) => ({
       oidc: {
         issuer: idp.issuer,
@@ -209,7 +297,9 @@ describe("claim rules: a token's claims choose its caller's lists", () => {
     expect(stranger.status).toBe(403);
     // No scope would help: no challenge a client would retry with.
     expect(stranger.headers.get("www-authenticate")).toBeNull();
-    expect(JSON.stringify(await stranger.json())).toContain('No caller rule matches the access token of \\"stranger\\"');
+    expect(JSON.stringify(await stranger.json())).toContain(
+      'No caller rule matches the access token of \\"stranger\\"',
+    );
   });
 });
 
@@ -222,8 +312,21 @@ describe("parseClaimRules: callers chosen by their token's claims, in a callers 
 
   it("reads the claim entries in the order written, and parseCallers the token entries only", () => {
     expect(parseClaimRules(file, "callers.json")).toEqual([
-      { claim: "groups", value: "admins", caller: { name: "admins", allow: undefined, deny: undefined, rates: [{ pattern: "*", perSecond: 100 / 60, burst: 100, text: "100/min" }] } },
-      { claim: "scope", value: "mcp:read", caller: { name: "readers", allow: undefined, deny: ["up__add"], view: "support" } },
+      {
+        claim: "groups",
+        value: "admins",
+        caller: {
+          name: "admins",
+          allow: undefined,
+          deny: undefined,
+          rates: [{ pattern: "*", perSecond: 100 / 60, burst: 100, text: "100/min" }],
+        },
+      },
+      {
+        claim: "scope",
+        value: "mcp:read",
+        caller: { name: "readers", allow: undefined, deny: ["up__add"], view: "support" },
+      },
     ]);
     expect([...parseCallers(file, "callers.json").values()].map((c) => c.name)).toEqual(["machine"]);
   });
@@ -244,6 +347,8 @@ describe("parseClaimRules: callers chosen by their token's claims, in a callers 
   });
 
   it("refuses an entry with both a token and a claim", () => {
-    expect(() => parseCallers(JSON.stringify({ x: { token: "x-token-0123456789", claim: { groups: "a" } } }), "callers.json")).toThrow(/a "token" or a "claim", not both/);
+    expect(() =>
+      parseCallers(JSON.stringify({ x: { token: "x-token-0123456789", claim: { groups: "a" } } }), "callers.json"),
+    ).toThrow(/a "token" or a "claim", not both/);
   });
 });

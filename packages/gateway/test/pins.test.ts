@@ -46,7 +46,15 @@ describe("the gateway and tool pins", () => {
 
     server.setTools([poisoned, read]);
     const audit: AuditEntry[] = [];
-    const mounted: Mounted = await mountGateway({ web: server.config() }, { pins: { store }, audit: (entry) => void audit.push(entry), authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()] });
+    const mounted: Mounted = await mountGateway(
+      { web: server.config() },
+      {
+        pins: { store },
+        audit: (entry) => void audit.push(entry),
+        authenticate: (req) => USERS.get(String(req.headers["x-api-key"])),
+        callers: [...USERS.values()],
+      },
+    );
     cleanups.push(() => mounted.stop());
     const clients = [await caller(mounted.url, "alice-key"), await caller(mounted.url, "bob-key")];
     for (const client of clients) {
@@ -59,17 +67,30 @@ describe("the gateway and tool pins", () => {
     }
     expect(server.calls()).toEqual([]);
     const held = audit.filter((entry) => entry.decision === "held");
-    expect(held).toEqual([expect.objectContaining({ caller: null, server: "web", tool: "web__search", decision: "held", oldHash: expect.stringMatching(/^sha256:/), newHash: expect.stringMatching(/^sha256:/) })]);
+    expect(held).toEqual([
+      expect.objectContaining({
+        caller: null,
+        server: "web",
+        tool: "web__search",
+        decision: "held",
+        oldHash: expect.stringMatching(/^sha256:/),
+        newHash: expect.stringMatching(/^sha256:/),
+      }),
+    ]);
     expect(held[0]?.oldHash).not.toBe(held[0]?.newHash);
 
     // An admin approves against the same store; the gateway reads it again by itself (every 10 s
     // while a tool is held) and serves the tool to both callers.
     const approver = await admin(store, server);
     expect((await approver.pins.approve("web")).map((tool) => tool.tool)).toEqual(["search"]);
-    await expect.poll(async () => (await clients[0]!.listTools()).tools.length, { timeout: 25_000, interval: 500 }).toBe(2);
+    await expect
+      .poll(async () => (await clients[0]!.listTools()).tools.length, { timeout: 25_000, interval: 500 })
+      .toBe(2);
     for (const client of clients) {
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["web__read", "web__search"]);
-      expect(await client.callTool({ name: "web__search", arguments: { query: "x" } })).toMatchObject({ content: [{ type: "text", text: "search ran" }] });
+      expect(await client.callTool({ name: "web__search", arguments: { query: "x" } })).toMatchObject({
+        content: [{ type: "text", text: "search ran" }],
+      });
     }
     expect(audit.filter((entry) => entry.decision === "held")).toHaveLength(1);
   });

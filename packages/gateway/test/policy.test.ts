@@ -63,16 +63,25 @@ describe("parseRate()", () => {
     expect(rate.perSecond).toBeCloseTo(perSecond, 10);
   });
 
-  it.each(["", "100", "/min", "0/min", "-1/min", "100/week", "100 per min", "100/min/s", "1e3/s", "ten/s", "100/"])("%j is not a rate", (text) => {
-    expect(parseRate(text)).toBeUndefined();
-  });
+  it.each(["", "100", "/min", "0/min", "-1/min", "100/week", "100 per min", "100/min/s", "1e3/s", "ten/s", "100/"])(
+    "%j is not a rate",
+    (text) => {
+      expect(parseRate(text)).toBeUndefined();
+    },
+  );
 
   it("a callers file with a bad rate is refused, naming the caller and the field", () => {
     const file = (entry: object): string => JSON.stringify({ ops: { token: "ops-token-0123456789", ...entry } });
-    expect(() => parseCallers(file({ rate: "lots" }), "callers.json")).toThrow('callers.json: caller "ops": "rate" must be a rate like "100/min"');
-    expect(() => parseCallers(file({ rates: { "crm__*": "5/fortnight" } }), "callers.json")).toThrow('caller "ops": "rates.crm__*" must be a rate');
+    expect(() => parseCallers(file({ rate: "lots" }), "callers.json")).toThrow(
+      'callers.json: caller "ops": "rate" must be a rate like "100/min"',
+    );
+    expect(() => parseCallers(file({ rates: { "crm__*": "5/fortnight" } }), "callers.json")).toThrow(
+      'caller "ops": "rates.crm__*" must be a rate',
+    );
     expect(() => parseCallers(file({ burst: 3 }), "callers.json")).toThrow('"burst" needs a "rate"');
-    expect(() => parseCallers(file({ rate: "1/s", burst: 0 }), "callers.json")).toThrow('"burst" must be a whole number of 1 or more');
+    expect(() => parseCallers(file({ rate: "1/s", burst: 0 }), "callers.json")).toThrow(
+      '"burst" must be a whole number of 1 or more',
+    );
     const [caller] = parseCallers(file({ rate: "120/min", rates: { "crm__*": "10/min" } }), "callers.json").values();
     expect(caller!.rates).toEqual([
       { pattern: "*", perSecond: 2, burst: 120, text: "120/min" },
@@ -104,9 +113,19 @@ describe("MemoryRateLimits: a token bucket per key", () => {
   it("RateLimiter applies every rule that matches the target, and refuses with a 429 naming the rate", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
     const limiter = new RateLimiter(new MemoryRateLimits(), () => undefined);
-    const caller: Caller = { id: "c1", name: "ops", rates: [{ pattern: "*", perSecond: 10, burst: 10, text: "10/s" }, { pattern: "crm__*", perSecond: 1, burst: 1, text: "1/s" }] };
+    const caller: Caller = {
+      id: "c1",
+      name: "ops",
+      rates: [
+        { pattern: "*", perSecond: 10, burst: 10, text: "10/s" },
+        { pattern: "crm__*", perSecond: 1, burst: 1, text: "1/s" },
+      ],
+    };
     await limiter.check(caller, { server: "crm", name: "read" });
-    await expect(limiter.check(caller, { server: "crm", name: "read" })).rejects.toMatchObject({ code: 429, message: expect.stringContaining('Rate limit of caller "ops" reached (1/s for crm__*); try again in 1 s') });
+    await expect(limiter.check(caller, { server: "crm", name: "read" })).rejects.toMatchObject({
+      code: 429,
+      message: expect.stringContaining('Rate limit of caller "ops" reached (1/s for crm__*); try again in 1 s'),
+    });
     await limiter.check(caller, { server: "docs", name: "read" }); // crm__* does not apply; * has tokens left
     await limiter.check(caller, undefined);
   });
@@ -117,14 +136,23 @@ describe("MemoryRateLimits: a token bucket per key", () => {
     const limiter = new RateLimiter({ take: () => Promise.reject(down) }, (m) => void warnings.push(m));
     const caller: Caller = { id: "c1", name: "ops", rates: [{ pattern: "*", perSecond: 1, burst: 1, text: "1/s" }] };
     for (let i = 0; i < 3; i++) await limiter.check(caller, undefined);
-    expect(warnings).toEqual(["rate limits: the store cannot be reached (down); requests go through unlimited until it answers"]);
+    expect(warnings).toEqual([
+      "rate limits: the store cannot be reached (down); requests go through unlimited until it answers",
+    ]);
   });
 
   it("a store that answers with an error refuses the request (fail open only when unreachable)", async () => {
     const warnings: string[] = [];
-    const limiter = new RateLimiter({ take: () => Promise.reject(new Error("WRONGTYPE")) }, (m) => void warnings.push(m));
+    const limiter = new RateLimiter(
+      { take: () => Promise.reject(new Error("WRONGTYPE")) },
+      (m) => void warnings.push(m),
+    );
     const caller: Caller = { id: "c1", name: "ops", rates: [{ pattern: "*", perSecond: 1, burst: 1, text: "1/s" }] };
-    for (let i = 0; i < 2; i++) await expect(limiter.check(caller, undefined)).rejects.toMatchObject({ code: -32603, message: 'Rate limit of caller "ops" could not be checked; try again later' });
+    for (let i = 0; i < 2; i++)
+      await expect(limiter.check(caller, undefined)).rejects.toMatchObject({
+        code: -32603,
+        message: 'Rate limit of caller "ops" could not be checked; try again later',
+      });
     expect(warnings[0]).toBe("rate limits: the store answered with an error (WRONGTYPE); the request is refused");
   });
 });
@@ -132,8 +160,14 @@ describe("MemoryRateLimits: a token bucket per key", () => {
 describe("bearer tokens", () => {
   const reader: Caller = { id: callerId("reader-token-0123456789"), name: "reader" };
   const admin: Caller = { id: callerId("admin-token-0123456789ab"), name: "admin" };
-  const authenticate = bearerTokens(new Map([["reader-token-0123456789", reader], ["admin-token-0123456789ab", admin]]));
-  const as = (authorization?: string): unknown => authenticate({ headers: authorization === undefined ? {} : { authorization } } as IncomingMessage);
+  const authenticate = bearerTokens(
+    new Map([
+      ["reader-token-0123456789", reader],
+      ["admin-token-0123456789ab", admin],
+    ]),
+  );
+  const as = (authorization?: string): unknown =>
+    authenticate({ headers: authorization === undefined ? {} : { authorization } } as IncomingMessage);
 
   it("finds the caller whose token the header carries; the scheme's case does not matter", () => {
     expect(as("Bearer reader-token-0123456789")).toBe(reader);
@@ -142,7 +176,18 @@ describe("bearer tokens", () => {
   });
 
   it("anything else is no caller: no header, another scheme, a prefix, a longer or differently cased token, two tokens", () => {
-    for (const header of [undefined, "", "Bearer", "Bearer ", "Basic reader-token-0123456789", "reader-token-0123456789", "Bearer reader-token-012345678", "Bearer reader-token-01234567890", "Bearer READER-TOKEN-0123456789", "Bearer reader-token-0123456789 admin-token-0123456789ab"]) {
+    for (const header of [
+      undefined,
+      "",
+      "Bearer",
+      "Bearer ",
+      "Basic reader-token-0123456789",
+      "reader-token-0123456789",
+      "Bearer reader-token-012345678",
+      "Bearer reader-token-01234567890",
+      "Bearer READER-TOKEN-0123456789",
+      "Bearer reader-token-0123456789 admin-token-0123456789ab",
+    ]) {
       expect(as(header), String(header)).toBeUndefined();
     }
   });
@@ -156,8 +201,10 @@ describe("bearer tokens", () => {
 
 describe("loopback and origin checks", () => {
   it("isLoopback: the loopback names and addresses, in any case; nothing else", () => {
-    for (const host of ["127.0.0.1", "localhost", "LocalHost", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
-    for (const host of ["0.0.0.0", "::", "127.0.0.2", "localhost.example.com", "example.com", "192.168.1.1", ""]) expect(isLoopback(host), host).toBe(false);
+    for (const host of ["127.0.0.1", "localhost", "LocalHost", "::1", "[::1]"])
+      expect(isLoopback(host), host).toBe(true);
+    for (const host of ["0.0.0.0", "::", "127.0.0.2", "localhost.example.com", "example.com", "192.168.1.1", ""])
+      expect(isLoopback(host), host).toBe(false);
   });
 
   it("hostnameOf drops the port and keeps an IPv6 address bracketed", () => {

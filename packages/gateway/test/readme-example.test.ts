@@ -26,12 +26,31 @@ describe("the README's example", () => {
     expect(code.split("\n").length).toBeLessThan(40);
     // Next to the package, so `@mcp/gateway` resolves to itself and `@mcp/manager` to its dependency.
     script = join(here, `.readme-example-${process.pid}.mjs`);
-    writeFileSync(script, ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    writeFileSync(
+      script,
+      ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+        .outputText,
+    );
     home = mkdtempSync(join(tmpdir(), "gateway-readme-"));
     mkdirSync(join(home, ".config", "mcp-client"), { recursive: true });
-    writeFileSync(join(home, ".config", "mcp-client", "mcp-client.json"), JSON.stringify({ servers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+    writeFileSync(
+      join(home, ".config", "mcp-client", "mcp-client.json"),
+      JSON.stringify({ servers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }),
+    );
     port = await freePort();
-    child = spawn(process.execPath, [script], { cwd: home, env: { PATH: process.env["PATH"] ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache"), PORT: String(port), ALICE_KEY: "alice-key-0123456789", BOB_KEY: "bob-key-0123456789" }, stdio: ["ignore", "ignore", "pipe"] });
+    child = spawn(process.execPath, [script], {
+      cwd: home,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, ".config"),
+        XDG_CACHE_HOME: join(home, ".cache"),
+        PORT: String(port),
+        ALICE_KEY: "alice-key-0123456789",
+        BOB_KEY: "bob-key-0123456789",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     child.stderr!.resume();
     await waitForPort(port, child, 30_000);
   }, 60_000);
@@ -46,7 +65,9 @@ describe("the README's example", () => {
     const url = `http://127.0.0.1:${port}/tools/mcp`;
     const connect = async (key: string): Promise<Client> => {
       const client = new Client({ name: key, version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "x-api-key": key } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { "x-api-key": key } } }),
+      );
       return client;
     };
     const alice = await connect("alice-key-0123456789");
@@ -56,7 +77,9 @@ describe("the README's example", () => {
     const bob = await connect("bob-key-0123456789");
     expect((await bob.listTools()).tools.map((t) => t.name)).toEqual(["everything__echo"]);
     await Promise.all([alice.close(), bob.close()]);
-    expect((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(401);
+    expect(
+      (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status,
+    ).toBe(401);
     expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("the rest of your app\n");
   });
 });

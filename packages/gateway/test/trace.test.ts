@@ -8,7 +8,11 @@ import type { AuditEntry } from "../src/index.js";
 import { traceOf } from "../src/trace.js";
 import { oidcGateway, type OidcGateway } from "./oidc-helpers.js";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
 const PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
 describe("W3C trace context from a caller to the HTTP upstream of its call", () => {
@@ -37,13 +41,28 @@ describe("W3C trace context from a caller to the HTTP upstream of its call", () 
     const before = upstream.requests.length;
     const response = await fetch(front.url, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "up__add", ...headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "up__add", arguments: { a, b: 1 }, _meta: META } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "up__add",
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "up__add", arguments: { a, b: 1 }, _meta: META },
+      }),
     });
     expect(response.status).toBe(200);
     expect(JSON.stringify(await response.json())).toContain(`"text":"${a + 1}"`);
     // Its own: concurrent calls are told apart by their arguments.
-    return upstream.requests.slice(before).filter((r) => r.body.includes('"method":"tools/call"') && r.body.includes(`"a":${a},`));
+    return upstream.requests
+      .slice(before)
+      .filter((r) => r.body.includes('"method":"tools/call"') && r.body.includes(`"a":${a},`));
   };
 
   it("carries a caller's traceparent and tracestate to the upstream request and records the trace id", async () => {
@@ -51,11 +70,19 @@ describe("W3C trace context from a caller to the HTTP upstream of its call", () 
     expect(sent).toHaveLength(1);
     expect(sent[0]!.headers["traceparent"]).toBe(PARENT);
     expect(sent[0]!.headers["tracestate"]).toBe("vendor=abc,other=1");
-    expect(audit.findLast((e) => e.method === "tools/call" && e.caller === "alice")).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736" });
+    expect(audit.findLast((e) => e.method === "tools/call" && e.caller === "alice")).toMatchObject({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+    });
   });
 
   it("drops a malformed traceparent (and its tracestate): nothing of it upstream or in the audit", async () => {
-    for (const bad of ["00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", `${PARENT}\u0000`.slice(0, -1) + "x"]) {
+    for (const bad of [
+      "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",
+      "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+      "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+      `${PARENT}\u0000`.slice(0, -1) + "x",
+    ]) {
       const sent = await call("alice-token-0123456789", { traceparent: bad, tracestate: "vendor=abc" }, 20);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.headers["traceparent"]).toBeUndefined();
@@ -65,7 +92,10 @@ describe("W3C trace context from a caller to the HTTP upstream of its call", () 
   });
 
   it("gives nothing of one caller's trace to another caller's call, concurrent or after", async () => {
-    const [alice, bob] = await Promise.all([call("alice-token-0123456789", { traceparent: PARENT }, 30), call("bob-token-0123456789", {}, 40)]);
+    const [alice, bob] = await Promise.all([
+      call("alice-token-0123456789", { traceparent: PARENT }, 30),
+      call("bob-token-0123456789", {}, 40),
+    ]);
     expect(alice[0]!.headers["traceparent"]).toBe(PARENT);
     expect(bob[0]!.headers["traceparent"]).toBeUndefined();
     const later = await call("bob-token-0123456789", {}, 50);

@@ -204,7 +204,14 @@ export interface CallRequest {
 export interface CallAnswer {
   id: string;
   ms: number;
-  result?: { content?: ContentBlock[] | undefined; structuredContent?: unknown; isError?: boolean | undefined; [key: string]: unknown } | undefined;
+  result?:
+    | {
+        content?: ContentBlock[] | undefined;
+        structuredContent?: unknown;
+        isError?: boolean | undefined;
+        [key: string]: unknown;
+      }
+    | undefined;
   error?: ApiError | undefined;
 }
 
@@ -322,13 +329,34 @@ export interface AppMessageRequest {
 
 /** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
 export interface AppMessageAnswer {
-  response?: { jsonrpc: "2.0"; id: string | number; result?: unknown; error?: { code: number; message: string; data?: unknown } } | undefined;
+  response?:
+    | {
+        jsonrpc: "2.0";
+        id: string | number;
+        result?: unknown;
+        error?: { code: number; message: string; data?: unknown };
+      }
+    | undefined;
 }
 
 /** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */
 export type Dialog =
-  | { id: string; server: string; kind: "elicitation"; message: string; requestedSchema?: JsonSchema | undefined; url?: string | undefined }
-  | { id: string; server: string; kind: "sampling"; messages: { role: string; content: ContentBlock }[]; systemPrompt?: string | undefined; maxTokens?: number | undefined };
+  | {
+      id: string;
+      server: string;
+      kind: "elicitation";
+      message: string;
+      requestedSchema?: JsonSchema | undefined;
+      url?: string | undefined;
+    }
+  | {
+      id: string;
+      server: string;
+      kind: "sampling";
+      messages: { role: string; content: ContentBlock }[];
+      systemPrompt?: string | undefined;
+      maxTokens?: number | undefined;
+    };
 
 /** `POST /api/dialog`: the user's answer. */
 export interface DialogAnswer {
@@ -356,7 +384,9 @@ export interface RpcAnswer {
 }
 
 /** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
-export interface PingAnswer extends RpcAnswer { method: "ping" | "server/discover" }
+export interface PingAnswer extends RpcAnswer {
+  method: "ping" | "server/discover";
+}
 
 /** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
 export interface RootsAnswer {

@@ -8,7 +8,9 @@ const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*
 
 function sources(csp: unknown, key: string): string {
   const list = typeof csp === "object" && csp !== null ? (csp as Record<string, unknown>)[key] : undefined;
-  return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === "string" && SOURCE.test(entry)).join(" ") : "";
+  return Array.isArray(list)
+    ? list.filter((entry): entry is string => typeof entry === "string" && SOURCE.test(entry)).join(" ")
+    : "";
 }
 
 /**

@@ -41,7 +41,12 @@ type Route = (body: Record<string, unknown>, res: ServerResponse) => unknown;
 type Response = NonNullable<AppMessageAnswer["response"]>;
 
 /** The spec's permission names (`_meta.ui.permissions`) and the Permissions Policy features they map to. */
-const FEATURES = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" } as const;
+const FEATURES = {
+  camera: "camera",
+  microphone: "microphone",
+  geolocation: "geolocation",
+  clipboardWrite: "clipboard-write",
+} as const;
 
 /** The features a resource's checked `_meta.ui.permissions` asks for. */
 function permissionFeatures(permissions: UiPermissions | undefined): string[] {
@@ -83,15 +88,30 @@ export function appRoutes(host: AppHost): Record<string, Route> {
   };
 
   /** The app's `tools/call`: a tool of its own server that lets apps call it, run as the user's calls run. */
-  const callFromApp = async (view: View, id: string | number, params: Record<string, unknown>, res: ServerResponse): Promise<Response> => {
+  const callFromApp = async (
+    view: View,
+    id: string | number,
+    params: Record<string, unknown>,
+    res: ServerResponse,
+  ): Promise<Response> => {
     const name = params["name"];
     const args = params["arguments"] ?? {};
     if (typeof name !== "string") return failure(id, -32602, 'tools/call needs a "name"');
     if (!isObject(args)) return failure(id, -32602, '"arguments" must be a JSON object');
     const tool = manager.getTools().find((t) => t.serverName === view.server && t.toolName === name);
-    if (!tool) return failure(id, -32602, `no tool "${name}" on server "${view.server}": an app calls only the tools of its own server`);
+    if (!tool)
+      return failure(
+        id,
+        -32602,
+        `no tool "${name}" on server "${view.server}": an app calls only the tools of its own server`,
+      );
     const visibility = toolUi(tool.definition ?? {})?.visibility ?? ["model", "app"];
-    if (!visibility.includes("app")) return failure(id, -32000, `tool "${name}" is not callable by apps (its _meta.ui.visibility is ${JSON.stringify(visibility)})`);
+    if (!visibility.includes("app"))
+      return failure(
+        id,
+        -32000,
+        `tool "${name}" is not callable by apps (its _meta.ui.visibility is ${JSON.stringify(visibility)})`,
+      );
     const answer = await host.runCall(tool, args, `app-${randomBytes(8).toString("hex")}`, res);
     return answer.error ? errorResponse(id, answer.error) : { jsonrpc: "2.0", id, result: answer.result };
   };
@@ -103,11 +123,18 @@ export function appRoutes(host: AppHost): Record<string, Route> {
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
       const ui = toolUi(tool.definition ?? {});
       if (!ui) throw new Refusal(400, `tool "${name}" has no app (no ui:// resource in its _meta.ui)`);
-      const { result: app } = await hub.traced(tool.serverName, "resources/read", { uri: ui.resourceUri }, () => readUiResource(host.connection(tool.serverName), ui.resourceUri));
+      const { result: app } = await hub.traced(tool.serverName, "resources/read", { uri: ui.resourceUri }, () =>
+        readUiResource(host.connection(tool.serverName), ui.resourceUri),
+      );
       const view = randomBytes(16).toString("hex");
       const permissions = permissionFeatures(app.meta.permissions);
       const sandbox = await host.sandboxes.open(app.meta.csp ?? {}, permissions);
-      views.set(view, { server: tool.serverName, tool: tool.toolName, sandbox, page: typeof body["page"] === "string" ? body["page"] : undefined });
+      views.set(view, {
+        server: tool.serverName,
+        tool: tool.toolName,
+        sandbox,
+        page: typeof body["page"] === "string" ? body["page"] : undefined,
+      });
       if (views.size > MAX_VIEWS) await close(views.keys().next().value!);
       return {
         view,
@@ -127,11 +154,17 @@ export function appRoutes(host: AppHost): Record<string, Route> {
     "/api/app/message": async (body, res): Promise<AppMessageAnswer> => {
       const view = viewOf(body);
       const message = body["message"];
-      if (!isObject(message) || message["jsonrpc"] !== "2.0") throw new Refusal(400, '"message" must be a JSON-RPC 2.0 message');
+      if (!isObject(message) || message["jsonrpc"] !== "2.0")
+        throw new Refusal(400, '"message" must be a JSON-RPC 2.0 message');
       const method = typeof message["method"] === "string" ? message["method"] : undefined;
       const id = typeof message["id"] === "string" || typeof message["id"] === "number" ? message["id"] : undefined;
       // Every message the app sends is in the log, as it sent it.
-      hub.record({ server: view.server, kind: "app", method: method ?? "(answer)", params: method ? message["params"] : (message["result"] ?? message["error"]) });
+      hub.record({
+        server: view.server,
+        kind: "app",
+        method: method ?? "(answer)",
+        params: method ? message["params"] : (message["result"] ?? message["error"]),
+      });
       if (method === undefined || id === undefined) return {};
       const params = isObject(message["params"]) ? message["params"] : {};
       switch (method) {
@@ -140,8 +173,15 @@ export function appRoutes(host: AppHost): Record<string, Route> {
         case "resources/read": {
           const uri = params["uri"];
           if (typeof uri !== "string") return { response: failure(id, -32602, 'resources/read needs a "uri"') };
-          const outcome = await hub.trace(view.server, "resources/read", { uri }, () => readResource(host.connection(view.server), uri));
-          return { response: "error" in outcome ? errorResponse(id, errorOf(outcome.error)) : { jsonrpc: "2.0", id, result: outcome.result } };
+          const outcome = await hub.trace(view.server, "resources/read", { uri }, () =>
+            readResource(host.connection(view.server), uri),
+          );
+          return {
+            response:
+              "error" in outcome
+                ? errorResponse(id, errorOf(outcome.error))
+                : { jsonrpc: "2.0", id, result: outcome.result },
+          };
         }
         case "ping":
           return { response: { jsonrpc: "2.0", id, result: {} } };

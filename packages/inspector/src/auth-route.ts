@@ -20,10 +20,24 @@ export function authRoutes(configOf: (name: string) => MCPServerConfig | undefin
       const name = text(body, "server");
       const config = configOf(name);
       if (!config) throw new Refusal(404, `no server named "${name}" is configured`);
-      if (!("url" in config)) throw new Refusal(400, `"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`);
-      if (body["register"] !== undefined && typeof body["register"] !== "boolean") throw new Refusal(400, `"register" must be true or false`);
+      if (!("url" in config))
+        throw new Refusal(
+          400,
+          `"${name}" is a stdio server; OAuth applies to HTTP servers (a stdio server gets its credentials from its env)`,
+        );
+      if (body["register"] !== undefined && typeof body["register"] !== "boolean")
+        throw new Refusal(400, `"register" must be true or false`);
       const report = await diagnoseServerAuthorization(name, config, { register: body["register"] === true });
-      return { ...report, steps: report.steps.map((s) => ({ step: s.step, status: s.status, clause: s.clause, advice: s.advice, ...(s.detail === undefined ? {} : { detail: s.detail }) })) } satisfies AuthDoctorAnswer;
+      return {
+        ...report,
+        steps: report.steps.map((s) => ({
+          step: s.step,
+          status: s.status,
+          clause: s.clause,
+          advice: s.advice,
+          ...(s.detail === undefined ? {} : { detail: s.detail }),
+        })),
+      } satisfies AuthDoctorAnswer;
     },
   };
 }

@@ -21,7 +21,10 @@ export interface InspectorHooks {
   /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
   /** Connect options: `extensions` declares MCP Apps, `capabilities` both elicitation modes (a form, and a URL the page shows as a link). Merge your own (`clientInfo`, …) beside them. */
-  connect: { extensions: Record<string, { mimeTypes: string[] }>; capabilities: { elicitation: { form: Record<string, never>; url: Record<string, never> } } };
+  connect: {
+    extensions: Record<string, { mimeTypes: string[] }>;
+    capabilities: { elicitation: { form: Record<string, never>; url: Record<string, never> } };
+  };
 }
 
 const hubs = new WeakMap<InspectorHooks, InspectorHub>();
@@ -51,6 +54,7 @@ export function inspectorHooks(): InspectorHooks {
 /** The hub behind `hooks` (a new one when there are none). */
 export function hubOf(hooks: InspectorHooks | undefined): InspectorHub {
   const hub = hooks === undefined ? undefined : hubs.get(hooks);
-  if (hooks !== undefined && hub === undefined) throw new InspectorError("startInspector: `hooks` must be the object inspectorHooks() returned", "invalid_option");
+  if (hooks !== undefined && hub === undefined)
+    throw new InspectorError("startInspector: `hooks` must be the object inspectorHooks() returned", "invalid_option");
   return hub ?? new InspectorHub();
 }

@@ -34,15 +34,19 @@ function sameToken(given: string | undefined, token: Buffer): boolean {
 export function refusalOf(req: IncomingMessage, port: number, token: Buffer): Refusal | undefined {
   const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   const host = req.headers.host;
-  if (host === undefined || !hosts.includes(host.toLowerCase())) return new Refusal(403, `Host "${host ?? ""}" is not this inspector's (${hosts[0]})`);
+  if (host === undefined || !hosts.includes(host.toLowerCase()))
+    return new Refusal(403, `Host "${host ?? ""}" is not this inspector's (${hosts[0]})`);
   const origin = req.headers.origin;
-  if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return new Refusal(403, `Origin "${origin}" may not use this inspector`);
+  if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`))
+    return new Refusal(403, `Origin "${origin}" may not use this inspector`);
   const site = req.headers["sec-fetch-site"];
-  if (site !== undefined && site !== "same-origin" && site !== "none") return new Refusal(403, `a ${String(site)} request may not use this inspector`);
+  if (site !== undefined && site !== "same-origin" && site !== "none")
+    return new Refusal(403, `a ${String(site)} request may not use this inspector`);
   const url = new URL(req.url ?? "/", `http://${hosts[0]}`);
   const header = req.headers[TOKEN_HEADER];
   const given = typeof header === "string" ? header : (url.searchParams.get("token") ?? undefined);
-  if (!sameToken(given, token)) return new Refusal(401, "missing or wrong token: open the inspector's URL, token included");
+  if (!sameToken(given, token))
+    return new Refusal(401, "missing or wrong token: open the inspector's URL, token included");
   return undefined;
 }
 
@@ -57,7 +61,11 @@ export const SECURITY_HEADERS = {
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
@@ -89,6 +97,7 @@ export function text(body: Record<string, unknown>, key: string): string {
 
 export function stringRecord(value: unknown, key: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!isObject(value) || Object.values(value).some((v) => typeof v !== "string")) throw new Refusal(400, `"${key}" must be an object of strings`);
+  if (!isObject(value) || Object.values(value).some((v) => typeof v !== "string"))
+    throw new Refusal(400, `"${key}" must be an object of strings`);
   return value as Record<string, string>;
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Root } from "@mcp/client";
-import type { ApiError, Dialog, DialogAnswer, InspectorEvent, InspectorNews, JsonSchema, LogEntry, TaskRow } from "./api.js";
+import type {
+  ApiError,
+  Dialog,
+  DialogAnswer,
+  InspectorEvent,
+  InspectorNews,
+  JsonSchema,
+  LogEntry,
+  TaskRow,
+} from "./api.js";
 import { trimLog } from "./log-ring.js";
 
 // The inspector's live side: the page's event streams, the request log, and the dialogs
@@ -37,7 +46,10 @@ function elapsed(started: number): number {
 export function errorOf(error: unknown): ApiError {
   const e = error as { message?: unknown; code?: unknown };
   const code = typeof e.code === "string" || typeof e.code === "number" ? e.code : undefined;
-  return { message: typeof e.message === "string" ? e.message : String(error), ...(code === undefined ? {} : { code }) };
+  return {
+    message: typeof e.message === "string" ? e.message : String(error),
+    ...(code === undefined ? {} : { code }),
+  };
 }
 
 /**
@@ -83,7 +95,13 @@ export class InspectorHub {
   }
 
   record(entry: Omit<LogEntry, "seq" | "time">): void {
-    const full: LogEntry = { seq: ++this.#seq, time: new Date().toISOString(), ...entry, params: clip(entry.params), result: clip(entry.result) };
+    const full: LogEntry = {
+      seq: ++this.#seq,
+      time: new Date().toISOString(),
+      ...entry,
+      params: clip(entry.params),
+      result: clip(entry.result),
+    };
     if (full.params === undefined) delete full.params;
     if (full.result === undefined) delete full.result;
     this.#log.push(full);
@@ -110,7 +128,16 @@ export class InspectorHub {
     const now = Date.now();
     const before = this.#tasks.get(id);
     if (!before && change.taskId === undefined) return; // a call that never became a task
-    const row: TaskRow = { id, taskId: "", status: "working", startedAt: now, ended: false, ...before, ...change, updatedAt: now };
+    const row: TaskRow = {
+      id,
+      taskId: "",
+      status: "working",
+      startedAt: now,
+      ended: false,
+      ...before,
+      ...change,
+      updatedAt: now,
+    };
     this.#tasks.delete(id);
     this.#tasks.set(id, row);
     if (this.#tasks.size > TASKS_KEPT) this.#tasks.delete(this.#tasks.keys().next().value!);
@@ -122,7 +149,14 @@ export class InspectorHub {
     const row = this.#tasks.get(id);
     if (!row) return;
     const open = row.status === "working" || row.status === "input_required";
-    this.task(id, { server: row.server, tool: row.tool, ended: true, ...(aborted && open ? { status: "cancelled", statusMessage: "cancelled in the inspector (tasks/cancel sent)" } : {}) });
+    this.task(id, {
+      server: row.server,
+      tool: row.tool,
+      ended: true,
+      ...(aborted && open
+        ? { status: "cancelled", statusMessage: "cancelled in the inspector (tasks/cancel sent)" }
+        : {}),
+    });
   }
 
   get dialogs(): Dialog[] {
@@ -149,7 +183,12 @@ export class InspectorHub {
   }
 
   /** {@link trace}, rejecting with the request's error when it failed. */
-  async traced<T>(server: string, method: string, params: unknown, run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  async traced<T>(
+    server: string,
+    method: string,
+    params: unknown,
+    run: () => Promise<T>,
+  ): Promise<{ result: T; ms: number }> {
     const outcome = await this.trace(server, method, params, run);
     if ("error" in outcome) throw outcome.error;
     return outcome;
@@ -160,7 +199,12 @@ export class InspectorHub {
     try {
       return await this.#ask(dialog, signal);
     } catch (error) {
-      this.record({ server: dialog.server, kind: "error", method, error: `withdrawn before an answer: ${errorOf(error).message}` });
+      this.record({
+        server: dialog.server,
+        kind: "error",
+        method,
+        error: `withdrawn before an answer: ${errorOf(error).message}`,
+      });
       throw error;
     }
   }
@@ -198,12 +242,26 @@ export class InspectorHub {
   }
 
   /** Elicitation handler for the manager's connections. */
-  readonly onElicitation = async (server: string, params: ElicitParams, context: { signal: AbortSignal }): Promise<ElicitResult> => {
+  readonly onElicitation = async (
+    server: string,
+    params: ElicitParams,
+    context: { signal: AbortSignal },
+  ): Promise<ElicitResult> => {
     const url = typeof params["url"] === "string" ? params["url"] : undefined;
-    const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "elicitation", message: params.message, requestedSchema: params.requestedSchema as JsonSchema | undefined, ...(url === undefined ? {} : { url }) };
+    const dialog: Dialog = {
+      id: randomBytes(8).toString("hex"),
+      server,
+      kind: "elicitation",
+      message: params.message,
+      requestedSchema: params.requestedSchema as JsonSchema | undefined,
+      ...(url === undefined ? {} : { url }),
+    };
     this.record({ server, kind: "server-request", method: "elicitation/create", params });
     const answer = await this.ask(dialog, "elicitation/create", context.signal);
-    const result: ElicitResult = answer.action === "accept" && url === undefined ? { action: "accept", content: answer.content ?? {} } : { action: answer.action };
+    const result: ElicitResult =
+      answer.action === "accept" && url === undefined
+        ? { action: "accept", content: answer.content ?? {} }
+        : { action: answer.action };
     this.record({ server, kind: "response", method: "elicitation/create", result });
     return result;
   };
@@ -212,20 +270,39 @@ export class InspectorHub {
   readonly onNotification = (server: string, method: string, params: unknown): void => {
     this.record({ server, kind: method === "notifications/message" ? "log" : "notification", method, params });
     const uri = (params as { uri?: unknown } | undefined)?.uri;
-    if (method === "notifications/resources/updated" && typeof uri === "string") this.emit({ type: "resource-updated", server, uri });
+    if (method === "notifications/resources/updated" && typeof uri === "string")
+      this.emit({ type: "resource-updated", server, uri });
   };
 
   /** Sampling handler: the user writes the model's reply. */
-  readonly onSampling = async (server: string, params: CreateMessageParams, context: { signal: AbortSignal }): Promise<CreateMessageResult> => {
-    const messages = params.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })));
-    const dialog: Dialog = { id: randomBytes(8).toString("hex"), server, kind: "sampling", messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens };
+  readonly onSampling = async (
+    server: string,
+    params: CreateMessageParams,
+    context: { signal: AbortSignal },
+  ): Promise<CreateMessageResult> => {
+    const messages = params.messages.flatMap((m) =>
+      (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })),
+    );
+    const dialog: Dialog = {
+      id: randomBytes(8).toString("hex"),
+      server,
+      kind: "sampling",
+      messages,
+      systemPrompt: params.systemPrompt,
+      maxTokens: params.maxTokens,
+    };
     this.record({ server, kind: "server-request", method: "sampling/createMessage", params });
     const answer = await this.ask(dialog, "sampling/createMessage", context.signal);
     if (answer.action !== "accept") {
       this.record({ server, kind: "error", method: "sampling/createMessage", error: "declined by the user" });
       throw Object.assign(new Error("The user declined the sampling request"), { code: -1 });
     }
-    const result: CreateMessageResult = { role: "assistant", content: { type: "text", text: answer.text ?? "" }, model: "mcp-inspect (human)", stopReason: "endTurn" };
+    const result: CreateMessageResult = {
+      role: "assistant",
+      content: { type: "text", text: answer.text ?? "" },
+      model: "mcp-inspect (human)",
+      stopReason: "endTurn",
+    };
     this.record({ server, kind: "response", method: "sampling/createMessage", result });
     return result;
   };

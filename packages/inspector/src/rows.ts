@@ -21,7 +21,16 @@ export function statusRows(manager: MCPManager): ServerRow[] {
 /** The tool list, each with its app (`ui`) when it has one. */
 export function toolRows(tools: MCPTool[]): ToolRow[] {
   return tools.map((t) => {
-    const row: ToolRow = { name: t.name, server: t.serverName, tool: t.toolName, title: t.title, description: t.description, inputSchema: t.inputSchema as ToolRow["inputSchema"], outputSchema: t.outputSchema, annotations: t.annotations };
+    const row: ToolRow = {
+      name: t.name,
+      server: t.serverName,
+      tool: t.toolName,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema as ToolRow["inputSchema"],
+      outputSchema: t.outputSchema,
+      annotations: t.annotations,
+    };
     const ui = toolUi(t.definition ?? {});
     return ui ? { ...row, ui } : row;
   });
@@ -35,9 +44,21 @@ export async function promptRows(manager: MCPManager, names: string[]): Promise<
 }
 
 /** The manager's held tools (tool pinning) of the servers it manages, with their diff for a person. */
-export function heldRows(manager: MCPManager, approveCommand: ((server: string, tool: string) => string) | undefined): HeldRow[] {
+export function heldRows(
+  manager: MCPManager,
+  approveCommand: ((server: string, tool: string) => string) | undefined,
+): HeldRow[] {
   return manager.pins
     .held()
     .filter((held) => manager.getConnectionStatus(held.server) !== undefined)
-    .map((held) => ({ server: held.server, tool: held.tool, change: held.change, oldHash: held.oldHash, newHash: held.newHash, fields: held.diff.fields, diff: formatToolDiff(held.diff), ...(approveCommand ? { approve: approveCommand(held.server, held.tool) } : {}) }));
+    .map((held) => ({
+      server: held.server,
+      tool: held.tool,
+      change: held.change,
+      oldHash: held.oldHash,
+      newHash: held.newHash,
+      fields: held.diff.fields,
+      diff: formatToolDiff(held.diff),
+      ...(approveCommand ? { approve: approveCommand(held.server, held.tool) } : {}),
+    }));
 }

@@ -16,11 +16,17 @@ const METHOD = /^\S{1,200}$/;
 
 /** The body's `roots`: each `{ uri, name? }` with a `file://` URI (as roots are), at most 100. */
 function rootsOf(value: unknown): Root[] {
-  if (!Array.isArray(value) || value.length > 100) throw new Refusal(400, `"roots" must be an array of at most 100 { uri, name? }`);
+  if (!Array.isArray(value) || value.length > 100)
+    throw new Refusal(400, `"roots" must be an array of at most 100 { uri, name? }`);
   return value.map((root: unknown, i) => {
-    if (!isObject(root) || typeof root["uri"] !== "string" || !root["uri"].startsWith("file://")) throw new Refusal(400, `roots[${i}]: "uri" must be a file:// URI`);
-    if (root["name"] !== undefined && typeof root["name"] !== "string") throw new Refusal(400, `roots[${i}]: "name" must be a string`);
-    return { uri: root["uri"], ...(typeof root["name"] === "string" && root["name"] !== "" ? { name: root["name"] } : {}) };
+    if (!isObject(root) || typeof root["uri"] !== "string" || !root["uri"].startsWith("file://"))
+      throw new Refusal(400, `roots[${i}]: "uri" must be a file:// URI`);
+    if (root["name"] !== undefined && typeof root["name"] !== "string")
+      throw new Refusal(400, `roots[${i}]: "name" must be a string`);
+    return {
+      uri: root["uri"],
+      ...(typeof root["name"] === "string" && root["name"] !== "" ? { name: root["name"] } : {}),
+    };
   });
 }
 
@@ -36,7 +42,8 @@ function goneSignal(res: ServerResponse): { signal: AbortSignal; done: () => voi
 
 /** The answer's error: the JSON-RPC error object as the server sent it, or what went wrong on the way. */
 function rpcError(error: unknown): RpcAnswer["error"] {
-  if (RpcError.isInstance(error)) return { code: error.code, message: error.rpcMessage, ...(error.data === undefined ? {} : { data: error.data }) };
+  if (RpcError.isInstance(error))
+    return { code: error.code, message: error.rpcMessage, ...(error.data === undefined ? {} : { data: error.data }) };
   return errorOf(error);
 }
 
@@ -45,7 +52,11 @@ function rpcError(error: unknown): RpcAnswer["error"] {
  * answers with a JSON-RPC error is not a failure of the route: the answer carries the error as the
  * server sent it. Bad input (no method, params not an object) is refused with 400.
  */
-export function rpcRoutes(hub: InspectorHub, connection: (name: string) => MCPServerConnection, manager: MCPManager): Record<string, Route> {
+export function rpcRoutes(
+  hub: InspectorHub,
+  connection: (name: string) => MCPServerConnection,
+  manager: MCPManager,
+): Record<string, Route> {
   return {
     // The roots the page declares: every server's roots/list answers them from now on, and each
     // connected server that can be told (a 2025-era session) gets notifications/roots/list_changed.
@@ -61,7 +72,12 @@ export function rpcRoutes(hub: InspectorHub, connection: (name: string) => MCPSe
           hub.record({ server: status.name, kind: "request", method: "notifications/roots/list_changed" });
           notified.push(status.name);
         } catch (error) {
-          hub.record({ server: status.name, kind: "error", method: "notifications/roots/list_changed", error: errorOf(error).message });
+          hub.record({
+            server: status.name,
+            kind: "error",
+            method: "notifications/roots/list_changed",
+            error: errorOf(error).message,
+          });
         }
       }
       return { roots, notified } satisfies RootsAnswer;
@@ -73,7 +89,9 @@ export function rpcRoutes(hub: InspectorHub, connection: (name: string) => MCPSe
       const { signal, done } = goneSignal(res);
       try {
         const outcome = await hub.trace(server, method, {}, () => roundTrip(peer, { signal }));
-        return ("error" in outcome ? { method, ms: outcome.ms, error: rpcError(outcome.error) } : { method, ms: outcome.ms }) satisfies PingAnswer;
+        return (
+          "error" in outcome ? { method, ms: outcome.ms, error: rpcError(outcome.error) } : { method, ms: outcome.ms }
+        ) satisfies PingAnswer;
       } finally {
         done();
       }
@@ -81,14 +99,23 @@ export function rpcRoutes(hub: InspectorHub, connection: (name: string) => MCPSe
     "/api/rpc": async (body, res) => {
       const server = text(body, "server");
       const method = text(body, "method");
-      if (!METHOD.test(method)) throw new Refusal(400, `"method" must be a JSON-RPC method name (no spaces, at most 200 characters), not ${JSON.stringify(method.slice(0, 60))}`);
+      if (!METHOD.test(method))
+        throw new Refusal(
+          400,
+          `"method" must be a JSON-RPC method name (no spaces, at most 200 characters), not ${JSON.stringify(method.slice(0, 60))}`,
+        );
       const params = body["params"];
-      if (params !== undefined && !isObject(params)) throw new Refusal(400, `"params" must be a JSON object when given (MCP params are by name)`);
+      if (params !== undefined && !isObject(params))
+        throw new Refusal(400, `"params" must be a JSON object when given (MCP params are by name)`);
       const peer = connection(server);
       const { signal, done } = goneSignal(res);
       try {
         const outcome = await hub.trace(server, method, params, () => peer.request(method, params, { signal }));
-        return ("error" in outcome ? { ms: outcome.ms, error: rpcError(outcome.error) } : { ms: outcome.ms, result: outcome.result }) satisfies RpcAnswer;
+        return (
+          "error" in outcome
+            ? { ms: outcome.ms, error: rpcError(outcome.error) }
+            : { ms: outcome.ms, result: outcome.result }
+        ) satisfies RpcAnswer;
       } finally {
         done();
       }

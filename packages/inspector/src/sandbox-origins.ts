@@ -24,7 +24,11 @@ export interface AppSandbox {
   close(): Promise<void>;
 }
 
-const NOT_FOUND = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'" };
+const NOT_FOUND = {
+  "content-type": "text/plain; charset=utf-8",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'",
+};
 
 /** A server on a free 127.0.0.1 port answering `GET /sandbox` (with its own Host) by `serve`, anything else 404. */
 async function listen(serve: (res: ServerResponse, url: URL) => void): Promise<{ server: Server; origin: string }> {
@@ -32,7 +36,8 @@ async function listen(serve: (res: ServerResponse, url: URL) => void): Promise<{
   const server = createServer((req: IncomingMessage, res) => {
     const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || url.pathname !== "/sandbox") return void res.writeHead(404, NOT_FOUND).end("not found");
+    if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || url.pathname !== "/sandbox")
+      return void res.writeHead(404, NOT_FOUND).end("not found");
     serve(res, url);
   });
   server.on("clientError", (_error, socket) => socket.destroy());
@@ -86,7 +91,9 @@ export class SandboxOrigins {
     let frame: { server: Server; origin: string };
     try {
       frame = await listen((res, url) => {
-        const granted = (url.searchParams.get("allow") ?? "").split(",").filter((feature) => features.includes(feature));
+        const granted = (url.searchParams.get("allow") ?? "")
+          .split(",")
+          .filter((feature) => features.includes(feature));
         const allow = granted.length ? ` allow="${granted.join("; ")}"` : "";
         res.writeHead(200, {
           "content-type": "text/html; charset=utf-8",

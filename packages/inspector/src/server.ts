@@ -4,9 +4,31 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { complete, getPrompt, readResource, setLoggingLevel, subscribe, unsubscribe, type LoggingLevel, type MCPServerConfig, type MCPServerConnection } from "@mcp/client";
+import {
+  complete,
+  getPrompt,
+  readResource,
+  setLoggingLevel,
+  subscribe,
+  unsubscribe,
+  type LoggingLevel,
+  type MCPServerConfig,
+  type MCPServerConnection,
+} from "@mcp/client";
 import type { MCPManager, MCPTool } from "@mcp/manager";
-import { LOG_LEVELS, type ApiError, type CallAnswer, type CallRequest, type CompleteRequestBody, type InspectedServer, type InspectorState, type PromptAnswer, type ReadAnswer, type ResourceRow, type ServerRow } from "./api.js";
+import {
+  LOG_LEVELS,
+  type ApiError,
+  type CallAnswer,
+  type CallRequest,
+  type CompleteRequestBody,
+  type InspectedServer,
+  type InspectorState,
+  type PromptAnswer,
+  type ReadAnswer,
+  type ResourceRow,
+  type ServerRow,
+} from "./api.js";
 import { appRoutes } from "./app-routes.js";
 import { authRoutes } from "./auth-route.js";
 import { InspectorError } from "./errors.js";
@@ -41,8 +63,24 @@ async function resourcesOf(manager: MCPManager, names: string[]): Promise<Resour
     };
     const resources = await list("resources/list", () => manager.listResources(name), undefined);
     const templates = await list("resources/templates/list", () => manager.listResourceTemplates(name), []);
-    for (const r of resources) all.push({ server: name, uri: r.uri, name: r.name, mimeType: r.mimeType, description: r.description, template: false });
-    for (const t of templates) all.push({ server: name, uri: t.uriTemplate, name: t.name, mimeType: t.mimeType, description: t.description, template: true });
+    for (const r of resources)
+      all.push({
+        server: name,
+        uri: r.uri,
+        name: r.name,
+        mimeType: r.mimeType,
+        description: r.description,
+        template: false,
+      });
+    for (const t of templates)
+      all.push({
+        server: name,
+        uri: t.uriTemplate,
+        name: t.name,
+        mimeType: t.mimeType,
+        description: t.description,
+        template: true,
+      });
   }
   return all;
 }
@@ -84,15 +122,26 @@ export interface InspectorOptions {
 
 function checkOptions(options: InspectorOptions): void {
   const { port, token } = options;
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new InspectorError(`startInspector: "port" must be an integer from 0 to 65535, got ${String(port)}`, "invalid_option");
-  if (token !== undefined && (typeof token !== "string" || token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token))) throw new InspectorError(`startInspector: "token" must be at least 16 URL-safe characters (A-Z a-z 0-9 - _ . ~)`, "invalid_option");
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new InspectorError(
+      `startInspector: "port" must be an integer from 0 to 65535, got ${String(port)}`,
+      "invalid_option",
+    );
+  if (token !== undefined && (typeof token !== "string" || token.length < 16 || !/^[A-Za-z0-9._~-]+$/.test(token)))
+    throw new InspectorError(
+      `startInspector: "token" must be at least 16 URL-safe characters (A-Z a-z 0-9 - _ . ~)`,
+      "invalid_option",
+    );
   for (const key of ["title", "heading"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "string") throw new InspectorError(`startInspector: "${key}" must be a string`, "invalid_option");
+    if (options[key] !== undefined && typeof options[key] !== "string")
+      throw new InspectorError(`startInspector: "${key}" must be a string`, "invalid_option");
   }
   const host = options.host as { name?: unknown; version?: unknown } | undefined;
-  if (host !== undefined && (typeof host?.name !== "string" || typeof host.version !== "string")) throw new InspectorError(`startInspector: "host" must be { name: string, version: string }`, "invalid_option");
+  if (host !== undefined && (typeof host?.name !== "string" || typeof host.version !== "string"))
+    throw new InspectorError(`startInspector: "host" must be { name: string, version: string }`, "invalid_option");
   for (const key of ["servers", "configOf", "approveCommand", "open"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "function") throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
+    if (options[key] !== undefined && typeof options[key] !== "function")
+      throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
   }
 }
 
@@ -101,7 +150,11 @@ function inspectedServers(manager: MCPManager, rows: ServerRow[]): InspectedServ
   return rows.map((row) => {
     const capabilities = manager.getConnection(row.name)?.capabilities ?? {};
     const resources = capabilities.resources as { subscribe?: boolean } | undefined;
-    return { ...row, capabilities: Object.keys(capabilities).filter((k) => capabilities[k as keyof typeof capabilities] !== undefined), subscribe: resources?.subscribe === true };
+    return {
+      ...row,
+      capabilities: Object.keys(capabilities).filter((k) => capabilities[k as keyof typeof capabilities] !== undefined),
+      subscribe: resources?.subscribe === true,
+    };
   });
 }
 
@@ -127,12 +180,18 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const tokenBytes = Buffer.from(token);
   const calls = new Map<string, AbortController>();
   const host = options.host ?? { name: "mcp-inspector", version: "" };
-  const servers = (): InspectedServer[] => inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
+  const servers = (): InspectedServer[] =>
+    inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
   const held = () => heldRows(manager, options.approveCommand);
 
   const connection = (name: string): MCPServerConnection => {
     const found = manager.getConnection(name);
-    if (!found) throw new Refusal(409, `server "${name}" is not connected (${manager.getConnectionStatus(name)?.state ?? "not configured"})`, "server_unavailable");
+    if (!found)
+      throw new Refusal(
+        409,
+        `server "${name}" is not connected (${manager.getConnectionStatus(name)?.state ?? "not configured"})`,
+        "server_unavailable",
+      );
     return found;
   };
 
@@ -147,12 +206,21 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const offering = (capability: "resources" | "prompts" | "logging", only: unknown): string[] =>
     manager
       .getStatuses()
-      .filter((s) => s.state === "connected" && (typeof only !== "string" || s.name === only) && manager.getConnection(s.name)?.capabilities[capability])
+      .filter(
+        (s) =>
+          s.state === "connected" &&
+          (typeof only !== "string" || s.name === only) &&
+          manager.getConnection(s.name)?.capabilities[capability],
+      )
       .map((s) => s.name);
 
-
   /** Runs one tool call for the page (or an app): logged with its time, progress and task status on the event stream, cancelled when the page goes away. */
-  const runCall = async (tool: MCPTool, args: Record<string, unknown>, id: string, res: ServerResponse): Promise<CallAnswer> => {
+  const runCall = async (
+    tool: MCPTool,
+    args: Record<string, unknown>,
+    id: string,
+    res: ServerResponse,
+  ): Promise<CallAnswer> => {
     if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
     const controller = new AbortController();
     calls.set(id, controller);
@@ -166,14 +234,28 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
         tool.call(args, {
           signal: controller.signal,
           resetTimeoutOnProgress: true,
-          onProgress: (p) => hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
+          onProgress: (p) =>
+            hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
           // A call that runs as a task: its statuses feed the Tasks view.
-          onTaskStatus: (task) => hub.task(id, { server: tool.serverName, tool: tool.toolName, taskId: task.taskId, status: task.status, statusMessage: task.statusMessage }),
+          onTaskStatus: (task) =>
+            hub.task(id, {
+              server: tool.serverName,
+              tool: tool.toolName,
+              taskId: task.taskId,
+              status: task.status,
+              statusMessage: task.statusMessage,
+            }),
         }),
       );
       hub.endTask(id, controller.signal.aborted);
       if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
-      return { id, ms: outcome.ms, error: controller.signal.aborted ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" } : errorOf(outcome.error) } satisfies CallAnswer;
+      return {
+        id,
+        ms: outcome.ms,
+        error: controller.signal.aborted
+          ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" }
+          : errorOf(outcome.error),
+      } satisfies CallAnswer;
     } finally {
       calls.delete(id);
       res.off("close", onGone);
@@ -193,7 +275,8 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       const name = managed(body);
       const tool = body["tool"] === undefined ? undefined : text(body, "tool");
       const approved = await manager.pins.approve(name, tool === undefined ? undefined : [tool]);
-      if (approved.length === 0) throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
+      if (approved.length === 0)
+        throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
       hub.emit({ type: "held", held: held() });
       return { approved: approved.map((held) => held.tool) };
     },
@@ -223,14 +306,18 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     "/api/read": async (body) => {
       const server = text(body, "server");
       const uri = text(body, "uri");
-      const { result, ms } = await hub.traced(server, "resources/read", { uri }, () => readResource(connection(server), uri));
+      const { result, ms } = await hub.traced(server, "resources/read", { uri }, () =>
+        readResource(connection(server), uri),
+      );
       return { server, ms, contents: result.contents } satisfies ReadAnswer;
     },
     "/api/subscribe": async (body) => {
       const server = text(body, "server");
       const uri = text(body, "uri");
       const on = body["on"] !== false;
-      await hub.traced(server, on ? "resources/subscribe" : "resources/unsubscribe", { uri }, () => (on ? subscribe : unsubscribe)(connection(server), uri));
+      await hub.traced(server, on ? "resources/subscribe" : "resources/unsubscribe", { uri }, () =>
+        (on ? subscribe : unsubscribe)(connection(server), uri),
+      );
       return { ok: true };
     },
     "/api/prompts": async (body) => {
@@ -240,34 +327,58 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       const server = text(body, "server");
       const name = text(body, "name");
       const args = stringRecord(body["arguments"], "arguments");
-      const { result, ms } = await hub.traced(server, "prompts/get", { name, arguments: args }, () => getPrompt(connection(server), name, args));
-      return { ms, description: result.description, messages: result.messages as PromptAnswer["messages"] } satisfies PromptAnswer;
+      const { result, ms } = await hub.traced(server, "prompts/get", { name, arguments: args }, () =>
+        getPrompt(connection(server), name, args),
+      );
+      return {
+        ms,
+        description: result.description,
+        messages: result.messages as PromptAnswer["messages"],
+      } satisfies PromptAnswer;
     },
     "/api/complete": async (body) => {
       const request = body as unknown as CompleteRequestBody;
       const server = text(body, "server");
       const ref = request.ref;
       const argument = request.argument;
-      if (!ref || typeof ref !== "object" || (ref.type !== "ref/prompt" && ref.type !== "ref/resource")) throw new Refusal(400, `"ref" must be a ref/prompt or ref/resource`);
-      if (!argument || typeof argument.name !== "string" || typeof argument.value !== "string") throw new Refusal(400, `"argument" must be { name, value }`);
-      const context = request.context?.arguments ? { arguments: stringRecord(request.context.arguments, "context.arguments") } : undefined;
-      const { result } = await hub.traced(server, "completion/complete", { ref, argument }, () => complete(connection(server), { ref, argument, ...(context ? { context } : {}) }));
+      if (!ref || typeof ref !== "object" || (ref.type !== "ref/prompt" && ref.type !== "ref/resource"))
+        throw new Refusal(400, `"ref" must be a ref/prompt or ref/resource`);
+      if (!argument || typeof argument.name !== "string" || typeof argument.value !== "string")
+        throw new Refusal(400, `"argument" must be { name, value }`);
+      const context = request.context?.arguments
+        ? { arguments: stringRecord(request.context.arguments, "context.arguments") }
+        : undefined;
+      const { result } = await hub.traced(server, "completion/complete", { ref, argument }, () =>
+        complete(connection(server), { ref, argument, ...(context ? { context } : {}) }),
+      );
       return { values: result.completion.values };
     },
     "/api/log-level": async (body) => {
       const level = body["level"];
-      if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) throw new Refusal(400, `"level" must be one of ${LOG_LEVELS.join(", ")}`);
+      if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level))
+        throw new Refusal(400, `"level" must be one of ${LOG_LEVELS.join(", ")}`);
       const names = offering("logging", body["server"]);
-      await Promise.all(names.map((n) => hub.traced(n, "logging/setLevel", { level }, () => setLoggingLevel(connection(n), level as LoggingLevel))));
+      await Promise.all(
+        names.map((n) =>
+          hub.traced(n, "logging/setLevel", { level }, () => setLoggingLevel(connection(n), level as LoggingLevel)),
+        ),
+      );
       return { servers: names };
     },
     "/api/dialog": (body) => {
       const action = body["action"];
-      if (action !== "accept" && action !== "decline" && action !== "cancel") throw new Refusal(400, `"action" must be accept, decline or cancel`);
+      if (action !== "accept" && action !== "decline" && action !== "cancel")
+        throw new Refusal(400, `"action" must be accept, decline or cancel`);
       const content = body["content"];
       if (content !== undefined && !isObject(content)) throw new Refusal(400, `"content" must be a JSON object`);
-      const answered = hub.answer({ id: text(body, "id"), action, content, text: typeof body["text"] === "string" ? body["text"] : undefined });
-      if (!answered) throw new Refusal(404, "that dialog is no longer open (the server withdrew it, or it was answered)");
+      const answered = hub.answer({
+        id: text(body, "id"),
+        action,
+        content,
+        text: typeof body["text"] === "string" ? body["text"] : undefined,
+      });
+      if (!answered)
+        throw new Refusal(404, "that dialog is no longer open (the server withdrew it, or it was answered)");
       return { ok: true };
     },
   };
@@ -275,7 +386,12 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   let port = 0;
   // MCP Apps render each on an origin of its own (a port of its own), never the inspector's.
   const sandboxes = new SandboxOrigins(() => `http://127.0.0.1:${port}`);
-  Object.assign(routes, appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }), authRoutes(options.configOf ?? (() => undefined)), rpcRoutes(hub, connection, manager));
+  Object.assign(
+    routes,
+    appRoutes({ manager, hostInfo: host, hub, sandboxes, connection, runCall }),
+    authRoutes(options.configOf ?? (() => undefined)),
+    rpcRoutes(hub, connection, manager),
+  );
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
@@ -291,22 +407,42 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       return void res.end(html);
     }
     if (req.method === "GET" && path === "/api/state") {
-      return sendJson(res, 200, { servers: servers(), tools: toolRows(manager.getTools()), held: held(), log: hub.log, dialogs: hub.dialogs, tasks: hub.tasks, roots: hub.roots, version: host.version, heading: options.heading ?? "MCP inspector", at: hub.at } satisfies InspectorState);
+      return sendJson(res, 200, {
+        servers: servers(),
+        tools: toolRows(manager.getTools()),
+        held: held(),
+        log: hub.log,
+        dialogs: hub.dialogs,
+        tasks: hub.tasks,
+        roots: hub.roots,
+        version: host.version,
+        heading: options.heading ?? "MCP inspector",
+        at: hub.at,
+      } satisfies InspectorState);
     }
     if (req.method === "GET" && path === "/api/events") {
-      res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        "content-type": "text/event-stream; charset=utf-8",
+        connection: "keep-alive",
+      });
       res.write(": mcp inspector\n\n");
       hub.attach(res, new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("page") ?? undefined);
       return;
     }
     const route = routes[path];
-    if (!route) return sendJson(res, 404, { message: `no such endpoint: ${req.method ?? ""} ${path}` } satisfies ApiError);
+    if (!route)
+      return sendJson(res, 404, { message: `no such endpoint: ${req.method ?? ""} ${path}` } satisfies ApiError);
     if (req.method !== "POST") return sendJson(res, 405, { message: `${path} takes POST` } satisfies ApiError);
     try {
       const body = await readBody(req);
       sendJson(res, 200, await route(body, res));
     } catch (error) {
-      if (error instanceof Refusal) return sendJson(res, error.status, { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) } satisfies ApiError);
+      if (error instanceof Refusal)
+        return sendJson(res, error.status, {
+          message: error.message,
+          ...(error.code === undefined ? {} : { code: error.code }),
+        } satisfies ApiError);
       sendJson(res, 502, errorOf(error));
     }
   };
@@ -319,7 +455,15 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   });
   server.on("clientError", (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) => reject(new InspectorError(`the inspector could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`, "listen_failed", { cause: error })));
+    server.once("error", (error) =>
+      reject(
+        new InspectorError(
+          `the inspector could not listen on 127.0.0.1:${options.port ?? 0}: ${error.message}`,
+          "listen_failed",
+          { cause: error },
+        ),
+      ),
+    );
     server.listen(options.port ?? 0, "127.0.0.1", () => {
       server.removeAllListeners("error");
       resolve();
@@ -329,7 +473,12 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   // Live news for the page, from the moment it can be served.
   const unsubscribers = [
     manager.onStatusChange((status) => {
-      hub.record({ server: status.name, kind: "status", method: status.state, ...(status.lastError ? { error: status.lastError } : {}) });
+      hub.record({
+        server: status.name,
+        kind: "status",
+        method: status.state,
+        ...(status.lastError ? { error: status.lastError } : {}),
+      });
       hub.emit({ type: "servers", servers: servers() });
     }),
     manager.onToolsChanged(() => {

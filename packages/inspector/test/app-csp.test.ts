@@ -11,7 +11,13 @@ describe("an MCP App's policy", () => {
 
   it("maps each declared list to its directives, and drops what is not an origin", () => {
     const policy = appPolicy({
-      connectDomains: ["https://api.example.com", "wss://live.example.com", "https://x.example.com; script-src *", "'unsafe-eval'", 42],
+      connectDomains: [
+        "https://api.example.com",
+        "wss://live.example.com",
+        "https://x.example.com; script-src *",
+        "'unsafe-eval'",
+        42,
+      ],
       resourceDomains: ["https://*.cdn.example.com"],
       frameDomains: ["https://www.youtube.com"],
       baseUriDomains: "https://base.example.com",
@@ -26,8 +32,12 @@ describe("an MCP App's policy", () => {
   });
 
   it("comes first in the document, after the doctype, and cannot be closed early", () => {
-    const html = viewDocument("<!DOCTYPE html><html><head><title>t</title></head></html>", { connectDomains: ['https://a.example.com/"><script>'] });
-    expect(html.startsWith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src \'none\';')).toBe(true);
+    const html = viewDocument("<!DOCTYPE html><html><head><title>t</title></head></html>", {
+      connectDomains: ['https://a.example.com/"><script>'],
+    });
+    expect(
+      html.startsWith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src \'none\';'),
+    ).toBe(true);
     expect(html).toContain("connect-src 'none'");
     expect(viewDocument("<p>no doctype</p>", undefined).startsWith("<meta http-equiv")).toBe(true);
   });

@@ -29,7 +29,17 @@ beforeAll(async () => {
   await manager.connectServers({ host: { command: process.execPath, args: [FIXTURE], timeout: 20_000 } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+    ],
   });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: "light" })).newPage();
   await page.goto(inspector.url);
@@ -43,7 +53,11 @@ afterAll(async () => {
 
 /** The API, as a script with the token would use it. */
 async function callApi<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(`http://127.0.0.1:${inspector.port}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify(body) });
+  const response = await fetch(`http://127.0.0.1:${inspector.port}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-inspector-token": inspector.token },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as T;
 }
 
@@ -107,7 +121,9 @@ describe("an MCP App's permissions", () => {
     expect(allow).toContain("microphone 'none'");
     expect(src).not.toContain("allow=");
     expect(await microphone(app)).toBe("NotAllowedError");
-    const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+    const init = await app.evaluate(
+      () => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init,
+    );
     expect(init.hostCapabilities.sandbox.permissions).toEqual({});
     await callApi<CallAnswer>("/api/call", { id: "release-deny", tool: "mcp__host__release", arguments: {} });
     await page.locator(".result.ok", { hasText: "held deny released" }).waitFor({ timeout: 15_000 });
@@ -134,7 +150,9 @@ describe("an MCP App's permissions", () => {
       expect(new URL(src).searchParams.get("allow")).toBe("microphone");
       expect(await other.locator(".app-granted").getAttribute("data-granted")).toBe("microphone");
       expect(await microphone(app)).toBe("1 audio track");
-      const init = await app.evaluate(() => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init);
+      const init = await app.evaluate(
+        () => (window as unknown as { __init: { hostCapabilities: { sandbox: { permissions: unknown } } } }).__init,
+      );
       expect(init.hostCapabilities.sandbox.permissions).toEqual({ microphone: {} });
       await callApi<CallAnswer>("/api/call", { id: "release-allow", tool: "mcp__host__release", arguments: {} });
       await other.locator(".result.ok", { hasText: "held allow released" }).waitFor({ timeout: 15_000 });
@@ -145,31 +163,58 @@ describe("an MCP App's permissions", () => {
 });
 
 const got = (app: Frame): Promise<Got[]> => app.evaluate(() => (window as unknown as { __got: Got[] }).__got);
-const changes = async (app: Frame): Promise<Record<string, unknown>[]> => (await got(app)).filter((m) => m.method === "ui/notifications/host-context-changed").map((m) => m.params ?? {});
+const changes = async (app: Frame): Promise<Record<string, unknown>[]> =>
+  (await got(app)).filter((m) => m.method === "ui/notifications/host-context-changed").map((m) => m.params ?? {});
 const request = (app: Frame, method: string, params: Record<string, unknown>): Promise<Answer> =>
-  app.evaluate(([m, p]) => (window as unknown as { __request: (method: string, params: unknown) => Promise<Answer> }).__request(m, p), [method, params] as const);
+  app.evaluate(
+    ([m, p]) =>
+      (window as unknown as { __request: (method: string, params: unknown) => Promise<Answer> }).__request(m, p),
+    [method, params] as const,
+  );
 
 describe("an MCP App in the inspector", () => {
   it("opens when the call starts, with the input before the call ends and the result after", async () => {
     const app = await openHeld("early");
-    await expect.poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 }).toContain("ui/notifications/tool-input");
-    expect((await got(app)).find((m) => m.method === "ui/notifications/tool-input")?.params).toEqual({ arguments: { label: "early" } });
+    await expect
+      .poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 })
+      .toContain("ui/notifications/tool-input");
+    expect((await got(app)).find((m) => m.method === "ui/notifications/tool-input")?.params).toEqual({
+      arguments: { label: "early" },
+    });
     // The call is still running: no result yet, and the page says so.
     expect((await got(app)).some((m) => m.method === "ui/notifications/tool-result")).toBe(false);
     expect(await page.locator(".app-running").count()).toBe(1);
-    const released = await callApi<CallAnswer>("/api/call", { id: "release-1", tool: "mcp__host__release", arguments: {} });
+    const released = await callApi<CallAnswer>("/api/call", {
+      id: "release-1",
+      tool: "mcp__host__release",
+      arguments: {},
+    });
     expect(released.error).toBeUndefined();
-    await expect.poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 }).toContain("ui/notifications/tool-result");
+    await expect
+      .poll(async () => (await got(app)).map((m) => m.method), { timeout: 15_000 })
+      .toContain("ui/notifications/tool-result");
     const methods = (await got(app)).map((m) => m.method);
-    expect(methods.indexOf("ui/notifications/tool-input")).toBeLessThan(methods.indexOf("ui/notifications/tool-result"));
-    expect(JSON.stringify((await got(app)).find((m) => m.method === "ui/notifications/tool-result")?.params)).toContain("held early released");
+    expect(methods.indexOf("ui/notifications/tool-input")).toBeLessThan(
+      methods.indexOf("ui/notifications/tool-result"),
+    );
+    expect(JSON.stringify((await got(app)).find((m) => m.method === "ui/notifications/tool-result")?.params)).toContain(
+      "held early released",
+    );
     await page.locator(".result.ok", { hasText: "held early released" }).waitFor({ timeout: 15_000 });
   });
 
   it("tells the app its host context, changes display mode on request, and tells it of every change", async () => {
     const app = await openHeld("modes");
-    const init = await app.evaluate(() => (window as unknown as { __init: { hostContext: Record<string, unknown> } }).__init);
-    const context = init.hostContext as { theme: string; displayMode: string; availableDisplayModes: string[]; containerDimensions: { width: number; maxHeight: number }; styles: { variables: Record<string, string> } };
+    const init = await app.evaluate(
+      () => (window as unknown as { __init: { hostContext: Record<string, unknown> } }).__init,
+    );
+    const context = init.hostContext as {
+      theme: string;
+      displayMode: string;
+      availableDisplayModes: string[];
+      containerDimensions: { width: number; maxHeight: number };
+      styles: { variables: Record<string, string> };
+    };
     expect(context.theme).toBe("light");
     expect(context.displayMode).toBe("inline");
     expect(context.availableDisplayModes).toEqual(["inline", "fullscreen", "pip"]);
@@ -180,15 +225,25 @@ describe("an MCP App in the inspector", () => {
     expect(context.styles.variables["--font-sans"]).toBeTruthy();
 
     // Fullscreen: answered with the mode set, the frame covers the window, the app is told.
-    expect((await request(app, "ui/request-display-mode", { mode: "fullscreen" })).result).toEqual({ mode: "fullscreen" });
+    expect((await request(app, "ui/request-display-mode", { mode: "fullscreen" })).result).toEqual({
+      mode: "fullscreen",
+    });
     await page.locator('.app-view[data-mode="fullscreen"]').waitFor();
     await expect.poll(async () => (await page.locator(".app-view").boundingBox())?.width).toBe(1400);
-    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ displayMode: "fullscreen", containerDimensions: { width: 1400, height: 900 } }));
+    await expect
+      .poll(() => changes(app))
+      .toContainEqual(
+        expect.objectContaining({ displayMode: "fullscreen", containerDimensions: { width: 1400, height: 900 } }),
+      );
     // Picture in picture, then a mode the host has not: the current one is the answer.
     expect((await request(app, "ui/request-display-mode", { mode: "pip" })).result).toEqual({ mode: "pip" });
     await page.locator('.app-view[data-mode="pip"]').waitFor();
     await expect.poll(async () => (await page.locator(".app-view").boundingBox())?.width).toBe(420);
-    await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ displayMode: "pip", containerDimensions: { width: 420, height: 320 } }));
+    await expect
+      .poll(() => changes(app))
+      .toContainEqual(
+        expect.objectContaining({ displayMode: "pip", containerDimensions: { width: 420, height: 320 } }),
+      );
     expect((await request(app, "ui/request-display-mode", { mode: "sideways" })).result).toEqual({ mode: "pip" });
     // The user takes it back inline.
     await page.click('button[name="app-inline"]');
@@ -198,7 +253,9 @@ describe("an MCP App in the inspector", () => {
     // The theme changes: the app is told, with the styles of the new theme.
     await page.emulateMedia({ colorScheme: "dark" });
     await expect.poll(() => changes(app)).toContainEqual(expect.objectContaining({ theme: "dark" }));
-    const dark = (await changes(app)).find((c) => c["theme"] === "dark") as { styles: { variables: Record<string, string> } };
+    const dark = (await changes(app)).find((c) => c["theme"] === "dark") as {
+      styles: { variables: Record<string, string> };
+    };
     expect(dark.styles.variables["--color-text-primary"]).not.toBe(context.styles.variables["--color-text-primary"]);
     await page.emulateMedia({ colorScheme: "light" });
 
@@ -206,7 +263,9 @@ describe("an MCP App in the inspector", () => {
     await page.setViewportSize({ width: 1000, height: 900 });
     const narrowed = Math.round((await page.locator(".app-view iframe.app-frame").boundingBox())!.width);
     expect(narrowed).not.toBe(Math.round(frameWidth));
-    await expect.poll(() => changes(app)).toContainEqual({ containerDimensions: { width: narrowed, maxHeight: context.containerDimensions.maxHeight } });
+    await expect
+      .poll(() => changes(app))
+      .toContainEqual({ containerDimensions: { width: narrowed, maxHeight: context.containerDimensions.maxHeight } });
     await page.setViewportSize({ width: 1400, height: 900 });
     await callApi<CallAnswer>("/api/call", { id: "release-2", tool: "mcp__host__release", arguments: {} });
     await page.locator(".result.ok", { hasText: "held modes released" }).waitFor({ timeout: 15_000 });

@@ -27,10 +27,22 @@ beforeAll(async () => {
     plain: { command: process.execPath, args: [FIXTURE], timeout: 20_000 },
     everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  for (const name of ["plain", "everything"]) await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+  for (const name of ["plain", "everything"])
+    await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -45,10 +57,16 @@ describe("the Resources view", () => {
     const plain = page.locator('.list button.item[data-uri="note://plain/readme"]');
     await plain.waitFor({ timeout: 20_000 });
     expect(await page.locator(".list .banner.error").count()).toBe(0);
-    expect(await page.locator('.list button.item[data-uri^="demo://resource/static/document/"]').count()).toBeGreaterThan(0);
-    expect(await page.locator(".list button.item", { has: page.locator(".tag", { hasText: "template" }) }).count()).toBeGreaterThan(0);
+    expect(
+      await page.locator('.list button.item[data-uri^="demo://resource/static/document/"]').count(),
+    ).toBeGreaterThan(0);
+    expect(
+      await page.locator(".list button.item", { has: page.locator(".tag", { hasText: "template" }) }).count(),
+    ).toBeGreaterThan(0);
     await plain.click();
-    await expect.poll(() => page.locator('.reader[data-uri="note://plain/readme"]').textContent(), { timeout: 15_000 }).toContain("plain text, no templates here");
+    await expect
+      .poll(() => page.locator('.reader[data-uri="note://plain/readme"]').textContent(), { timeout: 15_000 })
+      .toContain("plain text, no templates here");
   });
 });
 
@@ -81,7 +99,9 @@ describe("the Tools view's history", () => {
     expect(await runs.nth(0).locator(".ms").textContent()).toMatch(/^[\d.]+ ms$/);
     // The first call again: its request and its answer.
     await runs.nth(1).locator('button[name="show-run"]').click();
-    expect(await page.locator(".run-request .json-view").textContent()).toBe(JSON.stringify({ message: "first call" }, null, 2));
+    expect(await page.locator(".run-request .json-view").textContent()).toBe(
+      JSON.stringify({ message: "first call" }, null, 2),
+    );
     await page.locator(".result.ok", { hasText: "first call" }).waitFor({ timeout: 15_000 });
     // Run again: a third call with its arguments, which are in the form now.
     await runs.nth(1).locator('button[name="rerun"]').click();
@@ -110,14 +130,18 @@ describe("the Requests view", () => {
     await page.click('button[name="view-requests"]');
     await page.selectOption('select[name="rpc-server"]', "everything");
     await page.click('button[name="ping"]');
-    await expect.poll(() => page.locator(".ping-answer.ok").textContent(), { timeout: 15_000 }).toMatch(/^ping answered in [\d.]+ ms$/);
+    await expect
+      .poll(() => page.locator(".ping-answer.ok").textContent(), { timeout: 15_000 })
+      .toMatch(/^ping answered in [\d.]+ ms$/);
     // A method the builder knows nothing about: the server's answer, raw.
     const listed = await send("tools/list", "{}");
     expect(listed).toContain('"result"');
     expect(listed).toContain('"name": "echo"');
     // The server's JSON-RPC error, as it sent it.
     await send("no/such-method", "");
-    await expect.poll(() => page.locator(".rpc-answer.error .json-view").textContent(), { timeout: 15_000 }).toContain('"code": -32601');
+    await expect
+      .poll(() => page.locator(".rpc-answer.error .json-view").textContent(), { timeout: 15_000 })
+      .toContain('"code": -32601');
     // Params that are not an object are refused in the page, before anything is sent.
     await page.fill('textarea[name="rpc-params"]', "[1]");
     await page.click('button[name="rpc-send"]');
@@ -125,7 +149,9 @@ describe("the Requests view", () => {
     // Notifications: subscribe to a resource and have the server send updates, all through raw requests.
     const uri = "demo://resource/static/document/architecture.md";
     await send("resources/subscribe", JSON.stringify({ uri }));
-    expect(await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }))).toContain('"result"');
+    expect(await send("tools/call", JSON.stringify({ name: "toggle-subscriber-updates", arguments: {} }))).toContain(
+      '"result"',
+    );
     const note = page.locator('.notes li.note[data-method="notifications/resources/updated"]').first();
     await note.waitFor({ timeout: 20_000 });
     expect(await note.locator(".json-view").textContent()).toContain(uri);
@@ -139,18 +165,37 @@ describe("the Requests view", () => {
 
   it("refuses /api/rpc, /api/ping and /api/roots without the token, from another origin, and cross-site", async () => {
     const base = `http://127.0.0.1:${inspector.port}`;
-    const bodies: Record<string, string> = { "/api/rpc": JSON.stringify({ server: "everything", method: "tools/list", params: {} }), "/api/ping": JSON.stringify({ server: "everything" }), "/api/roots": JSON.stringify({ roots: [] }) };
-    const post = (path: string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: bodies[path]! });
+    const bodies: Record<string, string> = {
+      "/api/rpc": JSON.stringify({ server: "everything", method: "tools/list", params: {} }),
+      "/api/ping": JSON.stringify({ server: "everything" }),
+      "/api/roots": JSON.stringify({ roots: [] }),
+    };
+    const post = (path: string, headers: Record<string, string>) =>
+      fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: bodies[path]!,
+      });
     for (const path of Object.keys(bodies)) {
       expect((await post(path, {})).status).toBe(401);
       expect((await post(path, { "x-inspector-token": "x".repeat(inspector.token.length) })).status).toBe(401);
-      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://evil.example" })).status).toBe(403);
-      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://127.0.0.1:1" })).status).toBe(403);
-      expect((await post(path, { "x-inspector-token": inspector.token, "sec-fetch-site": "cross-site" })).status).toBe(403);
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://evil.example" })).status).toBe(
+        403,
+      );
+      expect((await post(path, { "x-inspector-token": inspector.token, origin: "http://127.0.0.1:1" })).status).toBe(
+        403,
+      );
+      expect((await post(path, { "x-inspector-token": inspector.token, "sec-fetch-site": "cross-site" })).status).toBe(
+        403,
+      );
       expect((await post(path, { "x-inspector-token": inspector.token })).status).toBe(200);
     }
     // Bad input is a typed refusal saying what is wrong.
-    const bad = await fetch(`${base}/api/rpc`, { method: "POST", headers: { "content-type": "application/json", "x-inspector-token": inspector.token }, body: JSON.stringify({ server: "everything", method: "tools/list", params: [1] }) });
+    const bad = await fetch(`${base}/api/rpc`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-inspector-token": inspector.token },
+      body: JSON.stringify({ server: "everything", method: "tools/list", params: [1] }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toContain('"params" must be a JSON object');
   });
@@ -166,15 +211,36 @@ describe("roots declared in the page", () => {
     await page.click('button[name="save-roots"]');
     await expect.poll(() => page.locator(".roots-said").textContent(), { timeout: 15_000 }).toContain("everything");
     // server-everything asks again on notifications/roots/list_changed: its answer is in the log.
-    const log = async () => ((await (await fetch(`http://127.0.0.1:${inspector.port}/api/state`, { headers: { "x-inspector-token": inspector.token } })).json()) as InspectorState).log;
-    await expect.poll(async () => (await log()).some((e) => e.server === "everything" && e.method === "roots/list" && e.kind === "response" && JSON.stringify(e.result).includes("inspector-root")), { timeout: 15_000 }).toBe(true);
+    const log = async () =>
+      (
+        (await (
+          await fetch(`http://127.0.0.1:${inspector.port}/api/state`, {
+            headers: { "x-inspector-token": inspector.token },
+          })
+        ).json()) as InspectorState
+      ).log;
+    await expect
+      .poll(
+        async () =>
+          (await log()).some(
+            (e) =>
+              e.server === "everything" &&
+              e.method === "roots/list" &&
+              e.kind === "response" &&
+              JSON.stringify(e.result).includes("inspector-root"),
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await openTool("get-roots-list");
     await page.click('button[name="call"]');
     await page.locator(".result.ok", { hasText: "file:///tmp/inspector-root" }).waitFor({ timeout: 15_000 });
     // The page shows the roots it declared after a reload.
     await page.reload();
     await page.click('button[name="view-servers"]');
-    await expect.poll(() => page.inputValue('textarea[name="roots"]'), { timeout: 15_000 }).toBe("file:///tmp/inspector-root the project");
+    await expect
+      .poll(() => page.inputValue('textarea[name="roots"]'), { timeout: 15_000 })
+      .toBe("file:///tmp/inspector-root the project");
   });
 });
 
@@ -189,7 +255,9 @@ describe("URL-mode elicitation", () => {
     expect(await link.getAttribute("target")).toBe("_blank");
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
     await page.click('.dialog button[name="accept"]');
-    await page.locator(".result.ok", { hasText: "User completed the URL elicitation flow" }).waitFor({ timeout: 15_000 });
+    await page
+      .locator(".result.ok", { hasText: "User completed the URL elicitation flow" })
+      .waitFor({ timeout: 15_000 });
     // Declined: the tool hears that too.
     await page.click('button[name="call"]');
     await link.waitFor({ timeout: 15_000 });

@@ -4,7 +4,16 @@ import type { Dialog, InspectedServer, InspectorEvent, InspectorState } from "..
 import { emptyModel, reduce, type Action } from "../web/model.js";
 
 const server = (status: string): InspectedServer => ({ name: "fixture", status }) as unknown as InspectedServer;
-const state = (at: number, status: string, dialogs: Dialog[] = []): InspectorState => ({ servers: [server(status)], tools: [], held: [], log: [], dialogs, tasks: [], version: "0", at });
+const state = (at: number, status: string, dialogs: Dialog[] = []): InspectorState => ({
+  servers: [server(status)],
+  tools: [],
+  held: [],
+  log: [],
+  dialogs,
+  tasks: [],
+  version: "0",
+  at,
+});
 const dialog = { id: "d1", server: "fixture" } as unknown as Dialog;
 
 function run(actions: Action[]) {
@@ -27,25 +36,45 @@ describe("the page's model", () => {
   });
 
   it("a question asked, and one withdrawn, while the state was on its way are not lost nor revived", () => {
-    const asked = run([{ type: "opened" }, { type: "dialog", dialog, at: 5 }, { type: "state", state: state(4, "connected") }]);
+    const asked = run([
+      { type: "opened" },
+      { type: "dialog", dialog, at: 5 },
+      { type: "state", state: state(4, "connected") },
+    ]);
     expect(asked.dialogs.map((d) => d.id)).toEqual(["d1"]);
-    const withdrawn = run([{ type: "opened" }, { type: "dialog-closed", id: "d1", at: 5 }, { type: "state", state: state(4, "connected", [dialog]) }]);
+    const withdrawn = run([
+      { type: "opened" },
+      { type: "dialog-closed", id: "d1", at: 5 },
+      { type: "state", state: state(4, "connected", [dialog]) },
+    ]);
     expect(withdrawn.dialogs).toEqual([]);
   });
 
   it("news a state does not hold is applied once: a resource update counts one", () => {
-    const model = run([{ type: "opened" }, { type: "resource-updated", server: "fixture", uri: "file:///a", at: 5 }, { type: "state", state: state(4, "connected") }]);
+    const model = run([
+      { type: "opened" },
+      { type: "resource-updated", server: "fixture", uri: "file:///a", at: 5 },
+      { type: "state", state: state(4, "connected") },
+    ]);
     expect(model.updates.get("fixture file:///a")).toBe(1);
   });
 
   it("after the state, events are applied as they come and nothing more is kept", () => {
-    const model = run([{ type: "opened" }, { type: "state", state: state(1, "connecting") }, { type: "servers", servers: [server("failed")], at: 2 }]);
+    const model = run([
+      { type: "opened" },
+      { type: "state", state: state(1, "connecting") },
+      { type: "servers", servers: [server("failed")], at: 2 },
+    ]);
     expect(model.servers.map((s) => s.status)).toEqual(["failed"]);
     expect(model.since).toBeUndefined();
   });
 
   it("a state that could not be fetched stops the keeping: the stream goes on alone", () => {
-    const model = run([{ type: "opened" }, { type: "state-failed" }, { type: "servers", servers: [server("connected")], at: 2 }]);
+    const model = run([
+      { type: "opened" },
+      { type: "state-failed" },
+      { type: "servers", servers: [server("connected")], at: 2 },
+    ]);
     expect(model.since).toBeUndefined();
     expect(model.servers.map((s) => s.status)).toEqual(["connected"]);
   });

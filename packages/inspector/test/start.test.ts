@@ -5,7 +5,14 @@ import { createServer } from "node:net";
 import { MCPManager } from "@mcp/manager";
 import { everythingEntry, waitFor } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InspectorError, inspectorHooks, startInspector, type Dialog, type Inspector, type InspectorState } from "../src/index.js";
+import {
+  InspectorError,
+  inspectorHooks,
+  startInspector,
+  type Dialog,
+  type Inspector,
+  type InspectorState,
+} from "../src/index.js";
 
 const hooks = inspectorHooks();
 const manager = new MCPManager({ ...hooks, cache: false, pins: false });
@@ -31,8 +38,15 @@ async function refused(port: number): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  await manager.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
-  inspector = await startInspector(manager, { hooks, host: { name: "my-tool", version: "9.9.9" }, title: "my tool's inspector", heading: "my tool" });
+  await manager.connectServers({
+    everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+  });
+  inspector = await startInspector(manager, {
+    hooks,
+    host: { name: "my-tool", version: "9.9.9" },
+    title: "my tool's inspector",
+    heading: "my tool",
+  });
 });
 
 afterAll(async () => {
@@ -54,7 +68,9 @@ describe("startInspector", () => {
   it("answers the manager's servers and tools, and the host it was given", async () => {
     const { status, body } = await api<InspectorState>("/api/state");
     expect(status).toBe(200);
-    expect(body.servers).toEqual([expect.objectContaining({ name: "everything", transport: "stdio", status: "connected", source: "" })]);
+    expect(body.servers).toEqual([
+      expect.objectContaining({ name: "everything", transport: "stdio", status: "connected", source: "" }),
+    ]);
     expect(body.servers[0]?.capabilities).toContain("tools");
     expect(body.tools.map((t) => t.name)).toEqual(manager.getTools().map((t) => t.name));
     expect(body.version).toBe("9.9.9");
@@ -63,16 +79,34 @@ describe("startInspector", () => {
   });
 
   it("brings a server's elicitation to the page through the hooks, and the page's answer back", async () => {
-    const call = api<{ result?: { content: { type: string; text?: string }[] } }>("/api/call", { id: "c1", tool: "mcp__everything__trigger-elicitation-request", arguments: {} });
+    const call = api<{ result?: { content: { type: string; text?: string }[] } }>("/api/call", {
+      id: "c1",
+      tool: "mcp__everything__trigger-elicitation-request",
+      arguments: {},
+    });
     let dialog: Dialog | undefined;
-    await waitFor(async () => (dialog = (await api<InspectorState>("/api/state")).body.dialogs[0]) !== undefined, 20_000);
+    await waitFor(
+      async () => (dialog = (await api<InspectorState>("/api/state")).body.dialogs[0]) !== undefined,
+      20_000,
+    );
     expect(dialog).toMatchObject({ server: "everything", kind: "elicitation" });
-    expect((await api("/api/dialog", { id: dialog!.id, action: "accept", content: { name: "Ada Lovelace", check: true, email: "ada@example.com" } })).status).toBe(200);
+    expect(
+      (
+        await api("/api/dialog", {
+          id: dialog!.id,
+          action: "accept",
+          content: { name: "Ada Lovelace", check: true, email: "ada@example.com" },
+        })
+      ).status,
+    ).toBe(200);
     const answer = await call;
     expect(answer.status).toBe(200);
     expect(answer.body.result?.content.map((c) => c.text ?? "").join("")).toContain("Ada Lovelace");
     const log = (await api<InspectorState>("/api/state")).body.log;
-    expect(log.filter((e) => e.method === "elicitation/create").map((e) => e.kind)).toEqual(["server-request", "response"]);
+    expect(log.filter((e) => e.method === "elicitation/create").map((e) => e.kind)).toEqual([
+      "server-request",
+      "response",
+    ]);
   });
 
   it("calls open with its URL once it listens, and closes (twice safely) leaving the port free", async () => {
@@ -109,7 +143,10 @@ describe("startInspector", () => {
     await bad({ token: "short" }, '"token" must be at least 16 URL-safe characters');
     await bad({ token: "a token with spaces in it" }, '"token"');
     await bad({ open: "yes" as unknown as () => void }, '"open" must be a function');
-    await bad({ host: { name: "my-tool" } as unknown as { name: string; version: string } }, '"host" must be { name: string, version: string }');
+    await bad(
+      { host: { name: "my-tool" } as unknown as { name: string; version: string } },
+      '"host" must be { name: string, version: string }',
+    );
     await bad({ title: 42 as unknown as string }, '"title" must be a string');
     await bad({ hooks: { ...hooks } }, "`hooks` must be the object inspectorHooks() returned");
   });
@@ -121,7 +158,10 @@ describe("startInspector", () => {
     try {
       const error = await startInspector(manager, { port, token: "t".repeat(16) }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InspectorError);
-      expect(error).toMatchObject({ code: "listen_failed", message: `the inspector could not listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}` });
+      expect(error).toMatchObject({
+        code: "listen_failed",
+        message: `the inspector could not listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      });
       expect((error as Error).cause).toMatchObject({ code: "EADDRINUSE" });
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));

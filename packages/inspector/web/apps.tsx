@@ -8,14 +8,29 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
 import { api, PAGE } from "./client.js";
 import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
-import { containerDimensions, DISPLAY_MODES, MAX_HEIGHT, modeFor, styles, theme, type DisplayMode } from "./host-context.js";
+import {
+  containerDimensions,
+  DISPLAY_MODES,
+  MAX_HEIGHT,
+  modeFor,
+  styles,
+  theme,
+  type DisplayMode,
+} from "./host-context.js";
 
 /** The version of the extension's protocol this host speaks. */
 const PROTOCOL_VERSION = "2026-01-26";
 /** How long a closed app gets to answer `ui/resource-teardown` before its frame goes. */
 const TEARDOWN_MS = 2000;
 
-type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: unknown };
+type Message = {
+  jsonrpc: "2.0";
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: unknown;
+  error?: unknown;
+};
 
 /** What the app asked of the user, shown under it: a link to open, a message, a model context. */
 interface Said {
@@ -29,7 +44,13 @@ function isMessage(value: unknown): value is Message {
 
 function textOf(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((block) => (typeof block === "object" && block !== null && typeof (block as { text?: unknown }).text === "string" ? (block as { text: string }).text : JSON.stringify(block))).join("\n");
+  return blocks
+    .map((block) =>
+      typeof block === "object" && block !== null && typeof (block as { text?: unknown }).text === "string"
+        ? (block as { text: string }).text
+        : JSON.stringify(block),
+    )
+    .join("\n");
 }
 
 /** The host's side of an app's display: its context now, and the mode it gets when it asks for one. */
@@ -45,7 +66,12 @@ interface HostSide {
 }
 
 /** The answer to a request the page handles itself (the server answered none of these). */
-function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => void, host: HostSide): { result: unknown } | { error: { code: number; message: string } } {
+function answerHere(
+  message: Message,
+  app: AppOpenAnswer,
+  tell: (said: Said) => void,
+  host: HostSide,
+): { result: unknown } | { error: { code: number; message: string } } {
   const params = message.params ?? {};
   switch (message.method) {
     case "ui/initialize":
@@ -54,7 +80,13 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
         result: {
           protocolVersion: PROTOCOL_VERSION,
           hostInfo: app.host,
-          hostCapabilities: { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, sandbox: { permissions: host.permissions(), csp: app.csp } },
+          hostCapabilities: {
+            openLinks: {},
+            serverTools: {},
+            serverResources: {},
+            logging: {},
+            sandbox: { permissions: host.permissions(), csp: app.csp },
+          },
           hostContext: {
             toolInfo: { tool: app.tool },
             ...host.context(),
@@ -68,7 +100,8 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
       };
     case "ui/open-link": {
       const url = typeof params["url"] === "string" ? params["url"] : "";
-      if (!/^https?:\/\//i.test(url)) return { error: { code: -32000, message: "Invalid URL: only http and https links are opened" } };
+      if (!/^https?:\/\//i.test(url))
+        return { error: { code: -32000, message: "Invalid URL: only http and https links are opened" } };
       tell({ kind: "link", text: url });
       return { result: {} };
     }
@@ -76,7 +109,13 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
       tell({ kind: "message", text: textOf(params["content"]) });
       return { result: {} };
     case "ui/update-model-context":
-      tell({ kind: "context", text: params["content"] === undefined ? JSON.stringify(params["structuredContent"] ?? {}) : textOf(params["content"]) });
+      tell({
+        kind: "context",
+        text:
+          params["content"] === undefined
+            ? JSON.stringify(params["structuredContent"] ?? {})
+            : textOf(params["content"]),
+      });
       return { result: {} };
     case "ui/request-display-mode":
       return { result: { mode: host.requestMode(params["mode"]) } };
@@ -90,7 +129,9 @@ function answerHere(message: Message, app: AppOpenAnswer, tell: (said: Said) => 
  * not (no browser lets a page's policy stop it), nor do pages of the declared frame origins.
  */
 function limits(csp: AppOpenAnswer["csp"]): string {
-  const connect = csp.connectDomains?.length ? `HTTP and WebSockets only to ${csp.connectDomains.join(" ")}` : "no HTTP, no WebSockets";
+  const connect = csp.connectDomains?.length
+    ? `HTTP and WebSockets only to ${csp.connectDomains.join(" ")}`
+    : "no HTTP, no WebSockets";
   const frames = csp.frameDomains?.length ? `; frames from ${csp.frameDomains.join(" ")} run outside this policy` : "";
   return `sandboxed: its own origin, ${connect}${frames}; WebRTC is not blocked`;
 }
@@ -113,7 +154,15 @@ function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
   const target = proxyIn(frame);
   const holder = document.body as HTMLElement & { moveBefore?: (node: Node, child: Node | null) => void };
   if (!frame || !target || typeof holder.moveBefore !== "function") {
-    target?.postMessage({ jsonrpc: "2.0", id: "teardown", method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, new URL(app.sandbox).origin);
+    target?.postMessage(
+      {
+        jsonrpc: "2.0",
+        id: "teardown",
+        method: "ui/resource-teardown",
+        params: { reason: "the inspector closed the app" },
+      },
+      new URL(app.sandbox).origin,
+    );
     close();
     return;
   }
@@ -134,7 +183,10 @@ function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
   };
   addEventListener("message", onMessage);
   const timer = setTimeout(done, TEARDOWN_MS);
-  target.postMessage({ jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } }, origin);
+  target.postMessage(
+    { jsonrpc: "2.0", id, method: "ui/resource-teardown", params: { reason: "the inspector closed the app" } },
+    origin,
+  );
 }
 
 /**
@@ -142,7 +194,15 @@ function tearDown(frame: HTMLIFrameElement | null, app: AppOpenAnswer): void {
  * It opens when the call starts: the app gets the call's input once it is initialized, and its
  * result (`answer`) when the call ends.
  */
-export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<string, unknown>; answer: CallAnswer | undefined }) {
+export function AppView({
+  tool,
+  args,
+  answer,
+}: {
+  tool: ToolRow;
+  args: Record<string, unknown>;
+  answer: CallAnswer | undefined;
+}) {
   const frame = useRef<HTMLIFrameElement>(null);
   const opened = useRef<AppOpenAnswer | undefined>(undefined);
   const [app, setApp] = useState<AppOpenAnswer | undefined>();
@@ -154,7 +214,14 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
   /** The features the user granted the app; undefined until asked (an app that asks for none gets none, unasked). */
   const [granted, setGranted] = useState<string[] | undefined>();
   /** What the message handler reads as it is now (it is made once per app). */
-  const live = useRef<{ mode: DisplayMode; declared: unknown; answer: CallAnswer | undefined; resultSent: boolean; granted: string[]; post: (message: unknown) => void }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
+  const live = useRef<{
+    mode: DisplayMode;
+    declared: unknown;
+    answer: CallAnswer | undefined;
+    resultSent: boolean;
+    granted: string[];
+    post: (message: unknown) => void;
+  }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
   live.current.answer = answer;
   live.current.mode = mode;
   live.current.granted = granted ?? [];
@@ -164,16 +231,28 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     const now = live.current;
     if (!now.answer || now.resultSent) return;
     now.resultSent = true;
-    if (now.answer.result) now.post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: now.answer.result });
-    else now.post({ jsonrpc: "2.0", method: "ui/notifications/tool-cancelled", params: { reason: now.answer.error?.message ?? "the call failed" } });
+    if (now.answer.result)
+      now.post({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: now.answer.result });
+    else
+      now.post({
+        jsonrpc: "2.0",
+        method: "ui/notifications/tool-cancelled",
+        params: { reason: now.answer.error?.message ?? "the call failed" },
+      });
   };
   useEffect(() => {
     if (initialized) deliver();
   }, [answer, initialized]);
   const width = (): number => frame.current?.getBoundingClientRect().width ?? 0;
-  const contextChanged = (params: Record<string, unknown>): void => live.current.post({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params });
+  const contextChanged = (params: Record<string, unknown>): void =>
+    live.current.post({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params });
   const host: HostSide = {
-    context: () => ({ theme: theme(), styles: styles(), displayMode: live.current.mode, containerDimensions: containerDimensions(live.current.mode, width()) }),
+    context: () => ({
+      theme: theme(),
+      styles: styles(),
+      displayMode: live.current.mode,
+      containerDimensions: containerDimensions(live.current.mode, width()),
+    }),
     declare: (capabilities) => {
       live.current.declared = (capabilities as { availableDisplayModes?: unknown } | undefined)?.availableDisplayModes;
     },
@@ -244,17 +323,30 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
     const post = (message: unknown): void => proxyIn(frame.current)?.postMessage(message, origin);
     live.current.post = post;
     // The model context is one thing the app sets (each `ui/update-model-context` replaces it); the rest pile up, the last five.
-    const tell = (next: Said): void => setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
+    const tell = (next: Said): void =>
+      setSaid((before) => [...before.filter((s) => next.kind !== "context" || s.kind !== "context").slice(-4), next]);
     const onMessage = (event: MessageEvent<unknown>): void => {
       // Only the proxy inside the frame this component made, on its origin: never the app itself, nor anything else.
-      if (event.source === null || event.source !== proxyIn(frame.current) || event.origin !== origin || !isMessage(event.data)) return;
+      if (
+        event.source === null ||
+        event.source !== proxyIn(frame.current) ||
+        event.origin !== origin ||
+        !isMessage(event.data)
+      )
+        return;
       const message = event.data;
       if (message.method === "ui/notifications/sandbox-proxy-ready") {
-        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: app.html, csp: app.csp, permissions: host.permissions() } });
+        post({
+          jsonrpc: "2.0",
+          method: "ui/notifications/sandbox-resource-ready",
+          params: { html: app.html, csp: app.csp, permissions: host.permissions() },
+        });
         return;
       }
       if (message.method === "ui/notifications/sandbox-app-navigated") {
-        setProblem("it navigated away from its document, to a page that is not the app: the frame was closed, and nothing that page sent reached the inspector");
+        setProblem(
+          "it navigated away from its document, to a page that is not the app: the frame was closed, and nothing that page sent reached the inspector",
+        );
         void api("/api/app/close", { view: app.view });
         return;
       }
@@ -277,7 +369,8 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
           }
         })
         .catch((error: Error) => {
-          if (message.id !== undefined && message.method !== undefined) post({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: error.message } });
+          if (message.id !== undefined && message.method !== undefined)
+            post({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: error.message } });
         });
     };
     addEventListener("message", onMessage);
@@ -292,12 +385,18 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
   if (problem)
     return (
       <div class="app-view">
-        <div class="banner error">The app of {tool.tool} cannot be shown: {problem}</div>
+        <div class="banner error">
+          The app of {tool.tool} cannot be shown: {problem}
+        </div>
       </div>
     );
   if (!app) return <div class="app-view muted">Loading the app…</div>;
   return (
-    <div class={`${app.prefersBorder === false ? "app-view borderless" : "app-view"} mode-${mode}`} data-view={app.view} data-mode={mode}>
+    <div
+      class={`${app.prefersBorder === false ? "app-view borderless" : "app-view"} mode-${mode}`}
+      data-view={app.view}
+      data-mode={mode}
+    >
       <div class="app-head">
         <span class="tag">MCP App</span> <code>{app.uri}</code>
         <span class="muted app-limits"> {limits(app.csp)}</span>
@@ -307,10 +406,13 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
           </button>
         )}
       </div>
-      {app.ignored.length ? <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div> : null}
+      {app.ignored.length ? (
+        <div class="muted app-ignored">Left out of its _meta.ui: {app.ignored.join("; ")}</div>
+      ) : null}
       {granted === undefined ? (
         <div class="app-permissions" data-ask={app.permissions.join(" ")}>
-          The app asks to use: <strong>{app.permissions.join(", ")}</strong>. Allow it (for this app, until this tab closes)?{" "}
+          The app asks to use: <strong>{app.permissions.join(", ")}</strong>. Allow it (for this app, until this tab
+          closes)?{" "}
           <button type="button" class="small primary" name="app-allow" onClick={() => decide(true)}>
             allow
           </button>{" "}
@@ -322,7 +424,8 @@ export function AppView({ tool, args, answer }: { tool: ToolRow; args: Record<st
         <>
           {app.permissions.length ? (
             <div class="muted app-granted" data-granted={granted.join(" ")}>
-              {granted.length ? `Allowed: ${granted.join(", ")}` : `Denied: ${app.permissions.join(", ")}`} (remembered for this tab)
+              {granted.length ? `Allowed: ${granted.join(", ")}` : `Denied: ${app.permissions.join(", ")}`} (remembered
+              for this tab)
             </div>
           ) : null}
           <iframe

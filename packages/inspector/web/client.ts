@@ -18,7 +18,11 @@ export class ApiFailure extends Error {
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { [TOKEN_HEADER]: token };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, { method: body === undefined ? "GET" : "POST", headers, body: body === undefined ? null : JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+  });
   const text = await response.text();
   let json: unknown;
   try {

@@ -19,7 +19,12 @@ export function CompletingInput(props: {
     if (!props.enabled) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
-      const body: CompleteRequestBody = { server: props.server, ref: props.ref_, argument: { name: props.name, value }, context: { arguments: props.context } };
+      const body: CompleteRequestBody = {
+        server: props.server,
+        ref: props.ref_,
+        argument: { name: props.name, value },
+        context: { arguments: props.context },
+      };
       api<{ values: string[] }>("/api/complete", body)
         .then((answer) => setValues(answer.values))
         .catch(() => setValues([]));

@@ -10,12 +10,24 @@ function dataUrl(mimeType: string | undefined, data: string): string {
 }
 
 /** One content block; `onOpenResource` follows a resource link. */
-export function Content({ block, onOpenResource }: { block: ContentBlock; onOpenResource?: ((uri: string) => void) | undefined }) {
+export function Content({
+  block,
+  onOpenResource,
+}: {
+  block: ContentBlock;
+  onOpenResource?: ((uri: string) => void) | undefined;
+}) {
   switch (block.type) {
     case "text":
       return <pre class="content text">{block.text}</pre>;
     case "image":
-      return <img class="content image" alt={`image (${block.mimeType ?? "?"})`} src={dataUrl(block.mimeType, block.data ?? "")} />;
+      return (
+        <img
+          class="content image"
+          alt={`image (${block.mimeType ?? "?"})`}
+          src={dataUrl(block.mimeType, block.data ?? "")}
+        />
+      );
     case "audio":
       return <audio class="content audio" controls src={dataUrl(block.mimeType, block.data ?? "")} />;
     case "resource_link":
@@ -41,7 +53,11 @@ export function Content({ block, onOpenResource }: { block: ContentBlock; onOpen
           <div>
             embedded resource <code>{r?.uri}</code> {r?.mimeType ? <span class="muted">{r.mimeType}</span> : null}
           </div>
-          {r?.text !== undefined ? <pre class="text">{r.text}</pre> : r?.blob !== undefined ? <Blob uri={r.uri} mimeType={r.mimeType} blob={r.blob} /> : null}
+          {r?.text !== undefined ? (
+            <pre class="text">{r.text}</pre>
+          ) : r?.blob !== undefined ? (
+            <Blob uri={r.uri} mimeType={r.mimeType} blob={r.blob} />
+          ) : null}
         </div>
       );
     }

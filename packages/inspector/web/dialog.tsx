@@ -7,7 +7,11 @@ import { initialValue, missingRequired, prune } from "./schema.js";
 
 /** A server's question to the user (elicitation or sampling), answered in a modal dialog. */
 export function DialogView({ dialog }: { dialog: Dialog }) {
-  const [content, setContent] = useState<Record<string, unknown>>(() => (dialog.kind === "elicitation" ? ((initialValue(dialog.requestedSchema) as Record<string, unknown> | undefined) ?? {}) : {}));
+  const [content, setContent] = useState<Record<string, unknown>>(() =>
+    dialog.kind === "elicitation"
+      ? ((initialValue(dialog.requestedSchema) as Record<string, unknown> | undefined) ?? {})
+      : {},
+  );
   const [text, setText] = useState("");
   const [error, setError] = useState<string | undefined>();
   const answer = (action: DialogAnswer["action"]) => {
@@ -15,57 +19,62 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
       const missing = missingRequired(dialog.requestedSchema, content);
       if (missing.length) return setError(`Required: ${missing.join(", ")}`);
     }
-    const body: DialogAnswer = { id: dialog.id, action, ...(dialog.kind === "elicitation" ? { content: prune(content) as Record<string, unknown> } : { text }) };
+    const body: DialogAnswer = {
+      id: dialog.id,
+      action,
+      ...(dialog.kind === "elicitation" ? { content: prune(content) as Record<string, unknown> } : { text }),
+    };
     api("/api/dialog", body).catch((e: Error) => setError(e.message));
   };
   return (
     <div class="overlay">
       <div class="dialog" role="dialog" aria-modal="true" data-kind={dialog.kind}>
         <h2>
-          {dialog.kind === "elicitation" ? "The server asks" : "The server asks for a model reply"} <span class="muted">{dialog.server}</span>
+          {dialog.kind === "elicitation" ? "The server asks" : "The server asks for a model reply"}{" "}
+          <span class="muted">{dialog.server}</span>
         </h2>
         <div class="dialog-body">
-        {dialog.kind === "elicitation" ? (
-          <>
-            <p class="message">{dialog.message}</p>
-            {dialog.url ? (
-              <p class="elicit-url">
-                It asks you to open{" "}
-                {/^https?:\/\//i.test(dialog.url) ? (
-                  <a href={dialog.url} target="_blank" rel="noopener noreferrer">
-                    {dialog.url}
-                  </a>
-                ) : (
-                  <code>{dialog.url}</code>
-                )}{" "}
-                (in a new tab, yours to open), then accept when done, or decline.
-              </p>
-            ) : (
-              <SchemaForm
-                schema={dialog.requestedSchema}
-                value={content}
-                onChange={(v) => {
-                  setContent(v);
-                  setError(undefined);
-                }}
-              />
-            )}
-          </>
-        ) : (
-          <>
-            {dialog.systemPrompt ? <p class="muted">System: {dialog.systemPrompt}</p> : null}
-            {dialog.messages.map((m) => (
-              <div class={`message ${m.role}`}>
-                <div class="role">{m.role}</div>
-                <Content block={m.content} />
-              </div>
-            ))}
-            <label class="field">
-              <span class="label">Your reply (sent as the assistant's message)</span>
-              <textarea name="sampling-reply" rows={4} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-            </label>
-          </>
-        )}
+          {dialog.kind === "elicitation" ? (
+            <>
+              <p class="message">{dialog.message}</p>
+              {dialog.url ? (
+                <p class="elicit-url">
+                  It asks you to open{" "}
+                  {/^https?:\/\//i.test(dialog.url) ? (
+                    <a href={dialog.url} target="_blank" rel="noopener noreferrer">
+                      {dialog.url}
+                    </a>
+                  ) : (
+                    <code>{dialog.url}</code>
+                  )}{" "}
+                  (in a new tab, yours to open), then accept when done, or decline.
+                </p>
+              ) : (
+                <SchemaForm
+                  schema={dialog.requestedSchema}
+                  value={content}
+                  onChange={(v) => {
+                    setContent(v);
+                    setError(undefined);
+                  }}
+                />
+              )}
+            </>
+          ) : (
+            <>
+              {dialog.systemPrompt ? <p class="muted">System: {dialog.systemPrompt}</p> : null}
+              {dialog.messages.map((m) => (
+                <div class={`message ${m.role}`}>
+                  <div class="role">{m.role}</div>
+                  <Content block={m.content} />
+                </div>
+              ))}
+              <label class="field">
+                <span class="label">Your reply (sent as the assistant's message)</span>
+                <textarea name="sampling-reply" rows={4} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+              </label>
+            </>
+          )}
         </div>
         {error ? <div class="error-text">{error}</div> : null}
         <div class="buttons">

@@ -23,7 +23,11 @@ function Label({ label, required, type }: { label: string; required: boolean; ty
   return (
     <span class="label">
       {label}
-      {required ? <span class="required" title="required">*</span> : null}
+      {required ? (
+        <span class="required" title="required">
+          *
+        </span>
+      ) : null}
       {type ? <span class="type">{type}</span> : null}
     </span>
   );
@@ -58,7 +62,21 @@ function JsonField({ value, onChange, path }: { value: unknown; onChange: (v: un
 }
 
 /** A fieldset for a compound value: its label, type and description, then its parts. */
-function Group({ kind, label, required, type, schema, children }: { kind: string; label: string; required: boolean; type: string; schema: JsonSchema; children: ComponentChildren }) {
+function Group({
+  kind,
+  label,
+  required,
+  type,
+  schema,
+  children,
+}: {
+  kind: string;
+  label: string;
+  required: boolean;
+  type: string;
+  schema: JsonSchema;
+  children: ComponentChildren;
+}) {
   return (
     <fieldset class={`field ${kind}`}>
       <legend>
@@ -78,7 +96,13 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
     return (
       <label class="field">
         <Label label={label} required={required} type="enum" />
-        <select name={path} value={index < 0 ? "" : String(index)} onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : choices[Number(e.currentTarget.value)]!.value)}>
+        <select
+          name={path}
+          value={index < 0 ? "" : String(index)}
+          onChange={(e) =>
+            onChange(e.currentTarget.value === "" ? undefined : choices[Number(e.currentTarget.value)]!.value)
+          }
+        >
           {required && index >= 0 ? null : <option value="">—</option>}
           {choices.map((c, i) => (
             <option value={String(i)}>{c.label}</option>
@@ -92,7 +116,12 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
     case "boolean":
       return (
         <label class="field check">
-          <input type="checkbox" name={path} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            name={path}
+            checked={value === true}
+            onChange={(e) => onChange(e.currentTarget.checked)}
+          />
           <Label label={label} required={required} type="boolean" />
           <Help schema={schema} />
         </label>
@@ -150,7 +179,9 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
                   type="checkbox"
                   name={`${path}.${i}`}
                   checked={items.includes(c.value)}
-                  onChange={(e) => onChange(e.currentTarget.checked ? [...items, c.value] : items.filter((v) => v !== c.value))}
+                  onChange={(e) =>
+                    onChange(e.currentTarget.checked ? [...items, c.value] : items.filter((v) => v !== c.value))
+                  }
                 />
                 {c.label}
               </label>
@@ -162,13 +193,30 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
         <Group kind="array" label={label} required={required} type="array" schema={schema}>
           {items.map((item, i) => (
             <div class="item">
-              <Field schema={itemSchema} value={item} path={`${path}.${i}`} label={`${i + 1}`} required={false} onChange={(v) => onChange(items.map((old, j) => (j === i ? v : old)))} />
-              <button type="button" class="small" title="remove" onClick={() => onChange(items.filter((_, j) => j !== i))}>
+              <Field
+                schema={itemSchema}
+                value={item}
+                path={`${path}.${i}`}
+                label={`${i + 1}`}
+                required={false}
+                onChange={(v) => onChange(items.map((old, j) => (j === i ? v : old)))}
+              />
+              <button
+                type="button"
+                class="small"
+                title="remove"
+                onClick={() => onChange(items.filter((_, j) => j !== i))}
+              >
                 remove
               </button>
             </div>
           ))}
-          <button type="button" class="small" name={`${path}.add`} onClick={() => onChange([...items, initialValue(itemSchema)])}>
+          <button
+            type="button"
+            class="small"
+            name={`${path}.add`}
+            onClick={() => onChange([...items, initialValue(itemSchema)])}
+          >
             add item
           </button>
         </Group>
@@ -194,7 +242,17 @@ export function Field({ schema, value, onChange, path, label, required }: FieldP
   }
 }
 
-function ObjectFields({ schema, value, onChange, path }: { schema: JsonSchema; value: unknown; onChange: (v: unknown) => void; path: string }) {
+function ObjectFields({
+  schema,
+  value,
+  onChange,
+  path,
+}: {
+  schema: JsonSchema;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  path: string;
+}) {
   const object = (value && typeof value === "object" && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   return (
     <>
@@ -213,7 +271,15 @@ function ObjectFields({ schema, value, onChange, path }: { schema: JsonSchema; v
 }
 
 /** The whole form for an object schema, with a raw-JSON mode. */
-export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema | undefined; value: Record<string, unknown>; onChange: (v: Record<string, unknown>) => void }) {
+export function SchemaForm({
+  schema,
+  value,
+  onChange,
+}: {
+  schema: JsonSchema | undefined;
+  value: Record<string, unknown>;
+  onChange: (v: Record<string, unknown>) => void;
+}) {
   const [raw, setRaw] = useState(false);
   const [text, setText] = useState("");
   const [bad, setBad] = useState<string | undefined>();
@@ -221,7 +287,12 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema | u
   return (
     <div class="schema-form">
       <div class="mode">
-        <button type="button" class={raw ? "tab" : "tab active"} onClick={() => setRaw(false)} disabled={bad !== undefined}>
+        <button
+          type="button"
+          class={raw ? "tab" : "tab active"}
+          onClick={() => setRaw(false)}
+          disabled={bad !== undefined}
+        >
           Form
         </button>
         <button
@@ -248,7 +319,8 @@ export function SchemaForm({ schema, value, onChange }: { schema: JsonSchema | u
               setText(t);
               try {
                 const parsed: unknown = JSON.parse(t || "{}");
-                if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("the arguments must be a JSON object");
+                if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+                  throw new Error("the arguments must be a JSON object");
                 setBad(undefined);
                 onChange(parsed as Record<string, unknown>);
               } catch (error) {

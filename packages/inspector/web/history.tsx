@@ -53,7 +53,19 @@ export function addRun(tool: string, run: Run): Run[] {
 }
 
 /** The list of a tool's runs: the one shown is marked; each can be shown or run again. */
-export function History({ runs, shown, onShow, onRerun, busy }: { runs: Run[]; shown: string | undefined; onShow: (run: Run) => void; onRerun: (run: Run) => void; busy: boolean }) {
+export function History({
+  runs,
+  shown,
+  onShow,
+  onRerun,
+  busy,
+}: {
+  runs: Run[];
+  shown: string | undefined;
+  onShow: (run: Run) => void;
+  onRerun: (run: Run) => void;
+  busy: boolean;
+}) {
   if (runs.length === 0) return null;
   return (
     <details class="history" open>
@@ -64,8 +76,11 @@ export function History({ runs, shown, onShow, onRerun, busy }: { runs: Run[]; s
         {runs.map((run) => (
           <li class={run.id === shown ? "run shown" : "run"} data-run={run.id}>
             <button type="button" name="show-run" class="link" onClick={() => onShow(run)}>
-              {new Date(run.at).toLocaleTimeString()} <span class={run.answer.error || run.answer.result?.isError ? "bad" : "good"}>{run.answer.error ? "failed" : run.answer.result?.isError ? "isError" : "ok"}</span> <Ms ms={run.answer.ms} />{" "}
-              <code class="run-args">{JSON.stringify(run.args)}</code>
+              {new Date(run.at).toLocaleTimeString()}{" "}
+              <span class={run.answer.error || run.answer.result?.isError ? "bad" : "good"}>
+                {run.answer.error ? "failed" : run.answer.result?.isError ? "isError" : "ok"}
+              </span>{" "}
+              <Ms ms={run.answer.ms} /> <code class="run-args">{JSON.stringify(run.args)}</code>
             </button>{" "}
             <button type="button" name="rerun" disabled={busy} onClick={() => onRerun(run)}>
               Run again

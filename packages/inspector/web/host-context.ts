@@ -40,13 +40,16 @@ export function styles(): { variables: Record<string, string> } {
     if (value) variables[name] = value;
   }
   variables["--font-sans"] = computed.fontFamily;
-  variables["--font-mono"] = 'ui-monospace, SFMono-Regular, Menlo, monospace';
+  variables["--font-mono"] = "ui-monospace, SFMono-Regular, Menlo, monospace";
   variables["--border-radius-md"] = "6px";
   return { variables };
 }
 
 /** `hostContext.containerDimensions` for `mode`: inline the width is fixed and the height the app's, up to {@link MAX_HEIGHT}; fullscreen and pip fix both. */
-export function containerDimensions(mode: DisplayMode, width: number): { width: number; maxHeight: number } | { width: number; height: number } {
+export function containerDimensions(
+  mode: DisplayMode,
+  width: number,
+): { width: number; maxHeight: number } | { width: number; height: number } {
   if (mode === "fullscreen") return { width: innerWidth, height: innerHeight };
   if (mode === "pip") return { ...PIP };
   return { width: Math.round(width), maxHeight: MAX_HEIGHT };

@@ -24,7 +24,13 @@ export function useRows<T>(path: string, key: string): { rows: T[] | undefined; 
 }
 
 /** The left-hand list of a view: rows grouped under their server's name. */
-export function GroupedList<T extends { server: string }>(props: { rows: T[] | undefined; error?: string | undefined; empty: string; before?: ComponentChildren; item: (row: T) => ComponentChildren }) {
+export function GroupedList<T extends { server: string }>(props: {
+  rows: T[] | undefined;
+  error?: string | undefined;
+  empty: string;
+  before?: ComponentChildren;
+  item: (row: T) => ComponentChildren;
+}) {
   const rows = props.rows ?? [];
   return (
     <aside class="list">

@@ -4,7 +4,16 @@ import { LOG_LEVELS, type LogEntry } from "../src/api.js";
 import { api } from "./client.js";
 import { Json, Ms } from "./content.js";
 
-const KINDS: LogEntry["kind"][] = ["request", "response", "error", "notification", "log", "server-request", "status", "app"];
+const KINDS: LogEntry["kind"][] = [
+  "request",
+  "response",
+  "error",
+  "notification",
+  "log",
+  "server-request",
+  "status",
+  "app",
+];
 
 function summary(entry: LogEntry): string {
   if (entry.kind === "log") {
@@ -72,7 +81,13 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
   return (
     <section class="view log">
       <div class="toolbar">
-        <input type="search" name="log-filter" placeholder="Filter (server, method, text)" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        <input
+          type="search"
+          name="log-filter"
+          placeholder="Filter (server, method, text)"
+          value={query}
+          onInput={(e) => setQuery(e.currentTarget.value)}
+        />
         {KINDS.map((kind) => (
           <label class="check">
             <input
@@ -116,7 +131,12 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
             // opens the entry that was under the pointer, not whichever took its place.
             .map((e) => (
               <Fragment key={e.seq}>
-                <tr class={`entry ${e.kind}`} data-kind={e.kind} data-method={e.method} onClick={() => setOpen(open === e.seq ? undefined : e.seq)}>
+                <tr
+                  class={`entry ${e.kind}`}
+                  data-kind={e.kind}
+                  data-method={e.method}
+                  onClick={() => setOpen(open === e.seq ? undefined : e.seq)}
+                >
                   <td class="time">{e.time.slice(11, 23)}</td>
                   <td class="server">{e.server}</td>
                   <td class="kind">{e.kind}</td>
@@ -137,7 +157,9 @@ export function LogView({ log, onClear }: { log: LogEntry[]; onClear: () => void
             ))}
         </tbody>
       </table>
-      {shown.length === 0 ? <p class="muted">Nothing yet: calls, notifications and log messages appear here as they happen.</p> : null}
+      {shown.length === 0 ? (
+        <p class="muted">Nothing yet: calls, notifications and log messages appear here as they happen.</p>
+      ) : null}
     </section>
   );
 }

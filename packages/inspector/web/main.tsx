@@ -67,7 +67,15 @@ function App() {
   };
   const connected = model.servers.filter((s) => s.status === "connected");
   const running = [...model.tasks.values()].filter((t) => !t.ended).length;
-  const count: Record<View, number | undefined> = { servers: model.servers.length, tools: model.tools.length, tasks: running > 0 ? running : undefined, resources: undefined, prompts: undefined, requests: undefined, log: model.log.length };
+  const count: Record<View, number | undefined> = {
+    servers: model.servers.length,
+    tools: model.tools.length,
+    tasks: running > 0 ? running : undefined,
+    resources: undefined,
+    prompts: undefined,
+    requests: undefined,
+    log: model.log.length,
+  };
 
   return (
     <>
@@ -93,7 +101,13 @@ function App() {
         ) : view === "servers" ? (
           <ServersView servers={model.servers} />
         ) : view === "tools" ? (
-          <ToolsView tools={model.tools} held={model.held} progress={model.progress} tasks={model.tasks} onOpenResource={openResource} />
+          <ToolsView
+            tools={model.tools}
+            held={model.held}
+            progress={model.progress}
+            tasks={model.tasks}
+            onOpenResource={openResource}
+          />
         ) : view === "tasks" ? (
           <TasksView tasks={[...model.tasks.values()]} />
         ) : view === "resources" ? (

@@ -1,5 +1,14 @@
 // The page's model: what the state and the event stream say, applied in the order that keeps the newest.
-import type { Dialog, HeldRow, InspectedServer, InspectorEvent, InspectorState, LogEntry, TaskRow, ToolRow } from "../src/api.js";
+import type {
+  Dialog,
+  HeldRow,
+  InspectedServer,
+  InspectorEvent,
+  InspectorState,
+  LogEntry,
+  TaskRow,
+  ToolRow,
+} from "../src/api.js";
 import { trimLog } from "../src/log-ring.js";
 import type { Progress } from "./tools.js";
 
@@ -28,10 +37,23 @@ export interface Model {
   since: InspectorEvent[] | undefined;
 }
 
-export type Action = { type: "state"; state: InspectorState } | { type: "opened" } | { type: "state-failed" } | { type: "clear-log" } | InspectorEvent;
+export type Action =
+  | { type: "state"; state: InspectorState }
+  | { type: "opened" }
+  | { type: "state-failed" }
+  | { type: "clear-log" }
+  | InspectorEvent;
 
 /** The events whose news a state also holds (the others change nothing a state replaces). */
-const IN_STATE = new Set<InspectorEvent["type"]>(["servers", "tools", "held", "log", "dialog", "dialog-closed", "task"]);
+const IN_STATE = new Set<InspectorEvent["type"]>([
+  "servers",
+  "tools",
+  "held",
+  "log",
+  "dialog",
+  "dialog-closed",
+  "task",
+]);
 
 /** The next model after `action` (the page's reducer). */
 export function reduce(model: Model, action: Action): Model {
@@ -60,7 +82,18 @@ function apply(model: Model, action: { type: "state"; state: InspectorState } | 
       // Entries that arrived on the stream after the snapshot was taken are kept.
       const last = action.state.log.at(-1)?.seq ?? 0;
       const log = [...action.state.log, ...model.log.filter((e) => e.seq > last)];
-      return { ...model, loaded: true, servers, tools, held: held ?? [], log, dialogs, version, heading: heading ?? "", tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])) };
+      return {
+        ...model,
+        loaded: true,
+        servers,
+        tools,
+        held: held ?? [],
+        log,
+        dialogs,
+        version,
+        heading: heading ?? "",
+        tasks: new Map((action.state.tasks ?? []).map((t) => [t.id, t])),
+      };
     }
     case "servers":
       return { ...model, servers: action.servers };
@@ -78,7 +111,9 @@ function apply(model: Model, action: { type: "state"; state: InspectorState } | 
       return { ...model, progress };
     }
     case "dialog":
-      return model.dialogs.some((d) => d.id === action.dialog.id) ? model : { ...model, dialogs: [...model.dialogs, action.dialog] };
+      return model.dialogs.some((d) => d.id === action.dialog.id)
+        ? model
+        : { ...model, dialogs: [...model.dialogs, action.dialog] };
     case "dialog-closed":
       return { ...model, dialogs: model.dialogs.filter((d) => d.id !== action.id) };
     case "task": {
@@ -97,5 +132,18 @@ function apply(model: Model, action: { type: "state"; state: InspectorState } | 
 
 /** The model before anything arrived. */
 export function emptyModel(): Model {
-  return { loaded: false, version: "", heading: "", servers: [], tools: [], held: [], log: [], dialogs: [], tasks: new Map(), progress: new Map(), updates: new Map(), since: undefined };
+  return {
+    loaded: false,
+    version: "",
+    heading: "",
+    servers: [],
+    tools: [],
+    held: [],
+    log: [],
+    dialogs: [],
+    tasks: new Map(),
+    progress: new Map(),
+    updates: new Map(),
+    since: undefined,
+  };
 }

@@ -6,10 +6,29 @@
  * Browser features an app's frame may not use unless granted: named so (a cross-origin frame lacks
  * most of them by default, but `'none'` also holds for features whose default is `*`).
  */
-const DENIED = ["camera", "microphone", "geolocation", "display-capture", "clipboard-read", "clipboard-write", "usb", "serial", "hid", "payment", "publickey-credentials-get", "screen-wake-lock", "midi"];
+const DENIED = [
+  "camera",
+  "microphone",
+  "geolocation",
+  "display-capture",
+  "clipboard-read",
+  "clipboard-write",
+  "usb",
+  "serial",
+  "hid",
+  "payment",
+  "publickey-credentials-get",
+  "screen-wake-lock",
+  "midi",
+];
 
 /** Permissions Policy features and SEP-1865's names for them. */
-const SPEC_NAMES: Record<string, string> = { camera: "camera", microphone: "microphone", geolocation: "geolocation", "clipboard-write": "clipboardWrite" };
+const SPEC_NAMES: Record<string, string> = {
+  camera: "camera",
+  microphone: "microphone",
+  geolocation: "geolocation",
+  "clipboard-write": "clipboardWrite",
+};
 
 const KEY = "mcp-inspector-app-permissions";
 
@@ -42,7 +61,9 @@ export function remember(key: string, allowed: boolean): void {
 
 /** The frame's `allow` attribute: the `granted` features for the frame's origin, every other one `'none'`. */
 export function frameAllow(granted: readonly string[], frameOrigin: string): string {
-  return DENIED.map((feature) => (granted.includes(feature) ? `${feature} ${frameOrigin}` : `${feature} 'none'`)).join("; ");
+  return DENIED.map((feature) => (granted.includes(feature) ? `${feature} ${frameOrigin}` : `${feature} 'none'`)).join(
+    "; ",
+  );
 }
 
 /** The `granted` features under SEP-1865's names (`hostCapabilities.sandbox.permissions`, the proxy's `permissions`). */

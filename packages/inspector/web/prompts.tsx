@@ -5,7 +5,15 @@ import { CompletingInput } from "./complete.js";
 import { Content, Ms } from "./content.js";
 import { GroupedList, offering, useRows } from "./list.js";
 
-function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRow; completions: boolean; onOpenResource: (uri: string) => void }) {
+function PromptPanel({
+  prompt,
+  completions,
+  onOpenResource,
+}: {
+  prompt: PromptRow;
+  completions: boolean;
+  onOpenResource: (uri: string) => void;
+}) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [answer, setAnswer] = useState<PromptAnswer | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -42,7 +50,15 @@ function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRo
               {a.name}
               {a.required ? <span class="required">*</span> : null}
             </span>
-            <CompletingInput server={prompt.server} ref_={{ type: "ref/prompt", name: prompt.name }} name={a.name} value={values[a.name] ?? ""} context={values} enabled={completions} onChange={(v) => setValues({ ...values, [a.name]: v })} />
+            <CompletingInput
+              server={prompt.server}
+              ref_={{ type: "ref/prompt", name: prompt.name }}
+              name={a.name}
+              value={values[a.name] ?? ""}
+              context={values}
+              enabled={completions}
+              onChange={(v) => setValues({ ...values, [a.name]: v })}
+            />
             {a.description ? <small class="help">{a.description}</small> : null}
           </label>
         ))}
@@ -68,7 +84,13 @@ function PromptPanel({ prompt, completions, onOpenResource }: { prompt: PromptRo
   );
 }
 
-export function PromptsView({ servers, onOpenResource }: { servers: InspectedServer[]; onOpenResource: (server: string, uri: string) => void }) {
+export function PromptsView({
+  servers,
+  onOpenResource,
+}: {
+  servers: InspectedServer[];
+  onOpenResource: (server: string, uri: string) => void;
+}) {
   const serverNames = offering(servers, "prompts");
   const completions = new Set(offering(servers, "completions"));
   const { rows, error } = useRows<PromptRow>("/api/prompts", serverNames.join(","));
@@ -80,14 +102,28 @@ export function PromptsView({ servers, onOpenResource }: { servers: InspectedSer
         error={error}
         empty="No prompts."
         item={(r) => (
-          <button type="button" class={selected === r ? "item active" : "item"} data-prompt={r.name} onClick={() => setSelected(r)}>
+          <button
+            type="button"
+            class={selected === r ? "item active" : "item"}
+            data-prompt={r.name}
+            onClick={() => setSelected(r)}
+          >
             <span class="item-name">{r.name}</span>
             {r.description ? <span class="item-desc">{r.description}</span> : null}
           </button>
         )}
       />
       <div class="detail">
-        {selected ? <PromptPanel key={`${selected.server} ${selected.name}`} prompt={selected} completions={completions.has(selected.server)} onOpenResource={(uri) => onOpenResource(selected.server, uri)} /> : <p class="muted">Choose a prompt.</p>}
+        {selected ? (
+          <PromptPanel
+            key={`${selected.server} ${selected.name}`}
+            prompt={selected}
+            completions={completions.has(selected.server)}
+            onOpenResource={(uri) => onOpenResource(selected.server, uri)}
+          />
+        ) : (
+          <p class="muted">Choose a prompt.</p>
+        )}
       </div>
     </section>
   );

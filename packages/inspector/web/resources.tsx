@@ -20,7 +20,11 @@ function Contents({ answer }: { answer: ReadAnswer }) {
           <div>
             <code>{c.uri}</code> {c.mimeType ? <span class="muted">{c.mimeType}</span> : null}
           </div>
-          {c.text !== undefined ? <pre class="content text">{c.text}</pre> : c.blob !== undefined ? <Blob uri={c.uri} mimeType={c.mimeType} blob={c.blob} /> : null}
+          {c.text !== undefined ? (
+            <pre class="content text">{c.text}</pre>
+          ) : c.blob !== undefined ? (
+            <Blob uri={c.uri} mimeType={c.mimeType} blob={c.blob} />
+          ) : null}
         </div>
       ))}
     </div>
@@ -62,12 +66,26 @@ function Reader({ target, subscribable, updates }: { target: Target; subscribabl
         </button>
       ) : null}
       {subscribed ? <span class="tag live">live: {updates} updates</span> : null}
-      {error ? <div class="banner error">{error}</div> : answer ? <Contents answer={answer} /> : <p class="muted">Reading…</p>}
+      {error ? (
+        <div class="banner error">{error}</div>
+      ) : answer ? (
+        <Contents answer={answer} />
+      ) : (
+        <p class="muted">Reading…</p>
+      )}
     </div>
   );
 }
 
-function TemplateForm({ row, completions, onRead }: { row: ResourceRow; completions: boolean; onRead: (uri: string) => void }) {
+function TemplateForm({
+  row,
+  completions,
+  onRead,
+}: {
+  row: ResourceRow;
+  completions: boolean;
+  onRead: (uri: string) => void;
+}) {
   const names = templateVariables(row.uri);
   const [values, setValues] = useState<Record<string, string>>({});
   return (
@@ -86,7 +104,15 @@ function TemplateForm({ row, completions, onRead }: { row: ResourceRow; completi
       {names.map((name) => (
         <label class="field">
           <span class="label">{name}</span>
-          <CompletingInput server={row.server} ref_={{ type: "ref/resource", uri: row.uri }} name={name} value={values[name] ?? ""} context={values} enabled={completions} onChange={(v) => setValues({ ...values, [name]: v })} />
+          <CompletingInput
+            server={row.server}
+            ref_={{ type: "ref/resource", uri: row.uri }}
+            name={name}
+            value={values[name] ?? ""}
+            context={values}
+            enabled={completions}
+            onChange={(v) => setValues({ ...values, [name]: v })}
+          />
         </label>
       ))}
       <div class="muted">
@@ -99,7 +125,15 @@ function TemplateForm({ row, completions, onRead }: { row: ResourceRow; completi
   );
 }
 
-export function ResourcesView({ servers, open, updates }: { servers: InspectedServer[]; open: Target | undefined; updates: Map<string, number> }) {
+export function ResourcesView({
+  servers,
+  open,
+  updates,
+}: {
+  servers: InspectedServer[];
+  open: Target | undefined;
+  updates: Map<string, number>;
+}) {
   const serverNames = offering(servers, "resources");
   const completions = new Set(offering(servers, "completions"));
   const { rows, error } = useRows<ResourceRow>("/api/resources", serverNames.join(","));
@@ -141,8 +175,22 @@ export function ResourcesView({ servers, open, updates }: { servers: InspectedSe
         )}
       />
       <div class="detail">
-        {template ? <TemplateForm key={template.uri} row={template} completions={completions.has(template.server)} onRead={(uri) => setTarget({ server: template.server, uri })} /> : null}
-        {target ? <Reader key={`${target.server} ${target.uri}`} target={target} subscribable={subscribable} updates={updates.get(`${target.server} ${target.uri}`) ?? 0} /> : null}
+        {template ? (
+          <TemplateForm
+            key={template.uri}
+            row={template}
+            completions={completions.has(template.server)}
+            onRead={(uri) => setTarget({ server: template.server, uri })}
+          />
+        ) : null}
+        {target ? (
+          <Reader
+            key={`${target.server} ${target.uri}`}
+            target={target}
+            subscribable={subscribable}
+            updates={updates.get(`${target.server} ${target.uri}`) ?? 0}
+          />
+        ) : null}
         {!template && !target ? <p class="muted">Choose a resource or a template.</p> : null}
       </div>
     </section>

@@ -10,7 +10,8 @@ function parse(textValue: string): { roots: { uri: string; name?: string }[] } |
     const trimmed = line.trim();
     if (!trimmed) continue;
     const [uri = "", ...name] = trimmed.split(/\s+/);
-    if (!uri.startsWith("file://")) return { error: `line ${i + 1}: a root is a file:// URI, not ${JSON.stringify(uri)}` };
+    if (!uri.startsWith("file://"))
+      return { error: `line ${i + 1}: a root is a file:// URI, not ${JSON.stringify(uri)}` };
     roots.push({ uri, ...(name.length ? { name: name.join(" ") } : {}) });
   }
   return { roots };
@@ -30,14 +31,26 @@ export function RootsEditor() {
     if ("error" in parsed) return setFailure(parsed.error);
     setFailure(undefined);
     api<RootsAnswer>("/api/roots", { roots: parsed.roots })
-      .then((a) => setSaid(`${a.roots.length} root${a.roots.length === 1 ? "" : "s"} declared; ${a.notified.length ? `told ${a.notified.join(", ")} (roots/list_changed)` : "no connected server to tell"}`))
+      .then((a) =>
+        setSaid(
+          `${a.roots.length} root${a.roots.length === 1 ? "" : "s"} declared; ${a.notified.length ? `told ${a.notified.join(", ")} (roots/list_changed)` : "no connected server to tell"}`,
+        ),
+      )
       .catch((e: Error) => setFailure(e.message));
   };
   return (
     <details class="roots" open>
       <summary>Roots</summary>
-      <p class="muted">What servers are told they may work in (their roots/list): one file:// URI a line, a name after it.</p>
-      <textarea name="roots" rows={3} value={textValue} placeholder="file:///home/me/project my project" onInput={(e) => setTextValue(e.currentTarget.value)} />
+      <p class="muted">
+        What servers are told they may work in (their roots/list): one file:// URI a line, a name after it.
+      </p>
+      <textarea
+        name="roots"
+        rows={3}
+        value={textValue}
+        placeholder="file:///home/me/project my project"
+        onInput={(e) => setTextValue(e.currentTarget.value)}
+      />
       <button type="button" class="small" name="save-roots" onClick={save}>
         declare roots
       </button>

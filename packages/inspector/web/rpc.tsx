@@ -17,7 +17,8 @@ function parseParams(textValue: string): { params?: Record<string, unknown>; err
   } catch (error) {
     return { error: `params: not JSON: ${(error as Error).message}` };
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { error: "params: must be a JSON object (MCP params are by name)" };
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { error: "params: must be a JSON object (MCP params are by name)" };
   return { params: value as Record<string, unknown> };
 }
 
@@ -92,11 +93,18 @@ function RawRequest({ server }: { server: string }) {
 }
 
 function Notifications({ server, log }: { server: string; log: LogEntry[] }) {
-  const mine = useMemo(() => log.filter((e) => e.server === server && FROM_SERVER.has(e.kind)).reverse(), [log, server]);
+  const mine = useMemo(
+    () => log.filter((e) => e.server === server && FROM_SERVER.has(e.kind)).reverse(),
+    [log, server],
+  );
   return (
     <div class="notifications">
       <h3>Notifications from {server}</h3>
-      {mine.length === 0 ? <p class="muted">None yet: what the server sends unasked (log messages, list changes, resource updates, progress) appears here.</p> : null}
+      {mine.length === 0 ? (
+        <p class="muted">
+          None yet: what the server sends unasked (log messages, list changes, resource updates, progress) appears here.
+        </p>
+      ) : null}
       <ul class="notes">
         {mine.slice(0, 200).map((e) => (
           <li key={e.seq} class="note" data-method={e.method}>

@@ -17,7 +17,12 @@ const SANDBOX_METHOD = "ui/notifications/sandbox-";
 const own = location.origin;
 let inner: HTMLIFrameElement | undefined;
 /** SEP-1865's permission names and the Permissions Policy features they map to. */
-const FEATURES = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" } as const;
+const FEATURES = {
+  camera: "camera",
+  microphone: "microphone",
+  geolocation: "geolocation",
+  clipboardWrite: "clipboard-write",
+} as const;
 /** Set once the app's frame holds another document than the app's: nothing passes to or from it again. */
 let cut = false;
 
@@ -34,7 +39,12 @@ function load(params: unknown): void {
   // The features the host granted (the spec's names, mapped to Permissions Policy's), delegated to
   // the app; the host's frame and the frame page delegate only these to this page anyway.
   const granted = Object.entries(FEATURES)
-    .filter(([name]) => typeof permissions === "object" && permissions !== null && typeof (permissions as Record<string, unknown>)[name] === "object")
+    .filter(
+      ([name]) =>
+        typeof permissions === "object" &&
+        permissions !== null &&
+        typeof (permissions as Record<string, unknown>)[name] === "object",
+    )
     .map(([, feature]) => feature);
   if (granted.length) inner.setAttribute("allow", granted.join("; "));
   inner.setAttribute("referrerpolicy", "no-referrer");
@@ -68,7 +78,14 @@ addEventListener("message", (event: MessageEvent<unknown>) => {
     else if (!method.startsWith(SANDBOX_METHOD) && !cut) inner?.contentWindow?.postMessage(data, own);
     return;
   }
-  if (cut || !inner || event.source !== inner.contentWindow || event.origin !== own || method.startsWith(SANDBOX_METHOD)) return;
+  if (
+    cut ||
+    !inner ||
+    event.source !== inner.contentWindow ||
+    event.origin !== own ||
+    method.startsWith(SANDBOX_METHOD)
+  )
+    return;
   top?.postMessage(data, host);
 });
 

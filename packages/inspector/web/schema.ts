@@ -18,8 +18,15 @@ export function choicesOf(schema: JsonSchema): { value: unknown; label: string }
     return schema.enum.map((value, i) => ({ value, label: names[i] ?? String(value) }));
   }
   for (const list of [schema.oneOf, schema["anyOf"]]) {
-    if (Array.isArray(list) && list.length > 0 && list.every((o: unknown) => o !== null && typeof o === "object" && "const" in o)) {
-      return (list as { const: unknown; title?: string }[]).map((o) => ({ value: o.const, label: o.title ?? String(o.const) }));
+    if (
+      Array.isArray(list) &&
+      list.length > 0 &&
+      list.every((o: unknown) => o !== null && typeof o === "object" && "const" in o)
+    ) {
+      return (list as { const: unknown; title?: string }[]).map((o) => ({
+        value: o.const,
+        label: o.title ?? String(o.const),
+      }));
     }
   }
   return undefined;
@@ -71,7 +78,8 @@ export function missingRequired(schema: JsonSchema | undefined, value: unknown, 
     const here = path ? `${path}.${key}` : key;
     const v = object[key];
     if (schema.required?.includes(key) && (v === undefined || v === "")) missing.push(here);
-    else if (v !== undefined && (schema.required?.includes(key) || !leftOut(child, v))) missing.push(...missingRequired(child, v, here));
+    else if (v !== undefined && (schema.required?.includes(key) || !leftOut(child, v)))
+      missing.push(...missingRequired(child, v, here));
   }
   return missing;
 }
@@ -105,7 +113,9 @@ export function expandTemplate(template: string, values: Record<string, string>)
     const op = /^[+#./;?&]/.test(body) ? body[0]! : "";
     const names = (op ? body.slice(1) : body).split(",").map((n) => n.replace(/[*]|:\d+$/g, "").trim());
     const encode = (v: string): string => (op === "+" || op === "#" ? encodeURI(v) : encodeURIComponent(v));
-    const parts = names.filter((n) => values[n] !== undefined && values[n] !== "").map((n) => (op === "?" || op === "&" || op === ";" ? `${n}=${encode(values[n]!)}` : encode(values[n]!)));
+    const parts = names
+      .filter((n) => values[n] !== undefined && values[n] !== "")
+      .map((n) => (op === "?" || op === "&" || op === ";" ? `${n}=${encode(values[n]!)}` : encode(values[n]!)));
     if (parts.length === 0) return "";
     const sep = op === "?" || op === "&" ? "&" : op === "." ? "." : op === "/" ? "/" : op === ";" ? ";" : ",";
     const prefix = op === "+" ? "" : op;

@@ -15,7 +15,13 @@ function Actions({ row, onError }: { row: ServerRow; onError: (message: string) 
   if (row.status === "invalid" || row.status === "not approved") return null;
   return (
     <span class="actions">
-      <button type="button" class="small" name={`reconnect-${row.name}`} disabled={busy} onClick={() => act("reconnect")}>
+      <button
+        type="button"
+        class="small"
+        name={`reconnect-${row.name}`}
+        disabled={busy}
+        onClick={() => act("reconnect")}
+      >
         {row.status === "disabled" ? "enable" : "reconnect"}
       </button>
       {row.status === "disabled" ? null : (
@@ -27,7 +33,12 @@ function Actions({ row, onError }: { row: ServerRow; onError: (message: string) 
   );
 }
 
-const MARK: Record<AuthDoctorAnswer["steps"][number]["status"], string> = { pass: "pass", warn: "warn", fail: "FAIL", skip: "skip" };
+const MARK: Record<AuthDoctorAnswer["steps"][number]["status"], string> = {
+  pass: "pass",
+  warn: "warn",
+  fail: "FAIL",
+  skip: "skip",
+};
 
 /**
  * The sign-in doctor of an HTTP server (`mcp auth doctor <server>`): each step with its status,
@@ -48,11 +59,19 @@ function AuthDoctor({ row }: { row: ServerRow }) {
   return (
     <details class="auth-doctor" data-doctor={row.name}>
       <summary>sign-in doctor</summary>
-      <p class="muted">Checks each step of signing in to this server without signing in (as `mcp auth doctor {row.name}`).</p>
+      <p class="muted">
+        Checks each step of signing in to this server without signing in (as `mcp auth doctor {row.name}`).
+      </p>
       <button type="button" class="small" name={`doctor-${row.name}`} disabled={busy} onClick={() => run(false)}>
         check sign-in
       </button>{" "}
-      <button type="button" class="small" name={`doctor-register-${row.name}`} disabled={busy} onClick={() => run(true)}>
+      <button
+        type="button"
+        class="small"
+        name={`doctor-register-${row.name}`}
+        disabled={busy}
+        onClick={() => run(true)}
+      >
         check, registering a client (dynamic registration)
       </button>
       {busy ? <span class="muted"> checking…</span> : null}

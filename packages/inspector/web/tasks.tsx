@@ -21,7 +21,10 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
     <section class="view tasks">
       {error ? <div class="banner error">{error}</div> : null}
       {rows.length === 0 ? (
-        <p class="muted">No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), and calls a 2026-07-28 server turns into tasks, show up here.</p>
+        <p class="muted">
+          No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), and calls a
+          2026-07-28 server turns into tasks, show up here.
+        </p>
       ) : (
         <table>
           <thead>
@@ -50,7 +53,12 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
                 </td>
                 <td>
                   {row.ended ? null : (
-                    <button type="button" class="small" name={`cancel-task-${row.id}`} onClick={() => void api("/api/cancel", { id: row.id }).catch((e: Error) => setError(e.message))}>
+                    <button
+                      type="button"
+                      class="small"
+                      name={`cancel-task-${row.id}`}
+                      onClick={() => void api("/api/cancel", { id: row.id }).catch((e: Error) => setError(e.message))}
+                    >
                       cancel
                     </button>
                   )}

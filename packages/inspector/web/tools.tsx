@@ -18,7 +18,10 @@ function ProgressBar({ progress }: { progress: Progress | undefined }) {
   const fraction = progress?.total ? Math.min(1, progress.progress / progress.total) : undefined;
   return (
     <div class="progress" role="progressbar" aria-valuenow={progress?.progress} aria-valuemax={progress?.total}>
-      <div class={fraction === undefined ? "bar indeterminate" : "bar"} style={fraction === undefined ? undefined : { width: `${(fraction * 100).toFixed(1)}%` }} />
+      <div
+        class={fraction === undefined ? "bar indeterminate" : "bar"}
+        style={fraction === undefined ? undefined : { width: `${(fraction * 100).toFixed(1)}%` }}
+      />
       <span class="progress-text">
         {progress ? `${progress.progress}${progress.total === undefined ? "" : ` / ${progress.total}`}` : "waiting…"}
         {progress?.message ? ` — ${progress.message}` : ""}
@@ -42,7 +45,11 @@ export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onO
   return (
     <div class={result.isError ? "result is-error" : "result ok"}>
       <div class="result-head">
-        {result.isError ? <span class="banner error">The tool reported an error (isError)</span> : <span class="ok-mark">result</span>}
+        {result.isError ? (
+          <span class="banner error">The tool reported an error (isError)</span>
+        ) : (
+          <span class="ok-mark">result</span>
+        )}
         <Ms ms={answer.ms} />
       </div>
       {(result.content ?? []).map((block) => (
@@ -58,8 +65,20 @@ export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onO
   );
 }
 
-function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
-  const [args, setArgs] = useState<Record<string, unknown>>(() => keptArgs(tool.name) ?? (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {});
+function ToolPanel({
+  tool,
+  progress,
+  tasks,
+  onOpenResource,
+}: {
+  tool: ToolRow;
+  progress: Map<string, Progress>;
+  tasks: Map<string, TaskRow>;
+  onOpenResource: (server: string, uri: string) => void;
+}) {
+  const [args, setArgs] = useState<Record<string, unknown>>(
+    () => keptArgs(tool.name) ?? (initialValue(tool.inputSchema) as Record<string, unknown> | undefined) ?? {},
+  );
   const [running, setRunning] = useState<string | undefined>();
   const [runs, setRuns] = useState<Run[]>(() => runsOf(tool.name));
   /** The run shown: the last one, or one chosen in the history. */
@@ -167,8 +186,17 @@ function ToolPanel({ tool, progress, tasks, onOpenResource }: { tool: ToolRow; p
       {run && run.id !== live ? <RunRequest run={run} /> : null}
       {tool.ui && live !== undefined && (running === live || run?.id === live) ? (
         <div class="with-app">
-          {run?.id === live && answer ? <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} /> : <p class="muted app-running">The call runs; its app has its input.</p>}
-          <AppView key={`${tool.name} ${live}`} tool={tool} args={liveArgs} answer={run?.id === live ? answer : undefined} />
+          {run?.id === live && answer ? (
+            <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
+          ) : (
+            <p class="muted app-running">The call runs; its app has its input.</p>
+          )}
+          <AppView
+            key={`${tool.name} ${live}`}
+            tool={tool}
+            args={liveArgs}
+            answer={run?.id === live ? answer : undefined}
+          />
         </div>
       ) : answer ? (
         <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
@@ -188,7 +216,8 @@ function HeldTools({ held }: { held: HeldRow[] }) {
   return (
     <div class="held-tools">
       <div class="banner error">
-        {held.length} tool{held.length === 1 ? "" : "s"} held: changed since approved, or new. Not offered to models nor callable until approved.
+        {held.length} tool{held.length === 1 ? "" : "s"} held: changed since approved, or new. Not offered to models nor
+        callable until approved.
       </div>
       {error ? <div class="banner error">{error}</div> : null}
       {held.map((row) => (
@@ -209,12 +238,26 @@ function HeldTools({ held }: { held: HeldRow[] }) {
   );
 }
 
-export function ToolsView({ tools, held, progress, tasks, onOpenResource }: { tools: ToolRow[]; held: HeldRow[]; progress: Map<string, Progress>; tasks: Map<string, TaskRow>; onOpenResource: (server: string, uri: string) => void }) {
+export function ToolsView({
+  tools,
+  held,
+  progress,
+  tasks,
+  onOpenResource,
+}: {
+  tools: ToolRow[];
+  held: HeldRow[];
+  progress: Map<string, Progress>;
+  tasks: Map<string, TaskRow>;
+  onOpenResource: (server: string, uri: string) => void;
+}) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | undefined>();
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? tools.filter((t) => `${t.server} ${t.tool} ${t.title ?? ""} ${t.description ?? ""}`.toLowerCase().includes(q)) : tools;
+    return q
+      ? tools.filter((t) => `${t.server} ${t.tool} ${t.title ?? ""} ${t.description ?? ""}`.toLowerCase().includes(q))
+      : tools;
   }, [tools, query]);
   const tool = tools.find((t) => t.name === selected);
   useEffect(() => {
@@ -226,15 +269,34 @@ export function ToolsView({ tools, held, progress, tasks, onOpenResource }: { to
       <GroupedList
         rows={shown}
         empty="No tools match."
-        before={<input type="search" name="tool-search" placeholder={`Search ${tools.length} tools`} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
+        before={
+          <input
+            type="search"
+            name="tool-search"
+            placeholder={`Search ${tools.length} tools`}
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
+        }
         item={(t) => (
-          <button type="button" class={t.name === selected ? "item active" : "item"} data-tool={t.tool} onClick={() => setSelected(t.name)}>
+          <button
+            type="button"
+            class={t.name === selected ? "item active" : "item"}
+            data-tool={t.tool}
+            onClick={() => setSelected(t.name)}
+          >
             <span class="item-name">{t.tool}</span>
             {t.description ? <span class="item-desc">{t.description}</span> : null}
           </button>
         )}
       />
-      <div class="detail">{tool ? <ToolPanel key={tool.name} tool={tool} progress={progress} tasks={tasks} onOpenResource={onOpenResource} /> : <p class="muted">Choose a tool.</p>}</div>
+      <div class="detail">
+        {tool ? (
+          <ToolPanel key={tool.name} tool={tool} progress={progress} tasks={tasks} onOpenResource={onOpenResource} />
+        ) : (
+          <p class="muted">Choose a tool.</p>
+        )}
+      </div>
     </section>
   );
 }

@@ -47,7 +47,12 @@ export async function readBoundedText(
     if (maxBytes !== undefined && size > maxBytes) {
       if (options.stop) options.stop();
       else await chunks.return?.();
-      throw new MessageTooLargeError(size, maxBytes, options.source ?? "HTTP response body", options.option ?? "maxMessageBytes");
+      throw new MessageTooLargeError(
+        size,
+        maxBytes,
+        options.source ?? "HTTP response body",
+        options.option ?? "maxMessageBytes",
+      );
     }
     text += decoder.decode(next.value, { stream: true });
   }

@@ -4,7 +4,14 @@
 // peers joined in memory for in-process client↔server tests.
 import { JsonRpcEndpoint, type SendContext } from "./endpoint.js";
 import { ParseError, TransportClosedError } from "./errors.js";
-import type { JsonRpcMessage, MCPTransport, MessageDirection, NotificationContext, RequestContext, RequestOptions } from "./types.js";
+import type {
+  JsonRpcMessage,
+  MCPTransport,
+  MessageDirection,
+  NotificationContext,
+  RequestContext,
+  RequestOptions,
+} from "./types.js";
 
 /** Options of an {@link EndpointTransport}. */
 export interface EndpointTransportOptions {
@@ -33,7 +40,12 @@ export abstract class EndpointTransport implements MCPTransport {
 
   constructor(options: EndpointTransportOptions = {}) {
     this.#source = options.source ?? "message";
-    this.#endpoint = new JsonRpcEndpoint({ send: (message, context) => this.send(message, context), handlers: this, defaultTimeout: options.timeout, source: this.#source });
+    this.#endpoint = new JsonRpcEndpoint({
+      send: (message, context) => this.send(message, context),
+      handlers: this,
+      defaultTimeout: options.timeout,
+      source: this.#source,
+    });
   }
 
   /** Delivers one message to the peer. A throw or a rejection fails the request it carried. */

@@ -118,12 +118,22 @@ export class JsonRpcEndpoint {
     const id = this.pending.nextId();
     const finalParams = options.onProgress ? withMeta(params, { progressToken: id }) : params;
     const latch = this.#requestSignals ? new AbortLatch() : undefined;
-    const promise = this.pending.track<T>(id, method, options, latch ? { onSettled: (answered) => answered || latch.abort() } : undefined);
+    const promise = this.pending.track<T>(
+      id,
+      method,
+      options,
+      latch ? { onSettled: (answered) => answered || latch.abort() } : undefined,
+    );
     if (this.pending.has(id)) {
-      const message: JsonRpcRequest = finalParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: finalParams };
+      const message: JsonRpcRequest =
+        finalParams === undefined
+          ? { jsonrpc: "2.0", id, method }
+          : { jsonrpc: "2.0", id, method, params: finalParams };
       try {
         if (this.#handlers.onMessage) this.#tap(message, "out");
-        const context: SendContext = latch ? new RequestSendContext(id, latch, options.headers) : { requestId: id, headers: options.headers };
+        const context: SendContext = latch
+          ? new RequestSendContext(id, latch, options.headers)
+          : { requestId: id, headers: options.headers };
         const sending = this.#send(message, context);
         if (sending) sending.catch((error: unknown) => this.pending.reject(id, error));
       } catch (error) {
@@ -136,7 +146,8 @@ export class JsonRpcEndpoint {
   /** Sends a notification. */
   async notify(method: string, params?: object): Promise<void> {
     if (this.#closed) throw new TransportClosedError();
-    const message: JsonRpcNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     if (this.#handlers.onMessage) this.#tap(message, "out");
     await this.#send(message, {});
   }
@@ -211,14 +222,17 @@ export class JsonRpcEndpoint {
 
   /** What an incoming message learns of the request it arrived under (nothing when none). */
   #related(relatedId: RequestId | undefined): NotificationContext | undefined {
-    return relatedId === undefined ? undefined : { relatedRequestId: relatedId, relatedTo: this.pending.relatedTo(relatedId) };
+    return relatedId === undefined
+      ? undefined
+      : { relatedRequestId: relatedId, relatedTo: this.pending.relatedTo(relatedId) };
   }
 
   #onNotification(message: JsonRpcNotification, relatedId?: RequestId): void {
     if (message.method === PROGRESS && this.pending.handleProgress(message.params)) return;
     if (message.method === CANCELLED) {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      const controller = typeof requestId === "string" || typeof requestId === "number" ? this.#incoming.get(requestId) : undefined;
+      const controller =
+        typeof requestId === "string" || typeof requestId === "number" ? this.#incoming.get(requestId) : undefined;
       if (controller) {
         const reason = (message.params as { reason?: unknown }).reason;
         controller.abort(new Error(typeof reason === "string" ? reason : "Cancelled by server"));
@@ -253,7 +267,8 @@ export class JsonRpcEndpoint {
     }
     running.then(
       (result) => {
-        if (this.#finishIncoming(message.id, controller)) this.#respond({ jsonrpc: "2.0", id: message.id, result: result ?? {} });
+        if (this.#finishIncoming(message.id, controller))
+          this.#respond({ jsonrpc: "2.0", id: message.id, result: result ?? {} });
       },
       (error: unknown) => {
         if (!this.#finishIncoming(message.id, controller)) return;
@@ -264,7 +279,10 @@ export class JsonRpcEndpoint {
         // Errors from elsewhere (the official SDK's McpError, hand-written ones) that carry a
         // JSON-RPC code keep it, and their data: the server should learn what really went wrong.
         const wire = error as { code?: unknown; data?: unknown } | null;
-        const code = typeof wire === "object" && wire !== null && Number.isSafeInteger(wire.code) ? (wire.code as number) : ErrorCodes.InternalError;
+        const code =
+          typeof wire === "object" && wire !== null && Number.isSafeInteger(wire.code)
+            ? (wire.code as number)
+            : ErrorCodes.InternalError;
         const text = error instanceof Error ? error.message : String(error);
         this.#respondError(message.id, code, text, code === ErrorCodes.InternalError ? undefined : wire?.data);
       },

@@ -71,14 +71,27 @@ export class TransportClosedError extends McpError<"transport_closed"> {
   /** Last lines a child process wrote to stderr, when captured. */
   declare readonly stderrTail: string | undefined;
 
-  constructor(options: { cause?: unknown; exitCode?: number | null; signal?: string | null; stderrTail?: string; detail?: string } = {}) {
+  constructor(
+    options: {
+      cause?: unknown;
+      exitCode?: number | null;
+      signal?: string | null;
+      stderrTail?: string;
+      detail?: string;
+    } = {},
+  ) {
     super("transport_closed", TransportClosedError.describe(options), options);
     this.exitCode = options.exitCode;
     this.signal = options.signal;
     this.stderrTail = options.stderrTail;
   }
 
-  private static describe(o: { exitCode?: number | null; signal?: string | null; stderrTail?: string; detail?: string }): string {
+  private static describe(o: {
+    exitCode?: number | null;
+    signal?: string | null;
+    stderrTail?: string;
+    detail?: string;
+  }): string {
     // The message starts with the stable text `Transport closed`; what follows only helps a human.
     let message = "Transport closed";
     const parts: string[] = [];
@@ -102,7 +115,10 @@ export class RequestTimeoutError extends McpError<"request_timeout"> {
   /** The method of the request, when it was one. */
   declare readonly method: string | undefined;
 
-  constructor(timeout: number, options: { label?: string | undefined; method?: string | undefined; cause?: unknown } = {}) {
+  constructor(
+    timeout: number,
+    options: { label?: string | undefined; method?: string | undefined; cause?: unknown } = {},
+  ) {
     super("request_timeout", `${options.label ?? "Request"} timeout after ${timeout}ms`, options);
     this.timeout = timeout;
     this.method = options.method;
@@ -138,10 +154,18 @@ export class ParseError extends McpError<"parse_error"> {
   declare readonly status: number | undefined;
 
   /** `message` replaces the default `Invalid JSON in <source>: <reason>; starts with "<snippet>"`. */
-  constructor(source: string, input: string, options: { cause?: unknown; status?: number | undefined; message?: string | undefined } = {}) {
+  constructor(
+    source: string,
+    input: string,
+    options: { cause?: unknown; status?: number | undefined; message?: string | undefined } = {},
+  ) {
     const snippet = input.length > 200 ? `${input.slice(0, 200)}…` : input;
     const reason = options.cause instanceof Error ? `: ${options.cause.message}` : "";
-    super("parse_error", options.message ?? `Invalid JSON in ${source}${reason}; starts with ${JSON.stringify(snippet)}`, options);
+    super(
+      "parse_error",
+      options.message ?? `Invalid JSON in ${source}${reason}; starts with ${JSON.stringify(snippet)}`,
+      options,
+    );
     this.snippet = snippet;
     this.source = source;
     this.status = options.status;
@@ -157,10 +181,23 @@ export class InvalidConfigError<Code extends string = string> extends McpError<C
   /** The file the value was read from, when it was (e.g. the gateway's callers file). */
   declare readonly file: string | undefined;
 
-  constructor(message: string, options: { serverName?: string | undefined; field?: string | undefined; file?: string | undefined; code?: Code; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: {
+      serverName?: string | undefined;
+      field?: string | undefined;
+      file?: string | undefined;
+      code?: Code;
+      cause?: unknown;
+    } = {},
+  ) {
     const named = options.serverName === undefined || message.includes(`MCP server "${options.serverName}"`);
     // A subclass passes its own code (`UnknownServerTypeError`); this class's is "invalid_config".
-    super(options.code ?? ("invalid_config" as Code), named ? message : `MCP server "${options.serverName}": ${message}`, options);
+    super(
+      options.code ?? ("invalid_config" as Code),
+      named ? message : `MCP server "${options.serverName}": ${message}`,
+      options,
+    );
     this.serverName = options.serverName;
     this.field = options.field;
     this.file = options.file;
@@ -209,7 +246,10 @@ export class MessageTooLargeError extends McpError<"message_too_large"> {
 
   /** `option` names the setting that raises the limit, e.g. `"maxLineBytes"`. */
   constructor(size: number, limit: number, source = "message", option?: string) {
-    super("message_too_large", `${source} of at least ${size} bytes exceeds the limit of ${limit} bytes; it was discarded${option ? ` (raise the limit with the "${option}" option)` : ""}`);
+    super(
+      "message_too_large",
+      `${source} of at least ${size} bytes exceeds the limit of ${limit} bytes; it was discarded${option ? ` (raise the limit with the "${option}" option)` : ""}`,
+    );
     this.size = size;
     this.limit = limit;
   }

@@ -38,15 +38,24 @@ function isJsonRpcRequestUnsafe(value: unknown): value is JsonRpcRequest {
 }
 
 function isJsonRpcNotificationUnsafe(value: unknown): value is JsonRpcNotification {
-  return hasEnvelope(value) && hasMethod(value) && (!("id" in value) || value["id"] === null || value["id"] === undefined);
+  return (
+    hasEnvelope(value) && hasMethod(value) && (!("id" in value) || value["id"] === null || value["id"] === undefined)
+  );
 }
 
 function isErrorObject(value: unknown): boolean {
-  return isRecord(value) && typeof value["code"] === "number" && Number.isInteger(value["code"]) && typeof value["message"] === "string";
+  return (
+    isRecord(value) &&
+    typeof value["code"] === "number" &&
+    Number.isInteger(value["code"]) &&
+    typeof value["message"] === "string"
+  );
 }
 
 function isJsonRpcSuccessResponseUnsafe(value: unknown): value is JsonRpcSuccessResponse {
-  return hasEnvelope(value) && !("method" in value) && isRequestId(value["id"]) && "result" in value && !("error" in value);
+  return (
+    hasEnvelope(value) && !("method" in value) && isRequestId(value["id"]) && "result" in value && !("error" in value)
+  );
 }
 
 function isJsonRpcErrorResponseUnsafe(value: unknown): value is JsonRpcErrorResponse {
@@ -109,18 +118,22 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   try {
     if (isJsonRpcBatch(value)) return { kind: "batch", messages: value };
     if (Array.isArray(value)) return { kind: "invalid", reason: "empty batch" };
-    if (!isRecord(value)) return { kind: "invalid", reason: `expected an object, got ${value === null ? "null" : typeof value}` };
+    if (!isRecord(value))
+      return { kind: "invalid", reason: `expected an object, got ${value === null ? "null" : typeof value}` };
     if (value["jsonrpc"] !== "2.0") return { kind: "invalid", reason: 'missing or wrong "jsonrpc" (expected "2.0")' };
     if (isJsonRpcRequestUnsafe(value)) return { kind: "request", message: value };
     if (isJsonRpcNotificationUnsafe(value)) return { kind: "notification", message: value };
     if (isJsonRpcResponseUnsafe(value)) return { kind: "response", message: value };
     if ("method" in value) {
-      if (!hasMethod(value)) return { kind: "invalid", reason: "method must be a non-empty string and params an object or array" };
+      if (!hasMethod(value))
+        return { kind: "invalid", reason: "method must be a non-empty string and params an object or array" };
       return { kind: "invalid", reason: "request id must be a string or a safe integer" };
     }
     if ("result" in value && "error" in value) return { kind: "invalid", reason: "response has both result and error" };
-    if ("error" in value && !isErrorObject(value["error"])) return { kind: "invalid", reason: "error must have an integer code and a string message" };
-    if ("result" in value || "error" in value) return { kind: "invalid", reason: "response id must be a string or a safe integer" };
+    if ("error" in value && !isErrorObject(value["error"]))
+      return { kind: "invalid", reason: "error must have an integer code and a string message" };
+    if ("result" in value || "error" in value)
+      return { kind: "invalid", reason: "response id must be a string or a safe integer" };
     return { kind: "invalid", reason: "neither a request, a notification nor a response" };
   } catch (error) {
     // A hostile object (a throwing getter or Proxy) must not escape as an exception.

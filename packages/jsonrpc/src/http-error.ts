@@ -32,7 +32,11 @@ export class HttpError extends McpError<"http_error" | "session_expired"> {
   /** A redirect's `Location` that was not followed (a password or token in it hidden). */
   declare readonly location: string | undefined;
 
-  constructor(details: HttpErrorDetails, code: "http_error" | "session_expired" = "http_error", messageOverride?: string) {
+  constructor(
+    details: HttpErrorDetails,
+    code: "http_error" | "session_expired" = "http_error",
+    messageOverride?: string,
+  ) {
     super(code, messageOverride ?? HttpError.describe(details), details);
     this.status = details.status;
     this.statusText = details.statusText ?? "";
@@ -60,7 +64,9 @@ export class HttpError extends McpError<"http_error" | "session_expired"> {
     const error = jsonRpcErrorIn(body);
     if (error) return error.code === undefined ? error.message : `${error.message} (JSON-RPC error ${error.code})`;
     const text = body.trim();
-    return /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text) ? `an HTML page: ${htmlGist(text) || "(no text)"}` : text;
+    return /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text)
+      ? `an HTML page: ${htmlGist(text) || "(no text)"}`
+      : text;
   }
 }
 
@@ -68,8 +74,15 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 /** An HTML page in a few words: its `<title>` and its first line of visible text (when that says more). */
 function htmlGist(html: string): string {
-  const decode = (text: string): string => text.replace(/&(#\d+|[a-z]+);/gi, (whole, name: string) => (name.startsWith("#") ? String.fromCodePoint(Number(name.slice(1)) || 32) : (ENTITIES[name.toLowerCase()] ?? whole)));
-  const title = decode(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "").replace(/\s+/g, " ").trim();
+  const decode = (text: string): string =>
+    text.replace(/&(#\d+|[a-z]+);/gi, (whole, name: string) =>
+      name.startsWith("#")
+        ? String.fromCodePoint(Number(name.slice(1)) || 32)
+        : (ENTITIES[name.toLowerCase()] ?? whole),
+    );
+  const title = decode(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   const visible = html
     .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, " ")
     .replace(/<br\s*\/?>|<\/(p|div|h[1-6]|li|tr|title)>/gi, "\n")
@@ -93,7 +106,8 @@ export function jsonRpcErrorIn(body: string): { code: number | undefined; messag
   if (!text.startsWith("{")) return undefined;
   try {
     const { code, message } = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error ?? {};
-    if (typeof message === "string" && message !== "") return { code: typeof code === "number" ? code : undefined, message };
+    if (typeof message === "string" && message !== "")
+      return { code: typeof code === "number" ? code : undefined, message };
   } catch {
     // Not JSON after all.
   }

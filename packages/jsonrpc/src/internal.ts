@@ -22,6 +22,15 @@ export { STATELESS_ERROR_CODES } from "./rpc-error.js";
 export { classifyMessage, isRequestId } from "./guards.js";
 export { PendingRequests } from "./tracker.js";
 export { withMeta } from "./endpoint.js";
-export { inspectCustom, isCredentialHeader, REDACTED, redactConfig, redactEnv, redactHeaders, redactJson, redactUrl } from "./redact.js";
+export {
+  inspectCustom,
+  isCredentialHeader,
+  REDACTED,
+  redactConfig,
+  redactEnv,
+  redactHeaders,
+  redactJson,
+  redactUrl,
+} from "./redact.js";
 export { bodyChunks, readBoundedText } from "./body.js";
 export { AbortLatch, abortHandleOf, delay } from "./abort.js";

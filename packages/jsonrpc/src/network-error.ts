@@ -37,7 +37,8 @@ export class NetworkError extends McpError<"network_error" | "proxy_error"> {
   constructor(url: string, cause: unknown, options: NetworkErrorOptions = {}) {
     const errno = NetworkError.errnoOf(cause);
     const shown = redactUrl(url); // a password or token in the URL stays out of logs
-    const who = options.serverName === undefined ? `MCP server at ${shown}` : `MCP server "${options.serverName}" at ${shown}`;
+    const who =
+      options.serverName === undefined ? `MCP server at ${shown}` : `MCP server "${options.serverName}" at ${shown}`;
     const mayHaveRun = options.mayHaveRun === true || options.unreadable !== undefined;
     const message =
       options.unreadable !== undefined
@@ -54,7 +55,9 @@ export class NetworkError extends McpError<"network_error" | "proxy_error"> {
 
   /** The system error code of `error` or of its `cause` chain (fetch hides it one level down). */
   static errnoOf(error: unknown): string | undefined {
-    return inCauseChain(error, (e) => (typeof e.code === "string" && /^E[A-Z0-9_]+$/.test(e.code) ? e.code : undefined));
+    return inCauseChain(error, (e) =>
+      typeof e.code === "string" && /^E[A-Z0-9_]+$/.test(e.code) ? e.code : undefined,
+    );
   }
 
   /** How a connection broke under a request that was sent: the system code, or the client's words. */
@@ -95,7 +98,10 @@ const TLS_PROBLEMS: Readonly<Record<string, readonly [string, string?]>> = {
   CERT_HAS_EXPIRED: ["has expired", "the server must renew it"],
   CERT_NOT_YET_VALID: ["is not valid yet", "check this machine's clock"],
   ERR_TLS_CERT_ALTNAME_INVALID: ["is for another host name", "use the host name the certificate names"],
-  DEPTH_ZERO_SELF_SIGNED_CERT: ["is self-signed and not trusted", `trust it with the server's "ca" option (a PEM file) or NODE_EXTRA_CA_CERTS`],
+  DEPTH_ZERO_SELF_SIGNED_CERT: [
+    "is self-signed and not trusted",
+    `trust it with the server's "ca" option (a PEM file) or NODE_EXTRA_CA_CERTS`,
+  ],
   SELF_SIGNED_CERT_IN_CHAIN: ["chains to a CA that is not trusted", TRUST_CA],
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: [NOT_TRUSTED, TRUST_CA],
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: [NOT_TRUSTED, TRUST_CA],
@@ -127,7 +133,8 @@ export function proxyRefusalStatus(error: unknown): number | undefined {
 }
 
 /** Codes of failures before a request can have been written: no connection, a certificate refused, a header refused. */
-const NOT_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_TLS_\w+|\w*CERT\w*|UNABLE_TO_\w+)$/;
+const NOT_SENT =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_TLS_\w+|\w*CERT\w*|UNABLE_TO_\w+)$/;
 
 /**
  * True when an HTTP client's error (or one in its cause chain) says the request cannot have
@@ -149,7 +156,10 @@ export function errorCodeOf(error: unknown): string | undefined {
  * The first thing `pick` finds in `error` or its causes (four deep: `fetch` and undici wrap the
  * system error once or twice).
  */
-function inCauseChain<T>(error: unknown, pick: (error: { code?: unknown; message?: unknown }) => T | undefined): T | undefined {
+function inCauseChain<T>(
+  error: unknown,
+  pick: (error: { code?: unknown; message?: unknown }) => T | undefined,
+): T | undefined {
   for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 4; depth++) {
     const found = pick(current);
     if (found !== undefined) return found;
@@ -171,7 +181,11 @@ export class ProxyError extends NetworkError {
   /** The proxy's HTTP status (407, 403, 502, …), when it answered. */
   declare readonly status: number | undefined;
 
-  constructor(url: string, proxy: string, options: { status?: number | undefined; serverName?: string | undefined; cause?: unknown } = {}) {
+  constructor(
+    url: string,
+    proxy: string,
+    options: { status?: number | undefined; serverName?: string | undefined; cause?: unknown } = {},
+  ) {
     const shownProxy = redactUrl(proxy);
     const status = options.status;
     const what =
@@ -182,7 +196,12 @@ export class ProxyError extends NetworkError {
           : `the proxy ${shownProxy} cannot be reached or closed the connection`;
     super(url, new Error(what), { serverName: options.serverName });
     // The proxy's own failure is the cause (its message stays out of ours: it may be undici's wording).
-    Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(this, "cause", {
+      value: options.cause,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
     Object.assign(this, { code: "proxy_error" });
     this.proxy = shownProxy;
     this.status = status;

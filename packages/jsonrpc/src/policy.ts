@@ -33,9 +33,12 @@ export interface RedirectAnswer {
  * call's), a request other than GET only by 307/308 (301/302/303 would turn it into a GET without
  * its body, whose answer could settle a call that never ran), at most `maxRedirects` in a row.
  */
-export function judgeRedirect(answer: RedirectAnswer): { follow: URL } | { refuse: string; target: string | undefined } {
+export function judgeRedirect(
+  answer: RedirectAnswer,
+): { follow: URL } | { refuse: string; target: string | undefined } {
   const { location, status, method, hops } = answer;
-  if (location === undefined) return { refuse: "it does not say where it points (an opaque redirect)", target: undefined };
+  if (location === undefined)
+    return { refuse: "it does not say where it points (an opaque redirect)", target: undefined };
   let target: URL;
   try {
     target = new URL(location, answer.current);
@@ -45,9 +48,12 @@ export function judgeRedirect(answer: RedirectAnswer): { follow: URL } | { refus
   const origin = new URL(answer.configured).origin;
   const maxRedirects = answer.maxRedirects ?? MAX_REDIRECTS;
   let refuse: string | undefined;
-  if (target.protocol !== "http:" && target.protocol !== "https:") refuse = `it is not an http or https URL (${target.protocol})`;
-  else if (target.origin !== origin) refuse = `it points to another origin (${target.origin}), and redirects are followed only within ${origin}; if you trust the new address, use it as the server's URL`;
-  else if (method !== "GET" && status !== 307 && status !== 308) refuse = `a ${status} would turn the ${method} into a GET without its body; only 307 and 308 are followed for a ${method}`;
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    refuse = `it is not an http or https URL (${target.protocol})`;
+  else if (target.origin !== origin)
+    refuse = `it points to another origin (${target.origin}), and redirects are followed only within ${origin}; if you trust the new address, use it as the server's URL`;
+  else if (method !== "GET" && status !== 307 && status !== 308)
+    refuse = `a ${status} would turn the ${method} into a GET without its body; only 307 and 308 are followed for a ${method}`;
   else if (hops >= maxRedirects) refuse = `more than ${maxRedirects} redirects in a row`;
   return refuse === undefined ? { follow: target } : { refuse, target: target.href };
 }
@@ -96,5 +102,7 @@ export function parseProxyUrl(value: unknown, field = "proxy"): URL | string {
   } catch {
     return `"${field}" is not a valid proxy URL`;
   }
-  return url.protocol === "http:" || url.protocol === "https:" ? url : `"${field}" must be an http or https proxy URL, got ${url.protocol}`;
+  return url.protocol === "http:" || url.protocol === "https:"
+    ? url
+    : `"${field}" must be an http or https proxy URL, got ${url.protocol}`;
 }

@@ -10,7 +10,8 @@ export const inspectCustom: unique symbol = Symbol.for("nodejs.util.inspect.cust
 export const REDACTED = "[redacted]";
 
 /** Header names whose values are credentials (matched case-insensitively, also inside longer names). */
-const CREDENTIAL_HEADER = /authorization|cookie|token|secret|password|passwd|api[-_]?key|x-api|session|credential|auth/i;
+const CREDENTIAL_HEADER =
+  /authorization|cookie|token|secret|password|passwd|api[-_]?key|x-api|session|credential|auth/i;
 
 /** True for a header whose value must not be printed. */
 export function isCredentialHeader(name: string): boolean {
@@ -34,14 +35,18 @@ export function redactEnv(env: Record<string, string> | undefined): Record<strin
 /** A server config fit for a log: `headers`, `env`, `parentEnv` and `oauth.clientSecret` redacted, the password and token-like query values of `url` and `proxy` hidden. */
 export function redactConfig<T extends object>(config: T): T {
   const copy: Record<string, unknown> = { ...(config as Record<string, unknown>) };
-  if (typeof copy["headers"] === "object" && copy["headers"] !== null) copy["headers"] = redactHeaders(copy["headers"] as Record<string, string>);
-  if (typeof copy["env"] === "object" && copy["env"] !== null) copy["env"] = redactEnv(copy["env"] as Record<string, string>);
-  if (typeof copy["parentEnv"] === "object" && copy["parentEnv"] !== null) copy["parentEnv"] = redactEnv(copy["parentEnv"] as Record<string, string>);
+  if (typeof copy["headers"] === "object" && copy["headers"] !== null)
+    copy["headers"] = redactHeaders(copy["headers"] as Record<string, string>);
+  if (typeof copy["env"] === "object" && copy["env"] !== null)
+    copy["env"] = redactEnv(copy["env"] as Record<string, string>);
+  if (typeof copy["parentEnv"] === "object" && copy["parentEnv"] !== null)
+    copy["parentEnv"] = redactEnv(copy["parentEnv"] as Record<string, string>);
   if (typeof copy["url"] === "string") copy["url"] = redactUrl(copy["url"]);
   if (typeof copy["proxy"] === "string") copy["proxy"] = redactUrl(copy["proxy"]);
   if (copy["authProvider"] !== undefined) copy["authProvider"] = REDACTED;
   const oauth = copy["oauth"];
-  if (typeof oauth === "object" && oauth !== null && "clientSecret" in oauth) copy["oauth"] = { ...oauth, clientSecret: REDACTED };
+  if (typeof oauth === "object" && oauth !== null && "clientSecret" in oauth)
+    copy["oauth"] = { ...oauth, clientSecret: REDACTED };
   return copy as T;
 }
 
@@ -54,7 +59,8 @@ export function redactUrl(url: string): string {
     return url;
   }
   if (parsed.password) parsed.password = REDACTED;
-  for (const key of [...parsed.searchParams.keys()]) if (isCredentialHeader(key) || /^key$/i.test(key)) parsed.searchParams.set(key, REDACTED);
+  for (const key of [...parsed.searchParams.keys()])
+    if (isCredentialHeader(key) || /^key$/i.test(key)) parsed.searchParams.set(key, REDACTED);
   return parsed.href;
 }
 
@@ -96,14 +102,21 @@ function redactValue(value: unknown, key: string | undefined, depth: number): un
     if (key !== undefined && isCredentialHeader(key) && !BOOKKEEPING_KEYS.has(key)) return REDACTED;
     return redactUrlsIn(value);
   }
-  if (typeof value === "number") return key !== undefined && isCredentialHeader(key) && !BOOKKEEPING_KEYS.has(key) ? REDACTED : value;
+  if (typeof value === "number")
+    return key !== undefined && isCredentialHeader(key) && !BOOKKEEPING_KEYS.has(key) ? REDACTED : value;
   if (typeof value !== "object" || value === null) return value;
   if (depth >= MAX_REDACT_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, key, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
     // A parsed "__proto__" key is an own property; assigning it would set the copy's prototype.
-    if (name === "__proto__") Object.defineProperty(copy, name, { value: redactValue(item, name, depth + 1), enumerable: true, writable: true, configurable: true });
+    if (name === "__proto__")
+      Object.defineProperty(copy, name, {
+        value: redactValue(item, name, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else copy[name] = redactValue(item, name, depth + 1);
   }
   return copy;

@@ -38,7 +38,10 @@ export class RpcError extends Error {
   constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
     // Servers on the official SDK already prefix their message the same way: say it once.
     const prefix = `MCP error ${code}: `;
-    super(message.startsWith(prefix) ? message : `${prefix}${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message.startsWith(prefix) ? message : `${prefix}${message}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.data = data;
     this.rpcMessage = message;
@@ -106,7 +109,10 @@ export type InternalRpcError = InstanceType<typeof InternalRpcError>;
 export const ResourceNotFoundError = rpcErrorClass(ErrorCodes.ResourceNotFound, "ResourceNotFoundError");
 export type ResourceNotFoundError = InstanceType<typeof ResourceNotFoundError>;
 /** `-32042` (MCP): the server needs the user to open a URL first (`data.elicitations`). */
-export const UrlElicitationRequiredError = rpcErrorClass(ErrorCodes.UrlElicitationRequired, "UrlElicitationRequiredError");
+export const UrlElicitationRequiredError = rpcErrorClass(
+  ErrorCodes.UrlElicitationRequired,
+  "UrlElicitationRequiredError",
+);
 export type UrlElicitationRequiredError = InstanceType<typeof UrlElicitationRequiredError>;
 /** `-32020` (MCP 2026-07-28): an HTTP header did not match the body (e.g. `MCP-Protocol-Version` vs `_meta`). */
 export const HeaderMismatchError = rpcErrorClass(ErrorCodes.HeaderMismatch, "HeaderMismatchError");
@@ -137,7 +143,11 @@ export class UnsupportedVersionError extends RpcError {
 }
 
 /** The JSON-RPC codes MCP 2026-07-28 reserves for itself (a server that sends one speaks the 2026-07-28 era). */
-export const STATELESS_ERROR_CODES: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
+export const STATELESS_ERROR_CODES: readonly number[] = [
+  ErrorCodes.HeaderMismatch,
+  ErrorCodes.MissingRequiredClientCapability,
+  ErrorCodes.UnsupportedProtocolVersion,
+];
 
 RPC_ERROR_CLASSES.set(ErrorCodes.MissingRequiredClientCapability, MissingClientCapabilityError);
 RPC_ERROR_CLASSES.set(ErrorCodes.UnsupportedProtocolVersion, UnsupportedVersionError);

@@ -56,7 +56,15 @@ class Entry {
   /** Names the clock in the timeout message (`<label> timeout after <n>ms`). */
   timeoutLabel = "Request";
 
-  constructor(id: RequestId, method: string, resolve: (value: unknown) => void, reject: (error: unknown) => void, timeout: number, options: RequestOptions, onSettled: ((answered: boolean) => void) | undefined) {
+  constructor(
+    id: RequestId,
+    method: string,
+    resolve: (value: unknown) => void,
+    reject: (error: unknown) => void,
+    timeout: number,
+    options: RequestOptions,
+    onSettled: ((answered: boolean) => void) | undefined,
+  ) {
     this.id = id;
     this.method = method;
     this.resolve = resolve;
@@ -154,7 +162,8 @@ export class PendingRequests {
       for (const field of TIMEOUT_FIELDS) {
         // The field's name is put into a message only when the value is bad (a call per request otherwise).
         const value = options[field];
-        if (value !== undefined && !isValidTimeout(value)) return Promise.reject(new RangeError(timeoutProblem(value, `RequestOptions.${field}`)));
+        if (value !== undefined && !isValidTimeout(value))
+          return Promise.reject(new RangeError(timeoutProblem(value, `RequestOptions.${field}`)));
       }
     }
     const timeout = options.timeout ?? this.#defaultTimeout;
@@ -279,9 +288,11 @@ export class PendingRequests {
       bucket.timer = undefined;
       const now = Date.now();
       // Each timeout takes its entry out of the bucket: the head moves on.
-      for (let entry = bucket.head; entry !== undefined && entry.deadline <= now; entry = bucket.head) this.#timeout(entry.id, entry, bucket.timeout);
+      for (let entry = bucket.head; entry !== undefined && entry.deadline <= now; entry = bucket.head)
+        this.#timeout(entry.id, entry, bucket.timeout);
       const head = bucket.head;
-      if (head !== undefined && this.#buckets.get(bucket.timeout) === bucket) this.#armBucket(bucket, Math.max(1, head.deadline - now));
+      if (head !== undefined && this.#buckets.get(bucket.timeout) === bucket)
+        this.#armBucket(bucket, Math.max(1, head.deadline - now));
     }, delay);
   }
 

@@ -5,13 +5,33 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsonRpcEndpoint, McpError, RpcError, type JsonRpcMessage } from "../src/index.js";
 
-const KEYS = ["jsonrpc", "id", "method", "params", "result", "error", "code", "message", "data", "progressToken", "progress", "total", "_meta", "__proto__", "constructor"];
+const KEYS = [
+  "jsonrpc",
+  "id",
+  "method",
+  "params",
+  "result",
+  "error",
+  "code",
+  "message",
+  "data",
+  "progressToken",
+  "progress",
+  "total",
+  "_meta",
+  "__proto__",
+  "constructor",
+];
 
 /** A valid message of each kind the endpoint routes, aimed at requests 1 and 2. */
 const valid = fc.oneof(
   fc.constantFrom(1, 2).map((id) => ({ jsonrpc: "2.0", id, result: { content: [] } })),
   fc.constantFrom(1, 2).map((id) => ({ jsonrpc: "2.0", id, error: { code: -32602, message: "bad" } })),
-  fc.constantFrom(1, 2).map((id) => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 1, total: 2 } })),
+  fc.constantFrom(1, 2).map((id) => ({
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: id, progress: 1, total: 2 },
+  })),
   fc.constant({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } }),
   fc.constant({ jsonrpc: "2.0", id: "s1", method: "roots/list", params: {} }),
   fc.constant({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "s1" } }),
@@ -24,17 +44,25 @@ const mutation = fc.record({
   value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)),
 });
 
-function mutate(message: Record<string, unknown>, mutations: { key: string; deep: boolean; value: unknown }[]): unknown {
+function mutate(
+  message: Record<string, unknown>,
+  mutations: { key: string; deep: boolean; value: unknown }[],
+): unknown {
   const copy = structuredClone<Record<string, unknown>>(message);
   for (const { key, deep, value } of mutations) {
-    const target = deep ? Object.values(copy).find((v): v is Record<string, unknown> => typeof v === "object" && v !== null) ?? copy : copy;
+    const target = deep
+      ? (Object.values(copy).find((v): v is Record<string, unknown> => typeof v === "object" && v !== null) ?? copy)
+      : copy;
     if (value === undefined) delete target[key];
     else Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
   }
   return copy;
 }
 
-const input = fc.array(fc.tuple(valid, fc.array(mutation, { maxLength: 3 }), fc.boolean()), { minLength: 1, maxLength: 12 });
+const input = fc.array(fc.tuple(valid, fc.array(mutation, { maxLength: 3 }), fc.boolean()), {
+  minLength: 1,
+  maxLength: 12,
+});
 
 describe("JsonRpcEndpoint under mutated messages", () => {
   it("never throws from receive(), reports problems, and leaves nothing pending after close()", async () => {

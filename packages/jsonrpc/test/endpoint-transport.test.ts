@@ -1,7 +1,14 @@
 // EndpointTransport and createLinkedPair: two of our JSON-RPC peers joined in memory, each end a
 // full endpoint (ids, answers, the peer's requests and notifications, progress, close).
 import { describe, expect, it } from "vitest";
-import { createLinkedPair, EndpointTransport, MethodNotFoundError, RpcError, TransportClosedError, type JsonRpcMessage } from "../src/index.js";
+import {
+  createLinkedPair,
+  EndpointTransport,
+  MethodNotFoundError,
+  RpcError,
+  TransportClosedError,
+  type JsonRpcMessage,
+} from "../src/index.js";
 
 describe("createLinkedPair", () => {
   it("a request on one end is answered by the other's onRequest; notifications and progress cross too", async () => {
@@ -15,7 +22,9 @@ describe("createLinkedPair", () => {
     };
     client.onNotification = (method, params) => seen.push([method, params]);
     const progress: number[] = [];
-    await expect(client.request("add", { a: 2, b: 3 }, { onProgress: (p) => progress.push(p.progress) })).resolves.toEqual({ sum: 5 });
+    await expect(
+      client.request("add", { a: 2, b: 3 }, { onProgress: (p) => progress.push(p.progress) }),
+    ).resolves.toEqual({ sum: 5 });
     expect(progress).toEqual([1]);
     const refused = await client.request("nope").catch((error: unknown) => error);
     expect(RpcError.isInstance(refused) && refused.code).toBe(-32601);

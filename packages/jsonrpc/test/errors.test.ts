@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type * as here from "../src/index.js";
-import { HttpError, McpError, NoResponseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "../src/index.js";
+import {
+  HttpError,
+  McpError,
+  NoResponseError,
+  RequestTimeoutError,
+  RpcError,
+  SessionExpiredError,
+  TransportClosedError,
+} from "../src/index.js";
 
 describe("error messages are the documented ones, verbatim", () => {
   it.each([
@@ -20,21 +28,37 @@ describe("error messages are the documented ones, verbatim", () => {
   });
 
   it("HttpError reduces an HTML error page to its title and first line of text; the body field keeps it whole", () => {
-    const nginx = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    const nginx =
+      "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
     expect(new HttpError({ status: 502, body: nginx }).message).toBe("HTTP 502: an HTML page: 502 Bad Gateway");
-    const express = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /nope</pre>\n</body>\n</html>\n';
+    const express =
+      '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /nope</pre>\n</body>\n</html>\n';
     const error = new HttpError({ status: 404, body: express });
     expect(error.message).toBe("HTTP 404: an HTML page: Error: Cannot POST /nope");
     expect(error.body).toBe(express);
-    const untitled = "<!doctype html><html><body><script>var x = '<p>no</p>';</script><h1>Access &amp; denied</h1><p>by policy</p></body></html>";
+    const untitled =
+      "<!doctype html><html><body><script>var x = '<p>no</p>';</script><h1>Access &amp; denied</h1><p>by policy</p></body></html>";
     expect(new HttpError({ status: 403, body: untitled }).message).toBe("HTTP 403: an HTML page: Access & denied");
     expect(new HttpError({ status: 500, body: "<b>not a page</b>" }).message).toBe("HTTP 500: <b>not a page</b>");
   });
 
   it("HttpError keeps status, body and auth hints as fields and in the message", () => {
-    const error = new HttpError({ status: 401, body: "no", wwwAuthenticate: 'Bearer resource_metadata="x"', mcpAuthServer: "https://auth" });
-    expect(error).toMatchObject({ status: 401, body: "no", code: "http_error", wwwAuthenticate: 'Bearer resource_metadata="x"', mcpAuthServer: "https://auth" });
-    expect(error.message).toBe('HTTP 401: no (WWW-Authenticate: Bearer resource_metadata="x") (Mcp-Auth-Server: https://auth)');
+    const error = new HttpError({
+      status: 401,
+      body: "no",
+      wwwAuthenticate: 'Bearer resource_metadata="x"',
+      mcpAuthServer: "https://auth",
+    });
+    expect(error).toMatchObject({
+      status: 401,
+      body: "no",
+      code: "http_error",
+      wwwAuthenticate: 'Bearer resource_metadata="x"',
+      mcpAuthServer: "https://auth",
+    });
+    expect(error.message).toBe(
+      'HTTP 401: no (WWW-Authenticate: Bearer resource_metadata="x") (Mcp-Auth-Server: https://auth)',
+    );
   });
 
   it("RpcError keeps the numeric code and data; McpError keeps a string code and cause", () => {
@@ -162,11 +186,17 @@ describe("typed RpcError subclasses for the standard codes", () => {
   });
 
   it("a message the server already prefixed is not prefixed twice", () => {
-    expect(new RpcError(-32602, "MCP error -32602: Prompt x not found").message).toBe("MCP error -32602: Prompt x not found");
+    expect(new RpcError(-32602, "MCP error -32602: Prompt x not found").message).toBe(
+      "MCP error -32602: Prompt x not found",
+    );
   });
 
   it("HttpError shows a JSON-RPC error body's message, and keeps the raw body", () => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: Server not initialized" } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "Bad Request: Server not initialized" },
+    });
     const error = new HttpError({ status: 400, body });
     expect(error.message).toBe("HTTP 400: Bad Request: Server not initialized (JSON-RPC error -32000)");
     expect(error.body).toBe(body);
@@ -196,38 +226,81 @@ describe("every error class has its own code", () => {
 describe("NetworkError", () => {
   it("says what failed, where, and what to check", async () => {
     const { NetworkError } = await import("../src/index.js");
-    const refused = new NetworkError("http://127.0.0.1:9/mcp", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }), { serverName: "docs" });
-    expect(refused.message).toBe('Cannot reach MCP server "docs" at http://127.0.0.1:9/mcp: connection refused (ECONNREFUSED); is the server running and listening on that port?');
+    const refused = new NetworkError(
+      "http://127.0.0.1:9/mcp",
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }),
+      { serverName: "docs" },
+    );
+    expect(refused.message).toBe(
+      'Cannot reach MCP server "docs" at http://127.0.0.1:9/mcp: connection refused (ECONNREFUSED); is the server running and listening on that port?',
+    );
     // fetch hides the system error one level down, in cause.
-    const viaFetch = new NetworkError("http://nowhere.invalid/", new TypeError("fetch failed", { cause: Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" }) }));
+    const viaFetch = new NetworkError(
+      "http://nowhere.invalid/",
+      new TypeError("fetch failed", {
+        cause: Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" }),
+      }),
+    );
     expect(viaFetch).toMatchObject({ errno: "ENOTFOUND", code: "network_error", serverName: undefined });
-    expect(viaFetch.message).toBe("Cannot reach MCP server at http://nowhere.invalid/: host not found (ENOTFOUND); check the host name in the URL");
-    const other = new NetworkError("https://x/", new TypeError("fetch failed", { cause: new Error("certificate has expired") }));
+    expect(viaFetch.message).toBe(
+      "Cannot reach MCP server at http://nowhere.invalid/: host not found (ENOTFOUND); check the host name in the URL",
+    );
+    const other = new NetworkError(
+      "https://x/",
+      new TypeError("fetch failed", { cause: new Error("certificate has expired") }),
+    );
     expect(other.message).toBe("Cannot reach MCP server at https://x/: fetch failed (certificate has expired)");
     expect([refused, viaFetch, other].map((e) => e.mayHaveRun)).toEqual([false, false, false]);
   });
 
-  it("a request that may have run says so, never \"Cannot reach\"", async () => {
+  it('a request that may have run says so, never "Cannot reach"', async () => {
     const { NetworkError } = await import("../src/index.js");
-    const reset = new NetworkError("http://127.0.0.1:9/mcp?token=abc", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }), { serverName: "mail", mayHaveRun: true });
+    const reset = new NetworkError(
+      "http://127.0.0.1:9/mcp?token=abc",
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+      { serverName: "mail", mayHaveRun: true },
+    );
     expect(reset).toMatchObject({ mayHaveRun: true, errno: "ECONNRESET", code: "network_error" });
-    expect(reset.message).toBe('The connection to MCP server "mail" at http://127.0.0.1:9/mcp?token=%5Bredacted%5D broke after the request was sent (ECONNRESET); it may have run, so it was not sent again');
-    const closed = new NetworkError("http://x/", Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }), { mayHaveRun: true });
-    expect(closed.message).toBe("The connection to MCP server at http://x/ broke after the request was sent (other side closed); it may have run, so it was not sent again");
-    const unreadable = new NetworkError("http://x/", new Error("bad response"), { unreadable: 'an interim "100 Continue"' });
+    expect(reset.message).toBe(
+      'The connection to MCP server "mail" at http://127.0.0.1:9/mcp?token=%5Bredacted%5D broke after the request was sent (ECONNRESET); it may have run, so it was not sent again',
+    );
+    const closed = new NetworkError(
+      "http://x/",
+      Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+      { mayHaveRun: true },
+    );
+    expect(closed.message).toBe(
+      "The connection to MCP server at http://x/ broke after the request was sent (other side closed); it may have run, so it was not sent again",
+    );
+    const unreadable = new NetworkError("http://x/", new Error("bad response"), {
+      unreadable: 'an interim "100 Continue"',
+    });
     expect(unreadable.mayHaveRun).toBe(true);
-    expect(unreadable.message).toBe('MCP server at http://x/ answered in a way this client cannot read (an interim "100 Continue"); the request may have run, so it was not sent again');
+    expect(unreadable.message).toBe(
+      'MCP server at http://x/ answered in a way this client cannot read (an interim "100 Continue"); the request may have run, so it was not sent again',
+    );
   });
 });
 
 describe("failedBeforeSending", () => {
   it("is true only for failures before a request can have left: no connection, a certificate, a header", async () => {
     const { failedBeforeSending } = await import("../src/internal.js");
-    const viaFetch = (code: string): unknown => new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
-    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
+    const viaFetch = (code: string): unknown =>
+      new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+    for (const code of [
+      "ECONNREFUSED",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "UND_ERR_CONNECT_TIMEOUT",
+      "CERT_HAS_EXPIRED",
+      "DEPTH_ZERO_SELF_SIGNED_CERT",
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+    ]) {
       expect(failedBeforeSending(viaFetch(code)), code).toBe(true);
     }
-    for (const code of ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]) expect(failedBeforeSending(viaFetch(code)), code).toBe(false);
+    for (const code of ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"])
+      expect(failedBeforeSending(viaFetch(code)), code).toBe(false);
     expect(failedBeforeSending(new TypeError("Failed to fetch"))).toBe(false); // a browser says nothing: it may have left
   });
 });
@@ -235,7 +308,11 @@ describe("failedBeforeSending", () => {
 describe("HttpError for a redirect", () => {
   it("keeps where it pointed, a password or token in it hidden", async () => {
     const { HttpError } = await import("../src/index.js");
-    const error = new HttpError({ status: 307, location: "https://user:pw@other.example/mcp?access_token=t0k" }, "http_error", "HTTP 307: a redirect, not followed");
+    const error = new HttpError(
+      { status: 307, location: "https://user:pw@other.example/mcp?access_token=t0k" },
+      "http_error",
+      "HTTP 307: a redirect, not followed",
+    );
     expect(error.location).toBe("https://user:%5Bredacted%5D@other.example/mcp?access_token=%5Bredacted%5D");
     expect(new HttpError({ status: 500 }).location).toBeUndefined();
   });
@@ -246,15 +323,23 @@ describe("the timeout rule", () => {
     const { PendingRequests, checkTimeout, isValidTimeout } = await import("../src/internal.js");
     expect([1, 0.5, Infinity].every((v) => isValidTimeout(v))).toBe(true);
     expect([0, -5, Number.NaN, "100", null].some((v) => isValidTimeout(v))).toBe(false);
-    expect(() => checkTimeout(-5, "timeout", "docs")).toThrow('MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5');
+    expect(() => checkTimeout(-5, "timeout", "docs")).toThrow(
+      'MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5',
+    );
     expect(() => checkTimeout(undefined, "timeout")).not.toThrow();
     const { timeoutProblem } = await import("../src/internal.js");
     expect([undefined, 1, Infinity].map((v) => timeoutProblem(v, "x"))).toEqual([undefined, undefined, undefined]);
-    expect([Number.NaN, "100", null, 0].map((v) => timeoutProblem(v, "x"))).toEqual(['NaN', '"100"', "null", "0"].map((got) => `x must be a positive number of milliseconds (or Infinity for none); got ${got}`));
+    expect([Number.NaN, "100", null, 0].map((v) => timeoutProblem(v, "x"))).toEqual(
+      ["NaN", '"100"', "null", "0"].map(
+        (got) => `x must be a positive number of milliseconds (or Infinity for none); got ${got}`,
+      ),
+    );
     expect(() => new PendingRequests({ defaultTimeout: 0 })).toThrow('"timeout" must be a positive number');
     const tracker = new PendingRequests();
     for (const timeout of [0, -1, Number.NaN]) {
-      await expect(tracker.track(tracker.nextId(), "m", { timeout })).rejects.toThrow(`RequestOptions.timeout must be a positive number of milliseconds (or Infinity for none); got ${timeout}`);
+      await expect(tracker.track(tracker.nextId(), "m", { timeout })).rejects.toThrow(
+        `RequestOptions.timeout must be a positive number of milliseconds (or Infinity for none); got ${timeout}`,
+      );
     }
     await expect(tracker.track(tracker.nextId(), "m", { maxTotalTimeout: -1 })).rejects.toBeInstanceOf(RangeError);
     expect(tracker.size).toBe(0);

@@ -11,7 +11,15 @@ import {
   isJsonRpcSuccessResponse,
 } from "../src/index.js";
 
-const guards = [isJsonRpcRequest, isJsonRpcNotification, isJsonRpcResponse, isJsonRpcSuccessResponse, isJsonRpcErrorResponse, isJsonRpcMessage, isJsonRpcBatch];
+const guards = [
+  isJsonRpcRequest,
+  isJsonRpcNotification,
+  isJsonRpcResponse,
+  isJsonRpcSuccessResponse,
+  isJsonRpcErrorResponse,
+  isJsonRpcMessage,
+  isJsonRpcBatch,
+];
 
 describe("classifyMessage", () => {
   it.each([
@@ -72,7 +80,8 @@ describe("classifyMessage", () => {
   });
 
   it("an object that is a message satisfies exactly one single-message guard", () => {
-    const one = (v: unknown) => [isJsonRpcRequest(v), isJsonRpcNotification(v), isJsonRpcResponse(v)].filter(Boolean).length;
+    const one = (v: unknown) =>
+      [isJsonRpcRequest(v), isJsonRpcNotification(v), isJsonRpcResponse(v)].filter(Boolean).length;
     expect(one({ jsonrpc: "2.0", id: 1, method: "a" })).toBe(1);
     expect(one({ jsonrpc: "2.0", method: "a" })).toBe(1);
     expect(one({ jsonrpc: "2.0", id: 1, result: 0 })).toBe(1);
@@ -90,7 +99,13 @@ describe("guards, property-based", () => {
           method: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
           params: fc.anything(),
           result: fc.anything(),
-          error: fc.oneof(fc.anything(), fc.record({ code: fc.oneof(fc.integer(), fc.double(), fc.string()), message: fc.oneof(fc.string(), fc.integer()) })),
+          error: fc.oneof(
+            fc.anything(),
+            fc.record({
+              code: fc.oneof(fc.integer(), fc.double(), fc.string()),
+              message: fc.oneof(fc.string(), fc.integer()),
+            }),
+          ),
         },
         { requiredKeys: [] },
       ),
@@ -110,10 +125,15 @@ describe("guards, property-based", () => {
 
   it("every well-formed request survives a JSON round trip as a request", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.maxSafeInteger()), fc.string({ minLength: 1 }), fc.option(fc.object(), { nil: undefined }), (id, method, params) => {
-        const wire = JSON.parse(JSON.stringify({ jsonrpc: "2.0", id, method, params })) as unknown;
-        expect(classifyMessage(wire).kind).toBe("request");
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.maxSafeInteger()),
+        fc.string({ minLength: 1 }),
+        fc.option(fc.object(), { nil: undefined }),
+        (id, method, params) => {
+          const wire = JSON.parse(JSON.stringify({ jsonrpc: "2.0", id, method, params })) as unknown;
+          expect(classifyMessage(wire).kind).toBe("request");
+        },
+      ),
     );
   });
 });

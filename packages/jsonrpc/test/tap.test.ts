@@ -21,7 +21,10 @@ describe("onMessage", () => {
     const { ep, sent, seen } = endpoint();
     const call = ep.request("tools/call", { name: "x" }, { onProgress: () => undefined });
     ep.receive({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
-    ep.receive([{ jsonrpc: "2.0", id: 1, result: { ok: 1 } }, { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }]);
+    ep.receive([
+      { jsonrpc: "2.0", id: 1, result: { ok: 1 } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
+    ]);
     await call;
     await ep.notify("notifications/initialized");
     ep.receive({ jsonrpc: "2.0", id: "s1", method: "roots/list" });
@@ -33,7 +36,13 @@ describe("onMessage", () => {
     expect(seen).toEqual([
       ["out", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } }],
       ["in", { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } }],
-      ["in", [{ jsonrpc: "2.0", id: 1, result: { ok: 1 } }, { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }]],
+      [
+        "in",
+        [
+          { jsonrpc: "2.0", id: 1, result: { ok: 1 } },
+          { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } },
+        ],
+      ],
       ["out", { jsonrpc: "2.0", method: "notifications/initialized" }],
       ["in", { jsonrpc: "2.0", id: "s1", method: "roots/list" }],
       ["out", { jsonrpc: "2.0", id: "s1", result: { answered: true } }],
@@ -65,7 +74,13 @@ describe("redactJson", () => {
       method: "tools/call",
       params: {
         name: "deploy",
-        arguments: { apiKey: "k-123", password: 42, tokens: ["a", "b"], note: "hook at https://ada:hunter2@example.com/h?access_token=t0k&x=1 then http://plain.example", site: "https://example.com" },
+        arguments: {
+          apiKey: "k-123",
+          password: 42,
+          tokens: ["a", "b"],
+          note: "hook at https://ada:hunter2@example.com/h?access_token=t0k&x=1 then http://plain.example",
+          site: "https://example.com",
+        },
         _meta: { progressToken: "p-1" },
       },
       result: { inputSchema: { properties: { token: { type: "string" } }, required: ["token"] } },

@@ -1,6 +1,12 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { JsonRpcEndpoint, RequestTimeoutError, RpcError, TransportClosedError, type JsonRpcMessage } from "../src/index.js";
+import {
+  JsonRpcEndpoint,
+  RequestTimeoutError,
+  RpcError,
+  TransportClosedError,
+  type JsonRpcMessage,
+} from "../src/index.js";
 import { PendingRequests } from "../src/internal.js";
 
 function liveTimers(): number {
@@ -159,7 +165,8 @@ describe("PendingRequests", () => {
     const tracker = new PendingRequests({ onCancel: () => undefined });
     const timersBefore = liveTimers();
     const promises: Promise<unknown>[] = [];
-    for (let i = 0; i < 100_000; i++) promises.push(tracker.track(tracker.nextId(), "x", { signal: controller.signal, timeout: 60_000 }));
+    for (let i = 0; i < 100_000; i++)
+      promises.push(tracker.track(tracker.nextId(), "x", { signal: controller.signal, timeout: 60_000 }));
     // One listener per signal, not one per request.
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
     // Requests with the same timeout share one timer.
@@ -213,9 +220,17 @@ describe("JsonRpcEndpoint", () => {
   it("adds _meta.progressToken only when onProgress is given, keeping existing _meta", async () => {
     const { ep, sent } = endpoint();
     const progress: unknown[] = [];
-    const promise = ep.request("tools/call", { name: "x", _meta: { keep: 1 } }, { onProgress: (p) => progress.push(p) });
+    const promise = ep.request(
+      "tools/call",
+      { name: "x", _meta: { keep: 1 } },
+      { onProgress: (p) => progress.push(p) },
+    );
     expect(sent[0]).toMatchObject({ params: { name: "x", _meta: { keep: 1, progressToken: 1 } } });
-    ep.receive({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 50, total: 100 } });
+    ep.receive({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 1, progress: 50, total: 100 },
+    });
     ep.receive({ jsonrpc: "2.0", id: 1, result: {} });
     await promise;
     expect(progress).toEqual([{ progress: 50, total: 100 }]);
@@ -274,7 +289,11 @@ describe("JsonRpcEndpoint", () => {
       },
     });
     ep.receive({ jsonrpc: "2.0", id: 9, method: "sampling/createMessage" });
-    ep.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "changed my mind" } });
+    ep.receive({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 9, reason: "changed my mind" },
+    });
     expect(seenSignal?.aborted).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
     expect(sent).toEqual([]);
@@ -362,10 +381,15 @@ describe("JsonRpcEndpoint", () => {
       send: (m) => void sent.push(m),
       handlers: { onRequest: (_method, params) => Promise.reject(failures[(params as { which: string }).which]) },
     });
-    for (const [id, which] of Object.keys(failures).entries()) ep.receive({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: { which } });
+    for (const [id, which] of Object.keys(failures).entries())
+      ep.receive({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: { which } });
     await expect.poll(() => sent.length).toBe(4);
     expect(sent).toEqual([
-      { jsonrpc: "2.0", id: 0, error: { code: -32042, message: "URL elicitation required", data: { elicitations: [] } } },
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        error: { code: -32042, message: "URL elicitation required", data: { elicitations: [] } },
+      },
       { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } },
       { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "odd" } },
       { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "just a string" } },

@@ -1,5 +1,11 @@
 // `callMCP`: one MCP request over HTTP, POSTed, its JSON or SSE answer read, no session kept.
-import { NetworkError, NoResponseError, RequestTimeoutError, isJsonRpcResponse, type JsonRpcResponse } from "@mcp/jsonrpc";
+import {
+  NetworkError,
+  NoResponseError,
+  RequestTimeoutError,
+  isJsonRpcResponse,
+  type JsonRpcResponse,
+} from "@mcp/jsonrpc";
 import { bodyChunks, failedBeforeSending, readBoundedText } from "@mcp/jsonrpc/internal";
 import { liteHttpError, liteParseError } from "./errors.js";
 import { fetchFor, proxyErrorOf } from "./proxy.js";
@@ -52,7 +58,12 @@ function responseFor(payload: unknown, id: string): JsonRpcResponse | undefined 
  * when the server cannot be reached, `RequestTimeoutError` on timeout, and the caller's own reason
  * when `signal` aborts.
  */
-export async function callMCP<T = unknown>(url: string, method: string, params?: object, options: CallMCPOptions = {}): Promise<JsonRpcResponse<T>> {
+export async function callMCP<T = unknown>(
+  url: string,
+  method: string,
+  params?: object,
+  options: CallMCPOptions = {},
+): Promise<JsonRpcResponse<T>> {
   const { timeout, signal } = options;
   const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const timer = timeout === undefined ? undefined : AbortSignal.timeout(timeout);
@@ -78,10 +89,19 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
     try {
       const send = options.fetch ?? (await fetchFor(url, options.proxy));
       // Redirects are ours to judge (redirect.ts): fetch would take any headers to any origin.
-      response = await send(current, { method: "POST", headers, body, redirect: "manual", ...(combined ? { signal: combined } : {}) });
+      response = await send(current, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        ...(combined ? { signal: combined } : {}),
+      });
     } catch (error) {
       if (signal?.aborted || timer?.aborted) throw failed(error);
-      throw (options.fetch === undefined && proxyErrorOf(current, options.proxy, error)) || new NetworkError(current, error, { mayHaveRun: !failedBeforeSending(error) });
+      throw (
+        (options.fetch === undefined && proxyErrorOf(current, options.proxy, error)) ||
+        new NetworkError(current, error, { mayHaveRun: !failedBeforeSending(error) })
+      );
     }
     const next = redirectTarget(response, url, current, hops);
     if (next === undefined) break;
@@ -117,7 +137,13 @@ export async function callMCP<T = unknown>(url: string, method: string, params?:
       payloads = parsePayloads(text);
     } catch (error) {
       // A 202 holds no response (unless its body is one): none is coming.
-      if (response.status === 202) throw new NoResponseError(id, { cause: text.trim() === "" ? new Error("the server answered the request 202 Accepted with no body") : liteParseError(text, { cause: error, status: 202 }) });
+      if (response.status === 202)
+        throw new NoResponseError(id, {
+          cause:
+            text.trim() === ""
+              ? new Error("the server answered the request 202 Accepted with no body")
+              : liteParseError(text, { cause: error, status: 202 }),
+        });
       throw liteParseError(text, { cause: error, status: response.status });
     }
     for (const payload of payloads) {

@@ -28,16 +28,29 @@ function reasonOf(body: string): string {
 }
 
 /** `MCP request failed: <status> <statusText>[: <reason>]`, as an {@link HttpError}. */
-export function liteHttpError(status: number, statusText: string | undefined, body: string, url: string, headers: { wwwAuthenticate?: string | undefined; mcpAuthServer?: string | undefined }): HttpError {
+export function liteHttpError(
+  status: number,
+  statusText: string | undefined,
+  body: string,
+  url: string,
+  headers: { wwwAuthenticate?: string | undefined; mcpAuthServer?: string | undefined },
+): HttpError {
   // undici's fetch through a proxy gives no status text.
   statusText ??= "";
   let reason = reasonOf(body);
   // "400 Bad Request: Bad Request: Server not initialized" says it twice.
   if (statusText && reason.startsWith(`${statusText}: `)) reason = reason.slice(statusText.length + 2);
-  return new HttpError({ status, statusText, body, url, ...headers }, "http_error", `MCP request failed: ${status}${statusText ? ` ${statusText}` : ""}${reason ? `: ${reason}` : ""}`);
+  return new HttpError(
+    { status, statusText, body, url, ...headers },
+    "http_error",
+    `MCP request failed: ${status}${statusText ? ` ${statusText}` : ""}${reason ? `: ${reason}` : ""}`,
+  );
 }
 
 /** `Failed to parse MCP response`, as a {@link ParseError} quoting the input. */
-export function liteParseError(input: string, options: { cause?: unknown; status?: number | undefined } = {}): ParseError {
+export function liteParseError(
+  input: string,
+  options: { cause?: unknown; status?: number | undefined } = {},
+): ParseError {
   return new ParseError("MCP response", input, { ...options, message: "Failed to parse MCP response" });
 }

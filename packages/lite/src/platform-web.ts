@@ -7,5 +7,10 @@ export const NODE_NETWORK: boolean = false;
 
 /** Never called for `proxy: undefined` here; a proxy URL is refused with a clear error. */
 export function proxiedFetch(proxy: string | undefined): Promise<typeof fetch> {
-  return Promise.reject(new InvalidConfigError(`"proxy" (${proxy === undefined ? "from the environment" : "a URL"}) needs Node (or Bun or Deno); here calls go through the platform's fetch and its own proxy settings`, { field: "proxy" }));
+  return Promise.reject(
+    new InvalidConfigError(
+      `"proxy" (${proxy === undefined ? "from the environment" : "a URL"}) needs Node (or Bun or Deno); here calls go through the platform's fetch and its own proxy settings`,
+      { field: "proxy" },
+    ),
+  );
 }

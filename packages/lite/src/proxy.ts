@@ -1,5 +1,12 @@
 import { InvalidConfigError, ProxyError } from "@mcp/jsonrpc";
-import { envNamesProxy, envProxyFor, parseProxyUrl, PROXY_ENV_NAMES, proxyEnvKey, proxyRefusalStatus } from "@mcp/jsonrpc/internal";
+import {
+  envNamesProxy,
+  envProxyFor,
+  parseProxyUrl,
+  PROXY_ENV_NAMES,
+  proxyEnvKey,
+  proxyRefusalStatus,
+} from "@mcp/jsonrpc/internal";
 import { NODE_NETWORK, proxiedFetch } from "#platform";
 
 /**
@@ -48,7 +55,11 @@ export function fetchFor(url: string, proxy: string | false | undefined): Fetch 
  * A proxy's refusal (407, a refused CONNECT) as a {@link ProxyError}; a proxy setting
  * {@link fetchFor} refused, as its `InvalidConfigError`; otherwise undefined.
  */
-export function proxyErrorOf(url: string, proxy: string | false | undefined, error: unknown): ProxyError | InvalidConfigError | undefined {
+export function proxyErrorOf(
+  url: string,
+  proxy: string | false | undefined,
+  error: unknown,
+): ProxyError | InvalidConfigError | undefined {
   if (InvalidConfigError.isInstance(error)) return error;
   if (proxy === false || !NODE_NETWORK) return undefined;
   const status = proxyRefusalStatus(error);

@@ -15,8 +15,23 @@ export function redirectTarget(response: Response, url: string, current: string,
   const location = response.headers.get("location");
   if (!opaque && (!REDIRECT_STATUSES.has(response.status) || location === null)) return undefined;
   void response.body?.cancel().catch(() => undefined); // followed or not, its body is not read
-  const judged = judgeRedirect({ configured: url, current, location: opaque ? undefined : (location ?? undefined), status: response.status, method: "POST", hops });
+  const judged = judgeRedirect({
+    configured: url,
+    current,
+    location: opaque ? undefined : (location ?? undefined),
+    status: response.status,
+    method: "POST",
+    hops,
+  });
   if ("follow" in judged) return judged.follow.href;
   const { status, statusText } = response;
-  throw new HttpError({ status, statusText, url: current, location: judged.target }, "http_error", redirectNotFollowedMessage(status, judged.target === undefined ? undefined : redactUrl(judged.target), judged.refuse));
+  throw new HttpError(
+    { status, statusText, url: current, location: judged.target },
+    "http_error",
+    redirectNotFollowedMessage(
+      status,
+      judged.target === undefined ? undefined : redactUrl(judged.target),
+      judged.refuse,
+    ),
+  );
 }

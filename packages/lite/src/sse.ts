@@ -65,7 +65,10 @@ export interface ParseSSEStreamOptions {
  * Streams every JSON payload of an SSE body as it arrives (skipping empty events and `[DONE]`).
  * Accepts bytes or text chunks, split anywhere.
  */
-export async function* parseSSEStream(chunks: AsyncIterable<Uint8Array | string>, options: ParseSSEStreamOptions = {}): AsyncGenerator<unknown, void, undefined> {
+export async function* parseSSEStream(
+  chunks: AsyncIterable<Uint8Array | string>,
+  options: ParseSSEStreamOptions = {},
+): AsyncGenerator<unknown, void, undefined> {
   const ready: EventSourceMessage[] = [];
   const limit = options.maxEventSize;
   let tooLarge = false;

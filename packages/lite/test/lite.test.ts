@@ -26,7 +26,9 @@ function sdkStatelessServer(json: boolean): Server {
       let body = "";
       for await (const chunk of req) body += String(chunk);
       const mcp = new McpServer({ name: "lite-test", version: "1.0.0" });
-      mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+      mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+        content: [{ type: "text", text: String(a + b) }],
+      }));
       const transport = new StreamableHTTPServerTransport({ enableJsonResponse: json }); // no session id generator: stateless
       res.on("close", () => void transport.close());
       await mcp.connect(transport);
@@ -58,9 +60,14 @@ describe("callMCP against real servers", () => {
       });
 
       it("an unknown tool is the server's isError result (this SDK version answers so), returned as a result", async () => {
-        const response = await callMCP<{ isError?: boolean; content: { text: string }[] }>(url, "tools/call", { name: "no-such-tool", arguments: {} });
+        const response = await callMCP<{ isError?: boolean; content: { text: string }[] }>(url, "tools/call", {
+          name: "no-such-tool",
+          arguments: {},
+        });
         expect("error" in response).toBe(false);
-        expect(response).toMatchObject({ result: { isError: true, content: [{ text: expect.stringContaining("no-such-tool") as string }] } });
+        expect(response).toMatchObject({
+          result: { isError: true, content: [{ text: expect.stringContaining("no-such-tool") as string }] },
+        });
       });
     });
   }
@@ -96,19 +103,36 @@ describe("callMCP against real servers", () => {
       const init = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "lite", version: "0" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "lite", version: "0" } },
+        }),
       });
       const session = init.headers.get("mcp-session-id")!;
       await init.text();
       const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-      await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+      await fetch(url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      });
       const response = await callMCP<{ content: { type: string; text: string }[] }>(
         url,
         "tools/call",
-        { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 }, _meta: { progressToken: "p1" } },
+        {
+          name: "trigger-long-running-operation",
+          arguments: { duration: 0.3, steps: 3 },
+          _meta: { progressToken: "p1" },
+        },
         { headers },
       );
-      expect(response).toMatchObject({ jsonrpc: "2.0", id: expect.stringMatching(/^lite-/) as string, result: { content: [{ type: "text", text: expect.stringContaining("completed") as string }] } });
+      expect(response).toMatchObject({
+        jsonrpc: "2.0",
+        id: expect.stringMatching(/^lite-/) as string,
+        result: { content: [{ type: "text", text: expect.stringContaining("completed") as string }] },
+      });
     });
   });
 });
@@ -134,13 +158,20 @@ describe("callMCP against a server that never answers", () => {
   });
 
   it("an unparseable body is a typed error with the status and the start of the body", async () => {
-    const html = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html>login</html>"));
+    const html = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("<html>login</html>"),
+    );
     const htmlUrl = await listen(html);
     try {
       const error = await callMCP(htmlUrl, "ping").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LiteParseError);
       expect(error).toBeInstanceOf(ParseError);
-      expect(error).toMatchObject({ message: "Failed to parse MCP response", status: 200, snippet: "<html>login</html>", code: "parse_error" });
+      expect(error).toMatchObject({
+        message: "Failed to parse MCP response",
+        status: 200,
+        snippet: "<html>login</html>",
+        code: "parse_error",
+      });
     } finally {
       await close(html);
     }
@@ -152,7 +183,9 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
   afterAll(async () => {
     for (const s of servers) await close(s);
   });
-  async function serve(handler: (req: IncomingMessage & { json: { id: string } }, res: ServerResponse) => void): Promise<string> {
+  async function serve(
+    handler: (req: IncomingMessage & { json: { id: string } }, res: ServerResponse) => void,
+  ): Promise<string> {
     const server = createServer((req, res) => {
       let body = "";
       req.on("data", (c) => (body += String(c)));
@@ -165,7 +198,9 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
   it("skips a server→client request and a log notification sent before the response", async () => {
     const url = await serve((req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } })}\n\n`,
+      );
       res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 99, method: "roots/list" })}\n\n`);
       res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "someone-else", result: { wrong: true } })}\n\n`);
       res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { right: true } })}\n\n`);
@@ -200,9 +235,13 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
     });
     for (const mode of ["sse", "json"]) {
       written = 0;
-      const error = await callMCP(url, "x", {}, { maxMessageBytes: 1024 * 1024, headers: { "x-mode": mode } }).catch((e: unknown) => e);
+      const error = await callMCP(url, "x", {}, { maxMessageBytes: 1024 * 1024, headers: { "x-mode": mode } }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(MessageTooLargeError);
-      expect((error as Error).message).toContain('exceeds the limit of 1048576 bytes; it was discarded (raise the limit with the "maxMessageBytes" option)');
+      expect((error as Error).message).toContain(
+        'exceeds the limit of 1048576 bytes; it was discarded (raise the limit with the "maxMessageBytes" option)',
+      );
       expect(written).toBeLessThan(32 * 1024 * 1024);
     }
   });
@@ -223,7 +262,9 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
     ["202 Accepted with a body that is not JSON", 202, "accepted", /ParseError/],
     ["204 No Content", 204, "", /204 No Content/],
   ])("%s to a request: NoResponseError, not a parse error", async (_name, status, body, cause) => {
-    const url = await serve((_req, res) => res.writeHead(status, body ? { "content-type": "text/plain" } : {}).end(body));
+    const url = await serve((_req, res) =>
+      res.writeHead(status, body ? { "content-type": "text/plain" } : {}).end(body),
+    );
     const error = await callMCP(url, "tools/call").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoResponseError);
     expect(String((error as Error).cause)).toMatch(cause);
@@ -234,7 +275,9 @@ describe("callMCP: streams and limits (hand-made servers)", () => {
     const error = await callMCP(url, "ping").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ errno: "ECONNREFUSED", url });
-    expect((error as Error).message).toBe(`Cannot reach MCP server at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`);
+    expect((error as Error).message).toBe(
+      `Cannot reach MCP server at ${url}: connection refused (ECONNREFUSED); is the server running and listening on that port?`,
+    );
   });
 });
 
@@ -261,10 +304,13 @@ describe("parseSSE", () => {
     expect(parseSSE(`data: {"n":1}\n\ndata: {"n":2}\n\n`)).toEqual({ n: 1 });
   });
 
-  it.each([["data: {not json}\n\n"], ["<html>"], [""], ["data: [DONE]\n\n"]])("a malformed payload %j is a typed error, not a SyntaxError", (text) => {
-    expect(() => parseSSE(text)).toThrow(LiteParseError);
-    expect(() => parseSSE(text)).toThrow("Failed to parse MCP response");
-  });
+  it.each([["data: {not json}\n\n"], ["<html>"], [""], ["data: [DONE]\n\n"]])(
+    "a malformed payload %j is a typed error, not a SyntaxError",
+    (text) => {
+      expect(() => parseSSE(text)).toThrow(LiteParseError);
+      expect(() => parseSSE(text)).toThrow("Failed to parse MCP response");
+    },
+  );
 });
 
 describe("parseSSEStream, property-based", () => {
@@ -274,7 +320,15 @@ describe("parseSSEStream, property-based", () => {
   it("any valid event stream split at any byte boundaries parses the same", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ value: payload, id: fc.option(fc.stringMatching(/^[a-z0-9]{1,5}$/)), comment: fc.boolean(), multiline: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            value: payload,
+            id: fc.option(fc.stringMatching(/^[a-z0-9]{1,5}$/)),
+            comment: fc.boolean(),
+            multiline: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         lineEnd,
         fc.array(fc.nat(), { maxLength: 8 }),
         async (events, eol, cuts) => {
@@ -295,7 +349,12 @@ describe("parseSSEStream, property-based", () => {
             last = p;
           }
           const seen: unknown[] = [];
-          for await (const value of parseSSEStream((async function* () { yield* pieces; })())) seen.push(value);
+          for await (const value of parseSSEStream(
+            (async function* () {
+              yield* pieces;
+            })(),
+          ))
+            seen.push(value);
           expect(seen).toEqual(events.map((e) => JSON.parse(JSON.stringify(e.value))));
           expect(parseSSE(text)).toEqual(seen[0]);
         },

@@ -18,7 +18,9 @@ afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
 });
 
-async function server(handle: (req: IncomingMessage & { body: string }, res: ServerResponse) => void): Promise<{ url: string; origin: string; seen: Seen[] }> {
+async function server(
+  handle: (req: IncomingMessage & { body: string }, res: ServerResponse) => void,
+): Promise<{ url: string; origin: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const s = createHttpServer((req, res) => {
     let body = "";
@@ -40,7 +42,9 @@ async function server(handle: (req: IncomingMessage & { body: string }, res: Ser
 /** Answers with the id of the request it got, as a server that ran it would. */
 function answer(req: IncomingMessage & { body: string }, res: ServerResponse): void {
   const id = req.body ? (JSON.parse(req.body) as { id: string }).id : "lite-guess";
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: { at: req.url, method: req.method } }));
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", id, result: { at: req.url, method: req.method } }));
 }
 
 const SECRETS = { "X-Api-Key": "s-api-key", Authorization: "Bearer s-token", "Private-Token": "s-private" };
@@ -55,7 +59,9 @@ describe("callMCP and redirects", () => {
           if (req.url !== "/mcp") return answer(req, res);
           res.writeHead(status, { location: origin === "same" ? "/moved" : other.url }).end();
         });
-        const outcome = await callMCP(f.url, "tools/call", { name: "send_email" }, { headers: SECRETS }).catch((e: unknown) => e);
+        const outcome = await callMCP(f.url, "tools/call", { name: "send_email" }, { headers: SECRETS }).catch(
+          (e: unknown) => e,
+        );
         const what = `${status}, ${origin} origin`;
         if (origin === "same" && followed) {
           expect(outcome, what).toMatchObject({ result: { at: "/moved", method: "POST" } });
@@ -65,7 +71,10 @@ describe("callMCP and redirects", () => {
           const target = origin === "same" ? `${f.origin}/moved` : other.url;
           expect(outcome, what).toMatchObject({ status, location: target });
           expect((outcome as Error).message, what).toContain(`: a redirect to ${target}, not followed: `);
-          expect(f.seen.map((s) => s.url), what).toEqual(["/mcp"]);
+          expect(
+            f.seen.map((s) => s.url),
+            what,
+          ).toEqual(["/mcp"]);
         }
         expect(other.seen, what).toEqual([]);
       }
@@ -89,7 +98,10 @@ describe("a call that may have run", () => {
     const url = `http://127.0.0.1:${(tcp.address() as { port: number }).port}/mcp`;
     const error = await callMCP(url, "tools/call", { name: "send_email" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ mayHaveRun: true, message: expect.stringContaining("broke after the request was sent") as string });
+    expect(error).toMatchObject({
+      mayHaveRun: true,
+      message: expect.stringContaining("broke after the request was sent") as string,
+    });
     expect(read).toBe(1);
   });
 });
@@ -100,10 +112,18 @@ describe("a refused redirect says what @mcp/transport-http says", () => {
   it("another origin, and a 302 of a POST, word for word", async () => {
     const other = await server(answer);
     const away = await server((_req, res) => void res.writeHead(307, { location: other.url }).end());
-    const refused = (url: string): Promise<string> => callMCP(url, "ping").then(() => "followed", (e: unknown) => (e as Error).message);
-    expect(await refused(away.url)).toBe(`HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`);
+    const refused = (url: string): Promise<string> =>
+      callMCP(url, "ping").then(
+        () => "followed",
+        (e: unknown) => (e as Error).message,
+      );
+    expect(await refused(away.url)).toBe(
+      `HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`,
+    );
     const found = await server((_req, res) => void res.writeHead(302, { location: "/moved" }).end());
-    expect(await refused(found.url)).toBe(`HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`);
+    expect(await refused(found.url)).toBe(
+      `HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`,
+    );
     expect(other.seen).toEqual([]);
   });
 });

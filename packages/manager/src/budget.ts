@@ -24,14 +24,22 @@ export class ResultBudget {
   /** The tool, its `call` applying the budget (the call's own, else the manager's). */
   wrap(tool: MCPTool): MCPTool {
     const call = tool.call.bind(tool);
-    const budgeted = async (args: Record<string, unknown> | undefined, options: ToolCallOptions): Promise<CallToolResult> => {
+    const budgeted = async (
+      args: Record<string, unknown> | undefined,
+      options: ToolCallOptions,
+    ): Promise<CallToolResult> => {
       const { maxResultChars = this.#defaultMax, resultDir, ...rest } = options;
       const result = await call(args, rest);
-      return maxResultChars === undefined || !Number.isFinite(maxResultChars) ? result : this.apply(result, maxResultChars, tool.name, resultDir);
+      return maxResultChars === undefined || !Number.isFinite(maxResultChars)
+        ? result
+        : this.apply(result, maxResultChars, tool.name, resultDir);
     };
     // No budget (none for the manager, none for the call): the call as it is, with no copy of its
     // options and no promise of our own.
-    tool.call = (args, options = {}) => (this.#defaultMax === undefined && options.maxResultChars === undefined && options.resultDir === undefined ? call(args, options) : budgeted(args, options));
+    tool.call = (args, options = {}) =>
+      this.#defaultMax === undefined && options.maxResultChars === undefined && options.resultDir === undefined
+        ? call(args, options)
+        : budgeted(args, options);
     return tool;
   }
 
@@ -40,7 +48,10 @@ export class ResultBudget {
     const blocks = result.content ?? [];
     const total = blocks.reduce((sum, block) => sum + (textOf(block)?.length ?? 0), 0);
     const mediaLimit = this.#options.maxMediaBytes ?? 1024 * 1024;
-    const big = (block: Block): boolean => (block.type === "image" || block.type === "audio") && typeof block.data === "string" && decodedBytes(block.data) > mediaLimit;
+    const big = (block: Block): boolean =>
+      (block.type === "image" || block.type === "audio") &&
+      typeof block.data === "string" &&
+      decodedBytes(block.data) > mediaLimit;
     const structured = result.structuredContent === undefined ? "" : JSON.stringify(result.structuredContent);
     if (total <= max && !blocks.some(big) && structured.length <= max) return result;
     const content: Block[] = [];
@@ -49,7 +60,10 @@ export class ResultBudget {
       if (big(block)) {
         const { data, mimeType } = block as { data: string; mimeType: string };
         const path = await this.#save(dir, `${label}.${extensionOf(mimeType)}`, base64Bytes(data));
-        content.push({ type: "text", text: `[${block.type} ${mimeType}, ${formatBytes(decodedBytes(data))}: saved to ${path}]` });
+        content.push({
+          type: "text",
+          text: `[${block.type} ${mimeType}, ${formatBytes(decodedBytes(data))}: saved to ${path}]`,
+        });
         continue;
       }
       const text = textOf(block);
@@ -57,17 +71,32 @@ export class ResultBudget {
         left -= text?.length ?? 0;
         content.push(block);
       } else {
-        if (left > 0) content.push(block.type === "text" ? { ...block, text: text.slice(0, left) } : { ...block, resource: { ...(block as { resource: object }).resource, text: text.slice(0, left) } } as Block);
+        if (left > 0)
+          content.push(
+            block.type === "text"
+              ? { ...block, text: text.slice(0, left) }
+              : ({
+                  ...block,
+                  resource: { ...(block as { resource: object }).resource, text: text.slice(0, left) },
+                } as Block),
+          );
         left = 0;
       }
     }
     const cut = total > max || structured.length > max;
     const out: CallToolResult = { ...result, content };
     if (cut) {
-      const whole = blocks.map(textOf).filter((t): t is string => t !== undefined).join("\n") + (structured.length > max ? `\n${structured}` : "");
+      const whole =
+        blocks
+          .map(textOf)
+          .filter((t): t is string => t !== undefined)
+          .join("\n") + (structured.length > max ? `\n${structured}` : "");
       const path = await this.#save(dir, `${label}.txt`, new TextEncoder().encode(whole));
       if (structured.length > max) delete out.structuredContent;
-      content.push({ type: "text", text: `[Result cut to ${Math.min(max, total)} of ${total} characters${structured.length > max ? " (structuredContent left out)" : ""}. The whole result is in ${path}]` });
+      content.push({
+        type: "text",
+        text: `[Result cut to ${Math.min(max, total)} of ${total} characters${structured.length > max ? " (structuredContent left out)" : ""}. The whole result is in ${path}]`,
+      });
     }
     return out;
   }
@@ -98,7 +127,8 @@ export class ResultBudget {
 
 function textOf(block: Block): string | undefined {
   if (block.type === "text") return block.text;
-  if (block.type === "resource" && typeof (block.resource as { text?: unknown }).text === "string") return (block.resource as { text: string }).text;
+  if (block.type === "resource" && typeof (block.resource as { text?: unknown }).text === "string")
+    return (block.resource as { text: string }).text;
   return undefined;
 }
 

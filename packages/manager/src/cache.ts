@@ -61,7 +61,11 @@ function stable(value: unknown): string {
   if (typeof value === "object" && value !== null) {
     return `{${Object.keys(value)
       .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined && typeof (value as Record<string, unknown>)[key] !== "function")
+      .filter(
+        (key) =>
+          (value as Record<string, unknown>)[key] !== undefined &&
+          typeof (value as Record<string, unknown>)[key] !== "function",
+      )
       .map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`)
       .join(",")}}`;
   }
@@ -77,7 +81,12 @@ function stable(value: unknown): string {
  * client that advertises none.
  */
 export function toolCacheKey(name: string, config: MCPServerConfig, capabilities: ClientCapabilities = {}): string {
-  const { timeout: _t, closeGraceMs: _c, killGraceMs: _k, ...rest } = config as MCPServerConfig & { closeGraceMs?: unknown; killGraceMs?: unknown };
+  const {
+    timeout: _t,
+    closeGraceMs: _c,
+    killGraceMs: _k,
+    ...rest
+  } = config as MCPServerConfig & { closeGraceMs?: unknown; killGraceMs?: unknown };
   // Clocks (the connect timeout, how long a close waits) do not change what a server offers.
   const hash = createHash("sha256").update(stable(redactConfig(rest as MCPServerConfig)));
   // Appended only when there are some, so a plain client's keys are those it always had.
@@ -86,7 +95,11 @@ export function toolCacheKey(name: string, config: MCPServerConfig, capabilities
 }
 
 /** The user's cache folder for this stack (`$XDG_CACHE_HOME/mcp-client`, `~/Library/Caches/mcp-client`, `%LOCALAPPDATA%\\mcp-client\\Cache`). */
-export function defaultCacheDir(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function defaultCacheDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   if (platform === "darwin") return join(home, "Library", "Caches", "mcp-client");
   if (platform === "win32") return join(env["LOCALAPPDATA"] ?? join(home, "AppData", "Local"), "mcp-client", "Cache");
   return join(env["XDG_CACHE_HOME"] || join(home, ".cache"), "mcp-client");
@@ -142,7 +155,8 @@ export class FileToolCache implements ToolCache {
     }
     const entry = stored.entry;
     if (stored.version !== 2 || stored.key !== key || typeof entry !== "object" || entry === null) return undefined;
-    if (!Array.isArray(entry.tools) || typeof entry.expiresAt !== "number" || entry.expiresAt <= Date.now()) return undefined;
+    if (!Array.isArray(entry.tools) || typeof entry.expiresAt !== "number" || entry.expiresAt <= Date.now())
+      return undefined;
     return entry;
   }
 
@@ -183,7 +197,8 @@ export class FileToolCache implements ToolCache {
       const info = await stat(file).catch(() => undefined);
       if (info) entries.push({ file, size: info.size, mtimeMs: info.mtimeMs });
     }
-    const over = (): boolean => entries.length > this.#maxEntries || entries.reduce((sum, e) => sum + e.size, 0) > this.#maxBytes;
+    const over = (): boolean =>
+      entries.length > this.#maxEntries || entries.reduce((sum, e) => sum + e.size, 0) > this.#maxBytes;
     if (!over()) return; // the usual case: a stat per entry, no entry read
     // Oldest first: expired ones go, then the least recently written, until within bounds.
     entries.sort((a, b) => a.mtimeMs - b.mtimeMs);

@@ -6,7 +6,14 @@ import type { OAuthProvider, TokenStore } from "@mcp/oauth";
 import { envOutsideProject } from "./config/spawn-dir.js";
 import type { DiscoveredServer } from "./config/types.js";
 import { headersHelperProvider } from "./headers-helper.js";
-import { deviceProviderFor, loopbackStepFor, providerFor, storeOf, wantsOAuth, type AuthorizeServerOptions } from "./oauth.js";
+import {
+  deviceProviderFor,
+  loopbackStepFor,
+  providerFor,
+  storeOf,
+  wantsOAuth,
+  type AuthorizeServerOptions,
+} from "./oauth.js";
 import type { MCPManagerOptions } from "./types.js";
 
 /**
@@ -16,11 +23,14 @@ import type { MCPManagerOptions } from "./types.js";
  */
 function notForOAuth(name: string, config: MCPServerConfig): InvalidConfigError {
   const c = config as unknown as Record<string, unknown>;
-  const fix = (field: string, why: string): InvalidConfigError => new InvalidConfigError(`OAuth applies only to HTTP servers that use it; ${why}`, { serverName: name, field });
-  if (typeof c["url"] !== "string") return fix("type", `this is a ${typeof c["type"] === "string" ? `"${c["type"]}"` : "stdio"} server (no "url")`);
+  const fix = (field: string, why: string): InvalidConfigError =>
+    new InvalidConfigError(`OAuth applies only to HTTP servers that use it; ${why}`, { serverName: name, field });
+  if (typeof c["url"] !== "string")
+    return fix("type", `this is a ${typeof c["type"] === "string" ? `"${c["type"]}"` : "stdio"} server (no "url")`);
   if (c["authProvider"]) return fix("authProvider", "this one has an authProvider");
   if (c["oauth"] === false) return fix("oauth", 'this one sets "oauth": false');
-  if (c["headersHelper"] !== undefined) return fix("headersHelper", 'its "headersHelper" brings the credentials (add an "oauth" object to use both)');
+  if (c["headersHelper"] !== undefined)
+    return fix("headersHelper", 'its "headersHelper" brings the credentials (add an "oauth" object to use both)');
   return fix("headers", 'its "Authorization" header brings the credentials');
 }
 
@@ -64,15 +74,28 @@ export class Credentials {
    * front of it. A helper is a command: one from a project's config runs only once the project
    * server is approved (`approved: true`, as the CLI and Claude Code's own approvals mark it).
    */
-  configFor(server: { name: string; config: MCPServerConfig; discovered: DiscoveredServer | undefined }): MCPServerConfig {
+  configFor(server: {
+    name: string;
+    config: MCPServerConfig;
+    discovered: DiscoveredServer | undefined;
+  }): MCPServerConfig {
     const config = this.#withOAuth(server.name, server.config);
-    const { headersHelper, headersHelperTtlMs, ...rest } = config as MCPServerConfig & { headersHelper?: unknown; headersHelperTtlMs?: number };
+    const { headersHelper, headersHelperTtlMs, ...rest } = config as MCPServerConfig & {
+      headersHelper?: unknown;
+      headersHelperTtlMs?: number;
+    };
     if (headersHelper === undefined || !("url" in config)) return config;
     if (server.discovered?.source.scope === "project" && server.discovered.approved !== true) {
-      throw new InvalidConfigError(`its headersHelper comes from the project file ${server.discovered.source.file} and runs only once the server is approved`, { serverName: server.name, field: "headersHelper" });
+      throw new InvalidConfigError(
+        `its headersHelper comes from the project file ${server.discovered.source.file} and runs only once the server is approved`,
+        { serverName: server.name, field: "headersHelper" },
+      );
     }
     if (typeof headersHelper !== "string" || headersHelper.trim() === "") {
-      throw new InvalidConfigError('"headersHelper" must be a command that prints a JSON object of headers', { serverName: server.name, field: "headersHelper" });
+      throw new InvalidConfigError('"headersHelper" must be a command that prints a JSON object of headers', {
+        serverName: server.name,
+        field: "headersHelper",
+      });
     }
     // Kept across reconnects, so its headers live out their time; a changed command gets a new one.
     const key = `${server.name}\n${headersHelper}`;
@@ -82,8 +105,18 @@ export class Credentials {
       // The shell finds a bare command on PATH, so the project's folders on it are left out too.
       const user = server.discovered?.source.scope === "user";
       const cwd = user ? (this.#options.load?.home ?? homedir()) : this.#options.cwd;
-      const env = user ? envOutsideProject(process.env, this.#options.cwd ?? process.cwd(), process.platform) : undefined;
-      provider = headersHelperProvider({ serverName: server.name, command: headersHelper, url: config.url, ttlMs: headersHelperTtlMs, inner: (config as { authProvider?: HttpAuthProvider }).authProvider, cwd, env });
+      const env = user
+        ? envOutsideProject(process.env, this.#options.cwd ?? process.cwd(), process.platform)
+        : undefined;
+      provider = headersHelperProvider({
+        serverName: server.name,
+        command: headersHelper,
+        url: config.url,
+        ttlMs: headersHelperTtlMs,
+        inner: (config as { authProvider?: HttpAuthProvider }).authProvider,
+        cwd,
+        env,
+      });
       this.#helpers.set(key, provider);
     }
     return { ...rest, authProvider: provider } as MCPServerConfig;

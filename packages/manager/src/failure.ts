@@ -14,7 +14,8 @@ export function failureError(status: Pick<ServerStatus, "lastError">): string {
 }
 
 /** A line shaped like an error report's: `TypeError: fetch failed`, `[cause]: Error: …`, `panic: …` (the kind, then the message). */
-const ERROR_LINE = /^\s*(?:\[cause\]:\s*)?((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?|panic|fatal error|error|FATAL|ERROR)(?:\[[^\]]*\])?:\s+(\S.*)$/;
+const ERROR_LINE =
+  /^\s*(?:\[cause\]:\s*)?((?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[A-Z0-9_]+\])?|panic|fatal error|error|FATAL|ERROR)(?:\[[^\]]*\])?:\s+(\S.*)$/;
 
 /**
  * The line of a crash's stderr that says why, without its `Error: ` (the last line shaped like
@@ -27,7 +28,11 @@ export function stderrCause(tail: string | undefined): string | undefined {
   let found: string | undefined;
   for (const line of tail.split("\n")) {
     const match = ERROR_LINE.exec(line);
-    if (match) found = match[1] === "Error" || /^(error|ERROR|FATAL|fatal error)$/.test(match[1]!) ? match[2]!.trim() : `${match[1]}: ${match[2]!.trim()}`;
+    if (match)
+      found =
+        match[1] === "Error" || /^(error|ERROR|FATAL|fatal error)$/.test(match[1]!)
+          ? match[2]!.trim()
+          : `${match[1]}: ${match[2]!.trim()}`;
   }
   return found;
 }
@@ -47,7 +52,9 @@ export function failureCause(status: Pick<ServerStatus, "lastError" | "stderrTai
   const error = failureError(status);
   const ended = howItEnded(error);
   const cause = ended ? stderrCause(status.stderrTail) : undefined;
-  return cause ? `${cause} (the process ${ended})` : error.replace(/^Failed to start MCP server "[^"]*": /, "") || "unknown error";
+  return cause
+    ? `${cause} (the process ${ended})`
+    : error.replace(/^Failed to start MCP server "[^"]*": /, "") || "unknown error";
 }
 
 /** Lines of a crash report that say nothing a person reads: stack frames, a lone brace or caret, blank ones. */

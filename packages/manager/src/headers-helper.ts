@@ -42,10 +42,12 @@ export function parseHelperOutput(stdout: string): Record<string, string> | stri
   } catch {
     return "did not print JSON (it must print one JSON object of header names to string values)";
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "must print a JSON object of header names to string values";
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return "must print a JSON object of header names to string values";
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof header !== "string") return `printed a ${header === null ? "null" : typeof header} for header ${JSON.stringify(name)}; values must be strings`;
+    if (typeof header !== "string")
+      return `printed a ${header === null ? "null" : typeof header} for header ${JSON.stringify(name)}; values must be strings`;
     // The transport's own checks, in the words they use for a config's headers (never the value).
     const problem = headerProblem(name, header);
     if (problem !== undefined) return `printed header ${JSON.stringify(name)}, which ${problem}`;
@@ -60,7 +62,11 @@ export function runHeadersHelper(
   serverName: string,
   command: string,
   url: string,
-  options: { cwd?: string | undefined; timeoutMs?: number | undefined; env?: Record<string, string | undefined> | undefined } = {},
+  options: {
+    cwd?: string | undefined;
+    timeoutMs?: number | undefined;
+    env?: Record<string, string | undefined> | undefined;
+  } = {},
 ): Promise<Record<string, string>> {
   const timeoutMs = options.timeoutMs ?? HEADERS_HELPER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
@@ -69,7 +75,13 @@ export function runHeadersHelper(
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
       // The names Claude Code gives its helpers, so one script serves both.
-      env: { ...(options.env ?? process.env), CLAUDE_CODE_MCP_SERVER_NAME: serverName, CLAUDE_CODE_MCP_SERVER_URL: url, MCP_SERVER_NAME: serverName, MCP_SERVER_URL: url },
+      env: {
+        ...(options.env ?? process.env),
+        CLAUDE_CODE_MCP_SERVER_NAME: serverName,
+        CLAUDE_CODE_MCP_SERVER_URL: url,
+        MCP_SERVER_NAME: serverName,
+        MCP_SERVER_URL: url,
+      },
       windowsHide: true,
     });
     let stdout = "";
@@ -125,11 +137,18 @@ export interface HeadersHelperOptions {
  */
 export function headersHelperProvider(options: HeadersHelperOptions): HttpAuthProvider {
   const ttl = options.ttlMs ?? DEFAULT_HEADERS_HELPER_TTL_MS;
-  if (!(ttl >= 0)) throw new InvalidConfigError('"headersHelperTtlMs" must be a number of milliseconds (0 runs the helper for every connection and 401)', { serverName: options.serverName, field: "headersHelperTtlMs" });
+  if (!(ttl >= 0))
+    throw new InvalidConfigError(
+      '"headersHelperTtlMs" must be a number of milliseconds (0 runs the helper for every connection and 401)',
+      { serverName: options.serverName, field: "headersHelperTtlMs" },
+    );
   let current: { headers: Record<string, string>; at: number } | undefined;
   let running: Promise<Record<string, string>> | undefined;
   const run = (): Promise<Record<string, string>> => {
-    running ??= runHeadersHelper(options.serverName, options.command, options.url, { cwd: options.cwd, env: options.env }).then(
+    running ??= runHeadersHelper(options.serverName, options.command, options.url, {
+      cwd: options.cwd,
+      env: options.env,
+    }).then(
       (headers) => {
         current = { headers, at: Date.now() };
         running = undefined;

@@ -1,25 +1,109 @@
 export { MCPManager } from "./manager.js";
-export { ServerUnavailableError, ToolUnavailableError, type ConnectResult, type ManagerErrorCode, type MCPManagerOptions, type MCPTool, type ResultFileOptions, type ServerState, type ServerStatus, type ToolCallOptions } from "./types.js";
+export {
+  ServerUnavailableError,
+  ToolUnavailableError,
+  type ConnectResult,
+  type ManagerErrorCode,
+  type MCPManagerOptions,
+  type MCPTool,
+  type ResultFileOptions,
+  type ServerState,
+  type ServerStatus,
+  type ToolCallOptions,
+} from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
 export { crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
-export { reviewApprovals, type ApprovalAnswer, type ApprovalContext, type ApprovalOutcome, type ApprovalPolicy, type ApprovalRefusal, type ApprovalRequest } from "./approvals/policy.js";
-export { createApprovalStore, defaultApprovalsFile, DECLINED, NOT_APPROVED_YET, type ApprovalCheck, type ApprovalStore, type ApprovalSubject } from "./approvals/store.js";
+export {
+  reviewApprovals,
+  type ApprovalAnswer,
+  type ApprovalContext,
+  type ApprovalOutcome,
+  type ApprovalPolicy,
+  type ApprovalRefusal,
+  type ApprovalRequest,
+} from "./approvals/policy.js";
+export {
+  createApprovalStore,
+  defaultApprovalsFile,
+  DECLINED,
+  NOT_APPROVED_YET,
+  type ApprovalCheck,
+  type ApprovalStore,
+  type ApprovalSubject,
+} from "./approvals/store.js";
 export type { Fingerprint } from "./approvals/fingerprint.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
-export type { ConfigError, ConfigFamily, ConfigScope, ConfigSource, DiscoveredServer, InputDefinition, LoadOptions, LoadResult, ToolFilter, WrittenEntry } from "./config/types.js";
-export { FileToolCache, defaultCacheDir, toolCacheKey, type CachedTools, type FileToolCacheOptions, type ToolCache } from "./cache.js";
+export type {
+  ConfigError,
+  ConfigFamily,
+  ConfigScope,
+  ConfigSource,
+  DiscoveredServer,
+  InputDefinition,
+  LoadOptions,
+  LoadResult,
+  ToolFilter,
+  WrittenEntry,
+} from "./config/types.js";
+export {
+  FileToolCache,
+  defaultCacheDir,
+  toolCacheKey,
+  type CachedTools,
+  type FileToolCacheOptions,
+  type ToolCache,
+} from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export type { ReconnectPolicy } from "./limit.js";
-export { DEFAULT_CALLBACK_PORT, defaultTokenDir, diagnoseServerAuthorization, type AuthorizeServerOptions, type ManagerOAuthOptions, type ServerOAuthConfig } from "./oauth.js";
-export { HeadersHelperError, headersHelperProvider, runHeadersHelper, type HeadersHelperOptions } from "./headers-helper.js";
+export {
+  DEFAULT_CALLBACK_PORT,
+  defaultTokenDir,
+  diagnoseServerAuthorization,
+  type AuthorizeServerOptions,
+  type ManagerOAuthOptions,
+  type ServerOAuthConfig,
+} from "./oauth.js";
+export {
+  HeadersHelperError,
+  headersHelperProvider,
+  runHeadersHelper,
+  type HeadersHelperOptions,
+} from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
-export { FilePinStore, MemoryPinStore, PinStoreError, defaultPinDir, type PinnedTool, type PinStore, type ServerPins } from "./pins/store.js";
+export {
+  FilePinStore,
+  MemoryPinStore,
+  PinStoreError,
+  defaultPinDir,
+  type PinnedTool,
+  type PinStore,
+  type ServerPins,
+} from "./pins/store.js";
 export { ToolHeldError } from "./pins/errors.js";
 export { canonicalJson, definitionHash, definitionOf, toolSetHash, type PinnedDefinition } from "./pins/hash.js";
-export { diffDefinitions, formatToolDiff, wordDiff, type SchemaChange, type ToolDiff, type WordDiffPart } from "./pins/diff.js";
-export { hostFiles, hostStatus, poolBackupDir, poolFile, PoolError, POOL_FAMILIES, unpoolFile, type HostFile, type HostFileStatus, type PoolOptions, type PoolOutcome } from "./config/pool.js";
+export {
+  diffDefinitions,
+  formatToolDiff,
+  wordDiff,
+  type SchemaChange,
+  type ToolDiff,
+  type WordDiffPart,
+} from "./pins/diff.js";
+export {
+  hostFiles,
+  hostStatus,
+  poolBackupDir,
+  poolFile,
+  PoolError,
+  POOL_FAMILIES,
+  unpoolFile,
+  type HostFile,
+  type HostFileStatus,
+  type PoolOptions,
+  type PoolOutcome,
+} from "./config/pool.js";
 export { parseShimArgs, shimArgs, SHIM_COMMAND, unwrapShimConfig, type PoolFamily } from "./config/pool-text.js";

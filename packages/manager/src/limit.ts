@@ -39,7 +39,14 @@ export interface ReconnectPolicy {
   windowMs: number;
 }
 
-export const DEFAULT_RECONNECT: ReconnectPolicy = { initialDelayMs: 500, maxDelayMs: 30_000, factor: 2, jitter: 0.25, maxAttempts: 5, windowMs: 60_000 };
+export const DEFAULT_RECONNECT: ReconnectPolicy = {
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  factor: 2,
+  jitter: 0.25,
+  maxAttempts: 5,
+  windowMs: 60_000,
+};
 
 /** The delay before attempt `n` (1-based): exponential, capped, with jitter. */
 export function backoffDelay(policy: ReconnectPolicy, attempt: number, random: () => number = Math.random): number {
@@ -52,7 +59,11 @@ export function backoffDelay(policy: ReconnectPolicy, attempt: number, random: (
  * our own that aborts with the caller's (ours, so many listeners on it are expected, not a leak:
  * twelve servers waited for would otherwise warn `MaxListenersExceededWarning`).
  */
-export async function fanOut<T>(signal: AbortSignal | undefined, waits: number, task: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+export async function fanOut<T>(
+  signal: AbortSignal | undefined,
+  waits: number,
+  task: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
   if (!signal) return task(undefined);
   const own = new AbortController();
   setMaxListeners(Math.max(10, waits + 1), own.signal);

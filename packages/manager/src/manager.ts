@@ -1,4 +1,11 @@
-import type { ClientCapabilities, MCPServerConfig, MCPServerConnection, Prompt, Resource, ResourceTemplate } from "@mcp/client";
+import type {
+  ClientCapabilities,
+  MCPServerConfig,
+  MCPServerConnection,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+} from "@mcp/client";
 import { capabilitiesFor } from "@mcp/client/internal";
 import { listSkills, loadSkill, type LoadedSkill, type LoadSkillOptions, type SkillEntry } from "@mcp/client/skills";
 import { FileToolCache, toolCacheKey } from "./cache.js";
@@ -18,7 +25,14 @@ import { NOT_APPROVED_YET } from "./approvals/store.js";
 import { pinHost, pinKey, ToolPins } from "./pins/pins.js";
 import { ToolMemory } from "./tool-memory.js";
 import { addIdle, connectWithGate, type StartupHost } from "./startup.js";
-import { ServerUnavailableError, type ConnectResult, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
+import {
+  ServerUnavailableError,
+  type ConnectResult,
+  type MCPManagerOptions,
+  type MCPTool,
+  type ServerState,
+  type ServerStatus,
+} from "./types.js";
 
 /**
  * Many MCP servers at once: discovery, parallel connection with a startup gate and a tool cache,
@@ -60,7 +74,10 @@ export class MCPManager {
       roots: options.onRoots ? () => [] : options.connect?.roots,
     });
     this.#reconnect = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...(options.reconnect ?? {}) };
-    this.#limits = { stdio: new Semaphore(options.concurrency?.stdio ?? 16), remote: new Semaphore(options.concurrency?.remote ?? 32) };
+    this.#limits = {
+      stdio: new Semaphore(options.concurrency?.stdio ?? 16),
+      remote: new Semaphore(options.concurrency?.remote ?? 32),
+    };
     this.#credentials = new Credentials(options);
     this.#budget = new ResultBudget(options.maxResultChars, options.results);
     this.#host = this.#hostFor();
@@ -75,9 +92,14 @@ export class MCPManager {
       collisions: () => this.#collisions,
     };
     this.#approvals = new ApprovalGate(options);
-    this.pins = new ToolPins(options.pins, pinHost(this.#servers, () => this.#toolsChanged(), options.onError));
+    this.pins = new ToolPins(
+      options.pins,
+      pinHost(this.#servers, () => this.#toolsChanged(), options.onError),
+    );
     const cache = options.cache === false ? undefined : (options.cache ?? new FileToolCache(options.cacheDir));
-    this.#memory = new ToolMemory(cache, options.cacheTtlMs, this.pins, (server, error) => options.onError?.(server, error));
+    this.#memory = new ToolMemory(cache, options.cacheTtlMs, this.pins, (server, error) =>
+      options.onError?.(server, error),
+    );
     if (options.healthCheckIntervalMs !== undefined && options.healthCheckIntervalMs > 0) {
       this.#health = setInterval(() => void this.#checkHealth(), options.healthCheckIntervalMs);
       this.#health.unref();
@@ -98,9 +120,17 @@ export class MCPManager {
    * tools are cached give deferred tools at once and swap in their live ones later
    * (`onToolsChanged`). One server's failure never fails the others.
    */
-  async connectServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<ConnectResult> {
+  async connectServers(
+    configs: Record<string, MCPServerConfig>,
+    discovered: Record<string, DiscoveredServer> = {},
+  ): Promise<ConnectResult> {
     const checking = this.#approvals.admit(configs, discovered); // undefined when nothing is left to decide
-    if (checking) return checking.then((checked) => (checked ? this.connectServers(configs, checked) : { tools: this.getTools(), errors: new Map(), connectedServers: [] }));
+    if (checking)
+      return checking.then((checked) =>
+        checked
+          ? this.connectServers(configs, checked)
+          : { tools: this.getTools(), errors: new Map(), connectedServers: [] },
+      );
     return connectWithGate(this.#startup, configs, discovered);
   }
 
@@ -111,7 +141,10 @@ export class MCPManager {
    * against many configured servers (the CLI's `call`) starts only the server it needs this way.
    * A server already registered under the same name is stopped and replaced.
    */
-  async addServers(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer> = {}): Promise<MCPTool[]> {
+  async addServers(
+    configs: Record<string, MCPServerConfig>,
+    discovered: Record<string, DiscoveredServer> = {},
+  ): Promise<MCPTool[]> {
     const checking = this.#approvals.admit(configs, discovered);
     if (checking) return checking.then((checked) => (checked ? this.addServers(configs, checked) : this.getTools()));
     return addIdle(this.#startup, configs, discovered);
@@ -123,8 +156,12 @@ export class MCPManager {
    * fails the others; see each one's status.
    */
   async startServers(names?: string[], signal?: AbortSignal): Promise<void> {
-    const chosen = names ?? [...this.#servers.values()].filter((server) => server.status.state === "idle").map((server) => server.name);
-    await fanOut(signal, chosen.length, (shared) => Promise.all(chosen.map((name) => this.waitForConnection(name, shared).catch(() => undefined))));
+    const chosen =
+      names ??
+      [...this.#servers.values()].filter((server) => server.status.state === "idle").map((server) => server.name);
+    await fanOut(signal, chosen.length, (shared) =>
+      Promise.all(chosen.map((name) => this.waitForConnection(name, shared).catch(() => undefined))),
+    );
   }
 
   /** Every tool of every server that has a tool list (live or cached), in server order. */
@@ -242,7 +279,12 @@ export class MCPManager {
     if (!server) throw new ServerUnavailableError(name, undefined);
     // A project entry its file marks disabled never went through the approval check (a refused one refuses by itself).
     const entry = server.discovered;
-    if (entry && needsApproval(entry) && entry.approved !== true) throw new ServerUnavailableError(name, "not-approved", `${NOT_APPROVED_YET} (it is disabled in ${entry.source.file})`);
+    if (entry && needsApproval(entry) && entry.approved !== true)
+      throw new ServerUnavailableError(
+        name,
+        "not-approved",
+        `${NOT_APPROVED_YET} (it is disabled in ${entry.source.file})`,
+      );
     return server.reconnect();
   }
 
@@ -287,7 +329,12 @@ export class MCPManager {
       reconnect: this.#reconnect,
       limit: (transport, run) => this.#limits[transport === "stdio" ? "stdio" : "remote"].run(run),
       configFor: (server) => this.#credentials.configFor(server),
-      statusChanged: (status) => notify(this.#statusListeners, () => ({ ...status }), (error) => this.#options.onError?.(status.name, error)),
+      statusChanged: (status) =>
+        notify(
+          this.#statusListeners,
+          () => ({ ...status }),
+          (error) => this.#options.onError?.(status.name, error),
+        ),
       toolsChanged: () => this.#toolsChanged(),
       remember: (server, tools, hints, era) => this.#memory.remember(server, tools, hints, era),
       rememberedEra: async (server) => (await this.#memory.entry(server))?.era,
@@ -297,15 +344,28 @@ export class MCPManager {
   }
 
   /** A supervisor for the server (one the approval policy refused never starts), in place of one of the same name (stop that one first). */
-  #create(name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, state: ServerState): ServerSupervisor {
-    const server = this.#approvals.supervisor(this.#host, name, config, discovered, toolCacheKey(name, config, this.#capabilities), state);
+  #create(
+    name: string,
+    config: MCPServerConfig,
+    discovered: DiscoveredServer | undefined,
+    state: ServerState,
+  ): ServerSupervisor {
+    const server = this.#approvals.supervisor(
+      this.#host,
+      name,
+      config,
+      discovered,
+      toolCacheKey(name, config, this.#capabilities),
+      state,
+    );
     this.#servers.set(name, server);
     return server;
   }
 
   /** Entries the host file disables, listed as `disabled` (unless a server of that name is running). */
   #addDisabled(discovered: Record<string, DiscoveredServer>): void {
-    for (const [name, entry] of Object.entries(discovered)) if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry, "disabled");
+    for (const [name, entry] of Object.entries(discovered))
+      if (!entry.enabled && !this.#servers.has(name)) this.#create(name, entry.config, entry, "disabled");
   }
 
   async #checkHealth(): Promise<void> {
@@ -317,6 +377,10 @@ export class MCPManager {
     this.#tools = undefined;
     if (this.#toolListeners.size === 0) return;
     const tools = this.getTools();
-    notify(this.#toolListeners, () => tools, (error) => this.#options.onError?.("", error));
+    notify(
+      this.#toolListeners,
+      () => tools,
+      (error) => this.#options.onError?.("", error),
+    );
   }
 }

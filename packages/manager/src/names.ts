@@ -63,7 +63,8 @@ export class ToolNameMap {
   add(server: string, tool: string): { name: string } | { collision: NameCollision } {
     const name = toolNameFor(server, tool);
     const holder = this.#byName.get(name);
-    if (holder && (holder.server !== server || holder.tool !== tool)) return { collision: { name, kept: holder, dropped: { server, tool } } };
+    if (holder && (holder.server !== server || holder.tool !== tool))
+      return { collision: { name, kept: holder, dropped: { server, tool } } };
     this.#byName.set(name, { server, tool });
     return { name };
   }

@@ -1,7 +1,19 @@
 // A server's `oauth` config field, the manager's `oauth` option, and the OAuth provider and token store they give.
 import type { MCPServerConfig } from "@mcp/client";
 import { createHttpFetch } from "@mcp/transport-http";
-import { diagnoseAuthorization, FileTokenStore, loopbackAuthorize, loopbackRedirectUri, OAuthProvider, type Authorize, type DeviceOptions, type DiagnoseOptions, type DoctorReport, type OAuthProviderOptions, type TokenStore } from "@mcp/oauth";
+import {
+  diagnoseAuthorization,
+  FileTokenStore,
+  loopbackAuthorize,
+  loopbackRedirectUri,
+  OAuthProvider,
+  type Authorize,
+  type DeviceOptions,
+  type DiagnoseOptions,
+  type DoctorReport,
+  type OAuthProviderOptions,
+  type TokenStore,
+} from "@mcp/oauth";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { userConfigDir } from "./config/families.js";
@@ -80,13 +92,31 @@ export function wantsOAuth(config: MCPServerConfig): boolean {
   if ("authProvider" in config && config.authProvider) return false;
   // A headersHelper brings its own credentials: OAuth only when the config asks for it as well.
   const oauth = (config as { oauth?: unknown }).oauth;
-  if ((config as { headersHelper?: unknown }).headersHelper !== undefined && (typeof oauth !== "object" || oauth === null)) return false;
+  if (
+    (config as { headersHelper?: unknown }).headersHelper !== undefined &&
+    (typeof oauth !== "object" || oauth === null)
+  )
+    return false;
   if (Object.keys(config.headers ?? {}).some((name) => name.toLowerCase() === "authorization")) return false;
   return oauthConfigOf(config) !== false;
 }
 
 /** What a server's config says of its OAuth client: the options a provider and the doctor share. */
-function clientOptionsFor(name: string, config: MCPServerConfig): Pick<OAuthProviderOptions, "serverUrl" | "redirectUri" | "clientId" | "clientSecret" | "clientMetadataUrl" | "clientName" | "scopes" | "profile" | "fetch"> {
+function clientOptionsFor(
+  name: string,
+  config: MCPServerConfig,
+): Pick<
+  OAuthProviderOptions,
+  | "serverUrl"
+  | "redirectUri"
+  | "clientId"
+  | "clientSecret"
+  | "clientMetadataUrl"
+  | "clientName"
+  | "scopes"
+  | "profile"
+  | "fetch"
+> {
   const settings = oauthConfigOf(config) || {};
   const port = settings.callbackPort ?? DEFAULT_CALLBACK_PORT;
   const scopes = typeof settings.scopes === "string" ? settings.scopes.split(" ").filter(Boolean) : settings.scopes;
@@ -100,17 +130,35 @@ function clientOptionsFor(name: string, config: MCPServerConfig): Pick<OAuthProv
     scopes,
     profile: settings.profile,
     // Discovery, registration and tokens go the way the server's own requests go (its proxy, its CA).
-    fetch: createHttpFetch({ proxy: (config as { proxy?: string | false }).proxy, ca: (config as { ca?: string }).ca, serverName: name }),
+    fetch: createHttpFetch({
+      proxy: (config as { proxy?: string | false }).proxy,
+      ca: (config as { ca?: string }).ca,
+      serverName: name,
+    }),
   };
 }
 
 /** An OAuth provider for one server's config, with the given user step (or none). */
-export function providerFor(name: string, config: MCPServerConfig, store: TokenStore, authorize: ManagerOAuthOptions["authorize"]): OAuthProvider {
-  return new OAuthProvider({ ...clientOptionsFor(name, config), authorize: authorize ? (request) => authorize(name, request) : undefined, store });
+export function providerFor(
+  name: string,
+  config: MCPServerConfig,
+  store: TokenStore,
+  authorize: ManagerOAuthOptions["authorize"],
+): OAuthProvider {
+  return new OAuthProvider({
+    ...clientOptionsFor(name, config),
+    authorize: authorize ? (request) => authorize(name, request) : undefined,
+    store,
+  });
 }
 
 /** An OAuth provider for one server's config that signs in with the device authorization grant. */
-export function deviceProviderFor(name: string, config: MCPServerConfig, store: TokenStore, device: DeviceOptions): OAuthProvider {
+export function deviceProviderFor(
+  name: string,
+  config: MCPServerConfig,
+  store: TokenStore,
+  device: DeviceOptions,
+): OAuthProvider {
   return new OAuthProvider({ ...clientOptionsFor(name, config), grant: "device_code", device, store });
 }
 
@@ -119,7 +167,11 @@ export function deviceProviderFor(name: string, config: MCPServerConfig, store: 
  * config's client id, secret, scopes, profile, callback port, proxy and CA, as a sign-in would
  * use them. See `diagnoseAuthorization` of `@mcp/oauth`. Stores nothing.
  */
-export function diagnoseServerAuthorization(name: string, config: MCPServerConfig, options: Pick<DiagnoseOptions, "authorize" | "trace" | "timeoutMs" | "register"> = {}): Promise<DoctorReport> {
+export function diagnoseServerAuthorization(
+  name: string,
+  config: MCPServerConfig,
+  options: Pick<DiagnoseOptions, "authorize" | "trace" | "timeoutMs" | "register"> = {},
+): Promise<DoctorReport> {
   const { serverUrl, ...client } = clientOptionsFor(name, config);
   return diagnoseAuthorization(serverUrl, { ...client, ...options });
 }
@@ -130,7 +182,15 @@ export function storeOf(options: ManagerOAuthOptions | undefined): TokenStore {
 }
 
 /** The CLI's user step for one server: a loopback listener on its callback port and the browser. */
-export function loopbackStepFor(config: MCPServerConfig, options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined }): Authorize {
+export function loopbackStepFor(
+  config: MCPServerConfig,
+  options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined },
+): Authorize {
   const settings = oauthConfigOf(config) || {};
-  return loopbackAuthorize({ port: settings.callbackPort ?? DEFAULT_CALLBACK_PORT, open: options.open === false ? false : undefined, onUrl: options.onUrl, timeoutMs: options.timeoutMs });
+  return loopbackAuthorize({
+    port: settings.callbackPort ?? DEFAULT_CALLBACK_PORT,
+    open: options.open === false ? false : undefined,
+    onUrl: options.onUrl,
+    timeoutMs: options.timeoutMs,
+  });
 }

@@ -8,7 +8,28 @@ import type { MCPTool } from "./types.js";
 const K1 = 1.2;
 const B = 0.75;
 const WEIGHTS = { name: 3, title: 2, description: 1, parameter: 1.5, parameterDescription: 0.75 } as const;
-const STOP = new Set(["a", "an", "and", "the", "of", "to", "in", "for", "on", "with", "or", "is", "it", "by", "from", "this", "that", "be", "as", "at"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "and",
+  "the",
+  "of",
+  "to",
+  "in",
+  "for",
+  "on",
+  "with",
+  "or",
+  "is",
+  "it",
+  "by",
+  "from",
+  "this",
+  "that",
+  "be",
+  "as",
+  "at",
+]);
 
 /** A word's common stem: plurals and -ing/-ed endings off, so "files" finds "file", "queries" "query" and "listing" "list". */
 function stem(word: string): string {
@@ -36,7 +57,8 @@ function fieldsOf(tool: MCPTool): [text: string, weight: number][] {
     [tool.title ?? "", WEIGHTS.title],
     [tool.description ?? "", WEIGHTS.description],
   ];
-  const properties = (tool.inputSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties ?? {};
+  const properties =
+    (tool.inputSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties ?? {};
   for (const [name, property] of Object.entries(properties)) {
     fields.push([name, WEIGHTS.parameter]);
     if (typeof property?.description === "string") fields.push([property.description, WEIGHTS.parameterDescription]);
@@ -87,7 +109,8 @@ export class ToolSearchIndex {
     }
     const exact = query.trim().toLowerCase();
     for (const [doc, tool] of this.#tools.entries()) {
-      if (tool.name.toLowerCase() === exact || tool.toolName.toLowerCase() === exact) scores.set(doc, (scores.get(doc) ?? 0) + 1000);
+      if (tool.name.toLowerCase() === exact || tool.toolName.toLowerCase() === exact)
+        scores.set(doc, (scores.get(doc) ?? 0) + 1000);
     }
     return [...scores.entries()]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])

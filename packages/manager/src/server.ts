@@ -44,7 +44,11 @@ export function offersTool(tools: readonly Tool[], name: string): boolean {
 
 export function filterTools(tools: Tool[], filter: ToolFilter | undefined): Tool[] {
   if (!filter) return tools;
-  return tools.filter((tool) => (filter.include === undefined || filter.include.includes(tool.name)) && !(filter.exclude ?? []).includes(tool.name));
+  return tools.filter(
+    (tool) =>
+      (filter.include === undefined || filter.include.includes(tool.name)) &&
+      !(filter.exclude ?? []).includes(tool.name),
+  );
 }
 
 /**
@@ -55,19 +59,24 @@ export function filterTools(tools: Tool[], filter: ToolFilter | undefined): Tool
  * its cause says.
  */
 export function isRetryableAfterReconnect(error: unknown): boolean {
-  if (typeof error === "object" && error !== null && (error as { mayHaveRun?: unknown }).mayHaveRun === true) return false;
+  if (typeof error === "object" && error !== null && (error as { mayHaveRun?: unknown }).mayHaveRun === true)
+    return false;
   if (SessionExpiredError.isInstance(error)) return true;
   if (HttpError.isInstance(error) && error.status === 400 && /session|not initialized/i.test(error.body)) return true;
   return NetworkError.isInstance(error) && error.errno === "ECONNREFUSED";
 }
 
 export function stderrOf(source: unknown): string | undefined {
-  const tail = typeof source === "object" && source !== null ? (source as { stderrTail?: unknown }).stderrTail : undefined;
+  const tail =
+    typeof source === "object" && source !== null ? (source as { stderrTail?: unknown }).stderrTail : undefined;
   return typeof tail === "string" && tail.trim() !== "" ? tail : undefined;
 }
 
 /** The manager's server-aware handlers (sampling, elicitation, roots), bound to one server. */
-export function handlersFor(name: string, options: Pick<MCPManagerOptions, "onElicitation" | "onSampling" | "onRoots">): Pick<ConnectOptions, "onElicitation" | "onSampling" | "roots"> {
+export function handlersFor(
+  name: string,
+  options: Pick<MCPManagerOptions, "onElicitation" | "onSampling" | "onRoots">,
+): Pick<ConnectOptions, "onElicitation" | "onSampling" | "roots"> {
   const { onElicitation, onSampling, onRoots } = options;
   return {
     ...(onElicitation ? { onElicitation: (params, context) => onElicitation(name, params, context) } : {}),
@@ -77,7 +86,11 @@ export function handlersFor(name: string, options: Pick<MCPManagerOptions, "onEl
 }
 
 /** Calls each listener with its own `value()`; a listener that throws is reported, never stops the others. */
-export function notify<T>(listeners: Iterable<(value: T) => void>, value: () => T, onError: (error: Error) => void): void {
+export function notify<T>(
+  listeners: Iterable<(value: T) => void>,
+  value: () => T,
+  onError: (error: Error) => void,
+): void {
   for (const listener of listeners) {
     try {
       listener(value());

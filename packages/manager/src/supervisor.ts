@@ -1,11 +1,26 @@
-import { connectToServer, listTools, roundTrip, type CacheHints, type MCPServerConfig, type MCPServerConnection, type ProtocolEra, type Tool } from "@mcp/client";
+import {
+  connectToServer,
+  listTools,
+  roundTrip,
+  type CacheHints,
+  type MCPServerConfig,
+  type MCPServerConnection,
+  type ProtocolEra,
+  type Tool,
+} from "@mcp/client";
 import { RpcError, toError } from "@mcp/jsonrpc";
 import type { DiscoveredServer } from "./config/types.js";
 import { backoffDelay, type ReconnectPolicy } from "./limit.js";
 import { filterTools, handlersFor, LIST_CHANGED, LISTERS, stderrOf, type ListKind } from "./server.js";
 import { closeReason, failureOf, initialStatus } from "./server-status.js";
 import { supervisedTool, type ToolServer } from "./supervised-tool.js";
-import { ServerUnavailableError, type MCPManagerOptions, type MCPTool, type ServerState, type ServerStatus } from "./types.js";
+import {
+  ServerUnavailableError,
+  type MCPManagerOptions,
+  type MCPTool,
+  type ServerState,
+  type ServerStatus,
+} from "./types.js";
 
 /** What a supervisor needs from the manager that composes it. */
 export interface SupervisorHost {
@@ -58,7 +73,14 @@ export class ServerSupervisor implements ToolServer {
   /** Lists asked for through the manager, kept fresh on their list_changed notifications. */
   readonly #lists = new Map<ListKind, unknown[]>();
 
-  constructor(host: SupervisorHost, name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, cacheKey: string, state: ServerState) {
+  constructor(
+    host: SupervisorHost,
+    name: string,
+    config: MCPServerConfig,
+    discovered: DiscoveredServer | undefined,
+    cacheKey: string,
+    state: ServerState,
+  ) {
     this.#host = host;
     this.name = name;
     this.config = config;
@@ -96,7 +118,10 @@ export class ServerSupervisor implements ToolServer {
     }
     const state = this.status.state;
     if (state === "connected" && this.connection) return Promise.resolve(this.connection);
-    if (state === "failed" || state === "disabled") return Promise.reject(new ServerUnavailableError(this.name, state, state === "failed" ? this.status.lastError : undefined));
+    if (state === "failed" || state === "disabled")
+      return Promise.reject(
+        new ServerUnavailableError(this.name, state, state === "failed" ? this.status.lastError : undefined),
+      );
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const waiter: Waiter = {
@@ -191,7 +216,10 @@ export class ServerSupervisor implements ToolServer {
     abort.signal.addEventListener("abort", closeEarly, { once: true });
     try {
       // A stdio server known to be 2025-era skips the server/discover probe (2 s if it stays silent).
-      const era = "url" in this.config || options.connect?.protocol !== undefined ? undefined : (this.#era ?? (await this.#host.rememberedEra(this)));
+      const era =
+        "url" in this.config || options.connect?.protocol !== undefined
+          ? undefined
+          : (this.#era ?? (await this.#host.rememberedEra(this)));
       connection = await connectToServer(this.name, this.#host.configFor(this), {
         ...options.connect,
         ...(era === "2025" ? { protocol: "2025" as const } : {}),
@@ -247,18 +275,23 @@ export class ServerSupervisor implements ToolServer {
     const { message, detail } = failureOf(error);
     // A server that never connected is not retried: a wrong command or URL would only loop.
     if (!policy || !wasConnected || failures > policy.maxAttempts) {
-      const gaveUp = policy && wasConnected ? `gave up after ${failures} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
+      const gaveUp =
+        policy && wasConnected ? `gave up after ${failures} failures in ${Math.round(policy.windowMs / 1000)}s: ` : "";
       this.#update({ state: "failed", lastError: `${gaveUp}${message}`, ...detail, stderrTail, failures });
-      for (const waiter of this.#waiters.splice(0)) waiter.reject(new ServerUnavailableError(this.name, "failed", this.status.lastError));
+      for (const waiter of this.#waiters.splice(0))
+        waiter.reject(new ServerUnavailableError(this.name, "failed", this.status.lastError));
       this.#host.toolsChanged();
       return;
     }
     this.#update({ state: "reconnecting", lastError: message, ...detail, stderrTail, failures });
     this.#cancelTimer();
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.connect().catch(() => undefined);
-    }, backoffDelay(policy, failures));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.connect().catch(() => undefined);
+      },
+      backoffDelay(policy, failures),
+    );
     this.#timer.unref?.();
   }
 
@@ -288,7 +321,10 @@ export class ServerSupervisor implements ToolServer {
   /** The live tool list (the host file's filter applied, held tools left out) and its caching hints. */
   async #fetchTools(connection: MCPServerConnection): Promise<{ tools: Tool[]; hints: CacheHints | undefined }> {
     let hints: CacheHints | undefined;
-    const tools = filterTools(await listTools(connection, { onCacheHints: (h) => (hints = h) }), this.discovered?.tools);
+    const tools = filterTools(
+      await listTools(connection, { onCacheHints: (h) => (hints = h) }),
+      this.discovered?.tools,
+    );
     return { tools: await this.#host.pin(this, tools), hints };
   }
 
@@ -303,7 +339,12 @@ export class ServerSupervisor implements ToolServer {
       this.#host.toolsChanged();
       this.#host.remember(this, this.tools, hints, connection.era);
     } catch (error) {
-      this.#host.options.onError?.(this.name, new Error(`refreshing the tools of "${this.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
+      this.#host.options.onError?.(
+        this.name,
+        new Error(`refreshing the tools of "${this.name}" failed; the last list is kept: ${toError(error).message}`, {
+          cause: error,
+        }),
+      );
     }
   }
 
@@ -316,7 +357,13 @@ export class ServerSupervisor implements ToolServer {
       try {
         this.#lists.set(kind, await LISTERS[kind](connection));
       } catch (error) {
-        this.#host.options.onError?.(this.name, new Error(`refreshing the ${kind} of "${this.name}" failed; the last list is kept: ${toError(error).message}`, { cause: error }));
+        this.#host.options.onError?.(
+          this.name,
+          new Error(
+            `refreshing the ${kind} of "${this.name}" failed; the last list is kept: ${toError(error).message}`,
+            { cause: error },
+          ),
+        );
       }
     }
   }

@@ -131,7 +131,8 @@ function unavailable(state: ServerState | undefined): string {
  * the pin store) and those of the layers below it (the client's, which hold the transports' and
  * `@mcp/jsonrpc`'s, and `@mcp/oauth`'s).
  */
-export type ManagerErrorCode = "server_unavailable" | "tool_unavailable" | "tool_held" | "pin_store_error" | ClientErrorCode | OAuthErrorCode;
+export type ManagerErrorCode =
+  "server_unavailable" | "tool_unavailable" | "tool_held" | "pin_store_error" | ClientErrorCode | OAuthErrorCode;
 
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
 export class ServerUnavailableError extends McpError<"server_unavailable"> {
@@ -156,7 +157,10 @@ export class ToolUnavailableError extends McpError<"tool_unavailable"> {
   declare readonly toolName: string;
 
   constructor(serverName: string, toolName: string) {
-    super("tool_unavailable", `MCP server "${serverName}" no longer offers tool "${toolName}" (it was in the cached tool list; the live list does not have it)`);
+    super(
+      "tool_unavailable",
+      `MCP server "${serverName}" no longer offers tool "${toolName}" (it was in the cached tool list; the live list does not have it)`,
+    );
     this.serverName = serverName;
     this.toolName = toolName;
   }
@@ -188,11 +192,15 @@ export interface MCPManagerOptions {
   /** Ping every connected server this often (ms); a failed ping reconnects it. Off by default. */
   healthCheckIntervalMs?: number | undefined;
   /** Handlers and client identity for every connection (sampling, elicitation, roots, clientInfo, …). */
-  connect?: Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport"> | undefined;
+  connect?:
+    Omit<ConnectOptions, "signal" | "onClose" | "onNotification" | "onLog" | "onError" | "transport"> | undefined;
   /** Answers `elicitation/create` from any server, told which one asks (and advertises `elicitation`). Takes the place of `connect.onElicitation`. */
-  onElicitation?: ((server: string, params: ElicitParams, context: RequestContext) => Promise<ElicitResult>) | undefined;
+  onElicitation?:
+    ((server: string, params: ElicitParams, context: RequestContext) => Promise<ElicitResult>) | undefined;
   /** Answers `sampling/createMessage` from any server, told which one asks (and advertises `sampling`). Takes the place of `connect.onSampling`. */
-  onSampling?: ((server: string, params: CreateMessageParams, context: RequestContext) => Promise<CreateMessageResult>) | undefined;
+  onSampling?:
+    | ((server: string, params: CreateMessageParams, context: RequestContext) => Promise<CreateMessageResult>)
+    | undefined;
   /**
    * Answers `roots/list` from any server, told which one asks (and advertises `roots`). Takes the
    * place of `connect.roots`: a host that serves several users (a gateway) gives each server only
@@ -239,4 +247,3 @@ export interface ConnectResult {
   errors: Map<string, string>;
   connectedServers: string[];
 }
-

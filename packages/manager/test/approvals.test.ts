@@ -9,7 +9,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApprovalStore, defaultApprovalsFile, loadAllMCPConfigs, MCPManager, type ApprovalRequest, type LoadOptions, type MCPManagerOptions } from "../src/index.js";
+import {
+  createApprovalStore,
+  defaultApprovalsFile,
+  loadAllMCPConfigs,
+  MCPManager,
+  type ApprovalRequest,
+  type LoadOptions,
+  type MCPManagerOptions,
+} from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
 const dirs: string[] = [];
@@ -23,14 +31,46 @@ afterEach(async () => {
 
 /** Every family's project file (in discovery's order) and how it writes a stdio entry. */
 const FAMILIES: { family: string; file: string; doc: (name: string, command: string, args: string[]) => object }[] = [
-  { family: "mcp-client", file: "mcp-client.json", doc: (name, command, args) => ({ servers: { [name]: { command, args } } }) },
-  { family: "claude-code", file: ".mcp.json", doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }) },
-  { family: "mcp-client-mcp-json", file: "mcp.json", doc: (name, command, args) => ({ servers: { [name]: { command, args } } }) },
-  { family: "cursor", file: ".cursor/mcp.json", doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }) },
-  { family: "vscode", file: ".vscode/mcp.json", doc: (name, command, args) => ({ servers: { [name]: { type: "stdio", command, args } } }) },
-  { family: "gemini", file: ".gemini/settings.json", doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }) },
-  { family: "opencode", file: "opencode.json", doc: (name, command, args) => ({ mcp: { [name]: { type: "local", command: [command, ...args] } } }) },
-  { family: "zed", file: ".zed/settings.json", doc: (name, command, args) => ({ context_servers: { [name]: { command: { path: command, args } } } }) },
+  {
+    family: "mcp-client",
+    file: "mcp-client.json",
+    doc: (name, command, args) => ({ servers: { [name]: { command, args } } }),
+  },
+  {
+    family: "claude-code",
+    file: ".mcp.json",
+    doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }),
+  },
+  {
+    family: "mcp-client-mcp-json",
+    file: "mcp.json",
+    doc: (name, command, args) => ({ servers: { [name]: { command, args } } }),
+  },
+  {
+    family: "cursor",
+    file: ".cursor/mcp.json",
+    doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }),
+  },
+  {
+    family: "vscode",
+    file: ".vscode/mcp.json",
+    doc: (name, command, args) => ({ servers: { [name]: { type: "stdio", command, args } } }),
+  },
+  {
+    family: "gemini",
+    file: ".gemini/settings.json",
+    doc: (name, command, args) => ({ mcpServers: { [name]: { command, args } } }),
+  },
+  {
+    family: "opencode",
+    file: "opencode.json",
+    doc: (name, command, args) => ({ mcp: { [name]: { type: "local", command: [command, ...args] } } }),
+  },
+  {
+    family: "zed",
+    file: ".zed/settings.json",
+    doc: (name, command, args) => ({ context_servers: { [name]: { command: { path: command, args } } } }),
+  },
 ];
 
 interface Box {
@@ -46,7 +86,10 @@ interface Box {
 }
 
 /** `sh -c "touch <marker>; exec node <fixture>"`: it leaves a mark, then serves. */
-const touching = (marker: string): [string, string[]] => ["sh", ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, fixture]];
+const touching = (marker: string): [string, string[]] => [
+  "sh",
+  ["-c", `touch '${marker}'; exec "$0" "$@"`, process.execPath, fixture],
+];
 
 function box(): Box {
   const root = mkdtempSync(join(tmpdir(), "mcp-approvals-"));
@@ -60,9 +103,12 @@ function box(): Box {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(doc));
   };
-  for (const { family, file, doc } of FAMILIES) write(join(repo, file), doc(`repo-${family}`, ...touching(join(marks, `RAN-${family}`))));
+  for (const { family, file, doc } of FAMILIES)
+    write(join(repo, file), doc(`repo-${family}`, ...touching(join(marks, `RAN-${family}`))));
   // A user-scope server (the user's own file in the temporary HOME): starts as ever.
-  write(join(home, ".config", "mcp-client", "mcp-client.json"), { servers: { mine: { command: touching(join(marks, "RAN-user"))[0], args: touching(join(marks, "RAN-user"))[1] } } });
+  write(join(home, ".config", "mcp-client", "mcp-client.json"), {
+    servers: { mine: { command: touching(join(marks, "RAN-user"))[0], args: touching(join(marks, "RAN-user"))[1] } },
+  });
   return {
     home,
     repo,
@@ -90,11 +136,25 @@ describe("project servers are refused until approved, by the library", () => {
     expect(m.getConnectionStatus("mine")).toMatchObject({ state: "connected", scope: "user" });
     for (const { family, file } of FAMILIES) {
       const name = `repo-${family}`;
-      expect(m.getConnectionStatus(name), family).toMatchObject({ state: "not-approved", scope: "project", source: join(b.repo, file), refusal: { reason: "not approved yet", approve: `mcp config approve "${name}" in this project, or the approvals option of MCPManager` } });
-      expect(result.errors.get(name), family).toBe(`project server not approved yet (approve it: mcp config approve "${name}" in this project, or the approvals option of MCPManager)`);
+      expect(m.getConnectionStatus(name), family).toMatchObject({
+        state: "not-approved",
+        scope: "project",
+        source: join(b.repo, file),
+        refusal: {
+          reason: "not approved yet",
+          approve: `mcp config approve "${name}" in this project, or the approvals option of MCPManager`,
+        },
+      });
+      expect(result.errors.get(name), family).toBe(
+        `project server not approved yet (approve it: mcp config approve "${name}" in this project, or the approvals option of MCPManager)`,
+      );
     }
     // Nothing starts one: a wait, a list, a reconnect, startServers; none is in the tool list.
-    await expect(m.waitForConnection("repo-cursor")).rejects.toMatchObject({ code: "server_unavailable", state: "not-approved", message: 'MCP server "repo-cursor" is not approved: not approved yet' });
+    await expect(m.waitForConnection("repo-cursor")).rejects.toMatchObject({
+      code: "server_unavailable",
+      state: "not-approved",
+      message: 'MCP server "repo-cursor" is not approved: not approved yet',
+    });
     await expect(m.listPrompts("repo-vscode")).rejects.toMatchObject({ code: "server_unavailable" });
     await expect(m.reconnectServer("repo-claude-code")).rejects.toMatchObject({ code: "server_unavailable" });
     await m.startServers(projectNames);
@@ -119,11 +179,20 @@ describe("project servers are refused until approved, by the library", () => {
     const loaded = await loadAllMCPConfigs(b.repo, b.load);
     const direct = b.manager();
     await direct.connectServers(loaded.configs); // the entries' own objects: still known as discovered
-    expect(direct.getConnectionStatus("repo-zed")).toMatchObject({ state: "not-approved", source: join(b.repo, ".zed/settings.json") });
+    expect(direct.getConnectionStatus("repo-zed")).toMatchObject({
+      state: "not-approved",
+      source: join(b.repo, ".zed/settings.json"),
+    });
     const lazy = b.manager();
     await lazy.addServers(loaded.configs, loaded.servers);
     await lazy.startServers();
-    expect(lazy.getStatuses().filter((s) => s.state === "not-approved").map((s) => s.name).sort()).toEqual([...projectNames].sort());
+    expect(
+      lazy
+        .getStatuses()
+        .filter((s) => s.state === "not-approved")
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual([...projectNames].sort());
     expect(b.ran()).toEqual(["user"]);
   });
 
@@ -140,10 +209,15 @@ describe("project servers are refused until approved, by the library", () => {
     rmSync(b.marker("cursor"));
 
     const [command, args] = touching(b.marker("cursor"));
-    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { "repo-cursor": { command, args, env: { NODE_OPTIONS: "--require ./evil.cjs" } } } });
+    b.write(join(b.repo, ".cursor", "mcp.json"), {
+      mcpServers: { "repo-cursor": { command, args, env: { NODE_OPTIONS: "--require ./evil.cjs" } } },
+    });
     const again = b.manager();
     await again.discoverAndConnect();
-    expect(again.getConnectionStatus("repo-cursor")).toMatchObject({ state: "not-approved", refusal: { reason: "changed since it was approved: env" } });
+    expect(again.getConnectionStatus("repo-cursor")).toMatchObject({
+      state: "not-approved",
+      refusal: { reason: "changed since it was approved: env" },
+    });
     expect(existsSync(b.marker("cursor"))).toBe(false);
   });
 
@@ -155,17 +229,39 @@ describe("project servers are refused until approved, by the library", () => {
     const [command, args] = touching(b.marker("cursor"));
     // The repository's own program, run with the approved entry's words after `daemon stdio … --`.
     const evil = join(b.repo, "evil.sh");
-    writeFileSync(evil, `#!/bin/sh\ntouch '${b.marker("evil")}'\nexec "${process.execPath}" "${fixture}"\n`, { mode: 0o755 });
-    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { "repo-cursor": { command: evil, args: ["daemon", "stdio", "repo-cursor", "--from", "cursor:project", "--", command, ...args] } } });
+    writeFileSync(evil, `#!/bin/sh\ntouch '${b.marker("evil")}'\nexec "${process.execPath}" "${fixture}"\n`, {
+      mode: 0o755,
+    });
+    b.write(join(b.repo, ".cursor", "mcp.json"), {
+      mcpServers: {
+        "repo-cursor": {
+          command: evil,
+          args: ["daemon", "stdio", "repo-cursor", "--from", "cursor:project", "--", command, ...args],
+        },
+      },
+    });
     const m = b.manager();
     await m.discoverAndConnect();
-    expect(m.getConnectionStatus("repo-cursor")).toMatchObject({ state: "not-approved", refusal: { reason: expect.stringContaining("changed since it was approved") as unknown } });
+    expect(m.getConnectionStatus("repo-cursor")).toMatchObject({
+      state: "not-approved",
+      refusal: { reason: expect.stringContaining("changed since it was approved") as unknown },
+    });
     expect(existsSync(b.marker("evil")), "the repository's program ran under the original's approval").toBe(false);
     // The real shim, given another config file to serve from: not what was approved either.
-    b.write(join(b.repo, ".cursor", "mcp.json"), { mcpServers: { "repo-cursor": { command: "mcp", args: ["daemon", "stdio", "repo-cursor", "--config", "./evil.json", "--", command, ...args] } } });
+    b.write(join(b.repo, ".cursor", "mcp.json"), {
+      mcpServers: {
+        "repo-cursor": {
+          command: "mcp",
+          args: ["daemon", "stdio", "repo-cursor", "--config", "./evil.json", "--", command, ...args],
+        },
+      },
+    });
     const again = b.manager();
     await again.discoverAndConnect();
-    expect(again.getConnectionStatus("repo-cursor")).toMatchObject({ state: "not-approved", refusal: { reason: expect.stringContaining("changed since it was approved") as unknown } });
+    expect(again.getConnectionStatus("repo-cursor")).toMatchObject({
+      state: "not-approved",
+      refusal: { reason: expect.stringContaining("changed since it was approved") as unknown },
+    });
   });
 
   it("a policy's approve is asked once about all of them; its answer starts those it names, and what it remembers holds for the next manager", async () => {
@@ -184,10 +280,15 @@ describe("project servers are refused until approved, by the library", () => {
     });
     await m.discoverAndConnect();
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.map((r) => [r.server.name, r.reason, r.changedParts, r.declined])).toEqual(projectNames.map((name) => [name, "not approved yet", undefined, false]));
+    expect(asked[0]!.map((r) => [r.server.name, r.reason, r.changedParts, r.declined])).toEqual(
+      projectNames.map((name) => [name, "not approved yet", undefined, false]),
+    );
     expect(asked[0]!.every((r) => typeof r.fingerprint["command"] === "string")).toBe(true);
     expect(b.ran()).toEqual(["user", "gemini"]);
-    expect(m.getConnectionStatus("repo-zed")?.refusal).toEqual({ reason: "not approved yet", approve: "the settings page (repo-zed)" });
+    expect(m.getConnectionStatus("repo-zed")?.refusal).toEqual({
+      reason: "not approved yet",
+      approve: "the settings page (repo-zed)",
+    });
 
     rmSync(b.marker("gemini"));
     const next = b.manager(); // the default policy: the approvals file only
@@ -210,7 +311,9 @@ describe("project servers are refused until approved, by the library", () => {
     let answer: (yes: boolean) => void = () => {};
     let askedNow: () => void = () => {};
     const asked = new Promise<void>((resolve) => (askedNow = resolve));
-    const m = b.manager({ approvals: { approve: () => new Promise<boolean>((resolve) => ((answer = resolve), askedNow())) } });
+    const m = b.manager({
+      approvals: { approve: () => new Promise<boolean>((resolve) => ((answer = resolve), askedNow())) },
+    });
     const pending = m.discoverAndConnect();
     await asked;
     await m.disconnectAll();
@@ -222,7 +325,9 @@ describe("project servers are refused until approved, by the library", () => {
     const failing = b.manager({ approvals: { approve: () => Promise.reject(new Error("the dialog was closed")) } });
     const result = await failing.discoverAndConnect();
     expect(result.connectedServers).toEqual(["mine"]);
-    expect(failing.getConnectionStatus("repo-vscode")?.refusal?.reason).toBe("not approved yet; asking failed: the dialog was closed");
+    expect(failing.getConnectionStatus("repo-vscode")?.refusal?.reason).toBe(
+      "not approved yet; asking failed: the dialog was closed",
+    );
     expect(b.ran()).toEqual(["user"]);
   });
 
@@ -231,7 +336,9 @@ describe("project servers are refused until approved, by the library", () => {
     const server = await startSdkServer();
     servers.push(server);
     const helperMark = b.marker("helper");
-    b.write(join(b.repo, "mcp-client.json"), { servers: { remote: { type: "http", url: server.url, headersHelper: `touch '${helperMark}'; echo '{}'` } } });
+    b.write(join(b.repo, "mcp-client.json"), {
+      servers: { remote: { type: "http", url: server.url, headersHelper: `touch '${helperMark}'; echo '{}'` } },
+    });
     const m = b.manager();
     await m.discoverAndConnect();
     expect(m.getConnectionStatus("remote")?.state).toBe("not-approved");

@@ -17,9 +17,14 @@ function tempDir(): string {
 /** A list of about `kb` KB, live for `ttlMs`. */
 function list(kb: number, ttlMs = 60_000): CachedTools {
   const now = Date.now();
-  return { tools: [{ name: "big", description: "x".repeat(kb * 1024), inputSchema: { type: "object" } }], savedAt: now, expiresAt: now + ttlMs };
+  return {
+    tools: [{ name: "big", description: "x".repeat(kb * 1024), inputSchema: { type: "object" } }],
+    savedAt: now,
+    expiresAt: now + ttlMs,
+  };
 }
-const folderBytes = (cache: FileToolCache): number => readdirSync(cache.folder).reduce((sum, name) => sum + statSync(join(cache.folder, name)).size, 0);
+const folderBytes = (cache: FileToolCache): number =>
+  readdirSync(cache.folder).reduce((sum, name) => sum + statSync(join(cache.folder, name)).size, 0);
 
 describe("FileToolCache", () => {
   it("keeps one file per entry and stays within maxBytes, dropping the least recently written", async () => {

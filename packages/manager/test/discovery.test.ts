@@ -29,7 +29,14 @@ beforeAll(() => {
     },
     projects: {
       [project]: {
-        mcpServers: { "cc-local": { type: "http", url: "http://127.0.0.1:7001/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } }, shared: { command: "from-claude-local" } },
+        mcpServers: {
+          "cc-local": {
+            type: "http",
+            url: "http://127.0.0.1:7001/mcp",
+            headers: { Authorization: "Bearer ${API_TOKEN}" },
+          },
+          shared: { command: "from-claude-local" },
+        },
         enabledMcpjsonServers: ["cc-project"],
         disabledMcpjsonServers: ["cc-project-off"],
       },
@@ -38,7 +45,11 @@ beforeAll(() => {
   });
   write(join(project, ".mcp.json"), {
     mcpServers: {
-      "cc-project": { command: "${SERVER_DIR}/bin/server", args: ["--dir", "${MISSING_DIR:-/tmp/default}"], env: { KEY: "${API_TOKEN}" } },
+      "cc-project": {
+        command: "${SERVER_DIR}/bin/server",
+        args: ["--dir", "${MISSING_DIR:-/tmp/default}"],
+        env: { KEY: "${API_TOKEN}" },
+      },
       "cc-project-off": { command: "disabled-one" },
       "cc-alias": { type: "streamable-http", url: "http://127.0.0.1:7002/mcp" },
       "cc-unset": { command: "x", args: ["${NOT_SET_ANYWHERE}"] },
@@ -46,16 +57,25 @@ beforeAll(() => {
     },
   });
   // Claude Desktop (Linux location).
-  write(join(home, ".config", "Claude", "claude_desktop_config.json"), { mcpServers: { desktop: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } });
+  write(join(home, ".config", "Claude", "claude_desktop_config.json"), {
+    mcpServers: { desktop: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } },
+  });
   // Cursor: project and user, with envFile and ${env:}, ${userHome}, ${workspaceFolder}.
-  write(join(project, ".env.cursor"), "FROM_FILE=yes\nQUOTED=\"a b\"\n");
+  write(join(project, ".env.cursor"), 'FROM_FILE=yes\nQUOTED="a b"\n');
   write(join(project, ".cursor", "mcp.json"), {
     mcpServers: {
-      "cursor-project": { command: "cursor-server", args: ["${workspaceFolder}/data", "${userHome}/cfg"], env: { TOKEN: "${env:API_TOKEN}" }, envFile: ".env.cursor" },
+      "cursor-project": {
+        command: "cursor-server",
+        args: ["${workspaceFolder}/data", "${userHome}/cfg"],
+        env: { TOKEN: "${env:API_TOKEN}" },
+        envFile: ".env.cursor",
+      },
       "cursor-remote": { url: "http://127.0.0.1:7003/mcp" },
     },
   });
-  write(join(home, ".cursor", "mcp.json"), { mcpServers: { "cursor-user": { url: "http://127.0.0.1:7004/sse", type: "sse" } } });
+  write(join(home, ".cursor", "mcp.json"), {
+    mcpServers: { "cursor-user": { url: "http://127.0.0.1:7004/sse", type: "sse" } },
+  });
   // VS Code: JSONC with comments and trailing commas, `servers`, `inputs`.
   write(
     join(project, ".vscode", "mcp.json"),
@@ -71,9 +91,17 @@ beforeAll(() => {
 }
 `,
   );
-  write(join(home, ".config", "Code", "User", "mcp.json"), `{ "servers": { "vscode-user": { "command": "vscode-user-server" } } }`);
+  write(
+    join(home, ".config", "Code", "User", "mcp.json"),
+    `{ "servers": { "vscode-user": { "command": "vscode-user-server" } } }`,
+  );
   // Windsurf.
-  write(join(home, ".codeium", "windsurf", "mcp_config.json"), { mcpServers: { windsurf: { serverUrl: "http://127.0.0.1:7007/mcp" }, "windsurf-off": { command: "x", disabled: true } } });
+  write(join(home, ".codeium", "windsurf", "mcp_config.json"), {
+    mcpServers: {
+      windsurf: { serverUrl: "http://127.0.0.1:7007/mcp" },
+      "windsurf-off": { command: "x", disabled: true },
+    },
+  });
   // Codex TOML.
   write(
     join(home, ".codex", "config.toml"),
@@ -98,8 +126,17 @@ enabled = false
 `,
   );
   // Gemini CLI: user and project.
-  write(join(home, ".gemini", "settings.json"), { mcpServers: { "gemini-sse": { url: "http://127.0.0.1:7009/sse" }, "gemini-http": { httpUrl: "http://127.0.0.1:7010/mcp", timeout: 5000 } } });
-  write(join(project, ".gemini", "settings.json"), { mcpServers: { "gemini-project": { command: "gemini-server", cwd: "/tmp", includeTools: ["a"], excludeTools: ["b"] } } });
+  write(join(home, ".gemini", "settings.json"), {
+    mcpServers: {
+      "gemini-sse": { url: "http://127.0.0.1:7009/sse" },
+      "gemini-http": { httpUrl: "http://127.0.0.1:7010/mcp", timeout: 5000 },
+    },
+  });
+  write(join(project, ".gemini", "settings.json"), {
+    mcpServers: {
+      "gemini-project": { command: "gemini-server", cwd: "/tmp", includeTools: ["a"], excludeTools: ["b"] },
+    },
+  });
   // opencode.
   write(join(project, "opencode.json"), {
     $schema: "https://opencode.ai/config.json",
@@ -110,15 +147,20 @@ enabled = false
     },
   });
   // Zed (user), both command shapes.
-  write(join(home, ".config", "zed", "settings.json"), `{
+  write(
+    join(home, ".config", "zed", "settings.json"),
+    `{
   // Zed settings
   "context_servers": {
     "zed-old": { "command": { "path": "zed-server", "args": ["-v"], "env": { "Z": "1" } } },
     "zed-new": { "source": "custom", "command": "zed-new-server", "args": [] },
   },
-}`);
+}`,
+  );
   // Our own file, project scope, and a broken file beside good ones.
-  write(join(project, "mcp-client.json"), { servers: { ours: { command: "our-server", includeTools: ["echo"] }, shared: { command: "from-ours" } } });
+  write(join(project, "mcp-client.json"), {
+    servers: { ours: { command: "our-server", includeTools: ["echo"] }, shared: { command: "from-ours" } },
+  });
   write(join(home, ".config", "mcp-client", "mcp-client.json"), `{ "servers": { "broken": { "command": "x" }, }`); // unterminated
 });
 
@@ -127,11 +169,18 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("loadAllMCPConfigs", () => {
   let result: LoadResult;
   beforeAll(async () => {
-    result = await loadAllMCPConfigs(project, { home, env, platform: "linux", inputs: { "github-token": "gh-secret" } });
+    result = await loadAllMCPConfigs(project, {
+      home,
+      env,
+      platform: "linux",
+      inputs: { "github-token": "gh-secret" },
+    });
   });
 
   it("reads every family, recording file and scope", () => {
-    const scopes = Object.fromEntries(Object.entries(result.servers).map(([name, s]) => [name, `${s.source.family}/${s.source.scope}`]));
+    const scopes = Object.fromEntries(
+      Object.entries(result.servers).map(([name, s]) => [name, `${s.source.family}/${s.source.scope}`]),
+    );
     expect(scopes).toMatchObject({
       "cc-user": "claude-code/user",
       "cc-local": "claude-code/local",
@@ -158,49 +207,92 @@ describe("loadAllMCPConfigs", () => {
 
   it("precedence: our project file > Claude Code local > project > user; the whole winning entry is used", () => {
     expect(result.configs["shared"]).toEqual({ command: "from-ours" });
-    const losers = result.shadowed.filter((s) => s.name === "shared").map((s) => `${s.source.family}/${s.source.scope}`);
+    const losers = result.shadowed
+      .filter((s) => s.name === "shared")
+      .map((s) => `${s.source.family}/${s.source.scope}`);
     expect(losers).toEqual(["claude-code/local", "claude-code/project", "claude-code/user"]);
   });
 
   it("normalises each host's format onto one config", () => {
     expect(result.configs["cc-user"]).toEqual({ command: "cc-user-server", args: ["--token", "t0k3n"], cwd: home });
-    expect(result.configs["cc-local"]).toEqual({ type: "http", url: "http://127.0.0.1:7001/mcp", headers: { Authorization: "Bearer t0k3n" } });
+    expect(result.configs["cc-local"]).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:7001/mcp",
+      headers: { Authorization: "Bearer t0k3n" },
+    });
     expect(result.configs["cc-alias"]).toEqual({ type: "http", url: "http://127.0.0.1:7002/mcp" });
     expect(result.configs["cursor-remote"]).toEqual({ type: "http", url: "http://127.0.0.1:7003/mcp" });
     expect(result.configs["cursor-user"]).toEqual({ type: "sse", url: "http://127.0.0.1:7004/sse" });
     expect(result.configs["windsurf"]).toEqual({ type: "http", url: "http://127.0.0.1:7007/mcp" });
-    expect(result.configs["codex-stdio"]).toEqual({ command: "codex-server", args: ["--fast"], env: { LEVEL: "debug" }, timeout: 20_000, cwd: home });
-    expect(result.servers["codex-stdio"]).toMatchObject({ toolTimeoutMs: 90_000, tools: { include: ["search", "fetch"] } });
-    expect(result.configs["codex-http"]).toEqual({ type: "http", url: "http://127.0.0.1:7008/mcp", headers: { "X-Team": "core", Authorization: "Bearer t0k3n" } });
+    expect(result.configs["codex-stdio"]).toEqual({
+      command: "codex-server",
+      args: ["--fast"],
+      env: { LEVEL: "debug" },
+      timeout: 20_000,
+      cwd: home,
+    });
+    expect(result.servers["codex-stdio"]).toMatchObject({
+      toolTimeoutMs: 90_000,
+      tools: { include: ["search", "fetch"] },
+    });
+    expect(result.configs["codex-http"]).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:7008/mcp",
+      headers: { "X-Team": "core", Authorization: "Bearer t0k3n" },
+    });
     expect(result.servers["codex-http"]?.tools).toEqual({ exclude: ["delete"] });
     expect(result.configs["gemini-sse"]).toEqual({ type: "sse", url: "http://127.0.0.1:7009/sse" });
     expect(result.configs["gemini-http"]).toEqual({ type: "http", url: "http://127.0.0.1:7010/mcp", timeout: 5000 });
     expect(result.servers["gemini-project"]?.tools).toEqual({ include: ["a"], exclude: ["b"] });
     expect(result.configs["oc-local"]).toEqual({ command: "bun", args: ["x", "my-mcp"], env: { A: "1" } });
-    expect(result.configs["oc-remote"]).toEqual({ type: "http", url: "http://127.0.0.1:7011/mcp", headers: { Authorization: "Bearer x" } });
+    expect(result.configs["oc-remote"]).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:7011/mcp",
+      headers: { Authorization: "Bearer x" },
+    });
     expect(result.configs["zed-old"]).toEqual({ command: "zed-server", args: ["-v"], env: { Z: "1" }, cwd: home });
     expect(result.configs["zed-new"]).toEqual({ command: "zed-new-server", args: [], cwd: home });
     expect(result.servers["ours"]?.tools).toEqual({ include: ["echo"] });
   });
 
   it("expands ${VAR}, ${VAR:-default}, ${env:VAR}, ${userHome}, ${workspaceFolder}, ${input:id} and envFile", () => {
-    expect(result.configs["cc-project"]).toEqual({ command: "/srv/mcp/bin/server", args: ["--dir", "/tmp/default"], env: { KEY: "t0k3n" } });
+    expect(result.configs["cc-project"]).toEqual({
+      command: "/srv/mcp/bin/server",
+      args: ["--dir", "/tmp/default"],
+      env: { KEY: "t0k3n" },
+    });
     expect(result.configs["cursor-project"]).toEqual({
       command: "cursor-server",
       args: [`${project}/data`, `${home}/cfg`],
       env: { FROM_FILE: "yes", QUOTED: "a b", TOKEN: "t0k3n" },
     });
-    expect(result.configs["vscode-project"]).toEqual({ type: "stdio", command: "node", args: [`${project}/server.js`] });
+    expect(result.configs["vscode-project"]).toEqual({
+      type: "stdio",
+      command: "node",
+      args: [`${project}/server.js`],
+    });
     expect(result.configs["vscode-input"]).toMatchObject({ headers: { Authorization: "Bearer gh-secret" } });
   });
 
   it("keeps each entry as its file writes it (variables unexpanded, envFile as named) beside the expanded config", () => {
-    expect(result.servers["cc-project"]?.written).toEqual({ config: { command: "${SERVER_DIR}/bin/server", args: ["--dir", "${MISSING_DIR:-/tmp/default}"], env: { KEY: "${API_TOKEN}" } } });
+    expect(result.servers["cc-project"]?.written).toEqual({
+      config: {
+        command: "${SERVER_DIR}/bin/server",
+        args: ["--dir", "${MISSING_DIR:-/tmp/default}"],
+        env: { KEY: "${API_TOKEN}" },
+      },
+    });
     expect(result.servers["cursor-project"]?.written).toEqual({
-      config: { command: "cursor-server", args: ["${workspaceFolder}/data", "${userHome}/cfg"], env: { TOKEN: "${env:API_TOKEN}" } },
+      config: {
+        command: "cursor-server",
+        args: ["${workspaceFolder}/data", "${userHome}/cfg"],
+        env: { TOKEN: "${env:API_TOKEN}" },
+      },
       envFile: ".env.cursor",
     });
-    expect(result.servers["cc-local"]?.written?.config).toMatchObject({ headers: { Authorization: "Bearer ${API_TOKEN}" } });
+    expect(result.servers["cc-local"]?.written?.config).toMatchObject({
+      headers: { Authorization: "Bearer ${API_TOKEN}" },
+    });
     expect(JSON.stringify(result.servers["cc-project"]?.written)).not.toContain("t0k3n");
   });
 
@@ -216,7 +308,9 @@ describe("loadAllMCPConfigs", () => {
 
   it("reports per-server and per-file errors, naming the file, the line, the variable or the input; the rest still load", () => {
     const byServer = Object.fromEntries(result.errors.filter((e) => e.server).map((e) => [e.server, e.message]));
-    expect(byServer["cc-unset"]).toBe(`MCP server "cc-unset" in ${join(project, ".mcp.json")}: environment variable "NOT_SET_ANYWHERE" is not set and has no default`);
+    expect(byServer["cc-unset"]).toBe(
+      `MCP server "cc-unset" in ${join(project, ".mcp.json")}: environment variable "NOT_SET_ANYWHERE" is not set and has no default`,
+    );
     expect(byServer["cc-ws"]).toContain('server type "ws" is not supported');
     expect(byServer["vscode-missing-input"]).toContain('input "not-given" has no value');
     const broken = result.errors.find((e) => e.server === undefined);
@@ -227,9 +321,17 @@ describe("loadAllMCPConfigs", () => {
 
   it("an input callback is asked for what the file defines", async () => {
     const asked: unknown[] = [];
-    const again = await loadAllMCPConfigs(project, { home, env, platform: "linux", families: ["vscode"], inputs: (input) => (asked.push(input), input.id === "github-token" ? "from-callback" : undefined) });
+    const again = await loadAllMCPConfigs(project, {
+      home,
+      env,
+      platform: "linux",
+      families: ["vscode"],
+      inputs: (input) => (asked.push(input), input.id === "github-token" ? "from-callback" : undefined),
+    });
     expect(again.configs["vscode-input"]).toMatchObject({ headers: { Authorization: "Bearer from-callback" } });
-    expect(asked).toContainEqual(expect.objectContaining({ id: "github-token", password: true, description: "GitHub token" }));
+    expect(asked).toContainEqual(
+      expect.objectContaining({ id: "github-token", password: true, description: "GitHub token" }),
+    );
   });
 
   it("enableProjectConfig: false ignores everything from the project directory", async () => {
@@ -254,7 +356,9 @@ describe("loadAllMCPConfigs", () => {
       write(join(dir, "home", ".claude.json"), { mcpServers: { svc: { command: "the-valid-one" } } });
       const r = await loadAllMCPConfigs(join(dir, "project"), { home: join(dir, "home"), env: {}, platform: "linux" });
       expect(r.configs["svc"]).toEqual({ command: "the-valid-one", cwd: join(dir, "home") });
-      expect(r.errors.map((e) => e.message)).toContainEqual(expect.stringContaining('http server requires "url" field'));
+      expect(r.errors.map((e) => e.message)).toContainEqual(
+        expect.stringContaining('http server requires "url" field'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -263,9 +367,15 @@ describe("loadAllMCPConfigs", () => {
   it("macOS and Windows locations", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-os-"));
     try {
-      write(join(dir, "Library", "Application Support", "Claude", "claude_desktop_config.json"), { mcpServers: { mac: { command: "m" } } });
-      write(join(dir, "Library", "Application Support", "Code - Insiders", "User", "mcp.json"), { servers: { insiders: { command: "i" } } });
-      write(join(dir, "AppData", "Roaming", "Claude", "claude_desktop_config.json"), { mcpServers: { win: { command: "w" } } });
+      write(join(dir, "Library", "Application Support", "Claude", "claude_desktop_config.json"), {
+        mcpServers: { mac: { command: "m" } },
+      });
+      write(join(dir, "Library", "Application Support", "Code - Insiders", "User", "mcp.json"), {
+        servers: { insiders: { command: "i" } },
+      });
+      write(join(dir, "AppData", "Roaming", "Claude", "claude_desktop_config.json"), {
+        mcpServers: { win: { command: "w" } },
+      });
       const mac = await loadAllMCPConfigs(dir, { home: dir, env: {}, platform: "darwin", scopes: ["user"] });
       expect(Object.keys(mac.configs).sort()).toEqual(["insiders", "mac"]);
       const win = await loadAllMCPConfigs(dir, { home: dir, env: {}, platform: "win32", scopes: ["user"] });
@@ -284,8 +394,12 @@ describe("config problems, as the loader reports them (serverConfigProblems of @
     expect(problemsOf({ type: "grpc", url: "x" })[0]).toMatch(/^Unknown server type: grpc; expected "stdio"/);
     expect(problemsOf({ command: "x", args: "y" })).toEqual(['"args" must be an array of strings']);
     expect(problemsOf({ type: "http", url: "ftp://x" })).toEqual(['"url" must be http or https, got ftp:']);
-    expect(problemsOf({ command: "x", timeout: -1 })).toEqual(['"timeout" must be a positive number of milliseconds (or Infinity for none); got -1']);
-    expect(problemsOf({ url: "http://x" })).toEqual(['"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)']);
+    expect(problemsOf({ command: "x", timeout: -1 })).toEqual([
+      '"timeout" must be a positive number of milliseconds (or Infinity for none); got -1',
+    ]);
+    expect(problemsOf({ url: "http://x" })).toEqual([
+      '"url" is set but "type" is not; add "type": "http" (Streamable HTTP) or "type": "sse" (HTTP+SSE, the 2024-11-05 transport)',
+    ]);
     expect(problemsOf({ command: "x" })).toEqual([]);
   });
 });

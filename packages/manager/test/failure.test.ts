@@ -45,7 +45,9 @@ describe("why a server failed", () => {
 
   it("a server that dies after its handshake and names no error: its own last words are shown, and the error says how it ended", async () => {
     const m = manager({ reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 1, windowMs: 30_000 } });
-    await m.connectServers({ flaky: { command: process.execPath, args: [fixture, "--exit-after", "50"], timeout: 15_000 } });
+    await m.connectServers({
+      flaky: { command: process.execPath, args: [fixture, "--exit-after", "50"], timeout: 15_000 },
+    });
     await waitFor(() => m.getConnectionStatus("flaky")?.state === "failed", 20_000);
     const status = m.getConnectionStatus("flaky")!;
     expect(stderrCause(status.stderrTail)).toBeUndefined(); // "oops: …" is not shaped like an error report

@@ -27,11 +27,14 @@ beforeEach(async () => {
       res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"' }).end();
       return;
     }
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      res.flushHeaders(); // an event stream's head goes at once, as the server sent it
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.flushHeaders(); // an event stream's head goes at once, as the server sent it
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => gate.listen(0, "127.0.0.1", resolve));
@@ -70,7 +73,12 @@ function runs(): number {
 }
 
 function manager(): MCPManager {
-  const m = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir: join(dir, "cache"), reconnect: false, oauth: false });
+  const m = new MCPManager({
+    pins: { store: new MemoryPinStore() },
+    cacheDir: join(dir, "cache"),
+    reconnect: false,
+    oauth: false,
+  });
   managers.push(m);
   return m;
 }
@@ -101,19 +109,31 @@ describe("headersHelper", () => {
     const m = manager();
     const command = helper(`process.stderr.write("vault: login required\\n"); process.exit(3);`);
     const result = await m.connectServers({ gated: { type: "http", url: gateUrl, headersHelper: command } as never });
-    expect(result.errors.get("gated")).toMatch(/MCP server "gated": headersHelper exited with code 3\nstderr:\nvault: login required/);
+    expect(result.errors.get("gated")).toMatch(
+      /MCP server "gated": headersHelper exited with code 3\nstderr:\nvault: login required/,
+    );
     expect(sdk.requests).toEqual([]);
   });
 
   it("output that could inject a header line, or that is not JSON, is refused without quoting it", async () => {
     const m = manager();
-    const injected = helper(`process.stdout.write(JSON.stringify({ Authorization: "Bearer s3cr3t\\r\\nX-Injected: 1" }));`);
+    const injected = helper(
+      `process.stdout.write(JSON.stringify({ Authorization: "Bearer s3cr3t\\r\\nX-Injected: 1" }));`,
+    );
     const result = await m.connectServers({ gated: { type: "http", url: gateUrl, headersHelper: injected } as never });
-    expect(result.errors.get("gated")).toContain('printed header "Authorization", which has a character a header value cannot hold (a control character such as CR or LF');
+    expect(result.errors.get("gated")).toContain(
+      'printed header "Authorization", which has a character a header value cannot hold (a control character such as CR or LF',
+    );
     expect(result.errors.get("gated")).not.toContain("s3cr3t");
-    expect(parseHelperOutputForTest("Bearer s3cr3t")).toBe("did not print JSON (it must print one JSON object of header names to string values)");
-    expect(parseHelperOutputForTest('{"Mcp-Session-Id": "x"}')).toBe('printed header "Mcp-Session-Id", which the transport sets itself');
-    expect(parseHelperOutputForTest('{"X-Count": 3}')).toBe('printed a number for header "X-Count"; values must be strings');
+    expect(parseHelperOutputForTest("Bearer s3cr3t")).toBe(
+      "did not print JSON (it must print one JSON object of header names to string values)",
+    );
+    expect(parseHelperOutputForTest('{"Mcp-Session-Id": "x"}')).toBe(
+      'printed header "Mcp-Session-Id", which the transport sets itself',
+    );
+    expect(parseHelperOutputForTest('{"X-Count": 3}')).toBe(
+      'printed a number for header "X-Count"; values must be strings',
+    );
   });
 
   it("a project file's helper does not run until the server is approved", async () => {
@@ -121,12 +141,18 @@ describe("headersHelper", () => {
     const command = helper();
     const config = { type: "http", url: gateUrl, headersHelper: command } as never;
     const source = { family: "claude-code", scope: "project", file: join(dir, ".mcp.json") } as const;
-    const refused = await m.connectServers({ gated: config }, { gated: { name: "gated", config, source, enabled: true } });
+    const refused = await m.connectServers(
+      { gated: config },
+      { gated: { name: "gated", config, source, enabled: true } },
+    );
     // Refused before anything runs: the approval policy (see approvals.test.ts) has no approval for it.
     expect(refused.errors.get("gated")).toContain("project server not approved yet");
     expect(m.getConnectionStatus("gated")?.state).toBe("not-approved");
     expect(runs()).toBe(0);
-    const approved = await m.connectServers({ gated: config }, { gated: { name: "gated", config, source, enabled: true, approved: true } });
+    const approved = await m.connectServers(
+      { gated: config },
+      { gated: { name: "gated", config, source, enabled: true, approved: true } },
+    );
     expect(approved.errors.size).toBe(0);
     expect(runs()).toBe(1);
   });

@@ -5,17 +5,45 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HttpTransport, MCPServerConfig, StdioTransport } from "@mcp/client";
-import { activeHandles, isAlive, startEverything, startSdkServer, startV2HttpServer, textOf, v2StdioEntry, waitFor } from "mcp-test-utils";
+import {
+  activeHandles,
+  isAlive,
+  startEverything,
+  startSdkServer,
+  startV2HttpServer,
+  textOf,
+  v2StdioEntry,
+  waitFor,
+} from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileToolCache, MCPManager, MemoryPinStore, TOOL_NAME_PATTERN, toolCacheKey, toolNamePrefix, ToolUnavailableError, type CachedTools, type MCPManagerOptions, type ServerStatus, type ToolCache } from "../src/index.js";
+import {
+  FileToolCache,
+  MCPManager,
+  MemoryPinStore,
+  TOOL_NAME_PATTERN,
+  toolCacheKey,
+  toolNamePrefix,
+  ToolUnavailableError,
+  type CachedTools,
+  type MCPManagerOptions,
+  type ServerStatus,
+  type ToolCache,
+} from "../src/index.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/server.mjs", import.meta.url));
-const stdio = (...flags: string[]): MCPServerConfig => ({ command: process.execPath, args: [fixture, ...flags], timeout: 15_000 });
+const stdio = (...flags: string[]): MCPServerConfig => ({
+  command: process.execPath,
+  args: [fixture, ...flags],
+  timeout: 15_000,
+});
 const dirs: string[] = [];
 /** Every entry of a FileToolCache's folder, as [key, entry]. */
 const cachedEntries = (cacheDir: string): [string, CachedTools][] =>
   readdirSync(join(cacheDir, "tools")).map((name) => {
-    const stored = JSON.parse(readFileSync(join(cacheDir, "tools", name), "utf8")) as { key: string; entry: CachedTools };
+    const stored = JSON.parse(readFileSync(join(cacheDir, "tools", name), "utf8")) as {
+      key: string;
+      entry: CachedTools;
+    };
     return [stored.key, stored.entry];
   });
 const managers: MCPManager[] = [];
@@ -33,7 +61,6 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.disconnectAll()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
 
 describe("connecting", () => {
   it("ten stdio servers that each take 1 s to answer connect in about the time of one", async () => {
@@ -58,10 +85,19 @@ describe("connecting", () => {
 
   it("one server's failure never fails the others; a missing command says so", async () => {
     const m = manager({ cache: false });
-    const result = await m.connectServers({ good: stdio(), missing: { command: "no-such-mcp-binary-xyz" }, crashing: stdio("--crash") });
+    const result = await m.connectServers({
+      good: stdio(),
+      missing: { command: "no-such-mcp-binary-xyz" },
+      crashing: stdio("--crash"),
+    });
     expect(result.connectedServers).toEqual(["good"]);
-    expect(result.errors.get("missing")).toContain('Failed to start MCP server "missing": command "no-such-mcp-binary-xyz": command not found');
-    expect(m.getConnectionStatus("crashing")).toMatchObject({ state: "failed", stderrTail: expect.stringContaining("fatal: cannot open the database") as string });
+    expect(result.errors.get("missing")).toContain(
+      'Failed to start MCP server "missing": command "no-such-mcp-binary-xyz": command not found',
+    );
+    expect(m.getConnectionStatus("crashing")).toMatchObject({
+      state: "failed",
+      stderrTail: expect.stringContaining("fatal: cannot open the database") as string,
+    });
     expect(result.tools.map((t) => t.name)).toEqual(["mcp__good__echo"]);
   });
 });
@@ -103,7 +139,8 @@ describe("the startup gate and the tool cache", () => {
     const warmup = manager({ cacheDir });
     await warmup.connectServers({ s: stdio("--delay", "300") });
     await warmup.disconnectAll();
-    for (const name of readdirSync(join(cacheDir, "tools"))) writeFileSync(join(cacheDir, "tools", name), "{ this is not json");
+    for (const name of readdirSync(join(cacheDir, "tools")))
+      writeFileSync(join(cacheDir, "tools", name), "{ this is not json");
     const m = manager({ cacheDir });
     const result = await m.connectServers({ s: stdio("--delay", "300") });
     expect(result.tools.map((t) => [t.name, t.deferred])).toEqual([["mcp__s__echo", false]]);
@@ -128,7 +165,10 @@ describe("recovery", () => {
   });
 
   it("a server that keeps dying ends failed, with its stderr tail, after a bounded number of attempts", async () => {
-    const m = manager({ cache: false, reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 3, windowMs: 30_000 } });
+    const m = manager({
+      cache: false,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 50, maxAttempts: 3, windowMs: 30_000 },
+    });
     await m.connectServers({ flaky: stdio("--exit-after", "50") });
     await waitFor(() => m.getConnectionStatus("flaky")?.state === "failed", 20_000);
     const status = m.getConnectionStatus("flaky")!;
@@ -193,21 +233,30 @@ describe("tool names", () => {
   it("collisions are reported, never silently overwritten; long names are cut with a stable hash and mapped back", async () => {
     const long = `a-very-long-tool-name-${"x".repeat(60)}`;
     const m = manager({ cache: false });
-    const result = await m.connectServers({ "a.b": stdio(), a_b: stdio(), long: stdio("--tool", long, "--tool", `${long}-2`) });
+    const result = await m.connectServers({
+      "a.b": stdio(),
+      a_b: stdio(),
+      long: stdio("--tool", long, "--tool", `${long}-2`),
+    });
     const names = result.tools.map((t) => t.name);
     expect(names.filter((n) => n === "mcp__a_b__echo")).toHaveLength(1);
     expect(result.tools.find((t) => t.name === "mcp__a_b__echo")?.serverName).toBe("a.b"); // the first keeps it
-    expect(result.errors.get("a_b")).toBe('tool name collision: "mcp__a_b__echo" is taken by tool "echo" of server "a.b"; tool "echo" of server "a_b" is not offered');
+    expect(result.errors.get("a_b")).toBe(
+      'tool name collision: "mcp__a_b__echo" is taken by tool "echo" of server "a.b"; tool "echo" of server "a_b" is not offered',
+    );
     const longTools = result.tools.filter((t) => t.serverName === "long");
     expect(longTools).toHaveLength(2);
     for (const tool of longTools) expect(tool.name).toMatch(TOOL_NAME_PATTERN);
     expect(new Set(longTools.map((t) => t.name)).size).toBe(2);
     expect(longTools.map((t) => t.toolName).sort()).toEqual([long, `${long}-2`]);
-    expect(textOf(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(new RegExp(`^${long}: m`));
+    expect(textOf(await longTools.find((t) => t.toolName === long)!.call({ message: "m" }))).toMatch(
+      new RegExp(`^${long}: m`),
+    );
     expect(m.getCollisions()).toHaveLength(1);
     // toolNamePrefix names the start of every (uncut) name of a server's tools, sanitised alike.
     expect(toolNamePrefix("a.b")).toBe("mcp__a_b__");
-    for (const tool of result.tools.filter((t) => t.serverName !== "long")) expect(tool.name.startsWith(toolNamePrefix(tool.serverName))).toBe(true);
+    for (const tool of result.tools.filter((t) => t.serverName !== "long"))
+      expect(tool.name.startsWith(toolNamePrefix(tool.serverName))).toBe(true);
   });
 });
 
@@ -218,14 +267,18 @@ describe("servers started one turn apart", () => {
       const m = manager({ cache: false, concurrency: { stdio: 32 }, reconnect: false });
       // Twenty processes that exit at once, so the remote server's turn comes after twenty spawns.
       const gone: MCPServerConfig = { command: process.execPath, args: ["-e", "process.exit(0)"] };
-      const configs: Record<string, MCPServerConfig> = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, gone]));
+      const configs: Record<string, MCPServerConfig> = Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`s${i}`, gone]),
+      );
       configs["remote"] = { type: "http", url: server.url };
       const pending = m.connectServers(configs);
       const early = await m.reconnectServer("remote"); // over HTTP: done within a few spawns
       await pending; // the last of the twenty failed, so the remote server's turn (after it) is past
       expect(m.getConnectionStatus("s19")?.state).toBe("failed");
       expect(m.getConnection("remote")).toBe(early);
-      const sessions = new Set(server.requests.map((r) => r.headers["mcp-session-id"]).filter((id) => id !== undefined));
+      const sessions = new Set(
+        server.requests.map((r) => r.headers["mcp-session-id"]).filter((id) => id !== undefined),
+      );
       expect(sessions.size).toBe(1); // one connection, one session
     } finally {
       await server.stop();
@@ -246,7 +299,11 @@ describe("disconnectAll", () => {
   it("does not wait for a server still in its handshake (one that never answers): it is stopped at once", async () => {
     const processes = activeHandles()["ProcessWrap"] ?? 0;
     const m = manager({ cache: false });
-    const silent: MCPServerConfig = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], timeout: 60_000 };
+    const silent: MCPServerConfig = {
+      command: process.execPath,
+      args: ["-e", "setInterval(() => {}, 1000)"],
+      timeout: 60_000,
+    };
     const pending = m.connectServers({ silent, alsoSilent: silent, good: stdio() });
     await waitFor(() => m.getConnectionStatus("good")?.state === "connected", 15_000);
     const started = Date.now();
@@ -290,7 +347,8 @@ describe("disconnectAll", () => {
       expect(pids.some(isAlive)).toBe(false);
       expect(m.getStatuses().map((s) => s.state)).toEqual(["disabled", "disabled", "disabled"]);
       // Closed handles are released as their close callbacks run: each count comes back down.
-      for (const kind of ["Timeout", "ProcessWrap", "PipeWrap", "TCPSocketWrap"]) await expect.poll(() => activeHandles()[kind] ?? 0, { message: kind }).toBeLessThanOrEqual(before[kind] ?? 0);
+      for (const kind of ["Timeout", "ProcessWrap", "PipeWrap", "TCPSocketWrap"])
+        await expect.poll(() => activeHandles()[kind] ?? 0, { message: kind }).toBeLessThanOrEqual(before[kind] ?? 0);
     } finally {
       await server.stop();
     }
@@ -303,16 +361,35 @@ describe("discoverAndConnect", () => {
     const home = tempDir();
     writeFileSync(
       join(project, "mcp-client.json"),
-      JSON.stringify({ servers: { found: { command: process.execPath, args: [fixture, "--tool", "echo", "--tool", "secret"], excludeTools: ["secret"] }, "bad-entry": { type: "http" } } }),
+      JSON.stringify({
+        servers: {
+          found: {
+            command: process.execPath,
+            args: [fixture, "--tool", "echo", "--tool", "secret"],
+            excludeTools: ["secret"],
+          },
+          "bad-entry": { type: "http" },
+        },
+      }),
     );
     // A project file's server runs once approved (see approvals.test.ts): this host approves all.
-    const m = manager({ cwd: project, cache: false, load: { home, env: {}, platform: "linux" }, approvals: { approve: () => true } });
+    const m = manager({
+      cwd: project,
+      cache: false,
+      load: { home, env: {}, platform: "linux" },
+      approvals: { approve: () => true },
+    });
     const result = await m.discoverAndConnect();
     expect(result.connectedServers).toEqual(["found"]);
     expect(result.tools.map((t) => t.name)).toEqual(["mcp__found__echo"]); // excludeTools honoured
     expect(result.errors.get("bad-entry")).toContain('http server requires "url" field');
     expect(result.configErrors).toHaveLength(1);
-    expect(m.getConnectionStatus("found")).toMatchObject({ state: "connected", source: join(project, "mcp-client.json"), scope: "project", transport: "stdio" });
+    expect(m.getConnectionStatus("found")).toMatchObject({
+      state: "connected",
+      source: join(project, "mcp-client.json"),
+      scope: "project",
+      transport: "stdio",
+    });
   });
 });
 
@@ -320,17 +397,27 @@ describe("prompts and resources", () => {
   it("are listed through the manager and kept per server", async () => {
     const { everythingEntry } = await import("mcp-test-utils");
     const m = manager({ cache: false });
-    await m.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+    await m.connectServers({
+      everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+    });
     const prompts = await m.listPrompts("everything");
     expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));
     expect(await m.listPrompts("everything")).toBe(prompts); // kept, not fetched again
     expect((await m.listResources("everything")).length).toBeGreaterThanOrEqual(7);
-    await expect(m.listPrompts("nope")).rejects.toMatchObject({ code: "server_unavailable", message: 'MCP server "nope" is not configured' });
+    await expect(m.listPrompts("nope")).rejects.toMatchObject({
+      code: "server_unavailable",
+      message: 'MCP server "nope" is not configured',
+    });
   });
 });
 
 describe("servers started only when needed (addServers)", () => {
-  const withTools = (names: string): MCPServerConfig => ({ command: process.execPath, args: [fixture], timeout: 15_000, env: { FIXTURE_TOOLS: names } });
+  const withTools = (names: string): MCPServerConfig => ({
+    command: process.execPath,
+    args: [fixture],
+    timeout: 15_000,
+    env: { FIXTURE_TOOLS: names },
+  });
 
   it("registers servers idle with their cached tools; a call starts only that server; startServers starts the rest", async () => {
     const cacheDir = tempDir();
@@ -368,7 +455,9 @@ describe("servers started only when needed (addServers)", () => {
     const old = tools.find((t) => t.toolName === "old")!;
     const error = await old.call({ message: "x" }).catch((e: unknown) => e);
     expect(ToolUnavailableError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe('MCP server "s" no longer offers tool "old" (it was in the cached tool list; the live list does not have it)');
+    expect((error as Error).message).toBe(
+      'MCP server "s" no longer offers tool "old" (it was in the cached tool list; the live list does not have it)',
+    );
     expect(changes.at(-1)).toEqual(["kept", "new"]);
     await m.disconnectAll();
     const next = manager({ cacheDir });
@@ -379,12 +468,18 @@ describe("servers started only when needed (addServers)", () => {
     const { everythingEntry } = await import("mcp-test-utils");
     const cacheDir = tempDir();
     const config: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 };
-    const sampler = manager({ cacheDir, onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }) });
+    const sampler = manager({
+      cacheDir,
+      onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }),
+    });
     await sampler.connectServers({ ev: config });
     await waitFor(() => sampler.getTools().some((t) => t.toolName === "trigger-sampling-request"), 10_000);
     await sampler.disconnectAll(); // the refreshed list is written
 
-    const again = manager({ cacheDir, onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }) });
+    const again = manager({
+      cacheDir,
+      onSampling: async () => ({ role: "assistant", content: { type: "text", text: "x" }, model: "m" }),
+    });
     expect((await again.addServers({ ev: config })).map((t) => t.toolName)).toContain("trigger-sampling-request");
     const plain = manager({ cacheDir });
     const offered = await plain.addServers({ ev: config });
@@ -412,7 +507,8 @@ describe("server requests", () => {
     await m.connectServers({ first: config, second: config });
     // server-everything offers these tools once the client declares the capabilities.
     await waitFor(() => m.getTools().filter((t) => t.toolName === "trigger-elicitation-request").length === 2, 10_000);
-    const tool = (server: string, name: string) => m.getTools().find((t) => t.serverName === server && t.toolName === name)!;
+    const tool = (server: string, name: string) =>
+      m.getTools().find((t) => t.serverName === server && t.toolName === name)!;
     expect(textOf(await tool("second", "trigger-elicitation-request").call({}))).toContain("- Name: answer for second");
     expect(textOf(await tool("first", "trigger-sampling-request").call({ prompt: "hi" }))).toContain("reply to first");
     expect(asked).toEqual(["second elicitation Please provide inputs for the following fields:", "first sampling"]);
@@ -420,12 +516,16 @@ describe("server requests", () => {
 
   it("onRoots is told which server asks, and each server gets its own roots", async () => {
     const { everythingEntry } = await import("mcp-test-utils");
-    const m = manager({ cache: false, onRoots: (server) => [{ uri: `file:///work/${server}`, name: `${server}'s root` }] });
+    const m = manager({
+      cache: false,
+      onRoots: (server) => [{ uri: `file:///work/${server}`, name: `${server}'s root` }],
+    });
     const config: MCPServerConfig = { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 };
     await m.connectServers({ first: config, second: config });
     // server-everything offers get-roots-list to a client that declares roots.
     await waitFor(() => m.getTools().filter((t) => t.toolName === "get-roots-list").length === 2, 10_000);
-    const tool = (server: string) => m.getTools().find((t) => t.serverName === server && t.toolName === "get-roots-list")!;
+    const tool = (server: string) =>
+      m.getTools().find((t) => t.serverName === server && t.toolName === "get-roots-list")!;
     const first = textOf(await tool("first").call({}));
     expect(first).toContain("file:///work/first");
     expect(first).not.toContain("file:///work/second");
@@ -456,7 +556,9 @@ describe("a 2026-07-28 server under the manager", () => {
     try {
       const m = manager({ cache: false, healthCheckIntervalMs: 100 });
       await m.connectServers({ modern: { type: "http", url: server.url } });
-      await expect.poll(() => server.requests.filter((r) => r.body.includes('"server/discover"')).length).toBeGreaterThan(3);
+      await expect
+        .poll(() => server.requests.filter((r) => r.body.includes('"server/discover"')).length)
+        .toBeGreaterThan(3);
       // 2026-07-28 has no `ping`: the health check probes with `server/discover`, and a probe never closes the connection.
       expect(m.getConnectionStatus("modern")).toMatchObject({ state: "connected", failures: 0 });
       expect(server.requests.some((r) => r.body.includes('"ping"'))).toBe(false);
@@ -471,7 +573,10 @@ describe("a 2026-07-28 server under the manager", () => {
     try {
       const cacheDir = tempDir();
       const m = manager({ cacheDir });
-      await m.connectServers({ modern: { type: "http", url: server.url }, legacy: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+      await m.connectServers({
+        modern: { type: "http", url: server.url },
+        legacy: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+      });
       await m.disconnectAll();
       const entries = cachedEntries(cacheDir);
       const modern = entries.find(([key]) => key.startsWith("modern:"))![1];
@@ -497,7 +602,11 @@ describe("the protocol era, remembered with the tool list", () => {
     expect(first.getConnection("quiet")?.era).toBe("2025");
     await first.disconnectAll();
     // The probe waited out its bound (and was cancelled), then initialize.
-    expect(readFileSync(log, "utf8").split("\n").slice(0, 3)).toEqual(["server/discover", "notifications/cancelled", "initialize"]);
+    expect(readFileSync(log, "utf8").split("\n").slice(0, 3)).toEqual([
+      "server/discover",
+      "notifications/cancelled",
+      "initialize",
+    ]);
     const entry = cachedEntries(cacheDir)[0]?.[1];
     expect(entry?.era).toBe("2025");
 
@@ -505,7 +614,11 @@ describe("the protocol era, remembered with the tool list", () => {
     // The entry is read once per server: its tools and its era come from the same read.
     const reads: string[] = [];
     const files = new FileToolCache(cacheDir);
-    const counting: ToolCache = { get: (key) => (reads.push(key), files.get(key)), set: (key, value) => files.set(key, value), delete: (key) => files.delete(key) };
+    const counting: ToolCache = {
+      get: (key) => (reads.push(key), files.get(key)),
+      set: (key, value) => files.set(key, value),
+      delete: (key) => files.delete(key),
+    };
     // With its tools cached, connectServers would return after the startup gate (250 ms) with the
     // server still starting on a loaded machine; this test is about the era, so the gate waits.
     const second = manager({ cacheDir, cache: counting, startupTimeoutMs: 15_000 });
@@ -515,16 +628,30 @@ describe("the protocol era, remembered with the tool list", () => {
     const pid = (second.getConnection("quiet")!.transport as StdioTransport).pid!;
     // A reconnect remembers it too.
     process.kill(pid, "SIGKILL");
-    await waitFor(() => (second.getConnection("quiet")?.transport as StdioTransport | undefined)?.pid !== pid && second.getConnectionStatus("quiet")?.state === "connected", 15_000);
+    await waitFor(
+      () =>
+        (second.getConnection("quiet")?.transport as StdioTransport | undefined)?.pid !== pid &&
+        second.getConnectionStatus("quiet")?.state === "connected",
+      15_000,
+    );
     expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).not.toContain("server/discover");
-    expect(readFileSync(log, "utf8").split("\n").filter((m) => m === "initialize")).toHaveLength(2);
+    expect(
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((m) => m === "initialize"),
+    ).toHaveLength(2);
   }, 30_000);
 
   it("a wrong memory costs nothing: a server remembered as 2025-era that now speaks only 2026-07-28 is asked properly at once", async () => {
     const cacheDir = tempDir();
     const config: MCPServerConfig = { command: process.execPath, args: [v2StdioEntry, "reject"], timeout: 15_000 };
     const key = toolCacheKey("v2", config);
-    await new FileToolCache(cacheDir).set(key, { tools: [], savedAt: Date.now(), expiresAt: Date.now() + 60_000, era: "2025" });
+    await new FileToolCache(cacheDir).set(key, {
+      tools: [],
+      savedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+      era: "2025",
+    });
     const m = manager({ cacheDir, startupTimeoutMs: 15_000 }); // cached tools: wait for the server, not the 250 ms gate
     const { errors } = await m.connectServers({ v2: config });
     expect(errors.size).toBe(0);

@@ -21,13 +21,25 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function lastErrorCodeOf(config: Record<string, unknown>, options: ConstructorParameters<typeof MCPManager>[0] = {}): Promise<unknown> {
+async function lastErrorCodeOf(
+  config: Record<string, unknown>,
+  options: ConstructorParameters<typeof MCPManager>[0] = {},
+): Promise<unknown> {
   return (await statusOf(config, options))?.lastErrorCode;
 }
 
-async function statusOf(config: Record<string, unknown>, options: ConstructorParameters<typeof MCPManager>[0] = {}): Promise<ReturnType<MCPManager["getConnectionStatus"]>> {
+async function statusOf(
+  config: Record<string, unknown>,
+  options: ConstructorParameters<typeof MCPManager>[0] = {},
+): Promise<ReturnType<MCPManager["getConnectionStatus"]>> {
   const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
-  const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir, reconnect: false, oauth: { store: new MemoryTokenStore() }, ...options });
+  const manager = new MCPManager({
+    pins: { store: new MemoryPinStore() },
+    cacheDir,
+    reconnect: false,
+    oauth: { store: new MemoryTokenStore() },
+    ...options,
+  });
   try {
     await manager.connectServers({ s: { type: "http", url, fallbackToSse: false, ...config } as never });
     return manager.getConnectionStatus("s");
@@ -49,19 +61,43 @@ describe("OAuth in the manager", () => {
 describe("the oauth.profile field", () => {
   it("an unknown profile fails the server with an OAuthError naming the known ones; a known one is taken", async () => {
     const unknown = await statusOf({ oauth: { profile: "azure" } });
-    expect(unknown).toMatchObject({ lastErrorCode: "oauth_error", lastError: expect.stringContaining('Unknown OAuth provider profile "azure" (known: entra, cognito, okta, auth0, keycloak, google, github)') });
+    expect(unknown).toMatchObject({
+      lastErrorCode: "oauth_error",
+      lastError: expect.stringContaining(
+        'Unknown OAuth provider profile "azure" (known: entra, cognito, okta, auth0, keycloak, google, github)',
+      ),
+    });
     // A known one gets as far as the server's refusal, as without a profile.
-    expect(await statusOf({ oauth: { profile: "entra" } })).toMatchObject({ lastErrorCode: "oauth_error", lastError: expect.not.stringContaining("Unknown OAuth provider profile") });
+    expect(await statusOf({ oauth: { profile: "entra" } })).toMatchObject({
+      lastErrorCode: "oauth_error",
+      lastError: expect.not.stringContaining("Unknown OAuth provider profile"),
+    });
   });
 });
 
 describe("authorizeServer on a config OAuth does not apply to", () => {
   const cases: { config: Record<string, unknown>; field: string; says: string }[] = [
     { config: { command: process.execPath }, field: "type", says: 'this is a stdio server (no "url")' },
-    { config: { type: "stdio", command: process.execPath }, field: "type", says: 'this is a "stdio" server (no "url")' },
-    { config: { type: "http", url: "http://127.0.0.1:1/mcp", oauth: false }, field: "oauth", says: 'this one sets "oauth": false' },
-    { config: { type: "http", url: "http://127.0.0.1:1/mcp", headersHelper: "print-headers" }, field: "headersHelper", says: '"headersHelper" brings the credentials' },
-    { config: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { authorization: "Bearer x" } }, field: "headers", says: '"Authorization" header brings the credentials' },
+    {
+      config: { type: "stdio", command: process.execPath },
+      field: "type",
+      says: 'this is a "stdio" server (no "url")',
+    },
+    {
+      config: { type: "http", url: "http://127.0.0.1:1/mcp", oauth: false },
+      field: "oauth",
+      says: 'this one sets "oauth": false',
+    },
+    {
+      config: { type: "http", url: "http://127.0.0.1:1/mcp", headersHelper: "print-headers" },
+      field: "headersHelper",
+      says: '"headersHelper" brings the credentials',
+    },
+    {
+      config: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { authorization: "Bearer x" } },
+      field: "headers",
+      says: '"Authorization" header brings the credentials',
+    },
   ];
   it.each(cases)("is an InvalidConfigError naming field $field, with the reason", async ({ config, field, says }) => {
     const manager = new MCPManager({ reconnect: false, oauth: { store: new MemoryTokenStore() } });
@@ -74,28 +110,52 @@ describe("authorizeServer on a config OAuth does not apply to", () => {
 });
 
 describe("authorizeServer with the device flow", () => {
-  it("shows the code, waits for the approval elsewhere, and keeps the tokens in the manager's store; an AS without the grant is an OAuthError", { timeout: 60_000 }, async () => {
-    const { startOidcServer } = await import("mcp-test-utils");
-    const [withDevice, without] = [await startOidcServer({ deviceFlow: true }), await startOidcServer({ deviceFlow: false })];
-    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
-    const store = new MemoryTokenStore();
-    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cacheDir, reconnect: false, oauth: { store } });
-    try {
-      const approvals: Promise<void>[] = [];
-      const codes: string[] = [];
-      await manager.authorizeServer("s", { type: "http", url: withDevice.mcpUrl } as never, { device: { onCode: (prompt) => void (codes.push(prompt.userCode), approvals.push(withDevice.approveDevice(prompt.userCode))) } });
-      await Promise.all(approvals);
-      expect(codes).toHaveLength(1);
-      expect((await store.find(withDevice.mcpUrl))?.tokens?.accessToken).toEqual(expect.any(String));
+  it(
+    "shows the code, waits for the approval elsewhere, and keeps the tokens in the manager's store; an AS without the grant is an OAuthError",
+    { timeout: 60_000 },
+    async () => {
+      const { startOidcServer } = await import("mcp-test-utils");
+      const [withDevice, without] = [
+        await startOidcServer({ deviceFlow: true }),
+        await startOidcServer({ deviceFlow: false }),
+      ];
+      const cacheDir = mkdtempSync(join(tmpdir(), "mcp-manager-oauth-"));
+      const store = new MemoryTokenStore();
+      const manager = new MCPManager({
+        pins: { store: new MemoryPinStore() },
+        cacheDir,
+        reconnect: false,
+        oauth: { store },
+      });
+      try {
+        const approvals: Promise<void>[] = [];
+        const codes: string[] = [];
+        await manager.authorizeServer("s", { type: "http", url: withDevice.mcpUrl } as never, {
+          device: {
+            onCode: (prompt) =>
+              void (codes.push(prompt.userCode), approvals.push(withDevice.approveDevice(prompt.userCode))),
+          },
+        });
+        await Promise.all(approvals);
+        expect(codes).toHaveLength(1);
+        expect((await store.find(withDevice.mcpUrl))?.tokens?.accessToken).toEqual(expect.any(String));
 
-      const failure = await manager.authorizeServer("t", { type: "http", url: without.mcpUrl } as never, { device: { onCode: () => codes.push("never") } }).catch((e: unknown) => e);
-      expect(failure).toMatchObject({ name: "OAuthError", message: expect.stringContaining("has no device_authorization_endpoint (RFC 8628)") });
-      expect(codes).toHaveLength(1);
-      expect(await store.find(without.mcpUrl)).toBeUndefined();
-    } finally {
-      await manager.disconnectAll();
-      await Promise.all([withDevice.stop(), without.stop()]);
-      rmSync(cacheDir, { recursive: true, force: true });
-    }
-  });
+        const failure = await manager
+          .authorizeServer("t", { type: "http", url: without.mcpUrl } as never, {
+            device: { onCode: () => codes.push("never") },
+          })
+          .catch((e: unknown) => e);
+        expect(failure).toMatchObject({
+          name: "OAuthError",
+          message: expect.stringContaining("has no device_authorization_endpoint (RFC 8628)"),
+        });
+        expect(codes).toHaveLength(1);
+        expect(await store.find(without.mcpUrl)).toBeUndefined();
+      } finally {
+        await manager.disconnectAll();
+        await Promise.all([withDevice.stop(), without.stop()]);
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -6,7 +6,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PINNED_TOOLS, PinnedServer, type PinnedFixtureTool } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePinStore, formatToolDiff, MCPManager, MemoryPinStore, pinKey, ToolHeldError, type HeldTool, type MCPManagerOptions, type PinStore } from "../src/index.js";
+import {
+  FilePinStore,
+  formatToolDiff,
+  MCPManager,
+  MemoryPinStore,
+  pinKey,
+  ToolHeldError,
+  type HeldTool,
+  type MCPManagerOptions,
+  type PinStore,
+} from "../src/index.js";
 
 const { search, read, poisoned } = PINNED_TOOLS;
 
@@ -38,7 +48,9 @@ describe("tool pins", () => {
     const first = manager({ pins: { store } });
     await first.connectServers({ web: server.config() });
     expect(names(first)).toEqual(["search", "read"]);
-    const pins = JSON.parse(readFileSync(store.file, "utf8")) as { servers: Record<string, { tools: Record<string, { hash: string }> }> };
+    const pins = JSON.parse(readFileSync(store.file, "utf8")) as {
+      servers: Record<string, { tools: Record<string, { hash: string }> }>;
+    };
     expect(Object.keys(pins.servers[pinKey("web", server.config())]?.tools ?? {})).toEqual(["search", "read"]);
     await first.disconnectAll();
 
@@ -49,7 +61,13 @@ describe("tool pins", () => {
     const { tools } = await second.connectServers({ web: server.config() });
     expect(tools.map((tool) => tool.toolName)).toEqual(["read"]);
     const [held] = second.pins.held("web");
-    expect(held).toMatchObject({ server: "web", tool: "search", change: "changed", oldHash: expect.stringMatching(/^sha256:/), newHash: expect.stringMatching(/^sha256:/) });
+    expect(held).toMatchObject({
+      server: "web",
+      tool: "search",
+      change: "changed",
+      oldHash: expect.stringMatching(/^sha256:/),
+      newHash: expect.stringMatching(/^sha256:/),
+    });
     expect(held?.oldHash).not.toBe(held?.newHash);
     expect(held?.diff.fields).toEqual(["description", "inputSchema"]);
     expect(held?.diff.description).toEqual([
@@ -85,11 +103,19 @@ describe("tool pins", () => {
 
     server.setTools([poisoned, { ...read, name: "read_file" }]);
     server.notifyChanged();
-    await expect.poll(() => held.map((tool) => `${tool.tool}:${tool.change}`).sort()).toEqual(["read_file:added", "search:changed"]);
+    await expect
+      .poll(() => held.map((tool) => `${tool.tool}:${tool.change}`).sort())
+      .toEqual(["read_file:added", "search:changed"]);
     expect(names(m)).toEqual([]);
     const refused = await before.call({ query: "x" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ToolHeldError);
-    expect(refused).toMatchObject({ code: "tool_held", serverName: "web", toolName: "search", change: "changed", oldHash: held[0]?.oldHash ?? held[1]?.oldHash });
+    expect(refused).toMatchObject({
+      code: "tool_held",
+      serverName: "web",
+      toolName: "search",
+      change: "changed",
+      oldHash: held[0]?.oldHash ?? held[1]?.oldHash,
+    });
     expect(server.calls()).toEqual(["search"]);
 
     // Only the named tool is approved; then the server drops the other, which leaves the held list.
@@ -120,7 +146,9 @@ describe("tool pins", () => {
     await m.connectServers({ web: server.config() });
     expect(asked).toEqual(["web/search"]);
     expect(m.getTools().map((tool) => tool.description)).toEqual([poisoned.description]);
-    expect((await store.get(pinKey("web", server.config())))?.tools["search"]?.definition.description).toBe(poisoned.description);
+    expect((await store.get(pinKey("web", server.config())))?.tools["search"]?.definition.description).toBe(
+      poisoned.description,
+    );
   });
 
   it("nothing is pinned from a cached list, and a cached tool unlike its pin is not offered", async () => {
@@ -160,7 +188,10 @@ describe("tool pins", () => {
 
     let failing = false;
     const inner = new MemoryPinStore();
-    const store: PinStore = { get: (key) => (failing ? Promise.reject(new Error("store down")) : inner.get(key)), set: (key, pins) => inner.set(key, pins) };
+    const store: PinStore = {
+      get: (key) => (failing ? Promise.reject(new Error("store down")) : inner.get(key)),
+      set: (key, pins) => inner.set(key, pins),
+    };
     const errorsSeen: string[] = [];
     const m = manager({ pins: { store }, onError: (_server, error) => errorsSeen.push(error.message) });
     await m.connectServers({ web: server.config() });

@@ -5,7 +5,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fingerprintOf } from "../src/approvals/fingerprint.js";
 import { fileSpecs } from "../src/config/families.js";
 import { parseJsonFile, parseTomlFile } from "../src/config/parse.js";
-import { hostFiles, hostStatus, parseShimArgs, poolFile, PoolError, shimArgs, unpoolFile, unwrapShimConfig, type HostFile, type PoolFamily, type PoolOptions } from "../src/index.js";
+import {
+  hostFiles,
+  hostStatus,
+  parseShimArgs,
+  poolFile,
+  PoolError,
+  shimArgs,
+  unpoolFile,
+  unwrapShimConfig,
+  type HostFile,
+  type PoolFamily,
+  type PoolOptions,
+} from "../src/index.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures", "pool");
 
@@ -13,15 +25,63 @@ const FIXTURES = join(import.meta.dirname, "fixtures", "pool");
 const CASES: { family: PoolFamily; fixture: string; at: string; stdio: string[]; http: string[] }[] = [
   { family: "claude-code", fixture: "claude.json", at: "~/.claude.json", stdio: ["github", "db"], http: ["sentry"] },
   { family: "claude-code", fixture: "mcp.json", at: ".mcp.json", stdio: ["everything", "files"], http: ["remote"] },
-  { family: "claude-desktop", fixture: "claude-desktop.json", at: "~/.config/Claude/claude_desktop_config.json", stdio: ["filesystem"], http: [] },
-  { family: "cursor", fixture: "cursor.json", at: "~/.cursor/mcp.json", stdio: ["weather", "docker-thing"], http: ["linear"] },
-  { family: "vscode", fixture: "vscode.json", at: ".vscode/mcp.json", stdio: ["Perplexity", "fetch"], http: ["github"] },
-  { family: "vscode", fixture: "vscode.json", at: "~/.config/Code/User/mcp.json", stdio: ["Perplexity", "fetch"], http: ["github"] },
+  {
+    family: "claude-desktop",
+    fixture: "claude-desktop.json",
+    at: "~/.config/Claude/claude_desktop_config.json",
+    stdio: ["filesystem"],
+    http: [],
+  },
+  {
+    family: "cursor",
+    fixture: "cursor.json",
+    at: "~/.cursor/mcp.json",
+    stdio: ["weather", "docker-thing"],
+    http: ["linear"],
+  },
+  {
+    family: "vscode",
+    fixture: "vscode.json",
+    at: ".vscode/mcp.json",
+    stdio: ["Perplexity", "fetch"],
+    http: ["github"],
+  },
+  {
+    family: "vscode",
+    fixture: "vscode.json",
+    at: "~/.config/Code/User/mcp.json",
+    stdio: ["Perplexity", "fetch"],
+    http: ["github"],
+  },
   { family: "codex", fixture: "codex.toml", at: "~/.codex/config.toml", stdio: ["docs", "time-now"], http: ["figma"] },
-  { family: "gemini", fixture: "gemini.json", at: "~/.gemini/settings.json", stdio: ["pythonTools"], http: ["httpServer", "sseServer"] },
-  { family: "opencode", fixture: "opencode.jsonc", at: "opencode.jsonc", stdio: ["everything", "multi"], http: ["context7"] },
-  { family: "zed", fixture: "zed.json", at: "~/.config/zed/settings.json", stdio: ["postgres", "puppeteer"], http: ["remote"] },
-  { family: "windsurf", fixture: "windsurf.json", at: "~/.codeium/windsurf/mcp_config.json", stdio: ["brave"], http: ["remote-figma"] },
+  {
+    family: "gemini",
+    fixture: "gemini.json",
+    at: "~/.gemini/settings.json",
+    stdio: ["pythonTools"],
+    http: ["httpServer", "sseServer"],
+  },
+  {
+    family: "opencode",
+    fixture: "opencode.jsonc",
+    at: "opencode.jsonc",
+    stdio: ["everything", "multi"],
+    http: ["context7"],
+  },
+  {
+    family: "zed",
+    fixture: "zed.json",
+    at: "~/.config/zed/settings.json",
+    stdio: ["postgres", "puppeteer"],
+    http: ["remote"],
+  },
+  {
+    family: "windsurf",
+    fixture: "windsurf.json",
+    at: "~/.codeium/windsurf/mcp_config.json",
+    stdio: ["brave"],
+    http: ["remote-figma"],
+  },
 ];
 
 const cleanup: string[] = [];
@@ -29,7 +89,10 @@ afterEach(async () => {
   for (const dir of cleanup.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function setup(at: string, text: string): Promise<{ host: HostFile; options: PoolOptions; home: string; cwd: string; file: string }> {
+async function setup(
+  at: string,
+  text: string,
+): Promise<{ host: HostFile; options: PoolOptions; home: string; cwd: string; file: string }> {
   const root = await mkdtemp(join(tmpdir(), "pool-"));
   cleanup.push(root);
   const home = join(root, "home");
@@ -46,12 +109,18 @@ async function setup(at: string, text: string): Promise<{ host: HostFile; option
 
 /** The entries as the manager's own reader for that file sees them. */
 function read(host: HostFile, home: string, cwd: string, text: string): Map<string, Record<string, unknown>> {
-  const spec = fileSpecs({ home, cwd, platform: "linux", env: {} }, { document: undefined, approvals: {} }).find((s) => s.file === host.file && s.family === host.family && s.scope !== "local");
+  const spec = fileSpecs({ home, cwd, platform: "linux", env: {} }, { document: undefined, approvals: {} }).find(
+    (s) => s.file === host.file && s.family === host.family && s.scope !== "local",
+  );
   const document = host.format === "toml" ? parseTomlFile(host.file, text) : parseJsonFile(host.file, text);
   const out = new Map<string, Record<string, unknown>>();
   for (const candidate of spec!.read(document).candidates) out.set(candidate.name, candidate.config);
   // `~/.claude.json` also has each project's local entries.
-  if (host.file.endsWith(".claude.json")) for (const project of Object.values((document as { projects: Record<string, { mcpServers: Record<string, Record<string, unknown>> }> }).projects)) for (const [name, raw] of Object.entries(project.mcpServers)) out.set(name, raw);
+  if (host.file.endsWith(".claude.json"))
+    for (const project of Object.values(
+      (document as { projects: Record<string, { mcpServers: Record<string, Record<string, unknown>> }> }).projects,
+    ))
+      for (const [name, raw] of Object.entries(project.mcpServers)) out.set(name, raw);
   return out;
 }
 
@@ -71,13 +140,25 @@ describe("mcp hosts pool / unpool on every family's file", () => {
         const was = before.get(name)!;
         const now = after.get(name)!;
         expect(now["command"]).toBe("mcp");
-        expect(now["args"]).toEqual(shimArgs(name, `${c.family}:${host.scope}`, was["command"] as string, (was["args"] as string[] | undefined) ?? []));
+        expect(now["args"]).toEqual(
+          shimArgs(
+            name,
+            `${c.family}:${host.scope}`,
+            was["command"] as string,
+            (was["args"] as string[] | undefined) ?? [],
+          ),
+        );
         // env, cwd, timeouts stay where they were: the host still gives them to the shim.
-        expect({ ...now, command: undefined, args: undefined }).toEqual({ ...was, command: undefined, args: undefined });
+        expect({ ...now, command: undefined, args: undefined }).toEqual({
+          ...was,
+          command: undefined,
+          args: undefined,
+        });
       }
       for (const name of c.http) expect(after.get(name)).toEqual(before.get(name));
       // Comments survive (the text around the entries did not move).
-      for (const line of original.toString("utf8").split("\n")) if (/^\s*(\/\/|#)/.test(line)) expect(text).toContain(line);
+      for (const line of original.toString("utf8").split("\n"))
+        if (/^\s*(\/\/|#)/.test(line)) expect(text).toContain(line);
 
       const again = await poolFile(host, options);
       expect(again.action).toBe("unchanged");
@@ -92,7 +173,7 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     });
 
     it(`${c.family} ${c.at}: after an edit, unpool refuses; --keep-edits unwraps each entry in place and keeps the edit`, async () => {
-      const original = (await readFile(join(FIXTURES, c.fixture), "utf8"));
+      const original = await readFile(join(FIXTURES, c.fixture), "utf8");
       const { host, options, file } = await setup(c.at, original);
       await poolFile(host, options);
       const edited = `${await readFile(file, "utf8")}\n`;
@@ -125,7 +206,10 @@ describe("mcp hosts pool / unpool on every family's file", () => {
   });
 
   it("unpool with a backup gone missing (the record kept) says so and changes nothing", async () => {
-    const { host, options, file } = await setup("~/.cursor/mcp.json", await readFile(join(FIXTURES, "cursor.json"), "utf8"));
+    const { host, options, file } = await setup(
+      "~/.cursor/mcp.json",
+      await readFile(join(FIXTURES, "cursor.json"), "utf8"),
+    );
     const { backup } = await poolFile(host, options);
     const pooled = await readFile(file, "utf8");
     await rm(backup!);
@@ -138,7 +222,10 @@ describe("mcp hosts pool / unpool on every family's file", () => {
   it("a pooled file given a new stdio entry is not pooled over its backup", async () => {
     const { host, options, file } = await setup(".mcp.json", await readFile(join(FIXTURES, "mcp.json"), "utf8"));
     await poolFile(host, options);
-    const text = (await readFile(file, "utf8")).replace('"mcpServers": {', '"mcpServers": {\n    "added": { "command": "node", "args": ["x.js"] },');
+    const text = (await readFile(file, "utf8")).replace(
+      '"mcpServers": {',
+      '"mcpServers": {\n    "added": { "command": "node", "args": ["x.js"] },',
+    );
     await writeFile(file, text);
     const error = (await poolFile(host, options).catch((e: unknown) => e)) as PoolError;
     expect(error.code).toBe("changed");
@@ -156,7 +243,9 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     await poolFile(host, options);
     const pooled = await readFile(real, "utf8");
     expect(pooled).not.toMatch(/[^\r]\n/);
-    expect((parseTomlFile(real, pooled) as { mcp_servers: { "time-now": { args: string[] } } }).mcp_servers["time-now"].args).toEqual(shimArgs("time-now", "codex:user", "uvx", []));
+    expect(
+      (parseTomlFile(real, pooled) as { mcp_servers: { "time-now": { args: string[] } } }).mcp_servers["time-now"].args,
+    ).toEqual(shimArgs("time-now", "codex:user", "uvx", []));
     expect((await stat(real)).mode & 0o777).toBe(0o640);
     await unpoolFile(host, options);
     expect(await readFile(real, "utf8")).toBe(crlf);
@@ -172,15 +261,27 @@ describe("mcp hosts pool / unpool on every family's file", () => {
   });
 
   it("hostStatus lists families found and which entries are pooled", async () => {
-    const { host, options, home } = await setup("~/.gemini/settings.json", await readFile(join(FIXTURES, "gemini.json"), "utf8"));
+    const { host, options, home } = await setup(
+      "~/.gemini/settings.json",
+      await readFile(join(FIXTURES, "gemini.json"), "utf8"),
+    );
     const cwd = join(dirname(home), "project");
-    expect(await hostStatus({ home, cwd, platform: "linux", env: {} }, options.backupDir)).toMatchObject([{ family: "gemini", stdio: ["pythonTools"], pooled: [], backup: false }]);
+    expect(await hostStatus({ home, cwd, platform: "linux", env: {} }, options.backupDir)).toMatchObject([
+      { family: "gemini", stdio: ["pythonTools"], pooled: [], backup: false },
+    ]);
     await poolFile(host, options);
-    expect(await hostStatus({ home, cwd, platform: "linux", env: {} }, options.backupDir)).toMatchObject([{ family: "gemini", stdio: ["pythonTools"], pooled: ["pythonTools"], backup: true }]);
+    expect(await hostStatus({ home, cwd, platform: "linux", env: {} }, options.backupDir)).toMatchObject([
+      { family: "gemini", stdio: ["pythonTools"], pooled: ["pythonTools"], backup: true },
+    ]);
   });
 
   it("shim arguments round-trip, and anything else is not a shim's", () => {
-    expect(parseShimArgs(shimArgs("a b", "cursor:user", "npx", ["-y", "--", "x"]))).toEqual({ name: "a b", from: "cursor:user", command: "npx", args: ["-y", "--", "x"] });
+    expect(parseShimArgs(shimArgs("a b", "cursor:user", "npx", ["-y", "--", "x"]))).toEqual({
+      name: "a b",
+      from: "cursor:user",
+      command: "npx",
+      args: ["-y", "--", "x"],
+    });
     expect(parseShimArgs(["daemon", "stdio", "x"])).toBeUndefined();
     expect(parseShimArgs(["-y", "server"])).toBeUndefined();
   });
@@ -191,15 +292,20 @@ describe("mcp hosts pool / unpool on every family's file", () => {
     expect(unwrapShimConfig(pooled)).toEqual(original);
     expect(unwrapShimConfig(original)).toBeUndefined();
     expect(fingerprintOf(pooled, "salt")).toEqual(fingerprintOf(original, "salt"));
-    expect(fingerprintOf({ ...pooled, args: shimArgs("x", "claude-code:project", "node", ["evil.js"]) }, "salt")["args"]).not.toBe(fingerprintOf(original, "salt")["args"]);
+    expect(
+      fingerprintOf({ ...pooled, args: shimArgs("x", "claude-code:project", "node", ["evil.js"]) }, "salt")["args"],
+    ).not.toBe(fingerprintOf(original, "salt")["args"]);
   });
 
   it("a Codex entry written as an inline table is named and left alone; the others are pooled", async () => {
-    const text = '[mcp_servers]\ninline = { command = "npx", args = ["-y", "x"] }\n\n[mcp_servers.table]\ncommand = "uvx"\nargs = ["y"]\n';
+    const text =
+      '[mcp_servers]\ninline = { command = "npx", args = ["-y", "x"] }\n\n[mcp_servers.table]\ncommand = "uvx"\nargs = ["y"]\n';
     const { host, options, file } = await setup("~/.codex/config.toml", text);
     const outcome = await poolFile(host, options);
     expect(outcome.entries).toEqual(["table"]);
-    expect(outcome.skipped).toEqual([{ name: "inline", reason: expect.stringContaining("[mcp_servers.<name>] table") as unknown }]);
+    expect(outcome.skipped).toEqual([
+      { name: "inline", reason: expect.stringContaining("[mcp_servers.<name>] table") as unknown },
+    ]);
     expect(await readFile(file, "utf8")).toContain('inline = { command = "npx", args = ["-y", "x"] }');
     await unpoolFile(host, options);
     expect(await readFile(file, "utf8")).toBe(text);

@@ -20,7 +20,11 @@ async function setup(options: Omit<SdkServerOptions, "build" | "resumable"> = {}
   const server = await startSdkServer({ ...options, build: effect.build, resumable: true });
   const dir = mkdtempSync(join(tmpdir(), "mcp-resume-"));
   const logs: string[] = [];
-  const m = new MCPManager({ cacheDir: dir, cache: false, onLog: (_server, message) => logs.push(String(message.data)) });
+  const m = new MCPManager({
+    cacheDir: dir,
+    cache: false,
+    onLog: (_server, message) => logs.push(String(message.data)),
+  });
   cleanups.push(async () => {
     effect.release();
     await m.disconnectAll();
@@ -36,7 +40,12 @@ async function setup(options: Omit<SdkServerOptions, "build" | "resumable"> = {}
  * Calls `charge`; once its answer has begun (the log message arrived: the stream has an event id),
  * `breakIt` breaks the stream. Returns what the call settled with.
  */
-async function chargeAndBreak(charge: MCPTool, logs: string[], effect: { release(): void }, breakIt: () => Promise<void>): Promise<unknown> {
+async function chargeAndBreak(
+  charge: MCPTool,
+  logs: string[],
+  effect: { release(): void },
+  breakIt: () => Promise<void>,
+): Promise<unknown> {
   const call = charge.call({}).then(
     (result) => ({ ok: result }),
     (error: unknown) => ({ error }),
@@ -51,7 +60,9 @@ describe("a tools/call whose answer had begun is never sent again", () => {
   it("the resume gets 404 (the server restarted and forgot the session): the call fails, may have run, ran once", async () => {
     const { effect, server, logs, charge } = await setup();
     const outcome = await chargeAndBreak(charge, logs, effect, () => server.restart());
-    expect(outcome).toMatchObject({ error: { code: "network_error", mayHaveRun: true, cause: { code: "session_expired", status: 404 } } });
+    expect(outcome).toMatchObject({
+      error: { code: "network_error", mayHaveRun: true, cause: { code: "session_expired", status: 404 } },
+    });
     expect((outcome as { error: Error }).error.message).toMatch(/may have run, so it was not sent again/);
     expect(effect.runs()).toBe(1);
   });
@@ -66,7 +77,14 @@ describe("a tools/call whose answer had begun is never sent again", () => {
   it("the resume is refused (the server crashed): the call may have run, though the resume never connected", async () => {
     const { effect, server, logs, charge } = await setup();
     const outcome = await chargeAndBreak(charge, logs, effect, () => server.kill());
-    expect(outcome).toMatchObject({ error: { code: "network_error", mayHaveRun: true, errno: "ECONNREFUSED", cause: { code: "network_error", mayHaveRun: false } } });
+    expect(outcome).toMatchObject({
+      error: {
+        code: "network_error",
+        mayHaveRun: true,
+        errno: "ECONNREFUSED",
+        cause: { code: "network_error", mayHaveRun: false },
+      },
+    });
     expect((outcome as { error: Error }).error.message).not.toMatch(/Cannot reach/);
     expect(effect.runs()).toBe(1);
   });
@@ -81,7 +99,9 @@ describe("a tools/call whose answer had begun is never sent again", () => {
       },
     });
     const outcome = await chargeAndBreak(charge, logs, effect, () => server.restart());
-    expect(outcome).toMatchObject({ error: { code: "network_error", mayHaveRun: true, cause: { code: "network_error", mayHaveRun: false } } });
+    expect(outcome).toMatchObject({
+      error: { code: "network_error", mayHaveRun: true, cause: { code: "network_error", mayHaveRun: false } },
+    });
     expect(effect.runs()).toBe(1);
   });
 });

@@ -27,7 +27,16 @@ const valid: unknown[] = [
   { url: "http://127.0.0.1:3000/mcp" },
   { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer x" } },
   { type: "sse", url: "https://example.com/sse" },
-  { command: "npx", args: ["-y", "@modelcontextprotocol/server-everything@2026.8.31"], registry: { name: "io.modelcontextprotocol/everything", version: "2026.8.31", url: "https://registry.modelcontextprotocol.io", package: "npm" } },
+  {
+    command: "npx",
+    args: ["-y", "@modelcontextprotocol/server-everything@2026.8.31"],
+    registry: {
+      name: "io.modelcontextprotocol/everything",
+      version: "2026.8.31",
+      url: "https://registry.modelcontextprotocol.io",
+      package: "npm",
+    },
+  },
 ];
 const invalid: unknown[] = [
   {},
@@ -49,12 +58,18 @@ describe("the published schema of mcp-client.json", () => {
     expect(validate({ registry: "ftp://registry.example.com", servers: {} })).toBe(false);
   });
 
-  it.each(valid.map((entry) => [JSON.stringify(entry), entry]))("accepts what the loader accepts: %s", async (_label, entry) => {
-    expect(validate({ servers: { s: entry } }), JSON.stringify(validate.errors)).toBe(true);
-    expect(await loads(entry)).toBe(true);
-  });
-  it.each(invalid.map((entry) => [JSON.stringify(entry), entry]))("refuses what the loader refuses: %s", async (_label, entry) => {
-    expect(validate({ servers: { s: entry } })).toBe(false);
-    expect(await loads(entry)).toBe(false);
-  });
+  it.each(valid.map((entry) => [JSON.stringify(entry), entry]))(
+    "accepts what the loader accepts: %s",
+    async (_label, entry) => {
+      expect(validate({ servers: { s: entry } }), JSON.stringify(validate.errors)).toBe(true);
+      expect(await loads(entry)).toBe(true);
+    },
+  );
+  it.each(invalid.map((entry) => [JSON.stringify(entry), entry]))(
+    "refuses what the loader refuses: %s",
+    async (_label, entry) => {
+      expect(validate({ servers: { s: entry } })).toBe(false);
+      expect(await loads(entry)).toBe(false);
+    },
+  );
 });

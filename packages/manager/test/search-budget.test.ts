@@ -12,13 +12,26 @@ afterEach(async () => {
   for (const m of managers.splice(0)) await m.disconnectAll();
 });
 async function everything(options: MCPManagerOptions = {}): Promise<MCPManager> {
-  const m = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: false, reconnect: false, oauth: false, ...options });
+  const m = new MCPManager({
+    pins: { store: new MemoryPinStore() },
+    cache: false,
+    reconnect: false,
+    oauth: false,
+    ...options,
+  });
   managers.push(m);
-  const { errors } = await m.connectServers({ everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 } });
+  const { errors } = await m.connectServers({
+    everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+  });
   expect(errors.size).toBe(0);
   return m;
 }
-const fake = (server: string, tool: string, description: string, properties: Record<string, { description?: string }> = {}) => ({
+const fake = (
+  server: string,
+  tool: string,
+  description: string,
+  properties: Record<string, { description?: string }> = {},
+) => ({
   name: `mcp__${server}__${tool}`,
   serverName: server,
   toolName: tool,
@@ -44,9 +57,19 @@ describe("searchTools", () => {
   });
 
   it("splits names the way people write them; an exact name comes first; parameter descriptions count", () => {
-    expect(words("getFileContents list_directories read-files")).toEqual(["get", "file", "content", "list", "directory", "read", "file"]);
+    expect(words("getFileContents list_directories read-files")).toEqual([
+      "get",
+      "file",
+      "content",
+      "list",
+      "directory",
+      "read",
+      "file",
+    ]);
     const index = new ToolSearchIndex([
-      fake("fs", "read_file", "Read the complete contents of a file", { path: { description: "Path of the file to read" } }),
+      fake("fs", "read_file", "Read the complete contents of a file", {
+        path: { description: "Path of the file to read" },
+      }),
       fake("fs", "list_directory", "List a directory's entries"),
       fake("gh", "create_issue", "Open an issue in a repository", { labels: { description: "Labels such as bug" } }),
       fake("db", "query", "Run SQL"),
@@ -72,7 +95,9 @@ describe("result budgets", () => {
     expect(statSync(path!).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(path!)).mode & 0o777).toBe(0o700);
     // Within the budget: the result as the server sent it. No budget: off by default.
-    expect(await echo.call({ message: "short" }, { maxResultChars: 50 })).toEqual(await echo.call({ message: "short" }));
+    expect(await echo.call({ message: "short" }, { maxResultChars: 50 })).toEqual(
+      await echo.call({ message: "short" }),
+    );
     expect((await echo.call({ message })).content).toHaveLength(1);
     await m.disconnectAll();
     expect(existsSync(dirname(path!))).toBe(false);
@@ -83,7 +108,9 @@ describe("result budgets", () => {
     const m = await everything({ maxResultChars: 1_000_000, results: { dir, keep: true, maxMediaBytes: 100 } });
     const image = m.getTools().find((t) => t.toolName === "get-tiny-image")!;
     const result = await image.call({});
-    const note = result.content.map((c) => (c as { text?: string }).text ?? "").find((t) => t.startsWith("[image image/png"));
+    const note = result.content
+      .map((c) => (c as { text?: string }).text ?? "")
+      .find((t) => t.startsWith("[image image/png"));
     const path = /saved to (\S+)\]$/.exec(note!)?.[1];
     expect(readFileSync(path!).subarray(1, 4).toString()).toBe("PNG");
     expect(result.content.some((c) => c.type === "image")).toBe(false);

@@ -6,7 +6,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bunBinary, EVERYTHING_PACKAGE, startEverything, hostileRepository, installEverything, type HostileRepository } from "mcp-test-utils";
+import {
+  bunBinary,
+  EVERYTHING_PACKAGE,
+  startEverything,
+  hostileRepository,
+  installEverything,
+  type HostileRepository,
+} from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAllMCPConfigs, MCPManager } from "../src/index.js";
 import { pathOutsideProject } from "../src/config/spawn-dir.js";
@@ -52,12 +59,19 @@ function discoverIn(cwd: string, home: string): Promise<Outcome> {
 }
 
 // npx never reaches a registry here: the package is found installed in the folder it starts in.
-const offline = { npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
+const offline = {
+  npm_config_offline: "true",
+  npm_config_update_notifier: "false",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+};
 
 describe("a user's own stdio server, started from inside a repository that ships a server of the same name", () => {
   it("npx -y <pkg> starts in the user's home: the real server's tools connect, the repository's node_modules/<pkg> never runs", async () => {
     const { home, repo } = box();
-    userConfig(home, { everything: { command: "npx", args: ["-y", EVERYTHING_PACKAGE], env: offline, timeout: 45_000 } });
+    userConfig(home, {
+      everything: { command: "npx", args: ["-y", EVERYTHING_PACKAGE], env: offline, timeout: 45_000 },
+    });
     const outcome = await discoverIn(repo.root, home);
     expect(existsSync(repo.marker), "the repository's own bin ran as the user's server").toBe(false);
     expect(outcome.errors).toEqual({});
@@ -79,7 +93,10 @@ describe("a user's own stdio server, started from inside a repository that ships
 
   it("a relative command (./bin/server, bin/server) with no cwd is refused, naming the file; node ./server.mjs runs the home's file, not the repository's", async () => {
     const { home, repo } = box();
-    writeFileSync(join(home, "server.mjs"), `await import(${JSON.stringify(join(home, "node_modules", EVERYTHING_PACKAGE, "dist", "index.js"))});\n`);
+    writeFileSync(
+      join(home, "server.mjs"),
+      `await import(${JSON.stringify(join(home, "node_modules", EVERYTHING_PACKAGE, "dist", "index.js"))});\n`,
+    );
     const file = userConfig(home, {
       dotted: { command: "./bin/server" },
       bare: { command: "bin/server" },
@@ -89,7 +106,9 @@ describe("a user's own stdio server, started from inside a repository that ships
     expect(existsSync(repo.marker), "the repository's own program ran as the user's server").toBe(false);
     for (const name of ["dotted", "bare"]) {
       expect(outcome.errors[name]).toContain(`MCP server "${name}" in ${file}`);
-      expect(outcome.errors[name]).toContain("is a relative path, which would run whatever the current project has there");
+      expect(outcome.errors[name]).toContain(
+        "is a relative path, which would run whatever the current project has there",
+      );
     }
     expect(outcome.connected).toEqual(["script"]);
     expect(outcome.tools).toContain("mcp__script__echo");
@@ -97,7 +116,10 @@ describe("a user's own stdio server, started from inside a repository that ships
 
   it("a relative command with a cwd runs from that cwd, which is the config file's folder when relative", async () => {
     const { home, repo } = box();
-    const file = userConfig(home, { mine: { command: "./bin/server", cwd: "." }, theirs: { command: "bin/server", cwd: repo.root } });
+    const file = userConfig(home, {
+      mine: { command: "./bin/server", cwd: "." },
+      theirs: { command: "bin/server", cwd: repo.root },
+    });
     const loaded = await loadAllMCPConfigs(repo.root, { home, env: {}, platform: "linux" });
     const folder = join(home, ".config", "mcp-client");
     expect(loaded.configs["mine"]).toEqual({ command: join(folder, "bin", "server"), cwd: folder });
@@ -111,7 +133,10 @@ describe("a user's own envFile", () => {
   it("a relative envFile in a user file is read from that file's folder, never the repository's .env", async () => {
     const { home, repo } = box();
     mkdirSync(join(home, ".cursor"), { recursive: true });
-    writeFileSync(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { mine: { command: "npx", args: ["-y", EVERYTHING_PACKAGE], envFile: ".env" } } }));
+    writeFileSync(
+      join(home, ".cursor", "mcp.json"),
+      JSON.stringify({ mcpServers: { mine: { command: "npx", args: ["-y", EVERYTHING_PACKAGE], envFile: ".env" } } }),
+    );
     writeFileSync(join(home, ".cursor", ".env"), "MINE=yes\n");
     writeFileSync(join(repo.root, ".env"), `NODE_OPTIONS=--require ${join(repo.root, "server.mjs")}\n`);
     const loaded = await loadAllMCPConfigs(repo.root, { home, env: {}, platform: "linux" });
@@ -159,10 +184,15 @@ describe("a user's own headersHelper and the project's folders on PATH", () => {
       userConfig(home, { remote: { type: "http", url: everything.url, headersHelper: "get-token" } });
       const path = [join(repo.root, "node_modules", ".bin"), join(home, "bin"), "/usr/bin", "/bin"].join(":");
       const outcome = await new Promise<Outcome>((resolve, reject) => {
-        execFile(process.execPath, [discoverHere, home], { cwd: repo.root, env: { PATH: path, HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
-          if (error) reject(new Error(`${error.message}\n${stderr}`));
-          else resolve(JSON.parse(stdout) as Outcome);
-        });
+        execFile(
+          process.execPath,
+          [discoverHere, home],
+          { cwd: repo.root, env: { PATH: path, HOME: home }, timeout: 60_000 },
+          (error, stdout, stderr) => {
+            if (error) reject(new Error(`${error.message}\n${stderr}`));
+            else resolve(JSON.parse(stdout) as Outcome);
+          },
+        );
       });
       expect(existsSync(repo.marker), "the repository's get-token ran for the user's server").toBe(false);
       expect(outcome.connected).toEqual(["remote"]);
@@ -175,17 +205,28 @@ describe("a user's own headersHelper and the project's folders on PATH", () => {
 describe("the PATH a user's own server gets", () => {
   it("the project's folders on PATH (npm run, pnpm exec, an activated .venv) and relative entries are left out; a config's own PATH is kept", async () => {
     const { home, repo } = box();
-    userConfig(home, { npx: { command: "npx", args: ["-y", EVERYTHING_PACKAGE] }, own: { command: "npx", env: { PATH: `${repo.root}/bin` } } });
+    userConfig(home, {
+      npx: { command: "npx", args: ["-y", EVERYTHING_PACKAGE] },
+      own: { command: "npx", env: { PATH: `${repo.root}/bin` } },
+    });
     const path = `${repo.root}/node_modules/.bin:/usr/local/bin:node_modules/.bin:${repo.root}/.venv/bin:${repo.root}:/usr/bin:`;
     const loaded = await loadAllMCPConfigs(repo.root, { home, env: { PATH: path }, platform: "linux" });
     expect(loaded.configs["npx"]).toMatchObject({ env: { PATH: "/usr/local/bin:/usr/bin" } });
     expect(loaded.configs["own"]).toMatchObject({ env: { PATH: `${repo.root}/bin` } });
     // Nothing to leave out: the entry is left as it is (no env written).
-    const clean = await loadAllMCPConfigs(repo.root, { home, env: { PATH: "/usr/local/bin:/usr/bin" }, platform: "linux" });
+    const clean = await loadAllMCPConfigs(repo.root, {
+      home,
+      env: { PATH: "/usr/local/bin:/usr/bin" },
+      platform: "linux",
+    });
     expect(clean.configs["npx"]).not.toHaveProperty("env");
     // A folder beside the project whose name starts like it is not inside it.
-    expect(pathOutsideProject(`${repo.root}-tools/bin:${repo.root}/..sub`, repo.root, "linux")).toBe(`${repo.root}-tools/bin`);
-    expect(pathOutsideProject("C:\\Repo\\node_modules\\.bin;C:\\Windows;.\\bin", "c:\\repo", "win32")).toBe("C:\\Windows");
+    expect(pathOutsideProject(`${repo.root}-tools/bin:${repo.root}/..sub`, repo.root, "linux")).toBe(
+      `${repo.root}-tools/bin`,
+    );
+    expect(pathOutsideProject("C:\\Repo\\node_modules\\.bin;C:\\Windows;.\\bin", "c:\\repo", "win32")).toBe(
+      "C:\\Windows",
+    );
   });
 });
 
@@ -203,8 +244,14 @@ describe("where each launcher starts (loader level)", () => {
       remote: { type: "http", url: "http://127.0.0.1:9/mcp" },
       broken: { command: "npx", cwd: 42 },
     });
-    writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects: { [repo.root]: { mcpServers: { local: { command: "npx", args: ["-y", "x"] } } } } }));
-    writeFileSync(join(repo.root, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { command: "npx", args: ["-y", "y"] } } }));
+    writeFileSync(
+      join(home, ".claude.json"),
+      JSON.stringify({ projects: { [repo.root]: { mcpServers: { local: { command: "npx", args: ["-y", "x"] } } } } }),
+    );
+    writeFileSync(
+      join(repo.root, ".mcp.json"),
+      JSON.stringify({ mcpServers: { proj: { command: "npx", args: ["-y", "y"] } } }),
+    );
     const loaded = await loadAllMCPConfigs(repo.root, { home, env: {}, platform: "linux" });
     // A cwd that is not a string is reported, not replaced by the home.
     expect(loaded.errors.map((error) => error.server)).toEqual(["broken"]);

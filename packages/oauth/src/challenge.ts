@@ -48,7 +48,8 @@ function paramsOf(header: string, scheme: string): Record<string, string> | unde
     i += name[0].length;
     let value = "";
     if (header[i] === '"') {
-      for (i++; i < header.length && header[i] !== '"'; i++) value += header[i] === "\\" && i + 1 < header.length ? header[++i] : header[i];
+      for (i++; i < header.length && header[i] !== '"'; i++)
+        value += header[i] === "\\" && i + 1 < header.length ? header[++i] : header[i];
       i++;
     } else {
       while (i < header.length && header[i] !== "," && header[i] !== " ") value += header[i++];

@@ -16,7 +16,20 @@ import { preRegisteredClient } from "./token-endpoint.js";
 import { authorizationResponseOf } from "./user-step.js";
 
 /** Options of {@link diagnoseAuthorization}: the client the sign-in would use, and how to look. */
-export interface DiagnoseOptions extends Pick<OAuthProviderOptions, "clientId" | "clientSecret" | "clientMetadataUrl" | "clientName" | "clientAssertionKey" | "tokenEndpointAuthMethod" | "scopes" | "profile" | "protocolVersion" | "fetch" | "timeoutMs"> {
+export interface DiagnoseOptions extends Pick<
+  OAuthProviderOptions,
+  | "clientId"
+  | "clientSecret"
+  | "clientMetadataUrl"
+  | "clientName"
+  | "clientAssertionKey"
+  | "tokenEndpointAuthMethod"
+  | "scopes"
+  | "profile"
+  | "protocolVersion"
+  | "fetch"
+  | "timeoutMs"
+> {
   /** The redirect URI the client would use (default `http://127.0.0.1:33418/callback`); nothing listens on it: the doctor reads the redirect. */
   redirectUri?: string | undefined;
   /**
@@ -33,12 +46,30 @@ export interface DiagnoseOptions extends Pick<OAuthProviderOptions, "clientId" |
 }
 
 /** An initialize request: what a client's first request to the server is. */
-const FIRST_REQUEST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcp-auth-doctor", version: "1.0.0" } } });
+const FIRST_REQUEST = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "mcp-auth-doctor", version: "1.0.0" },
+  },
+});
 
 /** The MCP server's answer to a client's first request: its status and `WWW-Authenticate`, or why there was none. */
-export async function post(fetchImpl: OAuthFetch, serverUrl: string, headers: Record<string, string>): Promise<{ status: number; header: string | undefined } | { error: string }> {
+export async function post(
+  fetchImpl: OAuthFetch,
+  serverUrl: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; header: string | undefined } | { error: string }> {
   try {
-    const response = await fetchImpl(serverUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: FIRST_REQUEST, redirect: "manual" });
+    const response = await fetchImpl(serverUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: FIRST_REQUEST,
+      redirect: "manual",
+    });
     await response.body?.cancel().catch(() => undefined);
     return { status: response.status, header: response.headers.get("www-authenticate") ?? undefined };
   } catch (error) {
@@ -51,36 +82,97 @@ export async function tokenOf(request: () => Promise<StoredTokens>): Promise<Tok
   try {
     return { tokens: await request() };
   } catch (error) {
-    return { error: error instanceof OAuthError ? error : new OAuthError("token", error instanceof Error ? error.message : String(error)) };
+    return {
+      error:
+        error instanceof OAuthError
+          ? error
+          : new OAuthError("token", error instanceof Error ? error.message : String(error)),
+    };
   }
 }
 
 /** The client the sign-in would use, in the flow's order; dynamic registration is tried when it is the way. */
-export async function identifyClient(fetchImpl: OAuthFetch, found: Discovery, options: DiagnoseOptions, redirectUri: string): Promise<{ identified: DoctorStep; client: StoredClient | undefined }> {
+export async function identifyClient(
+  fetchImpl: OAuthFetch,
+  found: Discovery,
+  options: DiagnoseOptions,
+  redirectUri: string,
+): Promise<{ identified: DoctorStep; client: StoredClient | undefined }> {
   const configured = preRegisteredClient(options, found);
   const cimd = found.metadata.client_id_metadata_document_supported === true;
   const dcr = found.metadata.registration_endpoint !== undefined;
   const offers = `the server offers: ${[cimd ? "Client ID Metadata Documents" : "", dcr ? "dynamic registration" : ""].filter(Boolean).join(", ") || "neither Client ID Metadata Documents nor dynamic registration"}`;
-  if (configured) return { identified: step("client-identification", "pass", "A pre-registered client id is configured", offers), client: { ...configured, redirectUri } };
-  if (options.clientMetadataUrl && cimd) return { identified: step("client-identification", "pass", `The client is identified by its metadata document ${redactUrl(options.clientMetadataUrl)}`, offers), client: { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", redirectUri } };
+  if (configured)
+    return {
+      identified: step("client-identification", "pass", "A pre-registered client id is configured", offers),
+      client: { ...configured, redirectUri },
+    };
+  if (options.clientMetadataUrl && cimd)
+    return {
+      identified: step(
+        "client-identification",
+        "pass",
+        `The client is identified by its metadata document ${redactUrl(options.clientMetadataUrl)}`,
+        offers,
+      ),
+      client: { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", redirectUri },
+    };
   const none = `${found.profile?.registration ?? "The authorization server offers no way for a client to register itself: configure a client id registered there (oauth.clientId, and oauth.clientSecret for a confidential client)"}`;
-  if (!dcr) return { identified: step("client-identification", "fail", none, `${offers}; no client id configured`), client: undefined };
-  if (options.register === false) return { identified: step("client-identification", "pass", "Dynamic registration is offered (not tried)", offers), client: undefined };
+  if (!dcr)
+    return {
+      identified: step("client-identification", "fail", none, `${offers}; no client id configured`),
+      client: undefined,
+    };
+  if (options.register === false)
+    return {
+      identified: step("client-identification", "pass", "Dynamic registration is offered (not tried)", offers),
+      client: undefined,
+    };
   try {
     const client = await registerClient(fetchImpl, found, options.clientName, redirectUri);
-    return { identified: step("client-identification", "pass", "Dynamic registration works", `registered as a ${client.clientSecret ? "confidential" : "public"} client (${client.tokenEndpointAuthMethod})`), client };
+    return {
+      identified: step(
+        "client-identification",
+        "pass",
+        "Dynamic registration works",
+        `registered as a ${client.clientSecret ? "confidential" : "public"} client (${client.tokenEndpointAuthMethod})`,
+      ),
+      client,
+    };
   } catch (error) {
-    return { identified: step("client-identification", "fail", `Dynamic registration was refused: ${none.charAt(0).toLowerCase()}${none.slice(1)}`, error instanceof Error ? error.message : String(error)), client: undefined };
+    return {
+      identified: step(
+        "client-identification",
+        "fail",
+        `Dynamic registration was refused: ${none.charAt(0).toLowerCase()}${none.slice(1)}`,
+        error instanceof Error ? error.message : String(error),
+      ),
+      client: undefined,
+    };
   }
 }
 
 /** One authorization request, built as the flow builds it: through the user step when there is one, else read at the first answer. */
-export async function authorizationProbe(fetchImpl: OAuthFetch, found: Discovery, client: StoredClient, redirectUri: string, scope: string | undefined, authorize: Authorize | undefined): Promise<{ probe: Probe; verifier: string }> {
+export async function authorizationProbe(
+  fetchImpl: OAuthFetch,
+  found: Discovery,
+  client: StoredClient,
+  redirectUri: string,
+  scope: string | undefined,
+  authorize: Authorize | undefined,
+): Promise<{ probe: Probe; verifier: string }> {
   const pkce = await createPkce();
   const state = createState();
   const url = authorizationUrl(found, client.clientId, redirectUri, pkce, state, scope);
-  const answered = (response: ReturnType<typeof authorizationResponseOf>): Probe => ({ kind: "response", response, stateMatches: response.state === state });
-  const refusal = (error: unknown): Probe => (error instanceof OAuthError && error.oauthError ? { kind: "error", error: error.oauthError, description: error.oauthErrorDescription } : { kind: "failed", message: error instanceof Error ? error.message : String(error) });
+  const answered = (response: ReturnType<typeof authorizationResponseOf>): Probe => ({
+    kind: "response",
+    response,
+    stateMatches: response.state === state,
+  });
+  const refusal = (error: unknown): Probe =>
+    error instanceof OAuthError && error.oauthError
+      ? { kind: "error", error: error.oauthError, description: error.oauthErrorDescription }
+      : { kind: "failed", message: error instanceof Error ? error.message : String(error) };
   if (authorize) {
     try {
       return { probe: answered(await authorize({ url, state, redirectUri })), verifier: pkce.verifier };
@@ -95,7 +187,10 @@ export async function authorizationProbe(fetchImpl: OAuthFetch, found: Discovery
     return { probe: refusal(error), verifier: pkce.verifier };
   }
   const location = response.headers.get("location");
-  const text = response.status >= 400 ? await response.text().catch(() => "") : (await response.body?.cancel().catch(() => undefined), "");
+  const text =
+    response.status >= 400
+      ? await response.text().catch(() => "")
+      : (await response.body?.cancel().catch(() => undefined), "");
   let probe: Probe;
   if (location !== null && new URL(location, url).href.startsWith(redirectUri.split("?")[0]!)) {
     try {
@@ -103,7 +198,8 @@ export async function authorizationProbe(fetchImpl: OAuthFetch, found: Discovery
     } catch (error) {
       probe = refusal(error);
     }
-  } else if (response.status >= 400) probe = { kind: "refused", status: response.status, error: /"error"\s*:\s*"([^"]+)"/.exec(text)?.[1] };
+  } else if (response.status >= 400)
+    probe = { kind: "refused", status: response.status, error: /"error"\s*:\s*"([^"]+)"/.exec(text)?.[1] };
   else probe = { kind: "user", status: response.status };
   return { probe, verifier: pkce.verifier };
 }

@@ -23,14 +23,18 @@ export interface DoctorStep {
 /** The spec clause of each step, in the order of the report. */
 export const DOCTOR_STEPS = {
   challenge: "MCP 2025-11-25 Authorization, Authorization Server Discovery; RFC 9728 §5.1; RFC 6750 §3",
-  "resource-metadata": "RFC 9728 §3, §3.1 (path-aware well-known URI); MCP 2025-11-25, Protected Resource Metadata Discovery",
-  "authorization-server-metadata": "RFC 8414 §3, §3.3 (issuer); OpenID Connect Discovery 1.0 §4; MCP 2025-11-25, Authorization Server Metadata Discovery",
+  "resource-metadata":
+    "RFC 9728 §3, §3.1 (path-aware well-known URI); MCP 2025-11-25, Protected Resource Metadata Discovery",
+  "authorization-server-metadata":
+    "RFC 8414 §3, §3.3 (issuer); OpenID Connect Discovery 1.0 §4; MCP 2025-11-25, Authorization Server Metadata Discovery",
   profile: "@mcp/oauth provider profiles (what a provider does differently from the spec)",
   clock: "RFC 9110 §6.6.1 (Date); RFC 7519 §4.1.4-4.1.6 (exp, nbf, iat); RFC 9449 §11.1 (DPoP iat)",
   pkce: "RFC 7636 §4.2, §4.3; MCP 2025-11-25, Authorization Code Protection (S256, refuse without it)",
-  "client-identification": "MCP 2025-11-25, Client Registration Approaches: pre-registered, Client ID Metadata Document, RFC 7591 §3",
+  "client-identification":
+    "MCP 2025-11-25, Client Registration Approaches: pre-registered, Client ID Metadata Document, RFC 7591 §3",
   "token-endpoint-auth": "RFC 8414 §2 (token_endpoint_auth_methods_supported); RFC 6749 §2.3; RFC 7591 §2",
-  "signing-algorithms": "RFC 8414 §2 (token_endpoint_auth_signing_alg_values_supported); RFC 7523 §2.2; OpenID Connect Discovery 1.0 §3",
+  "signing-algorithms":
+    "RFC 8414 §2 (token_endpoint_auth_signing_alg_values_supported); RFC 7523 §2.2; OpenID Connect Discovery 1.0 §3",
   scopes: "MCP 2025-11-25, Scope Selection Strategy and Step-Up Authorization Flow; RFC 9728 §2 (scopes_supported)",
   "authorization-request": "RFC 6749 §4.1.1, §4.1.2.1; OAuth 2.1 §4.1",
   "resource-indicator": "RFC 8707 §2 (resource, invalid_target); MCP 2025-11-25, Resource Parameter Implementation",

@@ -30,7 +30,8 @@ export interface Exchange {
 }
 
 /** Parameters and JSON fields whose values are secrets: codes, verifiers, tokens, client secrets and assertions. */
-const SECRET_NAMES = /^(?:code|code_verifier|client_secret|client_assertion|assertion|subject_token|actor_token|device_code|user_code|password|registration_access_token|(?:access|refresh|id)_token|api[-_]?key|key)$/i;
+const SECRET_NAMES =
+  /^(?:code|code_verifier|client_secret|client_assertion|assertion|subject_token|actor_token|device_code|user_code|password|registration_access_token|(?:access|refresh|id)_token|api[-_]?key|key)$/i;
 
 /** A secret parameter or JSON field (not `token_endpoint` or `token_type`: those are metadata). */
 const isSecret = (name: string): boolean => SECRET_NAMES.test(name);
@@ -53,14 +54,18 @@ export function redactTraceUrl(url: string): string {
 
 function redactHeaderMap(headers: Iterable<[string, string]>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name.toLowerCase()] = name.toLowerCase() === "location" ? redactTraceUrl(value) : isSecretHeader(name) ? REDACTED : value;
+  for (const [name, value] of headers)
+    out[name.toLowerCase()] =
+      name.toLowerCase() === "location" ? redactTraceUrl(value) : isSecretHeader(name) ? REDACTED : value;
   return out;
 }
 
 function redactValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactValue);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, isSecret(key) ? REDACTED : redactValue(inner)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, isSecret(key) ? REDACTED : redactValue(inner)]),
+  );
 }
 
 /** A request or answer body, redacted: a form's or a JSON object's secret values hidden; anything else described by its size. */
@@ -86,25 +91,52 @@ function headerPairs(headers: RequestInit["headers"]): [string, string][] {
  * `fetchImpl` that remembers every exchange in `log` and, when asked, hands each one redacted to
  * `trace`. A request's own abort or failure is traced and rethrown.
  */
-export function recordingFetch(fetchImpl: OAuthFetch, log: Exchange[], trace: ((entry: DoctorTraceEntry) => void) | undefined): OAuthFetch {
+export function recordingFetch(
+  fetchImpl: OAuthFetch,
+  log: Exchange[],
+  trace: ((entry: DoctorTraceEntry) => void) | undefined,
+): OAuthFetch {
   return async (input, init = {}) => {
     const method = init.method ?? "GET";
     const requestHeaders = redactHeaderMap(headerPairs(init.headers));
-    const requestBody = typeof init.body === "string" ? redactBody(init.body, new Headers(init.headers).get("content-type")) : undefined;
+    const requestBody =
+      typeof init.body === "string" ? redactBody(init.body, new Headers(init.headers).get("content-type")) : undefined;
     let response: Response;
     try {
       response = await fetchImpl(input, init);
     } catch (error) {
       log.push({ method, url: input, status: undefined, date: undefined, at: Date.now() });
-      trace?.({ method, url: redactTraceUrl(input), requestHeaders, requestBody, error: error instanceof Error ? error.message : String(error) });
+      trace?.({
+        method,
+        url: redactTraceUrl(input),
+        requestHeaders,
+        requestBody,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     }
     const date = Date.parse(response.headers.get("date") ?? "");
-    log.push({ method, url: input, status: response.status, date: Number.isNaN(date) ? undefined : date, at: Date.now() });
+    log.push({
+      method,
+      url: input,
+      status: response.status,
+      date: Number.isNaN(date) ? undefined : date,
+      at: Date.now(),
+    });
     if (trace) {
       const type = response.headers.get("content-type");
-      const body = type?.includes("json") ? redactBody(await readOAuthBody(response.clone()).catch(() => ""), type) : undefined;
-      trace({ method, url: redactTraceUrl(input), status: response.status, requestHeaders, responseHeaders: redactHeaderMap(response.headers.entries()), requestBody, responseBody: body });
+      const body = type?.includes("json")
+        ? redactBody(await readOAuthBody(response.clone()).catch(() => ""), type)
+        : undefined;
+      trace({
+        method,
+        url: redactTraceUrl(input),
+        status: response.status,
+        requestHeaders,
+        responseHeaders: redactHeaderMap(response.headers.entries()),
+        requestBody,
+        responseBody: body,
+      });
     }
     return response;
   };

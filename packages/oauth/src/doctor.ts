@@ -2,7 +2,17 @@
 import { redactUrl } from "@mcp/jsonrpc/internal";
 import { parseBearerChallenge, type BearerChallenge } from "./challenge.js";
 import { discover, type Discovery } from "./discovery.js";
-import { authorizationServerStep, clockStep, dpopStep, pkceStep, profileStep, resourceMetadataStep, scopesStep, signingStep, tokenAuthStep } from "./doctor-discovery-steps.js";
+import {
+  authorizationServerStep,
+  clockStep,
+  dpopStep,
+  pkceStep,
+  profileStep,
+  resourceMetadataStep,
+  scopesStep,
+  signingStep,
+  tokenAuthStep,
+} from "./doctor-discovery-steps.js";
 import { authorizationProbe, identifyClient, post, tokenOf, type DiagnoseOptions } from "./doctor-requests.js";
 import { step, DOCTOR_STEPS, type DoctorStep, type DoctorStepName, type TokenOutcome } from "./doctor-step.js";
 import { acceptedStep, authorizationStep, issStep, refreshStep, resourceStep, tokenStep } from "./doctor-steps.js";
@@ -41,27 +51,87 @@ const DEFAULT_REDIRECT_URI = "http://127.0.0.1:33418/callback";
  */
 export async function diagnoseAuthorization(serverUrl: string, options: DiagnoseOptions = {}): Promise<DoctorReport> {
   const log: Exchange[] = [];
-  const fetchImpl = recordingFetch(withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS), log, options.trace);
+  const fetchImpl = recordingFetch(
+    withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS),
+    log,
+    options.trace,
+  );
   const steps: DoctorStep[] = [];
   const done = (reason?: string): DoctorReport => {
-    if (reason) for (const name of Object.keys(DOCTOR_STEPS) as DoctorStepName[]) if (!steps.some((s) => s.step === name)) steps.push(step(name, "skip", reason));
+    if (reason)
+      for (const name of Object.keys(DOCTOR_STEPS) as DoctorStepName[])
+        if (!steps.some((s) => s.step === name)) steps.push(step(name, "skip", reason));
     return { server: redactUrl(serverUrl), ok: !steps.some((s) => s.status === "fail"), steps };
   };
 
-  const first = await post(fetchImpl, serverUrl, options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {});
-  if ("error" in first) return (steps.push(step("challenge", "fail", "The MCP server could not be reached: check the URL, the network and any proxy", first.error)), done("Not reached: the server did not answer"));
-  if (first.status < 300) return (steps.push(step("challenge", "pass", "The server answered without authorization: there is nothing to sign in to", `HTTP ${first.status}`)), done("The server needs no authorization"));
+  const first = await post(
+    fetchImpl,
+    serverUrl,
+    options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {},
+  );
+  if ("error" in first)
+    return (
+      steps.push(
+        step(
+          "challenge",
+          "fail",
+          "The MCP server could not be reached: check the URL, the network and any proxy",
+          first.error,
+        ),
+      ),
+      done("Not reached: the server did not answer")
+    );
+  if (first.status < 300)
+    return (
+      steps.push(
+        step(
+          "challenge",
+          "pass",
+          "The server answered without authorization: there is nothing to sign in to",
+          `HTTP ${first.status}`,
+        ),
+      ),
+      done("The server needs no authorization")
+    );
   const challenge: BearerChallenge = parseBearerChallenge(first.header);
-  if (first.status !== 401) steps.push(step("challenge", "fail", `The server answered HTTP ${first.status} to a request without a token; a protected MCP server answers 401 with WWW-Authenticate`, first.header ? `WWW-Authenticate: ${first.header}` : undefined));
-  else if (!first.header) steps.push(step("challenge", "warn", "401 without WWW-Authenticate: the server should name its protected resource metadata (Bearer resource_metadata=\"…\"); the client looks at the well-known URLs instead"));
-  else steps.push(step("challenge", challenge.resourceMetadata || challenge.dpop !== undefined || /bearer/i.test(first.header) ? "pass" : "warn", challenge.resourceMetadata ? "401 with a Bearer challenge naming its resource metadata" : "401 with a challenge that names no resource_metadata; the client looks at the well-known URLs", `WWW-Authenticate: ${first.header}`));
+  if (first.status !== 401)
+    steps.push(
+      step(
+        "challenge",
+        "fail",
+        `The server answered HTTP ${first.status} to a request without a token; a protected MCP server answers 401 with WWW-Authenticate`,
+        first.header ? `WWW-Authenticate: ${first.header}` : undefined,
+      ),
+    );
+  else if (!first.header)
+    steps.push(
+      step(
+        "challenge",
+        "warn",
+        '401 without WWW-Authenticate: the server should name its protected resource metadata (Bearer resource_metadata="…"); the client looks at the well-known URLs instead',
+      ),
+    );
+  else
+    steps.push(
+      step(
+        "challenge",
+        challenge.resourceMetadata || challenge.dpop !== undefined || /bearer/i.test(first.header) ? "pass" : "warn",
+        challenge.resourceMetadata
+          ? "401 with a Bearer challenge naming its resource metadata"
+          : "401 with a challenge that names no resource_metadata; the client looks at the well-known URLs",
+        `WWW-Authenticate: ${first.header}`,
+      ),
+    );
 
   let found: Discovery | undefined;
   let failure: OAuthError | undefined;
   try {
     found = await discover(fetchImpl, serverUrl, challenge.resourceMetadata, options.protocolVersion, options.profile);
   } catch (error) {
-    failure = error instanceof OAuthError ? error : new OAuthError("discovery", error instanceof Error ? error.message : String(error));
+    failure =
+      error instanceof OAuthError
+        ? error
+        : new OAuthError("discovery", error instanceof Error ? error.message : String(error));
   }
   steps.push(resourceMetadataStep(serverUrl, challenge.resourceMetadata, found, failure, log));
   steps.push(authorizationServerStep(found, failure, log));
@@ -76,12 +146,44 @@ export async function diagnoseAuthorization(serverUrl: string, options: Diagnose
   steps.push(tokenAuthStep(found, client));
   steps.push(signingStep(found, client, options.clientAssertionKey?.algorithm));
   const scope = chooseScope(options, challenge, found, false);
-  const flow = client && found.metadata.authorization_endpoint ? await authorizationProbe(fetchImpl, found, client, redirectUri, scope, options.authorize) : undefined;
+  const flow =
+    client && found.metadata.authorization_endpoint
+      ? await authorizationProbe(fetchImpl, found, client, redirectUri, scope, options.authorize)
+      : undefined;
   const probe = flow?.probe;
   let token: TokenOutcome | undefined;
-  if (probe?.kind === "response" && probe.stateMatches && client) token = await tokenOf(() => requestToken(fetchImpl, found, client, "token", { grant_type: "authorization_code", code: probe.response.code, redirect_uri: redirectUri, code_verifier: flow!.verifier }, scope, options.clientAssertionKey));
+  if (probe?.kind === "response" && probe.stateMatches && client)
+    token = await tokenOf(() =>
+      requestToken(
+        fetchImpl,
+        found,
+        client,
+        "token",
+        {
+          grant_type: "authorization_code",
+          code: probe.response.code,
+          redirect_uri: redirectUri,
+          code_verifier: flow!.verifier,
+        },
+        scope,
+        options.clientAssertionKey,
+      ),
+    );
   const refreshToken = token && "tokens" in token ? token.tokens.refreshToken : undefined;
-  const refreshed = refreshToken && client ? await tokenOf(() => requestToken(fetchImpl, found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, scope, options.clientAssertionKey)) : undefined;
+  const refreshed =
+    refreshToken && client
+      ? await tokenOf(() =>
+          requestToken(
+            fetchImpl,
+            found,
+            client,
+            "refresh",
+            { grant_type: "refresh_token", refresh_token: refreshToken },
+            scope,
+            options.clientAssertionKey,
+          ),
+        )
+      : undefined;
   steps.push(scopesStep(found, challenge, scope, probe));
   steps.push(authorizationStep(probe));
   steps.push(resourceStep(found, probe, token));
@@ -91,7 +193,19 @@ export async function diagnoseAuthorization(serverUrl: string, options: Diagnose
   steps.push(dpopStep(challenge, first.header, found));
   // The freshest token the server issued: the refreshed one, else the first.
   const latest = refreshed && "tokens" in refreshed ? refreshed : token;
-  const accepted = latest && "tokens" in latest ? await post(fetchImpl, serverUrl, { authorization: `Bearer ${latest.tokens.accessToken}`, ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}) }) : undefined;
-  steps.push(acceptedStep(accepted && "status" in accepted ? accepted.status : undefined, accepted && "header" in accepted ? accepted.header : undefined, latest));
+  const accepted =
+    latest && "tokens" in latest
+      ? await post(fetchImpl, serverUrl, {
+          authorization: `Bearer ${latest.tokens.accessToken}`,
+          ...(options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {}),
+        })
+      : undefined;
+  steps.push(
+    acceptedStep(
+      accepted && "status" in accepted ? accepted.status : undefined,
+      accepted && "header" in accepted ? accepted.header : undefined,
+      latest,
+    ),
+  );
   return done();
 }

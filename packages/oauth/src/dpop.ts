@@ -47,12 +47,25 @@ export class DpopKey {
   static async generate(): Promise<DpopKey> {
     const pair = await globalThis.crypto.subtle.generateKey(ALGORITHM, true, ["sign", "verify"]);
     const jwk = await globalThis.crypto.subtle.exportKey("jwk", pair.privateKey);
-    return DpopKey.from({ kty: String(jwk.kty), crv: String(jwk.crv), x: String(jwk.x), y: String(jwk.y), d: String(jwk.d) });
+    return DpopKey.from({
+      kty: String(jwk.kty),
+      crv: String(jwk.crv),
+      x: String(jwk.x),
+      y: String(jwk.y),
+      d: String(jwk.d),
+    });
   }
 
   /** The key a store kept; an unusable one is an {@link OAuthError}. */
   static async from(jwk: EcJwk): Promise<DpopKey> {
-    if (jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.x !== "string" || typeof jwk.y !== "string" || typeof jwk.d !== "string") throw new OAuthError("token", "The stored DPoP key is not a P-256 private key");
+    if (
+      jwk.kty !== "EC" ||
+      jwk.crv !== "P-256" ||
+      typeof jwk.x !== "string" ||
+      typeof jwk.y !== "string" ||
+      typeof jwk.d !== "string"
+    )
+      throw new OAuthError("token", "The stored DPoP key is not a P-256 private key");
     try {
       return new DpopKey(jwk, await globalThis.crypto.subtle.importKey("jwk", jwk, ALGORITHM, false, ["sign"]));
     } catch (cause) {
@@ -75,7 +88,12 @@ export class DpopKey {
     const url = new URL(target.url);
     url.search = "";
     url.hash = "";
-    const claims: Record<string, unknown> = { jti: base64url(randomBytes(16)), htm: target.method, htu: url.href, iat: Math.floor(Date.now() / 1000) };
+    const claims: Record<string, unknown> = {
+      jti: base64url(randomBytes(16)),
+      htm: target.method,
+      htu: url.href,
+      iat: Math.floor(Date.now() / 1000),
+    };
     const nonce = this.nonce(target.url);
     if (nonce !== undefined) claims["nonce"] = nonce;
     if (target.accessToken !== undefined) {
@@ -85,7 +103,11 @@ export class DpopKey {
     const json = (value: object): string => base64url(new TextEncoder().encode(JSON.stringify(value)));
     const input = `${json({ typ: "dpop+jwt", alg: "ES256", jwk: this.#publicJwk })}.${json(claims)}`;
     // WebCrypto's ECDSA signature is r‖s, as JWS wants it.
-    const signature = await globalThis.crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.#signing, new TextEncoder().encode(input));
+    const signature = await globalThis.crypto.subtle.sign(
+      { name: "ECDSA", hash: "SHA-256" },
+      this.#signing,
+      new TextEncoder().encode(input),
+    );
     return `${input}.${base64url(new Uint8Array(signature))}`;
   }
 }

@@ -23,7 +23,17 @@ export class OAuthError extends McpError<"oauth_error"> {
   declare readonly oauthError: string | undefined;
   declare readonly oauthErrorDescription: string | undefined;
 
-  constructor(step: OAuthStep, message: string, options: { url?: string | undefined; status?: number | undefined; oauthError?: string | undefined; oauthErrorDescription?: string | undefined; cause?: unknown } = {}) {
+  constructor(
+    step: OAuthStep,
+    message: string,
+    options: {
+      url?: string | undefined;
+      status?: number | undefined;
+      oauthError?: string | undefined;
+      oauthErrorDescription?: string | undefined;
+      cause?: unknown;
+    } = {},
+  ) {
     super("oauth_error", message, options);
     this.step = step;
     this.url = options.url;

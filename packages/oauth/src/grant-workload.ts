@@ -12,11 +12,20 @@ import { JWT_BEARER_GRANT, preRegisteredClient, requestToken } from "./token-end
  * (`invalid_grant`, `invalid_scope`, `unauthorized_client`) is the answer: it is not retried and
  * no other grant is tried.
  */
-export async function workloadIdentityGrant(ctx: GrantContext, found: Discovery, scope: string | undefined): Promise<StoredTokens> {
+export async function workloadIdentityGrant(
+  ctx: GrantContext,
+  found: Discovery,
+  scope: string | undefined,
+): Promise<StoredTokens> {
   const source = ctx.options.workloadIdentity?.token;
-  if (source === undefined) throw new OAuthError("token", "The workload_identity grant needs workloadIdentity.token (the workload's JWT, or a function that reads it)");
+  if (source === undefined)
+    throw new OAuthError(
+      "token",
+      "The workload_identity grant needs workloadIdentity.token (the workload's JWT, or a function that reads it)",
+    );
   const assertion = typeof source === "function" ? await source() : source;
-  if (typeof assertion !== "string" || assertion.split(".").length !== 3) throw new OAuthError("token", "workloadIdentity.token did not give a JWT (three dot-separated parts)");
+  if (typeof assertion !== "string" || assertion.split(".").length !== 3)
+    throw new OAuthError("token", "workloadIdentity.token did not give a JWT (three dot-separated parts)");
   const client = preRegisteredClient(ctx.options, found) ?? { clientId: "", tokenEndpointAuthMethod: "none" };
   const params: Record<string, string> = { grant_type: JWT_BEARER_GRANT, assertion };
   if (scope) params["scope"] = scope;

@@ -23,6 +23,9 @@ export function clientAssertion(key: ClientAssertionKey, clientId: string, audie
   const json = (value: object): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
   const input = `${base64url(json(header))}.${base64url(json(payload))}`;
   const privateKey = createPrivateKey(key.privateKeyPem);
-  const signature = key.algorithm === "ES256" ? sign("sha256", Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" }) : sign("sha256", Buffer.from(input), privateKey);
+  const signature =
+    key.algorithm === "ES256"
+      ? sign("sha256", Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" })
+      : sign("sha256", Buffer.from(input), privateKey);
   return `${input}.${base64url(signature)}`;
 }

@@ -21,7 +21,12 @@ export interface LoopbackOptions {
 
 /** Opens a URL in the system's browser, without a shell. */
 export function openInBrowser(url: string): void {
-  const [command, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", url]] : ["xdg-open", [url]];
+  const [command, args] =
+    process.platform === "darwin"
+      ? ["open", [url]]
+      : process.platform === "win32"
+        ? ["rundll32", ["url.dll,FileProtocolHandler", url]]
+        : ["xdg-open", [url]];
   const child = spawn(command, args, { stdio: "ignore", detached: true });
   child.on("error", () => undefined); // no opener: the URL was printed too
   child.unref();
@@ -44,21 +49,46 @@ export function loopbackAuthorize(options: LoopbackOptions): Authorize {
         }
         try {
           const answer = authorizationResponseOf(url);
-          res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Authorized</title><p>Authorized. You can close this tab.</p>");
+          res
+            .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+            .end("<!doctype html><title>Authorized</title><p>Authorized. You can close this tab.</p>");
           finish(() => resolve(answer));
         } catch (error) {
-          res.writeHead(400, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>Not authorized</title><p>Authorization failed; see the terminal.</p>");
+          res
+            .writeHead(400, { "content-type": "text/html; charset=utf-8" })
+            .end("<!doctype html><title>Not authorized</title><p>Authorization failed; see the terminal.</p>");
           finish(() => reject(error));
         }
       });
-      const timer = setTimeout(() => finish(() => reject(new OAuthError("authorization", `No answer from the browser within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`))), options.timeoutMs ?? 300_000);
+      const timer = setTimeout(
+        () =>
+          finish(() =>
+            reject(
+              new OAuthError(
+                "authorization",
+                `No answer from the browser within ${Math.round((options.timeoutMs ?? 300_000) / 1000)} s`,
+              ),
+            ),
+          ),
+        options.timeoutMs ?? 300_000,
+      );
       const finish = (settle: () => void): void => {
         clearTimeout(timer);
         server.close();
         server.closeAllConnections();
         settle();
       };
-      server.once("error", (error) => finish(() => reject(new OAuthError("authorization", `Could not listen on 127.0.0.1:${options.port} for the redirect: ${error.message}`, { cause: error }))));
+      server.once("error", (error) =>
+        finish(() =>
+          reject(
+            new OAuthError(
+              "authorization",
+              `Could not listen on 127.0.0.1:${options.port} for the redirect: ${error.message}`,
+              { cause: error },
+            ),
+          ),
+        ),
+      );
       server.listen(options.port, "127.0.0.1", () => {
         options.onUrl?.(request.url.href);
         if (options.open !== false) (options.open ?? openInBrowser)(request.url.href);

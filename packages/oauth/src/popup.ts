@@ -17,8 +17,14 @@ interface WebWindow {
   opener?: WebWindow | null;
   location: { href: string; origin: string };
   postMessage(message: unknown, targetOrigin: string): void;
-  addEventListener(type: "message", listener: (event: { origin: string; data: unknown; source: unknown }) => void): void;
-  removeEventListener(type: "message", listener: (event: { origin: string; data: unknown; source: unknown }) => void): void;
+  addEventListener(
+    type: "message",
+    listener: (event: { origin: string; data: unknown; source: unknown }) => void,
+  ): void;
+  removeEventListener(
+    type: "message",
+    listener: (event: { origin: string; data: unknown; source: unknown }) => void,
+  ): void;
 }
 
 function currentWindow(): WebWindow {
@@ -47,10 +53,18 @@ export function popupAuthorize(options: PopupOptions = {}): Authorize {
       const win = currentWindow();
       const origin = win.location.origin;
       if (new URL(request.redirectUri).origin !== origin) {
-        return reject(new OAuthError("authorization", `The redirect URI ${request.redirectUri} is not on this page's origin (${origin}); the popup could not hand the answer back`));
+        return reject(
+          new OAuthError(
+            "authorization",
+            `The redirect URI ${request.redirectUri} is not on this page's origin (${origin}); the popup could not hand the answer back`,
+          ),
+        );
       }
       const popup = win.open(request.url.href, "mcp-oauth", options.features ?? "popup,width=500,height=700");
-      if (!popup) return reject(new OAuthError("authorization", "The browser blocked the authorization popup; start sign-in from a click"));
+      if (!popup)
+        return reject(
+          new OAuthError("authorization", "The browser blocked the authorization popup; start sign-in from a click"),
+        );
       let done = false;
       const finish = (error: Error | undefined, url?: URL): void => {
         if (done) return;
@@ -70,18 +84,31 @@ export function popupAuthorize(options: PopupOptions = {}): Authorize {
       };
       const onMessage = (event: { origin: string; data: unknown }): void => {
         const data = event.data as { type?: unknown; url?: unknown } | null;
-        if (event.origin !== origin || typeof data !== "object" || data === null || data.type !== MESSAGE || typeof data.url !== "string") return;
+        if (
+          event.origin !== origin ||
+          typeof data !== "object" ||
+          data === null ||
+          data.type !== MESSAGE ||
+          typeof data.url !== "string"
+        )
+          return;
         const url = new URL(data.url);
         if (url.searchParams.get("state") !== request.state) return; // another sign-in's answer
         finish(undefined, url);
       };
       win.addEventListener("message", onMessage);
-      const timer = setTimeout(() => finish(new OAuthError("authorization", "No answer from the authorization popup in time")), options.timeoutMs ?? 300_000);
+      const timer = setTimeout(
+        () => finish(new OAuthError("authorization", "No answer from the authorization popup in time")),
+        options.timeoutMs ?? 300_000,
+      );
       const watch = setInterval(() => {
         if (!popup.closed) return;
         clearInterval(watch);
         // The redirect page posts its answer, then closes: give that message a moment to land.
-        setTimeout(() => finish(new OAuthError("authorization", "The authorization popup was closed before it answered")), 500);
+        setTimeout(
+          () => finish(new OAuthError("authorization", "The authorization popup was closed before it answered")),
+          500,
+        );
       }, 500);
     });
 }

@@ -18,7 +18,11 @@ export const PROVIDER_PROFILES: readonly ProviderProfile[] = [entra, cognito, ok
 /** A profile by name, or an {@link OAuthError} naming the known ones. */
 export function profileNamed(name: string): ProviderProfile {
   const found = PROVIDER_PROFILES.find((p) => p.name === name);
-  if (!found) throw new OAuthError("discovery", `Unknown OAuth provider profile ${JSON.stringify(name)} (known: ${PROVIDER_PROFILES.map((p) => p.name).join(", ")})`);
+  if (!found)
+    throw new OAuthError(
+      "discovery",
+      `Unknown OAuth provider profile ${JSON.stringify(name)} (known: ${PROVIDER_PROFILES.map((p) => p.name).join(", ")})`,
+    );
   return found;
 }
 
@@ -40,10 +44,14 @@ export function profileIssuer(issuer: string, profile: ProviderProfile | undefin
 }
 
 /** Metadata with the profile's missing fields filled in. */
-export function profileMetadata(metadata: AuthorizationServerMetadata, profile: ProviderProfile | undefined): AuthorizationServerMetadata {
+export function profileMetadata(
+  metadata: AuthorizationServerMetadata,
+  profile: ProviderProfile | undefined,
+): AuthorizationServerMetadata {
   if (!profile?.metadataDefaults) return metadata;
   const filled: AuthorizationServerMetadata = { ...metadata };
-  for (const [key, value] of Object.entries(profile.metadataDefaults)) if (filled[key] === undefined) filled[key] = value;
+  for (const [key, value] of Object.entries(profile.metadataDefaults))
+    if (filled[key] === undefined) filled[key] = value;
   return filled;
 }
 

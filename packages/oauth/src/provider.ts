@@ -17,7 +17,13 @@ import { MemoryTokenStore, type StoredClient, type StoredCredentials, type Token
 import { preRegisteredClient, requestToken } from "./token-endpoint.js";
 
 /** Each grant of the `grant` option, one file each. */
-const GRANTS = { authorization_code: authorizationCodeGrant, client_credentials: clientCredentialsGrant, device_code: deviceCodeGrant, enterprise: enterpriseGrant, workload_identity: workloadIdentityGrant } as const;
+const GRANTS = {
+  authorization_code: authorizationCodeGrant,
+  client_credentials: clientCredentialsGrant,
+  device_code: deviceCodeGrant,
+  enterprise: enterpriseGrant,
+  workload_identity: workloadIdentityGrant,
+} as const;
 
 /**
  * MCP authorization (revisions 2025-03-26 to 2026-07-28) as an auth provider for
@@ -58,10 +64,18 @@ export class OAuthProvider {
     // An unknown profile name is a mistake in the config: said now, not at the first 401.
     if (typeof options.profile === "string") profileNamed(options.profile);
     this.#options = options;
-    this.#fetch = withDeadline(options.fetch ?? ((input, init) => fetch(input, init)), options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS);
+    this.#fetch = withDeadline(
+      options.fetch ?? ((input, init) => fetch(input, init)),
+      options.timeoutMs ?? DEFAULT_OAUTH_TIMEOUT_MS,
+    );
     this.#store = options.store ?? new MemoryTokenStore();
     this.#resource = canonicalResource(options.serverUrl);
-    this.#grants = { options, fetch: this.#fetch, client: (found, redirectUri) => this.#client(found, redirectUri), dpopKey: () => this.#flowKey };
+    this.#grants = {
+      options,
+      fetch: this.#fetch,
+      client: (found, redirectUri) => this.#client(found, redirectUri),
+      dpopKey: () => this.#flowKey,
+    };
   }
 
   /**
@@ -91,8 +105,20 @@ export class OAuthProvider {
       if (this.#credentials) this.#credentials = { ...this.#credentials, tokens: undefined, dpopKey: undefined };
       return {};
     }
-    if (!request) throw new OAuthError("token", "A DPoP-bound token needs the request it is for: the transport must pass it to headers()");
-    return { authorization: `DPoP ${current.accessToken}`, dpop: await key.proof({ method: request.method, url: request.url, accessToken: current.accessToken, body: request.body ?? "" }) };
+    if (!request)
+      throw new OAuthError(
+        "token",
+        "A DPoP-bound token needs the request it is for: the transport must pass it to headers()",
+      );
+    return {
+      authorization: `DPoP ${current.accessToken}`,
+      dpop: await key.proof({
+        method: request.method,
+        url: request.url,
+        accessToken: current.accessToken,
+        body: request.body ?? "",
+      }),
+    };
   }
 
   /** The stored credentials' DPoP key, if they have a usable one (a damaged one is as none: the next flow makes a new key). */
@@ -134,7 +160,12 @@ export class OAuthProvider {
 
   /** Never prints tokens or secrets. */
   [inspectCustom](): object {
-    return { serverUrl: redactUrl(this.#options.serverUrl), grant: this.#options.grant ?? "authorization_code", issuer: this.#credentials?.issuer, hasTokens: this.#credentials?.tokens !== undefined };
+    return {
+      serverUrl: redactUrl(this.#options.serverUrl),
+      grant: this.#options.grant ?? "authorization_code",
+      issuer: this.#credentials?.issuer,
+      hasTokens: this.#credentials?.tokens !== undefined,
+    };
   }
 
   toJSON(): object {
@@ -205,7 +236,8 @@ export class OAuthProvider {
     // A token this same request just got from the whole flow was refused: another flow would be
     // refused the same way (and would open another browser window).
     if (!moved && retried && sent !== undefined && sent === this.#fromFlow) return false;
-    const refreshable = !moved && sent !== undefined && sent === tokens?.accessToken && tokens.refreshToken !== undefined;
+    const refreshable =
+      !moved && sent !== undefined && sent === tokens?.accessToken && tokens.refreshToken !== undefined;
     // A refresh is tried once per request: a refreshed token refused at once goes to the whole flow.
     if (refreshable && !(retried && sent === this.#fromRefresh)) {
       try {
@@ -221,16 +253,27 @@ export class OAuthProvider {
 
   /** The scopes a step-up asks for: what the token has, plus what the challenge needs. */
   #stepUpScope(needed: string | undefined): string {
-    const scopes = new Set([...(this.#credentials?.tokens?.scope ?? "").split(" "), ...(needed ?? "").split(" ")].filter(Boolean));
+    const scopes = new Set(
+      [...(this.#credentials?.tokens?.scope ?? "").split(" "), ...(needed ?? "").split(" ")].filter(Boolean),
+    );
     return [...scopes].join(" ");
   }
 
   async #discover(challenge: BearerChallenge): Promise<Discovery> {
-    const found = await discover(this.#fetch, this.#options.serverUrl, challenge.resourceMetadata, this.#options.protocolVersion, this.#options.profile);
+    const found = await discover(
+      this.#fetch,
+      this.#options.serverUrl,
+      challenge.resourceMetadata,
+      this.#options.protocolVersion,
+      this.#options.profile,
+    );
     this.#discovery = found;
     // Credentials of another issuer are never used with this one.
     if (!this.#credentials || !sameIssuer(this.#credentials.issuer, found.issuer)) {
-      this.#credentials = (await this.#store.get(found.issuer, found.resource)) ?? { issuer: found.issuer, resource: found.resource };
+      this.#credentials = (await this.#store.get(found.issuer, found.resource)) ?? {
+        issuer: found.issuer,
+        resource: found.resource,
+      };
     }
     return found;
   }
@@ -239,10 +282,16 @@ export class OAuthProvider {
     const found = discovered ?? (await this.#discover(challenge));
     const scope = chooseScope(this.#options, challenge, found, stepUp);
     const grant = this.#options.grant ?? "authorization_code";
-    this.#flowKey = this.#usesDpop(challenge, found) ? ((await this.#storedKey()) ?? (await DpopKey.generate())) : undefined;
+    this.#flowKey = this.#usesDpop(challenge, found)
+      ? ((await this.#storedKey()) ?? (await DpopKey.generate()))
+      : undefined;
     try {
       const run = Object.hasOwn(GRANTS, grant) ? GRANTS[grant] : undefined;
-      if (!run) throw new OAuthError("token", `Unknown grant ${JSON.stringify(grant)} (expected one of ${Object.keys(GRANTS).join(", ")})`);
+      if (!run)
+        throw new OAuthError(
+          "token",
+          `Unknown grant ${JSON.stringify(grant)} (expected one of ${Object.keys(GRANTS).join(", ")})`,
+        );
       const tokens = await run(this.#grants, found, scope);
       this.#fromFlow = tokens.accessToken;
       const key = tokens.tokenType === "DPoP" ? this.#flowKey : undefined;
@@ -259,7 +308,11 @@ export class OAuthProvider {
     if (wanted === false) return false;
     const algorithms: unknown = found.metadata.dpop_signing_alg_values_supported;
     const supported = Array.isArray(algorithms) && algorithms.includes("ES256");
-    if (wanted === true && !supported) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} does not offer DPoP with ES256 (dpop_signing_alg_values_supported), and the dpop option requires it`);
+    if (wanted === true && !supported)
+      throw new OAuthError(
+        "metadata",
+        `The authorization server ${redactUrl(found.issuer)} does not offer DPoP with ES256 (dpop_signing_alg_values_supported), and the dpop option requires it`,
+      );
     return supported && (wanted === true || challenge.dpop === true);
   }
 
@@ -275,7 +328,10 @@ export class OAuthProvider {
     if (known && known.redirectUri === redirectUri) return known;
     const endpoint = found.metadata.registration_endpoint;
     if (!endpoint) {
-      throw new OAuthError("registration", `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); ${found.profile?.registration ?? "configure a clientId"}`);
+      throw new OAuthError(
+        "registration",
+        `The authorization server ${redactUrl(found.issuer)} offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint); ${found.profile?.registration ?? "configure a clientId"}`,
+      );
     }
     const client = await registerClient(this.#fetch, found, options.clientName, redirectUri);
     await this.#save({ client });
@@ -302,7 +358,16 @@ export class OAuthProvider {
         if (!client) throw new OAuthError("refresh", "No client to refresh the token with");
         // A DPoP-bound token is refreshed with a proof of the same key (RFC 9449 §5).
         const key = this.#credentials?.tokens?.tokenType === "DPoP" ? await this.#storedKey() : undefined;
-        const tokens = await requestToken(this.#fetch, found, client, "refresh", { grant_type: "refresh_token", refresh_token: refreshToken }, this.#credentials?.tokens?.scope, this.#options.clientAssertionKey, key);
+        const tokens = await requestToken(
+          this.#fetch,
+          found,
+          client,
+          "refresh",
+          { grant_type: "refresh_token", refresh_token: refreshToken },
+          this.#credentials?.tokens?.scope,
+          this.#options.clientAssertionKey,
+          key,
+        );
         // A server may keep the refresh token the same and not send it again.
         this.#fromRefresh = tokens.accessToken;
         await this.#save({ tokens: { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken } });
@@ -322,4 +387,3 @@ export class OAuthProvider {
     this.#stamp = await this.#store.stamp?.(this.#credentials.issuer, this.#credentials.resource);
   }
 }
-

@@ -50,13 +50,20 @@ export class FileTokenStore implements TokenStore {
         await handle.close();
         break;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new OAuthError("storage", `Could not lock credentials in ${this.dir}: ${(error as Error).message}`, { cause: error });
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+          throw new OAuthError("storage", `Could not lock credentials in ${this.dir}: ${(error as Error).message}`, {
+            cause: error,
+          });
       }
       if (await this.#isStale(path)) {
         await rm(path, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new OAuthError("storage", `Another process has held the lock ${path} for over ${this.#lockTimeoutMs}ms; remove it if no other MCP client is running`);
+      if (Date.now() > deadline)
+        throw new OAuthError(
+          "storage",
+          `Another process has held the lock ${path} for over ${this.#lockTimeoutMs}ms; remove it if no other MCP client is running`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
     }
     try {
@@ -133,7 +140,9 @@ export class FileTokenStore implements TokenStore {
       await rename(temporary, path);
     } catch (cause) {
       await rm(temporary, { force: true }).catch(() => undefined);
-      throw new OAuthError("storage", `Could not save credentials in ${this.dir}: ${(cause as Error).message}`, { cause });
+      throw new OAuthError("storage", `Could not save credentials in ${this.dir}: ${(cause as Error).message}`, {
+        cause,
+      });
     }
   }
 

@@ -23,17 +23,23 @@ export const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
  * authentication: as configured, else `private_key_jwt` with a key, the server's secret method
  * with a secret, `none` without either. Every grant and the refresh use this one answer.
  */
-export function preRegisteredClient(options: Pick<OAuthProviderOptions, "clientId" | "clientSecret" | "clientAssertionKey" | "tokenEndpointAuthMethod">, found: Discovery): StoredClient | undefined {
+export function preRegisteredClient(
+  options: Pick<OAuthProviderOptions, "clientId" | "clientSecret" | "clientAssertionKey" | "tokenEndpointAuthMethod">,
+  found: Discovery,
+): StoredClient | undefined {
   const { clientId, clientSecret, clientAssertionKey, tokenEndpointAuthMethod } = options;
   if (!clientId) return undefined;
-  const method = tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? secretMethod(found) : "none");
+  const method =
+    tokenEndpointAuthMethod ?? (clientAssertionKey ? "private_key_jwt" : clientSecret ? secretMethod(found) : "none");
   return { clientId, clientSecret, tokenEndpointAuthMethod: method };
 }
 
 /** `client_secret_basic` unless the server lists only `client_secret_post`. */
 function secretMethod(found: Discovery): string {
   const supported = found.metadata.token_endpoint_auth_methods_supported;
-  return supported && !supported.includes("client_secret_basic") && supported.includes("client_secret_post") ? "client_secret_post" : "client_secret_basic";
+  return supported && !supported.includes("client_secret_basic") && supported.includes("client_secret_post")
+    ? "client_secret_post"
+    : "client_secret_basic";
 }
 
 /**
@@ -41,28 +47,46 @@ function secretMethod(found: Discovery): string {
  * proof (RFC 9449 §5) and asks for a DPoP-bound token; a `use_dpop_nonce` answer is retried once
  * with the server's nonce (§8).
  */
-export async function requestToken(fetch: OAuthFetch, found: Discovery, client: StoredClient, step: "token" | "refresh", params: Record<string, string>, scope: string | undefined, key: ClientAssertionKey | undefined, dpop?: DpopKey): Promise<StoredTokens> {
+export async function requestToken(
+  fetch: OAuthFetch,
+  found: Discovery,
+  client: StoredClient,
+  step: "token" | "refresh",
+  params: Record<string, string>,
+  scope: string | undefined,
+  key: ClientAssertionKey | undefined,
+  dpop?: DpopKey,
+): Promise<StoredTokens> {
   const endpoint = found.metadata.token_endpoint;
-  if (!endpoint) throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
+  if (!endpoint)
+    throw new OAuthError("metadata", `The authorization server ${redactUrl(found.issuer)} lists no token endpoint`);
   const body = new URLSearchParams(params);
   // A provider profile may say the server refuses `resource` (Entra ID, Google, GitHub).
   if (found.profile?.resourceParameter !== false) body.set("resource", found.resourceIndicator);
   const headers = authenticate(client, body, step, key, found.issuer);
   let answer: Record<string, unknown> & Record<"access_token", string>;
   if (dpop) {
-    const proofHeaders = async (): Promise<Record<string, string>> => ({ ...headers, dpop: await dpop.proof({ method: "POST", url: endpoint }) });
+    const proofHeaders = async (): Promise<Record<string, string>> => ({
+      ...headers,
+      dpop: await dpop.proof({ method: "POST", url: endpoint }),
+    });
     let sent = await post(fetch, step, "token endpoint", endpoint, await proofHeaders(), body.toString());
     const nonce = sent.response.headers.get("dpop-nonce");
     if (nonce !== null) dpop.setNonce(endpoint, nonce);
     // One retry, with a fresh proof carrying the nonce; a second refusal is the answer.
-    if (sent.response.status === 400 && sent.answer?.["error"] === "use_dpop_nonce" && nonce !== null) sent = await post(fetch, step, "token endpoint", endpoint, await proofHeaders(), body.toString());
+    if (sent.response.status === 400 && sent.answer?.["error"] === "use_dpop_nonce" && nonce !== null)
+      sent = await post(fetch, step, "token endpoint", endpoint, await proofHeaders(), body.toString());
     answer = accepted(step, "token endpoint", endpoint, sent, "access_token");
   } else {
     answer = await postForm(fetch, step, "token endpoint", endpoint, headers, body.toString(), "access_token");
   }
   const tokenType = typeof answer["token_type"] === "string" ? answer["token_type"] : "Bearer";
   const bound = dpop !== undefined && tokenType.toLowerCase() === "dpop";
-  if (tokenType.toLowerCase() !== "bearer" && !bound) throw new OAuthError(step, `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer${dpop ? " and DPoP" : ""} tokens are supported`);
+  if (tokenType.toLowerCase() !== "bearer" && !bound)
+    throw new OAuthError(
+      step,
+      `The token endpoint ${redactUrl(endpoint)} issued a ${tokenType} token; only Bearer${dpop ? " and DPoP" : ""} tokens are supported`,
+    );
   const expiresIn = typeof answer["expires_in"] === "number" ? answer["expires_in"] : Number(answer["expires_in"]);
   return {
     accessToken: answer["access_token"],
@@ -78,7 +102,13 @@ export async function requestToken(fetch: OAuthFetch, found: Discovery, client: 
  * authenticates clients the same way, such as the device authorization endpoint): Basic, the
  * secret or an assertion in `body`, or only `client_id`. Returns the request's headers.
  */
-export function authenticate(client: StoredClient, body: URLSearchParams, step: "token" | "refresh", key: ClientAssertionKey | undefined, issuer: string): Record<string, string> {
+export function authenticate(
+  client: StoredClient,
+  body: URLSearchParams,
+  step: "token" | "refresh",
+  key: ClientAssertionKey | undefined,
+  issuer: string,
+): Record<string, string> {
   const headers: Record<string, string> = { "content-type": FORM, accept: "application/json" };
   switch (client.tokenEndpointAuthMethod) {
     case "client_secret_basic":
@@ -106,38 +136,71 @@ export function authenticate(client: StoredClient, body: URLSearchParams, step: 
  * One POST to an endpoint of the authorization flow, answered with a JSON object holding the
  * string `field`. Anything else is an {@link OAuthError} for `step`, with the server's `error`.
  */
-export async function postForm<F extends string>(fetch: OAuthFetch, step: Step, what: string, endpoint: string, headers: Record<string, string>, body: string, field: F): Promise<Record<string, unknown> & Record<F, string>> {
+export async function postForm<F extends string>(
+  fetch: OAuthFetch,
+  step: Step,
+  what: string,
+  endpoint: string,
+  headers: Record<string, string>,
+  body: string,
+  field: F,
+): Promise<Record<string, unknown> & Record<F, string>> {
   return accepted(step, what, endpoint, await post(fetch, step, what, endpoint, headers, body), field);
 }
 
 type Step = "registration" | "token" | "refresh";
 
 /** One POST and its JSON answer (undefined when it is not a JSON object). */
-async function post(fetch: OAuthFetch, step: Step, what: string, endpoint: string, headers: Record<string, string>, body: string): Promise<{ response: Response; answer: Record<string, unknown> | undefined }> {
+async function post(
+  fetch: OAuthFetch,
+  step: Step,
+  what: string,
+  endpoint: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ response: Response; answer: Record<string, unknown> | undefined }> {
   let response: Response;
   try {
     // Never followed: fetch would take the body (a code and its verifier, a refresh token, a client secret) to wherever it points.
     response = await fetch(endpoint, { method: "POST", headers, body, redirect: "manual" });
   } catch (cause) {
-    throw new OAuthError(step, `Could not reach the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(endpoint), cause });
+    throw new OAuthError(
+      step,
+      `Could not reach the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { url: redactUrl(endpoint), cause },
+    );
   }
   if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
     void response.body?.cancel().catch(() => undefined);
     const location = response.headers.get("location");
     const where = location === null ? "" : ` to ${redactUrl(location)}`;
-    throw new OAuthError(step, `The ${what} ${redactUrl(endpoint)} answered with a redirect${where}, which is not followed: the request carries credentials`, { url: redactUrl(endpoint), status: response.status });
+    throw new OAuthError(
+      step,
+      `The ${what} ${redactUrl(endpoint)} answered with a redirect${where}, which is not followed: the request carries credentials`,
+      { url: redactUrl(endpoint), status: response.status },
+    );
   }
   let text: string;
   try {
     text = await readOAuthBody(response);
   } catch (cause) {
-    throw new OAuthError(step, `Could not read the answer of the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`, { url: redactUrl(endpoint), status: response.status, cause });
+    throw new OAuthError(
+      step,
+      `Could not read the answer of the ${what} ${redactUrl(endpoint)}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { url: redactUrl(endpoint), status: response.status, cause },
+    );
   }
   return { response, answer: jsonObject(text) };
 }
 
 /** The answer when it is a success holding the string `field`; else the refusal as an {@link OAuthError}. */
-function accepted<F extends string>(step: Step, what: string, endpoint: string, sent: { response: Response; answer: Record<string, unknown> | undefined }, field: F): Record<string, unknown> & Record<F, string> {
+function accepted<F extends string>(
+  step: Step,
+  what: string,
+  endpoint: string,
+  sent: { response: Response; answer: Record<string, unknown> | undefined },
+  field: F,
+): Record<string, unknown> & Record<F, string> {
   const { response, answer } = sent;
   if (!response.ok || typeof answer?.[field] !== "string") throw refused(step, what, endpoint, response.status, answer);
   return answer as Record<string, unknown> & Record<F, string>;
@@ -168,9 +231,20 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** An endpoint's refusal, with its `error` / `error_description` (never the request's secrets). */
-function refused(step: Step, what: string, endpoint: string, status: number, body: Record<string, unknown> | undefined): OAuthError {
+function refused(
+  step: Step,
+  what: string,
+  endpoint: string,
+  status: number,
+  body: Record<string, unknown> | undefined,
+): OAuthError {
   const code = typeof body?.["error"] === "string" ? body["error"] : undefined;
   const description = typeof body?.["error_description"] === "string" ? body["error_description"] : undefined;
   const reason = code ? `${code}${description ? ` (${description})` : ""}` : `HTTP ${status}`;
-  return new OAuthError(step, `The ${what} ${redactUrl(endpoint)} refused: ${reason}`, { url: redactUrl(endpoint), status, oauthError: code, oauthErrorDescription: description });
+  return new OAuthError(step, `The ${what} ${redactUrl(endpoint)} refused: ${reason}`, {
+    url: redactUrl(endpoint),
+    status,
+    oauthError: code,
+    oauthErrorDescription: description,
+  });
 }

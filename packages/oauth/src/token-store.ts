@@ -78,7 +78,10 @@ export class MemoryTokenStore implements TokenStore {
   }
 
   set(credentials: StoredCredentials): Promise<void> {
-    this.#entries.set(keyOf(credentials.issuer, credentials.resource), structuredClone({ ...credentials, savedAt: Date.now() }));
+    this.#entries.set(
+      keyOf(credentials.issuer, credentials.resource),
+      structuredClone({ ...credentials, savedAt: Date.now() }),
+    );
     return Promise.resolve();
   }
 

@@ -9,7 +9,11 @@ export function authorizationResponseOf(redirect: URL): AuthorizationResponse {
   const error = params.get("error");
   if (error !== null) {
     const description = params.get("error_description") ?? undefined;
-    throw new OAuthError("authorization", `The authorization server refused: ${error}${description ? ` (${description})` : ""}`, { oauthError: error, oauthErrorDescription: description });
+    throw new OAuthError(
+      "authorization",
+      `The authorization server refused: ${error}${description ? ` (${description})` : ""}`,
+      { oauthError: error, oauthErrorDescription: description },
+    );
   }
   const code = params.get("code");
   if (code === null) throw new OAuthError("authorization", "The redirect back carried no authorization code");
@@ -31,10 +35,18 @@ export function followRedirectAuthorize(fetchImpl: OAuthFetch = (input, init) =>
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get("location");
     if (response.status < 300 || response.status >= 400 || location === null) {
-      throw new OAuthError("authorization", `The authorization endpoint answered ${response.status} without a redirect; a browser is needed`, { status: response.status });
+      throw new OAuthError(
+        "authorization",
+        `The authorization endpoint answered ${response.status} without a redirect; a browser is needed`,
+        { status: response.status },
+      );
     }
     const target = new URL(location, request.url);
-    if (!target.href.startsWith(request.redirectUri.split("?")[0]!)) throw new OAuthError("authorization", "The authorization endpoint redirected somewhere other than the redirect URI");
+    if (!target.href.startsWith(request.redirectUri.split("?")[0]!))
+      throw new OAuthError(
+        "authorization",
+        "The authorization endpoint redirected somewhere other than the redirect URI",
+      );
     return authorizationResponseOf(target);
   };
 }

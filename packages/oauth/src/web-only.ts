@@ -30,7 +30,10 @@ export class FileTokenStore implements TokenStore {
 
 /** Not available here: use `popupAuthorize()`. */
 export function loopbackAuthorize(_options: unknown): Authorize {
-  return needsNode("loopbackAuthorize", "in a browser use popupAuthorize() with a redirect page that calls completeAuthorization()");
+  return needsNode(
+    "loopbackAuthorize",
+    "in a browser use popupAuthorize() with a redirect page that calls completeAuthorization()",
+  );
 }
 
 /** Not available here: a web app opens URLs itself. */
@@ -40,5 +43,8 @@ export function openInBrowser(_url: string): void {
 
 /** Not available here: a browser cannot keep a client's private key secret. */
 export function clientAssertion(_key: unknown, _clientId: string, _audience: string, _now?: number): string {
-  return needsNode("private_key_jwt (clientAssertion)", "a browser cannot keep a client's private key secret; use a public client (PKCE)");
+  return needsNode(
+    "private_key_jwt (clientAssertion)",
+    "a browser cannot keep a client's private key secret; use a public client (PKCE)",
+  );
 }

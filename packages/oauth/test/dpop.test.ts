@@ -24,10 +24,16 @@ describe("proofs", () => {
     });
     expect(checked.claims["nonce"]).toBeUndefined();
     expect(checkProof(two, "POST", "https://mcp.example/mcp")).not.toBeTypeOf("string");
-    expect(JSON.parse(Buffer.from(one.split(".")[1]!, "base64url").toString()).jti).not.toBe(JSON.parse(Buffer.from(two.split(".")[1]!, "base64url").toString()).jti);
+    expect(JSON.parse(Buffer.from(one.split(".")[1]!, "base64url").toString()).jti).not.toBe(
+      JSON.parse(Buffer.from(two.split(".")[1]!, "base64url").toString()).jti,
+    );
     // A token request's proof has neither ath nor content_digest; a nonce goes to its origin only.
     key.setNonce("https://as.example/token", "n-1");
-    const tokenProof = checkProof(await key.proof({ method: "POST", url: "https://as.example/token" }), "POST", "https://as.example/token");
+    const tokenProof = checkProof(
+      await key.proof({ method: "POST", url: "https://as.example/token" }),
+      "POST",
+      "https://as.example/token",
+    );
     if (typeof tokenProof === "string") throw new Error(tokenProof);
     expect(tokenProof.claims).toMatchObject({ nonce: "n-1" });
     expect(Object.keys(tokenProof.claims)).not.toContain("ath");
@@ -35,14 +41,24 @@ describe("proofs", () => {
   });
 
   it("a stored key that is not a P-256 private key is an OAuthError", async () => {
-    await expect(DpopKey.from({ kty: "EC", crv: "P-256", x: "a", y: "b" })).rejects.toThrow("The stored DPoP key is not a P-256 private key");
-    const error = await DpopKey.from({ kty: "EC", crv: "P-256", x: "AAAA", y: "AAAA", d: "AAAA" }).catch((e: unknown) => e);
+    await expect(DpopKey.from({ kty: "EC", crv: "P-256", x: "a", y: "b" })).rejects.toThrow(
+      "The stored DPoP key is not a P-256 private key",
+    );
+    const error = await DpopKey.from({ kty: "EC", crv: "P-256", x: "AAAA", y: "AAAA", d: "AAAA" }).catch(
+      (e: unknown) => e,
+    );
     expect(OAuthError.isInstance(error)).toBe(true);
   });
 
   it("reads a DPoP challenge, alone or beside a Bearer one", () => {
-    expect(parseBearerChallenge('DPoP error="use_dpop_nonce", resource_metadata="https://a.example/prm"')).toMatchObject({ error: "use_dpop_nonce", resourceMetadata: "https://a.example/prm", dpop: true });
-    expect(parseBearerChallenge('Bearer scope="a", DPoP algs="ES256 PS256"')).toMatchObject({ scope: "a", dpop: true, dpopAlgorithms: ["ES256", "PS256"] });
+    expect(
+      parseBearerChallenge('DPoP error="use_dpop_nonce", resource_metadata="https://a.example/prm"'),
+    ).toMatchObject({ error: "use_dpop_nonce", resourceMetadata: "https://a.example/prm", dpop: true });
+    expect(parseBearerChallenge('Bearer scope="a", DPoP algs="ES256 PS256"')).toMatchObject({
+      scope: "a",
+      dpop: true,
+      dpopAlgorithms: ["ES256", "PS256"],
+    });
     expect(parseBearerChallenge('Bearer scope="a"').dpop).toBeUndefined();
   });
 });
@@ -76,12 +92,20 @@ describe("the flow with DPoP", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-dpop-"));
     try {
       const f = await fixture({ dpop: {}, expiresIn: 1 });
-      await expect(call(provider(f, { store: new FileTokenStore(dir) }), f.mcpUrl)).resolves.toMatchObject({ status: 200 });
+      await expect(call(provider(f, { store: new FileTokenStore(dir) }), f.mcpUrl)).resolves.toMatchObject({
+        status: 200,
+      });
       const [first] = [...f.bound.values()];
       // A new provider (the next process): the token expires within the refresh margin, so it refreshes first.
-      await expect(call(provider(f, { store: new FileTokenStore(dir) }), f.mcpUrl, 2)).resolves.toMatchObject({ status: 200 });
+      await expect(call(provider(f, { store: new FileTokenStore(dir) }), f.mcpUrl, 2)).resolves.toMatchObject({
+        status: 200,
+      });
       // Every token, each refresh's included (the first provider's retry refreshed too), is bound to the first key.
-      expect(f.log.filter((l) => l.path === "/token").map((l) => l.form.get("grant_type"))).toEqual(["authorization_code", "refresh_token", "refresh_token"]);
+      expect(f.log.filter((l) => l.path === "/token").map((l) => l.form.get("grant_type"))).toEqual([
+        "authorization_code",
+        "refresh_token",
+        "refresh_token",
+      ]);
       expect(f.bound.size).toBe(3);
       expect(new Set(f.bound.values())).toEqual(new Set([first]));
       expect(f.proofErrors).toEqual([]);
@@ -110,13 +134,17 @@ describe("the flow with DPoP", () => {
       const plain = provider(f, { ...options, store: new MemoryTokenStore() });
       await expect(call(plain, f.mcpUrl)).resolves.toMatchObject({ status: 200 });
       expect(f.log.find((l) => l.path === "/token")!.headers["dpop"]).toBeUndefined();
-      expect(await plain.headers({ method: "POST", url: f.mcpUrl })).toMatchObject({ authorization: expect.stringMatching(/^Bearer /) });
+      expect(await plain.headers({ method: "POST", url: f.mcpUrl })).toMatchObject({
+        authorization: expect.stringMatching(/^Bearer /),
+      });
     }
 
     const bearerOnly = await fixture({});
     const forced = provider(bearerOnly, { dpop: true });
     const error = await call(forced, bearerOnly.mcpUrl).catch((e: unknown) => e);
     expect(OAuthError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/does not offer DPoP with ES256 \(dpop_signing_alg_values_supported\), and the dpop option requires it/);
+    expect((error as Error).message).toMatch(
+      /does not offer DPoP with ES256 \(dpop_signing_alg_values_supported\), and the dpop option requires it/,
+    );
   });
 });

@@ -17,7 +17,12 @@ export async function fixture(options: AuthFixtureOptions = {}): Promise<AuthFix
 }
 
 export function provider(f: AuthFixture, options: Partial<OAuthProviderOptions> = {}): OAuthProvider {
-  return new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), ...options });
+  return new OAuthProvider({
+    serverUrl: f.mcpUrl,
+    redirectUri: "http://127.0.0.1:1/callback",
+    authorize: followRedirectAuthorize(),
+    ...options,
+  });
 }
 
 /** What the HTTP transport does with an auth provider: headers for the request, and up to 3 retries after onUnauthorized. */
@@ -25,9 +30,25 @@ export async function call(p: OAuthProvider, url: string, id = 1): Promise<{ sta
   for (let retries = 0; ; retries++) {
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" });
     const sent = await p.headers({ method: "POST", url, body });
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...sent }, body });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...sent },
+      body,
+    });
     const header = (name: string): string | undefined => response.headers.get(name) ?? undefined;
-    if (response.status === 401 && retries < 3 && (await p.onUnauthorized({ url, status: 401, wwwAuthenticate: header("www-authenticate"), sent, attempt: retries, header }))) continue;
+    if (
+      response.status === 401 &&
+      retries < 3 &&
+      (await p.onUnauthorized({
+        url,
+        status: 401,
+        wwwAuthenticate: header("www-authenticate"),
+        sent,
+        attempt: retries,
+        header,
+      }))
+    )
+      continue;
     return { status: response.status, body: await response.json() };
   }
 }

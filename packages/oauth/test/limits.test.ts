@@ -13,12 +13,17 @@ afterEach(async () => {
  * An MCP server's metadata and its authorization server (client credentials) in one; `token` and
  * `asMetadata` answer those two requests their own way.
  */
-async function authServer(handlers: { token?: (res: ServerResponse, count: number) => void; asMetadata?: (res: ServerResponse) => void }) {
+async function authServer(handlers: {
+  token?: (res: ServerResponse, count: number) => void;
+  asMetadata?: (res: ServerResponse) => void;
+}) {
   let tokens = 0;
   const server = createServer((req, res) => {
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (req.url === "/.well-known/oauth-protected-resource/mcp") return json({ resource: `${origin}/mcp`, authorization_servers: [origin] });
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    if (req.url === "/.well-known/oauth-protected-resource/mcp")
+      return json({ resource: `${origin}/mcp`, authorization_servers: [origin] });
     if (req.url === "/.well-known/oauth-authorization-server") {
       if (handlers.asMetadata) return handlers.asMetadata(res);
       return json({ issuer: origin, token_endpoint: `${origin}/token`, grant_types_supported: ["client_credentials"] });
@@ -45,17 +50,33 @@ const clientCredentials = { grant: "client_credentials" as const, clientId: "c",
 
 describe("deadlines and limits of the flow's requests", () => {
   it("a token request that never answers fails the flow after timeoutMs; the next 401 gets a token", async () => {
-    const server = await authServer({ token: (res, count) => (count === 1 ? undefined : res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "t-2", token_type: "Bearer" }))) });
+    const server = await authServer({
+      token: (res, count) =>
+        count === 1
+          ? undefined
+          : res
+              .writeHead(200, { "content-type": "application/json" })
+              .end(JSON.stringify({ access_token: "t-2", token_type: "Bearer" })),
+    });
     const p = new OAuthProvider({ serverUrl: server.mcpUrl, ...clientCredentials, timeoutMs: 300 });
-    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({ code: "oauth_error", step: "token", message: expect.stringContaining("no answer within 300 ms") });
+    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({
+      code: "oauth_error",
+      step: "token",
+      message: expect.stringContaining("no answer within 300 ms"),
+    });
     await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).resolves.toBe(true);
     expect(await p.headers()).toEqual({ authorization: "Bearer t-2" });
   }, 10_000);
 
   it("a token answer whose body never ends fails after timeoutMs too", async () => {
-    const server = await authServer({ token: (res) => void res.writeHead(200, { "content-type": "application/json" }).write('{"access_token":') });
+    const server = await authServer({
+      token: (res) => void res.writeHead(200, { "content-type": "application/json" }).write('{"access_token":'),
+    });
     const p = new OAuthProvider({ serverUrl: server.mcpUrl, ...clientCredentials, timeoutMs: 300 });
-    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({ step: "token", message: expect.stringContaining("Could not read the answer") });
+    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({
+      step: "token",
+      message: expect.stringContaining("Could not read the answer"),
+    });
   }, 10_000);
 
   it("metadata past 1 MiB is refused and its connection no longer read", async () => {
@@ -77,7 +98,11 @@ describe("deadlines and limits of the flow's requests", () => {
       },
     });
     const p = new OAuthProvider({ serverUrl: server.mcpUrl, ...clientCredentials });
-    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({ code: "oauth_error", step: "metadata", cause: { code: "message_too_large" } });
+    await expect(p.onUnauthorized(unauthorized(server.mcpUrl))).rejects.toMatchObject({
+      code: "oauth_error",
+      step: "metadata",
+      cause: { code: "message_too_large" },
+    });
     await expect.poll(() => closed).toBe(true);
     expect(sent).toBeLessThan(LOTS);
   });

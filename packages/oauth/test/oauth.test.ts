@@ -5,13 +5,31 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { FileTokenStore, MemoryTokenStore, OAuthError, createPkce, followRedirectAuthorize, metadataUrls, parseBearerChallenge } from "../src/index.js";
+import {
+  FileTokenStore,
+  MemoryTokenStore,
+  OAuthError,
+  createPkce,
+  followRedirectAuthorize,
+  metadataUrls,
+  parseBearerChallenge,
+} from "../src/index.js";
 import { call, fixture, provider } from "./helpers.js";
 
 describe("pieces", () => {
   it("reads Bearer challenges: quoted and bare values, escapes, other schemes", () => {
-    expect(parseBearerChallenge('Bearer resource_metadata="https://a.example/prm", scope="files:read files:write"')).toEqual({ resourceMetadata: "https://a.example/prm", scope: "files:read files:write", error: undefined, errorDescription: undefined });
-    expect(parseBearerChallenge('Basic realm="x", Bearer error=insufficient_scope, scope="a \\"b\\""')).toMatchObject({ error: "insufficient_scope", scope: 'a "b"' });
+    expect(
+      parseBearerChallenge('Bearer resource_metadata="https://a.example/prm", scope="files:read files:write"'),
+    ).toEqual({
+      resourceMetadata: "https://a.example/prm",
+      scope: "files:read files:write",
+      error: undefined,
+      errorDescription: undefined,
+    });
+    expect(parseBearerChallenge('Basic realm="x", Bearer error=insufficient_scope, scope="a \\"b\\""')).toMatchObject({
+      error: "insufficient_scope",
+      scope: 'a "b"',
+    });
     expect(parseBearerChallenge('Bearer scope="a", Basic realm="other"')).toMatchObject({ scope: "a" });
     expect(parseBearerChallenge('Basic realm="x"')).toEqual({});
     expect(parseBearerChallenge(undefined)).toEqual({});
@@ -31,7 +49,10 @@ describe("pieces", () => {
       "https://auth.example.com/.well-known/openid-configuration/tenant1",
       "https://auth.example.com/tenant1/.well-known/openid-configuration",
     ]);
-    expect(metadataUrls("https://auth.example.com")).toEqual(["https://auth.example.com/.well-known/oauth-authorization-server", "https://auth.example.com/.well-known/openid-configuration"]);
+    expect(metadataUrls("https://auth.example.com")).toEqual([
+      "https://auth.example.com/.well-known/oauth-authorization-server",
+      "https://auth.example.com/.well-known/openid-configuration",
+    ]);
   });
 });
 
@@ -41,7 +62,12 @@ describe("the flow", () => {
     const p = provider(f);
     await expect(call(p, f.mcpUrl)).resolves.toMatchObject({ status: 200, body: { result: { ok: true } } });
     const as = f.log.filter((l) => l.server === "as").map((l) => `${l.method} ${l.path}`);
-    expect(as).toEqual(["GET /.well-known/oauth-authorization-server", "POST /register", "GET /authorize", "POST /token"]);
+    expect(as).toEqual([
+      "GET /.well-known/oauth-authorization-server",
+      "POST /register",
+      "GET /authorize",
+      "POST /token",
+    ]);
     const authorize = f.log.find((l) => l.path === "/authorize")!.query;
     expect(authorize.get("code_challenge_method")).toBe("S256");
     expect(authorize.get("resource")).toBe(f.mcpUrl);
@@ -49,7 +75,9 @@ describe("the flow", () => {
     expect(authorize.get("state")?.length).toBeGreaterThan(20);
     const token = f.log.find((l) => l.path === "/token")!;
     expect(token.form.get("resource")).toBe(f.mcpUrl);
-    expect(token.headers.authorization).toBe(`Basic ${Buffer.from("registered-client:registered-secret").toString("base64")}`);
+    expect(token.headers.authorization).toBe(
+      `Basic ${Buffer.from("registered-client:registered-secret").toString("base64")}`,
+    );
     // The next request carries the token without another flow.
     await expect(call(p, f.mcpUrl)).resolves.toMatchObject({ status: 200 });
     expect(f.log.filter((l) => l.path === "/token")).toHaveLength(1);
@@ -59,7 +87,9 @@ describe("the flow", () => {
     const seen: string[] = [];
     const elsewhere = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: "planted", token_type: "Bearer" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ access_token: "planted", token_type: "Bearer" }));
     });
     await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
     try {
@@ -67,7 +97,11 @@ describe("the flow", () => {
       const f = await fixture({ tokenRedirect: steal });
       const error = await call(provider(f), f.mcpUrl).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OAuthError);
-      expect(error).toMatchObject({ step: "token", status: 307, message: `The token endpoint ${f.asUrl}/token answered with a redirect to ${steal}, which is not followed: the request carries credentials` });
+      expect(error).toMatchObject({
+        step: "token",
+        status: 307,
+        message: `The token endpoint ${f.asUrl}/token answered with a redirect to ${steal}, which is not followed: the request carries credentials`,
+      });
       expect(seen).toEqual([]);
     } finally {
       elsewhere.closeAllConnections();
@@ -92,7 +126,13 @@ describe("the flow", () => {
       const f = await fixture({ prm });
       await expect(call(provider(f), f.mcpUrl)).resolves.toMatchObject({ status: 200 });
       const asked = f.log.filter((l) => l.server === "mcp" && l.method === "GET").map((l) => l.path);
-      expect(asked, prm).toEqual(prm === "header" ? ["/custom-prm"] : prm === "path" ? ["/.well-known/oauth-protected-resource/mcp"] : ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+      expect(asked, prm).toEqual(
+        prm === "header"
+          ? ["/custom-prm"]
+          : prm === "path"
+            ? ["/.well-known/oauth-protected-resource/mcp"]
+            : ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"],
+      );
     }
   });
 
@@ -112,9 +152,17 @@ describe("the flow", () => {
 
   it("refuses metadata that names another issuer, and resource metadata for another resource", async () => {
     const wrongIssuer = await fixture({ claimedIssuer: "http://127.0.0.1:9/elsewhere" });
-    await expect(call(provider(wrongIssuer), wrongIssuer.mcpUrl)).rejects.toMatchObject({ name: "OAuthError", step: "metadata", message: expect.stringContaining("names issuer") as string });
+    await expect(call(provider(wrongIssuer), wrongIssuer.mcpUrl)).rejects.toMatchObject({
+      name: "OAuthError",
+      step: "metadata",
+      message: expect.stringContaining("names issuer") as string,
+    });
     const wrongResource = await fixture({ resource: "http://127.0.0.1:9/other" });
-    await expect(call(provider(wrongResource), wrongResource.mcpUrl)).rejects.toMatchObject({ name: "OAuthError", step: "discovery", message: expect.stringContaining("refusing to authorize") as string });
+    await expect(call(provider(wrongResource), wrongResource.mcpUrl)).rejects.toMatchObject({
+      name: "OAuthError",
+      step: "discovery",
+      message: expect.stringContaining("refusing to authorize") as string,
+    });
     expect(wrongResource.log.some((l) => l.path === "/authorize")).toBe(false);
   });
 
@@ -122,7 +170,10 @@ describe("the flow", () => {
     const good = await fixture({ issSupported: true, issParameter: "correct" });
     await expect(call(provider(good), good.mcpUrl)).resolves.toMatchObject({ status: 200 });
     const wrong = await fixture({ issParameter: "wrong" });
-    await expect(call(provider(wrong), wrong.mcpUrl)).rejects.toMatchObject({ step: "authorization", message: expect.stringContaining("issuer") as string });
+    await expect(call(provider(wrong), wrong.mcpUrl)).rejects.toMatchObject({
+      step: "authorization",
+      message: expect.stringContaining("issuer") as string,
+    });
     const missing = await fixture({ issSupported: true, issParameter: "omit" });
     await expect(call(provider(missing), missing.mcpUrl)).rejects.toMatchObject({ step: "authorization" });
     for (const f of [wrong, missing]) expect(f.log.some((l) => l.path === "/token")).toBe(false);
@@ -130,8 +181,13 @@ describe("the flow", () => {
 
   it("a state that comes back changed is refused", async () => {
     const f = await fixture();
-    const p = provider(f, { authorize: async (request) => ({ ...(await followRedirectAuthorize()(request)), state: "forged" }) });
-    await expect(call(p, f.mcpUrl)).rejects.toMatchObject({ step: "authorization", message: expect.stringContaining("state") as string });
+    const p = provider(f, {
+      authorize: async (request) => ({ ...(await followRedirectAuthorize()(request)), state: "forged" }),
+    });
+    await expect(call(p, f.mcpUrl)).rejects.toMatchObject({
+      step: "authorization",
+      message: expect.stringContaining("state") as string,
+    });
   });
 
   it("asks for offline_access when the server offers it, and the challenge's scope over scopes_supported", async () => {
@@ -151,7 +207,9 @@ describe("refresh", () => {
     const grants = f.log.filter((l) => l.path === "/token").map((l) => l.form.get("grant_type"));
     expect(grants.filter((g) => g === "refresh_token").length).toBeGreaterThanOrEqual(1);
     // Each refresh happened for a different token: never two for the same one.
-    const refreshed = f.log.filter((l) => l.form.get("grant_type") === "refresh_token").map((l) => l.form.get("refresh_token"));
+    const refreshed = f.log
+      .filter((l) => l.form.get("grant_type") === "refresh_token")
+      .map((l) => l.form.get("refresh_token"));
     expect(new Set(refreshed).size).toBe(refreshed.length);
   });
 
@@ -203,7 +261,8 @@ describe("storage", () => {
       await expect(call(again, f.mcpUrl, 2)).resolves.toMatchObject({ status: 200 });
       expect(f.log.filter((l) => l.path === "/authorize")).toHaveLength(1);
       const token = [...f.valid][0]!;
-      for (const shown of [inspect(p, { depth: 5 }), JSON.stringify(p), inspect(new MemoryTokenStore())]) expect(shown).not.toContain(token);
+      for (const shown of [inspect(p, { depth: 5 }), JSON.stringify(p), inspect(new MemoryTokenStore())])
+        expect(shown).not.toContain(token);
       // A corrupt file counts as absent.
       writeFileSync(join(dir, files[0]!), "{ not json");
       await expect(new FileTokenStore(dir).find(f.mcpUrl)).resolves.toBeUndefined();

@@ -12,7 +12,12 @@ describe("#node", () => {
   });
 
   it("each web stand-in throws an OAuthError saying what to use instead", () => {
-    const messages = [() => new web.FileTokenStore("/tmp/x"), () => web.loopbackAuthorize({ port: 1 }), () => web.openInBrowser("https://x"), () => web.clientAssertion({}, "id", "aud")].map((f) => {
+    const messages = [
+      () => new web.FileTokenStore("/tmp/x"),
+      () => web.loopbackAuthorize({ port: 1 }),
+      () => web.openInBrowser("https://x"),
+      () => web.clientAssertion({}, "id", "aud"),
+    ].map((f) => {
       try {
         f();
         return "no error";
@@ -30,6 +35,12 @@ describe("#node", () => {
   });
 
   it("the popup step outside a browser window rejects clearly", async () => {
-    await expect(popupAuthorize()({ url: new URL("https://as.example/authorize"), state: "s", redirectUri: "https://app.example/callback" })).rejects.toThrow("popupAuthorize and completeAuthorization run in a browser window");
+    await expect(
+      popupAuthorize()({
+        url: new URL("https://as.example/authorize"),
+        state: "s",
+        redirectUri: "https://app.example/callback",
+      }),
+    ).rejects.toThrow("popupAuthorize and completeAuthorization run in a browser window");
   });
 });

@@ -26,11 +26,21 @@ afterEach(async () => {
 });
 
 function inProcess(options: { refreshMarginMs?: number } = {}): OAuthProvider {
-  return new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store: new FileTokenStore(dir), ...options });
+  return new OAuthProvider({
+    serverUrl: f.mcpUrl,
+    redirectUri: "http://127.0.0.1:1/callback",
+    authorize: followRedirectAuthorize(),
+    store: new FileTokenStore(dir),
+    ...options,
+  });
 }
 
 async function inChild(margin?: number): Promise<string | null> {
-  const { stdout } = await run(process.execPath, [child, f.mcpUrl, dir, ...(margin === undefined ? [] : [String(margin)])], { timeout: 20_000 });
+  const { stdout } = await run(
+    process.execPath,
+    [child, f.mcpUrl, dir, ...(margin === undefined ? [] : [String(margin)])],
+    { timeout: 20_000 },
+  );
   return (JSON.parse(stdout.trim()) as { authorization: string | null }).authorization;
 }
 
@@ -81,7 +91,10 @@ describe("one FileTokenStore, several processes", () => {
 
     // A live pid (ours) but an old lock: stale after staleLockMs.
     const again = stored();
-    writeFileSync(again.file, JSON.stringify({ ...again.value, tokens: { ...again.value.tokens, expiresAt: Date.now() - 1000 } }));
+    writeFileSync(
+      again.file,
+      JSON.stringify({ ...again.value, tokens: { ...again.value.tokens, expiresAt: Date.now() - 1000 } }),
+    );
     writeFileSync(`${again.file}.lock`, `${process.pid}\n`);
     const old = new Date(Date.now() - 60_000);
     utimesSync(`${again.file}.lock`, old, old);

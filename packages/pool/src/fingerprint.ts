@@ -24,5 +24,12 @@ export function fingerprintOf(config: StdioTransportConfig): string {
   const hashedEnv = Object.keys(env)
     .sort()
     .map((name) => [name, sha256(env[name] ?? "")]);
-  return sha256(JSON.stringify({ command: config.command, args: config.args ?? [], cwd: resolve(config.cwd ?? "."), env: hashedEnv }));
+  return sha256(
+    JSON.stringify({
+      command: config.command,
+      args: config.args ?? [],
+      cwd: resolve(config.cwd ?? "."),
+      env: hashedEnv,
+    }),
+  );
 }

@@ -17,7 +17,8 @@ export interface HostBinder {
 /** The levels of `notifications/message`, least severe first. */
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The 2026-07-28 request envelope's protocol version key (`params._meta`). */
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -60,22 +61,43 @@ export class HostSession implements PoolHost {
       for (const one of message) this.receive(one);
       return;
     }
-    if (!isRecord(message)) return this.send({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" } });
+    if (!isRecord(message))
+      return this.send({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" },
+      });
     const { id, method } = message;
     const params = isRecord(message["params"]) ? message["params"] : undefined;
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) return void this.#request(id, method, params);
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number"))
+      return void this.#request(id, method, params);
     if (typeof method === "string") return this.#notification(method, params);
     if (typeof id === "number" && this.#asks.has(id)) {
       const ask = this.#asks.get(id)!;
       this.#asks.delete(id);
       const error = message["error"];
-      if (isRecord(error)) ask.reject(RpcError.fromError({ code: typeof error["code"] === "number" ? error["code"] : -32603, message: typeof error["message"] === "string" ? error["message"] : "error", data: error["data"] }));
+      if (isRecord(error))
+        ask.reject(
+          RpcError.fromError({
+            code: typeof error["code"] === "number" ? error["code"] : -32603,
+            message: typeof error["message"] === "string" ? error["message"] : "error",
+            data: error["data"],
+          }),
+        );
       else ask.resolve(message["result"]);
     }
   }
 
   async #request(id: RequestId, method: string, params: Record<string, unknown> | undefined): Promise<void> {
-    if (this.#running.has(id)) return this.send({ jsonrpc: "2.0", id, error: { code: -32600, message: `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight` } });
+    if (this.#running.has(id))
+      return this.send({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: -32600,
+          message: `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`,
+        },
+      });
     const controller = new AbortController();
     this.#running.set(id, controller);
     try {
@@ -87,7 +109,15 @@ export class HostSession implements PoolHost {
       const rpc = RpcError.isInstance(error) ? error : undefined;
       const code = rpc?.code ?? -32603;
       const data = rpc?.data;
-      this.send({ jsonrpc: "2.0", id, error: { code, message: rpc?.rpcMessage ?? (error instanceof Error ? error.message : String(error)), ...(data === undefined ? {} : { data }) } });
+      this.send({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code,
+          message: rpc?.rpcMessage ?? (error instanceof Error ? error.message : String(error)),
+          ...(data === undefined ? {} : { data }),
+        },
+      });
     } finally {
       this.#running.delete(id);
     }
@@ -96,7 +126,8 @@ export class HostSession implements PoolHost {
   async #answer(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> {
     if (method === "ping") return {};
     if (method === "initialize") {
-      if (this.#binding && this.#era === "2025") throw new RpcError(-32600, "Invalid Request: initialize was already sent on this session");
+      if (this.#binding && this.#era === "2025")
+        throw new RpcError(-32600, "Invalid Request: initialize was already sent on this session");
       // A host that gave up on discovery (its probe has a short bound, and the process was still
       // starting) opens with initialize instead: it leaves the 2026-07-28 process.
       if (this.#binding) this.pool.unbind(this);
@@ -106,25 +137,36 @@ export class HostSession implements PoolHost {
     }
     if (method === "server/discover") {
       // After initialize the session is its 2025 process's: a second binding would leave it there for good (never reaped).
-      if (this.#binding && this.#era === "2025") throw new RpcError(-32600, "Invalid Request: server/discover after initialize on this session");
+      if (this.#binding && this.#era === "2025")
+        throw new RpcError(-32600, "Invalid Request: server/discover after initialize on this session");
       return (await this.#bind("2026-07-28", params ?? {})).openResult;
     }
     if (!this.#binding) {
       // A 2026-07-28 host may skip discovery: its requests carry the version in `_meta`.
       const meta = params?.["_meta"];
-      if (!(isRecord(meta) && typeof meta[VERSION_META] === "string")) throw new RpcError(-32600, `Invalid Request: ${method} before initialize`);
+      if (!(isRecord(meta) && typeof meta[VERSION_META] === "string"))
+        throw new RpcError(-32600, `Invalid Request: ${method} before initialize`);
       await this.#bind("2026-07-28", {});
     }
     const upstream = await this.#binding!;
     if (method === "logging/setLevel" && upstream.sharing === "shared") return this.#setLevel(upstream, params);
-    if ((method === "resources/subscribe" || method === "resources/unsubscribe") && upstream.era === "2025" && typeof params?.["uri"] === "string") {
+    if (
+      (method === "resources/subscribe" || method === "resources/unsubscribe") &&
+      upstream.era === "2025" &&
+      typeof params?.["uri"] === "string"
+    ) {
       return this.#subscription(upstream, method, params["uri"], signal);
     }
     const shared = upstream.sharing === "shared";
     // Tasks (2025-11-25) live in the server's one session: on a shared process each host sees,
     // reads and cancels only the tasks it created.
     const taskId = params?.["taskId"];
-    if (shared && method.startsWith("tasks/") && method !== "tasks/list" && !(typeof taskId === "string" && upstream.taskOwners.get(taskId) === this)) {
+    if (
+      shared &&
+      method.startsWith("tasks/") &&
+      method !== "tasks/list" &&
+      !(typeof taskId === "string" && upstream.taskOwners.get(taskId) === this)
+    ) {
       throw new RpcError(-32602, `Invalid params: no task ${JSON.stringify(taskId)} of this session`);
     }
     const meta = params?.["_meta"];
@@ -133,7 +175,16 @@ export class HostSession implements PoolHost {
     const result = await upstream.request(method, params, {
       signal,
       host: this,
-      ...(token === undefined ? {} : { onProgress: (progress) => this.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, ...progress } }) }),
+      ...(token === undefined
+        ? {}
+        : {
+            onProgress: (progress) =>
+              this.send({
+                jsonrpc: "2.0",
+                method: "notifications/progress",
+                params: { progressToken: token, ...progress },
+              }),
+          }),
     });
     if (!shared || !isRecord(result)) return result;
     const task = result["task"];
@@ -142,7 +193,13 @@ export class HostSession implements PoolHost {
       this.tasks.add(task["taskId"]);
     }
     if (method === "tasks/list" && Array.isArray(result["tasks"])) {
-      return { ...result, tasks: result["tasks"].filter((t: unknown) => isRecord(t) && typeof t["taskId"] === "string" && upstream.taskOwners.get(t["taskId"]) === this) };
+      return {
+        ...result,
+        tasks: result["tasks"].filter(
+          (t: unknown) =>
+            isRecord(t) && typeof t["taskId"] === "string" && upstream.taskOwners.get(t["taskId"]) === this,
+        ),
+      };
     }
     return result;
   }
@@ -165,10 +222,18 @@ export class HostSession implements PoolHost {
   /** A shared server's log level is the most verbose any host asked; each host gets what it asked. */
   async #setLevel(upstream: Upstream, params: Record<string, unknown> | undefined): Promise<unknown> {
     const level = params?.["level"];
-    if (typeof level !== "string" || !LEVELS.includes(level)) throw new RpcError(-32602, `Invalid params: level must be one of ${LEVELS.join(", ")}`);
+    if (typeof level !== "string" || !LEVELS.includes(level))
+      throw new RpcError(-32602, `Invalid params: level must be one of ${LEVELS.join(", ")}`);
     this.level = level;
-    const lowest = [...upstream.hosts].map((host) => host.level).filter((l): l is string => l !== undefined).sort((a, b) => LEVELS.indexOf(a) - LEVELS.indexOf(b))[0];
-    await upstream.request("logging/setLevel", { level: lowest ?? level }, { signal: AbortSignal.timeout(30_000), host: this });
+    const lowest = [...upstream.hosts]
+      .map((host) => host.level)
+      .filter((l): l is string => l !== undefined)
+      .sort((a, b) => LEVELS.indexOf(a) - LEVELS.indexOf(b))[0];
+    await upstream.request(
+      "logging/setLevel",
+      { level: lowest ?? level },
+      { signal: AbortSignal.timeout(30_000), host: this },
+    );
     return {};
   }
 
@@ -183,7 +248,8 @@ export class HostSession implements PoolHost {
     } else {
       holders.delete(this);
       this.subscriptions.delete(uri);
-      if (holders.size === 0 && upstream.subscriptions.delete(uri)) await upstream.request(method, { uri }, { signal, host: this });
+      if (holders.size === 0 && upstream.subscriptions.delete(uri))
+        await upstream.request(method, { uri }, { signal, host: this });
     }
     return {};
   }
@@ -191,7 +257,12 @@ export class HostSession implements PoolHost {
   #notification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/cancelled") {
       const id = params?.["requestId"];
-      if (typeof id === "string" || typeof id === "number") this.#running.get(id)?.abort(new Error(`cancelled by the host${typeof params?.["reason"] === "string" ? `: ${params["reason"]}` : ""}`));
+      if (typeof id === "string" || typeof id === "number")
+        this.#running
+          .get(id)
+          ?.abort(
+            new Error(`cancelled by the host${typeof params?.["reason"] === "string" ? `: ${params["reason"]}` : ""}`),
+          );
       return;
     }
     // The pool said `initialized` for a shared server itself; a dedicated server hears the rest of its host's.
@@ -206,7 +277,11 @@ export class HostSession implements PoolHost {
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
         if (!this.#asks.delete(id)) return;
-        this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the server cancelled it" } });
+        this.send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: "the server cancelled it" },
+        });
         reject(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -221,7 +296,8 @@ export class HostSession implements PoolHost {
   /** A server notification for this host; a log below the level this host asked is left out. */
   deliver(method: string, params: unknown, level?: unknown): void {
     if (this.#ended) return;
-    if (typeof level === "string" && this.level !== undefined && LEVELS.indexOf(level) < LEVELS.indexOf(this.level)) return;
+    if (typeof level === "string" && this.level !== undefined && LEVELS.indexOf(level) < LEVELS.indexOf(this.level))
+      return;
     this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
   }
 

@@ -82,14 +82,20 @@ export class ServerPool extends EventEmitter implements HostBinder {
     super();
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? 16;
-    for (const [field, value] of [["idleMs", this.idleMs], ["maxConcurrentCalls", this.maxConcurrentCalls]] as const) {
-      if (!(typeof value === "number" && value >= 0 && !Number.isNaN(value))) throw new TypeError(`ServerPool: ${field} must be a non-negative number; got ${String(value)}`);
+    for (const [field, value] of [
+      ["idleMs", this.idleMs],
+      ["maxConcurrentCalls", this.maxConcurrentCalls],
+    ] as const) {
+      if (!(typeof value === "number" && value >= 0 && !Number.isNaN(value)))
+        throw new TypeError(`ServerPool: ${field} must be a non-negative number; got ${String(value)}`);
     }
-    if (this.maxConcurrentCalls < 1) throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
+    if (this.maxConcurrentCalls < 1)
+      throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
     this.#clientInfo = options.clientInfo ?? { name: "mcp-pool", version: "0.1.0" };
     this.maxRssBytes = options.maxRssBytes;
     if (this.maxRssBytes !== undefined) {
-      if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0)) throw new TypeError(`ServerPool: maxRssBytes must be a positive number; got ${String(this.maxRssBytes)}`);
+      if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0))
+        throw new TypeError(`ServerPool: maxRssBytes must be a positive number; got ${String(this.maxRssBytes)}`);
       this.#rssTimer = setInterval(() => void this.#checkMemory(this.maxRssBytes!), options.rssCheckMs ?? 5000);
       this.#rssTimer.unref();
     }
@@ -102,7 +108,10 @@ export class ServerPool extends EventEmitter implements HostBinder {
       const rss = pid === undefined ? undefined : rssOf(pid);
       if (rss === undefined || rss <= cap) continue;
       const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
-      for (const host of [...upstream.hosts]) host.end(`the pooled server "${upstream.name}" used ${mb(rss)}, over the pool's memory cap of ${mb(cap)}: it was stopped`);
+      for (const host of [...upstream.hosts])
+        host.end(
+          `the pooled server "${upstream.name}" used ${mb(rss)}, over the pool's memory cap of ${mb(cap)}: it was stopped`,
+        );
       await this.#end(upstream, "over memory cap");
     }
   }
@@ -110,8 +119,16 @@ export class ServerPool extends EventEmitter implements HostBinder {
   /** A new host session for the server in `options.config`; nothing starts until the host's first message. */
   attach(options: AttachOptions): HostSession {
     if (this.#closed) throw new Error("ServerPool: the pool is closed");
-    if (typeof options.config?.command !== "string" || options.config.command === "") throw new TypeError(`ServerPool.attach: config.command must be a non-empty string (server "${options.name}")`);
-    const host = new HostSession(this.#nextHost++, fingerprintOf(options.config), { ...options.info }, options.send, options.onEnd ?? (() => {}), this);
+    if (typeof options.config?.command !== "string" || options.config.command === "")
+      throw new TypeError(`ServerPool.attach: config.command must be a non-empty string (server "${options.name}")`);
+    const host = new HostSession(
+      this.#nextHost++,
+      fingerprintOf(options.config),
+      { ...options.info },
+      options.send,
+      options.onEnd ?? (() => {}),
+      this,
+    );
     this.#configs.set(host, options);
     return host;
   }
@@ -127,7 +144,19 @@ export class ServerPool extends EventEmitter implements HostBinder {
       const refused = this.#noDiscover.get(host.fingerprint);
       if (refused) throw refused;
       key = `${host.fingerprint}/2026-07-28`;
-      opening = { era, params: Object.keys(params).length > 0 ? params : { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": this.#clientInfo } } };
+      opening = {
+        era,
+        params:
+          Object.keys(params).length > 0
+            ? params
+            : {
+                _meta: {
+                  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "io.modelcontextprotocol/clientInfo": this.#clientInfo,
+                },
+              },
+      };
     } else if (asksQuestions(params["capabilities"])) {
       sharing = "dedicated";
       key = `${host.fingerprint}/dedicated/${host.id}`;
@@ -135,19 +164,36 @@ export class ServerPool extends EventEmitter implements HostBinder {
     } else {
       const version = params["protocolVersion"];
       // Shared with sessions whose version the server answered the same way (or that asked the same).
-      const same = [...this.#upstreams.values()].find((u) => u.fingerprint === host.fingerprint && u.sharing === "shared" && u.opening?.era === "2025" && u.state !== "failed" && u.state !== "closed" && (u.opening.params["protocolVersion"] === version || u.openResult?.["protocolVersion"] === version));
+      const same = [...this.#upstreams.values()].find(
+        (u) =>
+          u.fingerprint === host.fingerprint &&
+          u.sharing === "shared" &&
+          u.opening?.era === "2025" &&
+          u.state !== "failed" &&
+          u.state !== "closed" &&
+          (u.opening.params["protocolVersion"] === version || u.openResult?.["protocolVersion"] === version),
+      );
       key = same?.key ?? `${host.fingerprint}/2025/${String(version)}`;
       opening = { era, params: { protocolVersion: version, capabilities: {}, clientInfo: this.#clientInfo } };
     }
     let upstream = this.#upstreams.get(key);
     if (upstream === undefined || upstream.state === "failed" || upstream.state === "closed") {
-      upstream = new Upstream(key, host.fingerprint, attach.name, attach.source, sharing, attach.config, this.maxConcurrentCalls, {
-        spawned: (u) => this.emit("spawned", { name: u.name, key: u.key, pid: u.pid }),
-        crashed: (u, restarting) => {
-          this.emit("crashed", { name: u.name, key: u.key, restarting });
-          if (!restarting) this.#forget(u);
+      upstream = new Upstream(
+        key,
+        host.fingerprint,
+        attach.name,
+        attach.source,
+        sharing,
+        attach.config,
+        this.maxConcurrentCalls,
+        {
+          spawned: (u) => this.emit("spawned", { name: u.name, key: u.key, pid: u.pid }),
+          crashed: (u, restarting) => {
+            this.emit("crashed", { name: u.name, key: u.key, restarting });
+            if (!restarting) this.#forget(u);
+          },
         },
-      });
+      );
       this.#upstreams.set(key, upstream);
     }
     this.#cancelIdle(upstream);
@@ -160,7 +206,9 @@ export class ServerPool extends EventEmitter implements HostBinder {
       if (host.upstream === upstream) host.upstream = undefined;
       if (upstream.hosts.size === 0) this.#forget(upstream);
       if (era === "2026-07-28" && RpcError.isInstance(error)) this.#noDiscover.set(host.fingerprint, error);
-      throw RpcError.isInstance(error) ? error : new RpcError(-32603, `the pooled server "${attach.name}" did not start: ${(error as Error).message}`);
+      throw RpcError.isInstance(error)
+        ? error
+        : new RpcError(-32603, `the pooled server "${attach.name}" did not start: ${(error as Error).message}`);
     }
     return upstream;
   }
@@ -182,7 +230,10 @@ export class ServerPool extends EventEmitter implements HostBinder {
       holders?.delete(host);
       if (holders?.size === 0) {
         upstream.subscriptions.delete(uri);
-        if (upstream.state === "ready") upstream.request("resources/unsubscribe", { uri }, { signal: AbortSignal.timeout(30_000), host }).catch(() => {});
+        if (upstream.state === "ready")
+          upstream
+            .request("resources/unsubscribe", { uri }, { signal: AbortSignal.timeout(30_000), host })
+            .catch(() => {});
       }
     }
     if (upstream.hosts.size > 0 || upstream.state === "closed") return;
@@ -222,9 +273,12 @@ export class ServerPool extends EventEmitter implements HostBinder {
    * are told why and closed. Resolves with how many were ended.
    */
   async kill(name: string): Promise<number> {
-    const doomed = [...this.#upstreams.values()].filter((u) => u.name === name || (name.length >= 8 && u.fingerprint.startsWith(name)));
+    const doomed = [...this.#upstreams.values()].filter(
+      (u) => u.name === name || (name.length >= 8 && u.fingerprint.startsWith(name)),
+    );
     for (const upstream of doomed) {
-      for (const host of [...upstream.hosts]) host.end(`the pooled server "${upstream.name}" was stopped (mcp ps --kill)`);
+      for (const host of [...upstream.hosts])
+        host.end(`the pooled server "${upstream.name}" was stopped (mcp ps --kill)`);
       await this.#end(upstream, "killed");
     }
     return doomed.length;

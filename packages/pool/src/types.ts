@@ -45,7 +45,8 @@ export interface HostStatus {
 }
 
 /** How a pool opens an upstream: the params of its `initialize`, or of its `server/discover`. */
-export type Opening = { era: "2025"; params: Record<string, unknown> } | { era: "2026-07-28"; params: Record<string, unknown> };
+export type Opening =
+  { era: "2025"; params: Record<string, unknown> } | { era: "2026-07-28"; params: Record<string, unknown> };
 
 /** What an upstream needs of a host session attached to it. */
 export interface PoolHost {

@@ -102,7 +102,17 @@ export class Upstream {
   }
 
   /** Sends a host's request upstream (after the opening, within the concurrent-call cap). */
-  async request(method: string, params: Record<string, unknown> | undefined, options: { signal: AbortSignal; onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined; host: PoolHost }): Promise<unknown> {
+  async request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: {
+      signal: AbortSignal;
+      onProgress?:
+        | ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void)
+        | undefined;
+      host: PoolHost;
+    },
+  ): Promise<unknown> {
     if (this.#ready === undefined) throw new RpcError(-32603, `the pooled server "${this.name}" is not open`);
     await this.#ready;
     this.lastUsed = Date.now();
@@ -110,12 +120,21 @@ export class Upstream {
     if (capped) await this.#slot(options.signal);
     try {
       const transport = this.#transport;
-      if (transport === undefined || this.state !== "ready") throw new RpcError(-32603, `the pooled server "${this.name}" is not running (${this.state})`);
+      if (transport === undefined || this.state !== "ready")
+        throw new RpcError(-32603, `the pooled server "${this.name}" is not running (${this.state})`);
       this.calls += 1;
-      return await transport.request(method, params, { signal: options.signal, timeout: Infinity, relatedTo: options.host, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      return await transport.request(method, params, {
+        signal: options.signal,
+        timeout: Infinity,
+        relatedTo: options.host,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
     } catch (error) {
       if (TransportClosedError.isInstance(error) || (error instanceof Error && error.name === "TransportClosedError")) {
-        throw new RpcError(-32603, `the pooled server "${this.name}" exited while handling ${method}; it may have run, so it is not sent again${this.stderrTail ? ` (its stderr: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")})` : ""}`);
+        throw new RpcError(
+          -32603,
+          `the pooled server "${this.name}" exited while handling ${method}; it may have run, so it is not sent again${this.stderrTail ? ` (its stderr: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")})` : ""}`,
+        );
       }
       throw error;
     } finally {
@@ -160,7 +179,12 @@ export class Upstream {
     if (method === "ping") return Promise.resolve({});
     const [host] = this.hosts;
     if (this.sharing === "dedicated" && host !== undefined) return host.ask(method, params, context.signal);
-    return Promise.reject(new RpcError(-32601, `Method not found: ${method} (this server is shared by several host sessions through the mcp pool, which declared no client capability that asks it)`));
+    return Promise.reject(
+      new RpcError(
+        -32601,
+        `Method not found: ${method} (this server is shared by several host sessions through the mcp pool, which declared no client capability that asks it)`,
+      ),
+    );
   }
 
   /** Routes a server notification (see the README's routing rules). */
@@ -182,7 +206,8 @@ export class Upstream {
       owner?.deliver(method, params);
       return;
     }
-    for (const host of this.#tiedHosts()) host.deliver(method, params, method === "notifications/message" ? p["level"] : undefined);
+    for (const host of this.#tiedHosts())
+      host.deliver(method, params, method === "notifications/message" ? p["level"] : undefined);
   }
 
   /**
@@ -199,12 +224,16 @@ export class Upstream {
 
   #closed(transport: StdioTransport): void {
     if (transport !== this.#transport || this.#closing || this.state === "closed") return;
-    const restarting = this.hosts.size > 0 && this.restarts === 0 && this.opening !== undefined && this.era !== undefined;
+    const restarting =
+      this.hosts.size > 0 && this.restarts === 0 && this.opening !== undefined && this.era !== undefined;
     this.events.crashed(this, restarting);
     if (!restarting) {
       this.state = "failed";
       this.#transport = undefined;
-      for (const host of [...this.hosts]) host.end(`the pooled server "${this.name}" exited${this.restarts > 0 ? " again after its restart" : ""}${this.#tailOf(transport) ? `: ${this.#tailOf(transport).trim().split("\n").slice(-3).join(" | ")}` : ""}`);
+      for (const host of [...this.hosts])
+        host.end(
+          `the pooled server "${this.name}" exited${this.restarts > 0 ? " again after its restart" : ""}${this.#tailOf(transport) ? `: ${this.#tailOf(transport).trim().split("\n").slice(-3).join(" | ")}` : ""}`,
+        );
       return;
     }
     this.restarts += 1;
@@ -212,13 +241,15 @@ export class Upstream {
     this.#ready = this.#start().then(() => this.#resubscribe());
     this.#ready.catch((error: unknown) => {
       this.state = "failed";
-      for (const host of [...this.hosts]) host.end(`the pooled server "${this.name}" did not restart: ${(error as Error).message}`);
+      for (const host of [...this.hosts])
+        host.end(`the pooled server "${this.name}" did not restart: ${(error as Error).message}`);
     });
   }
 
   /** After a restart: the subscriptions hosts hold are made again. */
   async #resubscribe(): Promise<void> {
-    for (const uri of this.subscriptions.keys()) await this.#transport?.request("resources/subscribe", { uri }).catch(() => {});
+    for (const uri of this.subscriptions.keys())
+      await this.#transport?.request("resources/subscribe", { uri }).catch(() => {});
   }
 
   /** Ends the process (idle, killed, or the pool closing). */

@@ -22,7 +22,11 @@ afterEach(async () => {
 describe("ServerPool across protocol eras (SDK v2 server over stdio)", () => {
   it("shares one 2026-07-28 process among hosts, answers each its own, and opens a 2025 host's own", async () => {
     pool = new ServerPool();
-    const [a, b, old] = [host(pool, undefined, "v2", v2), host(pool, undefined, "v2", v2), host(pool, undefined, "v2", v2)];
+    const [a, b, old] = [
+      host(pool, undefined, "v2", v2),
+      host(pool, undefined, "v2", v2),
+      host(pool, undefined, "v2", v2),
+    ];
     const discovered = await a.request("server/discover", { _meta: meta("a") });
     expect(discovered.result.supportedVersions).toContain("2026-07-28");
     // B skips discovery: its request's envelope says the era.
@@ -39,8 +43,15 @@ describe("ServerPool across protocol eras (SDK v2 server over stdio)", () => {
     expect(b.notifications).toEqual([]);
     const init = await old.initialize({}, "2025-11-25");
     expect(init.result.protocolVersion).toBe("2025-11-25");
-    expect((await old.request("tools/call", { name: "add", arguments: { a: 2, b: 2 } })).result.content[0].text).toBe("4");
-    expect(pool.statuses().map((s) => `${s.era}:${s.hosts.length}`).sort()).toEqual(["2025:1", "2026-07-28:2"]);
+    expect((await old.request("tools/call", { name: "add", arguments: { a: 2, b: 2 } })).result.content[0].text).toBe(
+      "4",
+    );
+    expect(
+      pool
+        .statuses()
+        .map((s) => `${s.era}:${s.hosts.length}`)
+        .sort(),
+    ).toEqual(["2025:1", "2026-07-28:2"]);
   });
 
   it("answers server/discover to a 2025-only server with its error, remembered, and the host then opens with initialize", async () => {

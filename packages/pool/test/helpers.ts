@@ -3,7 +3,10 @@ import { createRequire } from "node:module";
 import { once } from "node:events";
 import type { ServerPool, HostSession } from "../src/index.js";
 
-export const everything = { command: process.execPath, args: [createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js"), "stdio"] };
+export const everything = {
+  command: process.execPath,
+  args: [createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
+};
 
 export interface TestHost {
   session: HostSession;
@@ -15,7 +18,12 @@ export interface TestHost {
 }
 
 /** A host session on `pool`; `answer` answers the server's questions (sampling, roots, …). */
-export function host(pool: ServerPool, answer: (method: string, params: any) => unknown = () => ({}), name = "everything", config: Record<string, unknown> = everything): TestHost {
+export function host(
+  pool: ServerPool,
+  answer: (method: string, params: any) => unknown = () => ({}),
+  name = "everything",
+  config: Record<string, unknown> = everything,
+): TestHost {
   let nextId = 1;
   const waiting = new Map<unknown, (message: any) => void>();
   const notifications: { method: string; params: any }[] = [];
@@ -28,7 +36,9 @@ export function host(pool: ServerPool, answer: (method: string, params: any) => 
     onEnd: (reason) => endWith(reason),
     send: (message: any) => {
       if (message.method !== undefined && message.id !== undefined) {
-        void Promise.resolve(answer(message.method, message.params)).then((result) => session.receive({ jsonrpc: "2.0", id: message.id, result }));
+        void Promise.resolve(answer(message.method, message.params)).then((result) =>
+          session.receive({ jsonrpc: "2.0", id: message.id, result }),
+        );
       } else if (message.method !== undefined) notifications.push({ method: message.method, params: message.params });
       else waiting.get(message.id)?.(message);
     },
@@ -47,7 +57,11 @@ export function host(pool: ServerPool, answer: (method: string, params: any) => 
     notifications,
     ended,
     initialize: async (capabilities = {}, protocolVersion = "2025-06-18") => {
-      const answer = await request("initialize", { protocolVersion, capabilities, clientInfo: { name: `host-${session.id}`, version: "1" } });
+      const answer = await request("initialize", {
+        protocolVersion,
+        capabilities,
+        clientInfo: { name: `host-${session.id}`, version: "1" },
+      });
       session.receive({ jsonrpc: "2.0", method: "notifications/initialized" });
       return answer;
     },
@@ -65,7 +79,11 @@ export function alive(pid: number): boolean {
 }
 
 /** The next `event` of `pool` whose argument matches. */
-export async function nextEvent(pool: ServerPool, event: string, match: (value: any) => boolean = () => true): Promise<any> {
+export async function nextEvent(
+  pool: ServerPool,
+  event: string,
+  match: (value: any) => boolean = () => true,
+): Promise<any> {
   for (;;) {
     const [value] = await once(pool, event);
     if (match(value)) return value;

@@ -19,7 +19,9 @@ describe("ServerPool on server-everything", () => {
       expect(init.result.serverInfo.name).toContain("everything");
     }
     // Each host's request id 2: answered to each with its own text.
-    const answers = await Promise.all(hosts.map((h, i) => h.request("tools/call", { name: "echo", arguments: { message: `from ${i}` } })));
+    const answers = await Promise.all(
+      hosts.map((h, i) => h.request("tools/call", { name: "echo", arguments: { message: `from ${i}` } })),
+    );
     answers.forEach((answer, i) => expect(answer.result.content[0].text).toContain(`from ${i}`));
     const [status] = pool.statuses();
     expect(pool.statuses()).toHaveLength(1);
@@ -45,20 +47,33 @@ describe("ServerPool on server-everything", () => {
     expect((await a.initialize({}, "2025-06-18")).result.protocolVersion).toBe("2025-06-18");
     expect((await b.initialize({}, "2025-06-18")).result.protocolVersion).toBe("2025-06-18");
     expect((await c.initialize({}, "2024-11-05")).result.protocolVersion).toBe("2024-11-05");
-    expect(pool.statuses().map((s) => s.hosts.length).sort()).toEqual([1, 2]);
+    expect(
+      pool
+        .statuses()
+        .map((s) => s.hosts.length)
+        .sort(),
+    ).toEqual([1, 2]);
   });
 
   it("gives a host that declares roots or sampling its own process, and asks only that host", async () => {
     pool = new ServerPool();
     const plain = host(pool);
     const asked: string[] = [];
-    const withRoots = host(pool, (method) => (asked.push(method), method === "roots/list" ? { roots: [{ uri: "file:///tmp/a", name: "a" }] } : {}));
+    const withRoots = host(
+      pool,
+      (method) => (asked.push(method), method === "roots/list" ? { roots: [{ uri: "file:///tmp/a", name: "a" }] } : {}),
+    );
     await plain.initialize();
     await withRoots.initialize({ roots: { listChanged: true } });
     const roots = await withRoots.request("tools/call", { name: "get-roots-list", arguments: {} });
     expect(JSON.stringify(roots.result)).toContain("file:///tmp/a");
     expect(asked).toContain("roots/list");
-    expect(pool.statuses().map((s) => s.sharing).sort()).toEqual(["dedicated", "shared"]);
+    expect(
+      pool
+        .statuses()
+        .map((s) => s.sharing)
+        .sort(),
+    ).toEqual(["dedicated", "shared"]);
     // The shared process declared no roots: the tool is not even listed there.
     const list = await plain.request("tools/list");
     expect(list.result.tools.map((t: { name: string }) => t.name)).not.toContain("get-roots-list");
@@ -74,7 +89,11 @@ describe("ServerPool on server-everything", () => {
     await a.initialize();
     await b.initialize();
     await Promise.all([
-      a.request("tools/call", { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 }, _meta: { progressToken: "a-token" } }),
+      a.request("tools/call", {
+        name: "trigger-long-running-operation",
+        arguments: { duration: 0.2, steps: 2 },
+        _meta: { progressToken: "a-token" },
+      }),
       b.request("tools/call", { name: "echo", arguments: { message: "x" } }),
     ]);
     const progress = a.notifications.filter((n) => n.method === "notifications/progress");
@@ -90,7 +109,11 @@ describe("ServerPool on server-everything", () => {
     await b.initialize();
     const first = pool.statuses()[0]!.pid!;
     const spawned = nextEvent(pool, "spawned", (e) => e.pid !== first);
-    const inFlight = a.request("tools/call", { name: "trigger-long-running-operation", arguments: { duration: 20, steps: 200 }, _meta: { progressToken: 1 } });
+    const inFlight = a.request("tools/call", {
+      name: "trigger-long-running-operation",
+      arguments: { duration: 20, steps: 200 },
+      _meta: { progressToken: 1 },
+    });
     await expect.poll(() => a.notifications.some((n) => n.method === "notifications/progress")).toBe(true);
     process.kill(first, "SIGKILL");
     const failed = await inFlight;
@@ -112,7 +135,11 @@ describe("ServerPool on server-everything", () => {
     const [a, b] = [host(pool), host(pool)];
     await a.initialize();
     await b.initialize();
-    const long = a.request("tools/call", { name: "trigger-long-running-operation", arguments: { duration: 0.5, steps: 5 }, _meta: { progressToken: 1 } });
+    const long = a.request("tools/call", {
+      name: "trigger-long-running-operation",
+      arguments: { duration: 0.5, steps: 5 },
+      _meta: { progressToken: 1 },
+    });
     await expect.poll(() => a.notifications.length).toBeGreaterThan(0);
     const waiting = b.request("tools/call", { name: "echo", arguments: { message: "queued" } });
     await expect.poll(() => pool!.statuses()[0]!.queued).toBe(1);
@@ -129,10 +156,13 @@ describe("ServerPool on server-everything", () => {
     expect((await a.request("resources/subscribe", { uri })).result).toEqual({});
     // B's call starts the updates (one at once) and the logs (one at once, while B's call is in flight).
     await b.request("tools/call", { name: "toggle-subscriber-updates", arguments: {} });
-    await expect.poll(() => a.notifications.some((n) => n.method === "notifications/resources/updated" && n.params.uri === uri)).toBe(true);
+    await expect
+      .poll(() => a.notifications.some((n) => n.method === "notifications/resources/updated" && n.params.uri === uri))
+      .toBe(true);
     expect(b.notifications.filter((n) => n.method === "notifications/resources/updated")).toEqual([]);
     // The server's log about A's subscribe came while only A's request was in flight: A's alone.
-    const logs = (h: typeof a): string[] => h.notifications.filter((n) => n.method === "notifications/message").map((n) => String(n.params.data));
+    const logs = (h: typeof a): string[] =>
+      h.notifications.filter((n) => n.method === "notifications/message").map((n) => String(n.params.data));
     expect(logs(a).some((data) => data.includes(`Subscribe Resource request for URI: ${uri}`))).toBe(true);
     expect(logs(b).some((data) => data.includes("Subscribe Resource"))).toBe(false);
     a.notifications.length = 0;
@@ -148,33 +178,49 @@ describe("ServerPool on server-everything", () => {
     const [a, b] = [host(pool), host(pool)];
     await a.initialize({}, "2025-11-25");
     await b.initialize({}, "2025-11-25");
-    const created = await a.request("tools/call", { name: "simulate-research-query", arguments: { topic: "pools" }, task: { ttl: 60_000 } });
+    const created = await a.request("tools/call", {
+      name: "simulate-research-query",
+      arguments: { topic: "pools" },
+      task: { ttl: 60_000 },
+    });
     const taskId = created.result.task.taskId as string;
     expect(typeof taskId).toBe("string");
     expect((await a.request("tasks/list")).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(taskId);
     expect((await b.request("tasks/list")).result.tasks).toEqual([]);
-    expect((await b.request("tasks/get", { taskId })).error).toMatchObject({ code: -32602, message: `Invalid params: no task "${taskId}" of this session` });
+    expect((await b.request("tasks/get", { taskId })).error).toMatchObject({
+      code: -32602,
+      message: `Invalid params: no task "${taskId}" of this session`,
+    });
     expect((await b.request("tasks/cancel", { taskId })).error.code).toBe(-32602);
     expect((await a.request("tasks/get", { taskId })).result.taskId).toBe(taskId);
     expect(b.notifications.filter((n) => n.method === "notifications/tasks/status")).toEqual([]);
   });
 
-  it.skipIf(process.platform !== "linux")("stops a server over the memory cap and tells its hosts how much it used", async () => {
-    pool = new ServerPool({ maxRssBytes: 1024 * 1024, rssCheckMs: 50 });
-    const h = host(pool);
-    const reaped = nextEvent(pool, "reaped");
-    void h.initialize(); // the server is over 1 MB before it can answer: the session ends instead
-    const { pid, reason } = await reaped;
-    expect(reason).toBe("over memory cap");
-    expect(await h.ended).toMatch(/^the pooled server "everything" used \d+ MB, over the pool's memory cap of 1 MB: it was stopped$/);
-    expect(alive(pid)).toBe(false);
-  });
+  it.skipIf(process.platform !== "linux")(
+    "stops a server over the memory cap and tells its hosts how much it used",
+    async () => {
+      pool = new ServerPool({ maxRssBytes: 1024 * 1024, rssCheckMs: 50 });
+      const h = host(pool);
+      const reaped = nextEvent(pool, "reaped");
+      void h.initialize(); // the server is over 1 MB before it can answer: the session ends instead
+      const { pid, reason } = await reaped;
+      expect(reason).toBe("over memory cap");
+      expect(await h.ended).toMatch(
+        /^the pooled server "everything" used \d+ MB, over the pool's memory cap of 1 MB: it was stopped$/,
+      );
+      expect(alive(pid)).toBe(false);
+    },
+  );
 
   it("refuses a request before initialize, and a config without a command", () => {
     pool = new ServerPool();
-    expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(/config.command must be a non-empty string \(server "x"\)/);
+    expect(() => pool!.attach({ name: "x", config: { command: "" }, send: () => {} })).toThrow(
+      /config.command must be a non-empty string \(server "x"\)/,
+    );
     const h = host(pool);
-    return expect(h.request("tools/list")).resolves.toMatchObject({ error: { code: -32600, message: "Invalid Request: tools/list before initialize" } });
+    return expect(h.request("tools/list")).resolves.toMatchObject({
+      error: { code: -32600, message: "Invalid Request: tools/list before initialize" },
+    });
   });
 
   it("a host that opens with initialize and then sends server/discover leaves no process behind when it goes", async () => {
@@ -184,7 +230,9 @@ describe("ServerPool on server-everything", () => {
     const [dedicated] = pool.statuses();
     expect(dedicated).toMatchObject({ sharing: "dedicated" });
     // Refused: the session stays its 2025 process's alone, which ends with it.
-    expect(await h.request("server/discover", {})).toMatchObject({ error: { code: -32600, message: "Invalid Request: server/discover after initialize on this session" } });
+    expect(await h.request("server/discover", {})).toMatchObject({
+      error: { code: -32600, message: "Invalid Request: server/discover after initialize on this session" },
+    });
     expect(pool.statuses().map((s) => s.hosts.length)).toEqual([1]);
     const reaped = nextEvent(pool, "reaped", (value: { pid: number }) => value.pid === dedicated!.pid);
     h.session.close();
@@ -195,11 +243,17 @@ describe("ServerPool on server-everything", () => {
 
   it("passes no server notification naming the pool's own ids to a host: a late progress or a cancelled about a finished call reaches nobody", async () => {
     pool = new ServerPool();
-    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const config = {
+      command: process.execPath,
+      args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))],
+    };
     const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
     await a.initialize();
     await b.initialize();
-    expect((await a.request("tools/call", { name: "x", arguments: { who: "A" }, _meta: { progressToken: "a-token" } })).result.content[0].text).toBe("done");
+    expect(
+      (await a.request("tools/call", { name: "x", arguments: { who: "A" }, _meta: { progressToken: "a-token" } }))
+        .result.content[0].text,
+    ).toBe("done");
     // The server wrote its late notes before this answer: they were routed (or not) by now.
     expect((await b.request("tools/list")).result).toEqual({ tools: [] });
     expect(b.notifications).toEqual([]);
@@ -208,7 +262,10 @@ describe("ServerPool on server-everything", () => {
 
   it("tells a host of a shared process that crashed nothing of its stderr, which is about every host's calls", async () => {
     pool = new ServerPool();
-    const config = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))] };
+    const config = {
+      command: process.execPath,
+      args: [fileURLToPath(new URL("./fixtures/late-notes.mjs", import.meta.url))],
+    };
     const [a, b] = [host(pool, undefined, "late", config), host(pool, undefined, "late", config)];
     await a.initialize();
     await b.initialize();

@@ -56,8 +56,11 @@ export function retiredStatus(entry: RegistryEntry): "deprecated" | "deleted" | 
 
 /** Printable text from a server: control characters out, length bounded. */
 function snippet(text: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").replace(/ {2,}/g, " ").trim();
+  const clean = text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ")
+    .replace(/ {2,}/g, " ")
+    .trim();
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
@@ -66,7 +69,8 @@ function reasonIn(text: string): string {
   try {
     const body: unknown = JSON.parse(text);
     if (isObject(body)) {
-      for (const key of ["error", "detail", "title", "message"]) if (typeof body[key] === "string" && body[key] !== "") return snippet(body[key]);
+      for (const key of ["error", "detail", "title", "message"])
+        if (typeof body[key] === "string" && body[key] !== "") return snippet(body[key]);
     }
   } catch {
     // not JSON: the text itself
@@ -88,25 +92,57 @@ async function get(base: string, path: string, options: RegistryRequestOptions):
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(caller!.reason);
   caller?.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new RegistryError("timeout", `the registry ${base} did not answer ${path} within ${timeout} ms`, { registry: base })), timeout);
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new RegistryError("timeout", `the registry ${base} did not answer ${path} within ${timeout} ms`, {
+          registry: base,
+        }),
+      ),
+    timeout,
+  );
   try {
     let response: Response;
     try {
-      response = await (options.fetch ?? (networkFetch ??= createHttpFetch({ serverName: "the MCP registry" })))(url, { headers: { accept: "application/json" }, signal: controller.signal });
+      response = await (options.fetch ?? (networkFetch ??= createHttpFetch({ serverName: "the MCP registry" })))(url, {
+        headers: { accept: "application/json" },
+        signal: controller.signal,
+      });
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
       // fetch's own "fetch failed" says nothing: its cause does. A proxy's refusal says it all itself.
-      const why = (error as Error).message !== "fetch failed" ? (error as Error).message : typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : "fetch failed";
-      throw new RegistryError("network", `the registry ${base} could not be reached (${why})`, { registry: base, cause: error });
+      const why =
+        (error as Error).message !== "fetch failed"
+          ? (error as Error).message
+          : typeof cause?.code === "string"
+            ? cause.code
+            : typeof cause?.message === "string"
+              ? cause.message
+              : "fetch failed";
+      throw new RegistryError("network", `the registry ${base} could not be reached (${why})`, {
+        registry: base,
+        cause: error,
+      });
     }
     try {
-      const text = await readBoundedText(bodyChunks(response.body), options.maxBytes ?? DEFAULT_MAX_BYTES, { source: `the registry's answer to ${path}`, option: "maxBytes" });
+      const text = await readBoundedText(bodyChunks(response.body), options.maxBytes ?? DEFAULT_MAX_BYTES, {
+        source: `the registry's answer to ${path}`,
+        option: "maxBytes",
+      });
       return { status: response.status, text };
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
-      if (error instanceof MessageTooLargeError) throw new RegistryError("too_large", `the registry ${base}: ${error.message}`, { registry: base, cause: error });
-      throw new RegistryError("network", `the registry ${base} broke off its answer to ${path} (${(error as Error).message})`, { registry: base, cause: error });
+      if (error instanceof MessageTooLargeError)
+        throw new RegistryError("too_large", `the registry ${base}: ${error.message}`, {
+          registry: base,
+          cause: error,
+        });
+      throw new RegistryError(
+        "network",
+        `the registry ${base} broke off its answer to ${path} (${(error as Error).message})`,
+        { registry: base, cause: error },
+      );
     }
   } finally {
     clearTimeout(timer);
@@ -118,26 +154,37 @@ async function get(base: string, path: string, options: RegistryRequestOptions):
 function json(base: string, path: string, answer: Answer): unknown {
   if (answer.status < 200 || answer.status > 299) {
     const why = reasonIn(answer.text);
-    throw new RegistryError("http", `the registry ${base} answered HTTP ${answer.status} to ${path}${why ? `: ${why}` : ""}`, { registry: base, status: answer.status });
+    throw new RegistryError(
+      "http",
+      `the registry ${base} answered HTTP ${answer.status} to ${path}${why ? `: ${why}` : ""}`,
+      { registry: base, status: answer.status },
+    );
   }
   try {
     return JSON.parse(answer.text) as unknown;
   } catch {
-    throw new RegistryError("invalid_response", `the registry ${base} answered ${path} with something that is not JSON: ${snippet(answer.text, 80)}`, { registry: base });
+    throw new RegistryError(
+      "invalid_response",
+      `the registry ${base} answered ${path} with something that is not JSON: ${snippet(answer.text, 80)}`,
+      { registry: base },
+    );
   }
 }
 
 /** Checks the shape of one entry as far as we rely on it; a problem names where it is. */
 function checkEntry(value: unknown, where: string, base: string): RegistryEntry {
   const bad = (what: string): never => {
-    throw new RegistryError("invalid_response", `the registry ${base} sent a malformed entry: ${where}${what}`, { registry: base });
+    throw new RegistryError("invalid_response", `the registry ${base} sent a malformed entry: ${where}${what}`, {
+      registry: base,
+    });
   };
   if (!isObject(value)) return bad(" is not an object");
   const server = value["server"];
   if (!isObject(server)) return bad(".server is not an object");
   if (typeof server["name"] !== "string" || server["name"] === "") return bad(".server.name is not a string");
   if (typeof server["version"] !== "string" || server["version"] === "") return bad(".server.version is not a string");
-  for (const list of ["packages", "remotes"]) if (server[list] !== undefined && !Array.isArray(server[list])) bad(`.server.${list} is not an array`);
+  for (const list of ["packages", "remotes"])
+    if (server[list] !== undefined && !Array.isArray(server[list])) bad(`.server.${list} is not an array`);
   if (value["_meta"] !== undefined && !isObject(value["_meta"])) bad("._meta is not an object");
   return value as unknown as RegistryEntry;
 }
@@ -153,10 +200,14 @@ function checkEntry(value: unknown, where: string, base: string): RegistryEntry 
  * for await (const entry of searchRegistry("filesystem")) console.log(entry.server.name);
  * ```
  */
-export async function* searchRegistry(text: string, options: RegistrySearchOptions = {}): AsyncGenerator<RegistryEntry, void, undefined> {
+export async function* searchRegistry(
+  text: string,
+  options: RegistrySearchOptions = {},
+): AsyncGenerator<RegistryEntry, void, undefined> {
   const { url: base } = await resolveRegistry(options);
   const pageSize = options.pageSize ?? 100;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   const cursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
@@ -167,14 +218,22 @@ export async function* searchRegistry(text: string, options: RegistrySearchOptio
     if (cursor !== undefined) query.set("cursor", cursor);
     const path = `/v0.1/servers?${query.toString()}`;
     const body = json(base, path, await get(base, path, options));
-    if (!isObject(body) || !Array.isArray(body["servers"])) throw new RegistryError("invalid_response", `the registry ${base} answered ${path} without a "servers" list`, { registry: base });
+    if (!isObject(body) || !Array.isArray(body["servers"]))
+      throw new RegistryError("invalid_response", `the registry ${base} answered ${path} without a "servers" list`, {
+        registry: base,
+      });
     const servers = body["servers"] as unknown[];
     const entries = servers.map((entry, index) => checkEntry(entry, `page ${page}, servers[${index}]`, base));
     const metadata = isObject(body["metadata"]) ? body["metadata"] : {};
     const next = metadata["nextCursor"] ?? metadata["next_cursor"];
     for (const entry of entries) yield entry;
     if (typeof next !== "string" || next === "") return;
-    if (cursors.has(next)) throw new RegistryError("invalid_response", `the registry ${base} sent the cursor ${JSON.stringify(snippet(next, 60))} twice (page ${page}); stopped rather than loop`, { registry: base });
+    if (cursors.has(next))
+      throw new RegistryError(
+        "invalid_response",
+        `the registry ${base} sent the cursor ${JSON.stringify(snippet(next, 60))} twice (page ${page}); stopped rather than loop`,
+        { registry: base },
+      );
     cursors.add(next);
     cursor = next;
   }
@@ -185,9 +244,14 @@ export async function* searchRegistry(text: string, options: RegistrySearchOptio
  * version the registry does not have is a `RegistryError` with `reason: "not_found"` naming the
  * registry asked; an answer about another server than the one asked for is refused.
  */
-export async function getRegistryServer(name: string, version = "latest", options: RegistryRequestOptions = {}): Promise<RegistryEntry> {
+export async function getRegistryServer(
+  name: string,
+  version = "latest",
+  options: RegistryRequestOptions = {},
+): Promise<RegistryEntry> {
   const { url: base } = await resolveRegistry(options);
-  if (typeof name !== "string" || name === "") throw new RegistryError("not_found", "a server name is needed (e.g. io.github.user/weather)", { registry: base });
+  if (typeof name !== "string" || name === "")
+    throw new RegistryError("not_found", "a server name is needed (e.g. io.github.user/weather)", { registry: base });
   const path = `/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
   const answer = await get(base, path, options);
   if (answer.status === 404) {
@@ -195,7 +259,17 @@ export async function getRegistryServer(name: string, version = "latest", option
     throw new RegistryError("not_found", `the registry ${base} has ${what}`, { registry: base, status: 404 });
   }
   const entry = checkEntry(json(base, path, answer), "the answer", base);
-  if (entry.server.name !== name) throw new RegistryError("invalid_response", `the registry ${base} was asked for "${name}" and answered with "${snippet(entry.server.name, 80)}"`, { registry: base });
-  if (version !== "latest" && entry.server.version !== version) throw new RegistryError("invalid_response", `the registry ${base} was asked for version ${version} of "${name}" and answered with ${snippet(entry.server.version, 40)}`, { registry: base });
+  if (entry.server.name !== name)
+    throw new RegistryError(
+      "invalid_response",
+      `the registry ${base} was asked for "${name}" and answered with "${snippet(entry.server.name, 80)}"`,
+      { registry: base },
+    );
+  if (version !== "latest" && entry.server.version !== version)
+    throw new RegistryError(
+      "invalid_response",
+      `the registry ${base} was asked for version ${version} of "${name}" and answered with ${snippet(entry.server.version, 40)}`,
+      { registry: base },
+    );
   return entry;
 }

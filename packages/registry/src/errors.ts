@@ -37,7 +37,16 @@ export class RegistryError extends McpError<"registry_error"> {
   /** For `unsupported_package`: what the server offers (`npm`, `pypi`, `oci`, `nuget`, `mcpb`, `remote`, …). */
   declare readonly available: string[] | undefined;
 
-  constructor(reason: RegistryFailure, message: string, details: { registry?: string | undefined; status?: number | undefined; available?: string[] | undefined; cause?: unknown } = {}) {
+  constructor(
+    reason: RegistryFailure,
+    message: string,
+    details: {
+      registry?: string | undefined;
+      status?: number | undefined;
+      available?: string[] | undefined;
+      cause?: unknown;
+    } = {},
+  ) {
     super("registry_error", message, details.cause === undefined ? undefined : { cause: details.cause });
     this.reason = reason;
     this.registry = details.registry;

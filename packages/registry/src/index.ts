@@ -1,9 +1,53 @@
 // @mcp/registry: the MCP registry's v0.1 read API, and a server.json turned into one of our config entries.
-export { searchRegistry, getRegistryServer, registryStatus, retiredStatus, type RegistryRequestOptions, type RegistrySearchOptions } from "./client.js";
-export { configFromRegistry, registryKinds, type RegistryChoices, type RegistryConfig, type RegistryPackageKind } from "./config.js";
+export {
+  searchRegistry,
+  getRegistryServer,
+  registryStatus,
+  retiredStatus,
+  type RegistryRequestOptions,
+  type RegistrySearchOptions,
+} from "./client.js";
+export {
+  configFromRegistry,
+  registryKinds,
+  type RegistryChoices,
+  type RegistryConfig,
+  type RegistryPackageKind,
+} from "./config.js";
 export { RegistryError, type RegistryErrorCode, type RegistryFailure } from "./errors.js";
 export { variableName, type RegistryValue, type RegistryVariable } from "./inputs.js";
-export { DEFAULT_REGISTRY_URL, normalizeRegistryUrl, resolveRegistry, type RegistryLocation, type RegistryLocationOptions } from "./location.js";
+export {
+  DEFAULT_REGISTRY_URL,
+  normalizeRegistryUrl,
+  resolveRegistry,
+  type RegistryLocation,
+  type RegistryLocationOptions,
+} from "./location.js";
 export { compareVersions } from "./versions.js";
-export { installedEntries, isNewerVersion, localNameFor, parseRegistrySpec, registryRecordOf, registryToAsk, updatedEntry, type InstalledEntry, type RegistryRecord } from "./installed.js";
-export { OFFICIAL_META, type RegistryArgument, type RegistryEntry, type RegistryInput, type RegistryInputWithVariables, type RegistryKeyValueInput, type RegistryNamedArgument, type RegistryOfficialMeta, type RegistryPackage, type RegistryPackageTransport, type RegistryPositionalArgument, type RegistryRemote, type RegistryServer, type RegistryStatus } from "./types.js";
+export {
+  installedEntries,
+  isNewerVersion,
+  localNameFor,
+  parseRegistrySpec,
+  registryRecordOf,
+  registryToAsk,
+  updatedEntry,
+  type InstalledEntry,
+  type RegistryRecord,
+} from "./installed.js";
+export {
+  OFFICIAL_META,
+  type RegistryArgument,
+  type RegistryEntry,
+  type RegistryInput,
+  type RegistryInputWithVariables,
+  type RegistryKeyValueInput,
+  type RegistryNamedArgument,
+  type RegistryOfficialMeta,
+  type RegistryPackage,
+  type RegistryPackageTransport,
+  type RegistryPositionalArgument,
+  type RegistryRemote,
+  type RegistryServer,
+  type RegistryStatus,
+} from "./types.js";

@@ -62,8 +62,10 @@ export class InputFiller {
       const value = this.values.get(key);
       if (value === undefined) continue;
       this.used.add(key);
-      if (Array.isArray(value) && !repeated) throw new RegistryError("invalid_value", `${label} takes one value, got ${value.length}`);
-      for (const item of Array.isArray(value) ? value : [value]) for (const match of item.matchAll(REFERENCE)) this.references.add(match[0]);
+      if (Array.isArray(value) && !repeated)
+        throw new RegistryError("invalid_value", `${label} takes one value, got ${value.length}`);
+      for (const item of Array.isArray(value) ? value : [value])
+        for (const match of item.matchAll(REFERENCE)) this.references.add(match[0]);
       return value;
     }
     return undefined;
@@ -79,7 +81,12 @@ export class InputFiller {
   private note(variable: RegistryVariable): void {
     const known = this.variables.get(variable.name);
     // One name may serve two inputs; it stays required if either needs it.
-    this.variables.set(variable.name, known ? { ...known, required: known.required || variable.required, inEntry: known.inEntry || variable.inEntry } : variable);
+    this.variables.set(
+      variable.name,
+      known
+        ? { ...known, required: known.required || variable.required, inEntry: known.inEntry || variable.inEntry }
+        : variable,
+    );
   }
 
   /**
@@ -88,7 +95,17 @@ export class InputFiller {
    * nothing is left out: an optional variable with no value is empty); `given` a value the caller
    * already took from the user's (one of a repeated argument's).
    */
-  fill(input: RegistryInputWithVariables, options: { keys: readonly string[]; label: string; ref: string; secret?: boolean; inside?: boolean; given?: string }): string | undefined {
+  fill(
+    input: RegistryInputWithVariables,
+    options: {
+      keys: readonly string[];
+      label: string;
+      ref: string;
+      secret?: boolean;
+      inside?: boolean;
+      given?: string;
+    },
+  ): string | undefined {
     const secret = input.isSecret === true || options.secret === true;
     const about = {
       input: options.label,
@@ -98,15 +115,27 @@ export class InputFiller {
     };
     const given = options.given ?? this.given(options.keys, options.label);
     if (typeof input.value === "string") {
-      if (given !== undefined) throw new RegistryError("invalid_value", `${options.label} has a value set by the registry; it is not yours to change`);
+      if (given !== undefined)
+        throw new RegistryError(
+          "invalid_value",
+          `${options.label} has a value set by the registry; it is not yours to change`,
+        );
       // A fixed secret is still a secret: read from the environment, never written.
       if (secret && !/\{[^{}]+\}/.test(input.value)) return this.required(options.ref, about);
       return this.template(input.value, input.variables, { label: options.label, secret });
     }
     if (given !== undefined) {
       const value = given as string;
-      if (secret) throw new RegistryError("secret_value", `${options.label} is a secret: it is never written to a config file. Set ${options.ref} in the environment instead; the entry reads it as \${${options.ref}}`);
-      if (input.choices?.length && !input.choices.includes(value)) throw new RegistryError("invalid_value", `${options.label} must be one of ${input.choices.join(", ")}; got ${JSON.stringify(value)}`);
+      if (secret)
+        throw new RegistryError(
+          "secret_value",
+          `${options.label} is a secret: it is never written to a config file. Set ${options.ref} in the environment instead; the entry reads it as \${${options.ref}}`,
+        );
+      if (input.choices?.length && !input.choices.includes(value))
+        throw new RegistryError(
+          "invalid_value",
+          `${options.label} must be one of ${input.choices.join(", ")}; got ${JSON.stringify(value)}`,
+        );
       return value;
     }
     if (typeof input.default === "string") {
@@ -126,18 +155,34 @@ export class InputFiller {
   }
 
   /** A `value` with `{name}` placeholders filled from `variables` (unknown ones stay as written). */
-  template(value: string, variables: Record<string, RegistryInput> | undefined, options: { label: string; secret: boolean }): string {
+  template(
+    value: string,
+    variables: Record<string, RegistryInput> | undefined,
+    options: { label: string; secret: boolean },
+  ): string {
     return value.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
       const variable = variables?.[name];
       if (variable === undefined || typeof variable !== "object") return whole;
-      return this.fill(variable, { keys: [name], label: `variable {${name}} of ${options.label}`, ref: this.refName(name), secret: options.secret, inside: true }) ?? "";
+      return (
+        this.fill(variable, {
+          keys: [name],
+          label: `variable {${name}} of ${options.label}`,
+          ref: this.refName(name),
+          secret: options.secret,
+          inside: true,
+        }) ?? ""
+      );
     });
   }
 
   /** Refuses a `${…}` in what the entry will hold that nobody chose: the registry's text must not read the user's environment. */
   check(text: string, where: string): void {
     for (const match of text.matchAll(REFERENCE)) {
-      if (!this.references.has(match[0])) throw new RegistryError("invalid_server", `${where} holds ${JSON.stringify(match[0])}, which the config would fill from your environment; refused`);
+      if (!this.references.has(match[0]))
+        throw new RegistryError(
+          "invalid_server",
+          `${where} holds ${JSON.stringify(match[0])}, which the config would fill from your environment; refused`,
+        );
     }
   }
 }

@@ -29,7 +29,15 @@ export function registryRecordOf(value: unknown): RegistryRecord | undefined {
   if (r["package"] !== undefined && !KINDS.includes(r["package"] as string)) return undefined;
   if (r["transport"] !== undefined && r["transport"] !== "http" && r["transport"] !== "sse") return undefined;
   const values = r["values"];
-  if (values !== undefined && (typeof values !== "object" || values === null || !Object.values(values).every((v) => typeof v === "string" || (Array.isArray(v) && v.every((s) => typeof s === "string"))))) return undefined;
+  if (
+    values !== undefined &&
+    (typeof values !== "object" ||
+      values === null ||
+      !Object.values(values).every(
+        (v) => typeof v === "string" || (Array.isArray(v) && v.every((s) => typeof s === "string")),
+      ))
+  )
+    return undefined;
   return r as unknown as RegistryRecord;
 }
 
@@ -60,14 +68,23 @@ export function installedEntries(servers: unknown): InstalledEntry[] {
  * the user's file, or the official one), never at one the file names. The user's own entries name
  * their own. `refused` says why not, and how to ask that registry anyway.
  */
-export function registryToAsk(item: { local: string; record: RegistryRecord; project: boolean }, userRegistry: string): { url: string } | { refused: string } {
+export function registryToAsk(
+  item: { local: string; record: RegistryRecord; project: boolean },
+  userRegistry: string,
+): { url: string } | { refused: string } {
   let url: string;
   try {
-    url = item.record.url === undefined ? userRegistry : normalizeRegistryUrl(item.record.url, `the "registry" record of "${item.local}"`);
+    url =
+      item.record.url === undefined
+        ? userRegistry
+        : normalizeRegistryUrl(item.record.url, `the "registry" record of "${item.local}"`);
   } catch (error) {
     return { refused: (error as Error).message };
   }
-  if (item.project && url !== userRegistry) return { refused: `it names the registry ${url}, not the one you use (${userRegistry}); to ask that one: --registry ${url}` };
+  if (item.project && url !== userRegistry)
+    return {
+      refused: `it names the registry ${url}, not the one you use (${userRegistry}); to ask that one: --registry ${url}`,
+    };
   return { url };
 }
 
@@ -80,12 +97,19 @@ export function isNewerVersion(latest: string, current: string): boolean {
 /** `name` or `name@version` as `mcp registry add` takes it (a registry name has one slash and no `@`); `latest` when no version. */
 export function parseRegistrySpec(spec: string): { name: string; version: string } {
   const at = spec.lastIndexOf("@");
-  return at > spec.indexOf("/") && at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) || "latest" } : { name: spec, version: "latest" };
+  return at > spec.indexOf("/") && at > 0
+    ? { name: spec.slice(0, at), version: spec.slice(at + 1) || "latest" }
+    : { name: spec, version: "latest" };
 }
 
 /** An entry's name from the server's: its last part, in the characters a tool name keeps (`io.github.user/Weather-MCP` → `weather-mcp`). */
 export function localNameFor(server: string): string {
-  return (server.split("/").pop() ?? server).toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+  return (
+    (server.split("/").pop() ?? server)
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "server"
+  );
 }
 
 /** The fields {@link configFromRegistry} writes; every other field of an entry (timeout, tool filters, …) is the user's. */
@@ -97,15 +121,26 @@ const GENERATED = ["command", "args", "env", "type", "url", "headers", "registry
  * variables and headers the new version still declares. The record moves to the new version; values
  * for inputs the new version no longer has are dropped from it (`dropped` names them).
  */
-export function updatedEntry(old: Record<string, unknown>, made: RegistryConfig, record: RegistryRecord): { entry: Record<string, unknown>; record: RegistryRecord; dropped: string[] } {
+export function updatedEntry(
+  old: Record<string, unknown>,
+  made: RegistryConfig,
+  record: RegistryRecord,
+): { entry: Record<string, unknown>; record: RegistryRecord; dropped: string[] } {
   const dropped = made.unused ?? [];
   const values = Object.fromEntries(Object.entries(record.values ?? {}).filter(([key]) => !dropped.includes(key)));
   const { values: _given, ...rest } = record;
-  const kept: RegistryRecord = { ...rest, ...(Object.keys(values).length > 0 ? { values } : {}), version: made.version, package: made.kind };
+  const kept: RegistryRecord = {
+    ...rest,
+    ...(Object.keys(values).length > 0 ? { values } : {}),
+    version: made.version,
+    package: made.kind,
+  };
   const keep = (was: unknown, now: Record<string, string> | undefined): Record<string, string> | undefined => {
     if (!now) return undefined;
     const before = typeof was === "object" && was !== null ? (was as Record<string, unknown>) : {};
-    return Object.fromEntries(Object.entries(now).map(([name, value]) => [name, typeof before[name] === "string" ? before[name] : value]));
+    return Object.fromEntries(
+      Object.entries(now).map(([name, value]) => [name, typeof before[name] === "string" ? before[name] : value]),
+    );
   };
   const config = { ...(made.config as unknown as Record<string, unknown>) };
   const env = keep(old["env"], config["env"] as Record<string, string> | undefined);

@@ -42,16 +42,20 @@ export interface RegistryLocationOptions {
  */
 export function normalizeRegistryUrl(value: unknown, from = "the registry URL"): string {
   const shown = typeof value === "string" ? JSON.stringify(redactUrl(value)) : JSON.stringify(value);
-  if (typeof value !== "string" || value.trim() === "") throw new RegistryError("invalid_url", `${from} must be an http(s) URL, got ${shown}`);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new RegistryError("invalid_url", `${from} must be an http(s) URL, got ${shown}`);
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
     throw new RegistryError("invalid_url", `${from} is not a URL: ${shown}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new RegistryError("invalid_url", `${from} must be an http(s) URL, got ${shown}`);
-  if (url.username !== "" || url.password !== "") throw new RegistryError("invalid_url", `${from} must not carry a user name or password: ${shown}`);
-  if (url.search !== "" || url.hash !== "") throw new RegistryError("invalid_url", `${from} must not have a query or fragment: ${shown}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new RegistryError("invalid_url", `${from} must be an http(s) URL, got ${shown}`);
+  if (url.username !== "" || url.password !== "")
+    throw new RegistryError("invalid_url", `${from} must not carry a user name or password: ${shown}`);
+  if (url.search !== "" || url.hash !== "")
+    throw new RegistryError("invalid_url", `${from} must not have a query or fragment: ${shown}`);
   return url.href.replace(/\/+$/, "");
 }
 
@@ -61,12 +65,19 @@ export function normalizeRegistryUrl(value: unknown, from = "the registry URL"):
  * A malformed value is an error naming where it came from, never a silent fall-through.
  */
 export async function resolveRegistry(options: RegistryLocationOptions = {}): Promise<RegistryLocation> {
-  if (options.registry !== undefined) return { url: normalizeRegistryUrl(options.registry, "the registry option"), source: "option" };
+  if (options.registry !== undefined)
+    return { url: normalizeRegistryUrl(options.registry, "the registry option"), source: "option" };
   const env = options.env ?? process.env;
   const fromEnv = env["MCP_REGISTRY_URL"];
-  if (fromEnv !== undefined && fromEnv !== "") return { url: normalizeRegistryUrl(fromEnv, "MCP_REGISTRY_URL"), source: "MCP_REGISTRY_URL" };
+  if (fromEnv !== undefined && fromEnv !== "")
+    return { url: normalizeRegistryUrl(fromEnv, "MCP_REGISTRY_URL"), source: "MCP_REGISTRY_URL" };
   const cwd = options.cwd ?? process.cwd();
-  const files = options.files?.map((file) => resolve(cwd, file)) ?? [join(userConfigDir({ home: options.home ?? homedir(), env, platform: options.platform ?? process.platform }), OWN_FILE)];
+  const files = options.files?.map((file) => resolve(cwd, file)) ?? [
+    join(
+      userConfigDir({ home: options.home ?? homedir(), env, platform: options.platform ?? process.platform }),
+      OWN_FILE,
+    ),
+  ];
   for (const file of files) {
     // The manager owns its file's format (JSONC, errors naming the line and column): it reads the field.
     const registry = await readConfigField(file, "registry").catch((error: unknown) => {

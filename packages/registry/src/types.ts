@@ -51,8 +51,7 @@ export type RegistryArgument = RegistryPositionalArgument | RegistryNamedArgumen
 
 /** How a package is spoken to once it runs: stdio, or HTTP at a URL that may name its arguments (`{--port}`). */
 export type RegistryPackageTransport =
-  | { type: "stdio" }
-  | { type: "streamable-http" | "sse"; url: string; headers?: RegistryKeyValueInput[] | undefined };
+  { type: "stdio" } | { type: "streamable-http" | "sse"; url: string; headers?: RegistryKeyValueInput[] | undefined };
 
 /** A server that is already running somewhere: its URL may hold `{variables}`. */
 export interface RegistryRemote {
@@ -92,7 +91,9 @@ export interface RegistryServer {
   version: string;
   websiteUrl?: string | undefined;
   repository?: { url: string; source: string; id?: string | undefined; subfolder?: string | undefined } | undefined;
-  icons?: { src: string; mimeType?: string | undefined; sizes?: string[] | undefined; theme?: string | undefined }[] | undefined;
+  icons?:
+    | { src: string; mimeType?: string | undefined; sizes?: string[] | undefined; theme?: string | undefined }[]
+    | undefined;
   packages?: RegistryPackage[] | undefined;
   remotes?: RegistryRemote[] | undefined;
   _meta?: Record<string, unknown> | undefined;

@@ -1,7 +1,13 @@
 // A recording (`mcp call --record`, `openRecording`, or the `record` option of @mcp/client) read back:
 // each message the client sent, and what the server sent in answer to it, in order.
 import { readFileSync, statSync } from "node:fs";
-import { isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcMessage, type RequestId } from "@mcp/jsonrpc";
+import {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcMessage,
+  type RequestId,
+} from "@mcp/jsonrpc";
 import type { RecordedMessage } from "@mcp/client";
 import { matchKey } from "./match.js";
 
@@ -64,9 +70,15 @@ interface Entry {
 
 /** One line's value checked to be a recording entry. */
 function entryOf(value: unknown, file: string, line: number): Entry {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new RecordingError("not a JSON object", file, line);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new RecordingError("not a JSON object", file, line);
   const { from, server, message } = value as { from?: unknown; server?: unknown; message?: unknown };
-  if (from !== "client" && from !== "server") throw new RecordingError(`"from" must be "client" or "server", not ${JSON.stringify(from) ?? "missing"}`, file, line);
+  if (from !== "client" && from !== "server")
+    throw new RecordingError(
+      `"from" must be "client" or "server", not ${JSON.stringify(from) ?? "missing"}`,
+      file,
+      line,
+    );
   if (message === undefined) throw new RecordingError(`no "message"`, file, line);
   return { line, server: typeof server === "string" ? server : "", from, message };
 }
@@ -129,7 +141,14 @@ function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
       if (entry.from === "client") {
         if (isJsonRpcResponse(message)) continue; // an answer to the server's own request: the replay asks it again
         const request = isJsonRpcRequest(message);
-        const exchange: Exchange = { kind: request ? "request" : "notification", method: message.method, params: message.params, key: matchKey(message.method, message.params), answer: [], line: entry.line };
+        const exchange: Exchange = {
+          kind: request ? "request" : "notification",
+          method: message.method,
+          params: message.params,
+          key: matchKey(message.method, message.params),
+          answer: [],
+          line: entry.line,
+        };
         if (request) {
           exchange.id = message.id;
           exchange.progressToken = progressTokenOf(message.params);
@@ -150,7 +169,8 @@ function exchangesOf(entries: readonly Entry[], file: string): Exchange[] {
         if (owner?.progressToken !== undefined) byToken.delete(owner.progressToken);
       } else {
         kind = isJsonRpcRequest(message) ? "request" : "notification";
-        if (message.method === "notifications/progress") owner = byToken.get(progressTokenOf({ _meta: message.params }) ?? "");
+        if (message.method === "notifications/progress")
+          owner = byToken.get(progressTokenOf({ _meta: message.params }) ?? "");
         owner ??= latestUnanswered();
       }
       owner ??= last;
@@ -166,12 +186,26 @@ function recordingOf(file: string, entries: readonly Entry[], server: string | u
   if (entries.length === 0) throw new RecordingError("no messages in it", file);
   let chosen = server;
   if (chosen === undefined) {
-    if (servers.length > 1) throw new RecordingError(`it records several servers (${servers.map((s) => JSON.stringify(s)).join(", ")}); choose one with --server`, file);
+    if (servers.length > 1)
+      throw new RecordingError(
+        `it records several servers (${servers.map((s) => JSON.stringify(s)).join(", ")}); choose one with --server`,
+        file,
+      );
     chosen = servers[0]!;
   } else if (!servers.includes(chosen)) {
-    throw new RecordingError(`no server named ${JSON.stringify(chosen)} in it (it has ${servers.map((s) => JSON.stringify(s)).join(", ")})`, file);
+    throw new RecordingError(
+      `no server named ${JSON.stringify(chosen)} in it (it has ${servers.map((s) => JSON.stringify(s)).join(", ")})`,
+      file,
+    );
   }
-  return { file, server: chosen, exchanges: exchangesOf(entries.filter((entry) => entry.server === chosen), file) };
+  return {
+    file,
+    server: chosen,
+    exchanges: exchangesOf(
+      entries.filter((entry) => entry.server === chosen),
+      file,
+    ),
+  };
 }
 
 /**
@@ -182,11 +216,15 @@ function recordingOf(file: string, entries: readonly Entry[], server: string | u
 export function readRecording(file: string, server?: string): Recording {
   let text: string;
   try {
-    if (statSync(file).size > MAX_RECORDING_BYTES) throw new RecordingError(`over ${MAX_RECORDING_BYTES / 1024 / 1024} MiB`, file);
+    if (statSync(file).size > MAX_RECORDING_BYTES)
+      throw new RecordingError(`over ${MAX_RECORDING_BYTES / 1024 / 1024} MiB`, file);
     text = readFileSync(file, "utf8");
   } catch (error) {
     if (error instanceof RecordingError) throw error;
-    throw new RecordingError(`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, file);
+    throw new RecordingError(
+      `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      file,
+    );
   }
   return recordingOf(file, parseLines(file, text), server);
 }
@@ -206,5 +244,9 @@ export interface RecordingFromOptions {
  */
 export function recordingFrom(entries: readonly RecordedMessage[], options: RecordingFromOptions = {}): Recording {
   const name = options.name ?? "recording";
-  return recordingOf(name, entries.map((entry, index) => entryOf(entry, name, index + 1)), options.server);
+  return recordingOf(
+    name,
+    entries.map((entry, index) => entryOf(entry, name, index + 1)),
+    options.server,
+  );
 }

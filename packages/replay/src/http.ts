@@ -40,18 +40,27 @@ function ownOrigin(origin: string, host: string): boolean {
   return url.protocol === "http:" && url.origin === origin.toLowerCase() && url.host === host.toLowerCase();
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
   res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
 
-async function readJson(req: IncomingMessage): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
+async function readJson(
+  req: IncomingMessage,
+): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { status: 413, code: ErrorCodes.InvalidRequest, message: `the body is over ${MAX_BODY_BYTES} bytes` };
+    if (size > MAX_BODY_BYTES)
+      return { status: 413, code: ErrorCodes.InvalidRequest, message: `the body is over ${MAX_BODY_BYTES} bytes` };
     chunks.push(chunk);
   }
   try {
@@ -63,7 +72,12 @@ async function readJson(req: IncomingMessage): Promise<{ value: unknown } | { st
 
 /** Opens an SSE answer; each `send` is one `message` event. */
 function eventStream(res: ServerResponse, headers: Record<string, string>): Send {
-  res.writeHead(200, { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, {
+    ...headers,
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
   res.flushHeaders();
   return (message) => {
     if (!res.writableEnded) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -78,19 +92,36 @@ function eventStream(res: ServerResponse, headers: Record<string, string>): Send
  * to the session's GET stream, when one is open. Only a loopback `Host` is served, and only a page of
  * the server's own origin (no other port of this machine).
  */
-export async function serveReplayHttp(recording: Recording, options: ReplayHttpOptions = {}): Promise<ReplayHttpServer> {
+export async function serveReplayHttp(
+  recording: Recording,
+  options: ReplayHttpOptions = {},
+): Promise<ReplayHttpServer> {
   const sessions = new Map<string, HttpSession>();
   const shared: HttpSession = { replay: new ReplaySession(recording, options.onEvent), listeners: new Set() };
-  const toListeners = (session: HttpSession): Send => (message) => {
-    for (const res of session.listeners) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  };
+  const toListeners =
+    (session: HttpSession): Send =>
+    (message) => {
+      for (const res of session.listeners) res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const host = req.headers.host ?? "";
-    if (!LOOPBACK.test(host)) return rpcError(res, 403, ErrorCodes.InvalidRequest, `Host "${host}" is not served: only 127.0.0.1 and localhost`);
+    if (!LOOPBACK.test(host))
+      return rpcError(
+        res,
+        403,
+        ErrorCodes.InvalidRequest,
+        `Host "${host}" is not served: only 127.0.0.1 and localhost`,
+      );
     const origin = req.headers.origin;
     // A page on another port of this machine is another site's page: only the server's own origin.
-    if (origin !== undefined && !ownOrigin(origin, host)) return rpcError(res, 403, ErrorCodes.InvalidRequest, `Origin "${origin}" is not served: only this server's own (http://${host})`);
+    if (origin !== undefined && !ownOrigin(origin, host))
+      return rpcError(
+        res,
+        403,
+        ErrorCodes.InvalidRequest,
+        `Origin "${origin}" is not served: only this server's own (http://${host})`,
+      );
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (path !== "/mcp") return rpcError(res, 404, ErrorCodes.InvalidRequest, `Not found: the replay serves /mcp`);
     const id = req.headers["mcp-session-id"];
@@ -101,7 +132,8 @@ export async function serveReplayHttp(recording: Recording, options: ReplayHttpO
     }
 
     if (req.method === "DELETE") {
-      if (typeof id !== "string") return rpcError(res, 405, ErrorCodes.InvalidRequest, "DELETE needs an Mcp-Session-Id", { allow: "GET, POST" });
+      if (typeof id !== "string")
+        return rpcError(res, 405, ErrorCodes.InvalidRequest, "DELETE needs an Mcp-Session-Id", { allow: "GET, POST" });
       session.replay.close();
       for (const listener of session.listeners) listener.end();
       sessions.delete(id);
@@ -109,14 +141,18 @@ export async function serveReplayHttp(recording: Recording, options: ReplayHttpO
       return;
     }
     if (req.method === "GET") {
-      if (!/text\/event-stream/.test(req.headers.accept ?? "")) return rpcError(res, 406, ErrorCodes.InvalidRequest, "GET needs Accept: text/event-stream");
+      if (!/text\/event-stream/.test(req.headers.accept ?? ""))
+        return rpcError(res, 406, ErrorCodes.InvalidRequest, "GET needs Accept: text/event-stream");
       const stream = session;
       eventStream(res, {});
       stream.listeners.add(res);
       res.once("close", () => stream.listeners.delete(res));
       return;
     }
-    if (req.method !== "POST") return rpcError(res, 405, ErrorCodes.InvalidRequest, `Method ${req.method ?? ""} not allowed`, { allow: "GET, POST, DELETE" });
+    if (req.method !== "POST")
+      return rpcError(res, 405, ErrorCodes.InvalidRequest, `Method ${req.method ?? ""} not allowed`, {
+        allow: "GET, POST, DELETE",
+      });
 
     const body = await readJson(req);
     if (!("value" in body)) return rpcError(res, body.status, body.code, body.message);

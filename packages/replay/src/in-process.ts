@@ -1,6 +1,15 @@
 // A recording served in-process: `ReplayTransport` (an MCPTransport with no wire) and `connectReplay()`, an @mcp/client connection to it.
 import { connectToServer, type ConnectOptions, type MCPServerConnection, type RecordedMessage } from "@mcp/client";
-import { JsonRpcEndpoint, RpcError, toError, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext } from "@mcp/jsonrpc";
+import {
+  JsonRpcEndpoint,
+  RpcError,
+  toError,
+  type JsonRpcMessage,
+  type MCPTransport,
+  type MessageDirection,
+  type NotificationContext,
+  type RequestContext,
+} from "@mcp/jsonrpc";
 import { recordingFrom, type Recording } from "./file.js";
 import { ReplaySession, unrecordedMethodOf, type ReplayEvent } from "./session.js";
 
@@ -27,7 +36,12 @@ export class UnrecordedRequestError extends RpcError {
   /** The nearest recorded request; undefined when the recording has none. */
   declare readonly closest: ClosestRequest | undefined;
 
-  constructor(code: number, message: string, method: string, data: { recording: string; closest?: ClosestRequest | undefined }) {
+  constructor(
+    code: number,
+    message: string,
+    method: string,
+    data: { recording: string; closest?: ClosestRequest | undefined },
+  ) {
     super(code, message, data);
     this.method = method;
     this.recording = data.recording;
@@ -61,7 +75,12 @@ export class ReplayTransport implements MCPTransport {
 
   constructor(recording: Recording, options: ReplayTransportOptions = {}) {
     this.#session = new ReplaySession(recording, options.onEvent);
-    this.#endpoint = new JsonRpcEndpoint({ send: (message) => this.#send(message), handlers: this, defaultTimeout: options.timeout, source: "replay" });
+    this.#endpoint = new JsonRpcEndpoint({
+      send: (message) => this.#send(message),
+      handlers: this,
+      defaultTimeout: options.timeout,
+      source: "replay",
+    });
   }
 
   get connected(): boolean {
@@ -93,7 +112,9 @@ export class ReplayTransport implements MCPTransport {
   #send(message: JsonRpcMessage): void {
     queueMicrotask(() => {
       if (this.#closed) return;
-      this.#session.receive(message, (answer) => this.#deliver(answer)).catch((error: unknown) => this.#endpoint.reportError(toError(error)));
+      this.#session
+        .receive(message, (answer) => this.#deliver(answer))
+        .catch((error: unknown) => this.#endpoint.reportError(toError(error)));
     });
   }
 
@@ -101,7 +122,11 @@ export class ReplayTransport implements MCPTransport {
     if (this.#closed) return;
     const method = unrecordedMethodOf(message);
     if (method !== undefined && "error" in message && message.id !== null) {
-      const { code, message: text, data } = message.error as { code: number; message: string; data: { recording: string; closest?: ClosestRequest } };
+      const {
+        code,
+        message: text,
+        data,
+      } = message.error as { code: number; message: string; data: { recording: string; closest?: ClosestRequest } };
       try {
         this.onMessage?.(message, "in");
       } catch (error) {
@@ -134,9 +159,14 @@ export interface ConnectReplayOptions extends Omit<ConnectOptions, "transport"> 
  * const conn = await connectReplay(readRecording("test/fixtures/session.ndjson"));
  * expect(await callTool(conn, "get-sum", { a: 1, b: 2 })).toEqual(recordedSum);
  */
-export async function connectReplay(recording: Recording | readonly RecordedMessage[], options: ConnectReplayOptions = {}): Promise<MCPServerConnection<ReplayTransport>> {
+export async function connectReplay(
+  recording: Recording | readonly RecordedMessage[],
+  options: ConnectReplayOptions = {},
+): Promise<MCPServerConnection<ReplayTransport>> {
   const { server, name, onEvent, ...connect } = options;
-  const loaded = Array.isArray(recording) ? recordingFrom(recording as readonly RecordedMessage[], { server }) : (recording as Recording);
+  const loaded = Array.isArray(recording)
+    ? recordingFrom(recording as readonly RecordedMessage[], { server })
+    : (recording as Recording);
   const transport = new ReplayTransport(loaded, { onEvent });
   return connectToServer(name ?? loaded.server, { command: "replay", args: [loaded.file] }, { ...connect, transport });
 }

@@ -41,7 +41,11 @@ export function matchKey(method: string, params: unknown): string {
 
 /** Every leaf of a JSON value by its path, for counting differences. */
 function leaves(value: unknown, path: string, into: Map<string, string>): Map<string, string> {
-  if (typeof value === "object" && value !== null && (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0)) {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0)
+  ) {
     for (const [key, item] of Object.entries(value)) leaves(item, `${path}/${key}`, into);
   } else {
     into.set(path, stableJson(value));
@@ -79,13 +83,18 @@ export function paramsDistance(a: unknown, b: unknown): number {
  * whose params differ in the fewest places; when no recorded request has the method, the nearest
  * method by spelling, then its closest params. The earliest wins a tie.
  */
-export function closestOf<T extends Candidate>(candidates: readonly T[], method: string, params: unknown): T | undefined {
+export function closestOf<T extends Candidate>(
+  candidates: readonly T[],
+  method: string,
+  params: unknown,
+): T | undefined {
   let best: T | undefined;
   let bestScore = Infinity;
   const sameMethod = candidates.some((candidate) => candidate.method === method);
   for (const candidate of candidates) {
     if (sameMethod && candidate.method !== method) continue;
-    const score = (sameMethod ? 0 : distance(candidate.method, method) * 1000) + paramsDistance(candidate.params, params);
+    const score =
+      (sameMethod ? 0 : distance(candidate.method, method) * 1000) + paramsDistance(candidate.params, params);
     if (score < bestScore) {
       best = candidate;
       bestScore = score;

@@ -28,7 +28,10 @@ export function openRecording(path: string, options: OpenRecordingOptions = {}):
   try {
     fd = openSync(path, "w", 0o600);
   } catch (error) {
-    throw new RecordingError(`cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, path);
+    throw new RecordingError(
+      `cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      path,
+    );
   }
   const stream = createWriteStream(path, { fd });
   let failed = false;

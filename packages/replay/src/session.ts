@@ -1,6 +1,15 @@
 // One client's conversation with a replayed server: each request answered by the recorded exchange it
 // matches (ids and progress tokens rewritten), or by an error naming the closest recorded request.
-import { ErrorCodes, isJsonRpcNotification, isJsonRpcRequest, isJsonRpcResponse, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from "@mcp/jsonrpc";
+import {
+  ErrorCodes,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from "@mcp/jsonrpc";
 import type { Exchange, Recording } from "./file.js";
 import { closestOf, describeRequest, matchKey } from "./match.js";
 
@@ -52,7 +61,10 @@ export class ReplaySession {
   /** The exchange that answers a client message, or undefined; marks it used. */
   #match(kind: Exchange["kind"], method: string, params: unknown): Exchange | undefined {
     const key = matchKey(method, params);
-    const found = this.#recording.exchanges.find((exchange) => exchange.kind === kind && exchange.key === key && !this.#used.has(exchange)) ?? this.#lastUsed.get(`${kind} ${key}`);
+    const found =
+      this.#recording.exchanges.find(
+        (exchange) => exchange.kind === kind && exchange.key === key && !this.#used.has(exchange),
+      ) ?? this.#lastUsed.get(`${kind} ${key}`);
     if (found) {
       this.#used.add(found);
       this.#lastUsed.set(`${kind} ${key}`, found);
@@ -94,7 +106,11 @@ export class ReplaySession {
         out.push({ ...(sent as JsonRpcRequest), id: `replay-${++this.#nextId}` });
       } else {
         const notification = sent as JsonRpcNotification<Record<string, unknown>>;
-        if (notification.method === "notifications/progress" && exchange.progressToken !== undefined && notification.params?.["progressToken"] === exchange.progressToken) {
+        if (
+          notification.method === "notifications/progress" &&
+          exchange.progressToken !== undefined &&
+          notification.params?.["progressToken"] === exchange.progressToken
+        ) {
           if (token === undefined) continue; // the client asked for no progress this time
           out.push({ ...notification, params: { ...notification.params, progressToken: token } });
         } else {
@@ -105,7 +121,11 @@ export class ReplaySession {
     return out;
   }
 
-  #unmatched(message: JsonRpcRequest): { jsonrpc: "2.0"; id: RequestId; error: { code: number; message: string; data: unknown } } {
+  #unmatched(message: JsonRpcRequest): {
+    jsonrpc: "2.0";
+    id: RequestId;
+    error: { code: number; message: string; data: unknown };
+  } {
     const requests = this.#recording.exchanges.filter((exchange) => exchange.kind === "request");
     const closest = closestOf(requests, message.method, message.params);
     const asked = describeRequest(message.method, message.params);
@@ -116,7 +136,14 @@ export class ReplaySession {
     const answer = {
       jsonrpc: "2.0" as const,
       id: message.id,
-      error: { code: known ? ErrorCodes.InvalidParams : ErrorCodes.MethodNotFound, message: text, data: { recording: this.#recording.file, closest: closest && { method: closest.method, params: closest.params, line: closest.line } } },
+      error: {
+        code: known ? ErrorCodes.InvalidParams : ErrorCodes.MethodNotFound,
+        message: text,
+        data: {
+          recording: this.#recording.file,
+          closest: closest && { method: closest.method, params: closest.params, line: closest.line },
+        },
+      },
     };
     unrecordedAnswers.set(answer, message.method);
     return answer;
@@ -143,7 +170,11 @@ export class ReplaySession {
     const plays: Promise<void>[] = [];
     for (const item of items) {
       if (!isJsonRpcRequest(item) && !isJsonRpcNotification(item) && !isJsonRpcResponse(item)) {
-        send({ jsonrpc: "2.0", id: null, error: { code: ErrorCodes.InvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message" } });
+        send({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: ErrorCodes.InvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message" },
+        });
         continue;
       }
       plays.push(this.play(this.reply(item), send));

@@ -10,7 +10,12 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
  * Calls `onLine` for each newline-ended line of `input` (a final line without one too), each chunk
  * scanned once; a line over `maxBytes` goes to `onTooLong` instead, unbuffered.
  */
-export function readLines(input: Readable, onLine: (line: string) => void, onTooLong: () => void, maxBytes = MAX_LINE_BYTES): void {
+export function readLines(
+  input: Readable,
+  onLine: (line: string) => void,
+  onTooLong: () => void,
+  maxBytes = MAX_LINE_BYTES,
+): void {
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;
@@ -51,11 +56,17 @@ export function readLines(input: Readable, onLine: (line: string) => void, onToo
 }
 
 /** Serves `session` on `input`/`output` until `input` ends; resolves then. A failure while answering goes to `onError`. */
-export function serveReplayStdio(session: ReplaySession, input: Readable, output: Writable, onError: (error: Error) => void): Promise<void> {
+export function serveReplayStdio(
+  session: ReplaySession,
+  input: Readable,
+  output: Writable,
+  onError: (error: Error) => void,
+): Promise<void> {
   const send = (message: JsonRpcMessage): void => {
     if (!output.writableEnded) output.write(`${JSON.stringify(message)}\n`);
   };
-  const parseError = (message: string): void => send({ jsonrpc: "2.0", id: null, error: { code: ErrorCodes.ParseError, message } });
+  const parseError = (message: string): void =>
+    send({ jsonrpc: "2.0", id: null, error: { code: ErrorCodes.ParseError, message } });
   readLines(
     input,
     (line) => {
@@ -66,7 +77,9 @@ export function serveReplayStdio(session: ReplaySession, input: Readable, output
         parseError("Parse error: a line that is not JSON");
         return;
       }
-      session.receive(value, send).catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
+      session
+        .receive(value, send)
+        .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
     },
     () => parseError(`Parse error: a line over ${MAX_LINE_BYTES} bytes`),
   );

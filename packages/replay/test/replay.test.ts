@@ -6,11 +6,32 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { callTool, connectToServer, disconnectServer, getPrompt, listPrompts, listTools, readResource, type MCPServerConnection, type RecordedMessage } from "@mcp/client";
+import {
+  callTool,
+  connectToServer,
+  disconnectServer,
+  getPrompt,
+  listPrompts,
+  listTools,
+  readResource,
+  type MCPServerConnection,
+  type RecordedMessage,
+} from "@mcp/client";
 import { InvalidParamsError, MethodNotFoundError, RpcError, type MCPTransport } from "@mcp/jsonrpc";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectReplay, openRecording, readRecording, recordingFrom, RecordingError, ReplaySession, serveReplayHttp, serveReplayStdio, UnrecordedRequestError, type ReplayEvent } from "../src/index.js";
+import {
+  connectReplay,
+  openRecording,
+  readRecording,
+  recordingFrom,
+  RecordingError,
+  ReplaySession,
+  serveReplayHttp,
+  serveReplayStdio,
+  UnrecordedRequestError,
+  type ReplayEvent,
+} from "../src/index.js";
 
 const RESOURCE = "demo://resource/static/document/architecture.md";
 // A URL with a password and a token: what a recording must not keep, and what a replay must still match.
@@ -21,7 +42,12 @@ async function work(conn: MCPServerConnection<MCPTransport>) {
   const progress: unknown[] = [];
   const tools = (await listTools(conn)).map((tool) => tool.name);
   const sum = await callTool(conn, "get-sum", { a: 1, b: 2 });
-  const long = await callTool(conn, "trigger-long-running-operation", { duration: 1, steps: 3 }, { onProgress: (p) => progress.push(p) });
+  const long = await callTool(
+    conn,
+    "trigger-long-running-operation",
+    { duration: 1, steps: 3 },
+    { onProgress: (p) => progress.push(p) },
+  );
   const resource = await readResource(conn, RESOURCE);
   const prompts = (await listPrompts(conn)).map((p) => p.name);
   const prompt = await getPrompt(conn, "args-prompt", { city: "Paris" });
@@ -42,7 +68,11 @@ describe("@mcp/replay", () => {
     file = join(dir, "session.ndjson");
     entries = [];
     const recording = openRecording(file);
-    const conn = await connectToServer("everything", { command: process.execPath, args: [everythingEntry, "stdio"] }, { clientInfo, record: (entry) => (entries.push(entry), recording.record(entry)) });
+    const conn = await connectToServer(
+      "everything",
+      { command: process.execPath, args: [everythingEntry, "stdio"] },
+      { clientInfo, record: (entry) => (entries.push(entry), recording.record(entry)) },
+    );
     try {
       live = await work(conn);
     } finally {
@@ -55,7 +85,10 @@ describe("@mcp/replay", () => {
   it("records every message both ways to the file, secrets redacted", () => {
     expect(live.progress).toHaveLength(3);
     expect(live.tools).toContain("get-sum");
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line) as RecordedMessage);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as RecordedMessage);
     expect(lines).toEqual(entries);
     const text = readFileSync(file, "utf8");
     expect(text).not.toContain("hunter2");
@@ -83,7 +116,8 @@ describe("@mcp/replay", () => {
   it("answers an unrecorded request with UnrecordedRequestError naming the closest recorded one, and goes on", async () => {
     const conn = await connectReplay(readRecording(file), { clientInfo });
     try {
-      const line = entries.findIndex((e) => (e.message as { params?: { name?: string } }).params?.name === "get-sum") + 1;
+      const line =
+        entries.findIndex((e) => (e.message as { params?: { name?: string } }).params?.name === "get-sum") + 1;
       const error = await callTool(conn, "get-sum", { a: 5, b: 2 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnrecordedRequestError);
       expect(UnrecordedRequestError.isInstance(error)).toBe(true);
@@ -92,11 +126,23 @@ describe("@mcp/replay", () => {
       expect(typed.code).toBe(-32602);
       expect(typed.method).toBe("tools/call");
       expect(typed.recording).toBe(file);
-      expect(typed.closest).toEqual({ method: "tools/call", params: expect.objectContaining({ name: "get-sum", arguments: { a: 1, b: 2 } }), line });
-      expect(typed.message).toContain('No recorded request matches tools/call {"arguments":{"a":5,"b":2},"name":"get-sum"}');
-      expect(typed.message).toContain(`the closest recorded one is tools/call {"arguments":{"a":1,"b":2},"name":"get-sum"} (line ${line} of ${file})`);
+      expect(typed.closest).toEqual({
+        method: "tools/call",
+        params: expect.objectContaining({ name: "get-sum", arguments: { a: 1, b: 2 } }),
+        line,
+      });
+      expect(typed.message).toContain(
+        'No recorded request matches tools/call {"arguments":{"a":5,"b":2},"name":"get-sum"}',
+      );
+      expect(typed.message).toContain(
+        `the closest recorded one is tools/call {"arguments":{"a":1,"b":2},"name":"get-sum"} (line ${line} of ${file})`,
+      );
       // An unknown method: -32601, and the connection goes on.
-      await expect(conn.request("tools/frobnicate", {})).rejects.toMatchObject({ name: "UnrecordedRequestError", code: -32601, method: "tools/frobnicate" });
+      await expect(conn.request("tools/frobnicate", {})).rejects.toMatchObject({
+        name: "UnrecordedRequestError",
+        code: -32601,
+        method: "tools/frobnicate",
+      });
       expect(await callTool(conn, "get-sum", { a: 1, b: 2 })).toEqual(live.sum);
     } finally {
       await disconnectServer(conn);
@@ -144,7 +190,9 @@ describe("@mcp/replay", () => {
     const session = new ReplaySession(readRecording(file));
     const served = serveReplayStdio(session, input, output, (error) => errors.push(error));
     input.write("not json\n");
-    input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } })}\n`);
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } })}\n`,
+    );
     input.write(`${JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/frobnicate" })}\n`);
     await got;
     expect(lines[0]).toMatchObject({ id: null, error: { code: -32700 } });
@@ -162,9 +210,13 @@ describe("@mcp/replay", () => {
     expect(() => readRecording(bad)).toThrow(`${bad}:2: not JSON`);
     expect(() => readRecording(join(dir, "missing.ndjson"))).toThrow("cannot read it (ENOENT)");
     expect(() => recordingFrom([])).toThrow("recording: no messages in it");
-    expect(() => recordingFrom([{ ...entries[0]!, from: "nobody" as "client" }])).toThrow('recording:1: "from" must be "client" or "server", not "nobody"');
+    expect(() => recordingFrom([{ ...entries[0]!, from: "nobody" as "client" }])).toThrow(
+      'recording:1: "from" must be "client" or "server", not "nobody"',
+    );
     const two = [...entries, { ...entries[0]!, server: "other" }];
-    expect(() => recordingFrom(two)).toThrow('it records several servers ("everything", "other"); choose one with --server');
+    expect(() => recordingFrom(two)).toThrow(
+      'it records several servers ("everything", "other"); choose one with --server',
+    );
     expect(recordingFrom(two, { server: "other" }).exchanges).toHaveLength(1);
     expect(() => recordingFrom(two, { server: "nope" })).toThrow('no server named "nope" in it');
     expect(() => openRecording(join(dir, "no-such-dir", "x.ndjson"))).toThrow(RecordingError);
@@ -177,9 +229,23 @@ describe("@mcp/replay", () => {
     // minutes (20,000 of each: 5 s; it grows with their product); the timeout is far above linear.
     const n = 60_000;
     const hostile: RecordedMessage[] = [];
-    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "client", message: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "t", arguments: { i } } } } as RecordedMessage);
-    hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", id: n - 1, result: { content: [] } } } as RecordedMessage);
-    for (let i = 0; i < n; i++) hostile.push({ server: "s", from: "server", message: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } } } as RecordedMessage);
+    for (let i = 0; i < n; i++)
+      hostile.push({
+        server: "s",
+        from: "client",
+        message: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "t", arguments: { i } } },
+      } as RecordedMessage);
+    hostile.push({
+      server: "s",
+      from: "server",
+      message: { jsonrpc: "2.0", id: n - 1, result: { content: [] } },
+    } as RecordedMessage);
+    for (let i = 0; i < n; i++)
+      hostile.push({
+        server: "s",
+        from: "server",
+        message: { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } },
+      } as RecordedMessage);
     const { exchanges } = recordingFrom(hostile);
     expect(exchanges).toHaveLength(n);
     // The last request was answered: the notifications go to the one before it, the latest still unanswered.
@@ -190,13 +256,28 @@ describe("@mcp/replay", () => {
   it("over HTTP, serves a page of its own origin only: a page on another port of this machine is refused", async () => {
     const server = await serveReplayHttp(recordingFrom(entries));
     const ping = (headers: Record<string, string>) =>
-      fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } }) });
+      fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo },
+        }),
+      });
     try {
       // Another local web page (a dev server, an MCP App's sandbox origin) is not the replay's.
-      for (const other of [`http://127.0.0.1:${server.port + 1}`, `http://localhost:${server.port + 1}`, "http://[::1]:1"]) {
+      for (const other of [
+        `http://127.0.0.1:${server.port + 1}`,
+        `http://localhost:${server.port + 1}`,
+        "http://[::1]:1",
+      ]) {
         const refused = await ping({ origin: other });
         expect(refused.status, other).toBe(403);
-        expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(`Origin "${other}" is not served`);
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+          `Origin "${other}" is not served`,
+        );
       }
       const own = await ping({ origin: `http://127.0.0.1:${server.port}` });
       expect(own.status).toBe(200);

@@ -54,7 +54,9 @@ async function keyFromEnv(env: Readonly<Record<string, string | undefined>>): Pr
   if (text) return parseRedisKey(text, "MCP_REDIS_KEY");
   if (!file) return undefined;
   const content = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    throw new RedisKeyError(`MCP_REDIS_KEY_FILE: cannot read ${file} (${error.code ?? error.message})`, { cause: error });
+    throw new RedisKeyError(`MCP_REDIS_KEY_FILE: cannot read ${file} (${error.code ?? error.message})`, {
+      cause: error,
+    });
   });
   return parseRedisKey(content, `the key in MCP_REDIS_KEY_FILE (${file})`);
 }
@@ -71,7 +73,10 @@ async function keyFromEnv(env: Readonly<Record<string, string | undefined>>): Pr
  * const stores = await storesFromEnv();
  * const manager = new MCPManager({ cache: stores?.cache, ...(stores ? { oauth: { store: stores.tokens }, pins: { store: stores.pins } } : {}) });
  */
-export async function storesFromEnv(env: Readonly<Record<string, string | undefined>> = process.env, options: StoresFromEnvOptions = {}): Promise<RedisStores | undefined> {
+export async function storesFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  options: StoresFromEnvOptions = {},
+): Promise<RedisStores | undefined> {
   const url = env["MCP_REDIS_URL"];
   if (!url) return undefined;
   const key = await keyFromEnv(env);
@@ -86,11 +91,23 @@ export async function storesFromEnv(env: Readonly<Record<string, string | undefi
   return {
     url,
     cache: new RedisToolCache({ redis, prefix, sharePrivate: true, onError }),
-    tokens: new RedisTokenStore({ redis, prefix, onError, ...(key ? { key } : { plaintext: true }), ...(onWarning ? { onWarning } : {}) }),
+    tokens: new RedisTokenStore({
+      redis,
+      prefix,
+      onError,
+      ...(key ? { key } : { plaintext: true }),
+      ...(onWarning ? { onWarning } : {}),
+    }),
     pins: new RedisPinStore({ redis, prefix, onError }),
     sessions: new RedisKeyValue<unknown>({ redis, prefix, namespace: "gateway-sessions", onError }),
     rates: new RedisRateLimits({ redis, prefix, onError }),
-    consent: new RedisKeyValue<string>({ redis, prefix, namespace: "gateway-consent", onError, validate: (value): value is string => typeof value === "string" }),
+    consent: new RedisKeyValue<string>({
+      redis,
+      prefix,
+      namespace: "gateway-consent",
+      onError,
+      validate: (value): value is string => typeof value === "string",
+    }),
     close: () => closeRedis(redis),
   };
 }

@@ -65,7 +65,10 @@ class Health {
     // Lost after it worked: ioredis reconnects by itself; until then nothing is queued to wait.
     else if (this.#wasReady) return new Error(`Redis is not connected (${redis.status}); not waiting for it`);
     if (!this.#failing) return undefined;
-    if (this.#probing || Date.now() - this.#triedAt < PROBE_EVERY_MS) return new Error(`Redis did not answer a moment ago; not waiting for it (tried again every ${PROBE_EVERY_MS} ms)`);
+    if (this.#probing || Date.now() - this.#triedAt < PROBE_EVERY_MS)
+      return new Error(
+        `Redis did not answer a moment ago; not waiting for it (tried again every ${PROBE_EVERY_MS} ms)`,
+      );
     this.#probing = true;
     this.#triedAt = Date.now();
     return undefined;

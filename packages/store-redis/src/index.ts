@@ -1,5 +1,12 @@
 // @mcp/store-redis: the stores a fleet shares, on Redis.
-export { closeRedis, connectRedis, RedisConnection, RedisStoreError, type ConnectRedisOptions, type RedisStoreOptions } from "./connection.js";
+export {
+  closeRedis,
+  connectRedis,
+  RedisConnection,
+  RedisStoreError,
+  type ConnectRedisOptions,
+  type RedisStoreOptions,
+} from "./connection.js";
 export { RedisToolCache } from "./tool-cache.js";
 export { RedisTokenStore, type RedisTokenStoreOptions } from "./token-store.js";
 export { RedisLockTimeoutError, RedisStaleWriteError } from "./refresh-lock.js";

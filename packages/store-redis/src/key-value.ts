@@ -70,7 +70,9 @@ export class RedisKeyValue<T> implements KeyValueStore<T> {
   }
 
   async set(key: string, value: T, ttlMs: number): Promise<void> {
-    await this.#db.run(`${this.#namespace} set`, (r) => r.set(this.#key(key), JSON.stringify(value), "PX", Math.max(1, Math.floor(ttlMs))));
+    await this.#db.run(`${this.#namespace} set`, (r) =>
+      r.set(this.#key(key), JSON.stringify(value), "PX", Math.max(1, Math.floor(ttlMs))),
+    );
   }
 
   /**
@@ -81,7 +83,19 @@ export class RedisKeyValue<T> implements KeyValueStore<T> {
   async setCapped(key: string, value: T, ttlMs: number, group: string, cap: number): Promise<string[]> {
     const ttl = Math.max(1, Math.floor(ttlMs));
     const groupKey = `${this.#db.prefix}${this.#namespace}-group:${group}`;
-    const evicted = await this.#db.run(`${this.#namespace} set`, (r) => r.eval(SET_CAPPED, 2, groupKey, this.#key(key), key, JSON.stringify(value), ttl, Math.max(1, Math.floor(cap)), this.#key("")));
+    const evicted = await this.#db.run(`${this.#namespace} set`, (r) =>
+      r.eval(
+        SET_CAPPED,
+        2,
+        groupKey,
+        this.#key(key),
+        key,
+        JSON.stringify(value),
+        ttl,
+        Math.max(1, Math.floor(cap)),
+        this.#key(""),
+      ),
+    );
     return Array.isArray(evicted) ? evicted.map(String) : [];
   }
 

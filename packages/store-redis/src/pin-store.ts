@@ -7,7 +7,12 @@ import { RedisConnection, type RedisStoreOptions } from "./connection.js";
 function isServerPins(value: unknown): value is ServerPins {
   if (typeof value !== "object" || value === null) return false;
   const pins = value as Partial<ServerPins>;
-  return typeof pins.server === "string" && typeof pins.tools === "object" && pins.tools !== null && Object.values(pins.tools).every((tool) => typeof tool?.hash === "string" && typeof tool.definition === "object");
+  return (
+    typeof pins.server === "string" &&
+    typeof pins.tools === "object" &&
+    pins.tools !== null &&
+    Object.values(pins.tools).every((tool) => typeof tool?.hash === "string" && typeof tool.definition === "object")
+  );
 }
 
 /**
@@ -37,7 +42,8 @@ export class RedisPinStore implements PinStore {
     } catch {
       value = undefined;
     }
-    if (!isServerPins(value)) throw new PinStoreError(`the tool pins under Redis key "${this.#key(key)}" are not pins; fix or delete the key`);
+    if (!isServerPins(value))
+      throw new PinStoreError(`the tool pins under Redis key "${this.#key(key)}" are not pins; fix or delete the key`);
     return value;
   }
 

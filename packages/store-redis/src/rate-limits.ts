@@ -41,7 +41,9 @@ export class RedisRateLimits {
 
   /** Refills bucket `key` at `perSecond` up to `burst`, then takes a token if there is one. */
   async take(key: string, perSecond: number, burst: number): Promise<RateTake> {
-    const answer = (await this.#db.run("rate take", (r) => r.eval(TAKE, 1, `${this.#db.prefix}rate:${key}`, perSecond, burst))) as [number, number?];
+    const answer = (await this.#db.run("rate take", (r) =>
+      r.eval(TAKE, 1, `${this.#db.prefix}rate:${key}`, perSecond, burst),
+    )) as [number, number?];
     return answer[0] === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(answer[1] ?? 1000) };
   }
 

@@ -16,9 +16,11 @@ import type { RedisConnection } from "./connection.js";
 const ACQUIRE = `if redis.call("set", KEYS[1], ARGV[1], "PX", ARGV[2], "NX") then return {1, redis.call("get", KEYS[2]) or ""} end
 return {0, ""}`;
 /** Extends the lock only if it is still ours: 1, or 0 when it is gone or another's. */
-const RENEW = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
+const RENEW =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end';
 /** Deletes the lock only if it is still ours. */
-export const RELEASE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+export const RELEASE =
+  'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
 
 /**
  * A write of credentials: KEYS cred, latest, stamp; ARGV the record ("" deletes it), the
@@ -78,7 +80,10 @@ export class RefreshLocks {
     let stamp: string;
     for (let wait = 10; ; wait = Math.min(wait * 2, 250)) {
       const [taken, seen] = await this.db
-        .run("token lock", (r) => r.eval(ACQUIRE, 2, keys.lock, keys.stamp, token, this.ttlMs) as Promise<[number, string]>)
+        .run(
+          "token lock",
+          (r) => r.eval(ACQUIRE, 2, keys.lock, keys.stamp, token, this.ttlMs) as Promise<[number, string]>,
+        )
         .catch((error: unknown) => {
           // Unanswered is not unsent: should the SET still run, the release queued behind it undoes it.
           void this.db.redis.eval(RELEASE, 1, keys.lock, token).catch(() => undefined);
@@ -88,23 +93,30 @@ export class RefreshLocks {
         stamp = seen;
         break;
       }
-      if (Date.now() > deadline) throw new RedisLockTimeoutError(`another process held the OAuth refresh lock for ${what} longer than ${this.timeoutMs}ms`);
+      if (Date.now() > deadline)
+        throw new RedisLockTimeoutError(
+          `another process held the OAuth refresh lock for ${what} longer than ${this.timeoutMs}ms`,
+        );
       await new Promise((r) => setTimeout(r, wait));
     }
     const fence: Fence = { hash, stamp };
     let lapsed = false;
     const renew = setInterval(
       () =>
-        void this.db.run("token lock renew", (r) => r.eval(RENEW, 1, keys.lock, token, this.ttlMs)).then(
-          (renewed) => {
-            if (renewed === 0 && !lapsed) {
-              lapsed = true;
-              this.warn(`the OAuth refresh lock for ${what} lapsed while its holder ran (not renewed within ${this.ttlMs} ms); its write is refused if another process wrote meanwhile`);
-            }
-          },
-          // Not answered: the next tick tries again; the fence covers a lock lost meanwhile.
-          () => undefined,
-        ),
+        void this.db
+          .run("token lock renew", (r) => r.eval(RENEW, 1, keys.lock, token, this.ttlMs))
+          .then(
+            (renewed) => {
+              if (renewed === 0 && !lapsed) {
+                lapsed = true;
+                this.warn(
+                  `the OAuth refresh lock for ${what} lapsed while its holder ran (not renewed within ${this.ttlMs} ms); its write is refused if another process wrote meanwhile`,
+                );
+              }
+            },
+            // Not answered: the next tick tries again; the fence covers a lock lost meanwhile.
+            () => undefined,
+          ),
       Math.max(1, Math.floor(this.ttlMs / 3)),
     );
     renew.unref();

@@ -23,9 +23,15 @@ export function parseRedisKey(text: string, where = "the key"): Uint8Array {
   const trimmed = text.trim();
   let bytes: Buffer | undefined;
   if (/^[0-9a-fA-F]{64}$/.test(trimmed)) bytes = Buffer.from(trimmed, "hex");
-  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) bytes = Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed))
+    bytes = Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (bytes?.length === 32) return new Uint8Array(bytes);
-  const got = trimmed === "" ? "it is empty" : bytes === undefined ? `its ${trimmed.length} characters are neither hex nor base64` : `it decodes to ${bytes.length} bytes`;
+  const got =
+    trimmed === ""
+      ? "it is empty"
+      : bytes === undefined
+        ? `its ${trimmed.length} characters are neither hex nor base64`
+        : `it decodes to ${bytes.length} bytes`;
   throw new RedisKeyError(`${where} must be 32 bytes, as 64 hex digits or base64 (${got}); ${HOW}`);
 }
 
@@ -49,7 +55,13 @@ export interface Envelope {
 
 /** Whether a stored value is an encrypted record (of any key). */
 export function isEnvelope(value: unknown): value is Envelope {
-  return isObject(value) && value["enc"] === "A256GCM" && typeof value["kid"] === "string" && typeof value["iv"] === "string" && typeof value["data"] === "string";
+  return (
+    isObject(value) &&
+    value["enc"] === "A256GCM" &&
+    typeof value["kid"] === "string" &&
+    typeof value["iv"] === "string" &&
+    typeof value["data"] === "string"
+  );
 }
 
 /** Seals and opens records with one key. */
@@ -69,13 +81,19 @@ export class Sealer {
     const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
     cipher.setAAD(Buffer.from(context, "utf8"));
     const data = Buffer.concat([cipher.update(text, "utf8"), cipher.final(), cipher.getAuthTag()]);
-    const envelope: Envelope = { enc: "A256GCM", kid: this.kid, iv: iv.toString("base64url"), data: data.toString("base64url") };
+    const envelope: Envelope = {
+      enc: "A256GCM",
+      kid: this.kid,
+      iv: iv.toString("base64url"),
+      data: data.toString("base64url"),
+    };
     return JSON.stringify(envelope);
   }
 
   /** The text of a record sealed for `context` with this key, or why it cannot be read. */
   open(context: string, envelope: Envelope): { text: string } | { problem: string } {
-    if (envelope.kid !== this.kid) return { problem: `it was encrypted with another key (key id ${envelope.kid}; this store's is ${this.kid})` };
+    if (envelope.kid !== this.kid)
+      return { problem: `it was encrypted with another key (key id ${envelope.kid}; this store's is ${this.kid})` };
     try {
       const iv = Buffer.from(envelope.iv, "base64url");
       const data = Buffer.from(envelope.data, "base64url");
@@ -83,9 +101,13 @@ export class Sealer {
       const decipher = createDecipheriv("aes-256-gcm", this.#key, iv);
       decipher.setAAD(Buffer.from(context, "utf8"));
       decipher.setAuthTag(data.subarray(data.length - 16));
-      return { text: Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString("utf8") };
+      return {
+        text: Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString("utf8"),
+      };
     } catch {
-      return { problem: "it does not decrypt with this store's key: damaged, tampered with, or moved from another key" };
+      return {
+        problem: "it does not decrypt with this store's key: damaged, tampered with, or moved from another key",
+      };
     }
   }
 

@@ -53,7 +53,9 @@ export class RedisTokenStore implements TokenStore {
   /** @throws {RedisKeyError} with neither `key` nor `plaintext: true`, or a key that is not 32 bytes. */
   constructor(options: RedisTokenStoreOptions) {
     if (options.key === undefined && options.plaintext !== true) {
-      throw new RedisKeyError(`RedisTokenStore needs a key to encrypt OAuth credentials at rest (\`key\`: 32 bytes; make one with \`openssl rand -base64 32\`), or \`plaintext: true\` to store them unencrypted`);
+      throw new RedisKeyError(
+        `RedisTokenStore needs a key to encrypt OAuth credentials at rest (\`key\`: 32 bytes; make one with \`openssl rand -base64 32\`), or \`plaintext: true\` to store them unencrypted`,
+      );
     }
     this.#sealer = options.key === undefined ? undefined : new Sealer(keyBytes(options.key, "RedisTokenStore's key"));
     this.#db = new RedisConnection(options);
@@ -72,7 +74,9 @@ export class RedisTokenStore implements TokenStore {
 
   async find(resource: string): Promise<StoredCredentials | undefined> {
     const latest = await this.#db.run("token find", (r) => r.get(this.#key("latest", hashOf(resource))));
-    return latest === null ? undefined : this.#read(latest, resource, await this.#db.run("token find", (r) => r.get(this.#key("cred", latest))));
+    return latest === null
+      ? undefined
+      : this.#read(latest, resource, await this.#db.run("token find", (r) => r.get(this.#key("cred", latest))));
   }
 
   /**
@@ -83,16 +87,24 @@ export class RedisTokenStore implements TokenStore {
     if (text === null) return undefined;
     let value = parseJson(text);
     if (isEnvelope(value)) {
-      if (!this.#sealer) return this.#miss(hash, "it is encrypted, and this store has no key (give it the key the records were written with)");
+      if (!this.#sealer)
+        return this.#miss(
+          hash,
+          "it is encrypted, and this store has no key (give it the key the records were written with)",
+        );
       const opened = this.#sealer.open(`oauth:cred:${hash}`, value);
       if ("problem" in opened) return this.#miss(hash, opened.problem);
       value = parseJson(opened.text);
     } else if (this.#sealer && value !== undefined) {
       // An earlier version's record, or a plaintext store's: its contents cannot be trusted (anyone
       // who can write to the Redis could have put it there), so the provider signs in again.
-      return this.#miss(hash, "it is stored unencrypted (by an earlier version, or a store with plaintext: true); it is ignored, and the next sign-in or refresh stores it encrypted");
+      return this.#miss(
+        hash,
+        "it is stored unencrypted (by an earlier version, or a store with plaintext: true); it is ignored, and the next sign-in or refresh stores it encrypted",
+      );
     }
-    if (!isStoredCredentials(value) || value.resource !== resource || hashOf(value.issuer, value.resource) !== hash) return this.#miss(hash, "it is not OAuth credentials for this server");
+    if (!isStoredCredentials(value) || value.resource !== resource || hashOf(value.issuer, value.resource) !== hash)
+      return this.#miss(hash, "it is not OAuth credentials for this server");
     return value;
   }
 
@@ -113,7 +125,12 @@ export class RedisTokenStore implements TokenStore {
   async set(credentials: StoredCredentials): Promise<void> {
     const hash = hashOf(credentials.issuer, credentials.resource);
     const text = JSON.stringify({ ...credentials, savedAt: Date.now() });
-    await this.#write("token set", credentials.issuer, credentials.resource, this.#sealer ? this.#sealer.seal(`oauth:cred:${hash}`, text) : text);
+    await this.#write(
+      "token set",
+      credentials.issuer,
+      credentials.resource,
+      this.#sealer ? this.#sealer.seal(`oauth:cred:${hash}`, text) : text,
+    );
   }
 
   async delete(issuer: string, resource: string): Promise<void> {
@@ -123,8 +140,24 @@ export class RedisTokenStore implements TokenStore {
   async #write(operation: string, issuer: string, resource: string, record: string): Promise<void> {
     const hash = hashOf(issuer, resource);
     const fence = this.#locks.fenceFor(hash);
-    const stamp = await this.#db.run(operation, (r) => r.eval(WRITE, 3, this.#key("cred", hash), this.#key("latest", hashOf(resource)), this.#key("stamp", hash), record, hash, fence?.stamp ?? "*") as Promise<number>);
-    if (stamp === -1) throw new RedisStaleWriteError(`OAuth credentials for ${issuer} → ${resource} were written by another process after this one took the refresh lock (its lock lapsed): this write is refused; theirs are newer`);
+    const stamp = await this.#db.run(
+      operation,
+      (r) =>
+        r.eval(
+          WRITE,
+          3,
+          this.#key("cred", hash),
+          this.#key("latest", hashOf(resource)),
+          this.#key("stamp", hash),
+          record,
+          hash,
+          fence?.stamp ?? "*",
+        ) as Promise<number>,
+    );
+    if (stamp === -1)
+      throw new RedisStaleWriteError(
+        `OAuth credentials for ${issuer} → ${resource} were written by another process after this one took the refresh lock (its lock lapsed): this write is refused; theirs are newer`,
+      );
     if (fence) fence.stamp = String(stamp);
     this.#stamps.set(hash, stamp);
   }
@@ -153,7 +186,12 @@ export class RedisTokenStore implements TokenStore {
    */
   lock<T>(issuer: string, resource: string, fn: () => Promise<T>): Promise<T> {
     const hash = hashOf(issuer, resource);
-    return this.#locks.run(hash, { lock: this.#key("lock", hash), stamp: this.#key("stamp", hash) }, `${issuer} → ${resource}`, fn);
+    return this.#locks.run(
+      hash,
+      { lock: this.#key("lock", hash), stamp: this.#key("stamp", hash) },
+      `${issuer} → ${resource}`,
+      fn,
+    );
   }
 
   /** Closes the connection if the store opened it. */

@@ -70,7 +70,14 @@ function isClient(value: unknown): boolean {
 }
 
 function isJwk(value: unknown): boolean {
-  return isObject(value) && isString(value["kty"]) && isString(value["crv"]) && isString(value["x"]) && isString(value["y"]) && optional(isString)(value["d"]);
+  return (
+    isObject(value) &&
+    isString(value["kty"]) &&
+    isString(value["crv"]) &&
+    isString(value["x"]) &&
+    isString(value["y"]) &&
+    optional(isString)(value["d"])
+  );
 }
 
 /** Whether `value` is OAuth credentials as a {@link TokenStore} keeps them. */

@@ -7,7 +7,14 @@ import type { RateLimitStore, SessionRecord, SessionStore } from "@mcp/gateway";
 import type { PinStore, ToolCache } from "@mcp/manager";
 import type { TokenStore } from "@mcp/oauth";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { RedisKeyValue, RedisRateLimits, type RedisPinStore, type RedisStores, type RedisTokenStore, type RedisToolCache } from "../src/index.js";
+import {
+  RedisKeyValue,
+  RedisRateLimits,
+  type RedisPinStore,
+  type RedisStores,
+  type RedisTokenStore,
+  type RedisToolCache,
+} from "../src/index.js";
 
 describe("the Redis stores and the interfaces they implement", () => {
   it("each fits its interface, and storesFromEnv() hands the gateway stores of its types", () => {

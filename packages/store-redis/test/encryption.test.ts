@@ -26,8 +26,17 @@ const KEY = randomBytes(32);
 const credentials = (resource = "https://mcp.example/mcp"): StoredCredentials => ({
   issuer: "https://as.example",
   resource,
-  client: { clientId: "client-1", clientSecret: "SECRET-CLIENT-SECRET", tokenEndpointAuthMethod: "client_secret_basic" },
-  tokens: { accessToken: "SECRET-ACCESS-TOKEN", refreshToken: "SECRET-REFRESH-TOKEN", tokenType: "DPoP", expiresAt: Date.now() + 60_000 },
+  client: {
+    clientId: "client-1",
+    clientSecret: "SECRET-CLIENT-SECRET",
+    tokenEndpointAuthMethod: "client_secret_basic",
+  },
+  tokens: {
+    accessToken: "SECRET-ACCESS-TOKEN",
+    refreshToken: "SECRET-REFRESH-TOKEN",
+    tokenType: "DPoP",
+    expiresAt: Date.now() + 60_000,
+  },
   dpopKey: { kty: "EC", crv: "P-256", x: "public-x", y: "public-y", d: "SECRET-DPOP-PRIVATE-KEY" },
 });
 const SECRETS = ["SECRET-CLIENT-SECRET", "SECRET-ACCESS-TOKEN", "SECRET-REFRESH-TOKEN", "SECRET-DPOP-PRIVATE-KEY"];
@@ -41,7 +50,11 @@ async function everything(): Promise<string> {
 /** A store with the given key (or, with null, none: plaintext), and the warnings it gives. */
 function store(key: Uint8Array | string | null = KEY): { store: RedisTokenStore; warnings: string[] } {
   const warnings: string[] = [];
-  const made = new RedisTokenStore({ redis: raw, ...(key === null ? { plaintext: true } : { key }), onWarning: (m) => warnings.push(m) });
+  const made = new RedisTokenStore({
+    redis: raw,
+    ...(key === null ? { plaintext: true } : { key }),
+    onWarning: (m) => warnings.push(m),
+  });
   return { store: made, warnings };
 }
 
@@ -52,7 +65,9 @@ describe("with a key", () => {
     const stored = await everything();
     for (const secret of SECRETS) expect(stored).not.toContain(secret);
     expect(stored).toContain('"enc":"A256GCM"');
-    expect((await s.get("https://as.example", "https://mcp.example/mcp"))?.tokens?.refreshToken).toBe("SECRET-REFRESH-TOKEN");
+    expect((await s.get("https://as.example", "https://mcp.example/mcp"))?.tokens?.refreshToken).toBe(
+      "SECRET-REFRESH-TOKEN",
+    );
     expect((await s.find("https://mcp.example/mcp"))?.dpopKey?.d).toBe("SECRET-DPOP-PRIVATE-KEY");
     expect(warnings).toEqual([]);
   });
@@ -120,7 +135,13 @@ describe("without a key", () => {
 describe("parseRedisKey", () => {
   const bytes = randomBytes(32);
   it("reads 32 bytes as 64 hex digits, base64 or base64url (spaces and a newline around it are fine)", () => {
-    for (const text of [bytes.toString("hex"), bytes.toString("base64"), bytes.toString("base64url"), `  ${bytes.toString("base64")}\n`]) expect(Buffer.from(parseRedisKey(text))).toEqual(bytes);
+    for (const text of [
+      bytes.toString("hex"),
+      bytes.toString("base64"),
+      bytes.toString("base64url"),
+      `  ${bytes.toString("base64")}\n`,
+    ])
+      expect(Buffer.from(parseRedisKey(text))).toEqual(bytes);
   });
   it("a store takes the key as text too", async () => {
     const { store: s } = store(bytes.toString("base64"));
@@ -129,7 +150,13 @@ describe("parseRedisKey", () => {
     expect((await store(bytes).store.find("https://mcp.example/mcp"))?.tokens?.accessToken).toBe("SECRET-ACCESS-TOKEN");
   });
   it("refuses anything else with a RedisKeyError naming where it came from and how to make one, never echoing it", () => {
-    for (const text of ["", "short-secret-value", bytes.toString("hex").slice(2), randomBytes(16).toString("base64"), `${bytes.toString("hex")}zz`]) {
+    for (const text of [
+      "",
+      "short-secret-value",
+      bytes.toString("hex").slice(2),
+      randomBytes(16).toString("base64"),
+      `${bytes.toString("hex")}zz`,
+    ]) {
       let error: unknown;
       try {
         parseRedisKey(text, "MCP_REDIS_KEY");

@@ -80,15 +80,25 @@ describe("storesFromEnv", () => {
     const [cred] = await raw.keys("mcp:oauth:cred:*");
     expect(await raw.get(cred!)).toContain('"enc":"A256GCM"');
     expect(await raw.get(cred!)).not.toContain("SECRET-ACCESS-TOKEN");
-    expect((await new RedisTokenStore({ redis: raw, key: KEY }).find(credentials.resource))?.tokens?.accessToken).toBe("SECRET-ACCESS-TOKEN");
-    await expect(storesFromEnv({ MCP_REDIS_URL: redis.url, MCP_REDIS_KEY_FILE: join(dir, "nowhere.key") })).rejects.toThrow(/MCP_REDIS_KEY_FILE: cannot read .*nowhere\.key \(ENOENT\)/);
-    await expect(storesFromEnv({ MCP_REDIS_URL: redis.url, MCP_REDIS_KEY_FILE: file, MCP_REDIS_KEY: KEY })).rejects.toThrow(/both set/);
+    expect((await new RedisTokenStore({ redis: raw, key: KEY }).find(credentials.resource))?.tokens?.accessToken).toBe(
+      "SECRET-ACCESS-TOKEN",
+    );
+    await expect(
+      storesFromEnv({ MCP_REDIS_URL: redis.url, MCP_REDIS_KEY_FILE: join(dir, "nowhere.key") }),
+    ).rejects.toThrow(/MCP_REDIS_KEY_FILE: cannot read .*nowhere\.key \(ENOENT\)/);
+    await expect(
+      storesFromEnv({ MCP_REDIS_URL: redis.url, MCP_REDIS_KEY_FILE: file, MCP_REDIS_KEY: KEY }),
+    ).rejects.toThrow(/both set/);
   });
 
   it("keeps every store under MCP_REDIS_PREFIX on one connection", async () => {
     await withStores({ MCP_REDIS_URL: redis.url, MCP_REDIS_KEY: KEY, MCP_REDIS_PREFIX: "fleet:" }, async (stores) => {
       await stores.tokens.set(credentials);
-      await stores.cache.set("server-a", { tools: [{ name: "echo", inputSchema: { type: "object" } }], savedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+      await stores.cache.set("server-a", {
+        tools: [{ name: "echo", inputSchema: { type: "object" } }],
+        savedAt: Date.now(),
+        expiresAt: Date.now() + 60_000,
+      });
       expect((await stores.cache.get("server-a"))?.tools).toEqual([{ name: "echo", inputSchema: { type: "object" } }]);
       await stores.sessions.set("session-1", { caller: "ada" }, 60_000);
       expect(await stores.sessions.get("session-1")).toEqual({ caller: "ada" });

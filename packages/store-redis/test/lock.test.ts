@@ -45,12 +45,20 @@ describe("a refresh slower than the lock's time to live", () => {
 
   it("three replicas with a 500 ms lock and a 1.5 s refresh: one refresh, the refresh token spent once, all on the fresh token", async () => {
     const replicas = [0, 1, 2].map(() => store({ lockTtlMs: 500 }));
-    const provider = (s: RedisTokenStore): OAuthProvider => new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store: s });
+    const provider = (s: RedisTokenStore): OAuthProvider =>
+      new OAuthProvider({
+        serverUrl: f.mcpUrl,
+        redirectUri: "http://127.0.0.1:1/callback",
+        authorize: followRedirectAuthorize(),
+        store: s,
+      });
     await provider(replicas[0]!).authorizeNow();
     const saved = (await replicas[0]!.find(f.mcpUrl))!;
     await replicas[0]!.set({ ...saved, tokens: { ...saved.tokens!, expiresAt: Date.now() - 1000 } });
     const headers = await Promise.all(replicas.map((s) => provider(s).headers()));
-    const presented = f.log.filter((l) => l.form.get("grant_type") === "refresh_token").map((l) => l.form.get("refresh_token"));
+    const presented = f.log
+      .filter((l) => l.form.get("grant_type") === "refresh_token")
+      .map((l) => l.form.get("refresh_token"));
     expect(presented).toEqual([saved.tokens!.refreshToken]);
     const fresh = `Bearer ${(await replicas[1]!.find(f.mcpUrl))!.tokens!.accessToken}`;
     expect(fresh).not.toBe(`Bearer ${saved.tokens!.accessToken}`);
@@ -75,7 +83,7 @@ it("the lock outlives its time to live while its holder runs, and goes when it i
   });
   // Wait, by what Redis shows, for three renewals (each resets the key's TTL), past the TTL.
   let renewals = 0;
-  for (let last = await raw.pttl(key); renewals < 3; ) {
+  for (let last = await raw.pttl(key); renewals < 3;) {
     await new Promise((r) => setTimeout(r, 5));
     const ttl = await raw.pttl(key);
     expect(ttl).toBeGreaterThan(0);
@@ -97,7 +105,9 @@ it("a lock left by a holder that died (SIGKILL) expires after lockTtlMs", async 
     const store = new RedisTokenStore({ redis: ${JSON.stringify(redis.url)}, lockTtlMs: 300, plaintext: true });
     await store.lock("i", "r", () => { process.stdout.write("locked\\n"); return new Promise(() => {}); });`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve) => child.stdout.on("data", (c: Buffer) => c.toString().includes("locked") && resolve()));
+  await new Promise<void>((resolve) =>
+    child.stdout.on("data", (c: Buffer) => c.toString().includes("locked") && resolve()),
+  );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGKILL");
   await exited;
@@ -106,7 +116,11 @@ it("a lock left by a holder that died (SIGKILL) expires after lockTtlMs", async 
 });
 
 it("a write under the lock is fenced by the stamp: refused when another process wrote since the lock was taken, accepted when nobody did", async () => {
-  const creds = (accessToken: string) => ({ issuer: "https://as", resource: "https://mcp", tokens: { accessToken, tokenType: "Bearer" } });
+  const creds = (accessToken: string) => ({
+    issuer: "https://as",
+    resource: "https://mcp",
+    tokens: { accessToken, tokenType: "Bearer" },
+  });
   const ours = store();
   const theirs = store();
   await ours.set(creds("old"));

@@ -23,7 +23,12 @@ beforeEach(async () => {
   await raw.flushall();
 });
 
-const entry = (over: Partial<CachedTools> = {}): CachedTools => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }], savedAt: Date.now(), expiresAt: Date.now() + 60_000, ...over });
+const entry = (over: Partial<CachedTools> = {}): CachedTools => ({
+  tools: [{ name: "echo", inputSchema: { type: "object" } }],
+  savedAt: Date.now(),
+  expiresAt: Date.now() + 60_000,
+  ...over,
+});
 
 describe("RedisToolCache", () => {
   it("keeps an entry until it expires, in Redis too; drops private lists unless told to share them", async () => {
@@ -55,7 +60,10 @@ describe("RedisToolCache", () => {
 
   it("two managers sharing it: the second offers the server's tools from the first one's list before it starts", async () => {
     const config = { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } };
-    const first = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: redis.url }) });
+    const first = new MCPManager({
+      pins: { store: new MemoryPinStore() },
+      cache: new RedisToolCache({ redis: redis.url }),
+    });
     await first.connectServers(config);
     await first.startServers();
     const live = first.getTools().map((t) => t.toolName);
@@ -94,13 +102,23 @@ describe("RedisTokenStore", () => {
   });
   const refreshes = (): number => f.log.filter((l) => l.form.get("grant_type") === "refresh_token").length;
   const replica = (store: RedisTokenStore, margin?: number): OAuthProvider =>
-    new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store, ...(margin === undefined ? {} : { refreshMarginMs: margin }) });
+    new OAuthProvider({
+      serverUrl: f.mcpUrl,
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: followRedirectAuthorize(),
+      store,
+      ...(margin === undefined ? {} : { refreshMarginMs: margin }),
+    });
 
   it("get, find, stamp and delete; nothing is printed", async () => {
     const store = new RedisTokenStore({ redis: redis.url, key });
     try {
       expect(await store.stamp("https://as", "https://mcp")).toBeUndefined();
-      await store.set({ issuer: "https://as", resource: "https://mcp", tokens: { accessToken: "secret-a", tokenType: "Bearer" } });
+      await store.set({
+        issuer: "https://as",
+        resource: "https://mcp",
+        tokens: { accessToken: "secret-a", tokenType: "Bearer" },
+      });
       expect((await store.get("https://as", "https://mcp"))?.tokens?.accessToken).toBe("secret-a");
       expect((await store.find("https://mcp"))?.issuer).toBe("https://as");
       expect(await store.stamp("https://as", "https://mcp")).toBe(1);

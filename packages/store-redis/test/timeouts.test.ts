@@ -46,11 +46,14 @@ async function until<T>(read: () => Promise<T>): Promise<T> {
 
 describe.each([
   ["opened from a URL", (): Redis | string => redis.url],
-  ["on a client given by the caller", (): Redis | string => {
-    const client = new Redis(redis.url);
-    closers.push(() => client.quit().catch(() => client.disconnect()));
-    return client;
-  }],
+  [
+    "on a client given by the caller",
+    (): Redis | string => {
+      const client = new Redis(redis.url);
+      closers.push(() => client.quit().catch(() => client.disconnect()));
+      return client;
+    },
+  ],
 ])("a store %s", (_how, connection) => {
   it("with Redis blocked: the command times out, the next fail at once without waiting, and all work again once it answers", async () => {
     const cache = new RedisToolCache({ redis: connection(), commandTimeoutMs: 300 });
@@ -128,7 +131,12 @@ describe("an OAuth provider on a RedisTokenStore", () => {
     closers.push(() => f.stop());
     const store = new RedisTokenStore({ redis: redis.url, key, commandTimeoutMs: 300 });
     closers.push(() => store.close());
-    const provider = new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store });
+    const provider = new OAuthProvider({
+      serverUrl: f.mcpUrl,
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: followRedirectAuthorize(),
+      store,
+    });
     await provider.authorizeNow();
     const before = (await provider.headers())["authorization"];
     expect(before).toMatch(/^Bearer /);
@@ -142,10 +150,20 @@ describe("an OAuth provider on a RedisTokenStore", () => {
     closers.push(() => f.stop());
     const store = new RedisTokenStore({ redis: redis.url, key, commandTimeoutMs: 300 });
     closers.push(() => store.close());
-    await new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store }).authorizeNow();
+    await new OAuthProvider({
+      serverUrl: f.mcpUrl,
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: followRedirectAuthorize(),
+      store,
+    }).authorizeNow();
     const saved = (await store.find(f.mcpUrl))!.tokens!.accessToken;
     // A replica starting while Redis is blocked.
-    const provider = new OAuthProvider({ serverUrl: f.mcpUrl, redirectUri: "http://127.0.0.1:1/callback", authorize: followRedirectAuthorize(), store });
+    const provider = new OAuthProvider({
+      serverUrl: f.mcpUrl,
+      redirectUri: "http://127.0.0.1:1/callback",
+      authorize: followRedirectAuthorize(),
+      store,
+    });
     redis.pause();
     await expect(provider.headers()).rejects.toBeInstanceOf(RedisStoreError);
     redis.resume();

@@ -26,7 +26,10 @@ describe("RedisToolCache", () => {
   it.each([
     ["a null tool", { tools: [null], savedAt: 1, expiresAt: later }],
     ["a tool without a name", { tools: [{ inputSchema: { type: "object" } }], savedAt: 1, expiresAt: later }],
-    ["a tool whose schema is a string", { tools: [{ name: "x", inputSchema: "object" }], savedAt: 1, expiresAt: later }],
+    [
+      "a tool whose schema is a string",
+      { tools: [{ name: "x", inputSchema: "object" }], savedAt: 1, expiresAt: later },
+    ],
     ["tools that are not a list", { tools: { name: "x" }, savedAt: 1, expiresAt: later }],
     ["an unknown era", { tools: [], savedAt: 1, expiresAt: later, era: "1999" }],
     ["a cache scope that is not public or private", { tools: [], savedAt: 1, expiresAt: later, cacheScope: 3 }],
@@ -39,7 +42,7 @@ describe("RedisToolCache", () => {
     expect(await cache.get("srv:bad")).toBeUndefined();
   });
 
-  it("a replica whose cache holds {\"tools\":[null]} for its server still starts it and lists its live tools", async () => {
+  it('a replica whose cache holds {"tools":[null]} for its server still starts it and lists its live tools', async () => {
     const config = { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } };
     // A first replica fills the cache; then its entry is damaged.
     const first = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: raw }) });
@@ -49,7 +52,10 @@ describe("RedisToolCache", () => {
     const keys = await raw.keys("mcp:tools:*");
     expect(keys.length).toBe(1);
     await raw.set(keys[0]!, JSON.stringify({ tools: [null], savedAt: Date.now(), expiresAt: later }), "PX", 60_000);
-    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, cache: new RedisToolCache({ redis: raw }) });
+    const manager = new MCPManager({
+      pins: { store: new MemoryPinStore() },
+      cache: new RedisToolCache({ redis: raw }),
+    });
     try {
       await manager.connectServers(config);
       await manager.startServers();
@@ -63,10 +69,23 @@ describe("RedisToolCache", () => {
 
 describe("RedisTokenStore", () => {
   it.each([
-    ["an access token that is a number", { issuer: "https://as", resource: "https://mcp", tokens: { accessToken: 5, tokenType: "Bearer" } }],
+    [
+      "an access token that is a number",
+      { issuer: "https://as", resource: "https://mcp", tokens: { accessToken: 5, tokenType: "Bearer" } },
+    ],
     ["tokens without a type", { issuer: "https://as", resource: "https://mcp", tokens: { accessToken: "a" } }],
-    ["an expiry that is a string", { issuer: "https://as", resource: "https://mcp", tokens: { accessToken: "a", tokenType: "Bearer", expiresAt: "tomorrow" } }],
-    ["a client without an id", { issuer: "https://as", resource: "https://mcp", client: { tokenEndpointAuthMethod: "none" } }],
+    [
+      "an expiry that is a string",
+      {
+        issuer: "https://as",
+        resource: "https://mcp",
+        tokens: { accessToken: "a", tokenType: "Bearer", expiresAt: "tomorrow" },
+      },
+    ],
+    [
+      "a client without an id",
+      { issuer: "https://as", resource: "https://mcp", client: { tokenEndpointAuthMethod: "none" } },
+    ],
     ["a DPoP key that is a string", { issuer: "https://as", resource: "https://mcp", dpopKey: "key" }],
     ["another resource's record", { issuer: "https://as", resource: "https://elsewhere" }],
     ["no issuer", { resource: "https://mcp" }],
@@ -84,7 +103,8 @@ describe("RedisTokenStore", () => {
 
 describe("RedisKeyValue", () => {
   it("with a validator, a value it refuses is a miss", async () => {
-    const isCaller = (value: unknown): value is { caller: string } => typeof value === "object" && value !== null && typeof (value as { caller?: unknown }).caller === "string";
+    const isCaller = (value: unknown): value is { caller: string } =>
+      typeof value === "object" && value !== null && typeof (value as { caller?: unknown }).caller === "string";
     const sessions = new RedisKeyValue<{ caller: string }>({ redis: raw, namespace: "sessions", validate: isCaller });
     await sessions.set("good", { caller: "alice" }, 60_000);
     await raw.set("mcp:sessions:bad", JSON.stringify({ caller: 42 }));

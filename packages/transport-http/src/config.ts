@@ -48,14 +48,20 @@ export interface HttpTransportConfig {
 /** Refuses a set `value` that is not an integer of at least `min` (0 or 1). */
 function checkInteger(value: unknown, min: 0 | 1, field: string, serverName: string | undefined): void {
   if (value === undefined || (Number.isInteger(value) && (value as number) >= min)) return;
-  throw new InvalidConfigError(`"${field}" must be a ${min === 0 ? "non-negative" : "positive"} integer; got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`, { serverName, field });
+  throw new InvalidConfigError(
+    `"${field}" must be a ${min === 0 ? "non-negative" : "positive"} integer; got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`,
+    { serverName, field },
+  );
 }
 
 /** Checks a config (type, URL, clocks, limits, proxy, CA, headers); returns its URL or throws {@link InvalidConfigError} naming the field. */
 export function checkConfig(config: HttpTransportConfig): URL {
   const serverName = config.serverName;
   if (config.type !== "http" && config.type !== "sse") {
-    throw new InvalidConfigError(`unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)`, { serverName, field: "type" });
+    throw new InvalidConfigError(
+      `unknown HTTP transport type ${JSON.stringify(config.type)}; expected "http" (Streamable HTTP) or "sse" (HTTP+SSE, the 2024-11-05 transport)`,
+      { serverName, field: "type" },
+    );
   }
   const url = parseHttpUrl(config.url);
   if (typeof url === "string") throw new InvalidConfigError(url, { serverName, field: "url" });
@@ -65,13 +71,21 @@ export function checkConfig(config: HttpTransportConfig): URL {
   checkInteger(config.maxMessageBytes, 1, "maxMessageBytes", serverName);
   const proxy = config.proxy === undefined || config.proxy === false ? undefined : parseProxyUrl(config.proxy);
   if (typeof proxy === "string") throw new InvalidConfigError(proxy, { serverName, field: "proxy" });
-  if (config.ca !== undefined && (typeof config.ca !== "string" || config.ca === "")) throw new InvalidConfigError('"ca" must be the path of a PEM file', { serverName, field: "ca" });
+  if (config.ca !== undefined && (typeof config.ca !== "string" || config.ca === ""))
+    throw new InvalidConfigError('"ca" must be the path of a PEM file', { serverName, field: "ca" });
   for (const [name, value] of Object.entries(config.headers ?? {})) {
     if (isProtocolHeader(name)) {
-      throw new InvalidConfigError(`header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`, { serverName, field: `headers.${name}` });
+      throw new InvalidConfigError(
+        `header "${name}" is set by the transport (it carries the MCP session and protocol); remove it from "headers"`,
+        { serverName, field: `headers.${name}` },
+      );
     }
     const problem = headerProblem(name, value);
-    if (problem !== undefined) throw new InvalidConfigError(`header ${JSON.stringify(name)} ${problem}`, { serverName, field: `headers.${name}` });
+    if (problem !== undefined)
+      throw new InvalidConfigError(`header ${JSON.stringify(name)} ${problem}`, {
+        serverName,
+        field: `headers.${name}`,
+      });
   }
   return url;
 }

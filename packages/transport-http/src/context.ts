@@ -40,6 +40,8 @@ export type ResumeContext = Pick<StreamContext, "url" | "path" | "session">;
 /** A POST's SSE answer, resumed until the request is answered (response-stream.ts). */
 export type ResponseStreamContext = ReadContext & ResumeContext & Pick<StreamContext, "isOpen" | "stateless">;
 /** The GET listener (listener.ts). */
-export type ListenerContext = ReadContext & ResumeContext & Pick<StreamContext, "isOpen" | "lifetime" | "lifetimeAbort">;
+export type ListenerContext = ReadContext &
+  ResumeContext &
+  Pick<StreamContext, "isOpen" | "lifetime" | "lifetimeAbort">;
 /** The HTTP+SSE event stream (sse-endpoint.ts). */
 export type SseEndpointContext = Pick<StreamContext, "url" | "endpoint" | "path" | "settings" | "lifetime" | "session">;

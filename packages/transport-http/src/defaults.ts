@@ -31,7 +31,17 @@ export const STATELESS_REVISION = "2026-07-28";
  * MCP methods without side effects: a request for one of these whose connection broke before its
  * answer may be sent again (on a new connection). Nothing else is: the server may have read it.
  */
-export const SAFE_METHODS: ReadonlySet<string> = new Set(["ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete", "server/discover"]);
+export const SAFE_METHODS: ReadonlySet<string> = new Set([
+  "ping",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "prompts/list",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+  "server/discover",
+]);
 
 /** The two media types every MCP POST accepts. */
 export const ACCEPT_BOTH: readonly string[] = ["application/json", "text/event-stream"];

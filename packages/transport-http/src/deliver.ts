@@ -5,7 +5,12 @@ import { MessageTooLargeError, ParseError, type JsonRpcEndpoint, type RequestId 
  * One SSE event's JSON-RPC payload to the endpoint; a malformed one is reported, not fatal.
  * `related`: the request whose POST stream carried it (none for the GET and HTTP+SSE streams).
  */
-export function deliverSseEvent(endpoint: JsonRpcEndpoint, data: string, type: string | undefined, related?: RequestId): void {
+export function deliverSseEvent(
+  endpoint: JsonRpcEndpoint,
+  data: string,
+  type: string | undefined,
+  related?: RequestId,
+): void {
   if (type !== undefined && type !== "message") return;
   if (data.trim() === "") return; // a priming event: an id (and maybe retry) only
   let value: unknown;

@@ -9,9 +9,17 @@ import type { RequestPath } from "./request-path.js";
  * headers (a refresh it may run) and the exchange. A courtesy: any failure is ignored, as the
  * server expires the session anyway.
  */
-export async function endSession(path: RequestPath, pool: ExchangePool, url: URL, headers: Record<string, string>, ms: number): Promise<void> {
+export async function endSession(
+  path: RequestPath,
+  pool: ExchangePool,
+  url: URL,
+  headers: Record<string, string>,
+  ms: number,
+): Promise<void> {
   const signal = AbortSignal.timeout(ms);
-  const expired = new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }));
+  const expired = new Promise<never>((_resolve, reject) =>
+    signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }),
+  );
   expired.catch(() => undefined);
   try {
     const sent = await Promise.race([path.authorized({ method: "DELETE", url, headers }), expired]);

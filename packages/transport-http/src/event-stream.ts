@@ -25,7 +25,12 @@ export type SseEventHandler = (data: string, type: string | undefined) => void;
  * breaks, or with `MessageTooLargeError` once one event (or an unterminated line) passes `maxSize`
  * characters — the body is then not read further.
  */
-export function readSse(body: Pick<ExchangeResponse, "readText">, progress: SseProgress, onEvent: SseEventHandler, maxSize: number): Promise<void> {
+export function readSse(
+  body: Pick<ExchangeResponse, "readText">,
+  progress: SseProgress,
+  onEvent: SseEventHandler,
+  maxSize: number,
+): Promise<void> {
   const tooLarge = (size: number): never => {
     throw new MessageTooLargeError(size, maxSize, "SSE event", "maxMessageBytes");
   };

@@ -63,7 +63,16 @@ export interface ExchangePool {
 }
 
 /** The shape of WHATWG `fetch` this package needs. */
-export type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body?: string | undefined; signal?: AbortSignal | undefined; redirect: "manual" }) => Promise<Response>;
+export type FetchLike = (
+  input: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string | undefined;
+    signal?: AbortSignal | undefined;
+    redirect: "manual";
+  },
+) => Promise<Response>;
 
 /** Where a body's chunks go while it is read, and what the read resolves with at its end. */
 export interface BodySink<T> {

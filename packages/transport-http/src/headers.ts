@@ -16,20 +16,31 @@ export function isHttpToken(value: string): boolean {
 export function headerProblem(name: string, value: unknown): string | undefined {
   if (!TOKEN.test(name)) return "is not a valid header name (an HTTP token)";
   if (typeof value !== "string") return `must have a string value; got ${value === null ? "null" : typeof value}`;
-  if (!FIELD_VALUE.test(value)) return "has a character a header value cannot hold (a control character such as CR or LF, or one above U+00FF)";
+  if (!FIELD_VALUE.test(value))
+    return "has a character a header value cannot hold (a control character such as CR or LF, or one above U+00FF)";
   return undefined;
 }
 
 /** Throws the `TypeError` Node's HTTP clients throw for a header that could add lines. */
 export function checkHeader(name: string, value: unknown): void {
   const problem = headerProblem(name, value);
-  if (problem !== undefined) throw Object.assign(new TypeError(`header ${JSON.stringify(name)} ${problem}`), { code: TOKEN.test(name) ? "ERR_INVALID_CHAR" : "ERR_INVALID_HTTP_TOKEN" });
+  if (problem !== undefined)
+    throw Object.assign(new TypeError(`header ${JSON.stringify(name)} ${problem}`), {
+      code: TOKEN.test(name) ? "ERR_INVALID_CHAR" : "ERR_INVALID_HTTP_TOKEN",
+    });
 }
 
 /** Headers that carry the MCP session and protocol: a config that sets one is refused. */
 export function isProtocolHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  return lower === "mcp-session-id" || lower === "mcp-protocol-version" || lower === "mcp-method" || lower === "mcp-name" || lower === "last-event-id" || lower.startsWith("mcp-param-");
+  return (
+    lower === "mcp-session-id" ||
+    lower === "mcp-protocol-version" ||
+    lower === "mcp-method" ||
+    lower === "mcp-name" ||
+    lower === "last-event-id" ||
+    lower.startsWith("mcp-param-")
+  );
 }
 
 /** Headers that describe the body the transport sends: a config's are dropped, never sent. */

@@ -34,7 +34,11 @@ export async function runListener(core: ListenerContext, first: ExchangeResponse
     }
     if (failures > core.settings.maxResumeAttempts) {
       core.endpoint.reportError(
-        failure !== undefined ? toError(failure) : new Error(`The GET event stream of ${redactUrl(core.url.href)} ended ${failures} times in a row without events; the listener stopped`),
+        failure !== undefined
+          ? toError(failure)
+          : new Error(
+              `The GET event stream of ${redactUrl(core.url.href)} ended ${failures} times in a row without events; the listener stopped`,
+            ),
       );
       break;
     }

@@ -7,7 +7,9 @@ import { dispatcherFor, proxyFailure, type NetworkOptions } from "./node-pool.js
  * environment's, its `ca`), for the requests around a session: OAuth discovery, registration and
  * tokens. A proxy's refusal is a {@link ProxyError}. Its connections end with `close()`.
  */
-export async function proxiedFetch(options: NetworkOptions = {}): Promise<{ fetch: typeof fetch; close(): Promise<void> }> {
+export async function proxiedFetch(
+  options: NetworkOptions = {},
+): Promise<{ fetch: typeof fetch; close(): Promise<void> }> {
   const { create, proxyFor } = await dispatcherFor(options);
   const dispatcher = create();
   const proxied = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -16,7 +18,11 @@ export async function proxiedFetch(options: NetworkOptions = {}): Promise<{ fetc
       return await undiciFetch(url, { ...(init as object), dispatcher });
     } catch (error) {
       const proxy = proxyFor(url);
-      throw (proxy !== undefined && proxyFailure(url, proxy, (error as { cause?: unknown }).cause ?? error, options.serverName)) || error;
+      throw (
+        (proxy !== undefined &&
+          proxyFailure(url, proxy, (error as { cause?: unknown }).cause ?? error, options.serverName)) ||
+        error
+      );
     }
   };
   return { fetch: proxied, close: () => dispatcher.close() };

@@ -1,5 +1,12 @@
 import { InvalidConfigError, McpError, NetworkError, ProxyError } from "@mcp/jsonrpc";
-import { envNamesProxy, envProxyFor, errorCodeOf, parseProxyUrl, PROXY_ENV_NAMES, proxyRefusalStatus } from "@mcp/jsonrpc/internal";
+import {
+  envNamesProxy,
+  envProxyFor,
+  errorCodeOf,
+  parseProxyUrl,
+  PROXY_ENV_NAMES,
+  proxyRefusalStatus,
+} from "@mcp/jsonrpc/internal";
 import { readFile } from "node:fs/promises";
 import { rootCertificates } from "node:tls";
 import { Agent, EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from "undici";
@@ -58,14 +65,20 @@ async function caOf(options: NetworkOptions): Promise<string[] | undefined> {
       pems.push(await readFile(file, "utf8"));
     } catch (cause) {
       if (index > 0) continue; // NODE_EXTRA_CA_CERTS unreadable: Node itself only warns
-      throw new InvalidConfigError(`"ca" cannot be read: ${(cause as Error).message}`, { serverName: options.serverName, field: "ca", cause });
+      throw new InvalidConfigError(`"ca" cannot be read: ${(cause as Error).message}`, {
+        serverName: options.serverName,
+        field: "ca",
+        cause,
+      });
     }
   }
   return pems;
 }
 
 /** The dispatcher for one transport: direct, through the configured proxy, or as the environment says. */
-export async function dispatcherFor(options: NetworkOptions): Promise<{ create: (connections?: number) => Dispatcher; proxyFor: (url: URL) => string | undefined }> {
+export async function dispatcherFor(
+  options: NetworkOptions,
+): Promise<{ create: (connections?: number) => Dispatcher; proxyFor: (url: URL) => string | undefined }> {
   const ca = await caOf(options);
   const base = {
     keepAliveTimeout: POOL_LIMITS.keepAliveMs,
@@ -79,17 +92,34 @@ export async function dispatcherFor(options: NetworkOptions): Promise<{ create: 
   if (typeof options.proxy === "string") {
     const proxy = checkProxyUrl(options.proxy, options.serverName, "proxy").href;
     // A plain-http server is asked through the proxy as curl does (absolute URL); https is tunnelled (CONNECT).
-    return { create: (connections = POOL_LIMITS.connections) => new ProxyAgent({ ...base, connections, uri: proxy, proxyTunnel: false, ...tls }), proxyFor: () => proxy };
+    return {
+      create: (connections = POOL_LIMITS.connections) =>
+        new ProxyAgent({ ...base, connections, uri: proxy, proxyTunnel: false, ...tls }),
+      proxyFor: () => proxy,
+    };
   }
   if (options.proxy === undefined && envNamesProxy(process.env)) {
-    for (const name of PROXY_ENV_NAMES) if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
-    return { create: (connections = POOL_LIMITS.connections) => new EnvHttpProxyAgent({ ...base, connections, proxyTunnel: false, ...tls }), proxyFor: (url) => envProxyFor(url.protocol, process.env) };
+    for (const name of PROXY_ENV_NAMES)
+      if (process.env[name]) checkProxyUrl(process.env[name], options.serverName, name);
+    return {
+      create: (connections = POOL_LIMITS.connections) =>
+        new EnvHttpProxyAgent({ ...base, connections, proxyTunnel: false, ...tls }),
+      proxyFor: (url) => envProxyFor(url.protocol, process.env),
+    };
   }
-  return { create: (connections = POOL_LIMITS.connections) => new Agent({ ...base, connections }), proxyFor: () => undefined };
+  return {
+    create: (connections = POOL_LIMITS.connections) => new Agent({ ...base, connections }),
+    proxyFor: () => undefined,
+  };
 }
 
 /** The typed error for a failure on the way through `proxy`, or undefined when the proxy is not to blame. */
-export function proxyFailure(url: URL, proxy: string, error: unknown, serverName: string | undefined): ProxyError | undefined {
+export function proxyFailure(
+  url: URL,
+  proxy: string,
+  error: unknown,
+  serverName: string | undefined,
+): ProxyError | undefined {
   const refused = proxyRefusalStatus(error);
   if (refused !== undefined) return new ProxyError(url.href, proxy, { status: refused, serverName, cause: error });
   // A connection to the proxy itself that could not be opened (refused at its port, or its host
@@ -98,7 +128,9 @@ export function proxyFailure(url: URL, proxy: string, error: unknown, serverName
   const code = errorCodeOf(error);
   const proxyUrl = new URL(proxy);
   const proxyPort = Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80));
-  const unreachable = (code === "ECONNREFUSED" && port === proxyPort) || ((code === "ENOTFOUND" || code === "EAI_AGAIN") && hostname === proxyUrl.hostname);
+  const unreachable =
+    (code === "ECONNREFUSED" && port === proxyPort) ||
+    ((code === "ENOTFOUND" || code === "EAI_AGAIN") && hostname === proxyUrl.hostname);
   return unreachable ? new ProxyError(url.href, proxy, { serverName, cause: error }) : undefined;
 }
 
@@ -112,7 +144,12 @@ const BROKEN = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
  * answer had begun) is never sent twice.
  */
 function mayRetry(request: ExchangeRequest, error: unknown, attempt: Attempt): boolean {
-  return (request.method === "GET" || request.idempotent === true) && !attempt.started && !request.abort?.aborted && BROKEN.has(errorCodeOf(error) ?? "");
+  return (
+    (request.method === "GET" || request.idempotent === true) &&
+    !attempt.started &&
+    !request.abort?.aborted &&
+    BROKEN.has(errorCodeOf(error) ?? "")
+  );
 }
 
 /** An answer undici refuses to read, in words; undefined for anything else. */
@@ -120,8 +157,10 @@ function unreadableAnswer(error: unknown): string | undefined {
   const code = errorCodeOf(error);
   const message = error instanceof Error ? error.message : "";
   // undici takes 102 and 103 (and drops them), but fails a request on an unexpected 100 or 101.
-  if (code === "UND_ERR_SOCKET" && message === "bad response") return 'an interim "100 Continue", which the HTTP client (undici) does not accept';
-  if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "a switch to another protocol (101) nobody asked for";
+  if (code === "UND_ERR_SOCKET" && message === "bad response")
+    return 'an interim "100 Continue", which the HTTP client (undici) does not accept';
+  if (code === "UND_ERR_SOCKET" && message === "bad upgrade")
+    return "a switch to another protocol (101) nobody asked for";
   if (code === "UND_ERR_HEADERS_OVERFLOW") return "headers larger than the HTTP client accepts";
   if (code?.startsWith("HPE_")) return `bytes that are not an HTTP answer: ${message}`;
   return undefined;
@@ -162,7 +201,8 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
   /** The last URL sent to and its parts (a transport sends to one URL, nearly always). */
   let target: { url: URL; href: string; origin: string; path: string } | undefined;
   const partsOf = (url: URL): { origin: string; path: string } => {
-    if (target?.url !== url || target.href !== url.href) target = { url, href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
+    if (target?.url !== url || target.href !== url.href)
+      target = { url, href: url.href, origin: url.origin, path: `${url.pathname}${url.search}` };
     return target;
   };
 
@@ -193,7 +233,12 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
         // once, whatever its method (RFC 9110 §15.5.9), on another connection. A 408 on a
         // connection the server keeps answers this request, which it read (a handler's own
         // timeout): only a request with no side effect is sent again.
-        if (response.status === 408 && first && !request.abort?.aborted && (closing(response) || request.method === "GET" || request.idempotent === true)) {
+        if (
+          response.status === 408 &&
+          first &&
+          !request.abort?.aborted &&
+          (closing(response) || request.method === "GET" || request.idempotent === true)
+        ) {
           response.cancel();
           attempt.sent = attempt.started = false; // what the server did with it is known: nothing
           resolve(once(request, attempt, false));
@@ -202,17 +247,33 @@ export async function undiciPool(options: NetworkOptions = {}): Promise<Exchange
         if (response.status >= 400 && request.body !== undefined && request.body.length > LARGE_BODY_CHARS) retire();
         resolve(response);
       });
-      lane.dispatch({ origin, path, method: request.method, headers: sent, body: request.body ?? (request.method === "POST" ? "" : null) }, exchange);
+      lane.dispatch(
+        {
+          origin,
+          path,
+          method: request.method,
+          headers: sent,
+          body: request.body ?? (request.method === "POST" ? "" : null),
+        },
+        exchange,
+      );
     });
 
   const failed = (request: ExchangeRequest, error: unknown, attempt: Attempt): unknown => {
     if (request.abort?.aborted) return request.abort.reason;
     const proxy = proxyFor(request.url);
-    const refused = proxy !== undefined && !ProxyError.isInstance(error) && proxyFailure(request.url, proxy, error, options.serverName);
+    const refused =
+      proxy !== undefined &&
+      !ProxyError.isInstance(error) &&
+      proxyFailure(request.url, proxy, error, options.serverName);
     if (refused || McpError.isInstance(error)) return refused || error;
     // What the server may have done is known here: whether the request was written whole, whether an answer began.
     const unreadable = attempt.started ? unreadableAnswer(error) : undefined;
-    return new NetworkError(request.url.href, error, { serverName: options.serverName, mayHaveRun: request.method !== "GET" && attempt.sent, unreadable });
+    return new NetworkError(request.url.href, error, {
+      serverName: options.serverName,
+      mayHaveRun: request.method !== "GET" && attempt.sent,
+      unreadable,
+    });
   };
 
   return {

@@ -15,10 +15,17 @@ async function bunFetch(options: NetworkOptions): Promise<typeof fetch> {
       // Beside the usual roots, as on Node.
       ca = [...rootCertificates, await readFile(options.ca, "utf8")];
     } catch (cause) {
-      throw new InvalidConfigError(`"ca" cannot be read: ${(cause as Error).message}`, { serverName: options.serverName, field: "ca", cause });
+      throw new InvalidConfigError(`"ca" cannot be read: ${(cause as Error).message}`, {
+        serverName: options.serverName,
+        field: "ca",
+        cause,
+      });
     }
   }
-  const extra = { ...(typeof options.proxy === "string" ? { proxy: options.proxy } : {}), ...(ca ? { tls: { ca } } : {}) };
+  const extra = {
+    ...(typeof options.proxy === "string" ? { proxy: options.proxy } : {}),
+    ...(ca ? { tls: { ca } } : {}),
+  };
   return (input, init) => globalThis.fetch(input, { ...init, ...extra });
 }
 

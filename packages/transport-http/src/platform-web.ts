@@ -15,10 +15,13 @@ interface NetworkOptions {
 function nodeOnlyRefusal(options: NetworkOptions): InvalidConfigError | undefined {
   const field = typeof options.proxy === "string" ? "proxy" : options.ca !== undefined ? "ca" : undefined;
   if (field === undefined) return undefined;
-  return new InvalidConfigError(`"${field}" needs Node (or Bun or Deno); here requests go through the platform's fetch, which uses the platform's own proxy and certificate settings. Remove "${field}" from this server's config.`, {
-    serverName: options.serverName,
-    field,
-  });
+  return new InvalidConfigError(
+    `"${field}" needs Node (or Bun or Deno); here requests go through the platform's fetch, which uses the platform's own proxy and certificate settings. Remove "${field}" from this server's config.`,
+    {
+      serverName: options.serverName,
+      field,
+    },
+  );
 }
 
 /** The pool a transport uses when no `fetch` is given: the global `fetch`. */

@@ -13,13 +13,24 @@ const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", 
  * (`Mcp-Param-*` encoded). Of those, what only the transport sets (`Host`, the session and protocol
  * headers, the body's) and credentials are left out, as they are from configured headers.
  */
-export function addRevisionHeaders(headers: Record<string, string>, message: JsonRpcMessage, extra: Record<string, string> | undefined): Record<string, string> {
+export function addRevisionHeaders(
+  headers: Record<string, string>,
+  message: JsonRpcMessage,
+  extra: Record<string, string> | undefined,
+): Record<string, string> {
   if (!("method" in message)) return headers;
   headers["mcp-method"] = message.method;
   const params = (message.params ?? {}) as { name?: unknown; uri?: unknown; taskId?: unknown };
   // What Mcp-Name names: the resource, the tool or prompt, or (the tasks extension) the task, so
   // an intermediary can route a task's requests to the instance that holds it.
-  const name = message.method === "resources/read" ? params.uri : message.method === "tools/call" || message.method === "prompts/get" ? params.name : TASK_METHODS.has(message.method) ? params.taskId : undefined;
+  const name =
+    message.method === "resources/read"
+      ? params.uri
+      : message.method === "tools/call" || message.method === "prompts/get"
+        ? params.name
+        : TASK_METHODS.has(message.method)
+          ? params.taskId
+          : undefined;
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   for (const [key, value] of Object.entries(extra ?? {})) {
     const lower = key.toLowerCase();
@@ -48,7 +59,13 @@ export function errorResponseIn(body: string, requestId: RequestId): unknown {
     return undefined;
   }
   const response = value as { jsonrpc?: unknown; id?: unknown; error?: { code?: unknown; message?: unknown } } | null;
-  if (response?.jsonrpc !== "2.0" || response.id !== requestId || typeof response.error?.code !== "number" || typeof response.error.message !== "string") return undefined;
+  if (
+    response?.jsonrpc !== "2.0" ||
+    response.id !== requestId ||
+    typeof response.error?.code !== "number" ||
+    typeof response.error.message !== "string"
+  )
+    return undefined;
   return value;
 }
 
@@ -58,7 +75,12 @@ export function errorResponseIn(body: string, requestId: RequestId): unknown {
  * so does a `204`, or a `202` with no JSON in it (that answer holds no response, and none will
  * come: waiting would only run out the request's timeout).
  */
-export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: ExchangeResponse, requestId: RequestId, maxBytes: number): Promise<void> {
+export async function deliverJsonAnswer(
+  endpoint: JsonRpcEndpoint,
+  response: ExchangeResponse,
+  requestId: RequestId,
+  maxBytes: number,
+): Promise<void> {
   const { status } = response;
   if (status === 204) {
     response.cancel();
@@ -70,7 +92,10 @@ export async function deliverJsonAnswer(endpoint: JsonRpcEndpoint, response: Exc
     value = JSON.parse(text);
   } catch (cause) {
     const error = new ParseError("HTTP response body", text, { cause, status });
-    if (status === 202) throw new NoResponseError(requestId, { cause: text.trim() === "" ? new Error("the server answered the request 202 Accepted with no body") : error });
+    if (status === 202)
+      throw new NoResponseError(requestId, {
+        cause: text.trim() === "" ? new Error("the server answered the request 202 Accepted with no body") : error,
+      });
     throw error;
   }
   endpoint.receive(value, requestId);
@@ -99,5 +124,9 @@ async function acceptedBody(response: ExchangeResponse, requestId: RequestId, ma
   } finally {
     clearTimeout(timer);
   }
-  throw new NoResponseError(requestId, { cause: new Error(`the server answered the request 202 Accepted, and the body it announced did not arrive within ${ACCEPTED_BODY_MS} ms`) });
+  throw new NoResponseError(requestId, {
+    cause: new Error(
+      `the server answered the request 202 Accepted, and the body it announced did not arrive within ${ACCEPTED_BODY_MS} ms`,
+    ),
+  });
 }

@@ -1,5 +1,11 @@
 import { HttpError, McpError, NetworkError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
-import { failedBeforeSending, judgeRedirect, redactUrl, REDIRECT_STATUSES, redirectNotFollowedMessage } from "@mcp/jsonrpc/internal";
+import {
+  failedBeforeSending,
+  judgeRedirect,
+  redactUrl,
+  REDIRECT_STATUSES,
+  redirectNotFollowedMessage,
+} from "@mcp/jsonrpc/internal";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS } from "./defaults.js";
 import { BODY_HEADERS, isReservedHeader } from "./headers.js";
 import type { ExchangePool, ExchangeRequest, ExchangeResponse } from "./exchange.js";
@@ -119,7 +125,9 @@ export class RequestPath {
     this.#serverName = options.serverName;
     this.#maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
     this.#pool = pool;
-    this.#acceptFor = new Map([ACCEPT_BOTH, ACCEPT_SSE].map((required) => [required, mergeAccept(required, this.#userAccept)]));
+    this.#acceptFor = new Map(
+      [ACCEPT_BOTH, ACCEPT_SSE].map((required) => [required, mergeAccept(required, this.#userAccept)]),
+    );
   }
 
   /** The server's name in the manager's config, for errors that name it. */
@@ -132,7 +140,10 @@ export class RequestPath {
   }
 
   /** The headers of one request: the user's, the MCP media types, the session's. Lower-case names. */
-  headers(session: SessionHeaders, extra: { accept?: readonly string[] | undefined; contentType?: string | undefined }): Record<string, string> {
+  headers(
+    session: SessionHeaders,
+    extra: { accept?: readonly string[] | undefined; contentType?: string | undefined },
+  ): Record<string, string> {
     const headers: Record<string, string> = { ...this.#userHeaders };
     if (extra.accept !== undefined) headers["accept"] = this.#accept(extra.accept);
     if (extra.contentType !== undefined) headers["content-type"] = extra.contentType;
@@ -160,11 +171,20 @@ export class RequestPath {
       const sent = await this.#auth!.headers({ method: request.method, url: request.url.href, body: request.body });
       const response = await this.#follow(pool, { ...request, headers: this.#withAuth(request.headers, sent) }, 0);
       const challenge = response.header("www-authenticate");
-      const refused = response.status === 401 || (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
+      const refused =
+        response.status === 401 ||
+        (response.status === 403 && challenge !== undefined && /error\s*=\s*"?insufficient_scope/i.test(challenge));
       if (refused && this.#auth?.onUnauthorized && retries < MAX_AUTH_RETRIES) {
         let retry: boolean;
         try {
-          retry = await this.#auth.onUnauthorized({ url: request.url.href, status: response.status, wwwAuthenticate: challenge, sent, attempt: retries, header: (name) => response.header(name.toLowerCase()) });
+          retry = await this.#auth.onUnauthorized({
+            url: request.url.href,
+            status: response.status,
+            wwwAuthenticate: challenge,
+            sent,
+            attempt: retries,
+            header: (name) => response.header(name.toLowerCase()),
+          });
         } catch (error) {
           response.cancel(); // the refused answer's connection is released, not left half-read
           throw error;
@@ -202,9 +222,14 @@ export class RequestPath {
    * `request`'s headers with the auth provider's added, once (no retry after a refusal): for a
    * request that is a courtesy, such as the `DELETE` that ends a session.
    */
-  async authorized(request: Pick<ExchangeRequest, "method" | "url" | "headers" | "body">): Promise<Record<string, string>> {
+  async authorized(
+    request: Pick<ExchangeRequest, "method" | "url" | "headers" | "body">,
+  ): Promise<Record<string, string>> {
     if (!this.#auth) return request.headers;
-    return this.#withAuth(request.headers, await this.#auth.headers({ method: request.method, url: request.url.href, body: request.body }));
+    return this.#withAuth(
+      request.headers,
+      await this.#auth.headers({ method: request.method, url: request.url.href, body: request.body }),
+    );
   }
 
   #withAuth(headers: Record<string, string>, auth: Record<string, string>): Record<string, string> {
@@ -214,12 +239,14 @@ export class RequestPath {
     return merged;
   }
 
-
   #networkError(request: ExchangeRequest, error: unknown): unknown {
     if (request.abort?.aborted) return request.abort.reason;
     // Already typed by the HTTP client (a ProxyError, a bad ca file, a break it could judge): as it is.
     if (McpError.isInstance(error)) return error;
-    return new NetworkError(request.url.href, error, { serverName: this.#serverName, mayHaveRun: request.method !== "GET" && !failedBeforeSending(error) });
+    return new NetworkError(request.url.href, error, {
+      serverName: this.#serverName,
+      mayHaveRun: request.method !== "GET" && !failedBeforeSending(error),
+    });
   }
 
   /** One exchange; a redirect it answers is followed when the redirect policy (`judgeRedirect`) allows it. */
@@ -237,11 +264,26 @@ export class RequestPath {
     );
   }
 
-  #redirect(pool: ExchangePool, current: ExchangeRequest, response: ExchangeResponse, location: string | undefined, hops: number): Promise<ExchangeResponse> {
+  #redirect(
+    pool: ExchangePool,
+    current: ExchangeRequest,
+    response: ExchangeResponse,
+    location: string | undefined,
+    hops: number,
+  ): Promise<ExchangeResponse> {
     response.cancel();
     // The policy @mcp/lite shares (@mcp/jsonrpc/internal): same origin, a POST only by 307/308, at most maxRedirects.
-    const judged = judgeRedirect({ configured: this.#url, current: current.url, location, status: response.status, method: current.method, hops, maxRedirects: this.#maxRedirects });
-    if ("refuse" in judged) return Promise.reject(notFollowed(response, current, judged.target ?? location, judged.refuse));
+    const judged = judgeRedirect({
+      configured: this.#url,
+      current: current.url,
+      location,
+      status: response.status,
+      method: current.method,
+      hops,
+      maxRedirects: this.#maxRedirects,
+    });
+    if ("refuse" in judged)
+      return Promise.reject(notFollowed(response, current, judged.target ?? location, judged.refuse));
     // Same origin: the request goes as it was (a 307/308 POST with its body, a GET as a GET).
     const headers = { ...current.headers };
     delete headers["content-length"]; // the exchange sets it for the body it sends, if any
@@ -250,8 +292,21 @@ export class RequestPath {
 }
 
 /** The error for a redirect that is not followed: its status, where it pointed, and why. */
-function notFollowed(response: ExchangeResponse, request: ExchangeRequest, location: string | undefined, why: string): HttpError {
-  const details = { status: response.status, statusText: response.statusText, url: request.url.href, ...(location === undefined ? {} : { location }) };
-  return new HttpError(details, "http_error", redirectNotFollowedMessage(response.status, location === undefined ? undefined : redactUrl(location), why));
+function notFollowed(
+  response: ExchangeResponse,
+  request: ExchangeRequest,
+  location: string | undefined,
+  why: string,
+): HttpError {
+  const details = {
+    status: response.status,
+    statusText: response.statusText,
+    url: request.url.href,
+    ...(location === undefined ? {} : { location }),
+  };
+  return new HttpError(
+    details,
+    "http_error",
+    redirectNotFollowedMessage(response.status, location === undefined ? undefined : redactUrl(location), why),
+  );
 }
-

@@ -13,7 +13,13 @@ import { readSse, type SseProgress } from "./event-stream.js";
  * the stream gets a short moment to end by itself, then is cut (see {@link Lingering}).
  * `related`: the request the stream answers (a POST's, resumed or not), whose messages it ties.
  */
-export function readStream(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, related?: RequestId): Promise<void> {
+export function readStream(
+  core: ReadContext,
+  response: ExchangeResponse,
+  progress: SseProgress,
+  done: () => boolean,
+  related?: RequestId,
+): Promise<void> {
   return readStreamThen(core, response, progress, done, ended, rethrow, related);
 }
 
@@ -26,7 +32,15 @@ const rethrow = (error: unknown): never => {
  * {@link readStream}, then `onEnd` when the body ended or `onBroken` when it broke (the stream
  * already cut): one promise for the read and what follows it.
  */
-function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progress: SseProgress, done: () => boolean, onEnd: () => T | Promise<T>, onBroken: (error: unknown) => T | Promise<T>, related?: RequestId): Promise<T> {
+function readStreamThen<T>(
+  core: ReadContext,
+  response: ExchangeResponse,
+  progress: SseProgress,
+  done: () => boolean,
+  onEnd: () => T | Promise<T>,
+  onBroken: (error: unknown) => T | Promise<T>,
+  related?: RequestId,
+): Promise<T> {
   let lingering = false;
   const watch = (): void => {
     if (!lingering && done()) {
@@ -57,7 +71,11 @@ function readStreamThen<T>(core: ReadContext, response: ExchangeResponse, progre
 }
 
 /** `GET` + `Last-Event-ID`: the continuation of an interrupted stream. */
-export async function resumeStream(core: ResumeContext, progress: SseProgress, abort: AbortHandle): Promise<ExchangeResponse> {
+export async function resumeStream(
+  core: ResumeContext,
+  progress: SseProgress,
+  abort: AbortHandle,
+): Promise<ExchangeResponse> {
   const headers = core.path.headers(core.session(), { accept: ACCEPT_SSE });
   // An id no header can carry is left out: the GET listener then opens a fresh stream.
   const lastEventId = progress.lastEventId === undefined ? undefined : lastEventIdHeader(progress.lastEventId);
@@ -76,7 +94,12 @@ export async function resumeStream(core: ResumeContext, progress: SseProgress, a
  * stream carried event ids; otherwise the request fails with {@link NoResponseError}. An event over
  * the size limit fails the request at once.
  */
-export function consumeResponseStream(core: ResponseStreamContext, first: ExchangeResponse, requestId: RequestId, abort: AbortHandle): Promise<void> {
+export function consumeResponseStream(
+  core: ResponseStreamContext,
+  first: ExchangeResponse,
+  requestId: RequestId,
+  abort: AbortHandle,
+): Promise<void> {
   const progress: SseProgress = { lastEventId: undefined, retry: undefined };
   const answered = (): boolean => !core.endpoint.pending.has(requestId);
   // The usual case, the response on the first stream, takes no further promise than the read's.
@@ -85,7 +108,8 @@ export function consumeResponseStream(core: ResponseStreamContext, first: Exchan
     first,
     progress,
     answered,
-    () => (answered() ? undefined : resume(core, progress, requestId, abort, answered, { failed: false, error: undefined })),
+    () =>
+      answered() ? undefined : resume(core, progress, requestId, abort, answered, { failed: false, error: undefined }),
     (error: unknown) => resume(core, progress, requestId, abort, answered, { failed: true, error }),
     requestId,
   );
@@ -103,7 +127,14 @@ function resumeFailed(core: ResponseStreamContext, error: unknown): NetworkError
 }
 
 /** The stream ended or broke before the response: resume it, or fail the request. */
-async function resume(core: ResponseStreamContext, progress: SseProgress, requestId: RequestId, abort: AbortHandle, answered: () => boolean, broken: { failed: boolean; error: unknown }): Promise<void> {
+async function resume(
+  core: ResponseStreamContext,
+  progress: SseProgress,
+  requestId: RequestId,
+  abort: AbortHandle,
+  answered: () => boolean,
+  broken: { failed: boolean; error: unknown },
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (broken.failed) {
       if (abort.aborted || !core.isOpen()) return;

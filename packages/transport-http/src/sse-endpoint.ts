@@ -13,13 +13,20 @@ import { readSse, type SseProgress } from "./event-stream.js";
  * `onEnded` runs once when the stream ends or breaks after that (the session is then over).
  * Only the wait for `endpoint` is on a clock; the stream itself lives until close().
  */
-export async function openSseEndpointStream(core: SseEndpointContext, onEnded: (error?: unknown) => void): Promise<URL> {
+export async function openSseEndpointStream(
+  core: SseEndpointContext,
+  onEnded: (error?: unknown) => void,
+): Promise<URL> {
   const stream = new AbortController();
   const lifetime = core.lifetime;
   const onClose = (): void => stream.abort(lifetime.reason);
   lifetime.addEventListener("abort", onClose, { once: true });
   const timeout = core.settings.timeout;
-  const timer = setTimeout(() => stream.abort(new SseEndpointError(`No "endpoint" event from ${redactUrl(core.url.href)} within ${timeout}ms`)), timeout);
+  const timer = setTimeout(
+    () =>
+      stream.abort(new SseEndpointError(`No "endpoint" event from ${redactUrl(core.url.href)} within ${timeout}ms`)),
+    timeout,
+  );
   const fail = (error: unknown): never => {
     clearTimeout(timer);
     lifetime.removeEventListener("abort", onClose);
@@ -29,7 +36,15 @@ export async function openSseEndpointStream(core: SseEndpointContext, onEnded: (
 
   let response: ExchangeResponse;
   try {
-    response = await core.path.send({ method: "GET", url: core.url, headers: core.path.headers({ sessionId: undefined, protocolVersion: core.session().protocolVersion }, { accept: ACCEPT_SSE }), abort: abortHandleOf(stream.signal) });
+    response = await core.path.send({
+      method: "GET",
+      url: core.url,
+      headers: core.path.headers(
+        { sessionId: undefined, protocolVersion: core.session().protocolVersion },
+        { accept: ACCEPT_SSE },
+      ),
+      abort: abortHandleOf(stream.signal),
+    });
   } catch (error) {
     return fail(stream.signal.aborted ? stream.signal.reason : error);
   }
@@ -56,7 +71,11 @@ export async function openSseEndpointStream(core: SseEndpointContext, onEnded: (
           return;
         }
         if (target.origin !== core.url.origin) {
-          reject(new SseEndpointError(`The "endpoint" event points to another origin (${target.origin}); only ${core.url.origin} is allowed`));
+          reject(
+            new SseEndpointError(
+              `The "endpoint" event points to another origin (${target.origin}); only ${core.url.origin} is allowed`,
+            ),
+          );
           return;
         }
         postUrl = target;
@@ -66,7 +85,9 @@ export async function openSseEndpointStream(core: SseEndpointContext, onEnded: (
     );
     reading.then(
       () => {
-        reject(new SseEndpointError(`The event stream of ${redactUrl(core.url.href)} ended before its "endpoint" event`));
+        reject(
+          new SseEndpointError(`The event stream of ${redactUrl(core.url.href)} ended before its "endpoint" event`),
+        );
         if (postUrl) onEnded();
       },
       (error: unknown) => {

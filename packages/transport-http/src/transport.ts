@@ -1,5 +1,22 @@
 // `HttpTransport`: lifecycle, sessions, POSTs and their answers, and the fallback to HTTP+SSE.
-import { HttpError, JsonRpcEndpoint, RequestTimeoutError, SessionExpiredError, toError, TransportClosedError, type AbortHandle, type HandshakeContext, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestId, type RequestOptions, type SendContext } from "@mcp/jsonrpc";
+import {
+  HttpError,
+  JsonRpcEndpoint,
+  RequestTimeoutError,
+  SessionExpiredError,
+  toError,
+  TransportClosedError,
+  type AbortHandle,
+  type HandshakeContext,
+  type JsonRpcMessage,
+  type MCPTransport,
+  type MessageDirection,
+  type NotificationContext,
+  type RequestContext,
+  type RequestId,
+  type RequestOptions,
+  type SendContext,
+} from "@mcp/jsonrpc";
 import { abortHandleOf, inspectCustom, redactConfig, redactUrl } from "@mcp/jsonrpc/internal";
 import type { Settings, StreamContext } from "./context.js";
 import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
@@ -56,7 +73,10 @@ export class HttpTransport implements MCPTransport {
     this.url = url;
     this.#mode = config.type === "sse" ? "sse" : "http";
     this.#settings = settingsOf(config);
-    this.#path = new RequestPath({ url, headers: config.headers, authProvider: config.authProvider, serverName: config.serverName }, () => this.#pool);
+    this.#path = new RequestPath(
+      { url, headers: config.headers, authProvider: config.authProvider, serverName: config.serverName },
+      () => this.#pool,
+    );
     this.#endpoint = new JsonRpcEndpoint({
       send: (message, context) => this.#send(message, context),
       handlers: this,
@@ -123,7 +143,11 @@ export class HttpTransport implements MCPTransport {
     this.#state = "connecting";
     let pool: ExchangePool;
     try {
-      pool = this.config.fetch ? fetchPool(this.config.fetch) : await (await import("#platform")).defaultPool({ proxy: this.config.proxy, ca: this.config.ca, serverName: this.config.serverName });
+      pool = this.config.fetch
+        ? fetchPool(this.config.fetch)
+        : await (
+            await import("#platform")
+          ).defaultPool({ proxy: this.config.proxy, ca: this.config.ca, serverName: this.config.serverName });
     } catch (error) {
       this.#state = "closed";
       throw error;
@@ -140,7 +164,9 @@ export class HttpTransport implements MCPTransport {
         this.#ssePostUrl = await openSseEndpointStream(this.#core, (error) => this.#sseStreamEnded(error));
       } catch (error) {
         await this.close();
-        throw this.#lifetime.signal.aborted && !(error instanceof Error && error.name !== "AbortError") ? new TransportClosedError({ detail: "closed while connecting", cause: error }) : error;
+        throw this.#lifetime.signal.aborted && !(error instanceof Error && error.name !== "AbortError")
+          ? new TransportClosedError({ detail: "closed while connecting", cause: error })
+          : error;
       }
     }
   }
@@ -166,7 +192,12 @@ export class HttpTransport implements MCPTransport {
     let response: ExchangeResponse;
     const sentSession = this.#sessionId;
     try {
-      response = await this.#path.send({ method: "GET", url: this.url, headers: this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_SSE }), abort: this.#core.lifetimeAbort });
+      response = await this.#path.send({
+        method: "GET",
+        url: this.url,
+        headers: this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_SSE }),
+        abort: this.#core.lifetimeAbort,
+      });
     } catch (error) {
       this.#listening = false;
       throw error;
@@ -211,7 +242,13 @@ export class HttpTransport implements MCPTransport {
     this.#core.lingering.stop();
     this.#closing = (async () => {
       if (wasOpen && this.#sessionId !== undefined && this.#mode === "http" && this.#pool) {
-        await endSession(this.#path, this.#pool, this.url, this.#path.headers(this.#sessionHeaders(), {}), Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs));
+        await endSession(
+          this.#path,
+          this.#pool,
+          this.url,
+          this.#path.headers(this.#sessionHeaders(), {}),
+          Math.min(this.#settings.timeout, DEFAULTS.deleteTimeoutMs),
+        );
       }
       this.#pool?.destroy();
       if (!everStarted) return;
@@ -226,7 +263,14 @@ export class HttpTransport implements MCPTransport {
 
   /** What `console.log(transport)` shows: state and config, with credentials redacted. */
   [inspectCustom](): object {
-    return { url: redactUrl(this.url.href), mode: this.#mode, connected: this.connected, sessionId: this.#sessionId, protocolVersion: this.#protocolVersion, config: redactConfig(this.config) };
+    return {
+      url: redactUrl(this.url.href),
+      mode: this.#mode,
+      connected: this.connected,
+      sessionId: this.#sessionId,
+      protocolVersion: this.#protocolVersion,
+      config: redactConfig(this.config),
+    };
   }
 
   /** What `JSON.stringify(transport)` gives: the same redacted view. */
@@ -237,7 +281,10 @@ export class HttpTransport implements MCPTransport {
   // ─── sending ────────────────────────────────────────────────────────────────
 
   #sessionHeaders(): SessionHeaders {
-    return { sessionId: this.#mode === "http" && !this.stateless ? this.#sessionId : undefined, protocolVersion: this.#protocolVersion };
+    return {
+      sessionId: this.#mode === "http" && !this.stateless ? this.#sessionId : undefined,
+      protocolVersion: this.#protocolVersion,
+    };
   }
 
   #send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
@@ -246,7 +293,9 @@ export class HttpTransport implements MCPTransport {
     if (requestId === undefined) return this.#sendOther(message);
     // A request: one promise chain, and its failure settles the request here (nothing returned for
     // the endpoint to watch), so no extra async frame or promise per request on the hot path.
-    this.#post(message, requestId, context.abort!, context.headers).then(undefined, (error: unknown) => this.#requestFailed(message, context, requestId, error));
+    this.#post(message, requestId, context.abort!, context.headers).then(undefined, (error: unknown) =>
+      this.#requestFailed(message, context, requestId, error),
+    );
     return undefined;
   }
 
@@ -281,7 +330,9 @@ export class HttpTransport implements MCPTransport {
     if (context.abort!.aborted) return; // the request already failed its own way (timeout, abort, close)
     const method = "method" in message ? message.method : undefined;
     if (method === "initialize" && this.#shouldFallBack(error)) {
-      this.#fallBack(message, context, requestId, error).catch((failure: unknown) => this.#endpoint.pending.reject(requestId, failure));
+      this.#fallBack(message, context, requestId, error).catch((failure: unknown) =>
+        this.#endpoint.pending.reject(requestId, failure),
+      );
       return;
     }
     this.#endpoint.pending.reject(requestId, error);
@@ -299,12 +350,26 @@ export class HttpTransport implements MCPTransport {
   }
 
   #shouldFallBack(error: unknown): boolean {
-    const untried = this.#mode === "http" && this.config.type === "http" && this.config.fallbackToSse !== false && !this.#initializeSucceeded;
-    return untried && HttpError.isInstance(error) && !SessionExpiredError.isInstance(error) && [400, 404, 405].includes(error.status);
+    const untried =
+      this.#mode === "http" &&
+      this.config.type === "http" &&
+      this.config.fallbackToSse !== false &&
+      !this.#initializeSucceeded;
+    return (
+      untried &&
+      HttpError.isInstance(error) &&
+      !SessionExpiredError.isInstance(error) &&
+      [400, 404, 405].includes(error.status)
+    );
   }
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
-  async #post(message: JsonRpcMessage, requestId: RequestId | undefined, abort: AbortHandle, extraHeaders: Record<string, string> | undefined): Promise<void> {
+  async #post(
+    message: JsonRpcMessage,
+    requestId: RequestId | undefined,
+    abort: AbortHandle,
+    extraHeaders: Record<string, string> | undefined,
+  ): Promise<void> {
     const sse = this.#mode === "sse";
     const url = sse ? this.#ssePostUrl! : this.url;
     const base = this.#path.headers(this.#sessionHeaders(), POST_MEDIA);
@@ -313,7 +378,15 @@ export class HttpTransport implements MCPTransport {
     const idempotent = requestId !== undefined && "method" in message && SAFE_METHODS.has(message.method);
     // What a call in flight may be waiting for: a cancellation, or our answer to the server's question.
     const sideLane = requestId === undefined && (!("method" in message) || message.method === CANCELLED);
-    const response = await this.#path.send({ method: "POST", url, headers, body: JSON.stringify(message), abort, idempotent, sideLane });
+    const response = await this.#path.send({
+      method: "POST",
+      url,
+      headers,
+      body: JSON.stringify(message),
+      abort,
+      idempotent,
+      sideLane,
+    });
 
     const session = sse || this.stateless ? undefined : response.header("mcp-session-id");
     if (session) this.#sessionId = session;
@@ -352,7 +425,12 @@ export class HttpTransport implements MCPTransport {
     // In HTTP+SSE every response arrives on this stream: without it the session is
     // over, and its requests fail saying why (the stream broke, or hit the size limit).
     if (error !== undefined) this.#endpoint.reportError(toError(error));
-    this.#endpoint.close(new TransportClosedError({ detail: error === undefined ? "the HTTP+SSE stream ended" : "the HTTP+SSE stream broke", cause: error }));
+    this.#endpoint.close(
+      new TransportClosedError({
+        detail: error === undefined ? "the HTTP+SSE stream ended" : "the HTTP+SSE stream broke",
+        cause: error,
+      }),
+    );
     void this.close();
   }
 }

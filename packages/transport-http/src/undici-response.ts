@@ -54,7 +54,12 @@ export class UndiciExchange implements ExchangeResponse, Dispatcher.DispatchHand
   /** Bytes read to drain a cancelled body, when it is short enough to be drained. */
   #draining: number | undefined;
 
-  constructor(request: ExchangeRequest, attempt: Attempt, serverName: string | undefined, settle: (error: unknown, response?: UndiciExchange) => void) {
+  constructor(
+    request: ExchangeRequest,
+    attempt: Attempt,
+    serverName: string | undefined,
+    settle: (error: unknown, response?: UndiciExchange) => void,
+  ) {
     this.#request = request;
     this.#attempt = attempt;
     this.#serverName = serverName;
@@ -212,11 +217,19 @@ export class UndiciExchange implements ExchangeResponse, Dispatcher.DispatchHand
     if (reader === undefined) return;
     this.#reader = undefined;
     if (error !== undefined) {
-      reader.reject(fromSink || McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError" ? error : this.#broken(error));
+      reader.reject(
+        fromSink || McpError.isInstance(error) || !(error instanceof Error) || error.name === "AbortError"
+          ? error
+          : this.#broken(error),
+      );
       return;
     }
     if (!ended && !this.#cancelled) {
-      reader.reject(this.#broken(Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" })));
+      reader.reject(
+        this.#broken(
+          Object.assign(new Error("The response body ended early: the connection closed"), { code: "ECONNRESET" }),
+        ),
+      );
       return;
     }
     try {
@@ -229,7 +242,12 @@ export class UndiciExchange implements ExchangeResponse, Dispatcher.DispatchHand
   /** A body that broke, as the caller's error: the abort's reason, or a NetworkError (the answer had begun: the request may have run). */
   #broken(error: unknown): unknown {
     const abort = this.#request.abort;
-    return abort?.aborted ? abort.reason : new NetworkError(this.#request.url.href, error, { serverName: this.#serverName, mayHaveRun: this.#request.method !== "GET" });
+    return abort?.aborted
+      ? abort.reason
+      : new NetworkError(this.#request.url.href, error, {
+          serverName: this.#serverName,
+          mayHaveRun: this.#request.method !== "GET",
+        });
   }
 
   /** Ends the exchange (and its connection) before its body ended. */

@@ -15,7 +15,9 @@ export function parseHttpUrl(value: unknown): URL | string {
   } catch {
     return `"url" is not a valid URL: ${JSON.stringify(value)}`;
   }
-  return url.protocol === "http:" || url.protocol === "https:" ? url : `"url" must be http or https, got ${url.protocol}`;
+  return url.protocol === "http:" || url.protocol === "https:"
+    ? url
+    : `"url" must be http or https, got ${url.protocol}`;
 }
 
 /**

@@ -11,12 +11,18 @@ const RESULTS: Record<string, unknown> = { "tools/call": { content: [] }, "tools
 describe("interim 1xx answers before the real one (RFC 9110 §15.2)", () => {
   for (const method of ["tools/call", "tools/list"]) {
     it(`100 Continue: ${method} fails once, saying the answer could not be read and that it may have run; it is not sent again`, async () => {
-      const server = await rawServer((request, socket) => socket.write(`HTTP/1.1 100 Continue\r\n\r\n${response(answer(request.json?.id, RESULTS[method]))}`));
+      const server = await rawServer((request, socket) =>
+        socket.write(`HTTP/1.1 100 Continue\r\n\r\n${response(answer(request.json?.id, RESULTS[method]))}`),
+      );
       const transport = await open(server.url, { serverName: "docs" });
-      const error = await transport.request(method, method === "tools/call" ? { name: "send_email" } : {}).catch((e: unknown) => e);
+      const error = await transport
+        .request(method, method === "tools/call" ? { name: "send_email" } : {})
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       expect(error).toMatchObject({ mayHaveRun: true });
-      expect((error as Error).message).toBe(`MCP server "docs" at ${server.url} answered in a way this client cannot read (an interim "100 Continue", which the HTTP client (undici) does not accept); the request may have run, so it was not sent again`);
+      expect((error as Error).message).toBe(
+        `MCP server "docs" at ${server.url} answered in a way this client cannot read (an interim "100 Continue", which the HTTP client (undici) does not accept); the request may have run, so it was not sent again`,
+      );
       expect(server.requests.filter((r) => r.json?.method === method)).toHaveLength(1);
     });
   }
@@ -34,8 +40,12 @@ describe("interim 1xx answers before the real one (RFC 9110 §15.2)", () => {
 describe("an SSE answer that began and broke, with no event id to resume it by", () => {
   it("a tools/call fails with NoResponseError saying it may have run (mayHaveRun: true), and is not sent again", async () => {
     const server = await rawServer((_request, socket) => {
-      const event = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n';
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${event.length.toString(16)}\r\n${event}\r\n`, () => socket.destroy());
+      const event =
+        'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n';
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n${event.length.toString(16)}\r\n${event}\r\n`,
+        () => socket.destroy(),
+      );
     });
     const transport = await open(server.url, { timeout: 600_000 });
     const error = await transport.request("tools/call", { name: "send_email" }).catch((e: unknown) => e);
@@ -52,7 +62,11 @@ describe("202 and 204 to a request: no response is coming", () => {
     ["202 Accepted", "accepted"],
   ] as const) {
     it(`${status}${body ? ` with a body that is not JSON` : ""}: NoResponseError at once, not the request's timeout`, async () => {
-      const server = await rawServer((_request, socket) => socket.write(status.startsWith("204") ? `HTTP/1.1 ${status}\r\n\r\n` : response(body, "", status, "text/plain")));
+      const server = await rawServer((_request, socket) =>
+        socket.write(
+          status.startsWith("204") ? `HTTP/1.1 ${status}\r\n\r\n` : response(body, "", status, "text/plain"),
+        ),
+      );
       // A timeout the test would never outlive: the failure must come from the answer itself.
       const transport = await open(server.url, { timeout: 600_000 });
       const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
@@ -65,13 +79,17 @@ describe("202 and 204 to a request: no response is coming", () => {
   }
 
   it("a 202 whose body holds the response: the response settles the call", async () => {
-    const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { via: 202 }), "", "202 Accepted")));
+    const server = await rawServer((request, socket) =>
+      socket.write(response(answer(request.json?.id, { via: 202 }), "", "202 Accepted")),
+    );
     const transport = await open(server.url, { timeout: 600_000 });
     await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ via: 202 });
   });
 
   it("a 202 whose declared body never arrives: NoResponseError soon, and its connection is released", async () => {
-    const server = await rawServer((_request, socket) => socket.write("HTTP/1.1 202 Accepted\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n"));
+    const server = await rawServer((_request, socket) =>
+      socket.write("HTTP/1.1 202 Accepted\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n"),
+    );
     const transport = await open(server.url, { timeout: 600_000 });
     const error = await transport.request("tools/call", { name: "t" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoResponseError);
@@ -92,7 +110,9 @@ describe("an SSE event id a header cannot carry as it is", () => {
         return;
       }
       const event = `data: ${answer(posted, { resumed: true })}\n\n`;
-      socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(event)}\r\n\r\n${event}`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${Buffer.byteLength(event)}\r\n\r\n${event}`,
+      );
     });
     return server;
   }
@@ -134,19 +154,27 @@ describe("a request whose answer had begun is not sent again", () => {
 });
 
 describe("what a caller learns when a request may have run", () => {
-  it("a tools/call read by the server, then the connection cut: mayHaveRun, and the message says so (never \"Cannot reach\")", async () => {
+  it('a tools/call read by the server, then the connection cut: mayHaveRun, and the message says so (never "Cannot reach")', async () => {
     const server = await rawServer((_request, socket) => socket.destroy());
     const transport = await open(server.url, { serverName: "mail" });
     const error = await transport.request("tools/call", { name: "send_email" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ mayHaveRun: true, code: "network_error" });
-    expect((error as Error).message).toMatch(new RegExp(`^The connection to MCP server "mail" at ${server.url} broke after the request was sent \\(.+\\); it may have run, so it was not sent again$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^The connection to MCP server "mail" at ${server.url} broke after the request was sent \\(.+\\); it may have run, so it was not sent again$`,
+      ),
+    );
     expect(server.requests).toHaveLength(1);
 
     // Beside it, nothing listening: the request cannot have run, and the message says the server cannot be reached.
     const url = `http://127.0.0.1:${await freePort()}/mcp`;
     const refused = await open(url);
-    await expect(refused.request("tools/call", { name: "t" })).rejects.toMatchObject({ mayHaveRun: false, errno: "ECONNREFUSED", message: expect.stringMatching(/^Cannot reach MCP server/) as string });
+    await expect(refused.request("tools/call", { name: "t" })).rejects.toMatchObject({
+      mayHaveRun: false,
+      errno: "ECONNREFUSED",
+      message: expect.stringMatching(/^Cannot reach MCP server/) as string,
+    });
   });
 
   it("a body cut half-way: mayHaveRun too", async () => {
@@ -155,6 +183,9 @@ describe("what a caller learns when a request may have run", () => {
       socket.end(whole.slice(0, whole.length - 100));
     });
     const transport = await open(server.url);
-    await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ mayHaveRun: true, message: expect.stringContaining("it may have run") as string });
+    await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({
+      mayHaveRun: true,
+      message: expect.stringContaining("it may have run") as string,
+    });
   });
 });

@@ -34,7 +34,6 @@ function parse(chunks: string[], maxSize = 1 << 20, end = true): Seen {
   return { events, progress };
 }
 
-
 describe("readSse: the WHATWG event stream rules, through eventsource-parser", () => {
   it("joins data lines with \\n, takes event types, drops one space after the colon", () => {
     const { events } = parse(["data: one\ndata:two\ndata:  three\n\nevent: ping\ndata\n\n"]);
@@ -90,7 +89,7 @@ describe("readSse: the WHATWG event stream rules, through eventsource-parser", (
 
 // Streams built from the pieces that matter: fields, values with colons, spaces and non-ASCII
 // text, comments, and every line ending.
-const value = fc.string({ unit: fc.constantFrom("a", "b", " ", ":", "é", "😀", "{", '"') , maxLength: 12 });
+const value = fc.string({ unit: fc.constantFrom("a", "b", " ", ":", "é", "😀", "{", '"'), maxLength: 12 });
 const line = fc.oneof(
   value.map((v) => `data: ${v}`),
   value.map((v) => `data:${v}`),
@@ -102,7 +101,9 @@ const line = fc.oneof(
   fc.constant(""),
 );
 const ending = fc.constantFrom("\n", "\r", "\r\n");
-const stream = fc.array(fc.tuple(line, ending), { maxLength: 40 }).map((lines) => lines.map(([l, e]) => l + e).join(""));
+const stream = fc
+  .array(fc.tuple(line, ending), { maxLength: 40 })
+  .map((lines) => lines.map(([l, e]) => l + e).join(""));
 
 describe("readSse: properties", () => {
   it("any split of a stream gives the same events as feeding it whole", () => {

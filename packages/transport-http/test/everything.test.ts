@@ -16,7 +16,11 @@ for (const mode of ["streamableHttp", "sse"] as const) {
 
     async function handshake(): Promise<HttpTransport> {
       const transport = await createHttpTransport({ type: mode === "sse" ? "sse" : "http", url: server.url });
-      const init = await transport.request<Init>("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "http-test", version: "0" } });
+      const init = await transport.request<Init>("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "http-test", version: "0" },
+      });
       transport.setProtocolVersion(init.protocolVersion);
       await transport.notify("notifications/initialized");
       return transport;
@@ -29,7 +33,9 @@ for (const mode of ["streamableHttp", "sse"] as const) {
         if (mode === "streamableHttp") expect(transport.sessionId).toMatch(/.+/);
         const { tools } = await transport.request<{ tools: { name: string }[] }>("tools/list");
         expect(tools.map((t) => t.name)).toContain("echo");
-        await expect(transport.request("tools/call", { name: "echo", arguments: { message: "over http" } })).resolves.toMatchObject({
+        await expect(
+          transport.request("tools/call", { name: "echo", arguments: { message: "over http" } }),
+        ).resolves.toMatchObject({
           content: [{ type: "text", text: "Echo: over http" }],
         });
       } finally {
@@ -41,9 +47,13 @@ for (const mode of ["streamableHttp", "sse"] as const) {
       const transport = await handshake();
       try {
         const progress: number[] = [];
-        await transport.request("tools/call", { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 3 } }, {
-          onProgress: (p) => progress.push(p.progress),
-        });
+        await transport.request(
+          "tools/call",
+          { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 3 } },
+          {
+            onProgress: (p) => progress.push(p.progress),
+          },
+        );
         expect(progress).toEqual([1, 2, 3]);
       } finally {
         await transport.close();
@@ -57,7 +67,12 @@ for (const mode of ["streamableHttp", "sse"] as const) {
         const probe = () =>
           fetch(server.url, {
             method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              "mcp-session-id": session,
+              "mcp-protocol-version": "2025-11-25",
+            },
             body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "ping" }),
           });
         const before = await probe();
@@ -71,11 +86,21 @@ for (const mode of ["streamableHttp", "sse"] as const) {
       });
 
       it("works over an injected fetch as well", async () => {
-        const transport = await createHttpTransport({ type: "http", url: server.url, fetch: (input, init) => fetch(input, init as RequestInit) });
+        const transport = await createHttpTransport({
+          type: "http",
+          url: server.url,
+          fetch: (input, init) => fetch(input, init as RequestInit),
+        });
         try {
-          await transport.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "f", version: "0" } });
+          await transport.request("initialize", {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "f", version: "0" },
+          });
           await transport.notify("notifications/initialized");
-          await expect(transport.request("tools/call", { name: "get-sum", arguments: { a: 2, b: 40 } })).resolves.toMatchObject({
+          await expect(
+            transport.request("tools/call", { name: "get-sum", arguments: { a: 2, b: 40 } }),
+          ).resolves.toMatchObject({
             content: [{ text: expect.stringContaining("42") }],
           });
         } finally {

@@ -39,7 +39,12 @@ export async function startFixture(handler: Handler, path = "/mcp"): Promise<Fix
   };
 }
 
-export function sendJson(res: ServerResponse, value: unknown, status = 200, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  value: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(value));
 }
 

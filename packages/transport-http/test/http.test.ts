@@ -1,10 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { HttpError, InvalidConfigError, NoResponseError, ParseError, RequestTimeoutError, RpcError, SessionExpiredError, TransportClosedError } from "@mcp/jsonrpc";
+import {
+  HttpError,
+  InvalidConfigError,
+  NoResponseError,
+  ParseError,
+  RequestTimeoutError,
+  RpcError,
+  SessionExpiredError,
+  TransportClosedError,
+} from "@mcp/jsonrpc";
 import { HttpTransport, SseEndpointError, createHttpTransport, type HttpTransportConfig } from "../src/index.js";
 import { sendJson, sse } from "./fixture-server.js";
 import { fixture, onCleanup, transport } from "./harness.js";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
-
 
 const INIT = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } };
 
@@ -24,7 +32,9 @@ describe("Streamable HTTP against a server built on the official SDK", () => {
       t.setProtocolVersion(init.protocolVersion);
       await t.notify("notifications/initialized");
       await t.request("tools/list");
-      await expect(t.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).resolves.toMatchObject({ content: [{ text: "5" }] });
+      await expect(t.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })).resolves.toMatchObject({
+        content: [{ text: "5" }],
+      });
       const afterInit = s.requests.slice(1);
       expect(afterInit.length).toBeGreaterThanOrEqual(3);
       for (const r of afterInit) {
@@ -57,14 +67,21 @@ describe("Streamable HTTP against a server built on the official SDK", () => {
     const t = await transport({ url: s.url });
     await t.request("initialize", INIT);
     const call = async (text: string, times: number) => {
-      const result = await t.request<{ content: { text: string }[] }>("tools/call", { name: "repeat", arguments: { text, times } });
+      const result = await t.request<{ content: { text: string }[] }>("tools/call", {
+        name: "repeat",
+        arguments: { text, times },
+      });
       return result.content[0]!.text === text.repeat(times);
     };
     // Larger, smaller, then larger again on one connection; then three at once on three.
     expect(await call("a", 300_000)).toBe(true);
     expect(await call("bé", 100_000)).toBe(true);
     expect(await call("c", 500_000)).toBe(true);
-    expect(await Promise.all([call("x", 400_000), call("yz", 150_000), call("w", 450_000)])).toEqual([true, true, true]);
+    expect(await Promise.all([call("x", 400_000), call("yz", 150_000), call("w", 450_000)])).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 
   it("a JSON-RPC error keeps its code", async () => {
@@ -81,7 +98,11 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const f = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }));
     const t = await transport({ url: f.url, headers: { Accept: "application/x-custom", "X-Trace": "1" } });
     await t.request("ping");
-    expect(f.seen[0]!.headers).toMatchObject({ accept: "application/json, text/event-stream, application/x-custom", "x-trace": "1", "content-type": "application/json" });
+    expect(f.seen[0]!.headers).toMatchObject({
+      accept: "application/json, text/event-stream, application/x-custom",
+      "x-trace": "1",
+      "content-type": "application/json",
+    });
   });
 
   it("headers then a stalled body: the timeout covers the whole exchange", async () => {
@@ -111,7 +132,9 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const f = await fixture((req, res) => {
       if (req.method === "POST") {
         const write = sse(res);
-        write(`id: ev-1\nretry: 150\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "part 1" } })}\n\n`);
+        write(
+          `id: ev-1\nretry: 150\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "part 1" } })}\n\n`,
+        );
         setTimeout(() => {
           postEndedAt = Date.now();
           res.socket?.destroy(); // torn, not ended
@@ -158,14 +181,22 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     const t = await transport({ url: f.url });
     t.onRequest = async () => ({ roots: [{ uri: "file:///r" }] });
     await expect(t.request("tools/call")).resolves.toEqual({ done: true });
-    expect(f.seen.map((s) => JSON.parse(s.body))).toContainEqual({ jsonrpc: "2.0", id: "srv-1", result: { roots: [{ uri: "file:///r" }] } });
+    expect(f.seen.map((s) => JSON.parse(s.body))).toContainEqual({
+      jsonrpc: "2.0",
+      id: "srv-1",
+      result: { roots: [{ uri: "file:///r" }] },
+    });
   });
 
   it("401 with WWW-Authenticate: an HttpError with status, body and the hints", async () => {
-    const f = await fixture((_req, res) =>
-      void res
-        .writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"', "mcp-auth-server": "http://127.0.0.1/auth" })
-        .end("unauthorized"),
+    const f = await fixture(
+      (_req, res) =>
+        void res
+          .writeHead(401, {
+            "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"',
+            "mcp-auth-server": "http://127.0.0.1/auth",
+          })
+          .end("unauthorized"),
     );
     const t = await transport({ url: f.url });
     const error = await t.request("initialize", INIT).catch((e: unknown) => e);
@@ -178,7 +209,8 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
 
   it("the auth provider's token is sent; on 401 it refreshes and the request is retried once", async () => {
     const f = await fixture((req, res) => {
-      if (req.headers.authorization !== "Bearer fresh") return void res.writeHead(401, { "www-authenticate": "Bearer", "dpop-nonce": "n-1" }).end();
+      if (req.headers.authorization !== "Bearer fresh")
+        return void res.writeHead(401, { "www-authenticate": "Bearer", "dpop-nonce": "n-1" }).end();
       sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
     });
     let token = "stale";
@@ -197,7 +229,16 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
       },
     });
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
-    expect(refreshes).toEqual([{ url: f.url, status: 401, wwwAuthenticate: "Bearer", sent: { Authorization: "Bearer stale" }, attempt: 0, nonce: "n-1" }]);
+    expect(refreshes).toEqual([
+      {
+        url: f.url,
+        status: 401,
+        wwwAuthenticate: "Bearer",
+        sent: { Authorization: "Bearer stale" },
+        attempt: 0,
+        nonce: "n-1",
+      },
+    ]);
     expect(f.seen.map((s) => s.headers.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
     // headers() is asked for each request sent, with what a proof would sign: method, URL, body.
     expect(requests).toEqual(f.seen.map((s) => ({ method: "POST", url: f.url, body: s.body })));
@@ -205,29 +246,54 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
 
   it("403 insufficient_scope is a step-up: the provider is asked, and a request is retried at most 3 times", async () => {
     const f = await fixture((req, res) => {
-      if (req.headers.authorization === "Bearer wide") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
+      if (req.headers.authorization === "Bearer wide")
+        return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } });
       res.writeHead(403, { "www-authenticate": 'Bearer error="insufficient_scope", scope="wide"' }).end();
     });
     let token = "narrow";
     const asked: number[] = [];
-    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: `Bearer ${token}` }), onUnauthorized: (ctx) => (asked.push(ctx.status), (token = "wide"), true) } });
+    const t = await transport({
+      url: f.url,
+      authProvider: {
+        headers: () => ({ Authorization: `Bearer ${token}` }),
+        onUnauthorized: (ctx) => (asked.push(ctx.status), (token = "wide"), true),
+      },
+    });
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
     expect(asked).toEqual([403]);
     // A provider that keeps saying "retry" cannot loop: three retries, then the answer stands.
     token = "never";
-    const stubborn = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer never" }), onUnauthorized: () => (asked.push(0), true) } });
+    const stubborn = await transport({
+      url: f.url,
+      authProvider: { headers: () => ({ Authorization: "Bearer never" }), onUnauthorized: () => (asked.push(0), true) },
+    });
     await expect(stubborn.request("ping")).rejects.toMatchObject({ name: "HttpError", status: 403 });
     expect(asked.filter((a) => a === 0)).toHaveLength(3);
     // A 403 that is not about scope is not the provider's business.
     const plain = await fixture((_req, res) => void res.writeHead(403).end());
-    const other = await transport({ url: plain.url, authProvider: { headers: () => ({}), onUnauthorized: () => (asked.push(1), true) } });
+    const other = await transport({
+      url: plain.url,
+      authProvider: { headers: () => ({}), onUnauthorized: () => (asked.push(1), true) },
+    });
     await expect(other.request("ping")).rejects.toMatchObject({ status: 403 });
     expect(asked).not.toContain(1);
   });
 
   it("an auth provider sets credentials only: its session, protocol or framing headers are not sent", async () => {
     const f = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { ok: true } }));
-    const t = await transport({ url: f.url, authProvider: { headers: () => ({ Authorization: "Bearer ok", "X-Tenant": "a", "Mcp-Session-Id": "forged", "MCP-Protocol-Version": "1999-01-01", "Content-Length": "0", Host: "evil.example" }) } });
+    const t = await transport({
+      url: f.url,
+      authProvider: {
+        headers: () => ({
+          Authorization: "Bearer ok",
+          "X-Tenant": "a",
+          "Mcp-Session-Id": "forged",
+          "MCP-Protocol-Version": "1999-01-01",
+          "Content-Length": "0",
+          Host: "evil.example",
+        }),
+      },
+    });
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
     const sent = f.seen[0]!.headers;
     expect(sent).toMatchObject({ authorization: "Bearer ok", "x-tenant": "a" });
@@ -238,7 +304,10 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
   });
 
   it("HTML instead of JSON: a typed parse error quoting the start of the body", async () => {
-    const f = await fixture((_req, res) => void res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Login</body></html>"));
+    const f = await fixture(
+      (_req, res) =>
+        void res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body>Login</body></html>"),
+    );
     const t = await transport({ url: f.url });
     const error = await t.request("tools/list").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ParseError);
@@ -267,7 +336,9 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     t.onNotification = (m) => notes.push(m);
     await t.startSSEListener();
     await expect.poll(() => notes).toEqual(["notifications/tools/list_changed"]);
-    await expect.poll(() => f.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body))).toEqual([{ jsonrpc: "2.0", id: 77, result: {} }]);
+    await expect
+      .poll(() => f.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body)))
+      .toEqual([{ jsonrpc: "2.0", id: 77, result: {} }]);
   });
 
   it("the GET listener gives up on a stream that keeps ending empty, and says so", async () => {
@@ -284,7 +355,9 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
     t.onError = (e) => errors.push(e);
     await t.startSSEListener();
     await expect.poll(() => errors.length).toBe(1);
-    expect(errors[0]!.message).toBe(`The GET event stream of ${f.url} ended 3 times in a row without events; the listener stopped`);
+    expect(errors[0]!.message).toBe(
+      `The GET event stream of ${f.url} ended 3 times in a row without events; the listener stopped`,
+    );
     expect(f.seen.filter((s) => s.method === "GET")).toHaveLength(3);
   });
 
@@ -315,7 +388,10 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
       }
       if (req.method === "POST" && req.url === "/messages?session=abc") {
         res.writeHead(202).end();
-        if (req.json.id !== undefined) streams[0]!(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`);
+        if (req.json.id !== undefined)
+          streams[0]!(
+            `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`,
+          );
         return;
       }
       res.writeHead(500).end();
@@ -364,23 +440,57 @@ describe("Streamable HTTP edge cases (hand-made servers)", () => {
       }
       return undefined;
     };
-    expect(attempt({ url: "not a url" })).toMatchObject({ code: "invalid_config", field: "url", message: 'MCP server "docs": "url" is not a valid URL: "not a url"' });
-    expect(attempt({ url: "ftp://x" })).toMatchObject({ field: "url", message: 'MCP server "docs": "url" must be http or https, got ftp:' });
-    expect(attempt({ type: "websocket" as "http" })).toMatchObject({ field: "type", message: expect.stringContaining('expected "http" (Streamable HTTP) or "sse"') as string });
+    expect(attempt({ url: "not a url" })).toMatchObject({
+      code: "invalid_config",
+      field: "url",
+      message: 'MCP server "docs": "url" is not a valid URL: "not a url"',
+    });
+    expect(attempt({ url: "ftp://x" })).toMatchObject({
+      field: "url",
+      message: 'MCP server "docs": "url" must be http or https, got ftp:',
+    });
+    expect(attempt({ type: "websocket" as "http" })).toMatchObject({
+      field: "type",
+      message: expect.stringContaining('expected "http" (Streamable HTTP) or "sse"') as string,
+    });
     for (const timeout of [0, -5, Number.NaN]) {
-      expect(attempt({ timeout })).toMatchObject({ field: "timeout", message: `MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got ${timeout}` });
+      expect(attempt({ timeout })).toMatchObject({
+        field: "timeout",
+        message: `MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got ${timeout}`,
+      });
     }
-    expect(attempt({ maxMessageBytes: 0 })).toMatchObject({ field: "maxMessageBytes", message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got 0' });
-    expect(attempt({ maxMessageBytes: Number.NaN })).toMatchObject({ message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got NaN' });
-    expect(attempt({ maxResumeAttempts: -1 })).toMatchObject({ field: "maxResumeAttempts", message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got -1' });
-    expect(attempt({ maxResumeAttempts: "3" as unknown as number })).toMatchObject({ message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got "3"' });
+    expect(attempt({ maxMessageBytes: 0 })).toMatchObject({
+      field: "maxMessageBytes",
+      message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got 0',
+    });
+    expect(attempt({ maxMessageBytes: Number.NaN })).toMatchObject({
+      message: 'MCP server "docs": "maxMessageBytes" must be a positive integer; got NaN',
+    });
+    expect(attempt({ maxResumeAttempts: -1 })).toMatchObject({
+      field: "maxResumeAttempts",
+      message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got -1',
+    });
+    expect(attempt({ maxResumeAttempts: "3" as unknown as number })).toMatchObject({
+      message: 'MCP server "docs": "maxResumeAttempts" must be a non-negative integer; got "3"',
+    });
     expect(attempt({ maxResumeAttempts: 0 })).toBeUndefined();
     expect(InvalidConfigError.isInstance(attempt({ url: "" }))).toBe(true);
     expect(attempt({ timeout: Infinity })).toBeUndefined();
     // A header that would add lines to the request, or that HTTP cannot carry, is a config error.
-    expect(attempt({ headers: { "x-team": "a\r\nx-injected: 1" } })).toMatchObject({ field: "headers.x-team", message: expect.stringContaining('MCP server "docs": header "x-team" has a character a header value cannot hold') as string });
-    expect(attempt({ headers: { "bad name": "x" } })).toMatchObject({ field: "headers.bad name", message: expect.stringContaining("is not a valid header name") as string });
-    expect(attempt({ headers: { "x-n": 5 as unknown as string } })).toMatchObject({ field: "headers.x-n", message: 'MCP server "docs": header "x-n" must have a string value; got number' });
+    expect(attempt({ headers: { "x-team": "a\r\nx-injected: 1" } })).toMatchObject({
+      field: "headers.x-team",
+      message: expect.stringContaining(
+        'MCP server "docs": header "x-team" has a character a header value cannot hold',
+      ) as string,
+    });
+    expect(attempt({ headers: { "bad name": "x" } })).toMatchObject({
+      field: "headers.bad name",
+      message: expect.stringContaining("is not a valid header name") as string,
+    });
+    expect(attempt({ headers: { "x-n": 5 as unknown as string } })).toMatchObject({
+      field: "headers.x-n",
+      message: 'MCP server "docs": header "x-n" must have a string value; got number',
+    });
     expect(attempt({ headers: { "x-ok": "café\tok" } })).toBeUndefined();
   });
 });

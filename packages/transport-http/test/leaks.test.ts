@@ -32,7 +32,8 @@ describe("resources after close()", () => {
       // Closed sockets leave the handle list a tick or so later (the poll's own timer is gone by the check below).
       await expect.poll(() => activeHandles()["TCPSocketWrap"] ?? 0).toBeLessThanOrEqual(before["TCPSocketWrap"] ?? 0);
       const after = activeHandles();
-      for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+      for (const kind of ["TCPSocketWrap", "Timeout"])
+        expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
     } finally {
       await f.stop();
     }

@@ -44,7 +44,10 @@ describe("a request is sent again only when it is known not to have been process
       it(`${method}, connection closed ${point}`, async () => {
         const server = await rawServer(
           (request, socket) => {
-            const body = answer(request.json?.id, method === "tools/call" ? { content: [] } : method === "tools/list" ? { tools: [] } : { contents: [] });
+            const body = answer(
+              request.json?.id,
+              method === "tools/call" ? { content: [] } : method === "tools/list" ? { tools: [] } : { contents: [] },
+            );
             if (request.connection === 1 && point === "after the request") socket.destroy();
             else if (request.connection === 1 && point === "after half an answer") {
               const whole = response(body);
@@ -60,10 +63,12 @@ describe("a request is sent again only when it is known not to have been process
           },
         );
         const transport = await open(server.url);
-        const outcome = await transport.request(method, method === "tools/call" ? { name: "t" } : method === "resources/read" ? { uri: "x:y" } : {}).then(
-          () => "answered",
-          (error: unknown) => error,
-        );
+        const outcome = await transport
+          .request(method, method === "tools/call" ? { name: "t" } : method === "resources/read" ? { uri: "x:y" } : {})
+          .then(
+            () => "answered",
+            (error: unknown) => error,
+          );
         const received = server.requests.filter((r) => r.json?.method === method).length;
         if (point === "on accept") {
           // Nothing reached the server: sending it again is safe whatever the method.
@@ -94,19 +99,26 @@ describe("a request is sent again only when it is known not to have been process
 
 describe("connections", () => {
   for (const hint of [true, false]) {
-    it(hint ? "retires an idle connection before the server's Keep-Alive timeout ends it" : "keeps an idle connection for 4 s when the server gives no hint", async () => {
-      const header = hint ? "keep-alive: timeout=2\r\n" : "";
-      const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { content: [] }), header)));
-      const transport = await open(server.url);
-      for (const name of ["a", "b", "c"]) await transport.request("tools/call", { name });
-      const before = server.connections();
-      expect(before).toBeLessThanOrEqual(2);
-      // A 2 s hint is retired 1 s early: after 1.2 s idle the next call takes a new connection.
-      await new Promise((resolve) => setTimeout(resolve, 1200));
-      await transport.request("tools/call", { name: "d" });
-      expect(server.connections()).toBe(hint ? before + 1 : before);
-      expect(server.requests.filter((r) => r.json?.method === "tools/call")).toHaveLength(4);
-    });
+    it(
+      hint
+        ? "retires an idle connection before the server's Keep-Alive timeout ends it"
+        : "keeps an idle connection for 4 s when the server gives no hint",
+      async () => {
+        const header = hint ? "keep-alive: timeout=2\r\n" : "";
+        const server = await rawServer((request, socket) =>
+          socket.write(response(answer(request.json?.id, { content: [] }), header)),
+        );
+        const transport = await open(server.url);
+        for (const name of ["a", "b", "c"]) await transport.request("tools/call", { name });
+        const before = server.connections();
+        expect(before).toBeLessThanOrEqual(2);
+        // A 2 s hint is retired 1 s early: after 1.2 s idle the next call takes a new connection.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await transport.request("tools/call", { name: "d" });
+        expect(server.connections()).toBe(hint ? before + 1 : before);
+        expect(server.requests.filter((r) => r.json?.method === "tools/call")).toHaveLength(4);
+      },
+    );
   }
 
   it("keeps at most 64 connections to one origin, also while every other connection is dropped", async () => {
@@ -129,16 +141,21 @@ describe("an unsolicited 408 on a connection the server was closing", () => {
   it("a tools/call answered 408 + close is sent once more on a new connection, and succeeds", async () => {
     const server = await rawServer((request, socket) => {
       // The server's idle timeout fired as the request arrived: 408, and the connection closes.
-      if (request.connection === 1) socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      if (request.connection === 1)
+        socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
       else socket.write(response(answer(request.json?.id, { content: [{ type: "text", text: "ran" }] })));
     });
     const transport = await open(server.url);
-    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({ content: [{ type: "text", text: "ran" }] });
+    await expect(transport.request("tools/call", { name: "t" })).resolves.toEqual({
+      content: [{ type: "text", text: "ran" }],
+    });
     expect(server.requests.map((r) => r.connection)).toEqual([1, 2]);
   });
 
   it("a second 408 is the answer: HttpError 408, no third try", async () => {
-    const server = await rawServer((_request, socket) => socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"));
+    const server = await rawServer((_request, socket) =>
+      socket.end("HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"),
+    );
     const transport = await open(server.url);
     await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ status: 408 });
     expect(server.requests).toHaveLength(2);
@@ -147,7 +164,9 @@ describe("an unsolicited 408 on a connection the server was closing", () => {
   // A 408 on a connection the server keeps is its answer to this request, which it read: a
   // handler's own timeout (Go's gin-contrib/timeout, koa-timeout answer 408 as the handler runs on).
   it("a tools/call answered 408 on a kept connection is not sent again: HttpError 408, one request", async () => {
-    const server = await rawServer((_request, socket) => socket.write("HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"));
+    const server = await rawServer((_request, socket) =>
+      socket.write("HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"),
+    );
     const transport = await open(server.url);
     await expect(transport.request("tools/call", { name: "t" })).rejects.toMatchObject({ status: 408 });
     expect(server.requests).toHaveLength(1);

@@ -32,7 +32,10 @@ export interface RawServer {
 }
 
 /** A server that reads HTTP/1.1 requests framed by Content-Length and lets `reply` answer (or not). */
-export async function rawServer(reply: Reply, onAccept?: (connection: number, socket: Socket) => boolean): Promise<RawServer> {
+export async function rawServer(
+  reply: Reply,
+  onAccept?: (connection: number, socket: Socket) => boolean,
+): Promise<RawServer> {
   const requests: RawRequest[] = [];
   const sockets = new Set<Socket>();
   let accepted = 0;
@@ -66,7 +69,13 @@ export async function rawServer(reply: Reply, onAccept?: (connection: number, so
           const line = lines.find((l) => l.toLowerCase().startsWith(`${name}:`));
           return line?.slice(name.length + 1).trim();
         };
-        const request: RawRequest = { connection, method, path, header, json: body ? (JSON.parse(body) as RawRequest["json"]) : undefined };
+        const request: RawRequest = {
+          connection,
+          method,
+          path,
+          header,
+          json: body ? (JSON.parse(body) as RawRequest["json"]) : undefined,
+        };
         requests.push(request);
         reply(request, socket);
       }

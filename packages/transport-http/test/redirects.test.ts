@@ -9,22 +9,39 @@ import { fixture, transport } from "./harness.js";
 const STATUSES = [301, 302, 303, 307, 308] as const;
 
 /** Answers any request with where and how it arrived. */
-const answer: Handler = (req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json?.id ?? 1, result: { at: req.url, method: req.method } });
+const answer: Handler = (req, res) =>
+  sendJson(res, { jsonrpc: "2.0", id: req.json?.id ?? 1, result: { at: req.url, method: req.method } });
 
 /** Each way a secret can ride on a request: the config's headers, the auth provider's, the URL's user and password. */
-const CREDENTIALS: { kind: string; secrets: string[]; config: (url: string) => Partial<HttpTransportConfig> & { url: string } }[] = [
+const CREDENTIALS: {
+  kind: string;
+  secrets: string[];
+  config: (url: string) => Partial<HttpTransportConfig> & { url: string };
+}[] = [
   {
     kind: "config headers",
     secrets: ["h-bearer", "h-api-key", "h-x-api-key", "h-auth-token", "h-private-token", "h-cookie"],
     config: (url) => ({
       url,
-      headers: { Authorization: "Bearer h-bearer", "Api-Key": "h-api-key", "X-Api-Key": "h-x-api-key", "X-Auth-Token": "h-auth-token", "Private-Token": "h-private-token", Cookie: "sid=h-cookie" },
+      headers: {
+        Authorization: "Bearer h-bearer",
+        "Api-Key": "h-api-key",
+        "X-Api-Key": "h-x-api-key",
+        "X-Auth-Token": "h-auth-token",
+        "Private-Token": "h-private-token",
+        Cookie: "sid=h-cookie",
+      },
     }),
   },
   {
     kind: "auth provider",
     secrets: ["p-bearer", "p-api-key", "p-proof"],
-    config: (url) => ({ url, authProvider: { headers: () => ({ Authorization: "Bearer p-bearer", "X-Api-Key": "p-api-key", DPoP: "p-proof" }) } }),
+    config: (url) => ({
+      url,
+      authProvider: {
+        headers: () => ({ Authorization: "Bearer p-bearer", "X-Api-Key": "p-api-key", DPoP: "p-proof" }),
+      },
+    }),
   },
   {
     kind: "URL credentials",
@@ -54,7 +71,13 @@ describe("the redirect matrix: 5 statuses × same or other origin × where the c
           const what = `${status}, ${origin} origin, ${kind}`;
           if (origin === "same" && followed) {
             expect(outcome, what).toEqual({ at: "/moved", method: "POST" });
-            expect(f.seen.map((s) => [s.method, s.url]), what).toEqual([["POST", "/mcp"], ["POST", "/moved"]]);
+            expect(
+              f.seen.map((s) => [s.method, s.url]),
+              what,
+            ).toEqual([
+              ["POST", "/mcp"],
+              ["POST", "/moved"],
+            ]);
             expect(f.seen[1]!.body, what).toBe(f.seen[0]!.body); // 307/308 re-send the body: the first was not processed
             for (const secret of secrets) expect(headerValues(f.seen.slice(1)), what).toContain(secret); // same origin: credentials go on
           } else {
@@ -64,9 +87,16 @@ describe("the redirect matrix: 5 statuses × same or other origin × where the c
             const location = new URL((outcome as HttpError).location!);
             expect([location.origin, location.pathname], what).toEqual([target.origin, target.pathname]);
             expect(outcome, what).toMatchObject({ status });
-            expect((outcome as Error).message, what).toContain(`HTTP ${status}: a redirect to ${location.href}, not followed: `);
-            expect((outcome as Error).message, what).toContain(origin === "other" ? "another origin" : "only 307 and 308 are followed for a POST");
-            expect(f.seen.map((s) => s.url), what).toEqual(["/mcp"]);
+            expect((outcome as Error).message, what).toContain(
+              `HTTP ${status}: a redirect to ${location.href}, not followed: `,
+            );
+            expect((outcome as Error).message, what).toContain(
+              origin === "other" ? "another origin" : "only 307 and 308 are followed for a POST",
+            );
+            expect(
+              f.seen.map((s) => s.url),
+              what,
+            ).toEqual(["/mcp"]);
             for (const secret of secrets) expect(JSON.stringify(outcome) + String(outcome), what).not.toContain(secret);
           }
           expect(other.seen, what).toEqual([]); // not a request, so not a header, a credential or a session id
@@ -84,7 +114,10 @@ describe("the redirect matrix: 5 statuses × same or other origin × where the c
     });
     const t = await transport({ url: f.url, headers: { "X-Api-Key": "get-secret" } });
     await t.startSSEListener();
-    expect(f.seen.map((s) => [s.method, s.url])).toEqual([["GET", "/mcp"], ["GET", "/stream"]]);
+    expect(f.seen.map((s) => [s.method, s.url])).toEqual([
+      ["GET", "/mcp"],
+      ["GET", "/stream"],
+    ]);
 
     const g = await fixture((_req, res) => void res.writeHead(307, { location: other.url }).end());
     const u = await transport({ url: g.url, headers: { "X-Api-Key": "get-secret" } });
@@ -111,21 +144,36 @@ describe("redirects that cannot be followed", () => {
     const f = await fixture((_req, res) => void res.writeHead(307, { location: `/hop${f.seen.length}` }).end());
     const t = await transport({ url: f.url });
     const error = await t.request("tools/list").catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 307, location: `${f.origin}/hop6`, message: expect.stringContaining("more than 5 redirects") as string });
+    expect(error).toMatchObject({
+      status: 307,
+      location: `${f.origin}/hop6`,
+      message: expect.stringContaining("more than 5 redirects") as string,
+    });
     expect(f.seen).toHaveLength(6); // the request and 5 redirects
   });
 });
 
 describe("only the configured origin sets the session", () => {
   it("a redirect target's Mcp-Session-Id is never stored nor sent to the configured server", async () => {
-    const other = await fixture((req, res) => sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { fixated: true } }, 200, { "mcp-session-id": "attacker-session" }));
+    const other = await fixture((req, res) =>
+      sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: { fixated: true } }, 200, {
+        "mcp-session-id": "attacker-session",
+      }),
+    );
     const f = await fixture((req, res) => {
-      if (req.json?.method === "initialize") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }, 200, { "mcp-session-id": "real-session" });
+      if (req.json?.method === "initialize")
+        return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} }, 200, {
+          "mcp-session-id": "real-session",
+        });
       if (req.json?.method === "tools/list") return void res.writeHead(307, { location: other.url }).end();
       sendJson(res, { jsonrpc: "2.0", id: req.json?.id ?? null, result: {} });
     });
     const t = await transport({ url: f.url });
-    await t.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    await t.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    });
     await expect(t.request("tools/list")).rejects.toBeInstanceOf(HttpError);
     expect(t.sessionId).toBe("real-session");
     await t.request("ping");
@@ -140,10 +188,18 @@ describe("a refused redirect says what @mcp/lite says", () => {
   it("another origin, and a 302 of a POST, word for word", async () => {
     const other = await fixture(answer);
     const away = await fixture((_req, res) => void res.writeHead(307, { location: other.url }).end());
-    const refused = async (url: string): Promise<string> => (await transport({ url })).request("tools/list").then(() => "followed", (e: unknown) => (e as Error).message);
-    expect(await refused(away.url)).toBe(`HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`);
+    const refused = async (url: string): Promise<string> =>
+      (await transport({ url })).request("tools/list").then(
+        () => "followed",
+        (e: unknown) => (e as Error).message,
+      );
+    expect(await refused(away.url)).toBe(
+      `HTTP 307: a redirect to ${other.url}, not followed: it points to another origin (${other.origin}), and redirects are followed only within ${away.origin}; if you trust the new address, use it as the server's URL`,
+    );
     const found = await fixture((_req, res) => void res.writeHead(302, { location: "/moved" }).end());
-    expect(await refused(found.url)).toBe(`HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`);
+    expect(await refused(found.url)).toBe(
+      `HTTP 302: a redirect to ${found.origin}/moved, not followed: a 302 would turn the POST into a GET without its body; only 307 and 308 are followed for a POST`,
+    );
     expect(other.seen).toEqual([]);
   });
 });
@@ -152,7 +208,16 @@ describe("a browser's manual redirect", () => {
   // Under `redirect: "manual"` a browser's fetch answers a redirect with an opaque response: status
   // 0, no headers, so nowhere to follow. Node's fetch shows the real 3xx, so the browser's answer is
   // made by hand here (Chromium itself runs the bundle in apps/example/web).
-  const opaque = { type: "opaqueredirect", status: 0, statusText: "", headers: new Headers(), body: null, ok: false, redirected: false, url: "" } as unknown as Response;
+  const opaque = {
+    type: "opaqueredirect",
+    status: 0,
+    statusText: "",
+    headers: new Headers(),
+    body: null,
+    ok: false,
+    redirected: false,
+    url: "",
+  } as unknown as Response;
 
   it("is refused as a redirect that hides where it points, not reported as HTTP 0", async () => {
     let calls = 0;
@@ -165,7 +230,9 @@ describe("a browser's manual redirect", () => {
     });
     const error = await t.request("tools/list", {}).catch((caught: unknown) => caught);
     expect(HttpError.isInstance(error)).toBe(true);
-    expect((error as HttpError).message).toBe("HTTP redirect (the browser hides its status): a redirect, not followed: it does not say where it points (an opaque redirect)");
+    expect((error as HttpError).message).toBe(
+      "HTTP redirect (the browser hides its status): a redirect, not followed: it does not say where it points (an opaque redirect)",
+    );
     expect((error as HttpError).message).not.toContain("HTTP 0");
     expect(calls).toBe(1);
     await t.close();

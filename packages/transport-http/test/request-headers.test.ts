@@ -4,12 +4,27 @@ import { answer, open, rawServer, response } from "./raw-server.js";
 
 describe("a request's own headers (2026-07-28)", () => {
   it("cannot set Host, the session and protocol headers, the body's, or credentials; Mcp-Param-* and others go", async () => {
-    const server = await rawServer((request, socket) => socket.write(response(answer(request.json?.id, { content: [] }))));
+    const server = await rawServer((request, socket) =>
+      socket.write(response(answer(request.json?.id, { content: [] }))),
+    );
     const transport = await open(server.url, { headers: { authorization: "Bearer configured" } });
     transport.setProtocolVersion("2026-07-28");
-    await transport.request("tools/call", { name: "t" }, {
-      headers: { Host: "elsewhere.example", "Mcp-Session-Id": "forged", "Mcp-Method": "tools/list", Authorization: "Bearer stolen", Cookie: "a=b", "Content-Type": "text/plain", "Mcp-Param-Region": "eu", "X-Trace": "1" },
-    });
+    await transport.request(
+      "tools/call",
+      { name: "t" },
+      {
+        headers: {
+          Host: "elsewhere.example",
+          "Mcp-Session-Id": "forged",
+          "Mcp-Method": "tools/list",
+          Authorization: "Bearer stolen",
+          Cookie: "a=b",
+          "Content-Type": "text/plain",
+          "Mcp-Param-Region": "eu",
+          "X-Trace": "1",
+        },
+      },
+    );
     const sent = server.requests[0]!;
     expect(sent.header("host")).toBe(new URL(server.url).host);
     expect(sent.header("mcp-session-id")).toBeUndefined();
@@ -28,7 +43,9 @@ describe("the DELETE that ends a session on close", () => {
       if (request.method === "DELETE") socket.write("HTTP/1.1 204 No Content\r\n\r\n");
       else socket.write(response(answer(request.json?.id, {}), "mcp-session-id: s-1\r\n"));
     });
-    const transport = await open(server.url, { authProvider: { headers: () => ({ authorization: "Bearer from-provider" }) } });
+    const transport = await open(server.url, {
+      authProvider: { headers: () => ({ authorization: "Bearer from-provider" }) },
+    });
     await transport.request("initialize", {});
     await transport.close();
     const deleted = server.requests.find((r) => r.method === "DELETE");

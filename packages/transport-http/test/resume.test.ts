@@ -24,7 +24,17 @@ describe("a resume that fails after the answer had begun", () => {
     ['400 "No valid session ID"', "400 Bad Request", { code: "http_error", status: 400 }],
   ])("%s: the request may have run; the refusal is the cause", async (_name, status, cause) => {
     const server = await brokenAfterFirstEvent((_request, socket) => {
-      socket.write(response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } }), "", status));
+      socket.write(
+        response(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: -32000, message: "Bad Request: No valid session ID provided" },
+          }),
+          "",
+          status,
+        ),
+      );
     });
     const transport = await open(server.url);
     await transport.request("initialize", {});
@@ -39,14 +49,19 @@ describe("a resume that fails after the answer had begun", () => {
     const transport = await open(server.url);
     await transport.request("initialize", {});
     const error = await transport.request("tools/call", { name: "charge" }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: "network_error", mayHaveRun: true, cause: { code: "network_error", mayHaveRun: false } });
+    expect(error).toMatchObject({
+      code: "network_error",
+      mayHaveRun: true,
+      cause: { code: "network_error", mayHaveRun: false },
+    });
   });
 });
 
 describe("a retry: hint no timer can wait", () => {
   it("retry: 2³² ms is not taken as 1 ms: no resume comes before the request's timeout", async () => {
     const server = await rawServer((request, socket) => {
-      if (request.method === "POST") socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nretry: ${2 ** 32}\nid: e-1\ndata: \n\n`);
+      if (request.method === "POST")
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nretry: ${2 ** 32}\nid: e-1\ndata: \n\n`);
       else socket.write(response(`data: ${answer(1, { resumed: true })}\n\n`, "", "200 OK", "text/event-stream"));
     });
     const transport = await open(server.url, { timeout: 1000 });

@@ -8,7 +8,6 @@ import { HttpTransport } from "../src/index.js";
 import { sendJson, sse } from "./fixture-server.js";
 import { fixture, transport } from "./harness.js";
 
-
 /** Writes `chunk` until the client goes away; returns how many bytes went out. */
 function flood(res: ServerResponse, chunk: string, sent: { bytes: number; closed: boolean }): void {
   const write = (): void => {
@@ -35,7 +34,9 @@ describe("size limits", () => {
     const t = await transport({ url: f.url, maxMessageBytes: 1024 * 1024 });
     const error = await t.request("huge").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MessageTooLargeError);
-    expect((error as Error).message).toMatch(/HTTP response body of at least \d+ bytes exceeds the limit of 1048576 bytes; it was discarded \(raise the limit with the "maxMessageBytes" option\)/);
+    expect((error as Error).message).toMatch(
+      /HTTP response body of at least \d+ bytes exceeds the limit of 1048576 bytes; it was discarded \(raise the limit with the "maxMessageBytes" option\)/,
+    );
     await expect.poll(() => sent.closed).toBe(true);
     expect(sent.bytes).toBeLessThan(16 * 1024 * 1024); // read no further than the limit (plus socket buffers)
     await expect(t.request("ping")).resolves.toEqual({ ok: true });
@@ -54,7 +55,9 @@ describe("size limits", () => {
     const error = await t.request("huge").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MessageTooLargeError);
     // The size is what had arrived when the limit was passed: at most one chunk over it.
-    const seen = Number(/SSE event of at least (\d+) bytes exceeds the limit of 1048576 bytes/.exec((error as Error).message)?.[1]);
+    const seen = Number(
+      /SSE event of at least (\d+) bytes exceeds the limit of 1048576 bytes/.exec((error as Error).message)?.[1],
+    );
     expect(seen).toBeGreaterThan(1024 * 1024);
     expect(seen).toBeLessThanOrEqual(1024 * 1024 + 128 * 1024);
     await expect.poll(() => sent.closed).toBe(true);
@@ -118,7 +121,9 @@ describe("HTTP+SSE", () => {
         }
         if (req.method === "POST" && req.url === "/messages?s=1") {
           res.writeHead(202).end();
-          streams[0]!(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`);
+          streams[0]!(
+            `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result: { protocolVersion: "2024-11-05" } })}\n\n`,
+          );
           return;
         }
         res.writeHead(500).end();
@@ -155,7 +160,8 @@ describe("close() during connect()", () => {
     // A destroyed socket leaves the handle list a tick later (the poll's own timer is gone by the check below).
     await expect.poll(() => activeHandles()["TCPSocketWrap"] ?? 0).toBeLessThanOrEqual(before["TCPSocketWrap"] ?? 0);
     const after = activeHandles();
-    for (const kind of ["TCPSocketWrap", "Timeout"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+    for (const kind of ["TCPSocketWrap", "Timeout"])
+      expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
   });
 
   it("streamable: close() right after connect() leaves the transport closed", async () => {
@@ -192,7 +198,10 @@ describe("text split inside a UTF-8 character", () => {
         res.flushHeaders();
         return dribble(res, Buffer.from(`data: ${body}\n\n`));
       });
-      const t = await transport({ url: f.url, ...(exchange === "fetch" ? { fetch: (input, init) => fetch(input, init as RequestInit) } : {}) });
+      const t = await transport({
+        url: f.url,
+        ...(exchange === "fetch" ? { fetch: (input, init) => fetch(input, init as RequestInit) } : {}),
+      });
       await expect(t.request("json")).resolves.toEqual({ text });
       await expect(t.request("sse")).resolves.toEqual({ text });
     });
@@ -206,46 +215,55 @@ describe("the SSE path under random framing (fast-check, real sockets)", () => {
   // notification must arrive, in order.
   const ending = fc.constantFrom("\n", "\r", "\r\n");
   const piece = fc.oneof(
-    fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", '"'), maxLength: 8 }).map((t) => ({ kind: "note" as const, t })),
+    fc
+      .string({ unit: fc.constantFrom("a", "é", "😀", " ", '"'), maxLength: 8 })
+      .map((t) => ({ kind: "note" as const, t })),
     fc.constant({ kind: "comment" as const, t: "" }),
     fc.nat(9).map((n) => ({ kind: "id" as const, t: `e${n}` })),
   );
   it("reassembles the same messages from any framing", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 6 }), fc.array(ending, { minLength: 8, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), async (pieces, ends, cuts) => {
-        const result = { text: "done é😀", n: pieces.length };
-        let body = "";
-        const notes: string[] = [];
-        pieces.forEach((p, i) => {
-          const end = ends[i % ends.length]!;
-          if (p.kind === "comment") body += `: keep-alive${end}`;
-          else if (p.kind === "id") body += `id: ${p.t}${end}${end}`;
-          else {
-            notes.push(p.t);
-            body += `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: p.t } })}${end}${end}`;
-          }
-        });
-        const f = await fixture(async (req, res) => {
-          if (req.json.method !== "go") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} });
-          const bytes = Buffer.from(`${body}data: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result })}${ends[7]!}${ends[7]!}`);
-          res.writeHead(200, { "content-type": "text/event-stream" });
-          res.flushHeaders();
-          let from = 0;
-          for (const cut of [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b)) {
-            res.write(bytes.subarray(from, cut));
-            from = cut;
-            await new Promise((resolve) => setTimeout(resolve, 1));
-          }
-          res.end(bytes.subarray(from));
-        });
-        const t = await transport({ url: f.url });
-        const seen: string[] = [];
-        t.onNotification = (_method, params) => seen.push((params as { data: string }).data);
-        await expect(t.request("go")).resolves.toEqual(result);
-        expect(seen).toEqual(notes);
-        await t.close();
-        await f.stop();
-      }),
+      fc.asyncProperty(
+        fc.array(piece, { maxLength: 6 }),
+        fc.array(ending, { minLength: 8, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        async (pieces, ends, cuts) => {
+          const result = { text: "done é😀", n: pieces.length };
+          let body = "";
+          const notes: string[] = [];
+          pieces.forEach((p, i) => {
+            const end = ends[i % ends.length]!;
+            if (p.kind === "comment") body += `: keep-alive${end}`;
+            else if (p.kind === "id") body += `id: ${p.t}${end}${end}`;
+            else {
+              notes.push(p.t);
+              body += `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: p.t } })}${end}${end}`;
+            }
+          });
+          const f = await fixture(async (req, res) => {
+            if (req.json.method !== "go") return sendJson(res, { jsonrpc: "2.0", id: req.json.id, result: {} });
+            const bytes = Buffer.from(
+              `${body}data: ${JSON.stringify({ jsonrpc: "2.0", id: req.json.id, result })}${ends[7]!}${ends[7]!}`,
+            );
+            res.writeHead(200, { "content-type": "text/event-stream" });
+            res.flushHeaders();
+            let from = 0;
+            for (const cut of [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b)) {
+              res.write(bytes.subarray(from, cut));
+              from = cut;
+              await new Promise((resolve) => setTimeout(resolve, 1));
+            }
+            res.end(bytes.subarray(from));
+          });
+          const t = await transport({ url: f.url });
+          const seen: string[] = [];
+          t.onNotification = (_method, params) => seen.push((params as { data: string }).data);
+          await expect(t.request("go")).resolves.toEqual(result);
+          expect(seen).toEqual(notes);
+          await t.close();
+          await f.stop();
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -31,7 +31,10 @@ async function session(url: string, trust: boolean): Promise<Record<string, unkn
 describe("HTTPS", () => {
   for (const json of [false, true]) {
     it(`a session over TLS with the SDK server (${json ? "JSON" : "SSE"} answers), a 700 KB answer intact, by IP and by host name`, async () => {
-      server = await startSdkServer({ json, tls: { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") } });
+      server = await startSdkServer({
+        json,
+        tls: { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") },
+      });
       const expected = { ok: true, server: "sdk-test-server", sums: ["1", "2", "3", "4", "5"], big: 400_000 };
       await expect(session(server.url, true)).resolves.toEqual(expected);
       await expect(session(server.url.replace("127.0.0.1", "localhost"), true)).resolves.toEqual(expected);
@@ -40,6 +43,12 @@ describe("HTTPS", () => {
 
   it("refuses a certificate nobody vouches for, with a network error that says why", async () => {
     server = await startSdkServer({ tls: { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") } });
-    await expect(session(server.url, false)).resolves.toMatchObject({ ok: false, name: "NetworkError", message: expect.stringMatching(/^Cannot reach MCP server at https:\/\/127\.0\.0\.1:\d+\/mcp: its TLS certificate is self-signed and not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust it with the server's "ca" option/) });
+    await expect(session(server.url, false)).resolves.toMatchObject({
+      ok: false,
+      name: "NetworkError",
+      message: expect.stringMatching(
+        /^Cannot reach MCP server at https:\/\/127\.0\.0\.1:\d+\/mcp: its TLS certificate is self-signed and not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); trust it with the server's "ca" option/,
+      ),
+    });
   });
 });

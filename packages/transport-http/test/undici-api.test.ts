@@ -18,7 +18,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function callbacksSeen(handler: (seen: string[], done: () => void) => Dispatcher.DispatchHandler): Promise<string[]> {
   const agent = new Agent();
   const seen: string[] = [];
-  return new Promise<void>((resolve) => agent.dispatch({ origin, path: "/", method: "POST", body: "{}" }, handler(seen, resolve)))
+  return new Promise<void>((resolve) =>
+    agent.dispatch({ origin, path: "/", method: "POST", body: "{}" }, handler(seen, resolve)),
+  )
     .then(() => agent.close())
     .then(() => seen);
 }

@@ -42,12 +42,17 @@ export interface StdioTransportConfig {
  * sentence, none when both are fine. The transport throws the first; `@mcp/client`'s config check
  * lists them all, so a config file and code hear the same words.
  */
-export function stdioCommandProblems(config: { readonly command?: unknown; readonly args?: unknown }): { field: "command" | "args"; message: string }[] {
+export function stdioCommandProblems(config: {
+  readonly command?: unknown;
+  readonly args?: unknown;
+}): { field: "command" | "args"; message: string }[] {
   const problems: { field: "command" | "args"; message: string }[] = [];
   const { command, args } = config;
   if (command === undefined) problems.push({ field: "command", message: 'stdio server requires "command" field' });
-  else if (typeof command !== "string" || command.trim() === "") problems.push({ field: "command", message: '"command" must be a non-empty string' });
-  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) problems.push({ field: "args", message: '"args" must be an array of strings' });
+  else if (typeof command !== "string" || command.trim() === "")
+    problems.push({ field: "command", message: '"command" must be a non-empty string' });
+  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string")))
+    problems.push({ field: "args", message: '"args" must be an array of strings' });
   return problems;
 }
 
@@ -56,7 +61,10 @@ export function checkStdioNumbers(config: StdioTransportConfig): void {
   for (const field of ["closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes"] as const) {
     const value = config[field];
     if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
-      throw new InvalidConfigError(`"${field}" must be a non-negative number; got ${String(value)}`, { serverName: config.serverName, field });
+      throw new InvalidConfigError(`"${field}" must be a non-negative number; got ${String(value)}`, {
+        serverName: config.serverName,
+        field,
+      });
     }
   }
 }

@@ -2,7 +2,16 @@
 import { envValue } from "./windows.js";
 
 /** Variables a server gets from the parent by default on POSIX systems. */
-export const DEFAULT_INHERITED_ENV_VARS_POSIX = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"] as const;
+export const DEFAULT_INHERITED_ENV_VARS_POSIX = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "LANG",
+] as const;
 
 /** Variables a server gets from the parent by default on Windows. */
 export const DEFAULT_INHERITED_ENV_VARS_WINDOWS = [

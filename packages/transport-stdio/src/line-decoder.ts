@@ -5,7 +5,8 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
 /** Whether a chunk is all ASCII, where the runtime can say so cheaply (Node ≥ 18.15); else never asked. */
-const isAscii: ((chunk: Buffer) => boolean) | undefined = typeof buffer.isAscii === "function" ? buffer.isAscii : undefined;
+const isAscii: ((chunk: Buffer) => boolean) | undefined =
+  typeof buffer.isAscii === "function" ? buffer.isAscii : undefined;
 
 /**
  * Splits a byte stream into UTF-8 lines, linear in input size: each byte is scanned once and a line

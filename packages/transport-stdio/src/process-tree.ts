@@ -16,7 +16,12 @@ function killLiveChildren(): void {
  * signal ends the whole tree with `taskkill /T /F` (`run` starts it: in the background by default,
  * {@link runNow} in an `exit` handler), and 0 tests whether the process lives.
  */
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0, platform: NodeJS.Platform = process.platform, run: (file: string, args: string[]) => void = runInBackground): boolean {
+export function signalGroup(
+  pid: number,
+  signal: NodeJS.Signals | 0,
+  platform: NodeJS.Platform = process.platform,
+  run: (file: string, args: string[]) => void = runInBackground,
+): boolean {
   try {
     if (platform !== "win32") process.kill(-pid, signal);
     else if (signal === 0) process.kill(pid, 0);
@@ -65,7 +70,12 @@ export function forgetChild(transport: { killNow(): void }): void {
  * SIGTERM to its group and `killGraceMs`, then SIGKILL; then whatever it started in its group
  * (`sh -c`, `npx`) gets the same. `waitExit(ms)` resolves true once the child has exited.
  */
-export async function endProcessTree(child: ChildProcess, waitExit: (ms: number) => Promise<boolean>, closeGraceMs: number, killGraceMs: number): Promise<void> {
+export async function endProcessTree(
+  child: ChildProcess,
+  waitExit: (ms: number) => Promise<boolean>,
+  closeGraceMs: number,
+  killGraceMs: number,
+): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
   child.stdin?.end();

@@ -1,6 +1,19 @@
 // `StdioTransport`: spawning the server, framing its messages, the write queue, its lifecycle.
 import type { ChildProcess } from "node:child_process";
-import { InvalidConfigError, JsonRpcEndpoint, MessageTooLargeError, ParseError, TransportClosedError, toError, type JsonRpcMessage, type MCPTransport, type MessageDirection, type NotificationContext, type RequestContext, type RequestOptions } from "@mcp/jsonrpc";
+import {
+  InvalidConfigError,
+  JsonRpcEndpoint,
+  MessageTooLargeError,
+  ParseError,
+  TransportClosedError,
+  toError,
+  type JsonRpcMessage,
+  type MCPTransport,
+  type MessageDirection,
+  type NotificationContext,
+  type RequestContext,
+  type RequestOptions,
+} from "@mcp/jsonrpc";
 import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { checkStdioNumbers, stdioCommandProblems, type StdioTransportConfig } from "./config.js";
 import { spawnServer, started } from "./child.js";
@@ -163,7 +176,10 @@ export class StdioTransport implements MCPTransport {
     const decoder = new LineDecoder(
       this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       (line) => this.#onLine(line),
-      (size) => this.#endpoint.reportError(new MessageTooLargeError(size, this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, "stdout line")),
+      (size) =>
+        this.#endpoint.reportError(
+          new MessageTooLargeError(size, this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, "stdout line"),
+        ),
     );
     const stdout = child.stdout!;
     stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
@@ -221,7 +237,14 @@ export class StdioTransport implements MCPTransport {
 
   /** What `console.log(transport)` shows: the process and config, with env values redacted. */
   [inspectCustom](): object {
-    return { command: this.config.command, args: this.config.args ?? [], pid: this.pid, connected: this.connected, exitStatus: this.#exit, config: redactConfig(this.config) };
+    return {
+      command: this.config.command,
+      args: this.config.args ?? [],
+      pid: this.pid,
+      connected: this.connected,
+      exitStatus: this.#exit,
+      config: redactConfig(this.config),
+    };
   }
 
   /** What `JSON.stringify(transport)` gives: the same redacted view. */
@@ -346,7 +369,12 @@ export class StdioTransport implements MCPTransport {
               resolve(true);
             });
           });
-    await endProcessTree(child, waitExit, this.config.closeGraceMs ?? DEFAULT_GRACE_MS, this.config.killGraceMs ?? DEFAULT_GRACE_MS);
+    await endProcessTree(
+      child,
+      waitExit,
+      this.config.closeGraceMs ?? DEFAULT_GRACE_MS,
+      this.config.killGraceMs ?? DEFAULT_GRACE_MS,
+    );
   }
 }
 

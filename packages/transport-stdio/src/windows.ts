@@ -25,7 +25,10 @@ export function envValue(env: Readonly<Record<string, string | undefined>>, name
 /** The extensions Windows tries for a bare command name, lower-case, in order. */
 export function pathExtensions(env: Readonly<Record<string, string | undefined>>): string[] {
   const raw = envValue(env, "PATHEXT") ?? ".COM;.EXE;.BAT;.CMD";
-  return raw.split(";").map((ext) => ext.trim().toLowerCase()).filter((ext) => ext.startsWith("."));
+  return raw
+    .split(";")
+    .map((ext) => ext.trim().toLowerCase())
+    .filter((ext) => ext.startsWith("."));
 }
 
 function join(dir: string, name: string): string {
@@ -38,13 +41,21 @@ function join(dir: string, name: string): string {
  * taken from `cwd`, the folder the server starts in (when given). Undefined when nothing matches
  * (the spawn then fails with ENOENT, reported as a {@link SpawnError}).
  */
-export function resolveWindowsCommand(command: string, env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean, cwd?: string): string | undefined {
+export function resolveWindowsCommand(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+  isFile: (path: string) => boolean,
+  cwd?: string,
+): string | undefined {
   const exts = pathExtensions(env);
   const hasExt = exts.some((ext) => command.toLowerCase().endsWith(ext));
   const inCwd = (path: string): string => (cwd === undefined || win32.isAbsolute(path) ? path : win32.join(cwd, path));
   const candidates = (base: string): string[] => (hasExt ? [inCwd(base)] : exts.map((ext) => inCwd(`${base}${ext}`)));
   if (/[\\/:]/.test(command)) return candidates(command).find(isFile);
-  const dirs = (envValue(env, "PATH") ?? "").split(";").map((dir) => dir.trim().replace(/^"(.*)"$/, "$1")).filter(Boolean);
+  const dirs = (envValue(env, "PATH") ?? "")
+    .split(";")
+    .map((dir) => dir.trim().replace(/^"(.*)"$/, "$1"))
+    .filter(Boolean);
   for (const dir of dirs) {
     const found = candidates(join(dir, command)).find(isFile);
     if (found) return found;
@@ -90,17 +101,31 @@ export interface WindowsSpawn {
  * (`ComSpec`) with its command line quoted and escaped; anything else is spawned directly, as on
  * POSIX. Throws a `TypeError` naming the argument that cmd.exe cannot be given safely.
  */
-export function windowsSpawn(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, isFile: (path: string) => boolean, cwd?: string): WindowsSpawn {
+export function windowsSpawn(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  isFile: (path: string) => boolean,
+  cwd?: string,
+): WindowsSpawn {
   const file = resolveWindowsCommand(command, env, isFile, cwd);
-  if (file === undefined || !isBatchFile(file)) return { file: file ?? command, args: [...args], windowsVerbatimArguments: false };
+  if (file === undefined || !isBatchFile(file))
+    return { file: file ?? command, args: [...args], windowsVerbatimArguments: false };
   args.forEach((arg, index) => {
     const why = unsafeForCmd(arg);
-    if (why) throw new TypeError(`argument ${index + 1} of ${command} contains ${why}; it cannot be passed to a batch file (${file}) safely`);
+    if (why)
+      throw new TypeError(
+        `argument ${index + 1} of ${command} contains ${why}; it cannot be passed to a batch file (${file}) safely`,
+      );
   });
   // The file: escaped, not quoted (as cross-spawn does). Each argument: quoted for the program,
   // escaped once for the cmd.exe we start and once more for the batch file's own `%*` line.
   const line = [escapeForCmd(file), ...args.map((arg) => escapeForCmd(escapeForCmd(quoteArgument(arg))))].join(" ");
-  return { file: envValue(env, "ComSpec") ?? "cmd.exe", args: ["/d", "/s", "/c", `"${line}"`], windowsVerbatimArguments: true };
+  return {
+    file: envValue(env, "ComSpec") ?? "cmd.exe",
+    args: ["/d", "/s", "/c", `"${line}"`],
+    windowsVerbatimArguments: true,
+  };
 }
 
 function fileExists(path: string): boolean {
@@ -112,8 +137,17 @@ function fileExists(path: string): boolean {
 }
 
 /** What to spawn for `command args` (started in `cwd`) on `platform`: on Windows see {@link windowsSpawn}; elsewhere the command itself. */
-export function spawnTarget(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform, isFile: (path: string) => boolean = fileExists, cwd?: string): WindowsSpawn {
-  return platform === "win32" ? windowsSpawn(command, args, env, isFile, cwd) : { file: command, args: [...args], windowsVerbatimArguments: false };
+export function spawnTarget(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+  isFile: (path: string) => boolean = fileExists,
+  cwd?: string,
+): WindowsSpawn {
+  return platform === "win32"
+    ? windowsSpawn(command, args, env, isFile, cwd)
+    : { file: command, args: [...args], windowsVerbatimArguments: false };
 }
 
 /** The command that ends a process and every process it started: `taskkill /T /F`. */

@@ -13,7 +13,11 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
     transport = await createStdioTransport({ command: process.execPath, args: [everythingEntry, "stdio"] });
     expect(transport.connected).toBe(true);
     expect(transport.pid).toBeTypeOf("number");
-    const init = await transport.request<{ protocolVersion: string; serverInfo: { name: string }; capabilities: object }>("initialize", {
+    const init = await transport.request<{
+      protocolVersion: string;
+      serverInfo: { name: string };
+      capabilities: object;
+    }>("initialize", {
       protocolVersion: "2025-11-25",
       capabilities: {},
       clientInfo: { name: "stdio-test", version: "0.0.0" },
@@ -22,7 +26,9 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
     expect(init.capabilities).toHaveProperty("tools");
     await transport.notify("notifications/initialized");
     const { tools } = await transport.request<{ tools: { name: string }[] }>("tools/list");
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "get-sum", "trigger-long-running-operation"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["echo", "get-sum", "trigger-long-running-operation"]),
+    );
     const result = await transport.request("tools/call", { name: "echo", arguments: { message: "hi there" } });
     expect(result).toMatchObject({ content: [{ type: "text", text: "Echo: hi there" }] });
     // Its banner goes to stderr, which we keep.
@@ -43,19 +49,30 @@ describe("against @modelcontextprotocol/server-everything over stdio", () => {
       clientInfo: { name: "stdio-test", version: "0.0.0" },
     });
     await transport.notify("notifications/initialized");
-    const result = await transport.request<{ content: { text: string }[] }>("tools/call", { name: "get-roots-list", arguments: {} });
+    const result = await transport.request<{ content: { text: string }[] }>("tools/call", {
+      name: "get-roots-list",
+      arguments: {},
+    });
     expect(asked).toContain("roots/list");
     expect(JSON.stringify(result)).toContain("file:///tmp/project");
   });
 
   it("delivers every progress notification of a long-running tool", async () => {
     transport = await createStdioTransport({ command: process.execPath, args: [everythingEntry, "stdio"] });
-    await transport.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    await transport.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    });
     await transport.notify("notifications/initialized");
     const progress: number[] = [];
-    await transport.request("tools/call", { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 3 } }, {
-      onProgress: (p) => progress.push(p.progress),
-    });
+    await transport.request(
+      "tools/call",
+      { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 3 } },
+      {
+        onProgress: (p) => progress.push(p.progress),
+      },
+    );
     expect(progress).toEqual([1, 2, 3]);
   });
 });

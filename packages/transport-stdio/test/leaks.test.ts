@@ -16,9 +16,12 @@ describe("resources after close()", () => {
     await transport.close();
     await expect(hanging).resolves.toMatchObject({ message: "Transport closed" });
     // Closed pipes leave the handle list a tick or so later (the poll's own timer is gone by the check below).
-    await expect.poll(() => (activeHandles()["PipeWrap"] ?? 0) + (activeHandles()["ProcessWrap"] ?? 0)).toBeLessThanOrEqual((before["PipeWrap"] ?? 0) + (before["ProcessWrap"] ?? 0));
+    await expect
+      .poll(() => (activeHandles()["PipeWrap"] ?? 0) + (activeHandles()["ProcessWrap"] ?? 0))
+      .toBeLessThanOrEqual((before["PipeWrap"] ?? 0) + (before["ProcessWrap"] ?? 0));
     const after = activeHandles();
-    for (const kind of ["Timeout", "PipeWrap", "ProcessWrap"]) expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
+    for (const kind of ["Timeout", "PipeWrap", "ProcessWrap"])
+      expect(after[kind] ?? 0, kind).toBeLessThanOrEqual(before[kind] ?? 0);
     expect(process.listenerCount("exit")).toBe(exitListeners);
     expect(isAlive(pid)).toBe(false);
   });

@@ -22,9 +22,10 @@ function decode(chunks: Buffer[], maxLineBytes = 1 << 20): { lines: string[]; si
   return { lines, sizes, oversize };
 }
 
-
 // JSON-RPC-ish lines with multi-byte text, ended by LF or CRLF; empty lines in between.
-const message = fc.record({ id: fc.nat(), text: fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", '"', "\\"), maxLength: 30 }) }).map((m) => JSON.stringify({ jsonrpc: "2.0", ...m }));
+const message = fc
+  .record({ id: fc.nat(), text: fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", '"', "\\"), maxLength: 30 }) })
+  .map((m) => JSON.stringify({ jsonrpc: "2.0", ...m }));
 const stream = fc.array(fc.tuple(message, fc.constantFrom("\n", "\r\n", "\n\n")), { minLength: 1, maxLength: 30 });
 
 describe("LineDecoder under random input", () => {
@@ -55,14 +56,19 @@ describe("LineDecoder under random input", () => {
 
   it("the limit counts bytes, not characters, however the line is split (ASCII and multi-byte chunks mixed)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 60 }), fc.constantFrom("é", "😀", "x"), fc.array(fc.nat(), { maxLength: 8 }), (count, unit, cuts) => {
-        const line = `{"t":"${unit.repeat(count)}"}`;
-        const bytes = Buffer.from(`{"a":1}\n${line}\r\n{"b":2}\n`);
-        const fits = Buffer.byteLength(line) + 1 <= 64; // its CR is held until its LF
-        const { lines, oversize } = decode(splitAt(bytes, cuts), 64);
-        expect(lines).toEqual(fits ? ['{"a":1}', line, '{"b":2}'] : ['{"a":1}', '{"b":2}']);
-        expect(oversize).toHaveLength(fits ? 0 : 1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.constantFrom("é", "😀", "x"),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (count, unit, cuts) => {
+          const line = `{"t":"${unit.repeat(count)}"}`;
+          const bytes = Buffer.from(`{"a":1}\n${line}\r\n{"b":2}\n`);
+          const fits = Buffer.byteLength(line) + 1 <= 64; // its CR is held until its LF
+          const { lines, oversize } = decode(splitAt(bytes, cuts), 64);
+          expect(lines).toEqual(fits ? ['{"a":1}', line, '{"b":2}'] : ['{"a":1}', '{"b":2}']);
+          expect(oversize).toHaveLength(fits ? 0 : 1);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -70,7 +76,10 @@ describe("LineDecoder under random input", () => {
   it("random bytes never throw, and no line is longer than the limit", () => {
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 100 }), { maxLength: 10 }), (chunks) => {
-        const { sizes } = decode(chunks.map((c) => Buffer.from(c)), 64);
+        const { sizes } = decode(
+          chunks.map((c) => Buffer.from(c)),
+          64,
+        );
         for (const size of sizes) expect(size).toBeLessThanOrEqual(64);
       }),
       { numRuns: 500 },

@@ -3,13 +3,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MessageTooLargeError, ParseError, RequestTimeoutError, TransportClosedError } from "@mcp/jsonrpc";
-import { SpawnError, StdioTransport, buildChildEnv, createStdioTransport, type StdioTransportConfig } from "../src/index.js";
+import {
+  SpawnError,
+  StdioTransport,
+  buildChildEnv,
+  createStdioTransport,
+  type StdioTransportConfig,
+} from "../src/index.js";
 import { isAlive, waitFor } from "mcp-test-utils";
 import { fixture } from "./helpers.js";
 
 const open: StdioTransport[] = [];
 async function start(flags: string[] = [], extra: Partial<StdioTransportConfig> = {}) {
-  const transport = await createStdioTransport({ command: process.execPath, args: [fixture("server.mjs"), ...flags], ...extra });
+  const transport = await createStdioTransport({
+    command: process.execPath,
+    args: [fixture("server.mjs"), ...flags],
+    ...extra,
+  });
   open.push(transport);
   return transport;
 }
@@ -50,7 +60,9 @@ describe("StdioTransport", () => {
     await expect(transport.request("ask", { method: "roots/list" })).resolves.toEqual({
       answer: { jsonrpc: "2.0", id: 1000, error: { code: -32601, message: "Method not found: roots/list" } },
     });
-    await expect(transport.request("ask", { method: "ping" })).resolves.toEqual({ answer: { jsonrpc: "2.0", id: 1001, result: {} } });
+    await expect(transport.request("ask", { method: "ping" })).resolves.toEqual({
+      answer: { jsonrpc: "2.0", id: 1001, result: {} },
+    });
     transport.onRequest = async (method) => ({ roots: [{ uri: `file:///${method}` }] });
     await expect(transport.request("ask", { method: "roots/list" })).resolves.toEqual({
       answer: { jsonrpc: "2.0", id: 1002, result: { roots: [{ uri: "file:///roots/list" }] } },
@@ -79,7 +91,10 @@ describe("StdioTransport", () => {
   it("a child that closes its stdout and exits later (as on a loaded machine): the error still says how it exited", async () => {
     // Stdout ends first; the exit status follows 500 ms later, well past the 100 ms a child that
     // exited first is given to finish its stdout.
-    const transport = new StdioTransport({ command: "sh", args: ["-c", "exec 1>&-; echo 'cannot reach the database' >&2; sleep 0.5; exit 3"] });
+    const transport = new StdioTransport({
+      command: "sh",
+      args: ["-c", "exec 1>&-; echo 'cannot reach the database' >&2; sleep 0.5; exit 3"],
+    });
     open.push(transport);
     await transport.connect();
     const error = await transport.request("tools/list").catch((e: unknown) => e);
@@ -91,7 +106,9 @@ describe("StdioTransport", () => {
   it("writing to a dead child rejects with Transport closed, never an uncaught EPIPE", async () => {
     const transport = await start();
     await transport.request("die").catch(() => undefined);
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () => transport.notify("notifications/x", { pad: "z".repeat(10_000) })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => transport.notify("notifications/x", { pad: "z".repeat(10_000) })),
+    );
     expect(results.every((r) => r.status === "rejected" && r.reason instanceof TransportClosedError)).toBe(true);
   });
 
@@ -156,7 +173,10 @@ describe("StdioTransport", () => {
 
   it("receives one 50 MB line intact", async () => {
     const bytes = 50 * 1024 * 1024;
-    const transport = await createStdioTransport({ command: process.execPath, args: [fixture("giant-line.mjs"), String(bytes)] });
+    const transport = await createStdioTransport({
+      command: process.execPath,
+      args: [fixture("giant-line.mjs"), String(bytes)],
+    });
     open.push(transport);
     const result = await transport.request<{ data: string }>("go", {}, { timeout: 20_000 });
     expect(result.data.length).toBe(bytes - '{"jsonrpc":"2.0","id":1,"result":{"data":"'.length - '"}}\n'.length);
@@ -184,7 +204,9 @@ describe("StdioTransport", () => {
     process.on("warning", onWarning);
     try {
       const payload = "p".repeat(512);
-      const results = await Promise.all(Array.from({ length: 10_000 }, (_, i) => transport.request<{ echo: { i: number } }>("echo", { i, payload })));
+      const results = await Promise.all(
+        Array.from({ length: 10_000 }, (_, i) => transport.request<{ echo: { i: number } }>("echo", { i, payload })),
+      );
       expect(results.map((r) => r.echo.i)).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
       expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
     } finally {
@@ -196,10 +218,21 @@ describe("StdioTransport", () => {
     const missing = new StdioTransport({ command: "definitely-not-a-real-mcp-server-xyz" });
     const error = await missing.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpawnError);
-    expect((error as SpawnError).message).toBe('Failed to start MCP server command "definitely-not-a-real-mcp-server-xyz": command not found (ENOENT); is it installed and on PATH?');
+    expect((error as SpawnError).message).toBe(
+      'Failed to start MCP server command "definitely-not-a-real-mcp-server-xyz": command not found (ENOENT); is it installed and on PATH?',
+    );
     expect(missing.connected).toBe(false);
-    const named = await createStdioTransport({ command: "definitely-not-a-real-mcp-server-xyz", serverName: "docs" }).catch((e: unknown) => e);
-    expect(named).toMatchObject({ serverName: "docs", errno: "ENOENT", message: expect.stringMatching(/^Failed to start MCP server "docs": command "definitely-not-a-real-mcp-server-xyz": command not found/) as string });
+    const named = await createStdioTransport({
+      command: "definitely-not-a-real-mcp-server-xyz",
+      serverName: "docs",
+    }).catch((e: unknown) => e);
+    expect(named).toMatchObject({
+      serverName: "docs",
+      errno: "ENOENT",
+      message: expect.stringMatching(
+        /^Failed to start MCP server "docs": command "definitely-not-a-real-mcp-server-xyz": command not found/,
+      ) as string,
+    });
     const dir = mkdtempSync(join(tmpdir(), "stdio-eacces-"));
     try {
       const error2 = await createStdioTransport({ command: dir }).catch((e: unknown) => e);
@@ -211,9 +244,18 @@ describe("StdioTransport", () => {
   });
 
   it("the child gets a safe base environment plus config.env, unless inheritEnv", () => {
-    const parent = { PATH: "/bin", HOME: "/root", AWS_SECRET_ACCESS_KEY: "s3cr3t", BASH_FUNC: "() { evil; }", SHELL: "() { x; }" };
+    const parent = {
+      PATH: "/bin",
+      HOME: "/root",
+      AWS_SECRET_ACCESS_KEY: "s3cr3t",
+      BASH_FUNC: "() { evil; }",
+      SHELL: "() { x; }",
+    };
     expect(buildChildEnv({ TOKEN: "t" }, false, parent, "linux")).toEqual({ PATH: "/bin", HOME: "/root", TOKEN: "t" });
-    expect(buildChildEnv({ PATH: "/custom" }, true, parent, "linux")).toMatchObject({ AWS_SECRET_ACCESS_KEY: "s3cr3t", PATH: "/custom" });
+    expect(buildChildEnv({ PATH: "/custom" }, true, parent, "linux")).toMatchObject({
+      AWS_SECRET_ACCESS_KEY: "s3cr3t",
+      PATH: "/custom",
+    });
   });
 
   it("a server behind a company proxy gets the proxy and CA variables (both cases), and still no other secret", () => {
@@ -229,7 +271,12 @@ describe("StdioTransport", () => {
       CURL_CA_BUNDLE: "/etc/ssl/curl.pem",
     };
     for (const platform of ["linux", "win32"] as const) {
-      const child = buildChildEnv(undefined, false, { ...network, GITHUB_TOKEN: "ghp_x", PROXY_PASSWORD: "pw" }, platform);
+      const child = buildChildEnv(
+        undefined,
+        false,
+        { ...network, GITHUB_TOKEN: "ghp_x", PROXY_PASSWORD: "pw" },
+        platform,
+      );
       expect(child).toMatchObject(network);
       expect(child).not.toHaveProperty("GITHUB_TOKEN");
       expect(child).not.toHaveProperty("PROXY_PASSWORD");
@@ -240,13 +287,26 @@ describe("StdioTransport", () => {
     process.env["MCP_TEST_SECRET"] = "do-not-leak";
     try {
       process.env["HTTPS_PROXY"] = "http://127.0.0.1:9/";
-      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, extra: process.env.EXTRA ?? null, proxy: process.env.HTTPS_PROXY ?? null } }) + "\\n"); });';
-      const plain = await createStdioTransport({ command: process.execPath, args: ["-e", script], env: { EXTRA: "yes" } });
+      const script =
+        'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, extra: process.env.EXTRA ?? null, proxy: process.env.HTTPS_PROXY ?? null } }) + "\\n"); });';
+      const plain = await createStdioTransport({
+        command: process.execPath,
+        args: ["-e", script],
+        env: { EXTRA: "yes" },
+      });
       open.push(plain);
       await expect(plain.request("env")).resolves.toEqual({ secret: null, extra: "yes", proxy: "http://127.0.0.1:9/" });
-      const inherited = await createStdioTransport({ command: process.execPath, args: ["-e", script], inheritEnv: true });
+      const inherited = await createStdioTransport({
+        command: process.execPath,
+        args: ["-e", script],
+        inheritEnv: true,
+      });
       open.push(inherited);
-      await expect(inherited.request("env")).resolves.toEqual({ secret: "do-not-leak", extra: null, proxy: "http://127.0.0.1:9/" });
+      await expect(inherited.request("env")).resolves.toEqual({
+        secret: "do-not-leak",
+        extra: null,
+        proxy: "http://127.0.0.1:9/",
+      });
     } finally {
       delete process.env["MCP_TEST_SECRET"];
       delete process.env["HTTPS_PROXY"];
@@ -259,16 +319,29 @@ describe("StdioTransport", () => {
     const bin = mkdtempSync(join(tmpdir(), "parent-env-"));
     try {
       // A program only the given PATH has.
-      writeFileSync(join(bin, "only-here"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
-      const script = 'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, proxy: process.env.HTTPS_PROXY ?? null, path: process.env.PATH ?? null, other: process.env.OTHER ?? null } }) + "\\n"); });';
+      writeFileSync(join(bin, "only-here"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, {
+        mode: 0o755,
+      });
+      const script =
+        'process.stdin.once("data", (d) => { const { id } = JSON.parse(d); process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { secret: process.env.MCP_TEST_SECRET ?? null, proxy: process.env.HTTPS_PROXY ?? null, path: process.env.PATH ?? null, other: process.env.OTHER ?? null } }) + "\\n"); });';
       const parentEnv = { PATH: `${bin}:/usr/bin:/bin`, OTHER: "theirs" };
       const command = process.platform === "win32" ? process.execPath : "only-here";
       const base = await createStdioTransport({ command, args: ["-e", script], parentEnv });
       open.push(base);
-      await expect(base.request("env")).resolves.toEqual({ secret: null, proxy: null, path: parentEnv.PATH, other: null });
+      await expect(base.request("env")).resolves.toEqual({
+        secret: null,
+        proxy: null,
+        path: parentEnv.PATH,
+        other: null,
+      });
       const whole = await createStdioTransport({ command, args: ["-e", script], parentEnv, inheritEnv: true });
       open.push(whole);
-      await expect(whole.request("env")).resolves.toEqual({ secret: null, proxy: null, path: parentEnv.PATH, other: "theirs" });
+      await expect(whole.request("env")).resolves.toEqual({
+        secret: null,
+        proxy: null,
+        path: parentEnv.PATH,
+        other: "theirs",
+      });
       // Printed, it shows the names only.
       expect(JSON.stringify(base)).not.toContain(bin);
     } finally {
@@ -280,7 +353,12 @@ describe("StdioTransport", () => {
 
   it("close() while connect() is starting the child: connect rejects, SIGTERM then SIGKILL still end it", async () => {
     // The child ignores SIGTERM and stdin's end, so only the full escalation ends it.
-    const transport = new StdioTransport({ command: "sh", args: ["-c", "trap '' TERM; while :; do sleep 0.05; done"], closeGraceMs: 100, killGraceMs: 200 });
+    const transport = new StdioTransport({
+      command: "sh",
+      args: ["-c", "trap '' TERM; while :; do sleep 0.05; done"],
+      closeGraceMs: 100,
+      killGraceMs: 200,
+    });
     let closes = 0;
     transport.onClose = () => closes++;
     const connecting = transport.connect().catch((e: unknown) => e);
@@ -312,8 +390,15 @@ describe("StdioTransport", () => {
       }
       return undefined;
     };
-    expect(attempt({ command: "" })).toMatchObject({ code: "invalid_config", field: "command", message: 'MCP server "docs": "command" must be a non-empty string' });
-    expect(attempt({ timeout: -5 })).toMatchObject({ field: "timeout", message: 'MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5' });
+    expect(attempt({ command: "" })).toMatchObject({
+      code: "invalid_config",
+      field: "command",
+      message: 'MCP server "docs": "command" must be a non-empty string',
+    });
+    expect(attempt({ timeout: -5 })).toMatchObject({
+      field: "timeout",
+      message: 'MCP server "docs": "timeout" must be a positive number of milliseconds (or Infinity for none); got -5',
+    });
     expect(attempt({ timeout: 0 })).toMatchObject({ field: "timeout" });
     expect(attempt({ args: "--flag" as unknown as string[] })).toMatchObject({ field: "args" });
     expect(attempt({ killGraceMs: -1 })).toMatchObject({ field: "killGraceMs" });

@@ -9,7 +9,14 @@ import { buildChildEnv } from "../src/env.js";
 import { signalGroup } from "../src/process-tree.js";
 import { envValue, resolveWindowsCommand, spawnTarget, windowsSpawn } from "../src/windows.js";
 
-const FILES = new Set(["c:\\program files\\nodejs\\npx.cmd", "c:\\program files\\nodejs\\node.exe", "c:\\quoted dir\\uvx.exe", "c:\\windows\\system32\\cmd.exe", "c:\\tools\\run.bat", "c:\\users\\me\\pnpm.cmd"]);
+const FILES = new Set([
+  "c:\\program files\\nodejs\\npx.cmd",
+  "c:\\program files\\nodejs\\node.exe",
+  "c:\\quoted dir\\uvx.exe",
+  "c:\\windows\\system32\\cmd.exe",
+  "c:\\tools\\run.bat",
+  "c:\\users\\me\\pnpm.cmd",
+]);
 const isFile = (path: string): boolean => FILES.has(path.toLowerCase()); // Windows file names ignore case
 const ENV = {
   Path: 'C:\\Windows\\System32;C:\\Program Files\\nodejs;"C:\\Quoted Dir";C:\\Users\\me',
@@ -22,7 +29,7 @@ const ENV = {
 /** cmd.exe in command-line mode: `%NAME%` of a defined variable is replaced; anything else stays. */
 function percentPhase(line: string, env: Record<string, string>): string {
   let out = "";
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     const end = line[i] === "%" ? line.indexOf("%", i + 1) : -1;
     const value = end > i ? envValue(env, line.slice(i + 1, end)) : undefined;
     if (value !== undefined) {
@@ -120,27 +127,69 @@ describe("Windows: finding a command", () => {
   it("a relative command or PATH entry is taken from the folder the server starts in, not this process's (a project's node_modules\\.bin)", () => {
     // This process runs in a repository that ships node_modules\.bin\npx.cmd and bin\server.exe;
     // the server starts in the user's home, which has neither.
-    const files = new Set(["c:\\repo\\node_modules\\.bin\\npx.cmd", "c:\\repo\\bin\\server.exe", "c:\\program files\\nodejs\\npx.cmd", "c:\\users\\me\\bin\\server.exe"]);
+    const files = new Set([
+      "c:\\repo\\node_modules\\.bin\\npx.cmd",
+      "c:\\repo\\bin\\server.exe",
+      "c:\\program files\\nodejs\\npx.cmd",
+      "c:\\users\\me\\bin\\server.exe",
+    ]);
     const here = (path: string): boolean => files.has(win32.resolve("C:\\repo", path).toLowerCase());
     const env = { PATH: "node_modules\\.bin;C:\\Program Files\\nodejs", PATHEXT: ".EXE;.CMD" };
     expect(resolveWindowsCommand("npx", env, here, "C:\\Users\\me")).toBe("C:\\Program Files\\nodejs\\npx.cmd");
     expect(resolveWindowsCommand("bin\\server", env, here, "C:\\Users\\me")).toBe("C:\\Users\\me\\bin\\server.exe");
-    expect(spawnTarget("npx", ["-y", "x"], env, "win32", here, "C:\\Users\\me").args.at(-1)).toContain("C:\\Program^ Files\\nodejs\\npx.cmd");
+    expect(spawnTarget("npx", ["-y", "x"], env, "win32", here, "C:\\Users\\me").args.at(-1)).toContain(
+      "C:\\Program^ Files\\nodejs\\npx.cmd",
+    );
     // With no cwd the server starts in this process's folder, and that is where they are looked up.
     expect(resolveWindowsCommand("npx", env, here)).toBe("node_modules\\.bin\\npx.cmd");
   });
 
   it("spawns an .exe directly, and a .cmd or .bat through cmd.exe; POSIX is untouched", () => {
-    expect(windowsSpawn("node", ["-e", "a & b"], ENV, isFile)).toEqual({ file: "C:\\Program Files\\nodejs\\node.exe", args: ["-e", "a & b"], windowsVerbatimArguments: false });
-    expect(windowsSpawn("missing", ["x"], ENV, isFile)).toEqual({ file: "missing", args: ["x"], windowsVerbatimArguments: false }); // spawn reports ENOENT
+    expect(windowsSpawn("node", ["-e", "a & b"], ENV, isFile)).toEqual({
+      file: "C:\\Program Files\\nodejs\\node.exe",
+      args: ["-e", "a & b"],
+      windowsVerbatimArguments: false,
+    });
+    expect(windowsSpawn("missing", ["x"], ENV, isFile)).toEqual({
+      file: "missing",
+      args: ["x"],
+      windowsVerbatimArguments: false,
+    }); // spawn reports ENOENT
     expect(windowsSpawn("pnpm", [], { PATH: "C:\\Users\\me" }, isFile).file).toBe("cmd.exe"); // no ComSpec
-    expect(spawnTarget("npx", ["-y", "x&y"], ENV, "linux", isFile)).toEqual({ file: "npx", args: ["-y", "x&y"], windowsVerbatimArguments: false });
+    expect(spawnTarget("npx", ["-y", "x&y"], ENV, "linux", isFile)).toEqual({
+      file: "npx",
+      args: ["-y", "x&y"],
+      windowsVerbatimArguments: false,
+    });
     expect(spawnTarget("npx", ["-y"], ENV, "win32", isFile).file).toBe("C:\\Windows\\System32\\cmd.exe");
   });
 });
 
 describe("Windows: arguments through cmd.exe cannot run a command", () => {
-  const hostile = ["&calc", "a & b", "x|y", "a\"&calc&\"b", "%VAR%", "%USERNAME%x%VAR%", "^", "^^&", "!VAR!", "(a)", "<in", ">out", 'tail\\', 'a\\"b', '\\\\"', '""', "", " ", "100%", "a;b,c d", "`cmd`", "*?"];
+  const hostile = [
+    "&calc",
+    "a & b",
+    "x|y",
+    'a"&calc&"b',
+    "%VAR%",
+    "%USERNAME%x%VAR%",
+    "^",
+    "^^&",
+    "!VAR!",
+    "(a)",
+    "<in",
+    ">out",
+    "tail\\",
+    'a\\"b',
+    '\\\\"',
+    '""',
+    "",
+    " ",
+    "100%",
+    "a;b,c d",
+    "`cmd`",
+    "*?",
+  ];
   it.each(hostile)("%j arrives as it was, with no operator and no variable expanded", (arg) => {
     const { received, operators } = throughCmd(["-y", arg, "last"]);
     expect(operators).toEqual([]);
@@ -149,11 +198,16 @@ describe("Windows: arguments through cmd.exe cannot run a command", () => {
 
   it("any printable argument list arrives unchanged (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.constantFrom(..."ab &|<>()^%!\"\\;,*?`=-/:.xyz".split("")), maxLength: 12 }), { maxLength: 5 }), (args) => {
-        const { received, operators } = throughCmd(args);
-        expect(operators).toEqual([]);
-        expect(received).toEqual(args);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom(...'ab &|<>()^%!"\\;,*?`=-/:.xyz'.split("")), maxLength: 12 }), {
+          maxLength: 5,
+        }),
+        (args) => {
+          const { received, operators } = throughCmd(args);
+          expect(operators).toEqual([]);
+          expect(received).toEqual(args);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -169,7 +223,9 @@ describe("Windows: arguments through cmd.exe cannot run a command", () => {
   });
 
   it("a line break or NUL cannot be given to a batch file: refused, naming the argument", () => {
-    expect(() => windowsSpawn("npx", ["ok", "two\nlines"], ENV, isFile)).toThrow(/argument 2 of npx contains a line break .* cannot be passed to a batch file/);
+    expect(() => windowsSpawn("npx", ["ok", "two\nlines"], ENV, isFile)).toThrow(
+      /argument 2 of npx contains a line break .* cannot be passed to a batch file/,
+    );
     expect(() => windowsSpawn("npx", ["a\r"], ENV, isFile)).toThrow(/line break/);
     expect(() => windowsSpawn("npx", ["a\0"], ENV, isFile)).toThrow(/NUL/);
     expect(windowsSpawn("node", ["two\nlines"], ENV, isFile).args).toEqual(["two\nlines"]); // an .exe gets it as it is
@@ -178,9 +234,17 @@ describe("Windows: arguments through cmd.exe cannot run a command", () => {
 
 describe("Windows: environment and process tree", () => {
   it("environment names are case-insensitive: the config's PATH replaces an inherited Path", () => {
-    const env = buildChildEnv({ PATH: "C:\\mine" }, false, { Path: "C:\\Windows", SystemRoot: "C:\\Windows", SECRET: "x" }, "win32");
+    const env = buildChildEnv(
+      { PATH: "C:\\mine" },
+      false,
+      { Path: "C:\\Windows", SystemRoot: "C:\\Windows", SECRET: "x" },
+      "win32",
+    );
     expect(env).toEqual({ PATH: "C:\\mine", SYSTEMROOT: "C:\\Windows" });
-    expect(buildChildEnv(undefined, false, { Path: "C:\\Windows", pathext: ".EXE" }, "win32")).toMatchObject({ PATH: "C:\\Windows", PATHEXT: ".EXE" });
+    expect(buildChildEnv(undefined, false, { Path: "C:\\Windows", pathext: ".EXE" }, "win32")).toMatchObject({
+      PATH: "C:\\Windows",
+      PATHEXT: ".EXE",
+    });
     // POSIX names stay case-sensitive.
     expect(buildChildEnv({ path: "x" }, false, { PATH: "/bin" }, "linux")).toEqual({ PATH: "/bin", path: "x" });
   });

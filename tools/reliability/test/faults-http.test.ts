@@ -4,7 +4,12 @@ import { faultMatrix, type Row } from "./matrix.js";
 const rows: Row[] = [
   { fault: "exit", outcome: { error: "NetworkError" }, state: "failed", okAfter: false },
   { fault: "hang", outcome: { error: "RequestTimeoutError" }, state: "connected", okAfter: true },
-  { fault: "wrong-id", outcome: { error: "NoResponseError", message: /No response received for request ID/ }, state: "connected", okAfter: true },
+  {
+    fault: "wrong-id",
+    outcome: { error: "NoResponseError", message: /No response received for request ID/ },
+    state: "connected",
+    okAfter: true,
+  },
   { fault: "garbage", outcome: { error: "ParseError" }, state: "connected", okAfter: true },
   { fault: "non-utf8", outcome: { error: "ParseError" }, state: "connected", okAfter: true },
   { fault: "truncated", outcome: { error: "ParseError" }, state: "connected", okAfter: true },
@@ -18,7 +23,13 @@ const rows: Row[] = [
   { fault: "slow-drip", outcome: { text: "" }, state: "connected", okAfter: true, timeout: 15_000 },
   { fault: "flood", outcome: { text: "after flood" }, state: "connected", okAfter: true, logs: 10_000 },
   { fault: "server-request", outcome: { text: "client answered -32601" }, state: "connected", okAfter: true },
-  { fault: "init-then-silent", outcome: { error: "RequestTimeoutError" }, state: "failed", okAfter: false, connectError: /^Connection to MCP server "fault" timed out after 5000ms/ },
+  {
+    fault: "init-then-silent",
+    outcome: { error: "RequestTimeoutError" },
+    state: "failed",
+    okAfter: false,
+    connectError: /^Connection to MCP server "fault" timed out after 5000ms/,
+  },
 ];
 
 faultMatrix("http", "Streamable HTTP", rows);

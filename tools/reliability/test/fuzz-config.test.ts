@@ -11,11 +11,24 @@ const root = mkdtempSync(join(tmpdir(), "mcp-fuzz-config-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 // A file of each format and family, project and user scope.
-const FILES = [".mcp.json", "mcp-client.json", ".cursor/mcp.json", ".vscode/mcp.json", ".gemini/settings.json", "opencode.json", ".zed/settings.json", "~/.claude.json", "~/.codex/config.toml"];
+const FILES = [
+  ".mcp.json",
+  "mcp-client.json",
+  ".cursor/mcp.json",
+  ".vscode/mcp.json",
+  ".gemini/settings.json",
+  "opencode.json",
+  ".zed/settings.json",
+  "~/.claude.json",
+  "~/.codex/config.toml",
+];
 
 let run = 0;
 /** Writes `contents` to `file` in a fresh project + home, then loads everything there. */
-async function load(file: string, contents: string | Uint8Array): Promise<Awaited<ReturnType<typeof loadAllMCPConfigs>>> {
+async function load(
+  file: string,
+  contents: string | Uint8Array,
+): Promise<Awaited<ReturnType<typeof loadAllMCPConfigs>>> {
   const dir = join(root, String(run++));
   const home = join(dir, "home");
   const cwd = join(dir, "project");
@@ -39,7 +52,9 @@ function checkResult(result: Awaited<ReturnType<typeof loadAllMCPConfigs>>): voi
   }
   for (const [name, config] of Object.entries(result.configs)) {
     const c = config as { command?: unknown; url?: unknown };
-    expect(typeof c.command === "string" || typeof c.url === "string", `server ${name} has a command or url`).toBe(true);
+    expect(typeof c.command === "string" || typeof c.url === "string", `server ${name} has a command or url`).toBe(
+      true,
+    );
     expect(typeof result.sources[name]).toBe("string");
   }
 }
@@ -90,13 +105,27 @@ describe("config loaders under random input", () => {
   });
 
   it("valid files with one byte changed: never a throw", async () => {
-    const valid = JSON.stringify({ mcpServers: { a: { command: "node", args: ["x.js"], env: { K: "v" } }, b: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer t" } } } }, null, 2);
+    const valid = JSON.stringify(
+      {
+        mcpServers: {
+          a: { command: "node", args: ["x.js"], env: { K: "v" } },
+          b: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer t" } },
+        },
+      },
+      null,
+      2,
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(".mcp.json", "~/.claude.json", ".cursor/mcp.json"), fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), async (file, at, byte) => {
-        const bytes = Buffer.from(valid);
-        bytes[at] = byte;
-        checkResult(await load(file, bytes));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(".mcp.json", "~/.claude.json", ".cursor/mcp.json"),
+        fc.nat(valid.length - 1),
+        fc.integer({ min: 0, max: 255 }),
+        async (file, at, byte) => {
+          const bytes = Buffer.from(valid);
+          bytes[at] = byte;
+          checkResult(await load(file, bytes));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -79,7 +79,8 @@ export async function eventually<T>(read: () => T, expected: T, ms = 5000): Prom
 /** The handles (by kind) that are live now beyond those in `baseline`. */
 export function handlesBeyond(baseline: Record<string, number>): Record<string, number> {
   const extra: Record<string, number> = {};
-  for (const [kind, count] of Object.entries(activeHandles())) if (count > (baseline[kind] ?? 0)) extra[kind] = count - (baseline[kind] ?? 0);
+  for (const [kind, count] of Object.entries(activeHandles()))
+    if (count > (baseline[kind] ?? 0)) extra[kind] = count - (baseline[kind] ?? 0);
   return extra;
 }
 
@@ -87,7 +88,10 @@ export function handlesBeyond(baseline: Record<string, number>): Record<string, 
  * The leak check: no active handle (timer, socket, pipe, child process) beyond those live at
  * `baseline` remains, and every pid given is gone.
  */
-export async function expectNothingLeft(baseline: Record<string, number>, pids: (number | undefined)[] = []): Promise<void> {
+export async function expectNothingLeft(
+  baseline: Record<string, number>,
+  pids: (number | undefined)[] = [],
+): Promise<void> {
   await eventually(() => handlesBeyond(baseline), {});
   for (const pid of pids) if (pid !== undefined) await eventually(() => isAlive(pid), false);
 }

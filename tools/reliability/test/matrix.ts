@@ -6,7 +6,16 @@ import { activeHandles, startSdkServer, type SdkServer } from "mcp-test-utils";
 import type { MCPServerConfig } from "@mcp/client";
 import type { ServerState } from "@mcp/manager";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, expectNothingLeft, faultScript, outcome, startHttpFault, stateOf, testManager, type Fault } from "./harness.js";
+import {
+  eventually,
+  expectNothingLeft,
+  faultScript,
+  outcome,
+  startHttpFault,
+  stateOf,
+  testManager,
+  type Fault,
+} from "./harness.js";
 
 export type Transport = "stdio" | "http" | "sse";
 
@@ -32,7 +41,8 @@ export const CALL_TIMEOUT = 1500;
 const LIMIT = 1024 * 1024;
 
 function configFor(transport: Transport, fault: Fault, origin: string | undefined): MCPServerConfig {
-  if (transport === "stdio") return { command: process.execPath, args: [faultScript, "stdio", fault], maxLineBytes: LIMIT, timeout: 5000 };
+  if (transport === "stdio")
+    return { command: process.execPath, args: [faultScript, "stdio", fault], maxLineBytes: LIMIT, timeout: 5000 };
   if (transport === "http") return { type: "http", url: `${origin}/mcp`, maxMessageBytes: LIMIT, timeout: 5000 };
   return { type: "sse", url: `${origin}/sse`, maxMessageBytes: LIMIT, timeout: 5000 };
 }
@@ -44,9 +54,14 @@ export async function runRow(transport: Transport, row: Row, healthyUrl: string)
   const pids = new Set<number | undefined>();
   // Every process the fault server ran as (a stdio one is respawned): each status change comes
   // after the connection it reports is in place.
-  manager.onStatusChange(() => pids.add((manager.getConnection("fault")?.transport as { pid?: number } | undefined)?.pid));
+  manager.onStatusChange(() =>
+    pids.add((manager.getConnection("fault")?.transport as { pid?: number } | undefined)?.pid),
+  );
   try {
-    const { tools, errors } = await manager.connectServers({ fault: configFor(transport, row.fault, server?.origin), healthy: { type: "http", url: healthyUrl } });
+    const { tools, errors } = await manager.connectServers({
+      fault: configFor(transport, row.fault, server?.origin),
+      healthy: { type: "http", url: healthyUrl },
+    });
     const call = (name: string, args: Record<string, unknown>, timeout: number): Promise<unknown> => {
       const tool = tools.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name} among ${tools.map((t) => t.name).join(", ")}`);

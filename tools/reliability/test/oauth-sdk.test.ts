@@ -17,14 +17,29 @@ describe("OAuth against the official SDK's authorization server", () => {
     const server = await startSdkOAuthServer();
     const dir = mkdtempSync(join(tmpdir(), "mcp-oauth-sdk-"));
     try {
-      const make = (): OAuthProvider => new OAuthProvider({ serverUrl: server.url, redirectUri: "http://127.0.0.1:9/callback", authorize: followRedirectAuthorize(), store: new FileTokenStore(dir) });
+      const make = (): OAuthProvider =>
+        new OAuthProvider({
+          serverUrl: server.url,
+          redirectUri: "http://127.0.0.1:9/callback",
+          authorize: followRedirectAuthorize(),
+          store: new FileTokenStore(dir),
+        });
       const first = make();
       const conn = await connectToServer("sdk-oauth", { type: "http", url: server.url, authProvider: first });
       const result = await callTool(conn, "whoami", {});
-      expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringMatching(/^client [0-9a-f-]{36}$/) as string });
+      expect(result.content[0]).toMatchObject({
+        type: "text",
+        text: expect.stringMatching(/^client [0-9a-f-]{36}$/) as string,
+      });
       expect(server.authorizations()).toBe(1);
       const token = (await first.headers())["authorization"]!.slice("Bearer ".length);
-      for (const shown of [inspect(conn, { depth: 6 }), inspect(first), JSON.stringify(first), JSON.stringify(conn.transport)]) expect(shown).not.toContain(token);
+      for (const shown of [
+        inspect(conn, { depth: 6 }),
+        inspect(first),
+        JSON.stringify(first),
+        JSON.stringify(conn.transport),
+      ])
+        expect(shown).not.toContain(token);
       await disconnectServer(conn);
 
       const again = await connectToServer("sdk-oauth", { type: "http", url: server.url, authProvider: make() });
@@ -41,7 +56,11 @@ describe("OAuth against the official SDK's authorization server", () => {
   it("without a user step, a protected server fails with a typed OAuthError that says what to do", async () => {
     const server = await startSdkOAuthServer();
     try {
-      const error = await connectToServer("sdk-oauth", { type: "http", url: server.url, authProvider: new OAuthProvider({ serverUrl: server.url }) }).catch((e: unknown) => e);
+      const error = await connectToServer("sdk-oauth", {
+        type: "http",
+        url: server.url,
+        authProvider: new OAuthProvider({ serverUrl: server.url }),
+      }).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: "OAuthError", code: "oauth_error", step: "authorization" });
       expect((error as Error).message).toContain("needs authorization");
     } finally {

@@ -32,8 +32,17 @@ interface Tally {
  * Those not aborted on their own share `shared`, a signal that never fires: a listener left on it
  * per request is the classic leak (and Node's MaxListenersExceededWarning).
  */
-async function soak(conn: MCPServerConnection, count: number, wave: number, seed: number, shared: AbortSignal): Promise<Tally> {
-  const kinds = fc.sample(fc.tuple(fc.constantFrom<Kind>("ok", "ok", "ok", "ok", "abort", "timeout"), fc.integer({ min: 0, max: 5 })), { numRuns: count, seed });
+async function soak(
+  conn: MCPServerConnection,
+  count: number,
+  wave: number,
+  seed: number,
+  shared: AbortSignal,
+): Promise<Tally> {
+  const kinds = fc.sample(
+    fc.tuple(fc.constantFrom<Kind>("ok", "ok", "ok", "ok", "abort", "timeout"), fc.integer({ min: 0, max: 5 })),
+    { numRuns: count, seed },
+  );
   const tally: Tally = { ok: 0, aborted: 0, timedOut: 0, other: [], peakListeners: 0 };
   for (let start = 0; start < count; start += wave) {
     const calls = kinds.slice(start, start + wave).map(async ([kind, ms]) => {
@@ -44,7 +53,12 @@ async function soak(conn: MCPServerConnection, count: number, wave: number, seed
         signal = controller.signal;
       }
       try {
-        const result = await callTool(conn, kind === "timeout" ? "fault" : "ok", {}, { signal, timeout: kind === "timeout" ? ms + 1 : 30_000 });
+        const result = await callTool(
+          conn,
+          kind === "timeout" ? "fault" : "ok",
+          {},
+          { signal, timeout: kind === "timeout" ? ms + 1 : 30_000 },
+        );
         if (result.content[0]?.type === "text") tally.ok++;
       } catch (error) {
         const e = error as Error;
@@ -75,24 +89,30 @@ async function run(label: string, conn: MCPServerConnection, count: number, wave
   expect(getEventListeners(shared, "abort")).toHaveLength(0);
   const after = heapAfterGc();
   // The figures docs/reliability.md quotes.
-  console.info(`${label} soak: ${count} requests (${tally.ok} answered, ${tally.aborted} aborted, ${tally.timedOut} timed out); heap after GC ${((after - before) / 1024).toFixed(0)} KB from the start`);
+  console.info(
+    `${label} soak: ${count} requests (${tally.ok} answered, ${tally.aborted} aborted, ${tally.timedOut} timed out); heap after GC ${((after - before) / 1024).toFixed(0)} KB from the start`,
+  );
   // Flat: a leak of even 100 bytes per request would be 10 MB here.
   expect(after - before, `heap grew from ${before} to ${after} bytes`).toBeLessThan(4 * 1024 * 1024);
 }
 
 describe("soak: random aborts and timeouts", () => {
-  it("stdio: 100,000 requests end with nothing pending, a flat heap and nothing left after close", { timeout: 120_000 }, async () => {
-    const baseline = activeHandles();
-    const conn = await connectToServer("soak", { command: process.execPath, args: [faultScript, "stdio", "hang"] });
-    const pid = conn.transport.pid;
-    try {
-      await run("stdio", conn, 100_000, 1000);
-    } finally {
-      await disconnectServer(conn);
-    }
-    expect(conn.transport.pendingRequests).toBe(0);
-    await expectNothingLeft(baseline, [pid]);
-  });
+  it(
+    "stdio: 100,000 requests end with nothing pending, a flat heap and nothing left after close",
+    { timeout: 120_000 },
+    async () => {
+      const baseline = activeHandles();
+      const conn = await connectToServer("soak", { command: process.execPath, args: [faultScript, "stdio", "hang"] });
+      const pid = conn.transport.pid;
+      try {
+        await run("stdio", conn, 100_000, 1000);
+      } finally {
+        await disconnectServer(conn);
+      }
+      expect(conn.transport.pendingRequests).toBe(0);
+      await expectNothingLeft(baseline, [pid]);
+    },
+  );
 
   it("Streamable HTTP: 20,000 requests, the same", { timeout: 120_000 }, async () => {
     const baseline = activeHandles();

@@ -22,11 +22,22 @@ const binaries = join(repo, "tools/runtimes/binaries/node_modules");
 const RUNTIMES: Record<string, string[]> = {
   "Node 22": [join(binaries, "node22", "bin", "node")],
   "Node 24": [join(binaries, "node24", "bin", "node")],
-  "Bun": [join(binaries, "bun", "bin", "bun.exe")],
+  Bun: [join(binaries, "bun", "bin", "bun.exe")],
   // No flag beyond the permissions the stack uses (homedir: the default token and cache folders).
-  "Deno": [join(binaries, "deno", "deno"), "run", "--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-run", "--allow-sys=homedir"],
+  Deno: [
+    join(binaries, "deno", "deno"),
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-net",
+    "--allow-run",
+    "--allow-sys=homedir",
+  ],
 };
-for (const [name, [binary]] of Object.entries(RUNTIMES)) if (!existsSync(binary!)) throw new Error(`${name}: ${binary} is not installed; run \`pnpm run runtimes\` (pnpm test:matrix does)`);
+for (const [name, [binary]] of Object.entries(RUNTIMES))
+  if (!existsSync(binary!))
+    throw new Error(`${name}: ${binary} is not installed; run \`pnpm run runtimes\` (pnpm test:matrix does)`);
 const PACKAGES = ["jsonrpc", "transport-stdio", "transport-http", "oauth", "client", "manager", "lite"];
 
 let layout: string;
@@ -37,38 +48,71 @@ const everythingEntry = join(pkgDir("@modelcontextprotocol/server-everything"), 
 function publishedLayout(): string {
   const dir = mkdtempSync(join(tmpdir(), "mcp-layout-"));
   const versions = new Map<string, string>();
-  const manifests = PACKAGES.map((name) => JSON.parse(readFileSync(join(repo, "packages", name, "package.json"), "utf8")) as Record<string, unknown> & { name: string; version: string; files?: string[] });
+  const manifests = PACKAGES.map(
+    (name) =>
+      JSON.parse(readFileSync(join(repo, "packages", name, "package.json"), "utf8")) as Record<string, unknown> & {
+        name: string;
+        version: string;
+        files?: string[];
+      },
+  );
   for (const m of manifests) versions.set(m.name, m.version);
   const tarballs: Record<string, string> = {};
   for (const [index, manifest] of manifests.entries()) {
     const source = join(repo, "packages", PACKAGES[index]!);
     const staged = join(dir, "staged", PACKAGES[index]!);
     mkdirSync(staged, { recursive: true });
-    for (const file of manifest.files ?? ["dist"]) if (existsSync(join(source, file))) cpSync(join(source, file), join(staged, file), { recursive: true });
+    for (const file of manifest.files ?? ["dist"])
+      if (existsSync(join(source, file))) cpSync(join(source, file), join(staged, file), { recursive: true });
     if (existsSync(join(source, "README.md"))) copyFileSync(join(source, "README.md"), join(staged, "README.md"));
     const deps = { ...(manifest["dependencies"] as Record<string, string> | undefined) };
     for (const [dep, range] of Object.entries(deps)) if (range.startsWith("workspace:")) deps[dep] = versions.get(dep)!;
-    writeFileSync(join(staged, "package.json"), JSON.stringify({ ...manifest, dependencies: deps, devDependencies: undefined, scripts: undefined }, null, 2));
-    const file = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: staged, encoding: "utf8" }).trim().split("\n").pop()!;
+    writeFileSync(
+      join(staged, "package.json"),
+      JSON.stringify({ ...manifest, dependencies: deps, devDependencies: undefined, scripts: undefined }, null, 2),
+    );
+    const file = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: staged, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop()!;
     tarballs[manifest.name] = `file:./${file}`;
   }
   // `overrides` keep npm from asking the registry for our own packages' names.
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "layout", private: true, type: "module", dependencies: tarballs, overrides: tarballs }, null, 2));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify(
+      { name: "layout", private: true, type: "module", dependencies: tarballs, overrides: tarballs },
+      null,
+      2,
+    ),
+  );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "pipe" });
   copyFileSync(fileURLToPath(new URL("../src/smoke.mjs", import.meta.url)), join(dir, "smoke.mjs"));
   return dir;
 }
 
-function run(command: string[], args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string[],
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command[0]!, [...command.slice(1), ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
-    });
+    execFile(
+      command[0]!,
+      [...command.slice(1), ...args],
+      { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 beforeAll(async () => {
-  [everything, layout] = await Promise.all([startEverything("streamableHttp"), Promise.resolve().then(publishedLayout)]);
+  [everything, layout] = await Promise.all([
+    startEverything("streamableHttp"),
+    Promise.resolve().then(publishedLayout),
+  ]);
 }, 180_000);
 afterAll(async () => {
   await everything?.stop();
@@ -78,7 +122,11 @@ afterAll(async () => {
 for (const [runtime, command] of Object.entries(RUNTIMES)) {
   describe(runtime, () => {
     it("runs the example: stdio, tools, a call, progress", async () => {
-      const { code, stdout, stderr } = await run(command, [join(repo, "apps/example/dist/index.js")], join(repo, "apps/example"));
+      const { code, stdout, stderr } = await run(
+        command,
+        [join(repo, "apps/example/dist/index.js")],
+        join(repo, "apps/example"),
+      );
       expect(stderr).not.toMatch(/Error/);
       expect(code).toBe(0);
       expect(stdout).toMatch(/Connected to mcp-servers\/everything .* \(protocol 2025-11-25\)/);
@@ -92,7 +140,8 @@ for (const [runtime, command] of Object.entries(RUNTIMES)) {
       const result = JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
       expect(result).toMatchObject({ errors: {}, reconnected: true });
       expect(result["failed"]).toBeUndefined();
-      for (const key of ["stdio", "http", "afterReconnect"]) expect(result[key]).toBe(`Echo: ${String(result["runtime"])}`);
+      for (const key of ["stdio", "http", "afterReconnect"])
+        expect(result[key]).toBe(`Echo: ${String(result["runtime"])}`);
       const handles = result["handles"] as { visible: boolean; left?: string[]; why?: string };
       // A runtime whose handle list cannot see a timer says so; a leak check there would pass for nothing.
       if (handles.visible) expect(handles.left).toEqual([]);

@@ -22,7 +22,9 @@ export function bunBinary(): string | undefined {
  * run in `dir` find it there and need no registry.
  */
 export function installEverything(dir: string): void {
-  const real = dirname(dirname(realpathSync(createRequire(import.meta.url).resolve(`${EVERYTHING_PACKAGE}/dist/index.js`))));
+  const real = dirname(
+    dirname(realpathSync(createRequire(import.meta.url).resolve(`${EVERYTHING_PACKAGE}/dist/index.js`))),
+  );
   mkdirSync(join(dir, "node_modules", "@modelcontextprotocol"), { recursive: true });
   mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(real, join(dir, "node_modules", EVERYTHING_PACKAGE));
@@ -51,10 +53,22 @@ export function hostileRepository(root: string): HostileRepository {
   mkdirSync(pkg, { recursive: true });
   mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
   mkdirSync(join(root, "bin"), { recursive: true });
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "a-cloned-repository", version: "1.0.0", private: true }));
-  writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: EVERYTHING_PACKAGE, version: "9.9.9", bin: { [EVERYTHING_BIN]: "hostile.cjs" } }));
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: "a-cloned-repository", version: "1.0.0", private: true }),
+  );
+  writeFileSync(
+    join(pkg, "package.json"),
+    JSON.stringify({ name: EVERYTHING_PACKAGE, version: "9.9.9", bin: { [EVERYTHING_BIN]: "hostile.cjs" } }),
+  );
   mkdirSync(join(root, ".venv", "bin"), { recursive: true });
-  const programs = [join(pkg, "hostile.cjs"), join(root, "node_modules", ".bin", "npx"), join(root, ".venv", "bin", "uvx"), join(root, "bin", "server"), join(root, "server.mjs")];
+  const programs = [
+    join(pkg, "hostile.cjs"),
+    join(root, "node_modules", ".bin", "npx"),
+    join(root, ".venv", "bin", "uvx"),
+    join(root, "bin", "server"),
+    join(root, "server.mjs"),
+  ];
   for (const file of programs) {
     writeFileSync(file, program);
     chmodSync(file, 0o755);

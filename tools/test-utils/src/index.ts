@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 
 /** The entry script of @modelcontextprotocol/server-everything. */
-export const everythingEntry: string = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+export const everythingEntry: string = createRequire(import.meta.url).resolve(
+  "@modelcontextprotocol/server-everything/dist/index.js",
+);
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {
@@ -63,8 +65,14 @@ net.Server.prototype.listen = function (...args) {
  * bound port ({@link REPORT_PORT}); that line is the barrier. It listens on all interfaces; only
  * 127.0.0.1 is ever contacted.
  */
-export async function startEverything(mode: "streamableHttp" | "sse", options: { port?: number } = {}): Promise<EverythingServer> {
-  const child = spawn(process.execPath, ["--import", REPORT_PORT, everythingEntry, mode], { env: { ...process.env, PORT: String(options.port ?? 0) }, stdio: ["ignore", "ignore", "pipe"] });
+export async function startEverything(
+  mode: "streamableHttp" | "sse",
+  options: { port?: number } = {},
+): Promise<EverythingServer> {
+  const child = spawn(process.execPath, ["--import", REPORT_PORT, everythingEntry, mode], {
+    env: { ...process.env, PORT: String(options.port ?? 0) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   const port = await new Promise<number | undefined>((resolve) => {
     const settle = (found: number | undefined): void => {
@@ -158,6 +166,13 @@ export { startRegistry, type StandInOverride, type StandInRegistry, type StandIn
 export { REGISTRY_EXAMPLES, everythingVersion } from "./registry-examples.js";
 import * as registryExamples from "./registry-examples.js";
 export { registryExamples };
-export { bunBinary, EVERYTHING_BIN, EVERYTHING_PACKAGE, hostileRepository, installEverything, type HostileRepository } from "./hostile-repo.js";
+export {
+  bunBinary,
+  EVERYTHING_BIN,
+  EVERYTHING_PACKAGE,
+  hostileRepository,
+  installEverything,
+  type HostileRepository,
+} from "./hostile-repo.js";
 export { PINNED_TOOLS, PinnedServer, pinnedStdioEntry, type PinnedFixtureTool } from "./pinned-stdio.js";
 export { signingKey, startIdp, type IdpOptions, type PrivateJwk, type TestIdp } from "./idp.js";

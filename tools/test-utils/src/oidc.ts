@@ -43,9 +43,27 @@ export interface OidcServer {
 /** The parts of oidc-provider's Provider this helper uses (the package ships no types). */
 interface Provider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
-  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string; prompt: { name: string; details: Record<string, unknown> }; params: Record<string, unknown>; session?: { accountId?: string }; grantId?: string }>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
-  Grant: new (init: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; addResourceScope(resource: string, scope: string): void; save(): Promise<string> };
+  interactionDetails(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown>;
+    session?: { accountId?: string };
+    grantId?: string;
+  }>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
+  Grant: new (init: { accountId: string; clientId: string }) => {
+    addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  };
   AccessToken: { find(token: string): Promise<{ aud?: string | string[] } | undefined> };
   proxy: boolean;
 }
@@ -67,7 +85,10 @@ const OIDC_PROVIDER = "oidc-provider";
 /** Starts the provider and the MCP endpoint on free loopback ports. Stop it with `stop()`. */
 export async function startOidcServer(options: OidcServerOptions = {}): Promise<OidcServer> {
   // oidc-provider's own error class, so that it answers invalid_target as it does for its own checks.
-  const { default: ProviderClass, errors } = (await import(OIDC_PROVIDER)) as { default: new (issuer: string, configuration: object) => Provider; errors: { InvalidTarget: new () => Error } };
+  const { default: ProviderClass, errors } = (await import(OIDC_PROVIDER)) as {
+    default: new (issuer: string, configuration: object) => Provider;
+    errors: { InvalidTarget: new () => Error };
+  };
   const asServer = createServer();
   const mcpServer = createServer();
   const issuer = await listen(asServer);
@@ -81,13 +102,31 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
     jwks: { keys: [{ ...rsa, kid: "test-rsa", use: "sig" }] },
     cookies: { keys: ["oidc-test-only-key"] },
     // Set, so that oidc-provider does not print a notice for each default it falls back to.
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, Grant: 3600, IdToken: 3600, Interaction: 600, RefreshToken: 86_400, Session: 3600 },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      Grant: 3600,
+      IdToken: 3600,
+      Interaction: 600,
+      RefreshToken: 86_400,
+      Session: 3600,
+    },
     scopes: ["openid", "offline_access", ...scopes],
     findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // Refresh tokens for any client allowed the grant (oidc-provider otherwise wants offline_access with prompt=consent).
-    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) => client.grantTypeAllowed("refresh_token"),
-    ...(hs256 ? { enabledJWA: { idTokenSigningAlgValues: ["HS256"], clientAuthSigningAlgValues: ["HS256"] }, clientDefaults: { id_token_signed_response_alg: "HS256", grant_types: ["authorization_code"], response_types: ["code"] } } : {}),
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(grant: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
+    ...(hs256
+      ? {
+          enabledJWA: { idTokenSigningAlgValues: ["HS256"], clientAuthSigningAlgValues: ["HS256"] },
+          clientDefaults: {
+            id_token_signed_response_alg: "HS256",
+            grant_types: ["authorization_code"],
+            response_types: ["code"],
+          },
+        }
+      : {}),
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: options.registration !== false },
@@ -120,16 +159,21 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
         return setHeader(name, value);
       };
     }
-    if (req.url?.startsWith("/interaction/")) return void finishInteraction(provider, req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+    if (req.url?.startsWith("/interaction/"))
+      return void finishInteraction(provider, req, res).catch((error: unknown) =>
+        res.writeHead(500).end(String(error)),
+      );
     handle(req, res);
   });
 
   const prm = { resource: mcpUrl, authorization_servers: [issuer], scopes_supported: scopes };
-  const prmPath = options.prm === "root" ? "/.well-known/oauth-protected-resource" : "/.well-known/oauth-protected-resource/mcp";
+  const prmPath =
+    options.prm === "root" ? "/.well-known/oauth-protected-resource" : "/.well-known/oauth-protected-resource/mcp";
   mcpServer.on("request", (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const path = new URL(req.url ?? "/", mcpOrigin).pathname;
-      if (path === prmPath) return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(prm));
+      if (path === prmPath)
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(prm));
       if (path !== "/mcp") return void res.writeHead(404).end();
       for await (const _chunk of req); // the body is not needed
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
@@ -137,9 +181,21 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
       const audience = found?.aud === undefined ? [] : [found.aud].flat();
       if (!found || !audience.includes(mcpUrl)) {
         const challenge = options.prm === "root" ? "Bearer" : `Bearer resource_metadata="${mcpOrigin}${prmPath}"`;
-        return void res.writeHead(401, { "www-authenticate": challenge, "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_token" }));
+        return void res
+          .writeHead(401, { "www-authenticate": challenge, "content-type": "application/json" })
+          .end(JSON.stringify({ error: "invalid_token" }));
       }
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "oidc-protected", version: "1.0.0" } } }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            serverInfo: { name: "oidc-protected", version: "1.0.0" },
+          },
+        }),
+      );
     })();
   });
 
@@ -155,18 +211,42 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
     if (left) throw new Error(`the device flow left the provider for ${left.href}`);
   };
 
-  return { issuer, mcpUrl, approve, approveDevice, stop: async () => void (await Promise.all([close(asServer), close(mcpServer)])) };
+  return {
+    issuer,
+    mcpUrl,
+    approve,
+    approveDevice,
+    stop: async () => void (await Promise.all([close(asServer), close(mcpServer)])),
+  };
 }
 
 /** Logs in as `user-1`, then grants every scope and resource asked for. */
 async function finishInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const details = await provider.interactionDetails(req, res);
-  if (details.prompt.name === "login") return provider.interactionFinished(req, res, { login: { accountId: "user-1" } }, { mergeWithLastSubmission: false });
-  const grant = new provider.Grant({ accountId: details.session?.accountId ?? "user-1", clientId: String(details.params["client_id"]) });
-  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+  if (details.prompt.name === "login")
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: "user-1" } },
+      { mergeWithLastSubmission: false },
+    );
+  const grant = new provider.Grant({
+    accountId: details.session?.accountId ?? "user-1",
+    clientId: String(details.params["client_id"]),
+  });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
-  for (const [resource, wanted] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, wanted.join(" "));
-  return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+  for (const [resource, wanted] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(resource, wanted.join(" "));
+  return provider.interactionFinished(
+    req,
+    res,
+    { consent: { grantId: await grant.save() } },
+    { mergeWithLastSubmission: true },
+  );
 }
 
 /**
@@ -178,9 +258,16 @@ async function browse(start: URL, origin: string): Promise<URL | undefined> {
   const cookies = new Map<string, string>();
   let request: { url: URL; form?: URLSearchParams } = { url: start };
   for (let hops = 0; hops < 20; hops++) {
-    const headers: Record<string, string> = { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; ") };
+    const headers: Record<string, string> = {
+      cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+    };
     if (request.form) headers["content-type"] = "application/x-www-form-urlencoded";
-    const response = await fetch(request.url, { method: request.form ? "POST" : "GET", redirect: "manual", headers, ...(request.form ? { body: request.form.toString() } : {}) });
+    const response = await fetch(request.url, {
+      method: request.form ? "POST" : "GET",
+      redirect: "manual",
+      headers,
+      ...(request.form ? { body: request.form.toString() } : {}),
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const at = pair!.indexOf("=");
@@ -200,7 +287,16 @@ async function browse(start: URL, origin: string): Promise<URL | undefined> {
       return undefined;
     }
     const fields = new URLSearchParams();
-    for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) fields.set(input[1]!, input[2]!.replaceAll("&amp;", "&").replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">"));
+    for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g))
+      fields.set(
+        input[1]!,
+        input[2]!
+          .replaceAll("&amp;", "&")
+          .replaceAll("&quot;", '"')
+          .replaceAll("&#39;", "'")
+          .replaceAll("&lt;", "<")
+          .replaceAll("&gt;", ">"),
+      );
     request = { url: new URL(form[1]!.replaceAll("&amp;", "&"), request.url), form: fields };
   }
   throw new Error("too many redirects and forms");

@@ -39,7 +39,24 @@ export async function startRedis(): Promise<TestRedis> {
   const binary = process.env["REDIS_SERVER_PATH"] ?? "/usr/bin/redis-server";
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      binary,
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "warning",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -47,7 +64,7 @@ export async function startRedis(): Promise<TestRedis> {
     child.once("exit", () => (exited = true));
     child.once("error", () => (exited = true));
     let ready = false;
-    for (const deadline = Date.now() + 10_000; !ready && !exited && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 10_000; !ready && !exited && Date.now() < deadline;) {
       ready = await pong(port);
       if (!ready) await new Promise((r) => setTimeout(r, 25));
     }
@@ -70,6 +87,7 @@ export async function startRedis(): Promise<TestRedis> {
     }
     child.kill("SIGKILL");
     // The port was taken between the probe and the start: try another.
-    if (attempt >= 3 || !/Address already in use/i.test(output)) throw new Error(`redis-server did not start (${binary}): ${output.trim() || "no output"}`);
+    if (attempt >= 3 || !/Address already in use/i.test(output))
+      throw new Error(`redis-server did not start (${binary}): ${output.trim() || "no output"}`);
   }
 }

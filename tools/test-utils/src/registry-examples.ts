@@ -12,10 +12,14 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-const everythingDist = dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js"));
+const everythingDist = dirname(
+  createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js"),
+);
 
 /** The installed @modelcontextprotocol/server-everything's version (the one in the lockfile). */
-export const everythingVersion: string = (JSON.parse(readFileSync(join(dirname(everythingDist), "package.json"), "utf8")) as { version: string }).version;
+export const everythingVersion: string = (
+  JSON.parse(readFileSync(join(dirname(everythingDist), "package.json"), "utf8")) as { version: string }
+).version;
 
 const SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json";
 const SCHEMA_2025_12_11 = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
@@ -35,10 +39,18 @@ export const braveSearch = {
       identifier: "@modelcontextprotocol/server-brave-search",
       version: "1.0.2",
       transport: { type: "stdio" },
-      environmentVariables: [{ name: "BRAVE_API_KEY", description: "Brave Search API Key", isRequired: true, isSecret: true }],
+      environmentVariables: [
+        { name: "BRAVE_API_KEY", description: "Brave Search API Key", isRequired: true, isSecret: true },
+      ],
     },
   ],
-  _meta: { "io.modelcontextprotocol.registry/publisher-provided": { tool: "npm-publisher", version: "1.0.1", build_info: { timestamp: "2023-12-01T10:30:00Z" } } },
+  _meta: {
+    "io.modelcontextprotocol.registry/publisher-provided": {
+      tool: "npm-publisher",
+      version: "1.0.1",
+      build_info: { timestamp: "2023-12-01T10:30:00Z" },
+    },
+  },
 };
 
 export const everything = {
@@ -59,7 +71,13 @@ export const everything = {
       transport: { type: "stdio" },
     },
   ],
-  _meta: { "io.modelcontextprotocol.registry/publisher-provided": { tool: "npm-publisher", version: "1.0.1", build_info: { timestamp: "2023-12-01T10:30:00Z" } } },
+  _meta: {
+    "io.modelcontextprotocol.registry/publisher-provided": {
+      tool: "npm-publisher",
+      version: "1.0.1",
+      build_info: { timestamp: "2023-12-01T10:30:00Z" },
+    },
+  },
 };
 
 export const knapcodeOld = {
@@ -80,14 +98,24 @@ export const knapcodeOld = {
       ],
     },
   ],
-  _meta: { "io.modelcontextprotocol.registry/publisher-provided": { tool: "nuget-publisher", version: "2.1.0", build_info: { timestamp: "2023-11-15T14:22:00Z", pipeline_id: "nuget-build-456" } } },
+  _meta: {
+    "io.modelcontextprotocol.registry/publisher-provided": {
+      tool: "nuget-publisher",
+      version: "2.1.0",
+      build_info: { timestamp: "2023-11-15T14:22:00Z", pipeline_id: "nuget-build-456" },
+    },
+  },
 };
 
 export const knapcode = {
   $schema: SCHEMA,
   name: "io.github.joelverhagen/knapcode-samplemcpserver",
   description: "Sample NuGet MCP server for a random number and random weather",
-  repository: { url: "https://github.com/joelverhagen/Knapcode.SampleMcpServer", source: "github", id: "example-nuget-id-0000-1111-222222222222" },
+  repository: {
+    url: "https://github.com/joelverhagen/Knapcode.SampleMcpServer",
+    source: "github",
+    id: "example-nuget-id-0000-1111-222222222222",
+  },
   version: "0.5.0",
   packages: [
     {
@@ -97,14 +125,27 @@ export const knapcode = {
       version: "0.5.0",
       runtimeHint: "dnx",
       transport: { type: "stdio" },
-      environmentVariables: [{ name: "WEATHER_CHOICES", description: "Comma separated list of weather descriptions to randomly select.", isRequired: true, isSecret: false }],
+      environmentVariables: [
+        {
+          name: "WEATHER_CHOICES",
+          description: "Comma separated list of weather descriptions to randomly select.",
+          isRequired: true,
+          isSecret: false,
+        },
+      ],
     },
   ],
   _meta: {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "dotnet-publisher",
       version: "8.0.100",
-      build_info: { dotnet_version: "8.0.0", timestamp: "2023-12-10T12:15:00Z", configuration: "Release", target_framework: "net8.0", build_number: "20231210.1" },
+      build_info: {
+        dotnet_version: "8.0.0",
+        timestamp: "2023-12-10T12:15:00Z",
+        configuration: "Release",
+        target_framework: "net8.0",
+        build_number: "20231210.1",
+      },
     },
   },
 };
@@ -114,7 +155,11 @@ export const filesystem = {
   name: "io.github.modelcontextprotocol/filesystem",
   description: "Node.js server implementing Model Context Protocol (MCP) for filesystem operations.",
   title: "Filesystem",
-  repository: { url: "https://github.com/modelcontextprotocol/servers", source: "github", id: "b94b5f7e-c7c6-d760-2c78-a5e9b8a5b8c9" },
+  repository: {
+    url: "https://github.com/modelcontextprotocol/servers",
+    source: "github",
+    id: "b94b5f7e-c7c6-d760-2c78-a5e9b8a5b8c9",
+  },
   version: "1.0.2",
   packages: [
     {
@@ -123,8 +168,19 @@ export const filesystem = {
       identifier: "@modelcontextprotocol/server-filesystem",
       version: "1.0.2",
       transport: { type: "stdio" },
-      packageArguments: [{ type: "positional", valueHint: "target_dir", description: "Path to access", default: "/Users/username/Desktop", isRequired: true, isRepeated: true }],
-      environmentVariables: [{ name: "LOG_LEVEL", description: "Logging level (debug, info, warn, error)", default: "info" }],
+      packageArguments: [
+        {
+          type: "positional",
+          valueHint: "target_dir",
+          description: "Path to access",
+          default: "/Users/username/Desktop",
+          isRequired: true,
+          isRepeated: true,
+        },
+      ],
+      environmentVariables: [
+        { name: "LOG_LEVEL", description: "Logging level (debug, info, warn, error)", default: "info" },
+      ],
     },
     {
       registryType: "oci",
@@ -140,19 +196,30 @@ export const filesystem = {
           isRepeated: true,
           variables: {
             source_path: { description: "Source path on host", format: "filepath", isRequired: true },
-            target_path: { description: "Path to mount in the container. It should be rooted in `/project` directory.", isRequired: true, default: "/project" },
+            target_path: {
+              description: "Path to mount in the container. It should be rooted in `/project` directory.",
+              isRequired: true,
+              default: "/project",
+            },
           },
         },
       ],
       packageArguments: [{ type: "positional", valueHint: "target_dir", value: "/project" }],
-      environmentVariables: [{ name: "LOG_LEVEL", description: "Logging level (debug, info, warn, error)", default: "info" }],
+      environmentVariables: [
+        { name: "LOG_LEVEL", description: "Logging level (debug, info, warn, error)", default: "info" },
+      ],
     },
   ],
   _meta: {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "ci-publisher",
       version: "3.2.1",
-      build_info: { commit: "a1b2c3d4e5f6789", timestamp: "2023-12-01T10:30:00Z", pipeline_id: "filesystem-build-789", environment: "production" },
+      build_info: {
+        commit: "a1b2c3d4e5f6789",
+        timestamp: "2023-12-01T10:30:00Z",
+        pipeline_id: "filesystem-build-789",
+        environment: "production",
+      },
     },
   },
 };
@@ -161,14 +228,23 @@ export const mcpFs = {
   $schema: SCHEMA,
   name: "io.modelcontextprotocol.anonymous/mcp-fs",
   description: "Cloud-hosted MCP filesystem server",
-  repository: { url: "https://github.com/example/remote-fs", source: "github", id: "xyz789ab-cdef-0123-4567-890ghijklmno" },
+  repository: {
+    url: "https://github.com/example/remote-fs",
+    source: "github",
+    id: "xyz789ab-cdef-0123-4567-890ghijklmno",
+  },
   version: "2.0.0",
   remotes: [{ type: "streamable-http", url: "https://mcp-fs.anonymous.modelcontextprotocol.io/http" }],
   _meta: {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "cloud-deployer",
       version: "2.4.0",
-      build_info: { commit: "f7e8d9c2b1a0", timestamp: "2023-12-05T08:45:00Z", deployment_id: "remote-fs-deploy-456", region: "us-west-2" },
+      build_info: {
+        commit: "f7e8d9c2b1a0",
+        timestamp: "2023-12-05T08:45:00Z",
+        deployment_id: "remote-fs-deploy-456",
+        region: "us-west-2",
+      },
     },
   },
 };
@@ -178,7 +254,11 @@ export const weather = {
   name: "io.github.example/weather-mcp",
   description: "Python MCP server for weather data access",
   title: "Weather",
-  repository: { url: "https://github.com/example/weather-mcp", source: "github", id: "def456gh-ijkl-7890-mnop-qrstuvwxyz12" },
+  repository: {
+    url: "https://github.com/example/weather-mcp",
+    source: "github",
+    id: "def456gh-ijkl-7890-mnop-qrstuvwxyz12",
+  },
   version: "0.5.0",
   packages: [
     {
@@ -198,7 +278,12 @@ export const weather = {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "poetry-publisher",
       version: "1.8.3",
-      build_info: { python_version: "3.11.5", timestamp: "2023-11-28T16:20:00Z", build_id: "pypi-weather-123", dependencies_hash: "sha256:a9b8c7d6e5f4" },
+      build_info: {
+        python_version: "3.11.5",
+        timestamp: "2023-11-28T16:20:00Z",
+        build_id: "pypi-weather-123",
+        dependencies_hash: "sha256:a9b8c7d6e5f4",
+      },
     },
   },
 };
@@ -207,7 +292,11 @@ export const databaseManager = {
   $schema: SCHEMA,
   name: "io.github.example/database-manager",
   description: "MCP server for database operations with support for multiple database types",
-  repository: { url: "https://github.com/example/database-manager-mcp", source: "github", id: "ghi789jk-lmno-1234-pqrs-tuvwxyz56789" },
+  repository: {
+    url: "https://github.com/example/database-manager-mcp",
+    source: "github",
+    id: "ghi789jk-lmno-1234-pqrs-tuvwxyz56789",
+  },
   version: "3.1.0",
   packages: [
     {
@@ -222,18 +311,34 @@ export const databaseManager = {
           value: "DB_TYPE={db_type}",
           description: "Database type to connect to",
           isRepeated: true,
-          variables: { db_type: { description: "Type of database", choices: ["postgres", "mysql", "mongodb", "redis"], isRequired: true } },
+          variables: {
+            db_type: {
+              description: "Type of database",
+              choices: ["postgres", "mysql", "mongodb", "redis"],
+              isRequired: true,
+            },
+          },
         },
       ],
       packageArguments: [
         { type: "named", name: "--host", description: "Database host", default: "localhost", isRequired: true },
         { type: "named", name: "--port", description: "Database port", format: "number" },
-        { type: "positional", valueHint: "database_name", description: "Name of the database to connect to", isRequired: true },
+        {
+          type: "positional",
+          valueHint: "database_name",
+          description: "Name of the database to connect to",
+          isRequired: true,
+        },
       ],
       environmentVariables: [
         { name: "DB_USERNAME", description: "Database username", isRequired: true },
         { name: "DB_PASSWORD", description: "Database password", isRequired: true, isSecret: true },
-        { name: "SSL_MODE", description: "SSL connection mode", default: "prefer", choices: ["disable", "prefer", "require"] },
+        {
+          name: "SSL_MODE",
+          description: "SSL connection mode",
+          default: "prefer",
+          choices: ["disable", "prefer", "require"],
+        },
       ],
     },
   ],
@@ -241,7 +346,13 @@ export const databaseManager = {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "docker-buildx",
       version: "0.12.1",
-      build_info: { docker_version: "24.0.7", timestamp: "2023-12-08T14:30:00Z", platform: "linux/amd64,linux/arm64", registry: "docker.io", image_digest: "sha256:1a2b3c4d5e6f7890" },
+      build_info: {
+        docker_version: "24.0.7",
+        timestamp: "2023-12-08T14:30:00Z",
+        platform: "linux/amd64,linux/arm64",
+        registry: "docker.io",
+        image_digest: "sha256:1a2b3c4d5e6f7890",
+      },
     },
   },
 };
@@ -251,7 +362,11 @@ export const hybrid = {
   name: "io.modelcontextprotocol.anonymous/hybrid-mcp",
   description: "MCP server available as both local package and remote service",
   title: "Hybrid",
-  repository: { url: "https://github.com/example/hybrid-mcp", source: "github", id: "klm012no-pqrs-3456-tuvw-xyz789abcdef" },
+  repository: {
+    url: "https://github.com/example/hybrid-mcp",
+    source: "github",
+    id: "klm012no-pqrs-3456-tuvw-xyz789abcdef",
+  },
   version: "1.5.0",
   packages: [
     {
@@ -261,7 +376,15 @@ export const hybrid = {
       version: "1.5.0",
       runtimeHint: "npx",
       transport: { type: "stdio" },
-      packageArguments: [{ type: "named", name: "--mode", description: "Operation mode", default: "local", choices: ["local", "cached", "proxy"] }],
+      packageArguments: [
+        {
+          type: "named",
+          name: "--mode",
+          description: "Operation mode",
+          default: "local",
+          choices: ["local", "cached", "proxy"],
+        },
+      ],
     },
   ],
   remotes: [
@@ -270,7 +393,12 @@ export const hybrid = {
       url: "https://mcp.anonymous.modelcontextprotocol.io/http",
       headers: [
         { name: "X-API-Key", description: "API key for authentication", isRequired: true, isSecret: true },
-        { name: "X-Region", description: "Service region", default: "us-east-1", choices: ["us-east-1", "eu-west-1", "ap-southeast-1"] },
+        {
+          name: "X-Region",
+          description: "Service region",
+          default: "us-east-1",
+          choices: ["us-east-1", "eu-west-1", "ap-southeast-1"],
+        },
       ],
     },
     { type: "sse", url: "https://mcp.anonymous.modelcontextprotocol.io/sse" },
@@ -279,7 +407,13 @@ export const hybrid = {
     "io.modelcontextprotocol.registry/publisher-provided": {
       tool: "hybrid-deployer",
       version: "1.7.2",
-      build_info: { timestamp: "2023-12-03T11:00:00Z", deployment_strategy: "blue-green", npm_version: "10.2.4", node_version: "20.10.0", service_endpoints: { sse: "deployed", streamable: "deployed" } },
+      build_info: {
+        timestamp: "2023-12-03T11:00:00Z",
+        deployment_strategy: "blue-green",
+        npm_version: "10.2.4",
+        node_version: "20.10.0",
+        service_endpoints: { sse: "deployed", streamable: "deployed" },
+      },
     },
   },
 };
@@ -299,7 +433,13 @@ export const textEditor = {
       transport: { type: "stdio" },
     },
   ],
-  _meta: { "io.modelcontextprotocol.registry/publisher-provided": { tool: "mcpb-publisher", version: "1.0.0", build_info: { timestamp: "2023-12-02T09:15:00Z", bundle_format: "mcpb-v1" } } },
+  _meta: {
+    "io.modelcontextprotocol.registry/publisher-provided": {
+      tool: "mcpb-publisher",
+      version: "1.0.0",
+      build_info: { timestamp: "2023-12-02T09:15:00Z", bundle_format: "mcpb-v1" },
+    },
+  },
 };
 
 export const snyk = {
@@ -317,7 +457,13 @@ export const snyk = {
       transport: { type: "stdio" },
       packageArguments: [
         { type: "positional", value: "mcp" },
-        { type: "named", name: "-t", description: "Transport type for MCP server", default: "stdio", choices: ["stdio", "sse"] },
+        {
+          type: "named",
+          name: "-t",
+          description: "Transport type for MCP server",
+          default: "stdio",
+          choices: ["stdio", "sse"],
+        },
       ],
     },
   ],

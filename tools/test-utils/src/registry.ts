@@ -33,14 +33,24 @@ export interface StandInRegistry {
  * Starts the stand-in. `pageSize` caps every page (default 5, so the examples need three pages),
  * whatever `limit` asks for, as a real registry caps it at its own maximum.
  */
-export async function startRegistry(options: { servers?: StandInServer[]; pageSize?: number; override?: StandInOverride } = {}): Promise<StandInRegistry> {
+export async function startRegistry(
+  options: { servers?: StandInServer[]; pageSize?: number; override?: StandInOverride } = {},
+): Promise<StandInRegistry> {
   const published: StandInServer[] = (options.servers ?? REGISTRY_EXAMPLES).map((entry) => ({ ...entry }));
   const cap = options.pageSize ?? 5;
   const requests: URL[] = [];
-  const latest = (entry: StandInServer): boolean => published.filter((e) => e.server["name"] === entry.server["name"]).at(-1) === entry;
+  const latest = (entry: StandInServer): boolean =>
+    published.filter((e) => e.server["name"] === entry.server["name"]).at(-1) === entry;
   const wrap = (entry: StandInServer): object => ({
     server: entry.server,
-    _meta: { "io.modelcontextprotocol.registry/official": { status: entry.status ?? "active", publishedAt: "2025-09-01T00:00:00Z", updatedAt: "2025-09-01T00:00:00Z", isLatest: latest(entry) } },
+    _meta: {
+      "io.modelcontextprotocol.registry/official": {
+        status: entry.status ?? "active",
+        publishedAt: "2025-09-01T00:00:00Z",
+        updatedAt: "2025-09-01T00:00:00Z",
+        isLatest: latest(entry),
+      },
+    },
   });
   const send = (res: ServerResponse, status: number, body: unknown, type = "application/json"): void => {
     res.writeHead(status, { "content-type": type });
@@ -57,13 +67,29 @@ export async function startRegistry(options: { servers?: StandInServer[]; pageSi
       const search = (url.searchParams.get("search") ?? "").toLowerCase();
       const version = url.searchParams.get("version");
       const limit = Math.min(Number(url.searchParams.get("limit") ?? cap) || cap, cap);
-      const matches = published.filter((e) => String(e.server["name"]).toLowerCase().includes(search) && (version !== "latest" || latest(e)) && (version === null || version === "latest" || e.server["version"] === version));
+      const matches = published.filter(
+        (e) =>
+          String(e.server["name"]).toLowerCase().includes(search) &&
+          (version !== "latest" || latest(e)) &&
+          (version === null || version === "latest" || e.server["version"] === version),
+      );
       const cursor = url.searchParams.get("cursor");
-      const start = cursor === null ? 0 : Number(Buffer.from(cursor, "base64url").toString().replace(/^offset:/, ""));
+      const start =
+        cursor === null
+          ? 0
+          : Number(
+              Buffer.from(cursor, "base64url")
+                .toString()
+                .replace(/^offset:/, ""),
+            );
       if (!Number.isInteger(start) || start < 0) return send(res, 400, { error: "Invalid cursor" });
       const page = matches.slice(start, start + limit);
-      const next = start + limit < matches.length ? Buffer.from(`offset:${start + limit}`).toString("base64url") : undefined;
-      return send(res, 200, { servers: page.map(wrap), metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) } });
+      const next =
+        start + limit < matches.length ? Buffer.from(`offset:${start + limit}`).toString("base64url") : undefined;
+      return send(res, 200, {
+        servers: page.map(wrap),
+        metadata: { count: page.length, ...(next ? { nextCursor: next } : {}) },
+      });
     }
     // The name is one URL-encoded segment (its slash is %2F).
     const parts = url.pathname.split("/");

@@ -5,7 +5,12 @@
 import type { Server } from "node:http";
 import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+  mcpAuthRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express from "express";
@@ -62,12 +67,24 @@ export async function startSdkOAuthServer(options: { cors?: boolean } = {}): Pro
     });
   }
   mcpApp.use(express.json());
-  mcpApp.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"], resourceName: "sdk-oauth-test-server" }));
-  const auth = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  mcpApp.use(
+    mcpAuthMetadataRouter({
+      oauthMetadata,
+      resourceServerUrl: mcpUrl,
+      scopesSupported: ["mcp:tools"],
+      resourceName: "sdk-oauth-test-server",
+    }),
+  );
+  const auth = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+  });
   mcpApp.all("/mcp", auth, async (req, res) => {
     // Stateless: one server and transport per request.
     const server = new McpServer({ name: "sdk-oauth-test-server", version: "1.0.0" });
-    server.registerTool("whoami", { description: "Says which client the token belongs to" }, (extra) => ({ content: [{ type: "text", text: `client ${extra.authInfo?.clientId ?? "unknown"}` }] }));
+    server.registerTool("whoami", { description: "Says which client the token belongs to" }, (extra) => ({
+      content: [{ type: "text", text: `client ${extra.authInfo?.clientId ?? "unknown"}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();

@@ -24,19 +24,27 @@ function buildMcpServer(): McpServer {
   server.registerTool("add", { description: "Adds", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
     content: [{ type: "text", text: String(a + b) }],
   }));
-  server.registerTool("sleep", { description: "Answers after `ms` milliseconds", inputSchema: { ms: z.number() } }, async ({ ms }, extra) => {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      extra.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        resolve();
+  server.registerTool(
+    "sleep",
+    { description: "Answers after `ms` milliseconds", inputSchema: { ms: z.number() } },
+    async ({ ms }, extra) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
-    return { content: [{ type: "text", text: `slept ${ms}` }] };
-  });
-  server.registerTool("repeat", { description: "Answers `text` repeated `times` times", inputSchema: { text: z.string(), times: z.number() } }, ({ text, times }) => ({
-    content: [{ type: "text", text: text.repeat(times) }],
-  }));
+      return { content: [{ type: "text", text: `slept ${ms}` }] };
+    },
+  );
+  server.registerTool(
+    "repeat",
+    { description: "Answers `text` repeated `times` times", inputSchema: { text: z.string(), times: z.number() } },
+    ({ text, times }) => ({
+      content: [{ type: "text", text: text.repeat(times) }],
+    }),
+  );
   server.registerPrompt("greeting", { description: "Greets", argsSchema: { name: z.string() } }, ({ name }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}` } }],
   }));
@@ -79,13 +87,22 @@ export async function startSdkServer(options: SdkServerOptions = {}): Promise<Sd
       const sessionId = req.headers["mcp-session-id"] as string | undefined;
       let transport = sessionId ? sessions.get(sessionId) : undefined;
       if (sessionId && !transport) {
-        const [status, code, message] = options.unknownSession === 400 ? [400, -32000, "Bad Request: No valid session ID provided"] : [404, -32001, "Session not found"];
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+        const [status, code, message] =
+          options.unknownSession === 400
+            ? [400, -32000, "Bad Request: No valid session ID provided"]
+            : [404, -32001, "Session not found"];
+        res
+          .writeHead(status, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
         return;
       }
       if (!transport) {
         if (req.method !== "POST" || !isInitializeRequest(body)) {
-          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: no session" } }));
+          res
+            .writeHead(400, { "content-type": "application/json" })
+            .end(
+              JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: no session" } }),
+            );
           return;
         }
         const created = new StreamableHTTPServerTransport({

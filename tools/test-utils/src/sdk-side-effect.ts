@@ -24,7 +24,10 @@ export function sideEffectServer(): SideEffectServer {
     const server = new McpServer({ name: "side-effect", version: "1.0.0" }, { capabilities: { logging: {} } });
     server.registerTool("charge", { description: "Counts one run; answers once released" }, async (extra) => {
       const run = ++runs;
-      await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: `charging ${run}` } });
+      await extra.sendNotification({
+        method: "notifications/message",
+        params: { level: "info", data: `charging ${run}` },
+      });
       await new Promise<void>((resolve) => {
         void gate.then(resolve);
         extra.signal.addEventListener("abort", () => resolve(), { once: true });

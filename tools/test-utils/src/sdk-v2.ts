@@ -9,33 +9,61 @@ import { z } from "zod";
 
 /** Builds the v2 test server: tools `add`, `slow`, `ask-name` (an MRTR elicitation), prompt `greet`, resource `note://hello`. */
 export function buildV2Server(): McpServer {
-  const server = new McpServer({ name: "sdk-v2-test-server", version: "2.4.0" }, { capabilities: { resources: { subscribe: true, listChanged: true } } });
-  server.registerTool("add", { description: "Adds", inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
-  server.registerTool("slow", { description: "Answers after ms", inputSchema: z.object({ ms: z.number() }) }, async ({ ms }, ctx) => {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      ctx.mcpReq.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        resolve();
+  const server = new McpServer(
+    { name: "sdk-v2-test-server", version: "2.4.0" },
+    { capabilities: { resources: { subscribe: true, listChanged: true } } },
+  );
+  server.registerTool(
+    "add",
+    { description: "Adds", inputSchema: z.object({ a: z.number(), b: z.number() }) },
+    ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+  server.registerTool(
+    "slow",
+    { description: "Answers after ms", inputSchema: z.object({ ms: z.number() }) },
+    async ({ ms }, ctx) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        ctx.mcpReq.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
-    return { content: [{ type: "text", text: `slept ${ms}` }] };
-  });
+      return { content: [{ type: "text", text: `slept ${ms}` }] };
+    },
+  );
   const nameSchema = z.object({ name: z.string() });
-  server.registerTool("ask-name", { description: "Asks the user for a name (MRTR)", inputSchema: z.object({}) }, (_args, ctx) => {
-    const answer = acceptedContent(ctx.mcpReq.inputResponses, "name", nameSchema);
-    if (!answer) return inputRequired({ inputRequests: { name: inputRequired.elicit({ message: "Your name?", requestedSchema: nameSchema }) }, requestState: "asked-once" });
-    return { content: [{ type: "text", text: `Hello, ${answer.name}` }] };
-  });
-  server.registerPrompt("greet", { description: "Greets", argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hi ${who}` } }] }));
-  server.registerResource("hello", "note://hello", { mimeType: "text/plain" }, () => ({ contents: [{ uri: "note://hello", text: "hello note" }] }));
+  server.registerTool(
+    "ask-name",
+    { description: "Asks the user for a name (MRTR)", inputSchema: z.object({}) },
+    (_args, ctx) => {
+      const answer = acceptedContent(ctx.mcpReq.inputResponses, "name", nameSchema);
+      if (!answer)
+        return inputRequired({
+          inputRequests: { name: inputRequired.elicit({ message: "Your name?", requestedSchema: nameSchema }) },
+          requestState: "asked-once",
+        });
+      return { content: [{ type: "text", text: `Hello, ${answer.name}` }] };
+    },
+  );
+  server.registerPrompt("greet", { description: "Greets", argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Hi ${who}` } }],
+  }));
+  server.registerResource("hello", "note://hello", { mimeType: "text/plain" }, () => ({
+    contents: [{ uri: "note://hello", text: "hello note" }],
+  }));
   return server;
 }
 
 export interface V2HttpServer {
   url: string;
   /** Publishes change notifications to open `subscriptions/listen` streams. */
-  notify: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void };
+  notify: {
+    toolsChanged(): void;
+    promptsChanged(): void;
+    resourcesChanged(): void;
+    resourceUpdated(uri: string): void;
+  };
   requests: { method: string; headers: IncomingMessage["headers"]; body: string }[];
   stop(): Promise<void>;
 }
@@ -47,15 +75,29 @@ export interface V2HttpServer {
  * server than {@link buildV2Server}'s. `authorize` checks each request's `Authorization` header:
  * false is answered `401` (after the request is recorded).
  */
-export async function startV2HttpServer(options: { legacy?: "stateless" | "reject"; cors?: boolean; build?: () => McpServer; authorize?: (authorization: string | undefined) => Promise<boolean> } = {}): Promise<V2HttpServer> {
-  const handler = createMcpHandler(options.build ?? (() => buildV2Server()), options.legacy ? { legacy: options.legacy } : {});
+export async function startV2HttpServer(
+  options: {
+    legacy?: "stateless" | "reject";
+    cors?: boolean;
+    build?: () => McpServer;
+    authorize?: (authorization: string | undefined) => Promise<boolean>;
+  } = {},
+): Promise<V2HttpServer> {
+  const handler = createMcpHandler(
+    options.build ?? (() => buildV2Server()),
+    options.legacy ? { legacy: options.legacy } : {},
+  );
   const requests: V2HttpServer["requests"] = [];
   const http: Server = createServer((req, res) => {
     if (options.cors) {
       res.setHeader("access-control-allow-origin", "*");
       res.setHeader("access-control-expose-headers", "*");
       if (req.method === "OPTIONS") {
-        res.writeHead(204, { "access-control-allow-methods": "GET, POST, DELETE", "access-control-allow-headers": "*", "access-control-max-age": "600" });
+        res.writeHead(204, {
+          "access-control-allow-methods": "GET, POST, DELETE",
+          "access-control-allow-headers": "*",
+          "access-control-max-age": "600",
+        });
         return void res.end();
       }
     }
@@ -72,7 +114,12 @@ export async function startV2HttpServer(options: { legacy?: "stateless" | "rejec
       res.on("close", () => controller.abort());
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-      const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal: controller.signal, ...(body && req.method !== "GET" ? { body } : {}) });
+      const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+        method: req.method ?? "GET",
+        headers,
+        signal: controller.signal,
+        ...(body && req.method !== "GET" ? { body } : {}),
+      });
       const response = await handler.fetch(request);
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       if (!response.body) return void res.end();

@@ -38,10 +38,26 @@ interface Task {
 }
 
 const TOOLS = [
-  { name: "report", description: "Writes a report (a task: two polls of work)", inputSchema: { type: "object", properties: { topic: { type: "string" } } } },
-  { name: "greet", description: "Asks for a name during the task (input_required), then greets", inputSchema: { type: "object", properties: {} } },
-  { name: "broken", description: "A task that fails with a JSON-RPC error", inputSchema: { type: "object", properties: {} } },
-  { name: "forever", description: "A task that works until cancelled", inputSchema: { type: "object", properties: {} } },
+  {
+    name: "report",
+    description: "Writes a report (a task: two polls of work)",
+    inputSchema: { type: "object", properties: { topic: { type: "string" } } },
+  },
+  {
+    name: "greet",
+    description: "Asks for a name during the task (input_required), then greets",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "broken",
+    description: "A task that fails with a JSON-RPC error",
+    inputSchema: { type: "object", properties: {} },
+  },
+  {
+    name: "forever",
+    description: "A task that works until cancelled",
+    inputSchema: { type: "object", properties: {} },
+  },
   { name: "quick", description: "Answers at once, never a task", inputSchema: { type: "object", properties: {} } },
 ];
 
@@ -69,32 +85,75 @@ export async function startTasksServer(options: { pollIntervalMs?: number } = {}
       if (task.polls < 3) set(task, "working", `stage ${task.polls}/2`);
       else {
         set(task, "completed", "done");
-        task.result = { content: [{ type: "text", text: `Report: ${typeof task.args["topic"] === "string" ? task.args["topic"] : ""}` }], isError: false };
+        task.result = {
+          content: [
+            { type: "text", text: `Report: ${typeof task.args["topic"] === "string" ? task.args["topic"] : ""}` },
+          ],
+          isError: false,
+        };
       }
     } else if (task.tool === "greet" && task.polls === 1 && task.inputRequests === undefined) {
       set(task, "input_required", "waiting for a name");
-      task.inputRequests = { "name-1": { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } } };
+      task.inputRequests = {
+        "name-1": {
+          method: "elicitation/create",
+          params: {
+            mode: "form",
+            message: "Your name?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+          },
+        },
+      };
     } else if (task.tool === "broken") {
       set(task, "failed", "Tool execution failed: backend down");
       task.error = { code: -32603, message: "backend down" };
     }
   };
 
-  const handle = (method: string, params: Record<string, unknown>): { result?: Record<string, unknown>; error?: Record<string, unknown> } => {
-    const clientCaps = ((params["_meta"] as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/clientCapabilities"] ?? {}) as { extensions?: Record<string, unknown> };
+  const handle = (
+    method: string,
+    params: Record<string, unknown>,
+  ): { result?: Record<string, unknown>; error?: Record<string, unknown> } => {
+    const clientCaps = ((params["_meta"] as Record<string, unknown> | undefined)?.[
+      "io.modelcontextprotocol/clientCapabilities"
+    ] ?? {}) as { extensions?: Record<string, unknown> };
     const declared = clientCaps.extensions !== undefined && Object.hasOwn(clientCaps.extensions, EXTENSION);
     switch (method) {
       case "server/discover":
-        return { result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [EXTENSION]: {} } }, serverInfo: { name: "spec-tasks-server", version: "0.1.0" } } };
+        return {
+          result: {
+            resultType: "complete",
+            supportedVersions: ["2026-07-28"],
+            capabilities: { tools: {}, extensions: { [EXTENSION]: {} } },
+            serverInfo: { name: "spec-tasks-server", version: "0.1.0" },
+          },
+        };
       case "tools/list":
         return { result: { resultType: "complete", tools: TOOLS } };
       case "tools/call": {
         const name = String(params["name"]);
         if (!TOOLS.some((t) => t.name === name)) return { error: { code: -32602, message: `Unknown tool: ${name}` } };
-        if (name === "quick") return { result: { resultType: "complete", content: [{ type: "text", text: "quick answer" }] } };
+        if (name === "quick")
+          return { result: { resultType: "complete", content: [{ type: "text", text: "quick answer" }] } };
         // Without the extension on the request a task cannot be returned: -32003 names it.
-        if (!declared) return { error: { code: -32003, message: "Missing required client capability", data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } } } };
-        const task: Task = { taskId: randomUUID(), tool: name, args: (params["arguments"] ?? {}) as Record<string, unknown>, status: "working", statusMessage: "The operation is now in progress.", polls: 0, createdAt: now(), lastUpdatedAt: now() };
+        if (!declared)
+          return {
+            error: {
+              code: -32003,
+              message: "Missing required client capability",
+              data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } },
+            },
+          };
+        const task: Task = {
+          taskId: randomUUID(),
+          tool: name,
+          args: (params["arguments"] ?? {}) as Record<string, unknown>,
+          status: "working",
+          statusMessage: "The operation is now in progress.",
+          polls: 0,
+          createdAt: now(),
+          lastUpdatedAt: now(),
+        };
         tasks.set(task.taskId, task);
         return { result: { resultType: "task", ...view(task) } };
       }
@@ -107,18 +166,29 @@ export async function startTasksServer(options: { pollIntervalMs?: number } = {}
       case "tasks/update": {
         const task = tasks.get(String(params["taskId"]));
         if (!task) return { error: { code: -32602, message: "Task not found" } };
-        const answer = ((params["inputResponses"] ?? {}) as Record<string, { action?: string; content?: { name?: string } }>)["name-1"];
+        const answer = (
+          (params["inputResponses"] ?? {}) as Record<string, { action?: string; content?: { name?: string } }>
+        )["name-1"];
         if (task.status === "input_required" && answer) {
           delete task.inputRequests;
           set(task, "completed", "greeted");
-          task.result = { content: [{ type: "text", text: answer.action === "accept" ? `Hello, ${answer.content?.name ?? "?"}!` : "No name given" }], isError: false };
+          task.result = {
+            content: [
+              {
+                type: "text",
+                text: answer.action === "accept" ? `Hello, ${answer.content?.name ?? "?"}!` : "No name given",
+              },
+            ],
+            isError: false,
+          };
         }
         return { result: { resultType: "complete" } };
       }
       case "tasks/cancel": {
         const task = tasks.get(String(params["taskId"]));
         if (!task) return { error: { code: -32602, message: "Task not found" } };
-        if (task.status === "working" || task.status === "input_required") set(task, "cancelled", "cancelled by the client");
+        if (task.status === "working" || task.status === "input_required")
+          set(task, "cancelled", "cancelled by the client");
         return { result: { resultType: "complete" } };
       }
       default:
@@ -135,7 +205,9 @@ export async function startTasksServer(options: { pollIntervalMs?: number } = {}
       requests.push({ method: message.method, params: message.params ?? {}, headers: req.headers });
       if (message.id === undefined) return void res.writeHead(202).end();
       const answer = handle(message.method, message.params ?? {});
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answer }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answer }));
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();

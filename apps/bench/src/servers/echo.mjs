@@ -4,8 +4,16 @@
 // argument, `big` returns `bytes` characters of text (built once per size, then reused).
 
 const TOOLS = [
-  { name: "echo", description: "Returns its text argument.", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
-  { name: "big", description: "Returns `bytes` characters of text.", inputSchema: { type: "object", properties: { bytes: { type: "number" } } } },
+  {
+    name: "echo",
+    description: "Returns its text argument.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+  },
+  {
+    name: "big",
+    description: "Returns `bytes` characters of text.",
+    inputSchema: { type: "object", properties: { bytes: { type: "number" } } },
+  },
 ];
 const VERSIONS = new Set(["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
 const bigText = new Map();
@@ -25,7 +33,14 @@ export function answer(message) {
     case "initialize": {
       const requested = params?.protocolVersion;
       const protocolVersion = VERSIONS.has(requested) ? requested : "2025-11-25";
-      return ok(id, JSON.stringify({ protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "bench-echo", version: "1.0.0" } }));
+      return ok(
+        id,
+        JSON.stringify({
+          protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "bench-echo", version: "1.0.0" },
+        }),
+      );
     }
     case "tools/list":
       return ok(id, JSON.stringify({ tools: TOOLS }));

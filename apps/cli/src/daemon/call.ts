@@ -26,13 +26,21 @@ export interface CalledTool {
  * Calls through the daemon. Undefined when there is none (or it did not take the call): the
  * caller then runs it here. `MCP_NO_DAEMON=1` never uses it.
  */
-export async function callThroughDaemon(session: Session, globals: GlobalOptions, words: string[], maxResultChars: number | undefined, signal: AbortSignal): Promise<CalledTool | undefined> {
+export async function callThroughDaemon(
+  session: Session,
+  globals: GlobalOptions,
+  words: string[],
+  maxResultChars: number | undefined,
+  signal: AbortSignal,
+): Promise<CalledTool | undefined> {
   if (process.env["MCP_NO_DAEMON"] === "1") return undefined;
   const socket = daemonSocket();
   if (process.platform !== "win32" && !existsSync(socket)) return undefined;
   // Tool lists and OAuth tokens in Redis: the daemon keeps none of its own there.
   if (session.shared) {
-    note("mcp daemon: not used while MCP_REDIS_URL is set (the daemon keeps tool lists and OAuth tokens only in your folders, not in Redis); starting the server here instead");
+    note(
+      "mcp daemon: not used while MCP_REDIS_URL is set (the daemon keeps tool lists and OAuth tokens only in your folders, not in Redis); starting the server here instead",
+    );
     return undefined;
   }
   let progress: ReturnType<typeof progressReporter> | undefined;
@@ -44,7 +52,9 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
       servers: session.servers,
       configErrors: session.configErrors,
       skipped: session.skipped,
-      whySkipped: Object.fromEntries(session.skipped.map((name) => [name, session.whySkipped?.get(name) ?? "not approved yet"])),
+      whySkipped: Object.fromEntries(
+        session.skipped.map((name) => [name, session.whySkipped?.get(name) ?? "not approved yet"]),
+      ),
       shadowed: session.shadowed,
       embedded: session.embedded,
       words,
@@ -67,7 +77,9 @@ export async function callThroughDaemon(session: Session, globals: GlobalOptions
     }
     // A daemon of an earlier mcp does not know the call as this mcp sends it: it ran nothing.
     if (error instanceof CliError && error.message === `unknown method ${CALL}`) {
-      note("mcp daemon: the running daemon is from an earlier mcp and cannot run a call as this shell would (stop it with: mcp daemon stop); starting the server here instead");
+      note(
+        "mcp daemon: the running daemon is from an earlier mcp and cannot run a call as this shell would (stop it with: mcp daemon stop); starting the server here instead",
+      );
       return undefined;
     }
     throw error;

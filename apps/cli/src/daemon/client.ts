@@ -24,12 +24,17 @@ export function daemonRequest(
   socket: string,
   method: string,
   params: unknown,
-  options: { signal?: AbortSignal | undefined; onProgress?: ((progress: NonNullable<DaemonMessage["progress"]>) => void) | undefined; connectTimeoutMs?: number | undefined } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    onProgress?: ((progress: NonNullable<DaemonMessage["progress"]>) => void) | undefined;
+    connectTimeoutMs?: number | undefined;
+  } = {},
 ): Promise<unknown> {
   // Before connecting: a socket someone else made (or one in a folder others can enter) gets nothing.
   const socketIs = checkSocket(socket);
   if (socketIs.state === "absent") return Promise.reject(new DaemonUnavailable(`no mcp daemon socket at ${socket}`));
-  if (socketIs.state === "foreign") return Promise.reject(new DaemonUntrusted(`not using ${socket}: ${socketIs.problem}`));
+  if (socketIs.state === "foreign")
+    return Promise.reject(new DaemonUntrusted(`not using ${socket}: ${socketIs.problem}`));
   return new Promise((resolve, reject) => {
     const connection = createConnection(socket);
     let calling: string | undefined;
@@ -42,7 +47,17 @@ export function daemonRequest(
       connection.destroy();
       fn();
     };
-    const timer = setTimeout(() => done(() => reject(new DaemonUnavailable(`the daemon did not answer on ${socket} within ${options.connectTimeoutMs ?? 2000}ms`))), options.connectTimeoutMs ?? 2000);
+    const timer = setTimeout(
+      () =>
+        done(() =>
+          reject(
+            new DaemonUnavailable(
+              `the daemon did not answer on ${socket} within ${options.connectTimeoutMs ?? 2000}ms`,
+            ),
+          ),
+        ),
+      options.connectTimeoutMs ?? 2000,
+    );
     // Closing the socket is how a call is cancelled: the daemon aborts it.
     const onAbort = (): void => done(() => reject(options.signal!.reason));
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -51,20 +66,34 @@ export function daemonRequest(
       send(connection, { id: 1, method, params });
     });
     const wentAway = (why: string): Error =>
-      calling === undefined ? new DaemonUnavailable(why) : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`);
-    connection.on("error", (error: NodeJS.ErrnoException) => done(() => reject(wentAway(`the daemon is not answering on ${socket} (${error.code ?? error.message})`))));
+      calling === undefined
+        ? new DaemonUnavailable(why)
+        : new CliError(`the mcp daemon went away while calling ${calling}; it may have run, so it is not sent again`);
+    connection.on("error", (error: NodeJS.ErrnoException) =>
+      done(() => reject(wentAway(`the daemon is not answering on ${socket} (${error.code ?? error.message})`))),
+    );
     connection.once("close", () => done(() => reject(wentAway(`the daemon closed the connection on ${socket}`))));
     onMessages(
       connection,
       (message) => {
         if (message.calling !== undefined) calling = message.calling;
-        else if (typeof message.declined === "string" && calling === undefined) done(() => reject(new DaemonUnavailable(`it does not take this call: ${message.declined}`)));
+        else if (typeof message.declined === "string" && calling === undefined)
+          done(() => reject(new DaemonUnavailable(`it does not take this call: ${message.declined}`)));
         else if (message.progress) options.onProgress?.(message.progress);
         else if (message.error) done(() => reject(new CliError(message.error!.message, message.error!.exitCode)));
         else if ("result" in message) done(() => resolve(message.result));
       },
       // An answer may be a whole tool result: as long as a string can be.
-      (problem) => done(() => reject(calling === undefined ? new DaemonUnavailable(`the daemon sent ${problem}`) : new CliError(`the mcp daemon sent ${problem} while calling ${calling}; it may have run, so it is not sent again`))),
+      (problem) =>
+        done(() =>
+          reject(
+            calling === undefined
+              ? new DaemonUnavailable(`the daemon sent ${problem}`)
+              : new CliError(
+                  `the mcp daemon sent ${problem} while calling ${calling}; it may have run, so it is not sent again`,
+                ),
+          ),
+        ),
       constants.MAX_STRING_LENGTH,
     );
   });

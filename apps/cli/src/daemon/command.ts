@@ -43,7 +43,11 @@ export function daemonSocket(): string {
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m ${s % 60}s`
+      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
 /** This user's daemon socket, its folder made (or checked to be ours alone) first. */
@@ -57,7 +61,8 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     const value = process.env[name];
     if (value === undefined || value === "") return undefined;
     const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} must be a non-negative number; got ${JSON.stringify(value)}`, EXIT.usage);
+    if (!Number.isFinite(n) || n < 0)
+      throw new CliError(`${name} must be a non-negative number; got ${JSON.stringify(value)}`, EXIT.usage);
     return n;
   };
   const maxRssMb = options.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
@@ -67,7 +72,8 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     idleMs: (options.idle ?? 60) * MINUTE,
     serverIdleMs: (options.serverIdle ?? 10) * MINUTE,
     keepAlive: options.keepAlive ?? [],
-    poolIdleMs: options.poolIdle !== undefined ? options.poolIdle * MINUTE : (fromEnv("MCP_POOL_IDLE_MS") ?? 10 * MINUTE),
+    poolIdleMs:
+      options.poolIdle !== undefined ? options.poolIdle * MINUTE : (fromEnv("MCP_POOL_IDLE_MS") ?? 10 * MINUTE),
     poolMaxCalls: options.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
     // 0 or unset: no cap.
     poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
@@ -92,7 +98,11 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
 }
 
 /** Starts the daemon in the background on `socket` and resolves with its pid once it answers there. */
-export async function spawnDaemon(socket: string, options: DaemonStartOptions, env: NodeJS.ProcessEnv = process.env): Promise<number | undefined> {
+export async function spawnDaemon(
+  socket: string,
+  options: DaemonStartOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number | undefined> {
   const dir = cacheDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const log = openSync(join(dir, "daemon.log"), "a", 0o600);
@@ -129,24 +139,42 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
     }
     const state = await probe(socket);
     if (globals.json) printJson({ running: false, stale: state === "stale", socket });
-    else note(state === "stale" ? `no mcp daemon is running (a stale socket is left at ${socket}; "mcp daemon start" replaces it)` : "no mcp daemon is running");
+    else
+      note(
+        state === "stale"
+          ? `no mcp daemon is running (a stale socket is left at ${socket}; "mcp daemon start" replaces it)`
+          : "no mcp daemon is running",
+      );
     return EXIT.failure;
   }
   if (globals.json) {
     printJson({ running: true, ...status });
     return EXIT.ok;
   }
-  out(`mcp daemon ${status.version}, pid ${status.pid}, up ${duration(status.uptimeMs)}, idle ${duration(status.idleMs)}, ${plural(status.clients, "client")} now, ${plural(status.calls, "call")} served`);
+  out(
+    `mcp daemon ${status.version}, pid ${status.pid}, up ${duration(status.uptimeMs)}, idle ${duration(status.idleMs)}, ${plural(status.clients, "client")} now, ${plural(status.calls, "call")} served`,
+  );
   out(color.dim(`socket ${status.socket}; exits after ${duration(status.idleLimitMs)} without a call`));
   if (status.servers.length === 0) {
     out(color.dim("no servers yet (each starts on its first call)"));
     return EXIT.ok;
   }
   // Aligned like `servers`; a failure in words under the table, its stderr once.
-  const rows = status.servers.map((s) => [s.name, s.state, s.tools === null ? "" : String(s.tools), s.idleForMs === null ? "" : `${duration(s.idleForMs)} ago`, s.keepAlive ? "keep-alive" : ""]);
-  out(`\n${grid([{ title: "SERVER", cut: "never" }, { title: "STATE", paint: (cell) => (cell === "failed" ? color.red(cell) : cell === "connected" ? color.green(cell) : cell) }, { title: "TOOLS" }, { title: "LAST USED" }, { title: "" }], rows)}`);
+  const rows = status.servers.map((s) => [
+    s.name,
+    s.state,
+    s.tools === null ? "" : String(s.tools),
+    s.idleForMs === null ? "" : `${duration(s.idleForMs)} ago`,
+    s.keepAlive ? "keep-alive" : "",
+  ]);
+  out(
+    `\n${grid([{ title: "SERVER", cut: "never" }, { title: "STATE", paint: (cell) => (cell === "failed" ? color.red(cell) : cell === "connected" ? color.green(cell) : cell) }, { title: "TOOLS" }, { title: "LAST USED" }, { title: "" }], rows)}`,
+  );
   const failed = status.servers.filter((s) => s.lastError !== null);
-  for (const s of failed) out(`${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${failureCause({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`);
+  for (const s of failed)
+    out(
+      `${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${failureCause({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`,
+    );
   return EXIT.ok;
 }
 

@@ -45,7 +45,29 @@ type Env = Readonly<Record<string, string | undefined>>;
  * that terminal, so the daemon's servers are not given these and switching terminals (another
  * `TERM`, `TMUX_PANE`, …) does not start new servers. The rest of the environment still decides.
  */
-export const TERMINAL_VARS = new Set(["TERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TERM_SESSION_ID", "COLORTERM", "COLUMNS", "LINES", "WINDOWID", "TMUX", "TMUX_PANE", "STY", "WINDOW", "ITERM_SESSION_ID", "KITTY_WINDOW_ID", "WT_SESSION", "VTE_VERSION", "SSH_TTY", "GPG_TTY", "SHLVL", "OLDPWD", "_"]);
+export const TERMINAL_VARS = new Set([
+  "TERM",
+  "TERM_PROGRAM",
+  "TERM_PROGRAM_VERSION",
+  "TERM_SESSION_ID",
+  "COLORTERM",
+  "COLUMNS",
+  "LINES",
+  "WINDOWID",
+  "TMUX",
+  "TMUX_PANE",
+  "STY",
+  "WINDOW",
+  "ITERM_SESSION_ID",
+  "KITTY_WINDOW_ID",
+  "WT_SESSION",
+  "VTE_VERSION",
+  "SSH_TTY",
+  "GPG_TTY",
+  "SHLVL",
+  "OLDPWD",
+  "_",
+]);
 
 function withoutTerminal(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !TERMINAL_VARS.has(name)));
@@ -67,15 +89,27 @@ export interface ShellCall {
  * environment its own is built from; an HTTP server with its CA file's path made absolute, and
  * `proxy: false` when the shell sets no proxy.
  */
-export function asThisShellRuns(configs: Record<string, MCPServerConfig>, cwd: string, shell: Env = process.env): ShellCall {
+export function asThisShellRuns(
+  configs: Record<string, MCPServerConfig>,
+  cwd: string,
+  shell: Env = process.env,
+): ShellCall {
   const noProxy = !setsProxy(shell);
   const out: Record<string, MCPServerConfig> = {};
   for (const [name, config] of Object.entries(configs)) {
     if ("command" in config) {
-      out[name] = { ...config, cwd: resolve(cwd, config.cwd ?? "."), parentEnv: withoutTerminal(buildChildEnv(undefined, config.inheritEnv === true, shell)) };
+      out[name] = {
+        ...config,
+        cwd: resolve(cwd, config.cwd ?? "."),
+        parentEnv: withoutTerminal(buildChildEnv(undefined, config.inheritEnv === true, shell)),
+      };
     } else {
       const http = config as MCPServerConfig & { ca?: unknown; proxy?: unknown };
-      out[name] = { ...config, ...(typeof http.ca === "string" ? { ca: resolve(cwd, http.ca) } : {}), ...(http.proxy === undefined && noProxy ? { proxy: false } : {}) } as MCPServerConfig;
+      out[name] = {
+        ...config,
+        ...(typeof http.ca === "string" ? { ca: resolve(cwd, http.ca) } : {}),
+        ...(http.proxy === undefined && noProxy ? { proxy: false } : {}),
+      } as MCPServerConfig;
     }
   }
   const environment: Record<string, string> = {};
@@ -90,14 +124,22 @@ export function asThisShellRuns(configs: Record<string, MCPServerConfig>, cwd: s
  * Why the daemon cannot run a call on these servers as the calling shell would (see the top of
  * this file), or undefined when it can. Names variables, never their values.
  */
-export function whyNotHere(configs: Record<string, MCPServerConfig>, names: string[], environment: Env, own: Env = process.env): string | undefined {
+export function whyNotHere(
+  configs: Record<string, MCPServerConfig>,
+  names: string[],
+  environment: Env,
+  own: Env = process.env,
+): string | undefined {
   const differ = new Set<string>();
   const reached: string[] = [];
   for (const name of names) {
     const config = configs[name] as (MCPServerConfig & { headersHelper?: unknown; proxy?: unknown }) | undefined;
     if (!config || "command" in config) continue;
-    if (config.headersHelper !== undefined) return `server "${name}" gets its headers from a headersHelper, which runs with your shell's whole environment: the daemon does not run it for you`;
-    const here = [...PROCESS_VARS, ...(config.proxy === undefined ? PROXY_VARS : [])].filter((variable) => (environment[variable] ?? "") !== (own[variable] ?? ""));
+    if (config.headersHelper !== undefined)
+      return `server "${name}" gets its headers from a headersHelper, which runs with your shell's whole environment: the daemon does not run it for you`;
+    const here = [...PROCESS_VARS, ...(config.proxy === undefined ? PROXY_VARS : [])].filter(
+      (variable) => (environment[variable] ?? "") !== (own[variable] ?? ""),
+    );
     for (const variable of here) differ.add(variable);
     if (here.length > 0) reached.push(`"${name}"`);
   }

@@ -41,7 +41,8 @@ function recordedFolder(cacheDir: string): string | undefined {
     const stat = lstatSync(pointerFile(cacheDir));
     if (!stat.isFile() || stat.uid !== (process.getuid?.() ?? -1) || (stat.mode & 0o022) !== 0) return undefined;
     const folder = readFileSync(pointerFile(cacheDir), "utf8").trim();
-    if (dirname(folder) !== tmpdir() || !basename(folder).startsWith(`${basename(tempFolder(cacheDir))}-`)) return undefined;
+    if (dirname(folder) !== tmpdir() || !basename(folder).startsWith(`${basename(tempFolder(cacheDir))}-`))
+      return undefined;
     return folderProblem(folder) === undefined ? folder : undefined;
   } catch {
     return undefined;

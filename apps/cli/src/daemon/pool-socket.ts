@@ -29,22 +29,42 @@ export interface AttachParams {
   parentPid: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Why `params` is not {@link AttachParams}, naming the field; undefined when it is. */
 export function attachProblem(params: unknown): string | undefined {
   if (!isRecord(params)) return "params must be an object";
-  if (typeof params["server"] !== "string" || params["server"] === "") return "params.server must be a non-empty string";
-  if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string") return "params.config must be a stdio server config (an object with a command)";
-  for (const field of ["shimPid", "parentPid"]) if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
-  for (const field of ["source", "from"]) if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
+  if (typeof params["server"] !== "string" || params["server"] === "")
+    return "params.server must be a non-empty string";
+  if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string")
+    return "params.config must be a stdio server config (an object with a command)";
+  for (const field of ["shimPid", "parentPid"])
+    if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
+  for (const field of ["source", "from"])
+    if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
   return undefined;
 }
 
 /** Answers one `pool/…` request on `socket`; `pool/attach` hands the new host session to `attached`. */
-export function poolRequest(pool: ServerPool, socket: Socket, message: DaemonMessage, attached: (session: PoolHostSession) => void): void {
-  const fail = (text: string, exitCode: number = EXIT.usage): void => send(socket, { id: message.id, error: { message: text, exitCode } });
-  if (message.method === "pool/status") return send(socket, { id: message.id, result: { servers: pool.statuses(), idleMs: pool.idleMs, maxConcurrentCalls: pool.maxConcurrentCalls, maxRssBytes: pool.maxRssBytes ?? null } });
+export function poolRequest(
+  pool: ServerPool,
+  socket: Socket,
+  message: DaemonMessage,
+  attached: (session: PoolHostSession) => void,
+): void {
+  const fail = (text: string, exitCode: number = EXIT.usage): void =>
+    send(socket, { id: message.id, error: { message: text, exitCode } });
+  if (message.method === "pool/status")
+    return send(socket, {
+      id: message.id,
+      result: {
+        servers: pool.statuses(),
+        idleMs: pool.idleMs,
+        maxConcurrentCalls: pool.maxConcurrentCalls,
+        maxRssBytes: pool.maxRssBytes ?? null,
+      },
+    });
   if (message.method === "pool/kill") {
     const name = isRecord(message.params) ? message.params["server"] : undefined;
     if (typeof name !== "string" || name === "") return fail("pool/kill: params.server must be a non-empty string");
@@ -63,7 +83,12 @@ export function poolRequest(pool: ServerPool, socket: Socket, message: DaemonMes
     name: params.server,
     config,
     source: params.source,
-    info: { server: params.server, shimPid: params.shimPid, parentPid: params.parentPid, ...(params.from === undefined ? {} : { from: params.from }) },
+    info: {
+      server: params.server,
+      shimPid: params.shimPid,
+      parentPid: params.parentPid,
+      ...(params.from === undefined ? {} : { from: params.from }),
+    },
     send: (mcp) => send(socket, { id: 0, mcp }),
     // The server failed twice, or was killed: the shim says why on its stderr and exits.
     onEnd: (reason) => {

@@ -30,7 +30,8 @@ export function folderProblem(dir: string): string | undefined {
   if (stat.isSymbolicLink()) return `${dir} is a symbolic link, not a folder`;
   if (!stat.isDirectory()) return `${dir} is not a folder`;
   if (stat.uid !== uid()) return `the folder ${dir} belongs to uid ${stat.uid}, not to you (uid ${uid()})`;
-  if ((stat.mode & 0o077) !== 0) return `the folder ${dir} has mode ${octal(stat.mode)}, not 700 (other users may enter it)`;
+  if ((stat.mode & 0o077) !== 0)
+    return `the folder ${dir} has mode ${octal(stat.mode)}, not 700 (other users may enter it)`;
   return undefined;
 }
 
@@ -38,7 +39,9 @@ export function folderProblem(dir: string): string | undefined {
  * Whether the CLI may connect to `socket`: "ours" (in a folder private to this user, and this
  * user's socket), "absent" (no socket or no folder: nothing to connect to), or why not.
  */
-export function checkSocket(socket: string): { state: "ours" } | { state: "absent" } | { state: "foreign"; problem: string } {
+export function checkSocket(
+  socket: string,
+): { state: "ours" } | { state: "absent" } | { state: "foreign"; problem: string } {
   if (process.platform === "win32") return { state: "ours" };
   const dir = dirname(socket);
   if (!lstat(dir)) return { state: "absent" };
@@ -51,7 +54,8 @@ export function checkSocket(socket: string): { state: "ours" } | { state: "absen
   lstat(dir);
   if (!stat) return { state: "absent" };
   if (!stat.isSocket()) return { state: "foreign", problem: `${socket} is not a socket` };
-  if (stat.uid !== uid()) return { state: "foreign", problem: `the socket ${socket} belongs to uid ${stat.uid}, not to you (uid ${uid()})` };
+  if (stat.uid !== uid())
+    return { state: "foreign", problem: `the socket ${socket} belongs to uid ${stat.uid}, not to you (uid ${uid()})` };
   return { state: "ours" };
 }
 
@@ -74,5 +78,8 @@ export function makePrivateFolder(socket: string): void {
   // Ours, just made: the umask may have taken bits from 700.
   if (created) chmodSync(dir, 0o700);
   const problem = folderProblem(dir);
-  if (problem) throw new CliError(`the mcp daemon does not start: ${problem}. Its socket's folder must be yours alone; remove it, or set MCP_DAEMON_SOCKET to a path in a folder of mode 700`);
+  if (problem)
+    throw new CliError(
+      `the mcp daemon does not start: ${problem}. Its socket's folder must be yours alone; remove it, or set MCP_DAEMON_SOCKET to a path in a folder of mode 700`,
+    );
 }

@@ -21,7 +21,11 @@ export interface PoolStatus {
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m ${s % 60}s` : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+  return s < 60
+    ? `${s}s`
+    : s < 3600
+      ? `${Math.floor(s / 60)}m ${s % 60}s`
+      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
 function megabytes(bytes: number | undefined): string {
@@ -36,7 +40,8 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
     try {
       ({ killed } = (await daemonRequest(socket, "pool/kill", { server: options.kill })) as { killed: number });
     } catch (error) {
-      if (error instanceof DaemonUnavailable) throw new CliError(`no mcp daemon is running (${error.message}): nothing is pooled`, EXIT.failure);
+      if (error instanceof DaemonUnavailable)
+        throw new CliError(`no mcp daemon is running (${error.message}): nothing is pooled`, EXIT.failure);
       throw error;
     }
     if (killed === 0) throw new CliError(`no pooled server named "${options.kill}" (see: mcp ps)`, EXIT.usage);
@@ -61,16 +66,54 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
     out(color.dim("no pooled servers (a host starts one through: mcp daemon stdio <server>)"));
     return EXIT.ok;
   }
-  const rows = status.servers.map((s) => [s.name, s.pid === undefined ? "" : String(s.pid), s.state, s.sharing, String(s.hosts.length), String(s.calls), megabytes(s.rssBytes), s.cpuSeconds === undefined ? "" : `${s.cpuSeconds.toFixed(1)}s`, duration(s.idleMs), s.source ?? ""]);
-  out(grid([{ title: "SERVER", cut: "never" }, { title: "PID" }, { title: "STATE" }, { title: "SHARING" }, { title: "HOSTS" }, { title: "CALLS" }, { title: "RSS" }, { title: "CPU" }, { title: "IDLE" }, { title: "SOURCE" }], rows));
+  const rows = status.servers.map((s) => [
+    s.name,
+    s.pid === undefined ? "" : String(s.pid),
+    s.state,
+    s.sharing,
+    String(s.hosts.length),
+    String(s.calls),
+    megabytes(s.rssBytes),
+    s.cpuSeconds === undefined ? "" : `${s.cpuSeconds.toFixed(1)}s`,
+    duration(s.idleMs),
+    s.source ?? "",
+  ]);
+  out(
+    grid(
+      [
+        { title: "SERVER", cut: "never" },
+        { title: "PID" },
+        { title: "STATE" },
+        { title: "SHARING" },
+        { title: "HOSTS" },
+        { title: "CALLS" },
+        { title: "RSS" },
+        { title: "CPU" },
+        { title: "IDLE" },
+        { title: "SOURCE" },
+      ],
+      rows,
+    ),
+  );
   for (const s of status.servers) {
     for (const host of s.hosts) {
       const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;
-      const who = typeof client?.name === "string" ? `${client.name}${typeof client.version === "string" ? ` ${client.version}` : ""}` : "a host";
+      const who =
+        typeof client?.name === "string"
+          ? `${client.name}${typeof client.version === "string" ? ` ${client.version}` : ""}`
+          : "a host";
       const from = typeof host.info["from"] === "string" ? ` from ${host.info["from"]}` : "";
-      out(color.dim(`  ${s.name}: ${who}${from}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`));
+      out(
+        color.dim(
+          `  ${s.name}: ${who}${from}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`,
+        ),
+      );
     }
   }
-  out(color.dim(`a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`));
+  out(
+    color.dim(
+      `a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`,
+    ),
+  );
   return EXIT.ok;
 }

@@ -77,32 +77,60 @@ export interface CallParams {
   whySkipped?: Record<string, string> | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The params of a `call`, checked: a usage error naming the field that is wrong. */
 function callParams(value: unknown): CallParams {
-  const wrong = (field: string, what: string): CliError => new CliError(`the daemon's call: params.${field} must be ${what}`, EXIT.usage);
+  const wrong = (field: string, what: string): CliError =>
+    new CliError(`the daemon's call: params.${field} must be ${what}`, EXIT.usage);
   if (!isRecord(value)) throw new CliError("the daemon's call: params must be an object", EXIT.usage);
   for (const field of ["configs", "servers"]) {
-    if (!isRecord(value[field]) || !Object.values(value[field]).every(isRecord)) throw wrong(field, "an object of objects");
+    if (!isRecord(value[field]) || !Object.values(value[field]).every(isRecord))
+      throw wrong(field, "an object of objects");
   }
-  for (const field of ["configErrors", "shadowed"]) if (value[field] !== undefined && !(Array.isArray(value[field]) && value[field].every(isRecord))) throw wrong(field, "a list of objects");
+  for (const field of ["configErrors", "shadowed"])
+    if (value[field] !== undefined && !(Array.isArray(value[field]) && value[field].every(isRecord)))
+      throw wrong(field, "a list of objects");
   for (const field of ["words", "skipped"]) {
-    if ((field === "words" || value[field] !== undefined) && !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))) throw wrong(field, "a list of strings");
+    if (
+      (field === "words" || value[field] !== undefined) &&
+      !(Array.isArray(value[field]) && value[field].every((w) => typeof w === "string"))
+    )
+      throw wrong(field, "a list of strings");
   }
   for (const field of ["whySkipped", "environment"]) {
-    if ((field === "environment" || value[field] !== undefined) && !(isRecord(value[field]) && Object.values(value[field]).every((w) => typeof w === "string"))) throw wrong(field, "an object of strings");
+    if (
+      (field === "environment" || value[field] !== undefined) &&
+      !(isRecord(value[field]) && Object.values(value[field]).every((w) => typeof w === "string"))
+    )
+      throw wrong(field, "an object of strings");
   }
   if (typeof value["cwd"] !== "string") throw wrong("cwd", "a string");
-  for (const field of ["timeout", "maxResultChars"]) if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
-  return { configErrors: [], skipped: [], shadowed: [], ...value, embedded: value["embedded"] === true } as unknown as CallParams;
+  for (const field of ["timeout", "maxResultChars"])
+    if (value[field] !== undefined && typeof value[field] !== "number") throw wrong(field, "a number");
+  return {
+    configErrors: [],
+    skipped: [],
+    shadowed: [],
+    ...value,
+    embedded: value["embedded"] === true,
+  } as unknown as CallParams;
 }
 
 /** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
 function mayStart(params: CallParams): string[] {
   const all = Object.keys(params.configs);
   try {
-    const { server } = splitTarget(params.words, knownServers({ configs: params.configs, servers: params.servers, skipped: params.skipped, configErrors: params.configErrors }));
+    const { server } = splitTarget(
+      params.words,
+      knownServers({
+        configs: params.configs,
+        servers: params.servers,
+        skipped: params.skipped,
+        configErrors: params.configErrors,
+      }),
+    );
     return server === undefined ? all : all.filter((name) => name === server);
   } catch {
     return all; // no words: the call fails as a direct one does
@@ -140,7 +168,12 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const started = Date.now();
   const views = new Views({ serverIdleMs: options.serverIdleMs, keepAlive: options.keepAlive });
   // The servers hosts share through `mcp daemon stdio` (see pool-socket.ts and @mcp/pool).
-  const pool = new ServerPool({ idleMs: options.poolIdleMs, maxConcurrentCalls: options.poolMaxCalls, maxRssBytes: options.poolMaxRssBytes, clientInfo: { name: "mcp-pool", version: CLI_VERSION } });
+  const pool = new ServerPool({
+    idleMs: options.poolIdleMs,
+    maxConcurrentCalls: options.poolMaxCalls,
+    maxRssBytes: options.poolMaxRssBytes,
+    clientInfo: { name: "mcp-pool", version: CLI_VERSION },
+  });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
@@ -176,7 +209,11 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         .call(args, {
           signal,
           resetTimeoutOnProgress: true,
-          onProgress: (progress) => send(socket, { id: message.id, progress: { progress: progress.progress, total: progress.total, message: progress.message } }),
+          onProgress: (progress) =>
+            send(socket, {
+              id: message.id,
+              progress: { progress: progress.progress, total: progress.total, message: progress.message },
+            }),
           ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
           ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
         })
@@ -221,17 +258,37 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         if (message.method === "pool/status" && host === undefined) return poolRequest(pool, socket, message, () => {});
         lastRequest = Date.now();
         if (host !== undefined) return host.receive(message.mcp);
-        if (message.method?.startsWith("pool/")) return poolRequest(pool, socket, message, (session) => (host = session));
+        if (message.method?.startsWith("pool/"))
+          return poolRequest(pool, socket, message, (session) => (host = session));
         if (message.method === "stop") {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();
         }
-        if (message.method !== CALL) return send(socket, { id: message.id, error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage } });
-        if (running.has(message.id)) return send(socket, { id: message.id, error: { message: `a call with id ${message.id} is already running on this connection`, exitCode: EXIT.usage } });
+        if (message.method !== CALL)
+          return send(socket, {
+            id: message.id,
+            error: { message: `unknown method ${String(message.method)}`, exitCode: EXIT.usage },
+          });
+        if (running.has(message.id))
+          return send(socket, {
+            id: message.id,
+            error: {
+              message: `a call with id ${message.id} is already running on this connection`,
+              exitCode: EXIT.usage,
+            },
+          });
         const controller = new AbortController();
         running.set(message.id, controller);
         call(socket, message, controller.signal)
-          .catch((error: unknown) => send(socket, { id: message.id, error: { message: error instanceof Error ? error.message : String(error), exitCode: error instanceof CliError ? error.exitCode : EXIT.failure } }))
+          .catch((error: unknown) =>
+            send(socket, {
+              id: message.id,
+              error: {
+                message: error instanceof Error ? error.message : String(error),
+                exitCode: error instanceof CliError ? error.exitCode : EXIT.failure,
+              },
+            }),
+          )
           .finally(() => running.delete(message.id));
       },
       // A line that is not a message is refused and ends this connection (and its calls); the
@@ -255,10 +312,13 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   if (process.platform !== "win32") chmodSync(options.socket, 0o600);
 
   // Idle servers are stopped (kept-alive ones stay); an idle daemon exits.
-  const sweep = setInterval(() => {
-    views.sweep();
-    if (clients.size === 0 && Date.now() - lastRequest > options.idleMs) finish();
-  }, Math.min(30_000, Math.max(50, Math.floor(Math.min(options.idleMs, options.serverIdleMs) / 4))));
+  const sweep = setInterval(
+    () => {
+      views.sweep();
+      if (clients.size === 0 && Date.now() - lastRequest > options.idleMs) finish();
+    },
+    Math.min(30_000, Math.max(50, Math.floor(Math.min(options.idleMs, options.serverIdleMs) / 4))),
+  );
   const onSignal = (): void => finish();
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);

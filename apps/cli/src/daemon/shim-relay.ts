@@ -28,7 +28,10 @@ function resolveInChild(server: string): Resolved | number {
   const at = argv.findIndex((word, i) => word === "stdio" && argv[i - 1] === "daemon");
   if (at < 0) throw new CliError("mcp daemon stdio: cannot find its own words in the command line", EXIT.usage);
   argv[at] = "resolve";
-  const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
   if (child.status !== 0) return child.status ?? EXIT.failure;
   try {
     return JSON.parse(child.stdout) as Resolved;
@@ -50,12 +53,17 @@ function connect(socket: string): Promise<Socket> {
 
 /** `mcp daemon stdio <server>`: serves the host on stdin/stdout until it closes stdin. */
 export async function daemonStdio(server: string): Promise<number> {
-  if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
+  if (process.platform === "win32")
+    throw new CliError(
+      "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
+      EXIT.usage,
+    );
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
   const { config, source, from, socket } = resolved;
   const trusted = checkSocket(socket);
-  if (trusted.state !== "ours") throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
+  if (trusted.state !== "ours")
+    throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
   const connection = await connect(socket);
   connection.on("error", () => {});
   const params: AttachParams = { server, config, source, from, shimPid: process.pid, parentPid: process.ppid };
@@ -84,7 +92,9 @@ export async function daemonStdio(server: string): Promise<number> {
         try {
           mcp = JSON.parse(line);
         } catch {
-          process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a line that is not JSON" } })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a line that is not JSON" } })}\n`,
+          );
           return;
         }
         send(connection, { id: 0, mcp });
@@ -99,7 +109,8 @@ export async function daemonStdio(server: string): Promise<number> {
       connection,
       (message) => {
         if (message.error) return fail(message.error.message, message.error.exitCode);
-        if (message.id === 0 && message.mcp !== undefined) return void process.stdout.write(`${JSON.stringify(message.mcp)}\n`);
+        if (message.id === 0 && message.mcp !== undefined)
+          return void process.stdout.write(`${JSON.stringify(message.mcp)}\n`);
         if (message.id === 1 && !attached) {
           attached = true;
           readHost();

@@ -29,26 +29,52 @@ export interface ShimWords {
 }
 
 /** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
-async function resolveServer(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<{ config: MCPServerConfig; source: string | undefined }> {
-  if (globals.yes) throw new CliError("mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)", EXIT.usage);
-  if (globals.stdio || globals.http || globals.sse) throw new CliError("mcp daemon stdio serves a configured server: name it (--stdio, --http and --sse are not for the shim)", EXIT.usage);
+async function resolveServer(
+  globals: GlobalOptions,
+  server: string,
+  words: ShimWords = {},
+): Promise<{ config: MCPServerConfig; source: string | undefined }> {
+  if (globals.yes)
+    throw new CliError(
+      "mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)",
+      EXIT.usage,
+    );
+  if (globals.stdio || globals.http || globals.sse)
+    throw new CliError(
+      "mcp daemon stdio serves a configured server: name it (--stdio, --http and --sse are not for the shim)",
+      EXIT.usage,
+    );
   const session = await openSession({ ...globals, server: [server] }, { connect: false, allowEmbedded: false });
   try {
     if (session.skipped.includes(server)) {
-      throw new CliError(`project server "${server}" is not served: ${session.whySkipped?.get(server) ?? "not approved yet"}. Approve it with: ${approveCommandFor([server])}`, EXIT.failure);
+      throw new CliError(
+        `project server "${server}" is not served: ${session.whySkipped?.get(server) ?? "not approved yet"}. Approve it with: ${approveCommandFor([server])}`,
+        EXIT.failure,
+      );
     }
     // An entry `mcp hosts pool` rewrote runs this shim: what it serves is the original (its approval too).
     const found = session.configs[server];
     const config = found === undefined ? undefined : (unwrapShimConfig(found) ?? found);
     const broken = session.configErrors.find((error) => error.server === server);
-    if (config === undefined) throw new CliError(`server "${server}" cannot be served${broken ? `: ${broken.message}` : ""}`, EXIT.failure);
+    if (config === undefined)
+      throw new CliError(`server "${server}" cannot be served${broken ? `: ${broken.message}` : ""}`, EXIT.failure);
     const source = session.servers[server]?.source.file;
-    if (!("command" in config)) throw new CliError(`server "${server}" is an HTTP server: a host reaches it directly, the pool serves stdio servers`, EXIT.usage);
-    if (runsTheShim(config)) throw new CliError(`server "${server}"${source ? ` in ${source}` : ""} runs mcp daemon stdio itself: give the file that has its own command with --config <file>`, EXIT.usage);
+    if (!("command" in config))
+      throw new CliError(
+        `server "${server}" is an HTTP server: a host reaches it directly, the pool serves stdio servers`,
+        EXIT.usage,
+      );
+    if (runsTheShim(config))
+      throw new CliError(
+        `server "${server}"${source ? ` in ${source}` : ""} runs mcp daemon stdio itself: give the file that has its own command with --config <file>`,
+        EXIT.usage,
+      );
     const [command, ...args] = words.command ?? [];
     if (command !== undefined && (config.command !== command || (config.args ?? []).join("\0") !== args.join("\0"))) {
       // The entry found by name wins over the words the host passed (they may be another file's, or unexpanded): said, not refused.
-      process.stderr.write(`mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`);
+      process.stderr.write(
+        `mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`,
+      );
     }
     return { config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!, source };
   } finally {
@@ -91,7 +117,9 @@ async function ensureDaemon(entryEnv: readonly string[] = []): Promise<string> {
       // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
       // which serves every host after, starts without it (the server still gets it, from its config).
       // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
-      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)));
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
+      );
       if ((await probe(socket, 1000)) !== "live") await spawnDaemon(socket, {}, env);
     } finally {
       rmSync(lock, { force: true });
@@ -109,7 +137,11 @@ async function ensureDaemon(entryEnv: readonly string[] = []): Promise<string> {
  * JSON line; or fails saying why (on stderr, which the shim passes on).
  */
 export async function daemonResolve(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
-  if (process.platform === "win32") throw new CliError("mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet", EXIT.usage);
+  if (process.platform === "win32")
+    throw new CliError(
+      "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
+      EXIT.usage,
+    );
   const { config, source } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
   process.stdout.write(`${JSON.stringify({ config, source: source ?? words.from, from: words.from, socket })}\n`);

@@ -57,7 +57,12 @@ export class View {
   ) {
     this.cwd = cwd;
     // It is sent only what the calling CLI's check let through (marked approved); anything else would be refused here.
-    this.manager = new MCPManager({ cwd, connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } }, results: { keep: true }, approvals: { howToApprove: (server) => approveCommandFor([server.name]) } });
+    this.manager = new MCPManager({
+      cwd,
+      connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } },
+      results: { keep: true },
+      approvals: { howToApprove: (server) => approveCommandFor([server.name]) },
+    });
   }
 
   /** Registers the servers on first use, and those stopped or failed since; the tools known now. */
@@ -69,7 +74,8 @@ export class View {
       }
       // A server that failed (to start, or for good after it ran) is not kept failing: a direct call
       // would start it anew, and so does this one.
-      for (const status of this.manager.getStatuses()) if (status.state === "failed" && this.configs[status.name] !== undefined) this.#stopped.add(status.name);
+      for (const status of this.manager.getStatuses())
+        if (status.state === "failed" && this.configs[status.name] !== undefined) this.#stopped.add(status.name);
       if (this.#stopped.size > 0) {
         const again = Object.fromEntries([...this.#stopped].map((name) => [name, this.configs[name]!]));
         this.#stopped.clear();
@@ -124,7 +130,9 @@ export class Views {
       view = new View(key, configs, servers, cwd);
       for (const old of this.#views.values()) if (old.calls === 0 && old.cwd === cwd) this.#close(old);
       this.#views.set(key, view);
-      const idle = [...this.#views.values()].filter((v) => v.calls === 0 && v !== view).sort((a, b) => a.lastUsed - b.lastUsed);
+      const idle = [...this.#views.values()]
+        .filter((v) => v.calls === 0 && v !== view)
+        .sort((a, b) => a.lastUsed - b.lastUsed);
       while (this.#views.size > MAX_VIEWS && idle.length > 0) this.#close(idle.shift()!);
     }
     view.calls += 1;
@@ -147,14 +155,22 @@ export class Views {
     for (const view of this.#views.values()) {
       if (view.calls > 0) continue;
       const statuses = view.manager.getStatuses();
-      const kept = statuses.some((s) => this.options.keepAlive.includes(s.name) && !["idle", "disabled", "failed", "not-approved"].includes(s.state));
+      const kept = statuses.some(
+        (s) =>
+          this.options.keepAlive.includes(s.name) && !["idle", "disabled", "failed", "not-approved"].includes(s.state),
+      );
       if (!kept && now - view.lastUsed > this.options.serverIdleMs) {
         this.#close(view);
         continue;
       }
       for (const s of statuses) {
         const used = view.used.get(s.name) ?? view.lastUsed;
-        if (s.state === "connected" && !this.options.keepAlive.includes(s.name) && now - used > this.options.serverIdleMs) view.stop(s.name);
+        if (
+          s.state === "connected" &&
+          !this.options.keepAlive.includes(s.name) &&
+          now - used > this.options.serverIdleMs
+        )
+          view.stop(s.name);
       }
     }
   }
@@ -169,7 +185,10 @@ export class Views {
         tools: s.state === "connected" ? s.toolCount : null,
         keepAlive: this.options.keepAlive.includes(s.name),
         idleForMs: view.used.has(s.name) ? now - view.used.get(s.name)! : null,
-        lastError: s.state === "failed" || s.state === "reconnecting" || s.state === "not-approved" ? failureError(s) || null : null,
+        lastError:
+          s.state === "failed" || s.state === "reconnecting" || s.state === "not-approved"
+            ? failureError(s) || null
+            : null,
         stderrTail: s.state === "failed" ? (s.stderrTail ?? null) : null,
       })),
     );

@@ -33,7 +33,8 @@ function parse(line: string): DaemonMessage | string {
   } catch {
     return "a line that is not JSON";
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return `a message that is not a JSON object (${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})`;
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `a message that is not a JSON object (${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value})`;
   const id = (value as { id?: unknown }).id;
   if (typeof id !== "number" || !Number.isSafeInteger(id)) return "a message without a whole-number id";
   return value as DaemonMessage;
@@ -46,7 +47,12 @@ function parse(line: string): DaemonMessage | string {
  * and closes the connection), as does a message `handle` throws on: nothing escapes into the
  * socket's event, where it would end the process.
  */
-export function onMessages(socket: Socket, handle: (message: DaemonMessage) => void, refuse: Refusal, maxLineBytes = MAX_REQUEST_BYTES): void {
+export function onMessages(
+  socket: Socket,
+  handle: (message: DaemonMessage) => void,
+  refuse: Refusal,
+  maxLineBytes = MAX_REQUEST_BYTES,
+): void {
   let parts: Buffer[] = [];
   let size = 0;
   let refused = false;

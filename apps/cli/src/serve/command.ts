@@ -4,7 +4,19 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { createWriteStream } from "node:fs";
-import { auditStream, callerId, createGateway, gatewayHandlers, guardConnections, isLoopback, parseCallers, parseClaimRules, servableName, type Caller, type OidcOptions } from "@mcp/gateway";
+import {
+  auditStream,
+  callerId,
+  createGateway,
+  gatewayHandlers,
+  guardConnections,
+  isLoopback,
+  parseCallers,
+  parseClaimRules,
+  servableName,
+  type Caller,
+  type OidcOptions,
+} from "@mcp/gateway";
 import { plural } from "../failure.js";
 import { consentOptions, readServeConfig } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
@@ -36,17 +48,21 @@ export interface ServeOptions {
 
 /** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
 function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream> {
-  if (target === "-" && stdio) throw new CliError("--audit - would write into the MCP stream of --stdio; give a file", EXIT.usage);
+  if (target === "-" && stdio)
+    throw new CliError("--audit - would write into the MCP stream of --stdio; give a file", EXIT.usage);
   // A reader of stdout that goes away loses the audit lines, not the gateway.
   if (target === "-") stdout.exitWhenClosed = false;
   const stream = target === "-" ? process.stdout : createWriteStream(target, { flags: "a", mode: 0o600 });
-  return auditStream(stream, (error) => warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`));
+  return auditStream(stream, (error) =>
+    warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`),
+  );
 }
 
 /** MCP_METRICS_TOKEN, when set (at least 16 characters): without it /metrics answers loopback only. */
 function metricsToken(): string | undefined {
   const token = process.env["MCP_METRICS_TOKEN"] || undefined;
-  if (token !== undefined && token.length < 16) throw new CliError("MCP_METRICS_TOKEN must be at least 16 characters", EXIT.usage);
+  if (token !== undefined && token.length < 16)
+    throw new CliError("MCP_METRICS_TOKEN must be at least 16 characters", EXIT.usage);
   return token;
 }
 
@@ -55,28 +71,45 @@ function metricsToken(): string | undefined {
  * is given), the scopes required, and the claim rules of the callers file (none: every valid token
  * is a caller with the --allow/--deny lists).
  */
-function oidcOf(options: ServeOptions, callersText: string | undefined, lists: { allow?: string[] | undefined; deny?: string[] | undefined }): OidcOptions | undefined {
+function oidcOf(
+  options: ServeOptions,
+  callersText: string | undefined,
+  lists: { allow?: string[] | undefined; deny?: string[] | undefined },
+): OidcOptions | undefined {
   if (options.oidcIssuer === undefined) {
-    if (options.audience !== undefined || options.requiredScope?.length || options.introspectionClient !== undefined) throw new Error("--audience, --required-scope and --introspection-client go with --oidc-issuer");
-    if (callersText !== undefined && parseClaimRules(callersText, options.callers!).length > 0) throw new Error(`${options.callers}: callers chosen by a "claim" need --oidc-issuer`);
+    if (options.audience !== undefined || options.requiredScope?.length || options.introspectionClient !== undefined)
+      throw new Error("--audience, --required-scope and --introspection-client go with --oidc-issuer");
+    if (callersText !== undefined && parseClaimRules(callersText, options.callers!).length > 0)
+      throw new Error(`${options.callers}: callers chosen by a "claim" need --oidc-issuer`);
     return undefined;
   }
   const host = options.host ?? "127.0.0.1";
-  const audience = options.audience ?? (options.port ? `http://${host.includes(":") ? `[${host}]` : host}:${options.port}/mcp` : undefined);
-  if (audience === undefined) throw new Error("--oidc-issuer needs --audience (the URL callers reach this server's /mcp at) or --port");
+  const audience =
+    options.audience ??
+    (options.port ? `http://${host.includes(":") ? `[${host}]` : host}:${options.port}/mcp` : undefined);
+  if (audience === undefined)
+    throw new Error("--oidc-issuer needs --audience (the URL callers reach this server's /mcp at) or --port");
   const rules = callersText === undefined ? [] : parseClaimRules(callersText, options.callers!);
-  return { issuer: options.oidcIssuer, audience, requiredScopes: options.requiredScope, ...introspectionOf(options), ...(rules.length > 0 ? { rules } : { defaults: lists }) };
+  return {
+    issuer: options.oidcIssuer,
+    audience,
+    requiredScopes: options.requiredScope,
+    ...introspectionOf(options),
+    ...(rules.length > 0 ? { rules } : { defaults: lists }),
+  };
 }
 
 /** `--introspection-client`'s credentials: the secret is read from the environment, never from the command line. */
 function introspectionOf(options: ServeOptions): Pick<OidcOptions, "introspection"> {
   if (options.introspectionClient === undefined) {
-    if (options.introspectionSecretEnv !== undefined) throw new Error("--introspection-secret-env goes with --introspection-client");
+    if (options.introspectionSecretEnv !== undefined)
+      throw new Error("--introspection-secret-env goes with --introspection-client");
     return {};
   }
   const variable = options.introspectionSecretEnv ?? "MCP_INTROSPECTION_SECRET";
   const secret = process.env[variable];
-  if (!secret) throw new Error(`--introspection-client ${options.introspectionClient} needs its secret in $${variable}`);
+  if (!secret)
+    throw new Error(`--introspection-client ${options.introspectionClient} needs its secret in $${variable}`);
   return { introspection: { clientId: options.introspectionClient, clientSecret: secret } };
 }
 
@@ -127,7 +160,9 @@ function stopped(stdin: boolean, stop: Stop): Promise<void> {
 async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void> {
   if (stop.at === undefined) return close();
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, stop.at! + STOP_MS - Date.now()))));
+  const late = new Promise<"late">(
+    (resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, stop.at! + STOP_MS - Date.now()))),
+  );
   const outcome = await Promise.race([close().then(() => "closed" as const), late]);
   clearTimeout(timer);
   if (outcome === "late") {
@@ -142,8 +177,10 @@ async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void
 
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
-  if (Boolean(options.stdio) === Boolean(options.http)) throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
-  if (options.stdio && (options.oidcIssuer !== undefined || options.metrics)) throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
+  if (Boolean(options.stdio) === Boolean(options.http))
+    throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
+  if (options.stdio && (options.oidcIssuer !== undefined || options.metrics))
+    throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
   const lists = { allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
   let self: Caller = { id: "stdio", name: "stdio", ...lists };
   let callers = new Map<string, Caller>();
@@ -157,7 +194,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       throw new CliError((error as Error).message, EXIT.usage);
     }
     const token = process.env["MCP_SERVE_TOKEN"];
-    if (token !== undefined && token.length < 16) throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
+    if (token !== undefined && token.length < 16)
+      throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
     // Signing in through the issuer needs no token of ours; a callers file names its own.
     if (token !== undefined || (!options.callers && !oidc)) {
       const chosen = token ?? randomBytes(24).toString("base64url");
@@ -178,7 +216,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     manager: { onLog: handlers.onLog, onRoots: handlers.onRoots, connect: handlers.connect },
   });
   for (const name of Object.keys(session.configs).filter((name) => !servableName(name))) {
-    warn(`mcp serve: server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`);
+    warn(
+      `mcp serve: server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`,
+    );
     delete session.configs[name];
   }
   const host = options.host ?? "127.0.0.1";
@@ -188,7 +228,10 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   try {
     const { views, credentials } = await readServeConfig(session.home, globals.config, options.introspectionClient);
     if (options.view !== undefined) {
-      if (!views.has(options.view)) throw new Error(`--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`);
+      if (!views.has(options.view))
+        throw new Error(
+          `--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`,
+        );
       self.view = options.view;
     }
     audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
@@ -212,7 +255,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       oidc,
       credentials,
       consent: consentOptions(credentials, session.shared?.consent),
-      operations: options.http ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false } : undefined,
+      operations: options.http
+        ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false }
+        : undefined,
     });
   } catch (error) {
     await session.close();
@@ -238,7 +283,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       await handle.close();
       return EXIT.ok;
     }
-    if (!isLoopback(host)) warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
+    if (!isLoopback(host))
+      warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
     const server = createServer((req, res) => void gateway.handle(req, res));
     // Connections are capped (in all, and per address) and must send each request head within 10 s:
     // otherwise idle or slow connections could hold every descriptor of the process.
@@ -251,11 +297,24 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     });
     const http = { url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/mcp` };
     const printed = [...callers].find(([, caller]) => caller === self)?.[0];
-    if (globals.json) out(JSON.stringify({ url: http.url, pid: process.pid, servers: Object.keys(session.configs), redis: session.shared !== undefined, ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}) }));
+    if (globals.json)
+      out(
+        JSON.stringify({
+          url: http.url,
+          pid: process.pid,
+          servers: Object.keys(session.configs),
+          redis: session.shared !== undefined,
+          ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}),
+        }),
+      );
     else {
       out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
-      if (printed && !process.env["MCP_SERVE_TOKEN"]) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
-      if (oidc) out(`sign-in: access tokens of ${oidc.issuer} for ${String(oidc.audience)} (metadata at /.well-known/oauth-protected-resource/mcp)`);
+      if (printed && !process.env["MCP_SERVE_TOKEN"])
+        out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
+      if (oidc)
+        out(
+          `sign-in: access tokens of ${oidc.issuer} for ${String(oidc.audience)} (metadata at /.well-known/oauth-protected-resource/mcp)`,
+        );
     }
     await until;
     server.closeAllConnections();

@@ -26,41 +26,74 @@ export interface ServeConfig {
  * own authorization server (a client registered dynamically unless `clientId`; a secret only from
  * `$<clientSecretEnv>` when that is named).
  */
-function credentialsOf(name: string, entry: unknown, file: string, client: string | undefined, env: NodeJS.ProcessEnv): UpstreamCredentials | undefined {
+function credentialsOf(
+  name: string,
+  entry: unknown,
+  file: string,
+  client: string | undefined,
+  env: NodeJS.ProcessEnv,
+): UpstreamCredentials | undefined {
   const gateway = (entry as { gateway?: unknown } | null)?.gateway;
   if (gateway === undefined) return undefined;
   const field = `servers.${name}.gateway`;
   const bad = (why: string): InvalidConfigError => new InvalidConfigError(`${file}: ${field}${why}`, { file, field });
   if (typeof gateway !== "object" || gateway === null) throw bad(" must be an object");
   const g = gateway as Record<string, unknown>;
-  for (const key of ["audience", "resource", "scope", "clientId", "clientSecretEnv", "issuer"]) if (g[key] !== undefined && typeof g[key] !== "string") throw bad(`.${key} must be a string`);
+  for (const key of ["audience", "resource", "scope", "clientId", "clientSecretEnv", "issuer"])
+    if (g[key] !== undefined && typeof g[key] !== "string") throw bad(`.${key} must be a string`);
   if (g["credentials"] === "shared") return { mode: "shared" };
   const text = (key: string): string | undefined => g[key] as string | undefined;
   if (g["credentials"] === "consent") {
     const variable = text("clientSecretEnv");
     const clientSecret = variable === undefined ? undefined : env[variable];
-    if (variable !== undefined && !clientSecret) throw bad(`: "consent" names $${variable} for its client secret, which is not set`);
+    if (variable !== undefined && !clientSecret)
+      throw bad(`: "consent" names $${variable} for its client secret, which is not set`);
     if (variable !== undefined && !text("clientId")) throw bad(`: "consent" with a client secret needs its clientId`);
-    return { mode: "consent", clientId: text("clientId"), clientSecret, issuer: text("issuer"), scope: text("scope"), resource: text("resource") };
+    return {
+      mode: "consent",
+      clientId: text("clientId"),
+      clientSecret,
+      issuer: text("issuer"),
+      scope: text("scope"),
+      resource: text("resource"),
+    };
   }
-  if (g["credentials"] !== "exchange") throw bad(`.credentials must be "exchange", "consent" or "shared", not ${JSON.stringify(g["credentials"])}`);
+  if (g["credentials"] !== "exchange")
+    throw bad(`.credentials must be "exchange", "consent" or "shared", not ${JSON.stringify(g["credentials"])}`);
   const clientId = (g["clientId"] as string | undefined) ?? client;
   if (!clientId) throw bad(`: "exchange" needs the gateway's clientId at the issuer (or --introspection-client)`);
   const variable = (g["clientSecretEnv"] as string | undefined) ?? "MCP_EXCHANGE_SECRET";
   const clientSecret = env[variable];
   if (!clientSecret) throw bad(`: "exchange" needs the secret of client ${clientId} in $${variable}`);
-  return { mode: "exchange", clientId, clientSecret, audience: text("audience"), resource: text("resource"), scope: text("scope") };
+  return {
+    mode: "exchange",
+    clientId,
+    clientSecret,
+    audience: text("audience"),
+    resource: text("resource"),
+    scope: text("scope"),
+  };
 }
 
 /** The views and server credentials of our config file(s); an unreadable file has none, a malformed one is an error naming it. */
-export async function readServeConfig(home: string, files: readonly string[] | undefined, client?: string, env: NodeJS.ProcessEnv = process.env): Promise<ServeConfig> {
+export async function readServeConfig(
+  home: string,
+  files: readonly string[] | undefined,
+  client?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ServeConfig> {
   const found: ServeConfig = { views: new Map(), credentials: {} };
   for (const file of files?.length ? files : [join(configDir(home), OWN_FILE)]) {
     const text = await readFile(file, "utf8").catch(() => undefined);
     if (text === undefined) continue;
     const errors: ParseError[] = [];
-    const document = parse(text, errors, { allowTrailingComma: true }) as { views?: unknown; servers?: unknown; mcpServers?: unknown } | undefined;
-    if (errors.length > 0) throw new InvalidConfigError(`${file}: not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`, { file });
+    const document = parse(text, errors, { allowTrailingComma: true }) as
+      { views?: unknown; servers?: unknown; mcpServers?: unknown } | undefined;
+    if (errors.length > 0)
+      throw new InvalidConfigError(
+        `${file}: not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`,
+        { file },
+      );
     for (const [name, view] of parseViews(document?.views, file)) found.views.set(name, view);
     const servers = document?.servers ?? document?.mcpServers;
     if (typeof servers !== "object" || servers === null) continue;
@@ -81,12 +114,20 @@ export async function readServeConfig(home: string, files: readonly string[] | u
  * callback URL registered as its redirect URI), and Redis's store when MCP_REDIS_URL is set (else
  * memory: one replica).
  */
-export function consentOptions(credentials: Record<string, UpstreamCredentials>, store: ConsentStore | undefined, env: NodeJS.ProcessEnv = process.env): ConsentOptions | undefined {
+export function consentOptions(
+  credentials: Record<string, UpstreamCredentials>,
+  store: ConsentStore | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ConsentOptions | undefined {
   const server = Object.keys(credentials).find((name) => credentials[name]!.mode === "consent");
   if (server === undefined) return undefined;
   const redirectUri = env["MCP_CONSENT_REDIRECT_URI"];
   const key = env["MCP_CONSENT_KEY"];
   const clientId = env["MCP_CONSENT_CLIENT_ID"];
-  if (!redirectUri || !key || !clientId) throw new InvalidConfigError(`server "${server}" takes each user's consent: set MCP_CONSENT_REDIRECT_URI (the gateway's public callback URL), MCP_CONSENT_KEY (openssl rand -base64 32) and MCP_CONSENT_CLIENT_ID (the gateway's client at the callers' issuer, with MCP_CONSENT_CLIENT_SECRET if it has one)`, { field: `servers.${server}.gateway` });
+  if (!redirectUri || !key || !clientId)
+    throw new InvalidConfigError(
+      `server "${server}" takes each user's consent: set MCP_CONSENT_REDIRECT_URI (the gateway's public callback URL), MCP_CONSENT_KEY (openssl rand -base64 32) and MCP_CONSENT_CLIENT_ID (the gateway's client at the callers' issuer, with MCP_CONSENT_CLIENT_SECRET if it has one)`,
+      { field: `servers.${server}.gateway` },
+    );
   return { redirectUri, key, store, signIn: { clientId, clientSecret: env["MCP_CONSENT_CLIENT_SECRET"] || undefined } };
 }

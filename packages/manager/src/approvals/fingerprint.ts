@@ -22,20 +22,39 @@ const PARTS = ["command", "args", "cwd", "env", "url", "headers", "headersHelper
  * they ask nothing. Every other field is covered, including ones added later (an unknown field
  * counts as "other settings", so a change asks again).
  */
-const NOT_WHAT_RUNS = new Set(["timeout", "closeGraceMs", "killGraceMs", "maxLineBytes", "stderrTailBytes", "maxMessageBytes", "maxResumeAttempts", "defaultRetryMs", "headersHelperTtlMs", "serverName"]);
+const NOT_WHAT_RUNS = new Set([
+  "timeout",
+  "closeGraceMs",
+  "killGraceMs",
+  "maxLineBytes",
+  "stderrTailBytes",
+  "maxMessageBytes",
+  "maxResumeAttempts",
+  "defaultRetryMs",
+  "headersHelperTtlMs",
+  "serverName",
+]);
 
 /** JSON with object keys sorted at every level, `undefined` dropped: equal configs give equal text. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonical(item ?? null)).join(",")}]`;
   if (typeof value === "object" && value !== null) {
-    const keys = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
 function hash(salt: string, part: string, value: unknown): string {
-  return createHash("sha256").update(salt).update("\0").update(part).update("\0").update(canonical(value)).digest("base64url");
+  return createHash("sha256")
+    .update(salt)
+    .update("\0")
+    .update(part)
+    .update("\0")
+    .update(canonical(value))
+    .digest("base64url");
 }
 
 /** The fingerprint of what a server config will run, salted with the approvals file's own salt. */
@@ -66,5 +85,11 @@ export function changedParts(approved: Fingerprint, now: Fingerprint): string[] 
 
 /** True for a value read from disk that has the shape of a fingerprint. */
 export function isFingerprint(value: unknown): value is Fingerprint {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>)["other"] === "string" && Object.values(value).every((item) => typeof item === "string");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as Record<string, unknown>)["other"] === "string" &&
+    Object.values(value).every((item) => typeof item === "string")
+  );
 }

@@ -4,7 +4,13 @@ import type { MCPServerConfig } from "@mcp/client";
 import type { DiscoveredServer } from "../config/types.js";
 import { ServerSupervisor, type SupervisorHost } from "../supervisor.js";
 import type { MCPManagerOptions, ServerState } from "../types.js";
-import { defaultHowToApprove, needsApproval, reviewApprovals, type ApprovalPolicy, type ApprovalRefusal } from "./policy.js";
+import {
+  defaultHowToApprove,
+  needsApproval,
+  reviewApprovals,
+  type ApprovalPolicy,
+  type ApprovalRefusal,
+} from "./policy.js";
 import { RefusedServer } from "./refused.js";
 import { createApprovalStore, defaultApprovalsFile } from "./store.js";
 import { discoveredAs } from "./tag.js";
@@ -33,20 +39,33 @@ export class ApprovalGate {
    * entries with the decisions made (to register instead), or undefined again when the manager
    * was closed while the policy was deciding.
    */
-  admit(configs: Record<string, MCPServerConfig>, discovered: Record<string, DiscoveredServer>): Promise<Record<string, DiscoveredServer> | undefined> | undefined {
+  admit(
+    configs: Record<string, MCPServerConfig>,
+    discovered: Record<string, DiscoveredServer>,
+  ): Promise<Record<string, DiscoveredServer> | undefined> | undefined {
     const checked: DiscoveredServer[] = [];
     for (const [name, config] of Object.entries(configs)) {
       const entry = discovered[name] ?? discoveredAs(config);
       // Checked as it will run: the config given, which may differ from the file's in clocks only.
-      if (entry && needsApproval(entry) && entry.approved !== true && !this.#refused.has(entry)) checked.push({ ...entry, name, config });
+      if (entry && needsApproval(entry) && entry.approved !== true && !this.#refused.has(entry))
+        checked.push({ ...entry, name, config });
     }
     return checked.length === 0 ? undefined : this.#decide(checked, discovered);
   }
 
   /** The supervisor for a server: a {@link RefusedServer} for an entry the policy refused. */
-  supervisor(host: SupervisorHost, name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, cacheKey: string, state: ServerState): ServerSupervisor {
+  supervisor(
+    host: SupervisorHost,
+    name: string,
+    config: MCPServerConfig,
+    discovered: DiscoveredServer | undefined,
+    cacheKey: string,
+    state: ServerState,
+  ): ServerSupervisor {
     const refusal = discovered && this.#refused.get(discovered);
-    return refusal ? new RefusedServer(host, name, config, discovered, cacheKey, refusal) : new ServerSupervisor(host, name, config, discovered, cacheKey, state);
+    return refusal
+      ? new RefusedServer(host, name, config, discovered, cacheKey, refusal)
+      : new ServerSupervisor(host, name, config, discovered, cacheKey, state);
   }
 
   /** A check under way starts nothing once it ends. */
@@ -54,9 +73,15 @@ export class ApprovalGate {
     this.#closes++;
   }
 
-  async #decide(checked: DiscoveredServer[], discovered: Record<string, DiscoveredServer>): Promise<Record<string, DiscoveredServer> | undefined> {
+  async #decide(
+    checked: DiscoveredServer[],
+    discovered: Record<string, DiscoveredServer>,
+  ): Promise<Record<string, DiscoveredServer> | undefined> {
     const closes = this.#closes;
-    const policy = (this.#policy ??= { ...this.#options.approvals, store: this.#options.approvals?.store ?? createApprovalStore({ file: defaultApprovalsFile(this.#options.load) }) });
+    const policy = (this.#policy ??= {
+      ...this.#options.approvals,
+      store: this.#options.approvals?.store ?? createApprovalStore({ file: defaultApprovalsFile(this.#options.load) }),
+    });
     const outcome = await reviewApprovals(checked, { project: resolve(this.#options.cwd ?? process.cwd()), policy });
     if (closes !== this.#closes) return undefined;
     const decided = { ...discovered };
@@ -68,7 +93,10 @@ export class ApprovalGate {
         decided[entry.name] = { ...own, approved: true };
       } else {
         decided[entry.name] = { ...own };
-        this.#refused.set(decided[entry.name]!, { reason: why, approve: (policy.howToApprove ?? defaultHowToApprove)(entry) });
+        this.#refused.set(decided[entry.name]!, {
+          reason: why,
+          approve: (policy.howToApprove ?? defaultHowToApprove)(entry),
+        });
       }
     }
     return decided;

@@ -46,7 +46,9 @@ export interface ApprovalPolicy {
    * server no approval covers (a prompt, a dialog, a setting). Its answer holds for this manager;
    * to remember it, call `context.store.remember(…)` (or `deny`). Default: none may start.
    */
-  approve?: ((requests: readonly ApprovalRequest[], context: ApprovalContext) => ApprovalAnswer | Promise<ApprovalAnswer>) | undefined;
+  approve?:
+    | ((requests: readonly ApprovalRequest[], context: ApprovalContext) => ApprovalAnswer | Promise<ApprovalAnswer>)
+    | undefined;
   /** What a refused server's status names as the way to approve it. */
   howToApprove?: ((server: DiscoveredServer) => string) | undefined;
 }
@@ -82,7 +84,10 @@ export function needsApproval(server: DiscoveredServer): boolean {
  * host file approved by name at once; project ones the store covers as they are now; then the
  * policy's `approve` about the rest (none asked when there is none). Refused ones get their reason.
  */
-export async function reviewApprovals(servers: readonly DiscoveredServer[], options: { project: string; policy?: ApprovalPolicy | undefined }): Promise<ApprovalOutcome> {
+export async function reviewApprovals(
+  servers: readonly DiscoveredServer[],
+  options: { project: string; policy?: ApprovalPolicy | undefined },
+): Promise<ApprovalOutcome> {
   const approved = new Set<string>();
   const refused = new Map<string, string>();
   const pending = servers.filter((server) => {
@@ -96,7 +101,14 @@ export async function reviewApprovals(servers: readonly DiscoveredServer[], opti
   pending.forEach((server, i) => {
     const check = checks[i]!;
     if (check.approved) approved.add(server.name);
-    else requests.push({ server, fingerprint: check.fingerprint, changedParts: check.changedParts, reason: check.reason, declined: check.declined });
+    else
+      requests.push({
+        server,
+        fingerprint: check.fingerprint,
+        changedParts: check.changedParts,
+        reason: check.reason,
+        declined: check.declined,
+      });
   });
   if (requests.length === 0) return { approved, refused };
   let answer: ApprovalAnswer = false;
@@ -112,7 +124,12 @@ export async function reviewApprovals(servers: readonly DiscoveredServer[], opti
   for (const request of requests) if (yes.has(request.server.name)) approved.add(request.server.name);
   if (no.length === 0) return { approved, refused };
   // Said again after the answer: a prompt's "no" may have declined them meanwhile.
-  const after = options.policy?.approve ? await store.check(options.project, no.map((r) => r.server)) : undefined;
+  const after = options.policy?.approve
+    ? await store.check(
+        options.project,
+        no.map((r) => r.server),
+      )
+    : undefined;
   no.forEach((request, i) => {
     const check = after?.[i];
     const reason = check && !check.approved ? check.reason : request.reason;

@@ -12,9 +12,20 @@ import type { ApprovalRefusal } from "./policy.js";
  * way to start it (a wait, a list, a reconnect) fails at once with a `server_unavailable` error.
  */
 export class RefusedServer extends ServerSupervisor {
-  constructor(host: SupervisorHost, name: string, config: MCPServerConfig, discovered: DiscoveredServer | undefined, cacheKey: string, refusal: ApprovalRefusal) {
+  constructor(
+    host: SupervisorHost,
+    name: string,
+    config: MCPServerConfig,
+    discovered: DiscoveredServer | undefined,
+    cacheKey: string,
+    refusal: ApprovalRefusal,
+  ) {
     super(host, name, config, discovered, cacheKey, "not-approved");
-    this.status = { ...this.status, lastError: `project server ${refusal.reason} (approve it: ${refusal.approve})`, refusal };
+    this.status = {
+      ...this.status,
+      lastError: `project server ${refusal.reason} (approve it: ${refusal.approve})`,
+      refusal,
+    };
   }
 
   #refused(): Promise<never> {

@@ -74,8 +74,21 @@ export interface ApprovalStore {
 }
 
 /** The default approvals file: `approvals.json` in the user's config folder (see `userConfigDir`). */
-export function defaultApprovalsFile(options: { home?: string | undefined; env?: Record<string, string | undefined> | undefined; platform?: NodeJS.Platform | undefined } = {}): string {
-  return join(userConfigDir({ home: options.home ?? homedir(), env: options.env ?? process.env, platform: options.platform ?? process.platform }), "approvals.json");
+export function defaultApprovalsFile(
+  options: {
+    home?: string | undefined;
+    env?: Record<string, string | undefined> | undefined;
+    platform?: NodeJS.Platform | undefined;
+  } = {},
+): string {
+  return join(
+    userConfigDir({
+      home: options.home ?? homedir(),
+      env: options.env ?? process.env,
+      platform: options.platform ?? process.platform,
+    }),
+    "approvals.json",
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -95,13 +108,18 @@ async function readStore(file: string): Promise<StoreFile> {
     // none yet, or unreadable: nothing is approved
   }
   const root = isObject(doc) ? doc : {};
-  const salt = typeof root["salt"] === "string" && root["salt"].length >= 16 ? root["salt"] : randomBytes(18).toString("base64url");
+  const salt =
+    typeof root["salt"] === "string" && root["salt"].length >= 16
+      ? root["salt"]
+      : randomBytes(18).toString("base64url");
   const projects: Record<string, ProjectRecord> = {};
   for (const [dir, raw] of Object.entries(isObject(root["projects"]) ? root["projects"] : {})) {
     if (!isObject(raw)) continue;
     const fingerprints: Record<string, Fingerprint> = {};
     // Fingerprints made with another salt can never match: dropped.
-    if (isObject(raw["fingerprints"]) && root["salt"] === salt) for (const [name, print] of Object.entries(raw["fingerprints"])) if (isFingerprint(print)) fingerprints[name] = print;
+    if (isObject(raw["fingerprints"]) && root["salt"] === salt)
+      for (const [name, print] of Object.entries(raw["fingerprints"]))
+        if (isFingerprint(print)) fingerprints[name] = print;
     projects[dir] = { approved: names(raw["approved"]), denied: names(raw["denied"]), fingerprints };
   }
   return { version: 2, salt, projects };
@@ -125,7 +143,13 @@ function checkOne(store: StoreFile, project: string, server: ApprovalSubject): A
   const changed = remembered ? changedParts(remembered, fingerprint) : undefined;
   if (changed?.length === 0) return { approved: true };
   const declined = record?.denied.includes(server.name) === true;
-  const reason = declined ? DECLINED : changed ? `changed since it was approved: ${changed.join(", ")}` : record?.approved.includes(server.name) ? BY_NAME : NOT_APPROVED_YET;
+  const reason = declined
+    ? DECLINED
+    : changed
+      ? `changed since it was approved: ${changed.join(", ")}`
+      : record?.approved.includes(server.name)
+        ? BY_NAME
+        : NOT_APPROVED_YET;
   return { approved: false, reason, declined, fingerprint, changedParts: changed };
 }
 
@@ -148,7 +172,8 @@ export function createApprovalStore(options: { file?: string | undefined } = {})
       const store = await readStore(file);
       return servers.map((server) => checkOne(store, project, server));
     },
-    isApproved: async (project, server) => (await readStore(file).then((store) => checkOne(store, project, server))).approved,
+    isApproved: async (project, server) =>
+      (await readStore(file).then((store) => checkOne(store, project, server))).approved,
     remember: (project, servers) =>
       update(project, (store, record) => {
         for (const server of servers) {

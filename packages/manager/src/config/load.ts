@@ -23,7 +23,12 @@ const EXPANDED = ["command", "args", "env", "url", "headers", "cwd", "proxy", "c
  */
 export async function loadAllMCPConfigs(cwd: string, options: LoadOptions = {}): Promise<LoadResult> {
   const env = options.env ?? process.env;
-  const locations = { home: options.home ?? homedir(), cwd: resolve(cwd), platform: options.platform ?? process.platform, env };
+  const locations = {
+    home: options.home ?? homedir(),
+    cwd: resolve(cwd),
+    platform: options.platform ?? process.platform,
+    env,
+  };
   const errors: ConfigError[] = [];
   const texts = new Map<string, Promise<string | undefined>>();
   const read = (file: string): Promise<string | undefined> => {
@@ -43,9 +48,12 @@ export async function loadAllMCPConfigs(cwd: string, options: LoadOptions = {}):
     try {
       const text = await read(spec.file);
       if (text === undefined) return undefined;
-      return spec.format === "toml" ? parseTomlFile(spec.file, text) : parseJsonFile(spec.file, text, spec.format === "json");
+      return spec.format === "toml"
+        ? parseTomlFile(spec.file, text)
+        : parseJsonFile(spec.file, text, spec.format === "json");
     } catch (error) {
-      const syntax = error instanceof ConfigSyntaxError ? error : new ConfigSyntaxError(spec.file, (error as Error).message);
+      const syntax =
+        error instanceof ConfigSyntaxError ? error : new ConfigSyntaxError(spec.file, (error as Error).message);
       fail({ file: syntax.file, line: syntax.line, column: syntax.column, message: syntax.message });
       return undefined;
     }
@@ -53,7 +61,13 @@ export async function loadAllMCPConfigs(cwd: string, options: LoadOptions = {}):
 
   const claudeDocument = await parsed({ file: claudeJson(locations), format: "json" });
   let specs: FileSpec[] = [
-    ...(options.extraFiles ?? []).map((file): FileSpec => ({ family: "mcp-client", scope: "user", file: resolve(locations.cwd, file), format: "jsonc", read: readOwn })),
+    ...(options.extraFiles ?? []).map((file): FileSpec => ({
+      family: "mcp-client",
+      scope: "user",
+      file: resolve(locations.cwd, file),
+      format: "jsonc",
+      read: readOwn,
+    })),
     ...fileSpecs(locations, { document: claudeDocument, approvals: claudeApprovals(claudeDocument, locations.cwd) }),
   ];
   const extra = new Set((options.extraFiles ?? []).map((file) => resolve(locations.cwd, file)));
@@ -70,7 +84,10 @@ export async function loadAllMCPConfigs(cwd: string, options: LoadOptions = {}):
     try {
       output = spec.read(document);
     } catch (error) {
-      fail({ file: spec.file, message: `${spec.file}: could not be read as a ${spec.family} config: ${(error as Error).message}` });
+      fail({
+        file: spec.file,
+        message: `${spec.file}: could not be read as a ${spec.family} config: ${(error as Error).message}`,
+      });
       continue;
     }
     for (const candidate of output.candidates) {
@@ -107,13 +124,20 @@ async function normalise(
   };
   if (candidate.problem) return problem(candidate.problem);
 
-  const context: ExpandContext = { env: locations.env, home: locations.home, workspace: locations.cwd, separator: sep, inputs: new Map() };
+  const context: ExpandContext = {
+    env: locations.env,
+    home: locations.home,
+    workspace: locations.cwd,
+    separator: sep,
+    inputs: new Map(),
+  };
   const expandable: Record<string, unknown> = {};
   for (const key of EXPANDED) if (candidate.config[key] !== undefined) expandable[key] = candidate.config[key];
   for (const id of inputsIn(expandable)) {
     const definition = inputs?.find((input) => input.id === id) ?? { id };
     const given = options.inputs;
-    const value = typeof given === "function" ? await given(definition, { server: candidate.name, file: spec.file }) : given?.[id];
+    const value =
+      typeof given === "function" ? await given(definition, { server: candidate.name, file: spec.file }) : given?.[id];
     if (value !== undefined) context.inputs.set(id, value);
   }
   let expanded: Record<string, unknown>;
@@ -132,20 +156,38 @@ async function normalise(
     } catch (error) {
       return problem((error as Error).message);
     }
-    const file = isAbsolute(path) ? path : resolve(envFileBase({ scope: spec.scope, file: spec.file, cwd: locations.cwd }), path);
+    const file = isAbsolute(path)
+      ? path
+      : resolve(envFileBase({ scope: spec.scope, file: spec.file, cwd: locations.cwd }), path);
     const text = await readIfExists(file).catch(() => undefined);
     if (text === undefined) return problem(`"envFile" ${file} does not exist`);
     const fromFile = parseEnv(text) as Record<string, string>;
-    config["env"] = { ...fromFile, ...((config["env"]) ?? {}) };
+    config["env"] = { ...fromFile, ...(config["env"] ?? {}) };
   }
-  const placed = placeUserServer(config, { scope: spec.scope, file: spec.file, home: locations.home, project: locations.cwd, path: pathOf(locations.env, locations.platform), platform: locations.platform });
+  const placed = placeUserServer(config, {
+    scope: spec.scope,
+    file: spec.file,
+    home: locations.home,
+    project: locations.cwd,
+    path: pathOf(locations.env, locations.platform),
+    platform: locations.platform,
+  });
   if ("problem" in placed) return problem(placed.problem);
   config = placed.config;
 
   const problems = serverConfigProblems(config);
   if (problems.length > 0) return problem(problems.map((p) => p.message).join("; "));
-  const written = { config: structuredClone(candidate.config), ...(candidate.envFile === undefined ? {} : { envFile: candidate.envFile }) };
-  const server: DiscoveredServer = { name: candidate.name, config: config as unknown as MCPServerConfig, written, source: { family: spec.family, scope: spec.scope, file: spec.file }, enabled: candidate.enabled };
+  const written = {
+    config: structuredClone(candidate.config),
+    ...(candidate.envFile === undefined ? {} : { envFile: candidate.envFile }),
+  };
+  const server: DiscoveredServer = {
+    name: candidate.name,
+    config: config as unknown as MCPServerConfig,
+    written,
+    source: { family: spec.family, scope: spec.scope, file: spec.file },
+    enabled: candidate.enabled,
+  };
   if (candidate.approved !== undefined) server.approved = candidate.approved;
   if (candidate.tools) server.tools = candidate.tools;
   if (candidate.toolTimeoutMs !== undefined) server.toolTimeoutMs = candidate.toolTimeoutMs;

@@ -26,7 +26,9 @@ export async function readOwnServers(file: string): Promise<Record<string, unkno
   const text = await readIfExists(file);
   if (text === undefined) return {};
   const servers = (parse(text) as { servers?: unknown } | undefined)?.servers;
-  return typeof servers === "object" && servers !== null && !Array.isArray(servers) ? (servers as Record<string, unknown>) : {};
+  return typeof servers === "object" && servers !== null && !Array.isArray(servers)
+    ? (servers as Record<string, unknown>)
+    : {};
 }
 
 /**
@@ -37,6 +39,7 @@ export async function readOwnServers(file: string): Promise<Record<string, unkno
 export function looksLikeSecret(value: string): boolean {
   if (value.includes("${")) return false;
   const token = value.replace(/^(Bearer|Basic|Token|token|Bot)\s+/, "").trim();
-  if (token.length < 20 || !/^[A-Za-z0-9._~+/=:-]+$/.test(token) || /^[./~]/.test(token) || token.includes("://")) return false;
+  if (token.length < 20 || !/^[A-Za-z0-9._~+/=:-]+$/.test(token) || /^[./~]/.test(token) || token.includes("://"))
+    return false;
   return /[A-Za-z]/.test(token) && /[0-9]/.test(token);
 }

@@ -11,7 +11,11 @@ export class ConfigSyntaxError extends Error {
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(line === undefined ? `${file}: ${message}` : `${file}:${line}${column === undefined ? "" : `:${column}`}: ${message}`);
+    super(
+      line === undefined
+        ? `${file}: ${message}`
+        : `${file}:${line}${column === undefined ? "" : `:${column}`}: ${message}`,
+    );
     this.name = "ConfigSyntaxError";
   }
 }
@@ -45,7 +49,11 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
  */
 export function parseJsonFile(file: string, text: string, strict = false): unknown {
   const errors: JsoncError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: !strict, disallowComments: strict, allowEmptyContent: true });
+  const value: unknown = parseJsonc(text, errors, {
+    allowTrailingComma: !strict,
+    disallowComments: strict,
+    allowEmptyContent: true,
+  });
   const first = errors[0];
   if (first) {
     const { line, column } = lineAndColumn(text, first.offset);
@@ -59,7 +67,13 @@ export function parseTomlFile(file: string, text: string): unknown {
   try {
     return parseToml(text);
   } catch (error) {
-    if (error instanceof TomlError) throw new ConfigSyntaxError(file, `invalid TOML (${error.message.split("\n")[0] ?? "syntax error"})`, error.line, error.column);
+    if (error instanceof TomlError)
+      throw new ConfigSyntaxError(
+        file,
+        `invalid TOML (${error.message.split("\n")[0] ?? "syntax error"})`,
+        error.line,
+        error.column,
+      );
     throw new ConfigSyntaxError(file, `invalid TOML (${(error as Error).message})`);
   }
 }

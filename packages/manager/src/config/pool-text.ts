@@ -18,7 +18,9 @@ export function shimArgs(name: string, from: string, command: string, args: read
 }
 
 /** What {@link shimArgs} carries; `undefined` when `args` are not a shim's. */
-export function parseShimArgs(args: readonly string[]): { name: string; from?: string; command: string; args: string[] } | undefined {
+export function parseShimArgs(
+  args: readonly string[],
+): { name: string; from?: string; command: string; args: string[] } | undefined {
   if (args[0] !== "daemon" || args[1] !== "stdio" || args[2] === undefined) return undefined;
   const dash = args.indexOf("--", 3);
   const command = dash < 0 ? undefined : args[dash + 1];
@@ -37,7 +39,8 @@ export function parseShimArgs(args: readonly string[]): { name: string; from?: s
  */
 export function unwrapShimConfig<T extends object>(config: T): T | undefined {
   const { command, args } = config as { command?: unknown; args?: unknown };
-  if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string")) return undefined;
+  if (typeof command !== "string" || !Array.isArray(args) || !args.every((a) => typeof a === "string"))
+    return undefined;
   const shim = parseShimArgs(args);
   // Only the words `shimArgs` writes: another option (`--config <file>`, …) would change what the shim serves.
   const options = args.slice(3, args.indexOf("--", 3));
@@ -77,7 +80,8 @@ export interface Edit {
 /** Applies non-overlapping edits, the last first. */
 export function applyTextEdits(text: string, edits: Edit[]): string {
   let out = text;
-  for (const edit of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, edit.offset) + edit.content + out.slice(edit.offset + edit.length);
+  for (const edit of [...edits].sort((a, b) => b.offset - a.offset))
+    out = out.slice(0, edit.offset) + edit.content + out.slice(edit.offset + edit.length);
   return out;
 }
 
@@ -123,7 +127,13 @@ export function shimItems(name: string, from: string, programText: string): stri
 export function unprefixEdit(text: string, array: ArraySpan, count: number): Edit {
   const next = array.items[count];
   const last = array.items[count - 1]!;
-  if (!next) return { offset: array.open + 1, length: last.end - array.open - 1 + (text.slice(last.end, array.close).trim() === "," ? array.close - last.end : 0), content: "" };
+  if (!next)
+    return {
+      offset: array.open + 1,
+      length:
+        last.end - array.open - 1 + (text.slice(last.end, array.close).trim() === "," ? array.close - last.end : 0),
+      content: "",
+    };
   const between = text.slice(last.end, next.offset);
   // `…"npx",\n    "-y"` (one per line): drop up to the comma; `"npx", "-y"` (inline): up to the next item.
   const end = between.includes("\n") ? last.end + between.indexOf(",") + 1 : next.offset;
@@ -133,7 +143,11 @@ export function unprefixEdit(text: string, array: ArraySpan, count: number): Edi
 // ─── JSON and JSONC ───────────────────────────────────────────────────────────
 
 function arraySpan(node: Node): ArraySpan {
-  return { open: node.offset, close: node.offset + node.length - 1, items: (node.children ?? []).map((c) => ({ offset: c.offset, end: c.offset + c.length })) };
+  return {
+    open: node.offset,
+    close: node.offset + node.length - 1,
+    items: (node.children ?? []).map((c) => ({ offset: c.offset, end: c.offset + c.length })),
+  };
 }
 
 function strings(node: Node | undefined): string[] | undefined {
@@ -188,7 +202,16 @@ function entrySpots(text: string, root: Node, container: (string | number)[], la
     const argsNode = property(holder, "args");
     const args = argsNode ? strings(argsNode) : [];
     const program = programNode.value as string;
-    const spot: EntrySpot = { name, key: JSON.stringify([...container, name]), argsAdded: argsNode === undefined, command: program, args: args ?? [], pooled: parseShimArgs(args ?? []) !== undefined, wrap: () => [], unwrap: () => [] };
+    const spot: EntrySpot = {
+      name,
+      key: JSON.stringify([...container, name]),
+      argsAdded: argsNode === undefined,
+      command: program,
+      args: args ?? [],
+      pooled: parseShimArgs(args ?? []) !== undefined,
+      wrap: () => [],
+      unwrap: () => [],
+    };
     if (!args) spot.problem = `"args" is not a list of strings`;
     const programEnd = programNode.offset + programNode.length;
     spot.wrap = (shim, from) => {
@@ -207,10 +230,17 @@ function entrySpots(text: string, root: Node, container: (string | number)[], la
       if (!spot.pooled || !argsNode) return [];
       const span = arraySpan(argsNode);
       const item = span.items[PREFIX_WORDS - 1]!;
-      const edits: Edit[] = [{ offset: programNode.offset, length: programNode.length, content: text.slice(item.offset, item.end) }];
+      const edits: Edit[] = [
+        { offset: programNode.offset, length: programNode.length, content: text.slice(item.offset, item.end) },
+      ];
       // `"args"` right after the program with nothing of the entry's own: pool added it; take it out.
       const argsProperty = argsNode.parent!;
-      if ((argsAdded ?? true) && span.items.length === PREFIX_WORDS && /^,\s*$/.test(text.slice(programEnd, argsProperty.offset))) edits.push({ offset: programEnd, length: argsNode.offset + argsNode.length - programEnd, content: "" });
+      if (
+        (argsAdded ?? true) &&
+        span.items.length === PREFIX_WORDS &&
+        /^,\s*$/.test(text.slice(programEnd, argsProperty.offset))
+      )
+        edits.push({ offset: programEnd, length: argsNode.offset + argsNode.length - programEnd, content: "" });
       else edits.push(unprefixEdit(text, span, PREFIX_WORDS));
       return edits;
     };

@@ -51,7 +51,12 @@ async function replaceFile(file: string, bytes: Uint8Array | string, mode?: numb
   await writeFile(temp, bytes, { mode: mode ?? 0o600 });
   try {
     if (mode !== undefined) await chmod(temp, mode);
-    if (was && !(await readFile(file)).equals(was)) throw new PoolError("changed", file, "was changed by another program while it was being rewritten; nothing was changed: try again");
+    if (was && !(await readFile(file)).equals(was))
+      throw new PoolError(
+        "changed",
+        file,
+        "was changed by another program while it was being rewritten; nothing was changed: try again",
+      );
     await rename(temp, file);
   } finally {
     await rm(temp, { force: true });
@@ -108,14 +113,31 @@ function unshimmed(value: unknown): unknown {
 /** Codex stdio entries the text scanner does not see (an inline table, dotted keys): named, left alone. */
 function unseen(host: HostFile, document: unknown, spots: EntrySpot[]): { name: string; reason: string }[] {
   if (host.format !== "toml") return [];
-  const servers = (document as { mcp_servers?: Record<string, { command?: unknown; url?: unknown }> }).mcp_servers ?? {};
+  const servers =
+    (document as { mcp_servers?: Record<string, { command?: unknown; url?: unknown }> }).mcp_servers ?? {};
   return Object.entries(servers)
-    .filter(([name, entry]) => typeof entry === "object" && typeof entry.command === "string" && entry.url === undefined && !spots.some((s) => s.name === name))
-    .map(([name]) => ({ name, reason: "pool rewrites only entries written as a [mcp_servers.<name>] table with command = \"…\" on its own line; edit this one by hand" }));
+    .filter(
+      ([name, entry]) =>
+        typeof entry === "object" &&
+        typeof entry.command === "string" &&
+        entry.url === undefined &&
+        !spots.some((s) => s.name === name),
+    )
+    .map(([name]) => ({
+      name,
+      reason:
+        'pool rewrites only entries written as a [mcp_servers.<name>] table with command = "…" on its own line; edit this one by hand',
+    }));
 }
 
 /** Rewrites `text` with `edits` and checks the result: it parses, and only the entries' programs changed. */
-function rewrite(host: HostFile, text: string, spots: EntrySpot[], edit: (spot: EntrySpot) => ReturnType<EntrySpot["wrap"]>, home: string): string {
+function rewrite(
+  host: HostFile,
+  text: string,
+  spots: EntrySpot[],
+  edit: (spot: EntrySpot) => ReturnType<EntrySpot["wrap"]>,
+  home: string,
+): string {
   const next = applyTextEdits(text, spots.flatMap(edit));
   const after = spotsOf(host, next, home);
   const before = spotsOf(host, text, home);
@@ -125,11 +147,18 @@ function rewrite(host: HostFile, text: string, spots: EntrySpot[], edit: (spot: 
   };
   let ok: boolean;
   try {
-    ok = isDeepStrictEqual(after.map(strip), before.map(strip)) && isDeepStrictEqual(unshimmed(parse(host, next)), unshimmed(parse(host, text)));
+    ok =
+      isDeepStrictEqual(after.map(strip), before.map(strip)) &&
+      isDeepStrictEqual(unshimmed(parse(host, next)), unshimmed(parse(host, text)));
   } catch {
     ok = false;
   }
-  if (!ok) throw new PoolError("layout", host.file, "the rewrite could not be checked (an entry written in a way pool does not know); nothing was changed");
+  if (!ok)
+    throw new PoolError(
+      "layout",
+      host.file,
+      "the rewrite could not be checked (an entry written in a way pool does not know); nothing was changed",
+    );
   return next;
 }
 
@@ -139,18 +168,39 @@ export async function poolFile(host: HostFile, options: PoolOptions): Promise<Po
   const document = parse(host, text);
   const spots = spotsOf(host, text, options.home);
   const todo = spots.filter((s) => !s.pooled && !s.problem);
-  const skipped = [...spots.filter((s) => s.problem).map((s) => ({ name: s.name, reason: s.problem! })), ...unseen(host, document, spots)];
+  const skipped = [
+    ...spots.filter((s) => s.problem).map((s) => ({ name: s.name, reason: s.problem! })),
+    ...unseen(host, document, spots),
+  ];
   const paths = backupPaths(options.backupDir, real);
   const base = { file: host.file, family: host.family, scope: host.scope, skipped, backup: paths.bytes };
-  if (todo.length === 0) return { ...base, action: "unchanged", entries: spots.filter((s) => s.pooled).map((s) => s.name) };
+  if (todo.length === 0)
+    return { ...base, action: "unchanged", entries: spots.filter((s) => s.pooled).map((s) => s.name) };
   const record = await readRecord(paths.record);
   if (record && record.original !== sha(bytes) && spots.some((s) => s.pooled))
-    throw new PoolError("changed", host.file, `changed since \`mcp hosts pool\` wrote it and has new stdio entries (${todo.map((s) => s.name).join(", ")}); run \`mcp hosts unpool ${host.family} --keep-edits\` first, then pool again`);
+    throw new PoolError(
+      "changed",
+      host.file,
+      `changed since \`mcp hosts pool\` wrote it and has new stdio entries (${todo.map((s) => s.name).join(", ")}); run \`mcp hosts unpool ${host.family} --keep-edits\` first, then pool again`,
+    );
   const from = `${host.family}:${host.scope}`;
   const next = rewrite(host, text, todo, (s) => s.wrap(options.shim ?? SHIM_COMMAND, from), options.home);
   await mkdir(options.backupDir, { recursive: true, mode: 0o700 });
   await replaceFile(paths.bytes, bytes);
-  await replaceFile(paths.record, JSON.stringify({ file: real, family: host.family, original: sha(bytes), pooled: sha(next), argsAdded: todo.filter((s) => s.argsAdded).map((s) => s.key) } satisfies BackupRecord, null, 2));
+  await replaceFile(
+    paths.record,
+    JSON.stringify(
+      {
+        file: real,
+        family: host.family,
+        original: sha(bytes),
+        pooled: sha(next),
+        argsAdded: todo.filter((s) => s.argsAdded).map((s) => s.key),
+      } satisfies BackupRecord,
+      null,
+      2,
+    ),
+  );
   await replaceFile(real, next, mode, bytes);
   return { ...base, action: "pooled", entries: todo.map((s) => s.name) };
 }
@@ -183,8 +233,16 @@ export async function unpoolFile(host: HostFile, options: PoolOptions): Promise<
   if (spots.length === 0) return { ...base, action: "unchanged", entries: [] };
   if (!options.keepEdits) {
     const changed = record !== undefined && !lost;
-    const what = changed ? "changed since `mcp hosts pool` wrote it, so its backup would undo your edits" : lost ? `has pooled entries but its backup ${paths.bytes} is missing or not the original` : "has pooled entries but no backup of it was kept";
-    throw new PoolError(changed ? "changed" : "no-backup", host.file, `${what}; run \`mcp hosts unpool ${host.family} --keep-edits\` to unwrap each pooled entry in place (keeping everything else as it is now)${changed ? `, or compare with the backup ${paths.bytes}` : ""}`);
+    const what = changed
+      ? "changed since `mcp hosts pool` wrote it, so its backup would undo your edits"
+      : lost
+        ? `has pooled entries but its backup ${paths.bytes} is missing or not the original`
+        : "has pooled entries but no backup of it was kept";
+    throw new PoolError(
+      changed ? "changed" : "no-backup",
+      host.file,
+      `${what}; run \`mcp hosts unpool ${host.family} --keep-edits\` to unwrap each pooled entry in place (keeping everything else as it is now)${changed ? `, or compare with the backup ${paths.bytes}` : ""}`,
+    );
   }
   parse(host, text);
   const next = rewrite(host, text, spots, (s) => s.unwrap(record?.argsAdded?.includes(s.key)), options.home);
@@ -212,8 +270,16 @@ export async function hostStatus(l: Locations, backupDir: string, family?: PoolF
       const { real, text } = await load(host);
       parse(host, text);
       const spots = spotsOf(host, text, l.home);
-      const backup = await stat(backupPaths(backupDir, real).record).then(() => true, () => false);
-      out.push({ ...host, stdio: spots.map((s) => s.name), pooled: spots.filter((s) => s.pooled).map((s) => s.name), backup });
+      const backup = await stat(backupPaths(backupDir, real).record).then(
+        () => true,
+        () => false,
+      );
+      out.push({
+        ...host,
+        stdio: spots.map((s) => s.name),
+        pooled: spots.filter((s) => s.pooled).map((s) => s.name),
+        backup,
+      });
     } catch (error) {
       out.push({ ...host, stdio: [], pooled: [], backup: false, problem: (error as Error).message });
     }

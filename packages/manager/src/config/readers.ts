@@ -31,7 +31,7 @@ function isObject(value: unknown): value is Obj {
 }
 
 function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value) : undefined;
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
 }
 
 function entries(value: unknown): [string, Obj][] {
@@ -42,30 +42,57 @@ function entries(value: unknown): [string, Obj][] {
 /** Copies the fields our config shares with most hosts. */
 function common(raw: Obj): Obj {
   const out: Obj = {};
-  for (const key of ["command", "args", "env", "cwd", "url", "headers", "timeout", "oauth", "headersHelper", "headersHelperTtlMs", "proxy", "ca"]) if (raw[key] !== undefined) out[key] = raw[key];
+  for (const key of [
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "timeout",
+    "oauth",
+    "headersHelper",
+    "headersHelperTtlMs",
+    "proxy",
+    "ca",
+  ])
+    if (raw[key] !== undefined) out[key] = raw[key];
   return out;
 }
 
-const notAnObject = (raw: Obj): string | undefined => ("__notAnObject" in raw ? "the entry must be an object" : undefined);
+const notAnObject = (raw: Obj): string | undefined =>
+  "__notAnObject" in raw ? "the entry must be an object" : undefined;
 
 /** `type` as Claude Code and Cursor write it; `ws` is refused, `streamable-http` is `http`. */
 function typeOf(raw: Obj, fallbackForUrl: "http" | "sse"): { type?: string; problem?: string } {
   const type = raw["type"];
-  if (type === undefined) return raw["url"] !== undefined && raw["command"] === undefined ? { type: fallbackForUrl } : {};
+  if (type === undefined)
+    return raw["url"] !== undefined && raw["command"] === undefined ? { type: fallbackForUrl } : {};
   if (type === "streamable-http" || type === "streamableHttp") return { type: "http" };
-  if (type === "ws" || type === "websocket") return { problem: `server type "${type}" is not supported (use "http" or "sse")` };
+  if (type === "ws" || type === "websocket")
+    return { problem: `server type "${type}" is not supported (use "http" or "sse")` };
   return typeof type === "string" ? { type } : { problem: `unknown server type ${JSON.stringify(type)}` };
 }
 
 /** The `mcpServers` shape of Claude Code, Claude Desktop, Cursor and our own file. */
-function mcpServersShape(servers: unknown, extra: (name: string, raw: Obj) => Partial<Candidate> = () => ({}), extraKeys: readonly string[] = []): Candidate[] {
+function mcpServersShape(
+  servers: unknown,
+  extra: (name: string, raw: Obj) => Partial<Candidate> = () => ({}),
+  extraKeys: readonly string[] = [],
+): Candidate[] {
   return entries(servers).map(([name, raw]) => {
     const { type, problem } = typeOf(raw, "http");
     const config = common(raw);
     for (const key of extraKeys) if (raw[key] !== undefined) config[key] = raw[key];
     if (type !== undefined) config["type"] = type;
     const more = extra(name, raw);
-    return { name, config, enabled: raw["disabled"] !== true && raw["enabled"] !== false, problem: notAnObject(raw) ?? problem, ...more };
+    return {
+      name,
+      config,
+      enabled: raw["disabled"] !== true && raw["enabled"] !== false,
+      problem: notAnObject(raw) ?? problem,
+      ...more,
+    };
   });
 }
 
@@ -103,18 +130,28 @@ export function readClaudeLocal(document: unknown, cwd: string): AdapterOutput {
 }
 
 /** `.mcp.json`, with the approvals Claude Code keeps for the project in `~/.claude.json`. */
-export function readClaudeProject(document: unknown, approvals: { enabled?: string[]; disabled?: string[]; all?: boolean }): AdapterOutput {
+export function readClaudeProject(
+  document: unknown,
+  approvals: { enabled?: string[]; disabled?: string[]; all?: boolean },
+): AdapterOutput {
   return {
     candidates: mcpServersShape(isObject(document) ? document["mcpServers"] : undefined).map((candidate) => {
       const disabled = approvals.disabled?.includes(candidate.name) === true;
-      const approved = disabled ? false : approvals.all === true || approvals.enabled?.includes(candidate.name) === true ? true : undefined;
+      const approved = disabled
+        ? false
+        : approvals.all === true || approvals.enabled?.includes(candidate.name) === true
+          ? true
+          : undefined;
       return { ...candidate, enabled: candidate.enabled && !disabled, approved };
     }),
   };
 }
 
 /** The project-approval fields of `~/.claude.json` for one project. */
-export function claudeApprovals(document: unknown, cwd: string): { enabled?: string[]; disabled?: string[]; all?: boolean } {
+export function claudeApprovals(
+  document: unknown,
+  cwd: string,
+): { enabled?: string[]; disabled?: string[]; all?: boolean } {
   const project = isObject(document) && isObject(document["projects"]) ? document["projects"][cwd] : undefined;
   if (!isObject(project)) return {};
   const out: { enabled?: string[]; disabled?: string[]; all?: boolean } = {};
@@ -134,17 +171,25 @@ export function readClaudeDesktop(document: unknown): AdapterOutput {
 /** Cursor's `mcp.json`: `mcpServers` with `envFile`; a `url` is Streamable HTTP (with fallback to SSE). */
 export function readCursor(document: unknown): AdapterOutput {
   return {
-    candidates: mcpServersShape(isObject(document) ? document["mcpServers"] : undefined, (_name, raw) => (typeof raw["envFile"] === "string" ? { envFile: raw["envFile"] } : {})),
+    candidates: mcpServersShape(isObject(document) ? document["mcpServers"] : undefined, (_name, raw) =>
+      typeof raw["envFile"] === "string" ? { envFile: raw["envFile"] } : {},
+    ),
   };
 }
 
 /** VS Code's `mcp.json`: top-level `servers` and `inputs`; JSONC. */
 export function readVsCode(document: unknown): AdapterOutput {
   const doc = isObject(document) ? document : {};
-  const inputs = Array.isArray(doc["inputs"]) ? (doc["inputs"] as unknown[]).filter((input): input is InputDefinition => isObject(input) && typeof input["id"] === "string") : undefined;
+  const inputs = Array.isArray(doc["inputs"])
+    ? (doc["inputs"] as unknown[]).filter(
+        (input): input is InputDefinition => isObject(input) && typeof input["id"] === "string",
+      )
+    : undefined;
   return {
     inputs,
-    candidates: mcpServersShape(doc["servers"], (_name, raw) => (typeof raw["envFile"] === "string" ? { envFile: raw["envFile"] } : {})),
+    candidates: mcpServersShape(doc["servers"], (_name, raw) =>
+      typeof raw["envFile"] === "string" ? { envFile: raw["envFile"] } : {},
+    ),
   };
 }
 
@@ -159,7 +204,13 @@ export function readWindsurf(document: unknown): AdapterOutput {
         config["url"] = url;
         config["type"] = raw["type"] === "sse" ? "sse" : "http";
       }
-      return { name, config, enabled: raw["disabled"] !== true, tools: toolFilter(undefined, raw["disabledTools"]), problem: notAnObject(raw) };
+      return {
+        name,
+        config,
+        enabled: raw["disabled"] !== true,
+        tools: toolFilter(undefined, raw["disabledTools"]),
+        problem: notAnObject(raw),
+      };
     }),
   };
 }
@@ -173,10 +224,14 @@ export function readCodex(document: unknown): AdapterOutput {
       for (const key of ["command", "args", "env", "cwd", "url"]) if (raw[key] !== undefined) config[key] = raw[key];
       if (raw["url"] !== undefined) config["type"] = "http";
       const headers: Obj = isObject(raw["http_headers"]) ? { ...raw["http_headers"] } : {};
-      if (isObject(raw["env_http_headers"])) for (const [header, variable] of Object.entries(raw["env_http_headers"])) headers[header] = `\${${String(variable)}}`;
-      if (typeof raw["bearer_token_env_var"] === "string") headers["Authorization"] = `Bearer \${${raw["bearer_token_env_var"]}}`;
+      if (isObject(raw["env_http_headers"]))
+        for (const [header, variable] of Object.entries(raw["env_http_headers"]))
+          headers[header] = `\${${String(variable)}}`;
+      if (typeof raw["bearer_token_env_var"] === "string")
+        headers["Authorization"] = `Bearer \${${raw["bearer_token_env_var"]}}`;
       if (Object.keys(headers).length > 0) config["headers"] = headers;
-      const startup = typeof raw["startup_timeout_sec"] === "number" ? raw["startup_timeout_sec"] * 1000 : raw["startup_timeout_ms"];
+      const startup =
+        typeof raw["startup_timeout_sec"] === "number" ? raw["startup_timeout_sec"] * 1000 : raw["startup_timeout_ms"];
       if (startup !== undefined) config["timeout"] = startup;
       return {
         name,
@@ -196,7 +251,8 @@ export function readGemini(document: unknown): AdapterOutput {
   return {
     candidates: entries(servers).map(([name, raw]) => {
       const config: Obj = {};
-      for (const key of ["command", "args", "env", "cwd", "headers", "timeout"]) if (raw[key] !== undefined) config[key] = raw[key];
+      for (const key of ["command", "args", "env", "cwd", "headers", "timeout"])
+        if (raw[key] !== undefined) config[key] = raw[key];
       if (raw["httpUrl"] !== undefined) {
         config["url"] = raw["httpUrl"];
         config["type"] = "http";
@@ -204,7 +260,13 @@ export function readGemini(document: unknown): AdapterOutput {
         config["url"] = raw["url"];
         config["type"] = "sse";
       }
-      return { name, config, enabled: raw["disabled"] !== true, tools: toolFilter(raw["includeTools"], raw["excludeTools"]), problem: notAnObject(raw) };
+      return {
+        name,
+        config,
+        enabled: raw["disabled"] !== true,
+        tools: toolFilter(raw["includeTools"], raw["excludeTools"]),
+        problem: notAnObject(raw),
+      };
     }),
   };
 }
@@ -225,7 +287,8 @@ export function readOpencode(document: unknown): AdapterOutput {
         if (command && command.length > 0) {
           config["command"] = command[0];
           config["args"] = command.slice(1);
-        } else if (raw["command"] !== undefined) problem ??= '"command" must be an array of strings (the program, then its arguments)';
+        } else if (raw["command"] !== undefined)
+          problem ??= '"command" must be an array of strings (the program, then its arguments)';
         if (raw["environment"] !== undefined) config["env"] = raw["environment"];
       } else {
         problem ??= `unknown server type ${JSON.stringify(raw["type"])}; opencode uses "local" or "remote"`;
@@ -244,7 +307,12 @@ export function readZed(document: unknown): AdapterOutput {
       let config: Obj = common(raw);
       const command = raw["command"];
       if (isObject(command)) {
-        config = { ...config, command: command["path"] ?? command["command"], args: command["args"], env: command["env"] };
+        config = {
+          ...config,
+          command: command["path"] ?? command["command"],
+          args: command["args"],
+          env: command["env"],
+        };
         for (const key of Object.keys(config)) if (config[key] === undefined) delete config[key];
       }
       if (config["url"] !== undefined && config["type"] === undefined) config["type"] = "http";

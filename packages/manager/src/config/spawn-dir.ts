@@ -29,18 +29,32 @@ import type { ConfigScope } from "./types.js";
  */
 export function placeUserServer(
   config: Record<string, unknown>,
-  where: { scope: ConfigScope; file: string; home: string; project: string; path?: string | undefined; platform?: NodeJS.Platform | undefined },
+  where: {
+    scope: ConfigScope;
+    file: string;
+    home: string;
+    project: string;
+    path?: string | undefined;
+    platform?: NodeJS.Platform | undefined;
+  },
 ): { config: Record<string, unknown> } | { problem: string } {
   const written = config["cwd"];
   // Not a stdio entry, or a `cwd` that is not a string (validation names that): nothing to place.
-  if (where.scope !== "user" || typeof config["command"] !== "string" || (written !== undefined && typeof written !== "string")) return { config };
+  if (
+    where.scope !== "user" ||
+    typeof config["command"] !== "string" ||
+    (written !== undefined && typeof written !== "string")
+  )
+    return { config };
   const cwd = typeof written === "string" && written !== "" ? resolve(dirname(where.file), written) : where.home;
   const command = config["command"];
   const placed: Record<string, unknown> = { ...config, cwd };
   const env = config["env"];
-  const ownPath = typeof env === "object" && env !== null && Object.keys(env).some((name) => name.toUpperCase() === "PATH");
+  const ownPath =
+    typeof env === "object" && env !== null && Object.keys(env).some((name) => name.toUpperCase() === "PATH");
   const path = ownPath ? undefined : pathOutsideProject(where.path, where.project, where.platform ?? process.platform);
-  if (path !== undefined && (env === undefined || (typeof env === "object" && env !== null && !Array.isArray(env)))) placed["env"] = { ...(env as Record<string, unknown> | undefined), PATH: path };
+  if (path !== undefined && (env === undefined || (typeof env === "object" && env !== null && !Array.isArray(env))))
+    placed["env"] = { ...(env as Record<string, unknown> | undefined), PATH: path };
   if (!isRelativePath(command)) return { config: placed };
   if (written === undefined || written === "") {
     return {
@@ -51,7 +65,10 @@ export function placeUserServer(
 }
 
 /** The value of `PATH` in an environment (any case of the name on Windows, as Windows reads it). */
-export function pathOf(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform): string | undefined {
+export function pathOf(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform,
+): string | undefined {
   if (platform !== "win32") return env["PATH"];
   const name = Object.keys(env).find((key) => key.toUpperCase() === "PATH");
   return name === undefined ? undefined : env[name];
@@ -61,7 +78,11 @@ export function pathOf(env: Readonly<Record<string, string | undefined>>, platfo
  * `path` without its entries inside `project` (the folder itself included) and its relative
  * ones; undefined when it has none of either (nothing to change).
  */
-export function pathOutsideProject(path: string | undefined, project: string, platform: NodeJS.Platform): string | undefined {
+export function pathOutsideProject(
+  path: string | undefined,
+  project: string,
+  platform: NodeJS.Platform,
+): string | undefined {
   if (path === undefined || path === "") return undefined;
   const p = platform === "win32" ? win32 : posix;
   const same = (a: string): string => (platform === "win32" ? a.toLowerCase() : a);
@@ -80,7 +101,11 @@ export function pathOutsideProject(path: string | undefined, project: string, pl
  * {@link pathOutsideProject}), for a program of the user's own config that the shell looks up on
  * `PATH` (a `headersHelper`); `env` itself when there is nothing to leave out.
  */
-export function envOutsideProject(env: Readonly<Record<string, string | undefined>>, project: string, platform: NodeJS.Platform): Record<string, string | undefined> {
+export function envOutsideProject(
+  env: Readonly<Record<string, string | undefined>>,
+  project: string,
+  platform: NodeJS.Platform,
+): Record<string, string | undefined> {
   const path = pathOutsideProject(pathOf(env, platform), project, platform);
   if (path === undefined) return { ...env };
   const name = platform === "win32" ? (Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH") : "PATH";

@@ -2,7 +2,17 @@
 import type { MCPServerConfig } from "@mcp/client";
 
 /** Where a configuration family keeps its servers. */
-export type ConfigFamily = "mcp-client" | "claude-code" | "claude-desktop" | "cursor" | "vscode" | "windsurf" | "codex" | "gemini" | "opencode" | "zed";
+export type ConfigFamily =
+  | "mcp-client"
+  | "claude-code"
+  | "claude-desktop"
+  | "cursor"
+  | "vscode"
+  | "windsurf"
+  | "codex"
+  | "gemini"
+  | "opencode"
+  | "zed";
 
 /**
  * How far an entry reaches: `local` (Claude Code's per-project entries in `~/.claude.json`),
@@ -107,7 +117,13 @@ export interface LoadOptions {
   /** `false` ignores every file in the project directory (a cloned repository is untrusted). Default true. */
   enableProjectConfig?: boolean | undefined;
   /** Values for VS Code's `${input:id}`: a map, or a callback (which may prompt the user). */
-  inputs?: Record<string, string> | ((input: InputDefinition, context: { server: string; file: string }) => string | undefined | Promise<string | undefined>) | undefined;
+  inputs?:
+    | Record<string, string>
+    | ((
+        input: InputDefinition,
+        context: { server: string; file: string },
+      ) => string | undefined | Promise<string | undefined>)
+    | undefined;
   /** Extra files in our own format, read with the highest precedence, in order (e.g. a `--config` flag). */
   extraFiles?: string[] | undefined;
 }

@@ -48,7 +48,8 @@ function diffPaths(before: unknown, after: unknown, path: string, out: SchemaCha
   if (before === undefined) return void out.push({ path, change: "added" });
   if (after === undefined) return void out.push({ path, change: "removed" });
   if (isRecord(before) && isRecord(after)) {
-    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) diffPaths(before[key], after[key], `${path}.${key}`, out);
+    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort())
+      diffPaths(before[key], after[key], `${path}.${key}`, out);
     return;
   }
   if (canonicalJson(before) !== canonicalJson(after)) out.push({ path, change: "changed" });
@@ -58,7 +59,11 @@ function diffPaths(before: unknown, after: unknown, path: string, out: SchemaCha
 export function wordDiff(before: string, after: string): WordDiffPart[] {
   const a = before.split(/\s+/).filter(Boolean);
   const b = after.split(/\s+/).filter(Boolean);
-  if (a.length * b.length > MAX_CELLS) return merge([...a.map((text) => ({ op: "removed" as const, text })), ...b.map((text) => ({ op: "added" as const, text }))]);
+  if (a.length * b.length > MAX_CELLS)
+    return merge([
+      ...a.map((text) => ({ op: "removed" as const, text })),
+      ...b.map((text) => ({ op: "added" as const, text })),
+    ]);
   // lengths[i][j]: the longest common subsequence of a[i..] and b[j..].
   const lengths = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
   for (let i = a.length - 1; i >= 0; i--) {
@@ -100,9 +105,12 @@ function merge(parts: WordDiffPart[]): WordDiffPart[] {
 export function formatToolDiff(diff: ToolDiff): string {
   const lines: string[] = [];
   if (diff.description) {
-    const text = diff.description.map((part) => (part.op === "same" ? part.text : part.op === "added" ? `{+${part.text}+}` : `[-${part.text}-]`)).join(" ");
+    const text = diff.description
+      .map((part) => (part.op === "same" ? part.text : part.op === "added" ? `{+${part.text}+}` : `[-${part.text}-]`))
+      .join(" ");
     lines.push(`description: ${text}`);
   }
-  for (const change of diff.schema) lines.push(`${change.change === "added" ? "+" : change.change === "removed" ? "-" : "~"} ${change.path}`);
+  for (const change of diff.schema)
+    lines.push(`${change.change === "added" ? "+" : change.change === "removed" ? "-" : "~"} ${change.path}`);
   return lines.join("\n");
 }

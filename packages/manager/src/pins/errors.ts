@@ -17,9 +17,21 @@ export class ToolHeldError extends McpError<"tool_held"> {
   declare readonly oldHash: string | undefined;
   declare readonly newHash: string;
 
-  constructor(serverName: string, toolName: string, change: "changed" | "added", oldHash: string | undefined, newHash: string) {
-    const why = change === "changed" ? "its definition changed since it was approved" : "it is new since the server's tools were approved";
-    super("tool_held", `tool "${toolName}" of MCP server "${serverName}" is held: ${why}; a person must approve it first`);
+  constructor(
+    serverName: string,
+    toolName: string,
+    change: "changed" | "added",
+    oldHash: string | undefined,
+    newHash: string,
+  ) {
+    const why =
+      change === "changed"
+        ? "its definition changed since it was approved"
+        : "it is new since the server's tools were approved";
+    super(
+      "tool_held",
+      `tool "${toolName}" of MCP server "${serverName}" is held: ${why}; a person must approve it first`,
+    );
     this.serverName = serverName;
     this.toolName = toolName;
     this.change = change;

@@ -21,7 +21,8 @@ export interface PinnedDefinition {
  * the same text (and hash) whatever order a server wrote their keys in.
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const record = value as Record<string, unknown>;
     const keys = Object.keys(record)

@@ -24,7 +24,11 @@ export function pinKey(name: string, config: MCPServerConfig): string {
 function checked(key: string, pins: ServerPins | undefined): ServerPins | undefined {
   if (pins === undefined) return undefined;
   const tools = (pins as Partial<ServerPins>).tools;
-  if (typeof tools !== "object" || tools === null || Object.values(tools).some((tool) => typeof tool?.hash !== "string" || typeof tool.definition !== "object")) {
+  if (
+    typeof tools !== "object" ||
+    tools === null ||
+    Object.values(tools).some((tool) => typeof tool?.hash !== "string" || typeof tool.definition !== "object")
+  ) {
     throw new PinStoreError(`the tool pins of "${key}" are malformed; fix or remove them`);
   }
   return pins;
@@ -38,7 +42,11 @@ export interface PinHost {
 }
 
 /** The manager's {@link PinHost}: a connected server's offered tools are replaced and the tool list rebuilt. */
-export function pinHost(servers: ReadonlyMap<string, { tools: Tool[]; status: ServerStatus }>, toolsChanged: () => void, onError: ((server: string, error: Error) => void) | undefined): PinHost {
+export function pinHost(
+  servers: ReadonlyMap<string, { tools: Tool[]; status: ServerStatus }>,
+  toolsChanged: () => void,
+  onError: ((server: string, error: Error) => void) | undefined,
+): PinHost {
   return {
     offer: (name, tools) => {
       const server = servers.get(name);
@@ -80,7 +88,8 @@ export class ToolPins {
 
   /** The held tools (of one server, or all), each with its diff. */
   held(server?: string): HeldTool[] {
-    const servers = server === undefined ? [...this.#held.values()] : [this.#held.get(server) ?? new Map<string, HeldTool>()];
+    const servers =
+      server === undefined ? [...this.#held.values()] : [this.#held.get(server) ?? new Map<string, HeldTool>()];
     return servers.flatMap((tools) => [...tools.values()]);
   }
 
@@ -140,13 +149,22 @@ export class ToolPins {
       const before = this.#held.get(server);
       const held = new Map<string, HeldTool>();
       if (pins === undefined) {
-        await this.#pin(key, server, tools.map((tool) => ({ tool: tool.name, definition: definitionOf(tool), newHash: definitionHash(definitionOf(tool)) })));
+        await this.#pin(
+          key,
+          server,
+          tools.map((tool) => ({
+            tool: tool.name,
+            definition: definitionOf(tool),
+            newHash: definitionHash(definitionOf(tool)),
+          })),
+        );
       } else {
         for (const tool of tools) {
           const pinned = pins.tools[tool.name];
           const definition = definitionOf(tool);
           const newHash = definitionHash(definition);
-          if (newHash !== pinned?.hash) held.set(tool.name, this.#hold(server, definition, newHash, pinned, before?.get(tool.name)));
+          if (newHash !== pinned?.hash)
+            held.set(tool.name, this.#hold(server, definition, newHash, pinned, before?.get(tool.name)));
         }
         if (held.size > 0 && (await this.#decide?.({ server, key, tools: [...held.values()] })) === "approve") {
           await this.#pin(key, server, [...held.values()]);
@@ -166,7 +184,9 @@ export class ToolPins {
     if (!this.#store) return tools;
     try {
       const pins = checked(key, await this.#store.get(key));
-      return pins === undefined ? tools : tools.filter((tool) => pins.tools[tool.name]?.hash === definitionHash(definitionOf(tool)));
+      return pins === undefined
+        ? tools
+        : tools.filter((tool) => pins.tools[tool.name]?.hash === definitionHash(definitionOf(tool)));
     } catch {
       return undefined;
     }
@@ -184,10 +204,26 @@ export class ToolPins {
     return held && held.size > 0 ? tools.filter((tool) => !held.has(tool.name)) : tools;
   }
 
-  #hold(server: string, definition: PinnedDefinition, newHash: string, pinned: PinnedTool | undefined, before: HeldTool | undefined): HeldTool {
+  #hold(
+    server: string,
+    definition: PinnedDefinition,
+    newHash: string,
+    pinned: PinnedTool | undefined,
+    before: HeldTool | undefined,
+  ): HeldTool {
     const since = before?.newHash === newHash ? before.since : Date.now();
     const old = pinned?.definition;
-    return { server, tool: definition.name, change: old ? "changed" : "added", old, oldHash: pinned?.hash, definition, newHash, diff: diffDefinitions(old, definition), since };
+    return {
+      server,
+      tool: definition.name,
+      change: old ? "changed" : "added",
+      old,
+      oldHash: pinned?.hash,
+      definition,
+      newHash,
+      diff: diffDefinitions(old, definition),
+      since,
+    };
   }
 
   /** Writes these definitions as the server's pins (beside those it has). */
@@ -196,7 +232,8 @@ export class ToolPins {
     if (!store) return;
     const pins = checked(key, await store.get(key)) ?? { server, setHash: "", tools: {}, updatedAt: 0 };
     const now = Date.now();
-    for (const tool of tools) pins.tools[tool.tool] = { hash: tool.newHash, definition: tool.definition, approvedAt: now };
+    for (const tool of tools)
+      pins.tools[tool.tool] = { hash: tool.newHash, definition: tool.definition, approvedAt: now };
     await store.set(key, { ...pins, server, setHash: toolSetHash(pins.tools), updatedAt: now });
   }
 

@@ -50,7 +50,11 @@ export class PinStoreError extends McpError<"pin_store_error"> {
 }
 
 /** The user's config folder of this stack, where `pins.json` sits beside `approvals.json`. */
-export function defaultPinDir(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform, home = homedir()): string {
+export function defaultPinDir(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string {
   return userConfigDir({ env, platform, home });
 }
 
@@ -102,7 +106,9 @@ export class FilePinStore implements PinStore {
         await rename(temp, this.file);
       } catch (error) {
         await rm(temp, { force: true });
-        throw new PinStoreError(`cannot write the tool pins in ${this.file}: ${(error as Error).message}`, { cause: error });
+        throw new PinStoreError(`cannot write the tool pins in ${this.file}: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     });
     this.#writing = run.catch(() => undefined);
@@ -115,15 +121,25 @@ export class FilePinStore implements PinStore {
       text = await readFile(this.file, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
-      throw new PinStoreError(`cannot read the tool pins in ${this.file}: ${(error as Error).message}`, { cause: error });
+      throw new PinStoreError(`cannot read the tool pins in ${this.file}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     let value: Partial<PinFile>;
     try {
       value = JSON.parse(text) as Partial<PinFile>;
     } catch (error) {
-      throw new PinStoreError(`the tool pins in ${this.file} are not valid JSON (${(error as Error).message}); fix or remove the file`, { cause: error });
+      throw new PinStoreError(
+        `the tool pins in ${this.file} are not valid JSON (${(error as Error).message}); fix or remove the file`,
+        { cause: error },
+      );
     }
-    if (value.version !== 1 || typeof value.servers !== "object" || value.servers === null || Array.isArray(value.servers)) {
+    if (
+      value.version !== 1 ||
+      typeof value.servers !== "object" ||
+      value.servers === null ||
+      Array.isArray(value.servers)
+    ) {
       throw new PinStoreError(`the tool pins in ${this.file} are not a version 1 pin file; fix or remove the file`);
     }
     return value as PinFile;

@@ -12,5 +12,6 @@ export const auth0: ProviderProfile = {
   title: "Auth0",
   issuers: [/^https:\/\/[^/]+\.auth0\.com\/?$/],
   authorizationParams: { audience: "{resource}" },
-  registration: "This Auth0 tenant has dynamic client registration turned off: turn it on (Settings → Advanced → OIDC Dynamic Application Registration), or create a Native application and set its client id as the server's oauth.clientId",
+  registration:
+    "This Auth0 tenant has dynamic client registration turned off: turn it on (Settings → Advanced → OIDC Dynamic Application Registration), or create a Native application and set its client id as the server's oauth.clientId",
 };

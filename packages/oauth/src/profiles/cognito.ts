@@ -11,5 +11,6 @@ export const cognito: ProviderProfile = {
   title: "Amazon Cognito",
   issuers: [/^https:\/\/cognito-idp\.[a-z0-9-]+\.amazonaws\.com\/[^/]+\/?$/],
   metadataDefaults: { code_challenge_methods_supported: ["S256"] },
-  registration: "Amazon Cognito has no dynamic client registration: create an app client in the user pool (public client, authorization code grant, callback URL http://127.0.0.1:<port>/callback) and set its client id as the server's oauth.clientId",
+  registration:
+    "Amazon Cognito has no dynamic client registration: create an app client in the user pool (public client, authorization code grant, callback URL http://127.0.0.1:<port>/callback) and set its client id as the server's oauth.clientId",
 };

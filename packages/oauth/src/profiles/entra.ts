@@ -12,10 +12,17 @@ import type { ProviderProfile } from "./shape.js";
 export const entra: ProviderProfile = {
   name: "entra",
   title: "Microsoft Entra ID",
-  issuers: [/^https:\/\/login\.microsoftonline\.(?:com|us)\/[^/]+(?:\/v2\.0)?\/?$/, /^https:\/\/sts\.windows\.net\/[^/]+\/?$/],
-  issuerRewrite: { from: /^https:\/\/(?:login\.microsoftonline\.com|sts\.windows\.net)\/([^/]+?)\/?$/, to: "https://login.microsoftonline.com/$1/v2.0" },
+  issuers: [
+    /^https:\/\/login\.microsoftonline\.(?:com|us)\/[^/]+(?:\/v2\.0)?\/?$/,
+    /^https:\/\/sts\.windows\.net\/[^/]+\/?$/,
+  ],
+  issuerRewrite: {
+    from: /^https:\/\/(?:login\.microsoftonline\.com|sts\.windows\.net)\/([^/]+?)\/?$/,
+    to: "https://login.microsoftonline.com/$1/v2.0",
+  },
   resourceParameter: false,
   metadataDefaults: { code_challenge_methods_supported: ["S256"] },
   defaultScopes: ["{resource}/.default"],
-  registration: "Microsoft Entra ID has no dynamic client registration: register an application (App registrations → New registration, platform \"Mobile and desktop\", redirect URI http://127.0.0.1:<port>/callback) and set its Application (client) ID as the server's oauth.clientId",
+  registration:
+    'Microsoft Entra ID has no dynamic client registration: register an application (App registrations → New registration, platform "Mobile and desktop", redirect URI http://127.0.0.1:<port>/callback) and set its Application (client) ID as the server\'s oauth.clientId',
 };

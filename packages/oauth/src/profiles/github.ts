@@ -19,5 +19,6 @@ export const github: ProviderProfile = {
     token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
     grant_types_supported: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
   },
-  registration: "GitHub has no dynamic client registration: create an OAuth app or GitHub App (Settings → Developer settings, callback URL http://127.0.0.1:<port>/callback) and set its client id and secret as the server's oauth.clientId and oauth.clientSecret",
+  registration:
+    "GitHub has no dynamic client registration: create an OAuth app or GitHub App (Settings → Developer settings, callback URL http://127.0.0.1:<port>/callback) and set its client id and secret as the server's oauth.clientId and oauth.clientSecret",
 };

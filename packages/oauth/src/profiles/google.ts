@@ -12,5 +12,6 @@ export const google: ProviderProfile = {
   issuers: [/^https:\/\/accounts\.google\.com\/?$/],
   resourceParameter: false,
   authorizationParams: { access_type: "offline", prompt: "consent" },
-  registration: "Google has no dynamic client registration: create an OAuth client ID (type \"Desktop app\") in the Google Cloud console and set its id and secret as the server's oauth.clientId and oauth.clientSecret",
+  registration:
+    'Google has no dynamic client registration: create an OAuth client ID (type "Desktop app") in the Google Cloud console and set its id and secret as the server\'s oauth.clientId and oauth.clientSecret',
 };

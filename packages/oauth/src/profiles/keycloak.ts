@@ -9,5 +9,6 @@ export const keycloak: ProviderProfile = {
   name: "keycloak",
   title: "Keycloak",
   issuers: [/^https?:\/\/[^/]+(?:\/auth)?\/realms\/[^/]+\/?$/],
-  registration: "Keycloak refused or does not offer anonymous registration: allow it in the realm's Client Registration → Client Registration Policies (Trusted Hosts), or create a public OpenID Connect client and set its client id as the server's oauth.clientId",
+  registration:
+    "Keycloak refused or does not offer anonymous registration: allow it in the realm's Client Registration → Client Registration Policies (Trusted Hosts), or create a public OpenID Connect client and set its client id as the server's oauth.clientId",
 };

@@ -10,5 +10,6 @@ export const okta: ProviderProfile = {
   name: "okta",
   title: "Okta",
   issuers: [/^https:\/\/[^/]+\.(?:okta|oktapreview|okta-emea)\.com(?:\/oauth2\/[^/]+)?\/?$/],
-  registration: "Okta's registration endpoint needs an administrator's API token: create an app integration (OIDC, native application, PKCE, redirect URI http://127.0.0.1:<port>/callback) and set its client id as the server's oauth.clientId",
+  registration:
+    "Okta's registration endpoint needs an administrator's API token: create an app integration (OIDC, native application, PKCE, redirect URI http://127.0.0.1:<port>/callback) and set its client id as the server's oauth.clientId",
 };
