@@ -23,6 +23,31 @@ import { verifyIdToken } from "../src/connect.js";
 import { oidcCallerId } from "../src/oidc.js";
 import { callAdd, oidcGateway, type OidcGateway } from "./oidc-helpers.js";
 
+/** The `_meta` of a 2026-07-28 caller that declared URL-mode elicitation. */
+const URL_ELICITING_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
+
+/** One round of `up__add(a, 1)` by such a caller, `more` added to its params; its answer, JSON or the last SSE event. */
+async function urlElicitingRound(
+  url: string,
+  token: string,
+  a: number,
+  more: Record<string, unknown>,
+): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
+  const text = await (await callAdd(url, token, a, 1, { meta: URL_ELICITING_META, params: more })).text();
+  const json = text.startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+        .at(-1)!;
+  return JSON.parse(json) as { result?: Record<string, unknown>; error?: unknown };
+}
+
 /** A memory store that also keeps every value it was given (to check none is plaintext). */
 class WatchedStore extends MemoryConsentStore {
   readonly written: string[] = [];
@@ -356,38 +381,8 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
 
   it("a 2026-07-28 caller that declared URL elicitation is asked in an input_required round; its answer's retry waits for the consent and succeeds", async () => {
     // dave: a fourth user, never asked before.
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    };
     const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
-      const answer = await fetch(front.url, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${tokens.get("dave")!}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": "up__add",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "up__add", arguments: { a: 601, b: 1 }, _meta: meta, ...more },
-        }),
-      });
-      const text = await answer.text();
-      const json = text.startsWith("{")
-        ? text
-        : text
-            .split("\n")
-            .filter((l) => l.startsWith("data: "))
-            .map((l) => l.slice(6))
-            .at(-1)!;
-      const body = JSON.parse(json) as { result?: Record<string, unknown>; error?: unknown };
+      const body = await urlElicitingRound(front.url, tokens.get("dave")!, 601, more);
       expect(body.error).toBeUndefined();
       return body.result!;
     };
@@ -436,39 +431,8 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     );
     const erinAtA = await userToken(org, client, "erin", a.url);
     try {
-      const meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { url: {} } },
-        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-      };
-      const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
-        const answer = await fetch(a.url, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${erinAtA}`,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": "up__add",
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/call",
-            params: { name: "up__add", arguments: { a: 801, b: 1 }, _meta: meta, ...more },
-          }),
-        });
-        const text = await answer.text();
-        const json = text.startsWith("{")
-          ? text
-          : text
-              .split("\n")
-              .filter((l) => l.startsWith("data: "))
-              .map((l) => l.slice(6))
-              .at(-1)!;
-        return (JSON.parse(json) as { result: Record<string, unknown> }).result;
-      };
+      const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> =>
+        (await urlElicitingRound(a.url, erinAtA, 801, more)).result!;
       const first = await ask({});
       const [key, request] = Object.entries(first["inputRequests"] as Record<string, { params: { url: string } }>)[0]!;
       const retry = ask({ requestState: first["requestState"], inputResponses: { [key]: { action: "accept" } } });

@@ -49,8 +49,17 @@ export async function oidcGateway(
   };
 }
 
-/** A `tools/call` of `up__add` as a 2026-07-28 caller sends it, with `token` (if any). */
-export function callAdd(url: string, token: string | undefined, a = 2, b = 3): Promise<Response> {
+/**
+ * A `tools/call` of `up__add` as a 2026-07-28 caller sends it, with `token` (if any); `extra.meta`
+ * replaces the caller's `_meta`, `extra.params` adds to the params (an input_required round's answer).
+ */
+export function callAdd(
+  url: string,
+  token: string | undefined,
+  a = 2,
+  b = 3,
+  extra: { meta?: Record<string, unknown>; params?: Record<string, unknown> } = {},
+): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: {
@@ -65,7 +74,7 @@ export function callAdd(url: string, token: string | undefined, a = 2, b = 3): P
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: "up__add", arguments: { a, b }, _meta: META },
+      params: { name: "up__add", arguments: { a, b }, _meta: extra.meta ?? META, ...extra.params },
     }),
   });
 }
