@@ -4,10 +4,12 @@
 import { EventEmitter } from "node:events";
 import { RpcError } from "@mcp/jsonrpc";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
+import type { ToolCache } from "@mcp/manager";
 import { managerApprovals, ServerNotApprovedError, type PoolApprovals, type PoolApprovalVerdict } from "./approvals.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { HostSession, type HostBinder } from "./host.js";
 import { rssOf } from "./rss.js";
+import { forgetOpening, rememberOpening, usableOpening } from "./tool-cache.js";
 import type { Era, Opening, UpstreamStatus } from "./types.js";
 import { Upstream } from "./upstream.js";
 
@@ -33,6 +35,13 @@ export interface ServerPoolOptions {
    * `approvals: () => ({ approved: true })`.
    */
   approvals?: PoolApprovals | undefined;
+  /**
+   * Where a shared server's `initialize` answer and whole tool list are remembered (the manager's
+   * `ToolCache`, e.g. `new FileToolCache()`): with one, a host's `initialize` and `tools/list` are
+   * answered from a list this pool read from the live server, and the process starts on the
+   * host's first request that needs it. Default: none (every opening starts the server).
+   */
+  toolCache?: ToolCache | undefined;
 }
 
 /** What a host says when it attaches: the server, where its configuration came from, and who it is. */
@@ -86,6 +95,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
   /** Each live host session's approval check, started when it attached. */
   readonly #approvals = new Map<HostSession, Promise<void>>();
   readonly #approve: PoolApprovals;
+  readonly #toolCache: ToolCache | undefined;
   #nextHost = 1;
   #closed = false;
   readonly maxRssBytes: number | undefined;
@@ -110,6 +120,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
         `ServerPool: approvals must be a function (request) => verdict; got ${typeof options.approvals} (to serve everything: approvals: () => ({ approved: true }))`,
       );
     this.#approve = options.approvals ?? managerApprovals();
+    this.#toolCache = options.toolCache;
     this.maxRssBytes = options.maxRssBytes;
     if (this.maxRssBytes !== undefined) {
       if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0))
@@ -229,8 +240,16 @@ export class ServerPool extends EventEmitter implements HostBinder {
       key = same?.key ?? `${host.fingerprint}/2025/${String(version)}`;
       opening = { era, params: { protocolVersion: version, capabilities: {}, clientInfo: this.#clientInfo } };
     }
+    const fresh = (u: Upstream | undefined): boolean => u === undefined || u.state === "failed" || u.state === "closed";
     let upstream = this.#upstreams.get(key);
-    if (upstream === undefined || upstream.state === "failed" || upstream.state === "closed") {
+    // Start on first use: a shared 2025 server this pool has listed live is answered from the cache.
+    const cached =
+      fresh(upstream) && sharing === "shared" && era === "2025" && this.#toolCache
+        ? await usableOpening(this.#toolCache, key)
+        : undefined;
+    if (!this.#configs.has(host)) throw new RpcError(-32603, "the host session has ended");
+    upstream = this.#upstreams.get(key);
+    if (upstream === undefined || fresh(upstream)) {
       upstream = new Upstream(
         key,
         host.fingerprint,
@@ -245,15 +264,23 @@ export class ServerPool extends EventEmitter implements HostBinder {
             this.emit("crashed", { name: u.name, key: u.key, restarting });
             if (!restarting) this.#forget(u);
           },
+          listed: (u, result) => {
+            if (this.#toolCache && u.sharing === "shared" && u.era === "2025" && u.openResult)
+              rememberOpening(this.#toolCache, u.key, u.openResult, result);
+          },
+          toolsChanged: (u) => {
+            if (this.#toolCache && u.sharing === "shared") forgetOpening(this.#toolCache, u.key);
+          },
         },
       );
+      if (cached) upstream.defer(opening, cached.openResult, cached.tools);
       this.#upstreams.set(key, upstream);
     }
     this.#cancelIdle(upstream);
     upstream.hosts.add(host);
     host.upstream = upstream;
     try {
-      await upstream.open(opening);
+      if (upstream.state !== "cached") await upstream.open(opening);
     } catch (error) {
       upstream.hosts.delete(host);
       if (host.upstream === upstream) host.upstream = undefined;

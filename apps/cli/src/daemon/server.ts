@@ -8,7 +8,13 @@ import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
 import { managerApprovals, ServerPool } from "@mcp/pool";
-import { createApprovalStore, type ConfigError, type DiscoveredServer } from "@mcp/manager";
+import {
+  createApprovalStore,
+  defaultCacheDir,
+  FileToolCache,
+  type ConfigError,
+  type DiscoveredServer,
+} from "@mcp/manager";
 import { approveCommandFor, approvalsFile } from "../approvals.js";
 import { failureHint } from "../live.js";
 import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
@@ -182,6 +188,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       },
       load: { home: options.home },
     }),
+    // Start on first use: a host's initialize and tools/list from a list read live before (the manager's cache folder).
+    toolCache: new FileToolCache(defaultCacheDir(process.env, process.platform, options.home)),
   });
   const clients = new Set<Socket>();
   let calls = 0;
