@@ -106,6 +106,7 @@ const inside = (file: string, folder: string): boolean => resolve(file).startsWi
  *   now (the approvals file, the host file's own approval, or the policy's `approve`);
  * - else, a project entry of this name that runs something else (the file was edited after the
  *   host read it, or the host's config only shares its name): refused;
+ * - else, a project file the manager could not read (broken, or this server's entry in it invalid): refused;
  * - else, a `source` file in the project folder that the manager does not read: refused;
  * - else (a config the host wrote itself): served.
  */
@@ -144,6 +145,21 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
         approved: false,
         reason: `the config given is not the entry in ${named.source.file} as it is now (changed since the host read it, or another server of the same name)`,
         approve: howToApprove(named),
+      };
+    // A project file the manager could not read (a host with a laxer parser may still have read it):
+    // what it holds cannot be checked, so a server it might hold is not run on trust.
+    const own = new Set(entries.filter((e) => e.source.scope !== "project").map((e) => resolve(e.source.file)));
+    const unreadable = loaded.errors.find(
+      (error) =>
+        (error.server === undefined || error.server === name) &&
+        inside(error.file, project) &&
+        !own.has(resolve(error.file)),
+    );
+    if (unreadable)
+      return {
+        approved: false,
+        reason: `the project file ${unreadable.file} could not be read (${unreadable.message}), so what it holds cannot be checked`,
+        approve: `fix ${unreadable.file}, or give the pool an approvals option that decides about it`,
       };
     const known = new Set(entries.map((entry) => resolve(entry.source.file)));
     if (source !== undefined && inside(source, project) && !known.has(resolve(source)))

@@ -129,6 +129,14 @@ describe("ServerPool approvals (the manager's, by default)", () => {
     });
     // A config the host wrote itself (no project file runs it) is served.
     expect(await attach(p, "mine", { command: process.execPath, args: ["mine.js"] })).toBe("served");
+    // A project file the manager cannot read (a laxer host may have): nothing it might hold is run on trust.
+    writeFileSync(
+      join(project, ".mcp.json"),
+      '{ "mcpServers": { "repo": { "command": "node", "args": ["evil.js"] } }, }',
+    );
+    expect(await attach(p, "repo", { command: "node", args: ["evil.js"] })).toMatchObject({
+      reason: expect.stringMatching(/\.mcp\.json could not be read/),
+    });
   });
 
   it("takes an explicit check instead, and refuses an approvals option that is not one", async () => {
