@@ -2,7 +2,9 @@
 // every server, `<path>/<name>` one. Every request needs a caller (the `authenticate` given, or a
 // bearer token); Host and Origin must name this gateway (DNS rebinding). 2026-07-28 requests are
 // stateless (any replica can answer them); 2025-era callers get a session each, so the gateway can
-// ask them for sampling and elicitation.
+// ask them for sampling and elicitation. The hottest requests take a path of the gateway's own that
+// answers as the SDK server would: a plain 2026-07-28 `tools/call` (fast.ts), a plain `tools/call`,
+// `tools/list` or `ping` of a 2025 session (session-fast.ts); everything else the SDK's.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
@@ -23,6 +25,7 @@ import {
   UNREAD_TIMEOUT_MS,
 } from "./http-wire.js";
 import { createInstance } from "./instance.js";
+import { serveInSession, sessionRequest } from "./session-fast.js";
 import { AuthRefusal } from "./refusal.js";
 import { traceOf } from "./trace.js";
 import type { Caller } from "./policy.js";
@@ -205,13 +208,17 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
-    const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = {
       token: "(gateway caller)",
       clientId: caller.name,
       scopes: [],
       extra: { caller, target },
     };
+    // A hot request of a 2025 session held here whose caller can be asked nothing: its own handler, the SDK transport's answer.
+    const hot = gateway.fastPath ? sessionRequest(parsed, req.headers) : undefined;
+    const session = hot && sessions.fastSession(hot.session, caller, url.pathname, controller.signal);
+    if (session && serveInSession(session, hot, authInfo, res)) return;
+    const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed))
       ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed)
