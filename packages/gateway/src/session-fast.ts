@@ -1,10 +1,10 @@
 // A path of our own for the hot requests of a 2025-era session (Streamable HTTP with an
 // `Mcp-Session-Id`, revisions 2025-03-26, 2025-06-18 and 2025-11-25: what most clients speak
-// today): a plain `tools/call`, `tools/list` or `ping` of a session this replica holds, whose caller
-// can be asked nothing (it declared no sampling, elicitation or roots). The SDK's session transport
-// and protocol layer (a web Request and Response per request, the JSON-RPC schema parse, a stream
-// per request read back into Node) cost more than the call; this path runs the session's own SDK
-// server handler — as the SDK stores it, its checks of params and result included — with the
+// today): a plain `tools/list` or `ping` of a session this replica holds, and a plain `tools/call`
+// when its caller can be asked nothing (it declared no sampling, elicitation or roots). The SDK's
+// session transport and protocol layer (a web Request and Response per request, the JSON-RPC schema
+// parse, a stream per request read back into Node) cost more than the call; this path runs its SDK
+// server's own handler — as the SDK stores it, its checks of params and result included — with the
 // context the SDK would give it, and writes the answer on an event stream exactly as the session
 // transport would: the same headers, each message an `event: message`, logs (at the session's
 // level) on the way, the stream ended after the answer, no answer for a cancelled request,
@@ -113,8 +113,9 @@ function streamHeaders(sessionId: string): Record<string, string> {
 }
 
 /**
- * Serves a session request on `res`. False (nothing written) when the session has no handler for
- * it, or a request of the same id is still served here: the SDK's path takes it.
+ * Serves a session request on `res`. False (nothing written) when the SDK's path must take it: a
+ * `tools/call` of a caller that can be asked questions (only the SDK's path can relay them), no
+ * handler for the method, or a request of the same id still served here.
  */
 export function serveInSession(
   session: FastSession,
@@ -124,7 +125,7 @@ export function serveInSession(
 ): boolean {
   const { instance, calls, sessionId } = session;
   const handler = instance.handlerOf(request.method);
-  if (!handler || calls.has(request.id)) return false;
+  if (!handler || calls.has(request.id) || (request.method === "tools/call" && !asksNothing(instance))) return false;
   const { id, method } = request;
   const controller = new AbortController();
   let open = true;

@@ -10,7 +10,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelc
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { asksNothing, cancelFast, type FastCall, type FastSession } from "./session-fast.js";
+import { cancelFast, type FastCall, type FastSession } from "./session-fast.js";
 import type { View } from "./views.js";
 
 /** What an endpoint serves: every server, one, or a view, and its path (for the audit log). */
@@ -255,12 +255,12 @@ export class LegacySessions {
 
   /**
    * The session `id` for the fast path (session-fast.ts), in use until `signal` aborts: when this
-   * replica holds it, for this caller on this endpoint, and its caller can be asked nothing. Else
-   * undefined: the SDK's path serves the request (and answers its refusals).
+   * replica holds it, for this caller on this endpoint. Else undefined: the SDK's path serves the
+   * request (and answers its refusals).
    */
   fastSession(id: string, caller: Caller, path: string, signal: AbortSignal): FastSession | undefined {
     const held = this.#held.get(id);
-    if (!held || held.caller.id !== caller.id || held.path !== path || !asksNothing(held.instance)) return undefined;
+    if (!held || held.caller.id !== caller.id || held.path !== path) return undefined;
     this.#use(id, held, "busy", signal);
     return held;
   }

@@ -128,7 +128,7 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
   const tokenOf = (caller: string): string => [...TOKENS].find(([, c]) => c.name === caller)![0];
 
   /** Opens a raw session: initialize, then initialized. */
-  async function open(kind: Kind, path: string, caller: string, revision: string): Promise<Session> {
+  async function open(kind: Kind, path: string, caller: string, revision: string, capabilities = {}): Promise<Session> {
     const token = tokenOf(caller);
     const headers = {
       authorization: `Bearer ${token}`,
@@ -142,7 +142,7 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
         jsonrpc: "2.0",
         id: 0,
         method: "initialize",
-        params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+        params: { protocolVersion: revision, capabilities, clientInfo: { name: "raw", version: "1" } },
       }),
     });
     const id = init.headers.get("mcp-session-id")!;
@@ -272,6 +272,23 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
     ])
       expect(await raw(fast, message)).toBe(await raw(sdk, message));
     expect(served.count).toBe(before);
+  });
+
+  it("a caller that can be asked questions: its tools/list and ping on the fast path, its calls on the SDK's", async () => {
+    const asking = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+    const [fast, sdk] = [
+      await open("fast", "", "alice", "2025-11-25", asking),
+      await open("sdk", "", "alice", "2025-11-25", asking),
+    ];
+    for (const [message, taken] of [
+      [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, 1],
+      [{ jsonrpc: "2.0", id: 2, method: "ping" }, 1],
+      [call(3, "odd__echo", { text: "asked" }), 0],
+    ] as const) {
+      const before = served.count;
+      expect(await raw(fast, message)).toBe(await raw(sdk, message));
+      expect(served.count).toBe(before + taken);
+    }
   });
 
   it("a caller that can be asked questions takes the SDK's path: its progress, questions and answers reach it", async () => {
