@@ -69,7 +69,12 @@ export default defineConfig(({ mode }) => {
   // own tier, only the gateway's unit files (one that needs the runtimes, say, runs so in `ci`).
   if (tier === undefined || tier === PROJECT_TIERS["gateway-sdk-path"]) {
     const gateway = join(root, "packages/gateway");
-    const exclude = [...configDefaults.exclude, "test/fast.test.ts", "test/readme-example.test.ts"];
+    const exclude = [
+      ...configDefaults.exclude,
+      "test/fast.test.ts",
+      "test/session-fast.test.ts",
+      "test/readme-example.test.ts",
+    ];
     if (tier !== undefined)
       for (const file of testFiles(gateway))
         if (tierOf(file) !== "unit") exclude.push(relative(gateway, join(root, file)));

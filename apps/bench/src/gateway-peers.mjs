@@ -47,6 +47,8 @@ export const PEER_UPSTREAMS = [
   },
 ];
 export const GATEWAYS = ["direct", "ours", "mcp-proxy", "supergateway"];
+/** A gateway that is ours built from another checkout (`--ours-before <dir>`): an A/B of ours in the same alternating rounds. */
+export const BEFORE = "ours-before";
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -96,16 +98,16 @@ function launch(args, env, ready) {
 }
 
 /** Starts `gateway` in front of `upstream`: { url, headers, pid, stop } (direct: no process). */
-export async function startGateway(gateway, upstream, dir, token) {
+export async function startGateway(gateway, upstream, dir, token, beforeCli) {
   const upstreamArgs = upstream.command;
   if (gateway === "direct") return { pid: undefined, stop: async () => {} };
   let started;
   let url;
   let headers = {};
-  if (gateway === "ours") {
+  if (gateway === "ours" || gateway === BEFORE) {
     const { writeFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const config = join(dir, `peers-${upstream.id}.json`);
+    const config = join(dir, `peers-${gateway}-${upstream.id}.json`);
     writeFileSync(config, JSON.stringify({ servers: { up: { command: process.execPath, args: upstreamArgs } } }));
     const env = {
       ...process.env,
@@ -115,7 +117,8 @@ export async function startGateway(gateway, upstream, dir, token) {
       MCP_SERVE_TOKEN: token,
       NO_COLOR: "1",
     };
-    started = await launch([cli, "--json", "--config", config, "serve", "--http"], env, /^(\{.*\})$/m);
+    const bin = gateway === BEFORE ? beforeCli : cli;
+    started = await launch([bin, "--json", "--config", config, "serve", "--http"], env, /^(\{.*\})$/m);
     url = `${JSON.parse(started.match[1]).url}/up`;
     headers = { authorization: `Bearer ${token}` };
   } else if (gateway === "mcp-proxy") {
@@ -261,13 +264,16 @@ export async function measureRound(gateway, upstream, running, options) {
 /** Every gateway on every upstream, `rounds` alternating rounds after a warm-up round; medians per cell. */
 export async function measurePeers(options, dir, token, log = () => {}) {
   const rows = [];
-  for (const upstream of PEER_UPSTREAMS) {
+  // `options.gateways` / `options.upstreams`: a subset (ids); `options.beforeCli`: the CLI of BEFORE.
+  const gatewaysRun = options.gateways ?? GATEWAYS;
+  for (const upstream of PEER_UPSTREAMS.filter((u) => !options.upstreams || options.upstreams.includes(u.id))) {
     const running = {};
     try {
-      for (const gateway of GATEWAYS) running[gateway] = await startGateway(gateway, upstream, dir, token);
-      const samples = Object.fromEntries(GATEWAYS.map((g) => [g, []]));
+      for (const gateway of gatewaysRun)
+        running[gateway] = await startGateway(gateway, upstream, dir, token, options.beforeCli);
+      const samples = Object.fromEntries(gatewaysRun.map((g) => [g, []]));
       for (let round = 0; round <= options.rounds; round++) {
-        const order = GATEWAYS.map((_, i) => GATEWAYS[(i + round) % GATEWAYS.length]);
+        const order = gatewaysRun.map((_, i) => gatewaysRun[(i + round) % gatewaysRun.length]);
         for (const gateway of order) {
           const sample = await measureRound(gateway, upstream, running[gateway], options);
           if (round > 0) samples[gateway].push(sample);
@@ -277,7 +283,7 @@ export async function measurePeers(options, dir, token, log = () => {}) {
         }
       }
       const cells = {};
-      for (const gateway of GATEWAYS) {
+      for (const gateway of gatewaysRun) {
         const s = samples[gateway];
         const m = (key) => (s[0][key] === undefined ? undefined : median(s.map((x) => x[key])));
         cells[gateway] = {
@@ -291,7 +297,7 @@ export async function measurePeers(options, dir, token, log = () => {}) {
       }
       rows.push({ upstream: upstream.label, cells });
     } finally {
-      for (const gateway of GATEWAYS) await running[gateway]?.stop();
+      for (const gateway of gatewaysRun) await running[gateway]?.stop();
     }
   }
   return { rows, options, versions: PEER_VERSIONS };
@@ -313,7 +319,7 @@ export function renderPeers(result) {
     "|---|---|---:|---:|---:|---:|---:|---:|",
   ];
   for (const row of result.rows) {
-    for (const g of GATEWAYS) {
+    for (const g of Object.keys(row.cells)) {
       const c = row.cells[g];
       lines.push(
         `| ${row.upstream} | ${g} | ${n(c.seqRate)} | ${ms(c.p50)} | ${ms(c.p99)} | ${n(c.parRate)} | ${c.rssMb === undefined ? "–" : n(c.rssMb)} | ${c.cpuUsPerCall === undefined ? "–" : n(c.cpuUsPerCall)} |`,
@@ -329,7 +335,7 @@ export function renderPeers(result) {
   );
   for (const row of result.rows) {
     const o = row.cells.ours;
-    for (const g of GATEWAYS.filter((x) => x !== "ours")) {
+    for (const g of Object.keys(row.cells).filter((x) => x !== "ours")) {
       const c = row.cells[g];
       lines.push(
         `| ${row.upstream} | ${g} | ${r(o.seqRate, c.seqRate)} | ${r(o.p50, c.p50)} | ${r(o.p99, c.p99)} | ${r(o.parRate, c.parRate)} | ${r(o.rssMb, c.rssMb)} | ${r(o.cpuUsPerCall, c.cpuUsPerCall)} |`,

@@ -9,7 +9,9 @@
 // Then the peers (src/gateway-peers.mjs): ours beside mcp-proxy and supergateway on stdio upstreams,
 // driven by the official SDK client; --peer-rounds N (default 3; 0 skips them), --peer-seq N (default
 // 500 sequential calls a round), --peer-seconds N (default 3 s of concurrent calls a round), --peers-only
-// (skip the rows above).
+// (skip the rows above), --peer-gateways a,b (a subset: direct, ours, mcp-proxy, supergateway,
+// ours-before), --peer-upstreams echo|everything, --ours-before DIR (another checkout, built: its
+// `mcp serve --http` runs as "ours-before" in the same alternating rounds, an A/B of ours).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -204,6 +206,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // --smoke skips the peers; --peers-only runs only them.
   const argv = process.argv.slice(2);
   const peersOnly = argv.includes("--peers-only");
+  /** A string option's value, taken out of argv. */
+  const take = (name) => {
+    const at = argv.indexOf(name);
+    if (at < 0) return undefined;
+    const [, value] = argv.splice(at, 2);
+    if (value === undefined) throw new Error(`${name} takes a value`);
+    return value;
+  };
+  const gateways = take("--peer-gateways")?.split(",");
+  const upstreams = take("--peer-upstreams")?.split(",");
+  const before = take("--ours-before");
   const args = parseBenchArgs(
     argv.filter((a) => a !== "--peers-only"),
     { seconds: 5, concurrency: 32, "peer-rounds": 3, "peer-seq": 500, "peer-seconds": 3 },
@@ -219,6 +232,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         seconds: args["peer-seconds"],
         concurrency: args.concurrency,
         warm: 100,
+        ...(gateways ? { gateways } : {}),
+        ...(upstreams ? { upstreams } : {}),
+        ...(before ? { beforeCli: join(before, "apps/cli/dist/bin.js") } : {}),
       };
       const result = await measurePeers(options, dir, TOKEN, (line) => process.stderr.write(`${line}\n`));
       printSection(renderPeers(result), args.write, "Gateways side by side");

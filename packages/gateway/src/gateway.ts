@@ -70,7 +70,7 @@ export interface GatewayOptions {
   auditKey?: string | Uint8Array | undefined;
   /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
   rateLimits?: RateLimitStore | undefined;
-  /** Serve the plainest 2026-07-28 `tools/call` (no progress, logs or questions asked for) on a path of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline (see fast.ts). Default true; false sends every request through the SDK server. */
+  /** Serve the hottest requests on paths of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline: the plainest 2026-07-28 `tools/call` (fast.ts), and a plain `tools/list`, `ping` or (when its caller can be asked nothing) `tools/call` of a 2025 session (session-fast.ts). Default true; false sends every request through the SDK server. */
   fastPath?: boolean | undefined;
   /** Servers reached with each user's own credentials (exchanged, or consented), on that user's own connection (see exchange.ts, consent.ts). */
   upstreamAuth?: PerUserAuth | undefined;

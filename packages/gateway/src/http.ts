@@ -2,22 +2,37 @@
 // every server, `<path>/<name>` one. Every request needs a caller (the `authenticate` given, or a
 // bearer token); Host and Origin must name this gateway (DNS rebinding). 2026-07-28 requests are
 // stateless (any replica can answer them); 2025-era callers get a session each, so the gateway can
-// ask them for sampling and elicitation.
+// ask them for sampling and elicitation. The hottest requests take a path of the gateway's own that
+// answers as the SDK server would: a plain 2026-07-28 `tools/call` (fast.ts), a plain `tools/call`,
+// `tools/list` or `ping` of a 2025 session (session-fast.ts); everything else the SDK's.
 
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { plainCall, serveFast } from "./fast.js";
 import type { Gateway } from "./gateway.js";
-import { LIMITED } from "./limits.js";
+import { hostnameOf, LOOPBACK, sameOrigin, type Authenticate } from "./http-guard.js";
+import {
+  BODY_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  methodOf,
+  parseBody,
+  pathOf,
+  plain,
+  readBody,
+  send,
+  sendJson,
+  toRequest,
+  UNREAD_TIMEOUT_MS,
+} from "./http-wire.js";
 import { createInstance } from "./instance.js";
+import { serveInSession, sessionRequest } from "./session-fast.js";
 import { AuthRefusal } from "./refusal.js";
 import { traceOf } from "./trace.js";
 import type { Caller } from "./policy.js";
 import { LegacySessions, refusals, type SessionLimits, type SessionStore, type Target } from "./sessions.js";
 
-/** Who sends a request: its caller, or undefined (answered `401`); an `AuthRefusal` thrown is answered with its status and challenge. */
-export type Authenticate = (req: IncomingMessage) => Caller | undefined | Promise<Caller | undefined>;
+export { bearerTokens, hostnameOf, isLoopback, sameOrigin, type Authenticate } from "./http-guard.js";
+export { BODY_TIMEOUT_MS, MAX_BODY_BYTES, MAX_UNREAD_BYTES, UNREAD_TIMEOUT_MS } from "./http-wire.js";
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions {
@@ -51,235 +66,6 @@ export interface HttpHandler {
   /** How many 2025 sessions this replica holds. */
   readonly sessions: number;
   close(): Promise<void>;
-}
-
-/** The largest request body read (the SDK's own bound): reading stops there, and the answer is 413. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-/** Default of {@link HttpHandlerOptions.bodyTimeoutMs}. */
-export const BODY_TIMEOUT_MS = 30_000;
-
-/** Default of {@link HttpHandlerOptions.unreadTimeoutMs}. */
-export const UNREAD_TIMEOUT_MS = 30_000;
-
-/** How much of a large JSON answer is handed to the socket at a time. */
-const SLICE_BYTES = 1024 * 1024;
-
-/**
- * The most a caller may leave unread on its stream: past it the caller is cut off (its requests
- * are cancelled) instead of the gateway holding everything an upstream sends for it.
- */
-export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-/** Whether a host name (or address) is this machine's loopback. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host.toLowerCase());
-}
-
-/** The host name of a `Host` header (`[::1]` kept bracketed), its port dropped. */
-export function hostnameOf(host: string): string {
-  return host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
-}
-
-/** Whether `origin` is the gateway's own: the scheme aside, the host and port the request was sent to. */
-export function sameOrigin(origin: string, host: string): boolean {
-  try {
-    return new URL(origin).host.toLowerCase() === host.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
-function plain(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message } }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-function callerOf(header: string | undefined, callers: ReadonlyMap<string, Caller>): Caller | undefined {
-  const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
-  if (!match) return undefined;
-  const given = Buffer.from(match[1]!);
-  for (const [token, caller] of callers) {
-    const want = Buffer.from(token);
-    if (want.length === given.length && timingSafeEqual(want, given)) return caller;
-  }
-  return undefined;
-}
-
-/**
- * A request body, read up to {@link MAX_BODY_BYTES} within `ms`: 413 when it is larger, 408 when
- * it is slower (nothing more is read either way).
- */
-function readBody(req: IncomingMessage, ms: number): Promise<Buffer[] | 408 | 413> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.resolve(413);
-  // A caller gone already (during authentication) sends no more events: nothing to wait for.
-  if (req.destroyed) return Promise.reject(new Error("the caller closed the request before its body ended"));
-  // Events, not an async iterator: the iterator's machinery costs more than the small body it reads.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (value: Buffer[] | 408 | 413, error?: Error): void => {
-      clearTimeout(timer);
-      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      if (error) reject(error);
-      else resolve(value);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-      // Past the limit: read no more (the caller is held back) and answer 413.
-      req.pause();
-      done(413);
-    };
-    const onEnd = (): void => done(chunks);
-    const onError = (error: Error): void => done(408, error);
-    const onClose = (): void => done(408, new Error("the caller closed the request before its body ended"));
-    const timer = setTimeout(() => {
-      req.pause();
-      done(408);
-    }, ms);
-    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
-  });
-}
-
-/** The URL's path, for the audit log (what a request that is refused names). */
-function pathOf(url: string | undefined): string {
-  const at = (url ?? "/").search(/[?#]/);
-  return at < 0 ? (url ?? "/") : url!.slice(0, at);
-}
-
-/** The JSON-RPC method a parsed body names (the first of a batch), for the audit log. */
-function methodOf(parsed: unknown): string | null {
-  const method = ((Array.isArray(parsed) ? parsed[0] : parsed) as { method?: unknown } | undefined)?.method;
-  return typeof method === "string" ? method : null;
-}
-
-/** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
-function parseBody(req: IncomingMessage, chunks: Buffer[]): unknown {
-  if (chunks.length === 0 || req.method === "GET" || req.method === "HEAD") return undefined;
-  try {
-    return JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The web-standard request of a Node one, for the SDK server. */
-function toRequest(req: IncomingMessage, chunks: Buffer[], origin: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
-  return new Request(`${origin}${req.url ?? "/"}`, {
-    method: req.method ?? "GET",
-    headers,
-    signal,
-    ...(body ? { body } : {}),
-  });
-}
-
-/**
- * For a JSON answer that is the gateway's own refusal for a caller's limits (JSON-RPC error 429):
- * the seconds to wait, which the HTTP answer then says too (429, `Retry-After`). Small bodies only,
- * and only those holding that code are parsed.
- */
-function limitOf(body: Buffer): number | undefined {
-  if (body.length > 2048 || !body.includes(`"code":${LIMITED},`)) return undefined;
-  try {
-    const error = (
-      JSON.parse(body.toString("utf8")) as { error?: { code?: unknown; data?: { retryAfterMs?: unknown } } }
-    ).error;
-    if (error?.code !== LIMITED) return undefined;
-    const ms = error.data?.retryAfterMs;
-    return typeof ms === "number" ? Math.max(1, Math.ceil(ms / 1000)) : 1;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Writes a whole answer's body: at once when it is at most {@link MAX_UNREAD_BYTES}; else a slice
- * at a time, no more than that waiting unread, and a caller that reads nothing for `stallMs` is
- * cut off (the answer is dropped with it).
- */
-function writeBody(res: ServerResponse, body: Buffer, stallMs: number): void {
-  if (body.length <= MAX_UNREAD_BYTES) return void res.end(body);
-  let at = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const pump = (): void => {
-    clearTimeout(timer);
-    while (at < body.length && !res.destroyed) {
-      const end = Math.min(body.length, at + SLICE_BYTES);
-      const last = end === body.length;
-      if (last) res.end(body.subarray(at, end));
-      else res.write(body.subarray(at, end));
-      at = end;
-      if (!last && res.writableLength >= MAX_UNREAD_BYTES) {
-        res.once("drain", pump);
-        timer = setTimeout(() => res.destroy(), stallMs);
-        return;
-      }
-    }
-  };
-  res.once("close", () => {
-    clearTimeout(timer);
-    res.off("drain", pump);
-  });
-  pump();
-}
-
-/** A JSON answer (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
-function sendJson(res: ServerResponse, text: string, stallMs: number): void {
-  const body = Buffer.from(text);
-  const limited = limitOf(body);
-  res.writeHead(limited === undefined ? 200 : 429, {
-    "content-type": "application/json",
-    "content-length": String(body.length),
-    ...(limited === undefined ? {} : { "retry-after": String(limited) }),
-  });
-  writeBody(res, body, stallMs);
-}
-
-async function send(res: ServerResponse, response: Response, stallMs = UNREAD_TIMEOUT_MS): Promise<void> {
-  const headers = Object.fromEntries(response.headers.entries());
-  if (!response.body) return void res.writeHead(response.status, headers).end();
-  // A JSON answer goes out with its length, as the caller reads it; an event stream as it comes.
-  if (!(headers["content-type"] ?? "").includes("text/event-stream")) {
-    const body = Buffer.from(await response.arrayBuffer());
-    const limited = limitOf(body);
-    const status = limited === undefined ? response.status : 429;
-    res.writeHead(status, {
-      ...headers,
-      "content-length": String(body.length),
-      ...(limited === undefined ? {} : { "retry-after": String(limited) }),
-    });
-    return writeBody(res, body, stallMs);
-  }
-  res.writeHead(response.status, headers);
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  res.on("close", () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-    if (next.done) break;
-    // Read on, so nothing piles up unseen; a caller that leaves this much unread is cut off.
-    if (res.writableLength > MAX_UNREAD_BYTES) {
-      res.destroy();
-      void reader.cancel().catch(() => {});
-      return;
-    }
-    res.write(next.value);
-  }
-  res.end();
-}
-
-/** Authenticates by `Authorization: Bearer <token>`, each token checked in constant time. */
-export function bearerTokens(tokens: ReadonlyMap<string, Caller>): Authenticate {
-  return (req) => callerOf(req.headers.authorization, tokens);
 }
 
 function normalPath(path: string | undefined): string {
@@ -422,13 +208,17 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
-    const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const authInfo: AuthInfo = {
       token: "(gateway caller)",
       clientId: caller.name,
       scopes: [],
       extra: { caller, target },
     };
+    // A hot request of a 2025 session held here whose caller can be asked nothing: its own handler, the SDK transport's answer.
+    const hot = gateway.fastPath ? sessionRequest(parsed, req.headers) : undefined;
+    const session = hot && sessions.fastSession(hot.session, caller, url.pathname, controller.signal);
+    if (session && serveInSession(session, hot, authInfo, res)) return;
+    const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed))
       ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed)

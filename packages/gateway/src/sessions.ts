@@ -6,10 +6,11 @@
 // request that opens none leaves nothing behind.
 
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
+import { cancelFast, type FastCall, type FastSession } from "./session-fast.js";
 import type { View } from "./views.js";
 
 /** What an endpoint serves: every server, one, or a view, and its path (for the audit log). */
@@ -92,7 +93,7 @@ function initializeIn(parsed: unknown): { params: Record<string, unknown> } | un
   return undefined;
 }
 
-interface Held {
+interface Held extends FastSession {
   transport: WebStandardStreamableHTTPServerTransport;
   caller: Caller;
   path: string;
@@ -144,28 +145,36 @@ export class LegacySessions {
     return this.#held.size;
   }
 
-  #open(caller: Caller, path: string, id: () => string): WebStandardStreamableHTTPServerTransport {
+  /** A session's transport and its server instance, to connect (the instance is closed with the transport). */
+  #open(scope: Target, caller: Caller, path: string, id: () => string) {
+    const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
+    // Requests served by the fast path (session-fast.ts): ended with the session, as the transport ends its own streams.
+    const calls = new Map<string | number, FastCall>();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: id,
       onsessioninitialized: (sessionId) =>
-        void this.#held.set(sessionId, { transport, caller, path, touched: Date.now(), busy: 0, listening: 0 }),
+        void this.#held.set(sessionId, {
+          transport,
+          instance,
+          sessionId,
+          calls,
+          caller,
+          path,
+          touched: Date.now(),
+          busy: 0,
+          listening: 0,
+        }),
       onsessionclosed: (sessionId) => {
         this.#held.delete(sessionId);
         this.#delete(sessionId);
       },
     });
     transport.onclose = () => {
+      for (const call of [...calls.values()]) call.close();
       if (transport.sessionId && this.#held.get(transport.sessionId)?.transport === transport)
         this.#held.delete(transport.sessionId);
     };
-    return transport;
-  }
-
-  /** A new instance on `transport`; closed with it when the request opened no session. */
-  async #connect(scope: Target, caller: Caller, transport: WebStandardStreamableHTTPServerTransport): Promise<Server> {
-    const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
-    await instance.connect(transport);
-    return instance;
+    return { transport, instance };
   }
 
   /** Serves one 2025-era request for `caller` on the endpoint `path`. */
@@ -193,20 +202,10 @@ export class LegacySessions {
       if (held === "full") return this.#full(caller);
       if (held === "foreign" || held.caller.id !== caller.id || held.path !== path)
         return plain(403, "This session belongs to another caller or endpoint");
-      const session = held;
-      const now = Date.now();
-      if (this.#store && now - session.touched > 60_000) void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
-      session.touched = now;
-      // In use until the answer (or the stream it opened) ends: the request's signal aborts then.
-      const counter = request.method === "GET" ? "listening" : "busy";
-      session[counter]++;
-      const done = (): void => {
-        session[counter]--;
-        session.touched = Date.now();
-      };
-      if (request.signal.aborted) done();
-      else request.signal.addEventListener("abort", done, { once: true });
-      return session.transport.handleRequest(request, given);
+      this.#use(id, held, request.method === "GET" ? "listening" : "busy", request.signal);
+      // A cancellation of a request the fast path serves: aborted there (the SDK's own requests by the SDK).
+      cancelFast(held.calls, parsed);
+      return held.transport.handleRequest(request, given);
     }
     // Only an initialize (alone, or in a batch) opens a session; anything else is refused before anything is made.
     const opening = request.method === "POST" ? initializeIn(parsed) : undefined;
@@ -216,11 +215,10 @@ export class LegacySessions {
       return plain(400, `Bad Request: initialize params larger than ${MAX_INITIALIZE_BYTES} bytes`);
     if (!this.#makeRoom(caller)) return this.#full(caller);
     this.#opening.set(caller.id, (this.#opening.get(caller.id) ?? 0) + 1);
-    const transport = this.#open(caller, path, () => randomUUID());
-    let instance: Server | undefined;
+    const { transport, instance } = this.#open(scope, caller, path, () => randomUUID());
     let response: Response | undefined;
     try {
-      instance = await this.#connect(scope, caller, transport);
+      await instance.connect(transport);
       response = await transport.handleRequest(request, given);
     } finally {
       const left = (this.#opening.get(caller.id) ?? 1) - 1;
@@ -228,7 +226,7 @@ export class LegacySessions {
       else this.#opening.delete(caller.id);
       if (!response || !transport.sessionId || !this.#held.has(transport.sessionId)) {
         // Refused (not an initialize, or a bad one) or failed: nothing of it may stay.
-        if (instance) this.#gateway.untrack(instance);
+        this.#gateway.untrack(instance);
         await transport.close().catch(() => {});
       }
     }
@@ -239,6 +237,32 @@ export class LegacySessions {
       this.#save(transport.sessionId, record, caller);
     }
     return response;
+  }
+
+  /** A session's request in use until `signal` aborts (its answer or stream ended); the session touched. */
+  #use(id: string, session: Held, counter: "busy" | "listening", signal: AbortSignal): void {
+    const now = Date.now();
+    if (this.#store && now - session.touched > 60_000) void this.#store.touch(id, SESSION_TTL_MS).catch(() => {});
+    session.touched = now;
+    session[counter]++;
+    const done = (): void => {
+      session[counter]--;
+      session.touched = Date.now();
+    };
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", done, { once: true });
+  }
+
+  /**
+   * The session `id` for the fast path (session-fast.ts), in use until `signal` aborts: when this
+   * replica holds it, for this caller on this endpoint. Else undefined: the SDK's path serves the
+   * request (and answers its refusals).
+   */
+  fastSession(id: string, caller: Caller, path: string, signal: AbortSignal): FastSession | undefined {
+    const held = this.#held.get(id);
+    if (!held || held.caller.id !== caller.id || held.path !== path) return undefined;
+    this.#use(id, held, "busy", signal);
+    return held;
   }
 
   /**
@@ -275,8 +299,8 @@ export class LegacySessions {
     if (record.caller !== caller.id || record.path !== path) return "foreign";
     // Opened here, it counts against the caller's sessions here like any other.
     if (!this.#makeRoom(caller)) return "full";
-    const transport = this.#open(caller, path, () => id);
-    const instance = await this.#connect(scope, caller, transport);
+    const { transport, instance } = this.#open(scope, caller, path, () => id);
+    await instance.connect(transport);
     const url = `http://gateway${path}`;
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     const opened = await transport.handleRequest(
