@@ -24,7 +24,7 @@ import {
   type Pending,
   type Tokens,
 } from "./consent-oauth.js";
-import { MemoryConsentStore, saveFlow, type ConsentStore } from "./consent-store.js";
+import { MAX_FLOWS_PER_CALLER, MemoryConsentStore, saveFlow, type ConsentStore } from "./consent-store.js";
 
 export { MemoryConsentStore, type ConsentStore, type MemoryConsentStoreOptions } from "./consent-store.js";
 export { checkConsent, type ConsentCredentials, type ConsentOptions } from "./consent-config.js";
@@ -56,6 +56,8 @@ export class UpstreamConsent {
   readonly #refreshing = new Map<string, Promise<Tokens | undefined>>();
   /** Calls waiting for a user's consent to complete (2026-07-28 callers), per token key. */
   readonly #waiting = new Map<string, Set<() => void>>();
+  /** 2025-era callers sent a link, per token key: its elicitation id → how to tell them it completed, and until when. */
+  readonly #elicited = new Map<string, Map<string, { completed: (id: string) => void; until: number }>>();
 
   constructor(
     credentials: Readonly<Record<string, { mode: string }>>,
@@ -141,7 +143,8 @@ export class UpstreamConsent {
       url,
       message: `Authorize the gateway to use "${server}" on your behalf`,
     };
-    // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done.
+    // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done (told so when it can be).
+    if (request?.completed) this.#remember(UpstreamConsent.#tokenKey(server, caller), id, request.completed);
     if (!request || request.legacy)
       throw new ProtocolError(
         URL_ELICITATION_REQUIRED,
@@ -164,6 +167,17 @@ export class UpstreamConsent {
         `The user did not authorize the gateway to use "${server}" (${String(answer?.action)})`,
       );
     await this.#completed(server, caller, request.signal);
+  }
+
+  /** Keeps how to tell a caller that elicitation `id` completed: the latest MAX_FLOWS_PER_CALLER per caller and server, 10,000 callers and servers at most, for as long as a flow lives. */
+  #remember(key: string, id: string, completed: (id: string) => void): void {
+    const now = Date.now();
+    const ids = this.#elicited.get(key) ?? new Map<string, { completed: (id: string) => void; until: number }>();
+    this.#elicited.delete(key);
+    if (this.#elicited.size >= 10_000) this.#elicited.delete(this.#elicited.keys().next().value!);
+    this.#elicited.set(key, ids);
+    for (const [old, entry] of ids) if (entry.until <= now || ids.size >= MAX_FLOWS_PER_CALLER) ids.delete(old);
+    ids.set(id, { completed, until: now + 3 * STATE_TTL_MS });
   }
 
   /** Resolves once `caller`'s consent for `server` is complete: told by this replica's callback, else seen in the store (another replica's), within CONSENT_WAIT_MS. */
@@ -320,6 +334,10 @@ export class UpstreamConsent {
     const key = UpstreamConsent.#tokenKey(pending.server, pending.caller);
     await this.#store.set(key, this.#sealer.seal(kept), TOKEN_TTL_MS);
     for (const wake of this.#waiting.get(key) ?? []) wake();
+    // notifications/elicitation/complete to each connection of this caller sent a link for this server (still open or not: a closed one drops it).
+    const elicited = this.#elicited.get(key);
+    this.#elicited.delete(key);
+    for (const [id, { completed, until }] of elicited ?? []) if (until > Date.now()) completed(id);
     res.setHeader("set-cookie", this.connection.clear(state!));
     answer(
       200,

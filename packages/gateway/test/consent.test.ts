@@ -383,6 +383,41 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     }
   });
 
+  it("a 2025-11-25 caller that declared URL elicitation is sent notifications/elicitation/complete with the link's elicitationId once its consent completes, on its own session", async () => {
+    const { ElicitationCompleteNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const c = new Client1({ name: "legacy-url", version: "1" }, { capabilities: { elicitation: { url: {} } } });
+    const completed: string[] = [];
+    let told!: () => void;
+    const notified = new Promise<void>((resolve) => (told = resolve));
+    c.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+      completed.push(notification.params.elicitationId);
+      told();
+    });
+    const grace = tokens.get("grace")!;
+    await c.connect(new Http1(new URL(front.url), { requestInit: { headers: { authorization: `Bearer ${grace}` } } }));
+    try {
+      const refused = (await c
+        .callTool({ name: "up__add", arguments: { a: 551, b: 1 } })
+        .catch((error: unknown) => error)) as {
+        code?: number;
+        data?: { elicitations?: { url: string; elicitationId: string }[] };
+      };
+      expect(refused.code).toBe(-32042);
+      const [elicitation] = refused.data!.elicitations!;
+      expect(completed).toEqual([]);
+      expect((await consent(new URL(elicitation!.url), "grace")).done.status).toBe(200);
+      await notified;
+      expect(completed).toEqual([elicitation!.elicitationId]);
+      const result = (await c.callTool({ name: "up__add", arguments: { a: 552, b: 1 } })) as {
+        content: { text: string }[];
+      };
+      expect(result.content[0]?.text).toBe("553");
+      expect(subjectOf(552)).toBe("grace");
+    } finally {
+      await c.close();
+    }
+  });
+
   it("a 2026-07-28 caller that declared URL elicitation is asked in an input_required round; its answer's retry waits for the consent and succeeds", async () => {
     // dave: a fourth user, never asked before.
     const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
