@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { consentOptions, readServeConfig } from "../src/serve/views.js";
+import type { MCPServerConfig } from "@mcp/client";
+import { checkServeSharing, consentOptions, readServeConfig } from "../src/serve/views.js";
+import { mcp, sandboxes, userConfig } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "serve-config-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -128,4 +130,35 @@ describe("mcp serve: a server entry's gateway credentials", () => {
         ?.signIn,
     ).toEqual({ clientId: "gw", clientSecret: "s" });
   });
+});
+
+describe("mcp serve: an upstream with credentials of its own, and several callers", () => {
+  const { box, removeAll } = sandboxes();
+  afterAll(removeAll);
+
+  it('refuses to start, naming the server and the config\'s fix; with "credentials": "shared" said, the check passes', async () => {
+    const b = box();
+    const callers = b.write(join(b.project, "callers.json"), {
+      alice: { token: "alice-token-0123456789" },
+      bob: { token: "bob-token-0123456789ab" },
+    });
+    // Nothing listens on port 9: the refusal comes before any server is reached.
+    const crm = { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer service" } };
+    userConfig(b, { crm });
+    const refused = await mcp(b, ["serve", "--http", "--callers", callers]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/"crm" \(header Authorization\) carries credentials of its own/);
+    expect(refused.stderr).toContain(`Add "gateway": { "credentials": "shared" } to the entry of "crm" in your config`);
+    expect(refused.stdout).toBe("");
+    // The check itself, with the entry said: it passes; a stdio server's secret-looking variable is a warning in the config's terms.
+    const warnings: string[] = [];
+    const local = { command: "node", env: { API_TOKEN: "t" } };
+    const options = { callers: [{ id: "a" }, { id: "b" }], credentials: { crm: { mode: "shared" as const } } };
+    checkServeSharing({ crm: crm as MCPServerConfig, local }, options, (m) => warnings.push(m));
+    expect(warnings).toEqual([
+      expect.stringContaining(`add "gateway": { "credentials": "shared" } to "local"'s entry`),
+    ]);
+    // One caller: nothing to refuse.
+    checkServeSharing({ crm: crm as MCPServerConfig }, { callers: [{ id: "a" }], credentials: {} }, () => undefined);
+  }, 60_000);
 });

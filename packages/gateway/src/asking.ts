@@ -1,7 +1,18 @@
-// What a request's context says of its caller, and what an upstream failure becomes for it.
+// What a request's context says of its caller, how the caller is asked (and told a URL
+// elicitation completed), and what an upstream failure becomes for it.
 
-import { RpcError } from "@mcp/client";
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
+import { notifyRootsListChanged, RpcError, type LogMessage } from "@mcp/client";
+import type { MCPManager } from "@mcp/manager";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { UPSTREAM_TIMEOUT_MS } from "./gateway-options.js";
+import type { Asker } from "./inflight.js";
+import type { Caller } from "./policy.js";
+import { CallEndedError } from "./rounds.js";
 
 /** Turns an upstream failure into the JSON-RPC error the caller gets: its code kept when it had one. */
 export function toProtocolError(error: unknown): Error {
@@ -34,4 +45,54 @@ export function capabilitiesOf(ctx: ServerContext): Record<string, unknown> | un
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return (envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? ctx.mcpReq._meta?.[CLIENT_CAPABILITIES_META_KEY]) as
     Record<string, unknown> | undefined;
+}
+
+/**
+ * How a URL elicitation's completion reaches a 2025-era caller's own connection (its session, or
+ * stdio): `notifications/elicitation/complete` (MCP 2025-11-25), for a caller that declared URL
+ * elicitation; none otherwise (2026-07-28 has no such notification).
+ */
+export function completedOf(instance: Server | undefined): ((elicitationId: string) => void) | undefined {
+  const url = (instance?.getClientCapabilities()?.elicitation as { url?: unknown } | undefined)?.url;
+  if (!instance || url === undefined || url === null) return undefined;
+  return (elicitationId) =>
+    void instance
+      .notification({ method: "notifications/elicitation/complete", params: { elicitationId } })
+      .catch(() => {});
+}
+
+/**
+ * A 2025-era request's asker: questions travel on the request's own stream, so once it has its
+ * result (`end`), none can; what the caller can be asked is what its connection declared.
+ */
+export function legacyAsker(
+  instance: Server | undefined,
+  ctx: ServerContext,
+  caller: Caller,
+  log: (from: string, message: LogMessage) => void,
+): { asker: Asker; end(): void } {
+  let ended = false;
+  const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> =>
+    ended
+      ? Promise.reject(new CallEndedError())
+      : ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, {
+          signal,
+          timeout: UPSTREAM_TIMEOUT_MS,
+          resetTimeoutOnProgress: true,
+        });
+  const can = (method: string): boolean => covers(instance?.getClientCapabilities(), method);
+  return { asker: { caller, can, ask, log }, end: () => void (ended = true) };
+}
+
+/** The asker of a caller that can be asked nothing: a question to it is refused at once. */
+export function mutedAsker(caller: Caller, log: (from: string, message: LogMessage) => void): Asker {
+  return { caller, can: () => false, ask: () => Promise.reject(new Error("the caller can be asked nothing")), log };
+}
+
+/** Tells the 2025-era servers among `names` (the manager's shared connections) that their caller's roots changed. */
+export function tellRootsChanged(manager: MCPManager, names: readonly string[]): void {
+  for (const name of names) {
+    const connection = manager.getConnection(name);
+    if (connection?.era === "2025") void notifyRootsListChanged(connection).catch(() => undefined);
+  }
 }

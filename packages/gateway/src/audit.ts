@@ -275,3 +275,40 @@ export function auditEntry(
     ...(scope.trace ? { traceId: traceIdOf(scope.trace) } : {}),
   };
 }
+
+/**
+ * A request handler of `scope` for `method`, audited when there is a `sink` (one entry per
+ * request, built and written after the request's turn); without one, `run` is all there is.
+ */
+export function audited<A extends [unknown, { mcpReq: { signal: AbortSignal } }?], R>(
+  sink: AuditSink | undefined,
+  key: string | Uint8Array,
+  scope: Parameters<typeof auditEntry>[0],
+  method: string,
+  run: (note: Note, ...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  if (!sink) return (...args) => run({}, ...args);
+  return async (...args) => {
+    const started = Date.now();
+    const note: Note = {};
+    const emit = (outcome: { result?: unknown; error?: unknown }): void => {
+      // Whether the caller had gone when the request ended (not later: its response closing aborts the signal too).
+      const cancelled = args[1]?.mcpReq.signal.aborted === true;
+      setImmediate(() => {
+        try {
+          sink(auditEntry(scope, method, note, started, outcome, cancelled, key));
+        } catch {
+          // A sink that throws loses its entry, not the gateway.
+        }
+      });
+    };
+    try {
+      const result = await run(note, ...args);
+      emit({ result });
+      return result;
+    } catch (error) {
+      emit({ error });
+      throw error;
+    }
+  };
+}

@@ -11,6 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { createRemoteJWKSet, JWTPayload, JWTVerifyGetKey } from "jose";
 import { authorizationServerFor, createPkce, createState } from "@mcp/oauth";
+import { saveFlow, type ConsentStore } from "./consent-store.js";
 import { boundedJson } from "./introspection.js";
 import { OIDC_ALGORITHMS, oidcCallerId } from "./oidc.js";
 
@@ -43,13 +44,6 @@ interface Login {
   verifier: string;
   /** The hash of the browser's cookie for this flow. */
   binding: string;
-}
-
-/** The consent store (a {@link ConsentStore}), as this route uses it. */
-interface LinkStore {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
-  delete(key: string): Promise<void>;
 }
 
 /** Sealing, shared with {@link UpstreamConsent}: values in the store are encrypted. */
@@ -119,7 +113,7 @@ export class ConsentConnect {
       idClaim: string;
       signIn: ConsentSignIn;
       redirectUri: string;
-      store: LinkStore;
+      store: ConsentStore;
       sealer: Sealer;
     },
   ) {
@@ -133,7 +127,13 @@ export class ConsentConnect {
   /** Keeps `linked` under a new, unguessable id, used once, for LINK_TTL_MS: the URL of the link and its id. */
   async link(linked: Linked): Promise<{ url: string; id: string }> {
     const id = randomBytes(32).toString("base64url");
-    await this.options.store.set(`consent-link:${id}`, this.options.sealer.seal(linked), LINK_TTL_MS);
+    await saveFlow(
+      this.options.store,
+      `consent-link:${id}`,
+      this.options.sealer.seal(linked),
+      LINK_TTL_MS,
+      linked.caller,
+    );
     return { url: `${this.#url}?id=${id}`, id };
   }
 
@@ -184,7 +184,13 @@ export class ConsentConnect {
       verifier: pkce.verifier,
       binding: createHash("sha256").update(cookie).digest("hex"),
     };
-    await this.options.store.set(`consent-login:${state}`, this.options.sealer.seal(login), LINK_TTL_MS);
+    await saveFlow(
+      this.options.store,
+      `consent-login:${state}`,
+      this.options.sealer.seal(login),
+      LINK_TTL_MS,
+      linked.caller,
+    );
     const url = new URL(issuer.authorize);
     for (const [name, value] of Object.entries({
       response_type: "code",

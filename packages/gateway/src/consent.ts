@@ -8,51 +8,26 @@
 // replicas may share. The state of a flow is bound to the caller who started it, used once, and
 // expires; no user's upstream token is ever another's, and none is logged.
 
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
-import { InvalidConfigError } from "@mcp/client";
-import {
-  authorizationServerFor,
-  createPkce,
-  createState,
-  discover,
-  type AuthorizationServerMetadata,
-} from "@mcp/oauth";
+import { createPkce, createState, type AuthorizationServerMetadata } from "@mcp/oauth";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { AskingRequest } from "./lanes.js";
-import { bindingOf, ConsentConnect, type ConsentSignIn, type Linked, type Sealer } from "./connect.js";
-import { MemoryConsentStore, type ConsentStore } from "./consent-store.js";
-import { boundedJson } from "./introspection.js";
+import { bindingOf, ConsentConnect, type Linked, type Sealer } from "./connect.js";
+import { sealerOf, type ConsentCredentials, type ConsentOptions } from "./consent-config.js";
+import {
+  authorizationServerOf,
+  register,
+  secure,
+  tokenRequest,
+  untilOf,
+  type Pending,
+  type Tokens,
+} from "./consent-oauth.js";
+import { MAX_FLOWS_PER_CALLER, MemoryConsentStore, saveFlow, type ConsentStore } from "./consent-store.js";
 
-export { MemoryConsentStore, type ConsentStore };
-
-/** Per-user OAuth consent at the upstream's own authorization server (see {@link CreateGatewayOptions.credentials}). */
-export interface ConsentCredentials {
-  mode: "consent";
-  /** The gateway's client id at the upstream's authorization server. Default: one registered dynamically (RFC 7591) at first use. */
-  clientId?: string | undefined;
-  /** Its secret, if it is a confidential client (sent with HTTP Basic); read it from the environment. */
-  clientSecret?: string | undefined;
-  /** The authorization server's issuer. Default: discovered from the upstream's protected resource metadata (RFC 9728). */
-  issuer?: string | undefined;
-  /** The `scope` asked for (space-separated). Default: none (the server's default). */
-  scope?: string | undefined;
-  /** The `resource` asked for (RFC 8707). Default: the upstream's URL. */
-  resource?: string | undefined;
-}
-
-/** Options shared by every consent server: see {@link CreateGatewayOptions.consent}. */
-export interface ConsentOptions {
-  /** The gateway's callback URL as users' browsers reach it (its path is served by the gateway's handler), registered as the redirect URI. */
-  redirectUri: string;
-  /** The AES-256-GCM key the stored tokens and states are encrypted with: 32 bytes, or their base64. The same on every replica. */
-  key: string | Uint8Array;
-  /** Where tokens and pending consents are kept. Default: in memory (one replica). */
-  store?: ConsentStore | undefined;
-  /** The gateway's client at the callers' issuer (`oidc.issuer`): whoever opens a consent link signs in there first, and only the caller it was made for goes on. */
-  signIn: ConsentSignIn;
-}
+export { MemoryConsentStore, type ConsentStore, type MemoryConsentStoreOptions } from "./consent-store.js";
+export { checkConsent, type ConsentCredentials, type ConsentOptions } from "./consent-config.js";
 
 /** The error code of a request that needs the user to visit a URL first (MCP 2025-11-25, `URLElicitationRequiredError`). */
 const URL_ELICITATION_REQUIRED = -32042;
@@ -64,99 +39,13 @@ const POLL_MS = 1000;
 /** How long tokens without a refresh token are kept past their expiry, and tokens with one at most (ms). */
 const TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
-/** Checks the `consent` option and each consent server's parameters. */
-export function checkConsent(
-  credentials: Readonly<Record<string, { mode: string }>>,
-  consent: ConsentOptions | undefined,
-  issuer: string | undefined,
-): Buffer | undefined {
-  const servers = Object.entries(credentials).filter(([, c]) => c.mode === "consent");
-  if (servers.length === 0) return undefined;
-  if (!consent)
-    throw new InvalidConfigError(
-      `credentials.${servers[0]![0]}: "consent" needs the gateway's consent options (redirectUri, key)`,
-      { field: "consent" },
-    );
-  let url: URL;
-  try {
-    url = new URL(consent.redirectUri);
-  } catch {
-    throw new InvalidConfigError(
-      `consent.redirectUri must be an absolute URL, not ${JSON.stringify(consent.redirectUri)}`,
-      { field: "consent.redirectUri" },
-    );
-  }
-  if (url.protocol !== "https:" && !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
-    throw new InvalidConfigError(`consent.redirectUri must be https (or loopback http): ${consent.redirectUri}`, {
-      field: "consent.redirectUri",
-    });
-  const key = typeof consent.key === "string" ? Buffer.from(consent.key, "base64") : Buffer.from(consent.key);
-  if (key.length !== 32)
-    throw new InvalidConfigError("consent.key must be 32 bytes (AES-256), or their base64", { field: "consent.key" });
-  if (issuer === undefined)
-    throw new InvalidConfigError(
-      `credentials.${servers[0]![0]}: "consent" needs callers signed in at an issuer (oidc): who opens a consent link proves there that they are its caller`,
-      { field: "oidc" },
-    );
-  const signIn = consent.signIn as Partial<ConsentSignIn> | undefined;
-  if (typeof signIn?.clientId !== "string" || signIn.clientId === "")
-    throw new InvalidConfigError(
-      "consent.signIn.clientId (the gateway's client at the callers' issuer) must be a non-empty string",
-      { field: "consent.signIn.clientId" },
-    );
-  if (signIn.clientSecret !== undefined && (typeof signIn.clientSecret !== "string" || signIn.clientSecret === ""))
-    throw new InvalidConfigError("consent.signIn.clientSecret must be a non-empty string", {
-      field: "consent.signIn.clientSecret",
-    });
-  for (const [server, given] of servers) {
-    const c = given as ConsentCredentials;
-    for (const field of ["clientId", "clientSecret", "issuer", "scope", "resource"] as const) {
-      if (c[field] !== undefined && (typeof c[field] !== "string" || c[field] === ""))
-        throw new InvalidConfigError(`credentials.${server}.${field} must be a non-empty string`, {
-          field: `credentials.${server}.${field}`,
-        });
-    }
-    if (c.clientSecret !== undefined && c.clientId === undefined)
-      throw new InvalidConfigError(`credentials.${server}: a clientSecret needs its clientId`, {
-        field: `credentials.${server}`,
-      });
-  }
-  return key;
-}
-
-/** What a started consent remembers until its callback (encrypted in the store). */
-interface Pending {
-  caller: string;
-  server: string;
-  verifier: string;
-  clientId: string;
-  clientSecret?: string | undefined;
-  tokenEndpoint: string;
-  resource: string;
-  issuer: string;
-  /** The hash of the browser's cookie: set once the user opening the link was verified as `caller`. */
-  binding?: string | undefined;
-}
-
-/** A user's tokens for one upstream (encrypted in the store). */
-interface Tokens {
-  access: string;
-  refresh?: string | undefined;
-  /** When the access token stops being used (ms since epoch), if it says. */
-  until?: number | undefined;
-  clientId: string;
-  clientSecret?: string | undefined;
-  tokenEndpoint: string;
-  resource: string;
-}
-
 /**
  * Users' consent at upstreams' own authorization servers: which servers take it, each user's
  * tokens (in the store), the flows under way, and the callback route.
  */
 export class UpstreamConsent {
   readonly #servers = new Map<string, ConsentCredentials>();
-  readonly #key: Buffer;
+  readonly #sealer: Sealer;
   readonly #store: ConsentStore;
   readonly #redirectUri: string;
   /** The callback route's path. */
@@ -167,6 +56,8 @@ export class UpstreamConsent {
   readonly #refreshing = new Map<string, Promise<Tokens | undefined>>();
   /** Calls waiting for a user's consent to complete (2026-07-28 callers), per token key. */
   readonly #waiting = new Map<string, Set<() => void>>();
+  /** 2025-era callers sent a link, per token key: its elicitation id → how to tell them it completed, and until when. */
+  readonly #elicited = new Map<string, Map<string, { completed: (id: string) => void; until: number }>>();
 
   constructor(
     credentials: Readonly<Record<string, { mode: string }>>,
@@ -176,11 +67,10 @@ export class UpstreamConsent {
   ) {
     for (const [server, given] of Object.entries(credentials))
       if (given.mode === "consent") this.#servers.set(server, given as ConsentCredentials);
-    this.#key = key;
     this.#store = options.store ?? new MemoryConsentStore();
     this.#redirectUri = options.redirectUri;
     this.path = new URL(options.redirectUri).pathname;
-    const sealer: Sealer = { seal: (value) => this.#seal(value), open: (stored) => this.#open(stored) };
+    const sealer = (this.#sealer = sealerOf(key));
     this.connection = new ConsentConnect({
       issuer: callers.issuer,
       idClaim: callers.idClaim ?? "sub",
@@ -195,26 +85,6 @@ export class UpstreamConsent {
     return this.#servers.has(server);
   }
 
-  #seal(value: unknown): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-    return `v1.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
-  }
-
-  /** The value sealed in `stored`, or undefined when it is absent, damaged or sealed under another key. */
-  #open<T>(stored: unknown): T | undefined {
-    if (typeof stored !== "string" || !stored.startsWith("v1.")) return undefined;
-    try {
-      const raw = Buffer.from(stored.slice(3), "base64url");
-      const decipher = createDecipheriv("aes-256-gcm", this.#key, raw.subarray(0, 12));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as T;
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The store key of a user's tokens for a server (the caller id is the user's, never a name another could share). */
   static #tokenKey(server: string, caller: string): string {
     return `consent-token:${server}\n${caller}`;
@@ -223,7 +93,7 @@ export class UpstreamConsent {
   /** `caller`'s usable tokens for `server` (refreshed now when expired and refreshable), else undefined. */
   async tokens(server: string, caller: string): Promise<Tokens | undefined> {
     const key = UpstreamConsent.#tokenKey(server, caller);
-    const kept = this.#open<Tokens>(await this.#store.get(key));
+    const kept = this.#sealer.open<Tokens>(await this.#store.get(key));
     if (!kept) return undefined;
     if (kept.until === undefined || kept.until > Date.now()) return kept;
     if (!kept.refresh) return undefined;
@@ -254,7 +124,7 @@ export class UpstreamConsent {
       refresh: answer.refresh_token ?? kept.refresh,
       until: untilOf(answer.expires_in),
     };
-    await this.#store.set(key, this.#seal(tokens), TOKEN_TTL_MS);
+    await this.#store.set(key, this.#sealer.seal(tokens), TOKEN_TTL_MS);
     return tokens;
   }
 
@@ -273,7 +143,8 @@ export class UpstreamConsent {
       url,
       message: `Authorize the gateway to use "${server}" on your behalf`,
     };
-    // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done.
+    // 2025-11-25: the request fails with URLElicitationRequiredError, and the caller retries once the user is done (told so when it can be).
+    if (request?.completed) this.#remember(UpstreamConsent.#tokenKey(server, caller), id, request.completed);
     if (!request || request.legacy)
       throw new ProtocolError(
         URL_ELICITATION_REQUIRED,
@@ -296,6 +167,17 @@ export class UpstreamConsent {
         `The user did not authorize the gateway to use "${server}" (${String(answer?.action)})`,
       );
     await this.#completed(server, caller, request.signal);
+  }
+
+  /** Keeps how to tell a caller that elicitation `id` completed: the latest MAX_FLOWS_PER_CALLER per caller and server, 10,000 callers and servers at most, for as long as a flow lives. */
+  #remember(key: string, id: string, completed: (id: string) => void): void {
+    const now = Date.now();
+    const ids = this.#elicited.get(key) ?? new Map<string, { completed: (id: string) => void; until: number }>();
+    this.#elicited.delete(key);
+    if (this.#elicited.size >= 10_000) this.#elicited.delete(this.#elicited.keys().next().value!);
+    this.#elicited.set(key, ids);
+    for (const [old, entry] of ids) if (entry.until <= now || ids.size >= MAX_FLOWS_PER_CALLER) ids.delete(old);
+    ids.set(id, { completed, until: now + 3 * STATE_TTL_MS });
   }
 
   /** Resolves once `caller`'s consent for `server` is complete: told by this replica's callback, else seen in the store (another replica's), within CONSENT_WAIT_MS. */
@@ -329,7 +211,7 @@ export class UpstreamConsent {
     const settings = this.#servers.get(server)!;
     if (upstream === undefined)
       throw new Error(`server "${server}" is not reached over HTTP: it cannot take each user's consent`);
-    const { issuer, metadata, resource } = await this.#authorizationServer(server, settings, upstream);
+    const { issuer, metadata, resource } = await authorizationServerOf(settings, upstream);
     if (!metadata.authorization_endpoint || !metadata.token_endpoint)
       throw new Error(`the authorization server of "${server}" (${issuer}) names no authorization or token endpoint`);
     // Users' browsers are sent to the one, codes (and the client's secret) to the other: https only, or loopback http.
@@ -365,19 +247,6 @@ export class UpstreamConsent {
     return { caller, server, state, pending: pending as unknown as Record<string, unknown>, url: url.href };
   }
 
-  async #authorizationServer(
-    server: string,
-    settings: ConsentCredentials,
-    upstream: string,
-  ): Promise<{ issuer: string; metadata: AuthorizationServerMetadata; resource: string }> {
-    if (settings.issuer) {
-      const found = await authorizationServerFor(fetch, settings.issuer);
-      return { issuer: found.issuer, metadata: found.metadata, resource: settings.resource ?? upstream };
-    }
-    const found = await discover(fetch, upstream, undefined);
-    return { issuer: found.issuer, metadata: found.metadata, resource: settings.resource ?? found.resourceIndicator };
-  }
-
   /** The gateway's client at `server`'s authorization server: the configured one, else one registered once (RFC 7591). */
   #client(
     server: string,
@@ -407,13 +276,19 @@ export class UpstreamConsent {
     if (
       state &&
       (await this.connection.login(req, res, state, query, (linked, binding) =>
-        this.#store.set(`consent-state:${linked.state}`, this.#seal({ ...linked.pending, binding }), STATE_TTL_MS),
+        saveFlow(
+          this.#store,
+          `consent-state:${linked.state}`,
+          this.#sealer.seal({ ...linked.pending, binding }),
+          STATE_TTL_MS,
+          linked.caller,
+        ),
       ))
     )
       return;
     const stateKey = `consent-state:${state}`;
     // Single use: the state is forgotten before anything else, whatever follows.
-    const pending = state ? this.#open<Pending>(await this.#store.get(stateKey)) : undefined;
+    const pending = state ? this.#sealer.open<Pending>(await this.#store.get(stateKey)) : undefined;
     if (state) await this.#store.delete(stateKey);
     if (!pending)
       return answer(400, "Unknown, expired or already used authorization state: start again from your MCP client.\n");
@@ -457,8 +332,12 @@ export class UpstreamConsent {
       resource: pending.resource,
     };
     const key = UpstreamConsent.#tokenKey(pending.server, pending.caller);
-    await this.#store.set(key, this.#seal(kept), TOKEN_TTL_MS);
+    await this.#store.set(key, this.#sealer.seal(kept), TOKEN_TTL_MS);
     for (const wake of this.#waiting.get(key) ?? []) wake();
+    // notifications/elicitation/complete to each connection of this caller sent a link for this server (still open or not: a closed one drops it).
+    const elicited = this.#elicited.get(key);
+    this.#elicited.delete(key);
+    for (const [id, { completed, until }] of elicited ?? []) if (until > Date.now()) completed(id);
     res.setHeader("set-cookie", this.connection.clear(state!));
     answer(
       200,
@@ -486,7 +365,7 @@ export class UpstreamConsent {
       onUnauthorized: async ({ sent }) => {
         const key = UpstreamConsent.#tokenKey(server, caller);
         if (
-          this.#open<Tokens>(await this.#store.get(key))?.access ===
+          this.#sealer.open<Tokens>(await this.#store.get(key))?.access ===
           /^Bearer (.+)$/.exec(sent?.["authorization"] ?? "")?.[1]
         )
           await this.#store.delete(key);
@@ -495,91 +374,4 @@ export class UpstreamConsent {
     };
     return { ...shared, headers, authProvider: provider };
   }
-}
-
-/** Whether `url` is https, or http to a loopback host. */
-function secure(url: string): boolean {
-  const parsed = URL.parse(url);
-  return (
-    parsed !== null &&
-    (parsed.protocol === "https:" ||
-      (parsed.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)))
-  );
-}
-
-function untilOf(expiresIn: unknown): number | undefined {
-  if (typeof expiresIn !== "number" || expiresIn <= 0) return undefined;
-  const lifeMs = expiresIn * 1000;
-  return Date.now() + lifeMs - Math.min(30_000, lifeMs / 10);
-}
-
-/** A token endpoint request; its answer's tokens, or an error naming the server's `error` (never a token). */
-async function tokenRequest(
-  endpoint: string,
-  clientId: string,
-  clientSecret: string | undefined,
-  body: URLSearchParams,
-): Promise<{ access_token: string; refresh_token?: string | undefined; expires_in?: unknown }> {
-  const headers: Record<string, string> = {
-    "content-type": "application/x-www-form-urlencoded",
-    accept: "application/json",
-  };
-  if (clientSecret)
-    headers["authorization"] =
-      `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString("base64")}`;
-  else body.set("client_id", clientId);
-  const response = await fetch(endpoint, {
-    method: "POST",
-    redirect: "error",
-    signal: AbortSignal.timeout(10_000),
-    headers,
-    body,
-  });
-  const answer = (await boundedJson(response)) as {
-    access_token?: unknown;
-    refresh_token?: unknown;
-    expires_in?: unknown;
-    error?: unknown;
-  };
-  if (!response.ok || typeof answer.access_token !== "string" || answer.access_token === "")
-    throw new Error(typeof answer.error === "string" ? answer.error.slice(0, 100) : `HTTP ${response.status}`);
-  return {
-    access_token: answer.access_token,
-    refresh_token: typeof answer.refresh_token === "string" ? answer.refresh_token : undefined,
-    expires_in: answer.expires_in,
-  };
-}
-
-/** Registers the gateway as a public client with `redirectUri` (RFC 7591). */
-async function register(
-  server: string,
-  metadata: AuthorizationServerMetadata,
-  redirectUri: string,
-): Promise<{ clientId: string; clientSecret?: string | undefined }> {
-  if (!metadata.registration_endpoint)
-    throw new Error(
-      `the authorization server of "${server}" offers no dynamic client registration: configure credentials.${server}.clientId`,
-    );
-  const response = await fetch(metadata.registration_endpoint, {
-    method: "POST",
-    redirect: "error",
-    signal: AbortSignal.timeout(10_000),
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({
-      client_name: "MCP gateway",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  const answer = (await boundedJson(response)) as { client_id?: unknown; client_secret?: unknown; error?: unknown };
-  if (!response.ok || typeof answer.client_id !== "string")
-    throw new Error(
-      `the authorization server of "${server}" refused to register the gateway (${typeof answer.error === "string" ? answer.error : `HTTP ${response.status}`})`,
-    );
-  return {
-    clientId: answer.client_id,
-    clientSecret: typeof answer.client_secret === "string" ? answer.client_secret : undefined,
-  };
 }

@@ -8,7 +8,8 @@ import type { MCPManager } from "@mcp/manager";
 import { serveStdio as sdkServeStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { checkConsent, UpstreamConsent, type ConsentOptions } from "./consent.js";
 import { checkCredentials, UpstreamAuth, type UpstreamCredentials } from "./exchange.js";
-import { Gateway, type GatewayOptions } from "./gateway.js";
+import { Gateway } from "./gateway.js";
+import type { GatewayOptions } from "./gateway-options.js";
 import { bindHandlers, type GatewayHandlers } from "./handlers.js";
 import { bearerTokens, createHttpHandler, type Authenticate, type HttpHandlerOptions } from "./http.js";
 import { createInstance } from "./instance.js";
@@ -16,6 +17,7 @@ import { GatewayMetrics } from "./metrics.js";
 import { oidcAuthenticate, type OidcAuth, type OidcOptions } from "./oidc.js";
 import { withOperations, type OperationsOptions } from "./ops.js";
 import type { PerUserAuth } from "./lanes.js";
+import { checkSharing } from "./sharing.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
@@ -43,9 +45,8 @@ export interface CreateGatewayOptions
    */
   oidc?: OidcOptions | undefined;
   /**
-   * How each upstream server named here is reached for a caller signed in through `oidc` (a server
-   * not named is `shared`): `{ mode: "shared" }`, with the credentials of its own config (the same
-   * for every caller); or `{ mode: "exchange", … }` (HTTP servers), each user's own token for it,
+   * How each upstream server named here is reached for a caller signed in through `oidc`:
+   * `{ mode: "shared" }`, with the credentials of its own config (the same for every caller); or `{ mode: "exchange", … }` (HTTP servers), each user's own token for it,
    * got by RFC 8693 token exchange of the caller's access token at the issuer, kept per user until
    * it expires, sent on that user's own connection to the server (see {@link ExchangeCredentials}).
    * The caller's own token is never sent upstream. A caller of a static token has nothing to exchange:
@@ -53,6 +54,13 @@ export interface CreateGatewayOptions
    * server of their own, see {@link ConsentCredentials}): each user authorizes the gateway there
    * once, sent by a URL-mode elicitation (error -32042) a link to the gateway's connect route, where
    * they first sign in at the `oidc` issuer as the caller the link was made for; needs `consent`.
+   *
+   * When several callers can use the gateway (`oidc`, a custom `authenticate`, several static
+   * callers), a server of the manager that carries credentials of its own (an HTTP server with a
+   * secret header, `oauth`, an `authProvider`, a `headersHelper`, a password in its URL) must be
+   * named here: otherwise `createGateway` throws a `SharedCredentialsError` naming it. A stdio
+   * server with secret-looking environment variables and no entry is a warning (`warn`). A server
+   * not named (and carrying nothing of its own) is reached as it is configured.
    */
   credentials?: Readonly<Record<string, UpstreamCredentials>> | undefined;
   /** For `consent` servers: the gateway's callback URL (served by `handle`, its connect route next to it), the tokens' encryption key, their store, and the gateway's client at the `oidc` issuer (see {@link ConsentOptions}). */
@@ -190,6 +198,14 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
       ? (entry: Parameters<typeof metrics.record>[0]) => (given(entry), metrics.record(entry))
       : (metrics?.record ?? given);
   checkCredentials(options.credentials ?? {}, options.oidc?.issuer);
+  // Several callers never silently share one upstream identity: see sharing.ts.
+  const configs = Object.fromEntries(
+    manager.getStatuses().flatMap((s) => {
+      const config = manager.getServerConfig(s.name);
+      return config ? [[s.name, config] as const] : [];
+    }),
+  );
+  checkSharing(configs, options, options.warn);
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const exchanging =
     oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange")

@@ -4,113 +4,40 @@
 // own endpoint; resources keep their URIs and are routed by a map.
 import {
   connectToServer,
-  notifyRootsListChanged,
   RpcError,
-  type ConnectOptions,
   type CreateMessageParams,
   type ElicitParams,
   type LogMessage,
-  type MCPServerConnection,
   type NotificationContext,
   type RequestContext,
   type RequestOptions,
 } from "@mcp/client";
 import type { MCPManager, MCPTool } from "@mcp/manager";
 import { ProtocolError, type Server, type ServerContext } from "@modelcontextprotocol/server";
-import { ASKING, capabilitiesOf, covers, toProtocolError } from "./asking.js";
+import {
+  ASKING,
+  capabilitiesOf,
+  completedOf,
+  covers,
+  legacyAsker,
+  mutedAsker,
+  tellRootsChanged,
+  toProtocolError,
+} from "./asking.js";
 import { InFlight, type Asker } from "./inflight.js";
-import { Lanes, tiesMessages, type PerUserAuth } from "./lanes.js";
+import { Lanes, tiesMessages } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { CallEndedError, Rounds } from "./rounds.js";
-import { auditEntry, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
-import { LIMITED, MemoryRateLimits, RateLimiter, type RateLimitStore } from "./limits.js";
+import { audited, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
+import { LIMITED, MemoryRateLimits, RateLimiter } from "./limits.js";
 import type { View } from "./views.js";
 import { watchHeld } from "./held.js";
 import type { GatewayTracing } from "./spans.js";
+import { LIST_CHANGED, MAX_IN_FLIGHT_PER_CALLER } from "./gateway-options.js";
+import type { GatewayOptions, Scope, Upstream } from "./gateway-options.js";
 
-/** Options of {@link Gateway}. */
-export interface GatewayOptions {
-  /** `serverInfo` of the aggregate server. */
-  name?: string | undefined;
-  version?: string | undefined;
-  /** Problems worth a line on stderr (a resource URI two servers claim, a question no caller can answer). */
-  warn?: ((message: string) => void) | undefined;
-  /**
-   * Every caller the gateway serves. With exactly one, what the upstream servers send that no
-   * request ties (a 2025-era stdio server's questions and logs) is that caller's. With several,
-   * nobody's: each caller then gets its own connection to such a server (see `lanes.ts`).
-   */
-  callers?: readonly Caller[] | undefined;
-  /** The options of a caller's own upstream connections, as the manager's (`clientInfo`, …). */
-  connect?:
-    | Omit<
-        ConnectOptions,
-        | "signal"
-        | "onClose"
-        | "onNotification"
-        | "onLog"
-        | "onError"
-        | "transport"
-        | "onSampling"
-        | "onElicitation"
-        | "roots"
-      >
-    | undefined;
-  /** How long a caller's own upstream connection stays open with nothing in flight (ms). */
-  laneIdleMs?: number | undefined;
-  /** Most requests one caller may have in flight upstream at once when there are several callers (a 2026-07-28 call waiting for its caller's answer counts), so one caller cannot take every connection to a shared server. Default 16. */
-  maxInFlightPerCaller?: number | undefined;
-  /** Views by name (see `views.ts`): served at `<path>/view/<name>`, and to callers whose `view` names them. */
-  views?: ReadonlyMap<string, View> | undefined;
-  /** Offer `search_tools` on every endpoint: it finds tools among those the caller may use there. */
-  toolSearch?: boolean | undefined;
-  /** Where audit entries go, one per request handled (see `audit.ts`); none: no audit, at no cost. */
-  audit?: AuditSink | undefined;
-  /** The key of the audit log's `argsHash` (an HMAC): the same for every replica. Default: a random one (hashes compare within this process). */
-  auditKey?: string | Uint8Array | undefined;
-  /** Where callers' rate-limit buckets live (default: this process's memory; share one store between replicas). */
-  rateLimits?: RateLimitStore | undefined;
-  /** Serve the hottest requests on paths of the gateway's own, with the SDK server's answer byte for byte, instead of the SDK server's pipeline: the plainest 2026-07-28 `tools/call` (fast.ts), and a plain `tools/list`, `ping` or (when its caller can be asked nothing) `tools/call` of a 2025 session (session-fast.ts). Default true; false sends every request through the SDK server. */
-  fastPath?: boolean | undefined;
-  /** Servers reached with each user's own credentials (exchanged, or consented), on that user's own connection (see exchange.ts, consent.ts). */
-  upstreamAuth?: PerUserAuth | undefined;
-  /** An OpenTelemetry API (`@opentelemetry/api`, or one of its shape): a server span per tool call, the caller's trace continued (see spans.ts). */
-  tracing?: GatewayTracing | undefined;
-}
-
-/** Default of {@link GatewayOptions.maxInFlightPerCaller}. */
-export const MAX_IN_FLIGHT_PER_CALLER = 16;
-
-/** How long an upstream request, or a question to a caller, may take unless the caller says: long (progress resets the clock; the caller can cancel). */
-export const UPSTREAM_TIMEOUT_MS = 600_000;
-
-/** The protocol era a server instance serves (the SDK tells the factory). */
-export type Era = "legacy" | "modern";
-
-/** What one server instance serves: every server (`undefined`), one, or a view; for whom, where. */
-export interface Scope {
-  server: string | undefined;
-  caller: Caller;
-  era: Era;
-  /** Where the caller came: `/mcp`, `/mcp/<server>`, `/mcp/view/<name>`, `stdio` (for the audit log). */
-  endpoint?: string | undefined;
-  /** The view served (its tools only). */
-  view?: View | undefined;
-  /** The caller's W3C trace context of this request (HTTP, 2026-07-28): sent on with its tool call's upstream requests. */
-  trace?: { traceparent: string; tracestate?: string } | undefined;
-}
-
-/** What {@link Gateway.forward} gives the work it runs upstream. */
-export interface Upstream {
-  /** Aborted when the caller cancels (or, for 2026-07-28, never comes back to answer). */
-  signal: AbortSignal;
-  /** The caller's round now being served: progress and logs go to it. */
-  round: () => ServerContext;
-  /** The caller's connection of its own to the server, when it needs one; else the manager's is used. */
-  lane: MCPServerConnection | undefined;
-  /** Options every upstream request of this work carries: its signal, and `relatedTo` (whose it is). */
-  options: RequestOptions;
-}
+// fast.ts names the scope from here.
+export type { Scope } from "./gateway-options.js";
 
 /** Re-exports a manager's servers as one MCP server, for any number of callers. */
 export class Gateway {
@@ -208,16 +135,8 @@ export class Gateway {
     // The only caller's roots are the roots of the shared connections: tell their servers when they
     // can be had (it connected) or changed, so a server that asked before gets them.
     const rootsChanged = (): void => {
-      if (
-        this.#sole === undefined ||
-        scope.caller.id !== this.#sole.id ||
-        !covers(server.getClientCapabilities(), "roots/list")
-      )
-        return;
-      for (const name of this.servers({ server: undefined })) {
-        const connection = this.manager.getConnection(name);
-        if (connection?.era === "2025") void notifyRootsListChanged(connection).catch(() => undefined);
-      }
+      if (this.#sole?.id !== scope.caller.id || !covers(server.getClientCapabilities(), "roots/list")) return;
+      tellRootsChanged(this.manager, this.servers({ server: undefined }));
     };
     server.oninitialized = rootsChanged;
     server.setNotificationHandler("notifications/roots/list_changed", rootsChanged);
@@ -255,31 +174,7 @@ export class Gateway {
     method: string,
     run: (note: Note, ...args: A) => Promise<R>,
   ): (...args: A) => Promise<R> {
-    const sink = this.#audit;
-    if (!sink) return (...args) => run({}, ...args);
-    return async (...args) => {
-      const started = Date.now();
-      const note: Note = {};
-      const emit = (outcome: { result?: unknown; error?: unknown }): void => {
-        // Whether the caller had gone when the request ended (not later: its response closing aborts the signal too).
-        const cancelled = args[1]?.mcpReq.signal.aborted === true;
-        setImmediate(() => {
-          try {
-            sink(auditEntry(scope, method, note, started, outcome, cancelled, this.#auditKey));
-          } catch {
-            // A sink that throws loses its entry, not the gateway.
-          }
-        });
-      };
-      try {
-        const result = await run(note, ...args);
-        emit({ result });
-        return result;
-      } catch (error) {
-        emit({ error });
-        throw error;
-      }
-    };
+    return audited(this.#audit, this.#auditKey, scope, method, run);
   }
 
   /** An HTTP request refused before any handler took it, for the audit log (see `refusedEntry`). */
@@ -296,15 +191,7 @@ export class Gateway {
 
   /** Tells every caller that a list changed. */
   changed(kind: "tools" | "prompts" | "resources"): void {
-    for (const server of this.#live.keys()) {
-      const sent =
-        kind === "tools"
-          ? server.sendToolListChanged()
-          : kind === "prompts"
-            ? server.sendPromptListChanged()
-            : server.sendResourceListChanged();
-      sent.catch(() => {});
-    }
+    for (const server of this.#live.keys()) server[LIST_CHANGED[kind]]().catch(() => {});
     for (const listener of this.#listeners) listener(kind);
   }
 
@@ -453,6 +340,7 @@ export class Gateway {
           asker,
           signal,
           capabilities: capabilitiesOf(round()),
+          completed: scope.era === "legacy" ? completedOf(instance) : undefined,
         });
       } finally {
         leave();
@@ -460,33 +348,26 @@ export class Gateway {
     };
     try {
       if (scope.era === "legacy") {
-        const can = (method: string): boolean => covers(instance?.getClientCapabilities(), method);
-        // Questions travel on this request's stream: once it has its result, none can.
-        let ended = false;
-        const ask = (method: string, params: unknown, signal: AbortSignal): Promise<unknown> =>
-          ended
-            ? Promise.reject(new CallEndedError())
-            : ctx.mcpReq.send({ method, params: params as Record<string, unknown> } as never, {
-                signal,
-                timeout: UPSTREAM_TIMEOUT_MS,
-                resetTimeoutOnProgress: true,
-              });
+        const legacy = legacyAsker(
+          instance,
+          ctx,
+          scope.caller,
+          log(() => ctx),
+        );
         try {
-          return await run({ caller: scope.caller, can, ask, log: log(() => ctx) }, ctx.mcpReq.signal, () => ctx);
+          return await run(legacy.asker, ctx.mcpReq.signal, () => ctx);
         } finally {
-          ended = true;
+          legacy.end();
         }
       }
       // A caller that can be asked nothing needs no rounds: a question to it is refused at once.
       const capabilities = capabilitiesOf(ctx);
       if (ctx.mcpReq.requestState() === undefined && !ASKING.some((method) => covers(capabilities, method))) {
         return await run(
-          {
-            caller: scope.caller,
-            can: () => false,
-            ask: () => Promise.reject(new Error("the caller can be asked nothing")),
-            log: log(() => ctx),
-          },
+          mutedAsker(
+            scope.caller,
+            log(() => ctx),
+          ),
           ctx.mcpReq.signal,
           () => ctx,
         );

@@ -7,7 +7,14 @@ export {
   type McpGateway,
 } from "./create.js";
 export type { ExchangeCredentials, UpstreamCredentials } from "./exchange.js";
-export { MemoryConsentStore, type ConsentCredentials, type ConsentOptions, type ConsentStore } from "./consent.js";
+export { checkSharing, SharedCredentialsError, type CallerSources } from "./sharing.js";
+export {
+  MemoryConsentStore,
+  type ConsentCredentials,
+  type ConsentOptions,
+  type ConsentStore,
+  type MemoryConsentStoreOptions,
+} from "./consent.js";
 export type { ConsentSignIn } from "./connect.js";
 export type { GatewaySpan, GatewayTracing } from "./spans.js";
 export { gatewayHandlers, type GatewayHandlers } from "./handlers.js";

@@ -2,7 +2,8 @@
 // per connection (2025 sessions, stdio), and each gets the gateway's handlers for its scope.
 
 import { Server, type ServerContext } from "@modelcontextprotocol/server";
-import type { Gateway, Scope } from "./gateway.js";
+import type { Gateway } from "./gateway.js";
+import type { Scope } from "./gateway-options.js";
 import { registerRoutes } from "./routes.js";
 
 /** A request handler as the SDK server stores it: its validation of params and (for `tools/call`) of the result included. */

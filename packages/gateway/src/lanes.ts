@@ -32,6 +32,8 @@ export interface AskingRequest {
   signal: AbortSignal;
   /** The capabilities its caller declared (2026-07-28: in the request's envelope). */
   capabilities: Record<string, unknown> | undefined;
+  /** Tells the caller's own connection that a URL elicitation it was sent completed (a 2025-era caller that declared URL elicitation). */
+  completed?: ((elicitationId: string) => void) | undefined;
 }
 
 /** Options of {@link Lanes}. */

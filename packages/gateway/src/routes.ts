@@ -13,7 +13,8 @@ import {
 } from "@mcp/client";
 import { ProtocolError, ResourceNotFoundError, type Server } from "@modelcontextprotocol/server";
 import type { Note } from "./audit.js";
-import type { Gateway, Scope, Upstream } from "./gateway.js";
+import type { Gateway } from "./gateway.js";
+import type { Scope, Upstream } from "./gateway-options.js";
 import { allowed, resourcesAllowed, SEPARATOR, splitName } from "./policy.js";
 import { ownMeta, registerToolRoutes } from "./tools.js";
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamAuth } from "../src/exchange.js";
 import { MemoryConsentStore } from "../src/index.js";
+import { MAX_FLOWS_PER_CALLER } from "../src/consent-store.js";
 import { UpstreamConsent, type ConsentCredentials } from "../src/consent.js";
 
 describe("a hostile token endpoint answering an exchange", () => {
@@ -109,12 +110,52 @@ describe("one caller flooding the memory consent store", () => {
   it("10,001 flows started by one caller (each call makes a link) never push another user's stored tokens out", async () => {
     const store = new MemoryConsentStore();
     await store.set("consent-token:crm\nbob", "v1.bobs-sealed-tokens", 60_000);
-    // What UpstreamConsent writes for each call of a caller without tokens: a new link (connect.ts).
-    for (let i = 0; i <= 10_000; i++) await store.set(`consent-link:mallory-${i}`, "v1.sealed-link", 60_000);
+    // What UpstreamConsent writes for each call of a caller without tokens: a new link (connect.ts), in the caller's group.
+    for (let i = 0; i <= 10_000; i++)
+      await store.setCapped(
+        `consent-link:mallory-${i}`,
+        "v1.sealed-link",
+        60_000,
+        "flows:mallory",
+        MAX_FLOWS_PER_CALLER,
+      );
     expect(await store.get("consent-token:crm\nbob")).toBe("v1.bobs-sealed-tokens");
-    // The flows themselves stay bounded: the oldest link went.
+    // The flows themselves stay bounded: the caller's own oldest went.
     expect(await store.get("consent-link:mallory-0")).toBeUndefined();
+    expect(await store.get(`consent-link:mallory-${10_000 - MAX_FLOWS_PER_CALLER}`)).toBeUndefined();
+    expect(await store.get(`consent-link:mallory-${10_001 - MAX_FLOWS_PER_CALLER}`)).toBe("v1.sealed-link");
     expect(await store.get("consent-link:mallory-10000")).toBe("v1.sealed-link");
+  });
+
+  it("one caller's flood evicts only its own flows; a full store refuses a new flow instead of evicting anyone's", async () => {
+    const store = new MemoryConsentStore({ maxFlows: MAX_FLOWS_PER_CALLER + 2 });
+    await store.setCapped("consent-link:bob-1", "v1.bob", 60_000, "flows:bob", MAX_FLOWS_PER_CALLER);
+    const evicted: string[] = [];
+    for (let i = 0; i < 50; i++)
+      evicted.push(
+        ...(await store.setCapped(`consent-link:m-${i}`, "v1.m", 60_000, "flows:mallory", MAX_FLOWS_PER_CALLER)),
+      );
+    expect(evicted).toHaveLength(50 - MAX_FLOWS_PER_CALLER);
+    expect(evicted.every((key) => key.startsWith("consent-link:m-"))).toBe(true);
+    expect(await store.get("consent-link:bob-1")).toBe("v1.bob");
+    // A flow moving on (link → sign-in) stays in its caller's group: bob still has one.
+    await store.delete("consent-link:bob-1");
+    await store.setCapped("consent-login:bob-1", "v1.bob", 60_000, "flows:bob", MAX_FLOWS_PER_CALLER);
+    // Full (8 + 1 + 1): carol's flow fits, dave's is refused, and nobody's was evicted for it.
+    await store.setCapped("consent-link:carol-1", "v1.carol", 60_000, "flows:carol", MAX_FLOWS_PER_CALLER);
+    await expect(
+      store.setCapped("consent-link:dave-1", "v1.dave", 60_000, "flows:dave", MAX_FLOWS_PER_CALLER),
+    ).rejects.toThrow(/authorizations under way, its most: try again/);
+    await expect(store.set("consent-link:eve-1", "v1.eve", 60_000)).rejects.toThrow(/under way/);
+    expect(await store.get("consent-login:bob-1")).toBe("v1.bob");
+    expect(await store.get("consent-link:carol-1")).toBe("v1.carol");
+    expect(await store.get("consent-link:dave-1")).toBeUndefined();
+    // Once a flow ends, there is room again; expired flows make room too.
+    await store.delete("consent-link:carol-1");
+    await store.setCapped("consent-link:dave-2", "v1.dave", 1, "flows:dave", MAX_FLOWS_PER_CALLER);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.setCapped("consent-link:frank-1", "v1.frank", 60_000, "flows:frank", MAX_FLOWS_PER_CALLER);
+    expect(await store.get("consent-link:frank-1")).toBe("v1.frank");
   });
 });
 

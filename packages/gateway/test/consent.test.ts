@@ -55,6 +55,10 @@ class WatchedStore extends MemoryConsentStore {
     this.written.push(value);
     await super.set(key, value, ttlMs);
   }
+  override async setCapped(key: string, value: string, ttlMs: number, group: string, cap: number): Promise<string[]> {
+    this.written.push(value);
+    return super.setCapped(key, value, ttlMs, group, cap);
+  }
 }
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
@@ -169,7 +173,7 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
       },
       { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${service}` } } },
     );
-    for (const login of ["alice", "bob", "carol", "dave", "heidi", "ivan", "frank"])
+    for (const login of ["alice", "bob", "carol", "dave", "heidi", "ivan", "frank", "grace", "mallory"])
       tokens.set(login, await userToken(org, signIn, login, front.url));
     [ALICE, BOB, CAROL] = [tokens.get("alice")!, tokens.get("bob")!, tokens.get("carol")!];
   }, 120_000);
@@ -379,6 +383,41 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     }
   });
 
+  it("a 2025-11-25 caller that declared URL elicitation is sent notifications/elicitation/complete with the link's elicitationId once its consent completes, on its own session", async () => {
+    const { ElicitationCompleteNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const c = new Client1({ name: "legacy-url", version: "1" }, { capabilities: { elicitation: { url: {} } } });
+    const completed: string[] = [];
+    let told!: () => void;
+    const notified = new Promise<void>((resolve) => (told = resolve));
+    c.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+      completed.push(notification.params.elicitationId);
+      told();
+    });
+    const grace = tokens.get("grace")!;
+    await c.connect(new Http1(new URL(front.url), { requestInit: { headers: { authorization: `Bearer ${grace}` } } }));
+    try {
+      const refused = (await c
+        .callTool({ name: "up__add", arguments: { a: 551, b: 1 } })
+        .catch((error: unknown) => error)) as {
+        code?: number;
+        data?: { elicitations?: { url: string; elicitationId: string }[] };
+      };
+      expect(refused.code).toBe(-32042);
+      const [elicitation] = refused.data!.elicitations!;
+      expect(completed).toEqual([]);
+      expect((await consent(new URL(elicitation!.url), "grace")).done.status).toBe(200);
+      await notified;
+      expect(completed).toEqual([elicitation!.elicitationId]);
+      const result = (await c.callTool({ name: "up__add", arguments: { a: 552, b: 1 } })) as {
+        content: { text: string }[];
+      };
+      expect(result.content[0]?.text).toBe("553");
+      expect(subjectOf(552)).toBe("grace");
+    } finally {
+      await c.close();
+    }
+  });
+
   it("a 2026-07-28 caller that declared URL elicitation is asked in an input_required round; its answer's retry waits for the consent and succeeds", async () => {
     // dave: a fourth user, never asked before.
     const ask = async (more: Record<string, unknown>): Promise<Record<string, unknown>> => {
@@ -461,6 +500,64 @@ describe("per-user upstream consent (URL elicitation, the gateway's callback, en
     } finally {
       await a.stop();
       await b.stop();
+    }
+  });
+
+  it("one caller flooding consent flows evicts only its own: another caller completes its consent meanwhile, and a full store refuses rather than evicts", async () => {
+    const service = await idp.clientToken("machine", upstream.url);
+    // A store with room for 12 flows in all: before, its 13th flow pushed out the oldest, whoever's.
+    const small = new WatchedStore({ maxFlows: 12 });
+    let client!: { clientId: string; clientSecret: string; redirectUri: string };
+    const gw = await oidcGateway(
+      upstream.url,
+      async (origin) => {
+        client = { ...(await registerAt(org, `${origin}/oauth/callback`)), redirectUri: `${origin}/oauth/callback` };
+        return {
+          oidc: { issuer: org.issuer, audience: `${origin}/mcp` },
+          credentials: { up: { mode: "consent", issuer: idp.issuer, scope: "mcp:tools" } },
+          consent: { redirectUri: client.redirectUri, key: KEY, store: small, signIn: client },
+        };
+      },
+      { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${service}` } } },
+    );
+    try {
+      const [grace, mallory] = [
+        await userToken(org, client, "grace", gw.url),
+        await userToken(org, client, "mallory", gw.url),
+      ];
+      const linkOf = async (token: string, a: number): Promise<URL> => {
+        const answer = (await (await callAdd(gw.url, token, a, 1)).json()) as Answer;
+        return new URL(answer.error!.data!.elicitations![0]!.url);
+      };
+      const graceLink = await linkOf(grace, 1101);
+      const malloryLinks: URL[] = [];
+      for (let i = 0; i < 20; i++) malloryLinks.push(await linkOf(mallory, 1200 + i));
+      // mallory keeps her latest 8 links; her first ones are gone.
+      expect((await fetch(malloryLinks[0]!, { redirect: "manual" })).status).toBe(404);
+      // grace's link still opens, and her consent completes.
+      const connect = await fetch(graceLink, { redirect: "manual" });
+      expect(connect.status).toBe(302);
+      const cookie = connect.headers.getSetCookie()[0]!.split(";")[0]!;
+      const back = await fetch(await org.signIn("grace")(new URL(connect.headers.get("location")!)), {
+        redirect: "manual",
+        headers: { cookie },
+      });
+      const done = await fetch(await idp.signIn("grace")(new URL(back.headers.get("location")!)), {
+        headers: { cookie },
+      });
+      expect(`${done.status} ${await done.text()}`).toMatch(/^200 Authorized/);
+      expect(((await (await callAdd(gw.url, grace, 1102, 1)).json()) as Answer).result?.content[0]?.text).toBe("1103");
+      expect(subjectOf(1102)).toBe("grace");
+      // Three more callers fill the store (8 of mallory's + 3 = 11, then 12): the next caller's flow is refused, nobody's evicted.
+      for (const login of ["alice", "bob", "carol", "dave"])
+        await linkOf(await userToken(org, client, login, gw.url), 1300);
+      const refused = (await (
+        await callAdd(gw.url, await userToken(org, client, "heidi", gw.url), 1301, 1)
+      ).json()) as Answer;
+      expect(refused.error?.message).toMatch(/authorizations under way, its most: try again in a few minutes/);
+      expect((await fetch(malloryLinks[19]!, { redirect: "manual" })).status).toBe(302);
+    } finally {
+      await gw.stop();
     }
   });
 

@@ -220,6 +220,11 @@ export class MCPManager {
     return server?.status.state === "connected" ? server.connection : undefined;
   }
 
+  /** The config a server was registered with (as given: its headers, `oauth`, `env`), or undefined when it is not configured. */
+  getServerConfig(name: string): MCPServerConfig | undefined {
+    return this.#servers.get(name)?.config;
+  }
+
   /** The status of one server, or undefined when it is not configured. */
   getConnectionStatus(name: string): ServerStatus | undefined {
     const server = this.#servers.get(name);

@@ -18,7 +18,7 @@ import {
   type OidcOptions,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
-import { consentOptions, readServeConfig } from "./views.js";
+import { checkServeSharing, consentOptions, readServeConfig } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
@@ -235,12 +235,17 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       self.view = options.view;
     }
     audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
+    const served = options.http ? [...callers.values()] : [self];
+    // The servers connect after the gateway is made: their configs are checked here.
+    checkServeSharing(session.configs, { oidc, callers: served, credentials }, (message) =>
+      warn(`mcp serve: ${message}`),
+    );
     gateway = createGateway(session.manager, {
       handlers,
       name: "mcp-serve",
       version: CLI_VERSION,
       warn: (message) => warn(`mcp serve: ${message}`),
-      callers: options.http ? [...callers.values()] : [self],
+      callers: served,
       connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
       tokens: callers,
       hosts: [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host, ...(options.allowedHost ?? [])],

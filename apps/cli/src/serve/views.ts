@@ -4,7 +4,17 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseViews, type ConsentOptions, type ConsentStore, type UpstreamCredentials, type View } from "@mcp/gateway";
+import type { MCPServerConfig } from "@mcp/client";
+import {
+  checkSharing,
+  parseViews,
+  SharedCredentialsError,
+  type CallerSources,
+  type ConsentOptions,
+  type ConsentStore,
+  type UpstreamCredentials,
+  type View,
+} from "@mcp/gateway";
 import { InvalidConfigError } from "@mcp/jsonrpc";
 import { OWN_FILE } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
@@ -130,4 +140,33 @@ export function consentOptions(
       { field: `servers.${server}.gateway` },
     );
   return { redirectUri, key, store, signIn: { clientId, clientSecret: env["MCP_CONSENT_CLIENT_SECRET"] || undefined } };
+}
+
+/**
+ * Refuses to serve, to several callers, servers that carry credentials of their own with no
+ * `"gateway": { "credentials": … }` in their entry (the gateway's check, its fix said in this
+ * config's terms); warns of stdio servers with secret-looking environment variables.
+ */
+export function checkServeSharing(
+  configs: Readonly<Record<string, MCPServerConfig>>,
+  options: CallerSources & { credentials: Record<string, UpstreamCredentials> },
+  warn: (message: string) => void,
+): void {
+  try {
+    checkSharing(configs, options, (message) =>
+      warn(
+        message.replace(
+          /say credentials: \{ "([^"]+)": \{ mode: "shared" \} \}/,
+          'add "gateway": { "credentials": "shared" } to "$1"\'s entry',
+        ),
+      ),
+    );
+  } catch (error) {
+    if (!SharedCredentialsError.isInstance(error)) throw error;
+    const names = error.servers.map((name) => `"${name}"`).join(", ");
+    throw new InvalidConfigError(
+      `${error.message.slice(0, error.message.indexOf(" Accept that with"))} Add "gateway": { "credentials": "shared" } to the entry of ${names} in your config to accept that, or "credentials": "exchange" / "consent" to give each user their own (see mcp serve in the CLI README).`,
+      { field: "credentials" },
+    );
+  }
 }

@@ -1,0 +1,101 @@
+// Never one shared token for many users unless the config says so: when a gateway can have more
+// than one caller identity, an upstream server that carries credentials of its own (an HTTP
+// server with a secret header, OAuth, an auth provider, a headers helper, a password in its URL)
+// must be named in `credentials`: `{ mode: "shared" }` to accept that every caller reaches it as
+// that one identity, or `exchange` / `consent` for each user's own. A stdio server's environment
+// cannot be told apart from plain settings as surely (a name is only a hint), so a secret-looking
+// variable there is a warning, not a refusal.
+
+import type { MCPServerConfig } from "@mcp/client";
+import { InvalidConfigError } from "@mcp/client";
+
+/** A header, query parameter or environment variable name that looks like it holds a secret. */
+const SECRET_NAME = /auth|token|secret|passw|credential|cookie|session|api[-_]?key|(^|[-_])key($|[-_])/i;
+
+/** What of its own credentials an upstream config carries (empty: none). */
+export function credentialsOf(config: MCPServerConfig): string[] {
+  const found: string[] = [];
+  if (config.type !== "http" && config.type !== "sse") return found;
+  const given = config as MCPServerConfig & { oauth?: unknown; headersHelper?: unknown };
+  for (const name of Object.keys(config.headers ?? {}))
+    if (SECRET_NAME.test(name) && name.toLowerCase() !== "proxy-authorization") found.push(`header ${name}`);
+  if (given.oauth !== undefined && given.oauth !== false) found.push("oauth");
+  if (config.authProvider !== undefined) found.push("authProvider");
+  if (given.headersHelper !== undefined) found.push("headersHelper");
+  const url = URL.parse(config.url);
+  if (url?.username || url?.password) found.push("a user or password in its URL");
+  for (const name of url?.searchParams.keys() ?? []) if (SECRET_NAME.test(name)) found.push(`URL parameter ${name}`);
+  return found;
+}
+
+/** The names of a stdio server's environment variables that look like secrets. */
+export function secretEnvOf(config: MCPServerConfig): string[] {
+  if (config.type === "http" || config.type === "sse" || !("env" in config)) return [];
+  return Object.keys(config.env ?? {}).filter((name) => SECRET_NAME.test(name));
+}
+
+/** What decides whether a gateway can have more than one caller identity. */
+export interface CallerSources {
+  oidc?: unknown;
+  authenticate?: unknown;
+  tokens?: ReadonlyMap<string, { id: string }> | undefined;
+  callers?: readonly { id: string }[] | undefined;
+}
+
+/**
+ * Whether more than one caller identity can reach the gateway: callers signed in at an issuer, a
+ * custom `authenticate` (unless `callers` names exactly one), or several distinct static callers.
+ */
+export function manyCallers(options: CallerSources): boolean {
+  if (options.oidc) return true;
+  const listed = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
+  const distinct = new Set((listed ?? []).map((caller) => caller.id)).size;
+  if (options.authenticate) return options.callers === undefined || distinct !== 1;
+  return distinct > 1;
+}
+
+/**
+ * A gateway that several callers can use refused an upstream that would give them all one
+ * identity: an {@link InvalidConfigError} (field `credentials`) with its own code, naming the
+ * servers and the fix.
+ */
+export class SharedCredentialsError extends InvalidConfigError<"shared_credentials"> {
+  static override readonly brand: string = "SharedCredentialsError";
+  /** The servers that carry credentials of their own and have no `credentials` entry. */
+  declare readonly servers: readonly string[];
+
+  constructor(servers: readonly string[], what: Readonly<Record<string, string[]>>) {
+    const one = servers.length === 1;
+    super(
+      `${servers.map((s) => `"${s}" (${what[s]!.join(", ")})`).join(", ")} ${one ? "carries" : "carry"} credentials of ${one ? "its" : "their"} own and ${one ? "has" : "have"} no credentials entry, while several callers can use this gateway: every caller would reach ${one ? "it" : "them"} as that one identity. Accept that with credentials: { ${servers.map((s) => `${JSON.stringify(s)}: { mode: "shared" }`).join(", ")} }, or give each user their own ({ mode: "exchange", … } or { mode: "consent", … })`,
+      { field: "credentials", code: "shared_credentials" },
+    );
+    this.servers = [...servers];
+  }
+}
+
+/**
+ * Refuses (a {@link SharedCredentialsError}) servers of `configs` that carry credentials of their
+ * own and have no `credentials` entry, when several callers can use the gateway; warns of stdio
+ * servers with secret-looking environment variables and no entry. A single-caller gateway passes.
+ */
+export function checkSharing(
+  configs: Readonly<Record<string, MCPServerConfig>>,
+  options: CallerSources & { credentials?: Readonly<Record<string, unknown>> | undefined },
+  warn: (message: string) => void = () => {},
+): void {
+  if (!manyCallers(options)) return;
+  const what: Record<string, string[]> = {};
+  for (const [server, config] of Object.entries(configs)) {
+    if (options.credentials?.[server] !== undefined) continue;
+    const found = credentialsOf(config);
+    if (found.length > 0) what[server] = found;
+    const env = secretEnvOf(config);
+    if (env.length > 0)
+      warn(
+        `server "${server}" runs with ${env.join(", ")} in its environment, and several callers use this gateway: if that is a credential, they all act as its one identity (say credentials: { "${server}": { mode: "shared" } } to accept it and silence this warning)`,
+      );
+  }
+  const servers = Object.keys(what);
+  if (servers.length > 0) throw new SharedCredentialsError(servers, what);
+}

@@ -1,0 +1,172 @@
+// Never one shared token for many users unless the config says `shared`: a gateway that several
+// callers can use refuses, at creation, an upstream carrying credentials of its own with no
+// `credentials` entry (a typed error naming the servers and the fix); `{ mode: "shared" }` accepts
+// it, and every caller then reaches the upstream (a real SDK v2 server checking its bearer token)
+// as that one identity; a single-caller gateway is unaffected; a stdio server's secret-looking
+// environment is a warning.
+import type { MCPServerConfig } from "@mcp/client";
+import { InvalidConfigError } from "@mcp/client";
+import { MCPManager } from "@mcp/manager";
+import { startV2HttpServer, type V2HttpServer } from "mcp-test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway, SharedCredentialsError, type Caller, type CreateGatewayOptions } from "../src/index.js";
+import { mountGateway } from "./app.js";
+import { callAdd } from "./oidc-helpers.js";
+
+const SERVICE = "the-upstream-service-token";
+const TWO = new Map<string, Caller>([
+  ["alice-token-0123456789", { id: "u-alice", name: "alice" }],
+  ["bob-token-0123456789ab", { id: "u-bob", name: "bob" }],
+]);
+
+/** createGateway over a manager holding `configs` (registered, never started). */
+async function create(
+  configs: Record<string, MCPServerConfig>,
+  options: Partial<CreateGatewayOptions>,
+): Promise<() => Promise<void>> {
+  const manager = new MCPManager({ cache: false });
+  await manager.addServers(configs);
+  try {
+    const gateway = createGateway(manager, options);
+    return async () => {
+      await gateway.close();
+      await manager.disconnectAll();
+    };
+  } catch (error) {
+    await manager.disconnectAll();
+    throw error;
+  }
+}
+
+const idle = "http://127.0.0.1:9/mcp";
+
+describe("an upstream with credentials of its own, and several callers", () => {
+  it("is refused at creation, naming every such server and the fix", async () => {
+    const configs: Record<string, MCPServerConfig> = {
+      crm: { type: "http", url: idle, headers: { Authorization: "Bearer x" } },
+      wiki: { type: "http", url: idle, headers: { "X-Api-Key": "k" } },
+      plain: { type: "http", url: idle, headers: { "X-Tenant": "acme" } },
+      local: { command: process.execPath, args: ["-e", "0"] },
+    };
+    const failure = await create(configs, { tokens: TWO }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SharedCredentialsError);
+    expect(failure).toBeInstanceOf(InvalidConfigError);
+    const error = failure as SharedCredentialsError;
+    expect(error.code).toBe("shared_credentials");
+    expect(error.field).toBe("credentials");
+    expect(error.servers).toEqual(["crm", "wiki"]);
+    expect(error.message).toMatch(/"crm" \(header Authorization\), "wiki" \(header X-Api-Key\)/);
+    expect(error.message).toContain(`credentials: { "crm": { mode: "shared" }, "wiki": { mode: "shared" } }`);
+    expect(error.message).toMatch(/exchange.*consent/);
+  });
+
+  it("counts OAuth, an auth provider, a headers helper and a password or key in the URL; not a plain header", async () => {
+    const cases: [MCPServerConfig, RegExp][] = [
+      [{ type: "http", url: idle, oauth: { clientId: "c" } } as MCPServerConfig, /\(oauth\)/],
+      [{ type: "sse", url: idle, authProvider: { headers: async () => ({}) } }, /\(authProvider\)/],
+      [{ type: "http", url: idle, headersHelper: "print-token" } as MCPServerConfig, /\(headersHelper\)/],
+      [{ type: "http", url: "http://me:pw@127.0.0.1:9/mcp" }, /user or password in its URL/],
+      [{ type: "http", url: `${idle}?api_key=k` }, /URL parameter api_key/],
+    ];
+    for (const [config, what] of cases) await expect(create({ up: config }, { tokens: TWO })).rejects.toThrow(what);
+    await (
+      await create({ up: { type: "http", url: idle, headers: { "X-Tenant": "acme" } } }, { tokens: TWO })
+    )();
+  });
+
+  it("every way of having several callers counts: an issuer, a custom authenticate, two static callers", async () => {
+    const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
+    const oidc = { issuer: "https://id.example", audience: "https://gw.example/mcp" };
+    await expect(create(up, { oidc })).rejects.toThrow(SharedCredentialsError);
+    await expect(create(up, { authenticate: () => undefined })).rejects.toThrow(SharedCredentialsError);
+    await expect(create(up, { authenticate: () => undefined, callers: [...TWO.values()] })).rejects.toThrow(
+      SharedCredentialsError,
+    );
+    // Exchange or consent entries are entries too: only the servers with none are named.
+    await expect(
+      create(
+        { ...up, other: { type: "http", url: idle, headers: { cookie: "s=1" } } },
+        { oidc, credentials: { up: { mode: "shared" } } },
+      ),
+    ).rejects.toThrow(/^"other" \(header cookie\)/);
+  });
+
+  it("a single caller (one static token, or a custom authenticate with its one caller named) keeps today's behaviour", async () => {
+    const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
+    await (
+      await create(up, {})
+    )();
+    await (
+      await create(up, { tokens: new Map([["only-token-0123456789", { id: "me", name: "me" }]]) })
+    )();
+    // Two tokens of the same caller are one identity.
+    const me = { id: "me", name: "me" };
+    await (
+      await create(up, {
+        tokens: new Map([
+          ["t1-0123456789abcdef", me],
+          ["t2-0123456789abcdef", me],
+        ]),
+      })
+    )();
+    await (
+      await create(up, { authenticate: () => me, callers: [me] })
+    )();
+  });
+
+  it("a stdio server with a secret-looking environment variable and no entry is a warning, not a refusal", async () => {
+    const warnings: string[] = [];
+    const local = { command: process.execPath, args: ["-e", "0"], env: { GITHUB_TOKEN: "t", LOG_LEVEL: "debug" } };
+    await (
+      await create({ local }, { tokens: TWO, warn: (m) => warnings.push(m) })
+    )();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"local" runs with GITHUB_TOKEN in its environment/);
+    expect(warnings[0]).not.toMatch(/LOG_LEVEL/);
+    warnings.length = 0;
+    await (
+      await create(
+        { local },
+        { tokens: TWO, warn: (m) => warnings.push(m), credentials: { local: { mode: "shared" } } },
+      )
+    )();
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('credentials: { mode: "shared" } said explicitly', () => {
+  let upstream: V2HttpServer;
+  const seen: (string | undefined)[] = [];
+
+  beforeAll(async () => {
+    upstream = await startV2HttpServer({
+      legacy: "reject",
+      authorize: async (authorization) => (seen.push(authorization), authorization === `Bearer ${SERVICE}`),
+    });
+  });
+  afterAll(async () => {
+    await upstream?.stop();
+  });
+
+  it("two callers both reach the upstream, as its one configured identity", async () => {
+    const mounted = await mountGateway(
+      { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${SERVICE}` } } },
+      { tokens: TWO, credentials: { up: { mode: "shared" } } },
+    );
+    try {
+      for (const [token, a] of [...TWO.keys()].map((t, i) => [t, 10 + i] as const)) {
+        const answer = (await (await callAdd(mounted.url, token, a, 1)).json()) as {
+          result?: { content: { text: string }[] };
+        };
+        expect(answer.result?.content[0]?.text).toBe(String(a + 1));
+      }
+      const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call");
+      expect(calls).toHaveLength(2);
+      expect(calls.map((r) => r.headers.authorization)).toEqual([`Bearer ${SERVICE}`, `Bearer ${SERVICE}`]);
+      // The callers' own tokens never went upstream.
+      for (const token of TWO.keys()) expect(seen.some((h) => h?.includes(token))).toBe(false);
+    } finally {
+      await mounted.stop();
+    }
+  });
+});
