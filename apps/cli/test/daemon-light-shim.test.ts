@@ -156,6 +156,24 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     used.socket.destroy();
   }, 90_000);
 
+  it("lets at most 16 connections wait for their hello: the next is closed unread even with a good ticket", async () => {
+    const first = await ticket(box, "ev");
+    const silent = Array.from({ length: 16 }, () => rawConnection(first.port));
+    await Promise.all(silent.map(({ socket }) => new Promise((resolve) => socket.once("connect", resolve))));
+    const turnedAway = rawConnection(first.port);
+    turnedAway.socket.write(`${first.ticket}\n`);
+    expect(await turnedAway.closed).toBe("");
+    for (const { socket } of silent) socket.destroy();
+    await Promise.all(silent.map(({ closed }) => closed));
+    // Turned away before it was read, the ticket is still good once there is room.
+    const later = rawConnection(first.port);
+    later.socket.write(`${first.ticket}\n`);
+    let got = "";
+    later.socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    await expect.poll(() => got, { timeout: 20_000 }).toContain(first.proof);
+    later.socket.destroy();
+  }, 90_000);
+
   it("refuses an unapproved project server as the Node shim does, and starts nothing", async () => {
     writeFileSync(
       join(box.project, ".mcp.json"),

@@ -106,6 +106,8 @@ export class LightRelay<P> {
 
   private accept(socket: Socket): void {
     socket.on("error", () => {});
+    // One JSON-RPC line each way at a time: no waiting for more to fill a packet.
+    socket.setNoDelay(true);
     if (this.waiting.size >= MAX_UNAUTHENTICATED) return void socket.destroy();
     this.waiting.add(socket);
     const deadline = setTimeout(() => socket.destroy(), HELLO_DEADLINE_MS);
