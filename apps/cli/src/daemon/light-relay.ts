@@ -110,20 +110,26 @@ export class LightRelay<P> {
     socket.setNoDelay(true);
     if (this.waiting.size >= MAX_UNAUTHENTICATED) return void socket.destroy();
     this.waiting.add(socket);
-    const deadline = setTimeout(() => socket.destroy(), HELLO_DEADLINE_MS);
+    // Out of the waiting count before it closes: a connection that sees it closed finds room.
+    const drop = (): void => {
+      clearTimeout(deadline);
+      this.waiting.delete(socket);
+      socket.destroy();
+    };
+    const deadline = setTimeout(drop, HELLO_DEADLINE_MS);
     let hello = Buffer.alloc(0);
     const onData = (chunk: Buffer): void => {
       hello = Buffer.concat([hello, chunk]);
       const end = hello.indexOf(0x0a);
       if (end < 0) {
-        if (hello.length > MAX_HELLO_BYTES) socket.destroy();
+        if (hello.length > MAX_HELLO_BYTES) drop();
         return;
       }
       socket.off("data", onData);
       clearTimeout(deadline);
       this.waiting.delete(socket);
       const entry = this.redeem(hello.subarray(0, end).toString("latin1").trim());
-      if (entry === undefined) return void socket.destroy();
+      if (entry === undefined) return drop();
       socket.write(`${entry.proof}\n`);
       this.relay(socket, entry.params, hello.subarray(end + 1));
     };
