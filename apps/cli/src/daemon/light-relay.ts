@@ -41,11 +41,14 @@ interface HostSession {
   close(): void;
 }
 
-/** Attaches a host to the pool; `send` writes one message to the host, `end` ends its connection. */
+/**
+ * Attaches a host to the pool; `send` writes one message to the host, `end` ends its connection.
+ * Resolves once the pool's approval check passed; rejects (the session closed) when it refused.
+ */
 export type Attach<P> = (
   params: P,
   host: { send: (mcp: unknown) => void; end: (reason: string) => void },
-) => HostSession;
+) => { session: HostSession; approved: Promise<void> };
 
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
 
@@ -130,8 +133,7 @@ export class LightRelay<P> {
       this.waiting.delete(socket);
       const entry = this.redeem(hello.subarray(0, end).toString("latin1").trim());
       if (entry === undefined) return drop();
-      socket.write(`${entry.proof}\n`);
-      this.relay(socket, entry.params, hello.subarray(end + 1));
+      this.relay(socket, entry, hello.subarray(end + 1));
     };
     socket.on("data", onData);
     socket.once("close", () => {
@@ -154,14 +156,24 @@ export class LightRelay<P> {
   }
 
   /** Carries the host's lines to its pool session and the session's messages back, one JSON per line. */
-  private relay(socket: Socket, params: P, rest: Buffer): void {
+  private relay(socket: Socket, entry: { params: P; proof: string }, rest: Buffer): void {
     this.attached.add(socket);
-    const write = (mcp: unknown): void => void (socket.writable && socket.write(`${JSON.stringify(mcp)}\n`));
-    const session = this.attach(params, {
+    let proven = false;
+    const write = (mcp: unknown): void => void (proven && socket.writable && socket.write(`${JSON.stringify(mcp)}\n`));
+    const { session, approved } = this.attach(entry.params, {
       send: write,
       // The server failed twice or was killed: the connection ends, the shim exits and says so.
       end: () => socket.end(),
     });
+    // The proof only once the pool's approval check passed: refused, the connection closes
+    // unanswered and the script runs the Node shim, which says why on the host's stderr.
+    approved.then(
+      () => {
+        proven = true;
+        if (socket.writable) socket.write(`${entry.proof}\n`);
+      },
+      () => socket.destroy(),
+    );
     socket.once("close", () => {
       this.attached.delete(socket);
       session.close();
@@ -169,7 +181,8 @@ export class LightRelay<P> {
     let parts: Buffer[] = [];
     let size = 0;
     const line = (text: string): void => {
-      if (text.trim() === "") return;
+      // Nothing is taken from the host before the daemon proved itself (the script sends nothing before).
+      if (!proven || text.trim() === "") return;
       let mcp: unknown;
       try {
         mcp = JSON.parse(text);

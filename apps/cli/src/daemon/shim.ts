@@ -33,7 +33,7 @@ async function resolveServer(
   globals: GlobalOptions,
   server: string,
   words: ShimWords = {},
-): Promise<{ config: MCPServerConfig; source: string | undefined }> {
+): Promise<{ config: MCPServerConfig; source: string | undefined; project: string }> {
   if (globals.yes)
     throw new CliError(
       "mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)",
@@ -76,7 +76,11 @@ async function resolveServer(
         `mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`,
       );
     }
-    return { config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!, source };
+    return {
+      config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
+      source,
+      project: session.cwd,
+    };
   } finally {
     await session.close();
   }
@@ -135,6 +139,8 @@ export interface ShimResolved {
   config: MCPServerConfig & { command: string };
   source?: string | undefined;
   from?: string | undefined;
+  /** The shim's folder: the project whose files the pool's approval check reads. */
+  project?: string | undefined;
   socket: string;
 }
 
@@ -149,9 +155,9 @@ export async function resolveForShim(
       "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
       EXIT.usage,
     );
-  const { config, source } = await resolveServer(globals, server, words);
+  const { config, source, project } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
-  return { config: config as ShimResolved["config"], source: source ?? words.from, from: words.from, socket };
+  return { config: config as ShimResolved["config"], source: source ?? words.from, from: words.from, project, socket };
 }
 
 /**
