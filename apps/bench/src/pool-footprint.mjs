@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The server pool's footprint: S host sessions each using the same N stdio servers, started as a
 // host starts them (the official SDK's stdio client), once directly (each session spawns each
-// server) and once through `mcp daemon stdio <server>` (one process per server in the daemon's
+// server), once through the Node shim `mcp daemon stdio <server>` and once through the light shim
+// `mcp-shim daemon stdio <server>` (bash and two cats; both: one process per server in the daemon's
 // pool). Counts processes and sums their resident memory (VmRSS from /proc, each process tree
 // whole); then the latency of a new session's connect and of its first tool call, direct against
 // pooled (the server already running in the pool). Linux only (/proc).
@@ -9,7 +10,7 @@
 //   node apps/bench/src/pool-footprint.mjs --write    … and rewrites it in docs/benchmarks.md
 //   options: --sessions N (default 5), --runs N (latency, default 7), --smoke
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,15 +70,16 @@ const env = {
   NO_COLOR: "1",
   MCP_POOL_IDLE_MS: "600000",
 };
+const lightShim = join(root, "apps/cli/shim/mcp-shim");
 const mcp = (...words) => spawnSync(process.execPath, [cli, ...words], { env, cwd: dir, encoding: "utf8" });
 
-/** A host session on `name`: direct (the server's own command) or pooled (the shim). */
+/** A host session on `name`: direct (the server's own command) or pooled (`"node"`: the Node shim; `"light"`: mcp-shim). */
 async function open(name, pooled) {
   const server = servers[name];
   const transport = pooled
     ? new StdioClientTransport({
-        command: process.execPath,
-        args: [cli, "daemon", "stdio", name],
+        command: pooled === "light" ? "bash" : process.execPath,
+        args: [...(pooled === "light" ? [lightShim] : [cli]), "daemon", "stdio", name],
         env,
         cwd: dir,
         stderr: "ignore",
@@ -98,6 +100,16 @@ async function firstCall(session) {
   const tool = servers[session.name].tool;
   if (tool) await session.client.callTool({ name: tool[0], arguments: tool[1] });
   else await session.client.listTools();
+}
+
+/** A process's proportional set size (its shared pages divided among their sharers), from /proc/<pid>/smaps_rollup. */
+function pssOf(pid) {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
+    return kb === undefined ? 0 : Number(kb) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0);
@@ -122,9 +134,12 @@ async function footprint(pooled, names) {
       processes: sum(ps.servers.map((s) => processTree(s.pid).length)),
       rss: sum(ps.servers.map((s) => s.rssBytes ?? 0)),
     });
+    // Proportional set size too: VmRSS counts the pages every bash and cat share (libc, bash's code) in each one again.
+    const pss = sum(sessions.flatMap((session) => processTree(session.pid).map(pssOf)));
     rows.push({
+      pss,
       what: "shims (one per session and server)",
-      processes: sessions.length,
+      processes: sum(sessions.map((session) => processTree(session.pid).length)),
       rss: sum(sessions.map((session) => rssOf(session.pid) ?? 0)),
     });
     // The pool's servers are the daemon's children: its own memory is its tree's less theirs.
@@ -152,27 +167,36 @@ async function latency(pooled) {
 }
 
 const plain = Object.keys(packages);
+/** The light shim's RSS per session and server in a table's result. */
+const shimRss = (result) => result.lightShimRss;
 const viaNpx = plain.map((name) => `npx-${name}`);
 const total = (rows) => ({ processes: sum(rows.map((r) => r.processes)), rss: sum(rows.map((r) => r.rss)) });
 const line = (label, row) => `| ${label} | ${row.processes} | ${mb(row.rss)} |`;
 
-/** One table: direct against pooled, for servers started one way. */
+/** One table: direct against pooled through each shim, for servers started one way. */
 async function table(names, how) {
   const direct = await footprint(false, names);
-  const pooled = await footprint(true, names);
-  const [d, p] = [total(direct), total(pooled)];
+  const pooled = await footprint("node", names);
+  const light = await footprint("light", names);
+  const [d, p, l] = [total(direct), total(pooled), total(light)];
   return {
-    ratio: p.rss / d.rss,
+    ratio: l.rss / d.rss,
+    lightShimRss: (light[1].rss / light[1].processes) * 3,
+    lightShimPss: (light[1].pss / light[1].processes) * 3,
+    nodeShimPss: pooled[1].pss / pooled[1].processes,
+    nodeRatio: p.rss / d.rss,
     text: `Servers started ${how}:
 
 | | processes | RSS (MB) |
 |---|---:|---:|
 ${line("direct: servers", direct[0])}
-${pooled.map((row) => line(`pooled: ${row.what}`, row)).join("\n")}
+${pooled.map((row) => line(`pooled, Node shim: ${row.what}`, row)).join("\n")}
+${light.map((row) => line(`pooled, light shim: ${row.what}`, row)).join("\n")}
 | **direct total** | **${d.processes}** | **${mb(d.rss)}** |
-| **pooled total** | **${p.processes}** | **${mb(p.rss)}** |
+| **pooled total, Node shim** | **${p.processes}** | **${mb(p.rss)}** |
+| **pooled total, light shim** | **${l.processes}** | **${mb(l.rss)}** |
 
-pooled ÷ direct RSS: **${(p.rss / d.rss).toFixed(2)}×**`,
+pooled ÷ direct RSS: Node shim **${(p.rss / d.rss).toFixed(2)}×**, light shim **${(l.rss / d.rss).toFixed(2)}×**`,
   };
 }
 
@@ -183,21 +207,22 @@ try {
     "as `npx -y <package>` (how most host configs have them: npm's launcher, a shell, the server)",
   );
   // Warm-up: a pooled server-everything and one session on it before timing.
-  const warm = await open("everything", true);
+  const warm = await open("everything", "node");
   const directLatency = await latency(false);
-  const pooledLatency = await latency(true);
+  const pooledLatency = await latency("node");
+  const lightLatency = await latency("light");
   await warm.client.close();
   const section = `<!-- pool-footprint:start (apps/bench/src/pool-footprint.mjs --write) -->
 ## Server pool: footprint and latency
 
-${args.sessions} host sessions, each using the same ${plain.length} stdio servers (every npm server the repository installs: ${plain.join(", ")}), each session a host on the official SDK's stdio client. Direct: each session spawns each server. Pooled: each session runs \`mcp daemon stdio <server>\`, and the daemon's pool runs each server once. Resident memory is VmRSS from /proc, each process with everything under it, once every session has made its first call; the daemon's own is its tree's less its servers'.
+${args.sessions} host sessions, each using the same ${plain.length} stdio servers (every npm server the repository installs: ${plain.join(", ")}), each session a host on the official SDK's stdio client. Direct: each session spawns each server. Pooled: each session runs \`mcp daemon stdio <server>\` (the Node shim) or \`mcp-shim daemon stdio <server>\` (the light shim: bash and two \`cat\`s), and the daemon's pool runs each server once. Resident memory is VmRSS from /proc, each process with everything under it, once every session has made its first call; the daemon's own is its tree's less its servers'.
 
 ${node.text}
 
 ${npx.text}
 
-- The issue's target (pooled ≤ 0.25× direct) is ${Math.max(node.ratio, npx.ratio) <= 0.25 ? "met" : "**not met**"}: each session still runs one shim per server, and the shim is a Node process (the relay alone, ~46 MB; a bare \`node\` is ~41 MB). The pool saves what a server costs beyond a shim: little for a server run as \`node <entry>\`, about half for one run through \`npx\`, most for heavier ones (browsers, Python runtimes). A shim that is not a Node process is the next step.
-- A new session on server-everything, median of ${args.runs}: connect (spawn → \`initialize\` answered) direct **${directLatency.connect.toFixed(0)} ms**, pooled **${pooledLatency.connect.toFixed(0)} ms** (the shim's Node start-up, and finding the server in a child process); its first tool call direct **${directLatency.call.toFixed(1)} ms**, pooled with the server warm in the pool **${pooledLatency.call.toFixed(1)} ms** (range ${pooledLatency.callRange.map((v) => v.toFixed(1)).join("–")}; target < 50 ms: ${pooledLatency.call < 50 ? "met" : "not met"}).
+- The issue's target (pooled ≤ 0.25× direct) with the light shim: \`node <entry>\` servers ${node.ratio <= 0.25 ? "met" : "**not met**"} (${node.ratio.toFixed(2)}×), \`npx\` servers ${npx.ratio <= 0.25 ? "met" : "**not met**"} (${npx.ratio.toFixed(2)}×); with the Node shim ${node.nodeRatio.toFixed(2)}× and ${npx.nodeRatio.toFixed(2)}×. Each session still runs one shim per server: the Node shim is a Node process (~46 MB; a bare \`node\` is ~41 MB), the light shim \`mcp-shim\` is bash and two \`cat\`s (${(shimRss(node) / 1048576).toFixed(1)} MB a session and server by VmRSS, which counts the libc and bash pages they share in each process again; ${(node.lightShimPss / 1048576).toFixed(1)} MB by proportional set size, against ${(node.nodeShimPss / 1048576).toFixed(1)} MB for the Node shim). With servers as light as \`node <entry>\` (~65 MB), the pool's servers and the daemon alone are already near 0.25× of direct, so no shim that is a process of its own (≥ ~1.7 MB of VmRSS each) reaches the target there; with \`npx\` (a launcher, a shell and the server) the light shim is ${npx.ratio <= 0.25 ? "under" : "just over"} it. The pool saves most for heavier servers (browsers, Python runtimes).
+- A new session on server-everything, median of ${args.runs}: connect (spawn → \`initialize\` answered) direct **${directLatency.connect.toFixed(0)} ms**, pooled through the Node shim **${pooledLatency.connect.toFixed(0)} ms**, through the light shim **${lightLatency.connect.toFixed(0)} ms** (both start Node once to find the server; the Node shim also stays a Node process); its first tool call direct **${directLatency.call.toFixed(1)} ms**, pooled with the server warm in the pool: Node shim **${pooledLatency.call.toFixed(1)} ms** (range ${pooledLatency.callRange.map((v) => v.toFixed(1)).join("–")}), light shim **${lightLatency.call.toFixed(1)} ms** (range ${lightLatency.callRange.map((v) => v.toFixed(1)).join("–")}); target < 50 ms: ${Math.max(pooledLatency.call, lightLatency.call) < 50 ? "met" : "not met"}.
 
 Reproduce: \`npx -y pnpm@10.34.9 build && node apps/bench/src/pool-footprint.mjs\` (\`--write\` rewrites this section; \`--sessions N\`, \`--runs N\`). Linux only.
 <!-- pool-footprint:end -->

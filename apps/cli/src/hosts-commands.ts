@@ -142,8 +142,10 @@ export async function hostsPool(
   options: { scope?: string; shim?: string },
 ): Promise<number> {
   const l = where();
+  // The light shim (bash, no Node process per session) where it works; `mcp` otherwise, or as --shim says.
+  const shim = options.shim ?? (await (await import("./daemon/light-check.js")).lightShimHere());
   return each(host, options.scope, globals, "pool", (file) =>
-    poolFile(file, { backupDir: poolBackupDir(l), home: l.home, shim: options.shim }),
+    poolFile(file, { backupDir: poolBackupDir(l), home: l.home, shim }),
   );
 }
 

@@ -34,7 +34,10 @@ export function addHostsCommands(program: Command, run: (task: () => Promise<num
       "run each stdio server of <host>'s config files through `mcp daemon stdio` (a backup of each file is kept)",
     )
     .option("--scope <scope>", "only the user's files or only this folder's (user or project)")
-    .option("--shim <command>", "the program the entries run (default: mcp, found on the host's PATH)")
+    .option(
+      "--shim <command>",
+      "the program the entries run (default: mcp-shim where it works: on PATH, and bash has /dev/tcp; else mcp)",
+    )
     .action((host: string, options: { scope?: string; shim?: string }, command: Command) =>
       run(async () => (await import("./hosts-commands.js")).hostsPool(host, globals(command), options)),
     );

@@ -65,6 +65,15 @@ export function addPoolCommands(program: Command, daemon: Command, run: (task: (
         (await import("./daemon/shim.js")).daemonResolve(globals(cmd), server, { command, from: options.from }),
       ),
     );
+  daemon
+    .command("ticket <server> [command...]", { hidden: true })
+    .description("what daemon resolve finds, then a one-time ticket for the light shim's loopback relay (mcp-shim)")
+    .option("--from <host:scope>", "where the entry is")
+    .action((server: string, command: string[], options: { from?: string }, cmd: Command) =>
+      run(async () =>
+        (await import("./daemon/shim-ticket.js")).daemonTicket(globals(cmd), server, { command, from: options.from }),
+      ),
+    );
   program
     .command("ps")
     .description("the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time")

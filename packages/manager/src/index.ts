@@ -115,4 +115,12 @@ export {
   type PoolOptions,
   type PoolOutcome,
 } from "./config/pool.js";
-export { parseShimArgs, shimArgs, SHIM_COMMAND, unwrapShimConfig, type PoolFamily } from "./config/pool-text.js";
+export {
+  isShimCommand,
+  LIGHT_SHIM_COMMAND,
+  parseShimArgs,
+  shimArgs,
+  SHIM_COMMAND,
+  unwrapShimConfig,
+  type PoolFamily,
+} from "./config/pool-text.js";

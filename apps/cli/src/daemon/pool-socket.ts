@@ -6,6 +6,7 @@ import type { Socket } from "node:net";
 import type { ServerPool } from "@mcp/pool";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
 import { EXIT } from "../ui.js";
+import type { LightRelay } from "./light-relay.js";
 import { send, type DaemonMessage } from "./wire.js";
 
 /** A host session on the pool, as the daemon's connection uses it. */
@@ -48,12 +49,39 @@ export function attachProblem(params: unknown): string | undefined {
   return undefined;
 }
 
-/** Answers one `pool/…` request on `socket`; `pool/attach` hands the new host session to `attached`. */
+/** Attaches a host (a shim's connection) to the pool: `send` writes to it, `end` ends it with a reason. */
+export function attachHost(
+  pool: ServerPool,
+  params: AttachParams,
+  host: { send: (mcp: unknown) => void; end: (reason: string) => void },
+): ReturnType<ServerPool["attach"]> {
+  const { timeout: _timeout, ...config } = params.config as StdioTransportConfig & { timeout?: unknown };
+  return pool.attach({
+    name: params.server,
+    config,
+    source: params.source,
+    project: params.project,
+    info: {
+      server: params.server,
+      shimPid: params.shimPid,
+      parentPid: params.parentPid,
+      ...(params.from === undefined ? {} : { from: params.from }),
+    },
+    send: host.send,
+    onEnd: host.end,
+  });
+}
+
+/**
+ * Answers one `pool/…` request on `socket`; `pool/attach` hands the new host session to `attached`;
+ * `pool/ticket` (the light shim's child, light-relay.ts) answers a ticket for the loopback relay.
+ */
 export function poolRequest(
   pool: ServerPool,
   socket: Socket,
   message: DaemonMessage,
   attached: (session: PoolHostSession) => void,
+  light?: LightRelay<AttachParams>,
 ): void {
   const fail = (text: string, exitCode: number = EXIT.usage): void =>
     send(socket, { id: message.id, error: { message: text, exitCode } });
@@ -76,25 +104,23 @@ export function poolRequest(
     );
     return;
   }
+  if (message.method === "pool/ticket" && light !== undefined) {
+    const problem = attachProblem(message.params);
+    if (problem !== undefined) return fail(`pool/ticket: ${problem}`);
+    light.issue(message.params as AttachParams).then(
+      (ticket) => send(socket, { id: message.id, result: ticket }),
+      (error: unknown) => fail(`pool/ticket: ${(error as Error).message}`, EXIT.failure),
+    );
+    return;
+  }
   if (message.method !== "pool/attach") return fail(`unknown method ${String(message.method)}`);
   const problem = attachProblem(message.params);
   if (problem !== undefined) return fail(`pool/attach: ${problem}`);
   const params = message.params as AttachParams;
-  const { timeout: _timeout, ...config } = params.config as StdioTransportConfig & { timeout?: unknown };
-  const session = pool.attach({
-    name: params.server,
-    config,
-    source: params.source,
-    project: params.project,
-    info: {
-      server: params.server,
-      shimPid: params.shimPid,
-      parentPid: params.parentPid,
-      ...(params.from === undefined ? {} : { from: params.from }),
-    },
+  const session = attachHost(pool, params, {
     send: (mcp) => send(socket, { id: 0, mcp }),
     // The server failed twice, or was killed: the shim says why on its stderr and exits.
-    onEnd: (reason) => {
+    end: (reason) => {
       send(socket, { id: 0, error: { message: reason, exitCode: EXIT.failure } });
       socket.end();
     },

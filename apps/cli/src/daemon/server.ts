@@ -21,7 +21,8 @@ import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
 import { CLI_VERSION, configDir, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { whyNotHere } from "./environment.js";
-import { poolRequest, type PoolHostSession } from "./pool-socket.js";
+import { LightRelay } from "./light-relay.js";
+import { attachHost, poolRequest, type AttachParams, type PoolHostSession } from "./pool-socket.js";
 import { makePrivateFolder } from "./private.js";
 import { Views, type DaemonServerStatus } from "./views.js";
 import { onMessages, send, type DaemonMessage } from "./wire.js";
@@ -191,6 +192,11 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     // Start on first use: a host's initialize and tools/list from a list read live before (the manager's cache folder).
     toolCache: new FileToolCache(defaultCacheDir(process.env, process.platform, options.home)),
   });
+  // The light shims' loopback listener (light-relay.ts), opened on the first ticket only.
+  const light = new LightRelay<AttachParams>((params, host) => {
+    const session = attachHost(pool, params, host);
+    return { session, approved: pool.approval(session) };
+  });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();
@@ -276,7 +282,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         lastRequest = Date.now();
         if (host !== undefined) return host.receive(message.mcp);
         if (message.method?.startsWith("pool/"))
-          return poolRequest(pool, socket, message, (session) => (host = session));
+          return poolRequest(pool, socket, message, (session) => (host = session), light);
         if (message.method === "stop") {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();
@@ -332,7 +338,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const sweep = setInterval(
     () => {
       views.sweep();
-      if (clients.size === 0 && Date.now() - lastRequest > options.idleMs) finish();
+      if (clients.size === 0 && light.connections === 0 && Date.now() - lastRequest > options.idleMs) finish();
     },
     Math.min(30_000, Math.max(50, Math.floor(Math.min(options.idleMs, options.serverIdleMs) / 4))),
   );
@@ -345,6 +351,6 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   process.off("SIGINT", onSignal);
   for (const socket of clients) socket.destroy();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.all([views.closeAll(), pool.close()]);
+  await Promise.all([views.closeAll(), light.close(), pool.close()]);
   if (process.platform !== "win32") rmSync(options.socket, { force: true });
 }

@@ -134,13 +134,22 @@ async function ensureDaemon(entryEnv: readonly string[] = []): Promise<string> {
   return socket;
 }
 
-/**
- * The hidden `mcp daemon resolve <server>`, run by the shim in a child process so the shim that
- * stays with the host for its whole session holds none of the code that finds servers: prints the
- * server as this shell runs it, its source and the daemon's socket (started if need be), as one
- * JSON line; or fails saying why (on stderr, which the shim passes on).
- */
-export async function daemonResolve(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
+/** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
+export interface ShimResolved {
+  config: MCPServerConfig & { command: string };
+  source?: string | undefined;
+  from?: string | undefined;
+  /** The shim's folder: the project whose files the pool's approval check reads. */
+  project?: string | undefined;
+  socket: string;
+}
+
+/** The server as this shell runs it and this user's daemon (started if need be); a `CliError` saying why not. */
+export async function resolveForShim(
+  globals: GlobalOptions,
+  server: string,
+  words: ShimWords = {},
+): Promise<ShimResolved> {
   if (process.platform === "win32")
     throw new CliError(
       "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
@@ -148,8 +157,17 @@ export async function daemonResolve(globals: GlobalOptions, server: string, word
     );
   const { config, source, project } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
-  process.stdout.write(
-    `${JSON.stringify({ config, source: source ?? words.from, from: words.from, project, socket })}\n`,
-  );
+  return { config: config as ShimResolved["config"], source: source ?? words.from, from: words.from, project, socket };
+}
+
+/**
+ * The hidden `mcp daemon resolve <server>`, run by the shim in a child process so the shim that
+ * stays with the host for its whole session holds none of the code that finds servers: prints the
+ * server as this shell runs it, its source and the daemon's socket (started if need be), as one
+ * JSON line; or fails saying why (on stderr, which the shim passes on).
+ */
+export async function daemonResolve(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
+  const resolved = await resolveForShim(globals, server, words);
+  process.stdout.write(`${JSON.stringify(resolved)}\n`);
   return EXIT.ok;
 }

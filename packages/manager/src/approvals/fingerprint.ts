@@ -1,7 +1,7 @@
 // What a project server will run, as hashes: an approval holds these, never the config itself.
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
-import { SHIM_COMMAND, unwrapShimConfig } from "../config/pool-text.js";
+import { isShimCommand, unwrapShimConfig } from "../config/pool-text.js";
 
 /**
  * What a project server will run, as hashes: an approval holds these, never the config itself
@@ -60,9 +60,9 @@ function hash(salt: string, part: string, value: unknown): string {
 /** The fingerprint of what a server config will run, salted with the approvals file's own salt. */
 export function fingerprintOf(config: MCPServerConfig, salt: string): Fingerprint {
   // A pooled entry (`mcp daemon stdio <name> … -- <command> [args…]`) runs what its original runs.
-  // Only when the program in front is the shim itself (`mcp` on PATH): a repository's own program
-  // given the shim's words would otherwise run under the original's approval.
-  if ("command" in config && config.command === SHIM_COMMAND) config = unwrapShimConfig(config) ?? config;
+  // Only when the program in front is a shim itself (`mcp` or `mcp-shim` on PATH): a repository's own
+  // program given the shim's words would otherwise run under the original's approval.
+  if ("command" in config && isShimCommand(config.command)) config = unwrapShimConfig(config) ?? config;
   const fields: Record<string, unknown> = { ...(config as unknown as Record<string, unknown>) };
   // `type` omitted and `"stdio"` run the same thing.
   if ("command" in config && fields["type"] === undefined) fields["type"] = "stdio";

@@ -8,6 +8,17 @@ import type { ConfigFamily } from "./types.js";
 export const SHIM_COMMAND = "mcp";
 
 /**
+ * The light shim beside it (`mcp-shim`, installed with the CLI: a bash script that relays through the
+ * daemon without a Node process of its own), with the same arguments.
+ */
+export const LIGHT_SHIM_COMMAND = "mcp-shim";
+
+/** Whether `command` is one of the shims as found on the host's PATH ({@link SHIM_COMMAND}, {@link LIGHT_SHIM_COMMAND}). */
+export function isShimCommand(command: unknown): boolean {
+  return command === SHIM_COMMAND || command === LIGHT_SHIM_COMMAND;
+}
+
+/**
  * The shim's arguments for one entry: `daemon stdio <name> --from <family>:<scope> -- <command> [args…]`.
  * The original command and arguments ride after `--`, so the shim runs exactly what the host would
  * have run, in the folder and with the environment the host gives it (the entry's `env`, `cwd` and

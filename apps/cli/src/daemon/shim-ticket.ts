@@ -1,0 +1,45 @@
+// The hidden `mcp daemon ticket <server> …`, the one Node step of the light shim (apps/cli/shim/mcp-shim):
+// the server found exactly as `mcp daemon stdio` finds it (shim.ts: the same files, approvals and
+// environment; the daemon started if none runs), then a single-use ticket for it from the daemon over
+// its private Unix socket (light-relay.ts). Prints `<port> <ticket> <proof>` on one line for the
+// script, which keeps them in shell variables (never in argv, the environment or a file).
+
+import { CliError, EXIT } from "../ui.js";
+import { daemonRequest } from "./client.js";
+import type { Ticket } from "./light-relay.js";
+import type { AttachParams } from "./pool-socket.js";
+import type { GlobalOptions } from "../session.js";
+import { resolveForShim, type ShimWords } from "./shim.js";
+
+/** The script's pid and its parent's (the host's), as it passes them: labels for `mcp ps`, trusted for nothing. */
+function shimPids(): { shimPid: number; parentPid: number } {
+  const given = (process.env["MCP_SHIM_PIDS"] ?? "").split(" ").map(Number);
+  // Not passed on to a daemon this process starts.
+  delete process.env["MCP_SHIM_PIDS"];
+  const [shimPid, parentPid] = given;
+  return Number.isSafeInteger(shimPid) && Number.isSafeInteger(parentPid) && given.length === 2
+    ? { shimPid: shimPid!, parentPid: parentPid! }
+    : { shimPid: process.ppid, parentPid: process.ppid };
+}
+
+/** `mcp daemon ticket <server> [--from <host:scope>] [-- <command> …]`: prints `<port> <ticket> <proof>`. */
+export async function daemonTicket(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
+  const pids = shimPids();
+  const { config, source, from, socket } = await resolveForShim(globals, server, words);
+  const params: AttachParams = { server, config: config as AttachParams["config"], source, from, ...pids };
+  const answer = (await daemonRequest(socket, "pool/ticket", params, { connectTimeoutMs: 10_000 })) as Partial<Ticket>;
+  const { port, ticket, proof } = answer ?? {};
+  const token = /^[A-Za-z0-9_-]{43}$/;
+  if (
+    !Number.isInteger(port) ||
+    typeof ticket !== "string" ||
+    !token.test(ticket) ||
+    typeof proof !== "string" ||
+    !token.test(proof)
+  )
+    throw new CliError(
+      `mcp daemon stdio ${server}: the daemon gave no ticket (an older daemon? stop it with: mcp daemon stop)`,
+    );
+  process.stdout.write(`${port} ${ticket} ${proof}\n`);
+  return EXIT.ok;
+}

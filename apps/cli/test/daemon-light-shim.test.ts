@@ -1,0 +1,213 @@
+// The light shim (shim/mcp-shim: bash and one `cat`, through the daemon's loopback listener with a
+// single-use ticket): a host on the official SDK's stdio client served through it from the pool, the
+// listener refusing connections without the ticket, with a wrong one and that never say hello, an
+// unapproved project server refused as the Node shim refuses it, and nothing left when the host leaves.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { buildChildEnv } from "@mcp/transport-stdio";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { everythingEntry } from "mcp-test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
+
+interface PsJson {
+  servers: { name: string; pid: number; hosts: { info: { shimPid: number; parentPid: number } }[] }[];
+}
+
+async function ps(box: Sandbox): Promise<PsJson> {
+  const out = await mcp(box, ["--json", "ps"]);
+  expect(out.code, out.stderr).toBe(0);
+  return JSON.parse(out.stdout) as PsJson;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pids under `pid` (Linux /proc), the process itself first. */
+async function tree(pid: number): Promise<number[]> {
+  const out = await run(["ps", "-e", "-o", "pid=,ppid="], "/", { PATH: process.env["PATH"] });
+  const pairs = out.stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found = [pid];
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+/** A host on the official SDK with the light shim as its server's command. */
+async function lightHost(box: Sandbox, server: string): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const client = new Client({ name: "sdk-host", version: "1.0.0" }, { capabilities: {} });
+  const transport = new StdioClientTransport({
+    command: "bash",
+    args: [script, "daemon", "stdio", server],
+    env: buildChildEnv(box.env, false),
+    cwd: box.project,
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A raw connection to the daemon's light listener; resolves with what it was sent once the daemon closed it. */
+function rawConnection(port: number): { socket: Socket; closed: Promise<string> } {
+  const socket = connect(port, "127.0.0.1");
+  let got = "";
+  socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+  socket.on("error", () => {});
+  return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
+}
+
+/** A ticket as the script gets it: `<port> <ticket> <proof>`. */
+async function ticket(box: Sandbox, server: string): Promise<{ port: number; ticket: string; proof: string }> {
+  const out = await mcp(box, ["daemon", "ticket", server]);
+  expect(out.code, out.stderr).toBe(0);
+  const [port, t, proof] = out.stdout.trim().split(" ");
+  return { port: Number(port), ticket: t!, proof: proof! };
+}
+
+const textOf = (result: unknown): string => (result as { content: { text: string }[] }).content[0]?.text ?? "";
+
+describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it("serves two SDK hosts from one pooled server-everything, as bash and cat only, and leaves no process when they close stdin", async () => {
+    const a = await lightHost(box, "ev");
+    const b = await lightHost(box, "ev");
+    expect(a.client.getServerVersion()?.name).toBeTruthy();
+    expect(textOf(await a.client.callTool({ name: "echo", arguments: { message: "from a" } }))).toContain("from a");
+    expect(textOf(await b.client.callTool({ name: "echo", arguments: { message: "from b" } }))).toContain("from b");
+    // One upstream for both; each host is attached with the script's pid.
+    const status = await ps(box);
+    expect(status.servers).toHaveLength(1);
+    const shimPids = status.servers[0]!.hosts.map((h) => h.info.shimPid).sort();
+    expect(shimPids).toEqual([a.transport.pid!, b.transport.pid!].sort());
+    // What stays with each host: bash and one cat, no Node.
+    const kept: number[] = [];
+    for (const { transport } of [a, b]) {
+      const pids = await tree(transport.pid!);
+      kept.push(...pids);
+      const names = await Promise.all(
+        pids.map(async (pid) =>
+          (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
+        ),
+      );
+      // (A pid listed by one `ps` may be gone by the next: an empty name.)
+      const seen = names.filter((name) => name !== "");
+      expect(seen, JSON.stringify({ pids, names })).toContain("bash");
+      expect(seen, JSON.stringify({ pids, names })).toContain("cat");
+      expect(
+        seen.filter((name) => name !== "bash" && name !== "cat"),
+        JSON.stringify({ pids, names }),
+      ).toEqual([]);
+    }
+    // The hosts close stdin: the scripts and their cats exit, and the daemon sees both sessions end.
+    await Promise.all([a.client.close(), b.client.close()]);
+    for (const pid of kept) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(async () => (await ps(box)).servers[0]?.hosts.length ?? 0, { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("closes a connection without a ticket, with a wrong ticket, with an over-long hello, and one that never says hello; a ticket works once", async () => {
+    const good = await ticket(box, "ev");
+    // Never says hello: closed by the daemon (its hello deadline), having been told nothing.
+    const silent = rawConnection(good.port);
+    // A wrong ticket of the right shape, and a line that is not a ticket: closed at once, told nothing.
+    const wrong = rawConnection(good.port);
+    wrong.socket.write(`${"A".repeat(43)}\n`);
+    const junk = rawConnection(good.port);
+    junk.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" })}\n`);
+    const long = rawConnection(good.port);
+    long.socket.write("B".repeat(100));
+    expect(await wrong.closed).toBe("");
+    expect(await junk.closed).toBe("");
+    expect(await long.closed).toBe("");
+    expect(await silent.closed).toBe("");
+    // The good ticket: the daemon proves itself, then serves.
+    const used = rawConnection(good.port);
+    used.socket.write(`${good.ticket}\n`);
+    let usedGot = "";
+    used.socket.on("data", (chunk: Buffer) => (usedGot += chunk.toString()));
+    await expect.poll(() => usedGot, { timeout: 20_000 }).toContain(good.proof);
+    // The same ticket again: refused.
+    const again = rawConnection(good.port);
+    again.socket.write(`${good.ticket}\n`);
+    expect(await again.closed).toBe("");
+    used.socket.destroy();
+  }, 90_000);
+
+  it("lets at most 16 connections wait for their hello: the next is closed unread even with a good ticket", async () => {
+    const first = await ticket(box, "ev");
+    const silent = Array.from({ length: 16 }, () => rawConnection(first.port));
+    await Promise.all(silent.map(({ socket }) => new Promise((resolve) => socket.once("connect", resolve))));
+    const turnedAway = rawConnection(first.port);
+    turnedAway.socket.write(`${first.ticket}\n`);
+    expect(await turnedAway.closed).toBe("");
+    // The silent ones are closed by the daemon at their hello deadline.
+    expect(await Promise.all(silent.map(({ closed }) => closed))).toEqual(Array(16).fill(""));
+    // Turned away before it was read, the ticket is still good once there is room.
+    const later = rawConnection(first.port);
+    later.socket.write(`${first.ticket}\n`);
+    let got = "";
+    later.socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    await expect.poll(() => got, { timeout: 20_000 }).toContain(first.proof);
+    later.socket.destroy();
+  }, 90_000);
+
+  it("refuses an unapproved project server as the Node shim does, and starts nothing", async () => {
+    writeFileSync(
+      join(box.project, ".mcp.json"),
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everythingEntry, "stdio"] } } }),
+    );
+    const refused = await run(["bash", script, "daemon", "stdio", "proj"], box.project, box.env, 60_000);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /project server "proj" is not served: .*not approved.*Approve it with: mcp config approve proj/s,
+    );
+    expect((await ps(box)).servers).toEqual([]);
+  }, 60_000);
+
+  it("when the pool's server is killed the script says so and exits, leaving no process", async () => {
+    const shim = spawn("bash", [script, "daemon", "stdio", "ev"], {
+      cwd: box.project,
+      env: box.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    shim.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    shim.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
+    );
+    let out = "";
+    shim.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
+    const pids = await tree(shim.pid!);
+    expect(pids.length).toBe(3);
+    // The pool's server is killed (mcp ps --kill): the session ends, the script says so and exits 1.
+    const exited = new Promise<number | null>((resolve) => shim.once("exit", (code) => resolve(code)));
+    expect((await mcp(box, ["ps", "--kill", "ev"])).code).toBe(0);
+    expect(await exited).toBe(1);
+    expect(stderr).toContain("the mcp daemon ended this session");
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+  }, 90_000);
+});
