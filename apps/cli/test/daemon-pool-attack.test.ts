@@ -146,5 +146,17 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     await new Promise((resolve) => connection.once("close", resolve));
     const ps = JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { servers: unknown[] };
     expect(ps.servers).toEqual([]);
+
+    // The same entry to run in the project, said to be for another folder (one with no project files): refused too.
+    for (const project of [box.home, "/"]) {
+      const other = createConnection(socket);
+      const reply = new Promise<any>((resolve) =>
+        createInterface({ input: other }).once("line", (line) => resolve(JSON.parse(line))),
+      );
+      other.write(`${JSON.stringify({ id: 1, method: "pool/attach", params: { ...params, project } })}\n`);
+      expect((await reply).error?.message).toMatch(/project server "proj" is not served: not approved yet/);
+      await new Promise((resolve) => other.once("close", resolve));
+    }
+    expect((JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { servers: unknown[] }).servers).toEqual([]);
   }, 60_000);
 });

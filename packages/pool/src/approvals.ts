@@ -109,6 +109,10 @@ const inside = (file: string, folder: string): boolean => resolve(file).startsWi
  * - else, a project file the manager could not read (broken, or this server's entry in it invalid): refused;
  * - else, a `source` file in the project folder that the manager does not read: refused;
  * - else (a config the host wrote itself): served.
+ *
+ * When the server runs in another folder than `project` (its `cwd`), that folder is checked the
+ * same way too and both must serve it: a host that names an empty folder as its project is not
+ * served a repository's unapproved server that runs in the repository.
  */
 export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApprovals {
   const policy: ApprovalPolicy = {
@@ -118,7 +122,7 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
   const howToApprove = (server: DiscoveredServer): string =>
     policy.howToApprove?.(server) ??
     `mcp config approve ${JSON.stringify(server.name)} in ${server.source.file.split(sep).slice(0, -1).join(sep) || sep}, or the pool's approvals option`;
-  return async ({ name, config, source, project }) => {
+  const decide: PoolApprovals = async ({ name, config, source, project }) => {
     const program = programOf(config, project);
     if (program === undefined) return { approved: false, reason: "it is not a stdio server", approve: "" };
     const loaded = await loadAllMCPConfigs(project, options.load ?? {});
@@ -169,5 +173,15 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
         approve: "give the pool an approvals option that decides about it",
       };
     return { approved: true };
+  };
+  // The folder the server runs in is a project too (a host may name another: the check is for
+  // both). A server in a repository is checked against that repository's files, whatever `project` says.
+  return async (request) => {
+    const verdict = await decide(request);
+    const cwd = (request.config as { cwd?: unknown } | undefined)?.cwd;
+    if (!verdict.approved || (cwd !== undefined && typeof cwd !== "string")) return verdict;
+    const runsIn = resolve(request.project, cwd ?? ".");
+    if (runsIn === resolve(request.project)) return verdict;
+    return decide({ ...request, config: { ...request.config, cwd: runsIn }, project: runsIn });
   };
 }

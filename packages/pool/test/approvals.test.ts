@@ -1,6 +1,6 @@
 // The pool's approval check on real config files in a temporary home and project: the manager's
 // approvals by default, so a host that embeds the pool runs no project server the user has not approved.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApprovalStore, defaultApprovalsFile, loadAllMCPConfigs } from "@mcp/manager";
@@ -137,6 +137,41 @@ describe("ServerPool approvals (the manager's, by default)", () => {
     expect(await attach(p, "repo", { command: "node", args: ["evil.js"] })).toMatchObject({
       reason: expect.stringMatching(/\.mcp\.json could not be read/),
     });
+  });
+
+  it("checks the folder the server runs in too: a host that names another project is refused a repository's unapproved server", async () => {
+    writeProject({ repo: { command: everything.command, args: everything.args } });
+    const p = newPool();
+    const entry = await discovered("repo", "project");
+    const elsewhere = mkdtempSync(join(tmpdir(), "pool-approvals-elsewhere-"));
+    try {
+      // The repository's entry, to run in the repository, but asked about for an empty folder.
+      for (const other of [elsewhere, home]) {
+        const session = p.attach({
+          name: "repo",
+          config: { ...(entry.config as object), cwd: project } as never,
+          project: other,
+          send: () => {},
+        });
+        const outcome = await p.approval(session).then(
+          () => "served",
+          (error: unknown) => error,
+        );
+        session.close();
+        expect(ServerNotApprovedError.isInstance(outcome)).toBe(true);
+        expect(outcome).toMatchObject({ server: "repo", reason: "not approved yet" });
+      }
+      expect(spawned).toBe(0);
+      // A folder under the project, without project files of its own, runs the project's entry that says so.
+      mkdirSync(join(project, "sub"));
+      writeProject({ repo: { command: everything.command, args: everything.args, cwd: "sub" } });
+      const inSub = await discovered("repo", "project");
+      expect(await attach(p, "repo", inSub.config)).toBeInstanceOf(ServerNotApprovedError);
+      await createApprovalStore({ file: defaultApprovalsFile({ home, env: process.env }) }).remember(project, [inSub]);
+      expect(await attach(p, "repo", inSub.config)).toBe("served");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("takes an explicit check instead, and refuses an approvals option that is not one", async () => {
