@@ -26,6 +26,8 @@ export interface PoolApprovalRequest {
   source: string | undefined;
   /** The folder whose project files are checked: the attach's `project`, else the config's `cwd`, else the pool's own folder. */
   project: string;
+  /** The values the host expanded `${VAR}` in its files with, put over the check's own environment; default: none. */
+  env?: Record<string, string> | undefined;
 }
 
 /** A check's answer: served, or refused with why and what approves it. */
@@ -122,10 +124,16 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
   const howToApprove = (server: DiscoveredServer): string =>
     policy.howToApprove?.(server) ??
     `mcp config approve ${JSON.stringify(server.name)} in ${server.source.file.split(sep).slice(0, -1).join(sep) || sep}, or the pool's approvals option`;
-  const decide: PoolApprovals = async ({ name, config, source, project }) => {
+  const decide: PoolApprovals = async ({ name, config, source, project, env }) => {
     const program = programOf(config, project);
     if (program === undefined) return { approved: false, reason: "it is not a stdio server", approve: "" };
-    const loaded = await loadAllMCPConfigs(project, options.load ?? {});
+    // `${VAR}` expanded as the host expanded it: an approved entry that names a variable this
+    // process was started without (or with another value) is still the entry the host runs.
+    const load: LoadOptions =
+      env === undefined
+        ? (options.load ?? {})
+        : { ...options.load, env: { ...(options.load?.env ?? process.env), ...env } };
+    const loaded = await loadAllMCPConfigs(project, load);
     const entries = [...Object.values(loaded.servers), ...loaded.shadowed];
     const runs = (entry: DiscoveredServer): boolean => {
       const theirs = programOf(entry.config, project);

@@ -174,6 +174,33 @@ describe("ServerPool approvals (the manager's, by default)", () => {
     }
   });
 
+  it("reads the project's files with the host's ${VAR} values (env), not only the pool's own environment", async () => {
+    writeProject({
+      repo: { command: everything.command, args: everything.args, env: { TOKEN: "${POOL_TEST_TOKEN}" } },
+    });
+    vi.stubEnv("POOL_TEST_TOKEN", "the-hosts");
+    const entry = await discovered("repo", "project");
+    await createApprovalStore({ file: defaultApprovalsFile({ home, env: process.env }) }).remember(project, [entry]);
+    vi.stubEnv("POOL_TEST_TOKEN", undefined); // the pool's process was started without it
+    const p = newPool();
+    const ask = async (env?: Record<string, string>) => {
+      const session = p.attach({ name: "repo", config: entry.config as never, project, env, send: () => {} });
+      try {
+        await p.approval(session);
+        return "served";
+      } catch (error) {
+        return error;
+      } finally {
+        session.close();
+      }
+    };
+    expect(await ask()).toBeInstanceOf(ServerNotApprovedError);
+    expect(await ask({ POOL_TEST_TOKEN: "the-hosts" })).toBe("served");
+    // Another value is another entry: not the one approved.
+    expect(await ask({ POOL_TEST_TOKEN: "another" })).toBeInstanceOf(ServerNotApprovedError);
+    expect(spawned).toBe(0);
+  });
+
   it("takes an explicit check instead, and refuses an approvals option that is not one", async () => {
     writeProject({ repo: { command: everything.command, args: everything.args } });
     const entry = await discovered("repo", "project");

@@ -24,6 +24,8 @@ export interface AttachParams {
   source?: string | undefined;
   /** The shim's folder: the project whose files the pool's approval check reads (default: the config's `cwd`). */
   project?: string | undefined;
+  /** The shell's values of the variables its config files name (`${VAR}`): the approval check expands them so (used for it only). */
+  vars?: Record<string, string> | undefined;
   /** `--from <host>:<scope>` as `mcp hosts pool` wrote it: a label, trusted for nothing. */
   from?: string | undefined;
   /** The shim's pid and its parent's (the host's). */
@@ -45,6 +47,9 @@ export function attachProblem(params: unknown): string | undefined {
     if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
   for (const field of ["source", "from", "project"])
     if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
+  const vars = params["vars"];
+  if (vars !== undefined && !(isRecord(vars) && Object.values(vars).every((value) => typeof value === "string")))
+    return "params.vars must be an object of strings";
   return undefined;
 }
 
@@ -86,6 +91,7 @@ export function poolRequest(
     config,
     source: params.source,
     project: params.project,
+    env: params.vars,
     info: {
       server: params.server,
       shimPid: params.shimPid,
