@@ -41,15 +41,24 @@ export function attachProblem(params: unknown): string | undefined {
   if (!isRecord(params)) return "params must be an object";
   if (typeof params["server"] !== "string" || params["server"] === "")
     return "params.server must be a non-empty string";
-  if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string")
+  const config = params["config"];
+  if (!isRecord(config) || typeof config["command"] !== "string")
     return "params.config must be a stdio server config (an object with a command)";
+  const strings = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === "string");
+  const record = (value: unknown): boolean =>
+    isRecord(value) && Object.values(value).every((item) => typeof item === "string");
+  if (config["args"] !== undefined && !strings(config["args"])) return "params.config.args must be an array of strings";
+  if (config["cwd"] !== undefined && typeof config["cwd"] !== "string") return "params.config.cwd must be a string";
+  for (const field of ["env", "parentEnv"])
+    if (config[field] !== undefined && !record(config[field]))
+      return `params.config.${field} must be an object of strings`;
+  if (config["inheritEnv"] !== undefined && typeof config["inheritEnv"] !== "boolean")
+    return "params.config.inheritEnv must be true or false";
   for (const field of ["shimPid", "parentPid"])
     if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
   for (const field of ["source", "from", "project"])
     if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
-  const vars = params["vars"];
-  if (vars !== undefined && !(isRecord(vars) && Object.values(vars).every((value) => typeof value === "string")))
-    return "params.vars must be an object of strings";
+  if (params["vars"] !== undefined && !record(params["vars"])) return "params.vars must be an object of strings";
   return undefined;
 }
 
