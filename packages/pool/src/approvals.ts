@@ -97,6 +97,9 @@ function sameProgram(a: Program, b: Program): boolean {
   );
 }
 
+/** Variables that decide where the manager finds config files (and the approvals file): never taken from a request's `env`. */
+const WHERE_FILES_ARE = /^(HOME|USERPROFILE|APPDATA|LOCALAPPDATA|XDG_[A-Z_]+|CODEX_HOME)$/i;
+
 const inside = (file: string, folder: string): boolean => resolve(file).startsWith(resolve(folder) + sep);
 
 /**
@@ -129,6 +132,8 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
     if (program === undefined) return { approved: false, reason: "it is not a stdio server", approve: "" };
     // `${VAR}` expanded as the host expanded it: an approved entry that names a variable this
     // process was started without (or with another value) is still the entry the host runs.
+    // Never where files are found: a host's words do not move the user's own files into a repository.
+    if (env !== undefined) env = Object.fromEntries(Object.entries(env).filter(([n]) => !WHERE_FILES_ARE.test(n)));
     const load: LoadOptions =
       env === undefined
         ? (options.load ?? {})

@@ -201,6 +201,30 @@ describe("ServerPool approvals (the manager's, by default)", () => {
     expect(spawned).toBe(0);
   });
 
+  it("does not let env move where the user's own files are read from (a repository's folder posing as the user's config)", async () => {
+    writeProject({ repo: { command: everything.command, args: everything.args } });
+    const entry = await discovered("repo", "project");
+    // The repository also ships a folder shaped like a user config folder holding the same server.
+    const fake = join(project, "cfg");
+    for (const file of [join(fake, "mcp-client", "mcp-client.json"), join(fake, "codex", "config.toml")])
+      mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(
+      join(fake, "mcp-client", "mcp-client.json"),
+      JSON.stringify({ servers: { repo: { command: everything.command, args: everything.args, cwd: project } } }),
+    );
+    const p = newPool();
+    for (const env of [{ XDG_CONFIG_HOME: fake }, { APPDATA: fake }, { CODEX_HOME: join(fake, "codex") }]) {
+      const session = p.attach({ name: "repo", config: entry.config as never, project, env, send: () => {} });
+      const outcome = await p.approval(session).then(
+        () => "served",
+        (error: unknown) => error,
+      );
+      session.close();
+      expect(outcome, JSON.stringify(env)).toBeInstanceOf(ServerNotApprovedError);
+    }
+    expect(spawned).toBe(0);
+  });
+
   it("takes an explicit check instead, and refuses an approvals option that is not one", async () => {
     writeProject({ repo: { command: everything.command, args: everything.args } });
     const entry = await discovered("repo", "project");
