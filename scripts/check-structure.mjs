@@ -19,8 +19,6 @@ export const OVERSIZED = {
   "packages/gateway/src/gateway.ts": 517,
   "packages/gateway/src/http.ts": 458,
   "packages/gateway/src/oidc.ts": 425,
-  "packages/inspector/src/api.ts": 429,
-  "packages/inspector/src/server.ts": 517,
   "packages/transport-http/src/transport.ts": 448,
 };
 

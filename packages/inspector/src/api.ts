@@ -57,27 +57,6 @@ export interface InspectedServer extends ServerRow {
   subscribe: boolean;
 }
 
-/** One step of {@link AuthDoctorAnswer}, as `mcp auth doctor --json` prints it. */
-export interface AuthDoctorStep {
-  /** `challenge`, `resource-metadata`, … `token-accepted`. */
-  step: string;
-  status: "pass" | "fail" | "skip" | "warn";
-  /** The spec clauses the step checks. */
-  clause: string;
-  /** What to do about it (or, for a pass, what was found). */
-  advice: string;
-  detail?: string | undefined;
-}
-
-/** `mcp auth doctor <server> --json`: why sign-in to an HTTP server fails, step by step. Never holds a secret. */
-export interface AuthDoctorAnswer {
-  /** The server's URL, secrets in it hidden. */
-  server: string;
-  /** False when a step fails. */
-  ok: boolean;
-  steps: AuthDoctorStep[];
-}
-
 /** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */
 export interface HeldRow {
   server: string;
@@ -274,71 +253,6 @@ export interface LogEntry {
   ms?: number | undefined;
 }
 
-/** `POST /api/app/open`: the app of a tool with a UI. */
-export interface AppOpenRequest {
-  /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
-  tool: string;
-  /** The page's id (as in its event stream): the app's origin ends when that page is gone. */
-  page?: string | undefined;
-}
-
-/** The origins an app may use, as its resource declared them (checked: origins only). */
-export interface AppCsp {
-  connectDomains?: string[] | undefined;
-  resourceDomains?: string[] | undefined;
-  frameDomains?: string[] | undefined;
-  baseUriDomains?: string[] | undefined;
-}
-
-/** The answer to `POST /api/app/open`: what the page gives the sandbox proxy, and what the app is told. */
-export interface AppOpenAnswer {
-  /** This rendering's id, which {@link AppMessageRequest.view} takes. */
-  view: string;
-  server: string;
-  uri: string;
-  html: string;
-  csp: AppCsp;
-  prefersBorder?: boolean | undefined;
-  /** What of the resource's `_meta.ui` was left out, and why. */
-  ignored: string[];
-  /**
-   * The browser features the resource asks for (`_meta.ui.permissions`), as Permissions Policy
-   * names them: `camera`, `microphone`, `geolocation`, `clipboard-write`. None is granted until the
-   * page's user allows it.
-   */
-  permissions: string[];
-  /** The sandbox proxy's page, on an origin of its own (the app's). */
-  sandbox: string;
-  /**
-   * The page the inspector frames, on another origin of its own: it frames {@link sandbox} and
-   * lets its frame hold nothing of another origin (the app, which can navigate the proxy's frame,
-   * cannot take it to another page of this machine).
-   */
-  frame: string;
-  /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
-  tool: Record<string, unknown>;
-  /** The host the app is told it runs in (`hostInfo`). */
-  host: { name: string; version: string };
-}
-
-/** `POST /api/app/message`: one JSON-RPC message an app sent. */
-export interface AppMessageRequest {
-  view: string;
-  message: unknown;
-}
-
-/** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
-export interface AppMessageAnswer {
-  response?:
-    | {
-        jsonrpc: "2.0";
-        id: string | number;
-        result?: unknown;
-        error?: { code: number; message: string; data?: unknown };
-      }
-    | undefined;
-}
-
 /** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */
 export type Dialog =
   | {
@@ -368,32 +282,15 @@ export interface DialogAnswer {
   text?: string | undefined;
 }
 
-/** `POST /api/rpc`: a JSON-RPC request to send to one server as it is (the page user's own). */
-export interface RpcRequest {
-  server: string;
-  /** Any method name (no whitespace, at most 200 characters). */
-  method: string;
-  params?: Record<string, unknown> | undefined;
-}
-
-/** The answer to `POST /api/rpc`: the server's `result`, or its JSON-RPC `error` as sent (or what failed on the way: a timeout, a closed connection). */
-export interface RpcAnswer {
-  ms: number;
-  result?: unknown;
-  error?: { code?: string | number | undefined; message: string; data?: unknown } | undefined;
-}
-
-/** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
-export interface PingAnswer extends RpcAnswer {
-  method: "ping" | "server/discover";
-}
-
-/** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
-export interface RootsAnswer {
-  roots: { uri: string; name?: string | undefined }[];
-  /** The servers sent `notifications/roots/list_changed`. */
-  notified: string[];
-}
+export type { AppCsp, AppMessageAnswer, AppMessageRequest, AppOpenAnswer, AppOpenRequest } from "./api-apps.js";
+export type {
+  AuthDoctorAnswer,
+  AuthDoctorStep,
+  PingAnswer,
+  RootsAnswer,
+  RpcAnswer,
+  RpcRequest,
+} from "./api-requests.js";
 
 /** What a failed request answers. */
 export interface ApiError {

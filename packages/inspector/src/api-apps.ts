@@ -1,0 +1,67 @@
+// The inspector's API for MCP Apps (part of the API that api.ts documents): a tool's app opened,
+// the messages it sends, and what the page gives its sandbox.
+
+/** `POST /api/app/open`: the app of a tool with a UI. */
+export interface AppOpenRequest {
+  /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
+  tool: string;
+  /** The page's id (as in its event stream): the app's origin ends when that page is gone. */
+  page?: string | undefined;
+}
+
+/** The origins an app may use, as its resource declared them (checked: origins only). */
+export interface AppCsp {
+  connectDomains?: string[] | undefined;
+  resourceDomains?: string[] | undefined;
+  frameDomains?: string[] | undefined;
+  baseUriDomains?: string[] | undefined;
+}
+
+/** The answer to `POST /api/app/open`: what the page gives the sandbox proxy, and what the app is told. */
+export interface AppOpenAnswer {
+  /** This rendering's id, which {@link AppMessageRequest.view} takes. */
+  view: string;
+  server: string;
+  uri: string;
+  html: string;
+  csp: AppCsp;
+  prefersBorder?: boolean | undefined;
+  /** What of the resource's `_meta.ui` was left out, and why. */
+  ignored: string[];
+  /**
+   * The browser features the resource asks for (`_meta.ui.permissions`), as Permissions Policy
+   * names them: `camera`, `microphone`, `geolocation`, `clipboard-write`. None is granted until the
+   * page's user allows it.
+   */
+  permissions: string[];
+  /** The sandbox proxy's page, on an origin of its own (the app's). */
+  sandbox: string;
+  /**
+   * The page the inspector frames, on another origin of its own: it frames {@link sandbox} and
+   * lets its frame hold nothing of another origin (the app, which can navigate the proxy's frame,
+   * cannot take it to another page of this machine).
+   */
+  frame: string;
+  /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
+  tool: Record<string, unknown>;
+  /** The host the app is told it runs in (`hostInfo`). */
+  host: { name: string; version: string };
+}
+
+/** `POST /api/app/message`: one JSON-RPC message an app sent. */
+export interface AppMessageRequest {
+  view: string;
+  message: unknown;
+}
+
+/** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
+export interface AppMessageAnswer {
+  response?:
+    | {
+        jsonrpc: "2.0";
+        id: string | number;
+        result?: unknown;
+        error?: { code: number; message: string; data?: unknown };
+      }
+    | undefined;
+}
