@@ -154,12 +154,15 @@ export interface InspectorState {
   at: number;
 }
 
-/** A tool call that runs as a task (either protocol era), as its last status said. */
+/** A tool call that runs as a task (either protocol era), or a server's request the inspector runs as one, as its last status said. */
 export interface TaskRow {
-  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs. */
+  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs; for a task the inspector runs, its dialog's id. */
   id: string;
   server: string;
+  /** The tool; for a task the inspector runs, the server's request (`elicitation/create`, `sampling/createMessage`). */
   tool: string;
+  /** `client`: the server sent its request as a task, and the inspector runs it (the dialog's answer is its result; `cancel` answers the dialog `cancel`); absent: the server runs it. */
+  runner?: "client" | undefined;
   taskId: string;
   status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   statusMessage?: string | undefined;
@@ -262,6 +265,8 @@ export type Dialog =
       message: string;
       requestedSchema?: JsonSchema | undefined;
       url?: string | undefined;
+      /** The task the inspector runs the request as, when the server sent it as one (it polls for the answer). */
+      task?: string | undefined;
     }
   | {
       id: string;
@@ -270,6 +275,8 @@ export type Dialog =
       messages: { role: string; content: ContentBlock }[];
       systemPrompt?: string | undefined;
       maxTokens?: number | undefined;
+      /** As for an elicitation: the task the inspector runs it as, if any. */
+      task?: string | undefined;
     };
 
 /** `POST /api/dialog`: the user's answer. */
