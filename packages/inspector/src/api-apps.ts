@@ -48,10 +48,33 @@ export interface AppOpenAnswer {
   host: { name: string; version: string };
 }
 
-/** `POST /api/app/message`: one JSON-RPC message an app sent. */
+/**
+ * The largest message an app may send, in characters of its JSON (16 Mi). The API reads bodies of
+ * at most 1 MB, so the page relays a bigger message in parts ({@link AppMessagePart}); one over
+ * this limit is refused (a request gets a JSON-RPC error saying its size and this limit), so that
+ * an app cannot make the inspector hold unbounded text.
+ */
+export const MAX_APP_MESSAGE_CHARS = 16 * 1024 * 1024;
+
+/** The characters of JSON in one part of an app message (128 Ki: under 1 MB as a body, however escaped and encoded). */
+export const APP_MESSAGE_PART_CHARS = 128 * 1024;
+
+/** One part of an app message too big for one body: the parts' `data`, in order, are the message's JSON. */
+export interface AppMessagePart {
+  /** The same for every part of one message (chosen by the page). */
+  id: string;
+  /** 0, 1, … `count - 1`, sent in order. */
+  index: number;
+  count: number;
+  /** At most {@link APP_MESSAGE_PART_CHARS} characters. */
+  data: string;
+}
+
+/** `POST /api/app/message`: one JSON-RPC message an app sent, whole (`message`) or one part of it (`part`). */
 export interface AppMessageRequest {
   view: string;
-  message: unknown;
+  message?: unknown;
+  part?: AppMessagePart | undefined;
 }
 
 /** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */

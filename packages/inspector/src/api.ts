@@ -25,7 +25,7 @@
  * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
  * | `POST /api/log-level` | `{ level, server? }` | `{ servers: string[] }`: `logging/setLevel` on every connected server with `logging` (or one) |
  * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
- * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
+ * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent (whole, or one part of a big one), logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
  * | `POST /api/ping` | `{ server }` | {@link PingAnswer}: one liveness round trip (`ping`; `server/discover` on 2026-07-28), timed |
  * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |

@@ -271,3 +271,39 @@ describe("an MCP App in the inspector", () => {
     await page.locator(".result.ok", { hasText: "held modes released" }).waitFor({ timeout: 15_000 });
   });
 });
+
+describe("an MCP App's big messages", () => {
+  it("relays a message over 1 MB in parts (a 4.5 MB tools/call reaches the server whole), and refuses one over 16 MiB with a JSON-RPC error that says why", async () => {
+    const app = await openHeld("big");
+    const call = (blob: { unit: string; times: number }): Promise<Answer> =>
+      app.evaluate(
+        ({ unit, times }) =>
+          (window as unknown as { __request: (method: string, params: unknown) => Promise<Answer> }).__request(
+            "tools/call",
+            { name: "measure", arguments: { blob: unit.repeat(times) } },
+          ),
+        blob,
+      );
+    // 3,000,000 characters, half of them quotes (escaped twice: in the message's JSON and in each part's body) and half not ASCII.
+    const big = await call({ unit: 'é"', times: 1_500_000 });
+    expect(big.error).toBeUndefined();
+    expect(JSON.stringify(big.result)).toContain("got 3000000 characters");
+    // Over the limit: never sent; the app is told why, and so is the page's user.
+    const huge = await call({ unit: "x", times: 17 * 1024 * 1024 });
+    expect(huge.error?.code).toBe(-32600);
+    expect(huge.error?.message).toContain("at most 16 MiB");
+    await page.locator(".app-view .app-refused", { hasText: "tools/call" }).waitFor({ timeout: 15_000 });
+    // The API takes parts in order only, and no more of them than the limit.
+    const view = (await page.locator(".app-view").getAttribute("data-view"))!;
+    const part = (index: number, count: number) =>
+      fetch(`http://127.0.0.1:${inspector.port}/api/app/message`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inspector-token": inspector.token },
+        body: JSON.stringify({ view, part: { id: "p", index, count, data: "{" } }),
+      });
+    expect((await part(1, 3)).status).toBe(400);
+    expect((await part(0, 1000)).status).toBe(413);
+    await callApi<CallAnswer>("/api/call", { id: "release-big", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held big released" }).waitFor({ timeout: 15_000 });
+  }, 90_000);
+});

@@ -5,7 +5,8 @@
 // server, which logs it and runs its `tools/call` and `resources/read` (its own server's tools
 // only, as the user's calls run).
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
+import type { AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
+import { AppMessageTooBig, sendAppMessage } from "./app-relay.js";
 import { api, PAGE } from "./client.js";
 import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
 import {
@@ -209,6 +210,8 @@ export function AppView({
   const [problem, setProblem] = useState<string | undefined>();
   const [height, setHeight] = useState(160);
   const [said, setSaid] = useState<Said[]>([]);
+  /** The last message of the app that was too big to relay, said under it. */
+  const [refused, setRefused] = useState<string | undefined>();
   const [mode, setMode] = useState<DisplayMode>("inline");
   const [initialized, setInitialized] = useState(false);
   /** The features the user granted the app; undefined until asked (an app that asks for none gets none, unasked). */
@@ -350,7 +353,7 @@ export function AppView({
         void api("/api/app/close", { view: app.view });
         return;
       }
-      void api<AppMessageAnswer>("/api/app/message", { view: app.view, message })
+      void sendAppMessage(app.view, message)
         .then((served) => {
           if (message.id !== undefined && message.method !== undefined) {
             post(served.response ?? { jsonrpc: "2.0", id: message.id, ...answerHere(message, app, tell, host) });
@@ -369,8 +372,14 @@ export function AppView({
           }
         })
         .catch((error: Error) => {
+          if (error instanceof AppMessageTooBig)
+            setRefused(`A ${message.method ?? "message"} it sent was not relayed: ${error.message}.`);
           if (message.id !== undefined && message.method !== undefined)
-            post({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: error.message } });
+            post({
+              jsonrpc: "2.0",
+              id: message.id,
+              error: { code: error instanceof AppMessageTooBig ? error.code : -32603, message: error.message },
+            });
         });
     };
     addEventListener("message", onMessage);
@@ -440,6 +449,7 @@ export function AppView({
           />
         </>
       )}
+      {refused ? <div class="muted app-refused">{refused}</div> : null}
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (
