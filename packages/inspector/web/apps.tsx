@@ -199,10 +199,17 @@ export function AppView({
   tool,
   args,
   answer,
+  kept = false,
+  onKeep,
+  onClose,
 }: {
   tool: ToolRow;
   args: Record<string, unknown>;
   answer: CallAnswer | undefined;
+  /** Kept open: another call or another tool opens its app beside it instead of closing it. */
+  kept?: boolean | undefined;
+  onKeep?: ((kept: boolean) => void) | undefined;
+  onClose?: (() => void) | undefined;
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const opened = useRef<AppOpenAnswer | undefined>(undefined);
@@ -405,10 +412,29 @@ export function AppView({
       class={`${app.prefersBorder === false ? "app-view borderless" : "app-view"} mode-${mode}`}
       data-view={app.view}
       data-mode={mode}
+      data-tool={tool.name}
+      data-kept={kept ? "true" : "false"}
     >
       <div class="app-head">
-        <span class="tag">MCP App</span> <code>{app.uri}</code>
+        <span class="tag">MCP App</span> <strong class="app-tool">{tool.tool}</strong> <code>{app.uri}</code>
         <span class="muted app-limits"> {limits(app.csp)}</span>
+        {onKeep ? (
+          <button
+            type="button"
+            class={kept ? "small primary" : "small"}
+            name="app-keep"
+            aria-pressed={kept}
+            title="kept open, another call's app opens beside it"
+            onClick={() => onKeep(!kept)}
+          >
+            {kept ? "kept open" : "keep open"}
+          </button>
+        ) : null}
+        {kept && onClose ? (
+          <button type="button" class="small" name="app-close" onClick={onClose}>
+            close
+          </button>
+        ) : null}
         {mode === "inline" ? null : (
           <button type="button" class="small" name="app-inline" onClick={() => host.requestMode("inline")}>
             back inline
