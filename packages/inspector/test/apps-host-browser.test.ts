@@ -367,7 +367,8 @@ describe("several MCP Apps side by side", () => {
       for (const target of others) target.postMessage(forged, "*");
       return others.length;
     });
-    expect(reached).toBe(4); // the page, the two frame pages, the right app's proxy
+    // The page, the two frame pages, the right app's proxy (and any closing app's frames, kept until it answers its teardown).
+    expect(reached).toBeGreaterThanOrEqual(4);
     // A round trip of each app after the forged messages: nothing of them was relayed, nor run.
     expect((await request(left, "ping", {})).result).toEqual({});
     expect((await request(right, "ping", {})).result).toEqual({});
@@ -384,5 +385,45 @@ describe("several MCP Apps side by side", () => {
     await page.click('.app-view[data-kept="true"] button[name="app-close"]');
     await expect.poll(() => page.locator(".apps-board .app-view").count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator('.app-view[data-kept="false"]').count()).toBe(1);
+  }, 90_000);
+});
+
+describe("an MCP App's tool calls, asked of the user", () => {
+  it("asks before a call of a tool annotated destructive, and before every call while the app's switch is on; a refusal is the app's error and nothing runs", async () => {
+    const app = await openHeld("ask");
+    const calls = async (tool: string): Promise<number> =>
+      (
+        await (
+          await fetch(`http://127.0.0.1:${inspector.port}/api/state`, {
+            headers: { "x-inspector-token": inspector.token },
+          })
+        ).json()
+      ).log.filter(
+        (e: { kind: string; method: string; params?: { name?: string } }) =>
+          e.kind === "request" && e.method === "tools/call" && e.params?.name === tool,
+      ).length;
+    const ask = page.locator(".app-view .app-ask-call");
+    // Destructive: asked; refused, the app gets an error and the server is never called.
+    const refused = request(app, "tools/call", { name: "wipe", arguments: {} });
+    await ask.locator('button[name="app-call-refuse"]').click({ timeout: 15_000 });
+    expect((await refused).error?.message).toContain('the user refused the call of "wipe"');
+    expect(await calls("wipe")).toBe(0);
+    // Allowed: it runs.
+    const allowed = request(app, "tools/call", { name: "wipe", arguments: {} });
+    expect(await ask.getAttribute("data-tool", { timeout: 15_000 })).toBe("wipe");
+    await ask.locator('button[name="app-call-allow"]').click();
+    expect(JSON.stringify((await allowed).result)).toContain("wiped");
+    expect(await calls("wipe")).toBe(1);
+    // Not destructive: not asked, until the switch is on.
+    expect(JSON.stringify((await request(app, "tools/call", { name: "measure", arguments: {} })).result)).toContain(
+      "got 0 characters",
+    );
+    expect(await ask.count()).toBe(0);
+    await page.check('.app-view input[name="app-ask"]');
+    const measured = request(app, "tools/call", { name: "measure", arguments: { blob: "abc" } });
+    await ask.locator('button[name="app-call-allow"]').click({ timeout: 15_000 });
+    expect(JSON.stringify((await measured).result)).toContain("got 3 characters");
+    await callApi<CallAnswer>("/api/call", { id: "release-ask", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held ask released" }).waitFor({ timeout: 15_000 });
   }, 90_000);
 });

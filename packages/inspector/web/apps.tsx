@@ -6,6 +6,7 @@
 // only, as the user's calls run).
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
+import { AppConfirm, mustAsk, type PendingCall } from "./app-confirm.js";
 import { AppMessageTooBig, sendAppMessage } from "./app-relay.js";
 import { api, PAGE } from "./client.js";
 import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
@@ -202,8 +203,11 @@ export function AppView({
   kept = false,
   onKeep,
   onClose,
+  toolNamed = () => undefined,
 }: {
   tool: ToolRow;
+  /** The app's server's tool of that name (its annotations say whether a call of it is asked first). */
+  toolNamed?: ((server: string, name: string) => ToolRow | undefined) | undefined;
   args: Record<string, unknown>;
   answer: CallAnswer | undefined;
   /** Kept open: another call or another tool opens its app beside it instead of closing it. */
@@ -231,7 +235,24 @@ export function AppView({
     resultSent: boolean;
     granted: string[];
     post: (message: unknown) => void;
-  }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
+    askAll: boolean;
+    toolNamed: (server: string, name: string) => ToolRow | undefined;
+  }>({
+    mode: "inline",
+    declared: undefined,
+    answer,
+    resultSent: false,
+    granted: [],
+    post: () => undefined,
+    askAll: false,
+    toolNamed,
+  });
+  /** Ask the user before each of the app's tool calls (calls of destructive tools are asked anyway). */
+  const [askAll, setAskAll] = useState(false);
+  /** The app's tool calls waiting for the user's answer, first shown first. */
+  const [pending, setPending] = useState<PendingCall[]>([]);
+  live.current.askAll = askAll;
+  live.current.toolNamed = toolNamed;
   live.current.answer = answer;
   live.current.mode = mode;
   live.current.granted = granted ?? [];
@@ -360,6 +381,30 @@ export function AppView({
         void api("/api/app/close", { view: app.view });
         return;
       }
+      const name = message.params?.["name"];
+      if (
+        message.method === "tools/call" &&
+        message.id !== undefined &&
+        typeof name === "string" &&
+        mustAsk(live.current.toolNamed(app.server, name), live.current.askAll)
+      ) {
+        const id = message.id;
+        const call: PendingCall = {
+          tool: name,
+          args: message.params?.["arguments"] ?? {},
+          answer: (allowed) => {
+            setPending((all) => all.filter((c) => c !== call));
+            if (allowed) relay(message);
+            else
+              post({ jsonrpc: "2.0", id, error: { code: -32000, message: `the user refused the call of "${name}"` } });
+          },
+        };
+        setPending((all) => [...all, call]);
+        return;
+      }
+      relay(message);
+    };
+    const relay = (message: Message): void => {
       void sendAppMessage(app.view, message)
         .then((served) => {
           if (message.id !== undefined && message.method !== undefined) {
@@ -475,6 +520,7 @@ export function AppView({
           />
         </>
       )}
+      {app && granted !== undefined ? <AppConfirm askAll={askAll} onAskAll={setAskAll} pending={pending[0]} /> : null}
       {refused ? <div class="muted app-refused">{refused}</div> : null}
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>

@@ -215,7 +215,15 @@ function ToolPanel({
  * The apps of the calls made in this view, side by side: a call's app replaces those not kept open
  * (another tool's too), and stays until its tool or another call replaces it, or it is closed.
  */
-function AppsBoard({ apps, setApps }: { apps: AppSlot[]; setApps: (change: (apps: AppSlot[]) => AppSlot[]) => void }) {
+function AppsBoard({
+  apps,
+  tools,
+  setApps,
+}: {
+  apps: AppSlot[];
+  tools: ToolRow[];
+  setApps: (change: (apps: AppSlot[]) => AppSlot[]) => void;
+}) {
   if (apps.length === 0) return null;
   return (
     <div class="apps-board" data-apps={apps.length}>
@@ -228,6 +236,7 @@ function AppsBoard({ apps, setApps }: { apps: AppSlot[]; setApps: (change: (apps
           kept={slot.kept}
           onKeep={(kept) => setApps((all) => all.map((s) => (s.key === slot.key ? { ...s, kept } : s)))}
           onClose={() => setApps((all) => all.filter((s) => s.key !== slot.key))}
+          toolNamed={(server, name) => tools.find((t) => t.server === server && t.tool === name)}
         />
       ))}
     </div>
@@ -341,7 +350,7 @@ export function ToolsView({
         ) : (
           <p class="muted">Choose a tool.</p>
         )}
-        <AppsBoard apps={apps} setApps={setApps} />
+        <AppsBoard apps={apps} tools={tools} setApps={setApps} />
       </div>
     </section>
   );
