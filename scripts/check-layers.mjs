@@ -53,8 +53,16 @@ export const ALLOWED = {
     "@mcp/client",
     "@mcp/manager",
   ],
-  // One stdio server process for many host sessions: the stdio transport for the process, JSON-RPC for the errors.
-  "@mcp/pool": ["@mcp/jsonrpc", "@mcp/transport-stdio"],
+  // One stdio server process for many host sessions: the stdio transport for the process, JSON-RPC for the errors,
+  // the manager for who may be served (its approvals and config discovery) and its tool cache.
+  "@mcp/pool": [
+    "@mcp/jsonrpc",
+    "@mcp/transport-stdio",
+    "@mcp/transport-http",
+    "@mcp/oauth",
+    "@mcp/client",
+    "@mcp/manager",
+  ],
 };
 
 /**

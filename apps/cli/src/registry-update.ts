@@ -2,18 +2,14 @@ import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
 import {
+  checkForUpdates,
   configFromRegistry,
-  getRegistryServer,
   installedEntries,
-  isNewerVersion,
-  RegistryError,
-  registryToAsk,
-  retiredStatus,
   updatedEntry,
   type InstalledEntry,
   type RegistryConfig,
-  type RegistryEntry,
   type RegistryLocation,
+  type UpdateCheck,
 } from "@mcp/registry";
 import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
@@ -47,41 +43,20 @@ async function installed(globals: GlobalOptions, home: string): Promise<Installe
   return found;
 }
 
-interface Check {
-  item: Installed;
-  url?: string | undefined;
-  latest?: RegistryEntry | undefined;
-  problem?: string | undefined;
-}
-
-async function check(
-  item: Installed,
+/** Every entry checked against its registry's latest (@mcp/registry's checkForUpdates); Ctrl-C stops the asking. */
+async function checkAll(
+  items: Installed[],
   location: RegistryLocation,
   globals: GlobalOptions,
-  signal: AbortSignal,
-): Promise<Check> {
-  const where = registryToAsk({ ...item, project: item.scope === "project" }, location.url);
-  if ("refused" in where) return { item, problem: `not checked: ${printable(where.refused)}` };
-  try {
-    return {
-      item,
-      url: where.url,
-      latest: await getRegistryServer(item.record.name, "latest", {
-        registry: where.url,
-        signal,
-        timeout: globals.timeout,
-      }),
-    };
-  } catch (error) {
-    if (RegistryError.isInstance(error)) return { item, url: where.url, problem: printable(error.message) };
-    throw error;
-  }
-}
-
-async function checkAll(items: Installed[], location: RegistryLocation, globals: GlobalOptions): Promise<Check[]> {
+): Promise<UpdateCheck<Installed>[]> {
   const { signal, dispose } = interruptible();
   try {
-    return await Promise.all(items.map((item) => check(item, location, globals, signal)));
+    const checks = await checkForUpdates(
+      items.map((item) => ({ ...item, project: item.scope === "project" })),
+      { registry: location.url, signal, timeout: globals.timeout },
+    );
+    // Text from a file or a registry, escaped before it reaches the terminal or --json.
+    return checks.map((check) => (check.problem ? { ...check, problem: printable(check.problem) } : check));
   } finally {
     dispose();
   }
@@ -92,15 +67,15 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
   const location = await registryLocation(globals, options.registry);
   const items = await installed(globals, home);
   const checks = await checkAll(items, location, globals);
-  const rows = checks.map(({ item, url, latest, problem }) => ({
+  const rows = checks.map(({ item, url, latest, outdated, status, problem }) => ({
     name: item.local,
     server: item.record.name,
     file: item.file,
     registry: url ?? item.record.url ?? location.url,
     current: item.record.version,
     latest: latest?.server.version,
-    outdated: latest ? isNewerVersion(latest.server.version, item.record.version) : undefined,
-    status: latest ? retiredStatus(latest) : undefined,
+    outdated,
+    status,
     problem,
   }));
   if (globals.json) printJson(rows);
@@ -159,7 +134,7 @@ export async function registryUpdate(
   let failed = false;
   const approvals = approvalsFile(configDir(home));
   const loaded = await loadAllMCPConfigs(process.cwd());
-  for (const { item, url, latest, problem } of await checkAll(chosen, location, globals)) {
+  for (const { item, url, latest, outdated, status, problem } of await checkAll(chosen, location, globals)) {
     const label = `"${printable(item.local)}" (${printable(item.record.name)})`;
     if (!latest || problem) {
       warn(`${label}: ${problem ?? "not checked"}`);
@@ -167,11 +142,10 @@ export async function registryUpdate(
       continue;
     }
     const version = latest.server.version;
-    if (!isNewerVersion(version, item.record.version)) {
+    if (!outdated) {
       if (names.length > 0) out(`${label} is at the latest version, ${printable(item.record.version)}.`);
       continue;
     }
-    const status = retiredStatus(latest);
     if (status && !options.force) {
       warn(
         `${label}: its latest version, ${printable(version)}, is ${status} in ${url}; not updated (update anyway with --force)`,

@@ -1,7 +1,16 @@
 // Which server a command needs, and why one cannot serve it (not found, not approved, needs sign-in).
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc/internal";
-import { failureCause, failureError, type MCPTool, type ServerStatus, toolNamePrefix } from "@mcp/manager";
+import {
+  configHint,
+  failureCause,
+  failureError,
+  needsSignIn,
+  refusedTokenHeader,
+  type MCPTool,
+  type ServerStatus,
+  toolNamePrefix,
+} from "@mcp/manager";
 import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
@@ -77,23 +86,9 @@ function problemOf(message: string): string {
   return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
 }
 
-/** The name of the `Authorization` header a config sends as it is (a static token), if any. */
-export function staticAuthorization(config: MCPServerConfig | undefined): string | undefined {
-  if (!config || !("url" in config)) return undefined;
-  return Object.keys(config.headers ?? {}).find((name) => name.toLowerCase() === "authorization");
-}
-
-/**
- * A server that failed for want of a token (OAuth, or a plain 401): `mcp auth <name>` is the fix.
- * Not when the config sends its own `Authorization` header: that token was refused, and signing
- * in with OAuth would not change what is sent.
- */
+/** A server that failed for want of a token: `mcp auth <name>` is the fix (@mcp/manager's `needsSignIn`). */
 export function needsAuth(s: ServerStatus, config?: MCPServerConfig): boolean {
-  return (
-    s.state === "failed" &&
-    (s.lastErrorCode === "oauth_error" || s.lastErrorStatus === 401) &&
-    staticAuthorization(config) === undefined
-  );
+  return needsSignIn(s, config);
 }
 
 /** What to do for a server that needs a token: sign in (`mcp auth`), or for one given on the command line, send a token. */
@@ -105,8 +100,8 @@ export function authHint(s: ServerStatus): string {
 
 /** A 401 from a server whose config sends an `Authorization` header: the token it sends was refused. */
 export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefined): string | undefined {
-  const header = staticAuthorization(config);
-  if (s.state !== "failed" || s.lastErrorStatus !== 401 || header === undefined) return undefined;
+  const header = refusedTokenHeader(s, config);
+  if (header === undefined) return undefined;
   return `the server refused the token in the ${header} header (HTTP 401): check the token ${s.source ? `in "headers" of its config (${s.source})` : "given with --header"}`;
 }
 
@@ -124,22 +119,10 @@ export function failureOf(session: Session, status: ServerStatus): string {
   return `server "${status.name}" failed to start: ${refused ?? failureCause(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
 }
 
-/** What an HTTP failure most likely means: a wrong path, or the other kind of HTTP transport ("" when nothing comes to mind). */
+/** What an HTTP failure most likely means (@mcp/manager's `configHint`), as a `hint:` line ("" when nothing comes to mind). */
 export function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
-  if (!config || !("url" in config)) return "";
-  const code = status.lastErrorStatus;
-  if (
-    config.type === "sse" &&
-    (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))
-  ) {
-    return `\n    hint: it answers like a Streamable HTTP server; try "type": "http"`;
-  }
-  if (config.type === "http" && (code === 405 || /\/sse\/?$/.test(new URL(config.url).pathname))) {
-    return `\n    hint: it answers like a HTTP+SSE server; try "type": "sse"`;
-  }
-  if (code === 404)
-    return `\n    hint: there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
-  return "";
+  const hint = configHint(config, status);
+  return hint === undefined ? "" : `\n    hint: ${hint}`;
 }
 
 /**

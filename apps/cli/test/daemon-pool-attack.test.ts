@@ -1,6 +1,8 @@
 // Hostile hosts on `mcp daemon stdio`: raw shims (real processes) fed bytes no SDK would send.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { buildChildEnv } from "@mcp/transport-stdio";
 import { everythingEntry } from "mcp-test-utils";
@@ -115,5 +117,34 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     expect(JSON.stringify(await h.next((m) => m.id === 2))).toContain("s3cret-of-ev");
     h.child.stdin.end();
     await h.exited;
+  }, 60_000);
+
+  it("a client on the daemon's socket that skips the shim's check is still refused an unapproved project server: the pool checks", async () => {
+    writeFileSync(
+      join(box.project, ".mcp.json"),
+      JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everythingEntry, "stdio"] } } }),
+    );
+    expect((await mcp(box, ["daemon", "start"])).code).toBe(0);
+    const { socket } = JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { socket: string };
+    // What a shim would send, had it not checked: the project's entry, for that project.
+    const connection = createConnection(socket);
+    const lines = createInterface({ input: connection });
+    const answer = new Promise<any>((resolve) => lines.once("line", (line) => resolve(JSON.parse(line))));
+    const params = {
+      server: "proj",
+      config: { command: process.execPath, args: [everythingEntry, "stdio"], cwd: box.project },
+      project: box.project,
+      shimPid: process.pid,
+      parentPid: process.ppid,
+    };
+    connection.write(`${JSON.stringify({ id: 1, method: "pool/attach", params })}\n`);
+    const refused = await answer;
+    expect(refused.id).toBe(1);
+    expect(refused.error.message).toMatch(
+      /project server "proj" is not served: not approved yet\. Approve it with: mcp config approve proj/,
+    );
+    await new Promise((resolve) => connection.once("close", resolve));
+    const ps = JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { servers: unknown[] };
+    expect(ps.servers).toEqual([]);
   }, 60_000);
 });

@@ -19,6 +19,12 @@ export interface EndpointTransportOptions {
   timeout?: number | undefined;
   /** Names the source in error messages (`"WebSocket"`); default `"message"`. */
   source?: string | undefined;
+  /**
+   * Give each request's `send` an abort handle (`SendContext.abort` / `signal`) that fires when the
+   * request ends without its answer (timeout, caller abort, close), for a transport that runs one
+   * exchange per request and must end it (HTTP does). Default false: nothing is made per request.
+   */
+  requestSignals?: boolean | undefined;
 }
 
 /**
@@ -26,7 +32,11 @@ export interface EndpointTransportOptions {
  * opens something, and call `receive` (a parsed message), `receiveText` (JSON text) and `closed`
  * (the connection ended) from your I/O. Requests, notifications, timeouts, `AbortSignal`s,
  * progress, `notifications/cancelled`, the peer's requests (`onRequest`) and notifications, and
- * rejecting what is in flight on close are done here, as the stack's own transports do them.
+ * rejecting what is in flight on close are done here. The stack's own transports (stdio, HTTP)
+ * extend it too: a transport with a lifecycle of its own overrides `connected` (requests and
+ * notifications are refused, with {@link closedReason}, while it is false) and `close()`, and may
+ * reach the {@link endpoint} underneath (to settle a request itself, or close the endpoint before
+ * its `onClose` is due).
  */
 export abstract class EndpointTransport implements MCPTransport {
   onClose?: (() => void) | undefined;
@@ -44,8 +54,14 @@ export abstract class EndpointTransport implements MCPTransport {
       send: (message, context) => this.send(message, context),
       handlers: this,
       defaultTimeout: options.timeout,
+      requestSignals: options.requestSignals,
       source: this.#source,
     });
+  }
+
+  /** The JSON-RPC peer underneath (its `pending` requests, `receive` with a related id, `close`). */
+  protected get endpoint(): JsonRpcEndpoint {
+    return this.#endpoint;
   }
 
   /** Delivers one message to the peer. A throw or a rejection fails the request it carried. */
@@ -61,12 +77,21 @@ export abstract class EndpointTransport implements MCPTransport {
     return this.#endpoint.pending.size;
   }
 
+  /** Sends a request and resolves with its `result`; refused with {@link closedReason} while not `connected`. */
   request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T> {
+    if (!this.connected) return Promise.reject(this.closedReason());
     return this.#endpoint.request<T>(method, params, options);
   }
 
+  /** Sends a notification; refused with {@link closedReason} while not `connected`. */
   notify(method: string, params?: object): Promise<void> {
+    if (!this.connected) return Promise.reject(this.closedReason());
     return this.#endpoint.notify(method, params);
+  }
+
+  /** What a request or notification is refused with while not `connected`; default a fresh `TransportClosedError`. */
+  protected closedReason(): Error {
+    return new TransportClosedError();
   }
 
   /** Hands the endpoint one parsed value from the peer (a message or a batch); never throws. */

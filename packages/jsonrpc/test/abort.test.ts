@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AbortLatch, abortHandleOf, delay } from "../src/internal.js";
 
 describe("AbortLatch", () => {
@@ -75,29 +75,44 @@ describe("abortHandleOf", () => {
 });
 
 describe("delay", () => {
-  const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+  // Fake timers: the count of live timers is exactly this code's, whatever the test runner's own do.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it("waits, with or without an abort handle, and leaves no timer or listener", async () => {
-    const before = timers();
     const latch = new AbortLatch();
-    const started = Date.now();
-    await delay(30, latch);
-    await delay(1);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
-    expect(timers()).toBe(before);
+    let done = false;
+    const waiting = delay(30, latch).then(() => (done = true));
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(29);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await waiting;
+    expect(vi.getTimerCount()).toBe(0);
+    // Without an abort handle too.
+    const plain = delay(1);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await plain;
+    expect(vi.getTimerCount()).toBe(0);
     // The listener is gone: aborting now runs nothing that could reject a settled wait.
     latch.abort(new Error("late"));
   });
 
   it("rejects with the abort's reason, at once when already aborted, and clears its timer", async () => {
-    const before = timers();
     const controller = new AbortController();
     const waiting = delay(60_000, abortHandleOf(controller.signal));
+    expect(vi.getTimerCount()).toBe(1);
     controller.abort(new Error("stop"));
     await expect(waiting).rejects.toThrow("stop");
-    expect(timers()).toBe(before);
+    expect(vi.getTimerCount()).toBe(0);
     const latch = new AbortLatch();
     latch.abort("gone");
     await expect(delay(60_000, latch)).rejects.toBe("gone");
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import {
   RpcError,
   TransportClosedError,
   type JsonRpcMessage,
+  type SendContext,
 } from "../src/index.js";
 
 describe("createLinkedPair", () => {
@@ -83,5 +84,37 @@ describe("EndpointTransport", () => {
     expect(loop.pendingRequests).toBe(0);
     await loop.close();
     expect(loop.connected).toBe(false);
+  });
+
+  it("a subclass with a lifecycle of its own: refused with its closedReason while not connected; requestSignals gives each request an abort handle", async () => {
+    const contexts: SendContext[] = [];
+    class Staged extends EndpointTransport {
+      open = false;
+      override get connected(): boolean {
+        return this.open;
+      }
+      protected override closedReason(): Error {
+        return new TransportClosedError({ detail: "not open yet" });
+      }
+      protected send(_message: JsonRpcMessage, context: SendContext): void {
+        contexts.push(context);
+      }
+      shut(): void {
+        this.endpoint.close(new TransportClosedError({ detail: "shut" }));
+      }
+    }
+    const staged = new Staged({ requestSignals: true, timeout: 50 });
+    const early = await staged.request("ping").catch((error: unknown) => error);
+    expect(TransportClosedError.isInstance(early) && early.message).toMatch(/not open yet/);
+    await expect(staged.notify("notifications/x")).rejects.toThrow(/not open yet/);
+    expect(contexts).toEqual([]);
+    staged.open = true;
+    const timedOut = staged.request("slow").catch((error: unknown) => error);
+    const aborted = new Promise<void>((resolve) => contexts[0]!.abort!.onAbort(() => resolve()));
+    await aborted; // the request timed out: its exchange is told to end
+    expect((await timedOut) as Error).toHaveProperty("name", "RequestTimeoutError");
+    const inFlight = staged.request("other").catch((error: unknown) => error);
+    staged.shut();
+    expect(((await inFlight) as Error).message).toMatch(/shut/);
   });
 });

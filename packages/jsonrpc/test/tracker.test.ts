@@ -9,8 +9,17 @@ import {
 } from "../src/index.js";
 import { PendingRequests } from "../src/internal.js";
 
+/**
+ * The timers a test's own code has alive: the test runs with fake timers, so the count is exact and
+ * no timer of the test runner (which may end at any moment on a loaded machine) is counted.
+ */
 function liveTimers(): number {
-  return process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+  return vi.getTimerCount();
+}
+
+/** Fake `setTimeout`/`clearTimeout` only (clocks stay real), so {@link liveTimers} counts this code's timers. */
+function countTimers(): void {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
 }
 
 afterEach(() => {
@@ -162,6 +171,7 @@ describe("PendingRequests", () => {
 
   it("100,000 requests aborted through one shared AbortSignal leave zero listeners and zero live timers", async () => {
     const controller = new AbortController();
+    countTimers();
     const tracker = new PendingRequests({ onCancel: () => undefined });
     const timersBefore = liveTimers();
     const promises: Promise<unknown>[] = [];
@@ -181,6 +191,7 @@ describe("PendingRequests", () => {
 
   it("100,000 requests completed normally on one long-lived signal leave no listeners behind", async () => {
     const controller = new AbortController();
+    countTimers();
     const tracker = new PendingRequests();
     const timersBefore = liveTimers();
     const promises: Promise<unknown>[] = [];

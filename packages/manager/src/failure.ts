@@ -1,9 +1,12 @@
+import type { MCPServerConfig } from "@mcp/client";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import type { ServerStatus } from "./types.js";
 
 // Why a server failed, in words a person reads: the error without the stderr lines a stdio
 // server's message carries (`Transport closed (process exited with code 1)\nstderr:\n…`), the
 // line of a crash's stderr that names its cause, and which lines of a crash report are worth
-// showing. Every host shows why a server died; this is the one place that finds it.
+// showing; whether signing in is the fix, and what an HTTP failure says about the config. Every
+// host shows why a server died; this is the one place that finds it.
 
 /**
  * A server's last error without the stderr lines its message may carry (a host shows those from
@@ -77,4 +80,48 @@ export function crashReportLines(tail: string | undefined, options: { max?: numb
   }
   while (shown.length > 0 && shown[0]!.trim() === "") shown.shift();
   return shown;
+}
+
+/** The name of the `Authorization` header a config sends as it is (a static token), if any. */
+export function staticAuthorization(config: MCPServerConfig | undefined): string | undefined {
+  if (!config || !("url" in config)) return undefined;
+  return Object.keys(config.headers ?? {}).find((name) => name.toLowerCase() === "authorization");
+}
+
+/**
+ * A server that failed for want of a token (OAuth, or a plain 401): signing in (`MCPManager.authenticate`)
+ * is the fix. Not when the config sends its own `Authorization` header: that token was refused,
+ * and signing in with OAuth would not change what is sent ({@link refusedTokenHeader} says so).
+ */
+export function needsSignIn(status: ServerStatus, config: MCPServerConfig | undefined): boolean {
+  return (
+    status.state === "failed" &&
+    (status.lastErrorCode === "oauth_error" || status.lastErrorStatus === 401) &&
+    staticAuthorization(config) === undefined
+  );
+}
+
+/** A 401 from a server whose config sends an `Authorization` header: that header's name (the token in it was refused). */
+export function refusedTokenHeader(status: ServerStatus, config: MCPServerConfig | undefined): string | undefined {
+  const header = staticAuthorization(config);
+  return status.state === "failed" && status.lastErrorStatus === 401 ? header : undefined;
+}
+
+/**
+ * What an HTTP server's failure most likely means about its config, in a few words: the other
+ * kind of HTTP transport (`try "type": "http"`), or a wrong path (a 404). Undefined when nothing
+ * comes to mind (and for stdio servers).
+ */
+export function configHint(config: MCPServerConfig | undefined, status: ServerStatus): string | undefined {
+  if (!config || !("url" in config)) return undefined;
+  const code = status.lastErrorStatus;
+  if (
+    config.type === "sse" &&
+    (code === 400 || code === 405 || code === 406 || /text\/event-stream|Accept/i.test(status.lastError ?? ""))
+  )
+    return `it answers like a Streamable HTTP server; try "type": "http"`;
+  if (config.type === "http" && (code === 405 || /\/sse\/?$/.test(new URL(config.url).pathname)))
+    return `it answers like a HTTP+SSE server; try "type": "sse"`;
+  if (code === 404) return `there is no MCP endpoint at ${redactUrl(config.url)}; check the path (often /mcp)`;
+  return undefined;
 }

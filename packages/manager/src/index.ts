@@ -12,7 +12,16 @@ export {
   type ToolCallOptions,
 } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
-export { crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
+export {
+  configHint,
+  crashReportLines,
+  failureCause,
+  failureError,
+  needsSignIn,
+  refusedTokenHeader,
+  staticAuthorization,
+  stderrCause,
+} from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export {
   reviewApprovals,

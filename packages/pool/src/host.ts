@@ -157,6 +157,14 @@ export class HostSession implements PoolHost {
     ) {
       return this.#subscription(upstream, method, params["uri"], signal);
     }
+    // Answered from the tool cache (start on first use): the whole list needs no process.
+    if (
+      method === "tools/list" &&
+      upstream.state === "cached" &&
+      upstream.cachedTools &&
+      params?.["cursor"] === undefined
+    )
+      return { tools: upstream.cachedTools };
     const shared = upstream.sharing === "shared";
     // Tasks (2025-11-25) live in the server's one session: on a shared process each host sees,
     // reads and cancels only the tasks it created.

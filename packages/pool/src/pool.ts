@@ -4,9 +4,12 @@
 import { EventEmitter } from "node:events";
 import { RpcError } from "@mcp/jsonrpc";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
+import type { ToolCache } from "@mcp/manager";
+import { managerApprovals, ServerNotApprovedError, type PoolApprovals, type PoolApprovalVerdict } from "./approvals.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { HostSession, type HostBinder } from "./host.js";
 import { rssOf } from "./rss.js";
+import { forgetOpening, rememberOpening, usableOpening } from "./tool-cache.js";
 import type { Era, Opening, UpstreamStatus } from "./types.js";
 import { Upstream } from "./upstream.js";
 
@@ -25,6 +28,20 @@ export interface ServerPoolOptions {
   maxRssBytes?: number | undefined;
   /** How often the memory cap is checked (ms). Default 5000. */
   rssCheckMs?: number | undefined;
+  /**
+   * Whether a host may be served the server it attached for, asked once per session before
+   * anything starts. Default: {@link managerApprovals}`()`, the manager's approvals (a project
+   * file's entry runs only once approved, as it is now). To serve everything, say so:
+   * `approvals: () => ({ approved: true })`.
+   */
+  approvals?: PoolApprovals | undefined;
+  /**
+   * Where a shared server's `initialize` answer and whole tool list are remembered (the manager's
+   * `ToolCache`, e.g. `new FileToolCache()`): with one, a host's `initialize` and `tools/list` are
+   * answered from a list this pool read from the live server, and the process starts on the
+   * host's first request that needs it. Default: none (every opening starts the server).
+   */
+  toolCache?: ToolCache | undefined;
 }
 
 /** What a host says when it attaches: the server, where its configuration came from, and who it is. */
@@ -33,8 +50,10 @@ export interface AttachOptions {
   name: string;
   /** The resolved stdio configuration (command, args, env, cwd, parentEnv …). */
   config: StdioTransportConfig;
-  /** Where the configuration came from (shown by `mcp ps`). */
+  /** Where the configuration came from (shown by `mcp ps`; a file in the project folder the approval check does not know is refused). */
   source?: string | undefined;
+  /** The folder the host works in, whose project files the approval check reads. Default: `config.cwd`, else the pool's own folder. */
+  project?: string | undefined;
   /** Anything that identifies the host to a person (the shim's pid and its parent's). */
   info?: Record<string, unknown> | undefined;
   /** Every message for the host (responses, notifications, the server's questions), as JSON-RPC objects. */
@@ -73,6 +92,10 @@ export class ServerPool extends EventEmitter implements HostBinder {
   readonly #noDiscover = new Map<string, RpcError>();
   /** What each live host session attached with. */
   readonly #configs = new Map<HostSession, AttachOptions>();
+  /** Each live host session's approval check, started when it attached. */
+  readonly #approvals = new Map<HostSession, Promise<void>>();
+  readonly #approve: PoolApprovals;
+  readonly #toolCache: ToolCache | undefined;
   #nextHost = 1;
   #closed = false;
   readonly maxRssBytes: number | undefined;
@@ -92,6 +115,12 @@ export class ServerPool extends EventEmitter implements HostBinder {
     if (this.maxConcurrentCalls < 1)
       throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
     this.#clientInfo = options.clientInfo ?? { name: "mcp-pool", version: "0.1.0" };
+    if (options.approvals !== undefined && typeof options.approvals !== "function")
+      throw new TypeError(
+        `ServerPool: approvals must be a function (request) => verdict; got ${typeof options.approvals} (to serve everything: approvals: () => ({ approved: true }))`,
+      );
+    this.#approve = options.approvals ?? managerApprovals();
+    this.#toolCache = options.toolCache;
     this.maxRssBytes = options.maxRssBytes;
     if (this.maxRssBytes !== undefined) {
       if (!(typeof this.maxRssBytes === "number" && this.maxRssBytes > 0))
@@ -130,13 +159,48 @@ export class ServerPool extends EventEmitter implements HostBinder {
       this,
     );
     this.#configs.set(host, options);
+    const approval = this.#check(options);
+    approval.catch(() => {}); // the host learns it from its opening (or the embedder from approval())
+    this.#approvals.set(host, approval);
     return host;
+  }
+
+  /** Asks the approval check about one attach; rejects with {@link ServerNotApprovedError}. */
+  async #check(options: AttachOptions): Promise<void> {
+    const project = options.project ?? options.config.cwd ?? process.cwd();
+    let verdict: PoolApprovalVerdict | undefined;
+    try {
+      verdict = await this.#approve({ name: options.name, config: options.config, source: options.source, project });
+    } catch (error) {
+      verdict = {
+        approved: false as const,
+        reason: `the approval check failed: ${(error as Error)?.message ?? String(error)}`,
+        approve: "fix the pool's approvals option",
+      };
+    }
+    if (verdict?.approved === true) return;
+    throw new ServerNotApprovedError(
+      options.name,
+      verdict?.approved === false ? verdict.reason : "the approval check gave no verdict",
+      verdict?.approved === false ? verdict.approve : "fix the pool's approvals option",
+    );
+  }
+
+  /**
+   * Resolves when the pool's approval check lets this host session's server run; rejects with
+   * {@link ServerNotApprovedError} when it does not (nothing was started). A host's opening waits
+   * for it anyway: awaiting it is for refusing a host before it sends anything.
+   */
+  approval(host: HostSession): Promise<void> {
+    return this.#approvals.get(host) ?? Promise.reject(new RpcError(-32603, "the host session has ended"));
   }
 
   /** The upstream for a host's opening (see the README's sharing rules), started if need be. */
   async bind(host: HostSession, era: Era, params: Record<string, unknown>): Promise<Upstream> {
     const attach = this.#configs.get(host);
     if (attach === undefined) throw new RpcError(-32603, "the host session has ended");
+    await this.#approvals.get(host);
+    if (!this.#configs.has(host)) throw new RpcError(-32603, "the host session has ended");
     let key: string;
     let opening: Opening;
     let sharing: Upstream["sharing"] = "shared";
@@ -176,8 +240,16 @@ export class ServerPool extends EventEmitter implements HostBinder {
       key = same?.key ?? `${host.fingerprint}/2025/${String(version)}`;
       opening = { era, params: { protocolVersion: version, capabilities: {}, clientInfo: this.#clientInfo } };
     }
+    const fresh = (u: Upstream | undefined): boolean => u === undefined || u.state === "failed" || u.state === "closed";
     let upstream = this.#upstreams.get(key);
-    if (upstream === undefined || upstream.state === "failed" || upstream.state === "closed") {
+    // Start on first use: a shared 2025 server this pool has listed live is answered from the cache.
+    const cached =
+      fresh(upstream) && sharing === "shared" && era === "2025" && this.#toolCache
+        ? await usableOpening(this.#toolCache, key)
+        : undefined;
+    if (!this.#configs.has(host)) throw new RpcError(-32603, "the host session has ended");
+    upstream = this.#upstreams.get(key);
+    if (upstream === undefined || fresh(upstream)) {
       upstream = new Upstream(
         key,
         host.fingerprint,
@@ -192,15 +264,23 @@ export class ServerPool extends EventEmitter implements HostBinder {
             this.emit("crashed", { name: u.name, key: u.key, restarting });
             if (!restarting) this.#forget(u);
           },
+          listed: (u, result) => {
+            if (this.#toolCache && u.sharing === "shared" && u.era === "2025" && u.openResult)
+              rememberOpening(this.#toolCache, u.key, u.openResult, result);
+          },
+          toolsChanged: (u) => {
+            if (this.#toolCache && u.sharing === "shared") forgetOpening(this.#toolCache, u.key);
+          },
         },
       );
+      if (cached) upstream.defer(opening, cached.openResult, cached.tools);
       this.#upstreams.set(key, upstream);
     }
     this.#cancelIdle(upstream);
     upstream.hosts.add(host);
     host.upstream = upstream;
     try {
-      await upstream.open(opening);
+      if (upstream.state !== "cached") await upstream.open(opening);
     } catch (error) {
       upstream.hosts.delete(host);
       if (host.upstream === upstream) host.upstream = undefined;
@@ -216,6 +296,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
   /** A host session ended: its upstream is ended now (a dedicated one) or after `idleMs` without hosts. */
   detach(host: HostSession): void {
     this.#configs.delete(host);
+    this.#approvals.delete(host);
     this.unbind(host);
   }
 

@@ -16,7 +16,8 @@ export interface UpstreamStatus {
   source: string | undefined;
   sharing: Sharing;
   era: Era | undefined;
-  state: "starting" | "ready" | "failed" | "closed";
+  /** `"cached"`: hosts were answered from the tool cache and no process runs yet (it starts on the first call that needs it). */
+  state: "cached" | "starting" | "ready" | "failed" | "closed";
   pid: number | undefined;
   /** The server's resident memory in bytes (Linux: `/proc/<pid>/status`), undefined where unknown. */
   rssBytes: number | undefined;

@@ -9,10 +9,24 @@ import { StdioTransport, type StdioTransportConfig } from "@mcp/transport-stdio"
 import type { Era, Opening, PoolHost, Sharing, UpstreamStatus } from "./types.js";
 import { cpuSecondsOf, rssOf } from "./rss.js";
 
+/** A `tools/list` result with every tool in it (an object with a `tools` array and no `nextCursor`). */
+function isWholeList(result: unknown): result is Record<string, unknown> {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    Array.isArray((result as Record<string, unknown>)["tools"]) &&
+    (result as Record<string, unknown>)["nextCursor"] === undefined
+  );
+}
+
 /** What {@link Upstream} reports to its pool. */
 export interface UpstreamEvents {
   crashed(upstream: Upstream, restarting: boolean): void;
   spawned(upstream: Upstream): void;
+  /** The server answered a whole `tools/list` (no cursor in, none out): a live list to remember. */
+  listed?(upstream: Upstream, result: Record<string, unknown>): void;
+  /** The server's tools changed and could not be listed again: a remembered list is no longer its. */
+  toolsChanged?(upstream: Upstream): void;
 }
 
 /** One server process and what is known of it. */
@@ -30,6 +44,8 @@ export class Upstream {
   readonly subscriptions = new Map<string, Set<PoolHost>>();
   /** Which host created each task (2025-11-25 tasks): only it may see, read or cancel it. */
   readonly taskOwners = new Map<string, PoolHost>();
+  /** The tools the hosts were answered from the cache with, until the live list confirms them. */
+  cachedTools: unknown[] | undefined;
   #transport: StdioTransport | undefined;
   #ready: Promise<void> | undefined;
   #active = 0;
@@ -68,6 +84,18 @@ export class Upstream {
     return this.#ready;
   }
 
+  /**
+   * Answered from the tool cache: the opening's result and the tool list are the remembered ones,
+   * and no process starts until a request needs one ({@link request}).
+   */
+  defer(opening: Opening, openResult: Record<string, unknown>, tools: unknown[]): void {
+    this.opening = opening;
+    this.openResult = openResult;
+    this.cachedTools = tools;
+    this.era = opening.era;
+    this.state = "cached";
+  }
+
   async #start(): Promise<void> {
     const transport = new StdioTransport({ ...this.config, timeout: Infinity, serverName: this.name });
     this.#transport = transport;
@@ -99,6 +127,24 @@ export class Upstream {
     }
     this.era = opening.era;
     this.state = "ready";
+    if (this.cachedTools !== undefined) void this.#confirm(transport, this.cachedTools);
+  }
+
+  /**
+   * The hosts answered from the cache are told (`tools/list_changed`) when the live list is not
+   * the one they were given; the live list is remembered either way.
+   */
+  async #confirm(transport: StdioTransport, cached: unknown[]): Promise<void> {
+    this.cachedTools = undefined;
+    let live: Record<string, unknown>;
+    try {
+      live = await transport.request<Record<string, unknown>>("tools/list", {});
+    } catch {
+      return; // it exited, or does not list: the hosts learn that from their own calls
+    }
+    if (live["nextCursor"] === undefined) this.events.listed?.(this, live);
+    if (JSON.stringify(live["tools"]) === JSON.stringify(cached) && live["nextCursor"] === undefined) return;
+    for (const host of this.hosts) host.deliver("notifications/tools/list_changed", undefined);
   }
 
   /** Sends a host's request upstream (after the opening, within the concurrent-call cap). */
@@ -113,6 +159,17 @@ export class Upstream {
       host: PoolHost;
     },
   ): Promise<unknown> {
+    // Answered from the cache so far: the first request that needs the server starts it.
+    if (this.#ready === undefined && this.state === "cached" && this.opening !== undefined) {
+      this.state = "starting";
+      this.open(this.opening).catch((error: unknown) => {
+        // Its hosts were told it was there: they are ended, saying why (the request itself fails too).
+        this.state = "failed";
+        this.events.crashed(this, false);
+        for (const host of [...this.hosts])
+          host.end(`the pooled server "${this.name}" did not start: ${(error as Error).message}`);
+      });
+    }
     if (this.#ready === undefined) throw new RpcError(-32603, `the pooled server "${this.name}" is not open`);
     await this.#ready;
     this.lastUsed = Date.now();
@@ -123,12 +180,15 @@ export class Upstream {
       if (transport === undefined || this.state !== "ready")
         throw new RpcError(-32603, `the pooled server "${this.name}" is not running (${this.state})`);
       this.calls += 1;
-      return await transport.request(method, params, {
+      const result = await transport.request(method, params, {
         signal: options.signal,
         timeout: Infinity,
         relatedTo: options.host,
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       });
+      if (method === "tools/list" && params?.["cursor"] === undefined && isWholeList(result))
+        this.events.listed?.(this, result);
+      return result;
     } catch (error) {
       if (TransportClosedError.isInstance(error) || (error instanceof Error && error.name === "TransportClosedError")) {
         throw new RpcError(
@@ -187,12 +247,26 @@ export class Upstream {
     );
   }
 
+  /** The server said its tools changed: the list remembered for later hosts is read again (or forgotten). */
+  async #relist(): Promise<void> {
+    const transport = this.#transport;
+    if (transport === undefined || this.state !== "ready" || this.events.listed === undefined) return;
+    try {
+      const live = await transport.request<Record<string, unknown>>("tools/list", {});
+      if (isWholeList(live)) return this.events.listed(this, live);
+    } catch {
+      // fall through: forgotten
+    }
+    this.events.toolsChanged?.(this);
+  }
+
   /** Routes a server notification (see the README's routing rules). */
   #notification(method: string, params: unknown): void {
     const p = (params ?? {}) as Record<string, unknown>;
     // Progress and cancellation the transport did not match name the pool's own tokens and ids (a
     // call already answered, a question already done): meaningless to a host, and about someone's call.
     if (method === "notifications/progress" || method === "notifications/cancelled") return;
+    if (method === "notifications/tools/list_changed") void this.#relist();
     if (/^notifications\/\w+\/list_changed$/.test(method)) {
       for (const host of this.hosts) host.deliver(method, params);
       return;

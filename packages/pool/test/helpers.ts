@@ -23,6 +23,7 @@ export function host(
   answer: (method: string, params: any) => unknown = () => ({}),
   name = "everything",
   config: Record<string, unknown> = everything,
+  extra: { project?: string; source?: string } = {},
 ): TestHost {
   let nextId = 1;
   const waiting = new Map<unknown, (message: any) => void>();
@@ -33,6 +34,7 @@ export function host(
     name,
     config: config as never,
     info: { test: true },
+    ...extra,
     onEnd: (reason) => endWith(reason),
     send: (message: any) => {
       if (message.method !== undefined && message.id !== undefined) {

@@ -35,6 +35,7 @@ export {
   type InstalledEntry,
   type RegistryRecord,
 } from "./installed.js";
+export { checkForUpdates, type CheckForUpdatesOptions, type UpdateCheck } from "./updates.js";
 export {
   OFFICIAL_META,
   type RegistryArgument,

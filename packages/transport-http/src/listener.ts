@@ -1,11 +1,37 @@
 // The GET stream for server-initiated messages, resumed with `Last-Event-ID` when it ends or breaks.
 import { toError } from "@mcp/jsonrpc";
 import { delay, redactUrl } from "@mcp/jsonrpc/internal";
-import type { ListenerContext } from "./context.js";
+import type { ListenerContext, StreamContext } from "./context.js";
+import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { isTooLarge } from "./deliver.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readStream, resumeStream } from "./response-stream.js";
 import type { SseProgress } from "./event-stream.js";
+
+/**
+ * Opens the GET stream (Streamable HTTP): its response once it is an event stream, `undefined`
+ * when the server answers `405` (it offers no such stream); any other answer throws its HTTP error.
+ * `sentSession`: the session id the request carries, for telling an expired session.
+ */
+export async function openListener(
+  core: Pick<StreamContext, "url" | "path" | "session" | "lifetimeAbort">,
+  sentSession: string | undefined,
+): Promise<ExchangeResponse | undefined> {
+  const response = await core.path.send({
+    method: "GET",
+    url: core.url,
+    headers: core.path.headers(core.session(), { accept: ACCEPT_SSE }),
+    abort: core.lifetimeAbort,
+  });
+  if (response.status === 405) {
+    response.cancel();
+    return undefined;
+  }
+  if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
+    throw await core.path.error(response, sentSession);
+  }
+  return response;
+}
 
 /**
  * The GET stream for server-initiated messages, kept open until close(): resumed with

@@ -1,4 +1,5 @@
 // HTTP+SSE (2024-11-05): the event stream, and its `endpoint` event that says where to POST.
+import { HttpError, SessionExpiredError } from "@mcp/jsonrpc";
 import { abortHandleOf, redactUrl } from "@mcp/jsonrpc/internal";
 import type { SseEndpointContext } from "./context.js";
 import { deliverSseEvent } from "./deliver.js";
@@ -6,6 +7,16 @@ import { ACCEPT_SSE, isEventStream } from "./defaults.js";
 import { SseEndpointError } from "./errors.js";
 import type { ExchangeResponse } from "./exchange.js";
 import { readSse, type SseProgress } from "./event-stream.js";
+
+/**
+ * Whether an `initialize` POST's failure says "this is an HTTP+SSE server": `400`, `404` or `405`
+ * (an expired session says something else). The transport then tries HTTP+SSE, once.
+ */
+export function meansHttpSse(error: unknown): boolean {
+  return (
+    HttpError.isInstance(error) && !SessionExpiredError.isInstance(error) && [400, 404, 405].includes(error.status)
+  );
+}
 
 /**
  * HTTP+SSE (the 2024-11-05 transport): GET the event stream, wait for its `endpoint` event (same origin

@@ -1,28 +1,21 @@
 // `HttpTransport`: lifecycle, sessions, POSTs and their answers, and the fallback to HTTP+SSE.
 import {
-  HttpError,
-  JsonRpcEndpoint,
+  EndpointTransport,
   RequestTimeoutError,
-  SessionExpiredError,
   toError,
   TransportClosedError,
   type AbortHandle,
   type HandshakeContext,
   type JsonRpcMessage,
-  type MCPTransport,
-  type MessageDirection,
-  type NotificationContext,
-  type RequestContext,
   type RequestId,
-  type RequestOptions,
   type SendContext,
 } from "@mcp/jsonrpc";
 import { abortHandleOf, inspectCustom, redactConfig, redactUrl } from "@mcp/jsonrpc/internal";
 import type { Settings, StreamContext } from "./context.js";
-import { ACCEPT_BOTH, ACCEPT_SSE, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
-import { fetchPool, type ExchangePool, type ExchangeResponse } from "./exchange.js";
-import { openSseEndpointStream } from "./sse-endpoint.js";
-import { runListener } from "./listener.js";
+import { ACCEPT_BOTH, DEFAULTS, STATELESS_REVISION, SAFE_METHODS, isEventStream } from "./defaults.js";
+import { fetchPool, type ExchangePool } from "./exchange.js";
+import { meansHttpSse, openSseEndpointStream } from "./sse-endpoint.js";
+import { openListener, runListener } from "./listener.js";
 import { RequestPath, type SessionHeaders } from "./request-path.js";
 import { addRevisionHeaders, deliverJsonAnswer, errorResponseIn } from "./post-message.js";
 
@@ -37,20 +30,13 @@ type Mode = "http" | "sse";
 /**
  * An MCP transport over HTTP: Streamable HTTP (POST JSON / POST→SSE, GET listener, DELETE) and the
  * HTTP+SSE transport. Owns framing, the HTTP exchange, the session id and stream
- * resumption; never re-initialises a session (a {@link SessionExpiredError} tells the layer above).
+ * resumption; never re-initialises a session (a `SessionExpiredError` tells the layer above).
+ * The JSON-RPC peer (ids, routing, cancellation, callbacks) is the jsonrpc {@link EndpointTransport}.
  */
-export class HttpTransport implements MCPTransport {
-  onClose?: (() => void) | undefined;
-  onError?: ((error: Error) => void) | undefined;
-  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
-  onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
-  /** Every JSON-RPC message both ways, as it goes (see {@link MCPTransport.onMessage}). */
-  onMessage?: ((message: unknown, direction: MessageDirection) => void) | undefined;
-
+export class HttpTransport extends EndpointTransport {
   /** The configuration as given (printing the transport shows it with credentials redacted). */
   readonly config: Readonly<HttpTransportConfig>;
   readonly url: URL;
-  readonly #endpoint: JsonRpcEndpoint;
   readonly #settings: Settings;
   readonly #path: RequestPath;
   readonly #core: StreamContext;
@@ -69,24 +55,19 @@ export class HttpTransport implements MCPTransport {
 
   constructor(config: HttpTransportConfig) {
     const url = checkConfig(config);
+    const settings = settingsOf(config);
+    super({ timeout: settings.timeout, requestSignals: true, source: "HTTP response" });
     this.config = { ...config };
     this.url = url;
     this.#mode = config.type === "sse" ? "sse" : "http";
-    this.#settings = settingsOf(config);
+    this.#settings = settings;
     this.#path = new RequestPath(
       { url, headers: config.headers, authProvider: config.authProvider, serverName: config.serverName },
       () => this.#pool,
     );
-    this.#endpoint = new JsonRpcEndpoint({
-      send: (message, context) => this.#send(message, context),
-      handlers: this,
-      defaultTimeout: this.#settings.timeout,
-      requestSignals: true,
-      source: "HTTP response",
-    });
     this.#core = {
       url,
-      endpoint: this.#endpoint,
+      endpoint: this.endpoint,
       path: this.#path,
       settings: this.#settings,
       lifetime: this.#lifetime.signal,
@@ -99,13 +80,8 @@ export class HttpTransport implements MCPTransport {
   }
 
   /** True between `connect()` and `close()`: the transport is usable (not "a stream is open"). */
-  get connected(): boolean {
+  override get connected(): boolean {
     return this.#state === "open";
-  }
-
-  /** How many of our requests await an answer (0 once every one settled, and after close). */
-  get pendingRequests(): number {
-    return this.#endpoint.pending.size;
   }
 
   /** The `Mcp-Session-Id` the server assigned, if any. */
@@ -171,16 +147,6 @@ export class HttpTransport implements MCPTransport {
     }
   }
 
-  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T> {
-    if (this.#state !== "open") return Promise.reject(new TransportClosedError());
-    return this.#endpoint.request<T>(method, params, options);
-  }
-
-  notify(method: string, params?: object): Promise<void> {
-    if (this.#state !== "open") return Promise.reject(new TransportClosedError());
-    return this.#endpoint.notify(method, params);
-  }
-
   /**
    * Opens the GET stream for server-initiated messages (Streamable HTTP). Resolves once it is
    * open, or at once when the server answers `405` (it offers no such stream; the listener stays off).
@@ -189,27 +155,13 @@ export class HttpTransport implements MCPTransport {
     if (this.#state !== "open") throw new TransportClosedError();
     if (this.#mode !== "http" || this.#listening) return;
     this.#listening = true;
-    let response: ExchangeResponse;
-    const sentSession = this.#sessionId;
-    try {
-      response = await this.#path.send({
-        method: "GET",
-        url: this.url,
-        headers: this.#path.headers(this.#sessionHeaders(), { accept: ACCEPT_SSE }),
-        abort: this.#core.lifetimeAbort,
-      });
-    } catch (error) {
+    const response = await openListener(this.#core, this.#sessionId).catch((error: unknown) => {
       this.#listening = false;
       throw error;
-    }
-    if (response.status === 405) {
-      response.cancel();
+    });
+    if (response === undefined) {
       this.#listening = false;
       return;
-    }
-    if (!(response.status >= 200 && response.status < 300) || !isEventStream(response.header("content-type"))) {
-      this.#listening = false;
-      throw await this.#path.error(response, sentSession);
     }
     void runListener(this.#core, response).finally(() => {
       this.#listening = false;
@@ -225,19 +177,19 @@ export class HttpTransport implements MCPTransport {
     this.setProtocolVersion(context.protocolVersion);
     // The stateless revision has no GET stream (subscriptions/listen replaces it).
     if (!context.listen || this.#mode !== "http" || this.stateless) return;
-    const opening = this.startSSEListener().catch((error: unknown) => this.#endpoint.reportError(toError(error)));
+    const opening = this.startSSEListener().catch((error: unknown) => this.endpoint.reportError(toError(error)));
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([opening, new Promise((resolve) => (timer = setTimeout(resolve, DEFAULTS.listenerOpenWaitMs)))]);
     clearTimeout(timer);
   }
 
   /** Closes: ends in-flight exchanges and streams, sends `DELETE` for the session, fires `onClose` once. */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     if (this.#closing) return this.#closing;
     const wasOpen = this.#state === "open";
     const everStarted = this.#state !== "new";
     this.#state = "closed";
-    this.#endpoint.close(new TransportClosedError());
+    this.endpoint.close(new TransportClosedError());
     this.#lifetime.abort(new TransportClosedError());
     this.#core.lingering.stop();
     this.#closing = (async () => {
@@ -251,12 +203,7 @@ export class HttpTransport implements MCPTransport {
         );
       }
       this.#pool?.destroy();
-      if (!everStarted) return;
-      try {
-        this.onClose?.();
-      } catch (error) {
-        this.#endpoint.reportError(toError(error));
-      }
+      if (everStarted) this.closed(); // onClose, once the DELETE is done
     })();
     return this.#closing;
   }
@@ -287,7 +234,8 @@ export class HttpTransport implements MCPTransport {
     };
   }
 
-  #send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
+  /** The endpoint's way out: a request's POST runs here, its failure settling the request. */
+  protected send(message: JsonRpcMessage, context: SendContext): Promise<void> | undefined {
     if (this.#state !== "open") return Promise.reject(new TransportClosedError());
     const requestId = context.requestId;
     if (requestId === undefined) return this.#sendOther(message);
@@ -331,11 +279,11 @@ export class HttpTransport implements MCPTransport {
     const method = "method" in message ? message.method : undefined;
     if (method === "initialize" && this.#shouldFallBack(error)) {
       this.#fallBack(message, context, requestId, error).catch((failure: unknown) =>
-        this.#endpoint.pending.reject(requestId, failure),
+        this.endpoint.pending.reject(requestId, failure),
       );
       return;
     }
-    this.#endpoint.pending.reject(requestId, error);
+    this.endpoint.pending.reject(requestId, error);
   }
 
   /** `initialize` got 400/404/405: try the HTTP+SSE transport, and send it there. */
@@ -355,12 +303,7 @@ export class HttpTransport implements MCPTransport {
       this.config.type === "http" &&
       this.config.fallbackToSse !== false &&
       !this.#initializeSucceeded;
-    return (
-      untried &&
-      HttpError.isInstance(error) &&
-      !SessionExpiredError.isInstance(error) &&
-      [400, 404, 405].includes(error.status)
-    );
+    return untried && meansHttpSse(error);
   }
 
   /** One POST: the answer is `202`, a JSON body, or an SSE stream carrying the response. */
@@ -405,27 +348,27 @@ export class HttpTransport implements MCPTransport {
       return;
     }
     if (isEventStream(response.header("content-type"))) {
-      this.#endpoint.pending.setTimeoutLabel(requestId, "SSE response");
+      this.endpoint.pending.setTimeoutLabel(requestId, "SSE response");
       await consumeResponseStream(this.#core, response, requestId, abort);
       return;
     }
-    await deliverJsonAnswer(this.#endpoint, response, requestId, this.#settings.maxMessageBytes);
+    await deliverJsonAnswer(this.endpoint, response, requestId, this.#settings.maxMessageBytes);
   }
 
   /** Delivers a JSON-RPC error response for `requestId` found in an HTTP error body; true when it was one. */
   #deliverErrorBody(body: string, requestId: RequestId): boolean {
     const response = errorResponseIn(body, requestId);
     if (response === undefined) return false;
-    this.#endpoint.receive(response);
-    return !this.#endpoint.pending.has(requestId);
+    this.endpoint.receive(response);
+    return !this.endpoint.pending.has(requestId);
   }
 
   #sseStreamEnded(error?: unknown): void {
     if (this.#state !== "open" || this.#ssePostUrl === undefined) return;
     // In HTTP+SSE every response arrives on this stream: without it the session is
     // over, and its requests fail saying why (the stream broke, or hit the size limit).
-    if (error !== undefined) this.#endpoint.reportError(toError(error));
-    this.#endpoint.close(
+    if (error !== undefined) this.endpoint.reportError(toError(error));
+    this.endpoint.close(
       new TransportClosedError({
         detail: error === undefined ? "the HTTP+SSE stream ended" : "the HTTP+SSE stream broke",
         cause: error,

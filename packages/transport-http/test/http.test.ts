@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  EndpointTransport,
   HttpError,
   InvalidConfigError,
   NoResponseError,
@@ -15,6 +16,15 @@ import { fixture, onCleanup, transport } from "./harness.js";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
 
 const INIT = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } };
+
+describe("HttpTransport", () => {
+  it("is built on the jsonrpc EndpointTransport, the skeleton a third-party transport extends; refused before connect()", async () => {
+    const unused = new HttpTransport({ type: "http", url: "http://127.0.0.1:9/mcp" });
+    expect(unused).toBeInstanceOf(EndpointTransport);
+    await expect(unused.notify("notifications/initialized")).rejects.toBeInstanceOf(TransportClosedError);
+    await unused.close();
+  });
+});
 
 describe("Streamable HTTP against a server built on the official SDK", () => {
   let server: SdkServer;

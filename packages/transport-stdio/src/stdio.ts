@@ -1,18 +1,12 @@
 // `StdioTransport`: spawning the server, framing its messages, the write queue, its lifecycle.
 import type { ChildProcess } from "node:child_process";
 import {
+  EndpointTransport,
   InvalidConfigError,
-  JsonRpcEndpoint,
   MessageTooLargeError,
   ParseError,
   TransportClosedError,
-  toError,
   type JsonRpcMessage,
-  type MCPTransport,
-  type MessageDirection,
-  type NotificationContext,
-  type RequestContext,
-  type RequestOptions,
 } from "@mcp/jsonrpc";
 import { checkTimeout, inspectCustom, redactConfig } from "@mcp/jsonrpc/internal";
 import { checkStdioNumbers, stdioCommandProblems, type StdioTransportConfig } from "./config.js";
@@ -40,18 +34,11 @@ interface QueuedWrite {
 /**
  * An MCP transport over a child process's stdin/stdout (newline-delimited JSON).
  * Owns spawning, framing, stderr and the process lifecycle; knows nothing of MCP method order.
+ * The JSON-RPC peer (ids, routing, cancellation, callbacks) is the jsonrpc {@link EndpointTransport};
+ * stdio ties no notification to a request (`onNotification`'s context is never given here).
  */
-export class StdioTransport implements MCPTransport {
-  onClose?: (() => void) | undefined;
-  onError?: ((error: Error) => void) | undefined;
-  /** Server notifications (stdio ties none to a request: `context` is never given here). */
-  onNotification?: ((method: string, params: unknown, context?: NotificationContext) => void) | undefined;
-  onRequest?: ((method: string, params: unknown, context: RequestContext) => Promise<unknown>) | undefined;
-  /** Every JSON-RPC message both ways, as it goes (see {@link MCPTransport.onMessage}). */
-  onMessage?: ((message: unknown, direction: MessageDirection) => void) | undefined;
-
+export class StdioTransport extends EndpointTransport {
   readonly config: Readonly<StdioTransportConfig>;
-  readonly #endpoint: JsonRpcEndpoint;
   readonly #stderr: ByteRing;
   #child: ChildProcess | undefined;
   #state: State = "new";
@@ -74,24 +61,19 @@ export class StdioTransport implements MCPTransport {
     if (problem !== undefined) throw new InvalidConfigError(problem.message, { serverName, field: problem.field });
     checkTimeout(config.timeout, "timeout", serverName);
     checkStdioNumbers(config);
+    super({ timeout: config.timeout, source: "stdout" });
     this.config = { ...config };
     this.#stderr = new ByteRing(config.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
-    this.#endpoint = new JsonRpcEndpoint({
-      send: (message) => this.#write(message),
-      handlers: this,
-      defaultTimeout: config.timeout,
-      source: "stdout",
-    });
+  }
+
+  /** Hands a message to stdin (the endpoint's way out). */
+  protected send(message: JsonRpcMessage): Promise<void> | undefined {
+    return this.#write(message);
   }
 
   /** True while the child is running and the transport is open. */
-  get connected(): boolean {
+  override get connected(): boolean {
     return this.#state === "open";
-  }
-
-  /** How many of our requests await an answer (0 once every one settled, and after close). */
-  get pendingRequests(): number {
-    return this.#endpoint.pending.size;
   }
 
   /** The child's process id, once spawned. */
@@ -129,7 +111,7 @@ export class StdioTransport implements MCPTransport {
     } catch (refused) {
       if (!(refused instanceof SpawnError)) throw refused;
       this.#state = "closed";
-      this.#endpoint.close(new TransportClosedError({ cause: refused }));
+      this.endpoint.close(new TransportClosedError({ cause: refused }));
       throw refused;
     }
     this.#child = child;
@@ -152,7 +134,7 @@ export class StdioTransport implements MCPTransport {
       const wasClosing = this.#state !== "connecting";
       this.#state = "closed";
       this.#forget();
-      this.#endpoint.close(new TransportClosedError({ cause: error }));
+      this.endpoint.close(new TransportClosedError({ cause: error }));
       if (wasClosing) {
         await this.#closing;
         throw new TransportClosedError({ detail: "closed while connecting", cause: error });
@@ -166,7 +148,7 @@ export class StdioTransport implements MCPTransport {
     }
 
     this.#state = "open";
-    child.on("error", (error) => this.#endpoint.reportError(error));
+    child.on("error", (error) => this.endpoint.reportError(error));
 
     const stdin = child.stdin!;
     // EPIPE and friends: the child is going away; requests learn it as "Transport closed", never as a crash.
@@ -177,13 +159,13 @@ export class StdioTransport implements MCPTransport {
       this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       (line) => this.#onLine(line),
       (size) =>
-        this.#endpoint.reportError(
+        this.endpoint.reportError(
           new MessageTooLargeError(size, this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, "stdout line"),
         ),
     );
     const stdout = child.stdout!;
     stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
-    stdout.on("error", (error) => this.#endpoint.reportError(error));
+    stdout.on("error", (error) => this.endpoint.reportError(error));
     stdout.once("end", () => {
       this.#stdoutEnded = true;
       this.#onChildGone();
@@ -204,22 +186,12 @@ export class StdioTransport implements MCPTransport {
     }
   }
 
-  request<T = unknown>(method: string, params?: object, options?: RequestOptions): Promise<T> {
-    if (this.#state !== "open") return Promise.reject(this.#closedError());
-    return this.#endpoint.request<T>(method, params, options);
-  }
-
-  notify(method: string, params?: object): Promise<void> {
-    if (this.#state !== "open") return Promise.reject(this.#closedError());
-    return this.#endpoint.notify(method, params);
-  }
-
   /**
    * Closes the transport: rejects pending requests with `Transport closed`, ends stdin, waits
    * `closeGraceMs`, sends SIGTERM to the child's process group, waits `killGraceMs`, then SIGKILL.
    * Resolves when the child is gone. Safe to call more than once.
    */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     this.#shutdown();
     return this.#closing ?? Promise.resolve();
   }
@@ -252,7 +224,8 @@ export class StdioTransport implements MCPTransport {
     return this[inspectCustom]();
   }
 
-  #closedError(): TransportClosedError {
+  /** Refusals after the child died carry why (its exit status, its stderr's tail). */
+  protected override closedReason(): TransportClosedError {
     return this.#closeError ?? new TransportClosedError();
   }
 
@@ -262,15 +235,15 @@ export class StdioTransport implements MCPTransport {
       value = JSON.parse(text);
     } catch (error) {
       // A banner or log line on stdout: skip it, say so, keep the connection.
-      this.#endpoint.reportError(new ParseError("stdout line", text, { cause: error }));
+      this.endpoint.reportError(new ParseError("stdout line", text, { cause: error }));
       return;
     }
-    this.#endpoint.receive(value);
+    this.endpoint.receive(value);
   }
 
   /** Hands a message to stdin; returns a promise only when it must wait for `drain`. */
   #write(message: JsonRpcMessage): Promise<void> | undefined {
-    if (this.#state !== "open") throw this.#closedError();
+    if (this.#state !== "open") throw this.closedReason();
     const data = `${JSON.stringify(message)}\n`;
     if (this.#waitingForDrain) {
       return new Promise((resolve, reject) => this.#queue.push({ data, resolve, reject }));
@@ -336,22 +309,18 @@ export class StdioTransport implements MCPTransport {
     if (this.#state === "closing" || this.#state === "closed") return;
     if (this.#state === "new") {
       this.#state = "closed";
-      this.#endpoint.close(error ?? new TransportClosedError());
+      this.endpoint.close(error ?? new TransportClosedError());
       return;
     }
     this.#state = "closing";
     if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
     this.#closeError = error ?? new TransportClosedError();
     for (const queued of this.#queue.splice(0)) queued.reject(this.#closeError);
-    this.#endpoint.close(this.#closeError);
+    this.endpoint.close(this.#closeError);
     this.#closing = this.#terminate().finally(() => {
       this.#state = "closed";
       this.#forget();
-      try {
-        this.onClose?.();
-      } catch (callbackError) {
-        this.#endpoint.reportError(toError(callbackError));
-      }
+      this.closed(this.#closeError); // onClose, once the child is gone
     });
   }
 

@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MessageTooLargeError, ParseError, RequestTimeoutError, TransportClosedError } from "@mcp/jsonrpc";
+import {
+  EndpointTransport,
+  MessageTooLargeError,
+  ParseError,
+  RequestTimeoutError,
+  TransportClosedError,
+} from "@mcp/jsonrpc";
 import {
   SpawnError,
   StdioTransport,
@@ -28,6 +34,13 @@ afterEach(async () => {
 });
 
 describe("StdioTransport", () => {
+  it("is built on the jsonrpc EndpointTransport, the skeleton a third-party transport extends; refused before connect()", async () => {
+    const transport = new StdioTransport({ command: process.execPath });
+    expect(transport).toBeInstanceOf(EndpointTransport);
+    await expect(transport.request("ping")).rejects.toBeInstanceOf(TransportClosedError);
+    await transport.close();
+  });
+
   it("skips and reports a banner line, then works", async () => {
     const errors: Error[] = [];
     const transport = new StdioTransport({ command: process.execPath, args: [fixture("server.mjs"), "--banner"] });

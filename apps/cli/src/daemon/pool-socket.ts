@@ -22,6 +22,8 @@ export interface AttachParams {
   config: StdioTransportConfig;
   /** The file the configuration came from. */
   source?: string | undefined;
+  /** The shim's folder: the project whose files the pool's approval check reads (default: the config's `cwd`). */
+  project?: string | undefined;
   /** `--from <host>:<scope>` as `mcp hosts pool` wrote it: a label, trusted for nothing. */
   from?: string | undefined;
   /** The shim's pid and its parent's (the host's). */
@@ -41,7 +43,7 @@ export function attachProblem(params: unknown): string | undefined {
     return "params.config must be a stdio server config (an object with a command)";
   for (const field of ["shimPid", "parentPid"])
     if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
-  for (const field of ["source", "from"])
+  for (const field of ["source", "from", "project"])
     if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
   return undefined;
 }
@@ -83,6 +85,7 @@ export function poolRequest(
     name: params.server,
     config,
     source: params.source,
+    project: params.project,
     info: {
       server: params.server,
       shimPid: params.shimPid,
@@ -97,5 +100,14 @@ export function poolRequest(
     },
   });
   attached(session);
-  send(socket, { id: message.id, result: { attached: params.server } });
+  // The pool's approval check (the manager's approvals, see @mcp/pool) decides before the shim
+  // reads its host: a refused server's shim says why on its stderr and exits.
+  pool.approval(session).then(
+    () => send(socket, { id: message.id, result: { attached: params.server } }),
+    (error: unknown) => {
+      session.close();
+      send(socket, { id: message.id, error: { message: (error as Error).message, exitCode: EXIT.failure } });
+      socket.end();
+    },
+  );
 }

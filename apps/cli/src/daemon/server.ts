@@ -7,11 +7,18 @@
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
-import { ServerPool } from "@mcp/pool";
-import type { ConfigError, DiscoveredServer } from "@mcp/manager";
+import { managerApprovals, ServerPool } from "@mcp/pool";
+import {
+  createApprovalStore,
+  defaultCacheDir,
+  FileToolCache,
+  type ConfigError,
+  type DiscoveredServer,
+} from "@mcp/manager";
+import { approveCommandFor, approvalsFile } from "../approvals.js";
 import { failureHint } from "../live.js";
 import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
-import { CLI_VERSION, type Session } from "../session.js";
+import { CLI_VERSION, configDir, type Session } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
 import { whyNotHere } from "./environment.js";
 import { poolRequest, type PoolHostSession } from "./pool-socket.js";
@@ -173,6 +180,16 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     maxConcurrentCalls: options.poolMaxCalls,
     maxRssBytes: options.poolMaxRssBytes,
     clientInfo: { name: "mcp-pool", version: CLI_VERSION },
+    // The CLI's approvals file and words; the shim's own check (session.ts) ran before, with its shell's env.
+    approvals: managerApprovals({
+      policy: {
+        store: createApprovalStore({ file: approvalsFile(configDir(options.home)) }),
+        howToApprove: (server) => approveCommandFor([server.name]),
+      },
+      load: { home: options.home },
+    }),
+    // Start on first use: a host's initialize and tools/list from a list read live before (the manager's cache folder).
+    toolCache: new FileToolCache(defaultCacheDir(process.env, process.platform, options.home)),
   });
   const clients = new Set<Socket>();
   let calls = 0;

@@ -19,6 +19,8 @@ interface Resolved {
   source?: string | undefined;
   /** The `--from <host>:<scope>` label `mcp hosts pool` wrote. */
   from?: string | undefined;
+  /** The shell's folder: whose project files the daemon's approval check reads. */
+  project?: string | undefined;
   socket: string;
 }
 
@@ -60,13 +62,21 @@ export async function daemonStdio(server: string): Promise<number> {
     );
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
-  const { config, source, from, socket } = resolved;
+  const { config, source, from, project, socket } = resolved;
   const trusted = checkSocket(socket);
   if (trusted.state !== "ours")
     throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
   const connection = await connect(socket);
   connection.on("error", () => {});
-  const params: AttachParams = { server, config, source, from, shimPid: process.pid, parentPid: process.ppid };
+  const params: AttachParams = {
+    server,
+    config,
+    source,
+    from,
+    project,
+    shimPid: process.pid,
+    parentPid: process.ppid,
+  };
   return new Promise<number>((resolve) => {
     let code: number = EXIT.ok;
     let attached = false;

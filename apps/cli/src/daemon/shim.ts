@@ -33,7 +33,7 @@ async function resolveServer(
   globals: GlobalOptions,
   server: string,
   words: ShimWords = {},
-): Promise<{ config: MCPServerConfig; source: string | undefined }> {
+): Promise<{ config: MCPServerConfig; source: string | undefined; project: string }> {
   if (globals.yes)
     throw new CliError(
       "mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)",
@@ -76,7 +76,11 @@ async function resolveServer(
         `mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`,
       );
     }
-    return { config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!, source };
+    return {
+      config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
+      source,
+      project: session.cwd,
+    };
   } finally {
     await session.close();
   }
@@ -142,8 +146,10 @@ export async function daemonResolve(globals: GlobalOptions, server: string, word
       "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
       EXIT.usage,
     );
-  const { config, source } = await resolveServer(globals, server, words);
+  const { config, source, project } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
-  process.stdout.write(`${JSON.stringify({ config, source: source ?? words.from, from: words.from, socket })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ config, source: source ?? words.from, from: words.from, project, socket })}\n`,
+  );
   return EXIT.ok;
 }

@@ -1,0 +1,75 @@
+// Entries added from the registry, each checked against the latest version its registry has.
+import { getRegistryServer, retiredStatus, type RegistryRequestOptions } from "./client.js";
+import { RegistryError } from "./errors.js";
+import { isNewerVersion, registryToAsk, type InstalledEntry } from "./installed.js";
+import type { RegistryEntry } from "./types.js";
+
+/** One entry checked by {@link checkForUpdates}. */
+export interface UpdateCheck<T extends InstalledEntry = InstalledEntry> {
+  /** The entry as given. */
+  item: T;
+  /** The registry asked; absent when none was (see `problem`). */
+  url?: string | undefined;
+  /** The registry's latest version of the server, when it could be had. */
+  latest?: RegistryEntry | undefined;
+  /** True when `latest` is newer than the entry's recorded version. */
+  outdated?: boolean | undefined;
+  /** `"deprecated"` or `"deleted"` when the latest version is. */
+  status?: "deprecated" | "deleted" | undefined;
+  /**
+   * Why the entry was not checked: a project's entry naming a registry other than `registry`
+   * (`not checked: …`, saying how to ask that one), or the registry's failure (a
+   * {@link RegistryError}'s message). Text from a file or a registry: print it escaped.
+   */
+  problem?: string | undefined;
+}
+
+/** Options of {@link checkForUpdates}. */
+export interface CheckForUpdatesOptions extends Pick<RegistryRequestOptions, "signal" | "timeout" | "fetch"> {
+  /** The registry the user chose (see `resolveRegistry`): the only one a project's entries are asked about. */
+  registry: string;
+}
+
+/**
+ * Asks, for each entry added from the registry (`installedEntries` of a file), the latest version
+ * of its server, all at once: at the registry its record names, except for a project's entries
+ * (`project: true`: the file came with a repository), asked only at `options.registry`. A registry
+ * that fails or refuses gives that entry a `problem`; other entries are still checked. Rejects only
+ * when `signal` aborts (or on an error that is not the registry's).
+ */
+export async function checkForUpdates<T extends InstalledEntry & { project?: boolean | undefined }>(
+  items: readonly T[],
+  options: CheckForUpdatesOptions,
+): Promise<UpdateCheck<T>[]> {
+  return Promise.all(items.map((item) => checkOne(item, options)));
+}
+
+async function checkOne<T extends InstalledEntry & { project?: boolean | undefined }>(
+  item: T,
+  options: CheckForUpdatesOptions,
+): Promise<UpdateCheck<T>> {
+  const where = registryToAsk(
+    { local: item.local, record: item.record, project: item.project === true },
+    options.registry,
+  );
+  if ("refused" in where) return { item, problem: `not checked: ${where.refused}` };
+  let latest: RegistryEntry;
+  try {
+    latest = await getRegistryServer(item.record.name, "latest", {
+      registry: where.url,
+      signal: options.signal,
+      timeout: options.timeout,
+      fetch: options.fetch,
+    });
+  } catch (error) {
+    if (RegistryError.isInstance(error)) return { item, url: where.url, problem: error.message };
+    throw error;
+  }
+  return {
+    item,
+    url: where.url,
+    latest,
+    outdated: isNewerVersion(latest.server.version, item.record.version),
+    status: retiredStatus(latest),
+  };
+}
