@@ -51,8 +51,8 @@ describe("start on first use (the tool cache)", () => {
   it("answers initialize and tools/list from the live list it remembered, with no process, and starts the server on tools/call", async () => {
     const p = newPool();
     const first = await listOnce(p);
-    const [key] = await keysOf(cache);
-    const before = (await cache.get(key!))!.savedAt;
+    const key = await cachedKey();
+    const before = (await cache.get(key))!.savedAt;
     expect(spawned).toHaveLength(1);
     expect(alive(spawned[0]!)).toBe(false);
 
@@ -72,7 +72,7 @@ describe("start on first use (the tool cache)", () => {
     expect(alive(spawned[1]!)).toBe(true);
     expect(p.statuses()[0]).toMatchObject({ state: "ready", pid: spawned[1] });
     // The live list was the cached one (confirmed: written again): the host is told nothing.
-    await expect.poll(async () => (await cache.get(key!))!.savedAt).toBeGreaterThan(before);
+    await expect.poll(async () => (await cache.get(key))!.savedAt).toBeGreaterThan(before);
     expect(key).toBe(openingKey(`${p.statuses()[0]!.fingerprint}/2025/2025-06-18`));
     expect(h.notifications.filter((n) => n.method === "notifications/tools/list_changed")).toEqual([]);
   });
@@ -81,9 +81,9 @@ describe("start on first use (the tool cache)", () => {
     const p = newPool();
     await listOnce(p);
     // The remembered list lost a tool (the server was updated since it was listed).
-    const [key] = await keysOf(cache);
-    const entry = (await cache.get(key!))!;
-    await cache.set(key!, { ...entry, tools: entry.tools.slice(1) });
+    const key = await cachedKey();
+    const entry = (await cache.get(key))!;
+    await cache.set(key, { ...entry, tools: entry.tools.slice(1) });
     const h = v2Host(p);
     await h.initialize();
     expect((await h.request("tools/list")).result.tools).toHaveLength(entry.tools.length - 1);
@@ -92,17 +92,17 @@ describe("start on first use (the tool cache)", () => {
       .poll(() => h.notifications.filter((n) => n.method === "notifications/tools/list_changed"))
       .toHaveLength(1);
     // And the cache holds the live list again.
-    await expect.poll(async () => (await cache.get(key!))?.tools.length).toBe(entry.tools.length);
+    await expect.poll(async () => (await cache.get(key))?.tools.length).toBe(entry.tools.length);
   });
 
   it("starts the server at initialize when the entry was not written from a live list, or there is no cache", async () => {
     const p = newPool();
     await listOnce(p);
-    const [key] = await keysOf(cache);
-    const entry = (await cache.get(key!))!;
+    const key = await cachedKey();
+    const entry = (await cache.get(key))!;
     // Someone else's entry under the pool's key (not confirmed live): not used.
     const { confirmedLive: _c, ...unconfirmed } = entry as typeof entry & { confirmedLive?: true };
-    await cache.set(key!, unconfirmed);
+    await cache.set(key, unconfirmed);
     const h = v2Host(p);
     await h.initialize();
     expect(spawned).toHaveLength(2);
@@ -115,6 +115,18 @@ describe("start on first use (the tool cache)", () => {
 });
 
 /** The keys the file cache holds (read from its files: the pool writes one entry per server). */
+/**
+ * The key of the one entry the pool wrote, once its write has landed: the pool writes the cache
+ * without holding up the host's answer (rememberOpening() in tool-cache.ts), so on a loaded machine the
+ * file may come after the host has left.
+ */
+async function cachedKey(): Promise<string> {
+  await expect.poll(async () => (await keysOf(cache).catch(() => [])).length).toBe(1);
+  const [key] = await keysOf(cache);
+  await expect.poll(async () => (await cache.get(key!))?.savedAt).toBeDefined();
+  return key!;
+}
+
 async function keysOf(c: FileToolCache): Promise<string[]> {
   const { readdir, readFile } = await import("node:fs/promises");
   const keys: string[] = [];
