@@ -1,0 +1,80 @@
+// The light shim (shim/mcp-shim) under attack: what a host or another process can do to the script,
+// its two `cat`s and the daemon's loopback listener. Real processes only: the built CLI, bash, the
+// daemon and server-everything.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { everythingEntry } from "mcp-test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pids under `pid` (Linux /proc), the process itself first. */
+async function tree(pid: number): Promise<number[]> {
+  const out = await run(["ps", "-e", "-o", "pid=,ppid="], "/", { PATH: process.env["PATH"] });
+  const pairs = out.stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found = [pid];
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+async function hosts(box: Sandbox): Promise<number> {
+  const out = await mcp(box, ["--json", "ps"]);
+  expect(out.code, out.stderr).toBe(0);
+  return (JSON.parse(out.stdout) as { servers: { hosts: unknown[] }[] }).servers[0]?.hosts.length ?? 0;
+}
+
+const initialize = (id: number): string =>
+  `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
+
+/** The script run as a host runs it, with an opened session (initialize answered). */
+async function shim(box: Sandbox): Promise<{ child: ChildProcessWithoutNullStreams; out: () => string }> {
+  const child = spawn("bash", [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.resume();
+  child.stdin.write(initialize(1));
+  await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
+  return { child, out: () => out };
+}
+
+describe.skipIf(process.platform !== "linux")("the light shim under attack", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it.fails("the script SIGKILLed (its trap cannot run): its cats do not outlive the host's pipes, and the daemon ends the session", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    expect(pids.length).toBe(3); // bash and its two cats
+    expect(await hosts(box)).toBe(1);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    // The host lets go of the pipes, as it does once its server is gone.
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+});
