@@ -77,4 +77,59 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
     await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
   }, 90_000);
+
+  it("several hosts on one pooled upstream, the same request ids, random interleavings: each gets only its own answers", async () => {
+    const seed = Number(process.env["MCP_TEST_SEED"] ?? Date.now() % 100_000);
+    // mulberry32: the interleaving is reproducible from the seed in the failure message.
+    let state = seed;
+    const random = (): number => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const shims = await Promise.all([0, 1, 2].map(() => shim(box)));
+    for (const { child } of shims)
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const ids = [2, 3, 4, 5, 6, 7, 8, 9];
+    // Every (host, id) pair, written in a random order, a random number of event-loop turns apart.
+    const sends = shims.flatMap((_, host) => ids.map((id) => ({ host, id })));
+    for (let i = sends.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [sends[i], sends[j]] = [sends[j]!, sends[i]!];
+    }
+    for (const { host, id } of sends) {
+      const call = {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: `host${host}-id${id}` } },
+      };
+      shims[host]!.child.stdin.write(`${JSON.stringify(call)}\n`);
+      for (let turns = Math.floor(random() * 3); turns > 0; turns--)
+        await new Promise((resolve) => setImmediate(resolve));
+    }
+    const answers = (host: number): Map<number, string> => {
+      const got = new Map<number, string>();
+      for (const line of shims[host]!.out().split("\n")) {
+        if (line.trim() === "") continue;
+        const message = JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } };
+        if (typeof message.id === "number" && message.id > 1)
+          got.set(message.id, message.result?.content?.[0]?.text ?? line);
+      }
+      return got;
+    };
+    for (let host = 0; host < shims.length; host++) {
+      await expect.poll(() => answers(host).size, { timeout: 30_000, message: `seed ${seed}` }).toBe(ids.length);
+      const got = answers(host);
+      for (const id of ids)
+        expect(got.get(id), `seed ${seed}, host ${host}, id ${id}`).toContain(`host${host}-id${id}`);
+      // Nothing of another host's, anywhere in this host's output.
+      for (let other = 0; other < shims.length; other++)
+        if (other !== host) expect(shims[host]!.out(), `seed ${seed}`).not.toContain(`host${other}-`);
+    }
+    expect(await hosts(box)).toBe(3);
+    for (const { child } of shims) child.stdin.end();
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 120_000);
 });
