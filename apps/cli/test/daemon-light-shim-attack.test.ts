@@ -2,6 +2,9 @@
 // its two `cat`s and the daemon's loopback listener. Real processes only: the built CLI, bash, the
 // daemon and server-everything.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo, type Socket } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -132,4 +135,60 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     for (const { child } of shims) child.stdin.end();
     await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
   }, 120_000);
+
+  // The daemon died between the ticket and the connection and another user bound its port: a race no
+  // real daemon can be made to lose on demand, so a stand-in `dist/bin.js` beside a copy of the script
+  // plays the ticket child (it names the impostor's port) and the Node shim (it says it ran).
+  it.each([
+    ["answers a wrong proof", "x".repeat(43), 1],
+    ["closes after the ticket", undefined, 0],
+    ["sends part of a line and nothing more", "partial", 1],
+  ] as const)(
+    "an impostor on the port that %s reads nothing of the host but the ticket",
+    async (_, reply, code) => {
+      const got: Buffer[] = [];
+      const sockets = new Set<Socket>();
+      const impostor = createServer((socket) => {
+        sockets.add(socket);
+        socket.on("error", () => {});
+        socket.once("data", () => {
+          if (reply === undefined) socket.end();
+          else socket.write(reply === "partial" ? "abc" : `${reply}\n`);
+        });
+        socket.on("data", (chunk: Buffer) => got.push(chunk));
+      });
+      await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+      const port = (impostor.address() as AddressInfo).port;
+      const ticket = "T".repeat(43);
+      mkdirSync(join(box.home, "pkg", "shim"), { recursive: true });
+      mkdirSync(join(box.home, "pkg", "dist"), { recursive: true });
+      copyFileSync(script, join(box.home, "pkg", "shim", "mcp-shim"));
+      writeFileSync(
+        join(box.home, "pkg", "dist", "bin.js"),
+        `if (process.argv[3] === "ticket") console.log("${port} ${ticket} ${"P".repeat(43)}");\nelse console.log("NODE SHIM " + process.argv.slice(2).join(" "));\n`,
+      );
+      const child = spawn("bash", [join(box.home, "pkg", "shim", "mcp-shim"), "daemon", "stdio", "ev"], {
+        cwd: box.project,
+        env: box.env,
+        stdio: "pipe",
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      // The host writes at once, as hosts do: its request must not reach the impostor.
+      child.stdin.write(initialize(1));
+      const exit = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => impostor.close(resolve));
+      expect(Buffer.concat(got).toString()).toBe(`${ticket}\n`);
+      expect(exit, err).toBe(code);
+      if (code === 0) expect(out).toBe("NODE SHIM daemon stdio ev\n");
+      else {
+        expect(out).toBe("");
+        expect(err).toContain(`127.0.0.1:${port} did not answer as your mcp daemon; not relaying`);
+      }
+    },
+    60_000,
+  );
 });
