@@ -3,7 +3,7 @@
 // daemon and server-everything.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo, type Socket } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { everythingEntry } from "mcp-test-utils";
@@ -191,4 +191,65 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     },
     60_000,
   );
+
+  it("the daemon SIGKILLed mid-session: the script says the session ended, exits 1, and leaves no process", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    expect(pids.length).toBe(3);
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const status = await mcp(box, ["--json", "daemon", "status"]);
+    const daemon = (JSON.parse(status.stdout) as { pid: number }).pid;
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    process.kill(daemon, "SIGKILL");
+    expect(await exit).toBe(1);
+    expect(err).toContain("the mcp daemon ended this session");
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+  }, 90_000);
+
+  it("the host closes stdin in the middle of a line: the script exits 0, leaving no process and no session", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.stdin.end('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ec');
+    expect(await exit).toBe(0);
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("a flood of connections that never say hello (another user, a web page) keeps the listener full: the script is served by the Node shim instead", async () => {
+    const first = await mcp(box, ["daemon", "ticket", "ev"]);
+    expect(first.code, first.stderr).toBe(0);
+    const port = Number(first.stdout.split(" ")[0]);
+    // The attacker opens a new connection whenever the daemon closes one (its hello deadline).
+    let flooding = true;
+    const open = new Set<Socket>();
+    const flood = (): void => {
+      if (!flooding) return;
+      const socket = connect(port, "127.0.0.1");
+      open.add(socket);
+      socket.on("error", () => {});
+      socket.once("close", () => {
+        open.delete(socket);
+        flood();
+      });
+    };
+    for (let i = 0; i < 40; i++) flood();
+    try {
+      const { child } = await shim(box);
+      // Served, by the Node shim: its process is node, not bash and cats.
+      const names = await Promise.all(
+        (await tree(child.pid!)).map(async (pid) =>
+          (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
+        ),
+      );
+      expect(names).not.toContain("cat");
+      const exit = new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      await exit;
+    } finally {
+      flooding = false;
+      for (const socket of open) socket.destroy();
+    }
+  }, 90_000);
 });
