@@ -252,4 +252,52 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
       for (const socket of open) socket.destroy();
     }
   }, 90_000);
+
+  it("a web page's requests (a POST with a JSON-RPC body, a WebSocket upgrade) and a slow-loris are closed without a word; the real ticket still works", async () => {
+    const out = await mcp(box, ["daemon", "ticket", "ev"]);
+    expect(out.code, out.stderr).toBe(0);
+    const [portText, ticket, proof] = out.stdout.trim().split(" ");
+    const port = Number(portText);
+    const raw = (): { socket: Socket; closed: Promise<string> } => {
+      const socket = connect(port, "127.0.0.1");
+      let got = "";
+      socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+      socket.on("error", () => {});
+      return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: "pwned" } },
+    });
+    const post = raw();
+    post.socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    const upgrade = raw();
+    upgrade.socket.write(
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
+    // A slow-loris: one byte of a ticket-shaped hello a second, never the newline; the hello
+    // deadline counts from the connection, not from the last byte.
+    const loris = raw();
+    const drip = setInterval(() => loris.socket.write("A"), 1_000);
+    const started = Date.now();
+    try {
+      expect(await post.closed).toBe("");
+      expect(await upgrade.closed).toBe("");
+      expect(await loris.closed).toBe("");
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      clearInterval(drip);
+    }
+    expect(await hosts(box)).toBe(0);
+    const good = raw();
+    good.socket.write(`${ticket}\n`);
+    let got = "";
+    good.socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    await expect.poll(() => got, { timeout: 20_000 }).toContain(proof);
+    good.socket.destroy();
+  }, 60_000);
 });
