@@ -319,4 +319,19 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     // A ticket and a proof are 43 base64url characters.
     expect(err).not.toMatch(/[A-Za-z0-9_-]{43}/);
   }, 60_000);
+
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+    "the script sent %s mid-session (the host still holding its pipes) stops its cats and ends the session",
+    async (signal) => {
+      const { child } = await shim(box);
+      const pids = await tree(child.pid!);
+      expect(pids.length).toBe(3);
+      const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      expect(await exit).toBe(143);
+      for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+    },
+    90_000,
+  );
 });
