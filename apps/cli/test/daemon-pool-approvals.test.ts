@@ -13,9 +13,10 @@ import { bin, mcp, sandbox, type Sandbox } from "./helpers.js";
 function initializeThroughShim(
   box: Sandbox,
   server: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ answer?: any; code?: number | null; stderr: string }> {
   const child = spawn(process.execPath, [bin, "daemon", "stdio", server], {
-    env: buildChildEnv(box.env, false),
+    env: { ...buildChildEnv(box.env, false), ...extraEnv },
     cwd: box.project,
   });
   let stderr = "";
@@ -59,5 +60,26 @@ describe.skipIf(process.platform !== "linux")("approvals through mcp daemon stdi
     const refused = await initializeThroughShim(box, "proj");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/project server "proj" is not served: changed since it was approved: env/);
+  }, 60_000);
+  it("serves an approved project server whose entry uses a ${VAR} the daemon was started without", async () => {
+    writeFileSync(
+      join(box.project, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          proj: { command: process.execPath, args: [everythingEntry, "stdio"], env: { TOKEN: "${MY_TOKEN}" } },
+        },
+      }),
+    );
+    // The daemon runs already, started where MY_TOKEN is not set (another host, another terminal).
+    expect((await mcp(box, ["daemon", "start"])).code).toBe(0);
+    const shell = { ...box, env: { ...box.env, MY_TOKEN: "from-this-shell" } };
+    expect((await mcp(shell, ["config", "approve", "proj"])).code).toBe(0);
+    const served = await initializeThroughShim(box, "proj", { MY_TOKEN: "from-this-shell" });
+    expect(served.stderr).toBe("");
+    expect(served.answer?.result?.serverInfo?.name).toContain("everything");
+    // Another value in another shell is not what was approved.
+    const other = await initializeThroughShim(box, "proj", { MY_TOKEN: "another" });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/project server "proj" is not served: changed since it was approved: env/);
   }, 60_000);
 });

@@ -146,5 +146,48 @@ describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio
     await new Promise((resolve) => connection.once("close", resolve));
     const ps = JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { servers: unknown[] };
     expect(ps.servers).toEqual([]);
+
+    // The same entry to run in the project, said to be for another folder (one with no project files): refused too.
+    for (const project of [box.home, "/"]) {
+      const other = createConnection(socket);
+      const reply = new Promise<any>((resolve) =>
+        createInterface({ input: other }).once("line", (line) => resolve(JSON.parse(line))),
+      );
+      other.write(`${JSON.stringify({ id: 1, method: "pool/attach", params: { ...params, project } })}\n`);
+      expect((await reply).error?.message).toMatch(/project server "proj" is not served: not approved yet/);
+      await new Promise((resolve) => other.once("close", resolve));
+    }
+    expect((JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { servers: unknown[] }).servers).toEqual([]);
+  }, 60_000);
+  it("a pool/attach with a config of the wrong shape is refused naming the field; the daemon goes on", async () => {
+    expect((await mcp(box, ["daemon", "start"])).code).toBe(0);
+    const { socket } = JSON.parse((await mcp(box, ["--json", "daemon", "status"])).stdout) as { socket: string };
+    const base = { server: "x", shimPid: 1, parentPid: 1, project: box.project };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ config: { command: "node", cwd: 5 } }, /params\.config\.cwd must be a string/],
+      [{ config: { command: "node", args: "-e 1" } }, /params\.config\.args must be an array of strings/],
+      [{ config: { command: "node", args: [1] } }, /params\.config\.args must be an array of strings/],
+      [{ config: { command: "node", env: { A: {} } } }, /params\.config\.env must be an object of strings/],
+      [{ config: { command: "node", env: 5 } }, /params\.config\.env must be an object of strings/],
+      [
+        { config: { command: "node", parentEnv: { PATH: 5 } } },
+        /params\.config\.parentEnv must be an object of strings/,
+      ],
+      [{ config: { command: "node", inheritEnv: "yes" } }, /params\.config\.inheritEnv must be true or false/],
+      [{ config: { command: "node" }, vars: { A: 1 } }, /params\.vars must be an object of strings/],
+    ];
+    for (const [params, message] of cases) {
+      const connection = createConnection(socket);
+      const reply = new Promise<any>((resolve) =>
+        createInterface({ input: connection }).once("line", (line) => resolve(JSON.parse(line))),
+      );
+      connection.write(`${JSON.stringify({ id: 1, method: "pool/attach", params: { ...base, ...params } })}\n`);
+      const answer = await reply;
+      expect(answer, JSON.stringify(params)).toMatchObject({ id: 1, error: { exitCode: 2 } });
+      expect(answer.error.message).toMatch(message);
+      connection.destroy();
+    }
+    const ps = JSON.parse((await mcp(box, ["--json", "ps"])).stdout) as { running: boolean; servers: unknown[] };
+    expect(ps).toMatchObject({ running: true, servers: [] });
   }, 60_000);
 });

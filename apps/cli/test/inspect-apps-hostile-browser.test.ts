@@ -222,7 +222,7 @@ describe("a hostile MCP App in mcp inspect", () => {
     await expect.poll(() => Buffer.concat(tcpBytes).length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(Buffer.concat(tcpBytes).readUInt16BE(0)).toBe(0x0003); // a STUN Allocate request
     expect(udpBytes).toEqual([]);
-    expect(await page.locator('.tool-panel[data-tool="mcp__rtc__show"] .app-limits').textContent()).toBe(
+    expect(await page.locator('.app-view[data-tool="mcp__rtc__show"] .app-limits').textContent()).toBe(
       " sandboxed: its own origin, no HTTP, no WebSockets; WebRTC is not blocked",
     );
   });

@@ -322,7 +322,8 @@ describe("mcp inspect: the API", () => {
     expect(cli.code).toBe(0);
     const fromCli = JSON.parse(cli.stdout) as { name: string }[];
     const byName = new Map(state.tools.map((t: { name: string }) => [t.name, t]));
-    // The inspector advertises elicitation and sampling, so server-everything offers it more tools.
+    // The inspector advertises elicitation and sampling (and runs them as tasks when asked), so
+    // server-everything offers it more tools.
     expect(fromCli.length).toBeGreaterThan(5);
     for (const tool of fromCli) expect(byName.get(tool.name), tool.name).toEqual(tool);
     expect(state.servers[0]).toMatchObject({
@@ -335,7 +336,12 @@ describe("mcp inspect: the API", () => {
       expect.arrayContaining(["tools", "resources", "prompts", "completions"]),
     );
     expect(state.tools.map((t: { tool: string }) => t.tool)).toEqual(
-      expect.arrayContaining(["trigger-elicitation-request", "trigger-sampling-request"]),
+      expect.arrayContaining([
+        "trigger-elicitation-request",
+        "trigger-sampling-request",
+        "trigger-elicitation-request-async",
+        "trigger-sampling-request-async",
+      ]),
     );
   });
 

@@ -115,7 +115,11 @@ export class TaskReceiver {
       if (task.status !== "working") return;
       this.#end(task, status, message);
     };
-    void this.run(method, request, { requestId: context.requestId, signal: task.controller.signal }).then(
+    void this.run(method, request, {
+      requestId: context.requestId,
+      signal: task.controller.signal,
+      taskId: task.taskId,
+    }).then(
       (result) => {
         task.result = result;
         finish("completed", undefined);

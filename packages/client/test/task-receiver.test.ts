@@ -52,14 +52,21 @@ describe("server requests as tasks (server-everything)", () => {
     expect(prompts[0]).toContain("tides");
   }, 40_000);
 
-  it("elicitation: the user's answer, given in the background, reaches the server through tasks/result", async () => {
+  it("elicitation: the user's answer, given in the background, reaches the server through tasks/result; the handler is told its task", async () => {
+    const taskIds: (string | undefined)[] = [];
     const conn = await everything({
       serverRequestTasks: true,
-      onElicitation: () => Promise.resolve({ action: "accept", content: { name: "Luca", favoriteColor: "Blue" } }),
+      onElicitation: (_params, context) => {
+        taskIds.push(context.taskId);
+        return Promise.resolve({ action: "accept", content: { name: "Luca", favoriteColor: "Blue" } });
+      },
     });
     const result = await callTool(conn, "trigger-elicitation-request-async", {}, { timeout: 30_000 });
     expect(text(result)).toContain("[COMPLETED] User provided the requested information!");
     expect(text(result)).toContain("Luca");
+    // The task the server polled is the one the handler was told of.
+    expect(taskIds).toHaveLength(1);
+    expect(text(result)).toContain(`Task created: ${taskIds[0]!}`);
   }, 40_000);
 
   it("off by default: the capability is not advertised, so the server offers no async tools", async () => {

@@ -1,98 +1,22 @@
 // The fast path (fast.ts) against the SDK server's: two gateways over one manager, one with the
 // fast path and one without, get the same raw 2026-07-28 requests; their answers — status,
 // content type, every byte of the body — and their audit entries must be the same.
-import { createServer, type Server } from "node:http";
-import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { MCPManager, MemoryPinStore } from "@mcp/manager";
-import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { createGateway, gatewayHandlers, parseCallers, parseViews, type AuditEntry } from "../src/index.js";
-
-const TOKENS = parseCallers(
-  JSON.stringify({
-    alice: { token: "alice-token-0123456789" },
-    bob: { token: "bob-token-0123456789ab", allow: ["p1h__*", "odd__*"], rate: "3/min" },
-  }),
-  "callers.json",
-);
-const VIEWS = parseViews(
-  {
-    ops: {
-      tools: ["p1h__flood", "odd__*"],
-      rename: { p1h__flood: "emit_logs" },
-      describe: { emit_logs: "Emits logs" },
-    },
-  },
-  "config",
-);
-
-/** A 1.x server whose tools answer with what the SDK server must put on the wire as it is, or mend. */
-function oddServer(): McpServer1 {
-  const server = new McpServer1({ name: "odd", version: "1" });
-  server.registerTool("listy", { description: "structured content that is no object", inputSchema: {} }, () => ({
-    content: [],
-    structuredContent: [1, 2, 3] as never,
-  }));
-  server.registerTool("texty", { description: "structured content and text", inputSchema: {} }, () => ({
-    content: [{ type: "text", text: "t" }],
-    structuredContent: { a: 1 },
-  }));
-  server.registerTool("failing", { description: "throws", inputSchema: {} }, () => {
-    throw new Error("the backend said no");
-  });
-  server.registerTool("echo", { description: "echo", inputSchema: { text: z.string().optional() } }, ({ text }) => ({
-    content: [{ type: "text", text: text ?? "(none)" }],
-    _meta: { "com.example/trace": "t1" },
-  }));
-  return server;
-}
+import type { AuditEntry } from "../src/index.js";
+import { startParityPair, TOKENS, type ParityPair } from "./parity.js";
 
 describe("the fast path answers as the SDK server does", () => {
-  const stops: (() => Promise<void>)[] = [];
-  const audits: Record<"fast" | "sdk", AuditEntry[]> = { fast: [], sdk: [] };
-  const urls: Record<"fast" | "sdk", string> = { fast: "", sdk: "" };
+  let pair: ParityPair;
+  let urls: ParityPair["urls"];
+  let audits: ParityPair["audits"];
 
   beforeAll(async () => {
-    const p1h = await startSdkServer({ build: buildProbe1x });
-    const odd = await startSdkServer({ build: oddServer });
-    const v2 = await startV2HttpServer({ legacy: "reject" });
-    stops.push(
-      () => p1h.stop(),
-      () => odd.stop(),
-      () => v2.stop(),
-    );
-    const handlers = gatewayHandlers();
-    const manager = new MCPManager({ pins: { store: new MemoryPinStore() }, ...handlers, cache: false });
-    await manager.connectServers({
-      p1h: { type: "http", url: p1h.url },
-      odd: { type: "http", url: odd.url },
-      v2: { type: "http", url: v2.url },
-    });
-    stops.push(() => manager.disconnectAll());
-    for (const kind of ["fast", "sdk"] as const) {
-      const gateway = createGateway(manager, {
-        ...(kind === "fast" ? { handlers } : {}),
-        tokens: TOKENS,
-        views: VIEWS,
-        toolSearch: true,
-        fastPath: kind === "fast",
-        audit: (entry) => void audits[kind].push(entry),
-        auditKey: "one-key",
-      });
-      const app: Server = createServer((req, res) => void gateway.handle(req, res));
-      await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-      urls[kind] = `http://127.0.0.1:${(app.address() as { port: number }).port}/mcp`;
-      stops.push(async () => {
-        app.closeAllConnections();
-        await new Promise<void>((resolve) => app.close(() => resolve()));
-        await gateway.close();
-      });
-    }
+    pair = await startParityPair();
+    ({ urls, audits } = pair);
   });
 
   afterAll(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
+    await pair.stop();
   });
 
   /** One raw tools/call to a gateway: what came back on the wire. */

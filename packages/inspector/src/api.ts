@@ -25,7 +25,7 @@
  * | `POST /api/dialog` | {@link DialogAnswer} | `{ ok: true }` |
  * | `POST /api/log-level` | `{ level, server? }` | `{ servers: string[] }`: `logging/setLevel` on every connected server with `logging` (or one) |
  * | `POST /api/app/open` | {@link AppOpenRequest} | {@link AppOpenAnswer}: a tool's MCP App, read and checked, to render |
- * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent, logged; `tools/call`, `resources/read` and `ping` are answered here |
+ * | `POST /api/app/message` | {@link AppMessageRequest} | {@link AppMessageAnswer}: one message the app sent (whole, or one part of a big one), logged; `tools/call`, `resources/read` and `ping` are answered here |
  * | `POST /api/app/close` | `{ view }` | `{ ok: true }` |
  * | `POST /api/ping` | `{ server }` | {@link PingAnswer}: one liveness round trip (`ping`; `server/discover` on 2026-07-28), timed |
  * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |
@@ -55,27 +55,6 @@ export interface InspectedServer extends ServerRow {
   capabilities: string[];
   /** Whether `resources/subscribe` is offered. */
   subscribe: boolean;
-}
-
-/** One step of {@link AuthDoctorAnswer}, as `mcp auth doctor --json` prints it. */
-export interface AuthDoctorStep {
-  /** `challenge`, `resource-metadata`, … `token-accepted`. */
-  step: string;
-  status: "pass" | "fail" | "skip" | "warn";
-  /** The spec clauses the step checks. */
-  clause: string;
-  /** What to do about it (or, for a pass, what was found). */
-  advice: string;
-  detail?: string | undefined;
-}
-
-/** `mcp auth doctor <server> --json`: why sign-in to an HTTP server fails, step by step. Never holds a secret. */
-export interface AuthDoctorAnswer {
-  /** The server's URL, secrets in it hidden. */
-  server: string;
-  /** False when a step fails. */
-  ok: boolean;
-  steps: AuthDoctorStep[];
 }
 
 /** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */
@@ -175,12 +154,15 @@ export interface InspectorState {
   at: number;
 }
 
-/** A tool call that runs as a task (either protocol era), as its last status said. */
+/** A tool call that runs as a task (either protocol era), or a server's request the inspector runs as one, as its last status said. */
 export interface TaskRow {
-  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs. */
+  /** The call's id (`POST /api/call`), which `POST /api/cancel` takes while it runs; for a task the inspector runs, its dialog's id. */
   id: string;
   server: string;
+  /** The tool; for a task the inspector runs, the server's request (`elicitation/create`, `sampling/createMessage`). */
   tool: string;
+  /** `client`: the server sent its request as a task, and the inspector runs it (the dialog's answer is its result; `cancel` answers the dialog `cancel`); absent: the server runs it. */
+  runner?: "client" | undefined;
   taskId: string;
   status: "working" | "input_required" | "completed" | "failed" | "cancelled";
   statusMessage?: string | undefined;
@@ -274,71 +256,6 @@ export interface LogEntry {
   ms?: number | undefined;
 }
 
-/** `POST /api/app/open`: the app of a tool with a UI. */
-export interface AppOpenRequest {
-  /** A {@link ToolRow.name} whose tool has a {@link ToolRow.ui}. */
-  tool: string;
-  /** The page's id (as in its event stream): the app's origin ends when that page is gone. */
-  page?: string | undefined;
-}
-
-/** The origins an app may use, as its resource declared them (checked: origins only). */
-export interface AppCsp {
-  connectDomains?: string[] | undefined;
-  resourceDomains?: string[] | undefined;
-  frameDomains?: string[] | undefined;
-  baseUriDomains?: string[] | undefined;
-}
-
-/** The answer to `POST /api/app/open`: what the page gives the sandbox proxy, and what the app is told. */
-export interface AppOpenAnswer {
-  /** This rendering's id, which {@link AppMessageRequest.view} takes. */
-  view: string;
-  server: string;
-  uri: string;
-  html: string;
-  csp: AppCsp;
-  prefersBorder?: boolean | undefined;
-  /** What of the resource's `_meta.ui` was left out, and why. */
-  ignored: string[];
-  /**
-   * The browser features the resource asks for (`_meta.ui.permissions`), as Permissions Policy
-   * names them: `camera`, `microphone`, `geolocation`, `clipboard-write`. None is granted until the
-   * page's user allows it.
-   */
-  permissions: string[];
-  /** The sandbox proxy's page, on an origin of its own (the app's). */
-  sandbox: string;
-  /**
-   * The page the inspector frames, on another origin of its own: it frames {@link sandbox} and
-   * lets its frame hold nothing of another origin (the app, which can navigate the proxy's frame,
-   * cannot take it to another page of this machine).
-   */
-  frame: string;
-  /** The tool as the server listed it (the app's `hostContext.toolInfo.tool`). */
-  tool: Record<string, unknown>;
-  /** The host the app is told it runs in (`hostInfo`). */
-  host: { name: string; version: string };
-}
-
-/** `POST /api/app/message`: one JSON-RPC message an app sent. */
-export interface AppMessageRequest {
-  view: string;
-  message: unknown;
-}
-
-/** The answer to `POST /api/app/message`: the JSON-RPC response to relay to the app, when the inspector's server answered the message (`tools/call`, `resources/read`, `ping`); none for messages the page handles. */
-export interface AppMessageAnswer {
-  response?:
-    | {
-        jsonrpc: "2.0";
-        id: string | number;
-        result?: unknown;
-        error?: { code: number; message: string; data?: unknown };
-      }
-    | undefined;
-}
-
 /** A server asks the user something: `elicitation/create` or `sampling/createMessage`. */
 export type Dialog =
   | {
@@ -348,6 +265,8 @@ export type Dialog =
       message: string;
       requestedSchema?: JsonSchema | undefined;
       url?: string | undefined;
+      /** The task the inspector runs the request as, when the server sent it as one (it polls for the answer). */
+      task?: string | undefined;
     }
   | {
       id: string;
@@ -356,6 +275,8 @@ export type Dialog =
       messages: { role: string; content: ContentBlock }[];
       systemPrompt?: string | undefined;
       maxTokens?: number | undefined;
+      /** As for an elicitation: the task the inspector runs it as, if any. */
+      task?: string | undefined;
     };
 
 /** `POST /api/dialog`: the user's answer. */
@@ -368,32 +289,15 @@ export interface DialogAnswer {
   text?: string | undefined;
 }
 
-/** `POST /api/rpc`: a JSON-RPC request to send to one server as it is (the page user's own). */
-export interface RpcRequest {
-  server: string;
-  /** Any method name (no whitespace, at most 200 characters). */
-  method: string;
-  params?: Record<string, unknown> | undefined;
-}
-
-/** The answer to `POST /api/rpc`: the server's `result`, or its JSON-RPC `error` as sent (or what failed on the way: a timeout, a closed connection). */
-export interface RpcAnswer {
-  ms: number;
-  result?: unknown;
-  error?: { code?: string | number | undefined; message: string; data?: unknown } | undefined;
-}
-
-/** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
-export interface PingAnswer extends RpcAnswer {
-  method: "ping" | "server/discover";
-}
-
-/** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
-export interface RootsAnswer {
-  roots: { uri: string; name?: string | undefined }[];
-  /** The servers sent `notifications/roots/list_changed`. */
-  notified: string[];
-}
+export type { AppCsp, AppMessageAnswer, AppMessageRequest, AppOpenAnswer, AppOpenRequest } from "./api-apps.js";
+export type {
+  AuthDoctorAnswer,
+  AuthDoctorStep,
+  PingAnswer,
+  RootsAnswer,
+  RpcAnswer,
+  RpcRequest,
+} from "./api-requests.js";
 
 /** What a failed request answers. */
 export interface ApiError {

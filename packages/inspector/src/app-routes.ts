@@ -7,6 +7,7 @@ import type { ServerResponse } from "node:http";
 import { readResource, type MCPServerConnection } from "@mcp/client";
 import { readUiResource, toolUi, type UiPermissions } from "@mcp/client/apps";
 import type { MCPManager, MCPTool } from "@mcp/manager";
+import { APP_MESSAGE_PART_CHARS, MAX_APP_MESSAGE_CHARS } from "./api-apps.js";
 import type { AppMessageAnswer, AppOpenAnswer, CallAnswer } from "./api.js";
 import { errorOf, type InspectorHub } from "./hub.js";
 import { isObject, Refusal, text } from "./http.js";
@@ -22,6 +23,59 @@ interface View {
   sandbox: AppSandbox;
   /** The page that opened it (its id), when it said. */
   page: string | undefined;
+  /** A message too big for one body, as its parts arrive (one at a time per view). */
+  parts?: { id: string; count: number; data: string[]; chars: number } | undefined;
+}
+
+/**
+ * One part of an app message too big for one body (see `AppMessagePart`): kept until the last,
+ * which gives the whole message. Parts come in order, for one message at a time; the whole is at
+ * most {@link MAX_APP_MESSAGE_CHARS} characters.
+ */
+function messagePart(view: View, part: unknown): unknown {
+  const p = part as { id?: unknown; index?: unknown; count?: unknown; data?: unknown };
+  const maxParts = Math.ceil(MAX_APP_MESSAGE_CHARS / APP_MESSAGE_PART_CHARS);
+  if (
+    !isObject(part) ||
+    typeof p.id !== "string" ||
+    typeof p.data !== "string" ||
+    p.data.length > APP_MESSAGE_PART_CHARS ||
+    !Number.isInteger(p.count) ||
+    !Number.isInteger(p.index)
+  )
+    throw new Refusal(
+      400,
+      `"part" must be { id, index, count, data } with at most ${APP_MESSAGE_PART_CHARS} characters of data`,
+    );
+  const count = p.count as number;
+  const index = p.index as number;
+  if (count < 2 || count > maxParts)
+    throw new Refusal(
+      413,
+      `an app message is at most ${MAX_APP_MESSAGE_CHARS} characters (${maxParts} parts); this one has ${count} parts`,
+    );
+  if (index === 0) view.parts = { id: p.id, count, data: [], chars: 0 };
+  const parts = view.parts;
+  if (!parts || parts.id !== p.id || parts.count !== count || index !== parts.data.length) {
+    view.parts = undefined;
+    throw new Refusal(
+      400,
+      `part ${index} of app message "${p.id}" is out of order (parts come 0, 1, … in order, one message at a time)`,
+    );
+  }
+  parts.data.push(p.data);
+  parts.chars += p.data.length;
+  if (parts.chars > MAX_APP_MESSAGE_CHARS) {
+    view.parts = undefined;
+    throw new Refusal(413, `an app message is at most ${MAX_APP_MESSAGE_CHARS} characters`);
+  }
+  if (parts.data.length < count) return undefined;
+  view.parts = undefined;
+  try {
+    return JSON.parse(parts.data.join("")) as unknown;
+  } catch (error) {
+    throw new Refusal(400, `app message "${p.id}" is not JSON once its parts are joined: ${(error as Error).message}`);
+  }
 }
 
 /** What the app routes need from the inspector. */
@@ -153,7 +207,8 @@ export function appRoutes(host: AppHost): Record<string, Route> {
     },
     "/api/app/message": async (body, res): Promise<AppMessageAnswer> => {
       const view = viewOf(body);
-      const message = body["message"];
+      const message = body["part"] === undefined ? body["message"] : messagePart(view, body["part"]);
+      if (body["part"] !== undefined && message === undefined) return {}; // more parts to come
       if (!isObject(message) || message["jsonrpc"] !== "2.0")
         throw new Refusal(400, '"message" must be a JSON-RPC 2.0 message');
       const method = typeof message["method"] === "string" ? message["method"] : undefined;

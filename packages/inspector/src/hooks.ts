@@ -20,10 +20,16 @@ export interface InspectorHooks {
   onRoots: NonNullable<MCPManagerOptions["onRoots"]>;
   /** Every notification and log line into the page's log; `notifications/resources/updated` re-reads a subscribed resource. */
   onNotification: NonNullable<MCPManagerOptions["onNotification"]>;
-  /** Connect options: `extensions` declares MCP Apps, `capabilities` both elicitation modes (a form, and a URL the page shows as a link). Merge your own (`clientInfo`, …) beside them. */
+  /**
+   * Connect options: `extensions` declares MCP Apps, `capabilities` both elicitation modes (a form,
+   * and a URL the page shows as a link), `serverRequestTasks` that a server may send its elicitation
+   * and sampling requests as tasks (MCP 2025-11-25 tasks: the dialog is answered in the background,
+   * the server polls; the Tasks view shows them). Merge your own (`clientInfo`, …) beside them.
+   */
   connect: {
     extensions: Record<string, { mimeTypes: string[] }>;
     capabilities: { elicitation: { form: Record<string, never>; url: Record<string, never> } };
+    serverRequestTasks: true;
   };
 }
 
@@ -45,7 +51,11 @@ export function inspectorHooks(): InspectorHooks {
     onSampling: hub.onSampling,
     onRoots: hub.onRoots,
     onNotification: hub.onNotification,
-    connect: { extensions: mcpAppsExtension(), capabilities: { elicitation: { form: {}, url: {} } } },
+    connect: {
+      extensions: mcpAppsExtension(),
+      capabilities: { elicitation: { form: {}, url: {} } },
+      serverRequestTasks: true,
+    },
   };
   hubs.set(hooks, hub);
   return hooks;

@@ -196,9 +196,24 @@ export class InspectorHub {
 
   /** Shows a dialog on every open page and waits for the user; logs it when the server gives up. */
   async ask(dialog: Dialog, method: string, signal: AbortSignal): Promise<DialogAnswer> {
+    // A request the server sent as a task: the inspector runs it (the server polls), a row in Tasks.
+    const taskId = dialog.task;
+    const task = taskId === undefined ? undefined : { server: dialog.server, tool: method, runner: "client" as const };
+    if (task && taskId !== undefined)
+      this.task(dialog.id, { ...task, taskId, statusMessage: "waiting for the user's answer" });
     try {
-      return await this.#ask(dialog, signal);
+      const answer = await this.#ask(dialog, signal);
+      if (task)
+        this.task(dialog.id, { ...task, status: "completed", statusMessage: `answered ${answer.action}`, ended: true });
+      return answer;
     } catch (error) {
+      if (task)
+        this.task(dialog.id, {
+          ...task,
+          status: "cancelled",
+          statusMessage: `withdrawn: ${errorOf(error).message}`,
+          ended: true,
+        });
       this.record({
         server: dialog.server,
         kind: "error",
@@ -245,7 +260,7 @@ export class InspectorHub {
   readonly onElicitation = async (
     server: string,
     params: ElicitParams,
-    context: { signal: AbortSignal },
+    context: { signal: AbortSignal; taskId?: string | undefined },
   ): Promise<ElicitResult> => {
     const url = typeof params["url"] === "string" ? params["url"] : undefined;
     const dialog: Dialog = {
@@ -255,6 +270,7 @@ export class InspectorHub {
       message: params.message,
       requestedSchema: params.requestedSchema as JsonSchema | undefined,
       ...(url === undefined ? {} : { url }),
+      ...(context.taskId === undefined ? {} : { task: context.taskId }),
     };
     this.record({ server, kind: "server-request", method: "elicitation/create", params });
     const answer = await this.ask(dialog, "elicitation/create", context.signal);
@@ -278,7 +294,7 @@ export class InspectorHub {
   readonly onSampling = async (
     server: string,
     params: CreateMessageParams,
-    context: { signal: AbortSignal },
+    context: { signal: AbortSignal; taskId?: string | undefined },
   ): Promise<CreateMessageResult> => {
     const messages = params.messages.flatMap((m) =>
       (Array.isArray(m.content) ? m.content : [m.content]).map((content) => ({ role: m.role, content })),
@@ -290,6 +306,7 @@ export class InspectorHub {
       messages,
       systemPrompt: params.systemPrompt,
       maxTokens: params.maxTokens,
+      ...(context.taskId === undefined ? {} : { task: context.taskId }),
     };
     this.record({ server, kind: "server-request", method: "sampling/createMessage", params });
     const answer = await this.ask(dialog, "sampling/createMessage", context.signal);

@@ -4,86 +4,25 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  complete,
-  getPrompt,
-  readResource,
-  setLoggingLevel,
-  subscribe,
-  unsubscribe,
-  type LoggingLevel,
-  type MCPServerConfig,
-  type MCPServerConnection,
-} from "@mcp/client";
-import type { MCPManager, MCPTool } from "@mcp/manager";
-import {
-  LOG_LEVELS,
-  type ApiError,
-  type CallAnswer,
-  type CallRequest,
-  type CompleteRequestBody,
-  type InspectedServer,
-  type InspectorState,
-  type PromptAnswer,
-  type ReadAnswer,
-  type ResourceRow,
-  type ServerRow,
-} from "./api.js";
+import type { MCPServerConfig, MCPServerConnection } from "@mcp/client";
+import type { MCPManager } from "@mcp/manager";
+import type { ApiError, InspectedServer, InspectorState, ServerRow } from "./api.js";
 import { appRoutes } from "./app-routes.js";
 import { authRoutes } from "./auth-route.js";
+import { toolCalls } from "./calls.js";
 import { InspectorError } from "./errors.js";
 import { hubOf, type InspectorHooks } from "./hooks.js";
 import { errorOf } from "./hub.js";
-import { isObject, readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson, stringRecord, text } from "./http.js";
+import { readBody, Refusal, refusalOf, SECURITY_HEADERS, sendJson } from "./http.js";
 import { inspectorPage } from "./page.js";
-import { heldRows, promptRows, statusRows, toolRows } from "./rows.js";
+import { serverRoutes } from "./routes.js";
+import { heldRows, statusRows, toolRows } from "./rows.js";
 import { rpcRoutes } from "./rpc-route.js";
 import { SandboxOrigins } from "./sandbox-origins.js";
 
 /** How often the event stream gets a keep-alive comment. */
 const KEEPALIVE_MS = 15_000;
 
-/** JSON-RPC "method not found". */
-const METHOD_NOT_FOUND = -32601;
-
-/**
- * The Resources view's rows. A server that does not implement `resources/templates/list` (many
- * declare `resources` without it) lists its resources alone; any other failure names its server.
- */
-async function resourcesOf(manager: MCPManager, names: string[]): Promise<ResourceRow[]> {
-  const all: ResourceRow[] = [];
-  for (const name of names) {
-    const list = async <T>(method: string, run: () => Promise<T[]>, lacking: T[] | undefined): Promise<T[]> => {
-      try {
-        return await run();
-      } catch (error) {
-        if (lacking && errorOf(error).code === METHOD_NOT_FOUND) return lacking;
-        throw new Error(`${name}: ${method} failed: ${errorOf(error).message}`, { cause: error });
-      }
-    };
-    const resources = await list("resources/list", () => manager.listResources(name), undefined);
-    const templates = await list("resources/templates/list", () => manager.listResourceTemplates(name), []);
-    for (const r of resources)
-      all.push({
-        server: name,
-        uri: r.uri,
-        name: r.name,
-        mimeType: r.mimeType,
-        description: r.description,
-        template: false,
-      });
-    for (const t of templates)
-      all.push({
-        server: name,
-        uri: t.uriTemplate,
-        name: t.name,
-        mimeType: t.mimeType,
-        description: t.description,
-        template: true,
-      });
-  }
-  return all;
-}
 /** A running inspector (see {@link startInspector}). */
 export interface Inspector {
   /** The page's address, token included: what the user opens (`http://127.0.0.1:<port>/?token=…`). */
@@ -178,7 +117,6 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const hub = hubOf(options.hooks);
   const token = options.token ?? randomBytes(32).toString("base64url");
   const tokenBytes = Buffer.from(token);
-  const calls = new Map<string, AbortController>();
   const host = options.host ?? { name: "mcp-inspector", version: "" };
   const servers = (): InspectedServer[] =>
     inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
@@ -195,192 +133,11 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     return found;
   };
 
-  /** The body's `server`, which the manager must know. */
-  const managed = (body: Record<string, unknown>): string => {
-    const name = text(body, "server");
-    if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
-    return name;
-  };
-
-  /** Connected servers offering `capability` now (the page asks again when that set changes). */
-  const offering = (capability: "resources" | "prompts" | "logging", only: unknown): string[] =>
-    manager
-      .getStatuses()
-      .filter(
-        (s) =>
-          s.state === "connected" &&
-          (typeof only !== "string" || s.name === only) &&
-          manager.getConnection(s.name)?.capabilities[capability],
-      )
-      .map((s) => s.name);
-
-  /** Runs one tool call for the page (or an app): logged with its time, progress and task status on the event stream, cancelled when the page goes away. */
-  const runCall = async (
-    tool: MCPTool,
-    args: Record<string, unknown>,
-    id: string,
-    res: ServerResponse,
-  ): Promise<CallAnswer> => {
-    if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
-    const controller = new AbortController();
-    calls.set(id, controller);
-    // The page went away (closed, reloaded): the call is cancelled, not left running.
-    const onGone = (): void => {
-      if (!res.writableEnded) controller.abort(new Error("the inspector page closed the request"));
-    };
-    res.on("close", onGone);
-    try {
-      const outcome = await hub.trace(tool.serverName, "tools/call", { name: tool.toolName, arguments: args }, () =>
-        tool.call(args, {
-          signal: controller.signal,
-          resetTimeoutOnProgress: true,
-          onProgress: (p) =>
-            hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
-          // A call that runs as a task: its statuses feed the Tasks view.
-          onTaskStatus: (task) =>
-            hub.task(id, {
-              server: tool.serverName,
-              tool: tool.toolName,
-              taskId: task.taskId,
-              status: task.status,
-              statusMessage: task.statusMessage,
-            }),
-        }),
-      );
-      hub.endTask(id, controller.signal.aborted);
-      if (!("error" in outcome)) return { id, ms: outcome.ms, result: outcome.result } satisfies CallAnswer;
-      return {
-        id,
-        ms: outcome.ms,
-        error: controller.signal.aborted
-          ? { message: "Cancelled (the server was sent notifications/cancelled)", code: "cancelled" }
-          : errorOf(outcome.error),
-      } satisfies CallAnswer;
-    } finally {
-      calls.delete(id);
-      res.off("close", onGone);
-    }
-  };
-
+  const calls = toolCalls(manager, hub);
+  const { runCall } = calls;
   const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
-    "/api/servers/reconnect": async (body) => {
-      const name = managed(body);
-      await manager.reconnectServer(name).catch((error: unknown) => {
-        throw new Refusal(502, `reconnecting "${name}" failed: ${errorOf(error).message}`, errorOf(error).code);
-      });
-      return { ok: true };
-    },
-    // Approves a server's held tools (tool pinning; `mcp pins approve`): they join the tools at once.
-    "/api/pins/approve": async (body) => {
-      const name = managed(body);
-      const tool = body["tool"] === undefined ? undefined : text(body, "tool");
-      const approved = await manager.pins.approve(name, tool === undefined ? undefined : [tool]);
-      if (approved.length === 0)
-        throw new Refusal(404, `nothing held on "${name}"${tool === undefined ? "" : ` named "${tool}"`}`);
-      hub.emit({ type: "held", held: held() });
-      return { approved: approved.map((held) => held.tool) };
-    },
-    "/api/servers/disable": async (body) => {
-      const name = managed(body);
-      await manager.disconnectServer(name);
-      return { ok: true };
-    },
-    "/api/call": async (body, res) => {
-      const request = body as unknown as CallRequest;
-      const id = text(body, "id");
-      const name = text(body, "tool");
-      const args = request.arguments ?? {};
-      if (!isObject(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
-      const tool = manager.getTools().find((t) => t.name === name);
-      if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
-      return runCall(tool, args, id, res);
-    },
-    "/api/cancel": (body) => {
-      const controller = calls.get(text(body, "id"));
-      controller?.abort(new Error("cancelled in the inspector"));
-      return { ok: true, found: controller !== undefined };
-    },
-    "/api/resources": async (body) => {
-      return resourcesOf(manager, offering("resources", body["server"]));
-    },
-    "/api/read": async (body) => {
-      const server = text(body, "server");
-      const uri = text(body, "uri");
-      const { result, ms } = await hub.traced(server, "resources/read", { uri }, () =>
-        readResource(connection(server), uri),
-      );
-      return { server, ms, contents: result.contents } satisfies ReadAnswer;
-    },
-    "/api/subscribe": async (body) => {
-      const server = text(body, "server");
-      const uri = text(body, "uri");
-      const on = body["on"] !== false;
-      await hub.traced(server, on ? "resources/subscribe" : "resources/unsubscribe", { uri }, () =>
-        (on ? subscribe : unsubscribe)(connection(server), uri),
-      );
-      return { ok: true };
-    },
-    "/api/prompts": async (body) => {
-      return promptRows(manager, offering("prompts", body["server"]));
-    },
-    "/api/prompt": async (body) => {
-      const server = text(body, "server");
-      const name = text(body, "name");
-      const args = stringRecord(body["arguments"], "arguments");
-      const { result, ms } = await hub.traced(server, "prompts/get", { name, arguments: args }, () =>
-        getPrompt(connection(server), name, args),
-      );
-      return {
-        ms,
-        description: result.description,
-        messages: result.messages as PromptAnswer["messages"],
-      } satisfies PromptAnswer;
-    },
-    "/api/complete": async (body) => {
-      const request = body as unknown as CompleteRequestBody;
-      const server = text(body, "server");
-      const ref = request.ref;
-      const argument = request.argument;
-      if (!ref || typeof ref !== "object" || (ref.type !== "ref/prompt" && ref.type !== "ref/resource"))
-        throw new Refusal(400, `"ref" must be a ref/prompt or ref/resource`);
-      if (!argument || typeof argument.name !== "string" || typeof argument.value !== "string")
-        throw new Refusal(400, `"argument" must be { name, value }`);
-      const context = request.context?.arguments
-        ? { arguments: stringRecord(request.context.arguments, "context.arguments") }
-        : undefined;
-      const { result } = await hub.traced(server, "completion/complete", { ref, argument }, () =>
-        complete(connection(server), { ref, argument, ...(context ? { context } : {}) }),
-      );
-      return { values: result.completion.values };
-    },
-    "/api/log-level": async (body) => {
-      const level = body["level"];
-      if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level))
-        throw new Refusal(400, `"level" must be one of ${LOG_LEVELS.join(", ")}`);
-      const names = offering("logging", body["server"]);
-      await Promise.all(
-        names.map((n) =>
-          hub.traced(n, "logging/setLevel", { level }, () => setLoggingLevel(connection(n), level as LoggingLevel)),
-        ),
-      );
-      return { servers: names };
-    },
-    "/api/dialog": (body) => {
-      const action = body["action"];
-      if (action !== "accept" && action !== "decline" && action !== "cancel")
-        throw new Refusal(400, `"action" must be accept, decline or cancel`);
-      const content = body["content"];
-      if (content !== undefined && !isObject(content)) throw new Refusal(400, `"content" must be a JSON object`);
-      const answered = hub.answer({
-        id: text(body, "id"),
-        action,
-        content,
-        text: typeof body["text"] === "string" ? body["text"] : undefined,
-      });
-      if (!answered)
-        throw new Refusal(404, "that dialog is no longer open (the server withdrew it, or it was answered)");
-      return { ok: true };
-    },
+    ...calls.routes,
+    ...serverRoutes({ manager, hub, held, connection }),
   };
 
   let port = 0;
@@ -500,7 +257,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const stop = async (): Promise<void> => {
     clearInterval(keepalive);
     for (const off of unsubscribers) off();
-    for (const controller of calls.values()) controller.abort(new Error("the inspector is stopping"));
+    calls.abortAll("the inspector is stopping");
     hub.close();
     server.closeAllConnections();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);

@@ -271,3 +271,159 @@ describe("an MCP App in the inspector", () => {
     await page.locator(".result.ok", { hasText: "held modes released" }).waitFor({ timeout: 15_000 });
   });
 });
+
+describe("an MCP App's big messages", () => {
+  it("relays a message over 1 MB in parts (a 4.5 MB tools/call reaches the server whole), and refuses one over 16 MiB with a JSON-RPC error that says why", async () => {
+    const app = await openHeld("big");
+    const call = (blob: { unit: string; times: number }): Promise<Answer> =>
+      app.evaluate(
+        ({ unit, times }) =>
+          (window as unknown as { __request: (method: string, params: unknown) => Promise<Answer> }).__request(
+            "tools/call",
+            { name: "measure", arguments: { blob: unit.repeat(times) } },
+          ),
+        blob,
+      );
+    // 3,000,000 characters, half of them quotes (escaped twice: in the message's JSON and in each part's body) and half not ASCII.
+    const big = await call({ unit: 'é"', times: 1_500_000 });
+    expect(big.error).toBeUndefined();
+    expect(JSON.stringify(big.result)).toContain("got 3000000 characters");
+    // Over the limit: never sent; the app is told why, and so is the page's user.
+    const huge = await call({ unit: "x", times: 17 * 1024 * 1024 });
+    expect(huge.error?.code).toBe(-32600);
+    expect(huge.error?.message).toContain("at most 16 MiB");
+    await page.locator(".app-view .app-refused", { hasText: "tools/call" }).waitFor({ timeout: 15_000 });
+    // The API takes parts in order only, and no more of them than the limit.
+    const view = (await page.locator(".app-view").getAttribute("data-view"))!;
+    const part = (index: number, count: number) =>
+      fetch(`http://127.0.0.1:${inspector.port}/api/app/message`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inspector-token": inspector.token },
+        body: JSON.stringify({ view, part: { id: "p", index, count, data: "{" } }),
+      });
+    expect((await part(1, 3)).status).toBe(400);
+    expect((await part(0, 1000)).status).toBe(413);
+    await callApi<CallAnswer>("/api/call", { id: "release-big", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held big released" }).waitFor({ timeout: 15_000 });
+  }, 90_000);
+});
+
+describe("several MCP Apps side by side", () => {
+  /** Calls `tool` of the fixture with `label` (denying the microphone if asked); resolves with its app's frame. */
+  async function open(tool: "show" | "hold", label: string): Promise<Frame> {
+    await page.click('button[name="view-tools"]');
+    await page.fill('input[name="tool-search"]', `host ${tool}`);
+    await page.click(`.list button.item[data-tool="${tool}"]`);
+    await page.fill('input[name="label"]', label);
+    await page.click('button[name="call"]');
+    // The new call's app (not kept open yet).
+    const selector = `.app-view[data-tool="mcp__host__${tool}"][data-kept="false"]`;
+    const view = page.locator(selector);
+    await page.waitForSelector(`${selector} :is(.app-permissions, iframe.app-frame)`, { timeout: 20_000 });
+    if ((await view.locator(".app-permissions").count()) > 0) await view.locator('button[name="app-deny"]').click();
+    const outer = (await (await view.locator("iframe.app-frame").elementHandle({ timeout: 20_000 })).contentFrame())!;
+    await expect.poll(() => outer.childFrames()[0]?.childFrames().length, { timeout: 20_000 }).toBe(1);
+    const app = outer.childFrames()[0]!.childFrames()[0]!;
+    await expect.poll(() => app.locator("#status").textContent(), { timeout: 20_000 }).toBe("initialized");
+    return app;
+  }
+  const inputOf = async (app: Frame): Promise<unknown> =>
+    (await got(app)).find((m) => m.method === "ui/notifications/tool-input")?.params?.["arguments"];
+
+  it("keeps an app open beside the next call's app, of another tool too; the others close as before", async () => {
+    const left = await open("show", "left");
+    await page.locator(".result.ok", { hasText: "shown left" }).waitFor({ timeout: 15_000 });
+    await page.click('.app-view[data-tool="mcp__host__show"] button[name="app-keep"]');
+    await page.locator('.app-view[data-tool="mcp__host__show"][data-kept="true"]').waitFor();
+    // Another tool's call: its app opens beside the kept one, and each has its own call's input.
+    const right = await open("hold", "right");
+    expect(await page.locator(".apps-board .app-view").count()).toBe(2);
+    expect(await inputOf(left)).toEqual({ label: "left" });
+    expect(await inputOf(right)).toEqual({ label: "right" });
+    // Both are live: each answers its own requests.
+    expect((await request(left, "ping", {})).result).toEqual({});
+    expect((await request(right, "ping", {})).result).toEqual({});
+    // Hostile, the left app cannot speak for the right one: it sends `release` (which would end the
+    // right one's call) to every frame it can reach — each app's frame page, the other's proxy — and
+    // to the page.
+    const logged = async (): Promise<number> =>
+      (
+        await (
+          await fetch(`http://127.0.0.1:${inspector.port}/api/state`, {
+            headers: { "x-inspector-token": inspector.token },
+          })
+        ).json()
+      ).log.filter((e: { kind: string; method: string }) => e.kind === "app" && e.method === "tools/call").length;
+    const before = await logged();
+    const reached = await left.evaluate(() => {
+      const forged = { jsonrpc: "2.0", id: 999, method: "tools/call", params: { name: "release", arguments: {} } };
+      const targets: Window[] = [top!];
+      for (let i = 0; i < top!.frames.length; i++) {
+        targets.push(top!.frames[i]!);
+        for (let j = 0; j < top!.frames[i]!.frames.length; j++) targets.push(top!.frames[i]!.frames[j]!);
+      }
+      // Not its own proxy: through it, the app speaks as itself (and may call its own server's tools).
+      const others = targets.filter((target) => target !== parent);
+      for (const target of others) target.postMessage(forged, "*");
+      return others.length;
+    });
+    // The page, the two frame pages, the right app's proxy (and any closing app's frames, kept until it answers its teardown).
+    expect(reached).toBeGreaterThanOrEqual(4);
+    // A round trip of each app after the forged messages: nothing of them was relayed, nor run.
+    expect((await request(left, "ping", {})).result).toEqual({});
+    expect((await request(right, "ping", {})).result).toEqual({});
+    expect(await logged()).toBe(before);
+    expect(await page.locator(".app-running").count()).toBe(1);
+    await callApi<CallAnswer>("/api/call", { id: "release-side", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held right released" }).waitFor({ timeout: 15_000 });
+    // Another call of show: the app not kept (hold's) closes; the kept one stays beside the new one.
+    await open("show", "again");
+    await expect.poll(() => page.locator(".apps-board .app-view").count(), { timeout: 15_000 }).toBe(2);
+    expect(await page.locator('.app-view[data-tool="mcp__host__hold"]').count()).toBe(0);
+    expect(await page.locator('.app-view[data-kept="true"]').count()).toBe(1);
+    // Closing the kept one leaves the last call's app alone.
+    await page.click('.app-view[data-kept="true"] button[name="app-close"]');
+    await expect.poll(() => page.locator(".apps-board .app-view").count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator('.app-view[data-kept="false"]').count()).toBe(1);
+  }, 90_000);
+});
+
+describe("an MCP App's tool calls, asked of the user", () => {
+  it("asks before a call of a tool annotated destructive, and before every call while the app's switch is on; a refusal is the app's error and nothing runs", async () => {
+    const app = await openHeld("ask");
+    const calls = async (tool: string): Promise<number> =>
+      (
+        await (
+          await fetch(`http://127.0.0.1:${inspector.port}/api/state`, {
+            headers: { "x-inspector-token": inspector.token },
+          })
+        ).json()
+      ).log.filter(
+        (e: { kind: string; method: string; params?: { name?: string } }) =>
+          e.kind === "request" && e.method === "tools/call" && e.params?.name === tool,
+      ).length;
+    const ask = page.locator(".app-view .app-ask-call");
+    // Destructive: asked; refused, the app gets an error and the server is never called.
+    const refused = request(app, "tools/call", { name: "wipe", arguments: {} });
+    await ask.locator('button[name="app-call-refuse"]').click({ timeout: 15_000 });
+    expect((await refused).error?.message).toContain('the user refused the call of "wipe"');
+    expect(await calls("wipe")).toBe(0);
+    // Allowed: it runs.
+    const allowed = request(app, "tools/call", { name: "wipe", arguments: {} });
+    expect(await ask.getAttribute("data-tool", { timeout: 15_000 })).toBe("wipe");
+    await ask.locator('button[name="app-call-allow"]').click();
+    expect(JSON.stringify((await allowed).result)).toContain("wiped");
+    expect(await calls("wipe")).toBe(1);
+    // Not destructive: not asked, until the switch is on.
+    expect(JSON.stringify((await request(app, "tools/call", { name: "measure", arguments: {} })).result)).toContain(
+      "got 0 characters",
+    );
+    expect(await ask.count()).toBe(0);
+    await page.check('.app-view input[name="app-ask"]');
+    const measured = request(app, "tools/call", { name: "measure", arguments: { blob: "abc" } });
+    await ask.locator('button[name="app-call-allow"]').click({ timeout: 15_000 });
+    expect(JSON.stringify((await measured).result)).toContain("got 3 characters");
+    await callApi<CallAnswer>("/api/call", { id: "release-ask", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held ask released" }).waitFor({ timeout: 15_000 });
+  }, 90_000);
+});

@@ -265,3 +265,44 @@ describe("URL-mode elicitation", () => {
     await page.locator(".result.ok", { hasText: "User declined to open the URL" }).waitFor({ timeout: 15_000 });
   });
 });
+
+describe("client-side tasks", () => {
+  it("declares them, so everything offers its async elicitation and sampling tools; the inspector runs each request as a task (a dialog, a row in Tasks) and the server polls for the answer", async () => {
+    const tasks = async () =>
+      (
+        (await (
+          await fetch(new URL("/api/state", inspector.url), { headers: { "x-inspector-token": inspector.token } })
+        ).json()) as InspectorState
+      ).tasks;
+    // Elicitation as a task: the dialog says so, the Tasks view has it running for the server.
+    await openTool("trigger-elicitation-request-async");
+    await page.click('button[name="call"]');
+    const note = page.locator(".dialog .dialog-task");
+    await note.waitFor({ timeout: 15_000 });
+    const running = (await tasks()).find((t) => t.runner === "client" && t.tool === "elicitation/create");
+    expect(running).toMatchObject({ server: "everything", status: "working", ended: false });
+    expect(await note.textContent()).toContain(running!.taskId.slice(0, 8));
+    await page.fill('.dialog input[name="name"]', "Ada Tasks");
+    await page.click('.dialog button[name="accept"]');
+    const result = page.locator(".result.ok", { hasText: "[COMPLETED] User provided the requested information!" });
+    await result.waitFor({ timeout: 20_000 });
+    // What the server polled is the task the inspector ran, and its answer is the user's.
+    expect(await result.textContent()).toContain(`Task created: ${running!.taskId}`);
+    expect(await result.textContent()).toContain("Ada Tasks");
+    // Sampling as a task: the user's reply is the model's, fetched by the server with tasks/result.
+    await openTool("trigger-sampling-request-async");
+    await page.fill('input[name="prompt"]', "tides");
+    await page.click('button[name="call"]');
+    await page.locator(".dialog .dialog-task").waitFor({ timeout: 15_000 });
+    await page.fill('.dialog textarea[name="sampling-reply"]', "a reply typed as a task");
+    await page.click('.dialog button[name="accept"]');
+    await page.locator(".result.ok", { hasText: "a reply typed as a task" }).waitFor({ timeout: 20_000 });
+    await page.click('button[name="view-tasks"]');
+    for (const method of ["elicitation/create", "sampling/createMessage"]) {
+      const row = page.locator('tr[data-runner="client"]', { hasText: method });
+      await row.locator(".status", { hasText: "completed" }).waitFor({ timeout: 15_000 });
+      expect(await row.textContent()).toContain("answered accept");
+      expect(await row.textContent()).toContain("for the server");
+    }
+  }, 90_000);
+});

@@ -5,7 +5,9 @@
 // server, which logs it and runs its `tools/call` and `resources/read` (its own server's tools
 // only, as the user's calls run).
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import type { AppMessageAnswer, AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
+import type { AppOpenAnswer, CallAnswer, ToolRow } from "../src/api.js";
+import { AppConfirm, mustAsk, type PendingCall } from "./app-confirm.js";
+import { AppMessageTooBig, sendAppMessage } from "./app-relay.js";
 import { api, PAGE } from "./client.js";
 import { appKey, frameAllow, remember, remembered, specPermissions } from "./permissions.js";
 import {
@@ -198,10 +200,20 @@ export function AppView({
   tool,
   args,
   answer,
+  kept = false,
+  onKeep,
+  onClose,
+  toolNamed = () => undefined,
 }: {
   tool: ToolRow;
+  /** The app's server's tool of that name (its annotations say whether a call of it is asked first). */
+  toolNamed?: ((server: string, name: string) => ToolRow | undefined) | undefined;
   args: Record<string, unknown>;
   answer: CallAnswer | undefined;
+  /** Kept open: another call or another tool opens its app beside it instead of closing it. */
+  kept?: boolean | undefined;
+  onKeep?: ((kept: boolean) => void) | undefined;
+  onClose?: (() => void) | undefined;
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const opened = useRef<AppOpenAnswer | undefined>(undefined);
@@ -209,6 +221,8 @@ export function AppView({
   const [problem, setProblem] = useState<string | undefined>();
   const [height, setHeight] = useState(160);
   const [said, setSaid] = useState<Said[]>([]);
+  /** The last message of the app that was too big to relay, said under it. */
+  const [refused, setRefused] = useState<string | undefined>();
   const [mode, setMode] = useState<DisplayMode>("inline");
   const [initialized, setInitialized] = useState(false);
   /** The features the user granted the app; undefined until asked (an app that asks for none gets none, unasked). */
@@ -221,7 +235,24 @@ export function AppView({
     resultSent: boolean;
     granted: string[];
     post: (message: unknown) => void;
-  }>({ mode: "inline", declared: undefined, answer, resultSent: false, granted: [], post: () => undefined });
+    askAll: boolean;
+    toolNamed: (server: string, name: string) => ToolRow | undefined;
+  }>({
+    mode: "inline",
+    declared: undefined,
+    answer,
+    resultSent: false,
+    granted: [],
+    post: () => undefined,
+    askAll: false,
+    toolNamed,
+  });
+  /** Ask the user before each of the app's tool calls (calls of destructive tools are asked anyway). */
+  const [askAll, setAskAll] = useState(false);
+  /** The app's tool calls waiting for the user's answer, first shown first. */
+  const [pending, setPending] = useState<PendingCall[]>([]);
+  live.current.askAll = askAll;
+  live.current.toolNamed = toolNamed;
   live.current.answer = answer;
   live.current.mode = mode;
   live.current.granted = granted ?? [];
@@ -350,7 +381,31 @@ export function AppView({
         void api("/api/app/close", { view: app.view });
         return;
       }
-      void api<AppMessageAnswer>("/api/app/message", { view: app.view, message })
+      const name = message.params?.["name"];
+      if (
+        message.method === "tools/call" &&
+        message.id !== undefined &&
+        typeof name === "string" &&
+        mustAsk(live.current.toolNamed(app.server, name), live.current.askAll)
+      ) {
+        const id = message.id;
+        const call: PendingCall = {
+          tool: name,
+          args: message.params?.["arguments"] ?? {},
+          answer: (allowed) => {
+            setPending((all) => all.filter((c) => c !== call));
+            if (allowed) relay(message);
+            else
+              post({ jsonrpc: "2.0", id, error: { code: -32000, message: `the user refused the call of "${name}"` } });
+          },
+        };
+        setPending((all) => [...all, call]);
+        return;
+      }
+      relay(message);
+    };
+    const relay = (message: Message): void => {
+      void sendAppMessage(app.view, message)
         .then((served) => {
           if (message.id !== undefined && message.method !== undefined) {
             post(served.response ?? { jsonrpc: "2.0", id: message.id, ...answerHere(message, app, tell, host) });
@@ -369,8 +424,14 @@ export function AppView({
           }
         })
         .catch((error: Error) => {
+          if (error instanceof AppMessageTooBig)
+            setRefused(`A ${message.method ?? "message"} it sent was not relayed: ${error.message}.`);
           if (message.id !== undefined && message.method !== undefined)
-            post({ jsonrpc: "2.0", id: message.id, error: { code: -32603, message: error.message } });
+            post({
+              jsonrpc: "2.0",
+              id: message.id,
+              error: { code: error instanceof AppMessageTooBig ? error.code : -32603, message: error.message },
+            });
         });
     };
     addEventListener("message", onMessage);
@@ -396,10 +457,29 @@ export function AppView({
       class={`${app.prefersBorder === false ? "app-view borderless" : "app-view"} mode-${mode}`}
       data-view={app.view}
       data-mode={mode}
+      data-tool={tool.name}
+      data-kept={kept ? "true" : "false"}
     >
       <div class="app-head">
-        <span class="tag">MCP App</span> <code>{app.uri}</code>
+        <span class="tag">MCP App</span> <strong class="app-tool">{tool.tool}</strong> <code>{app.uri}</code>
         <span class="muted app-limits"> {limits(app.csp)}</span>
+        {onKeep ? (
+          <button
+            type="button"
+            class={kept ? "small primary" : "small"}
+            name="app-keep"
+            aria-pressed={kept}
+            title="kept open, another call's app opens beside it"
+            onClick={() => onKeep(!kept)}
+          >
+            {kept ? "kept open" : "keep open"}
+          </button>
+        ) : null}
+        {kept && onClose ? (
+          <button type="button" class="small" name="app-close" onClick={onClose}>
+            close
+          </button>
+        ) : null}
         {mode === "inline" ? null : (
           <button type="button" class="small" name="app-inline" onClick={() => host.requestMode("inline")}>
             back inline
@@ -440,6 +520,8 @@ export function AppView({
           />
         </>
       )}
+      {app && granted !== undefined ? <AppConfirm askAll={askAll} onAskAll={setAskAll} pending={pending[0]} /> : null}
+      {refused ? <div class="muted app-refused">{refused}</div> : null}
       {said.map((s) => (
         <div class={`app-said ${s.kind}`}>
           {s.kind === "link" ? (

@@ -33,6 +33,12 @@ export function DialogView({ dialog }: { dialog: Dialog }) {
           {dialog.kind === "elicitation" ? "The server asks" : "The server asks for a model reply"}{" "}
           <span class="muted">{dialog.server}</span>
         </h2>
+        {dialog.task ? (
+          <p class="dialog-task muted">
+            Sent as a task (<code>{dialog.task.slice(0, 8)}</code>): the server polls for your answer, and the Tasks
+            view shows it.
+          </p>
+        ) : null}
         <div class="dialog-body">
           {dialog.kind === "elicitation" ? (
             <>

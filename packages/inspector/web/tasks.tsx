@@ -12,7 +12,11 @@ function useNow(): number {
   return now;
 }
 
-/** Tool calls that ran as tasks: their last status and message, newest first; a running one can be cancelled. */
+/**
+ * Tool calls that ran as tasks, and the servers' requests the inspector ran as tasks for them
+ * (`for the server`): their last status and message, newest first; a running one can be cancelled
+ * (a tool call with `tasks/cancel`, a request by answering its dialog `cancel`).
+ */
 export function TasksView({ tasks }: { tasks: TaskRow[] }) {
   const now = useNow();
   const [error, setError] = useState<string | undefined>();
@@ -22,8 +26,9 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
       {error ? <div class="banner error">{error}</div> : null}
       {rows.length === 0 ? (
         <p class="muted">
-          No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), and calls a
-          2026-07-28 server turns into tasks, show up here.
+          No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), calls a
+          2026-07-28 server turns into tasks, and a server's elicitation or sampling request sent as a task (which the
+          inspector runs for it) show up here.
         </p>
       ) : (
         <table>
@@ -40,8 +45,15 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr data-task={row.taskId} data-call={row.id}>
-                <td class="name">{row.tool}</td>
+              <tr data-task={row.taskId} data-call={row.id} data-runner={row.runner ?? "server"}>
+                <td class="name">
+                  {row.tool}
+                  {row.runner === "client" ? (
+                    <span class="tag" title="the server sent this request as a task; the inspector runs it">
+                      for the server
+                    </span>
+                  ) : null}
+                </td>
                 <td>{row.server}</td>
                 <td>
                   <span class={`status task-${row.status.replace(/_/g, "-")}`}>{row.status.replace(/_/g, " ")}</span>
@@ -57,7 +69,13 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
                       type="button"
                       class="small"
                       name={`cancel-task-${row.id}`}
-                      onClick={() => void api("/api/cancel", { id: row.id }).catch((e: Error) => setError(e.message))}
+                      onClick={() =>
+                        void (
+                          row.runner === "client"
+                            ? api("/api/dialog", { id: row.id, action: "cancel" })
+                            : api("/api/cancel", { id: row.id })
+                        ).catch((e: Error) => setError(e.message))
+                      }
                     >
                       cancel
                     </button>

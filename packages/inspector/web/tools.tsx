@@ -65,15 +65,33 @@ export function ResultView({ answer, onOpenResource }: { answer: CallAnswer; onO
   );
 }
 
+/** One app on the board: a call's, opened when the call started. */
+interface AppSlot {
+  /** The call's id. */
+  key: string;
+  tool: ToolRow;
+  args: Record<string, unknown>;
+  answer?: CallAnswer | undefined;
+  kept: boolean;
+}
+
+/** What a tool panel tells the apps board: a call of a tool with an app started, or ended. */
+interface AppBoard {
+  open(key: string, tool: ToolRow, args: Record<string, unknown>): void;
+  answer(key: string, answer: CallAnswer): void;
+}
+
 function ToolPanel({
   tool,
   progress,
   tasks,
+  board,
   onOpenResource,
 }: {
   tool: ToolRow;
   progress: Map<string, Progress>;
   tasks: Map<string, TaskRow>;
+  board: AppBoard;
   onOpenResource: (server: string, uri: string) => void;
 }) {
   const [args, setArgs] = useState<Record<string, unknown>>(
@@ -85,8 +103,6 @@ function ToolPanel({
   const [shown, setShown] = useState<string | undefined>(() => runsOf(tool.name)[0]?.id);
   /** The run made while this panel is open: only it gets the tool's app (a past one shows its answer alone). */
   const [live, setLive] = useState<string | undefined>();
-  /** The arguments of the live run: its app opens when the call starts, before its answer. */
-  const [liveArgs, setLiveArgs] = useState<Record<string, unknown>>({});
   const [problem, setProblem] = useState<string | undefined>();
   const run = runs.find((r) => r.id === shown);
   const answer = run?.answer;
@@ -107,13 +123,15 @@ function ToolPanel({
     const sent = withoutLeftOut(tool.inputSchema, prune(given)) as Record<string, unknown>;
     const at = new Date().toISOString();
     setLive(id);
-    setLiveArgs(sent);
+    // Its app opens when the call starts (on the board, below), before its answer.
+    if (tool.ui) board.open(id, tool, sent);
     let got: CallAnswer;
     try {
       got = await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent });
     } catch (error) {
       got = { id, ms: 0, error: { message: (error as Error).message } };
     }
+    if (tool.ui) board.answer(id, got);
     setRuns(addRun(tool.name, { id, at, args: sent, answer: got }));
     setShown(id);
     setRunning(undefined);
@@ -184,23 +202,43 @@ function ToolPanel({
         }}
       />
       {run && run.id !== live ? <RunRequest run={run} /> : null}
-      {tool.ui && live !== undefined && (running === live || run?.id === live) ? (
-        <div class="with-app">
-          {run?.id === live && answer ? (
-            <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
-          ) : (
-            <p class="muted app-running">The call runs; its app has its input.</p>
-          )}
-          <AppView
-            key={`${tool.name} ${live}`}
-            tool={tool}
-            args={liveArgs}
-            answer={run?.id === live ? answer : undefined}
-          />
-        </div>
+      {tool.ui && live !== undefined && running === live ? (
+        <p class="muted app-running">The call runs; its app has its input.</p>
       ) : answer ? (
         <ResultView answer={answer} onOpenResource={(uri) => onOpenResource(tool.server, uri)} />
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * The apps of the calls made in this view, side by side: a call's app replaces those not kept open
+ * (another tool's too), and stays until its tool or another call replaces it, or it is closed.
+ */
+function AppsBoard({
+  apps,
+  tools,
+  setApps,
+}: {
+  apps: AppSlot[];
+  tools: ToolRow[];
+  setApps: (change: (apps: AppSlot[]) => AppSlot[]) => void;
+}) {
+  if (apps.length === 0) return null;
+  return (
+    <div class="apps-board" data-apps={apps.length}>
+      {apps.map((slot) => (
+        <AppView
+          key={slot.key}
+          tool={slot.tool}
+          args={slot.args}
+          answer={slot.answer}
+          kept={slot.kept}
+          onKeep={(kept) => setApps((all) => all.map((s) => (s.key === slot.key ? { ...s, kept } : s)))}
+          onClose={() => setApps((all) => all.filter((s) => s.key !== slot.key))}
+          toolNamed={(server, name) => tools.find((t) => t.server === server && t.tool === name)}
+        />
+      ))}
     </div>
   );
 }
@@ -253,6 +291,11 @@ export function ToolsView({
 }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | undefined>();
+  const [apps, setApps] = useState<AppSlot[]>([]);
+  const board: AppBoard = {
+    open: (key, tool, args) => setApps((all) => [...all.filter((s) => s.kept), { key, tool, args, kept: false }]),
+    answer: (key, answer) => setApps((all) => all.map((s) => (s.key === key ? { ...s, answer } : s))),
+  };
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     return q
@@ -283,7 +326,11 @@ export function ToolsView({
             type="button"
             class={t.name === selected ? "item active" : "item"}
             data-tool={t.tool}
-            onClick={() => setSelected(t.name)}
+            onClick={() => {
+              // Another tool: the apps not kept open close, as its panel replaces the last one.
+              if (t.name !== selected) setApps((all) => all.filter((s) => s.kept));
+              setSelected(t.name);
+            }}
           >
             <span class="item-name">{t.tool}</span>
             {t.description ? <span class="item-desc">{t.description}</span> : null}
@@ -292,10 +339,18 @@ export function ToolsView({
       />
       <div class="detail">
         {tool ? (
-          <ToolPanel key={tool.name} tool={tool} progress={progress} tasks={tasks} onOpenResource={onOpenResource} />
+          <ToolPanel
+            key={tool.name}
+            tool={tool}
+            progress={progress}
+            tasks={tasks}
+            board={board}
+            onOpenResource={onOpenResource}
+          />
         ) : (
           <p class="muted">Choose a tool.</p>
         )}
+        <AppsBoard apps={apps} tools={tools} setApps={setApps} />
       </div>
     </section>
   );

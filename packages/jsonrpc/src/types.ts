@@ -93,6 +93,8 @@ export interface RequestContext {
   relatedRequestId?: RequestId | undefined;
   /** That request's {@link RequestOptions.relatedTo}. */
   relatedTo?: unknown;
+  /** The task the client runs this request as, when it answered it with one (a task-augmented request, MCP 2025-11-25 tasks; `@mcp/client`'s `serverRequestTasks`). */
+  taskId?: string | undefined;
 }
 
 /** What a transport knows about a server notification: the request it came about, if any. */

@@ -26,6 +26,8 @@ export interface PoolApprovalRequest {
   source: string | undefined;
   /** The folder whose project files are checked: the attach's `project`, else the config's `cwd`, else the pool's own folder. */
   project: string;
+  /** The values the host expanded `${VAR}` in its files with, put over the check's own environment; default: none. */
+  env?: Record<string, string> | undefined;
 }
 
 /** A check's answer: served, or refused with why and what approves it. */
@@ -95,6 +97,9 @@ function sameProgram(a: Program, b: Program): boolean {
   );
 }
 
+/** Variables that decide where the manager finds config files (and the approvals file): never taken from a request's `env`. */
+const WHERE_FILES_ARE = /^(HOME|USERPROFILE|APPDATA|LOCALAPPDATA|XDG_[A-Z_]+|CODEX_HOME)$/i;
+
 const inside = (file: string, folder: string): boolean => resolve(file).startsWith(resolve(folder) + sep);
 
 /**
@@ -109,6 +114,10 @@ const inside = (file: string, folder: string): boolean => resolve(file).startsWi
  * - else, a project file the manager could not read (broken, or this server's entry in it invalid): refused;
  * - else, a `source` file in the project folder that the manager does not read: refused;
  * - else (a config the host wrote itself): served.
+ *
+ * When the server runs in another folder than `project` (its `cwd`), that folder is checked the
+ * same way too and both must serve it: a host that names an empty folder as its project is not
+ * served a repository's unapproved server that runs in the repository.
  */
 export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApprovals {
   const policy: ApprovalPolicy = {
@@ -118,10 +127,18 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
   const howToApprove = (server: DiscoveredServer): string =>
     policy.howToApprove?.(server) ??
     `mcp config approve ${JSON.stringify(server.name)} in ${server.source.file.split(sep).slice(0, -1).join(sep) || sep}, or the pool's approvals option`;
-  return async ({ name, config, source, project }) => {
+  const decide: PoolApprovals = async ({ name, config, source, project, env }) => {
     const program = programOf(config, project);
     if (program === undefined) return { approved: false, reason: "it is not a stdio server", approve: "" };
-    const loaded = await loadAllMCPConfigs(project, options.load ?? {});
+    // `${VAR}` expanded as the host expanded it: an approved entry that names a variable this
+    // process was started without (or with another value) is still the entry the host runs.
+    // Never where files are found: a host's words do not move the user's own files into a repository.
+    if (env !== undefined) env = Object.fromEntries(Object.entries(env).filter(([n]) => !WHERE_FILES_ARE.test(n)));
+    const load: LoadOptions =
+      env === undefined
+        ? (options.load ?? {})
+        : { ...options.load, env: { ...(options.load?.env ?? process.env), ...env } };
+    const loaded = await loadAllMCPConfigs(project, load);
     const entries = [...Object.values(loaded.servers), ...loaded.shadowed];
     const runs = (entry: DiscoveredServer): boolean => {
       const theirs = programOf(entry.config, project);
@@ -169,5 +186,15 @@ export function managerApprovals(options: ManagerApprovalsOptions = {}): PoolApp
         approve: "give the pool an approvals option that decides about it",
       };
     return { approved: true };
+  };
+  // The folder the server runs in is a project too (a host may name another: the check is for
+  // both). A server in a repository is checked against that repository's files, whatever `project` says.
+  return async (request) => {
+    const verdict = await decide(request);
+    const cwd = (request.config as { cwd?: unknown } | undefined)?.cwd;
+    if (!verdict.approved || (cwd !== undefined && typeof cwd !== "string")) return verdict;
+    const runsIn = resolve(request.project, cwd ?? ".");
+    if (runsIn === resolve(request.project)) return verdict;
+    return decide({ ...request, config: { ...request.config, cwd: runsIn }, project: runsIn });
   };
 }

@@ -54,6 +54,12 @@ export interface AttachOptions {
   source?: string | undefined;
   /** The folder the host works in, whose project files the approval check reads. Default: `config.cwd`, else the pool's own folder. */
   project?: string | undefined;
+  /**
+   * The values the host expanded `${VAR}` in its config files with, when they are not the pool's
+   * own process environment (a daemon started elsewhere): the approval check reads the files with
+   * them on top of its own. Used for the check only, not kept. Default: none.
+   */
+  env?: Record<string, string> | undefined;
   /** Anything that identifies the host to a person (the shim's pid and its parent's). */
   info?: Record<string, unknown> | undefined;
   /** Every message for the host (responses, notifications, the server's questions), as JSON-RPC objects. */
@@ -158,7 +164,8 @@ export class ServerPool extends EventEmitter implements HostBinder {
       options.onEnd ?? (() => {}),
       this,
     );
-    this.#configs.set(host, options);
+    const { env: _env, ...kept } = options;
+    this.#configs.set(host, kept);
     const approval = this.#check(options);
     approval.catch(() => {}); // the host learns it from its opening (or the embedder from approval())
     this.#approvals.set(host, approval);
@@ -170,7 +177,13 @@ export class ServerPool extends EventEmitter implements HostBinder {
     const project = options.project ?? options.config.cwd ?? process.cwd();
     let verdict: PoolApprovalVerdict | undefined;
     try {
-      verdict = await this.#approve({ name: options.name, config: options.config, source: options.source, project });
+      verdict = await this.#approve({
+        name: options.name,
+        config: options.config,
+        source: options.source,
+        project,
+        ...(options.env === undefined ? {} : { env: options.env }),
+      });
     } catch (error) {
       verdict = {
         approved: false as const,

@@ -1,6 +1,6 @@
 // The pool's approval check on real config files in a temporary home and project: the manager's
 // approvals by default, so a host that embeds the pool runs no project server the user has not approved.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApprovalStore, defaultApprovalsFile, loadAllMCPConfigs } from "@mcp/manager";
@@ -137,6 +137,92 @@ describe("ServerPool approvals (the manager's, by default)", () => {
     expect(await attach(p, "repo", { command: "node", args: ["evil.js"] })).toMatchObject({
       reason: expect.stringMatching(/\.mcp\.json could not be read/),
     });
+  });
+
+  it("checks the folder the server runs in too: a host that names another project is refused a repository's unapproved server", async () => {
+    writeProject({ repo: { command: everything.command, args: everything.args } });
+    const p = newPool();
+    const entry = await discovered("repo", "project");
+    const elsewhere = mkdtempSync(join(tmpdir(), "pool-approvals-elsewhere-"));
+    try {
+      // The repository's entry, to run in the repository, but asked about for an empty folder.
+      for (const other of [elsewhere, home]) {
+        const session = p.attach({
+          name: "repo",
+          config: { ...(entry.config as object), cwd: project } as never,
+          project: other,
+          send: () => {},
+        });
+        const outcome = await p.approval(session).then(
+          () => "served",
+          (error: unknown) => error,
+        );
+        session.close();
+        expect(ServerNotApprovedError.isInstance(outcome)).toBe(true);
+        expect(outcome).toMatchObject({ server: "repo", reason: "not approved yet" });
+      }
+      expect(spawned).toBe(0);
+      // A folder under the project, without project files of its own, runs the project's entry that says so.
+      mkdirSync(join(project, "sub"));
+      writeProject({ repo: { command: everything.command, args: everything.args, cwd: "sub" } });
+      const inSub = await discovered("repo", "project");
+      expect(await attach(p, "repo", inSub.config)).toBeInstanceOf(ServerNotApprovedError);
+      await createApprovalStore({ file: defaultApprovalsFile({ home, env: process.env }) }).remember(project, [inSub]);
+      expect(await attach(p, "repo", inSub.config)).toBe("served");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the project's files with the host's ${VAR} values (env), not only the pool's own environment", async () => {
+    writeProject({
+      repo: { command: everything.command, args: everything.args, env: { TOKEN: "${POOL_TEST_TOKEN}" } },
+    });
+    vi.stubEnv("POOL_TEST_TOKEN", "the-hosts");
+    const entry = await discovered("repo", "project");
+    await createApprovalStore({ file: defaultApprovalsFile({ home, env: process.env }) }).remember(project, [entry]);
+    vi.stubEnv("POOL_TEST_TOKEN", undefined); // the pool's process was started without it
+    const p = newPool();
+    const ask = async (env?: Record<string, string>) => {
+      const session = p.attach({ name: "repo", config: entry.config as never, project, env, send: () => {} });
+      try {
+        await p.approval(session);
+        return "served";
+      } catch (error) {
+        return error;
+      } finally {
+        session.close();
+      }
+    };
+    expect(await ask()).toBeInstanceOf(ServerNotApprovedError);
+    expect(await ask({ POOL_TEST_TOKEN: "the-hosts" })).toBe("served");
+    // Another value is another entry: not the one approved.
+    expect(await ask({ POOL_TEST_TOKEN: "another" })).toBeInstanceOf(ServerNotApprovedError);
+    expect(spawned).toBe(0);
+  });
+
+  it("does not let env move where the user's own files are read from (a repository's folder posing as the user's config)", async () => {
+    writeProject({ repo: { command: everything.command, args: everything.args } });
+    const entry = await discovered("repo", "project");
+    // The repository also ships a folder shaped like a user config folder holding the same server.
+    const fake = join(project, "cfg");
+    for (const file of [join(fake, "mcp-client", "mcp-client.json"), join(fake, "codex", "config.toml")])
+      mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(
+      join(fake, "mcp-client", "mcp-client.json"),
+      JSON.stringify({ servers: { repo: { command: everything.command, args: everything.args, cwd: project } } }),
+    );
+    const p = newPool();
+    for (const env of [{ XDG_CONFIG_HOME: fake }, { APPDATA: fake }, { CODEX_HOME: join(fake, "codex") }]) {
+      const session = p.attach({ name: "repo", config: entry.config as never, project, env, send: () => {} });
+      const outcome = await p.approval(session).then(
+        () => "served",
+        (error: unknown) => error,
+      );
+      session.close();
+      expect(outcome, JSON.stringify(env)).toBeInstanceOf(ServerNotApprovedError);
+    }
+    expect(spawned).toBe(0);
   });
 
   it("takes an explicit check instead, and refuses an approvals option that is not one", async () => {

@@ -25,6 +25,8 @@ export interface AttachParams {
   source?: string | undefined;
   /** The shim's folder: the project whose files the pool's approval check reads (default: the config's `cwd`). */
   project?: string | undefined;
+  /** The shell's values of the variables its config files name (`${VAR}`): the approval check expands them so (used for it only). */
+  vars?: Record<string, string> | undefined;
   /** `--from <host>:<scope>` as `mcp hosts pool` wrote it: a label, trusted for nothing. */
   from?: string | undefined;
   /** The shim's pid and its parent's (the host's). */
@@ -40,12 +42,24 @@ export function attachProblem(params: unknown): string | undefined {
   if (!isRecord(params)) return "params must be an object";
   if (typeof params["server"] !== "string" || params["server"] === "")
     return "params.server must be a non-empty string";
-  if (!isRecord(params["config"]) || typeof params["config"]["command"] !== "string")
+  const config = params["config"];
+  if (!isRecord(config) || typeof config["command"] !== "string")
     return "params.config must be a stdio server config (an object with a command)";
+  const strings = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === "string");
+  const record = (value: unknown): boolean =>
+    isRecord(value) && Object.values(value).every((item) => typeof item === "string");
+  if (config["args"] !== undefined && !strings(config["args"])) return "params.config.args must be an array of strings";
+  if (config["cwd"] !== undefined && typeof config["cwd"] !== "string") return "params.config.cwd must be a string";
+  for (const field of ["env", "parentEnv"])
+    if (config[field] !== undefined && !record(config[field]))
+      return `params.config.${field} must be an object of strings`;
+  if (config["inheritEnv"] !== undefined && typeof config["inheritEnv"] !== "boolean")
+    return "params.config.inheritEnv must be true or false";
   for (const field of ["shimPid", "parentPid"])
     if (!Number.isSafeInteger(params[field])) return `params.${field} must be a whole number`;
   for (const field of ["source", "from", "project"])
     if (params[field] !== undefined && typeof params[field] !== "string") return `params.${field} must be a string`;
+  if (params["vars"] !== undefined && !record(params["vars"])) return "params.vars must be an object of strings";
   return undefined;
 }
 
@@ -61,6 +75,7 @@ export function attachHost(
     config,
     source: params.source,
     project: params.project,
+    env: params.vars,
     info: {
       server: params.server,
       shimPid: params.shimPid,

@@ -21,6 +21,8 @@ interface Resolved {
   from?: string | undefined;
   /** The shell's folder: whose project files the daemon's approval check reads. */
   project?: string | undefined;
+  /** This shell's values of the variables the config files name (`${VAR}`). */
+  vars?: Record<string, string> | undefined;
   socket: string;
 }
 
@@ -62,7 +64,7 @@ export async function daemonStdio(server: string): Promise<number> {
     );
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
-  const { config, source, from, project, socket } = resolved;
+  const { config, source, from, project, vars, socket } = resolved;
   const trusted = checkSocket(socket);
   if (trusted.state !== "ours")
     throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
@@ -74,6 +76,7 @@ export async function daemonStdio(server: string): Promise<number> {
     source,
     from,
     project,
+    vars,
     shimPid: process.pid,
     parentPid: process.ppid,
   };

@@ -25,8 +25,16 @@ function shimPids(): { shimPid: number; parentPid: number } {
 /** `mcp daemon ticket <server> [--from <host:scope>] [-- <command> …]`: prints `<port> <ticket> <proof>`. */
 export async function daemonTicket(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
   const pids = shimPids();
-  const { config, source, from, socket } = await resolveForShim(globals, server, words);
-  const params: AttachParams = { server, config: config as AttachParams["config"], source, from, ...pids };
+  const { config, source, from, project, vars, socket } = await resolveForShim(globals, server, words);
+  const params: AttachParams = {
+    server,
+    config: config as AttachParams["config"],
+    source,
+    from,
+    project,
+    vars,
+    ...pids,
+  };
   const answer = (await daemonRequest(socket, "pool/ticket", params, { connectTimeoutMs: 10_000 })) as Partial<Ticket>;
   const { port, ticket, proof } = answer ?? {};
   const token = /^[A-Za-z0-9_-]{43}$/;

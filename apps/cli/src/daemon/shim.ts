@@ -2,7 +2,7 @@
 // call` finds it (the same files, the same approval of project servers), written with this shell's
 // folder and environment (environment.ts), and this user's daemon, started if none runs.
 
-import { closeSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { unwrapShimConfig } from "@mcp/manager";
@@ -28,12 +28,39 @@ export interface ShimWords {
   from?: string | undefined;
 }
 
+/** A `${VAR}` (or `${env:VAR}`, `${VAR:-default}`) in a config file: the variable's name. */
+const VARIABLE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * This shell's values of the variables the config files name: the daemon's approval check reads
+ * the same files and expands them as this shell did, not with the environment it was started with.
+ */
+export function variablesNamedIn(
+  files: Iterable<string>,
+  shell: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const file of new Set(files)) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue; // gone or unreadable: the daemon finds the same
+    }
+    for (const match of text.matchAll(VARIABLE)) {
+      const value = shell[match[1]!];
+      if (value !== undefined) vars[match[1]!] = value;
+    }
+  }
+  return vars;
+}
+
 /** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
 async function resolveServer(
   globals: GlobalOptions,
   server: string,
   words: ShimWords = {},
-): Promise<{ config: MCPServerConfig; source: string | undefined; project: string }> {
+): Promise<{ config: MCPServerConfig; source: string | undefined; project: string; vars: Record<string, string> }> {
   if (globals.yes)
     throw new CliError(
       "mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)",
@@ -80,6 +107,10 @@ async function resolveServer(
       config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
       source,
       project: session.cwd,
+      vars: variablesNamedIn([
+        ...[...Object.values(session.servers), ...session.shadowed].map((entry) => entry.source.file),
+        ...session.configErrors.map((error) => error.file),
+      ]),
     };
   } finally {
     await session.close();
@@ -141,6 +172,8 @@ export interface ShimResolved {
   from?: string | undefined;
   /** The shim's folder: the project whose files the pool's approval check reads. */
   project?: string | undefined;
+  /** The shell's values of the variables the config files name, for the pool's approval check only (pool-socket.ts's `AttachParams.vars`). */
+  vars?: Record<string, string> | undefined;
   socket: string;
 }
 
@@ -155,9 +188,16 @@ export async function resolveForShim(
       "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
       EXIT.usage,
     );
-  const { config, source, project } = await resolveServer(globals, server, words);
+  const { config, source, project, vars } = await resolveServer(globals, server, words);
   const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
-  return { config: config as ShimResolved["config"], source: source ?? words.from, from: words.from, project, socket };
+  return {
+    config: config as ShimResolved["config"],
+    source: source ?? words.from,
+    from: words.from,
+    project,
+    vars,
+    socket,
+  };
 }
 
 /**

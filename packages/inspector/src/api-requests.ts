@@ -1,0 +1,50 @@
+// The inspector's API for the page user's own requests (part of the API that api.ts documents):
+// a raw JSON-RPC request, a ping, the roots declared, and the sign-in doctor.
+
+/** One step of {@link AuthDoctorAnswer}, as `mcp auth doctor --json` prints it. */
+export interface AuthDoctorStep {
+  /** `challenge`, `resource-metadata`, … `token-accepted`. */
+  step: string;
+  status: "pass" | "fail" | "skip" | "warn";
+  /** The spec clauses the step checks. */
+  clause: string;
+  /** What to do about it (or, for a pass, what was found). */
+  advice: string;
+  detail?: string | undefined;
+}
+
+/** `mcp auth doctor <server> --json`: why sign-in to an HTTP server fails, step by step. Never holds a secret. */
+export interface AuthDoctorAnswer {
+  /** The server's URL, secrets in it hidden. */
+  server: string;
+  /** False when a step fails. */
+  ok: boolean;
+  steps: AuthDoctorStep[];
+}
+
+/** `POST /api/rpc`: a JSON-RPC request to send to one server as it is (the page user's own). */
+export interface RpcRequest {
+  server: string;
+  /** Any method name (no whitespace, at most 200 characters). */
+  method: string;
+  params?: Record<string, unknown> | undefined;
+}
+
+/** The answer to `POST /api/rpc`: the server's `result`, or its JSON-RPC `error` as sent (or what failed on the way: a timeout, a closed connection). */
+export interface RpcAnswer {
+  ms: number;
+  result?: unknown;
+  error?: { code?: string | number | undefined; message: string; data?: unknown } | undefined;
+}
+
+/** The answer to `POST /api/ping`: the method sent and the round trip's time, or its error. */
+export interface PingAnswer extends RpcAnswer {
+  method: "ping" | "server/discover";
+}
+
+/** The answer to `POST /api/roots`: the roots now declared, and the servers told they changed. */
+export interface RootsAnswer {
+  roots: { uri: string; name?: string | undefined }[];
+  /** The servers sent `notifications/roots/list_changed`. */
+  notified: string[];
+}
