@@ -27,6 +27,18 @@ export const MAX_TICKETS = 256;
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** A hello is a ticket (43 characters) and a newline; a longer first line is not one. */
 const MAX_HELLO_BYTES = 64;
+/** How often the daemon looks whether the scripts of its attached shims still run. */
+export const SHIM_WATCH_MS = 2_000;
+
+/** Whether `pid` runs (one of another user counts: it runs); kill(pid, 0) sends nothing. */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /** What the shim's child prints for the script: where to connect, the ticket, and the daemon's proof. */
 export interface Ticket {
@@ -60,8 +72,21 @@ export class LightRelay<P> {
   private readonly tickets = new Map<string, { hash: Buffer; params: P; proof: string; timer: NodeJS.Timeout }>();
   private readonly waiting = new Set<Socket>();
   private readonly attached = new Set<Socket>();
+  /** The script's pid of each attached connection whose script ran when it said its ticket. */
+  private readonly watched = new Map<Socket, number>();
+  private watch: NodeJS.Timeout | undefined;
 
-  constructor(private readonly attach: Attach<P>) {}
+  /**
+   * `shimPid`: the script's pid a ticket was issued for (the script's `$$`), watched while its
+   * connection lasts. A script killed by SIGKILL cannot stop its `cat`s, and the one reading the
+   * connection would hold it open (and the pool session with it) as long as the daemon runs: the
+   * daemon closes a connection once its script is gone. A pid not running when the ticket is said
+   * (another pid namespace, a bad label) is not watched.
+   */
+  constructor(
+    private readonly attach: Attach<P>,
+    private readonly shimPid?: (params: P) => number | undefined,
+  ) {}
 
   /** A ticket for `params` (a server resolved by the CLI over the private socket); opens the listener on first use. */
   async issue(params: P): Promise<Ticket> {
@@ -158,6 +183,11 @@ export class LightRelay<P> {
   /** Carries the host's lines to its pool session and the session's messages back, one JSON per line. */
   private relay(socket: Socket, entry: { params: P; proof: string }, rest: Buffer): void {
     this.attached.add(socket);
+    const pid = this.shimPid?.(entry.params);
+    if (pid !== undefined && Number.isSafeInteger(pid) && pid > 1 && running(pid)) {
+      this.watched.set(socket, pid);
+      this.watch ??= setInterval(() => this.sweep(), SHIM_WATCH_MS).unref();
+    }
     let proven = false;
     const write = (mcp: unknown): void => void (proven && socket.writable && socket.write(`${JSON.stringify(mcp)}\n`));
     const { session, approved } = this.attach(entry.params, {
@@ -176,6 +206,8 @@ export class LightRelay<P> {
     );
     socket.once("close", () => {
       this.attached.delete(socket);
+      this.watched.delete(socket);
+      if (this.watched.size === 0) this.stopWatch();
       session.close();
     });
     let parts: Buffer[] = [];
@@ -218,8 +250,19 @@ export class LightRelay<P> {
     if (rest.length > 0) take(rest);
   }
 
+  /** Closes the connections whose script is gone (see the constructor). */
+  private sweep(): void {
+    for (const [socket, pid] of this.watched) if (!running(pid)) socket.destroy();
+  }
+
+  private stopWatch(): void {
+    clearInterval(this.watch);
+    this.watch = undefined;
+  }
+
   /** Closes the listener, every connection and every ticket. */
   async close(): Promise<void> {
+    this.stopWatch();
     for (const { timer } of this.tickets.values()) clearTimeout(timer);
     this.tickets.clear();
     for (const socket of [...this.waiting, ...this.attached]) socket.destroy();

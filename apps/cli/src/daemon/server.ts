@@ -193,10 +193,13 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     toolCache: new FileToolCache(defaultCacheDir(process.env, process.platform, options.home)),
   });
   // The light shims' loopback listener (light-relay.ts), opened on the first ticket only.
-  const light = new LightRelay<AttachParams>((params, host) => {
-    const session = attachHost(pool, params, host);
-    return { session, approved: pool.approval(session) };
-  });
+  const light = new LightRelay<AttachParams>(
+    (params, host) => {
+      const session = attachHost(pool, params, host);
+      return { session, approved: pool.approval(session) };
+    },
+    (params) => params.shimPid,
+  );
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();

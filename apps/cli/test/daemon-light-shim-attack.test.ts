@@ -1,0 +1,337 @@
+// The light shim (shim/mcp-shim) under attack: what a host or another process can do to the script,
+// its two `cat`s and the daemon's loopback listener. Real processes only: the built CLI, bash, the
+// daemon and server-everything.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { everythingEntry } from "mcp-test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+
+const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pids under `pid` (Linux /proc), the process itself first. */
+async function tree(pid: number): Promise<number[]> {
+  const out = await run(["ps", "-e", "-o", "pid=,ppid="], "/", { PATH: process.env["PATH"] });
+  const pairs = out.stdout
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found = [pid];
+  for (let i = 0; i < found.length; i++)
+    for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+async function hosts(box: Sandbox): Promise<number> {
+  const out = await mcp(box, ["--json", "ps"]);
+  expect(out.code, out.stderr).toBe(0);
+  return (JSON.parse(out.stdout) as { servers: { hosts: unknown[] }[] }).servers[0]?.hosts.length ?? 0;
+}
+
+const initialize = (id: number): string =>
+  `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
+
+/** The script run as a host runs it, with an opened session (initialize answered). */
+async function shim(box: Sandbox): Promise<{ child: ChildProcessWithoutNullStreams; out: () => string }> {
+  const child = spawn("bash", [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.resume();
+  child.stdin.write(initialize(1));
+  await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
+  return { child, out: () => out };
+}
+
+describe.skipIf(process.platform !== "linux")("the light shim under attack", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it("the script SIGKILLed (its trap cannot run): its cats do not outlive the host's pipes, and the daemon ends the session", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    expect(pids.length).toBe(3); // bash and its two cats
+    expect(await hosts(box)).toBe(1);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    // The host lets go of the pipes, as it does once its server is gone.
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("several hosts on one pooled upstream, the same request ids, random interleavings: each gets only its own answers", async () => {
+    const seed = Number(process.env["MCP_TEST_SEED"] ?? Date.now() % 100_000);
+    // mulberry32: the interleaving is reproducible from the seed in the failure message.
+    let state = seed;
+    const random = (): number => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const shims = await Promise.all([0, 1, 2].map(() => shim(box)));
+    for (const { child } of shims)
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const ids = [2, 3, 4, 5, 6, 7, 8, 9];
+    // Every (host, id) pair, written in a random order, a random number of event-loop turns apart.
+    const sends = shims.flatMap((_, host) => ids.map((id) => ({ host, id })));
+    for (let i = sends.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [sends[i], sends[j]] = [sends[j]!, sends[i]!];
+    }
+    for (const { host, id } of sends) {
+      const call = {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: `host${host}-id${id}` } },
+      };
+      shims[host]!.child.stdin.write(`${JSON.stringify(call)}\n`);
+      for (let turns = Math.floor(random() * 3); turns > 0; turns--)
+        await new Promise((resolve) => setImmediate(resolve));
+    }
+    const answers = (host: number): Map<number, string> => {
+      const got = new Map<number, string>();
+      for (const line of shims[host]!.out().split("\n")) {
+        if (line.trim() === "") continue;
+        const message = JSON.parse(line) as { id?: number; result?: { content?: { text?: string }[] } };
+        if (typeof message.id === "number" && message.id > 1)
+          got.set(message.id, message.result?.content?.[0]?.text ?? line);
+      }
+      return got;
+    };
+    for (let host = 0; host < shims.length; host++) {
+      await expect.poll(() => answers(host).size, { timeout: 30_000, message: `seed ${seed}` }).toBe(ids.length);
+      const got = answers(host);
+      for (const id of ids)
+        expect(got.get(id), `seed ${seed}, host ${host}, id ${id}`).toContain(`host${host}-id${id}`);
+      // Nothing of another host's, anywhere in this host's output.
+      for (let other = 0; other < shims.length; other++)
+        if (other !== host) expect(shims[host]!.out(), `seed ${seed}`).not.toContain(`host${other}-`);
+    }
+    expect(await hosts(box)).toBe(3);
+    for (const { child } of shims) child.stdin.end();
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 120_000);
+
+  // The daemon died between the ticket and the connection and another user bound its port: a race no
+  // real daemon can be made to lose on demand, so a stand-in `dist/bin.js` beside a copy of the script
+  // plays the ticket child (it names the impostor's port) and the Node shim (it says it ran).
+  it.each([
+    ["answers a wrong proof", "x".repeat(43), 1],
+    ["closes after the ticket", undefined, 0],
+    ["sends part of a line and nothing more", "partial", 1],
+  ] as const)(
+    "an impostor on the port that %s reads nothing of the host but the ticket",
+    async (_, reply, code) => {
+      const got: Buffer[] = [];
+      const sockets = new Set<Socket>();
+      const impostor = createServer((socket) => {
+        sockets.add(socket);
+        socket.on("error", () => {});
+        socket.once("data", () => {
+          if (reply === undefined) socket.end();
+          else socket.write(reply === "partial" ? "abc" : `${reply}\n`);
+        });
+        socket.on("data", (chunk: Buffer) => got.push(chunk));
+      });
+      await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+      const port = (impostor.address() as AddressInfo).port;
+      const ticket = "T".repeat(43);
+      mkdirSync(join(box.home, "pkg", "shim"), { recursive: true });
+      mkdirSync(join(box.home, "pkg", "dist"), { recursive: true });
+      copyFileSync(script, join(box.home, "pkg", "shim", "mcp-shim"));
+      writeFileSync(
+        join(box.home, "pkg", "dist", "bin.js"),
+        `if (process.argv[3] === "ticket") console.log("${port} ${ticket} ${"P".repeat(43)}");\nelse console.log("NODE SHIM " + process.argv.slice(2).join(" "));\n`,
+      );
+      const child = spawn("bash", [join(box.home, "pkg", "shim", "mcp-shim"), "daemon", "stdio", "ev"], {
+        cwd: box.project,
+        env: box.env,
+        stdio: "pipe",
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      // The host writes at once, as hosts do: its request must not reach the impostor.
+      child.stdin.write(initialize(1));
+      const exit = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => impostor.close(resolve));
+      expect(Buffer.concat(got).toString()).toBe(`${ticket}\n`);
+      expect(exit, err).toBe(code);
+      if (code === 0) expect(out).toBe("NODE SHIM daemon stdio ev\n");
+      else {
+        expect(out).toBe("");
+        expect(err).toContain(`127.0.0.1:${port} did not answer as your mcp daemon; not relaying`);
+      }
+    },
+    60_000,
+  );
+
+  it("the daemon SIGKILLed mid-session: the script says the session ended, exits 1, and leaves no process", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    expect(pids.length).toBe(3);
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const status = await mcp(box, ["--json", "daemon", "status"]);
+    const daemon = (JSON.parse(status.stdout) as { pid: number }).pid;
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    process.kill(daemon, "SIGKILL");
+    expect(await exit).toBe(1);
+    expect(err).toContain("the mcp daemon ended this session");
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+  }, 90_000);
+
+  it("the host closes stdin in the middle of a line: the script exits 0, leaving no process and no session", async () => {
+    const { child } = await shim(box);
+    const pids = await tree(child.pid!);
+    const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.stdin.end('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ec');
+    expect(await exit).toBe(0);
+    for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("a flood of connections that never say hello (another user, a web page) keeps the listener full: the script is served by the Node shim instead", async () => {
+    const first = await mcp(box, ["daemon", "ticket", "ev"]);
+    expect(first.code, first.stderr).toBe(0);
+    const port = Number(first.stdout.split(" ")[0]);
+    // The attacker opens a new connection whenever the daemon closes one (its hello deadline).
+    let flooding = true;
+    const open = new Set<Socket>();
+    const flood = (): void => {
+      if (!flooding) return;
+      const socket = connect(port, "127.0.0.1");
+      open.add(socket);
+      socket.on("error", () => {});
+      socket.once("close", () => {
+        open.delete(socket);
+        flood();
+      });
+    };
+    for (let i = 0; i < 40; i++) flood();
+    try {
+      const { child } = await shim(box);
+      // Served, by the Node shim: its process is node, not bash and cats.
+      const names = await Promise.all(
+        (await tree(child.pid!)).map(async (pid) =>
+          (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
+        ),
+      );
+      expect(names).not.toContain("cat");
+      const exit = new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      await exit;
+    } finally {
+      flooding = false;
+      for (const socket of open) socket.destroy();
+    }
+  }, 90_000);
+
+  it("a web page's requests (a POST with a JSON-RPC body, a WebSocket upgrade) and a slow-loris are closed without a word; the real ticket still works", async () => {
+    const out = await mcp(box, ["daemon", "ticket", "ev"]);
+    expect(out.code, out.stderr).toBe(0);
+    const [portText, ticket, proof] = out.stdout.trim().split(" ");
+    const port = Number(portText);
+    const raw = (): { socket: Socket; closed: Promise<string> } => {
+      const socket = connect(port, "127.0.0.1");
+      let got = "";
+      socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+      socket.on("error", () => {});
+      return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: "pwned" } },
+    });
+    const post = raw();
+    post.socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    const upgrade = raw();
+    upgrade.socket.write(
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
+    // A slow-loris: one byte of a ticket-shaped hello a second, never the newline; the hello
+    // deadline counts from the connection, not from the last byte.
+    const loris = raw();
+    const drip = setInterval(() => loris.socket.write("A"), 1_000);
+    const started = Date.now();
+    try {
+      expect(await post.closed).toBe("");
+      expect(await upgrade.closed).toBe("");
+      expect(await loris.closed).toBe("");
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      clearInterval(drip);
+    }
+    expect(await hosts(box)).toBe(0);
+    const good = raw();
+    good.socket.write(`${ticket}\n`);
+    let got = "";
+    good.socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+    await expect.poll(() => got, { timeout: 20_000 }).toContain(proof);
+    good.socket.destroy();
+  }, 60_000);
+
+  it("tracing inherited from the host's environment (SHELLOPTS=xtrace) does not print the ticket or the proof on the host's stderr", async () => {
+    const child = spawn("bash", [script, "daemon", "stdio", "ev"], {
+      cwd: box.project,
+      env: { ...box.env, SHELLOPTS: "xtrace" },
+      stdio: "pipe",
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.stdin.write(initialize(1));
+    await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
+    const exit = new Promise((resolve) => child.once("exit", resolve));
+    child.stdin.end();
+    await exit;
+    // A ticket and a proof are 43 base64url characters.
+    expect(err).not.toMatch(/[A-Za-z0-9_-]{43}/);
+  }, 60_000);
+
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+    "the script sent %s mid-session (the host still holding its pipes) stops its cats and ends the session",
+    async (signal) => {
+      const { child } = await shim(box);
+      const pids = await tree(child.pid!);
+      expect(pids.length).toBe(3);
+      const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      expect(await exit).toBe(143);
+      for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+      await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+    },
+    90_000,
+  );
+});
