@@ -78,10 +78,16 @@ export class SharedCredentialsError extends InvalidConfigError<"shared_credentia
  * Refuses (a {@link SharedCredentialsError}) servers of `configs` that carry credentials of their
  * own and have no `credentials` entry, when several callers can use the gateway; warns of stdio
  * servers with secret-looking environment variables and no entry. A single-caller gateway passes.
+ * A token store's sign-in is known only asynchronously: pass what `MCPManager.hasSignIn` found as
+ * `signedIn` (createGateway, synchronous, cannot look).
  */
 export function checkSharing(
   configs: Readonly<Record<string, MCPServerConfig>>,
-  options: CallerSources & { credentials?: Readonly<Record<string, unknown>> | undefined },
+  options: CallerSources & {
+    credentials?: Readonly<Record<string, unknown>> | undefined;
+    /** Servers the manager holds a stored OAuth sign-in for (see `MCPManager.hasSignIn`): credentials of their own too. */
+    signedIn?: ReadonlySet<string> | undefined;
+  },
   warn: (message: string) => void = () => {},
 ): void {
   if (!manyCallers(options)) return;
@@ -89,6 +95,7 @@ export function checkSharing(
   for (const [server, config] of Object.entries(configs)) {
     if (options.credentials?.[server] !== undefined) continue;
     const found = credentialsOf(config);
+    if (options.signedIn?.has(server)) found.push("a stored OAuth sign-in");
     if (found.length > 0) what[server] = found;
     const env = secretEnvOf(config);
     if (env.length > 0)

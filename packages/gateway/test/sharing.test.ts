@@ -7,9 +7,16 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
+import { canonicalResource, MemoryTokenStore } from "@mcp/oauth";
 import { startV2HttpServer, type V2HttpServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, SharedCredentialsError, type Caller, type CreateGatewayOptions } from "../src/index.js";
+import {
+  checkSharing,
+  createGateway,
+  SharedCredentialsError,
+  type Caller,
+  type CreateGatewayOptions,
+} from "../src/index.js";
 import { mountGateway } from "./app.js";
 import { callAdd } from "./oidc-helpers.js";
 
@@ -167,6 +174,59 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
       for (const token of TWO.keys()) expect(seen.some((h) => h?.includes(token))).toBe(false);
     } finally {
       await mounted.stop();
+    }
+  });
+});
+
+describe("an HTTP upstream with nothing of its own in its config, but the manager's stored OAuth sign-in", () => {
+  let upstream: V2HttpServer;
+
+  beforeAll(async () => {
+    upstream = await startV2HttpServer({
+      legacy: "reject",
+      authorize: async (authorization) => authorization === `Bearer ${SERVICE}`,
+    });
+  });
+  afterAll(async () => {
+    await upstream?.stop();
+  });
+
+  it("is sent to the upstream whoever asks: MCPManager.hasSignIn says so, and the sharing check counts it", async () => {
+    const store = new MemoryTokenStore();
+    const config: MCPServerConfig = { type: "http", url: upstream.url };
+    const manager = new MCPManager({ cache: false, oauth: { store } });
+    try {
+      expect(await manager.hasSignIn(config)).toBe(false);
+      // What `auth <server>` (the CLI's `mcp auth login`) leaves in the store.
+      await store.set({
+        issuer: "https://as.example",
+        resource: canonicalResource(upstream.url),
+        tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
+      });
+      expect(await manager.hasSignIn(config)).toBe(true);
+      // Not for a config whose OAuth is off, or that brings its own Authorization.
+      expect(await manager.hasSignIn({ ...config, oauth: false } as MCPServerConfig)).toBe(false);
+      expect(await manager.hasSignIn({ ...config, headers: { Authorization: "Bearer other" } })).toBe(false);
+      expect(await new MCPManager({ cache: false, oauth: false }).hasSignIn(config)).toBe(false);
+      // The manager's connection does send it: the one identity every caller of a gateway would share.
+      await manager.connectServers({ up: config });
+      const sent = upstream.requests.map((r) => r.headers.authorization);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(new Set(sent)).toEqual(new Set([`Bearer ${SERVICE}`]));
+      const refused = (() => {
+        try {
+          checkSharing({ up: config }, { tokens: TWO, signedIn: new Set(["up"]) });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refused).toBeInstanceOf(SharedCredentialsError);
+      expect((refused as Error).message).toMatch(/^"up" \(a stored OAuth sign-in\) carries credentials of its own/);
+      // Said shared, or one caller: it passes.
+      checkSharing({ up: config }, { tokens: TWO, signedIn: new Set(["up"]), credentials: { up: { mode: "shared" } } });
+      checkSharing({ up: config }, { signedIn: new Set(["up"]) });
+    } finally {
+      await manager.disconnectAll();
     }
   });
 });
