@@ -10,15 +10,20 @@ import type { MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 
 /** A header, query parameter or environment variable name that looks like it holds a secret. */
-const SECRET_NAME = /auth|token|secret|passw|credential|cookie|session|api[-_]?key|(^|[-_])key($|[-_])/i;
+const SECRET_NAME =
+  /auth|token|secret|passw|credential|cookie|session|jwt|bearer|signature|(api|access|private)[-_]?key|(^|[-_])(key|sig|pwd|pass)($|[-_])/i;
+
+/** A header value that is a credential whatever the header's name: an HTTP authentication scheme and its token. */
+const SECRET_VALUE = /^\s*(bearer|basic|dpop|token|digest)\s+\S/i;
 
 /** What of its own credentials an upstream config carries (empty: none). */
 export function credentialsOf(config: MCPServerConfig): string[] {
   const found: string[] = [];
   if (config.type !== "http" && config.type !== "sse") return found;
   const given = config as MCPServerConfig & { oauth?: unknown; headersHelper?: unknown };
-  for (const name of Object.keys(config.headers ?? {}))
-    if (SECRET_NAME.test(name) && name.toLowerCase() !== "proxy-authorization") found.push(`header ${name}`);
+  for (const [name, value] of Object.entries(config.headers ?? {}))
+    if ((SECRET_NAME.test(name) || SECRET_VALUE.test(String(value))) && name.toLowerCase() !== "proxy-authorization")
+      found.push(`header ${name}`);
   if (given.oauth !== undefined && given.oauth !== false) found.push("oauth");
   if (config.authProvider !== undefined) found.push("authProvider");
   if (given.headersHelper !== undefined) found.push("headersHelper");
@@ -49,7 +54,8 @@ export interface CallerSources {
 export function manyCallers(options: CallerSources): boolean {
   if (options.oidc) return true;
   const listed = options.callers ?? (options.tokens ? [...options.tokens.values()] : undefined);
-  const distinct = new Set((listed ?? []).map((caller) => caller.id)).size;
+  // Whoever a token brings can call, whatever `callers` says.
+  const distinct = new Set([...(listed ?? []), ...(options.tokens?.values() ?? [])].map((caller) => caller.id)).size;
   if (options.authenticate) return options.callers === undefined || distinct !== 1;
   return distinct > 1;
 }

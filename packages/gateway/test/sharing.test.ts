@@ -81,6 +81,39 @@ describe("an upstream with credentials of its own, and several callers", () => {
     )();
   });
 
+  it("a credential under another name, or in the value of a plainly named header, counts too", async () => {
+    const cases: [MCPServerConfig, RegExp][] = [
+      [{ type: "http", url: idle, headers: { "X-AccessKey": "AKIA0123" } }, /header X-AccessKey/],
+      [{ type: "http", url: idle, headers: { "X-JWT-Assertion": "eyJ.x.y" } }, /header X-JWT-Assertion/],
+      [{ type: "http", url: idle, headers: { "X-Upstream": "Bearer the-service-token" } }, /header X-Upstream/],
+      [{ type: "http", url: idle, headers: { "X-Forwarded-Creds": "Basic bWU6cHc=" } }, /header X-Forwarded-Creds/],
+      [{ type: "http", url: `${idle}?sv=2024&sig=abc123` }, /URL parameter sig/],
+      [{ type: "http", url: `${idle}?user=me&pwd=pw` }, /URL parameter pwd/],
+      [{ type: "http", url: `${idle}?jwt=eyJ.x.y` }, /URL parameter jwt/],
+      [{ type: "sse", url: `${idle}?X-Amz-Signature=ab12` }, /URL parameter X-Amz-Signature/],
+    ];
+    for (const [config, what] of cases) await expect(create({ up: config }, { tokens: TWO })).rejects.toThrow(what);
+    // Plain settings stay plain.
+    await (
+      await create(
+        {
+          up: {
+            type: "http",
+            url: `${idle}?region=eu&page=2`,
+            headers: { "X-Tenant": "acme", Accept: "application/json", "X-Keyboard": "qwerty" },
+          },
+        },
+        { tokens: TWO },
+      )
+    )();
+  });
+
+  it("callers naming one caller while tokens bring two is two callers", async () => {
+    const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
+    const alice = TWO.get("alice-token-0123456789")!;
+    await expect(create(up, { tokens: TWO, callers: [alice] })).rejects.toThrow(SharedCredentialsError);
+  });
+
   it("every way of having several callers counts: an issuer, a custom authenticate, two static callers", async () => {
     const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
     const oidc = { issuer: "https://id.example", audience: "https://gw.example/mcp" };
