@@ -112,3 +112,33 @@ export function checkSharing(
   const servers = Object.keys(what);
   if (servers.length > 0) throw new SharedCredentialsError(servers, what);
 }
+
+/**
+ * For a gateway several callers can use: whether a server the manager gained after the gateway was
+ * made (not checked then) may be served. One that carries credentials of its own and has no
+ * `credentials` entry is not, and `warn` says so once per config. Undefined: every server may.
+ */
+export function lateSharing(
+  known: ReadonlySet<string>,
+  configOf: (server: string) => MCPServerConfig | undefined,
+  options: CallerSources & { credentials?: Readonly<Record<string, unknown>> | undefined },
+  warn: (message: string) => void = () => {},
+): ((server: string) => boolean) | undefined {
+  if (!manyCallers(options)) return undefined;
+  const decided = new WeakMap<MCPServerConfig, boolean>();
+  return (server) => {
+    const config = configOf(server);
+    if (known.has(server) || options.credentials?.[server] !== undefined || !config) return true;
+    let ok = decided.get(config);
+    if (ok === undefined) {
+      const found = credentialsOf(config);
+      ok = found.length === 0;
+      decided.set(config, ok);
+      if (!ok)
+        warn(
+          `${new SharedCredentialsError([server], { [server]: found }).message}. It was added after the gateway was made: it is not served`,
+        );
+    }
+    return ok;
+  };
+}

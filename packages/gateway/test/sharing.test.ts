@@ -188,7 +188,37 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
     await upstream?.stop();
   });
 
+  it("a server added to the manager after the gateway was made is not served when it carries credentials of its own and has no entry", async () => {
+    for (const credentials of [undefined, { up: { mode: "shared" as const } }]) {
+      const warnings: string[] = [];
+      const mounted = await mountGateway({}, { tokens: TWO, credentials, warn: (m) => warnings.push(m) });
+      try {
+        const before = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length;
+        await mounted.manager.connectServers({
+          up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${SERVICE}` } },
+        });
+        const answer = (await (await callAdd(mounted.url, [...TWO.keys()][1], 1, 2)).json()) as {
+          result?: { content: { text: string }[] };
+          error?: { message: string };
+        };
+        const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length - before;
+        if (credentials) {
+          expect(answer.result?.content[0]?.text).toBe("3");
+          expect(calls).toBe(1);
+          expect(warnings.filter((w) => w.includes('"up"'))).toEqual([]);
+        } else {
+          expect(answer.error?.message).toMatch(/up__add/);
+          expect(calls).toBe(0);
+          expect(warnings.filter((w) => w.includes('"up" (header authorization) carries credentials'))).toHaveLength(1);
+        }
+      } finally {
+        await mounted.stop();
+      }
+    }
+  });
+
   it("two callers both reach the upstream, as its one configured identity", async () => {
+    const start = upstream.requests.length;
     const mounted = await mountGateway(
       { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${SERVICE}` } } },
       { tokens: TWO, credentials: { up: { mode: "shared" } } },
@@ -200,7 +230,7 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
         };
         expect(answer.result?.content[0]?.text).toBe(String(a + 1));
       }
-      const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call");
+      const calls = upstream.requests.slice(start).filter((r) => r.headers["mcp-method"] === "tools/call");
       expect(calls).toHaveLength(2);
       expect(calls.map((r) => r.headers.authorization)).toEqual([`Bearer ${SERVICE}`, `Bearer ${SERVICE}`]);
       // The callers' own tokens never went upstream.
