@@ -13,6 +13,9 @@ import { InvalidConfigError } from "@mcp/client";
 const SECRET_NAME =
   /auth|token|secret|passw|credential|cookie|session|jwt|bearer|signature|(api|access|private)[-_]?key|(^|[-_])(key|sig|pwd|pass)($|[-_])/i;
 
+/** A URL path part that may be a key: long, of a key's characters (with at least 4 digits in 3 runs or more, and 4 letters, checked apart: `server-2025` is a name). */
+const KEY_LIKE = /^[A-Za-z0-9_\-.~+=]{20,}$/;
+
 /** A header value that is a credential whatever the header's name: an HTTP authentication scheme and its token. */
 const SECRET_VALUE = /^\s*(bearer|basic|dpop|token|digest)\s+\S/i;
 
@@ -30,6 +33,21 @@ export function credentialsOf(config: MCPServerConfig): string[] {
   const url = URL.parse(config.url);
   if (url?.username || url?.password) found.push("a user or password in its URL");
   for (const name of url?.searchParams.keys() ?? []) if (SECRET_NAME.test(name)) found.push(`URL parameter ${name}`);
+  // A hosted server's secret URL: the key is a part of the path; or a path parameter (`;jsessionid=`).
+  for (const part of url?.pathname.split("/") ?? []) {
+    const [segment = "", ...params] = part.split(";");
+    if (
+      KEY_LIKE.test(segment) &&
+      (segment.match(/\d/g)?.length ?? 0) >= 4 &&
+      (segment.match(/\d+/g)?.length ?? 0) >= 3 &&
+      (segment.match(/[a-z]/gi)?.length ?? 0) >= 4
+    )
+      found.push("a key-like part in its URL path");
+    for (const param of params) {
+      const name = param.split("=")[0] ?? "";
+      if (SECRET_NAME.test(name)) found.push(`URL parameter ${name}`);
+    }
+  }
   return found;
 }
 

@@ -91,6 +91,10 @@ describe("an upstream with credentials of its own, and several callers", () => {
       [{ type: "http", url: `${idle}?user=me&pwd=pw` }, /URL parameter pwd/],
       [{ type: "http", url: `${idle}?jwt=eyJ.x.y` }, /URL parameter jwt/],
       [{ type: "sse", url: `${idle}?X-Amz-Signature=ab12` }, /URL parameter X-Amz-Signature/],
+      // A hosted server's secret URL (the key is a part of the path), a session in a path parameter.
+      [{ type: "http", url: "http://127.0.0.1:9/api/mcp/s/ODk0Y2ZhNjMtZTI4Zi00YjQ2LWI5Mz/mcp" }, /key-like part/],
+      [{ type: "http", url: "http://127.0.0.1:9/u/3f1c2b9e-7d4a-4c1e-9b2f-0a6d5e8c7b1a/sse" }, /key-like part/],
+      [{ type: "http", url: "http://127.0.0.1:9/mcp;jsessionid=A1B2C3" }, /URL parameter jsessionid/],
     ];
     for (const [config, what] of cases) await expect(create({ up: config }, { tokens: TWO })).rejects.toThrow(what);
     // Plain settings stay plain.
@@ -99,7 +103,7 @@ describe("an upstream with credentials of its own, and several callers", () => {
         {
           up: {
             type: "http",
-            url: `${idle}?region=eu&page=2`,
+            url: "http://127.0.0.1:9/v2/server-everything-2025/mcp-streamable-http?region=eu&page=2",
             headers: { "X-Tenant": "acme", Accept: "application/json", "X-Keyboard": "qwerty" },
           },
         },
