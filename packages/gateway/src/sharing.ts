@@ -51,10 +51,24 @@ export function credentialsOf(config: MCPServerConfig): string[] {
   return found;
 }
 
-/** The names of a stdio server's environment variables that look like secrets. */
+/** The names of a stdio server's environment variables that look like secrets (by name, or set from one: `"${GITHUB_TOKEN}"`). */
 export function secretEnvOf(config: MCPServerConfig): string[] {
   if (config.type === "http" || config.type === "sse" || !("env" in config)) return [];
-  return Object.keys(config.env ?? {}).filter((name) => SECRET_NAME.test(name));
+  return Object.entries(config.env ?? {})
+    .filter(
+      ([name, value]) =>
+        SECRET_NAME.test(name) || [...String(value).matchAll(/\$\{(\w+)/g)].some((m) => SECRET_NAME.test(m[1]!)),
+    )
+    .map(([name]) => name);
+}
+
+/** A stdio server's options that look like they give it a secret (`--api-key <key>`, `--token=<token>`). */
+export function secretArgsOf(config: MCPServerConfig): string[] {
+  if (config.type === "http" || config.type === "sse" || !("args" in config)) return [];
+  return (config.args ?? []).flatMap((arg) => {
+    const flag = /^--?([\w-]+)(=.)?/.exec(String(arg));
+    return flag && SECRET_NAME.test(flag[1]!) ? [`argument --${flag[1]!.replace(/^-+/, "")}`] : [];
+  });
 }
 
 /** What decides whether a gateway can have more than one caller identity. */
@@ -122,9 +136,14 @@ export function checkSharing(
     if (options.signedIn?.has(server)) found.push("a stored OAuth sign-in");
     if (found.length > 0) what[server] = found;
     const env = secretEnvOf(config);
-    if (env.length > 0)
+    const args = secretArgsOf(config);
+    const where = [
+      ...(env.length > 0 ? [`${env.join(", ")} in its environment`] : []),
+      ...(args.length > 0 ? [`${args.join(", ")} in its arguments`] : []),
+    ];
+    if (where.length > 0)
       warn(
-        `server "${server}" runs with ${env.join(", ")} in its environment, and several callers use this gateway: if that is a credential, they all act as its one identity (say credentials: { "${server}": { mode: "shared" } } to accept it and silence this warning)`,
+        `server "${server}" runs with ${where.join(" and ")}, and several callers use this gateway: if that is a credential, they all act as its one identity (say credentials: { "${server}": { mode: "shared" } } to accept it and silence this warning)`,
       );
   }
   const servers = Object.keys(what);

@@ -176,6 +176,23 @@ describe("an upstream with credentials of its own, and several callers", () => {
     )();
     expect(warnings).toEqual([]);
   });
+
+  it("a stdio server given a secret on its command line, or from a secret-named variable, is warned of too", async () => {
+    const warnings: string[] = [];
+    const configs: Record<string, MCPServerConfig> = {
+      flag: { command: process.execPath, args: ["server.js", "--api-key", "sk-123", "--port", "3"] },
+      joined: { command: process.execPath, args: ["--token=ghp_123"] },
+      renamed: { command: process.execPath, env: { GH: "${GITHUB_TOKEN}" } },
+      plain: { command: process.execPath, args: ["--verbose", "--keyboard", "us"], env: { MODE: "${LOG_LEVEL}" } },
+    };
+    await (
+      await create(configs, { tokens: TWO, warn: (m) => warnings.push(m) })
+    )();
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/"flag" runs with argument --api-key in its arguments/);
+    expect(warnings[1]).toMatch(/"joined" runs with argument --token in its arguments/);
+    expect(warnings[2]).toMatch(/"renamed" runs with GH in its environment/);
+  });
 });
 
 describe('credentials: { mode: "shared" } said explicitly', () => {
