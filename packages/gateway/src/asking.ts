@@ -50,14 +50,18 @@ export function capabilitiesOf(ctx: ServerContext): Record<string, unknown> | un
 /**
  * How a URL elicitation's completion reaches a 2025-era caller's own connection (its session, or
  * stdio): `notifications/elicitation/complete` (MCP 2025-11-25), for a caller that declared URL
- * elicitation; none otherwise (2026-07-28 has no such notification).
+ * elicitation; none otherwise (2026-07-28 has no such notification). Holds the instance weakly: an
+ * open session's is held by its session, a closed one's is dropped.
  */
 export function completedOf(instance: Server | undefined): ((elicitationId: string) => void) | undefined {
   const url = (instance?.getClientCapabilities()?.elicitation as { url?: unknown } | undefined)?.url;
   if (!instance || url === undefined || url === null) return undefined;
+  // Kept until the consent completes (up to 30 min): never what keeps a closed session's instance alive.
+  const held = new WeakRef(instance);
   return (elicitationId) =>
-    void instance
-      .notification({ method: "notifications/elicitation/complete", params: { elicitationId } })
+    void held
+      .deref()
+      ?.notification({ method: "notifications/elicitation/complete", params: { elicitationId } })
       .catch(() => {});
 }
 

@@ -17,12 +17,12 @@ import { GatewayMetrics } from "./metrics.js";
 import { oidcAuthenticate, type OidcAuth, type OidcOptions } from "./oidc.js";
 import { withOperations, type OperationsOptions } from "./ops.js";
 import type { PerUserAuth } from "./lanes.js";
-import { checkSharing } from "./sharing.js";
+import { checkSharing, lateSharing } from "./sharing.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
 export interface CreateGatewayOptions
-  extends Omit<GatewayOptions, "callers" | "upstreamAuth">, Omit<HttpHandlerOptions, "authenticate"> {
+  extends Omit<GatewayOptions, "callers" | "upstreamAuth" | "servable">, Omit<HttpHandlerOptions, "authenticate"> {
   /**
    * The handlers the manager was made with ({@link gatewayHandlers}): without them the manager's
    * servers cannot ask the gateway's callers anything (and do not, as the manager does not offer it).
@@ -206,6 +206,12 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     }),
   );
   checkSharing(configs, options, options.warn);
+  const servable = lateSharing(
+    new Set(Object.keys(configs)),
+    (name) => manager.getServerConfig(name),
+    options,
+    options.warn,
+  );
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const exchanging =
     oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange")
@@ -221,6 +227,7 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     callers: options.oidc ? undefined : callers,
     audit,
     upstreamAuth: perUser(exchanging, consenting),
+    servable,
   });
   if (options.handlers) bindHandlers(options.handlers, core);
   const authenticate = options.authenticate ?? withIssuer(bearerTokens(options.tokens ?? new Map()), oidc, exchanging);

@@ -56,6 +56,8 @@ export interface GatewayOptions {
   fastPath?: boolean | undefined;
   /** Servers reached with each user's own credentials (exchanged, or consented), on that user's own connection (see exchange.ts, consent.ts). */
   upstreamAuth?: PerUserAuth | undefined;
+  /** Whether a server of the manager may be served (createGateway's sharing check of servers added later). Default: all. */
+  servable?: ((server: string) => boolean) | undefined;
   /** An OpenTelemetry API (`@opentelemetry/api`, or one of its shape): a server span per tool call, the caller's trace continued (see spans.ts). */
   tracing?: GatewayTracing | undefined;
 }

@@ -62,6 +62,7 @@ export class Gateway {
   readonly #listeners = new Set<(kind: "tools" | "prompts" | "resources") => void>();
   readonly #off: (() => void)[] = [];
   #names: string[] | undefined;
+  readonly #servable: (server: string) => boolean;
   #tools: Map<string, MCPTool> | undefined;
 
   constructor(manager: MCPManager, options: GatewayOptions = {}) {
@@ -69,6 +70,7 @@ export class Gateway {
     this.warn = options.warn ?? (() => {});
     this.info = { name: options.name ?? "mcp-gateway", version: options.version ?? "0.0.0" };
     this.#sole = options.callers?.length === 1 ? options.callers[0] : undefined;
+    this.#servable = options.servable ?? (() => true);
     this.#maxInFlight = options.maxInFlightPerCaller ?? MAX_IN_FLIGHT_PER_CALLER;
     this.limits = new RateLimiter(options.rateLimits ?? new MemoryRateLimits(), this.warn);
     this.views = options.views ?? new Map();
@@ -115,7 +117,7 @@ export class Gateway {
     this.#names ??= this.manager
       .getStatuses()
       .map((s) => s.name)
-      .filter(servableName);
+      .filter((name) => servableName(name) && this.#servable(name));
     return scope.server === undefined ? this.#names : this.#names.filter((name) => name === scope.server);
   }
 

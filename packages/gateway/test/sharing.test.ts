@@ -7,9 +7,16 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
+import { canonicalResource, MemoryTokenStore } from "@mcp/oauth";
 import { startV2HttpServer, type V2HttpServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, SharedCredentialsError, type Caller, type CreateGatewayOptions } from "../src/index.js";
+import {
+  checkSharing,
+  createGateway,
+  SharedCredentialsError,
+  type Caller,
+  type CreateGatewayOptions,
+} from "../src/index.js";
 import { mountGateway } from "./app.js";
 import { callAdd } from "./oidc-helpers.js";
 
@@ -74,6 +81,43 @@ describe("an upstream with credentials of its own, and several callers", () => {
     )();
   });
 
+  it("a credential under another name, or in the value of a plainly named header, counts too", async () => {
+    const cases: [MCPServerConfig, RegExp][] = [
+      [{ type: "http", url: idle, headers: { "X-AccessKey": "AKIA0123" } }, /header X-AccessKey/],
+      [{ type: "http", url: idle, headers: { "X-JWT-Assertion": "eyJ.x.y" } }, /header X-JWT-Assertion/],
+      [{ type: "http", url: idle, headers: { "X-Upstream": "Bearer the-service-token" } }, /header X-Upstream/],
+      [{ type: "http", url: idle, headers: { "X-Forwarded-Creds": "Basic bWU6cHc=" } }, /header X-Forwarded-Creds/],
+      [{ type: "http", url: `${idle}?sv=2024&sig=abc123` }, /URL parameter sig/],
+      [{ type: "http", url: `${idle}?user=me&pwd=pw` }, /URL parameter pwd/],
+      [{ type: "http", url: `${idle}?jwt=eyJ.x.y` }, /URL parameter jwt/],
+      [{ type: "sse", url: `${idle}?X-Amz-Signature=ab12` }, /URL parameter X-Amz-Signature/],
+      // A hosted server's secret URL (the key is a part of the path), a session in a path parameter.
+      [{ type: "http", url: "http://127.0.0.1:9/api/mcp/s/ODk0Y2ZhNjMtZTI4Zi00YjQ2LWI5Mz/mcp" }, /key-like part/],
+      [{ type: "http", url: "http://127.0.0.1:9/u/3f1c2b9e-7d4a-4c1e-9b2f-0a6d5e8c7b1a/sse" }, /key-like part/],
+      [{ type: "http", url: "http://127.0.0.1:9/mcp;jsessionid=A1B2C3" }, /URL parameter jsessionid/],
+    ];
+    for (const [config, what] of cases) await expect(create({ up: config }, { tokens: TWO })).rejects.toThrow(what);
+    // Plain settings stay plain.
+    await (
+      await create(
+        {
+          up: {
+            type: "http",
+            url: "http://127.0.0.1:9/v2/server-everything-2025/mcp-streamable-http?region=eu&page=2",
+            headers: { "X-Tenant": "acme", Accept: "application/json", "X-Keyboard": "qwerty" },
+          },
+        },
+        { tokens: TWO },
+      )
+    )();
+  });
+
+  it("callers naming one caller while tokens bring two is two callers", async () => {
+    const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
+    const alice = TWO.get("alice-token-0123456789")!;
+    await expect(create(up, { tokens: TWO, callers: [alice] })).rejects.toThrow(SharedCredentialsError);
+  });
+
   it("every way of having several callers counts: an issuer, a custom authenticate, two static callers", async () => {
     const up = { up: { type: "http" as const, url: idle, headers: { authorization: "Bearer x" } } };
     const oidc = { issuer: "https://id.example", audience: "https://gw.example/mcp" };
@@ -132,6 +176,23 @@ describe("an upstream with credentials of its own, and several callers", () => {
     )();
     expect(warnings).toEqual([]);
   });
+
+  it("a stdio server given a secret on its command line, or from a secret-named variable, is warned of too", async () => {
+    const warnings: string[] = [];
+    const configs: Record<string, MCPServerConfig> = {
+      flag: { command: process.execPath, args: ["server.js", "--api-key", "sk-123", "--port", "3"] },
+      joined: { command: process.execPath, args: ["--token=ghp_123"] },
+      renamed: { command: process.execPath, env: { GH: "${GITHUB_TOKEN}" } },
+      plain: { command: process.execPath, args: ["--verbose", "--keyboard", "us"], env: { MODE: "${LOG_LEVEL}" } },
+    };
+    await (
+      await create(configs, { tokens: TWO, warn: (m) => warnings.push(m) })
+    )();
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/"flag" runs with argument --api-key in its arguments/);
+    expect(warnings[1]).toMatch(/"joined" runs with argument --token in its arguments/);
+    expect(warnings[2]).toMatch(/"renamed" runs with GH in its environment/);
+  });
 });
 
 describe('credentials: { mode: "shared" } said explicitly', () => {
@@ -148,7 +209,37 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
     await upstream?.stop();
   });
 
+  it("a server added to the manager after the gateway was made is not served when it carries credentials of its own and has no entry", async () => {
+    for (const credentials of [undefined, { up: { mode: "shared" as const } }]) {
+      const warnings: string[] = [];
+      const mounted = await mountGateway({}, { tokens: TWO, credentials, warn: (m) => warnings.push(m) });
+      try {
+        const before = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length;
+        await mounted.manager.connectServers({
+          up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${SERVICE}` } },
+        });
+        const answer = (await (await callAdd(mounted.url, [...TWO.keys()][1], 1, 2)).json()) as {
+          result?: { content: { text: string }[] };
+          error?: { message: string };
+        };
+        const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length - before;
+        if (credentials) {
+          expect(answer.result?.content[0]?.text).toBe("3");
+          expect(calls).toBe(1);
+          expect(warnings.filter((w) => w.includes('"up"'))).toEqual([]);
+        } else {
+          expect(answer.error?.message).toMatch(/up__add/);
+          expect(calls).toBe(0);
+          expect(warnings.filter((w) => w.includes('"up" (header authorization) carries credentials'))).toHaveLength(1);
+        }
+      } finally {
+        await mounted.stop();
+      }
+    }
+  });
+
   it("two callers both reach the upstream, as its one configured identity", async () => {
+    const start = upstream.requests.length;
     const mounted = await mountGateway(
       { up: { type: "http", url: upstream.url, headers: { authorization: `Bearer ${SERVICE}` } } },
       { tokens: TWO, credentials: { up: { mode: "shared" } } },
@@ -160,13 +251,66 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
         };
         expect(answer.result?.content[0]?.text).toBe(String(a + 1));
       }
-      const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call");
+      const calls = upstream.requests.slice(start).filter((r) => r.headers["mcp-method"] === "tools/call");
       expect(calls).toHaveLength(2);
       expect(calls.map((r) => r.headers.authorization)).toEqual([`Bearer ${SERVICE}`, `Bearer ${SERVICE}`]);
       // The callers' own tokens never went upstream.
       for (const token of TWO.keys()) expect(seen.some((h) => h?.includes(token))).toBe(false);
     } finally {
       await mounted.stop();
+    }
+  });
+});
+
+describe("an HTTP upstream with nothing of its own in its config, but the manager's stored OAuth sign-in", () => {
+  let upstream: V2HttpServer;
+
+  beforeAll(async () => {
+    upstream = await startV2HttpServer({
+      legacy: "reject",
+      authorize: async (authorization) => authorization === `Bearer ${SERVICE}`,
+    });
+  });
+  afterAll(async () => {
+    await upstream?.stop();
+  });
+
+  it("is sent to the upstream whoever asks: MCPManager.hasSignIn says so, and the sharing check counts it", async () => {
+    const store = new MemoryTokenStore();
+    const config: MCPServerConfig = { type: "http", url: upstream.url };
+    const manager = new MCPManager({ cache: false, oauth: { store } });
+    try {
+      expect(await manager.hasSignIn(config)).toBe(false);
+      // What `auth <server>` (the CLI's `mcp auth login`) leaves in the store.
+      await store.set({
+        issuer: "https://as.example",
+        resource: canonicalResource(upstream.url),
+        tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
+      });
+      expect(await manager.hasSignIn(config)).toBe(true);
+      // Not for a config whose OAuth is off, or that brings its own Authorization.
+      expect(await manager.hasSignIn({ ...config, oauth: false } as MCPServerConfig)).toBe(false);
+      expect(await manager.hasSignIn({ ...config, headers: { Authorization: "Bearer other" } })).toBe(false);
+      expect(await new MCPManager({ cache: false, oauth: false }).hasSignIn(config)).toBe(false);
+      // The manager's connection does send it: the one identity every caller of a gateway would share.
+      await manager.connectServers({ up: config });
+      const sent = upstream.requests.map((r) => r.headers.authorization);
+      expect(sent.length).toBeGreaterThan(0);
+      expect(new Set(sent)).toEqual(new Set([`Bearer ${SERVICE}`]));
+      const refused = (() => {
+        try {
+          checkSharing({ up: config }, { tokens: TWO, signedIn: new Set(["up"]) });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refused).toBeInstanceOf(SharedCredentialsError);
+      expect((refused as Error).message).toMatch(/^"up" \(a stored OAuth sign-in\) carries credentials of its own/);
+      // Said shared, or one caller: it passes.
+      checkSharing({ up: config }, { tokens: TWO, signedIn: new Set(["up"]), credentials: { up: { mode: "shared" } } });
+      checkSharing({ up: config }, { signedIn: new Set(["up"]) });
+    } finally {
+      await manager.disconnectAll();
     }
   });
 });

@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import type { HttpAuthProvider, MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/jsonrpc";
-import type { OAuthProvider, TokenStore } from "@mcp/oauth";
+import { canonicalResource, type OAuthProvider, type TokenStore } from "@mcp/oauth";
 import { envOutsideProject } from "./config/spawn-dir.js";
 import type { DiscoveredServer } from "./config/types.js";
 import { headersHelperProvider } from "./headers-helper.js";
@@ -60,6 +60,13 @@ export class Credentials {
     }
     await provider.authorizeNow();
     this.#oauth.delete(name); // the next connection starts from the stored tokens
+  }
+
+  /** Whether the token store holds tokens that this HTTP server's connections would send (its OAuth on, a sign-in saved). */
+  async signedIn(config: MCPServerConfig): Promise<boolean> {
+    if (this.#options.oauth === false || !wantsOAuth(config)) return false;
+    const found = await this.#store().find(canonicalResource((config as { url: string }).url));
+    return found?.tokens !== undefined;
   }
 
   /** Forgets an HTTP server's OAuth tokens. */

@@ -209,6 +209,14 @@ export class MCPManager {
     return this.#credentials.authorize(name, config, options);
   }
 
+  /**
+   * Whether connections to an HTTP server with this config would send an OAuth sign-in the token
+   * store holds (`auth <server>` saved one): the manager's one identity there, whoever asks.
+   */
+  hasSignIn(config: MCPServerConfig): Promise<boolean> {
+    return this.#credentials.signedIn(config);
+  }
+
   /** Forgets an HTTP server's OAuth tokens (the CLI's `logout <server>`). */
   logoutServer(name: string, config: MCPServerConfig): Promise<void> {
     return this.#credentials.logout(name, config);

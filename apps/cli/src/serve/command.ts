@@ -18,7 +18,7 @@ import {
   type OidcOptions,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
-import { checkServeSharing, consentOptions, readServeConfig } from "./views.js";
+import { checkServeSharing, consentOptions, readServeConfig, signedInServers } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
@@ -237,7 +237,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
     const served = options.http ? [...callers.values()] : [self];
     // The servers connect after the gateway is made: their configs are checked here.
-    checkServeSharing(session.configs, { oidc, callers: served, credentials }, (message) =>
+    // A sign-in `mcp auth login` saved is the operator's own identity too (read here: the gateway cannot wait).
+    const signedIn = await signedInServers(session.manager, session.configs, credentials);
+    checkServeSharing(session.configs, { oidc, callers: served, credentials, signedIn }, (message) =>
       warn(`mcp serve: ${message}`),
     );
     gateway = createGateway(session.manager, {

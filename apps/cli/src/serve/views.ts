@@ -16,7 +16,7 @@ import {
   type View,
 } from "@mcp/gateway";
 import { InvalidConfigError } from "@mcp/jsonrpc";
-import { OWN_FILE } from "@mcp/manager";
+import { OWN_FILE, type MCPManager } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { configDir } from "../session.js";
 
@@ -145,11 +145,12 @@ export function consentOptions(
 /**
  * Refuses to serve, to several callers, servers that carry credentials of their own with no
  * `"gateway": { "credentials": … }` in their entry (the gateway's check, its fix said in this
- * config's terms); warns of stdio servers with secret-looking environment variables.
+ * config's terms; a sign-in `mcp auth login` saved counts: `signedIn`, see {@link signedInServers});
+ * warns of stdio servers with secret-looking environment variables.
  */
 export function checkServeSharing(
   configs: Readonly<Record<string, MCPServerConfig>>,
-  options: CallerSources & { credentials: Record<string, UpstreamCredentials> },
+  options: CallerSources & { credentials: Record<string, UpstreamCredentials>; signedIn?: ReadonlySet<string> },
   warn: (message: string) => void,
 ): void {
   try {
@@ -169,4 +170,15 @@ export function checkServeSharing(
       { field: "credentials" },
     );
   }
+}
+
+/** The servers of `configs` with no gateway credentials entry that the manager would reach with a stored OAuth sign-in. */
+export async function signedInServers(
+  manager: Pick<MCPManager, "hasSignIn">,
+  configs: Readonly<Record<string, MCPServerConfig>>,
+  credentials: Readonly<Record<string, UpstreamCredentials>>,
+): Promise<Set<string>> {
+  const named = Object.keys(configs).filter((name) => credentials[name] === undefined);
+  const found = await Promise.all(named.map((name) => manager.hasSignIn(configs[name]!)));
+  return new Set(named.filter((_, i) => found[i]));
 }
