@@ -18,6 +18,7 @@ import { oidcAuthenticate, type OidcAuth, type OidcOptions } from "./oidc.js";
 import { withOperations, type OperationsOptions } from "./ops.js";
 import type { PerUserAuth } from "./lanes.js";
 import { checkSharing, lateSharing } from "./sharing.js";
+import { storedSignIns } from "./sign-ins.js";
 import type { Caller } from "./policy.js";
 
 /** Options of {@link createGateway}. */
@@ -206,12 +207,21 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
     }),
   );
   checkSharing(configs, options, options.warn);
-  const servable = lateSharing(
+  const late = lateSharing(
     new Set(Object.keys(configs)),
     (name) => manager.getServerConfig(name),
     options,
     options.warn,
   );
+  const signIns = storedSignIns(
+    configs,
+    (name) => manager.getServerConfig(name),
+    (config) => manager.hasSignIn(config),
+    options,
+    options.warn,
+  );
+  const servable =
+    late || signIns ? (name: string) => (late?.(name) ?? true) && !(signIns?.refuses(name) ?? false) : undefined;
   const oidc: OidcAuth | undefined = options.oidc ? oidcAuthenticate(options.oidc) : undefined;
   const exchanging =
     oidc && Object.values(options.credentials ?? {}).some((c) => c.mode === "exchange")
@@ -255,9 +265,20 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
       : http;
   const served = consenting ? withCallback(front, consenting) : front;
   const stdio = new Set<{ close(): Promise<void> }>();
+  // Until the stored sign-ins are looked up, a request waits (else it would find those servers missing).
+  let looked = signIns === undefined;
+  const handle = looked
+    ? served
+    : async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+        if (!looked) {
+          await signIns!.settled;
+          looked = true;
+        }
+        return served(req, res);
+      };
   return {
     manager,
-    handle: served,
+    handle,
     serveStdio(stdioOptions = {}) {
       const caller = stdioOptions.caller ?? STDIO_CALLER;
       const view = caller.view === undefined ? undefined : core.views.get(caller.view);

@@ -4,6 +4,8 @@
 // it, and every caller then reaches the upstream (a real SDK v2 server checking its bearer token)
 // as that one identity; a single-caller gateway is unaffected; a stdio server's secret-looking
 // environment is a warning.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
 import { InvalidConfigError } from "@mcp/client";
 import { MCPManager } from "@mcp/manager";
@@ -311,6 +313,63 @@ describe("an HTTP upstream with nothing of its own in its config, but the manage
       checkSharing({ up: config }, { signedIn: new Set(["up"]) });
     } finally {
       await manager.disconnectAll();
+    }
+  });
+});
+
+describe("createGateway (the library, no signedIn given) over a manager that holds a stored sign-in", () => {
+  let upstream: V2HttpServer;
+
+  beforeAll(async () => {
+    upstream = await startV2HttpServer({
+      legacy: "reject",
+      authorize: async (authorization) => authorization === `Bearer ${SERVICE}`,
+    });
+  });
+  afterAll(async () => {
+    await upstream?.stop();
+  });
+
+  it("looks the sign-in up itself: several callers get no call through it unless the config says shared", async () => {
+    for (const credentials of [undefined, { up: { mode: "shared" as const } }]) {
+      const store = new MemoryTokenStore();
+      await store.set({
+        issuer: "https://as.example",
+        resource: canonicalResource(upstream.url),
+        tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
+      });
+      const manager = new MCPManager({ cache: false, oauth: { store } });
+      await manager.connectServers({ up: { type: "http", url: upstream.url } });
+      const warnings: string[] = [];
+      const gateway = createGateway(manager, { tokens: TWO, credentials, warn: (m) => warnings.push(m) });
+      const app = createServer((req, res) => void gateway.handle(req, res));
+      await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}/mcp`;
+      try {
+        const before = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length;
+        // The very first request: it waits for the look-up instead of finding the server missing or served.
+        const answer = (await (await callAdd(url, [...TWO.keys()][0], 4, 5)).json()) as {
+          result?: { content: { text: string }[] };
+          error?: { message: string };
+        };
+        const calls = upstream.requests.filter((r) => r.headers["mcp-method"] === "tools/call").length - before;
+        if (credentials) {
+          expect(answer.result?.content[0]?.text).toBe("9");
+          expect(calls).toBe(1);
+          expect(warnings.filter((w) => w.includes('"up"'))).toEqual([]);
+        } else {
+          expect(answer.error?.message).toMatch(/up__add/);
+          expect(calls).toBe(0);
+          expect(warnings.filter((w) => w.includes('"up" (a stored OAuth sign-in) carries credentials'))).toHaveLength(
+            1,
+          );
+        }
+      } finally {
+        app.closeAllConnections();
+        await new Promise<void>((resolve) => app.close(() => resolve()));
+        await gateway.close();
+        await manager.disconnectAll();
+      }
     }
   });
 });
