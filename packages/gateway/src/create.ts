@@ -265,15 +265,13 @@ export function createGateway(manager: MCPManager, options: CreateGatewayOptions
       : http;
   const served = consenting ? withCallback(front, consenting) : front;
   const stdio = new Set<{ close(): Promise<void> }>();
-  // Until the stored sign-ins are looked up, a request waits (else it would find those servers missing).
-  let looked = signIns === undefined;
-  const handle = looked
+  // A request waits for the stored sign-ins of the manager's servers to be looked up (else it would
+  // find those servers missing); one added to the manager since is looked up then.
+  const handle = !signIns
     ? served
     : async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-        if (!looked) {
-          await signIns!.settled;
-          looked = true;
-        }
+        const looking = signIns.wait(manager.getStatuses().map((s) => s.name));
+        if (looking) await looking;
         return served(req, res);
       };
   return {
