@@ -267,6 +267,14 @@ describe('credentials: { mode: "shared" } said explicitly', () => {
 describe("an HTTP upstream with nothing of its own in its config, but the manager's stored OAuth sign-in", () => {
   let upstream: V2HttpServer;
 
+  /** What `auth <server>` (the CLI's `mcp auth login`) leaves in the store: the service token for the upstream. */
+  const signIn = (store: MemoryTokenStore): Promise<void> =>
+    store.set({
+      issuer: "https://as.example",
+      resource: canonicalResource(upstream.url),
+      tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
+    });
+
   beforeAll(async () => {
     upstream = await startV2HttpServer({
       legacy: "reject",
@@ -283,12 +291,7 @@ describe("an HTTP upstream with nothing of its own in its config, but the manage
     const manager = new MCPManager({ cache: false, oauth: { store } });
     try {
       expect(await manager.hasSignIn(config)).toBe(false);
-      // What `auth <server>` (the CLI's `mcp auth login`) leaves in the store.
-      await store.set({
-        issuer: "https://as.example",
-        resource: canonicalResource(upstream.url),
-        tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
-      });
+      await signIn(store);
       expect(await manager.hasSignIn(config)).toBe(true);
       // Not for a config whose OAuth is off, or that brings its own Authorization.
       expect(await manager.hasSignIn({ ...config, oauth: false } as MCPServerConfig)).toBe(false);
@@ -315,29 +318,11 @@ describe("an HTTP upstream with nothing of its own in its config, but the manage
       await manager.disconnectAll();
     }
   });
-});
 
-describe("createGateway (the library, no signedIn given) over a manager that holds a stored sign-in", () => {
-  let upstream: V2HttpServer;
-
-  beforeAll(async () => {
-    upstream = await startV2HttpServer({
-      legacy: "reject",
-      authorize: async (authorization) => authorization === `Bearer ${SERVICE}`,
-    });
-  });
-  afterAll(async () => {
-    await upstream?.stop();
-  });
-
-  it("looks the sign-in up itself: several callers get no call through it unless the config says shared", async () => {
+  it("createGateway (the library, no signedIn given) looks the sign-in up itself: several callers get no call through it unless the config says shared", async () => {
     for (const credentials of [undefined, { up: { mode: "shared" as const } }]) {
       const store = new MemoryTokenStore();
-      await store.set({
-        issuer: "https://as.example",
-        resource: canonicalResource(upstream.url),
-        tokens: { accessToken: SERVICE, tokenType: "Bearer", expiresAt: Date.now() + 3_600_000 },
-      });
+      await signIn(store);
       const manager = new MCPManager({ cache: false, oauth: { store } });
       await manager.connectServers({ up: { type: "http", url: upstream.url } });
       const warnings: string[] = [];
