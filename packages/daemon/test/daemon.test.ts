@@ -303,6 +303,22 @@ describe("requestTicket and the light shim's loopback listener", () => {
     await shim.closed;
   });
 
+  it("a hello over 64 bytes is closed unread; at most 16 connections wait for their hello, the next is closed unread even with a good ticket", async () => {
+    await start();
+    const params: AttachParams = { server: "everything", config: everything, shimPid: 1, parentPid: 1 };
+    const { port, ticket } = await requestTicket(socket, params);
+    const long = await tcp(port);
+    long.socket.write("x".repeat(65));
+    await long.closed;
+    expect(long.received()).toBe("");
+    const waiting = await Promise.all(Array.from({ length: 16 }, () => tcp(port)));
+    const late = await tcp(port);
+    late.socket.write(`${ticket}\n`);
+    await late.closed;
+    expect(late.received()).toBe("");
+    for (const connection of waiting) connection.socket.destroy();
+  });
+
   it("a ticket request of the wrong shape is refused naming the field", async () => {
     await start();
     await expect(
