@@ -48,7 +48,14 @@ export async function ensureDaemon(socket: string, options: EnsureDaemonOptions)
     }
     try {
       closeSync(held);
-      if ((await probeDaemon(socket, 1000)) !== "live") await options.start();
+      if ((await probeDaemon(socket, 1000)) !== "live") {
+        await options.start();
+        // It may resolve before its socket answers: waited for here, the lock held, so no one starts another.
+        while ((await probeDaemon(socket, 1000)) !== "live") {
+          if (Date.now() > deadline) throw new DaemonError(`the mcp daemon did not start on ${socket}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
     } finally {
       rmSync(lock, { force: true });
     }

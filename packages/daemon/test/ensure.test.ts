@@ -47,6 +47,22 @@ describe("ensureDaemon", () => {
     expect(starts).toBe(1);
   });
 
+  it("a start that returns before its daemon answers is waited for, not repeated by the next caller", async () => {
+    let starts = 0;
+    let up: Promise<void> | undefined;
+    const start = async (): Promise<void> => {
+      starts += 1;
+      // As a process started in the background: it answers a little later.
+      up = new Promise<void>((resolve) => setTimeout(resolve, 200)).then(async () => {
+        daemons.push(await startDaemon({ socket, home: join(dir, "home") }));
+      });
+    };
+    const sockets = await Promise.all(Array.from({ length: 3 }, () => ensureDaemon(socket, { start })));
+    await up;
+    expect(sockets).toEqual([socket, socket, socket]);
+    expect(starts).toBe(1);
+  });
+
   it("a daemon that never answers: a DaemonError once the time is up", async () => {
     await expect(ensureDaemon(socket, { start: async () => {}, timeoutMs: 300 })).rejects.toThrow(
       new DaemonError(`the mcp daemon did not start on ${socket}`),
