@@ -63,6 +63,18 @@ export const ALLOWED = {
     "@mcp/client",
     "@mcp/manager",
   ],
+  // The user's daemon, the socket front of the pool: the pool it runs for hosts, the manager for the
+  // servers it keeps between commands (and approvals, tool cache), the client's config types, the
+  // stdio transport's environment rules for a call written as its shell runs it.
+  "@mcp/daemon": [
+    "@mcp/jsonrpc",
+    "@mcp/transport-stdio",
+    "@mcp/transport-http",
+    "@mcp/oauth",
+    "@mcp/client",
+    "@mcp/manager",
+    "@mcp/pool",
+  ],
 };
 
 /**

@@ -143,7 +143,7 @@ export async function hostsPool(
 ): Promise<number> {
   const l = where();
   // The light shim (bash, no Node process per session) where it works; `mcp` otherwise, or as --shim says.
-  const shim = options.shim ?? (await (await import("./daemon/light-check.js")).lightShimHere());
+  const shim = options.shim ?? (await (await import("@mcp/daemon")).lightShimHere());
   return each(host, options.scope, globals, "pool", (file) =>
     poolFile(file, { backupDir: poolBackupDir(l), home: l.home, shim }),
   );

@@ -76,6 +76,9 @@ describe("start-up", () => {
     for (const unwanted of [
       "packages/gateway/",
       "packages/inspector/",
+      // Through the daemon or not, a call loads the daemon's client only (@mcp/daemon/client), not the daemon.
+      "packages/pool/",
+      "packages/daemon/dist/server.js",
       "apps/cli/dist/serve/",
       "apps/cli/dist/inspect",
       "@modelcontextprotocol/server",

@@ -1,6 +1,6 @@
 // `mcp call` through the daemon, when one runs: the CLI finds the servers as always (variables
 // expanded from this shell's environment, now) and sends them with the call, written as this shell
-// runs them (folder and environment, see environment.ts); the daemon answers from servers it keeps
+// runs them (folder and environment: @mcp/daemon's asThisShellRuns); the daemon answers from servers it keeps
 // running for exactly that configuration. No daemon (or one that is not this user's, or that
 // declines the call because it cannot run it as this shell would) and the CLI starts the server
 // itself, saying so when a daemon was expected.
@@ -10,10 +10,8 @@ import type { CallToolResult } from "@mcp/client";
 import { progressReporter } from "../live.js";
 import type { GlobalOptions, Session } from "../session.js";
 import { CliError, note } from "../ui.js";
-import { daemonRequest, DaemonUnavailable } from "./client.js";
-import { daemonSocket } from "./command.js";
-import { asThisShellRuns } from "./environment.js";
-import { CALL, type CallParams } from "./server.js";
+import { asThisShellRuns, CALL_METHOD as CALL, DaemonUnavailable, type CallParams } from "@mcp/daemon/client";
+import { daemonSocket, request } from "./command.js";
 
 /** A tool call's outcome, wherever it ran. */
 export interface CalledTool {
@@ -62,7 +60,7 @@ export async function callThroughDaemon(
       timeout: globals.timeout,
       maxResultChars,
     };
-    const answer = (await daemonRequest(socket, CALL, params, {
+    const answer = (await request(socket, CALL, params, {
       signal,
       onProgress: (p) => {
         progress ??= progressReporter(words[0] ?? "tool");

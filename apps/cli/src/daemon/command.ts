@@ -1,17 +1,25 @@
 // `mcp daemon start | stop | status` (and the hidden `run`, which is the daemon itself).
 
-import { spawn } from "node:child_process";
-import { mkdirSync, openSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { defaultCacheDir, failureCause } from "@mcp/manager";
+import {
+  claimSocketFolder,
+  DaemonError,
+  daemonRequest,
+  daemonSocketPath,
+  DaemonUnavailable,
+  DaemonUntrusted,
+  probeDaemon as probe,
+  spawnDaemon as startProcess,
+  type DaemonRequestOptions,
+  type DaemonStatus,
+} from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
+import { CLI_VERSION } from "../version.js";
 import { plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
-import { daemonRequest, DaemonUnavailable, DaemonUntrusted } from "./client.js";
-import { claimSocketFolder, socketPath } from "./place.js";
-import { probe, runDaemon, type DaemonStatus } from "./server.js";
 
 /** Options of `daemon start` / `daemon run`. */
 export interface DaemonStartOptions {
@@ -38,7 +46,26 @@ function cacheDir(): string {
 
 /** This user's daemon socket. */
 export function daemonSocket(): string {
-  return socketPath(cacheDir());
+  return daemonSocketPath(cacheDir());
+}
+
+/** A `DaemonError` as the `CliError` it is here (its exit code kept); any other error as it is. */
+export function asCliError(error: unknown): unknown {
+  return error instanceof DaemonError ? new CliError(error.message, error.exitCode) : error;
+}
+
+/** A request to the daemon (see `daemonRequest`); its error answers as `CliError`s with their exit code. */
+export async function request(
+  socket: string,
+  method: string,
+  params: unknown,
+  options?: DaemonRequestOptions,
+): Promise<unknown> {
+  try {
+    return await daemonRequest(socket, method, params, options);
+  } catch (error) {
+    throw asCliError(error);
+  }
 }
 
 function duration(ms: number): string {
@@ -52,7 +79,11 @@ function duration(ms: number): string {
 
 /** This user's daemon socket, its folder made (or checked to be ours alone) first. */
 export function claimDaemonSocket(): string {
-  return claimSocketFolder(cacheDir(), daemonSocket());
+  try {
+    return claimSocketFolder(cacheDir(), daemonSocket(), note);
+  } catch (error) {
+    throw asCliError(error);
+  }
 }
 
 /** The hidden `daemon run`: the daemon in this process. */
@@ -66,9 +97,18 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     return n;
   };
   const maxRssMb = options.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
-  await runDaemon({
-    socket: claimSocketFolder(cacheDir(), daemonSocket()),
+  // The daemon's own code (the pool, the managers) only in the daemon's process.
+  const [{ startDaemon }, { callHandler }, { approveCommandFor }] = await Promise.all([
+    import("@mcp/daemon"),
+    import("./call-handler.js"),
+    import("../approvals.js"),
+  ]);
+  const daemon = await startDaemon({
+    socket: claimDaemonSocket(),
     home: home(),
+    version: CLI_VERSION,
+    howToApprove: (server) => approveCommandFor([server.name]),
+    call: callHandler,
     idleMs: (options.idle ?? 60) * MINUTE,
     serverIdleMs: (options.serverIdle ?? 10) * MINUTE,
     keepAlive: options.keepAlive ?? [],
@@ -77,14 +117,22 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     poolMaxCalls: options.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
     // 0 or unset: no cap.
     poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
+  }).catch((error: unknown) => {
+    throw asCliError(error);
   });
+  const stop = (): void => void daemon.close();
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  await daemon.closed;
+  process.off("SIGTERM", stop);
+  process.off("SIGINT", stop);
   return EXIT.ok;
 }
 
 /** `daemon start`: starts the daemon in the background and waits until it answers. */
 export async function daemonStart(globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
   // Its folder is made (or found to be ours alone) before anything connects to a socket in it.
-  const socket = claimSocketFolder(cacheDir(), daemonSocket());
+  const socket = claimDaemonSocket();
   const state = await probe(socket);
   if (state === "live") {
     note(`an mcp daemon is already running on ${socket}`);
@@ -103,9 +151,6 @@ export async function spawnDaemon(
   options: DaemonStartOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number | undefined> {
-  const dir = cacheDir();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const log = openSync(join(dir, "daemon.log"), "a", 0o600);
   const args = [process.argv[1]!, "daemon", "run"];
   if (options.idle !== undefined) args.push("--idle", String(options.idle));
   if (options.serverIdle !== undefined) args.push("--server-idle", String(options.serverIdle));
@@ -113,15 +158,12 @@ export async function spawnDaemon(
   if (options.poolIdle !== undefined) args.push("--pool-idle", String(options.poolIdle));
   if (options.poolMaxCalls !== undefined) args.push("--pool-max-calls", String(options.poolMaxCalls));
   if (options.poolMaxRss !== undefined) args.push("--pool-max-rss", String(options.poolMaxRss));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", log, log], cwd: home(), env });
-  child.unref();
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if ((await probe(socket, 500)) === "live") return child.pid;
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new CliError(`the mcp daemon did not start; see ${join(dir, "daemon.log")}`);
+  const logFile = join(cacheDir(), "daemon.log");
+  return startProcess({ command: process.execPath, args, socket, logFile, env, cwd: home() }).catch(
+    (error: unknown) => {
+      throw asCliError(error);
+    },
+  );
 }
 
 /** `daemon status`: servers, clients and uptime of the running daemon. */
@@ -129,7 +171,7 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
   const socket = daemonSocket();
   let status: DaemonStatus;
   try {
-    status = (await daemonRequest(socket, "status", {})) as DaemonStatus;
+    status = (await request(socket, "status", {})) as DaemonStatus;
   } catch (error) {
     if (!(error instanceof DaemonUnavailable)) throw error;
     if (error instanceof DaemonUntrusted) {
@@ -182,7 +224,7 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
 export async function daemonStop(globals: GlobalOptions): Promise<number> {
   const socket = daemonSocket();
   try {
-    await daemonRequest(socket, "stop", {});
+    await request(socket, "stop", {});
   } catch (error) {
     if (!(error instanceof DaemonUnavailable)) throw error;
     if (error instanceof DaemonUntrusted) {

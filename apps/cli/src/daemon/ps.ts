@@ -2,22 +2,12 @@
 // configuration source, attached hosts (shim pid, its parent), calls, memory, CPU time and idle time;
 // `--kill <server>` ends one.
 
-import type { UpstreamStatus } from "@mcp/pool";
+import { DaemonUnavailable, type PoolStatus } from "@mcp/daemon/client";
 import { plural } from "../failure.js";
 import type { GlobalOptions } from "../session.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
-import { daemonRequest, DaemonUnavailable } from "./client.js";
-import { daemonSocket } from "./command.js";
-
-/** What `pool/status` answers. */
-export interface PoolStatus {
-  servers: UpstreamStatus[];
-  idleMs: number;
-  maxConcurrentCalls: number;
-  /** The memory cap per pooled server (bytes), null for none. */
-  maxRssBytes: number | null;
-}
+import { daemonSocket, request } from "./command.js";
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -38,7 +28,7 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
   if (options.kill !== undefined) {
     let killed: number;
     try {
-      ({ killed } = (await daemonRequest(socket, "pool/kill", { server: options.kill })) as { killed: number });
+      ({ killed } = (await request(socket, "pool/kill", { server: options.kill })) as { killed: number });
     } catch (error) {
       if (error instanceof DaemonUnavailable)
         throw new CliError(`no mcp daemon is running (${error.message}): nothing is pooled`, EXIT.failure);
@@ -51,7 +41,7 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
   }
   let status: PoolStatus;
   try {
-    status = (await daemonRequest(socket, "pool/status", {})) as PoolStatus;
+    status = (await request(socket, "pool/status", {})) as PoolStatus;
   } catch (error) {
     if (!(error instanceof DaemonUnavailable)) throw error;
     if (globals.json) printJson({ running: false, servers: [] });

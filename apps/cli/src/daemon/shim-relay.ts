@@ -1,17 +1,12 @@
 // `mcp daemon stdio <server>`: the shim a host runs as a stdio server's command. A child process
 // (`mcp daemon resolve`, shim.ts) finds the server and starts the daemon; this process, which stays
-// with the host for its whole session, only asks the daemon to serve that server from its pool (one
-// process per resolved configuration for every host, @mcp/pool) and passes JSON-RPC lines both ways
-// until the host closes stdin. It loads nothing else, to stay small (see docs/benchmarks.md).
+// with the host for its whole session, relays the host's lines to the server in the daemon's pool
+// (@mcp/daemon/shim's relayStdio) until the host closes stdin. It loads nothing else, to stay small
+// (see docs/benchmarks.md).
 
 import { spawnSync } from "node:child_process";
-import { constants } from "node:buffer";
-import { createConnection, type Socket } from "node:net";
-import { createInterface } from "node:readline";
+import { DaemonError, relayStdio, type AttachParams } from "@mcp/daemon/shim";
 import { CliError, EXIT } from "../ui.js";
-import type { AttachParams } from "./pool-socket.js";
-import { checkSocket } from "./private.js";
-import { onMessages, send } from "./wire.js";
 
 /** What `mcp daemon resolve` prints. */
 interface Resolved {
@@ -44,17 +39,6 @@ function resolveInChild(server: string): Resolved | number {
   }
 }
 
-function connect(socket: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const connection = createConnection(socket);
-    connection.once("connect", () => {
-      connection.off("error", reject);
-      resolve(connection);
-    });
-    connection.once("error", reject);
-  });
-}
-
 /** `mcp daemon stdio <server>`: serves the host on stdin/stdout until it closes stdin. */
 export async function daemonStdio(server: string): Promise<number> {
   if (process.platform === "win32")
@@ -65,11 +49,6 @@ export async function daemonStdio(server: string): Promise<number> {
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
   const { config, source, from, project, vars, socket } = resolved;
-  const trusted = checkSocket(socket);
-  if (trusted.state !== "ours")
-    throw new CliError(`not using ${socket}: ${trusted.state === "foreign" ? trusted.problem : "no daemon socket"}`);
-  const connection = await connect(socket);
-  connection.on("error", () => {});
   const params: AttachParams = {
     server,
     config,
@@ -80,58 +59,9 @@ export async function daemonStdio(server: string): Promise<number> {
     shimPid: process.pid,
     parentPid: process.ppid,
   };
-  return new Promise<number>((resolve) => {
-    let code: number = EXIT.ok;
-    let attached = false;
-    let hostDone = false;
-    const fail = (message: string, exitCode: number = EXIT.failure): void => {
-      process.stderr.write(`mcp daemon stdio ${server}: ${message}\n`);
-      code = exitCode;
-      connection.destroy();
-    };
-    connection.once("close", () => {
-      if (!hostDone && code === EXIT.ok) {
-        process.stderr.write(`mcp daemon stdio ${server}: the mcp daemon went away\n`);
-        code = EXIT.failure;
-      }
-      process.stdin.destroy();
-      resolve(code);
-    });
-    const readHost = (): void => {
-      const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-      lines.on("line", (line) => {
-        if (line.trim() === "") return;
-        let mcp: unknown;
-        try {
-          mcp = JSON.parse(line);
-        } catch {
-          process.stdout.write(
-            `${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a line that is not JSON" } })}\n`,
-          );
-          return;
-        }
-        send(connection, { id: 0, mcp });
-      });
-      // The host closed stdin: this session ends (the daemon cancels what it had in flight).
-      lines.once("close", () => {
-        hostDone = true;
-        connection.end();
-      });
-    };
-    onMessages(
-      connection,
-      (message) => {
-        if (message.error) return fail(message.error.message, message.error.exitCode);
-        if (message.id === 0 && message.mcp !== undefined)
-          return void process.stdout.write(`${JSON.stringify(message.mcp)}\n`);
-        if (message.id === 1 && !attached) {
-          attached = true;
-          readHost();
-        }
-      },
-      (problem) => fail(`the daemon sent ${problem}`),
-      constants.MAX_STRING_LENGTH,
-    );
-    send(connection, { id: 1, method: "pool/attach", params });
-  });
+  try {
+    return await relayStdio({ socket, params });
+  } catch (error) {
+    throw error instanceof DaemonError ? new CliError(error.message, error.exitCode) : error;
+  }
 }

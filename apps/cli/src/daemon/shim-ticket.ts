@@ -1,13 +1,11 @@
 // The hidden `mcp daemon ticket <server> …`, the one Node step of the light shim (apps/cli/shim/mcp-shim):
 // the server found exactly as `mcp daemon stdio` finds it (shim.ts: the same files, approvals and
 // environment; the daemon started if none runs), then a single-use ticket for it from the daemon over
-// its private Unix socket (light-relay.ts). Prints `<port> <ticket> <proof>` on one line for the
+// its private Unix socket (@mcp/daemon's loopback relay). Prints `<port> <ticket> <proof>` on one line for the
 // script, which keeps them in shell variables (never in argv, the environment or a file).
 
+import { DaemonError, requestTicket, type AttachParams } from "@mcp/daemon/client";
 import { CliError, EXIT } from "../ui.js";
-import { daemonRequest } from "./client.js";
-import type { Ticket } from "./light-relay.js";
-import type { AttachParams } from "./pool-socket.js";
 import type { GlobalOptions } from "../session.js";
 import { resolveForShim, type ShimWords } from "./shim.js";
 
@@ -35,19 +33,11 @@ export async function daemonTicket(globals: GlobalOptions, server: string, words
     vars,
     ...pids,
   };
-  const answer = (await daemonRequest(socket, "pool/ticket", params, { connectTimeoutMs: 10_000 })) as Partial<Ticket>;
-  const { port, ticket, proof } = answer ?? {};
-  const token = /^[A-Za-z0-9_-]{43}$/;
-  if (
-    !Number.isInteger(port) ||
-    typeof ticket !== "string" ||
-    !token.test(ticket) ||
-    typeof proof !== "string" ||
-    !token.test(proof)
-  )
-    throw new CliError(
-      `mcp daemon stdio ${server}: the daemon gave no ticket (an older daemon? stop it with: mcp daemon stop)`,
-    );
+  const { port, ticket, proof } = await requestTicket(socket, params).catch((error: unknown) => {
+    throw error instanceof DaemonError
+      ? new CliError(`mcp daemon stdio ${server}: ${error.message}`, error.exitCode)
+      : error;
+  });
   process.stdout.write(`${port} ${ticket} ${proof}\n`);
   return EXIT.ok;
 }

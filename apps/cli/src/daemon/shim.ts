@@ -1,18 +1,15 @@
 // What `mcp daemon stdio <server>` (shim-relay.ts) needs before it relays: the server found as `mcp
 // call` finds it (the same files, the same approval of project servers), written with this shell's
-// folder and environment (environment.ts), and this user's daemon, started if none runs.
+// folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
-import { closeSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
 import type { MCPServerConfig } from "@mcp/client";
+import { asThisShellRuns, ensureDaemon } from "@mcp/daemon/client";
 import { unwrapShimConfig } from "@mcp/manager";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
-import { claimDaemonSocket, spawnDaemon } from "./command.js";
-import { asThisShellRuns } from "./environment.js";
-import { checkSocket } from "./private.js";
-import { probe } from "./server.js";
+import { asCliError, claimDaemonSocket, spawnDaemon } from "./command.js";
 
 /** Whether a config runs this shim itself (`… daemon stdio …`): following it would loop. */
 export function runsTheShim(config: MCPServerConfig): boolean {
@@ -120,49 +117,21 @@ async function resolveServer(
 /** Variables that decide where the daemon's socket and files are. */
 const WHERE_IT_LIVES = /^(HOME|XDG_[A-Z_]+|MCP_DAEMON_SOCKET|TMPDIR)$/;
 
-/** How long a start lock may be held before another shim takes it over (its holder died). */
-const LOCK_STALE_MS = 20_000;
-
 /**
- * This user's daemon, started when none answers. Shims that start at once (a host opening all its
- * servers) start one daemon between them: the first takes a lock file next to the socket, the rest
- * wait for the socket to answer.
+ * This user's daemon, started (`mcp daemon run`, in the background) when none answers; shims that
+ * start at once start one between them (@mcp/daemon's `ensureDaemon`).
  */
-async function ensureDaemon(entryEnv: readonly string[] = []): Promise<string> {
+async function ensureDaemonHere(entryEnv: readonly string[] = []): Promise<string> {
+  // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
+  // which serves every host after, starts without it (the server still gets it, from its config).
+  // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
+  );
   const socket = claimDaemonSocket();
-  const lock = join(dirname(socket), "start.lock");
-  const deadline = Date.now() + 20_000;
-  while ((await probe(socket, 1000)) !== "live") {
-    if (Date.now() > deadline) throw new CliError(`the mcp daemon did not start on ${socket}`);
-    let held: number | undefined;
-    try {
-      held = openSync(lock, "wx", 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmSync(lock, { force: true });
-      } catch {
-        // removed meanwhile
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50)); // another shim is starting it: poll its socket
-      continue;
-    }
-    try {
-      closeSync(held);
-      // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
-      // which serves every host after, starts without it (the server still gets it, from its config).
-      // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
-      const env = Object.fromEntries(
-        Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
-      );
-      if ((await probe(socket, 1000)) !== "live") await spawnDaemon(socket, {}, env);
-    } finally {
-      rmSync(lock, { force: true });
-    }
-  }
-  const trusted = checkSocket(socket);
-  if (trusted.state === "foreign") throw new CliError(`not using ${socket}: ${trusted.problem}`);
-  return socket;
+  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, env) }).catch((error: unknown) => {
+    throw asCliError(error);
+  });
 }
 
 /** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
@@ -189,7 +158,7 @@ export async function resolveForShim(
       EXIT.usage,
     );
   const { config, source, project, vars } = await resolveServer(globals, server, words);
-  const socket = await ensureDaemon("env" in config ? Object.keys(config.env ?? {}) : []);
+  const socket = await ensureDaemonHere("env" in config ? Object.keys(config.env ?? {}) : []);
   return {
     config: config as ShimResolved["config"],
     source: source ?? words.from,

@@ -1,4 +1,4 @@
-// Whether `mcp hosts pool` may write the light shim (`mcp-shim`, shim/mcp-shim) for this user: not
+// Whether `mcp hosts pool` may write the light shim (`mcp-shim`, apps/cli/shim/mcp-shim) for this user: not
 // on Windows, `mcp-shim` found on PATH as the host will look for it, and this machine's bash able to
 // open /dev/tcp (some builds leave it out) to a loopback listener of ours. Otherwise pool writes `mcp`.
 

@@ -3,7 +3,7 @@
 // (only when it is set, ours, mode 700 and not a link: a folder no one else can enter); else a
 // folder of its own in the temp folder, `mcp-cli-<uid>-<hash>`. That name is predictable, so
 // another local user may make it first: then `daemon start` makes one with a random name
-// (`mkdtemp`) and writes its path into the cache folder (`daemon-folder`), where the CLI finds it.
+// (`mkdtemp`) and writes its path into the cache folder (`daemon-folder`), where clients find it.
 // Nobody else can write there, and nobody can guess the random name: a squatter blocks no path.
 // The socket's folder is checked (ours, mode 700) before anything is sent, whichever it is.
 
@@ -11,7 +11,6 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { note } from "../ui.js";
 import { folderProblem, makePrivateFolder } from "./private.js";
 
 /** sun_path holds 108 bytes on Linux, 104 on macOS. */
@@ -55,8 +54,11 @@ function runtimeDir(env: NodeJS.ProcessEnv): string | undefined {
   return dir && isAbsolute(dir) && folderProblem(dir) === undefined ? dir : undefined;
 }
 
-/** The socket of this user's daemon (see the top of this file); a named pipe on Windows. */
-export function socketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The socket of this user's daemon for the cache folder `cacheDir` (the manager's
+ * `defaultCacheDir()`; see the top of this file); a named pipe on Windows. Nothing is made.
+ */
+export function daemonSocketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.env): string {
   const given = env["MCP_DAEMON_SOCKET"];
   if (given) return given;
   const hash = hashOf(cacheDir);
@@ -72,10 +74,14 @@ export function socketPath(cacheDir: string, env: NodeJS.ProcessEnv = process.en
 /**
  * Makes the folder of `socket` for the daemon (see `makePrivateFolder`) and returns the socket to
  * listen on. When it is the predictable temp folder and another user has it, a folder with a
- * random name is made instead and recorded for the CLI, saying so; any other folder that is not
- * ours alone is refused with a `CliError` that says why.
+ * random name is made instead and recorded for clients, and `note` is told why; any other folder
+ * that is not ours alone is refused with a `DaemonError` that says why.
  */
-export function claimSocketFolder(cacheDir: string, socket: string): string {
+export function claimSocketFolder(
+  cacheDir: string,
+  socket: string,
+  note: (message: string) => void = () => {},
+): string {
   const predictable = process.platform !== "win32" && dirname(socket) === tempFolder(cacheDir);
   try {
     makePrivateFolder(socket);

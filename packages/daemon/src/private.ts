@@ -1,11 +1,11 @@
 // The daemon's socket lives in a folder only its user can enter. The daemon creates that folder
 // (mode 700) or refuses to start in one that is not private to it; it never changes the mode of a
-// folder it did not create. The CLI checks the folder and the socket (their owner and mode, without
+// folder it did not create. A client checks the folder and the socket (their owner and mode, without
 // following links) before it connects, so a socket another local user put there first gets nothing.
 
 import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import { CliError } from "../ui.js";
+import { DaemonError } from "./errors.js";
 
 function uid(): number {
   return process.getuid?.() ?? -1;
@@ -36,7 +36,7 @@ export function folderProblem(dir: string): string | undefined {
 }
 
 /**
- * Whether the CLI may connect to `socket`: "ours" (in a folder private to this user, and this
+ * Whether a client may connect to `socket`: "ours" (in a folder private to this user, and this
  * user's socket), "absent" (no socket or no folder: nothing to connect to), or why not.
  */
 export function checkSocket(
@@ -61,7 +61,7 @@ export function checkSocket(
 
 /**
  * Makes the socket's folder: created here with mode 700 (its parents as needed), or, when it is
- * there already, checked to be this user's and private. Throws a `CliError` that says what is
+ * there already, checked to be this user's and private. Throws a `DaemonError` that says what is
  * wrong; never changes a folder it did not create.
  */
 export function makePrivateFolder(socket: string): void {
@@ -79,7 +79,7 @@ export function makePrivateFolder(socket: string): void {
   if (created) chmodSync(dir, 0o700);
   const problem = folderProblem(dir);
   if (problem)
-    throw new CliError(
+    throw new DaemonError(
       `the mcp daemon does not start: ${problem}. Its socket's folder must be yours alone; remove it, or set MCP_DAEMON_SOCKET to a path in a folder of mode 700`,
     );
 }

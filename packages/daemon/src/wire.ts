@@ -3,7 +3,7 @@
 
 import type { Socket } from "node:net";
 
-/** A message between the CLI and the daemon. Requests have `method`; answers echo the `id`. */
+/** A message between a client (the CLI, a shim) and the daemon. Requests have `method`; answers echo the `id`. */
 export interface DaemonMessage {
   id: number;
   method?: string;

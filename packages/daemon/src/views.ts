@@ -9,8 +9,12 @@
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
 import { type DiscoveredServer, failureError, MCPManager, type MCPTool } from "@mcp/manager";
-import { approveCommandFor } from "../approvals.js";
-import { CLI_VERSION } from "../session.js";
+
+/** What each view's manager is given: its client info, and the words that say how to approve a project server. */
+export interface ViewOptions {
+  clientInfo: { name: string; version: string };
+  howToApprove?: ((server: { name: string }) => string) | undefined;
+}
 
 /** At most this many configurations are kept; the least recently used idle one goes first. */
 export const MAX_VIEWS = 8;
@@ -54,14 +58,15 @@ export class View {
     readonly configs: Record<string, MCPServerConfig>,
     readonly servers: Record<string, DiscoveredServer>,
     cwd: string,
+    options: ViewOptions,
   ) {
     this.cwd = cwd;
     // It is sent only what the calling CLI's check let through (marked approved); anything else would be refused here.
     this.manager = new MCPManager({
       cwd,
-      connect: { clientInfo: { name: "mcp-cli-daemon", version: CLI_VERSION } },
+      connect: { clientInfo: options.clientInfo },
       results: { keep: true },
-      approvals: { howToApprove: (server) => approveCommandFor([server.name]) },
+      ...(options.howToApprove ? { approvals: { howToApprove: options.howToApprove } } : {}),
     });
   }
 
@@ -116,7 +121,7 @@ export class Views {
   /** Views being closed; {@link closeAll} waits for them too. */
   readonly #closing = new Set<Promise<void>>();
 
-  constructor(private readonly options: { serverIdleMs: number; keepAlive: string[] }) {}
+  constructor(private readonly options: { serverIdleMs: number; keepAlive: string[] } & ViewOptions) {}
 
   /**
    * The view for these resolved configs (made when new), counted as in use until {@link release}.
@@ -127,7 +132,7 @@ export class Views {
     const key = configKey(configs, servers);
     let view = this.#views.get(key);
     if (!view) {
-      view = new View(key, configs, servers, cwd);
+      view = new View(key, configs, servers, cwd, this.options);
       for (const old of this.#views.values()) if (old.calls === 0 && old.cwd === cwd) this.#close(old);
       this.#views.set(key, view);
       const idle = [...this.#views.values()]

@@ -1,13 +1,22 @@
-// The daemon's side of `mcp daemon stdio` and `mcp ps`: a shim's connection attached to a pooled
+// The daemon's side of the shims (`mcp daemon stdio`) and `mcp ps`: a shim's connection attached to a pooled
 // server (`pool/attach`; after its answer every message on the connection is `{ id: 0, mcp }`, one
 // host message each way), the pool's status (`pool/status`) and `pool/kill`.
 
 import type { Socket } from "node:net";
-import type { ServerPool } from "@mcp/pool";
+import type { ServerPool, UpstreamStatus } from "@mcp/pool";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
-import { EXIT } from "../ui.js";
+import { EXIT } from "./errors.js";
 import type { LightRelay } from "./light-relay.js";
 import { send, type DaemonMessage } from "./wire.js";
+
+/** What `pool/status` answers (`mcp ps`). */
+export interface PoolStatus {
+  servers: UpstreamStatus[];
+  idleMs: number;
+  maxConcurrentCalls: number;
+  /** The memory cap per pooled server (bytes), null for none. */
+  maxRssBytes: number | null;
+}
 
 /** A host session on the pool, as the daemon's connection uses it. */
 export interface PoolHostSession {
@@ -100,16 +109,15 @@ export function poolRequest(
 ): void {
   const fail = (text: string, exitCode: number = EXIT.usage): void =>
     send(socket, { id: message.id, error: { message: text, exitCode } });
-  if (message.method === "pool/status")
-    return send(socket, {
-      id: message.id,
-      result: {
-        servers: pool.statuses(),
-        idleMs: pool.idleMs,
-        maxConcurrentCalls: pool.maxConcurrentCalls,
-        maxRssBytes: pool.maxRssBytes ?? null,
-      },
-    });
+  if (message.method === "pool/status") {
+    const result: PoolStatus = {
+      servers: pool.statuses(),
+      idleMs: pool.idleMs,
+      maxConcurrentCalls: pool.maxConcurrentCalls,
+      maxRssBytes: pool.maxRssBytes ?? null,
+    };
+    return send(socket, { id: message.id, result });
+  }
   if (message.method === "pool/kill") {
     const name = isRecord(message.params) ? message.params["server"] : undefined;
     if (typeof name !== "string" || name === "") return fail("pool/kill: params.server must be a non-empty string");

@@ -3,7 +3,7 @@
 // bash cannot reach a Unix socket, so the daemon listens on 127.0.0.1 too (an ephemeral port, opened
 // on the first ticket only). Nothing is trusted on that port by itself:
 // - the shim's `mcp daemon ticket` child finds the server exactly as the Node shim does (the same
-//   files, approvals and environment, shim.ts) and asks for a ticket over the private Unix socket;
+//   files, approvals and environment: apps/cli/src/daemon/shim.ts) and asks for a ticket over the private Unix socket;
 //   the ticket (256 random bits, single use, valid TICKET_TTL_MS) is bound to that resolved server;
 // - a TCP connection must send its ticket on its first line within HELLO_DEADLINE_MS; the daemon
 //   keeps only each ticket's SHA-256 and compares in constant time; a wrong, late or missing ticket

@@ -1,0 +1,65 @@
+// How the daemon runs `mcp call` (its `call/2`, @mcp/daemon's CallHandler): the call's words found
+// against the servers the calling CLI resolved, exactly as a direct `mcp call` finds them (resolve.ts),
+// then the tool called with its progress passed on; a failure says what `mcp call` says without the daemon.
+
+import { homedir } from "node:os";
+import type { CallHandler, CallParams } from "@mcp/daemon";
+import { failureHint } from "../live.js";
+import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
+import type { Session } from "../session.js";
+
+/** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
+function serversOf(params: CallParams): string[] {
+  const all = Object.keys(params.configs);
+  try {
+    const { server } = splitTarget(
+      params.words,
+      knownServers({
+        configs: params.configs,
+        servers: params.servers,
+        skipped: params.skipped,
+        configErrors: params.configErrors,
+      }),
+    );
+    return server === undefined ? all : all.filter((name) => name === server);
+  } catch {
+    return all; // no words: the call fails as a direct one does
+  }
+}
+
+/** The daemon's `mcp call`. */
+export const callHandler: CallHandler = {
+  serversOf,
+  async run(params, context) {
+    // Exactly what the CLI resolved: its servers, and why the others are missing.
+    const session: Session = {
+      manager: context.manager,
+      home: process.env["HOME"] ?? homedir(),
+      cwd: params.cwd,
+      configs: params.configs,
+      servers: params.servers,
+      configErrors: params.configErrors,
+      shadowed: params.shadowed,
+      skipped: params.skipped,
+      whySkipped: new Map(Object.entries(params.whySkipped ?? {})),
+      embedded: params.embedded,
+      register: () => context.register(),
+      close: async () => {},
+    };
+    const { tool, args } = await prepareCall(session, params.words, context.signal);
+    context.used(tool.serverName);
+    context.calling(label(tool));
+    const result = await tool
+      .call(args, {
+        signal: context.signal,
+        resetTimeoutOnProgress: true,
+        onProgress: (progress) =>
+          context.progress({ progress: progress.progress, total: progress.total, message: progress.message }),
+        ...(params.timeout === undefined ? {} : { timeout: params.timeout }),
+        ...(params.maxResultChars === undefined ? {} : { maxResultChars: params.maxResultChars }),
+      })
+      .catch((error: unknown) => failureHint(error, `calling ${label(tool)}`)); // what `mcp call` says without the daemon
+    context.used(tool.serverName);
+    return { label: label(tool), toolName: tool.toolName, value: result };
+  },
+};

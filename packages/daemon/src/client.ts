@@ -1,0 +1,16 @@
+// @mcp/daemon/client: what a process that talks to the user's daemon needs (where its socket is,
+// whether it is this user's, requests, starting it when none runs, a call written as the calling
+// shell runs it), without the daemon's own code (the pool, the managers): light to load.
+export { CALL as CALL_METHOD, type CallParams } from "./call.js";
+export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } from "./request.js";
+export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
+export { asThisShellRuns, type ShellCall } from "./environment.js";
+export { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
+export { claimSocketFolder, daemonSocketPath } from "./place.js";
+export { spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";
+export { checkSocket } from "./private.js";
+export type { AttachParams, PoolStatus } from "./pool-socket.js";
+export type { Ticket } from "./light-relay.js";
+export type { DaemonStatus } from "./server.js";
+export type { DaemonServerStatus } from "./views.js";
+export type { DaemonMessage } from "./wire.js";

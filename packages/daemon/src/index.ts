@@ -1,0 +1,33 @@
+// @mcp/daemon: the user's MCP daemon (startDaemon: a private Unix socket in front of kept-alive
+// servers and a pool of stdio servers for every host), its client (@mcp/daemon/client), and the
+// Node shim's relay (@mcp/daemon/shim); lightShimHere says whether the light bash shim works here.
+export {
+  CALL_METHOD,
+  asThisShellRuns,
+  checkSocket,
+  claimSocketFolder,
+  daemonRequest,
+  daemonSocketPath,
+  DaemonError,
+  DaemonUnavailable,
+  DaemonUntrusted,
+  ensureDaemon,
+  probeDaemon,
+  requestTicket,
+  spawnDaemon,
+  type AttachParams,
+  type CallParams,
+  type DaemonMessage,
+  type DaemonRequestOptions,
+  type DaemonServerStatus,
+  type DaemonStatus,
+  type EnsureDaemonOptions,
+  type PoolStatus,
+  type ShellCall,
+  type SpawnDaemonOptions,
+  type Ticket,
+} from "./client.js";
+export type { CallContext, CallHandler } from "./call.js";
+export { lightShimHere } from "./light-check.js";
+export { startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
+export { relayStdio, type RelayStdioOptions } from "./shim.js";
