@@ -1,14 +1,16 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import {
+  commandLine,
   createApprovalStore,
   NOT_APPROVED_YET,
+  printable,
   reviewApprovals,
   type ApprovalPolicy,
   type ApprovalSubject,
   type DiscoveredServer,
 } from "@mcp/manager";
-import { commandLine, printable, serverBlock } from "./approval-view.js";
+import { serverBlock } from "./approval-view.js";
 import { color, note, shortPath, warn, tildify } from "./ui.js";
 
 /**

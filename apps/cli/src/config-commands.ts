@@ -4,15 +4,17 @@ import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
 import {
+  describeServer,
   editOwnConfig,
   failureCause,
   failureError,
   loadAllMCPConfigs,
   looksLikeSecret,
   OWN_FILE,
+  printable,
   readOwnServers,
 } from "@mcp/manager";
-import { detailLines, printable, serverBlock, whatRuns } from "./approval-view.js";
+import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
 import { plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
@@ -258,7 +260,7 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
   for (const server of chosen)
     out(
       [
-        `Approved "${printable(server.name)}" for this project: ${whatRuns(server)}`,
+        `Approved "${printable(server.name)}" for this project: ${describeServer(server).runs}`,
         ...detailLines(server, "    "),
       ].join("\n"),
     );

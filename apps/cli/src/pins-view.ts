@@ -1,5 +1,4 @@
-import { formatToolDiff, toolNameFor, type HeldTool } from "@mcp/manager";
-import { commandLine } from "./approval-view.js";
+import { commandLine, formatToolDiff, toolNameFor, type HeldTool } from "@mcp/manager";
 import type { Session } from "./session.js";
 import { CliError, color, EXIT } from "./ui.js";
 

@@ -1,5 +1,13 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
+import {
+  commandLine,
+  describeServer,
+  editOwnConfig,
+  loadAllMCPConfigs,
+  printable,
+  readOwnServers,
+  shownWhole,
+} from "@mcp/manager";
 import {
   configFromRegistry,
   getRegistryServer,
@@ -17,7 +25,6 @@ import {
   type RegistryRecord,
   type RegistryValue,
 } from "@mcp/registry";
-import { commandLine, printable, shownWhole, whatRuns } from "./approval-view.js";
 import { approvalsFile, rememberApproval } from "./approvals.js";
 import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
@@ -149,7 +156,7 @@ function shownEnv(name: string, value: string): string {
 
 /** What was written and what the user must still do: the command or URL, the variables to set (required first), what was left out. */
 export function describeAdded(made: RegistryConfig, config: MCPServerConfig, indent = "  "): string[] {
-  const lines = [`${indent}${color.dim("runs")}  ${whatRuns({ config })}`];
+  const lines = [`${indent}${color.dim("runs")}  ${describeServer({ config }).runs}`];
   const c = config as MCPServerConfig & { env?: Record<string, string>; headers?: Record<string, string> };
   for (const [name, value] of Object.entries(c.env ?? {}))
     lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);

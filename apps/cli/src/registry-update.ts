@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { editOwnConfig, loadAllMCPConfigs, readOwnServers } from "@mcp/manager";
+import { editOwnConfig, loadAllMCPConfigs, printable, readOwnServers } from "@mcp/manager";
 import {
   checkForUpdates,
   configFromRegistry,
@@ -11,7 +11,6 @@ import {
   type RegistryLocation,
   type UpdateCheck,
 } from "@mcp/registry";
-import { printable } from "./approval-view.js";
 import { approvalsFile, isApproved } from "./approvals.js";
 import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";

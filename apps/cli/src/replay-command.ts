@@ -8,7 +8,7 @@ import {
   type Recording,
   type ReplayEvent,
 } from "@mcp/replay";
-import { printable } from "./approval-view.js";
+import { printable } from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 

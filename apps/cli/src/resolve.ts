@@ -2,7 +2,9 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc/internal";
 import {
+  commandLine,
   configHint,
+  describeServer,
   failureCause,
   failureError,
   needsSignIn,
@@ -11,7 +13,6 @@ import {
   type ServerStatus,
   toolNamePrefix,
 } from "@mcp/manager";
-import { commandLine, whatRuns } from "./approval-view.js";
 import { NEW } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
@@ -135,7 +136,7 @@ export function notStartable(session: Session, name: string): string | undefined
     const entry = session.servers[name];
     const why = session.whySkipped?.get(name) ?? NEW;
     const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? whatRuns(entry) : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
+    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? describeServer(entry).runs : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
   }
   const invalid = session.configErrors.find((e) => e.server === name);
   if (invalid)

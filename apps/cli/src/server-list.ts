@@ -1,10 +1,9 @@
-import { failureCause } from "@mcp/manager";
+import { commandLine, failureCause } from "@mcp/manager";
 import { stderrLines } from "./failure.js";
 import { serverRows, type ServerRow } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
 import { color, EXIT, out, printJson, shortPath } from "./ui.js";
-import { commandLine } from "./approval-view.js";
 
 // `mcp servers`: one line per server that fits the terminal (a name is never cut; the source is
 // the file as a person names it), and under the table each error that did not fit its cell, whole,

@@ -1,12 +1,30 @@
-import type { MCPTool } from "@mcp/manager";
-import { commandLine, printable } from "./approval-view.js";
-import { describeType, signature, sub, typeOf, type Schema } from "./schema.js";
+import { commandLine, printable, type MCPTool } from "@mcp/manager";
+import { describeSchemaType as describeType, exampleValue, toolSignature } from "@mcp/adapters/arguments";
 import { grid, terminalWidth, wrap } from "./table.js";
 import { color, firstLine } from "./ui.js";
 
 // A tool for a person: `mcp tools` gives one line each; `mcp tools <server>.<tool>` (or
 // `--verbose`) its whole docs: the description, each parameter with its type, whether it is
 // required, its description and default, and a `mcp call` line to start from.
+
+/** A JSON Schema, as far as the docs read one. */
+type Schema = {
+  properties?: Record<string, unknown>;
+  required?: string[];
+  enum?: unknown[];
+  [key: string]: unknown;
+};
+
+/** A value as a schema, when it is an object. */
+const sub = (value: unknown): Schema | undefined =>
+  typeof value === "object" && value !== null ? (value as Schema) : undefined;
+
+/** The schema's type (the first that is not `null`, when it lists several). */
+function typeOf(schema: Schema | undefined): string | undefined {
+  const type = schema?.type;
+  if (Array.isArray(type)) return type.find((t) => t !== "null") as string | undefined;
+  return typeof type === "string" ? type : undefined;
+}
 
 /** One parameter of a tool, nested ones named by their path (`customer.name`, `lines[].sku`). */
 interface Parameter {
@@ -50,45 +68,12 @@ function parameters(schema: Schema | undefined, prefix = "", depth = 0): Paramet
   return list;
 }
 
-/** A value that fits a schema, for the example: its default, example or first allowed value, else one of its type. */
-function sample(schema: Schema | undefined, depth = 0, name = ""): unknown {
-  if (schema?.default !== undefined) return schema.default;
-  if (Array.isArray(schema?.examples) && schema.examples.length > 0) return schema.examples[0];
-  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return schema.enum[0];
-  if (schema?.const !== undefined) return schema.const;
-  switch (typeOf(schema)) {
-    case "number":
-    case "integer":
-      return typeof schema?.minimum === "number" ? schema.minimum : 1;
-    case "boolean":
-      return true;
-    case "array":
-      return depth > 3 ? [] : [sample(sub(schema?.items), depth + 1)];
-    case "object": {
-      const required = Array.isArray(schema?.required) ? schema.required : [];
-      return depth > 3
-        ? {}
-        : Object.fromEntries(required.map((key) => [key, sample(sub(schema?.properties?.[key]), depth + 1, key)]));
-    }
-    case "string": {
-      const format = schema?.format;
-      if (format === "uri" || format === "url" || /ur[il]$/i.test(name)) return "https://example.com";
-      if (format === "date") return "2026-01-01";
-      if (format === "date-time") return "2026-01-01T00:00:00Z";
-      if (format === "email") return "me@example.com";
-      return /path|file/i.test(name) ? "./README.md" : /dir|folder/i.test(name) ? "." : "text";
-    }
-    default:
-      return "text";
-  }
-}
-
 /** The `mcp call` line for a tool, with a value for each required argument (as `key=value`, or `key:=<json>`). */
 export function exampleCall(tool: Pick<MCPTool, "serverName" | "toolName" | "inputSchema">): string {
   const schema = tool.inputSchema as Schema | undefined;
   const required = Array.isArray(schema?.required) ? schema.required : [];
   const words = required.map((key) => {
-    const value = sample(sub(schema?.properties?.[key]), 0, key);
+    const value = exampleValue(sub(schema?.properties?.[key]), key);
     if (typeof value === "string") return `${key}=${value.startsWith("@") ? `\\${value}` : value}`;
     if (typeof value === "number" || typeof value === "boolean") return `${key}=${String(value)}`;
     return `${key}:=${JSON.stringify(value)}`;
@@ -161,7 +146,7 @@ export function toolDocs(tool: MCPTool, indent = ""): string {
 
 /** One tool in one line: its signature, never cut, then its description, cut to the terminal's width (whole into a pipe). */
 export function toolLine(tool: MCPTool): string {
-  const sig = signature(tool.toolName, tool.inputSchema);
+  const sig = toolSignature(tool.toolName, tool.inputSchema);
   const description = safe((tool.description ?? "").replace(/\s+/g, " ").trim());
   const width = terminalWidth();
   if (width === Number.POSITIVE_INFINITY) return `  ${sig}${description ? `  ${description}` : ""}`;

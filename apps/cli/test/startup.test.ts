@@ -103,7 +103,10 @@ describe("start-up", () => {
     for (const unwanted of [
       "cli-table3",
       "cli-progress",
-      "packages/adapters/",
+      // The argument checker (@mcp/adapters' index and validator); its small, dependency-free
+      // `@mcp/adapters/arguments` (a tool's signature line) is what `tools` reads.
+      "packages/adapters/dist/index.js",
+      "packages/adapters/dist/validate.js",
       "@cfworker/json-schema",
       "packages/gateway/",
     ])

@@ -1,7 +1,7 @@
 // The provider's schema (as written, or the strict subset) and the check of the model's
 // arguments against the server's own schema.
 import { describe, expect, it } from "vitest";
-import { argumentProblem, fromStrictArguments, providerSchema, toolSearch } from "../src/index.js";
+import { argumentIssues, argumentProblem, fromStrictArguments, providerSchema, toolSearch } from "../src/index.js";
 
 const withDefs = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -126,5 +126,21 @@ describe("toolSearch (a search meta-tool)", () => {
     expect((await search.tool.call({ query: "zebra" })).content[0]).toMatchObject({
       text: 'No tool matches "zebra". Try other words.',
     });
+  });
+});
+
+describe("argumentIssues, the check mcp call runs", () => {
+  it("a schema the validator cannot resolve (a remote $ref) leaves the judgement to the server", () => {
+    expect(
+      argumentIssues({ type: "object", properties: { a: { $ref: "https://example.invalid/schema.json" } } }, { a: 1 }),
+    ).toEqual([]);
+    expect(argumentIssues({ type: "object", required: ["a"] }, {})).toEqual([
+      {
+        keyword: "required",
+        field: "a",
+        error: 'Instance does not have required property "a".',
+        message: 'missing required argument "a"',
+      },
+    ]);
   });
 });

@@ -42,6 +42,13 @@ export {
 } from "./audit.js";
 export { LIMITED, MemoryRateLimits, type RateLimitStore, type Take } from "./limits.js";
 export { parseViews, type View, type ViewConfig } from "./views.js";
+export {
+  checkConfigSharing,
+  consentFromEnv,
+  readGatewayConfig,
+  type GatewayConfigFile,
+  type ReadGatewayConfigOptions,
+} from "./config-file.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { isSessionRecord, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
 export type { IntrospectionOptions } from "./introspection.js";

@@ -42,6 +42,14 @@ export {
   type ApprovalSubject,
 } from "./approvals/store.js";
 export type { Fingerprint } from "./approvals/fingerprint.js";
+export {
+  commandLine,
+  describeServer,
+  printable,
+  shownWhole,
+  type ServerDescription,
+  type ShownServer,
+} from "./approvals/shown.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type {
   ConfigError,

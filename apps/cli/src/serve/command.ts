@@ -7,18 +7,20 @@ import { createWriteStream } from "node:fs";
 import {
   auditStream,
   callerId,
+  checkConfigSharing,
+  consentFromEnv,
   createGateway,
   gatewayHandlers,
   guardConnections,
   isLoopback,
   parseCallers,
   parseClaimRules,
+  readGatewayConfig,
   servableName,
   type Caller,
   type OidcOptions,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
-import { checkServeSharing, consentOptions, readServeConfig, signedInServers } from "./views.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
@@ -226,7 +228,11 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   let gateway: ReturnType<typeof createGateway>;
   let audit: ReturnType<typeof auditTo> | undefined;
   try {
-    const { views, credentials } = await readServeConfig(session.home, globals.config, options.introspectionClient);
+    const { views, credentials } = await readGatewayConfig({
+      files: globals.config,
+      home: session.home,
+      introspectionClient: options.introspectionClient,
+    });
     if (options.view !== undefined) {
       if (!views.has(options.view))
         throw new Error(
@@ -237,9 +243,8 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
     const served = options.http ? [...callers.values()] : [self];
     // The servers connect after the gateway is made: their configs are checked here.
-    // A sign-in `mcp auth login` saved is the operator's own identity too (read here: the gateway cannot wait).
-    const signedIn = await signedInServers(session.manager, session.configs, credentials);
-    checkServeSharing(session.configs, { oidc, callers: served, credentials, signedIn }, (message) =>
+    // A sign-in `mcp auth login` saved is the operator's own identity too (looked up here: the gateway cannot wait).
+    await checkConfigSharing(session.manager, session.configs, { oidc, callers: served, credentials }, (message) =>
       warn(`mcp serve: ${message}`),
     );
     gateway = createGateway(session.manager, {
@@ -261,7 +266,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
       oidc,
       credentials,
-      consent: consentOptions(credentials, session.shared?.consent),
+      consent: consentFromEnv(credentials, session.shared?.consent),
       operations: options.http
         ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false }
         : undefined,

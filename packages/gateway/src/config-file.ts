@@ -1,36 +1,43 @@
-// What `mcp serve` reads from our own config file besides the servers: `views` beside `servers` in
-// the user's `mcp-client.json` (or the files given with --config, which then stand for it), and
-// each server entry's `gateway` settings (how a signed-in user's requests reach it).
+// A gateway from a config file: what it reads there besides the servers. `views` beside `servers`
+// in the user's `mcp-client.json` (or the files given, which then stand for it), each server
+// entry's `gateway` settings (how a signed-in user's requests reach it), the consent options from
+// the environment, and the sharing check in that file's terms. `mcp serve` is built on these.
 
+import { homedir } from "node:os";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { MCPServerConfig } from "@mcp/client";
-import {
-  checkSharing,
-  parseViews,
-  SharedCredentialsError,
-  type CallerSources,
-  type ConsentOptions,
-  type ConsentStore,
-  type UpstreamCredentials,
-  type View,
-} from "@mcp/gateway";
-import { InvalidConfigError } from "@mcp/jsonrpc";
-import { OWN_FILE, type MCPManager } from "@mcp/manager";
+import { InvalidConfigError, type MCPServerConfig } from "@mcp/client";
+import { OWN_FILE, userConfigDir, type MCPManager } from "@mcp/manager";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { configDir } from "../session.js";
+import type { ConsentOptions, ConsentStore } from "./consent.js";
+import type { UpstreamCredentials } from "./exchange.js";
+import { checkSharing, SharedCredentialsError, type CallerSources } from "./sharing.js";
+import { parseViews, type View } from "./views.js";
 
-/** What {@link readServeConfig} finds. */
-export interface ServeConfig {
+/** What {@link readGatewayConfig} finds. */
+export interface GatewayConfigFile {
+  /** The `views` of the file(s), by name (as `createGateway`'s `views` takes them). */
   views: Map<string, View>;
-  /** Per server: `gateway.credentials` of its entry, `exchange`'s secret read from the environment. */
+  /** Per server: `gateway.credentials` of its entry, a secret read from the environment (as `createGateway`'s `credentials`). */
   credentials: Record<string, UpstreamCredentials>;
+}
+
+/** Options of {@link readGatewayConfig}. */
+export interface ReadGatewayConfigOptions {
+  /** The files to read (JSON with comments); none: the user's own `mcp-client.json` (under `home`). */
+  files?: readonly string[] | undefined;
+  /** The home folder the user's file is found from (default: `os.homedir()`). */
+  home?: string | undefined;
+  /** The gateway's client id at the callers' issuer: an `"exchange"` entry's default `clientId`. */
+  introspectionClient?: string | undefined;
+  /** Where secrets named by the file are read (default: `process.env`). */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /**
  * A server entry's `"gateway": { "credentials": "exchange", "audience"?, "resource"?, "scope"?,
  * "clientId"?, "clientSecretEnv"? }` (or `"credentials": "shared"`): the client id defaults to
- * `--introspection-client`'s, the secret is read from `$<clientSecretEnv>` (default
+ * the introspection client's, the secret is read from `$<clientSecretEnv>` (default
  * `MCP_EXCHANGE_SECRET`), never from the file. Or `"credentials": "consent", "issuer"?, "scope"?,
  * "resource"?, "clientId"?, "clientSecretEnv"?`: each user authorizes the gateway at the server's
  * own authorization server (a client registered dynamically unless `clientId`; a secret only from
@@ -85,15 +92,19 @@ function credentialsOf(
   };
 }
 
-/** The views and server credentials of our config file(s); an unreadable file has none, a malformed one is an error naming it. */
-export async function readServeConfig(
-  home: string,
-  files: readonly string[] | undefined,
-  client?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ServeConfig> {
-  const found: ServeConfig = { views: new Map(), credentials: {} };
-  for (const file of files?.length ? files : [join(configDir(home), OWN_FILE)]) {
+/**
+ * The views and server credentials of a config file (or several): an unreadable or missing file
+ * has none; a malformed one, or a bad `gateway` entry, is an `InvalidConfigError` naming the file
+ * (and the field).
+ */
+export async function readGatewayConfig(options: ReadGatewayConfigOptions = {}): Promise<GatewayConfigFile> {
+  const env = options.env ?? process.env;
+  const found: GatewayConfigFile = { views: new Map(), credentials: {} };
+  const home = options.home ?? homedir();
+  const files = options.files?.length
+    ? options.files
+    : [join(userConfigDir({ home, env: process.env, platform: process.platform }), OWN_FILE)];
+  for (const file of files) {
     const text = await readFile(file, "utf8").catch(() => undefined);
     if (text === undefined) continue;
     const errors: ParseError[] = [];
@@ -108,7 +119,7 @@ export async function readServeConfig(
     const servers = document?.servers ?? document?.mcpServers;
     if (typeof servers !== "object" || servers === null) continue;
     for (const [name, entry] of Object.entries(servers)) {
-      const credentials = credentialsOf(name, entry, file, client, env);
+      const credentials = credentialsOf(name, entry, file, options.introspectionClient, env);
       if (credentials) found.credentials[name] = credentials;
     }
   }
@@ -116,15 +127,16 @@ export async function readServeConfig(
 }
 
 /**
- * The gateway's consent options when a server takes each user's consent: the callback URL users'
- * browsers reach (`MCP_CONSENT_REDIRECT_URI`, e.g. `https://mcp.example.com/oauth/callback`), the
- * key that seals their tokens (`MCP_CONSENT_KEY`, 32 bytes in base64, the same on every replica),
- * the gateway's client at the callers' issuer where whoever opens a consent link signs in first
- * (`MCP_CONSENT_CLIENT_ID`, and `MCP_CONSENT_CLIENT_SECRET` for a confidential client, with the
- * callback URL registered as its redirect URI), and Redis's store when MCP_REDIS_URL is set (else
- * memory: one replica).
+ * The gateway's consent options when a server takes each user's consent (undefined when none
+ * does): the callback URL users' browsers reach (`MCP_CONSENT_REDIRECT_URI`, e.g.
+ * `https://mcp.example.com/oauth/callback`), the key that seals their tokens (`MCP_CONSENT_KEY`,
+ * 32 bytes in base64, the same on every replica), the gateway's client at the callers' issuer
+ * where whoever opens a consent link signs in first (`MCP_CONSENT_CLIENT_ID`, and
+ * `MCP_CONSENT_CLIENT_SECRET` for a confidential client, with the callback URL registered as its
+ * redirect URI), and `store` (a shared one for several replicas; none: memory). An
+ * `InvalidConfigError` names what is missing.
  */
-export function consentOptions(
+export function consentFromEnv(
   credentials: Record<string, UpstreamCredentials>,
   store: ConsentStore | undefined,
   env: NodeJS.ProcessEnv = process.env,
@@ -143,18 +155,24 @@ export function consentOptions(
 }
 
 /**
- * Refuses to serve, to several callers, servers that carry credentials of their own with no
- * `"gateway": { "credentials": … }` in their entry (the gateway's check, its fix said in this
- * config's terms; a sign-in `mcp auth login` saved counts: `signedIn`, see {@link signedInServers});
- * warns of stdio servers with secret-looking environment variables.
+ * {@link checkSharing} for servers of a config file, before they connect, its fix said in the
+ * file's terms (`"gateway": { "credentials": "shared" }` in the entry): refuses to serve, to
+ * several callers, servers that carry credentials of their own with no `gateway` credentials in
+ * their entry (an `InvalidConfigError`, `field: "credentials"`); a plain HTTP server the manager
+ * holds a stored OAuth sign-in for (`manager.hasSignIn`) counts; warns of stdio servers with
+ * secret-looking environment variables.
  */
-export function checkServeSharing(
+export async function checkConfigSharing(
+  manager: Pick<MCPManager, "hasSignIn">,
   configs: Readonly<Record<string, MCPServerConfig>>,
-  options: CallerSources & { credentials: Record<string, UpstreamCredentials>; signedIn?: ReadonlySet<string> },
+  options: CallerSources & { credentials: Readonly<Record<string, UpstreamCredentials>> },
   warn: (message: string) => void,
-): void {
+): Promise<void> {
+  const named = Object.keys(configs).filter((name) => options.credentials[name] === undefined);
+  const found = await Promise.all(named.map((name) => manager.hasSignIn(configs[name]!)));
+  const signedIn = new Set(named.filter((_, i) => found[i]));
   try {
-    checkSharing(configs, options, (message) =>
+    checkSharing(configs, { ...options, signedIn }, (message) =>
       warn(
         message.replace(
           /say credentials: \{ "([^"]+)": \{ mode: "shared" \} \}/,
@@ -170,15 +188,4 @@ export function checkServeSharing(
       { field: "credentials" },
     );
   }
-}
-
-/** The servers of `configs` with no gateway credentials entry that the manager would reach with a stored OAuth sign-in. */
-export async function signedInServers(
-  manager: Pick<MCPManager, "hasSignIn">,
-  configs: Readonly<Record<string, MCPServerConfig>>,
-  credentials: Readonly<Record<string, UpstreamCredentials>>,
-): Promise<Set<string>> {
-  const named = Object.keys(configs).filter((name) => credentials[name] === undefined);
-  const found = await Promise.all(named.map((name) => manager.hasSignIn(configs[name]!)));
-  return new Set(named.filter((_, i) => found[i]));
 }

@@ -1,0 +1,197 @@
+// Tool arguments from words a person typed (HTTPie style), typed by the tool's input schema; and a
+// schema in words: a signature line, a type, an example value. No dependency and no file access of
+// its own (`readFile` is the caller's), so a command line, a chat's slash command or a form can use it.
+
+/** A JSON Schema, as far as these functions read one. */
+type Schema = {
+  type?: unknown;
+  properties?: Record<string, unknown> | undefined;
+  required?: string[] | undefined;
+  items?: unknown;
+  enum?: unknown[] | undefined;
+  [key: string]: unknown;
+};
+
+/** Words that do not make arguments: what is wrong, and the argument it is about when there is one. */
+export class ArgumentsError extends Error {
+  /** The argument at fault (`"count"`), or undefined for the words as a whole. */
+  readonly argument: string | undefined;
+  constructor(message: string, argument?: string) {
+    super(message);
+    this.name = "ArgumentsError";
+    this.argument = argument;
+  }
+}
+
+/** Options of {@link parseArguments}. */
+export interface ParseArgumentsOptions {
+  /**
+   * Reads `key=@file` and `key:=@file.json` (the name as written; resolve it yourself). What it
+   * throws becomes an {@link ArgumentsError} naming the argument. None: `@…` is text like any other.
+   */
+  readFile?: ((name: string) => string) | undefined;
+}
+
+/** A value as a schema, when it is an object. */
+function sub(value: unknown): Schema | undefined {
+  return typeof value === "object" && value !== null ? (value as Schema) : undefined;
+}
+
+/** The schema's type (the first that is not `null`, when it lists several). */
+function typeOf(schema: Schema | undefined): string | undefined {
+  const type = schema?.type;
+  if (Array.isArray(type)) return type.find((t) => t !== "null") as string | undefined;
+  return typeof type === "string" ? type : undefined;
+}
+
+/** One line that reads like a signature: `echo(message: string, count?: number)`. */
+export function toolSignature(name: string, schema: object | undefined): string {
+  const s = sub(schema);
+  const properties = s?.properties ?? {};
+  const required = new Set(s?.required ?? []);
+  const params = Object.entries(properties).map(
+    ([key, property]) => `${key}${required.has(key) ? "" : "?"}: ${describeSchemaType(sub(property))}`,
+  );
+  return `${name}(${params.join(", ")})`;
+}
+
+/** A schema's type for a person: `string`, `number[]`, `"a" | "b"`, `any`. */
+export function describeSchemaType(schema: object | undefined): string {
+  const s = sub(schema);
+  if (s?.enum) return s.enum.map((value) => JSON.stringify(value)).join(" | ");
+  if (s?.const !== undefined) return JSON.stringify(s.const);
+  const union = Array.isArray(s?.anyOf) ? s.anyOf : Array.isArray(s?.oneOf) ? s.oneOf : undefined;
+  if (union && !s?.type)
+    return (
+      [...new Set(union.map((option) => describeSchemaType(sub(option))).filter((t) => t !== "null"))].join(" | ") ||
+      "any"
+    );
+  const type = typeOf(s);
+  if (type === "array") return `${describeSchemaType(sub(s?.items))}[]`;
+  if (type === "integer") return "integer";
+  return type ?? "any";
+}
+
+/**
+ * A value that fits a schema, for an example: its default, first example, first allowed value or
+ * const, else one of its type (an object with its required properties; a string by `format`, or
+ * by `name`: a URL, a path, a folder).
+ */
+export function exampleValue(schema: object | undefined, name = "", depth = 0): unknown {
+  const s = sub(schema);
+  if (s?.default !== undefined) return s.default;
+  if (Array.isArray(s?.examples) && s.examples.length > 0) return s.examples[0];
+  if (Array.isArray(s?.enum) && s.enum.length > 0) return s.enum[0];
+  if (s?.const !== undefined) return s.const;
+  switch (typeOf(s)) {
+    case "number":
+    case "integer":
+      return typeof s?.minimum === "number" ? s.minimum : 1;
+    case "boolean":
+      return true;
+    case "array":
+      return depth > 3 ? [] : [exampleValue(sub(s?.items), "", depth + 1)];
+    case "object": {
+      const required = Array.isArray(s?.required) ? s.required : [];
+      return depth > 3
+        ? {}
+        : Object.fromEntries(required.map((key) => [key, exampleValue(sub(s?.properties?.[key]), key, depth + 1)]));
+    }
+    case "string": {
+      const format = s?.format;
+      if (format === "uri" || format === "url" || /ur[il]$/i.test(name)) return "https://example.com";
+      if (format === "date") return "2026-01-01";
+      if (format === "date-time") return "2026-01-01T00:00:00Z";
+      if (format === "email") return "me@example.com";
+      return /path|file/i.test(name) ? "./README.md" : /dir|folder/i.test(name) ? "." : "text";
+    }
+    default:
+      return "text";
+  }
+}
+
+function readArgumentFile(key: string, name: string, readFile: (name: string) => string): string {
+  try {
+    return readFile(name);
+  } catch (error) {
+    throw new ArgumentsError(`argument "${key}": ${(error as Error).message}`, key);
+  }
+}
+
+function parseJson(key: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ArgumentsError(`argument "${key}": not valid JSON (${(error as Error).message})`, key);
+  }
+}
+
+/**
+ * A `key=value` as the schema's type of that key: numbers, booleans, arrays, objects; `key=@file`
+ * reads the file; `key=\@text` is the text `@text`.
+ */
+function coerce(key: string, raw: string, property: Schema | undefined, options: ParseArgumentsOptions): unknown {
+  let text = raw;
+  if (text.startsWith("\\@")) text = text.slice(1);
+  else if (options.readFile && text.startsWith("@") && text.length > 1) {
+    text = readArgumentFile(key, text.slice(1), options.readFile);
+    if (typeOf(property) === "string" || property === undefined) return text;
+  }
+  switch (typeOf(property)) {
+    case "number":
+    case "integer": {
+      const value = Number(text);
+      return text.trim() === "" || Number.isNaN(value) ? text : value; // validation names the field
+    }
+    case "boolean":
+      return text === "true" ? true : text === "false" ? false : text;
+    case "array":
+      if (text.trim().startsWith("[")) return parseJson(key, text);
+      return text === "" ? [] : text.split(",").map((item) => coerce(key, item.trim(), sub(property?.items), options));
+    case "object":
+      return parseJson(key, text);
+    case "null":
+      return text === "null" ? null : text;
+    default:
+      return text;
+  }
+}
+
+/**
+ * Tool arguments from words, as HTTPie writes them: one JSON object, or pairs — `key=value` (typed
+ * by the schema: numbers, booleans, `a,b` arrays; a value that does not fit is left as text for
+ * the validator to name), `key:=<json>` (raw JSON), `key=@file` (the file's text), `key:=@file.json`
+ * (the file's JSON), `key=\@text` (a value that starts with `@`). Files are read only through
+ * `options.readFile`. Throws an {@link ArgumentsError} for words that make no arguments.
+ */
+export function parseArguments(
+  words: readonly string[],
+  schema: object | undefined,
+  options: ParseArgumentsOptions = {},
+): Record<string, unknown> {
+  if (words.length === 1 && words[0]!.trim().startsWith("{")) {
+    const value = parseJson("arguments", words[0]!);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new ArgumentsError("the JSON arguments must be an object");
+    return value as Record<string, unknown>;
+  }
+  const properties = sub(schema)?.properties;
+  const args: Record<string, unknown> = {};
+  for (const word of words) {
+    const eq = word.indexOf("=");
+    const raw = eq > 0 && word[eq - 1] === ":";
+    const key = word.slice(0, raw ? eq - 1 : eq);
+    if (eq <= 0 || key === "")
+      throw new ArgumentsError(`expected key=value, key:=<json> (or one JSON object), got ${JSON.stringify(word)}`);
+    const value = word.slice(eq + 1);
+    if (raw)
+      args[key] = parseJson(
+        key,
+        options.readFile && value.startsWith("@") && value.length > 1
+          ? readArgumentFile(key, value.slice(1), options.readFile)
+          : value,
+      );
+    else args[key] = coerce(key, value, sub(properties?.[key]), options);
+  }
+  return args;
+}

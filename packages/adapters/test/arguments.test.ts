@@ -1,0 +1,135 @@
+// Tool arguments from words a person typed (HTTPie style), typed by the tool's schema, and a schema
+// in words (what `mcp call` and `mcp tools` are built on).
+import { describe, expect, it } from "vitest";
+import { ArgumentsError, describeSchemaType, exampleValue, parseArguments, toolSignature } from "../src/arguments.js";
+
+const schema = {
+  type: "object",
+  properties: {
+    count: { type: "integer" },
+    ratio: { type: ["number", "null"] },
+    flag: { type: "boolean" },
+    tags: { type: "array", items: { type: "string" } },
+    ids: { type: "array", items: { type: "number" } },
+    filter: { type: "object" },
+    mode: { enum: ["fast", "slow"] },
+    note: { type: "string" },
+  },
+  required: ["count"],
+};
+
+function thrown(run: () => unknown): ArgumentsError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ArgumentsError) return error;
+    throw error;
+  }
+  throw new Error("expected an ArgumentsError");
+}
+
+describe("parseArguments", () => {
+  it("types key=value by the schema; leaves what does not fit as text for the validator; key:= is raw JSON", () => {
+    expect(
+      parseArguments(
+        ["count=3", "ratio=0.5", "flag=true", "tags=a, b", "ids=1,2", 'filter={"a":1}', "mode=fast", "note=007"],
+        schema,
+      ),
+    ).toEqual({
+      count: 3,
+      ratio: 0.5,
+      flag: true,
+      tags: ["a", "b"],
+      ids: [1, 2],
+      filter: { a: 1 },
+      mode: "fast",
+      note: "007",
+    });
+    expect(parseArguments(["count=x", "flag=yes", "count2= ", "tags="], schema)).toEqual({
+      count: "x",
+      flag: "yes",
+      count2: " ",
+      tags: [],
+    });
+    expect(parseArguments(['tags=["x,y"]', 'note:="quoted"', 'extra:=[1,{"b":null}]'], schema)).toEqual({
+      tags: ["x,y"],
+      note: "quoted",
+      extra: [1, { b: null }],
+    });
+    expect(parseArguments(['{"count": 1, "note": "a=b"}'], schema)).toEqual({ count: 1, note: "a=b" });
+    expect(parseArguments([], undefined)).toEqual({});
+  });
+
+  it("reads @file only through readFile; \\@ is a value that starts with @; a read failure names the argument", () => {
+    const files: Record<string, string> = { "note.txt": "from a file", "tags.json": '["p","q"]', "n.txt": "42" };
+    const readFile = (name: string): string => {
+      if (!(name in files)) throw new Error(`cannot read ${name}: no such file`);
+      return files[name]!;
+    };
+    expect(
+      parseArguments(["note=@note.txt", "tags:=@tags.json", "count=@n.txt", "other=@note.txt"], schema, { readFile }),
+    ).toEqual({
+      note: "from a file",
+      tags: ["p", "q"],
+      count: 42,
+      other: "from a file",
+    });
+    expect(parseArguments(["note=\\@home"], schema, { readFile })).toEqual({ note: "@home" });
+    // No readFile: "@…" is text like any other, nothing is read.
+    expect(parseArguments(["note=@note.txt"], schema)).toEqual({ note: "@note.txt" });
+    const missing = thrown(() => parseArguments(["note=@gone.txt"], schema, { readFile }));
+    expect(missing.message).toBe('argument "note": cannot read gone.txt: no such file');
+    expect(missing.argument).toBe("note");
+  });
+
+  it("words that make no arguments are an ArgumentsError saying what and where", () => {
+    const json = thrown(() => parseArguments(["count:={nope"], schema));
+    expect(json.message).toMatch(/^argument "count": not valid JSON \(/);
+    expect(json.argument).toBe("count");
+    expect(thrown(() => parseArguments(["[1, 2]"], schema)).message).toBe(
+      'expected key=value, key:=<json> (or one JSON object), got "[1, 2]"',
+    );
+    expect(thrown(() => parseArguments(["{ nope"], schema)).message).toMatch(/^argument "arguments": not valid JSON/);
+    expect(thrown(() => parseArguments(["=x"], schema)).message).toBe(
+      'expected key=value, key:=<json> (or one JSON object), got "=x"',
+    );
+    expect(thrown(() => parseArguments(["noequals"], schema)).argument).toBeUndefined();
+  });
+});
+
+describe("a schema in words", () => {
+  it("toolSignature and describeSchemaType: required and optional, unions, enums, consts, arrays", () => {
+    expect(toolSignature("typed", schema)).toBe(
+      'typed(count: integer, ratio?: number, flag?: boolean, tags?: string[], ids?: number[], filter?: object, mode?: "fast" | "slow", note?: string)',
+    );
+    expect(toolSignature("none", undefined)).toBe("none()");
+    expect(describeSchemaType({ anyOf: [{ type: "string" }, { type: "null" }, { type: "string" }] })).toBe("string");
+    expect(describeSchemaType({ oneOf: [{ const: 1 }, { type: "array", items: { type: "integer" } }] })).toBe(
+      "1 | integer[]",
+    );
+    expect(describeSchemaType({ anyOf: [{ type: "null" }] })).toBe("any");
+    expect(describeSchemaType(undefined)).toBe("any");
+  });
+
+  it("exampleValue: default, example, enum or const first; else one of the type, by format or name", () => {
+    expect(exampleValue({ type: "string", default: "d", examples: ["e"] })).toBe("d");
+    expect(exampleValue({ type: "string", examples: ["e"], enum: ["x"] })).toBe("e");
+    expect(exampleValue({ enum: ["x", "y"] })).toBe("x");
+    expect(exampleValue({ const: 7 })).toBe(7);
+    expect(exampleValue({ type: "integer", minimum: 5 })).toBe(5);
+    expect(exampleValue({ type: "number" })).toBe(1);
+    expect(exampleValue({ type: "boolean" })).toBe(true);
+    expect(exampleValue({ type: "string", format: "date-time" })).toBe("2026-01-01T00:00:00Z");
+    expect(exampleValue({ type: "string" }, "homepageUrl")).toBe("https://example.com");
+    expect(exampleValue({ type: "string" }, "filePath")).toBe("./README.md");
+    expect(exampleValue({ type: "string" }, "folder")).toBe(".");
+    expect(exampleValue({ type: "string" }, "message")).toBe("text");
+    expect(
+      exampleValue({
+        type: "object",
+        required: ["path", "lines"],
+        properties: { path: { type: "string" }, lines: { type: "array", items: { type: "integer" } }, skip: {} },
+      }),
+    ).toEqual({ path: "./README.md", lines: [1] });
+  });
+});
