@@ -7,8 +7,8 @@
 // path runs its SDK server's own handler — as the SDK stores it, its checks of params and result
 // included — with the context the SDK would give it, and writes the answer on an event stream
 // exactly as the session transport would: the same headers, each message an `event: message`, logs
-// (at the session's level) on the way, the stream ended after the answer, no answer for a cancelled
-// request, keep-alive comments while it waits. A question a server asks about the call (sampling,
+// (at the session's level) and progress (for a progress token) on the way, the stream ended after
+// the answer, no answer for a cancelled request, keep-alive comments while it waits. A question a server asks about the call (sampling,
 // elicitation, roots) is sent by the session's own SDK server (`request`, as its `ctx.mcpReq.send`
 // does: the same ids, timeouts, cancellation and checks of the answer) and its transport
 // (SessionTransport) puts it on this request's stream, as it puts one about its own requests on
@@ -101,7 +101,8 @@ const isObject = (value: unknown): value is Params =>
 /**
  * The request, when it is one this path serves exactly as the SDK would: a single JSON-RPC
  * `tools/call`, `tools/list` or `ping` with a session id, of a 2025 revision (or naming none), whose
- * headers the session transport accepts, with no progress token and nothing of 2026-07-28 in it.
+ * headers the session transport accepts, with nothing of 2026-07-28 in it (a progress token is
+ * fine: the call's progress goes on its stream, as its logs do).
  * Otherwise undefined (the SDK's path serves it).
  */
 export function sessionRequest(parsed: unknown, headers: IncomingHttpHeaders): SessionRequest | undefined {
@@ -115,7 +116,7 @@ export function sessionRequest(parsed: unknown, headers: IncomingHttpHeaders): S
     if (!isObject(params) || FOREIGN_PARAMS.some((key) => key in params)) return undefined;
     const meta = params["_meta"];
     if (meta !== undefined) {
-      if (!isObject(meta) || "progressToken" in meta) return undefined;
+      if (!isObject(meta)) return undefined;
       for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE)) return undefined;
     }
   }

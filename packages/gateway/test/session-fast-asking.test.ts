@@ -193,6 +193,18 @@ describe("a 2025 session whose caller can be asked: the fast path asks it as the
       "does not support sampling/createMessage",
     ],
     [
+      "the probe with a progress token: its progress, logs and questions on the call's stream",
+      ASKING,
+      {
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name: "p1h__probe", arguments: { secret: "s4", steps: 2 }, _meta: { progressToken: "pt" } },
+      },
+      answering(),
+      '"progressToken":"pt","progress":2',
+    ],
+    [
       "server-everything's sampling tool",
       ASKING,
       call(5, "everything__trigger-sampling-request", { prompt: "p", maxTokens: 5 }),
@@ -221,7 +233,13 @@ describe("a 2025 session whose caller can be asked: the fast path asks it as the
       const before = served.count;
       const answers = [await converse(fast, message, answer), await converse(sdk, message, answer)];
       expect(served.count).toBe(before + 1);
-      expect(answers[0]).toBe(answers[1]);
+      // Progress overtaken by a question the server sent after it is a race of the gateway's on both
+      // paths (tools.ts sends progress a microtask later, to keep it in order): compared apart.
+      const progress = (text: string): string[] => text.match(/^data: .*"notifications\/progress".*$/gm) ?? [];
+      const rest = (text: string): string =>
+        text.replace(/^event: message\ndata: .*"notifications\/progress".*\n\n\n?/gm, "");
+      expect(progress(answers[0]!)).toEqual(progress(answers[1]!));
+      expect(rest(answers[0]!)).toBe(rest(answers[1]!));
       expect(answers[0]).toMatch(/^200\n/);
       expect(answers[0]).toContain(expected);
     });
