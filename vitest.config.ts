@@ -73,6 +73,7 @@ export default defineConfig(({ mode }) => {
       ...configDefaults.exclude,
       "test/fast.test.ts",
       "test/session-fast.test.ts",
+      "test/session-fast-asking.test.ts",
       "test/readme-example.test.ts",
     ];
     if (tier !== undefined)

@@ -8,7 +8,7 @@ import { median } from "./scenarios.mjs";
  * a fresh `mcp --version` of each side's CLI (beside a bare `node -e 0`), or a fresh
  * `mcp call srv.echo message=hi` with 12 stdio servers configured (server-everything); `gateway` rows run
  * `gateway-cell.mjs`: each side's `mcp serve --http` in front of the bench's HTTP echo server,
- * called by this tree's client.
+ * called by this tree's client (at 2026-07-28, or as a 2025 session declaring roots: `gateway-roots*`).
  */
 export const AB_ROWS = {
   ...Object.fromEntries(
@@ -55,6 +55,23 @@ export const AB_ROWS = {
     lowerIsBetter: true,
     field: "p50",
     options: { concurrency: 1 },
+  },
+  // A 2025 session whose client declares roots, as Claude Code, VS Code and Cursor do.
+  "gateway-roots": {
+    kind: "gateway",
+    label: "gateway, 2025 caller declaring roots, 32 in flight",
+    unit: "calls/s",
+    lowerIsBetter: false,
+    field: "rate",
+    options: { concurrency: 32, roots: true },
+  },
+  "gateway-roots-p50": {
+    kind: "gateway",
+    label: "gateway p50, 2025 caller declaring roots",
+    unit: "ms",
+    lowerIsBetter: true,
+    field: "p50",
+    options: { concurrency: 1, roots: true },
   },
 };
 

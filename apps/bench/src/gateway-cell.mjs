@@ -2,7 +2,9 @@
 // One gateway measurement for `pnpm bench:ab`: `mcp serve --http` of the given CLI in front of an
 // upstream Streamable HTTP server, called by this tree's client with `concurrency` calls in flight
 // for `seconds` after a second of warm-up. Prints one JSON line: { rate (calls/s), p50 (ms) }.
-//   node gateway-cell.mjs <cli bin.js> <upstream url> <options as JSON: { seconds, concurrency }>
+//   node gateway-cell.mjs <cli bin.js> <upstream url> <options as JSON: { seconds, concurrency, roots? }>
+// With `roots: true` the caller is what Claude Code, VS Code and Cursor are: a 2025 session (2025-11-25)
+// whose client declares roots; else this stack's default, 2026-07-28.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +13,7 @@ import { start, TOKEN } from "./gateway-throughput.mjs";
 import { median } from "./scenarios.mjs";
 
 const [cli, upstream, options] = process.argv.slice(2);
-const { seconds, concurrency } = JSON.parse(options);
+const { seconds, concurrency, roots } = JSON.parse(options);
 const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-cell-"));
 let replica;
 try {
@@ -27,11 +29,12 @@ try {
   };
   replica = await start(process.execPath, [cli, "--json", "--config", config, "serve", "--http"], env, /^\{/);
   const url = `${JSON.parse(replica.line).url}/up`;
-  const connection = await connectToServer("gateway", {
-    type: "http",
-    url,
-    headers: { authorization: `Bearer ${TOKEN}` },
-  });
+  const connection = await connectToServer(
+    "gateway",
+    { type: "http", url, headers: { authorization: `Bearer ${TOKEN}` } },
+    roots ? { protocol: "2025", roots: [{ uri: "file:///bench", name: "bench" }] } : {},
+  );
+  if (roots && connection.era !== "2025") throw new Error(`a roots caller spoke ${connection.era}, not 2025`);
   const call = async () => {
     const result = await callTool(connection, "echo", { text: "hi" });
     if (result.content[0]?.text !== "hi") throw new Error(`wrong answer: ${JSON.stringify(result)}`);

@@ -195,8 +195,14 @@ export function treeUsage(pid) {
   return { cpuMs: ticks * 10, rssMb: (pages * 4096) / 1024 / 1024 };
 }
 
-/** Opens the SDK 1.x client on `gateway` (or straight on the upstream's stdio for direct). */
-async function openClient(gateway, upstream, running) {
+/** What the client declares for each of `--peer-capabilities`. */
+const DECLARED = { roots: { listChanged: true }, sampling: {}, elicitation: {} };
+
+/**
+ * Opens the SDK 1.x client on `gateway` (or straight on the upstream's stdio for direct), declaring
+ * `capabilities` (names of {@link DECLARED}); with roots, it answers `roots/list` with one root.
+ */
+async function openClient(gateway, upstream, running, capabilities = []) {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   let transport;
   if (gateway === "direct") {
@@ -206,7 +212,16 @@ async function openClient(gateway, upstream, running) {
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     transport = new StreamableHTTPClientTransport(new URL(running.url), { requestInit: { headers: running.headers } });
   }
-  const client = new Client({ name: "mcp-bench", version: "1.0.0" });
+  for (const name of capabilities)
+    if (!DECLARED[name]) throw new Error(`--peer-capabilities takes ${Object.keys(DECLARED).join(", ")}; got ${name}`);
+  const client = new Client(
+    { name: "mcp-bench", version: "1.0.0" },
+    { capabilities: Object.fromEntries(capabilities.map((name) => [name, DECLARED[name]])) },
+  );
+  if (capabilities.includes("roots")) {
+    const { ListRootsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///bench", name: "bench" }] }));
+  }
   await client.connect(transport);
   const { name, args, answer } = upstream.tool;
   const call = async () => {
@@ -223,7 +238,7 @@ async function openClient(gateway, upstream, running) {
 
 /** One round of one gateway: a fresh session, warm-up, `seq` calls one after another, then `concurrency` in flight for `seconds`. */
 export async function measureRound(gateway, upstream, running, options) {
-  const client = await openClient(gateway, upstream, running);
+  const client = await openClient(gateway, upstream, running, options.capabilities);
   try {
     for (let i = 0; i < options.warm; i++) await client.call();
     const before = running.pid === undefined ? undefined : treeUsage(running.pid);
@@ -313,7 +328,7 @@ export function renderPeers(result) {
     "<!-- gateway-peers:start (apps/bench/src/gateway-throughput.mjs --write) -->",
     "## Gateways side by side",
     "",
-    `\`mcp serve --http\` beside mcp-proxy ${versions["mcp-proxy"]} (its default mode, \`--host 127.0.0.1\`) and supergateway ${versions.supergateway} (\`--stdio … --outputTransport streamableHttp --stateful\`), each in front of the same stdio upstream, driven by the official SDK ${versions.sdk} client over Streamable HTTP (so a 2025-11-25 session); "direct" is that client on the upstream's stdio. Per round and gateway: a fresh session, ${options.warm} calls of warm-up, ${options.seq} calls one after another (rate, p50, p99), then ${options.concurrency} calls in flight on that session for ${options.seconds} s. RSS is the gateway's process tree at the end of the round (its upstream processes included: supergateway runs one per session, ours and mcp-proxy one in all); CPU per call is that tree's user + system time over both phases ÷ calls. Medians of ${options.rounds} rounds after a warm-up round, the gateways alternating; loopback only.`,
+    `\`mcp serve --http\` beside mcp-proxy ${versions["mcp-proxy"]} (its default mode, \`--host 127.0.0.1\`) and supergateway ${versions.supergateway} (\`--stdio … --outputTransport streamableHttp --stateful\`), each in front of the same stdio upstream, driven by the official SDK ${versions.sdk} client over Streamable HTTP (so a 2025-11-25 session${options.capabilities?.length ? `, its client declaring ${options.capabilities.join(", ")}` : ""}); "direct" is that client on the upstream's stdio. Per round and gateway: a fresh session, ${options.warm} calls of warm-up, ${options.seq} calls one after another (rate, p50, p99), then ${options.concurrency} calls in flight on that session for ${options.seconds} s. RSS is the gateway's process tree at the end of the round (its upstream processes included: supergateway runs one per session, ours and mcp-proxy one in all); CPU per call is that tree's user + system time over both phases ÷ calls. Medians of ${options.rounds} rounds after a warm-up round, the gateways alternating; loopback only.`,
     "",
     `| upstream | gateway | sequential calls/s | p50 (ms) | p99 (ms) | ${options.concurrency} callers calls/s | RSS (MB) | CPU per call (µs) |`,
     "|---|---|---:|---:|---:|---:|---:|---:|",

@@ -11,7 +11,9 @@
 // 500 sequential calls a round), --peer-seconds N (default 3 s of concurrent calls a round), --peers-only
 // (skip the rows above), --peer-gateways a,b (a subset: direct, ours, mcp-proxy, supergateway,
 // ours-before), --peer-upstreams echo|everything, --ours-before DIR (another checkout, built: its
-// `mcp serve --http` runs as "ours-before" in the same alternating rounds, an A/B of ours).
+// `mcp serve --http` runs as "ours-before" in the same alternating rounds, an A/B of ours),
+// --peer-capabilities roots,sampling,elicitation (the client declares them, as Claude Code, VS Code
+// and Cursor declare roots: e.g. `--peers-only --peer-gateways ours,ours-before --peer-capabilities roots`).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -217,6 +219,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const gateways = take("--peer-gateways")?.split(",");
   const upstreams = take("--peer-upstreams")?.split(",");
   const before = take("--ours-before");
+  const capabilities = take("--peer-capabilities")?.split(",");
   const args = parseBenchArgs(
     argv.filter((a) => a !== "--peers-only"),
     { seconds: 5, concurrency: 32, "peer-rounds": 3, "peer-seq": 500, "peer-seconds": 3 },
@@ -235,6 +238,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         ...(gateways ? { gateways } : {}),
         ...(upstreams ? { upstreams } : {}),
         ...(before ? { beforeCli: join(before, "apps/cli/dist/bin.js") } : {}),
+        ...(capabilities ? { capabilities } : {}),
       };
       const result = await measurePeers(options, dir, TOKEN, (line) => process.stderr.write(`${line}\n`));
       printSection(renderPeers(result), args.write, "Gateways side by side");

@@ -214,7 +214,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
       scopes: [],
       extra: { caller, target },
     };
-    // A hot request of a 2025 session held here whose caller can be asked nothing: its own handler, the SDK transport's answer.
+    // A hot request of a 2025 session held here: its own handler, the SDK transport's answer (questions about it on its stream).
     const hot = gateway.fastPath ? sessionRequest(parsed, req.headers) : undefined;
     const session = hot && sessions.fastSession(hot.session, caller, url.pathname, controller.signal);
     if (session && serveInSession(session, hot, authInfo, res)) return;

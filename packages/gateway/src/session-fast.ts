@@ -1,19 +1,31 @@
 // A path of our own for the hot requests of a 2025-era session (Streamable HTTP with an
 // `Mcp-Session-Id`, revisions 2025-03-26, 2025-06-18 and 2025-11-25: what most clients speak
-// today): a plain `tools/list` or `ping` of a session this replica holds, and a plain `tools/call`
-// when its caller can be asked nothing (it declared no sampling, elicitation or roots). The SDK's
-// session transport and protocol layer (a web Request and Response per request, the JSON-RPC schema
-// parse, a stream per request read back into Node) cost more than the call; this path runs its SDK
-// server's own handler — as the SDK stores it, its checks of params and result included — with the
-// context the SDK would give it, and writes the answer on an event stream exactly as the session
-// transport would: the same headers, each message an `event: message`, logs (at the session's
-// level) on the way, the stream ended after the answer, no answer for a cancelled request,
-// keep-alive comments while it waits. Anything else takes the SDK's path (sessions.ts), which also
-// answers every refusal. `gateway/test/session-fast.test.ts` compares both paths byte for byte.
+// today): a plain `tools/list`, `ping` or `tools/call` of a session this replica holds, whatever its
+// caller declared (Claude Code, VS Code and Cursor declare roots; many sampling or elicitation).
+// The SDK's session transport and protocol layer (a web Request and Response per request, the
+// JSON-RPC schema parse, a stream per request read back into Node) cost more than the call; this
+// path runs its SDK server's own handler — as the SDK stores it, its checks of params and result
+// included — with the context the SDK would give it, and writes the answer on an event stream
+// exactly as the session transport would: the same headers, each message an `event: message`, logs
+// (at the session's level) and progress (for a progress token) on the way, the stream ended after
+// the answer, no answer for a cancelled request, keep-alive comments while it waits. A question a server asks about the call (sampling,
+// elicitation, roots) is sent by the session's own SDK server (`request`, as its `ctx.mcpReq.send`
+// does: the same ids, timeouts, cancellation and checks of the answer) and its transport
+// (SessionTransport) puts it on this request's stream, as it puts one about its own requests on
+// theirs; the caller's answer comes back on the SDK's path, to that server. Anything else takes the
+// SDK's path (sessions.ts), which also answers every refusal. `gateway/test/session-fast.test.ts`
+// and `session-fast-asking.test.ts` compare both paths byte for byte.
 
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
-import { SdkError, SdkErrorCode, type AuthInfo, type ServerContext } from "@modelcontextprotocol/server";
-import { ASKING, covers } from "./asking.js";
+import {
+  SdkError,
+  SdkErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type RequestOptions,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { MAX_UNREAD_BYTES } from "./http-wire.js";
 import type { GatewayServer } from "./instance.js";
 
@@ -41,15 +53,45 @@ export interface SessionRequest {
 /** A request served here, until its stream ends: what a cancellation, or the session closing, does to it. */
 export interface FastCall {
   abort(reason: unknown): void;
+  /** A message of the session's server about this request (a question to the caller, a cancellation of one): written on its stream while that is open. */
+  relay(message: JSONRPCMessage): void;
   /** The session closed: the request is aborted and its stream ended (as the SDK transport's close does). */
   close(): void;
+}
+
+/**
+ * The SDK's session transport, knowing the requests the fast path serves: what the session's server
+ * sends about one of them (a question to the caller, the cancellation of one) goes on that request's
+ * stream, as the transport puts what is sent about its own requests on theirs. The rest is the
+ * SDK's (`super.send`), unchanged.
+ */
+export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
+  /** Requests of the session served by the fast path, by JSON-RPC id, until their streams end. */
+  readonly calls = new Map<RequestId, FastCall>();
+
+  /** Whether the SDK's transport serves a request of this id now: the fast path leaves it alone. */
+  serves(id: RequestId): boolean {
+    // The transport's own map of its requests' streams (private in its types).
+    const own = (this as unknown as { _requestToStreamMapping?: Map<RequestId, unknown> })._requestToStreamMapping;
+    return own?.has(id) === true;
+  }
+
+  override send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    const related = options?.relatedRequestId;
+    const call =
+      related === undefined || "result" in message || "error" in message ? undefined : this.calls.get(related);
+    if (!call) return super.send(message, options);
+    call.relay(message);
+    return Promise.resolve();
+  }
 }
 
 /** What this path needs of a session (sessions.ts holds it). */
 export interface FastSession {
   sessionId: string;
   instance: GatewayServer;
-  /** Requests of the session served here, by JSON-RPC id. */
+  transport: SessionTransport;
+  /** Requests of the session served here, by JSON-RPC id (the transport's). */
   calls: Map<RequestId, FastCall>;
 }
 
@@ -59,7 +101,8 @@ const isObject = (value: unknown): value is Params =>
 /**
  * The request, when it is one this path serves exactly as the SDK would: a single JSON-RPC
  * `tools/call`, `tools/list` or `ping` with a session id, of a 2025 revision (or naming none), whose
- * headers the session transport accepts, with no progress token and nothing of 2026-07-28 in it.
+ * headers the session transport accepts, with nothing of 2026-07-28 in it (a progress token is
+ * fine: the call's progress goes on its stream, as its logs do).
  * Otherwise undefined (the SDK's path serves it).
  */
 export function sessionRequest(parsed: unknown, headers: IncomingHttpHeaders): SessionRequest | undefined {
@@ -73,7 +116,7 @@ export function sessionRequest(parsed: unknown, headers: IncomingHttpHeaders): S
     if (!isObject(params) || FOREIGN_PARAMS.some((key) => key in params)) return undefined;
     const meta = params["_meta"];
     if (meta !== undefined) {
-      if (!isObject(meta) || "progressToken" in meta) return undefined;
+      if (!isObject(meta)) return undefined;
       for (const key of Object.keys(meta)) if (key.startsWith(ENVELOPE)) return undefined;
     }
   }
@@ -83,12 +126,6 @@ export function sessionRequest(parsed: unknown, headers: IncomingHttpHeaders): S
   const accept = headers.accept ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   return { session, id, method, message: parsed };
-}
-
-/** Whether a session's caller can be asked nothing (no sampling, elicitation or roots declared): only such a session is served here. */
-export function asksNothing(instance: GatewayServer): boolean {
-  const capabilities = instance.getClientCapabilities() as Params | undefined;
-  return !ASKING.some((method) => covers(capabilities, method));
 }
 
 /** A cancellation (alone or in a batch) of a request served here: that request is aborted. The SDK's path still gets the message. */
@@ -113,9 +150,8 @@ function streamHeaders(sessionId: string): Record<string, string> {
 }
 
 /**
- * Serves a session request on `res`. False (nothing written) when the SDK's path must take it: a
- * `tools/call` of a caller that can be asked questions (only the SDK's path can relay them), no
- * handler for the method, or a request of the same id still served here.
+ * Serves a session request on `res`. False (nothing written) when the SDK's path must take it: no
+ * handler for the method, or a request of the same id still served here or by the SDK's transport.
  */
 export function serveInSession(
   session: FastSession,
@@ -123,9 +159,9 @@ export function serveInSession(
   authInfo: AuthInfo,
   res: ServerResponse,
 ): boolean {
-  const { instance, calls, sessionId } = session;
+  const { instance, calls, sessionId, transport } = session;
   const handler = instance.handlerOf(request.method);
-  if (!handler || calls.has(request.id) || (request.method === "tools/call" && !asksNothing(instance))) return false;
+  if (!handler || calls.has(request.id) || transport.serves(request.id)) return false;
   const { id, method } = request;
   const controller = new AbortController();
   let open = true;
@@ -147,6 +183,7 @@ export function serveInSession(
   };
   const call: FastCall = {
     abort: (reason) => controller.abort(reason),
+    relay: event,
     close: () => {
       controller.abort(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"));
       end();
@@ -174,8 +211,9 @@ export function serveInSession(
       _meta: params?.["_meta"],
       requestState: () => undefined,
       signal: controller.signal,
-      // The caller can be asked nothing (asksNothing): the gateway never asks it.
-      send: () => Promise.reject(new Error("the caller can be asked nothing")),
+      // A question about this request: asked by the session's server, put on this stream by its transport.
+      send: (question: { method: string; params?: Params }, options?: RequestOptions) =>
+        instance.askAbout(id, question, options),
       notify,
       log: (level: string, data: unknown, logger?: string) =>
         instance.logIgnored(level, sessionId)

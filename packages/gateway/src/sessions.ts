@@ -6,11 +6,11 @@
 // request that opens none leaves nothing behind.
 
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
-import { cancelFast, type FastCall, type FastSession } from "./session-fast.js";
+import { cancelFast, SessionTransport, type FastSession } from "./session-fast.js";
 import type { View } from "./views.js";
 
 /** What an endpoint serves: every server, one, or a view, and its path (for the audit log). */
@@ -94,7 +94,6 @@ function initializeIn(parsed: unknown): { params: Record<string, unknown> } | un
 }
 
 interface Held extends FastSession {
-  transport: WebStandardStreamableHTTPServerTransport;
   caller: Caller;
   path: string;
   touched: number;
@@ -148,16 +147,15 @@ export class LegacySessions {
   /** A session's transport and its server instance, to connect (the instance is closed with the transport). */
   #open(scope: Target, caller: Caller, path: string, id: () => string) {
     const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
-    // Requests served by the fast path (session-fast.ts): ended with the session, as the transport ends its own streams.
-    const calls = new Map<string | number, FastCall>();
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    // It knows the requests the fast path serves (session-fast.ts): what the server sends about them goes on their streams.
+    const transport: SessionTransport = new SessionTransport({
       sessionIdGenerator: id,
       onsessioninitialized: (sessionId) =>
         void this.#held.set(sessionId, {
           transport,
           instance,
           sessionId,
-          calls,
+          calls: transport.calls,
           caller,
           path,
           touched: Date.now(),
@@ -170,7 +168,8 @@ export class LegacySessions {
       },
     });
     transport.onclose = () => {
-      for (const call of [...calls.values()]) call.close();
+      // Requests served by the fast path end with the session, as the transport ends its own streams.
+      for (const call of [...transport.calls.values()]) call.close();
       if (transport.sessionId && this.#held.get(transport.sessionId)?.transport === transport)
         this.#held.delete(transport.sessionId);
     };

@@ -3,6 +3,7 @@
 // over one manager — one with the fast path, one without — behind their own loopback listeners.
 import { createServer, type Server } from "node:http";
 import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { MCPServerConfig } from "@mcp/client";
 import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { buildProbe1x, startSdkServer, startV2HttpServer } from "mcp-test-utils";
 import { z } from "zod";
@@ -56,18 +57,21 @@ export function oddServer(): McpServer1 {
 export interface ParityPair {
   urls: Record<Kind, string>;
   audits: Record<Kind, AuditEntry[]>;
+  /** The manager both gateways share. */
+  manager: MCPManager;
   stop(): Promise<void>;
 }
 
 /**
  * Starts the upstreams (the probe 1.x server `p1h`, {@link oddServer} as `odd`, a v2 server `v2`
- * refusing 2025 sessions), one manager over them, and the two gateways.
+ * refusing 2025 sessions, and `extra` servers already running), one manager over them, and the two gateways.
  */
-export async function startParityPair(): Promise<ParityPair> {
+export async function startParityPair(extra: Record<string, MCPServerConfig> = {}): Promise<ParityPair> {
   const stops: (() => Promise<void>)[] = [];
   const pair: ParityPair = {
     urls: { fast: "", sdk: "" },
     audits: { fast: [], sdk: [] },
+    manager: undefined as never,
     stop: async () => {
       for (const stop of stops.splice(0).reverse()) await stop();
     },
@@ -86,7 +90,9 @@ export async function startParityPair(): Promise<ParityPair> {
     p1h: { type: "http", url: p1h.url },
     odd: { type: "http", url: odd.url },
     v2: { type: "http", url: v2.url },
+    ...extra,
   });
+  pair.manager = manager;
   stops.push(() => manager.disconnectAll());
   for (const kind of ["fast", "sdk"] as const) {
     const gateway = createGateway(manager, {

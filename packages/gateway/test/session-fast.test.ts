@@ -2,8 +2,9 @@
 // manager, one with the fast path and one without, each get a raw session per 2025 revision and the
 // same raw requests on it; their answers — status, every header but the date, every byte of the
 // event stream (logs on the way included) — and their audit entries must be the same. Then what
-// must take the SDK's path does: a caller that can be asked questions gets them answered; a
-// batch is answered; and a request the fast path serves is cancelled by the caller's cancellation.
+// must take the SDK's path does: a batch is answered; a caller that can be asked questions gets
+// them answered (session-fast-asking.test.ts compares such calls byte for byte); and a request the
+// fast path serves is cancelled by the caller's cancellation.
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -193,18 +194,27 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
     expect(answers[0]).toContain('"id":7');
   });
 
-  it("a request with a progress token, or another method, takes the SDK's path, answered alike", async () => {
+  it("a call with a progress token on the fast path, its progress on its stream; another method on the SDK's, answered alike", async () => {
     const [fast, sdk] = [await open("fast", "", "alice", "2025-06-18"), await open("sdk", "", "alice", "2025-06-18")];
-    const before = served.count;
-    for (const message of [
-      call(8, "p1h__flood", { count: 1 }, { progressToken: "t" }),
-      { jsonrpc: "2.0", id: 9, method: "prompts/list" },
-    ])
-      expect(await raw(fast, message)).toBe(await raw(sdk, message));
-    expect(served.count).toBe(before);
+    for (const [message, taken, seen] of [
+      [
+        call(8, "p1h__probe", { secret: "pt", steps: 2 }, { progressToken: "t" }),
+        1,
+        '"progressToken":"t","progress":2',
+      ],
+      [call(9, "p1h__flood", { count: 1 }, { progressToken: 7 }), 1, '"id":9'],
+      [{ jsonrpc: "2.0", id: 10, method: "prompts/list" }, 0, '"id":10'],
+    ] as const) {
+      const before = served.count;
+      // The probe's questions go to a caller that declared nothing: refused, on both paths alike.
+      const answers = [await raw(fast, message), await raw(sdk, message)];
+      expect(served.count).toBe(before + taken);
+      expect(answers[0]).toBe(answers[1]);
+      expect(answers[0]).toContain(seen);
+    }
   });
 
-  it("a caller that can be asked questions: its tools/list and ping on the fast path, its calls on the SDK's", async () => {
+  it("a caller that can be asked questions: its tools/list, ping and calls on the fast path, answered alike", async () => {
     const asking = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
     const [fast, sdk] = [
       await open("fast", "", "alice", "2025-11-25", asking),
@@ -213,7 +223,7 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
     for (const [message, taken] of [
       [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, 1],
       [{ jsonrpc: "2.0", id: 2, method: "ping" }, 1],
-      [call(3, "odd__echo", { text: "asked" }), 0],
+      [call(3, "odd__echo", { text: "asked" }), 1],
     ] as const) {
       const before = served.count;
       expect(await raw(fast, message)).toBe(await raw(sdk, message));
@@ -221,7 +231,7 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
     }
   });
 
-  it("a caller that can be asked questions takes the SDK's path: its progress, questions and answers reach it", async () => {
+  it("a caller that can be asked questions, on the fast path: its progress, questions and answers reach it", async () => {
     const client = new Client1(
       { name: "asked", version: "1" },
       { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
@@ -255,7 +265,7 @@ describe("the 2025 session fast path answers as the SDK server does", () => {
         roots: ["file:///caller-root"],
       });
       expect(progress).toEqual([1, 2]);
-      expect(served.count).toBe(before);
+      expect(served.count).toBe(before + 1);
     } finally {
       await client.close();
     }
