@@ -48,3 +48,21 @@ export interface RootsAnswer {
   /** The servers sent `notifications/roots/list_changed`. */
   notified: string[];
 }
+
+/** `POST /api/config/servers`: the servers of the user's config file as written (`${VAR}` kept), values that look like secrets hidden. */
+export interface ConfigServersAnswer {
+  /** The file: the only one the page writes. */
+  file: string;
+  /** Each entry as written; an `env` or `headers` value that looks like a secret is `(hidden: kept as written)`, which saved back keeps it. */
+  servers: { name: string; config: unknown }[];
+}
+
+/** `POST /api/config/save`: written; `applied` when it runs now (the user's entry is the one that loads), else `reason`. */
+export interface ConfigSaveAnswer {
+  saved: true;
+  applied: boolean;
+  /** Why it does not run now (another file's entry of that name comes first; it does not load). */
+  reason?: string | undefined;
+  /** Values written that look like secrets. */
+  warnings: string[];
+}

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { AuthDoctorAnswer, ServerRow } from "../src/api.js";
 import { api } from "./client.js";
 import { Ms } from "./content.js";
+import { ConfigEditor } from "./config.js";
 import { RootsEditor } from "./roots.js";
 
 function Actions({ row, onError }: { row: ServerRow; onError: (message: string) => void }) {
@@ -153,6 +154,7 @@ export function ServersView({ servers }: { servers: ServerRow[] }) {
         </tbody>
       </table>
       {servers.length === 0 ? <p class="muted">No servers configured.</p> : null}
+      <ConfigEditor />
       <RootsEditor />
     </section>
   );
