@@ -1,10 +1,12 @@
 // `mcp inspect`: the web inspector of @mcp/inspector on the CLI's servers. The command finds the
 // servers, prints the URL, opens the browser and runs until Ctrl-C; the inspector is the package's.
+import { join } from "node:path";
 import { InspectorError, inspectorHooks, startInspector, type Inspector } from "@mcp/inspector";
+import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
 import { openInBrowser } from "@mcp/oauth";
 import { approveCommand } from "./pins-view.js";
 import { serverRows } from "./rows.js";
-import { CLI_VERSION, openSession, type GlobalOptions } from "./session.js";
+import { CLI_VERSION, configDir, openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
 /** `mcp inspect`: starts the inspector on the CLI's servers and runs until Ctrl-C (or SIGTERM). */
@@ -37,6 +39,7 @@ export async function inspectCommand(
       servers: () => serverRows(session),
       configOf: (name) => session.configs[name],
       approveCommand,
+      config: configEditing(session, globals),
     }).catch((error: unknown) => {
       const cause =
         error instanceof InspectorError && error.code === "listen_failed" ? (error.cause as Error) : (error as Error);
@@ -60,4 +63,30 @@ export async function inspectCommand(
     await inspector?.close();
     await session.close();
   }
+}
+
+/**
+ * The page edits the user's own file (`mcp config add --scope user` writes it), loaded as this
+ * session loaded it; not when the servers came from the command line or `--config` files, which
+ * that file does not feed.
+ */
+function configEditing(session: Session, globals: GlobalOptions) {
+  if (globals.stdio || globals.http || globals.sse || globals.config?.length) return undefined;
+  return {
+    file: join(configDir(session.home), OWN_FILE),
+    load: () => loadAllMCPConfigs(session.cwd, { home: session.home }),
+    onChange: (
+      name: string,
+      config: Session["configs"][string] | undefined,
+      entry: Session["servers"][string] | undefined,
+    ) => {
+      if (config && entry) {
+        session.configs[name] = config;
+        session.servers[name] = entry;
+      } else {
+        delete session.configs[name];
+        delete session.servers[name];
+      }
+    },
+  };
 }

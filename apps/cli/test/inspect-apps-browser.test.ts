@@ -210,8 +210,8 @@ describe("MCP Apps in mcp inspect", () => {
       },
       { port: inspector.port, token: inspector.token, probe: listener.url },
     );
-    // An origin of its own: a port of the sandbox's, not the inspector's, and not the last app's.
-    expect(seen.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // An origin of its own (a site of its own: app-<id>.localhost), not the inspector's, and not the last app's.
+    expect(seen.origin).toMatch(/^http:\/\/app-[0-9a-f]{12}\.localhost:\d+$/);
     expect(seen.origin).not.toBe(`http://127.0.0.1:${inspector.port}`);
     expect(seen.origin).not.toBe(firstOrigin);
     expect(seen.href).toBe("about:srcdoc");

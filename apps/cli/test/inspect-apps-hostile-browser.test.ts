@@ -5,7 +5,7 @@
 // to the host as if it were the app; the sandbox proxy must drop what it sends (its origin is not
 // the app's) and send it nothing, the frame loses the bridge, and no tool runs for it.
 import { createSocket } from "node:dgram";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, request, type IncomingMessage } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -158,7 +158,9 @@ describe("a hostile MCP App in mcp inspect", () => {
     // that frame the page on another port loaded, under no policy of the app's: HTTP anywhere.)
     const refused = page.waitForEvent("console", {
       predicate: (message) =>
-        /^Framing 'http:\/\/127\.0\.0\.1:\d+\/' violates .*"frame-src http:\/\/127\.0\.0\.1:\d+"/.test(message.text()),
+        /^Framing 'http:\/\/127\.0\.0\.1:\d+\/' violates .*"frame-src http:\/\/app-[0-9a-f]{12}\.localhost:\d+"/.test(
+          message.text(),
+        ),
       timeout: 30_000,
     });
     await callShow("escape");
@@ -199,16 +201,26 @@ describe("a hostile MCP App in mcp inspect", () => {
 
   it("closes an app's sandbox origin when its page is gone (reloaded)", async () => {
     await callShow("chatty");
-    const src = (await page.locator(".app-view iframe.app-frame").getAttribute("src"))!;
-    expect((await fetch(src)).status).toBe(200);
+    const src = new URL((await page.locator(".app-view iframe.app-frame").getAttribute("src"))!);
+    // Its app-<id>.localhost is resolved by browsers only: asked on 127.0.0.1 under that Host.
+    const get = (): Promise<number> =>
+      new Promise((resolve, reject) =>
+        request({ host: "127.0.0.1", port: src.port, path: src.pathname, headers: { host: src.host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on("error", reject)
+          .end(),
+      );
+    expect(await get()).toBe(200);
     await page.reload();
     // The old page's stream ended with it; a few seconds later (a reconnect would have come back) its app's origin is closed.
     await expect
       .poll(
         () =>
-          fetch(src).then(
+          get().then(
             () => "open",
-            (error: Error) => `closed (${(error.cause as { code?: string } | undefined)?.code})`,
+            (error: Error & { code?: string }) => `closed (${error.code})`,
           ),
         { timeout: 30_000, interval: 500 },
       )

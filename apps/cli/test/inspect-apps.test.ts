@@ -12,14 +12,16 @@ import { startInspect, type RunningInspector } from "./inspect-helpers.js";
 
 const appsServer = fileURLToPath(new URL("./fixtures/apps-server.mjs", import.meta.url));
 
+/** A GET to 127.0.0.1:`port` under the Host `hostname:port` (a sandbox's `app-<id>.localhost`, which only browsers resolve). */
 function raw(
   port: number,
   path: string,
   headers: Record<string, string> = {},
+  hostname = "127.0.0.1",
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      { host: "127.0.0.1", port, path, headers: { host: `${hostname}:${port}`, ...headers } },
       (res) => {
         let body = "";
         res.setEncoding("utf8");
@@ -84,20 +86,25 @@ describe("mcp inspect: MCP Apps", () => {
     expect(app.prefersBorder).toBe(true);
     const sandboxUrl = new URL(app.sandbox);
     const port = Number(sandboxUrl.port);
-    expect(sandboxUrl.hostname).toBe("127.0.0.1");
+    // A site of its own (a hostname of its own: Chromium gives each site a process), on a port of its own.
+    const host = sandboxUrl.hostname;
+    expect(host).toMatch(/^app-[0-9a-f]{12}\.localhost$/);
     expect(port).not.toBe(inspector.port);
 
-    const page = await raw(port, "/sandbox");
+    const page = await raw(port, "/sandbox", {}, host);
     expect(page.status).toBe(200);
+    // Under another name (the loopback address, localhost, a rebinding page's) it serves nothing.
+    expect((await raw(port, "/sandbox")).status).toBe(404);
+    expect((await raw(port, "/sandbox", {}, "localhost")).status).toBe(404);
     // Framed by the inspector only, and under the app's own policy: the app can use this page's window.
     const frameUrl = new URL(app.frame);
-    expect(frameUrl.hostname).toBe("127.0.0.1");
+    expect(frameUrl.hostname).toBe(host);
     expect([String(inspector.port), String(port)]).not.toContain(frameUrl.port);
     expect(page.headers["content-security-policy"]).toBe(
       `frame-ancestors ${frameUrl.origin} http://127.0.0.1:${inspector.port}; ${appPolicy(app.csp)}`,
     );
     // The inspector frames a page of another origin with no script, whose one frame may hold the proxy's origin only.
-    const outer = await raw(Number(frameUrl.port), "/sandbox");
+    const outer = await raw(Number(frameUrl.port), "/sandbox", {}, host);
     expect(outer.status).toBe(200);
     expect(outer.headers["content-security-policy"]).toBe(
       `default-src 'none'; style-src 'unsafe-inline'; frame-src ${sandboxUrl.origin}; base-uri 'none'; form-action 'none'; frame-ancestors http://127.0.0.1:${inspector.port}`,
@@ -105,15 +112,17 @@ describe("mcp inspect: MCP Apps", () => {
     expect(outer.body).toContain(`<iframe src="${app.sandbox}" sandbox="allow-scripts allow-same-origin allow-forms"`);
     expect((await raw(Number(frameUrl.port), "/sandbox", { host: `evil.example:${frameUrl.port}` })).status).toBe(404);
     expect(page.headers["content-security-policy"]).toContain("connect-src https://api.example.com;");
-    expect((await raw(port, "/other")).headers["content-security-policy"]).toBe("default-src 'none'");
+    expect((await raw(port, "/other", {}, host)).headers["content-security-policy"]).toBe("default-src 'none'");
     expect(page.body).toContain(`data-host="http://127.0.0.1:${inspector.port}"`);
     expect(page.body).not.toContain(inspector.token);
-    expect((await raw(port, "/api/state")).status).toBe(404);
+    expect((await raw(port, "/api/state", {}, host)).status).toBe(404);
     expect((await raw(port, "/sandbox", { host: `evil.example:${port}` })).status).toBe(404);
 
     // Another app, another origin; closing one ends its origin.
     const second = (await api<AppOpenAnswer>("/api/app/open", { tool: "mcp__apps__app-only" })).body;
     expect(new URL(second.sandbox).port).not.toBe(String(port));
+    expect(new URL(second.sandbox).hostname).toMatch(/^app-[0-9a-f]{12}\.localhost$/);
+    expect(new URL(second.sandbox).hostname).not.toBe(host);
     await api("/api/app/close", { view: app.view });
     expect(await refused(port)).toBe(true);
     expect(await refused(Number(frameUrl.port))).toBe(true);

@@ -48,3 +48,38 @@ export interface RootsAnswer {
   /** The servers sent `notifications/roots/list_changed`. */
   notified: string[];
 }
+
+/** `POST /api/config/servers`: the servers of the user's config file as written (`${VAR}` kept), values that look like secrets hidden. */
+export interface ConfigServersAnswer {
+  /** The file: the only one the page writes. */
+  file: string;
+  /** Each entry as written; an `env` or `headers` value that looks like a secret is `(hidden: kept as written)`, which saved back keeps it. */
+  servers: { name: string; config: unknown }[];
+}
+
+/** `POST /api/config/save`: written; `applied` when it runs now (the user's entry is the one that loads), else `reason`. */
+export interface ConfigSaveAnswer {
+  saved: true;
+  applied: boolean;
+  /** Why it does not run now (another file's entry of that name comes first; it does not load). */
+  reason?: string | undefined;
+  /** Values written that look like secrets. */
+  warnings: string[];
+}
+
+/** `POST /api/auth/sign-in`: the sign-in's user step is ready: the page shows `url` for the user to open. */
+export interface SignInStarted {
+  server: string;
+  /** The authorization URL to open (the user signs in there). */
+  url: string;
+  /** Where the authorization server sends the browser back: the inspector's loopback listener for this sign-in. */
+  redirectUri: string;
+}
+
+/** `POST /api/auth/sign-in/wait`: how the sign-in ended (tokens saved: `ok`), and whether the server then reconnected. */
+export interface SignInAnswer {
+  server: string;
+  ok: boolean;
+  reconnected?: boolean | undefined;
+  error?: string | undefined;
+}

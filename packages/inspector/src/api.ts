@@ -31,6 +31,11 @@
  * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |
  * | `POST /api/rpc` | {@link RpcRequest} | {@link RpcAnswer}: one JSON-RPC request the page built, the server's answer as it came |
  * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
+ * | `POST /api/auth/sign-in` | `{ server }` | {@link SignInStarted}: `mcp auth <server>`'s sign-in started; the page shows its authorization URL |
+ * | `POST /api/auth/sign-in/wait` | `{ server }` | {@link SignInAnswer}: once the sign-in ends (tokens saved, the server reconnected) |
+ * | `POST /api/config/servers` | | {@link ConfigServersAnswer}: the servers of the user's config file, as written (secrets hidden) |
+ * | `POST /api/config/save` | `{ name, config, replace? }` | {@link ConfigSaveAnswer}: the entry written to the user's config file, and run when it is the one that loads |
+ * | `POST /api/config/remove` | `{ name }` | `{ ok: true }`: the entry removed from the user's config file, its server stopped |
  *
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
  */
@@ -93,6 +98,8 @@ export interface ToolRow {
   annotations: Record<string, unknown> | undefined;
   /** The tool's MCP App (`_meta.ui`): its `ui://` resource and who may call the tool (the inspector's list only). */
   ui?: { resourceUri: string; visibility: ("model" | "app")[] } | undefined;
+  /** The tool's `execution.taskSupport` when it takes tasks (MCP 2025-11-25): `required`, or `optional` (the page offers to run it as a task). */
+  taskSupport?: "required" | "optional" | undefined;
 }
 
 /** One element of `mcp resources --json`. */
@@ -150,6 +157,8 @@ export interface InspectorState {
   version: string;
   /** The page's heading (`heading` of `startInspector`'s options). */
   heading?: string | undefined;
+  /** The user's config file the page may add servers to (`config` of `startInspector`'s options); absent: no editing. */
+  configFile?: string | undefined;
   /** The number of the last event sent before this state was taken (0: none yet). */
   at: number;
 }
@@ -180,6 +189,8 @@ export interface CallRequest {
   /** A {@link ToolRow.name}. */
   tool: string;
   arguments: Record<string, unknown>;
+  /** Run the call as a task (a tool whose `execution.taskSupport` is `"optional"`; one that requires a task runs as one anyway). */
+  task?: boolean | undefined;
 }
 
 /** The answer to `POST /api/call`: the tool's result, or what went wrong. */
@@ -289,6 +300,7 @@ export interface DialogAnswer {
   text?: string | undefined;
 }
 
+export type { ConfigSaveAnswer, ConfigServersAnswer, SignInAnswer, SignInStarted } from "./api-requests.js";
 export type { AppCsp, AppMessageAnswer, AppMessageRequest, AppOpenAnswer, AppOpenRequest } from "./api-apps.js";
 export type {
   AuthDoctorAnswer,

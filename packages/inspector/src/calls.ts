@@ -15,6 +15,7 @@ export type RunCall = (
   args: Record<string, unknown>,
   id: string,
   res: ServerResponse,
+  asTask?: boolean,
 ) => Promise<CallAnswer>;
 
 /** The inspector's tool calls: {@link RunCall}, the call and cancel routes, and a way to end them all. */
@@ -34,6 +35,7 @@ export function toolCalls(manager: MCPManager, hub: InspectorHub): ToolCalls {
     args: Record<string, unknown>,
     id: string,
     res: ServerResponse,
+    asTask = false,
   ): Promise<CallAnswer> => {
     if (calls.has(id)) throw new Refusal(409, `a call with id "${id}" is running`);
     const controller = new AbortController();
@@ -48,6 +50,8 @@ export function toolCalls(manager: MCPManager, hub: InspectorHub): ToolCalls {
         tool.call(args, {
           signal: controller.signal,
           resetTimeoutOnProgress: true,
+          // Asked for by the page: an optional-task tool runs as one (the default runs it plainly).
+          ...(asTask ? { task: true } : {}),
           onProgress: (p) =>
             hub.emit({ type: "progress", id, progress: p.progress, total: p.total, message: p.message }),
           // A call that runs as a task: its statuses feed the Tasks view.
@@ -83,9 +87,11 @@ export function toolCalls(manager: MCPManager, hub: InspectorHub): ToolCalls {
       const name = text(body, "tool");
       const args = request.arguments ?? {};
       if (!isObject(args)) throw new Refusal(400, `"arguments" must be a JSON object`);
+      if (request.task !== undefined && typeof request.task !== "boolean")
+        throw new Refusal(400, `"task" must be true or false`);
       const tool = manager.getTools().find((t) => t.name === name);
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
-      return runCall(tool, args, id, res);
+      return runCall(tool, args, id, res, request.task === true);
     },
     "/api/cancel": (body) => {
       const controller = calls.get(text(body, "id"));

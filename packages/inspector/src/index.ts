@@ -4,6 +4,7 @@
 export { InspectorError } from "./errors.js";
 export { startInspector, type Inspector, type InspectorOptions } from "./server.js";
 export { inspectorHooks, type InspectorHooks } from "./hooks.js";
+export { HIDDEN_VALUE, type InspectorConfigEditing } from "./config-route.js";
 export type {
   ApiError,
   AppCsp,
@@ -17,6 +18,8 @@ export type {
   CallAnswer,
   CallRequest,
   CompleteRequestBody,
+  ConfigSaveAnswer,
+  ConfigServersAnswer,
   ContentBlock,
   Dialog,
   DialogAnswer,
@@ -36,6 +39,8 @@ export type {
   RpcAnswer,
   RpcRequest,
   ServerRow,
+  SignInAnswer,
+  SignInStarted,
   TaskRow,
   ToolRow,
 } from "./api.js";

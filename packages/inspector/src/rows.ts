@@ -31,6 +31,8 @@ export function toolRows(tools: MCPTool[]): ToolRow[] {
       outputSchema: t.outputSchema,
       annotations: t.annotations,
     };
+    const support = (t.definition?.["execution"] as { taskSupport?: unknown } | undefined)?.taskSupport;
+    if (support === "required" || support === "optional") row.taskSupport = support;
     const ui = toolUi(t.definition ?? {});
     return ui ? { ...row, ui } : row;
   });

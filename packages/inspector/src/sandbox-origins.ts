@@ -1,5 +1,10 @@
 // The MCP Apps sandbox origins of the inspector: each app rendering gets two servers of its own on
-// 127.0.0.1 (ports of their own: origins of their own, never the inspector's, never another app's).
+// 127.0.0.1 (ports of their own: origins of their own, never the inspector's, never another app's),
+// reached under a hostname of its own, `app-<id>.localhost` (browsers resolve every `*.localhost` to
+// loopback themselves). A hostname of its own makes it a site of its own: Chromium's site isolation
+// keys processes by site (scheme and host, the port left out), so each app runs in a process of its
+// own, apart from the inspector's page (`127.0.0.1`) and from the other apps; under a port alone every
+// app shared the page's process, and an app's busy loop froze the page.
 // One serves the sandbox proxy page, whose window the app shares (its origin; the page is under the
 // app's own policy, so the app could use its window — `parent.fetch` — were the page's policy wider
 // than the app's). The other serves the frame the inspector embeds: a page with no script whose
@@ -7,6 +12,7 @@
 // proxy's frame (it runs code there), and the inspector's page lets its frames hold any loopback
 // port; the frame between them keeps such a navigation on the proxy's origin, which serves the proxy
 // alone. No API, no token, no state. Both end when the app is closed.
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AppCsp } from "./api.js";
@@ -15,7 +21,7 @@ import { sandboxPage } from "./page.js";
 
 /** One app's sandbox origins. */
 export interface AppSandbox {
-  /** The proxy's origin, `http://127.0.0.1:<port>`: the app's. */
+  /** The proxy's origin, `http://app-<id>.localhost:<port>`: the app's (a site of its own). */
   origin: string;
   /** The proxy page's URL. */
   url: string;
@@ -30,13 +36,22 @@ const NOT_FOUND = {
   "content-security-policy": "default-src 'none'",
 };
 
-/** A server on a free 127.0.0.1 port answering `GET /sandbox` (with its own Host) by `serve`, anything else 404. */
-async function listen(serve: (res: ServerResponse, url: URL) => void): Promise<{ server: Server; origin: string }> {
+/**
+ * A server on a free 127.0.0.1 port answering `GET /sandbox` by `serve`, anything else 404; only
+ * under its own name (`Host: <hostname>:<port>`: a DNS rebinding page's Host is refused).
+ */
+async function listen(
+  hostname: string,
+  serve: (res: ServerResponse, url: URL) => void,
+): Promise<{ server: Server; origin: string }> {
   let port = 0;
   const server = createServer((req: IncomingMessage, res) => {
-    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (!hosts.includes((req.headers.host ?? "").toLowerCase()) || req.method !== "GET" || url.pathname !== "/sandbox")
+    if (
+      (req.headers.host ?? "").toLowerCase() !== `${hostname}:${port}` ||
+      req.method !== "GET" ||
+      url.pathname !== "/sandbox"
+    )
       return void res.writeHead(404, NOT_FOUND).end("not found");
     serve(res, url);
   });
@@ -49,7 +64,7 @@ async function listen(serve: (res: ServerResponse, url: URL) => void): Promise<{
     });
   });
   port = (server.address() as AddressInfo).port;
-  return { server, origin: `http://127.0.0.1:${port}` };
+  return { server, origin: `http://${hostname}:${port}` };
 }
 
 function stop(server: Server): Promise<void> {
@@ -74,8 +89,10 @@ export class SandboxOrigins {
    */
   async open(csp: AppCsp, features: readonly string[] = []): Promise<AppSandbox> {
     const policy = appPolicy(csp);
+    // The app's site: its proxy and its frame page share it (one process for the app), on two ports.
+    const hostname = `app-${randomBytes(6).toString("hex")}.localhost`;
     let outer = "";
-    const proxy = await listen((res) => {
+    const proxy = await listen(hostname, (res) => {
       const host = this.#hostOrigin();
       res.writeHead(200, {
         "content-type": "text/html; charset=utf-8",
@@ -90,7 +107,7 @@ export class SandboxOrigins {
     });
     let frame: { server: Server; origin: string };
     try {
-      frame = await listen((res, url) => {
+      frame = await listen(hostname, (res, url) => {
         const granted = (url.searchParams.get("allow") ?? "")
           .split(",")
           .filter((feature) => features.includes(feature));

@@ -2,6 +2,7 @@
 // foreign Host (DNS rebinding) or Origin (cross-site requests), and speaks the API that api.ts
 // documents, on the manager it is given.
 import { randomBytes } from "node:crypto";
+import { isAbsolute } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { MCPServerConfig, MCPServerConnection } from "@mcp/client";
@@ -9,6 +10,7 @@ import type { MCPManager } from "@mcp/manager";
 import type { ApiError, InspectedServer, InspectorState, ServerRow } from "./api.js";
 import { appRoutes } from "./app-routes.js";
 import { authRoutes } from "./auth-route.js";
+import { configRoutes, type InspectorConfigEditing } from "./config-route.js";
 import { toolCalls } from "./calls.js";
 import { InspectorError } from "./errors.js";
 import { hubOf, type InspectorHooks } from "./hooks.js";
@@ -19,6 +21,7 @@ import { serverRoutes } from "./routes.js";
 import { heldRows, statusRows, toolRows } from "./rows.js";
 import { rpcRoutes } from "./rpc-route.js";
 import { SandboxOrigins } from "./sandbox-origins.js";
+import { signInRoutes } from "./sign-in-route.js";
 
 /** How often the event stream gets a keep-alive comment. */
 const KEEPALIVE_MS = 15_000;
@@ -51,10 +54,16 @@ export interface InspectorOptions {
   host?: { name: string; version: string } | undefined;
   /** The server list the page shows; default: the manager's statuses. A tool with more to say (config errors, servers left out) returns its own rows. */
   servers?: (() => ServerRow[]) | undefined;
-  /** A server's config, for the sign-in doctor (HTTP servers only); without it the doctor answers 404 for every server. */
+  /** A server's config, for the sign-in doctor and signing in from the page (HTTP servers only); without it both answer 404 for every server. */
   configOf?: ((server: string) => MCPServerConfig | undefined) | undefined;
   /** The command that approves a held tool in your tool's words, shown beside it (`approve` of a held row). */
   approveCommand?: ((server: string, tool: string) => string) | undefined;
+  /**
+   * Lets the page add, edit and remove servers in one file, the user's own config (`file`; nothing
+   * else is ever written), applied at once: a saved entry runs as it loads again (`load`), when that
+   * file is the one it loads from. Without it the page edits nothing.
+   */
+  config?: InspectorConfigEditing | undefined;
   /** Called with the URL once it listens: open a browser here (`openInBrowser` of `@mcp/oauth` does). A throw is the caller's: the inspector is closed and `startInspector` rejects with it. */
   open?: ((url: string) => void) | undefined;
 }
@@ -82,6 +91,17 @@ function checkOptions(options: InspectorOptions): void {
     if (options[key] !== undefined && typeof options[key] !== "function")
       throw new InspectorError(`startInspector: "${key}" must be a function`, "invalid_option");
   }
+  const config = options.config as unknown as Record<string, unknown> | undefined;
+  if (config === undefined) return;
+  const file = config?.["file"];
+  if (typeof file !== "string" || !isAbsolute(file))
+    throw new InspectorError(
+      `startInspector: "config.file" must be an absolute path (the user's config file)`,
+      "invalid_option",
+    );
+  for (const key of ["load", "onChange"])
+    if (config[key] !== undefined && typeof config[key] !== "function")
+      throw new InspectorError(`startInspector: "config.${key}" must be a function`, "invalid_option");
 }
 
 /** The server list the page shows: the rows plus what each connected server can do. */
@@ -118,8 +138,11 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const token = options.token ?? randomBytes(32).toString("base64url");
   const tokenBytes = Buffer.from(token);
   const host = options.host ?? { name: "mcp-inspector", version: "" };
+  let removed: ReadonlySet<string> = new Set();
   const servers = (): InspectedServer[] =>
-    inspectedServers(manager, options.servers ? options.servers() : statusRows(manager));
+    inspectedServers(manager, options.servers ? options.servers() : statusRows(manager)).filter(
+      (row) => !removed.has(row.name),
+    );
   const held = () => heldRows(manager, options.approveCommand);
 
   const connection = (name: string): MCPServerConnection => {
@@ -149,6 +172,11 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     authRoutes(options.configOf ?? (() => undefined)),
     rpcRoutes(hub, connection, manager),
   );
+  const signIns = signInRoutes(manager, options.configOf ?? (() => undefined));
+  Object.assign(routes, signIns.routes);
+  const config = configRoutes(manager, hub, options.config, () => hub.emit({ type: "servers", servers: servers() }));
+  removed = config.removed;
+  Object.assign(routes, config.routes);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = refusalOf(req, port, tokenBytes);
     if (refusal) return sendJson(res, refusal.status, { message: refusal.message } satisfies ApiError);
@@ -159,7 +187,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         "content-type": "text/html; charset=utf-8",
-        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; media-src data:; connect-src 'self'; frame-src http://127.0.0.1:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+        "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; media-src data:; connect-src 'self'; frame-src http://*.localhost:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       });
       return void res.end(html);
     }
@@ -174,6 +202,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
         roots: hub.roots,
         version: host.version,
         heading: options.heading ?? "MCP inspector",
+        ...(options.config ? { configFile: options.config.file } : {}),
         at: hub.at,
       } satisfies InspectorState);
     }
@@ -258,6 +287,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     clearInterval(keepalive);
     for (const off of unsubscribers) off();
     calls.abortAll("the inspector is stopping");
+    signIns.close();
     hub.close();
     server.closeAllConnections();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);

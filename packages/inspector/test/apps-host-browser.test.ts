@@ -6,6 +6,9 @@
 // holds the page's styles and its container's width; it changes display mode (inline, fullscreen,
 // pip) by `ui/request-display-mode`, answered with the mode set, the frame changing; and it is told
 // of each change (mode, theme, width) by `ui/notifications/host-context-changed`.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MCPManager } from "@mcp/manager";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
@@ -15,6 +18,9 @@ import { inspectorHooks, startInspector, type CallAnswer, type Inspector } from 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const FIXTURE = fileURLToPath(new URL("./fixtures/host-app-server.mjs", import.meta.url));
 
+/** The user's config file the page may edit: an app must never get a server into it. */
+const configDir = mkdtempSync(join(tmpdir(), "inspector-apps-config-"));
+const configFile = join(configDir, "mcp-client.json");
 const hooks = inspectorHooks();
 const manager = new MCPManager({ ...hooks, cache: false, pins: false });
 let inspector: Inspector;
@@ -25,7 +31,7 @@ type Got = { method?: string; params?: Record<string, unknown> };
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
 
 beforeAll(async () => {
-  inspector = await startInspector(manager, { hooks });
+  inspector = await startInspector(manager, { hooks, config: { file: configFile } });
   await manager.connectServers({ host: { command: process.execPath, args: [FIXTURE], timeout: 20_000 } });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -49,6 +55,7 @@ afterAll(async () => {
   await browser?.close();
   await inspector?.close();
   await manager.disconnectAll();
+  rmSync(configDir, { recursive: true, force: true });
 });
 
 /** The API, as a script with the token would use it. */
@@ -426,4 +433,79 @@ describe("an MCP App's tool calls, asked of the user", () => {
     await callApi<CallAnswer>("/api/call", { id: "release-ask", tool: "mcp__host__release", arguments: {} });
     await page.locator(".result.ok", { hasText: "held ask released" }).waitFor({ timeout: 15_000 });
   }, 90_000);
+});
+
+describe("a process per app", () => {
+  it("runs each app on a site of its own (app-<id>.localhost), out of the page's process: the app's 4 s busy loop leaves the page's timers running; the app cannot reach the config endpoints", async () => {
+    const app = await openHeld("busy");
+    const host = new URL(await app.evaluate(() => self.origin)).hostname;
+    expect(host).toMatch(/^app-[0-9a-f]{12}\.localhost$/);
+    // Chromium made the app's frames out-of-process frames: targets of their own in the protocol.
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = (await cdp.send("Target.getTargets")) as {
+      targetInfos: { type: string; url: string }[];
+    };
+    await cdp.detach();
+    const oopifs = targetInfos.filter((t) => t.type === "iframe" && t.url.startsWith(`http://${host}:`));
+    expect(oopifs.length).toBeGreaterThan(0);
+    // The page ticks every 50 ms (started before the app spins), the app spins 4 s; then the page's
+    // longest wait between ticks, its last one included. In one process the ticks stop for the loop.
+    type Ticks = Window & { __last: number; __gap: number; __tick: ReturnType<typeof setInterval> };
+    await page.evaluate(() => {
+      const w = window as unknown as Ticks;
+      w.__last = performance.now();
+      w.__gap = 0;
+      w.__tick = setInterval(() => {
+        const now = performance.now();
+        w.__gap = Math.max(w.__gap, now - w.__last);
+        w.__last = now;
+      }, 50);
+    });
+    await app.evaluate(() => {
+      const end = Date.now() + 4_000;
+      while (Date.now() < end);
+    });
+    const gap = await page.evaluate(() => {
+      const w = window as unknown as Ticks;
+      clearInterval(w.__tick);
+      return Math.max(w.__gap, performance.now() - w.__last);
+    });
+    expect(gap).toBeLessThan(1_500);
+    // Hostile, the app cannot add a server to the user's config (nor list or remove one), even with
+    // the token: its policy allows no HTTP, from its window or its proxy's; and the API refuses its origin.
+    const attempts = await app.evaluate(
+      async ({ port, token }) => {
+        const attempt = (run: () => Promise<number>): Promise<string> =>
+          run().then(
+            (status) => `status ${status}`,
+            (error: Error) => `denied (${error.name})`,
+          );
+        const init = {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-inspector-token": token },
+          body: JSON.stringify({ name: "planted", config: { command: "sh", args: ["-c", "id"] } }),
+        };
+        const url = (path: string): string => `http://127.0.0.1:${port}/api/config/${path}`;
+        return [
+          await attempt(async () => (await fetch(url("save"), init)).status),
+          await attempt(async () => (await window.parent.fetch(url("save"), init)).status),
+          await attempt(async () => (await fetch(url("servers"), init)).status),
+          await attempt(async () => (await fetch(url("remove"), init)).status),
+        ];
+      },
+      { port: inspector.port, token: inspector.token },
+    );
+    expect(attempts).toEqual(Array(4).fill("denied (TypeError)"));
+    const fromApp = await fetch(`http://127.0.0.1:${inspector.port}/api/config/save`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-inspector-token": inspector.token, origin: `http://${host}:1` },
+      body: JSON.stringify({ name: "planted", config: { command: "sh" } }),
+    });
+    expect(fromApp.status).toBe(403);
+    expect(existsSync(configFile)).toBe(false);
+    // The page itself may (the token holder's own act): the same file, so the checks above could fail.
+    expect((await callApi<{ servers: unknown[] }>("/api/config/servers", {})).servers).toEqual([]);
+    await callApi<CallAnswer>("/api/call", { id: "release-busy", tool: "mcp__host__release", arguments: {} });
+    await page.locator(".result.ok", { hasText: "held busy released" }).waitFor({ timeout: 15_000 });
+  }, 60_000);
 });

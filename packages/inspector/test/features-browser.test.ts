@@ -4,16 +4,24 @@
 // -32601): the one lacking the method lists its resources alone, everything's resources and
 // templates are still there; each tool keeps its calls (request, answer, time) and its typed
 // arguments when the user goes to another tool and back, and runs a past call again.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MCPManager } from "@mcp/manager";
+import { loadAllMCPConfigs, MCPManager } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectorHooks, startInspector, type Inspector, type InspectorState } from "../src/index.js";
+import { inspectorHooks, startInspector, type CallAnswer, type Inspector, type InspectorState } from "../src/index.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const FIXTURE = fileURLToPath(new URL("./fixtures/no-templates-server.mjs", import.meta.url));
+const TASK_FIXTURE = fileURLToPath(new URL("./fixtures/task-server.mjs", import.meta.url));
 
+/** A home of the test's own, whose user config file the page edits (and an empty project). */
+const root = mkdtempSync(join(tmpdir(), "inspector-features-"));
+const home = join(root, "home");
+const configFile = join(home, ".config", "mcp-client", "mcp-client.json");
 const hooks = inspectorHooks();
 const manager = new MCPManager({ ...hooks, cache: false, pins: false });
 let inspector: Inspector;
@@ -21,11 +29,23 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  inspector = await startInspector(manager, { hooks });
+  mkdirSync(join(root, "project"), { recursive: true });
+  inspector = await startInspector(manager, {
+    hooks,
+    config: {
+      file: configFile,
+      load: () =>
+        loadAllMCPConfigs(join(root, "project"), {
+          home,
+          env: { ...process.env, XDG_CONFIG_HOME: join(home, ".config") },
+        }),
+    },
+  });
   // Servers connect after the inspector listens: the page shows them arrive.
   void manager.connectServers({
     plain: { command: process.execPath, args: [FIXTURE], timeout: 20_000 },
     everything: { command: process.execPath, args: [everythingEntry, "stdio"], timeout: 20_000 },
+    brewer: { command: process.execPath, args: [TASK_FIXTURE], timeout: 20_000 },
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -41,7 +61,7 @@ beforeAll(async () => {
   });
   page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
   await page.goto(inspector.url);
-  for (const name of ["plain", "everything"])
+  for (const name of ["plain", "everything", "brewer"])
     await page.locator(`tr[data-server="${name}"] .status`, { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
 });
 
@@ -49,6 +69,7 @@ afterAll(async () => {
   await browser?.close();
   await inspector?.close();
   await manager.disconnectAll();
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe("the Resources view", () => {
@@ -304,5 +325,84 @@ describe("client-side tasks", () => {
       expect(await row.textContent()).toContain("answered accept");
       expect(await row.textContent()).toContain("for the server");
     }
+  }, 90_000);
+});
+
+describe("a tool that may run as a task", () => {
+  it("offers to run it as one (execution.taskSupport optional): its status in the panel and in Tasks, its result at the end; Cancel sends tasks/cancel", async () => {
+    /** Calls a tool of the brewer through the API; its text. */
+    const run = async (tool: string): Promise<string> => {
+      const response = await fetch(new URL("/api/call", inspector.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-inspector-token": inspector.token },
+        body: JSON.stringify({ id: crypto.randomUUID(), tool: `mcp__brewer__${tool}`, arguments: {} }),
+      });
+      return JSON.stringify(((await response.json()) as CallAnswer).result);
+    };
+    const openBrew = async (): Promise<void> => {
+      await page.click('button[name="view-tools"]');
+      await page.fill('input[name="tool-search"]', "brewer brew");
+      await page.click('.list button.item[data-tool="brew"]');
+      await page.waitForSelector('.tool-panel[data-tool="mcp__brewer__brew"]');
+    };
+    // Offered only where the tool may run as a task.
+    await openTool("echo");
+    expect(await page.locator('input[name="as-task"]').count()).toBe(0);
+    await openBrew();
+    await page.check('input[name="as-task"]');
+    await page.click('button[name="call"]');
+    await page.locator('.task-line[data-task-status="working"]').waitFor({ timeout: 20_000 });
+    expect(await run("tasks")).toMatch(/working/);
+    expect(await run("pour")).toContain("poured");
+    await page.locator(".result.ok", { hasText: "brewed" }).waitFor({ timeout: 20_000 });
+    await page.click('button[name="view-tasks"]');
+    const done = page.locator('tr[data-runner="server"]', { hasText: "brew" });
+    await done.locator(".status", { hasText: "completed" }).waitFor({ timeout: 15_000 });
+    // Cancelled from the panel: the server's task is cancelled (tasks/cancel), the call says so.
+    await openBrew();
+    await page.check('input[name="as-task"]');
+    await page.click('button[name="call"]');
+    await page.locator('.task-line[data-task-status="working"]').waitFor({ timeout: 20_000 });
+    await page.click('button[name="cancel"]');
+    await expect.poll(() => run("tasks"), { timeout: 20_000 }).toContain("cancelled");
+    await page.click('button[name="view-tasks"]');
+    await page
+      .locator('tr[data-runner="server"]', { hasText: "brew" })
+      .locator(".status", { hasText: "cancelled" })
+      .waitFor({ timeout: 15_000 });
+  }, 90_000);
+});
+
+describe("servers from the page", () => {
+  it("adds a server to the user's config file from the Servers view, which starts it; edits it; removes it, which stops it", async () => {
+    await page.click('button[name="view-servers"]');
+    await page.locator(".config-editor .config-file", { hasText: configFile }).waitFor({ timeout: 15_000 });
+    await page.fill('input[name="config-name"]', "added");
+    await page.fill('input[name="config-command"]', process.execPath);
+    await page.fill('textarea[name="config-args"]', FIXTURE);
+    await page.fill('textarea[name="config-env"]', "MARK=one");
+    await page.click('button[name="config-save"]');
+    await page.locator(".config-said", { hasText: 'Saved "added"' }).waitFor({ timeout: 15_000 });
+    await page.locator('tr[data-server="added"] .status', { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+    const written = () =>
+      (JSON.parse(readFileSync(configFile, "utf8")) as { servers: Record<string, unknown> }).servers;
+    expect(written()).toEqual({ added: { command: process.execPath, args: [FIXTURE], env: { MARK: "one" } } });
+    // Edit: the form holds the entry; saved, the file has the new one and the server runs it.
+    await page.click('button[name="config-edit-added"]');
+    expect(await page.inputValue('textarea[name="config-env"]')).toBe("MARK=one");
+    await page.fill('textarea[name="config-env"]', "MARK=two");
+    await page.click('button[name="config-save"]');
+    await expect.poll(() => JSON.stringify(written()), { timeout: 15_000 }).toContain('"MARK":"two"');
+    await expect
+      .poll(() => (manager.getServerConfig("added") as { env?: Record<string, string> } | undefined)?.env?.["MARK"], {
+        timeout: 30_000,
+      })
+      .toBe("two");
+    // Remove (asked once more first): gone from the file and from the list.
+    await page.click('button[name="config-remove-added"]');
+    await page.click('button[name="config-remove-confirm-added"]');
+    await page.locator('tr[data-server="added"]').waitFor({ state: "detached", timeout: 15_000 });
+    expect(written()).toEqual({});
+    expect(manager.getConnection("added")).toBeUndefined();
   }, 90_000);
 });

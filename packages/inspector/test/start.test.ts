@@ -149,6 +149,11 @@ describe("startInspector", () => {
     );
     await bad({ title: 42 as unknown as string }, '"title" must be a string');
     await bad({ hooks: { ...hooks } }, "`hooks` must be the object inspectorHooks() returned");
+    await bad({ config: { file: "mcp-client.json" } }, '"config.file" must be an absolute path');
+    await bad(
+      { config: { file: "/tmp/mcp-client.json", load: "yes" as unknown as undefined } },
+      '"config.load" must be a function',
+    );
   });
 
   it("fails with listen_failed on a port that is taken, with the system's error as its cause", async () => {

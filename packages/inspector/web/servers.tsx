@@ -2,7 +2,9 @@ import { useState } from "preact/hooks";
 import type { AuthDoctorAnswer, ServerRow } from "../src/api.js";
 import { api } from "./client.js";
 import { Ms } from "./content.js";
+import { ConfigEditor } from "./config.js";
 import { RootsEditor } from "./roots.js";
+import { SignIn } from "./sign-in.js";
 
 function Actions({ row, onError }: { row: ServerRow; onError: (message: string) => void }) {
   const [busy, setBusy] = useState(false);
@@ -58,7 +60,7 @@ function AuthDoctor({ row }: { row: ServerRow }) {
   };
   return (
     <details class="auth-doctor" data-doctor={row.name}>
-      <summary>sign-in doctor</summary>
+      <summary>sign-in doctor · sign in</summary>
       <p class="muted">
         Checks each step of signing in to this server without signing in (as `mcp auth doctor {row.name}`).
       </p>
@@ -75,6 +77,7 @@ function AuthDoctor({ row }: { row: ServerRow }) {
         check, registering a client (dynamic registration)
       </button>
       {busy ? <span class="muted"> checking…</span> : null}
+      <SignIn server={row.name} />
       {error ? <div class="banner error">{error}</div> : null}
       {report ? (
         <div class="doctor-report">
@@ -153,6 +156,7 @@ export function ServersView({ servers }: { servers: ServerRow[] }) {
         </tbody>
       </table>
       {servers.length === 0 ? <p class="muted">No servers configured.</p> : null}
+      <ConfigEditor />
       <RootsEditor />
     </section>
   );

@@ -26,9 +26,9 @@ export function TasksView({ tasks }: { tasks: TaskRow[] }) {
       {error ? <div class="banner error">{error}</div> : null}
       {rows.length === 0 ? (
         <p class="muted">
-          No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), calls a
-          2026-07-28 server turns into tasks, and a server's elicitation or sampling request sent as a task (which the
-          inspector runs for it) show up here.
+          No tool call has run as a task yet. Tools that require one (execution.taskSupport "required"), tools that may
+          run as one called with "run as a task", calls a 2026-07-28 server turns into tasks, and a server's elicitation
+          or sampling request sent as a task (which the inspector runs for it) show up here.
         </p>
       ) : (
         <table>

@@ -104,6 +104,8 @@ function ToolPanel({
   /** The run made while this panel is open: only it gets the tool's app (a past one shows its answer alone). */
   const [live, setLive] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  /** Run the call as a task (a tool whose taskSupport is optional). */
+  const [asTask, setAsTask] = useState(false);
   const run = runs.find((r) => r.id === shown);
   const answer = run?.answer;
   const edit = (next: Record<string, unknown>): void => {
@@ -127,7 +129,12 @@ function ToolPanel({
     if (tool.ui) board.open(id, tool, sent);
     let got: CallAnswer;
     try {
-      got = await api<CallAnswer>("/api/call", { id, tool: tool.name, arguments: sent });
+      got = await api<CallAnswer>("/api/call", {
+        id,
+        tool: tool.name,
+        arguments: sent,
+        ...(asTask && tool.taskSupport === "optional" ? { task: true } : {}),
+      });
     } catch (error) {
       got = { id, ms: 0, error: { message: (error as Error).message } };
     }
@@ -173,6 +180,19 @@ function ToolPanel({
           }}
         />
         {problem ? <div class="error-text">{problem}</div> : null}
+        {tool.taskSupport === "optional" ? (
+          <label class="as-task">
+            <input
+              type="checkbox"
+              name="as-task"
+              checked={asTask}
+              onChange={(e) => setAsTask(e.currentTarget.checked)}
+            />{" "}
+            run as a task (the tool may run as one: its status in Tasks, Cancel sends tasks/cancel)
+          </label>
+        ) : tool.taskSupport === "required" ? (
+          <div class="muted as-task">runs as a task (the tool requires one)</div>
+        ) : null}
         <div class="buttons">
           <button type="submit" class="primary" name="call" disabled={running !== undefined}>
             Call

@@ -1,0 +1,161 @@
+// Servers added, edited and removed from the page: written to one file, the user's own config (the
+// host names it; never a project's file, never another path), through @mcp/manager's config editing
+// (`mcp config add/remove` write the same way), then applied without a restart. What runs is the
+// entry as it loads again (variables expanded), and only when the user's file is the one it comes
+// from: a same-named entry of a project's file comes first, and the page never runs that (a project
+// server runs only once approved, which the page does not do).
+import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
+import {
+  editOwnConfig,
+  loadAllMCPConfigs,
+  looksLikeSecret,
+  readOwnServers,
+  type DiscoveredServer,
+  type LoadResult,
+  type MCPManager,
+} from "@mcp/manager";
+import type { ConfigSaveAnswer, ConfigServersAnswer } from "./api.js";
+import type { InspectorHub } from "./hub.js";
+import { isObject, Refusal, text } from "./http.js";
+
+type Route = (body: Record<string, unknown>) => unknown;
+
+/** Editing servers from the page (`config` of {@link InspectorOptions}). */
+export interface InspectorConfigEditing {
+  /** The one file the page writes: the user's own config (the CLI's `~/.config/mcp-client/mcp-client.json`). Nothing else is ever written. */
+  file: string;
+  /** Loads the configs again after a write, as your tool does (default: `loadAllMCPConfigs(process.cwd())` of `@mcp/manager`). */
+  load?: (() => Promise<LoadResult>) | undefined;
+  /** Told of each change the page applied: the server's config as it loaded (and its entry), or `undefined` once removed. */
+  onChange?:
+    ((name: string, config: MCPServerConfig | undefined, entry: DiscoveredServer | undefined) => void) | undefined;
+}
+
+/** What the page shows in place of a value that looks like a secret; sent back, the value in the file is kept. */
+export const HIDDEN_VALUE = "(hidden: kept as written)";
+
+/** A server's name in the user's file: 1–64 letters, digits, `_`, `.` or `-`, starting with a letter or digit. */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The entry's `env` and `headers` values that look like secrets, hidden. */
+function hideSecrets(entry: unknown): unknown {
+  if (!isObject(entry)) return entry;
+  const copy: Record<string, unknown> = { ...entry };
+  for (const key of ["env", "headers"]) {
+    const values = copy[key];
+    if (!isObject(values)) continue;
+    copy[key] = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [k, typeof v === "string" && looksLikeSecret(v) ? HIDDEN_VALUE : v]),
+    );
+  }
+  return copy;
+}
+
+/** `config` with each hidden value put back from `before` (refused when `before` has no such value). */
+function keepSecrets(config: Record<string, unknown>, before: unknown): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...config };
+  for (const key of ["env", "headers"]) {
+    const values = copy[key];
+    if (!isObject(values)) continue;
+    const kept = isObject(before) ? before[key] : undefined;
+    const old = isObject(kept) ? kept : {};
+    copy[key] = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => {
+        if (v !== HIDDEN_VALUE) return [k, v];
+        if (typeof old[k] !== "string")
+          throw new Refusal(400, `"config.${key}.${k}" is the hidden placeholder, but the file has no value to keep`);
+        return [k, old[k]];
+      }),
+    );
+  }
+  return copy;
+}
+
+/**
+ * The routes `POST /api/config/servers` (the user's file's servers, secrets hidden), `/api/config/save`
+ * `{ name, config, replace? }` and `/api/config/remove` `{ name }`. Without `editing` there are none
+ * (404, as for any unknown path).
+ */
+export function configRoutes(
+  manager: MCPManager,
+  hub: InspectorHub,
+  editing: InspectorConfigEditing | undefined,
+  changed: () => void,
+): { routes: Record<string, Route>; removed: ReadonlySet<string> } {
+  /** Servers removed from the page: the manager keeps them stopped (`disabled`); the page no longer lists them. */
+  const removed = new Set<string>();
+  if (!editing) return { routes: {}, removed };
+  const { file } = editing;
+  const load = editing.load ?? (() => loadAllMCPConfigs(process.cwd()));
+  const nameOf = (body: Record<string, unknown>): string => {
+    const name = text(body, "name");
+    if (!NAME.test(name))
+      throw new Refusal(400, `"name" must be 1-64 letters, digits, "_", "." or "-" (starting with a letter or digit)`);
+    return name;
+  };
+  const routes: Record<string, Route> = {
+    "/api/config/servers": async () => {
+      const servers = await readOwnServers(file);
+      return {
+        file,
+        servers: Object.entries(servers).map(([name, config]) => ({ name, config: hideSecrets(config) })),
+      } satisfies ConfigServersAnswer;
+    },
+    "/api/config/save": async (body) => {
+      const name = nameOf(body);
+      const given = body["config"];
+      if (!isObject(given)) throw new Refusal(400, `"config" must be a JSON object (a server's entry)`);
+      const before = (await readOwnServers(file))[name];
+      if (before !== undefined && body["replace"] !== true)
+        throw new Refusal(409, `${file} already has "${name}": save it with "replace": true to replace it`);
+      const config = keepSecrets(given, before);
+      const problems = serverConfigProblems(config);
+      if (problems.length)
+        throw new Refusal(400, `"config" is not a server's entry: ${problems.map((p) => p.message).join("; ")}`);
+      await editOwnConfig(file, ["servers", name], config);
+      hub.record({ server: name, kind: "status", method: before === undefined ? "config-added" : "config-replaced" });
+      const headers = config["headers"];
+      const env = config["env"];
+      const warnings = Object.entries({ ...(isObject(headers) ? headers : {}), ...(isObject(env) ? env : {}) })
+        .filter(([, value]) => typeof value === "string" && looksLikeSecret(value))
+        .map(([key]) => `"${key}" holds what looks like a secret, now written in ${file}: write \${VARIABLE} instead`);
+      // Applied as it loads now: the user's entry only, the manager's own checks on top.
+      const loaded = await load();
+      const entry = loaded.servers[name];
+      const loadedConfig = loaded.configs[name];
+      if (!entry || !loadedConfig || entry.source.file !== file) {
+        const error = loaded.errors.find((e) => e.server === name && e.file === file);
+        const reason = error
+          ? `it does not load: ${error.message}`
+          : entry && entry.source.file !== file
+            ? `${entry.source.file}'s "${name}" comes first; the inspector does not run it from here`
+            : entry
+              ? `it is disabled in ${file}`
+              : `it does not load from ${file}`;
+        return { saved: true, applied: false, reason, warnings } satisfies ConfigSaveAnswer;
+      }
+      removed.delete(name);
+      editing.onChange?.(name, loadedConfig, entry);
+      // Not awaited: the page sees it connect (or fail) on the event stream, as at startup.
+      void manager.connectServers({ [name]: loadedConfig }, { [name]: entry }).catch(() => undefined);
+      changed();
+      return { saved: true, applied: true, warnings } satisfies ConfigSaveAnswer;
+    },
+    "/api/config/remove": async (body) => {
+      const name = nameOf(body);
+      if ((await readOwnServers(file))[name] === undefined)
+        throw new Refusal(404, `${file} has no server named "${name}" (only servers of that file can be removed here)`);
+      await editOwnConfig(file, ["servers", name], undefined);
+      hub.record({ server: name, kind: "status", method: "config-removed" });
+      // The running server goes when it is the file's (a project's of the same name stays).
+      if (manager.getConnectionStatus(name)?.source === file) {
+        removed.add(name);
+        editing.onChange?.(name, undefined, undefined);
+        await manager.disconnectServer(name);
+      }
+      changed();
+      return { ok: true };
+    },
+  };
+  return { routes, removed };
+}
