@@ -153,15 +153,18 @@ export function configRoutes(
       const loaded = await load();
       const entry = Object.hasOwn(loaded.servers, name) ? loaded.servers[name] : undefined;
       const loadedConfig = Object.hasOwn(loaded.configs, name) ? loaded.configs[name] : undefined;
-      if (!entry || !loadedConfig || entry.source.file !== file) {
+      // A project's entry (the user's file is also the project's when the working directory holds it) runs only once approved.
+      if (!entry || !loadedConfig || entry.source.file !== file || entry.source.scope === "project") {
         const error = loaded.errors.find((e) => e.server === name && e.file === file);
         const reason = error
           ? `it does not load: ${error.message}`
           : entry && entry.source.file !== file
             ? `${entry.source.file}'s "${name}" comes first; the inspector does not run it from here`
-            : entry
-              ? `it is disabled in ${file}`
-              : `it does not load from ${file}`;
+            : entry?.source.scope === "project"
+              ? `${file} is also this project's file here: "${name}" loads as a project server, which runs only once approved (not from here)`
+              : entry
+                ? `it is disabled in ${file}`
+                : `it does not load from ${file}`;
         return { saved: true, applied: false, reason, warnings } satisfies ConfigSaveAnswer;
       }
       removed.delete(name);

@@ -4,7 +4,7 @@
 // config (refused, left byte for byte), saves sent at once (none lost), and what held: the gate
 // against foreign Host/Origin/Sec-Fetch-Site and form-like bodies, a path in the body, and hidden
 // secrets never coming back in an answer.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,6 +133,37 @@ describe("config editing under attack", () => {
     const removed = await Promise.all(names.slice(0, 4).map((name) => api("/api/config/remove", { name })));
     expect(removed.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(Object.keys(servers()).sort()).toEqual(names.slice(4));
+  });
+
+  it("does not claim to run an entry that loads as a project's (the user's file is the project's file too when the working directory holds it); it never runs", async () => {
+    const marker = join(root, "as-project-ran");
+    const here = await startInspector(manager, {
+      config: { file, load: () => loadAllMCPConfigs(join(home, ".config", "mcp-client"), { home, env }) },
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${here.port}/api/config/save`, {
+        method: "POST",
+        headers: { "x-inspector-token": here.token, "content-type": "application/json" },
+        body: JSON.stringify({
+          name: "asproject",
+          config: {
+            command: process.execPath,
+            args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`],
+          },
+        }),
+      });
+      const saved = (await response.json()) as ConfigSaveAnswer;
+      expect(saved).toEqual({
+        saved: true,
+        applied: false,
+        reason: `${file} is also this project's file here: "asproject" loads as a project server, which runs only once approved (not from here)`,
+        warnings: [],
+      });
+      expect(manager.getConnectionStatus("asproject")).toBeUndefined();
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await here.close();
+    }
   });
 
   it("held: no token, a wrong one, a foreign Host (DNS rebinding), an app's or a look-alike Origin, a cross-site fetch, a form's body", async () => {
