@@ -3,10 +3,11 @@
 // against the official SDK's authorization server and protected MCP server on loopback: the panel
 // shows the steps of `mcp auth doctor` in the same words, never signs in, and registers a client
 // only from the button that says so. Its API route is token-protected and refuses stdio servers.
+// Its sign-in button signs in as `mcp auth <server>` does, each step shown, the tokens saved.
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { startSdkOAuthServer, type SdkOAuthServer } from "mcp-test-utils";
+import { freePort, startSdkOAuthServer, type SdkOAuthServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp, sandbox, userConfig } from "./helpers.js";
 import { startInspect, type RunningInspector } from "./inspect-helpers.js";
@@ -24,9 +25,13 @@ const box = sandbox();
 let sdk: SdkOAuthServer;
 let inspector: RunningInspector | undefined;
 let browser: Browser | undefined;
+/** The loopback port the sign-in from the page listens on for the redirect. */
+let callbackPort = 0;
 beforeAll(async () => {
   sdk = await startSdkOAuthServer();
+  callbackPort = await freePort();
   userConfig(box, {
+    signin: { type: "http", url: sdk.url, oauth: { callbackPort } },
     secure: { type: "http", url: sdk.url },
     "with-secret": { type: "http", url: sdk.url, oauth: { clientId: "pre-registered", clientSecret: SECRET } },
     local: { command: process.execPath, args: ["-e", "process.exit(3)"] },
@@ -158,6 +163,52 @@ describe("mcp inspect: the sign-in doctor", () => {
           : [],
       ).toEqual([]);
       expect(pageErrors).toEqual([]);
+    },
+  );
+
+  it(
+    "signs in from the page: each step shown, the link the user opens comes back to the loopback listener, the tokens are saved and the server reconnects",
+    { timeout: 120_000 },
+    async () => {
+      const signIn = (body: unknown, token: string | undefined): Promise<Response> =>
+        fetch(`${new URL(inspector!.url).origin}/api/auth/sign-in`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(token === undefined ? {} : { "x-inspector-token": token }),
+          },
+          body: JSON.stringify(body),
+        });
+      expect((await signIn({ server: "signin" }, undefined)).status).toBe(401);
+      expect((await signIn({ server: "local" }, inspector!.token)).status).toBe(400);
+      expect((await signIn({ server: "nowhere" }, inspector!.token)).status).toBe(404);
+
+      browser ??= await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+      });
+      const page = await browser.newPage();
+      await page.goto(inspector!.url);
+      const row = page.locator('tr[data-server="signin"]');
+      await row.locator(".status", { hasText: "needs authentication" }).waitFor({ timeout: 30_000 });
+      const panel = page.locator('.auth-doctor[data-doctor="signin"]');
+      await panel.locator("summary").click();
+      await panel.locator('button[name="sign-in-signin"]').click();
+      const link = panel.locator(".sign-in-link");
+      await link.waitFor({ timeout: 60_000 });
+      expect(await panel.locator('li[data-step="discovery"]').getAttribute("data-state")).toBe("done");
+      expect(await panel.locator('li[data-step="redirect"]').textContent()).toContain(
+        `http://127.0.0.1:${callbackPort}/callback`,
+      );
+      expect(await link.getAttribute("href")).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/authorize\\?`));
+      // The user's click: the authorization server approves at once and sends the browser back.
+      const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+      await expect.poll(() => tab.textContent("body"), { timeout: 30_000 }).toContain("Authorized");
+      await panel.locator('li[data-step="reconnect"][data-state="done"]').waitFor({ timeout: 60_000 });
+      expect(await panel.locator('li[data-step="redirect"]').getAttribute("data-state")).toBe("done");
+      await row.locator(".status", { hasText: /^connected$/ }).waitFor({ timeout: 30_000 });
+      expect(readdirSync(join(box.home, ".config", "mcp-client", "oauth")).length).toBeGreaterThan(0);
+      await page.close();
     },
   );
 });

@@ -325,7 +325,13 @@ describe("mcp inspect: the API", () => {
     // The inspector advertises elicitation and sampling (and runs them as tasks when asked), so
     // server-everything offers it more tools.
     expect(fromCli.length).toBeGreaterThan(5);
-    for (const tool of fromCli) expect(byName.get(tool.name), tool.name).toEqual(tool);
+    // The same rows, but for what only the inspector's list says: a tool's app (`ui`) and its task support.
+    const inspectorOnly = (row: unknown): unknown => {
+      const { ui: _ui, taskSupport: _taskSupport, ...rest } = row as Record<string, unknown>;
+      return rest;
+    };
+    for (const tool of fromCli) expect(inspectorOnly(byName.get(tool.name)), tool.name).toEqual(tool);
+    expect(byName.get("mcp__everything__simulate-research-query")).toMatchObject({ taskSupport: "required" });
     expect(state.servers[0]).toMatchObject({
       name: "everything",
       transport: "stdio",

@@ -66,3 +66,20 @@ export interface ConfigSaveAnswer {
   /** Values written that look like secrets. */
   warnings: string[];
 }
+
+/** `POST /api/auth/sign-in`: the sign-in's user step is ready: the page shows `url` for the user to open. */
+export interface SignInStarted {
+  server: string;
+  /** The authorization URL to open (the user signs in there). */
+  url: string;
+  /** Where the authorization server sends the browser back: the inspector's loopback listener for this sign-in. */
+  redirectUri: string;
+}
+
+/** `POST /api/auth/sign-in/wait`: how the sign-in ended (tokens saved: `ok`), and whether the server then reconnected. */
+export interface SignInAnswer {
+  server: string;
+  ok: boolean;
+  reconnected?: boolean | undefined;
+  error?: string | undefined;
+}

@@ -31,6 +31,8 @@
  * | `POST /api/roots` | `{ roots: { uri, name? }[] }` | {@link RootsAnswer}: the roots every server's `roots/list` gets from now on; connected servers are sent `notifications/roots/list_changed` |
  * | `POST /api/rpc` | {@link RpcRequest} | {@link RpcAnswer}: one JSON-RPC request the page built, the server's answer as it came |
  * | `POST /api/auth/doctor` | `{ server, register? }` | {@link AuthDoctorAnswer}: `mcp auth doctor <server>` for a configured HTTP server (no sign-in; `register: true` tries dynamic client registration, which registers a client) |
+ * | `POST /api/auth/sign-in` | `{ server }` | {@link SignInStarted}: `mcp auth <server>`'s sign-in started; the page shows its authorization URL |
+ * | `POST /api/auth/sign-in/wait` | `{ server }` | {@link SignInAnswer}: once the sign-in ends (tokens saved, the server reconnected) |
  * | `POST /api/config/servers` | | {@link ConfigServersAnswer}: the servers of the user's config file, as written (secrets hidden) |
  * | `POST /api/config/save` | `{ name, config, replace? }` | {@link ConfigSaveAnswer}: the entry written to the user's config file, and run when it is the one that loads |
  * | `POST /api/config/remove` | `{ name }` | `{ ok: true }`: the entry removed from the user's config file, its server stopped |
@@ -298,7 +300,7 @@ export interface DialogAnswer {
   text?: string | undefined;
 }
 
-export type { ConfigSaveAnswer, ConfigServersAnswer } from "./api-requests.js";
+export type { ConfigSaveAnswer, ConfigServersAnswer, SignInAnswer, SignInStarted } from "./api-requests.js";
 export type { AppCsp, AppMessageAnswer, AppMessageRequest, AppOpenAnswer, AppOpenRequest } from "./api-apps.js";
 export type {
   AuthDoctorAnswer,

@@ -39,6 +39,8 @@ export type {
   RpcAnswer,
   RpcRequest,
   ServerRow,
+  SignInAnswer,
+  SignInStarted,
   TaskRow,
   ToolRow,
 } from "./api.js";

@@ -21,6 +21,7 @@ import { serverRoutes } from "./routes.js";
 import { heldRows, statusRows, toolRows } from "./rows.js";
 import { rpcRoutes } from "./rpc-route.js";
 import { SandboxOrigins } from "./sandbox-origins.js";
+import { signInRoutes } from "./sign-in-route.js";
 
 /** How often the event stream gets a keep-alive comment. */
 const KEEPALIVE_MS = 15_000;
@@ -53,7 +54,7 @@ export interface InspectorOptions {
   host?: { name: string; version: string } | undefined;
   /** The server list the page shows; default: the manager's statuses. A tool with more to say (config errors, servers left out) returns its own rows. */
   servers?: (() => ServerRow[]) | undefined;
-  /** A server's config, for the sign-in doctor (HTTP servers only); without it the doctor answers 404 for every server. */
+  /** A server's config, for the sign-in doctor and signing in from the page (HTTP servers only); without it both answer 404 for every server. */
   configOf?: ((server: string) => MCPServerConfig | undefined) | undefined;
   /** The command that approves a held tool in your tool's words, shown beside it (`approve` of a held row). */
   approveCommand?: ((server: string, tool: string) => string) | undefined;
@@ -171,6 +172,8 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     authRoutes(options.configOf ?? (() => undefined)),
     rpcRoutes(hub, connection, manager),
   );
+  const signIns = signInRoutes(manager, options.configOf ?? (() => undefined));
+  Object.assign(routes, signIns.routes);
   const config = configRoutes(manager, hub, options.config, () => hub.emit({ type: "servers", servers: servers() }));
   removed = config.removed;
   Object.assign(routes, config.routes);
@@ -284,6 +287,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
     clearInterval(keepalive);
     for (const off of unsubscribers) off();
     calls.abortAll("the inspector is stopping");
+    signIns.close();
     hub.close();
     server.closeAllConnections();
     await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), sandboxes.close()]);

@@ -4,6 +4,7 @@ import { api } from "./client.js";
 import { Ms } from "./content.js";
 import { ConfigEditor } from "./config.js";
 import { RootsEditor } from "./roots.js";
+import { SignIn } from "./sign-in.js";
 
 function Actions({ row, onError }: { row: ServerRow; onError: (message: string) => void }) {
   const [busy, setBusy] = useState(false);
@@ -59,7 +60,7 @@ function AuthDoctor({ row }: { row: ServerRow }) {
   };
   return (
     <details class="auth-doctor" data-doctor={row.name}>
-      <summary>sign-in doctor</summary>
+      <summary>sign-in doctor · sign in</summary>
       <p class="muted">
         Checks each step of signing in to this server without signing in (as `mcp auth doctor {row.name}`).
       </p>
@@ -76,6 +77,7 @@ function AuthDoctor({ row }: { row: ServerRow }) {
         check, registering a client (dynamic registration)
       </button>
       {busy ? <span class="muted"> checking…</span> : null}
+      <SignIn server={row.name} />
       {error ? <div class="banner error">{error}</div> : null}
       {report ? (
         <div class="doctor-report">

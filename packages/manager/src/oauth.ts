@@ -56,6 +56,8 @@ export interface AuthorizeServerOptions {
   open?: boolean | undefined;
   onUrl?: ((url: string) => void) | undefined;
   timeoutMs?: number | undefined;
+  /** Stops the loopback listener's wait (the sign-in rejects with the signal's reason). */
+  signal?: AbortSignal | undefined;
   /** A user step instead of the loopback listener and the browser, e.g. one that reads the redirect URL a user pastes (a machine with no browser). */
   authorize?: Authorize | undefined;
   /**
@@ -184,7 +186,12 @@ export function storeOf(options: ManagerOAuthOptions | undefined): TokenStore {
 /** The CLI's user step for one server: a loopback listener on its callback port and the browser. */
 export function loopbackStepFor(
   config: MCPServerConfig,
-  options: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined; timeoutMs?: number | undefined },
+  options: {
+    open?: boolean | undefined;
+    onUrl?: ((url: string) => void) | undefined;
+    timeoutMs?: number | undefined;
+    signal?: AbortSignal | undefined;
+  },
 ): Authorize {
   const settings = oauthConfigOf(config) || {};
   return loopbackAuthorize({
@@ -192,5 +199,6 @@ export function loopbackStepFor(
     open: options.open === false ? false : undefined,
     onUrl: options.onUrl,
     timeoutMs: options.timeoutMs,
+    signal: options.signal,
   });
 }

@@ -17,6 +17,8 @@ export interface LoopbackOptions {
   onUrl?: ((url: string) => void) | undefined;
   /** How long to wait for the user (default 5 minutes). */
   timeoutMs?: number | undefined;
+  /** Stops waiting at once: the listener closes and the step rejects with the signal's reason (a host that ends before the user answers). */
+  signal?: AbortSignal | undefined;
 }
 
 /** Opens a URL in the system's browser, without a shell. */
@@ -35,7 +37,7 @@ export function openInBrowser(url: string): void {
 /**
  * The CLI's user step: listens on `127.0.0.1:<port>` for the redirect, opens the browser (or only
  * prints the URL), and answers the browser with a short page. The listener closes when the answer
- * arrives, on timeout, or on error; only loopback is listened on.
+ * arrives, on timeout, on error, or when `signal` aborts; only loopback is listened on.
  */
 export function loopbackAuthorize(options: LoopbackOptions): Authorize {
   const path = options.path ?? "/callback";
@@ -72,8 +74,10 @@ export function loopbackAuthorize(options: LoopbackOptions): Authorize {
           ),
         options.timeoutMs ?? 300_000,
       );
+      const onAbort = (): void => finish(() => reject(options.signal?.reason));
       const finish = (settle: () => void): void => {
         clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
         server.close();
         server.closeAllConnections();
         settle();
@@ -89,6 +93,8 @@ export function loopbackAuthorize(options: LoopbackOptions): Authorize {
           ),
         ),
       );
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
       server.listen(options.port, "127.0.0.1", () => {
         options.onUrl?.(request.url.href);
         if (options.open !== false) (options.open ?? openInBrowser)(request.url.href);
