@@ -189,7 +189,7 @@ export interface CallRequest {
   /** A {@link ToolRow.name}. */
   tool: string;
   arguments: Record<string, unknown>;
-  /** Run the call as a task (a tool whose `execution.taskSupport` is `"optional"`; one that requires a task runs as one anyway). */
+  /** Run the call as a task (a tool whose `execution.taskSupport` is `"optional"`; one that requires a task runs as one anyway; any other tool: a `400`, nothing called). */
   task?: boolean | undefined;
 }
 

@@ -91,6 +91,13 @@ export function toolCalls(manager: MCPManager, hub: InspectorHub): ToolCalls {
         throw new Refusal(400, `"task" must be true or false`);
       const tool = manager.getTools().find((t) => t.name === name);
       if (!tool) throw new Refusal(404, `no tool named "${name}" (the server may have withdrawn it)`);
+      // Only a tool that takes tasks: sent as a task, another ran on the server and answered an error.
+      const support = (tool.definition?.["execution"] as { taskSupport?: unknown } | undefined)?.taskSupport;
+      if (request.task === true && support !== "optional" && support !== "required")
+        throw new Refusal(
+          400,
+          `"task": tool "${name}" does not run as a task (its execution.taskSupport is ${JSON.stringify(support ?? "forbidden")}); nothing was called`,
+        );
       return runCall(tool, args, id, res, request.task === true);
     },
     "/api/cancel": (body) => {

@@ -91,8 +91,37 @@ export function configRoutes(
     const name = text(body, "name");
     if (!NAME.test(name))
       throw new Refusal(400, `"name" must be 1-64 letters, digits, "_", "." or "-" (starting with a letter or digit)`);
+    // `constructor`, `toString`, …: every object has one, so a lookup by that name finds it in no file.
+    if (name in Object.prototype) throw new Refusal(400, `"name" may not be "${name}" (every JS object has one)`);
     return name;
   };
+  /** The user's file's entry `name`, as written (its own key only). */
+  const ownEntry = async (name: string): Promise<unknown> => {
+    const servers = await readOwnServers(file);
+    return Object.hasOwn(servers, name) ? servers[name] : undefined;
+  };
+  /** Refused when the file does not parse: an edit of a broken file would break it further. */
+  const checkFile = async (): Promise<void> => {
+    const broken = (await load()).errors.find((e) => e.file === file && e.server === undefined);
+    if (broken) throw new Refusal(409, `${broken.message}: fix the file first; nothing was written`);
+  };
+  /** The file written, or a 409 saying why it could not be (its `servers` is not an object, …). */
+  const write = async (name: string, value: unknown): Promise<void> => {
+    try {
+      await editOwnConfig(file, ["servers", name], value);
+    } catch (error) {
+      throw new Refusal(409, `${file} could not be edited (${(error as Error).message}); nothing was written`);
+    }
+  };
+  // One edit at a time: each reads the file, then writes it whole; two at once lost the first.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial =
+    (route: Route): Route =>
+    (body) => {
+      const run = queue.then(() => route(body));
+      queue = run.catch(() => undefined);
+      return run;
+    };
   const routes: Record<string, Route> = {
     "/api/config/servers": async () => {
       const servers = await readOwnServers(file);
@@ -101,18 +130,19 @@ export function configRoutes(
         servers: Object.entries(servers).map(([name, config]) => ({ name, config: hideSecrets(config) })),
       } satisfies ConfigServersAnswer;
     },
-    "/api/config/save": async (body) => {
+    "/api/config/save": serial(async (body) => {
       const name = nameOf(body);
       const given = body["config"];
       if (!isObject(given)) throw new Refusal(400, `"config" must be a JSON object (a server's entry)`);
-      const before = (await readOwnServers(file))[name];
+      await checkFile();
+      const before = await ownEntry(name);
       if (before !== undefined && body["replace"] !== true)
         throw new Refusal(409, `${file} already has "${name}": save it with "replace": true to replace it`);
       const config = keepSecrets(given, before);
       const problems = serverConfigProblems(config);
       if (problems.length)
         throw new Refusal(400, `"config" is not a server's entry: ${problems.map((p) => p.message).join("; ")}`);
-      await editOwnConfig(file, ["servers", name], config);
+      await write(name, config);
       hub.record({ server: name, kind: "status", method: before === undefined ? "config-added" : "config-replaced" });
       const headers = config["headers"];
       const env = config["env"];
@@ -121,17 +151,20 @@ export function configRoutes(
         .map(([key]) => `"${key}" holds what looks like a secret, now written in ${file}: write \${VARIABLE} instead`);
       // Applied as it loads now: the user's entry only, the manager's own checks on top.
       const loaded = await load();
-      const entry = loaded.servers[name];
-      const loadedConfig = loaded.configs[name];
-      if (!entry || !loadedConfig || entry.source.file !== file) {
+      const entry = Object.hasOwn(loaded.servers, name) ? loaded.servers[name] : undefined;
+      const loadedConfig = Object.hasOwn(loaded.configs, name) ? loaded.configs[name] : undefined;
+      // A project's entry (the user's file is also the project's when the working directory holds it) runs only once approved.
+      if (!entry || !loadedConfig || entry.source.file !== file || entry.source.scope === "project") {
         const error = loaded.errors.find((e) => e.server === name && e.file === file);
         const reason = error
           ? `it does not load: ${error.message}`
           : entry && entry.source.file !== file
             ? `${entry.source.file}'s "${name}" comes first; the inspector does not run it from here`
-            : entry
-              ? `it is disabled in ${file}`
-              : `it does not load from ${file}`;
+            : entry?.source.scope === "project"
+              ? `${file} is also this project's file here: "${name}" loads as a project server, which runs only once approved (not from here)`
+              : entry
+                ? `it is disabled in ${file}`
+                : `it does not load from ${file}`;
         return { saved: true, applied: false, reason, warnings } satisfies ConfigSaveAnswer;
       }
       removed.delete(name);
@@ -140,12 +173,13 @@ export function configRoutes(
       void manager.connectServers({ [name]: loadedConfig }, { [name]: entry }).catch(() => undefined);
       changed();
       return { saved: true, applied: true, warnings } satisfies ConfigSaveAnswer;
-    },
-    "/api/config/remove": async (body) => {
+    }),
+    "/api/config/remove": serial(async (body) => {
       const name = nameOf(body);
-      if ((await readOwnServers(file))[name] === undefined)
+      await checkFile();
+      if ((await ownEntry(name)) === undefined)
         throw new Refusal(404, `${file} has no server named "${name}" (only servers of that file can be removed here)`);
-      await editOwnConfig(file, ["servers", name], undefined);
+      await write(name, undefined);
       hub.record({ server: name, kind: "status", method: "config-removed" });
       // The running server goes when it is the file's (a project's of the same name stays).
       if (manager.getConnectionStatus(name)?.source === file) {
@@ -155,7 +189,7 @@ export function configRoutes(
       }
       changed();
       return { ok: true };
-    },
+    }),
   };
   return { routes, removed };
 }

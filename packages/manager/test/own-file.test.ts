@@ -1,5 +1,5 @@
 // Our own config file written in place (moved from the CLI's `mcp config add | remove` and `mcp registry add | update`).
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,6 +27,33 @@ describe("our own config file", () => {
     const text = await readFile(file, "utf8");
     expect(text).toContain("// mine, keep me");
     expect(await readOwnServers(file)).toEqual({ b: { url: "https://example.invalid/mcp", type: "http" } });
+  });
+
+  it("editOwnConfig: edits sent at once all land, the file whole at each step (it lost all but the last, issue 55)", async () => {
+    const dir = await folder();
+    const file = join(dir, "mcp-client.json");
+    await writeFile(file, '{\n  // mine\n  "servers": {}\n}\n');
+    const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
+    await Promise.all(names.map((name) => editOwnConfig(file, ["servers", name], { command: "node", args: [name] })));
+    expect(Object.keys(await readOwnServers(file)).sort()).toEqual([...names].sort());
+    await Promise.all(names.slice(0, 10).map((name) => editOwnConfig(file, ["servers", name], undefined)));
+    expect(Object.keys(await readOwnServers(file)).sort()).toEqual(names.slice(10).sort());
+    expect(await readFile(file, "utf8")).toContain("// mine");
+    // No temporary file is left beside it.
+    expect(await readdir(dir)).toEqual(["mcp-client.json"]);
+  });
+
+  it("editOwnConfig replaces the file whole but keeps its mode, and a symlinked file's link (its target edited)", async () => {
+    const dir = await folder();
+    const real = join(dir, "dotfiles", "mcp-client.json");
+    await editOwnConfig(real, ["servers", "a"], { command: "a" });
+    await chmod(real, 0o600);
+    const link = join(dir, "mcp-client.json");
+    await symlink(real, link);
+    await editOwnConfig(link, ["servers", "b"], { command: "b" });
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await stat(real)).mode & 0o777).toBe(0o600);
+    expect(await readOwnServers(real)).toEqual({ a: { command: "a" }, b: { command: "b" } });
   });
 
   it("readOwnServers reads what it can: no servers, not an object, or a file with comments", async () => {

@@ -1,20 +1,62 @@
 // Writing our own config file (`mcp-client.json`) in place: an entry added, replaced or removed
 // with the user's comments and formatting kept, and the entries read back as written.
-import { mkdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { readIfExists } from "./parse.js";
 
+/** Edits of a file running in this process, by real path: one at a time. */
+const editing = new Map<string, Promise<unknown>>();
+/** How often an edit starts again when another program wrote the file meanwhile. */
+const TRIES = 10;
+
 /**
- * Sets one value of our own file (`["servers", name]` for an entry; `undefined` removes it) in
- * place, keeping the user's comments and formatting (jsonc-parser edits, 2-space indentation for
- * what is new). A missing file (and its folder) is made.
+ * Sets one value of our own file (`["servers", name]` for an entry; `undefined` removes it),
+ * keeping the user's comments and formatting (jsonc-parser edits, 2-space indentation for what is
+ * new). A missing file (and its folder) is made. The file is replaced whole (a temporary file
+ * renamed over it, its mode kept; a symlinked file's target is the one replaced, the link kept), so
+ * a reader never sees half of it and two writers never interleave; an edit of the same file in this
+ * process waits for the one before, and one whose file another program wrote meanwhile starts again
+ * on what that program wrote (its change kept; the window left is the rename itself).
+ *
+ * @throws Error when the file kept changing under it (10 times): nothing was written.
  */
 export async function editOwnConfig(file: string, path: (string | number)[], value: unknown): Promise<void> {
-  const text = (await readIfExists(file)) ?? "{}\n";
-  const edits = modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, applyEdits(text, edits));
+  const target = await realpath(file).catch(() => file);
+  const before = editing.get(target) ?? Promise.resolve();
+  const run = before.then(() => replaceEdited(target, path, value));
+  const settled = run.catch(() => undefined);
+  editing.set(target, settled);
+  void settled.then(() => {
+    if (editing.get(target) === settled) editing.delete(target);
+  });
+  return run;
+}
+
+async function replaceEdited(file: string, path: (string | number)[], value: unknown): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const was = await readIfExists(file);
+    const text = was ?? "{}\n";
+    const edits = modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+    await mkdir(dirname(file), { recursive: true });
+    const mode = await stat(file).then(
+      (s) => s.mode & 0o7777,
+      () => undefined,
+    );
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, applyEdits(text, edits), mode === undefined ? {} : { mode });
+      if (mode !== undefined) await chmod(temp, mode);
+      if ((await readIfExists(file)) === was) return await rename(temp, file);
+      if (attempt >= TRIES)
+        throw new Error(
+          `${file} was changed by another program ${TRIES} times while it was being edited; nothing was written: try again`,
+        );
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
 }
 
 /**
