@@ -1,5 +1,7 @@
 // Our own config file written in place (moved from the CLI's `mcp config add | remove` and `mcp registry add | update`).
 import { chmod, lstat, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -54,6 +56,36 @@ describe("our own config file", () => {
     expect((await lstat(link)).isSymbolicLink()).toBe(true);
     expect((await stat(real)).mode & 0o777).toBe(0o600);
     expect(await readOwnServers(real)).toEqual({ a: { command: "a" }, b: { command: "b" } });
+  });
+
+  it("editOwnConfig takes turns with another process through <file>.lock: waits for a live holder, takes over a dead one's", async () => {
+    const dir = await folder();
+    const file = join(dir, "mcp-client.json");
+    await editOwnConfig(file, ["servers", "first"], { command: "first" });
+    // Another process holds the lock (a live child's pid) and is mid-edit.
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      await once(holder, "spawn");
+      await writeFile(`${file}.lock`, `${holder.pid}\n`);
+      let settled = false;
+      const ours = editOwnConfig(file, ["servers", "ours"], { command: "ours" }).finally(() => (settled = true));
+      // The holder writes its edit, then lets go: ours must start from what it wrote.
+      const text = await readFile(file, "utf8");
+      await writeFile(file, text.replace('"servers": {', '"servers": {\n    "theirs": { "command": "theirs" },'));
+      expect(settled).toBe(false);
+      await rm(`${file}.lock`);
+      await ours;
+      expect(Object.keys(await readOwnServers(file)).sort()).toEqual(["first", "ours", "theirs"]);
+    } finally {
+      holder.kill();
+    }
+    // A lock left by a process that is gone is taken over, and removed after the edit.
+    const gone = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await once(gone, "exit");
+    await writeFile(`${file}.lock`, `${gone.pid}\n`);
+    await editOwnConfig(file, ["servers", "after"], { command: "after" });
+    expect(Object.keys(await readOwnServers(file))).toContain("after");
+    expect(await readdir(dir)).toEqual(["mcp-client.json"]);
   });
 
   it("readOwnServers reads what it can: no servers, not an object, or a file with comments", async () => {

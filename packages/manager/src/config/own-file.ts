@@ -1,7 +1,7 @@
 // Writing our own config file (`mcp-client.json`) in place: an entry added, replaced or removed
 // with the user's comments and formatting kept, and the entries read back as written.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { applyEdits, modify, parse } from "jsonc-parser";
 import { readIfExists } from "./parse.js";
@@ -10,6 +10,8 @@ import { readIfExists } from "./parse.js";
 const editing = new Map<string, Promise<unknown>>();
 /** How often an edit starts again when another program wrote the file meanwhile. */
 const TRIES = 10;
+/** A lock file older than this was left by a process that died mid-edit (an edit takes milliseconds). */
+const LOCK_STALE_MS = 10_000;
 
 /**
  * Sets one value of our own file (`["servers", name]` for an entry; `undefined` removes it),
@@ -18,20 +20,70 @@ const TRIES = 10;
  * renamed over it, its mode kept; a symlinked file's target is the one replaced, the link kept), so
  * a reader never sees half of it and two writers never interleave; an edit of the same file in this
  * process waits for the one before, and one whose file another program wrote meanwhile starts again
- * on what that program wrote (its change kept; the window left is the rename itself).
+ * on what that program wrote (its change kept). Our own processes (`mcp config add` beside the
+ * inspector's page, two hosts) take turns through a lock file beside it (`<file>.lock`, its holder's
+ * pid; one whose process is gone, or older than 10 s, is taken over), so none loses another's edit.
  *
- * @throws Error when the file kept changing under it (10 times): nothing was written.
+ * @throws Error when the file kept changing under it (10 times), or another process held its lock
+ *   for 10 s: nothing was written.
  */
 export async function editOwnConfig(file: string, path: (string | number)[], value: unknown): Promise<void> {
   const target = await realpath(file).catch(() => file);
   const before = editing.get(target) ?? Promise.resolve();
-  const run = before.then(() => replaceEdited(target, path, value));
+  const run = before.then(() => underLock(target, () => replaceEdited(target, path, value)));
   const settled = run.catch(() => undefined);
   editing.set(target, settled);
   void settled.then(() => {
     if (editing.get(target) === settled) editing.delete(target);
   });
   return run;
+}
+
+/** Runs `edit` holding `<file>.lock` (made with O_EXCL), waiting for another process's turn. */
+async function underLock<T>(file: string, edit: () => Promise<T>): Promise<T> {
+  const lock = `${file}.lock`;
+  await mkdir(dirname(file), { recursive: true });
+  const deadline = Date.now() + LOCK_STALE_MS;
+  for (;;) {
+    const handle = await open(lock, "wx", 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return undefined;
+      throw error;
+    });
+    if (handle) {
+      await handle.writeFile(`${process.pid}\n`).finally(() => handle.close());
+      break;
+    }
+    if (await lockIsStale(lock)) await rm(lock, { force: true });
+    else if (Date.now() > deadline)
+      throw new Error(
+        `${file} is being edited by another process (${lock} held for 10 s); nothing was written: try again`,
+      );
+    else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
+  try {
+    return await edit();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+/** A lock whose process is gone (this machine's pids) or that is older than {@link LOCK_STALE_MS}. */
+async function lockIsStale(lock: string): Promise<boolean> {
+  try {
+    const [info, text] = await Promise.all([stat(lock), readFile(lock, "utf8")]);
+    const age = Date.now() - info.mtimeMs;
+    if (age > LOCK_STALE_MS) return true;
+    const pid = Number.parseInt(text, 10);
+    if (!Number.isInteger(pid) || pid <= 0) return age > 1000; // being written, or not ours
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "ESRCH";
+    }
+  } catch {
+    return false; // gone already: the next turn takes it
+  }
 }
 
 async function replaceEdited(file: string, path: (string | number)[], value: unknown): Promise<void> {
