@@ -12,6 +12,7 @@ import {
   type MCPTool,
   type ServerStatus,
   closestNames as closest,
+  findToolByName,
   splitToolTarget,
   toolsNamed,
   type ToolTarget,
@@ -199,12 +200,7 @@ export async function findTool(
   signal?: AbortSignal,
 ): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
-  // Only this session's servers: the daemon's manager also holds servers that other calls
-  // registered (another project's, or this one's as it was before it changed and lost its approval).
-  const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
-  const cached = ours(
-    await (session.register ? session.register() : manager.addServers(session.configs, session.servers)),
-  );
+  const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
   // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
   if (manager.pins.held().length > 0) await manager.pins.recheck();
   const target = splitTarget(words, knownServers(session));
@@ -220,31 +216,16 @@ export async function findTool(
       );
     return { tool, rest: target.rest };
   }
-  const owners = [...new Set(toolsNamed(cached, target.name).map((t) => t.serverName))];
-  if (owners.length > 0) {
-    await manager.startServers(owners, signal);
-    if (signal?.aborted) throw signal.reason;
-    const live = toolsNamed(
-      manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred),
-      target.name,
-    );
-    if (live.length === 1) return { tool: live[0]!, rest: target.rest };
-    if (live.length > 1) throw ambiguous(target.name, live);
-  }
-  // Nobody is known to have it (or the cache was wrong): ask every server of this session.
-  await manager.startServers(
-    manager
-      .getStatuses()
-      .filter((s) => s.state === "idle" && session.configs[s.name] !== undefined)
-      .map((s) => s.name),
+  const { matches, asked } = await findToolByName(manager, target.name, {
+    // Only this session's servers: the daemon's manager also holds servers that other calls
+    // registered (another project's, or this one's as it was before it changed and lost its approval).
+    servers: Object.keys(session.configs),
+    cached,
     signal,
-  );
-  if (signal?.aborted) throw signal.reason;
-  const tools = ours(manager.getTools()).filter((t) => !t.deferred);
-  const found = toolsNamed(tools, target.name);
-  if (found.length === 1) return { tool: found[0]!, rest: target.rest };
-  if (found.length > 1) throw ambiguous(target.name, found);
-  throw unknownTool(session, target.name, tools);
+  });
+  if (matches.length === 1) return { tool: matches[0]!, rest: target.rest };
+  if (matches.length > 1) throw ambiguous(target.name, matches);
+  throw unknownTool(session, target.name, asked);
 }
 
 /**

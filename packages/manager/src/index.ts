@@ -73,6 +73,7 @@ export {
 } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
+export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
 export { headerPair } from "./config/header-pair.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
