@@ -9,6 +9,7 @@ import {
   headerPair,
   loadAllMCPConfigs,
   MCPManager,
+  splitCommandLine,
   type MCPTool,
   userConfigDir,
   type ConfigError,
@@ -21,7 +22,6 @@ import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
-import { splitCommandLine } from "./words.js";
 
 /** Options every command takes. */
 export interface GlobalOptions {

@@ -75,6 +75,7 @@ export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } fr
 export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
 export { headerPair } from "./config/header-pair.js";
+export { splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
   DEFAULT_CALLBACK_PORT,

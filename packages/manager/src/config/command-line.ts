@@ -1,5 +1,15 @@
-// Words: a command line split as a shell would (near-misses for "did you mean" are @mcp/manager's closestNames).
-/** Splits a command line into words: spaces separate, single and double quotes group, `\` escapes. No shell is involved. */
+// A command line split into words as a POSIX shell would split it, with no shell involved: how a
+// person gives a stdio server in one string (`--stdio "npx -y server --flag 'a b'"`).
+
+/**
+ * The words of a command line: spaces separate, single and double quotes group (`''` is an empty
+ * word), `\` escapes the next character (inside double quotes too; nothing inside single quotes).
+ * Nothing is expanded (no variables, globs or `~`) and nothing runs.
+ *
+ * @throws SyntaxError when a quote is not closed, naming the quote and the line.
+ * @example
+ * splitCommandLine(`npx -y server --name 'my server' ""`); // ["npx", "-y", "server", "--name", "my server", ""]
+ */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   let current = "";
@@ -26,7 +36,7 @@ export function splitCommandLine(line: string): string[] {
       started = true;
     }
   }
-  if (quote) throw new Error(`unterminated ${quote} quote in ${JSON.stringify(line)}`);
+  if (quote) throw new SyntaxError(`unterminated ${quote} quote in ${JSON.stringify(line)}`);
   if (started || current) words.push(current);
   return words;
 }
