@@ -1,5 +1,6 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt, readResource, type Prompt } from "@mcp/client";
+import { closestNames as closest } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import {
@@ -19,7 +20,6 @@ import { openSession, serverNames, settle, withSession, type GlobalOptions, type
 import { toolDocs, toolLine } from "./tool-docs.js";
 import { grid } from "./table.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, warn } from "./ui.js";
-import { closest } from "./words.js";
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 

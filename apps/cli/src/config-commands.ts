@@ -13,6 +13,7 @@ import {
   OWN_FILE,
   printable,
   readOwnServers,
+  splitCommandLine,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
@@ -21,7 +22,6 @@ import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { grid } from "./table.js";
-import { splitCommandLine } from "./words.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
 export function ownFile(scope: string, home: string): string {

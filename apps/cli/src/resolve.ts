@@ -11,7 +11,11 @@ import {
   refusedTokenHeader,
   type MCPTool,
   type ServerStatus,
-  toolNamePrefix,
+  closestNames as closest,
+  findToolByName,
+  splitToolTarget,
+  toolsNamed,
+  type ToolTarget,
 } from "@mcp/manager";
 import { NEW } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
@@ -19,7 +23,6 @@ import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
 import { stderrLines } from "./failure.js";
 import { CliError, EXIT, firstLine, tildify } from "./ui.js";
-import { closest } from "./words.js";
 
 /** What a server runs or reaches, for a person: its command line, or `<type> <url>` (a password in the URL hidden). */
 export function describeConfig(config: MCPServerConfig): string {
@@ -49,37 +52,11 @@ export function knownServers(session: Pick<Session, "configs" | "skipped" | "ser
   ];
 }
 
-/** What the words name: a server (when they say which) and the name on it, and the words after. */
-export function splitTarget(
-  words: string[],
-  servers: string[],
-): { server: string | undefined; name: string; rest: string[] } {
-  const [first, second] = words;
-  if (!first) throw new CliError("name a tool: mcp call <tool> [args] (see: mcp tools)", EXIT.usage);
-  // The longest server name that fits wins ("a.b.tool" with servers "a" and "a.b" is a.b's "tool").
-  const byLength = [...servers].sort((a, b) => b.length - a.length);
-  if (first.startsWith("mcp__")) {
-    const server = byLength.find((s) => first.startsWith(toolNamePrefix(s)) && first.length > toolNamePrefix(s).length);
-    if (server) return { server, name: first, rest: words.slice(1) };
-  }
-  const dotted = byLength.find((s) => first.startsWith(`${s}.`) && first.length > s.length + 1);
-  if (dotted) return { server: dotted, name: first.slice(dotted.length + 1), rest: words.slice(1) };
-  // `server tool`: a second word that is not an argument (key=value, key:=json, {json}).
-  if (second !== undefined && servers.includes(first) && !/^[{[]/.test(second) && !/^[^=]*:?=/.test(second)) {
-    return { server: first, name: second, rest: words.slice(2) };
-  }
-  return { server: undefined, name: first, rest: words.slice(1) };
-}
-
-/** One server's tool by its own name or its model-facing name. */
-function toolOn(tools: MCPTool[], server: string, name: string): MCPTool | undefined {
-  return tools.find((t) => t.serverName === server && (t.toolName === name || t.name === name));
-}
-
-/** Tools named `name` (their own name, `server.tool` or the model-facing name) among these. */
-function matches(tools: MCPTool[], name: string): MCPTool[] {
-  const exact = tools.filter((t) => t.name === name || label(t) === name);
-  return exact.length > 0 ? exact : tools.filter((t) => t.toolName === name);
+/** What the words name (@mcp/manager's splitToolTarget): no words is a usage error. */
+export function splitTarget(words: string[], servers: string[]): ToolTarget {
+  const target = splitToolTarget(words, servers);
+  if (!target) throw new CliError("name a tool: mcp call <tool> [args] (see: mcp tools)", EXIT.usage);
+  return target;
 }
 
 /** A config problem without the `MCP server "x" in <file>: ` its message starts with (we say both already). */
@@ -223,18 +200,13 @@ export async function findTool(
   signal?: AbortSignal,
 ): Promise<{ tool: MCPTool; rest: string[] }> {
   const manager = session.manager;
-  // Only this session's servers: the daemon's manager also holds servers that other calls
-  // registered (another project's, or this one's as it was before it changed and lost its approval).
-  const ours = (tools: MCPTool[]): MCPTool[] => tools.filter((t) => session.configs[t.serverName] !== undefined);
-  const cached = ours(
-    await (session.register ? session.register() : manager.addServers(session.configs, session.servers)),
-  );
+  const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
   // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
   if (manager.pins.held().length > 0) await manager.pins.recheck();
   const target = splitTarget(words, knownServers(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
-    const tool = toolOn(manager.getTools(), target.server, target.name);
+    const [tool] = toolsNamed(manager.getTools(), target.name, target.server);
     if (!tool)
       throw unknownTool(
         session,
@@ -244,31 +216,16 @@ export async function findTool(
       );
     return { tool, rest: target.rest };
   }
-  const owners = [...new Set(matches(cached, target.name).map((t) => t.serverName))];
-  if (owners.length > 0) {
-    await manager.startServers(owners, signal);
-    if (signal?.aborted) throw signal.reason;
-    const live = matches(
-      manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred),
-      target.name,
-    );
-    if (live.length === 1) return { tool: live[0]!, rest: target.rest };
-    if (live.length > 1) throw ambiguous(target.name, live);
-  }
-  // Nobody is known to have it (or the cache was wrong): ask every server of this session.
-  await manager.startServers(
-    manager
-      .getStatuses()
-      .filter((s) => s.state === "idle" && session.configs[s.name] !== undefined)
-      .map((s) => s.name),
+  const { matches, asked } = await findToolByName(manager, target.name, {
+    // Only this session's servers: the daemon's manager also holds servers that other calls
+    // registered (another project's, or this one's as it was before it changed and lost its approval).
+    servers: Object.keys(session.configs),
+    cached,
     signal,
-  );
-  if (signal?.aborted) throw signal.reason;
-  const tools = ours(manager.getTools()).filter((t) => !t.deferred);
-  const found = matches(tools, target.name);
-  if (found.length === 1) return { tool: found[0]!, rest: target.rest };
-  if (found.length > 1) throw ambiguous(target.name, found);
-  throw unknownTool(session, target.name, tools);
+  });
+  if (matches.length === 1) return { tool: matches[0]!, rest: target.rest };
+  if (matches.length > 1) throw ambiguous(target.name, matches);
+  throw unknownTool(session, target.name, asked);
 }
 
 /**

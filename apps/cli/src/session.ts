@@ -4,9 +4,12 @@ import { homedir } from "node:os";
 import type { MCPServerConfig } from "@mcp/client";
 import { MemoryTokenStore } from "@mcp/oauth";
 import {
+  closestNames as closest,
   createApprovalStore,
+  headerPair,
   loadAllMCPConfigs,
   MCPManager,
+  splitCommandLine,
   type MCPTool,
   userConfigDir,
   type ConfigError,
@@ -19,7 +22,6 @@ import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
-import { closest, splitCommandLine } from "./words.js";
 
 /** Options every command takes. */
 export interface GlobalOptions {
@@ -116,16 +118,13 @@ export function headerPairs(values: string[] | undefined, flag = "--header"): Re
   if (!values?.length) return undefined;
   const headers: Record<string, string> = {};
   for (const value of values) {
-    const eq = value.indexOf("=");
-    const colon = value.indexOf(":");
-    const at = colon > 0 && (eq < 0 || colon < eq) ? colon : eq;
-    const name = at > 0 ? value.slice(0, at).trim() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+    const pair = headerPair(value);
+    if (!pair)
       throw new CliError(
         `${flag} takes NAME=VALUE (e.g. ${flag} 'Authorization=Bearer \${TOKEN}'), got ${JSON.stringify(value)}`,
         EXIT.usage,
       );
-    headers[name] = value.slice(at + 1).trim();
+    headers[pair[0]] = pair[1];
   }
   return headers;
 }

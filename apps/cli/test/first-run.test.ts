@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { everythingEntry, freePort } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { splitCommandLine } from "../src/words.js";
+import { splitCommandLine } from "@mcp/manager";
 import { fixture, mcp, sandbox, type Run, type Sandbox } from "./helpers.js";
 
 const entry = (name: string): string =>

@@ -5,6 +5,7 @@ export { CALL as CALL_METHOD, type CallParams } from "./call.js";
 export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } from "./request.js";
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
+export { shellValuesFor } from "./shell-values.js";
 export { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
 export { claimSocketFolder, daemonSocketPath } from "./place.js";
 export { spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";

@@ -14,6 +14,7 @@ export {
   ensureDaemon,
   probeDaemon,
   requestTicket,
+  shellValuesFor,
   spawnDaemon,
   type AttachParams,
   type CallParams,

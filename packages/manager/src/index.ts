@@ -72,6 +72,10 @@ export {
   type ToolCache,
 } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
+export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
+export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
+export { headerPair } from "./config/header-pair.js";
+export { splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
   DEFAULT_CALLBACK_PORT,

@@ -2,9 +2,8 @@
 // call` finds it (the same files, the same approval of project servers), written with this shell's
 // folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
-import { readFileSync } from "node:fs";
 import type { MCPServerConfig } from "@mcp/client";
-import { asThisShellRuns, ensureDaemon } from "@mcp/daemon/client";
+import { asThisShellRuns, ensureDaemon, shellValuesFor } from "@mcp/daemon/client";
 import { unwrapShimConfig } from "@mcp/manager";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
@@ -23,33 +22,6 @@ export interface ShimWords {
   /** The original command and arguments (after `--`), as the host's entry had them. */
   command?: string[] | undefined;
   from?: string | undefined;
-}
-
-/** A `${VAR}` (or `${env:VAR}`, `${VAR:-default}`) in a config file: the variable's name. */
-const VARIABLE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)/g;
-
-/**
- * This shell's values of the variables the config files name: the daemon's approval check reads
- * the same files and expands them as this shell did, not with the environment it was started with.
- */
-export function variablesNamedIn(
-  files: Iterable<string>,
-  shell: NodeJS.ProcessEnv = process.env,
-): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const file of new Set(files)) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue; // gone or unreadable: the daemon finds the same
-    }
-    for (const match of text.matchAll(VARIABLE)) {
-      const value = shell[match[1]!];
-      if (value !== undefined) vars[match[1]!] = value;
-    }
-  }
-  return vars;
 }
 
 /** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
@@ -104,7 +76,8 @@ async function resolveServer(
       config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
       source,
       project: session.cwd,
-      vars: variablesNamedIn([
+      // The daemon's approval check reads the same files and expands them as this shell did.
+      vars: shellValuesFor([
         ...[...Object.values(session.servers), ...session.shadowed].map((entry) => entry.source.file),
         ...session.configErrors.map((error) => error.file),
       ]),

@@ -1,0 +1,67 @@
+// A tool by a bare name, starting only the servers that may have it: those whose cached list has
+// it, or, when no cached list does (or the cache was wrong), every server not started yet.
+import type { MCPManager } from "./manager.js";
+import { toolsNamed } from "./tool-target.js";
+import type { MCPTool } from "./types.js";
+
+/** Options of {@link findToolByName}. */
+export interface FindToolOptions {
+  /** The servers whose tools count (a long-lived manager may hold others'); all the manager's when left out. */
+  servers?: readonly string[] | undefined;
+  /** The tools known before any server starts (what `addServers` returned from the cache). */
+  cached?: readonly MCPTool[] | undefined;
+  /** Stops the wait for servers that are starting: it throws the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What {@link findToolByName} found. */
+export interface FoundTools {
+  /** The tools `name` names: one (found), several (ambiguous: name the server) or none. */
+  matches: MCPTool[];
+  /** The live tools looked at when none matched, for "did you mean" (empty otherwise). */
+  asked: MCPTool[];
+}
+
+/**
+ * The tools a bare `name` names (as {@link toolsNamed} reads it: model-facing name,
+ * `server.tool`, or the tool's own name), starting only the servers needed: the servers whose
+ * cached list has it, and their live lists decide; when no cached list has it, or none of those
+ * servers still offers it, every server of `servers` that is not started yet. A server that fails
+ * to start is left out (its status says why). Only connected tools count (none deferred).
+ *
+ * @example
+ * const cached = await manager.addServers(configs);
+ * const { matches } = await findToolByName(manager, "echo", { cached });
+ * if (matches.length === 1) await matches[0]!.call({ message: "hi" });
+ */
+export async function findToolByName(
+  manager: Pick<MCPManager, "getTools" | "getStatuses" | "startServers">,
+  name: string,
+  options: FindToolOptions = {},
+): Promise<FoundTools> {
+  const { signal } = options;
+  const ours = options.servers ? new Set(options.servers) : undefined;
+  const counts = (server: string): boolean => ours === undefined || ours.has(server);
+  const cached = (options.cached ?? []).filter((t) => counts(t.serverName));
+  const owners = [...new Set(toolsNamed(cached, name).map((t) => t.serverName))];
+  if (owners.length > 0) {
+    await manager.startServers(owners, signal);
+    if (signal?.aborted) throw signal.reason;
+    const live = toolsNamed(
+      manager.getTools().filter((t) => owners.includes(t.serverName) && !t.deferred),
+      name,
+    );
+    if (live.length > 0) return { matches: live, asked: [] };
+  }
+  await manager.startServers(
+    manager
+      .getStatuses()
+      .filter((s) => s.state === "idle" && counts(s.name))
+      .map((s) => s.name),
+    signal,
+  );
+  if (signal?.aborted) throw signal.reason;
+  const tools = manager.getTools().filter((t) => counts(t.serverName) && !t.deferred);
+  const matches = toolsNamed(tools, name);
+  return { matches, asked: matches.length > 0 ? [] : tools };
+}
