@@ -222,7 +222,8 @@ export async function connectToServer(
 
   const capabilities = capabilitiesFor(options);
   const clientInfo = options.clientInfo ?? { name: "@mcp/client", version: CLIENT_VERSION };
-  // A 2025-era stdio server may ignore an unknown method: its discovery probe has a short bound.
+  // A 2025-era stdio server may ignore an unknown method: its discovery probe has a short bound,
+  // counted from the server's first output (a slow, silent start is not taken for a 2025 server).
   const negotiation: Negotiation = {
     name,
     transport,
@@ -231,6 +232,7 @@ export async function connectToServer(
     signal: handshake.signal,
     timeout,
     boundedProbe: !("url" in config) && options.transport === undefined,
+    serverOutput: (transport as Partial<Pick<StdioTransport, "firstOutput">>).firstOutput,
   };
 
   const steps = (async (): Promise<Handshake> => {

@@ -1,4 +1,4 @@
-import { NetworkError, UnsupportedVersionError, type MCPTransport } from "@mcp/jsonrpc";
+import { NetworkError, RequestTimeoutError, UnsupportedVersionError, type MCPTransport } from "@mcp/jsonrpc";
 import { InvalidInitializeResultError, UnsupportedProtocolVersionError } from "./errors.js";
 import {
   choiceAfterRejection,
@@ -41,6 +41,11 @@ export interface Negotiation {
   timeout: number;
   /** Whether `server/discover` gets the short probe bound (stdio, where a 2025 server may stay silent). */
   boundedProbe: boolean;
+  /**
+   * Settles at the server's first output (stdio: `StdioTransport.firstOutput`): the bounded probe's
+   * short clock starts there. Without it the clock starts when the probe is sent.
+   */
+  serverOutput?: Promise<void> | undefined;
 }
 
 /**
@@ -69,8 +74,56 @@ export type Handshake =
       discover: DiscoverResult;
     };
 
-/** How long a stdio probe (`server/discover`) waits before taking the server for a 2025-era one. */
+/**
+ * How long a stdio probe (`server/discover`) waits, once the server has shown a sign of life (its
+ * first output), before taking it for a 2025-era one that ignores the method.
+ */
 export const DISCOVER_PROBE_MS = 2000;
+/**
+ * How long a stdio probe waits while the server has written nothing at all (it may still be loading:
+ * an answer is the first thing a silent modern server writes) — at most half the connect timeout,
+ * never less than the 2025 bound (`DISCOVER_PROBE_MS`, or the whole timeout when shorter).
+ */
+export const DISCOVER_SILENT_MS = 10_000;
+
+/**
+ * The bounded probe's clock: aborts at `DISCOVER_PROBE_MS` after the server's first output (or
+ * after the probe was sent, if that is later), and at the silent bound in any case. A server that
+ * starts slowly and silently is not mistaken for one that ignores `server/discover`: sending
+ * `initialize` to a dual-era server pins its process to the 2025 era.
+ */
+function probeClock(n: Negotiation): { signal: AbortSignal; stop: () => void } {
+  const { signal: handshake, timeout, serverOutput } = n;
+  const controller = new AbortController();
+  const sent = Date.now();
+  const short = Math.min(DISCOVER_PROBE_MS, timeout);
+  const silent = serverOutput ? Math.min(DISCOVER_SILENT_MS, Math.max(short, timeout / 2)) : short;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const abortAt = (at: number): void => {
+    clearTimeout(timer);
+    const waited = at - sent;
+    timer = setTimeout(
+      () => controller.abort(new RequestTimeoutError(waited, { method: "server/discover" })),
+      Math.max(0, at - Date.now()),
+    );
+  };
+  abortAt(sent + silent);
+  void serverOutput?.then(() => {
+    if (!stopped) abortAt(Math.min(sent + silent, Date.now() + short));
+  });
+  const onHandshakeAbort = (): void => controller.abort(handshake.reason);
+  if (handshake.aborted) onHandshakeAbort();
+  else handshake.addEventListener("abort", onHandshakeAbort, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+      handshake.removeEventListener("abort", onHandshakeAbort);
+    },
+  };
+}
 
 function asDiscoverResult(value: unknown): DiscoverResult | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -90,21 +143,19 @@ function asDiscoverResult(value: unknown): DiscoverResult | undefined {
  * or a clear error. A version the server refuses is retried once with one it names.
  */
 export async function discover(n: Negotiation, bounded = n.boundedProbe): Promise<Handshake | "2025"> {
-  const { name, transport, capabilities, clientInfo, signal, timeout } = n;
+  const { name, transport, capabilities, clientInfo, signal } = n;
   let version = STATELESS_PROTOCOL_VERSIONS[0]!;
   let retried = false;
   for (;;) {
     transport.setProtocolVersion?.(version);
+    // A 2025-era stdio server may ignore an unknown method: the probe has its own clock.
+    const clock = bounded ? probeClock(n) : undefined;
     let raw: unknown;
     try {
       raw = await transport.request(
         "server/discover",
         withStatelessMeta({}, { version, capabilities, clientInfo, logLevel: undefined }),
-        {
-          signal: signal,
-          // A 2025-era stdio server may ignore an unknown method: the probe has its own short bound.
-          timeout: bounded ? Math.min(DISCOVER_PROBE_MS, timeout) : Infinity,
-        },
+        { signal: clock?.signal ?? signal, timeout: Infinity },
       );
     } catch (error) {
       if (signal.aborted) throw error;
@@ -126,6 +177,8 @@ export async function discover(n: Negotiation, bounded = n.boundedProbe): Promis
       if (isStatelessError(error)) throw error; // a 2026-07-28 server refused us: falling back would hide why
       if (NetworkError.isInstance(error)) throw error;
       return "2025"; // a 4xx without a 2026-07-28 error body, any other JSON-RPC error, or silence
+    } finally {
+      clock?.stop();
     }
     // Something that is not a DiscoverResult comes from a server that does not know the method.
     const result = asDiscoverResult(raw);

@@ -28,7 +28,9 @@ import {
   type ConnectOptions,
   type MCPServerConfig,
   type MCPServerConnection,
+  type RecordedMessage,
 } from "../src/index.js";
+import { DISCOVER_PROBE_MS, DISCOVER_SILENT_MS } from "../src/negotiate.js";
 import { ResourceNotFoundError } from "@mcp/jsonrpc";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -45,6 +47,15 @@ async function v2(legacy?: "stateless" | "reject"): Promise<V2HttpServer> {
   cleanups.push(() => server.stop());
   return server;
 }
+const isMethod = (entry: RecordedMessage, method: string): boolean =>
+  entry.from === "client" && (entry.message as { method?: unknown }).method === method;
+/** A `record` listener that keeps the method of each message the client sends. */
+const sentBy =
+  (sent: string[]) =>
+  (entry: RecordedMessage): void => {
+    const method = (entry.message as { method?: unknown }).method;
+    if (entry.from === "client" && typeof method === "string") sent.push(method);
+  };
 const bodies = (server: V2HttpServer) =>
   server.requests
     .filter((r) => r.method === "POST")
@@ -203,21 +214,67 @@ describe("stdio, official SDK v2 server", () => {
   }
 });
 
-describe("a 2026-07-28-only stdio server too slow for the probe", () => {
-  it("refuses initialize naming 2026-07-28, and the client then speaks it", async () => {
+describe("stdio servers that start slowly", () => {
+  it("a dual-era SDK v2 server that starts late and silently is not taken for a 2025 one (no initialize is sent)", async () => {
+    // The official SDK v2 stdio server (legacy: serve) behind `sleep`: silent for longer than the
+    // probe's short bound. An initialize would pin its process to the 2025 era.
+    const seconds = Math.ceil((DISCOVER_PROBE_MS + 1000) / 1000);
+    const sent: string[] = [];
+    const conn = await connect(
+      "late-v2",
+      {
+        command: "sh",
+        args: ["-c", `sleep ${seconds}; exec "$0" "$@"`, process.execPath, v2StdioEntry, "serve"],
+        timeout: 30_000,
+      },
+      { onElicitation: async () => ({ action: "accept", content: { name: "Ada" } }), record: sentBy(sent) },
+    );
+    expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
+    expect(textOf(await callTool(conn, "ask-name"))).toBe("Hello, Ada"); // MRTR: the process is modern
+    expect(sent).not.toContain("initialize");
+  });
+
+  it("a 2026-07-28-only server that showed life but missed the probe refuses initialize naming 2026-07-28; the client then speaks it", async () => {
     const fs = await import("node:fs");
     const os = await import("node:os");
     const path = await import("node:path");
-    // The official SDK v2 stdio server (legacy: reject), started 2.5 s late: longer than the probe waits.
+    // A wrapper writes a line to stderr (the server's first sign of life), then starts the official
+    // SDK v2 stdio server (legacy: reject) only once the client has given up the probe and sent
+    // initialize, and hands it everything the client wrote.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slow-v2-"));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     const script = path.join(dir, "slow.mjs");
     fs.writeFileSync(
       script,
-      `setTimeout(() => { process.argv[2] = "reject"; import(${JSON.stringify(v2StdioEntry)}); }, 2500);\n`,
+      [
+        'import { spawn } from "node:child_process";',
+        'process.stderr.write("slow-v2: starting\\n");',
+        "let seen = Buffer.alloc(0);",
+        "const onData = (chunk) => {",
+        "  seen = Buffer.concat([seen, chunk]);",
+        `  if (!seen.includes('"method":"initialize"')) return;`,
+        '  process.stdin.off("data", onData);',
+        `  const server = spawn(process.execPath, [${JSON.stringify(v2StdioEntry)}, "reject"], { stdio: ["pipe", "inherit", "inherit"] });`,
+        "  server.stdin.write(seen);",
+        "  process.stdin.pipe(server.stdin);",
+        '  server.on("exit", (code) => process.exit(code ?? 0));',
+        "};",
+        'process.stdin.on("data", onData);',
+        "",
+      ].join("\n"),
     );
-    const conn = await connect("slow-v2", { command: process.execPath, args: [script], timeout: 20_000 });
+    const sent: string[] = [];
+    const conn = await connect(
+      "slow-v2",
+      { command: process.execPath, args: [script], timeout: 30_000 },
+      { record: sentBy(sent) },
+    );
     expect(conn).toMatchObject({ era: "2026-07-28", protocolVersion: "2026-07-28" });
+    expect(sent.filter((m) => m !== "notifications/cancelled")).toEqual([
+      "server/discover",
+      "initialize",
+      "server/discover",
+    ]);
     expect(textOf(await callTool(conn, "add", { a: 2, b: 2 }))).toBe("4");
   });
 });
@@ -283,16 +340,41 @@ describe("negotiation edge cases (hand-made servers)", () => {
     expect(seen).toEqual(["POST server/discover"]); // no initialize, no HTTP+SSE GET
   });
 
-  it("a stdio server that never answers server/discover costs the probe's bound, not the connect timeout", async () => {
+  it("a stdio server that never answers server/discover costs the probe's bound after its first output, not the connect timeout", async () => {
     const { fileURLToPath } = await import("node:url");
     const fixture = fileURLToPath(new URL("./fixtures/version-server.mjs", import.meta.url));
     const started = Date.now();
-    const conn = await connect("silent", {
-      command: process.execPath,
-      args: [fixture, "2025-06-18", "silent"],
-      timeout: 30_000,
-    });
+    let firstOutput = 0;
+    let initializeSent = 0;
+    const conn = await connect(
+      "silent",
+      {
+        command: process.execPath,
+        args: [fixture, "2025-06-18", "silent", "banner"],
+        timeout: 30_000,
+        onStderr: () => (firstOutput ||= Date.now()),
+      },
+      { record: (e) => void (isMethod(e, "initialize") && (initializeSent = Date.now())) },
+    );
     expect(conn.era).toBe("2025");
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(firstOutput).toBeGreaterThan(0);
+    // The clock started at the banner, and was the short one (not the silent server's).
+    expect(initializeSent - firstOutput).toBeGreaterThanOrEqual(DISCOVER_PROBE_MS - 10);
+    expect(initializeSent - started).toBeLessThan(DISCOVER_SILENT_MS);
+  });
+
+  it("a stdio server that writes nothing and never answers server/discover costs the silent bound (half the connect timeout here)", async () => {
+    const { fileURLToPath } = await import("node:url");
+    const fixture = fileURLToPath(new URL("./fixtures/version-server.mjs", import.meta.url));
+    const timeout = 3 * DISCOVER_PROBE_MS;
+    const started = Date.now();
+    let initializeSent = 0;
+    const conn = await connect(
+      "mute",
+      { command: process.execPath, args: [fixture, "2025-06-18", "silent"], timeout },
+      { record: (e) => void (isMethod(e, "initialize") && (initializeSent = Date.now())) },
+    );
+    expect(conn.era).toBe("2025");
+    expect(initializeSent - started).toBeGreaterThanOrEqual(timeout / 2 - 10);
   });
 });

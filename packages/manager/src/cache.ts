@@ -28,7 +28,7 @@ export interface CachedTools {
   /**
    * The protocol era the server spoke (`"2025"` or `"2026-07-28"`). A stdio server remembered as a
    * 2025-era one is opened with `initialize` at once: a server that ignores `server/discover`
-   * would otherwise cost the 2 s probe on every start. If it refuses `initialize` naming
+   * would otherwise cost the probe's bound on every start. If it refuses `initialize` naming
    * 2026-07-28, the client asks it properly at once.
    */
   era?: ProtocolEra | undefined;

@@ -54,6 +54,8 @@ export class StdioTransport extends EndpointTransport {
   #protocolVersion: string | undefined;
   #outbox = "";
   #flushScheduled = false;
+  #sawOutput!: () => void;
+  readonly #firstOutput = new Promise<void>((resolve) => (this.#sawOutput = resolve));
 
   constructor(config: StdioTransportConfig) {
     const serverName = config.serverName;
@@ -86,6 +88,15 @@ export class StdioTransport extends EndpointTransport {
     return this.#stderr.text();
   }
 
+  /**
+   * Settles at the child's first output (a byte on stdout, or on stderr in `"pipe"` mode) or when the
+   * transport closes, whichever comes first: the first sign that the server runs. `@mcp/client` counts
+   * its stdio `server/discover` probe's short bound from here, not from the spawn.
+   */
+  get firstOutput(): Promise<void> {
+    return this.#firstOutput;
+  }
+
   /** The protocol version the handshake agreed on, once told (stdio sends no header; kept for callers). */
   get protocolVersion(): string | undefined {
     return this.#protocolVersion;
@@ -111,6 +122,7 @@ export class StdioTransport extends EndpointTransport {
     } catch (refused) {
       if (!(refused instanceof SpawnError)) throw refused;
       this.#state = "closed";
+      this.#sawOutput();
       this.endpoint.close(new TransportClosedError({ cause: refused }));
       throw refused;
     }
@@ -133,6 +145,7 @@ export class StdioTransport extends EndpointTransport {
     } catch (error) {
       const wasClosing = this.#state !== "connecting";
       this.#state = "closed";
+      this.#sawOutput();
       this.#forget();
       this.endpoint.close(new TransportClosedError({ cause: error }));
       if (wasClosing) {
@@ -164,6 +177,7 @@ export class StdioTransport extends EndpointTransport {
         ),
     );
     const stdout = child.stdout!;
+    stdout.once("data", () => this.#sawOutput());
     stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
     stdout.on("error", (error) => this.endpoint.reportError(error));
     stdout.once("end", () => {
@@ -172,6 +186,7 @@ export class StdioTransport extends EndpointTransport {
     });
 
     if (child.stderr) {
+      child.stderr.once("data", () => this.#sawOutput());
       child.stderr.on("data", (chunk: Buffer) => {
         this.#stderr.push(chunk);
         if (this.config.onStderr) {
@@ -307,6 +322,7 @@ export class StdioTransport extends EndpointTransport {
   /** Moves to closing exactly once, whatever triggered it, and starts ending the child. */
   #shutdown(error?: TransportClosedError): void {
     if (this.#state === "closing" || this.#state === "closed") return;
+    this.#sawOutput();
     if (this.#state === "new") {
       this.#state = "closed";
       this.endpoint.close(error ?? new TransportClosedError());

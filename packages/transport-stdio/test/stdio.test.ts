@@ -387,6 +387,34 @@ describe("StdioTransport", () => {
     await expect(transport.request("echo")).rejects.toBeInstanceOf(TransportClosedError);
   });
 
+  it("firstOutput settles at the child's first output (stderr, or stdout when stderr is ignored), or at close when it writes nothing", async () => {
+    // A child that writes only when told to, on the stream the message names.
+    const script = [
+      'process.stdin.on("data", (d) => {',
+      '  if (String(d).includes("to-stderr")) process.stderr.write("e\\n");',
+      '  if (String(d).includes("to-stdout")) process.stdout.write("o\\n");',
+      "});",
+    ].join("\n");
+    for (const [target, stderr] of [
+      ["to-stderr", "pipe"],
+      ["to-stdout", "ignore"],
+    ] as const) {
+      const transport = await createStdioTransport({ command: process.execPath, args: ["-e", script], stderr });
+      open.push(transport);
+      transport.onError = () => undefined; // stdout's "o" is not JSON
+      let settled = false;
+      void transport.firstOutput.then(() => (settled = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(settled).toBe(false); // the child has not been told to write
+      await transport.notify(target);
+      await transport.firstOutput;
+      expect(transport.connected).toBe(true);
+    }
+    const mute = await createStdioTransport({ command: process.execPath, args: ["-e", "process.stdin.resume()"] });
+    await mute.close();
+    await mute.firstOutput; // settled by the close, or this test times out
+  });
+
   it("close() before connect() leaves a closed transport that never spawns", async () => {
     const transport = new StdioTransport({ command: process.execPath, args: [fixture("server.mjs")] });
     await transport.close();
