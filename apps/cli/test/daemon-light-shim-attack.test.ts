@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { shimBash } from "./shim-bash.js";
 
 const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
 
@@ -45,7 +46,7 @@ const initialize = (id: number): string =>
 
 /** The script run as a host runs it, with an opened session (initialize answered). */
 async function shim(box: Sandbox): Promise<{ child: ChildProcessWithoutNullStreams; out: () => string }> {
-  const child = spawn("bash", [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
+  const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.resume();
@@ -142,7 +143,10 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
   it.each([
     ["answers a wrong proof", "x".repeat(43), 1],
     ["closes after the ticket", undefined, 0],
-    ["sends part of a line and nothing more", "partial", 1],
+    // Not a whole line within 10 s: nothing said (bash 3.2 drops a timed-out read's partial line), so
+    // the Node shim serves the host over the private socket.
+    ["sends part of a line and nothing more", "partial", 0],
+    ["sends part of a line and closes", "partial, closed", 0],
   ] as const)(
     "an impostor on the port that %s reads nothing of the host but the ticket",
     async (_, reply, code) => {
@@ -153,6 +157,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
         socket.on("error", () => {});
         socket.once("data", () => {
           if (reply === undefined) socket.end();
+          else if (reply === "partial, closed") socket.end("abc");
           else socket.write(reply === "partial" ? "abc" : `${reply}\n`);
         });
         socket.on("data", (chunk: Buffer) => got.push(chunk));
@@ -167,7 +172,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
         join(box.home, "pkg", "dist", "bin.js"),
         `if (process.argv[3] === "ticket") console.log("${port} ${ticket} ${"P".repeat(43)}");\nelse console.log("NODE SHIM " + process.argv.slice(2).join(" "));\n`,
       );
-      const child = spawn("bash", [join(box.home, "pkg", "shim", "mcp-shim"), "daemon", "stdio", "ev"], {
+      const child = spawn(shimBash, [join(box.home, "pkg", "shim", "mcp-shim"), "daemon", "stdio", "ev"], {
         cwd: box.project,
         env: box.env,
         stdio: "pipe",
@@ -302,7 +307,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
   }, 60_000);
 
   it("tracing inherited from the host's environment (SHELLOPTS=xtrace) does not print the ticket or the proof on the host's stderr", async () => {
-    const child = spawn("bash", [script, "daemon", "stdio", "ev"], {
+    const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
       cwd: box.project,
       env: { ...box.env, SHELLOPTS: "xtrace" },
       stdio: "pipe",

@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { shimBash } from "./shim-bash.js";
 
 const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
 
@@ -52,7 +53,7 @@ async function tree(pid: number): Promise<number[]> {
 async function lightHost(box: Sandbox, server: string): Promise<{ client: Client; transport: StdioClientTransport }> {
   const client = new Client({ name: "sdk-host", version: "1.0.0" }, { capabilities: {} });
   const transport = new StdioClientTransport({
-    command: "bash",
+    command: shimBash,
     args: [script, "daemon", "stdio", server],
     env: buildChildEnv(box.env, false),
     cwd: box.project,
@@ -179,7 +180,7 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
       join(box.project, ".mcp.json"),
       JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everythingEntry, "stdio"] } } }),
     );
-    const refused = await run(["bash", script, "daemon", "stdio", "proj"], box.project, box.env, 60_000);
+    const refused = await run([shimBash, script, "daemon", "stdio", "proj"], box.project, box.env, 60_000);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
       /project server "proj" is not served: .*not approved.*Approve it with: mcp config approve proj/s,
@@ -188,7 +189,7 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
   }, 60_000);
 
   it("when the pool's server is killed the script says so and exits, leaving no process", async () => {
-    const shim = spawn("bash", [script, "daemon", "stdio", "ev"], {
+    const shim = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
       cwd: box.project,
       env: box.env,
       stdio: ["pipe", "pipe", "pipe"],

@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcp, sandbox, type Sandbox } from "./helpers.js";
+import { linkShimBash } from "./shim-bash.js";
 
 const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
 
@@ -21,6 +22,7 @@ describe.skipIf(process.platform !== "linux")("mcp hosts pool with the light shi
     const bin = join(box.home, "bin");
     mkdirSync(bin);
     symlinkSync(script, join(bin, "mcp-shim"));
+    linkShimBash(bin); // `bash` here is MCP_SHIM_BASH when set (the script's #!/usr/bin/env bash, pool's /dev/tcp check)
     box.env["PATH"] = `${bin}:${box.env["PATH"]}`;
   });
   afterEach(async () => {
