@@ -77,13 +77,16 @@ export interface RouteHost {
   held: () => HeldRow[];
   /** A connected server's connection (409 when it is not connected). */
   connection: (name: string) => MCPServerConnection;
+  /** Servers removed from the page: the manager keeps them stopped, and no route starts them again. */
+  removed?: (() => ReadonlySet<string>) | undefined;
 }
 
-export function serverRoutes({ manager, hub, held, connection }: RouteHost): Record<string, Route> {
-  /** The body's `server`, which the manager must know. */
+export function serverRoutes({ manager, hub, held, connection, removed }: RouteHost): Record<string, Route> {
+  /** The body's `server`, which the manager must know (and the page must not have removed). */
   const managed = (body: Record<string, unknown>): string => {
     const name = text(body, "server");
-    if (!manager.getConnectionStatus(name)) throw new Refusal(404, `no server named "${name}" is managed here`);
+    if (!manager.getConnectionStatus(name) || removed?.().has(name))
+      throw new Refusal(404, `no server named "${name}" is managed here`);
     return name;
   };
 

@@ -160,7 +160,7 @@ export async function startInspector(manager: MCPManager, options: InspectorOpti
   const { runCall } = calls;
   const routes: Record<string, (body: Record<string, unknown>, res: ServerResponse) => unknown> = {
     ...calls.routes,
-    ...serverRoutes({ manager, hub, held, connection }),
+    ...serverRoutes({ manager, hub, held, connection, removed: () => removed }),
   };
 
   let port = 0;

@@ -181,6 +181,10 @@ describe("servers from the page (the user's config file)", () => {
     expect(manager.getConnection("plain")).toBeUndefined();
     expect(await row("plain")).toBeUndefined();
     expect(changes.at(-1)).toBe("plain: removed");
+    // No other route starts it again (the manager keeps it, stopped).
+    const again = await api<{ message: string }>("/api/servers/reconnect", { server: "plain" });
+    expect([again.status, again.body.message]).toEqual([404, 'no server named "plain" is managed here']);
+    expect(manager.getConnection("plain")).toBeUndefined();
   });
 
   it("refuses bad input with a status and a message naming it", async () => {
