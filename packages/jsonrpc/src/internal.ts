@@ -34,3 +34,4 @@ export {
 } from "./redact.js";
 export { bodyChunks, readBoundedText } from "./body.js";
 export { AbortLatch, abortHandleOf, delay } from "./abort.js";
+export { editDistance } from "./distance.js";

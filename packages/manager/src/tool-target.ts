@@ -1,5 +1,6 @@
 // Which tool a person's words name: `server.tool`, `server tool`, `mcp__server__tool` or a bare
 // name; the tools of a list that carry that name; and the names nearest a misspelt one.
+import { editDistance } from "@mcp/jsonrpc/internal";
 import { toolNamePrefix } from "./names.js";
 import type { MCPTool } from "./types.js";
 
@@ -54,21 +55,6 @@ export function toolsNamed(tools: readonly MCPTool[], name: string, server?: str
   return exact.length > 0 ? exact : tools.filter((t) => t.toolName === name);
 }
 
-/** Edit distance (Levenshtein) between two words. */
-function distance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!;
-      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length]!;
-}
-
 /**
  * The candidates nearest `word` (at most `count`), nearest first, for "did you mean": only
  * plausible ones (one contains the other, ignoring case, or an edit distance of at most a third
@@ -82,7 +68,7 @@ export function closestNames(word: string, candidates: readonly string[], count 
   return candidates
     .map((candidate) => {
       const c = candidate.toLowerCase();
-      const score = c.includes(lower) || lower.includes(c) ? 0 : distance(lower, c);
+      const score = c.includes(lower) || lower.includes(c) ? 0 : editDistance(lower, c);
       return { candidate, score };
     })
     .filter(({ candidate, score }) => score <= Math.max(2, Math.floor(Math.max(word.length, candidate.length) / 3)))

@@ -1,5 +1,5 @@
 // When a request matches a recorded one, and which recorded one is closest when none does.
-import { redactJson } from "@mcp/jsonrpc/internal";
+import { editDistance, redactJson } from "@mcp/jsonrpc/internal";
 
 /** The parts of a recorded client message that matching reads. */
 export interface Candidate {
@@ -53,21 +53,6 @@ function leaves(value: unknown, path: string, into: Map<string, string>): Map<st
   return into;
 }
 
-/** Edit distance (Levenshtein) between two method names. */
-function distance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!;
-      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length]!;
-}
-
 /** How many leaves of two params differ (missing on one side, or another value). */
 export function paramsDistance(a: unknown, b: unknown): number {
   const left = leaves(comparedParams(a), "", new Map());
@@ -94,7 +79,7 @@ export function closestOf<T extends Candidate>(
   for (const candidate of candidates) {
     if (sameMethod && candidate.method !== method) continue;
     const score =
-      (sameMethod ? 0 : distance(candidate.method, method) * 1000) + paramsDistance(candidate.params, params);
+      (sameMethod ? 0 : editDistance(candidate.method, method) * 1000) + paramsDistance(candidate.params, params);
     if (score < bestScore) {
       best = candidate;
       bestScore = score;
