@@ -49,6 +49,16 @@ export {
   type GatewayConfigFile,
   type ReadGatewayConfigOptions,
 } from "./config-file.js";
+export {
+  mcpUrl,
+  metricsTokenFromEnv,
+  serveCallers,
+  servedHosts,
+  startGatewayServer,
+  type GatewayServer,
+  type ServeCallerOptions,
+  type ServeCallers,
+} from "./serve-setup.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { isSessionRecord, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
 export type { IntrospectionOptions } from "./introspection.js";

@@ -1,24 +1,20 @@
 // `mcp serve --stdio | --http`: the configured servers as one MCP server.
 
-import { randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
 import { createWriteStream } from "node:fs";
 import {
   auditStream,
-  callerId,
   checkConfigSharing,
   consentFromEnv,
   createGateway,
   gatewayHandlers,
-  guardConnections,
   isLoopback,
-  parseCallers,
-  parseClaimRules,
+  metricsTokenFromEnv,
   readGatewayConfig,
   servableName,
-  type Caller,
-  type OidcOptions,
+  serveCallers,
+  servedHosts,
+  startGatewayServer,
+  type ServeCallers,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
@@ -60,59 +56,13 @@ function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream>
   );
 }
 
-/** MCP_METRICS_TOKEN, when set (at least 16 characters): without it /metrics answers loopback only. */
-function metricsToken(): string | undefined {
-  const token = process.env["MCP_METRICS_TOKEN"] || undefined;
-  if (token !== undefined && token.length < 16)
-    throw new CliError("MCP_METRICS_TOKEN must be at least 16 characters", EXIT.usage);
-  return token;
-}
-
-/**
- * `--oidc-issuer`'s options: the audience (`--audience`, else this server's /mcp URL when `--port`
- * is given), the scopes required, and the claim rules of the callers file (none: every valid token
- * is a caller with the --allow/--deny lists).
- */
-function oidcOf(
-  options: ServeOptions,
-  callersText: string | undefined,
-  lists: { allow?: string[] | undefined; deny?: string[] | undefined },
-): OidcOptions | undefined {
-  if (options.oidcIssuer === undefined) {
-    if (options.audience !== undefined || options.requiredScope?.length || options.introspectionClient !== undefined)
-      throw new Error("--audience, --required-scope and --introspection-client go with --oidc-issuer");
-    if (callersText !== undefined && parseClaimRules(callersText, options.callers!).length > 0)
-      throw new Error(`${options.callers}: callers chosen by a "claim" need --oidc-issuer`);
-    return undefined;
+/** What `f` returns; what it throws as a usage error. */
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
   }
-  const host = options.host ?? "127.0.0.1";
-  const audience =
-    options.audience ??
-    (options.port ? `http://${host.includes(":") ? `[${host}]` : host}:${options.port}/mcp` : undefined);
-  if (audience === undefined)
-    throw new Error("--oidc-issuer needs --audience (the URL callers reach this server's /mcp at) or --port");
-  const rules = callersText === undefined ? [] : parseClaimRules(callersText, options.callers!);
-  return {
-    issuer: options.oidcIssuer,
-    audience,
-    requiredScopes: options.requiredScope,
-    ...introspectionOf(options),
-    ...(rules.length > 0 ? { rules } : { defaults: lists }),
-  };
-}
-
-/** `--introspection-client`'s credentials: the secret is read from the environment, never from the command line. */
-function introspectionOf(options: ServeOptions): Pick<OidcOptions, "introspection"> {
-  if (options.introspectionClient === undefined) {
-    if (options.introspectionSecretEnv !== undefined)
-      throw new Error("--introspection-secret-env goes with --introspection-client");
-    return {};
-  }
-  const variable = options.introspectionSecretEnv ?? "MCP_INTROSPECTION_SECRET";
-  const secret = process.env[variable];
-  if (!secret)
-    throw new Error(`--introspection-client ${options.introspectionClient} needs its secret in $${variable}`);
-  return { introspection: { clientId: options.introspectionClient, clientSecret: secret } };
 }
 
 /** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
@@ -183,28 +133,13 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
   if (options.stdio && (options.oidcIssuer !== undefined || options.metrics))
     throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
-  const lists = { allow: options.allow?.length ? options.allow : undefined, deny: options.deny };
-  let self: Caller = { id: "stdio", name: "stdio", ...lists };
-  let callers = new Map<string, Caller>();
-  let oidc: OidcOptions | undefined;
-  if (options.http) {
-    let text: string | undefined;
-    try {
-      if (options.callers) callers = parseCallers((text = await readFile(options.callers, "utf8")), options.callers);
-      oidc = oidcOf(options, text, lists);
-    } catch (error) {
-      throw new CliError((error as Error).message, EXIT.usage);
-    }
-    const token = process.env["MCP_SERVE_TOKEN"];
-    if (token !== undefined && token.length < 16)
-      throw new CliError("MCP_SERVE_TOKEN must be at least 16 characters", EXIT.usage);
-    // Signing in through the issuer needs no token of ours; a callers file names its own.
-    if (token !== undefined || (!options.callers && !oidc)) {
-      const chosen = token ?? randomBytes(24).toString("base64url");
-      self = { id: callerId(chosen), name: "token", ...lists };
-      callers.set(chosen, self);
-    }
+  let who: ServeCallers;
+  try {
+    who = await serveCallers({ ...options, http: Boolean(options.http) });
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
   }
+  const { self, tokens: callers, oidc } = who;
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
   if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
@@ -255,7 +190,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       callers: served,
       connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
       tokens: callers,
-      hosts: [host.includes(":") && !host.startsWith("[") ? `[${host}]` : host, ...(options.allowedHost ?? [])],
+      hosts: servedHosts(host, options.allowedHost),
       origins: options.origin,
       sessions: session.shared?.sessions,
       rateLimits: session.shared?.rates,
@@ -268,7 +203,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       credentials,
       consent: consentFromEnv(credentials, session.shared?.consent),
       operations: options.http
-        ? { probes: true, metrics: options.metrics ? { token: metricsToken() } : false }
+        ? { probes: true, metrics: options.metrics ? { token: usage(metricsTokenFromEnv) } : false }
         : undefined,
     });
   } catch (error) {
@@ -297,18 +232,10 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     }
     if (!isLoopback(host))
       warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const server = createServer((req, res) => void gateway.handle(req, res));
-    // Connections are capped (in all, and per address) and must send each request head within 10 s:
-    // otherwise idle or slow connections could hold every descriptor of the process.
-    guardConnections(server);
-    const port = await new Promise<number>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => resolve((server.address() as { port: number }).port));
-    }).catch((error: unknown) => {
+    const http = await startGatewayServer(gateway, { host, port: options.port }).catch((error: unknown) => {
       throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
     });
-    const http = { url: `http://${host.includes(":") ? `[${host}]` : host}:${port}/mcp` };
-    const printed = [...callers].find(([, caller]) => caller === self)?.[0];
+    const printed = who.generatedToken;
     if (globals.json)
       out(
         JSON.stringify({
@@ -316,21 +243,19 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
           pid: process.pid,
           servers: Object.keys(session.configs),
           redis: session.shared !== undefined,
-          ...(printed && !process.env["MCP_SERVE_TOKEN"] ? { token: printed } : {}),
+          ...(printed ? { token: printed } : {}),
         }),
       );
     else {
       out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
-      if (printed && !process.env["MCP_SERVE_TOKEN"])
-        out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
+      if (printed) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
       if (oidc)
         out(
           `sign-in: access tokens of ${oidc.issuer} for ${String(oidc.audience)} (metadata at /.well-known/oauth-protected-resource/mcp)`,
         );
     }
     await until;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await http.close();
     return EXIT.ok;
   } finally {
     // The audit log is written out before the servers close: they may be cut short.
