@@ -1,9 +1,9 @@
 // `mcp daemon start | stop | status | run`: the daemon's commands, their flags and help, with the pool's commands added
 // beside them (each one's code loaded when it runs).
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type * as DaemonCommands from "./daemon/command.js";
 import type { DaemonStartOptions } from "./daemon/command.js";
-import { collect } from "./option-values.js";
+import { collect, minutes } from "./option-values.js";
 import { addPoolCommands, poolStartOptions } from "./pool-program.js";
 import type { GlobalOptions } from "./session.js";
 
@@ -13,11 +13,6 @@ const daemonCommands = (): Promise<typeof DaemonCommands> => import("./daemon/co
 export function addDaemonCommands(program: Command, run: (task: () => Promise<number>) => void): void {
   const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
 
-  const minutes = (v: string): number => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
-    return n;
-  };
   const daemon = program
     .command("daemon")
     .description("a background process that keeps servers running between commands (mcp call uses it when it runs)")

@@ -16,6 +16,20 @@ export function portNumber(value: string): number {
   return n;
 }
 
+/** A number of minutes above 0. */
+export function minutes(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
+  return n;
+}
+
+/** A whole number above 0. */
+export function wholeNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number above 0");
+  return n;
+}
+
 /** A repeatable option's values, each occurrence split at commas. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [

@@ -1,6 +1,7 @@
 // `mcp daemon stdio <server>` and `mcp ps`: the commands of the server pool, their flags and help
 // (each one's code loaded when it runs).
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
+import { minutes, wholeNumber } from "./option-values.js";
 import type { GlobalOptions } from "./session.js";
 
 const STDIO_HELP = `
@@ -13,18 +14,6 @@ arguments, folder, environment) for every host that uses it. A project server is
 approved (mcp config approve). A host that declares roots, sampling or elicitation gets a process
 of its own (see docs/daemon-pool.md). The shim exits when the host closes its stdin.
 Unix only: Windows named pipes are not supported for the pool.`;
-
-function minutes(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of minutes above 0");
-  return n;
-}
-
-function wholeNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number above 0");
-  return n;
-}
 
 /** The daemon's pool flags (`daemon start` and `daemon run`). */
 export function poolStartOptions(command: Command): Command {

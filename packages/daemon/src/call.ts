@@ -7,7 +7,7 @@
 import type { Socket } from "node:net";
 import type { MCPServerConfig } from "@mcp/client";
 import type { ConfigError, DiscoveredServer, MCPManager, MCPTool } from "@mcp/manager";
-import { whyNotHere } from "./environment.js";
+import { asThisShellRuns, whyNotHere } from "./environment.js";
 import { DaemonError, EXIT } from "./errors.js";
 import type { Views } from "./views.js";
 import { send, type DaemonMessage } from "./wire.js";
@@ -63,6 +63,49 @@ export interface CallHandler {
   serversOf?(params: CallParams): string[];
   /** Runs the call; resolves with the answer sent to the client. */
   run(params: CallParams, context: CallContext): Promise<unknown>;
+}
+
+/** What a client resolved before a call: its servers, and why others are missing (a CLI's session). */
+export interface ResolvedServers {
+  configs: Record<string, MCPServerConfig>;
+  servers: Record<string, DiscoveredServer>;
+  configErrors: ConfigError[];
+  skipped: string[];
+  /** Why each skipped server was skipped (default: "not approved yet"). */
+  whySkipped?: ReadonlyMap<string, string> | undefined;
+  shadowed: DiscoveredServer[];
+  embedded: boolean;
+  /** The calling shell's folder. */
+  cwd: string;
+}
+
+/**
+ * The params of a `call/2` for these resolved servers and words: each server as the calling
+ * shell (`shell`, default `process.env`) runs it in `cwd` (`asThisShellRuns`), and why each
+ * skipped one was skipped.
+ */
+export function callParamsFor(
+  resolved: ResolvedServers,
+  call: { words: string[]; timeout?: number | undefined; maxResultChars?: number | undefined },
+  shell: Readonly<Record<string, string | undefined>> = process.env,
+): CallParams {
+  const { configs, environment } = asThisShellRuns(resolved.configs, resolved.cwd, shell);
+  return {
+    configs,
+    environment,
+    servers: resolved.servers,
+    configErrors: resolved.configErrors,
+    skipped: resolved.skipped,
+    whySkipped: Object.fromEntries(
+      resolved.skipped.map((name) => [name, resolved.whySkipped?.get(name) ?? "not approved yet"]),
+    ),
+    shadowed: resolved.shadowed,
+    embedded: resolved.embedded,
+    words: call.words,
+    cwd: resolved.cwd,
+    timeout: call.timeout,
+    maxResultChars: call.maxResultChars,
+  };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -1,7 +1,7 @@
 // @mcp/daemon/client: what a process that talks to the user's daemon needs (where its socket is,
 // whether it is this user's, requests, starting it when none runs, a call written as the calling
 // shell runs it), without the daemon's own code (the pool, the managers): light to load.
-export { CALL as CALL_METHOD, type CallParams } from "./call.js";
+export { CALL as CALL_METHOD, callParamsFor, type CallParams, type ResolvedServers } from "./call.js";
 export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } from "./request.js";
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
@@ -9,6 +9,7 @@ export { shellValuesFor } from "./shell-values.js";
 export { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
 export { claimSocketFolder, daemonSocketPath } from "./place.js";
 export { spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";
+export { daemonRunArgs, daemonRunOptions, type DaemonRunFlags } from "./run-options.js";
 export { checkSocket } from "./private.js";
 export type { AttachParams, PoolStatus } from "./pool-socket.js";
 export type { Ticket } from "./light-relay.js";

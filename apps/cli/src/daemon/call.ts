@@ -10,7 +10,7 @@ import type { CallToolResult } from "@mcp/client";
 import { progressReporter } from "../live.js";
 import type { GlobalOptions, Session } from "../session.js";
 import { CliError, note } from "../ui.js";
-import { asThisShellRuns, CALL_METHOD as CALL, DaemonUnavailable, type CallParams } from "@mcp/daemon/client";
+import { CALL_METHOD as CALL, callParamsFor, DaemonUnavailable } from "@mcp/daemon/client";
 import { daemonSocket, request } from "./command.js";
 
 /** A tool call's outcome, wherever it ran. */
@@ -43,23 +43,7 @@ export async function callThroughDaemon(
   }
   let progress: ReturnType<typeof progressReporter> | undefined;
   try {
-    const shell = asThisShellRuns(session.configs, session.cwd);
-    const params: CallParams = {
-      configs: shell.configs,
-      environment: shell.environment,
-      servers: session.servers,
-      configErrors: session.configErrors,
-      skipped: session.skipped,
-      whySkipped: Object.fromEntries(
-        session.skipped.map((name) => [name, session.whySkipped?.get(name) ?? "not approved yet"]),
-      ),
-      shadowed: session.shadowed,
-      embedded: session.embedded,
-      words,
-      cwd: session.cwd,
-      timeout: globals.timeout,
-      maxResultChars,
-    };
+    const params = callParamsFor(session, { words, timeout: globals.timeout, maxResultChars });
     const answer = (await request(socket, CALL, params, {
       signal,
       onProgress: (p) => {

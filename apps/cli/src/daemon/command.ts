@@ -10,9 +10,12 @@ import {
   daemonSocketPath,
   DaemonUnavailable,
   DaemonUntrusted,
+  daemonRunArgs,
+  daemonRunOptions,
   probeDaemon as probe,
   spawnDaemon as startProcess,
   type DaemonRequestOptions,
+  type DaemonRunFlags,
   type DaemonStatus,
 } from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
@@ -21,20 +24,8 @@ import { plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
 
-/** Options of `daemon start` / `daemon run`. */
-export interface DaemonStartOptions {
-  idle?: number | undefined;
-  serverIdle?: number | undefined;
-  keepAlive?: string[] | undefined;
-  /** Minutes a pooled server (`mcp daemon stdio`) with no host attached is kept (default 10; `MCP_POOL_IDLE_MS` in ms). */
-  poolIdle?: number | undefined;
-  /** Concurrent tool calls per pooled server (default 16; `MCP_POOL_MAX_CALLS`). */
-  poolMaxCalls?: number | undefined;
-  /** Memory a pooled server may use, in MB (default none; `MCP_POOL_MAX_RSS_MB`). */
-  poolMaxRss?: number | undefined;
-}
-
-const MINUTE = 60_000;
+/** Options of `daemon start` / `daemon run` (@mcp/daemon's flags: minutes, megabytes). */
+export type DaemonStartOptions = DaemonRunFlags;
 
 function home(): string {
   return process.env["HOME"] ?? homedir();
@@ -68,7 +59,8 @@ export async function request(
   }
 }
 
-function duration(ms: number): string {
+/** A time span for a person: `42s`, `3m 5s`, `2h 10m`. */
+export function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60
     ? `${s}s`
@@ -88,15 +80,12 @@ export function claimDaemonSocket(): string {
 
 /** The hidden `daemon run`: the daemon in this process. */
 export async function daemonRun(options: DaemonStartOptions): Promise<number> {
-  const fromEnv = (name: string): number | undefined => {
-    const value = process.env[name];
-    if (value === undefined || value === "") return undefined;
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < 0)
-      throw new CliError(`${name} must be a non-negative number; got ${JSON.stringify(value)}`, EXIT.usage);
-    return n;
-  };
-  const maxRssMb = options.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
+  let settings: ReturnType<typeof daemonRunOptions>;
+  try {
+    settings = daemonRunOptions(options);
+  } catch (error) {
+    throw asCliError(error);
+  }
   // The daemon's own code (the pool, the managers) only in the daemon's process.
   const [{ startDaemon }, { callHandler }, { approveCommandFor }] = await Promise.all([
     import("@mcp/daemon"),
@@ -109,14 +98,7 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     version: CLI_VERSION,
     howToApprove: (server) => approveCommandFor([server.name]),
     call: callHandler,
-    idleMs: (options.idle ?? 60) * MINUTE,
-    serverIdleMs: (options.serverIdle ?? 10) * MINUTE,
-    keepAlive: options.keepAlive ?? [],
-    poolIdleMs:
-      options.poolIdle !== undefined ? options.poolIdle * MINUTE : (fromEnv("MCP_POOL_IDLE_MS") ?? 10 * MINUTE),
-    poolMaxCalls: options.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
-    // 0 or unset: no cap.
-    poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
+    ...settings,
   }).catch((error: unknown) => {
     throw asCliError(error);
   });
@@ -151,13 +133,7 @@ export async function spawnDaemon(
   options: DaemonStartOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number | undefined> {
-  const args = [process.argv[1]!, "daemon", "run"];
-  if (options.idle !== undefined) args.push("--idle", String(options.idle));
-  if (options.serverIdle !== undefined) args.push("--server-idle", String(options.serverIdle));
-  if (options.keepAlive?.length) args.push("--keep-alive", options.keepAlive.join(","));
-  if (options.poolIdle !== undefined) args.push("--pool-idle", String(options.poolIdle));
-  if (options.poolMaxCalls !== undefined) args.push("--pool-max-calls", String(options.poolMaxCalls));
-  if (options.poolMaxRss !== undefined) args.push("--pool-max-rss", String(options.poolMaxRss));
+  const args = [process.argv[1]!, "daemon", "run", ...daemonRunArgs(options)];
   const logFile = join(cacheDir(), "daemon.log");
   return startProcess({ command: process.execPath, args, socket, logFile, env, cwd: home() }).catch(
     (error: unknown) => {

@@ -7,16 +7,7 @@ import { plural } from "../failure.js";
 import type { GlobalOptions } from "../session.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
-import { daemonSocket, request } from "./command.js";
-
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60
-    ? `${s}s`
-    : s < 3600
-      ? `${Math.floor(s / 60)}m ${s % 60}s`
-      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
-}
+import { daemonSocket, duration, request } from "./command.js";
 
 function megabytes(bytes: number | undefined): string {
   return bytes === undefined ? "" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
