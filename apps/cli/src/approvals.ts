@@ -5,10 +5,8 @@ import {
   createApprovalStore,
   NOT_APPROVED_YET,
   printable,
-  reviewApprovals,
   type ApprovalPolicy,
   type ApprovalSubject,
-  type DiscoveredServer,
 } from "@mcp/manager";
 import { serverBlock } from "./approval-view.js";
 import { color, note, shortPath, warn, tildify } from "./ui.js";
@@ -35,14 +33,6 @@ export async function rememberApproval(file: string, project: string, servers: A
 /** Whether this project server, as it is now, is approved for this project (its fingerprint matches). */
 export function isApproved(file: string, project: string, server: ApprovalSubject): Promise<boolean> {
   return createApprovalStore({ file }).isApproved(project, server);
-}
-
-/** What {@link approveProjectServers} decided. */
-export interface ApprovalOutcome {
-  /** Names that may start. */
-  approved: Set<string>;
-  /** Why each other one does not, in words ("not approved yet", "changed since it was approved: command, env"). */
-  skipped: Map<string, string>;
 }
 
 /** Asks a yes-or-no question on the terminal (stderr); true only for "y" or "yes". */
@@ -139,16 +129,4 @@ export function cliApprovalPolicy(options: {
       return false;
     },
   };
-}
-
-/** Decides which project servers may start (the manager's review with the CLI's policy): asks on a terminal, else skips what is not approved as it is now. */
-export async function approveProjectServers(
-  servers: DiscoveredServer[],
-  options: Parameters<typeof cliApprovalPolicy>[0],
-): Promise<ApprovalOutcome> {
-  const { approved, refused } = await reviewApprovals(servers, {
-    project: options.project,
-    policy: cliApprovalPolicy(options),
-  });
-  return { approved, skipped: refused };
 }

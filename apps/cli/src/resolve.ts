@@ -13,6 +13,7 @@ import {
   type ServerStatus,
   closestNames as closest,
   findToolByName,
+  serverNamesOf,
   splitToolTarget,
   toolsNamed,
   type ToolTarget,
@@ -40,16 +41,9 @@ export function describeConfig(config: MCPServerConfig): string {
 /** How the CLI names a tool to a person: `server.tool`. */
 export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
 
-/** Every server name the user may mean: configured, not approved, invalid or disabled. */
+/** Every server name the user may mean: configured, not approved, invalid or disabled (@mcp/manager's serverNamesOf). */
 export function knownServers(session: Pick<Session, "configs" | "skipped" | "servers" | "configErrors">): string[] {
-  return [
-    ...new Set([
-      ...Object.keys(session.configs),
-      ...session.skipped,
-      ...Object.keys(session.servers),
-      ...session.configErrors.flatMap((e) => (e.server ? [e.server] : [])),
-    ]),
-  ];
+  return serverNamesOf(session);
 }
 
 /** What the words name (@mcp/manager's splitToolTarget): no words is a usage error. */

@@ -1,23 +1,23 @@
 // Finding the servers, checking approvals, and the manager a command runs on (`withSession`).
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import type { MCPServerConfig } from "@mcp/client";
+import { InvalidConfigError, type MCPServerConfig } from "@mcp/client";
 import { MemoryTokenStore } from "@mcp/oauth";
 import {
   closestNames as closest,
   createApprovalStore,
-  headerPair,
-  loadAllMCPConfigs,
+  findServers,
   MCPManager,
-  splitCommandLine,
+  reviewProjectServers,
+  serverNamesOf,
+  type FoundServers,
   type MCPTool,
   userConfigDir,
   type ConfigError,
   type DiscoveredServer,
-  type LoadResult,
   type MCPManagerOptions,
 } from "@mcp/manager";
-import { approvalsFile, approveCommandFor, approveProjectServers } from "./approvals.js";
+import { approvalsFile, approveCommandFor, cliApprovalPolicy } from "./approvals.js";
 import { connectingLine } from "./connecting.js";
 import { sharedStores, type SharedStores } from "./shared-stores.js";
 import { CliError, EXIT, note } from "./ui.js";
@@ -83,80 +83,20 @@ export interface Session {
   close(): Promise<void>;
 }
 
-function adHoc(globals: GlobalOptions): Record<string, MCPServerConfig> | undefined {
-  const configs: Record<string, MCPServerConfig> = {};
-  if (globals.stdio) {
-    let words: string[];
-    try {
-      words = splitCommandLine(globals.stdio);
-    } catch (error) {
-      throw new CliError(`--stdio: ${(error as Error).message}`, EXIT.usage);
-    }
-    const [command, ...args] = words;
-    if (!command)
-      throw new CliError(
-        '--stdio needs a command line, e.g. --stdio "npx -y @modelcontextprotocol/server-everything"',
-        EXIT.usage,
-      );
-    configs["stdio"] = { command, args };
-  }
-  const headers = headerPairs(globals.header);
-  if (headers && !globals.http && !globals.sse)
-    throw new CliError(
-      "--header is for an ad-hoc HTTP server: give it with --http <url> or --sse <url> (a configured server's headers are in its config)",
-      EXIT.usage,
-    );
-  for (const type of ["http", "sse"] as const) {
-    const url = globals[type];
-    if (url) configs[type] = { type, url, ...(headers ? { headers } : {}) };
-  }
-  return Object.keys(configs).length > 0 ? configs : undefined;
-}
-
-/** `--header` values as headers: `NAME=VALUE`, or `Name: value` as curl writes them. */
-export function headerPairs(values: string[] | undefined, flag = "--header"): Record<string, string> | undefined {
-  if (!values?.length) return undefined;
-  const headers: Record<string, string> = {};
-  for (const value of values) {
-    const pair = headerPair(value);
-    if (!pair)
-      throw new CliError(
-        `${flag} takes NAME=VALUE (e.g. ${flag} 'Authorization=Bearer \${TOKEN}'), got ${JSON.stringify(value)}`,
-        EXIT.usage,
-      );
-    headers[pair[0]] = pair[1];
-  }
-  return headers;
-}
-
 /** The servers the flags give (ad hoc: `--stdio`, `--http`, `--sse`; then no config file is read), or those the config files define. */
-async function discover(
-  globals: GlobalOptions,
-  cwd: string,
-  home: string,
-): Promise<{ given: Record<string, MCPServerConfig> | undefined; loaded: LoadResult }> {
-  const given = adHoc(globals);
-  if (given !== undefined)
-    return { given, loaded: { configs: {}, sources: {}, servers: {}, shadowed: [], errors: [] } };
-  return {
-    given,
-    loaded: await loadAllMCPConfigs(cwd, {
-      home,
-      ...(globals.config?.length ? { extraFiles: globals.config, families: [] } : {}),
-    }),
-  };
+async function discover(globals: GlobalOptions, cwd: string, home: string): Promise<FoundServers> {
+  try {
+    return await findServers(cwd, { ...globals, home, files: globals.config });
+  } catch (error) {
+    if (InvalidConfigError.isInstance(error)) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
 }
 
 /** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
 export async function serverNames(globals: GlobalOptions): Promise<string[]> {
   const { given, loaded } = await discover(globals, process.cwd(), process.env["HOME"] ?? homedir());
-  return [
-    ...new Set([
-      ...Object.keys(given ?? loaded.configs),
-      ...Object.keys(loaded.servers),
-      ...loaded.errors.flatMap((e) => (e.server ? [e.server] : [])),
-    ]),
-  ];
+  return serverNamesOf({ configs: given ?? loaded.configs, servers: loaded.servers, configErrors: loaded.errors });
 }
 
 /** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
@@ -178,11 +118,7 @@ export async function openSession(
   let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
 
   if (globals.server?.length) {
-    const known = new Set([
-      ...Object.keys(configs),
-      ...Object.keys(loaded.servers),
-      ...loaded.errors.flatMap((e) => (e.server ? [e.server] : [])),
-    ]);
+    const known = new Set(serverNamesOf({ configs, servers: loaded.servers, configErrors: loaded.errors }));
     for (const name of globals.server) {
       if (!known.has(name) && !(name === EMBEDDED_NAME && Object.keys(configs).length === 0)) {
         const near = closest(name, [...known]);
@@ -195,33 +131,24 @@ export async function openSession(
     configs = Object.fromEntries(Object.entries(configs).filter(([name]) => globals.server!.includes(name)));
   }
 
-  const skipped: string[] = [];
-  let whySkipped: Map<string, string> | undefined;
   // Every command that starts servers (call, tools, servers, inspect, serve, and the daemon, which
   // is sent only what passed here) comes through this one check: the manager's review with the
   // CLI's policy (approvals.ts). What passes is marked approved; the rest is left out.
-  const project = Object.values(loaded.servers).filter(
-    (server) => server.source.scope === "project" && configs[server.name] !== undefined,
-  );
-  if (project.length > 0) {
-    const { approved, skipped: why } = await approveProjectServers(project, {
+  const reviewed = await reviewProjectServers(
+    { configs, servers: loaded.servers },
+    {
       project: cwd,
-      file: approvalsFile(configDir(home)),
-      yes: globals.yes === true,
-      interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-      home,
-    });
-    whySkipped = why;
-    for (const server of project) {
-      if (!approved.has(server.name)) {
-        skipped.push(server.name);
-        delete configs[server.name];
-      } else {
-        // The manager starts a project server, and runs its headersHelper, only once it is approved.
-        loaded.servers[server.name] = { ...server, approved: true };
-      }
-    }
-  }
+      policy: cliApprovalPolicy({
+        project: cwd,
+        file: approvalsFile(configDir(home)),
+        yes: globals.yes === true,
+        interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+        home,
+      }),
+    },
+  );
+  configs = reviewed.configs;
+  const { skipped, whySkipped } = reviewed;
 
   let embedded = false;
   const named = globals.server?.length && given === undefined && globals.server.some((name) => name !== EMBEDDED_NAME);
@@ -277,7 +204,7 @@ export async function openSession(
     home,
     cwd,
     configs,
-    servers: loaded.servers,
+    servers: reviewed.servers,
     configErrors: loaded.errors,
     shadowed: loaded.shadowed,
     skipped,
@@ -290,7 +217,7 @@ export async function openSession(
       await shared?.close();
     },
   };
-  if (options.connect !== false) await manager.connectServers(configs, loaded.servers);
+  if (options.connect !== false) await manager.connectServers(configs, reviewed.servers);
   return session;
 }
 

@@ -32,6 +32,7 @@ export {
   type ApprovalRefusal,
   type ApprovalRequest,
 } from "./approvals/policy.js";
+export { reviewProjectServers, type ReviewedServers } from "./approvals/review-found.js";
 export {
   createApprovalStore,
   defaultApprovalsFile,
@@ -75,6 +76,14 @@ export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } fr
 export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
 export { headerPair } from "./config/header-pair.js";
+export {
+  commandLineServers,
+  findServers,
+  headersOf,
+  serverNamesOf,
+  type CommandLineServers,
+  type FoundServers,
+} from "./config/command-servers.js";
 export { splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
