@@ -3,7 +3,7 @@
 // listener refusing connections without the ticket, with a wrong one and that never say hello, an
 // unapproved project server refused as the Node shim refuses it, and nothing left when the host leaves.
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -46,6 +46,36 @@ async function tree(pid: number): Promise<number[]> {
   const found = [pid];
   for (let i = 0; i < found.length; i++)
     for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+/** What each descriptor of `pid` points at (Linux /proc), by descriptor number. */
+function descriptors(pid: number): string[] {
+  const held: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      held[Number(fd)] = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      // closed between the listing and the look
+    }
+  }
+  // Sparse: held[fd].
+  return held;
+}
+
+/** Every TCP socket on the machine (Linux /proc/net/tcp*), as /proc/<pid>/fd names them: `socket:[inode]`. */
+function tcpSockets(): Set<string> {
+  const found = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    // The inode is the 10th column.
+    for (const line of text.trim().split("\n").slice(1)) found.add(`socket:[${line.trim().split(/\s+/)[9]}]`);
+  }
   return found;
 }
 
@@ -115,6 +145,20 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
         ),
       );
       expect(names, JSON.stringify({ pids, names })).toEqual(["cat", "cat"]);
+      // Each holds one connection and nothing of the other's: D (and the host's stdout) the pid the
+      // host waits on, U (and the host's stdin) the one under it. A copy of U or of the stdin pipe
+      // in the other cat would keep the session open after the host closed stdin.
+      const [down, up] = pids.map(descriptors);
+      const tcp = tcpSockets();
+      const connections = (held: string[]): string[] => held.filter((target) => tcp.has(target));
+      expect(connections(down!), JSON.stringify(down)).toHaveLength(1);
+      expect(connections(up!), JSON.stringify(up)).toHaveLength(1);
+      expect(connections(down!)[0]).not.toBe(connections(up!)[0]);
+      expect(down![0]).toBe(connections(down!)[0]);
+      expect(up![1]).toBe(connections(up!)[0]);
+      // The host's stdin (a socket pair Node made) only in U's cat.
+      const stdin = up![0]!;
+      expect(down!.filter((target) => target === stdin)).toEqual([]);
     }
     // The hosts close stdin: the scripts and their cats exit, and the daemon sees both sessions end.
     await Promise.all([a.client.close(), b.client.close()]);

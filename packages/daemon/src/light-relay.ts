@@ -1,5 +1,5 @@
-// The daemon's side of the light shim (`mcp-shim`, apps/cli/shim/mcp-shim): a bash script that relays
-// a host's stdin/stdout through bash's /dev/tcp instead of a Node process (~4 MB against ~46 MB).
+// The daemon's side of the light shim (`mcp-shim`, apps/cli/shim/mcp-shim): a bash script that leaves
+// two `cat`s relaying a host's stdin/stdout over bash's /dev/tcp instead of a Node process (~3 MB against ~46 MB).
 // bash cannot reach a Unix socket, so the daemon listens on 127.0.0.1 too (an ephemeral port, opened
 // on the first ticket only). Nothing is trusted on that port by itself:
 // - the shim's `mcp daemon ticket` child finds the server exactly as the Node shim does (the same
