@@ -163,7 +163,11 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     ["sends part of a line and closes", ["partial, closed"], 0],
     // A daemon from before the pairing answers with the proof alone: the Node shim serves the host.
     ["answers the proof alone", [proof], 0],
-    ["answers U with the proof and a pairing secret, then D with a wrong proof", [`${proof} ${pair}`, "x".repeat(43)], 1],
+    [
+      "answers U with the proof and a pairing secret, then D with a wrong proof",
+      [`${proof} ${pair}`, "x".repeat(43)],
+      1,
+    ],
     ["answers U with the proof and a pairing secret, then closes D", [`${proof} ${pair}`, undefined], 0],
     ["answers U with the proof and a malformed pairing secret", [`${proof} ${"Q".repeat(42)}!`], 0],
   ] as const)(

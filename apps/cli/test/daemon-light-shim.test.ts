@@ -67,7 +67,7 @@ function descriptors(pid: number): string[] {
 function tcpSockets(): Set<string> {
   const found = new Set<string>();
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
+    let text: string;
     try {
       text = readFileSync(table, "utf8");
     } catch {

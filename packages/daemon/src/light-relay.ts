@@ -1,5 +1,5 @@
 // The daemon's side of the light shim (`mcp-shim`, apps/cli/shim/mcp-shim): a bash script that leaves
-// two `cat`s relaying a host's stdin/stdout over bash's /dev/tcp instead of a Node process (~3 MB against ~46 MB).
+// two `cat`s relaying a host's stdin/stdout over bash's /dev/tcp instead of a Node process (~2.6 MB against ~42 MB).
 // bash cannot reach a Unix socket, so the daemon listens on 127.0.0.1 too (an ephemeral port, opened
 // on the first ticket only). Nothing is trusted on that port by itself:
 // - the shim's `mcp daemon ticket` child finds the server exactly as the Node shim does (the same
@@ -9,7 +9,7 @@
 //   keeps only each ticket's SHA-256 and compares in constant time; a wrong, late or missing ticket
 //   closes the connection without a word, and at most MAX_UNAUTHENTICATED wait for their hello;
 // - the daemon answers a good ticket with the proof issued beside it, so the shim knows it reached
-//   this user's daemon and not a process another user bound to the port after the daemon died.
+//   this user's daemon and not a process another user bound to the port after the daemon died;
 // - the proof comes with a pairing secret (256 random bits, single use, said within PAIR_DEADLINE_MS,
 //   hashed and compared as a ticket is): the shim's second connection says it to be bound to the
 //   same session, and is answered with the proof again.
@@ -177,7 +177,10 @@ export class LightRelay<P> {
   }
 
   /** The secret's entry in `table`, removed (single use); undefined for an unknown or malformed secret. */
-  private redeem<E extends { hash: Buffer; timer: NodeJS.Timeout }>(table: Map<string, E>, said: string): E | undefined {
+  private redeem<E extends { hash: Buffer; timer: NodeJS.Timeout }>(
+    table: Map<string, E>,
+    said: string,
+  ): E | undefined {
     if (!/^[A-Za-z0-9_-]{43}$/.test(said)) return undefined;
     const hash = digest(said);
     const key = hash.toString("hex");
@@ -191,7 +194,14 @@ export class LightRelay<P> {
 
   /** U: attaches the host to its pool session; once approved, the proof and a pairing secret for D. */
   private openUp(up: Socket, entry: { params: P; proof: string }, rest: Buffer): void {
-    const link: Link = { up, down: undefined, session: undefined, proof: entry.proof, pairKey: undefined, closed: false };
+    const link: Link = {
+      up,
+      down: undefined,
+      session: undefined,
+      proof: entry.proof,
+      pairKey: undefined,
+      closed: false,
+    };
     this.links.add(link);
     up.once("close", () => this.end(link));
     const { session, approved } = this.attach(entry.params, {
