@@ -1,8 +1,9 @@
 // The light shim (shim/mcp-shim) under attack: what a host or another process can do to the script,
-// its two `cat`s and the daemon's loopback listener. Real processes only: the built CLI, bash, the
-// daemon and server-everything.
+// the two `cat`s it leaves (U: the host's stdin to the daemon, in the background; D: the daemon to the
+// host's stdout, the pid the host waits on) and the daemon's loopback listener. Real processes only:
+// the built CLI, bash, cat, the daemon and server-everything.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +14,10 @@ import { shimBash } from "./shim-bash.js";
 
 const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
 
+/** Whether `pid` runs: a zombie (exited, not yet reaped by whoever adopted it) holds nothing and does not count. */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] !== "Z";
   } catch {
     return false;
   }
@@ -66,19 +67,29 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     box.remove();
   });
 
-  it("the script SIGKILLed (its trap cannot run): its cats do not outlive the host's pipes, and the daemon ends the session", async () => {
+  it("the host SIGKILLs the shim's pid: D closes, the daemon ends the session, and no process is left", async () => {
     const { child } = await shim(box);
     const pids = await tree(child.pid!);
-    expect(pids.length).toBe(3); // bash and its two cats
+    expect(pids.length).toBe(2); // the two cats, no bash
     expect(await hosts(box)).toBe(1);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGKILL");
     await exited;
-    // The host lets go of the pipes, as it does once its server is gone.
-    child.stdin.destroy();
-    child.stdout.destroy();
-    child.stderr.destroy();
+    // The test does not touch the pipes: Node lets go of a child's stdin when it exits, which ends the other cat.
     for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
+  }, 90_000);
+
+  it("the background cat (U) SIGKILLed: the daemon ends the session, the shim's stdout ends and it exits", async () => {
+    const { child } = await shim(box);
+    const [pid, up] = await tree(child.pid!);
+    expect(up).toBeDefined();
+    const ended = new Promise((resolve) => child.stdout.once("end", resolve));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    process.kill(up!, "SIGKILL");
+    await ended;
+    expect(await exited).toBe(0);
+    expect(alive(pid!)).toBe(false);
     await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
   }, 90_000);
 
@@ -139,28 +150,44 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
 
   // The daemon died between the ticket and the connection and another user bound its port: a race no
   // real daemon can be made to lose on demand, so a stand-in `dist/bin.js` beside a copy of the script
-  // plays the ticket child (it names the impostor's port) and the Node shim (it says it ran).
+  // plays the ticket child (it names the impostor's port, proof P…) and the Node shim (it says it ran).
+  // Each case: what the impostor answers on the script's first connection (U) and on its second (D).
+  const proof = "P".repeat(43);
+  const pair = "Q".repeat(43);
   it.each([
-    ["answers a wrong proof", "x".repeat(43), 1],
-    ["closes after the ticket", undefined, 0],
+    ["answers a wrong proof", ["x".repeat(43)], 1],
+    ["closes after the ticket", [undefined], 0],
     // Not a whole line within 10 s: nothing said (bash 3.2 drops a timed-out read's partial line), so
     // the Node shim serves the host over the private socket.
-    ["sends part of a line and nothing more", "partial", 0],
-    ["sends part of a line and closes", "partial, closed", 0],
+    ["sends part of a line and nothing more", ["partial"], 0],
+    ["sends part of a line and closes", ["partial, closed"], 0],
+    // A daemon from before the pairing answers with the proof alone: the Node shim serves the host.
+    ["answers the proof alone", [proof], 0],
+    [
+      "answers U with the proof and a pairing secret, then D with a wrong proof",
+      [`${proof} ${pair}`, "x".repeat(43)],
+      1,
+    ],
+    ["answers U with the proof and a pairing secret, then closes D", [`${proof} ${pair}`, undefined], 0],
+    ["answers U with the proof and a malformed pairing secret", [`${proof} ${"Q".repeat(42)}!`], 0],
   ] as const)(
-    "an impostor on the port that %s reads nothing of the host but the ticket",
-    async (_, reply, code) => {
-      const got: Buffer[] = [];
+    "an impostor on the port that %s reads nothing of the host but the ticket (and the pairing secret it gave)",
+    async (_, replies, code) => {
+      // What each connection sent, in the order they came.
+      const got: string[] = [];
       const sockets = new Set<Socket>();
       const impostor = createServer((socket) => {
+        const index = sockets.size;
         sockets.add(socket);
+        got[index] = "";
         socket.on("error", () => {});
         socket.once("data", () => {
+          const reply = replies[index];
           if (reply === undefined) socket.end();
           else if (reply === "partial, closed") socket.end("abc");
           else socket.write(reply === "partial" ? "abc" : `${reply}\n`);
         });
-        socket.on("data", (chunk: Buffer) => got.push(chunk));
+        socket.on("data", (chunk: Buffer) => (got[index] += chunk.toString()));
       });
       await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
       const port = (impostor.address() as AddressInfo).port;
@@ -170,7 +197,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
       copyFileSync(script, join(box.home, "pkg", "shim", "mcp-shim"));
       writeFileSync(
         join(box.home, "pkg", "dist", "bin.js"),
-        `if (process.argv[3] === "ticket") console.log("${port} ${ticket} ${"P".repeat(43)}");\nelse console.log("NODE SHIM " + process.argv.slice(2).join(" "));\n`,
+        `if (process.argv[3] === "ticket") console.log("${port} ${ticket} ${proof}");\nelse console.log("NODE SHIM " + process.argv.slice(2).join(" "));\n`,
       );
       const child = spawn(shimBash, [join(box.home, "pkg", "shim", "mcp-shim"), "daemon", "stdio", "ev"], {
         cwd: box.project,
@@ -186,7 +213,8 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
       const exit = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => impostor.close(resolve));
-      expect(Buffer.concat(got).toString()).toBe(`${ticket}\n`);
+      // D is opened only after a well-formed pairing secret, and says only that.
+      expect(got).toEqual(replies.length === 2 ? [`${ticket}\n`, `${pair}\n`] : [`${ticket}\n`]);
       expect(exit, err).toBe(code);
       if (code === 0) expect(out).toBe("NODE SHIM daemon stdio ev\n");
       else {
@@ -197,18 +225,18 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     60_000,
   );
 
-  it("the daemon SIGKILLed mid-session: the script says the session ended, exits 1, and leaves no process", async () => {
+  it("the daemon SIGKILLed mid-session: the shim's stdout ends, it exits, and leaves no process", async () => {
     const { child } = await shim(box);
     const pids = await tree(child.pid!);
-    expect(pids.length).toBe(3);
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    expect(pids.length).toBe(2);
     const status = await mcp(box, ["--json", "daemon", "status"]);
     const daemon = (JSON.parse(status.stdout) as { pid: number }).pid;
+    const ended = new Promise((resolve) => child.stdout.once("end", resolve));
     const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
     process.kill(daemon, "SIGKILL");
-    expect(await exit).toBe(1);
-    expect(err).toContain("the mcp daemon ended this session");
+    await ended;
+    // A cat that reads to the end exits 0 and says nothing (the Node shim says why and exits 1).
+    expect(await exit).toBe(0);
     for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
   }, 90_000);
 
@@ -306,7 +334,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     good.socket.destroy();
   }, 60_000);
 
-  it("tracing inherited from the host's environment (SHELLOPTS=xtrace) does not print the ticket or the proof on the host's stderr", async () => {
+  it("tracing inherited from the host's environment (SHELLOPTS=xtrace) does not print the ticket, the proof or the pairing secret on the host's stderr", async () => {
     const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
       cwd: box.project,
       env: { ...box.env, SHELLOPTS: "xtrace" },
@@ -321,19 +349,19 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     const exit = new Promise((resolve) => child.once("exit", resolve));
     child.stdin.end();
     await exit;
-    // A ticket and a proof are 43 base64url characters.
+    // A ticket, a proof and a pairing secret are 43 base64url characters.
     expect(err).not.toMatch(/[A-Za-z0-9_-]{43}/);
   }, 60_000);
 
   it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
-    "the script sent %s mid-session (the host still holding its pipes) stops its cats and ends the session",
+    "the shim's pid sent %s mid-session ends, and so do the other cat and the session",
     async (signal) => {
       const { child } = await shim(box);
       const pids = await tree(child.pid!);
-      expect(pids.length).toBe(3);
-      const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(pids.length).toBe(2);
+      const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, by) => resolve(by)));
       child.kill(signal);
-      expect(await exit).toBe(143);
+      expect(await exit).toBe(signal);
       for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
       await expect.poll(() => hosts(box), { timeout: 20_000 }).toBe(0);
     },

@@ -1,9 +1,9 @@
-// The light shim (shim/mcp-shim: bash and one `cat`, through the daemon's loopback listener with a
-// single-use ticket): a host on the official SDK's stdio client served through it from the pool, the
+// The light shim (shim/mcp-shim: two `cat`s and no bash once connected, through the daemon's loopback
+// listener with a single-use ticket and a pairing secret): a host on the official SDK's stdio client served through it from the pool, the
 // listener refusing connections without the ticket, with a wrong one and that never say hello, an
 // unapproved project server refused as the Node shim refuses it, and nothing left when the host leaves.
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -27,10 +27,10 @@ async function ps(box: Sandbox): Promise<PsJson> {
   return JSON.parse(out.stdout) as PsJson;
 }
 
+/** Whether `pid` runs: a zombie (exited, not yet reaped by whoever adopted it) holds nothing and does not count. */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] !== "Z";
   } catch {
     return false;
   }
@@ -46,6 +46,36 @@ async function tree(pid: number): Promise<number[]> {
   const found = [pid];
   for (let i = 0; i < found.length; i++)
     for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
+  return found;
+}
+
+/** What each descriptor of `pid` points at (Linux /proc), by descriptor number. */
+function descriptors(pid: number): string[] {
+  const held: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      held[Number(fd)] = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      // closed between the listing and the look
+    }
+  }
+  // Sparse: held[fd].
+  return held;
+}
+
+/** Every TCP socket on the machine (Linux /proc/net/tcp*), as /proc/<pid>/fd names them: `socket:[inode]`. */
+function tcpSockets(): Set<string> {
+  const found = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    // The inode is the 10th column.
+    for (const line of text.trim().split("\n").slice(1)) found.add(`socket:[${line.trim().split(/\s+/)[9]}]`);
+  }
   return found;
 }
 
@@ -93,7 +123,7 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     box.remove();
   });
 
-  it("serves two SDK hosts from one pooled server-everything, as bash and cat only, and leaves no process when they close stdin", async () => {
+  it("serves two SDK hosts from one pooled server-everything, as two cats and no bash, and leaves no process when they close stdin", async () => {
     const a = await lightHost(box, "ev");
     const b = await lightHost(box, "ev");
     expect(a.client.getServerVersion()?.name).toBeTruthy();
@@ -104,7 +134,7 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     expect(status.servers).toHaveLength(1);
     const shimPids = status.servers[0]!.hosts.map((h) => h.info.shimPid).sort();
     expect(shimPids).toEqual([a.transport.pid!, b.transport.pid!].sort());
-    // What stays with each host: bash and one cat, no Node.
+    // What stays with each host: two cats (the pid it waits on and one under it), no bash, no Node.
     const kept: number[] = [];
     for (const { transport } of [a, b]) {
       const pids = await tree(transport.pid!);
@@ -114,14 +144,21 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
           (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
         ),
       );
-      // (A pid listed by one `ps` may be gone by the next: an empty name.)
-      const seen = names.filter((name) => name !== "");
-      expect(seen, JSON.stringify({ pids, names })).toContain("bash");
-      expect(seen, JSON.stringify({ pids, names })).toContain("cat");
-      expect(
-        seen.filter((name) => name !== "bash" && name !== "cat"),
-        JSON.stringify({ pids, names }),
-      ).toEqual([]);
+      expect(names, JSON.stringify({ pids, names })).toEqual(["cat", "cat"]);
+      // Each holds one connection and nothing of the other's: D (and the host's stdout) the pid the
+      // host waits on, U (and the host's stdin) the one under it. A copy of U or of the stdin pipe
+      // in the other cat would keep the session open after the host closed stdin.
+      const [down, up] = pids.map(descriptors);
+      const tcp = tcpSockets();
+      const connections = (held: string[]): string[] => held.filter((target) => tcp.has(target));
+      expect(connections(down!), JSON.stringify(down)).toHaveLength(1);
+      expect(connections(up!), JSON.stringify(up)).toHaveLength(1);
+      expect(connections(down!)[0]).not.toBe(connections(up!)[0]);
+      expect(down![0]).toBe(connections(down!)[0]);
+      expect(up![1]).toBe(connections(up!)[0]);
+      // The host's stdin (a socket pair Node made) only in U's cat.
+      const stdin = up![0]!;
+      expect(down!.filter((target) => target === stdin)).toEqual([]);
     }
     // The hosts close stdin: the scripts and their cats exit, and the daemon sees both sessions end.
     await Promise.all([a.client.close(), b.client.close()]);
@@ -188,7 +225,7 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     expect((await ps(box)).servers).toEqual([]);
   }, 60_000);
 
-  it("when the pool's server is killed the script says so and exits, leaving no process", async () => {
+  it("when the pool's server is killed the daemon ends the session: the shim's stdout ends and it exits, leaving no process", async () => {
     const shim = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
       cwd: box.project,
       env: box.env,
@@ -203,12 +240,17 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     shim.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
     const pids = await tree(shim.pid!);
-    expect(pids.length).toBe(3);
-    // The pool's server is killed (mcp ps --kill): the session ends, the script says so and exits 1.
+    expect(pids.length).toBe(2);
+    // The pool's server is killed (mcp ps --kill): the daemon ends the session and closes D, the cat
+    // the host waits on ends (a cat says nothing: the reason is in mcp ps and the daemon's log).
+    const ended = new Promise((resolve) => shim.stdout.once("end", resolve));
     const exited = new Promise<number | null>((resolve) => shim.once("exit", (code) => resolve(code)));
     expect((await mcp(box, ["ps", "--kill", "ev"])).code).toBe(0);
-    expect(await exited).toBe(1);
-    expect(stderr).toContain("the mcp daemon ended this session");
+    await ended;
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+    // The other cat ends too: the host let go of its stdin when its server exited (Node does).
     for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+    await expect.poll(async () => (await ps(box)).servers.flatMap((s) => s.hosts).length, { timeout: 20_000 }).toBe(0);
   }, 90_000);
 });

@@ -1,5 +1,5 @@
-// The daemon's side of the light shim (`mcp-shim`, apps/cli/shim/mcp-shim): a bash script that relays
-// a host's stdin/stdout through bash's /dev/tcp instead of a Node process (~4 MB against ~46 MB).
+// The daemon's side of the light shim (`mcp-shim`, apps/cli/shim/mcp-shim): a bash script that leaves
+// two `cat`s relaying a host's stdin/stdout over bash's /dev/tcp instead of a Node process (~2.6 MB against ~42 MB).
 // bash cannot reach a Unix socket, so the daemon listens on 127.0.0.1 too (an ephemeral port, opened
 // on the first ticket only). Nothing is trusted on that port by itself:
 // - the shim's `mcp daemon ticket` child finds the server exactly as the Node shim does (the same
@@ -9,8 +9,14 @@
 //   keeps only each ticket's SHA-256 and compares in constant time; a wrong, late or missing ticket
 //   closes the connection without a word, and at most MAX_UNAUTHENTICATED wait for their hello;
 // - the daemon answers a good ticket with the proof issued beside it, so the shim knows it reached
-//   this user's daemon and not a process another user bound to the port after the daemon died.
-// After that the connection carries the host's JSON-RPC lines both ways, as the Node shim's do.
+//   this user's daemon and not a process another user bound to the port after the daemon died;
+// - the proof comes with a pairing secret (256 random bits, single use, said within PAIR_DEADLINE_MS,
+//   hashed and compared as a ticket is): the shim's second connection says it to be bound to the
+//   same session, and is answered with the proof again.
+// The first connection (U) then carries the host's JSON-RPC lines to the pool, the second (D) the
+// pool's lines to the host. In the shim each is held by one `cat` and nothing else, so either one
+// closing (the host closed stdin; the process the host waits on ended, even by SIGKILL) is seen
+// here, and the session ends with both connections: no process needs watching by its pid.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
@@ -27,18 +33,10 @@ export const MAX_TICKETS = 256;
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** A hello is a ticket (43 characters) and a newline; a longer first line is not one. */
 const MAX_HELLO_BYTES = 64;
-/** How often the daemon looks whether the scripts of its attached shims still run. */
-export const SHIM_WATCH_MS = 2_000;
-
-/** Whether `pid` runs (one of another user counts: it runs); kill(pid, 0) sends nothing. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+/** How long a session's second connection (D) may take to say its pairing secret, from when it was sent on U. */
+export const PAIR_DEADLINE_MS = 5_000;
+/** How long a session that ended may take to hand its last lines to the shim before D is closed regardless. */
+const DRAIN_MS = 5_000;
 
 /** What the shim's child prints for the script: where to connect, the ticket, and the daemon's proof. */
 export interface Ticket {
@@ -64,29 +62,30 @@ export type Attach<P> = (
 
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
 
+/** One light shim's session: U (the host's lines in), D (the pool's lines out) once paired. */
+interface Link {
+  up: Socket;
+  down: Socket | undefined;
+  session: HostSession | undefined;
+  proof: string;
+  /** The pairing secret's key while it waits for D. */
+  pairKey: string | undefined;
+  closed: boolean;
+}
+
 /** The loopback listener of the light shims; see the file's head. */
 /** `P`: what a ticket is issued for (pool-socket.ts's `AttachParams`). */
 export class LightRelay<P> {
   private server: Server | undefined;
   private listening: Promise<number> | undefined;
   private readonly tickets = new Map<string, { hash: Buffer; params: P; proof: string; timer: NodeJS.Timeout }>();
+  private readonly pairs = new Map<string, { hash: Buffer; link: Link; timer: NodeJS.Timeout }>();
   private readonly waiting = new Set<Socket>();
-  private readonly attached = new Set<Socket>();
-  /** The script's pid of each attached connection whose script ran when it said its ticket. */
-  private readonly watched = new Map<Socket, number>();
-  private watch: NodeJS.Timeout | undefined;
+  private readonly links = new Set<Link>();
+  /** Sockets of ended sessions still handing their last lines over (DRAIN_MS at most). */
+  private readonly draining = new Set<Socket>();
 
-  /**
-   * `shimPid`: the script's pid a ticket was issued for (the script's `$$`), watched while its
-   * connection lasts. A script killed by SIGKILL cannot stop its `cat`s, and the one reading the
-   * connection would hold it open (and the pool session with it) as long as the daemon runs: the
-   * daemon closes a connection once its script is gone. A pid not running when the ticket is said
-   * (another pid namespace, a bad label) is not watched.
-   */
-  constructor(
-    private readonly attach: Attach<P>,
-    private readonly shimPid?: (params: P) => number | undefined,
-  ) {}
+  constructor(private readonly attach: Attach<P>) {}
 
   /** A ticket for `params` (a server resolved by the CLI over the private socket); opens the listener on first use. */
   async issue(params: P): Promise<Ticket> {
@@ -108,14 +107,19 @@ export class LightRelay<P> {
     return typeof address === "object" && address !== null ? address.port : undefined;
   }
 
-  /** Light shims attached now (the daemon does not exit idle while there are any). */
+  /** Light shims attached now, paired or waiting for D (the daemon does not exit idle while there are any). */
   get connections(): number {
-    return this.attached.size;
+    return this.links.size;
   }
 
   /** Tickets waiting for their connection. */
   get pendingTickets(): number {
     return this.tickets.size;
+  }
+
+  /** Pairing secrets waiting for their second connection. */
+  get pendingPairs(): number {
+    return this.pairs.size;
   }
 
   private listen(): Promise<number> {
@@ -154,11 +158,16 @@ export class LightRelay<P> {
         return;
       }
       socket.off("data", onData);
+      // Nothing more is read until the connection's role is known (U reads again once paired).
+      socket.pause();
       clearTimeout(deadline);
       this.waiting.delete(socket);
-      const entry = this.redeem(hello.subarray(0, end).toString("latin1").trim());
-      if (entry === undefined) return drop();
-      this.relay(socket, entry, hello.subarray(end + 1));
+      const said = hello.subarray(0, end).toString("latin1").trim();
+      const entry = this.redeem(this.tickets, said);
+      if (entry !== undefined) return this.openUp(socket, entry, hello.subarray(end + 1));
+      const pair = this.redeem(this.pairs, said);
+      if (pair !== undefined) return this.openDown(socket, pair.link);
+      drop();
     };
     socket.on("data", onData);
     socket.once("close", () => {
@@ -167,54 +176,81 @@ export class LightRelay<P> {
     });
   }
 
-  /** The ticket's entry, removed (single use); undefined for an unknown or malformed ticket. */
-  private redeem(ticket: string): { params: P; proof: string } | undefined {
-    if (!/^[A-Za-z0-9_-]{43}$/.test(ticket)) return undefined;
-    const hash = digest(ticket);
+  /** The secret's entry in `table`, removed (single use); undefined for an unknown or malformed secret. */
+  private redeem<E extends { hash: Buffer; timer: NodeJS.Timeout }>(
+    table: Map<string, E>,
+    said: string,
+  ): E | undefined {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(said)) return undefined;
+    const hash = digest(said);
     const key = hash.toString("hex");
-    const entry = this.tickets.get(key);
-    // Looked up by its hash (nothing about the ticket leaks from the lookup), then compared in constant time.
+    const entry = table.get(key);
+    // Looked up by its hash (nothing about the secret leaks from the lookup), then compared in constant time.
     if (entry === undefined || !timingSafeEqual(entry.hash, hash)) return undefined;
-    this.tickets.delete(key);
+    table.delete(key);
     clearTimeout(entry.timer);
     return entry;
   }
 
-  /** Carries the host's lines to its pool session and the session's messages back, one JSON per line. */
-  private relay(socket: Socket, entry: { params: P; proof: string }, rest: Buffer): void {
-    this.attached.add(socket);
-    const pid = this.shimPid?.(entry.params);
-    if (pid !== undefined && Number.isSafeInteger(pid) && pid > 1 && running(pid)) {
-      this.watched.set(socket, pid);
-      this.watch ??= setInterval(() => this.sweep(), SHIM_WATCH_MS).unref();
-    }
-    let proven = false;
-    const write = (mcp: unknown): void => void (proven && socket.writable && socket.write(`${JSON.stringify(mcp)}\n`));
+  /** U: attaches the host to its pool session; once approved, the proof and a pairing secret for D. */
+  private openUp(up: Socket, entry: { params: P; proof: string }, rest: Buffer): void {
+    const link: Link = {
+      up,
+      down: undefined,
+      session: undefined,
+      proof: entry.proof,
+      pairKey: undefined,
+      closed: false,
+    };
+    this.links.add(link);
+    up.once("close", () => this.end(link));
     const { session, approved } = this.attach(entry.params, {
-      send: write,
-      // The server failed twice or was killed: the connection ends, the shim exits and says so.
-      end: () => socket.end(),
+      // Nothing reaches the host before D is paired (the host has said nothing before).
+      send: (mcp) => void (link.down?.writable && link.down.write(`${JSON.stringify(mcp)}\n`)),
+      // The server failed twice or was killed: both connections end, and so does the shim.
+      end: () => this.end(link),
     });
+    link.session = session;
     // The proof only once the pool's approval check passed: refused, the connection closes
     // unanswered and the script runs the Node shim, which says why on the host's stderr.
     approved.then(
       () => {
-        proven = true;
-        if (socket.writable) socket.write(`${entry.proof}\n`);
+        if (link.closed) return;
+        const secret = randomBytes(32).toString("base64url");
+        const hash = digest(secret);
+        const key = hash.toString("hex");
+        // Not paired in time (the script gone between its two connections): the session ends.
+        const timer = setTimeout(() => this.end(link), PAIR_DEADLINE_MS);
+        timer.unref();
+        this.pairs.set(key, { hash, link, timer });
+        link.pairKey = key;
+        up.write(`${entry.proof} ${secret}\n`);
       },
-      () => socket.destroy(),
+      () => this.end(link),
     );
-    socket.once("close", () => {
-      this.attached.delete(socket);
-      this.watched.delete(socket);
-      if (this.watched.size === 0) this.stopWatch();
-      session.close();
-    });
+    // Bytes after the ticket, before pairing: the script sends none; kept for when U reads again.
+    if (rest.length > 0) up.unshift(rest);
+  }
+
+  /** D: bound to U's session; the proof again, then U's lines are read and the pool's written here. */
+  private openDown(down: Socket, link: Link): void {
+    link.pairKey = undefined;
+    link.down = down;
+    down.once("close", () => this.end(link));
+    // D carries nothing from the shim (its cat only reads): anything sent is dropped.
+    down.on("data", () => {});
+    down.write(`${link.proof}\n`);
+    this.relayUp(link);
+  }
+
+  /** Carries the host's lines on U to its pool session, one JSON per line. */
+  private relayUp(link: Link): void {
+    const { up } = link;
     let parts: Buffer[] = [];
     let size = 0;
+    const write = (mcp: unknown): void => void (link.down?.writable && link.down.write(`${JSON.stringify(mcp)}\n`));
     const line = (text: string): void => {
-      // Nothing is taken from the host before the daemon proved itself (the script sends nothing before).
-      if (!proven || text.trim() === "") return;
+      if (link.closed || text.trim() === "") return;
       let mcp: unknown;
       try {
         mcp = JSON.parse(text);
@@ -225,7 +261,7 @@ export class LightRelay<P> {
           error: { code: -32700, message: "Parse error: a line that is not JSON" },
         });
       }
-      session.receive(mcp);
+      link.session?.receive(mcp);
     };
     const take = (chunk: Buffer): void => {
       let start = 0;
@@ -242,30 +278,43 @@ export class LightRelay<P> {
         size += chunk.length - start;
         if (size > MAX_LINE_BYTES) {
           write({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `a line over ${MAX_LINE_BYTES} bytes` } });
-          socket.end(() => socket.destroy());
+          this.end(link);
         }
       }
     };
-    socket.on("data", take);
-    if (rest.length > 0) take(rest);
+    up.on("data", take);
+    up.resume();
   }
 
-  /** Closes the connections whose script is gone (see the constructor). */
-  private sweep(): void {
-    for (const [socket, pid] of this.watched) if (!running(pid)) socket.destroy();
+  /** Ends a session: the pool's side, U at once, D once its last lines are handed over (DRAIN_MS at most). */
+  private end(link: Link): void {
+    if (link.closed) return;
+    link.closed = true;
+    this.links.delete(link);
+    if (link.pairKey !== undefined) {
+      clearTimeout(this.pairs.get(link.pairKey)?.timer);
+      this.pairs.delete(link.pairKey);
+    }
+    link.session?.close();
+    link.up.destroy();
+    const down = link.down;
+    if (down === undefined || down.destroyed) return;
+    this.draining.add(down);
+    const timer = setTimeout(() => down.destroy(), DRAIN_MS);
+    timer.unref();
+    down.once("close", () => {
+      clearTimeout(timer);
+      this.draining.delete(down);
+    });
+    down.end();
   }
 
-  private stopWatch(): void {
-    clearInterval(this.watch);
-    this.watch = undefined;
-  }
-
-  /** Closes the listener, every connection and every ticket. */
+  /** Closes the listener, every connection, ticket and pairing secret. */
   async close(): Promise<void> {
-    this.stopWatch();
     for (const { timer } of this.tickets.values()) clearTimeout(timer);
     this.tickets.clear();
-    for (const socket of [...this.waiting, ...this.attached]) socket.destroy();
+    for (const link of [...this.links]) this.end(link);
+    for (const socket of [...this.waiting, ...this.draining]) socket.destroy();
     const server = this.server;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }

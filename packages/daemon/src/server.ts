@@ -128,13 +128,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     toolCache: options.toolCache ?? new FileToolCache(defaultCacheDir(process.env, process.platform, home)),
   });
   // The light shims' loopback listener (light-relay.ts), opened on the first ticket only.
-  const light = new LightRelay<AttachParams>(
-    (params, host) => {
-      const session = attachHost(pool, params, host);
-      return { session, approved: pool.approval(session) };
-    },
-    (params) => params.shimPid,
-  );
+  const light = new LightRelay<AttachParams>((params, host) => {
+    const session = attachHost(pool, params, host);
+    return { session, approved: pool.approval(session) };
+  });
   const clients = new Set<Socket>();
   let calls = 0;
   let lastRequest = Date.now();

@@ -1,8 +1,9 @@
 // The daemon in-process, as an embedder starts it: its socket (mode 600 in a 700 folder), its
 // answers to requests of the wrong shape, a call run by the embedder's handler on a real
 // server-everything, a host attached to the pool through the Node shim's relay, and a clean close.
+// (The light shim's loopback listener: light-relay.test.ts.)
 import { mkdtempSync, rmSync, statSync, existsSync } from "node:fs";
-import { connect, createConnection, type Socket } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -16,7 +17,6 @@ import {
   DaemonUnavailable,
   probeDaemon,
   relayStdio,
-  requestTicket,
   startDaemon,
   type AttachParams,
   type CallHandler,
@@ -223,110 +223,5 @@ describe("relayStdio (the Node shim's relay)", () => {
         params: { server: "x", config: everything, shimPid: 1, parentPid: 1 },
       }),
     ).rejects.toThrow(`not using ${join(dir, "nothing", "daemon.sock")}: no daemon socket`);
-  });
-});
-
-/** A TCP connection to the daemon's loopback listener, as the light shim's bash opens it: what it is sent, and when it closes. */
-async function tcp(port: number): Promise<{
-  socket: Socket;
-  received: () => string;
-  /** Resolves once what was received meets `check`. */
-  until: (check: (received: string) => boolean) => Promise<void>;
-  closed: Promise<void>;
-}> {
-  const socket = connect({ host: "127.0.0.1", port });
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  let text = "";
-  const waiting = new Set<() => void>();
-  socket.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-    for (const check of waiting) check();
-  });
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  const until = (met: (received: string) => boolean): Promise<void> =>
-    new Promise((resolve) => {
-      const check = (): void => {
-        if (met(text)) {
-          waiting.delete(check);
-          resolve();
-        }
-      };
-      waiting.add(check);
-      check();
-    });
-  return { socket, received: () => text, until, closed };
-}
-
-describe("requestTicket and the light shim's loopback listener", () => {
-  it("a wrong ticket is closed without a word; the right one gets the proof, then the host's lines reach the pool; a ticket works once", async () => {
-    await start();
-    const params: AttachParams = {
-      server: "everything",
-      config: { ...everything, cwd: dir },
-      project: dir,
-      shimPid: process.pid,
-      parentPid: process.ppid,
-    };
-    const { port, ticket, proof } = await requestTicket(socket, params);
-    expect(ticket).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(proof).toMatch(/^[A-Za-z0-9_-]{43}$/);
-
-    const stranger = await tcp(port);
-    stranger.socket.write(`${"A".repeat(43)}\n`);
-    await stranger.closed;
-    expect(stranger.received()).toBe("");
-
-    const shim = await tcp(port);
-    shim.socket.write(`${ticket}\n`);
-    await shim.until((text) => text.includes("\n"));
-    expect(shim.received()).toBe(`${proof}\n`);
-    shim.socket.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "light-host", version: "1" } } })}\n`,
-    );
-    // The answer to request 1 (a notification the server sends first is passed over).
-    const answerLine = (): string | undefined =>
-      shim
-        .received()
-        .split("\n")
-        .slice(1, -1)
-        .find((line) => (JSON.parse(line) as { id?: unknown }).id === 1);
-    await shim.until(() => answerLine() !== undefined);
-    const answer = JSON.parse(answerLine()!);
-    expect(answer).toMatchObject({ id: 1, result: { serverInfo: expect.anything() } });
-
-    // The same ticket again: closed unanswered.
-    const replay = await tcp(port);
-    replay.socket.write(`${ticket}\n`);
-    await replay.closed;
-    expect(replay.received()).toBe("");
-    shim.socket.destroy();
-    await shim.closed;
-  });
-
-  it("a hello over 64 bytes is closed unread; at most 16 connections wait for their hello, the next is closed unread even with a good ticket", async () => {
-    await start();
-    const params: AttachParams = { server: "everything", config: everything, shimPid: 1, parentPid: 1 };
-    const { port, ticket } = await requestTicket(socket, params);
-    const long = await tcp(port);
-    long.socket.write("x".repeat(65));
-    await long.closed;
-    expect(long.received()).toBe("");
-    const waiting = await Promise.all(Array.from({ length: 16 }, () => tcp(port)));
-    const late = await tcp(port);
-    late.socket.write(`${ticket}\n`);
-    await late.closed;
-    expect(late.received()).toBe("");
-    for (const connection of waiting) connection.socket.destroy();
-  });
-
-  it("a ticket request of the wrong shape is refused naming the field", async () => {
-    await start();
-    await expect(
-      requestTicket(socket, { server: "", config: everything, shimPid: 1, parentPid: 1 }),
-    ).rejects.toMatchObject({
-      name: "DaemonError",
-      message: "pool/ticket: params.server must be a non-empty string",
-      exitCode: 2,
-    });
   });
 });
