@@ -78,9 +78,10 @@ export async function startBalancer(
           });
         },
       );
-      upstream.on("error", () => {
+      upstream.on("error", (error: NodeJS.ErrnoException) => {
         dead.add(index);
-        if (!res.headersSent) res.writeHead(502).end();
+        // What failed, for whoever reads the caller's error.
+        if (!res.headersSent) res.writeHead(502).end(`balancer: replica ${index}: ${error.code ?? error.message}`);
         else res.destroy();
       });
       res.on("close", () => upstream.destroy());

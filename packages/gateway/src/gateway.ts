@@ -24,10 +24,10 @@ import {
   tellRootsChanged,
   toProtocolError,
 } from "./asking.js";
-import { InFlight, type Asker } from "./inflight.js";
+import { askCall, InFlight, type Asker } from "./inflight.js";
 import { Lanes, tiesMessages } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
-import { CallEndedError, Rounds } from "./rounds.js";
+import { Rounds } from "./rounds.js";
 import { audited, randomAuditKey, refusedEntry, type AuditSink, type Note } from "./audit.js";
 import { LIMITED, MemoryRateLimits, RateLimiter } from "./limits.js";
 import type { View } from "./views.js";
@@ -237,8 +237,9 @@ export class Gateway {
   }
 
   /**
-   * `roots/list` from a server: the roots of the caller whose request it is about; with none in
-   * flight, the connection owner's, asked on a connection of its own that offers roots; else none.
+   * `roots/list` from a server: the roots of the caller whose request it is about (an untied one
+   * handed on, as a question is, when the call it went to ends first); with none in flight, the
+   * connection owner's, asked on a connection of its own that offers roots; else none.
    */
   async #roots(
     server: string,
@@ -246,9 +247,12 @@ export class Gateway {
     owner: Caller | undefined,
   ): Promise<{ uri: string; name?: string }[]> {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(30_000)]);
-    const asker = this.#askerOf(server, context, owner);
+    const next = (): Asker | undefined => this.#askerOf(server, context, owner);
     let answer: Promise<unknown> | undefined;
-    if (asker) answer = asker.can("roots/list") ? asker.ask("roots/list", {}, signal) : undefined;
+    if (next())
+      answer = askCall(next, context.relatedTo !== undefined, (asker) =>
+        asker.can("roots/list") ? asker.ask("roots/list", {}, signal) : Promise.resolve(undefined),
+      ).then((asked) => asked?.answer);
     else if (owner !== undefined) {
       const live = [...this.#live]
         .reverse()
@@ -276,27 +280,23 @@ export class Gateway {
     context: RequestContext,
     owner: Caller | undefined,
   ): Promise<unknown> {
-    const tried = new Set<Asker>();
-    for (;;) {
-      const asker = this.#askerOf(server, context, owner);
-      if (!asker || tried.has(asker)) {
-        this.warn(
-          `server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`,
-        );
-        throw new RpcError(
-          -32603,
-          `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`,
-        );
-      }
-      if (!asker.can(method))
-        throw new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`);
-      tried.add(asker);
-      try {
-        return await asker.ask(method, params, context.signal);
-      } catch (error) {
-        if (!(error instanceof CallEndedError) || context.relatedTo !== undefined) throw error;
-      }
-    }
+    const asked = await askCall(
+      () => this.#askerOf(server, context, owner),
+      context.relatedTo !== undefined,
+      (asker) => {
+        if (!asker.can(method))
+          throw new RpcError(-32601, `the caller ("${asker.caller.name}") does not support ${method}`);
+        return asker.ask(method, params, context.signal);
+      },
+    );
+    if (asked) return asked.answer;
+    this.warn(
+      `server "${server}" sent ${method} that no caller's request ties to: refused (each caller gets its own connection to such servers only when several callers use the gateway)`,
+    );
+    throw new RpcError(
+      -32603,
+      `the gateway cannot tell which caller ${method} is for (no request of a caller's to "${server}" ties to it), so it asks nobody`,
+    );
   }
 
   /**

@@ -6,6 +6,7 @@
 
 import type { LogMessage } from "@mcp/client";
 import type { Caller } from "./policy.js";
+import { CallEndedError } from "./rounds.js";
 
 /** How one in-flight request reaches back to its caller. */
 export interface Asker {
@@ -65,4 +66,28 @@ export class InFlight {
     const list = this.#lists.get(`${caller.id}\n${server}`);
     return list?.[list.length - 1];
   }
+}
+
+/**
+ * Asks a server's request (a question, `roots/list`) of the call `next()` names: the call it is
+ * tied to, or else the connection owner's latest call in flight. An untied request handed to a call
+ * that ended before it reached its caller (`CallEndedError`) goes to the call `next()` names then,
+ * the owner's next one. Resolves with the answer, or undefined when no call is left to ask (none in
+ * flight, or each one tried); rejects as the asked call did otherwise.
+ */
+export async function askCall(
+  next: () => Asker | undefined,
+  tied: boolean,
+  ask: (asker: Asker) => Promise<unknown>,
+): Promise<{ answer: unknown } | undefined> {
+  const tried = new Set<Asker>();
+  for (let asker = next(); asker !== undefined && !tried.has(asker); asker = next()) {
+    tried.add(asker);
+    try {
+      return { answer: await ask(asker) };
+    } catch (error) {
+      if (tied || !(error instanceof CallEndedError)) throw error;
+    }
+  }
+  return undefined;
 }
