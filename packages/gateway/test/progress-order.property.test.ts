@@ -19,12 +19,16 @@ const TOKEN = "ann-token-0123456789";
 const TOOL = "ask__progress_then_ask";
 const SAMPLED = (request: Message): Message => ({
   role: "assistant",
-  content: { type: "text", text: `sampled ${String((request["messages"] as { content: { text: string } }[])[0]!.content.text)}` },
+  content: {
+    type: "text",
+    text: `sampled ${String((request["messages"] as { content: { text: string } }[])[0]!.content.text)}`,
+  },
   model: "m",
 });
 
 /** What a caller saw of one call, in order: `progress`, `question` (with the question), `result` (with the text). */
-type Seen = { kind: "progress"; progress: number } | { kind: "question"; params: Message } | { kind: "result"; text: string };
+type Seen =
+  { kind: "progress"; progress: number } | { kind: "question"; params: Message } | { kind: "result"; text: string };
 
 /** The JSON-RPC messages of an answer, as they arrive (an event stream's, or a JSON body's one). */
 async function* messagesOf(response: Response): AsyncGenerator<Message> {
@@ -84,18 +88,30 @@ describe("progress then a question, through the gateway: the caller sees the pro
     for (const stop of stops.splice(0).reverse()) await stop();
   });
 
-  const base = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const base = {
+    authorization: `Bearer ${TOKEN}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   const post = (kind: Kind, headers: Record<string, string>, body: unknown): Promise<Response> =>
     fetch(urls[kind], { method: "POST", headers: { ...base, ...headers }, body: JSON.stringify(body) });
 
   /** A 2025 session (sampling declared) calls the tool; each question is answered as it arrives. */
   async function legacyCall(kind: Kind, tag: string, count: number): Promise<Seen[]> {
-    const init = await post(kind, {}, {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "raw", version: "1" } },
-    });
+    const init = await post(
+      kind,
+      {},
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { sampling: {} },
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+    );
     await init.text();
     const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
     expect((await post(kind, session, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
@@ -163,7 +179,12 @@ describe("progress then a question, through the gateway: the caller sees the pro
 
   const expected = (tag: string, count: number): Seen[] => [
     ...Array.from({ length: count }, (_, i) => ({ kind: "progress" as const, progress: i + 1 })),
-    { kind: "question", params: expect.objectContaining({ messages: [expect.objectContaining({ content: { type: "text", text: `sample ${tag}` } })] }) as Message },
+    {
+      kind: "question",
+      params: expect.objectContaining({
+        messages: [expect.objectContaining({ content: { type: "text", text: `sample ${tag}` } })],
+      }) as Message,
+    },
     { kind: "result", text: `${tag}: sampled sample ${tag}` },
   ];
 
