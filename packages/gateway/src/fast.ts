@@ -147,13 +147,21 @@ function checkAsked(result: Params, meta: Params): Params {
   const declared = meta[CAPABILITIES_KEY] as Params;
   for (const [key, question] of Object.entries(questions)) {
     const entry = question as { method?: unknown };
-    const needed = isObject(entry) && typeof entry.method === "string" ? required(entry) : undefined;
+    if (!isObject(entry) || typeof entry.method !== "string")
+      throw new ProtocolError(
+        -32603,
+        `Handler for tools/call returned an invalid input request '${key}': each inputRequests entry must be an embedded elicitation/create, sampling/createMessage, or roots/list request`,
+      );
+    const needed = required(entry);
     if (needed === undefined)
-      throw new ProtocolError(-32603, `Handler for tools/call returned an invalid input request '${key}'`);
+      throw new ProtocolError(
+        -32603,
+        `Handler for tools/call returned an input request '${key}' of kind '${entry.method}', which is not an embedded request the 2026-07-28 revision defines`,
+      );
     const lacking = missing(needed, declared);
     if (lacking !== undefined)
       throw new MissingRequiredClientCapabilityError(
-        { requiredCapabilities: lacking } as never,
+        { requiredCapabilities: lacking },
         `Cannot request input '${key}' (${String(entry.method)}): the request's client capabilities do not declare the required capability`,
       );
   }
