@@ -31,11 +31,15 @@ export function buildProgressAsk(): McpServer {
     async ({ tag, count }, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       const sampled = inputResponse(ctx.mcpReq.inputResponses, "sample");
-      if (sampled.kind === "sampling") return { content: [{ type: "text", text: `${tag}: ${textOf(sampled.result)}` }] };
+      if (sampled.kind === "sampling")
+        return { content: [{ type: "text", text: `${tag}: ${textOf(sampled.result)}` }] };
       for (let step = 1; step <= count; step++)
         if (token !== undefined)
           void ctx.mcpReq
-            .notify({ method: "notifications/progress", params: { progressToken: token, progress: step, total: count } })
+            .notify({
+              method: "notifications/progress",
+              params: { progressToken: token, progress: step, total: count },
+            })
             .catch(() => undefined);
       // 2026-07-28 requests carry an envelope: their question is an input_required round.
       if (ctx.mcpReq.envelope !== undefined)
