@@ -8,7 +8,8 @@ import { median } from "./scenarios.mjs";
  * a fresh `mcp --version` of each side's CLI (beside a bare `node -e 0`), or a fresh
  * `mcp call srv.echo message=hi` with 12 stdio servers configured (server-everything); `gateway` rows run
  * `gateway-cell.mjs`: each side's `mcp serve --http` in front of the bench's HTTP echo server,
- * called by this tree's client (at 2026-07-28, or as a 2025 session declaring roots: `gateway-roots*`).
+ * called by this tree's client (at 2026-07-28, or as a 2025 session declaring roots: `gateway-roots*`,
+ * or at 2026-07-28 declaring roots and sampling: `gateway-capable*`).
  */
 export const AB_ROWS = {
   ...Object.fromEntries(
@@ -72,6 +73,23 @@ export const AB_ROWS = {
     lowerIsBetter: true,
     field: "p50",
     options: { concurrency: 1, roots: true },
+  },
+  // A 2026-07-28 caller that can be asked (roots and sampling in each request's envelope).
+  "gateway-capable": {
+    kind: "gateway",
+    label: "gateway, 2026-07-28 caller declaring roots and sampling, 32 in flight",
+    unit: "calls/s",
+    lowerIsBetter: false,
+    field: "rate",
+    options: { concurrency: 32, capable: true },
+  },
+  "gateway-capable-p50": {
+    kind: "gateway",
+    label: "gateway p50, 2026-07-28 caller declaring roots and sampling",
+    unit: "ms",
+    lowerIsBetter: true,
+    field: "p50",
+    options: { concurrency: 1, capable: true },
   },
 };
 

@@ -4,7 +4,8 @@
 // for `seconds` after a second of warm-up. Prints one JSON line: { rate (calls/s), p50 (ms) }.
 //   node gateway-cell.mjs <cli bin.js> <upstream url> <options as JSON: { seconds, concurrency, roots? }>
 // With `roots: true` the caller is what Claude Code, VS Code and Cursor are: a 2025 session (2025-11-25)
-// whose client declares roots; else this stack's default, 2026-07-28.
+// whose client declares roots; with `capable: true`, a 2026-07-28 caller declaring roots and
+// sampling in each request's envelope; else this stack's default, 2026-07-28 declaring nothing.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { start, TOKEN } from "./gateway-throughput.mjs";
 import { median } from "./scenarios.mjs";
 
 const [cli, upstream, options] = process.argv.slice(2);
-const { seconds, concurrency, roots } = JSON.parse(options);
+const { seconds, concurrency, roots, capable } = JSON.parse(options);
 const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-cell-"));
 let replica;
 try {
@@ -32,9 +33,17 @@ try {
   const connection = await connectToServer(
     "gateway",
     { type: "http", url, headers: { authorization: `Bearer ${TOKEN}` } },
-    roots ? { protocol: "2025", roots: [{ uri: "file:///bench", name: "bench" }] } : {},
+    roots
+      ? { protocol: "2025", roots: [{ uri: "file:///bench", name: "bench" }] }
+      : capable
+        ? {
+            roots: [{ uri: "file:///bench", name: "bench" }],
+            onSampling: () => Promise.reject(new Error("no sampling here")),
+          }
+        : {},
   );
   if (roots && connection.era !== "2025") throw new Error(`a roots caller spoke ${connection.era}, not 2025`);
+  if (capable && connection.era === "2025") throw new Error("a capable caller spoke 2025, not 2026-07-28");
   const call = async () => {
     const result = await callTool(connection, "echo", { text: "hi" });
     if (result.content[0]?.text !== "hi") throw new Error(`wrong answer: ${JSON.stringify(result)}`);

@@ -1,15 +1,24 @@
 // A path of our own for the plainest and commonest request a gateway serves: one 2026-07-28
-// `tools/call` whose caller asked for no progress, no logs and no questions (it declared no
-// sampling, elicitation or roots). The SDK v2 server's pipeline (classification, validation, an
-// instance per request, web Request/Response objects) costs several times the call itself; this
-// path runs the very same handler (tools.ts `callTool`: routing, lists, rates, audit, rounds) and
-// writes the answer exactly as the SDK server would: its steps for a `tools/call` result (the
-// non-object structured-content fallback, content for a contentless result, the result checked —
-// and its keys ordered — by the SDK's own schema, `resultType`, `serverInfo` in `_meta`). Anything
-// else takes the SDK's path. `gateway/test/fast.test.ts` compares both paths' answers byte for byte.
+// `tools/call` whose caller asked for no progress and no logs, whatever it declared (a caller that
+// can be asked — sampling, elicitation, roots — gets its questions as the `input_required` answer
+// of its first round, from the gateway's rounds; its retries take the SDK's path, to the same
+// rounds). The SDK v2 server's pipeline (classification, validation, an instance per request, web
+// Request/Response objects) costs several times the call itself; this path runs the very same
+// handler (tools.ts `callTool`: routing, lists, rates, audit, rounds) and writes the answer exactly
+// as the SDK server would: its steps for a `tools/call` result (the non-object structured-content
+// fallback, content for a contentless result, the result checked — and its keys ordered — by the
+// SDK's own schema; an `input_required` one checked against the capabilities the request declared;
+// `resultType`, `serverInfo` in `_meta`). Anything else takes the SDK's path.
+// `gateway/test/fast.test.ts` and `fast-asking.test.ts` compare both paths' answers byte for byte.
 
 import type { IncomingHttpHeaders } from "node:http";
-import { ProtocolError, specTypeSchemas, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  isInputRequiredResult,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  specTypeSchemas,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { Gateway, Scope } from "./gateway.js";
 import { callTool } from "./tools.js";
 
@@ -21,8 +30,6 @@ const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
-/** Capabilities under which a server may ask the caller something: a call with them takes the SDK's path. */
-const ASKING = ["sampling", "elicitation", "roots"];
 
 /** A request the fast path can serve: its id, its params and its envelope. */
 export interface PlainCall {
@@ -37,8 +44,8 @@ const isObject = (value: unknown): value is Params =>
 /**
  * The request, when it is one the fast path serves exactly as the SDK server would: a single
  * JSON-RPC `tools/call` of revision 2026-07-28 whose headers agree with its body, with a valid
- * envelope that declares nothing a server could ask, and no progress token, log level or
- * `input_required` answers. Otherwise undefined (the SDK's path serves it).
+ * envelope, and no progress token, log level or `input_required` answers (a retry). Otherwise
+ * undefined (the SDK's path serves it).
  */
 export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainCall | undefined {
   if (!isObject(parsed) || parsed["jsonrpc"] !== "2.0" || parsed["method"] !== "tools/call") return undefined;
@@ -65,7 +72,7 @@ export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainC
   const meta = params["_meta"];
   if (!isObject(meta) || meta[VERSION_KEY] !== MODERN || "progressToken" in meta) return undefined;
   const capabilities = meta[CAPABILITIES_KEY];
-  if (!isObject(capabilities) || ASKING.some((key) => key in capabilities)) return undefined;
+  if (!isObject(capabilities)) return undefined;
   for (const key of Object.keys(meta))
     if (key.startsWith(ENVELOPE) && key !== VERSION_KEY && key !== CAPABILITIES_KEY && key !== CLIENT_INFO_KEY)
       return undefined;
@@ -104,6 +111,63 @@ function validate(result: Params): Params {
   return parsed.data as Params;
 }
 
+/** What an embedded question needs the caller to have declared (the SDK's reading: modes and tools are sub-capabilities). */
+function required(question: { method?: unknown; params?: unknown }): Params | undefined {
+  const params = isObject(question.params) ? question.params : {};
+  switch (question.method) {
+    case "elicitation/create":
+      return { elicitation: params["mode"] === "url" ? { url: {} } : { form: {} } };
+    case "sampling/createMessage":
+      return { sampling: params["tools"] !== undefined || params["toolChoice"] !== undefined ? { tools: {} } : {} };
+    case "roots/list":
+      return { roots: {} };
+    default:
+      return undefined;
+  }
+}
+
+/** What of `needed` the caller did not declare (a bare `elicitation: {}` declares forms), or undefined. */
+function missing(needed: Params, declared: Params): Params | undefined {
+  const out: Params = {};
+  for (const [capability, members] of Object.entries(needed)) {
+    const has = declared[capability];
+    if (has === undefined) out[capability] = members;
+    else if (isObject(members) && isObject(has)) {
+      const bare = capability === "elicitation" && has["form"] === undefined && has["url"] === undefined;
+      const lacking = Object.keys(members).filter((m) => has[m] === undefined && !(bare && m === "form"));
+      if (lacking.length > 0) out[capability] = Object.fromEntries(lacking.map((m) => [m, members[m]]));
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The SDK server's check of an `input_required` answer: each question one the caller declared it can be asked. */
+function checkAsked(result: Params, meta: Params): Params {
+  const questions = isObject(result["inputRequests"]) ? result["inputRequests"] : {};
+  const declared = meta[CAPABILITIES_KEY] as Params;
+  for (const [key, question] of Object.entries(questions)) {
+    const entry = question as { method?: unknown };
+    if (!isObject(entry) || typeof entry.method !== "string")
+      throw new ProtocolError(
+        -32603,
+        `Handler for tools/call returned an invalid input request '${key}': each inputRequests entry must be an embedded elicitation/create, sampling/createMessage, or roots/list request`,
+      );
+    const needed = required(entry);
+    if (needed === undefined)
+      throw new ProtocolError(
+        -32603,
+        `Handler for tools/call returned an input request '${key}' of kind '${entry.method}', which is not an embedded request the 2026-07-28 revision defines`,
+      );
+    const lacking = missing(needed, declared);
+    if (lacking !== undefined)
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: lacking },
+        `Cannot request input '${key}' (${String(entry.method)}): the request's client capabilities do not declare the required capability`,
+      );
+  }
+  return result;
+}
+
 /** The SDK server's encoding of a `tools/call` result on 2026-07-28: `resultType`, then `serverInfo` in `_meta`. */
 function encode(result: Params, serverInfo: { name: string; version: string }): Params {
   const typed = result["resultType"] === undefined ? { ...result, resultType: "complete" } : result;
@@ -130,20 +194,36 @@ function contextOf(call: PlainCall, signal: AbortSignal): ServerContext {
   return { mcpReq } as unknown as ServerContext;
 }
 
-/** Serves a plain call: the JSON answer's body, as the SDK server would have written it (always HTTP 200). */
-export async function serveFast(gateway: Gateway, scope: Scope, call: PlainCall, signal: AbortSignal): Promise<string> {
+/** A JSON-RPC error the SDK server answers with HTTP 400 even from a handler: a question the caller did not declare it can be asked. */
+const MISSING_CAPABILITY = -32021;
+
+/**
+ * Serves a plain call: the JSON answer's body and HTTP status, as the SDK server would have written
+ * them (200, or 400 for a missing client capability).
+ */
+export async function serveFast(
+  gateway: Gateway,
+  scope: Scope,
+  call: PlainCall,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string }> {
   const run = gateway.audited(scope, "tools/call", (note, _request: unknown, ctx: ServerContext) =>
     callTool(gateway, scope, undefined, note, call.params, ctx, project),
   );
   try {
-    const result = validate(await run(undefined, contextOf(call, signal)));
-    return JSON.stringify({ result: encode(result, gateway.info), jsonrpc: "2.0", id: call.id });
+    const answer = await run(undefined, contextOf(call, signal));
+    // Questions for the caller (the gateway's rounds): checked as the SDK checks them, not as a result.
+    const result = isInputRequiredResult(answer) ? checkAsked(answer, call.meta) : validate(answer);
+    return { status: 200, body: JSON.stringify({ result: encode(result, gateway.info), jsonrpc: "2.0", id: call.id }) };
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
     const wire =
       typeof code === "number"
         ? { code: code === -32002 ? -32602 : code, message: String(message), ...(data === undefined ? {} : { data }) }
         : { code: -32603, message: String(message ?? error) };
-    return JSON.stringify({ jsonrpc: "2.0", id: call.id, error: wire });
+    return {
+      status: wire.code === MISSING_CAPABILITY ? 400 : 200,
+      body: JSON.stringify({ jsonrpc: "2.0", id: call.id, error: wire }),
+    };
   }
 }

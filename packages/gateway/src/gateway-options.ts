@@ -6,6 +6,7 @@ import type { ServerContext } from "@modelcontextprotocol/server";
 import type { AuditSink } from "./audit.js";
 import type { PerUserAuth } from "./lanes.js";
 import type { RateLimitStore } from "./limits.js";
+import type { Outbox } from "./outbox.js";
 import type { Caller } from "./policy.js";
 import type { GatewayTracing } from "./spans.js";
 import type { View } from "./views.js";
@@ -94,6 +95,8 @@ export interface Upstream {
   lane: MCPServerConnection | undefined;
   /** Options every upstream request of this work carries: its signal, and `relatedTo` (whose it is). */
   options: RequestOptions;
+  /** Where what the server sends about this work goes, in its order: progress is sent through it (questions and logs are already). */
+  outbox: Outbox;
 }
 
 /** The SDK server's method that tells its caller a list changed. */

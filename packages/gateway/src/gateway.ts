@@ -25,6 +25,7 @@ import {
   toProtocolError,
 } from "./asking.js";
 import { askCall, InFlight, type Asker } from "./inflight.js";
+import { Outbox } from "./outbox.js";
 import { Lanes, tiesMessages } from "./lanes.js";
 import { allowed, servableName, type Caller } from "./policy.js";
 import { Rounds } from "./rounds.js";
@@ -320,7 +321,7 @@ export class Gateway {
         .mcpReq.log(message.level, message.data, message.logger ?? from)
         .catch(() => {});
     };
-    const run = async (asker: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
+    const run = async (given: Asker, signal: AbortSignal, round: () => ServerContext): Promise<unknown> => {
       // Fairness among callers: the only caller has nobody to starve.
       if (this.#sole === undefined && this.inflight.countOf(scope.caller) >= this.#maxInFlight) {
         throw new ProtocolError(
@@ -329,15 +330,19 @@ export class Gateway {
           { reason: "in-flight", limit: this.#maxInFlight },
         );
       }
+      // What the server sends about this call (progress, logs, questions) reaches its caller in the server's order.
+      const outbox = new Outbox();
+      const asker = outbox.ordered(given);
       const leave = this.inflight.enter(server, asker);
       try {
         const options: RequestOptions = { signal, relatedTo: asker };
+        const upstream = (lane?: Upstream["lane"]): Upstream => ({ signal, round, lane, options, outbox });
         // A server taking each user's own credentials is reached on the user's own connection, always.
         const own = this.lanes.owns(server);
-        if (this.#sole !== undefined && !own) return await work({ signal, round, lane: undefined, options });
+        if (this.#sole !== undefined && !own) return await work(upstream());
         const shared = await this.manager.waitForConnection(server, signal);
-        if (!own && tiesMessages(shared)) return await work({ signal, round, lane: undefined, options });
-        return await this.lanes.use(server, scope.caller, shared, (lane) => work({ signal, round, lane, options }), {
+        if (!own && tiesMessages(shared)) return await work(upstream());
+        return await this.lanes.use(server, scope.caller, shared, (lane) => work(upstream(lane)), {
           legacy: scope.era === "legacy",
           asker,
           signal,
@@ -348,16 +353,12 @@ export class Gateway {
         leave();
       }
     };
+    const here = (): ServerContext => ctx;
     try {
       if (scope.era === "legacy") {
-        const legacy = legacyAsker(
-          instance,
-          ctx,
-          scope.caller,
-          log(() => ctx),
-        );
+        const legacy = legacyAsker(instance, ctx, scope.caller, log(here));
         try {
-          return await run(legacy.asker, ctx.mcpReq.signal, () => ctx);
+          return await run(legacy.asker, ctx.mcpReq.signal, here);
         } finally {
           legacy.end();
         }
@@ -365,14 +366,7 @@ export class Gateway {
       // A caller that can be asked nothing needs no rounds: a question to it is refused at once.
       const capabilities = capabilitiesOf(ctx);
       if (ctx.mcpReq.requestState() === undefined && !ASKING.some((method) => covers(capabilities, method))) {
-        return await run(
-          mutedAsker(
-            scope.caller,
-            log(() => ctx),
-          ),
-          ctx.mcpReq.signal,
-          () => ctx,
-        );
+        return await run(mutedAsker(scope.caller, log(here)), ctx.mcpReq.signal, here);
       }
       const binding = [scope.caller.id, scope.server ?? "", ctx.mcpReq.method, subject].join("\n");
       return await this.rounds.serve(

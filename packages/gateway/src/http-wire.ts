@@ -155,10 +155,10 @@ export function writeBody(res: ServerResponse, body: Buffer, stallMs: number): v
 }
 
 /** A JSON answer (as `send` writes the SDK server's): a refusal for the caller's limits is also HTTP 429. */
-export function sendJson(res: ServerResponse, text: string, stallMs: number): void {
+export function sendJson(res: ServerResponse, text: string, stallMs: number, status = 200): void {
   const body = Buffer.from(text);
   const limited = limitOf(body);
-  res.writeHead(limited === undefined ? 200 : 429, {
+  res.writeHead(limited === undefined ? status : 429, {
     "content-type": "application/json",
     "content-length": String(body.length),
     ...(limited === undefined ? {} : { "retry-after": String(limited) }),

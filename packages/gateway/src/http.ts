@@ -195,16 +195,13 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const target = trace ? { ...found, trace } : found;
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
-    // The plainest tools/call (2026-07-28, nothing asked of the caller) takes a path of our own: the same handler, the SDK's answer.
+    // The plainest tools/call (2026-07-28, no progress or logs asked for) takes a path of our own: the same handler, the SDK's answer.
     const fast = gateway.fastPath ? plainCall(parsed, req.headers) : undefined;
     if (fast) {
       // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
       res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
-      return sendJson(
-        res,
-        await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal),
-        stallMs,
-      );
+      const answer = await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal);
+      return sendJson(res, answer.body, stallMs, answer.status);
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));

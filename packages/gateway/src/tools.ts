@@ -179,8 +179,6 @@ export async function callTool(
   if (searching && params["name"] === SEARCH_TOOL) return search(gateway, scope, args);
   const { tool } = resolve(gateway, scope, params["name"], note);
   await gateway.limits.check(scope.caller, { server: tool.serverName, name: tool.toolName });
-  // Progress is sent in order, and all of it before the result.
-  let sent: Promise<void> = Promise.resolve();
   const call = (): Promise<unknown> =>
     gateway.forward(
       server,
@@ -189,7 +187,8 @@ export async function callTool(
       tool.serverName,
       String(params["name"]),
       async (upstream) => {
-        const { round } = upstream;
+        // Progress goes through the call's outbox, in order with its logs and questions, and all of it before the result.
+        const { round, outbox } = upstream;
         const token = round().mcpReq._meta?.progressToken;
         const options: ToolCallOptions = {
           ...upstream.options,
@@ -210,13 +209,13 @@ export async function callTool(
                 ...(progress.message === undefined ? {} : { message: progress.message }),
               },
             };
-            sent = sent.then(() => now.mcpReq.notify(notification)).catch(() => {});
+            outbox.send(() => now.mcpReq.notify(notification));
           },
         };
         const answer = await (upstream.lane
           ? callUpstream(upstream.lane, tool.toolName, args, options)
           : tool.call(args, options));
-        await sent;
+        await outbox.drained();
         return answer;
       },
       note,

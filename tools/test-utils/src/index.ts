@@ -153,6 +153,7 @@ export function activeHandles(): Record<string, number> {
 export { startSdkServer, type SdkServer, type SdkServerOptions } from "./sdk-server.js";
 export { sideEffectServer, type SideEffectServer } from "./sdk-side-effect.js";
 export { buildProbe1x, buildProbeV2, probeEvents, probeStdioEntry, type ProbeAnswer } from "./probe.js";
+export { buildProgressAsk, progressAskStdioEntry } from "./progress-ask.js";
 export { buildV2Server, spawnV2Stdio, startV2HttpServer, v2StdioEntry, type V2HttpServer } from "./sdk-v2.js";
 export { SKILL_FILES, startV2SkillsServer, type SkillTamper, type V2SkillsServer } from "./sdk-v2-skills.js";
 export { startTasksServer, type TasksServer, type TasksServerRequest } from "./tasks-server.js";

@@ -1,0 +1,146 @@
+// A 2026-07-28 caller that declared sampling, elicitation or roots, on the fast path (fast.ts) and
+// on the SDK's: two gateways over one manager (parity.ts), one with the fast path and one without,
+// get the same raw calls. An upstream that asks (the probe, SDK 1.x over Streamable HTTP: a
+// sampling, an elicitation and a roots question, one after the other; the v2 server's `ask-name`,
+// itself an `input_required` round) makes the gateway answer `input_required`; the raw caller
+// answers each round's questions and sends the call again with `inputResponses` and `requestState`,
+// to the end. The whole exchange — every round's status, content type and body — must be the same
+// bytes on both (the gateway's `requestState`, random, aside), and their audit entries the same.
+// Every first round must have taken the fast path (a retry takes the SDK's, to the same rounds).
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AuditEntry } from "../src/index.js";
+import { startParityPair, TOKENS, type Kind, type ParityPair } from "./parity.js";
+import type * as Fast from "../src/fast.js";
+
+/** How many calls the fast path served: a parity case proves nothing unless it took that path. */
+const served = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/fast.js", async (importOriginal) => {
+  const original = await importOriginal<typeof Fast>();
+  return {
+    ...original,
+    serveFast: (...args: Parameters<typeof original.serveFast>): ReturnType<typeof original.serveFast> => {
+      served.count++;
+      return original.serveFast(...args);
+    },
+  };
+});
+
+type Message = Record<string, unknown>;
+const ASKING = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
+
+/** The caller's answer to one embedded question. */
+function answer(question: { method: string }): unknown {
+  if (question.method === "sampling/createMessage")
+    return { role: "assistant", content: { type: "text", text: "sampled-by-caller" }, model: "m" };
+  if (question.method === "elicitation/create")
+    return { action: "accept", content: { answer: "elicited-by-caller", name: "Ann" } };
+  return { roots: [{ uri: "file:///caller-root", name: "root" }] };
+}
+
+describe("a 2026-07-28 caller that can be asked: the fast path answers its rounds as the SDK server does", () => {
+  let pair: ParityPair;
+
+  beforeAll(async () => {
+    pair = await startParityPair();
+  });
+
+  afterAll(async () => {
+    await pair?.stop();
+  });
+
+  const token = [...TOKENS].find(([, c]) => c.name === "alice")![0];
+
+  /** The call sent round after round (each round's questions answered) until it is no longer `input_required`. */
+  async function rounds(kind: Kind, name: string, args: unknown, capabilities: unknown): Promise<string> {
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": capabilities,
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
+    const out: string[] = [];
+    let retry: Message = {};
+    for (let round = 1; round <= 6; round++) {
+      const response = await fetch(pair.urls[kind], {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": name,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: round,
+          method: "tools/call",
+          params: { name, arguments: args, _meta: meta, ...retry },
+        }),
+      });
+      const text = await response.text();
+      const state = /"requestState":"([^"]*)"/.exec(text)?.[1];
+      out.push(
+        `${response.status} ${response.headers.get("content-type")}\n${state === undefined ? text : text.replaceAll(state, "<state>")}`,
+      );
+      const result = (JSON.parse(text) as { result?: Message }).result;
+      if (result?.["resultType"] !== "input_required") return out.join("\n");
+      const asked = result["inputRequests"] as Record<string, { method: string }>;
+      retry = {
+        inputResponses: Object.fromEntries(Object.entries(asked).map(([key, q]) => [key, answer(q)])),
+        requestState: result["requestState"],
+      };
+    }
+    throw new Error(`${name}: still input_required after 6 rounds`);
+  }
+
+  const cases: [string, string, unknown, unknown, string][] = [
+    [
+      "the probe: a sampling, an elicitation and a roots question, a round each",
+      "p1h__probe",
+      { secret: "s1", steps: 1 },
+      ASKING,
+      '\\"roots\\":[\\"file:///caller-root\\"]',
+    ],
+    [
+      "the probe, to a caller that declared roots only: its sampling refused by the gateway",
+      "p1h__probe",
+      { secret: "s2", steps: 1 },
+      { roots: {} },
+      "does not support sampling/createMessage",
+    ],
+    [
+      "a 2026-07-28 upstream's own input_required round (the v2 server's ask-name)",
+      "v2__ask-name",
+      {},
+      { elicitation: {} },
+      "Hello, Ann",
+    ],
+    [
+      "a form elicitation for a caller that declared URL elicitation only: refused as the SDK refuses it (-32021)",
+      "v2__ask-name",
+      {},
+      { elicitation: { url: {} } },
+      "-32021",
+    ],
+    ["a call that asks nothing, of a caller that can be asked", "odd__echo", { text: "r" }, ASKING, '"text":"r"'],
+    ["a tool error of such a caller", "v2__add", { a: "x" }, ASKING, '"isError":true'],
+  ];
+
+  it.each(cases)("%s", async (_label, name, args, capabilities, expected) => {
+    const before = served.count;
+    const fast = await rounds("fast", name, args, capabilities);
+    expect(served.count).toBe(before + 1);
+    const sdk = await rounds("sdk", name, args, capabilities);
+    expect(fast).toBe(sdk);
+    // A question the caller cannot be asked is refused with HTTP 400, as the SDK server refuses it.
+    expect(fast).toMatch(expected === "-32021" ? /^400 / : /^200 /);
+    expect(fast).toContain(expected);
+  });
+
+  it("the same audit entries, but for their times", () => {
+    const strip = (entries: AuditEntry[]): unknown[] =>
+      entries.filter((e) => e.method === "tools/call").map(({ time: _time, durationMs: _durationMs, ...rest }) => rest);
+    expect(strip(pair.audits.fast).length).toBeGreaterThanOrEqual(cases.length);
+    expect(strip(pair.audits.fast)).toEqual(strip(pair.audits.sdk));
+  });
+});
