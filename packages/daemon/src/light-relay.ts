@@ -70,6 +70,8 @@ interface Link {
   proof: string;
   /** The pairing secret's key while it waits for D. */
   pairKey: string | undefined;
+  /** U is read no more until D drains (the host is not reading its stdout). */
+  held: boolean;
   closed: boolean;
 }
 
@@ -115,6 +117,13 @@ export class LightRelay<P> {
   /** Tickets waiting for their connection. */
   get pendingTickets(): number {
     return this.tickets.size;
+  }
+
+  /** Sessions whose host is not reading its stdout: their U is read no more until D drains. */
+  get held(): number {
+    let count = 0;
+    for (const link of this.links) if (link.held) count++;
+    return count;
   }
 
   /** Pairing secrets waiting for their second connection. */
@@ -200,13 +209,14 @@ export class LightRelay<P> {
       session: undefined,
       proof: entry.proof,
       pairKey: undefined,
+      held: false,
       closed: false,
     };
     this.links.add(link);
     up.once("close", () => this.end(link));
     const { session, approved } = this.attach(entry.params, {
       // Nothing reaches the host before D is paired (the host has said nothing before).
-      send: (mcp) => void (link.down?.writable && link.down.write(`${JSON.stringify(mcp)}\n`)),
+      send: (mcp) => this.toHost(link, mcp),
       // The server failed twice or was killed: both connections end, and so does the shim.
       end: () => this.end(link),
     });
@@ -243,12 +253,28 @@ export class LightRelay<P> {
     this.relayUp(link);
   }
 
+  /**
+   * Writes one message to the host on D. Past D's buffer (the host not reading its stdout), U is read
+   * no more until D drains: the host's requests wait in its own pipe, not as answers in the daemon's memory.
+   */
+  private toHost(link: Link, mcp: unknown): void {
+    const down = link.down;
+    if (down === undefined || !down.writable) return;
+    if (down.write(`${JSON.stringify(mcp)}\n`) || link.held || link.closed) return;
+    link.held = true;
+    link.up.pause();
+    down.once("drain", () => {
+      link.held = false;
+      if (!link.closed) link.up.resume();
+    });
+  }
+
   /** Carries the host's lines on U to its pool session, one JSON per line. */
   private relayUp(link: Link): void {
     const { up } = link;
     let parts: Buffer[] = [];
     let size = 0;
-    const write = (mcp: unknown): void => void (link.down?.writable && link.down.write(`${JSON.stringify(mcp)}\n`));
+    const write = (mcp: unknown): void => this.toHost(link, mcp);
     const line = (text: string): void => {
       if (link.closed || text.trim() === "") return;
       let mcp: unknown;
@@ -272,6 +298,11 @@ export class LightRelay<P> {
         size = 0;
         start = end + 1;
         line(text);
+        // D is full: the chunk's other lines wait with the rest of U until it drains.
+        if (link.held && !link.closed) {
+          if (start < chunk.length) up.unshift(chunk.subarray(start));
+          return;
+        }
       }
       if (start < chunk.length) {
         parts.push(chunk.subarray(start));

@@ -1,0 +1,58 @@
+// The light shim (shim/mcp-shim) and tracing a host's environment brings: a BASH_ENV file runs before
+// the script's first line, and a trap it sets (DEBUG before every command, CHLD after every child)
+// can turn xtrace back on after the script turned it off, printing the ticket, the proof and the
+// pairing secret on the host's stderr (often a log file). Real processes: the built CLI, bash, the
+// daemon and server-everything.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { everythingEntry } from "mcp-test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { shimBash } from "./shim-bash.js";
+
+const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
+
+const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
+
+describe.skipIf(process.platform === "win32")("the light shim and tracing from the host's environment", () => {
+  let box: Sandbox;
+  beforeEach(() => {
+    box = sandbox();
+    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
+  });
+  afterEach(async () => {
+    await mcp(box, ["daemon", "stop"]);
+    box.remove();
+  });
+
+  it.each([
+    ["a DEBUG trap", "trap 'set -x' DEBUG"],
+    ["a CHLD trap", "trap 'set -x' CHLD"],
+  ])(
+    "a BASH_ENV with %s prints no ticket, proof or pairing secret on the host's stderr",
+    async (_name, line) => {
+      const bashEnv = join(box.home, "bash-env");
+      writeFileSync(bashEnv, `${line}\n`);
+      const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
+        cwd: box.project,
+        env: { ...box.env, BASH_ENV: bashEnv, SHELLOPTS: "xtrace" },
+        stdio: "pipe",
+      });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      child.stdin.write(initialize);
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
+      const exit = new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      await exit;
+      // The trace did run (the BASH_ENV file was read), and nothing 43 base64url characters long is in it.
+      expect(err).toContain("+ ");
+      expect(err).not.toMatch(/[A-Za-z0-9_-]{43}/);
+    },
+    60_000,
+  );
+});
