@@ -21,7 +21,7 @@ import { plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
-import { grid } from "./table.js";
+import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
 export function ownFile(scope: string, home: string): string {
@@ -100,31 +100,20 @@ export async function configList(globals: GlobalOptions): Promise<number> {
       detail: e.message,
     })),
   ];
-  if (globals.json) printJson(entries);
-  else if (entries.length === 0)
-    note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
-  else {
-    const cells = entries.map((e) => [
-      e.name,
-      `${e.family}${e.scope ? `/${e.scope}` : ""}`,
-      shortPath(e.file, process.cwd(), home),
-      e.state,
-      firstLine(e.detail, 200),
-    ]);
-    const state = (cell: string): string => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell));
-    out(
-      grid(
-        [
-          { title: "NAME", cut: "never" },
-          { title: "HOST", yields: 2, drops: 2 },
-          { title: "FILE", cut: "left", yields: 3, min: 12 },
-          { title: "STATE", paint: state },
-          { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 },
-        ],
-        cells,
-      ),
-    );
-  }
+  show(globals.json, entries, {
+    empty: `No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`,
+    table: [
+      { title: "NAME", cut: "never", cell: (e) => e.name },
+      { title: "HOST", yields: 2, drops: 2, cell: (e) => `${e.family}${e.scope ? `/${e.scope}` : ""}` },
+      { title: "FILE", cut: "left", yields: 3, min: 12, cell: (e) => shortPath(e.file, process.cwd(), home) },
+      {
+        title: "STATE",
+        cell: (e) => e.state,
+        paint: (cell) => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell)),
+      },
+      { title: "WHAT RUNS", yields: 1, min: 12, drops: 1, cell: (e) => firstLine(e.detail, 200) },
+    ],
+  });
   return EXIT.ok;
 }
 

@@ -9,11 +9,12 @@ import {
   PoolError,
   POOL_FAMILIES,
   unpoolFile,
+  type HostFileStatus,
   type PoolFamily,
   type PoolOutcome,
 } from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
+import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 
 function family(host: string | undefined): PoolFamily | undefined {
@@ -31,54 +32,39 @@ function scopeOf(scope: string | undefined): "user" | "project" | undefined {
   throw new CliError(`--scope must be "user" or "project", got "${scope}"`, EXIT.usage);
 }
 
+/** A host file's STATE cell: whether its stdio servers run through the pool. */
+function poolState(r: HostFileStatus): string {
+  if (r.problem) return "unreadable";
+  if (r.stdio.length === 0) return "no stdio servers";
+  if (r.pooled.length === r.stdio.length) return "pooled";
+  return r.pooled.length > 0 ? `${r.pooled.length} of ${r.stdio.length} pooled` : "not pooled";
+}
+
+function paintState(cell: string): string {
+  if (cell === "pooled") return color.green(cell);
+  if (cell === "unreadable") return color.red(cell);
+  return cell.includes(" of ") ? color.yellow(cell) : cell;
+}
+
 /** `mcp hosts [list] [host]`. */
 export async function hostsList(host: string | undefined, globals: GlobalOptions): Promise<number> {
   const l = where();
   const rows = await hostStatus(l, poolBackupDir(l), family(host));
-  if (globals.json) {
-    printJson(rows);
-    return EXIT.ok;
-  }
-  if (rows.length === 0) {
-    note(
-      host
-        ? `no ${host} config file found for this folder or user`
-        : "no host config file found for this folder or user",
-    );
-    return EXIT.ok;
-  }
-  const state = (r: (typeof rows)[number]): string =>
-    r.problem
-      ? "unreadable"
-      : r.stdio.length === 0
-        ? "no stdio servers"
-        : r.pooled.length === r.stdio.length
-          ? "pooled"
-          : r.pooled.length > 0
-            ? `${r.pooled.length} of ${r.stdio.length} pooled`
-            : "not pooled";
-  const paint = (cell: string): string =>
-    cell === "pooled"
-      ? color.green(cell)
-      : cell === "unreadable"
-        ? color.red(cell)
-        : cell.includes(" of ")
-          ? color.yellow(cell)
-          : cell;
-  const cells = rows.map((r) => [r.family, r.scope, shortPath(r.file, l.cwd, l.home), state(r), r.stdio.join(", ")]);
-  out(
-    grid(
-      [
-        { title: "HOST", cut: "never" },
-        { title: "SCOPE" },
-        { title: "FILE", cut: "left", yields: 2, min: 12 },
-        { title: "STATE", paint },
-        { title: "STDIO SERVERS", yields: 1 },
-      ],
-      cells,
-    ),
-  );
-  for (const r of rows) if (r.problem) warn(r.problem);
+  show(globals.json, rows, {
+    empty: host
+      ? `no ${host} config file found for this folder or user`
+      : "no host config file found for this folder or user",
+    table: [
+      { title: "HOST", cut: "never", cell: (r) => r.family },
+      { title: "SCOPE", cell: (r) => r.scope },
+      { title: "FILE", cut: "left", yields: 2, min: 12, cell: (r) => shortPath(r.file, l.cwd, l.home) },
+      { title: "STATE", cell: poolState, paint: paintState },
+      { title: "STDIO SERVERS", yields: 1, cell: (r) => r.stdio.join(", ") },
+    ],
+    after: () => {
+      for (const r of rows) if (r.problem) warn(r.problem);
+    },
+  });
   return EXIT.ok;
 }
 

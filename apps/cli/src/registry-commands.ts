@@ -29,8 +29,8 @@ import { approvalsFile, rememberApproval } from "./approvals.js";
 import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import { configDir, type GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
-import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
+import { show } from "./listing.js";
+import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
 // `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
 // What the registry sends is untrusted text: everything shown from it goes through printable().
@@ -93,45 +93,30 @@ export async function registrySearch(
     dispose();
   }
   const entries = [...found.values()];
-  if (globals.json) {
-    printJson(entries);
-    return EXIT.ok;
-  }
-  if (entries.length === 0) {
-    note(`No server in ${location.url} matches ${JSON.stringify(text)}.`);
-    return EXIT.ok;
-  }
   const withStatus = entries.some((entry) => retiredStatus(entry));
-  const head = ["NAME", "VERSION", "RUNS ON", ...(withStatus ? ["STATUS"] : []), "DESCRIPTION"];
-  const rows = entries.map((entry) => {
-    const about = printable(
-      entry.server.title
-        ? `${entry.server.title}: ${entry.server.description}`
-        : String(entry.server.description ?? ""),
-    );
-    return [
-      printable(entry.server.name),
-      printable(entry.server.version),
-      printable(registryKinds(entry.server).join(", ")),
-      ...(withStatus ? [retiredStatus(entry) ?? ""] : []),
-      about,
-    ];
-  });
   // The name (what `registry add` takes) is never cut; the description gives way first.
-  out(
-    grid(
-      head.map((title, i) => ({
-        title,
-        ...(i === 0 ? { cut: "never" as const } : {}),
-        ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}),
-        ...(withStatus && i === 3 ? { paint: color.yellow } : {}),
-      })),
-      rows,
-    ),
-  );
-  note(
-    `${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`,
-  );
+  show(globals.json, entries, {
+    empty: `No server in ${location.url} matches ${JSON.stringify(text)}.`,
+    table: [
+      { title: "NAME", cut: "never", cell: (entry) => printable(entry.server.name) },
+      { title: "VERSION", cell: (entry) => printable(entry.server.version) },
+      { title: "RUNS ON", cell: (entry) => printable(registryKinds(entry.server).join(", ")) },
+      ...(withStatus
+        ? [{ title: "STATUS", paint: color.yellow, cell: (e: RegistryEntry) => retiredStatus(e) ?? "" }]
+        : []),
+      {
+        title: "DESCRIPTION",
+        yields: 1,
+        min: 10,
+        cell: ({ server }) =>
+          printable(server.title ? `${server.title}: ${server.description}` : String(server.description ?? "")),
+      },
+    ],
+    after: () =>
+      note(
+        `${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`,
+      ),
+  });
   return EXIT.ok;
 }
 
