@@ -17,7 +17,7 @@ import {
   resolveRegistry,
   RegistryError,
   retiredStatus,
-  searchRegistry,
+  searchServers,
   type RegistryConfig,
   type RegistryEntry,
   type RegistryLocation,
@@ -47,17 +47,8 @@ export async function registryLocation(
 
 /** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
 export function registryFailure(error: unknown): never {
-  if (RegistryError.isInstance(error)) {
-    const usage = [
-      "not_found",
-      "unsupported_package",
-      "secret_value",
-      "invalid_value",
-      "unknown_input",
-      "invalid_url",
-    ].includes(error.reason);
-    throw new CliError(printable(error.message), usage ? EXIT.usage : EXIT.failure);
-  }
+  if (RegistryError.isInstance(error))
+    throw new CliError(printable(error.message), error.usage ? EXIT.usage : EXIT.failure);
   throw error;
 }
 
@@ -68,31 +59,10 @@ export async function registrySearch(
 ): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
-  const found = new Map<string, RegistryEntry>();
   const { signal, dispose } = interruptible();
-  try {
-    for await (const entry of searchRegistry(text, {
-      registry: location.url,
-      signal,
-      timeout: globals.timeout,
-      pageSize: Math.min(limit, 100),
-    })) {
-      const name = entry.server.name;
-      // A registry that ignores `version=latest` lists every version: the latest stands for them all.
-      if (found.has(name)) {
-        if (entry._meta?.["io.modelcontextprotocol.registry/official"]?.isLatest === true) found.set(name, entry);
-        continue;
-      }
-      found.set(name, entry);
-      // Enough: no further page is asked for.
-      if (found.size === limit) break;
-    }
-  } catch (error) {
-    registryFailure(error);
-  } finally {
-    dispose();
-  }
-  const entries = [...found.values()];
+  const entries = await searchServers(text, { registry: location.url, signal, timeout: globals.timeout, limit })
+    .catch(registryFailure)
+    .finally(dispose);
   const withStatus = entries.some((entry) => retiredStatus(entry));
   // The name (what `registry add` takes) is never cut; the description gives way first.
   show(globals.json, entries, {
