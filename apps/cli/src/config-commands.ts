@@ -2,18 +2,18 @@
 import { existsSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
+import { redactUrl } from "@mcp/jsonrpc/internal";
 import {
+  clearSecrets,
   describeServer,
   editOwnConfig,
   failureCause,
   failureError,
   loadAllMCPConfigs,
-  looksLikeSecret,
   OWN_FILE,
+  ownEntry,
   printable,
   readOwnServers,
-  splitCommandLine,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
@@ -139,18 +139,10 @@ export async function configAdd(
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
   if (given !== 1)
     throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
-  let config: MCPServerConfig & { env?: Record<string, string> };
-  if (options.stdio) {
-    const [command, ...args] = splitCommandLine(options.stdio);
-    config = { command: command ?? "", ...(args.length ? { args } : {}) };
-    const env = pairs(options.env, "--env");
-    if (env) config.env = env;
-  } else {
-    const type = options.http ? "http" : "sse";
-    config = { type, url: (options.http ?? options.sse)! };
-    const headers = pairs(options.header, "--header");
-    if (headers) config.headers = headers;
-  }
+  // --env for a stdio server, --header for an HTTP one (the other is not read).
+  const config = options.stdio
+    ? ownEntry({ stdio: options.stdio, env: pairs(options.env, "--env") })
+    : ownEntry({ http: options.http, sse: options.sse, headers: pairs(options.header, "--header") });
   const problems = serverConfigProblems(config);
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
@@ -172,18 +164,8 @@ export async function configAdd(
     `${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`,
   );
   // A token written into the file is in every copy of it (a project's is often committed).
-  const written = [
-    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({
-      what: `header "${key}"`,
-      key,
-      value,
-      flag: "--header",
-    })),
-    ...Object.entries(config.env ?? {})
-      .filter(([key]) => isCredentialHeader(key))
-      .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
-  ].filter(({ value }) => looksLikeSecret(value));
-  for (const { what, key, flag } of written) {
+  for (const { kind, key } of clearSecrets(config)) {
+    const [what, flag] = kind === "header" ? [`header "${key}"`, "--header"] : [`variable "${key}"`, "--env"];
     warn(
       `warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`,
     );

@@ -93,6 +93,7 @@ export {
 } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
+export { clearSecrets, ownEntry, type ClearSecret, type OwnEntryFlags } from "./config/own-entry.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
 export {
