@@ -2,9 +2,9 @@
 import { existsSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc/internal";
 import {
   clearSecrets,
+  configEntries,
   describeServer,
   editOwnConfig,
   failureCause,
@@ -41,19 +41,6 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
   );
 }
 
-/** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
-function httpDetail(
-  config: MCPServerConfig & { type: string; url: string; proxy?: string | false | undefined },
-): string {
-  const proxy =
-    config.proxy === false
-      ? " (no proxy)"
-      : typeof config.proxy === "string"
-        ? ` via proxy ${redactUrl(config.proxy)}`
-        : "";
-  return `${describeConfig(config)}${proxy}`;
-}
-
 /**
  * `config list` and `config approve` are about the config files: a server given on the command line
  * (`--stdio`, `--http`, `--sse`) would be ignored by them, so it is refused rather than listed beside.
@@ -74,32 +61,7 @@ export async function configList(globals: GlobalOptions): Promise<number> {
     process.cwd(),
     globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
   );
-  const entries = [
-    ...Object.values(result.servers).map((s) => ({
-      name: s.name,
-      family: s.source.family,
-      scope: s.source.scope,
-      file: s.source.file,
-      state: s.enabled ? "active" : "disabled",
-      detail: "url" in s.config ? httpDetail(s.config) : describeConfig(s.config),
-    })),
-    ...result.shadowed.map((s) => ({
-      name: s.name,
-      family: s.source.family,
-      scope: s.source.scope,
-      file: s.source.file,
-      state: "shadowed",
-      detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}`,
-    })),
-    ...result.errors.map((e) => ({
-      name: e.server ?? "(file)",
-      family: "",
-      scope: "",
-      file: e.file,
-      state: "invalid",
-      detail: e.message,
-    })),
-  ];
+  const entries = configEntries(result, home);
   show(globals.json, entries, {
     empty: `No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`,
     table: [

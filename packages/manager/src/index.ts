@@ -23,6 +23,7 @@ export {
   stderrCause,
 } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
+export { configEntries, type ConfigEntry } from "./config/entries.js";
 export {
   reviewApprovals,
   type ApprovalAnswer,
@@ -120,11 +121,13 @@ export {
   hostStatus,
   poolBackupDir,
   poolFile,
+  poolHost,
   PoolError,
   POOL_FAMILIES,
   unpoolFile,
   type HostFile,
   type HostFileStatus,
+  type HostPoolResult,
   type PoolOptions,
   type PoolOutcome,
 } from "./config/pool.js";
