@@ -34,7 +34,7 @@ describe("clearSecrets", () => {
       clearSecrets({
         command: "x",
         env: { GITHUB_TOKEN: token, LOG_LEVEL: "debug", API_KEY: "${API_KEY}", PATH_LIKE: token },
-      } as never),
+      }),
     ).toEqual([{ kind: "env", key: "GITHUB_TOKEN", value: token }]);
     expect(
       clearSecrets({

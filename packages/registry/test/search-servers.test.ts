@@ -39,7 +39,10 @@ describe("searchServers", () => {
 
 describe("RegistryError.usage", () => {
   it("is true for what the caller asked wrong, false for the registry failing", async () => {
-    const missing = await getRegistryServer("io.github.t/none", "latest", { registry: registry.url }).catch(
+    const missing = await getRegistryServer("io.github.t/none", "latest", { registry: registry.url }).then(
+      () => {
+        throw new Error("found a server that is not there");
+      },
       (e: unknown) => e as RegistryError,
     );
     expect([missing.reason, missing.usage]).toEqual(["not_found", true]);
