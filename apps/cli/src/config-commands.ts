@@ -132,18 +132,30 @@ export async function configAdd(
       `warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`,
     );
   }
-  // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
-  // What is approved is the entry as it loads (variables expanded), so it is read back.
-  if (scope === "project") {
-    const loaded = await loadAllMCPConfigs(process.cwd());
-    const added = loaded.servers[name];
-    if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-    else
-      note(
-        `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}; once it loads: mcp config approve ${name}`,
-      );
-  }
+  await approveOwn(file, scope, name, home, "; once");
   return EXIT.ok;
+}
+
+/**
+ * A project entry the user just wrote is theirs: project files are untrusted input, but this needs
+ * no second yes. What is approved is the entry as it loads (variables expanded), so it is read
+ * back; one that does not load yet (a variable not set) says how to approve it once it does.
+ */
+export async function approveOwn(
+  file: string,
+  scope: string,
+  name: string,
+  home: string,
+  then = ". Once",
+): Promise<void> {
+  if (scope !== "project") return;
+  const loaded = await loadAllMCPConfigs(process.cwd());
+  const added = loaded.servers[name];
+  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
+  else
+    note(
+      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}${then} it loads: mcp config approve ${name}`,
+    );
 }
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */

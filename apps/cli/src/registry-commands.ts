@@ -1,13 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
-import {
-  commandLine,
-  describeServer,
-  editOwnConfig,
-  loadAllMCPConfigs,
-  printable,
-  readOwnServers,
-  shownWhole,
-} from "@mcp/manager";
+import { commandLine, describeServer, editOwnConfig, printable, readOwnServers, shownWhole } from "@mcp/manager";
 import {
   configFromRegistry,
   getRegistryServer,
@@ -25,10 +17,9 @@ import {
   type RegistryRecord,
   type RegistryValue,
 } from "@mcp/registry";
-import { approvalsFile, rememberApproval } from "./approvals.js";
-import { ownFile } from "./config-commands.js";
+import { approveOwn, ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { configDir, type GlobalOptions } from "./session.js";
+import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
@@ -224,19 +215,4 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
   );
   await approveOwn(file, scope, local, home);
   return EXIT.ok;
-}
-
-/**
- * A project entry the user just wrote is theirs: approved as it loads (variables expanded), as
- * `mcp config add` does. One that does not load yet (a variable not set) says how to approve it.
- */
-export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
-  if (scope !== "project") return;
-  const loaded = await loadAllMCPConfigs(process.cwd());
-  const added = loaded.servers[name];
-  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-  else
-    note(
-      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}. Once it loads: mcp config approve ${name}`,
-    );
 }

@@ -12,9 +12,9 @@ import {
   type UpdateCheck,
 } from "@mcp/registry";
 import { approvalsFile, isApproved } from "./approvals.js";
-import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { approveOwn, describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
+import { approveOwn, ownFile } from "./config-commands.js";
+import { describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
