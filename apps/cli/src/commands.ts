@@ -18,7 +18,7 @@ import { heldCallError, heldOf, heldText } from "./pins-view.js";
 import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { toolDocs, toolLine } from "./tool-docs.js";
-import { grid } from "./table.js";
+import { show } from "./listing.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, warn } from "./ui.js";
 
 // ─── commands ─────────────────────────────────────────────────────────────────
@@ -198,23 +198,15 @@ export async function connected(session: Session, only: string | undefined): Pro
 export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
-    const all = await resourceRows(session, await connected(session, server));
-    if (globals.json) printJson(all);
-    else {
-      // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
-      const cells = all.map((r) => [r.server, r.template ? `${r.uri} (template)` : r.uri, r.name, r.mimeType ?? ""]);
-      out(
-        grid(
-          [
-            { title: "SERVER", cut: "never" },
-            { title: "URI", cut: "left", yields: 3 },
-            { title: "NAME", yields: 2 },
-            { title: "TYPE", yields: 1 },
-          ],
-          cells,
-        ),
-      );
-    }
+    // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
+    show(globals.json, await resourceRows(session, await connected(session, server)), {
+      table: [
+        { title: "SERVER", cut: "never", cell: (r) => r.server },
+        { title: "URI", cut: "left", yields: 3, cell: (r) => (r.template ? `${r.uri} (template)` : r.uri) },
+        { title: "NAME", yields: 2, cell: (r) => r.name },
+        { title: "TYPE", yields: 1, cell: (r) => r.mimeType ?? "" },
+      ],
+    });
     return reportFailures(session);
   });
 }
@@ -275,17 +267,11 @@ function promptSignature(prompt: {
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
-    const all = await promptRows(session, await connected(session, server));
-    if (globals.json) printJson(all);
-    else {
-      let current: string | undefined;
-      for (const prompt of all) {
-        if (prompt.server !== current) out(color.bold((current = prompt.server)));
-        out(
-          `  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`,
-        );
-      }
-    }
+    let current: string | undefined;
+    show(globals.json, await promptRows(session, await connected(session, server)), {
+      line: (prompt) =>
+        `${prompt.server === current ? "" : `${color.bold((current = prompt.server))}\n`}  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`,
+    });
     return reportFailures(session);
   });
 }

@@ -2,18 +2,18 @@
 import { existsSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
-import { isCredentialHeader, redactUrl } from "@mcp/jsonrpc/internal";
 import {
+  clearSecrets,
+  configEntries,
   describeServer,
   editOwnConfig,
   failureCause,
   failureError,
   loadAllMCPConfigs,
-  looksLikeSecret,
   OWN_FILE,
+  ownEntry,
   printable,
   readOwnServers,
-  splitCommandLine,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
@@ -21,7 +21,7 @@ import { plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
-import { grid } from "./table.js";
+import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
 export function ownFile(scope: string, home: string): string {
@@ -39,19 +39,6 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
       return [value.slice(0, eq), value.slice(eq + 1)];
     }),
   );
-}
-
-/** An HTTP server in one line: its type, URL and proxy, passwords hidden. */
-function httpDetail(
-  config: MCPServerConfig & { type: string; url: string; proxy?: string | false | undefined },
-): string {
-  const proxy =
-    config.proxy === false
-      ? " (no proxy)"
-      : typeof config.proxy === "string"
-        ? ` via proxy ${redactUrl(config.proxy)}`
-        : "";
-  return `${describeConfig(config)}${proxy}`;
 }
 
 /**
@@ -74,57 +61,21 @@ export async function configList(globals: GlobalOptions): Promise<number> {
     process.cwd(),
     globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
   );
-  const entries = [
-    ...Object.values(result.servers).map((s) => ({
-      name: s.name,
-      family: s.source.family,
-      scope: s.source.scope,
-      file: s.source.file,
-      state: s.enabled ? "active" : "disabled",
-      detail: "url" in s.config ? httpDetail(s.config) : describeConfig(s.config),
-    })),
-    ...result.shadowed.map((s) => ({
-      name: s.name,
-      family: s.source.family,
-      scope: s.source.scope,
-      file: s.source.file,
-      state: "shadowed",
-      detail: `overridden by ${tildify(result.servers[s.name]?.source.file, home)}`,
-    })),
-    ...result.errors.map((e) => ({
-      name: e.server ?? "(file)",
-      family: "",
-      scope: "",
-      file: e.file,
-      state: "invalid",
-      detail: e.message,
-    })),
-  ];
-  if (globals.json) printJson(entries);
-  else if (entries.length === 0)
-    note(`No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`);
-  else {
-    const cells = entries.map((e) => [
-      e.name,
-      `${e.family}${e.scope ? `/${e.scope}` : ""}`,
-      shortPath(e.file, process.cwd(), home),
-      e.state,
-      firstLine(e.detail, 200),
-    ]);
-    const state = (cell: string): string => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell));
-    out(
-      grid(
-        [
-          { title: "NAME", cut: "never" },
-          { title: "HOST", yields: 2, drops: 2 },
-          { title: "FILE", cut: "left", yields: 3, min: 12 },
-          { title: "STATE", paint: state },
-          { title: "WHAT RUNS", yields: 1, min: 12, drops: 1 },
-        ],
-        cells,
-      ),
-    );
-  }
+  const entries = configEntries(result, home);
+  show(globals.json, entries, {
+    empty: `No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`,
+    table: [
+      { title: "NAME", cut: "never", cell: (e) => e.name },
+      { title: "HOST", yields: 2, drops: 2, cell: (e) => `${e.family}${e.scope ? `/${e.scope}` : ""}` },
+      { title: "FILE", cut: "left", yields: 3, min: 12, cell: (e) => shortPath(e.file, process.cwd(), home) },
+      {
+        title: "STATE",
+        cell: (e) => e.state,
+        paint: (cell) => (cell.startsWith("active") ? color.green(cell) : color.yellow(cell)),
+      },
+      { title: "WHAT RUNS", yields: 1, min: 12, drops: 1, cell: (e) => firstLine(e.detail, 200) },
+    ],
+  });
   return EXIT.ok;
 }
 
@@ -150,18 +101,10 @@ export async function configAdd(
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
   if (given !== 1)
     throw new CliError('give exactly one of --stdio "<command line>", --http <url>, --sse <url>', EXIT.usage);
-  let config: MCPServerConfig & { env?: Record<string, string> };
-  if (options.stdio) {
-    const [command, ...args] = splitCommandLine(options.stdio);
-    config = { command: command ?? "", ...(args.length ? { args } : {}) };
-    const env = pairs(options.env, "--env");
-    if (env) config.env = env;
-  } else {
-    const type = options.http ? "http" : "sse";
-    config = { type, url: (options.http ?? options.sse)! };
-    const headers = pairs(options.header, "--header");
-    if (headers) config.headers = headers;
-  }
+  // --env for a stdio server, --header for an HTTP one (the other is not read).
+  const config = options.stdio
+    ? ownEntry({ stdio: options.stdio, env: pairs(options.env, "--env") })
+    : ownEntry({ http: options.http, sse: options.sse, headers: pairs(options.header, "--header") });
   const problems = serverConfigProblems(config);
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
@@ -183,34 +126,36 @@ export async function configAdd(
     `${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`,
   );
   // A token written into the file is in every copy of it (a project's is often committed).
-  const written = [
-    ...Object.entries(("headers" in config ? config.headers : undefined) ?? {}).map(([key, value]) => ({
-      what: `header "${key}"`,
-      key,
-      value,
-      flag: "--header",
-    })),
-    ...Object.entries(config.env ?? {})
-      .filter(([key]) => isCredentialHeader(key))
-      .map(([key, value]) => ({ what: `variable "${key}"`, key, value, flag: "--env" })),
-  ].filter(({ value }) => looksLikeSecret(value));
-  for (const { what, key, flag } of written) {
+  for (const { kind, key } of clearSecrets(config)) {
+    const [what, flag] = kind === "header" ? [`header "${key}"`, "--header"] : [`variable "${key}"`, "--env"];
     warn(
       `warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`,
     );
   }
-  // A project file is untrusted input, but this entry is the user's own: it needs no second yes.
-  // What is approved is the entry as it loads (variables expanded), so it is read back.
-  if (scope === "project") {
-    const loaded = await loadAllMCPConfigs(process.cwd());
-    const added = loaded.servers[name];
-    if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-    else
-      note(
-        `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}; once it loads: mcp config approve ${name}`,
-      );
-  }
+  await approveOwn(file, scope, name, home, "; once");
   return EXIT.ok;
+}
+
+/**
+ * A project entry the user just wrote is theirs: project files are untrusted input, but this needs
+ * no second yes. What is approved is the entry as it loads (variables expanded), so it is read
+ * back; one that does not load yet (a variable not set) says how to approve it once it does.
+ */
+export async function approveOwn(
+  file: string,
+  scope: string,
+  name: string,
+  home: string,
+  then = ". Once",
+): Promise<void> {
+  if (scope !== "project") return;
+  const loaded = await loadAllMCPConfigs(process.cwd());
+  const added = loaded.servers[name];
+  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
+  else
+    note(
+      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}${then} it loads: mcp config approve ${name}`,
+    );
 }
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */

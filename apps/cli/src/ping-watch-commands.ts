@@ -5,8 +5,8 @@ import { connected, mustStart } from "./commands.js";
 import { interruptible } from "./live.js";
 import { failureOf } from "./resolve.js";
 import { openSession, settle, withSession, type GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
-import { color, EXIT, firstLine, note, out, printJson } from "./ui.js";
+import { show } from "./listing.js";
+import { color, EXIT, firstLine, note, out } from "./ui.js";
 
 /** `mcp ping [server]`: the round-trip time to each server (exit 1 when any failed). */
 export async function pingCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
@@ -33,30 +33,29 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
         results.push({ server: status.name, error: (error as Error).message });
       }
     }
-    if (globals.json) printJson(results);
-    else {
-      // Aligned like `servers`; a failure in words under the table, its stderr once.
-      const rows = results.map((r) => [
-        r.server,
-        r.error ? "failed" : `${r.ms} ms`,
-        r.error ? "(see below)" : r.method === "ping" ? "" : `(${r.method})`,
-      ]);
-      out(
-        grid(
-          [
-            { title: "SERVER", cut: "never" },
-            { title: "TIME", paint: (cell) => (cell === "failed" ? color.red(cell) : color.green(cell)) },
-            { title: "", paint: color.dim },
-          ],
-          rows,
-        ),
-      );
-      const failed = results.filter((r) => r.error);
-      if (failed.length)
-        out(
-          `\n${failed.map((r) => (r.error!.startsWith(`server "${r.server}"`) ? r.error! : `${color.bold(r.server)}: ${r.error!}`)).join("\n")}`,
-        );
-    }
+    // Aligned like `servers`; a failure in words under the table, its stderr once.
+    show(globals.json, results, {
+      table: [
+        { title: "SERVER", cut: "never", cell: (r) => r.server },
+        {
+          title: "TIME",
+          cell: (r) => (r.error ? "failed" : `${r.ms} ms`),
+          paint: (cell) => (cell === "failed" ? color.red(cell) : color.green(cell)),
+        },
+        {
+          title: "",
+          cell: (r) => (r.error ? "(see below)" : r.method === "ping" ? "" : `(${r.method})`),
+          paint: color.dim,
+        },
+      ],
+      after: (rows) => {
+        const failed = rows.filter((r) => r.error);
+        if (failed.length)
+          out(
+            `\n${failed.map((r) => (r.error!.startsWith(`server "${r.server}"`) ? r.error! : `${color.bold(r.server)}: ${r.error!}`)).join("\n")}`,
+          );
+      },
+    });
     return results.some((r) => r.error) ? EXIT.failure : EXIT.ok;
   });
 }

@@ -2,7 +2,8 @@
 import { mustStart } from "./commands.js";
 import { heldJson, heldOf, heldText } from "./pins-view.js";
 import { settle, withSession, type GlobalOptions } from "./session.js";
-import { CliError, EXIT, note, out, printJson } from "./ui.js";
+import { show } from "./listing.js";
+import { CliError, EXIT, out } from "./ui.js";
 
 /**
  * Pins are shared by every host on a config, whatever it advertises: these commands advertise
@@ -21,14 +22,13 @@ export async function pinsCommand(globals: GlobalOptions, server: string | undef
     mustStart(session, server);
     await settle(session);
     const held = heldOf(session, server);
-    if (globals.json) printJson(held.map(heldJson));
-    else if (held.length === 0)
-      note(
-        server
-          ? `No held tools on "${server}": what it lists is what was approved.`
-          : "No held tools: every server lists what was approved.",
-      );
-    else for (const tool of held) out(heldText(tool, ""));
+    show(globals.json, held, {
+      json: (rows) => rows.map(heldJson),
+      empty: server
+        ? `No held tools on "${server}": what it lists is what was approved.`
+        : "No held tools: every server lists what was approved.",
+      line: (tool) => heldText(tool, ""),
+    });
     return held.length > 0 ? EXIT.failure : EXIT.ok;
   });
 }
@@ -49,12 +49,12 @@ export async function pinsApproveCommand(globals: GlobalOptions, server: string,
         EXIT.usage,
       );
     const approved = await session.manager.pins.approve(server, tools.length > 0 ? tools : undefined);
-    if (globals.json) printJson({ server, approved: approved.map(heldJson) });
-    else if (approved.length === 0) note(`Nothing to approve: "${server}" has no held tools.`);
-    else {
-      for (const tool of approved) out(heldText(tool, ""));
-      out(`Approved ${approved.length} tool${approved.length === 1 ? "" : "s"} of "${server}".`);
-    }
+    show(globals.json, approved, {
+      json: (rows) => ({ server, approved: rows.map(heldJson) }),
+      empty: `Nothing to approve: "${server}" has no held tools.`,
+      line: (tool) => heldText(tool, ""),
+      after: (rows) => out(`Approved ${rows.length} tool${rows.length === 1 ? "" : "s"} of "${server}".`),
+    });
     return EXIT.ok;
   });
 }

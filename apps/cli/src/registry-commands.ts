@@ -1,13 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
-import {
-  commandLine,
-  describeServer,
-  editOwnConfig,
-  loadAllMCPConfigs,
-  printable,
-  readOwnServers,
-  shownWhole,
-} from "@mcp/manager";
+import { commandLine, describeServer, editOwnConfig, printable, readOwnServers, shownWhole } from "@mcp/manager";
 import {
   configFromRegistry,
   getRegistryServer,
@@ -17,7 +9,7 @@ import {
   resolveRegistry,
   RegistryError,
   retiredStatus,
-  searchRegistry,
+  searchServers,
   type RegistryConfig,
   type RegistryEntry,
   type RegistryLocation,
@@ -25,12 +17,11 @@ import {
   type RegistryRecord,
   type RegistryValue,
 } from "@mcp/registry";
-import { approvalsFile, rememberApproval } from "./approvals.js";
-import { ownFile } from "./config-commands.js";
+import { approveOwn, ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { configDir, type GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
-import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
+import type { GlobalOptions } from "./session.js";
+import { show } from "./listing.js";
+import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
 // `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
 // What the registry sends is untrusted text: everything shown from it goes through printable().
@@ -47,17 +38,8 @@ export async function registryLocation(
 
 /** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
 export function registryFailure(error: unknown): never {
-  if (RegistryError.isInstance(error)) {
-    const usage = [
-      "not_found",
-      "unsupported_package",
-      "secret_value",
-      "invalid_value",
-      "unknown_input",
-      "invalid_url",
-    ].includes(error.reason);
-    throw new CliError(printable(error.message), usage ? EXIT.usage : EXIT.failure);
-  }
+  if (RegistryError.isInstance(error))
+    throw new CliError(printable(error.message), error.usage ? EXIT.usage : EXIT.failure);
   throw error;
 }
 
@@ -68,70 +50,34 @@ export async function registrySearch(
 ): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
-  const found = new Map<string, RegistryEntry>();
   const { signal, dispose } = interruptible();
-  try {
-    for await (const entry of searchRegistry(text, {
-      registry: location.url,
-      signal,
-      timeout: globals.timeout,
-      pageSize: Math.min(limit, 100),
-    })) {
-      const name = entry.server.name;
-      // A registry that ignores `version=latest` lists every version: the latest stands for them all.
-      if (found.has(name)) {
-        if (entry._meta?.["io.modelcontextprotocol.registry/official"]?.isLatest === true) found.set(name, entry);
-        continue;
-      }
-      found.set(name, entry);
-      // Enough: no further page is asked for.
-      if (found.size === limit) break;
-    }
-  } catch (error) {
-    registryFailure(error);
-  } finally {
-    dispose();
-  }
-  const entries = [...found.values()];
-  if (globals.json) {
-    printJson(entries);
-    return EXIT.ok;
-  }
-  if (entries.length === 0) {
-    note(`No server in ${location.url} matches ${JSON.stringify(text)}.`);
-    return EXIT.ok;
-  }
+  const entries = await searchServers(text, { registry: location.url, signal, timeout: globals.timeout, limit })
+    .catch(registryFailure)
+    .finally(dispose);
   const withStatus = entries.some((entry) => retiredStatus(entry));
-  const head = ["NAME", "VERSION", "RUNS ON", ...(withStatus ? ["STATUS"] : []), "DESCRIPTION"];
-  const rows = entries.map((entry) => {
-    const about = printable(
-      entry.server.title
-        ? `${entry.server.title}: ${entry.server.description}`
-        : String(entry.server.description ?? ""),
-    );
-    return [
-      printable(entry.server.name),
-      printable(entry.server.version),
-      printable(registryKinds(entry.server).join(", ")),
-      ...(withStatus ? [retiredStatus(entry) ?? ""] : []),
-      about,
-    ];
-  });
   // The name (what `registry add` takes) is never cut; the description gives way first.
-  out(
-    grid(
-      head.map((title, i) => ({
-        title,
-        ...(i === 0 ? { cut: "never" as const } : {}),
-        ...(i === head.length - 1 ? { yields: 1, min: 10 } : {}),
-        ...(withStatus && i === 3 ? { paint: color.yellow } : {}),
-      })),
-      rows,
-    ),
-  );
-  note(
-    `${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`,
-  );
+  show(globals.json, entries, {
+    empty: `No server in ${location.url} matches ${JSON.stringify(text)}.`,
+    table: [
+      { title: "NAME", cut: "never", cell: (entry) => printable(entry.server.name) },
+      { title: "VERSION", cell: (entry) => printable(entry.server.version) },
+      { title: "RUNS ON", cell: (entry) => printable(registryKinds(entry.server).join(", ")) },
+      ...(withStatus
+        ? [{ title: "STATUS", paint: color.yellow, cell: (e: RegistryEntry) => retiredStatus(e) ?? "" }]
+        : []),
+      {
+        title: "DESCRIPTION",
+        yields: 1,
+        min: 10,
+        cell: ({ server }) =>
+          printable(server.title ? `${server.title}: ${server.description}` : String(server.description ?? "")),
+      },
+    ],
+    after: () =>
+      note(
+        `${entries.length} server${entries.length === 1 ? "" : "s"} from ${location.url}${entries.length === limit ? ` (--limit ${limit} reached; there may be more)` : ""}. Add one with: mcp registry add <name>`,
+      ),
+  });
   return EXIT.ok;
 }
 
@@ -269,19 +215,4 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
   );
   await approveOwn(file, scope, local, home);
   return EXIT.ok;
-}
-
-/**
- * A project entry the user just wrote is theirs: approved as it loads (variables expanded), as
- * `mcp config add` does. One that does not load yet (a variable not set) says how to approve it.
- */
-export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
-  if (scope !== "project") return;
-  const loaded = await loadAllMCPConfigs(process.cwd());
-  const added = loaded.servers[name];
-  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-  else
-    note(
-      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}. Once it loads: mcp config approve ${name}`,
-    );
 }

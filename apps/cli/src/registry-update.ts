@@ -12,15 +12,17 @@ import {
   type UpdateCheck,
 } from "@mcp/registry";
 import { approvalsFile, isApproved } from "./approvals.js";
-import { ownFile } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import { approveOwn, describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
+import { approveOwn, ownFile } from "./config-commands.js";
+import { describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
-import { CliError, color, EXIT, note, out, printJson, tildify, warn } from "./ui.js";
+import { show } from "./listing.js";
+import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
 // `mcp registry outdated | update`: the entries of our own files that `mcp registry add` wrote
 // (they carry a `registry` record: the server's name, version and registry), against the latest.
+
+const NONE_INSTALLED = "No entry in your files came from the registry (mcp registry add <name> adds one).";
 
 /** One entry added from the registry, and the file it is in. */
 interface Installed extends InstalledEntry {
@@ -77,40 +79,30 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
     status,
     problem,
   }));
-  if (globals.json) printJson(rows);
-  else if (rows.length === 0) note("No entry in your files came from the registry (mcp registry add <name> adds one).");
-  else {
-    const head = ["NAME", "SERVER", "CURRENT", "LATEST", "FILE"];
-    const cells = rows.map((r) => [
-      printable(r.name),
-      printable(r.server),
-      printable(r.current),
-      r.latest === undefined ? "?" : `${printable(r.latest)}${r.status ? ` (${r.status})` : ""}`,
-      tildify(r.file, home),
-    ]);
-    // The local name is never cut; the file gives way first (cut at its start), then the server's name.
-    const latest = (cell: string, i: number): string =>
-      rows[i]!.outdated ? color.green(cell) : rows[i]!.status ? color.yellow(cell) : cell;
-    out(
-      grid(
-        [
-          { title: head[0]!, cut: "never" },
-          { title: head[1]!, yields: 2 },
-          { title: head[2]! },
-          { title: head[3]!, paint: latest },
-          { title: head[4]!, cut: "left", yields: 1 },
-        ],
-        cells,
-      ),
-    );
-    for (const r of rows) if (r.problem) warn(`${printable(r.name)}: ${r.problem}`);
-    const stale = rows.filter((r) => r.outdated).map((r) => r.name);
-    note(
-      stale.length > 0
-        ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}`
-        : "Everything is at its latest version.",
-    );
-  }
+  // The local name is never cut; the file gives way first (cut at its start), then the server's name.
+  show(globals.json, rows, {
+    empty: NONE_INSTALLED,
+    table: [
+      { title: "NAME", cut: "never", cell: (r) => printable(r.name) },
+      { title: "SERVER", yields: 2, cell: (r) => printable(r.server) },
+      { title: "CURRENT", cell: (r) => printable(r.current) },
+      {
+        title: "LATEST",
+        cell: (r) => (r.latest === undefined ? "?" : `${printable(r.latest)}${r.status ? ` (${r.status})` : ""}`),
+        paint: (cell, r) => (r.outdated ? color.green(cell) : r.status ? color.yellow(cell) : cell),
+      },
+      { title: "FILE", cut: "left", yields: 1, cell: (r) => tildify(r.file, home) },
+    ],
+    after: () => {
+      for (const r of rows) if (r.problem) warn(`${printable(r.name)}: ${r.problem}`);
+      const stale = rows.filter((r) => r.outdated).map((r) => r.name);
+      note(
+        stale.length > 0
+          ? `${stale.length} can be updated: mcp registry update ${stale.join(" ")}`
+          : "Everything is at its latest version.",
+      );
+    },
+  });
   return rows.some((r) => r.problem) ? EXIT.failure : EXIT.ok;
 }
 
@@ -127,7 +119,7 @@ export async function registryUpdate(
       throw new CliError(`no entry named "${name}" came from the registry (see: mcp registry outdated)`, EXIT.usage);
   const chosen = names.length > 0 ? all.filter((item) => names.includes(item.local)) : all;
   if (chosen.length === 0) {
-    note("No entry in your files came from the registry (mcp registry add <name> adds one).");
+    note(NONE_INSTALLED);
     return EXIT.ok;
   }
   let failed = false;

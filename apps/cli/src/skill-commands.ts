@@ -2,7 +2,7 @@ import { SkillVerificationError, type SkillEntry } from "@mcp/client/skills";
 import { connected, mustStart, reportFailures } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
-import { grid } from "./table.js";
+import { show } from "./listing.js";
 import { CliError, color, EXIT, out, printJson } from "./ui.js";
 
 // Skills served over MCP (SEP-2640): `skills` lists them (the listing only, no file is fetched);
@@ -22,22 +22,15 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
           uri: entry.uri,
         });
     }
-    if (globals.json) printJson(rows);
-    else if (rows.length === 0) out(color.dim("no skills (no server lists any)"));
-    else {
-      const cells = rows.map((r) => [r.server, r.name, r.description.replace(/\s+/g, " ").trim(), r.uri]);
-      out(
-        grid(
-          [
-            { title: "SERVER", cut: "never" },
-            { title: "SKILL", cut: "never" },
-            { title: "DESCRIPTION", yields: 1 },
-            { title: "URI", cut: "left", yields: 2 },
-          ],
-          cells,
-        ),
-      );
-    }
+    show(globals.json, rows, {
+      empty: () => out(color.dim("no skills (no server lists any)")),
+      table: [
+        { title: "SERVER", cut: "never", cell: (r) => r.server },
+        { title: "SKILL", cut: "never", cell: (r) => r.name },
+        { title: "DESCRIPTION", yields: 1, cell: (r) => r.description.replace(/\s+/g, " ").trim() },
+        { title: "URI", cut: "left", yields: 2, cell: (r) => r.uri },
+      ],
+    });
     return reportFailures(session);
   });
 }

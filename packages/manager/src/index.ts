@@ -23,6 +23,7 @@ export {
   stderrCause,
 } from "./failure.js";
 export { loadAllMCPConfigs } from "./config/load.js";
+export { configEntries, type ConfigEntry } from "./config/entries.js";
 export {
   reviewApprovals,
   type ApprovalAnswer,
@@ -102,6 +103,7 @@ export {
 } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
+export { clearSecrets, ownEntry, type ClearSecret, type OwnEntryFlags } from "./config/own-entry.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";
 export {
@@ -128,11 +130,13 @@ export {
   hostStatus,
   poolBackupDir,
   poolFile,
+  poolHost,
   PoolError,
   POOL_FAMILIES,
   unpoolFile,
   type HostFile,
   type HostFileStatus,
+  type HostPoolResult,
   type PoolOptions,
   type PoolOutcome,
 } from "./config/pool.js";

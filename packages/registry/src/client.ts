@@ -240,6 +240,34 @@ export async function* searchRegistry(
 }
 
 /**
+ * The first `limit` servers whose name has `text` (every server when it is empty), one entry each:
+ * {@link searchRegistry}'s pages read only as far as they are needed. A registry that ignores
+ * `version=latest` lists every version of a server: its latest (`_meta`'s `isLatest`) stands for them all.
+ *
+ * ```ts
+ * const servers = await searchServers("filesystem", { limit: 20 });
+ * ```
+ */
+export async function searchServers(
+  text: string,
+  options: Omit<RegistrySearchOptions, "pageSize" | "version"> & { limit?: number | undefined } = {},
+): Promise<RegistryEntry[]> {
+  const limit = options.limit ?? 100;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  const found = new Map<string, RegistryEntry>();
+  for await (const entry of searchRegistry(text, { ...options, pageSize: Math.min(limit, 100) })) {
+    const name = entry.server.name;
+    if (found.has(name)) {
+      if (entry._meta?.[OFFICIAL_META]?.isLatest === true) found.set(name, entry);
+      continue;
+    }
+    found.set(name, entry);
+    if (found.size === limit) break;
+  }
+  return [...found.values()];
+}
+
+/**
  * One version of one server (`"latest"` by default), with the registry's `_meta`. A server or
  * version the registry does not have is a `RegistryError` with `reason: "not_found"` naming the
  * registry asked; an answer about another server than the one asked for is refused.

@@ -53,4 +53,22 @@ export class RegistryError extends McpError<"registry_error"> {
     this.status = details.status;
     this.available = details.available;
   }
+
+  /**
+   * Whether what the caller asked for was wrong (`not_found`, `unsupported_package`, a value:
+   * `secret_value`, `invalid_value`, `unknown_input`; `invalid_url`) rather than the registry or its
+   * document failing: a CLI's usage error.
+   */
+  get usage(): boolean {
+    return USAGE.has(this.reason);
+  }
 }
+
+const USAGE = new Set<RegistryFailure>([
+  "not_found",
+  "unsupported_package",
+  "secret_value",
+  "invalid_value",
+  "unknown_input",
+  "invalid_url",
+]);

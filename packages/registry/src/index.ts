@@ -1,6 +1,7 @@
 // @mcp/registry: the MCP registry's v0.1 read API, and a server.json turned into one of our config entries.
 export {
   searchRegistry,
+  searchServers,
   getRegistryServer,
   registryStatus,
   retiredStatus,

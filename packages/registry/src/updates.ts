@@ -1,4 +1,5 @@
 // Entries added from the registry, each checked against the latest version its registry has.
+import { setMaxListeners } from "node:events";
 import { getRegistryServer, retiredStatus, type RegistryRequestOptions } from "./client.js";
 import { RegistryError } from "./errors.js";
 import { isNewerVersion, registryToAsk, type InstalledEntry } from "./installed.js";
@@ -41,7 +42,20 @@ export async function checkForUpdates<T extends InstalledEntry & { project?: boo
   items: readonly T[],
   options: CheckForUpdatesOptions,
 ): Promise<UpdateCheck<T>[]> {
-  return Promise.all(items.map((item) => checkOne(item, options)));
+  // One listener on the caller's signal, whatever the number of entries (each request listens on
+  // the signal it is given: a dozen on the caller's would warn of a leak).
+  const { signal } = options;
+  if (signal === undefined) return Promise.all(items.map((item) => checkOne(item, options)));
+  const own = new AbortController();
+  setMaxListeners(0, own.signal);
+  const abort = (): void => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  try {
+    return await Promise.all(items.map((item) => checkOne(item, { ...options, signal: own.signal })));
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
 }
 
 async function checkOne<T extends InstalledEntry & { project?: boolean | undefined }>(

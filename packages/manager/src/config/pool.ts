@@ -286,3 +286,32 @@ export async function hostStatus(l: Locations, backupDir: string, family?: PoolF
   }
   return out;
 }
+
+/** What {@link poolHost} did: each file's outcome, and each file that stopped (its {@link PoolError}'s message). */
+export interface HostPoolResult {
+  files: PoolOutcome[];
+  errors: { file: string; message: string }[];
+}
+
+/**
+ * Pools every file of a host family here (its user and project files, or one `scope`'s), or with
+ * `undo` unpools them: each file on its own, one that stops (a {@link PoolError}) listed in `errors`
+ * while the others go on. Both lists are empty when the family has no file here.
+ */
+export async function poolHost(
+  l: Locations,
+  family: PoolFamily,
+  options: PoolOptions & { scope?: ConfigScope | undefined; undo?: boolean | undefined },
+): Promise<HostPoolResult> {
+  const result: HostPoolResult = { files: [], errors: [] };
+  for (const file of await hostFiles(l, family)) {
+    if (options.scope !== undefined && file.scope !== options.scope) continue;
+    try {
+      result.files.push(await (options.undo ? unpoolFile(file, options) : poolFile(file, options)));
+    } catch (error) {
+      if (!(error instanceof PoolError)) throw error;
+      result.errors.push({ file: error.file, message: error.message });
+    }
+  }
+  return result;
+}
