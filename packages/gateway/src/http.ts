@@ -218,7 +218,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed))
-      ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed)
+      ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed, session !== undefined)
       : await modern.fetch(request, { authInfo, ...given });
     // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
     if (response.status >= 400 && (refusals.has(response) || parsed === undefined))

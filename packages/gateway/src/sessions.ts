@@ -144,6 +144,11 @@ export class LegacySessions {
     return this.#held.size;
   }
 
+  /** How many requests of session `id` are being served now (what keeps it from being closed as idle), or undefined. */
+  busyOf(id: string): number | undefined {
+    return this.#held.get(id)?.busy;
+  }
+
   /** A session's transport and its server instance, to connect (the instance is closed with the transport). */
   #open(scope: Target, caller: Caller, path: string, id: () => string) {
     const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
@@ -176,7 +181,11 @@ export class LegacySessions {
     return { transport, instance };
   }
 
-  /** Serves one 2025-era request for `caller` on the endpoint `path`. */
+  /**
+   * Serves one 2025-era request for `caller` on the endpoint `path`. `counted`: the request is in
+   * use of its session already (`fastSession` took it, then the fast path declined it), so it is not
+   * counted again.
+   */
   async handle(
     request: Request,
     path: string,
@@ -184,6 +193,7 @@ export class LegacySessions {
     caller: Caller,
     authInfo: AuthInfo,
     parsed?: unknown,
+    counted = false,
   ): Promise<Response> {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
@@ -201,7 +211,7 @@ export class LegacySessions {
       if (held === "full") return this.#full(caller);
       if (held === "foreign" || held.caller.id !== caller.id || held.path !== path)
         return plain(403, "This session belongs to another caller or endpoint");
-      this.#use(id, held, request.method === "GET" ? "listening" : "busy", request.signal);
+      if (!counted) this.#use(id, held, request.method === "GET" ? "listening" : "busy", request.signal);
       // A cancellation of a request the fast path serves: aborted there (the SDK's own requests by the SDK).
       cancelFast(held.calls, parsed);
       return held.transport.handleRequest(request, given);
@@ -255,7 +265,8 @@ export class LegacySessions {
   /**
    * The session `id` for the fast path (session-fast.ts), in use until `signal` aborts: when this
    * replica holds it, for this caller on this endpoint. Else undefined: the SDK's path serves the
-   * request (and answers its refusals).
+   * request (and answers its refusals). A request the fast path then declines goes to `handle` as
+   * `counted`: one request, in use once.
    */
   fastSession(id: string, caller: Caller, path: string, signal: AbortSignal): FastSession | undefined {
     const held = this.#held.get(id);
