@@ -198,3 +198,57 @@ export async function send(res: ServerResponse, response: Response, stallMs = UN
   }
   res.end();
 }
+
+/** How often the SDK's transports write a keep-alive comment on a waiting event stream (ms). */
+const KEEP_ALIVE_MS = 15_000;
+
+/** An event stream opened at its first event, as the SDK's per-request transport opens one. */
+export interface LazyStream {
+  /** Writes `message` as an `event: message` (the head first, when this is the first). */
+  event(message: unknown): void;
+  /** Whether the stream is open (an event was written). */
+  readonly open: boolean;
+  /** Writes `text` (a JSON-RPC message) as the last event and ends the stream. */
+  end(text: string): void;
+}
+
+/**
+ * The answer of a 2026-07-28 request as an event stream, opened when its first event comes: the SDK
+ * per-request transport's headers (in the order a web Response's are written), each message an
+ * `event: message`, keep-alive comments while it waits; a caller that leaves more than
+ * {@link MAX_UNREAD_BYTES} unread is cut off.
+ */
+export function lazyStream(res: ServerResponse): LazyStream {
+  let timer: NodeJS.Timeout | undefined;
+  const write = (text: string): void => {
+    if (res.destroyed || res.writableEnded) return;
+    if (res.writableLength > MAX_UNREAD_BYTES) return void res.destroy();
+    res.write(text);
+  };
+  const frame = (text: string): void => write(`event: message\ndata: ${text}\n\n`);
+  const stream: LazyStream = {
+    open: false,
+    event: (message) => {
+      if (!stream.open) {
+        (stream as { open: boolean }).open = true;
+        res.writeHead(200, {
+          "cache-control": "no-cache, no-transform",
+          connection: "keep-alive",
+          "content-type": "text/event-stream",
+          "x-accel-buffering": "no",
+        });
+        res.flushHeaders();
+        timer = setInterval(() => write(": keepalive\n\n"), KEEP_ALIVE_MS);
+        timer.unref();
+        res.once("close", () => clearInterval(timer));
+      }
+      frame(JSON.stringify(message));
+    },
+    end: (text) => {
+      clearInterval(timer);
+      frame(text);
+      if (!res.destroyed) res.end();
+    },
+  };
+  return stream;
+}
