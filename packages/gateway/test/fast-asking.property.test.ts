@@ -1,17 +1,18 @@
 // Several 2026-07-28 callers that can be asked (sampling, elicitation, roots declared in each
-// request's envelope) calling at once through one gateway, on its fast path (unless the run turns
-// it off: then the same property holds on the SDK's path). Their questions come back as
-// `input_required` rounds, which each raw caller answers and retries. Whatever calls and
-// interleaving fast-check picks, every question reaches only its own call's caller: that very call
-// when the server ties the question to it (the probe over Streamable HTTP), one of its caller's
-// calls when it cannot (the probe over stdio, where each caller has a process of its own).
+// request's envelope) and ask for progress and logs, calling at once through one gateway, on its
+// fast path (unless the run turns it off: then the same property holds on the SDK's path). Their
+// questions come back as `input_required` rounds, which each raw caller answers and retries.
+// Whatever calls and interleaving fast-check picks, every question and log reaches only its own
+// call's caller — that very call when the server ties it to it (the probe over Streamable HTTP),
+// one of its caller's calls when it cannot (the probe over stdio, where each caller has a process
+// of its own) — and its progress only that call, by its token.
 import fc from "fast-check";
 import { buildProbe1x, probeStdioEntry, startSdkServer, type ProbeAnswer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Caller } from "../src/index.js";
 import { mountGateway, type Mounted } from "./app.js";
 import type * as Fast from "../src/fast.js";
-import { callRounds, type Question } from "./raw-call.js";
+import { callRounds, messagesOf, type Question } from "./raw-call.js";
 
 /** How many calls the fast path served. */
 const served = vi.hoisted(() => ({ calls: 0 }));
@@ -74,6 +75,8 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
         args: { secret, steps: 1, delayMs },
         capabilities: { sampling: {}, elicitation: {}, roots: {} },
         clientInfo: { name: caller, version: "1" },
+        // Its progress and logs too, on the call's own stream.
+        meta: { progressToken: secret, "io.modelcontextprotocol/logLevel": "info" },
       },
       (q) => {
         // Each answer names who gave it and the question's secret.
@@ -89,7 +92,8 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
     const result = done.last["result"] as Message | undefined;
     if (!result) throw new Error(`${secret}: ${JSON.stringify(done.last)}`);
     const answer = JSON.parse((result["content"] as { text: string }[])[0]!.text) as ProbeAnswer;
-    return { asked: done.asked as Question[], answer, rounds: done.answers.length };
+    const told = done.answers.flatMap(messagesOf).filter((m) => m["method"] !== undefined);
+    return { asked: done.asked as Question[], answer, rounds: done.answers.length, told };
   }
 
   it("whatever the calls and their interleaving", { timeout: 180_000 }, async () => {
@@ -115,8 +119,26 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
               return { op, secret, ...(await call(op.caller, op.server, secret, op.delayMs)) };
             }),
           );
-          for (const { op, secret, asked, answer } of done) {
+          for (const { op, secret, asked, answer, told } of done) {
             expect(answer.secret).toBe(secret);
+            // Its progress (tied by its token) is its own; its logs its own (tied) or its caller's (untied).
+            for (const m of told) {
+              const params = m["params"] as Message;
+              if (m["method"] === "notifications/progress") {
+                expect(params["progressToken"]).toBe(secret);
+                expect(params["message"]).toBe(`progress ${secret}`);
+              } else {
+                expect(m["method"]).toBe("notifications/message");
+                const of = String(params["data"]).replace(/^log /, "");
+                if (op.server === "http") expect(of).toBe(secret);
+                else expect(of.split("/")[0]).toBe(op.caller);
+              }
+            }
+            // Its one step, before its own first question; untied, a sibling's question may close its round
+            // first, and progress that comes between two rounds (no round open to carry it) is not kept.
+            const steps = told.filter((m) => m["method"] === "notifications/progress").length;
+            if (op.server === "http") expect(steps).toBe(1);
+            else expect(steps).toBeLessThanOrEqual(1);
             // Tied to the call: asked on that call; untied: on one of its caller's calls.
             for (const q of asked) {
               const of = secretOf(q);
