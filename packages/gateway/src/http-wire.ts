@@ -1,7 +1,8 @@
 // The HTTP gateway's bytes in and out: a request's body read within bounds (size, time) and
 // parsed once, a Node request made a web one for the SDK server, and answers written back — a JSON
 // answer with its length (a refusal for a caller's limits as HTTP 429), an event stream as it
-// comes — with no more than a bound left unread by a slow caller.
+// comes (or opened at its first event, for the fast path) — with no more than a bound left unread
+// by a slow caller.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LIMITED } from "./limits.js";
@@ -79,6 +80,21 @@ export function pathOf(url: string | undefined): string {
 export function methodOf(parsed: unknown): string | null {
   const method = ((Array.isArray(parsed) ? parsed[0] : parsed) as { method?: unknown } | undefined)?.method;
   return typeof method === "string" ? method : null;
+}
+
+/** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
+export function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+    if (method === "initialize")
+      return {
+        params:
+          typeof params === "object" && params !== null && !Array.isArray(params)
+            ? (params as Record<string, unknown>)
+            : {},
+      };
+  }
+  return undefined;
 }
 
 /** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
@@ -205,7 +221,7 @@ const KEEP_ALIVE_MS = 15_000;
 /** An event stream opened at its first event, as the SDK's per-request transport opens one. */
 export interface LazyStream {
   /** Writes `message` as an `event: message` (the head first, when this is the first). */
-  event(message: unknown): void;
+  event: (message: unknown) => void;
   /** Whether the stream is open (an event was written). */
   readonly open: boolean;
   /** Writes `text` (a JSON-RPC message) as the last event and ends the stream. */

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
+import { initializeIn } from "./http-wire.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
 import { cancelFast, SessionTransport, type FastSession } from "./session-fast.js";
@@ -76,21 +77,6 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
     initialize !== null &&
     !Array.isArray(initialize)
   );
-}
-
-/** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
-function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
-    if (method === "initialize")
-      return {
-        params:
-          typeof params === "object" && params !== null && !Array.isArray(params)
-            ? (params as Record<string, unknown>)
-            : {},
-      };
-  }
-  return undefined;
 }
 
 interface Held extends FastSession {

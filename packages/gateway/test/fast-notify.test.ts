@@ -55,7 +55,13 @@ describe("a 2026-07-28 call asking for progress or logs: the fast path streams i
   const token = [...TOKENS].find(([, c]) => c.name === "alice")![0];
 
   /** The call, round after round: every round's status, content type and body (the state handed out made `<state>`). */
-  async function exchange(kind: Kind, name: string, args: unknown, capabilities: unknown, meta: object) {
+  async function exchange(
+    kind: Kind,
+    name: string,
+    args: unknown,
+    capabilities: unknown,
+    meta: Record<string, unknown>,
+  ) {
     const done = await callRounds(
       { url: pair.urls[kind], headers: { authorization: `Bearer ${token}` }, name, args, capabilities, meta },
       answer,
@@ -73,7 +79,7 @@ describe("a 2026-07-28 call asking for progress or logs: the fast path streams i
 
   const progress = "notifications/progress";
   const log = "notifications/message";
-  const cases: [string, string, unknown, unknown, object, string[]][] = [
+  const cases: [string, string, unknown, unknown, Record<string, unknown>, string[]][] = [
     [
       "the probe (1.x, HTTP): progress and logs, then a round of each question",
       "p1h__probe",
