@@ -91,6 +91,23 @@ export const AB_ROWS = {
     field: "p50",
     options: { concurrency: 1, capable: true },
   },
+  // A 2026-07-28 caller asking for progress (a progress token) and logs (a log level) on each call.
+  "gateway-progress": {
+    kind: "gateway",
+    label: "gateway, 2026-07-28 caller asking for progress and logs, 32 in flight",
+    unit: "calls/s",
+    lowerIsBetter: false,
+    field: "rate",
+    options: { concurrency: 32, progress: true },
+  },
+  "gateway-progress-p50": {
+    kind: "gateway",
+    label: "gateway p50, 2026-07-28 caller asking for progress and logs",
+    unit: "ms",
+    lowerIsBetter: true,
+    field: "p50",
+    options: { concurrency: 1, progress: true },
+  },
 };
 
 /** What `pnpm bench:ab <ref>` measures without `--rows`: the hot paths and the CLI's start-up. */

@@ -5,16 +5,17 @@
 //   node gateway-cell.mjs <cli bin.js> <upstream url> <options as JSON: { seconds, concurrency, roots? }>
 // With `roots: true` the caller is what Claude Code, VS Code and Cursor are: a 2025 session (2025-11-25)
 // whose client declares roots; with `capable: true`, a 2026-07-28 caller declaring roots and
-// sampling in each request's envelope; else this stack's default, 2026-07-28 declaring nothing.
+// sampling in each request's envelope; with `progress: true`, a 2026-07-28 caller whose calls carry a
+// progress token and ask for logs at "info"; else this stack's default, 2026-07-28 declaring nothing.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callTool, connectToServer } from "@mcp/client";
+import { callTool, connectToServer, setLoggingLevel } from "@mcp/client";
 import { start, TOKEN } from "./gateway-throughput.mjs";
 import { median } from "./scenarios.mjs";
 
 const [cli, upstream, options] = process.argv.slice(2);
-const { seconds, concurrency, roots, capable } = JSON.parse(options);
+const { seconds, concurrency, roots, capable, progress } = JSON.parse(options);
 const dir = mkdtempSync(join(tmpdir(), "mcp-gateway-cell-"));
 let replica;
 try {
@@ -44,8 +45,13 @@ try {
   );
   if (roots && connection.era !== "2025") throw new Error(`a roots caller spoke ${connection.era}, not 2025`);
   if (capable && connection.era === "2025") throw new Error("a capable caller spoke 2025, not 2026-07-28");
+  if (progress) {
+    if (connection.era === "2025") throw new Error("a progress caller spoke 2025, not 2026-07-28");
+    // At 2026-07-28 the level travels in each later request's `_meta`.
+    await setLoggingLevel(connection, "info");
+  }
   const call = async () => {
-    const result = await callTool(connection, "echo", { text: "hi" });
+    const result = await callTool(connection, "echo", { text: "hi" }, progress ? { onProgress: () => {} } : undefined);
     if (result.content[0]?.text !== "hi") throw new Error(`wrong answer: ${JSON.stringify(result)}`);
   };
   const warm = performance.now() + 1000;

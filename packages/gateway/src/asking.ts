@@ -85,7 +85,7 @@ export function legacyAsker(
           resetTimeoutOnProgress: true,
         });
   const can = (method: string): boolean => covers(instance?.getClientCapabilities(), method);
-  return { asker: { caller, can, ask, log }, end: () => void (ended = true) };
+  return { asker: { caller, can, ask, log, ended: () => ended }, end: () => void (ended = true) };
 }
 
 /** The asker of a caller that can be asked nothing: a question to it is refused at once. */

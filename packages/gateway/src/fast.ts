@@ -1,15 +1,18 @@
-// A path of our own for the plainest and commonest request a gateway serves: one 2026-07-28
-// `tools/call` whose caller asked for no progress and no logs, whatever it declared (a caller that
-// can be asked — sampling, elicitation, roots — gets its questions as the `input_required` answer
-// of its first round, from the gateway's rounds; its retries take the SDK's path, to the same
-// rounds). The SDK v2 server's pipeline (classification, validation, an instance per request, web
-// Request/Response objects) costs several times the call itself; this path runs the very same
-// handler (tools.ts `callTool`: routing, lists, rates, audit, rounds) and writes the answer exactly
-// as the SDK server would: its steps for a `tools/call` result (the non-object structured-content
-// fallback, content for a contentless result, the result checked — and its keys ordered — by the
-// SDK's own schema; an `input_required` one checked against the capabilities the request declared;
+// A path of our own for the commonest request a gateway serves: a 2026-07-28 `tools/call`, with
+// or without a progress token or a log level (`_meta`), first round or retry (`requestState` and
+// `inputResponses` of an `input_required` answer: the retry reaches the same pending call in the
+// gateway's rounds). The SDK v2 server's pipeline (classification, validation, an instance per
+// request, web Request/Response objects) costs several times the call itself; this path runs the
+// very same handler (tools.ts `callTool`: routing, lists, rates, audit, rounds) and writes the
+// exchange exactly as the SDK server would: a JSON answer while nothing came before the result,
+// else an event stream from the first progress or log notification on (each one an
+// `event: message`, at the request's log level, the result last, keep-alive comments while it
+// waits); the SDK's steps for a `tools/call` result (the non-object structured-content fallback,
+// content for a contentless result, the result checked — and its keys ordered — by the SDK's own
+// schema; an `input_required` one checked against the capabilities the request declared;
 // `resultType`, `serverInfo` in `_meta`). Anything else takes the SDK's path.
-// `gateway/test/fast.test.ts` and `fast-asking.test.ts` compare both paths' answers byte for byte.
+// `gateway/test/fast.test.ts`, `fast-asking.test.ts` and `fast-notify.test.ts` compare both paths
+// byte for byte.
 
 import type { IncomingHttpHeaders } from "node:http";
 import {
@@ -29,13 +32,43 @@ const ENVELOPE = "io.modelcontextprotocol/";
 const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+/** The envelope keys a request on this path may carry. */
+const ENVELOPE_KEYS = new Set([VERSION_KEY, CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY]);
+/** Log levels, least severe first (RFC 5424, as MCP names them). */
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** What a retry may answer with: the embedded results the 2026-07-28 revision defines. */
+const RESPONSES = ["CreateMessageResult", "ListRootsResult", "ElicitResult"] as const;
 
-/** A request the fast path can serve: its id, its params and its envelope. */
+/** A request the fast path can serve: its id, its params, its envelope, and its `_meta` without the envelope. */
 export interface PlainCall {
   id: string | number;
   params: Params;
   meta: Params;
+  /** `_meta` as the handler sees it (a progress token, extension keys), or undefined. */
+  own: Params | undefined;
+  /** A retry's answers, by key, or undefined (a first round). */
+  responses: Params | undefined;
+}
+
+/** Whether `value` parses with the SDK's schema `name`. */
+function parses(name: string, value: unknown): boolean {
+  const schema = (specTypeSchemas as unknown as Record<string, { safeParse(v: unknown): { success: boolean } }>)[name];
+  return schema !== undefined && schema.safeParse(value).success;
+}
+
+/** A retry's `requestState` and `inputResponses` when the SDK would take them as they are: each answer a bare embedded result. */
+function retryOf(params: Params): { responses: Params | undefined } | undefined {
+  const state = params["requestState"];
+  const responses = params["inputResponses"];
+  if (state !== undefined && typeof state !== "string") return undefined;
+  if (responses === undefined) return { responses: undefined };
+  if (!isObject(responses)) return undefined;
+  for (const entry of Object.values(responses))
+    if (!isObject(entry) || "method" in entry || "result" in entry || !RESPONSES.some((name) => parses(name, entry)))
+      return undefined;
+  return { responses };
 }
 
 const isObject = (value: unknown): value is Params =>
@@ -44,8 +77,8 @@ const isObject = (value: unknown): value is Params =>
 /**
  * The request, when it is one the fast path serves exactly as the SDK server would: a single
  * JSON-RPC `tools/call` of revision 2026-07-28 whose headers agree with its body, with a valid
- * envelope, and no progress token, log level or `input_required` answers (a retry). Otherwise
- * undefined (the SDK's path serves it).
+ * envelope (a log level allowed), a valid progress token if any, and a retry's answers each a bare
+ * embedded result. Otherwise undefined (the SDK's path serves it).
  */
 export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainCall | undefined {
   if (!isObject(parsed) || parsed["jsonrpc"] !== "2.0" || parsed["method"] !== "tools/call") return undefined;
@@ -59,7 +92,9 @@ export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainC
     (params["arguments"] !== undefined && !isObject(params["arguments"]))
   )
     return undefined;
-  if ("requestState" in params || "inputResponses" in params || "task" in params) return undefined;
+  if ("task" in params) return undefined;
+  const retry = retryOf(params);
+  if (!retry) return undefined;
   if (
     headers["mcp-protocol-version"] !== MODERN ||
     headers["mcp-method"] !== "tools/call" ||
@@ -70,19 +105,24 @@ export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainC
   const accept = headers.accept ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   const meta = params["_meta"];
-  if (!isObject(meta) || meta[VERSION_KEY] !== MODERN || "progressToken" in meta) return undefined;
+  if (!isObject(meta) || meta[VERSION_KEY] !== MODERN) return undefined;
+  if ("progressToken" in meta && !parses("ProgressToken", meta["progressToken"])) return undefined;
+  const level = meta[LOG_LEVEL_KEY];
+  if (level !== undefined && !LEVELS.includes(level as string)) return undefined;
   const capabilities = meta[CAPABILITIES_KEY];
   if (!isObject(capabilities)) return undefined;
-  for (const key of Object.keys(meta))
-    if (key.startsWith(ENVELOPE) && key !== VERSION_KEY && key !== CAPABILITIES_KEY && key !== CLIENT_INFO_KEY)
-      return undefined;
+  let own: Params | undefined;
+  for (const key of Object.keys(meta)) {
+    if (!key.startsWith(ENVELOPE)) (own ??= {})[key] = meta[key];
+    else if (!ENVELOPE_KEYS.has(key)) return undefined;
+  }
   const info = meta[CLIENT_INFO_KEY];
   if (
     info !== undefined &&
     !(isObject(info) && typeof info["name"] === "string" && typeof info["version"] === "string")
   )
     return undefined;
-  return { id, params, meta };
+  return { id, params, meta, own, responses: retry.responses };
 }
 
 /** The SDK server's `projectCallToolResult` on 2026-07-28: non-object structured content also as text. */
@@ -177,19 +217,31 @@ function encode(result: Params, serverInfo: { name: string; version: string }): 
   return { ...typed, _meta: { ...meta, [SERVER_INFO_KEY]: serverInfo } };
 }
 
-/** What an SDK server's handler context offers, as far as a plain call's handler reads it. */
-function contextOf(call: PlainCall, signal: AbortSignal): ServerContext {
+/** A JSON-RPC notification about the call, for its caller (the answer becomes an event stream at the first one). */
+export type Notify = (message: { jsonrpc: "2.0"; method: string; params?: unknown }) => void;
+
+/** What an SDK server's handler context offers, as far as a `tools/call` handler reads it. */
+function contextOf(call: PlainCall, signal: AbortSignal, out: Notify): ServerContext {
+  const notify = (notification: { method: string; params?: unknown }): Promise<void> => {
+    if (!signal.aborted) out({ jsonrpc: "2.0", ...notification });
+    return Promise.resolve();
+  };
+  const threshold = call.meta[LOG_LEVEL_KEY] as string | undefined;
+  const state = call.params["requestState"];
   const mcpReq = {
     id: call.id,
     method: "tools/call",
-    _meta: undefined,
+    _meta: call.own,
     envelope: call.meta,
     signal,
-    inputResponses: undefined,
-    requestState: () => undefined,
-    // The caller asked for no log level: the SDK server sends no log messages either.
-    log: () => Promise.resolve(),
-    notify: () => Promise.resolve(),
+    inputResponses: call.responses,
+    requestState: () => state,
+    // As the SDK server's: only at or above the level the request asked for; none when it asked for none.
+    log: (level: string, data: unknown, logger?: string) =>
+      threshold === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(threshold)
+        ? Promise.resolve()
+        : notify({ method: "notifications/message", params: { level, data, logger } }),
+    notify,
   };
   return { mcpReq } as unknown as ServerContext;
 }
@@ -198,20 +250,23 @@ function contextOf(call: PlainCall, signal: AbortSignal): ServerContext {
 const MISSING_CAPABILITY = -32021;
 
 /**
- * Serves a plain call: the JSON answer's body and HTTP status, as the SDK server would have written
- * them (200, or 400 for a missing client capability).
+ * Serves a call: the JSON answer's body and HTTP status, as the SDK server would have written them
+ * (200, or 400 for a missing client capability). What the call sends its caller before (progress,
+ * logs at the request's level) goes to `notify`, in order: then the answer is the stream's last
+ * event (its status that of the stream, 200).
  */
 export async function serveFast(
   gateway: Gateway,
   scope: Scope,
   call: PlainCall,
   signal: AbortSignal,
+  notify: Notify,
 ): Promise<{ status: number; body: string }> {
   const run = gateway.audited(scope, "tools/call", (note, _request: unknown, ctx: ServerContext) =>
     callTool(gateway, scope, undefined, note, call.params, ctx, project),
   );
   try {
-    const answer = await run(undefined, contextOf(call, signal));
+    const answer = await run(undefined, contextOf(call, signal, notify));
     // Questions for the caller (the gateway's rounds): checked as the SDK checks them, not as a result.
     const result = isInputRequiredResult(answer) ? checkAsked(answer, call.meta) : validate(answer);
     return { status: 200, body: JSON.stringify({ result: encode(result, gateway.info), jsonrpc: "2.0", id: call.id }) };

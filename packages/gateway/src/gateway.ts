@@ -215,13 +215,14 @@ export class Gateway {
     this.#roots(server, context, this.#sole);
 
   /**
-   * Whose request a server's message is about: the request it arrived tied to, or else the latest
-   * request to that server of the connection's owner; with no owner, nobody's.
+   * Whose request a server's message is about: the request it arrived tied to, or else one of the
+   * connection owner's requests to that server without a result yet (a question: the one handed the
+   * fewest; a log: the latest); with no owner, nobody's.
    */
-  #askerOf(server: string, context: { relatedTo?: unknown } | undefined, owner: Caller | undefined): Asker | undefined {
+  #askerOf(server: string, context: { relatedTo?: unknown } | undefined, owner: Caller | undefined, question = false) {
     const tied = context?.relatedTo as Asker | undefined;
-    if (tied !== undefined) return tied;
-    return owner === undefined ? undefined : this.inflight.latestOf(server, owner);
+    if (tied !== undefined || owner === undefined) return tied;
+    return question ? this.inflight.untiedOf(server, owner) : this.inflight.latestOf(server, owner);
   }
 
   /** A server's log message: to the caller whose request it is about; else to the owner's connections that may see the server; else to nobody. */
@@ -248,9 +249,9 @@ export class Gateway {
     owner: Caller | undefined,
   ): Promise<{ uri: string; name?: string }[]> {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(30_000)]);
-    const next = (): Asker | undefined => this.#askerOf(server, context, owner);
+    const next = (): Asker | undefined => this.#askerOf(server, context, owner, true);
     let answer: Promise<unknown> | undefined;
-    if (next())
+    if (this.#askerOf(server, context, owner))
       answer = askCall(next, context.relatedTo !== undefined, (asker) =>
         asker.can("roots/list") ? asker.ask("roots/list", {}, signal) : Promise.resolve(undefined),
       ).then((asked) => asked?.answer);
@@ -271,8 +272,8 @@ export class Gateway {
 
   /**
    * A server's question, to the caller whose call it is tied to. An untied one goes to the
-   * connection owner's latest call in flight; if that call ends before the question reaches its
-   * caller, to the next one of the owner's calls.
+   * connection owner's call in flight handed the fewest so far; if that call ends before the
+   * question reaches its caller, to the next one of the owner's calls.
    */
   async #ask(
     server: string,
@@ -282,7 +283,7 @@ export class Gateway {
     owner: Caller | undefined,
   ): Promise<unknown> {
     const asked = await askCall(
-      () => this.#askerOf(server, context, owner),
+      () => this.#askerOf(server, context, owner, true),
       context.relatedTo !== undefined,
       (asker) => {
         if (!asker.can(method))

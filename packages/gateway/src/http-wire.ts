@@ -1,7 +1,8 @@
 // The HTTP gateway's bytes in and out: a request's body read within bounds (size, time) and
 // parsed once, a Node request made a web one for the SDK server, and answers written back — a JSON
 // answer with its length (a refusal for a caller's limits as HTTP 429), an event stream as it
-// comes — with no more than a bound left unread by a slow caller.
+// comes (or opened at its first event, for the fast path) — with no more than a bound left unread
+// by a slow caller.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LIMITED } from "./limits.js";
@@ -79,6 +80,21 @@ export function pathOf(url: string | undefined): string {
 export function methodOf(parsed: unknown): string | null {
   const method = ((Array.isArray(parsed) ? parsed[0] : parsed) as { method?: unknown } | undefined)?.method;
   return typeof method === "string" ? method : null;
+}
+
+/** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
+export function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
+    if (method === "initialize")
+      return {
+        params:
+          typeof params === "object" && params !== null && !Array.isArray(params)
+            ? (params as Record<string, unknown>)
+            : {},
+      };
+  }
+  return undefined;
 }
 
 /** A request's body, parsed once: undefined when it has none or it is not JSON (the SDK then answers the parse error). */
@@ -197,4 +213,58 @@ export async function send(res: ServerResponse, response: Response, stallMs = UN
     res.write(next.value);
   }
   res.end();
+}
+
+/** How often the SDK's transports write a keep-alive comment on a waiting event stream (ms). */
+const KEEP_ALIVE_MS = 15_000;
+
+/** An event stream opened at its first event, as the SDK's per-request transport opens one. */
+export interface LazyStream {
+  /** Writes `message` as an `event: message` (the head first, when this is the first). */
+  event: (message: unknown) => void;
+  /** Whether the stream is open (an event was written). */
+  readonly open: boolean;
+  /** Writes `text` (a JSON-RPC message) as the last event and ends the stream. */
+  end(text: string): void;
+}
+
+/**
+ * The answer of a 2026-07-28 request as an event stream, opened when its first event comes: the SDK
+ * per-request transport's headers (in the order a web Response's are written), each message an
+ * `event: message`, keep-alive comments while it waits; a caller that leaves more than
+ * {@link MAX_UNREAD_BYTES} unread is cut off.
+ */
+export function lazyStream(res: ServerResponse): LazyStream {
+  let timer: NodeJS.Timeout | undefined;
+  const write = (text: string): void => {
+    if (res.destroyed || res.writableEnded) return;
+    if (res.writableLength > MAX_UNREAD_BYTES) return void res.destroy();
+    res.write(text);
+  };
+  const frame = (text: string): void => write(`event: message\ndata: ${text}\n\n`);
+  const stream: LazyStream = {
+    open: false,
+    event: (message) => {
+      if (!stream.open) {
+        (stream as { open: boolean }).open = true;
+        res.writeHead(200, {
+          "cache-control": "no-cache, no-transform",
+          connection: "keep-alive",
+          "content-type": "text/event-stream",
+          "x-accel-buffering": "no",
+        });
+        res.flushHeaders();
+        timer = setInterval(() => write(": keepalive\n\n"), KEEP_ALIVE_MS);
+        timer.unref();
+        res.once("close", () => clearInterval(timer));
+      }
+      frame(JSON.stringify(message));
+    },
+    end: (text) => {
+      clearInterval(timer);
+      frame(text);
+      if (!res.destroyed) res.end();
+    },
+  };
+  return stream;
 }

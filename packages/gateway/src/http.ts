@@ -3,7 +3,7 @@
 // bearer token); Host and Origin must name this gateway (DNS rebinding). 2026-07-28 requests are
 // stateless (any replica can answer them); 2025-era callers get a session each, so the gateway can
 // ask them for sampling and elicitation. The hottest requests take a path of the gateway's own that
-// answers as the SDK server would: a plain 2026-07-28 `tools/call` (fast.ts), a plain `tools/call`,
+// answers as the SDK server would: a 2026-07-28 `tools/call` (fast.ts), a plain `tools/call`,
 // `tools/list` or `ping` of a 2025 session (session-fast.ts); everything else the SDK's.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -13,6 +13,7 @@ import type { Gateway } from "./gateway.js";
 import { hostnameOf, LOOPBACK, sameOrigin, type Authenticate } from "./http-guard.js";
 import {
   BODY_TIMEOUT_MS,
+  lazyStream,
   MAX_BODY_BYTES,
   methodOf,
   parseBody,
@@ -195,13 +196,15 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const target = trace ? { ...found, trace } : found;
     const controller = new AbortController();
     const parsed = parseBody(req, chunks);
-    // The plainest tools/call (2026-07-28, no progress or logs asked for) takes a path of our own: the same handler, the SDK's answer.
+    // A 2026-07-28 tools/call takes a path of our own: the same handler, the SDK's answer (JSON, or a stream once it notifies).
     const fast = gateway.fastPath ? plainCall(parsed, req.headers) : undefined;
     if (fast) {
       // Its call is cancelled when the caller goes away first; once answered there is nothing to abort.
       res.once("close", () => res.writableFinished || controller.abort(RESPONSE_CLOSED));
-      const answer = await serveFast(gateway, { ...target, caller, era: "modern" }, fast, controller.signal);
-      return sendJson(res, answer.body, stallMs, answer.status);
+      const stream = lazyStream(res);
+      const scope = { ...target, caller, era: "modern" as const };
+      const answer = await serveFast(gateway, scope, fast, controller.signal, stream.event);
+      return stream.open ? stream.end(answer.body) : sendJson(res, answer.body, stallMs, answer.status);
     }
     // Aborted when the response closes, finished or not (what sessions and the audit count by); the reason made once.
     res.once("close", () => controller.abort(RESPONSE_CLOSED));
@@ -218,7 +221,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     const request = toRequest(req, chunks, "http://gateway", controller.signal);
     const given = parsed === undefined ? {} : { parsedBody: parsed };
     const response = (await isLegacyRequest(request, parsed))
-      ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed)
+      ? await sessions.handle(request, url.pathname, found, caller, authInfo, parsed, session !== undefined)
       : await modern.fetch(request, { authInfo, ...given });
     // Refused before any handler took it (no handler audited it): the sessions' own refusals, and what did not parse.
     if (response.status >= 400 && (refusals.has(response) || parsed === undefined))

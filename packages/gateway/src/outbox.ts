@@ -11,6 +11,7 @@ const ignore = (): void => {};
 /** One call's messages to its caller, sent in order. */
 export class Outbox {
   #tail: Promise<unknown> = Promise.resolve();
+  #finished = false;
 
   /** Sends after everything before it; what follows waits until `write`'s promise settles. */
   send(write: () => unknown): void {
@@ -30,6 +31,12 @@ export class Outbox {
     return this.#tail;
   }
 
+  /** The call has its result: nothing untied is handed to it from now on. Settles as {@link drained}. */
+  finish(): Promise<unknown> {
+    this.#finished = true;
+    return this.#tail;
+  }
+
   /** `asker` with its questions and logs sent through this outbox. */
   ordered(asker: Asker): Asker {
     return {
@@ -37,6 +44,7 @@ export class Outbox {
       can: (method) => asker.can(method),
       ask: (method, params, signal) => this.ask(() => asker.ask(method, params, signal)),
       log: (server, message) => this.send(() => asker.log(server, message)),
+      ended: () => this.#finished || asker.ended?.() === true,
     };
   }
 }

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Gateway } from "./gateway.js";
+import { initializeIn } from "./http-wire.js";
 import { createInstance } from "./instance.js";
 import type { Caller } from "./policy.js";
 import { cancelFast, SessionTransport, type FastSession } from "./session-fast.js";
@@ -78,21 +79,6 @@ export function isSessionRecord(value: unknown): value is SessionRecord {
   );
 }
 
-/** The `initialize` a POST body carries (alone, or in a batch, which 2025-03-26 allowed), with its params. */
-function initializeIn(parsed: unknown): { params: Record<string, unknown> } | undefined {
-  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
-    if (method === "initialize")
-      return {
-        params:
-          typeof params === "object" && params !== null && !Array.isArray(params)
-            ? (params as Record<string, unknown>)
-            : {},
-      };
-  }
-  return undefined;
-}
-
 interface Held extends FastSession {
   caller: Caller;
   path: string;
@@ -144,6 +130,11 @@ export class LegacySessions {
     return this.#held.size;
   }
 
+  /** How many requests of session `id` are being served now (what keeps it from being closed as idle), or undefined. */
+  busyOf(id: string): number | undefined {
+    return this.#held.get(id)?.busy;
+  }
+
   /** A session's transport and its server instance, to connect (the instance is closed with the transport). */
   #open(scope: Target, caller: Caller, path: string, id: () => string) {
     const instance = createInstance(this.#gateway, { ...scope, caller, era: "legacy" }, true);
@@ -176,7 +167,11 @@ export class LegacySessions {
     return { transport, instance };
   }
 
-  /** Serves one 2025-era request for `caller` on the endpoint `path`. */
+  /**
+   * Serves one 2025-era request for `caller` on the endpoint `path`. `counted`: the request is in
+   * use of its session already (`fastSession` took it, then the fast path declined it), so it is not
+   * counted again.
+   */
   async handle(
     request: Request,
     path: string,
@@ -184,6 +179,7 @@ export class LegacySessions {
     caller: Caller,
     authInfo: AuthInfo,
     parsed?: unknown,
+    counted = false,
   ): Promise<Response> {
     const given = parsed === undefined ? { authInfo } : { authInfo, parsedBody: parsed };
     const id = request.headers.get("mcp-session-id");
@@ -201,7 +197,7 @@ export class LegacySessions {
       if (held === "full") return this.#full(caller);
       if (held === "foreign" || held.caller.id !== caller.id || held.path !== path)
         return plain(403, "This session belongs to another caller or endpoint");
-      this.#use(id, held, request.method === "GET" ? "listening" : "busy", request.signal);
+      if (!counted) this.#use(id, held, request.method === "GET" ? "listening" : "busy", request.signal);
       // A cancellation of a request the fast path serves: aborted there (the SDK's own requests by the SDK).
       cancelFast(held.calls, parsed);
       return held.transport.handleRequest(request, given);
@@ -255,7 +251,8 @@ export class LegacySessions {
   /**
    * The session `id` for the fast path (session-fast.ts), in use until `signal` aborts: when this
    * replica holds it, for this caller on this endpoint. Else undefined: the SDK's path serves the
-   * request (and answers its refusals).
+   * request (and answers its refusals). A request the fast path then declines goes to `handle` as
+   * `counted`: one request, in use once.
    */
   fastSession(id: string, caller: Caller, path: string, signal: AbortSignal): FastSession | undefined {
     const held = this.#held.get(id);

@@ -215,7 +215,7 @@ export async function callTool(
         const answer = await (upstream.lane
           ? callUpstream(upstream.lane, tool.toolName, args, options)
           : tool.call(args, options));
-        await outbox.drained();
+        await outbox.finish();
         return answer;
       },
       note,

@@ -1,16 +1,18 @@
 // Several 2026-07-28 callers that can be asked (sampling, elicitation, roots declared in each
-// request's envelope) calling at once through one gateway, on its fast path (unless the run turns
-// it off: then the same property holds on the SDK's path). Their questions come back as
-// `input_required` rounds, which each raw caller answers and retries. Whatever calls and
-// interleaving fast-check picks, every question reaches only its own call's caller: that very call
-// when the server ties the question to it (the probe over Streamable HTTP), one of its caller's
-// calls when it cannot (the probe over stdio, where each caller has a process of its own).
+// request's envelope) and ask for progress and logs, calling at once through one gateway, on its
+// fast path (unless the run turns it off: then the same property holds on the SDK's path). Their
+// questions come back as `input_required` rounds, which each raw caller answers and retries.
+// Whatever calls and interleaving fast-check picks, every question and log reaches only its own
+// call's caller — that very call when the server ties it to it (the probe over Streamable HTTP),
+// one of its caller's calls when it cannot (the probe over stdio, where each caller has a process
+// of its own) — and its progress only that call, by its token.
 import fc from "fast-check";
 import { buildProbe1x, probeStdioEntry, startSdkServer, type ProbeAnswer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Caller } from "../src/index.js";
 import { mountGateway, type Mounted } from "./app.js";
 import type * as Fast from "../src/fast.js";
+import { callRounds, messagesOf, type Question } from "./raw-call.js";
 
 /** How many calls the fast path served. */
 const served = vi.hoisted(() => ({ calls: 0 }));
@@ -31,7 +33,8 @@ const USERS = new Map<string, Caller>(
 const KEYS = [...USERS.keys()];
 
 type Message = Record<string, unknown>;
-type Question = { method: string; params: Message };
+/** The SDK v2 client's limit of `input_required` rounds for one call. */
+const CLIENT_ROUND_LIMIT = 10;
 
 describe("2026-07-28 callers asked at once: each question reaches only its own call's caller", () => {
   let probe: SdkServer;
@@ -62,56 +65,35 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
   };
 
   /** One call of `caller`, round after round: the questions it was asked and the probe's answer. */
-  async function call(caller: string, server: string, secret: string, delayMs: number, maxRounds: number) {
+  async function call(caller: string, server: string, secret: string, delayMs: number) {
     const key = KEYS.find((k) => USERS.get(k)!.name === caller)!;
-    const name = `${server}__probe`;
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {}, roots: {} },
-      "io.modelcontextprotocol/clientInfo": { name: caller, version: "1" },
-    };
-    const asked: Question[] = [];
-    let retry: Message = {};
-    for (let round = 1; round <= maxRounds; round++) {
-      const response = await fetch(mounted.url, {
-        method: "POST",
-        headers: {
-          "x-api-key": key,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tools/call",
-          "mcp-name": name,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: round,
-          method: "tools/call",
-          params: { name, arguments: { secret, steps: 1, delayMs }, _meta: meta, ...retry },
-        }),
-      });
-      const body = (await response.json()) as { result?: Message; error?: unknown };
-      const result = body.result;
-      if (!result) throw new Error(`${secret}: ${JSON.stringify(body)}`);
-      if (result["resultType"] !== "input_required") {
-        const answer = JSON.parse((result["content"] as { text: string }[])[0]!.text) as ProbeAnswer;
-        return { asked, answer };
-      }
-      const inputResponses: Message = {};
-      for (const [k, q] of Object.entries(result["inputRequests"] as Record<string, Question>)) {
-        asked.push(q);
+    const done = await callRounds(
+      {
+        url: mounted.url,
+        headers: { "x-api-key": key },
+        name: `${server}__probe`,
+        args: { secret, steps: 1, delayMs },
+        capabilities: { sampling: {}, elicitation: {}, roots: {} },
+        clientInfo: { name: caller, version: "1" },
+        // Its progress and logs too, on the call's own stream.
+        meta: { progressToken: secret, "io.modelcontextprotocol/logLevel": "info" },
+      },
+      (q) => {
         // Each answer names who gave it and the question's secret.
         const by = `by ${caller}:${secretOf(q)}`;
-        inputResponses[k] =
-          q.method === "sampling/createMessage"
-            ? { role: "assistant", content: { type: "text", text: by }, model: "m" }
-            : q.method === "elicitation/create"
-              ? { action: "accept", content: { answer: by } }
-              : { roots: [{ uri: `file:///${caller}` }] };
-      }
-      retry = { inputResponses, requestState: result["requestState"] };
-    }
-    throw new Error(`${secret}: still input_required after ${maxRounds} rounds`);
+        return q.method === "sampling/createMessage"
+          ? { role: "assistant", content: { type: "text", text: by }, model: "m" }
+          : q.method === "elicitation/create"
+            ? { action: "accept", content: { answer: by } }
+            : { roots: [{ uri: `file:///${caller}` }] };
+      },
+      CLIENT_ROUND_LIMIT,
+    );
+    const result = done.last["result"] as Message | undefined;
+    if (!result) throw new Error(`${secret}: ${JSON.stringify(done.last)}`);
+    const answer = JSON.parse((result["content"] as { text: string }[])[0]!.text) as ProbeAnswer;
+    const told = done.answers.flatMap(messagesOf).filter((m) => m["method"] !== undefined);
+    return { asked: done.asked as Question[], answer, rounds: done.answers.length, told };
   }
 
   it("whatever the calls and their interleaving", { timeout: 180_000 }, async () => {
@@ -132,16 +114,31 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
           const done = await Promise.all(
             ops.map(async (op, i) => {
               const secret = `${op.caller}/${op.server}/${run}.${i}`;
-              // A liveness bound, not a routing claim: each round answers at least one question, and an
-              // untied server's questions (stdio) may all reach the same one of the caller's calls, so a
-              // call may see every question its caller's untied calls ask (three each) before its result.
-              const untied = ops.filter((o) => o.caller === op.caller && o.server === "stdio").length;
-              const maxRounds = 3 * (op.server === "stdio" ? untied : 1) + 2;
-              return { op, secret, ...(await call(op.caller, op.server, secret, op.delayMs, maxRounds)) };
+              // Within the SDK v2 client's own round limit: an untied server's questions (stdio) are spread
+              // over the caller's calls in flight, never piled on one.
+              return { op, secret, ...(await call(op.caller, op.server, secret, op.delayMs)) };
             }),
           );
-          for (const { op, secret, asked, answer } of done) {
+          for (const { op, secret, asked, answer, told } of done) {
             expect(answer.secret).toBe(secret);
+            // Its progress (tied by its token) is its own; its logs its own (tied) or its caller's (untied).
+            for (const m of told) {
+              const params = m["params"] as Message;
+              if (m["method"] === "notifications/progress") {
+                expect(params["progressToken"]).toBe(secret);
+                expect(params["message"]).toBe(`progress ${secret}`);
+              } else {
+                expect(m["method"]).toBe("notifications/message");
+                const of = String(params["data"]).replace(/^log /, "");
+                if (op.server === "http") expect(of).toBe(secret);
+                else expect(of.split("/")[0]).toBe(op.caller);
+              }
+            }
+            // Its one step, before its own first question; untied, a sibling's question may close its round
+            // first, and progress that comes between two rounds (no round open to carry it) is not kept.
+            const steps = told.filter((m) => m["method"] === "notifications/progress").length;
+            if (op.server === "http") expect(steps).toBe(1);
+            else expect(steps).toBeLessThanOrEqual(1);
             // Tied to the call: asked on that call; untied: on one of its caller's calls.
             for (const q of asked) {
               const of = secretOf(q);
@@ -158,8 +155,9 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
           // Each call's sampling and elicitation were asked exactly once, somewhere.
           const asked = done.flatMap((d) => d.asked.map(secretOf).filter((s) => s !== undefined)).sort();
           expect(asked).toEqual(done.flatMap((d) => [d.secret, d.secret]).sort());
-          // Every first round took the fast path (retries take the SDK's).
-          expect(served.calls - before).toBe(process.env["MCP_GATEWAY_TEST_PATH"] === "sdk" ? 0 : ops.length);
+          // Every round, first or retry, took the fast path.
+          const rounds = done.reduce((sum, d) => sum + d.rounds, 0);
+          expect(served.calls - before).toBe(process.env["MCP_GATEWAY_TEST_PATH"] === "sdk" ? 0 : rounds);
         },
       ),
       { numRuns: 10 },

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../src/index.js";
 import { startParityPair, TOKENS, type ParityPair } from "./parity.js";
+import { postCall } from "./raw-call.js";
 
 describe("the fast path answers as the SDK server does", () => {
   let pair: ParityPair;
@@ -29,29 +30,14 @@ describe("the fast path answers as the SDK server does", () => {
     id: string | number = 1,
   ): Promise<string> {
     const token = [...TOKENS].find(([, c]) => c.name === caller)![0];
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": {},
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    };
-    const response = await fetch(`${urls[kind]}${path}`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method: "tools/call",
-        params: { name, ...(args === undefined ? {} : { arguments: args }), _meta: meta },
-      }),
+    const got = await postCall({
+      url: `${urls[kind]}${path}`,
+      headers: { authorization: `Bearer ${token}` },
+      name,
+      args,
+      id,
     });
-    return `${response.status} ${response.headers.get("content-type")} retry-after=${response.headers.get("retry-after")}\n${await response.text()}`;
+    return `${got.status} ${got.contentType} retry-after=${got.retryAfter}\n${got.text}`;
   }
 
   const cases: [string, string, string, string, unknown, (string | number)?][] = [

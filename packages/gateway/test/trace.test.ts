@@ -7,12 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../src/index.js";
 import { traceOf } from "../src/trace.js";
 import { oidcGateway, type OidcGateway } from "./oidc-helpers.js";
+import { postCall } from "./raw-call.js";
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-};
 const PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
 describe("W3C trace context from a caller to the HTTP upstream of its call", () => {
@@ -39,26 +35,14 @@ describe("W3C trace context from a caller to the HTTP upstream of its call", () 
   /** A tools/call of `up__add` by `token` with `headers`; returns the upstream tools/call requests it caused. */
   const call = async (token: string, headers: Record<string, string>, a: number) => {
     const before = upstream.requests.length;
-    const response = await fetch(front.url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "up__add",
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "up__add", arguments: { a, b: 1 }, _meta: META },
-      }),
+    const got = await postCall({
+      url: front.url,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+      name: "up__add",
+      args: { a, b: 1 },
     });
-    expect(response.status).toBe(200);
-    expect(JSON.stringify(await response.json())).toContain(`"text":"${a + 1}"`);
+    expect(got.status).toBe(200);
+    expect(got.text).toContain(`"text":"${a + 1}"`);
     // Its own: concurrent calls are told apart by their arguments.
     return upstream.requests
       .slice(before)
