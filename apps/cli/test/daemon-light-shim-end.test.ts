@@ -53,8 +53,8 @@ describe.skipIf(process.platform !== "linux")("the daemon ends a light shim's se
       closeSync(stdin);
       try {
         let out = "";
-        shim.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        shim.stderr.resume();
+        shim.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        shim.stderr!.resume();
         const exited = new Promise<[number | null, string | null]>((resolve) =>
           shim.once("exit", (code, signal) => resolve([code, signal])),
         );

@@ -3,6 +3,7 @@
 // light shim started as a host starts it, and what is left of a process (Linux /proc).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { everythingEntry } from "mcp-test-utils";
 import { afterEach, beforeEach, expect } from "vitest";
@@ -93,4 +94,13 @@ export async function lightShim(
   child.stdin.write(initialize(1));
   await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
   return { child, out: () => out };
+}
+
+/** A raw connection to the daemon's light listener; resolves with what it was sent once the daemon closed it. */
+export function rawConnection(port: number): { socket: Socket; closed: Promise<string> } {
+  const socket = connect(port, "127.0.0.1");
+  let got = "";
+  socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+  socket.on("error", () => {});
+  return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
 }

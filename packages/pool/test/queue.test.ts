@@ -25,7 +25,7 @@ describe("a host session's requests held by the pool", () => {
     let drained = 0;
     const session = pool.attach({
       name: "everything",
-      config: everything as never,
+      config: everything,
       send: (message) => {
         const id = (message as { id?: unknown }).id;
         if (id !== undefined) answered.add(id);
