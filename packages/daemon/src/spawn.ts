@@ -8,6 +8,17 @@ import { dirname } from "node:path";
 import { probeDaemon } from "./request.js";
 import { DaemonError } from "./errors.js";
 
+/**
+ * The Node flags the daemon's process is best started with (before its script): `--lite-mode`,
+ * V8's low-memory mode (no optimizing compiler, feedback allocated lazily, bytecode flushed), which
+ * took the daemon's own VmRSS from 61 to 50 MB idle and from 63 to 53 MB serving 50 light-shim
+ * sessions on 10 servers. The daemon relays lines and parses JSON (done in C++ either way): no
+ * hot JavaScript loop the optimizer would speed up. `--max-semi-space-size=1`, `--v8-pool-size=0`
+ * and `--jitless` were measured too and left out (no saving beyond the noise, or less than lite
+ * mode's); see docs/benchmarks.md's pool section.
+ */
+export const DAEMON_NODE_FLAGS: readonly string[] = ["--lite-mode"];
+
 /** Options of {@link spawnDaemon}. */
 export interface SpawnDaemonOptions {
   /** The program and its arguments that run the daemon (e.g. `node mcp daemon run`: a script that calls `startDaemon`). */
