@@ -26,56 +26,62 @@ async function endSession(box: Sandbox, how: string): Promise<void> {
   const first = (await serverOf(box))!;
   process.kill(first.pid, "SIGKILL");
   await expect
-    .poll(async () => {
-      const now = await serverOf(box);
-      return now?.restarts === 1 && now.state === "ready" && now.pid !== first.pid;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const now = await serverOf(box);
+        return now?.restarts === 1 && now.state === "ready" && now.pid !== first.pid;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   process.kill((await serverOf(box))!.pid, "SIGKILL");
 }
 
-describe.skipIf(process.platform !== "linux")("the daemon ends a light shim's session while its host keeps stdin open", () => {
-  const box = poolSandbox();
+describe.skipIf(process.platform !== "linux")(
+  "the daemon ends a light shim's session while its host keeps stdin open",
+  () => {
+    const box = poolSandbox();
 
-  it.each(["mcp ps --kill", "mcp daemon stop", "the server crashing past its restart"])(
-    "%s: the shim's pid exits and no process of it is left",
-    async (how) => {
-      const fifo = join(box().home, "host-stdin");
-      expect((await run(["mkfifo", fifo], "/", { PATH: process.env["PATH"] })).code).toBe(0);
-      // The host's end of the shim's stdin: open (read and write, so neither open waits) for the whole test, never written to after the calls.
-      const host = openSync(fifo, "r+");
-      const stdin = openSync(fifo, "r");
-      const shim = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
-        cwd: box().project,
-        env: box().env,
-        stdio: [stdin, "pipe", "pipe"],
-      });
-      closeSync(stdin);
-      try {
-        let out = "";
-        shim.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-        shim.stderr!.resume();
-        const exited = new Promise<[number | null, string | null]>((resolve) =>
-          shim.once("exit", (code, signal) => resolve([code, signal])),
-        );
-        writeSync(host, initialize(1));
-        writeSync(
-          host,
-          `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } })}\n`,
-        );
-        await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":2');
-        const pids = await tree(shim.pid!);
-        expect(pids).toHaveLength(2); // the cat the host waits on (D) and the one reading its stdin (U)
-        await endSession(box(), how);
-        // The host sees its server exit: a cat that read D to its end exits 0.
-        expect(await exited).toEqual([0, null]);
-        // And the cat reading the host's still open stdin is gone too.
-        for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
-      } finally {
-        closeSync(host);
-        if (shim.exitCode === null && shim.signalCode === null) shim.kill("SIGKILL");
-      }
-    },
-    120_000,
-  );
-});
+    it.each(["mcp ps --kill", "mcp daemon stop", "the server crashing past its restart"])(
+      "%s: the shim's pid exits and no process of it is left",
+      async (how) => {
+        const fifo = join(box().home, "host-stdin");
+        expect((await run(["mkfifo", fifo], "/", { PATH: process.env["PATH"] })).code).toBe(0);
+        // The host's end of the shim's stdin: open (read and write, so neither open waits) for the whole test, never written to after the calls.
+        const host = openSync(fifo, "r+");
+        const stdin = openSync(fifo, "r");
+        const shim = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
+          cwd: box().project,
+          env: box().env,
+          stdio: [stdin, "pipe", "pipe"],
+        });
+        closeSync(stdin);
+        try {
+          let out = "";
+          shim.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+          shim.stderr!.resume();
+          const exited = new Promise<[number | null, string | null]>((resolve) =>
+            shim.once("exit", (code, signal) => resolve([code, signal])),
+          );
+          writeSync(host, initialize(1));
+          writeSync(
+            host,
+            `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } })}\n`,
+          );
+          await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":2');
+          const pids = await tree(shim.pid!);
+          expect(pids).toHaveLength(2); // the cat the host waits on (D) and the one reading its stdin (U)
+          await endSession(box(), how);
+          // The host sees its server exit: a cat that read D to its end exits 0.
+          expect(await exited).toEqual([0, null]);
+          // And the cat reading the host's still open stdin is gone too.
+          for (const pid of pids) await expect.poll(() => alive(pid), { timeout: 20_000 }).toBe(false);
+        } finally {
+          closeSync(host);
+          if (shim.exitCode === null && shim.signalCode === null) shim.kill("SIGKILL");
+        }
+      },
+      120_000,
+    );
+  },
+);

@@ -47,7 +47,6 @@ function rawHost(box: Sandbox, server: string, env: Record<string, string> = {})
   };
 }
 
-
 describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio", () => {
   const sandboxNow = poolSandbox();
   let box: Sandbox;

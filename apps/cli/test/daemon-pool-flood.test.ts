@@ -71,8 +71,7 @@ describe.skipIf(process.platform !== "linux")("a host session flooding a pooled 
       await Promise.all([flooder.answered(1), other.answered(1)]);
       // As fast as it can write: FLOOD requests of 256 KB each, each answered after a second.
       const line = call(2, "trigger-long-running-operation", { duration: 1, steps: 1, padding: "x".repeat(PADDING) });
-      for (let id = 2; id < 2 + FLOOD; id++)
-        flooder.child.stdin.write(line.replace('"id":2,', `"id":${id},`));
+      for (let id = 2; id < 2 + FLOOD; id++) flooder.child.stdin.write(line.replace('"id":2,', `"id":${id},`));
       // The other session, once the flood is under way: answered while the flood still waits.
       await flooder.answered(2);
       other.child.stdin.write(call(2, "echo", { message: "still served" }));

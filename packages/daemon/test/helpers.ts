@@ -30,7 +30,12 @@ export function daemonSandbox(prefix: string, startNow = false): DaemonSandbox {
     socket: "",
     daemon: undefined,
     start: async (options = {}) =>
-      (box.daemon = await startDaemon({ socket: box.socket, home: join(box.dir, "home"), version: "9.9.9", ...options })),
+      (box.daemon = await startDaemon({
+        socket: box.socket,
+        home: join(box.dir, "home"),
+        version: "9.9.9",
+        ...options,
+      })),
   };
   beforeEach(async () => {
     box.dir = mkdtempSync(join(tmpdir(), prefix));
