@@ -2,70 +2,29 @@
 // the two `cat`s it leaves (U: the host's stdin to the daemon, in the background; D: the daemon to the
 // host's stdout, the pid the host waits on) and the daemon's loopback listener. Real processes only:
 // the built CLI, bash, cat, the daemon and server-everything.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { mcp, type Sandbox } from "./helpers.js";
+import {
+  alive,
+  hosts,
+  initialize,
+  lightShim as shim,
+  names,
+  poolSandbox,
+  rawConnection as raw,
+  script,
+  tree,
+} from "./pool-helpers.js";
 import { shimBash } from "./shim-bash.js";
 
-const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
-
-/** Whether `pid` runs: a zombie (exited, not yet reaped by whoever adopted it) holds nothing and does not count. */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** The pids under `pid` (Linux /proc), the process itself first. */
-async function tree(pid: number): Promise<number[]> {
-  const out = await run(["ps", "-e", "-o", "pid=,ppid="], "/", { PATH: process.env["PATH"] });
-  const pairs = out.stdout
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found = [pid];
-  for (let i = 0; i < found.length; i++)
-    for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
-  return found;
-}
-
-async function hosts(box: Sandbox): Promise<number> {
-  const out = await mcp(box, ["--json", "ps"]);
-  expect(out.code, out.stderr).toBe(0);
-  return (JSON.parse(out.stdout) as { servers: { hosts: unknown[] }[] }).servers[0]?.hosts.length ?? 0;
-}
-
-const initialize = (id: number): string =>
-  `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
-
-/** The script run as a host runs it, with an opened session (initialize answered). */
-async function shim(box: Sandbox): Promise<{ child: ChildProcessWithoutNullStreams; out: () => string }> {
-  const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.resume();
-  child.stdin.write(initialize(1));
-  await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
-  return { child, out: () => out };
-}
-
 describe.skipIf(process.platform !== "linux")("the light shim under attack", () => {
+  const sandboxNow = poolSandbox();
   let box: Sandbox;
-  beforeEach(() => {
-    box = sandbox();
-    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
-  });
-  afterEach(async () => {
-    await mcp(box, ["daemon", "stop"]);
-    box.remove();
-  });
+  beforeEach(() => (box = sandboxNow()));
 
   it("the host SIGKILLs the shim's pid: D closes, the daemon ends the session, and no process is left", async () => {
     const { child } = await shim(box);
@@ -271,12 +230,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     try {
       const { child } = await shim(box);
       // Served, by the Node shim: its process is node, not bash and cats.
-      const names = await Promise.all(
-        (await tree(child.pid!)).map(async (pid) =>
-          (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
-        ),
-      );
-      expect(names).not.toContain("cat");
+      expect(await names(await tree(child.pid!))).not.toContain("cat");
       const exit = new Promise((resolve) => child.once("exit", resolve));
       child.stdin.end();
       await exit;
@@ -291,30 +245,23 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
     expect(out.code, out.stderr).toBe(0);
     const [portText, ticket, proof] = out.stdout.trim().split(" ");
     const port = Number(portText);
-    const raw = (): { socket: Socket; closed: Promise<string> } => {
-      const socket = connect(port, "127.0.0.1");
-      let got = "";
-      socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
-      socket.on("error", () => {});
-      return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
-    };
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
       params: { name: "echo", arguments: { message: "pwned" } },
     });
-    const post = raw();
+    const post = raw(port);
     post.socket.write(
       `POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
-    const upgrade = raw();
+    const upgrade = raw(port);
     upgrade.socket.write(
       `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
     );
     // A slow-loris: one byte of a ticket-shaped hello a second, never the newline; the hello
     // deadline counts from the connection, not from the last byte.
-    const loris = raw();
+    const loris = raw(port);
     const drip = setInterval(() => loris.socket.write("A"), 1_000);
     const started = Date.now();
     try {
@@ -326,7 +273,7 @@ describe.skipIf(process.platform !== "linux")("the light shim under attack", () 
       clearInterval(drip);
     }
     expect(await hosts(box)).toBe(0);
-    const good = raw();
+    const good = raw(port);
     good.socket.write(`${ticket}\n`);
     let got = "";
     good.socket.on("data", (chunk: Buffer) => (got += chunk.toString()));

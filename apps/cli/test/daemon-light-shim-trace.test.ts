@@ -6,26 +6,15 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Sandbox } from "./helpers.js";
+import { initialize, poolSandbox, script } from "./pool-helpers.js";
 import { shimBash } from "./shim-bash.js";
 
-const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
-
-const initialize = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
-
 describe.skipIf(process.platform === "win32")("the light shim and tracing from the host's environment", () => {
+  const sandboxNow = poolSandbox();
   let box: Sandbox;
-  beforeEach(() => {
-    box = sandbox();
-    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
-  });
-  afterEach(async () => {
-    await mcp(box, ["daemon", "stop"]);
-    box.remove();
-  });
+  beforeEach(() => (box = sandboxNow()));
 
   it.each([
     ["a DEBUG trap", "trap 'set -x' DEBUG"],
@@ -44,7 +33,7 @@ describe.skipIf(process.platform === "win32")("the light shim and tracing from t
       let err = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
       child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-      child.stdin.write(initialize);
+      child.stdin.write(initialize(1));
       await expect.poll(() => out, { timeout: 30_000 }).toContain('"id":1');
       const exit = new Promise((resolve) => child.once("exit", resolve));
       child.stdin.end();

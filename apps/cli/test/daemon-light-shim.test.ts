@@ -4,50 +4,21 @@
 // unapproved project server refused as the Node shim refuses it, and nothing left when the host leaves.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { buildChildEnv } from "@mcp/transport-stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mcp, run, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { mcp, run, type Sandbox } from "./helpers.js";
+import { alive, names, poolSandbox, psJson, rawConnection, script, tree } from "./pool-helpers.js";
 import { shimBash } from "./shim-bash.js";
-
-const script = fileURLToPath(new URL("../shim/mcp-shim", import.meta.url));
 
 interface PsJson {
   servers: { name: string; pid: number; hosts: { info: { shimPid: number; parentPid: number } }[] }[];
 }
 
-async function ps(box: Sandbox): Promise<PsJson> {
-  const out = await mcp(box, ["--json", "ps"]);
-  expect(out.code, out.stderr).toBe(0);
-  return JSON.parse(out.stdout) as PsJson;
-}
-
-/** Whether `pid` runs: a zombie (exited, not yet reaped by whoever adopted it) holds nothing and does not count. */
-function alive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** The pids under `pid` (Linux /proc), the process itself first. */
-async function tree(pid: number): Promise<number[]> {
-  const out = await run(["ps", "-e", "-o", "pid=,ppid="], "/", { PATH: process.env["PATH"] });
-  const pairs = out.stdout
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found = [pid];
-  for (let i = 0; i < found.length; i++)
-    for (const [child, parent] of pairs) if (parent === found[i]) found.push(child);
-  return found;
-}
+const ps = (box: Sandbox): Promise<PsJson> => psJson<PsJson>(box);
 
 /** What each descriptor of `pid` points at (Linux /proc), by descriptor number. */
 function descriptors(pid: number): string[] {
@@ -93,15 +64,6 @@ async function lightHost(box: Sandbox, server: string): Promise<{ client: Client
   return { client, transport };
 }
 
-/** A raw connection to the daemon's light listener; resolves with what it was sent once the daemon closed it. */
-function rawConnection(port: number): { socket: Socket; closed: Promise<string> } {
-  const socket = connect(port, "127.0.0.1");
-  let got = "";
-  socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
-  socket.on("error", () => {});
-  return { socket, closed: new Promise((resolve) => socket.once("close", () => resolve(got))) };
-}
-
 /** A ticket as the script gets it: `<port> <ticket> <proof>`. */
 async function ticket(box: Sandbox, server: string): Promise<{ port: number; ticket: string; proof: string }> {
   const out = await mcp(box, ["daemon", "ticket", server]);
@@ -113,15 +75,9 @@ async function ticket(box: Sandbox, server: string): Promise<{ port: number; tic
 const textOf = (result: unknown): string => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 
 describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () => {
+  const sandboxNow = poolSandbox();
   let box: Sandbox;
-  beforeEach(() => {
-    box = sandbox();
-    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
-  });
-  afterEach(async () => {
-    await mcp(box, ["daemon", "stop"]);
-    box.remove();
-  });
+  beforeEach(() => (box = sandboxNow()));
 
   it("serves two SDK hosts from one pooled server-everything, as two cats and no bash, and leaves no process when they close stdin", async () => {
     const a = await lightHost(box, "ev");
@@ -139,12 +95,8 @@ describe.skipIf(process.platform !== "linux")("the light shim (mcp-shim)", () =>
     for (const { transport } of [a, b]) {
       const pids = await tree(transport.pid!);
       kept.push(...pids);
-      const names = await Promise.all(
-        pids.map(async (pid) =>
-          (await run(["ps", "-o", "comm=", "-p", String(pid)], "/", { PATH: process.env["PATH"] })).stdout.trim(),
-        ),
-      );
-      expect(names, JSON.stringify({ pids, names })).toEqual(["cat", "cat"]);
+      const commands = await names(pids);
+      expect(commands, JSON.stringify({ pids, commands })).toEqual(["cat", "cat"]);
       // Each holds one connection and nothing of the other's: D (and the host's stdout) the pid the
       // host waits on, U (and the host's stdin) the one under it. A copy of U or of the stdin pipe
       // in the other cat would keep the session open after the host closed stdin.

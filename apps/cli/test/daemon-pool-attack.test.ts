@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { buildChildEnv } from "@mcp/transport-stdio";
 import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bin, mcp, sandbox, userConfig, type Sandbox } from "./helpers.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { bin, mcp, userConfig, type Sandbox } from "./helpers.js";
+import { initialize as init, poolSandbox } from "./pool-helpers.js";
 
 interface RawHost {
   child: ChildProcessWithoutNullStreams;
@@ -46,19 +47,10 @@ function rawHost(box: Sandbox, server: string, env: Record<string, string> = {})
   };
 }
 
-const init = (id: number) =>
-  `${JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`;
-
 describe.skipIf(process.platform !== "linux")("hostile hosts on mcp daemon stdio", () => {
+  const sandboxNow = poolSandbox();
   let box: Sandbox;
-  beforeEach(() => {
-    box = sandbox();
-    userConfig(box, { ev: { command: process.execPath, args: [everythingEntry, "stdio"] } });
-  });
-  afterEach(async () => {
-    await mcp(box, ["daemon", "stop"]);
-    box.remove();
-  });
+  beforeEach(() => (box = sandboxNow()));
 
   it("bad bytes, forged answers, odd ids and an over-long line from one host end at most that host; the other's calls go on", async () => {
     const good = rawHost(box, "ev");

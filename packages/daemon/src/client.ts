@@ -8,7 +8,7 @@ export { asThisShellRuns, type ShellCall } from "./environment.js";
 export { shellValuesFor } from "./shell-values.js";
 export { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
 export { claimSocketFolder, daemonSocketPath } from "./place.js";
-export { spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";
+export { DAEMON_NODE_FLAGS, spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";
 export { daemonRunArgs, daemonRunOptions, type DaemonRunFlags } from "./run-options.js";
 export { checkSocket } from "./private.js";
 export type { AttachParams, PoolStatus } from "./pool-socket.js";

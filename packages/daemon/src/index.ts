@@ -3,6 +3,7 @@
 // Node shim's relay (@mcp/daemon/shim); lightShimHere says whether the light bash shim works here.
 export {
   CALL_METHOD,
+  DAEMON_NODE_FLAGS,
   asThisShellRuns,
   callParamsFor,
   checkSocket,

@@ -20,6 +20,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
+import { stopHolder } from "./light-holder.js";
 
 /** How long an issued ticket may wait for its connection. */
 export const TICKET_TTL_MS = 30_000;
@@ -47,17 +48,19 @@ export interface Ticket {
 
 /** A host's session on the pool (pool-socket.ts's `PoolHostSession`). */
 interface HostSession {
-  receive(message: unknown): void;
+  /** False: the host's requests held are over the pool's mark; read no more until `drain`. */
+  receive(message: unknown, bytes?: number): boolean | void;
   close(): void;
 }
 
 /**
- * Attaches a host to the pool; `send` writes one message to the host, `end` ends its connection.
+ * Attaches a host to the pool; `send` writes one message to the host, `end` ends its connection,
+ * `drain`: the host's requests held are back under the mark (read U again).
  * Resolves once the pool's approval check passed; rejects (the session closed) when it refused.
  */
 export type Attach<P> = (
   params: P,
-  host: { send: (mcp: unknown) => void; end: (reason: string) => void },
+  host: { send: (mcp: unknown) => void; end: (reason: string) => void; drain: () => void },
 ) => { session: HostSession; approved: Promise<void> };
 
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
@@ -72,6 +75,10 @@ interface Link {
   pairKey: string | undefined;
   /** U is read no more until D drains (the host is not reading its stdout). */
   held: boolean;
+  /** U is read no more until the pool drains (the host's requests held are over its mark). */
+  full: boolean;
+  /** The pid the script said holds U (its reading `cat`), said first on D: signalled when the daemon ends the session (light-holder.ts). */
+  upPid: number | undefined;
   closed: boolean;
 }
 
@@ -123,6 +130,13 @@ export class LightRelay<P> {
   get held(): number {
     let count = 0;
     for (const link of this.links) if (link.held) count++;
+    return count;
+  }
+
+  /** Sessions whose requests held in the pool are over its mark: their U is read no more until they drain. */
+  get full(): number {
+    let count = 0;
+    for (const link of this.links) if (link.full) count++;
     return count;
   }
 
@@ -210,15 +224,21 @@ export class LightRelay<P> {
       proof: entry.proof,
       pairKey: undefined,
       held: false,
+      full: false,
+      upPid: undefined,
       closed: false,
     };
     this.links.add(link);
-    up.once("close", () => this.end(link));
+    up.once("close", () => this.end(link, "up"));
     const { session, approved } = this.attach(entry.params, {
       // Nothing reaches the host before D is paired (the host has said nothing before).
       send: (mcp) => this.toHost(link, mcp),
       // The server failed twice or was killed: both connections end, and so does the shim.
       end: () => this.end(link),
+      drain: () => {
+        link.full = false;
+        this.readUp(link);
+      },
     });
     link.session = session;
     // The proof only once the pool's approval check passed: refused, the connection closes
@@ -247,8 +267,17 @@ export class LightRelay<P> {
     link.pairKey = undefined;
     link.down = down;
     down.once("close", () => this.end(link));
-    // D carries nothing from the shim (its cat only reads): anything sent is dropped.
-    down.on("data", () => {});
+    // D carries one line from the shim, the pid of its reading cat (U's holder); anything more is dropped.
+    let said = "";
+    down.on("data", (chunk: Buffer) => {
+      if (said.length > 16) return;
+      said += chunk.toString("latin1");
+      const end = said.indexOf("\n");
+      if (end < 0) return;
+      if (/^[1-9]\d{0,9}$/.test(said.slice(0, end))) link.upPid = Number(said.slice(0, end));
+      said = "x".repeat(17);
+    });
+    down.resume();
     down.write(`${link.proof}\n`);
     this.relayUp(link);
   }
@@ -265,8 +294,13 @@ export class LightRelay<P> {
     link.up.pause();
     down.once("drain", () => {
       link.held = false;
-      if (!link.closed) link.up.resume();
+      this.readUp(link);
     });
+  }
+
+  /** Reads U again once neither D nor the pool holds it back. */
+  private readUp(link: Link): void {
+    if (!link.closed && !link.held && !link.full) link.up.resume();
   }
 
   /** Carries the host's lines on U to its pool session, one JSON per line. */
@@ -275,7 +309,7 @@ export class LightRelay<P> {
     let parts: Buffer[] = [];
     let size = 0;
     const write = (mcp: unknown): void => this.toHost(link, mcp);
-    const line = (text: string): void => {
+    const line = (text: string, bytes: number): void => {
       if (link.closed || text.trim() === "") return;
       let mcp: unknown;
       try {
@@ -287,19 +321,24 @@ export class LightRelay<P> {
           error: { code: -32700, message: "Parse error: a line that is not JSON" },
         });
       }
-      link.session?.receive(mcp);
+      // Over the pool's mark: U is read no more until the session drains (light-relay's backpressure).
+      if (link.session?.receive(mcp, bytes) === false && !link.closed) {
+        link.full = true;
+        up.pause();
+      }
     };
     const take = (chunk: Buffer): void => {
       let start = 0;
       for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, start)) {
         parts.push(chunk.subarray(start, end));
+        const bytes = size + end - start;
         const text = Buffer.concat(parts).toString("utf8");
         parts = [];
         size = 0;
         start = end + 1;
-        line(text);
-        // D is full: the chunk's other lines wait with the rest of U until it drains.
-        if (link.held && !link.closed) {
+        line(text, bytes);
+        // D or the pool is full: the chunk's other lines wait with the rest of U until it drains.
+        if ((link.held || link.full) && !link.closed) {
           if (start < chunk.length) up.unshift(chunk.subarray(start));
           return;
         }
@@ -317,10 +356,16 @@ export class LightRelay<P> {
     up.resume();
   }
 
-  /** Ends a session: the pool's side, U at once, D once its last lines are handed over (DRAIN_MS at most). */
-  private end(link: Link): void {
+  /**
+   * Ends a session: the pool's side, U at once, D once its last lines are handed over (DRAIN_MS at
+   * most); unless U ended first (its cat is gone), the cat holding U is signalled (light-holder.ts).
+   */
+  private end(link: Link, first?: "up"): void {
     if (link.closed) return;
     link.closed = true;
+    const port = this.port;
+    if (first !== "up" && link.upPid !== undefined && link.up.remotePort !== undefined && port !== undefined)
+      stopHolder(link.upPid, link.up.remotePort, port);
     this.links.delete(link);
     if (link.pairKey !== undefined) {
       clearTimeout(this.pairs.get(link.pairKey)?.timer);

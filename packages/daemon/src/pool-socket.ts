@@ -16,11 +16,14 @@ export interface PoolStatus {
   maxConcurrentCalls: number;
   /** The memory cap per pooled server (bytes), null for none. */
   maxRssBytes: number | null;
+  /** Bytes of one host session's requests the pool holds before it stops reading that host (`hosts[].queuedBytes`). */
+  maxQueuedBytes: number;
 }
 
 /** A host session on the pool, as the daemon's connection uses it. */
 export interface PoolHostSession {
-  receive(message: unknown): void;
+  /** False: the host's requests held are over the pool's `maxQueuedBytes`; read no more of it until its `drain`. */
+  receive(message: unknown, bytes?: number): boolean | void;
   close(): void;
 }
 
@@ -72,11 +75,14 @@ export function attachProblem(params: unknown): string | undefined {
   return undefined;
 }
 
-/** Attaches a host (a shim's connection) to the pool: `send` writes to it, `end` ends it with a reason. */
+/**
+ * Attaches a host (a shim's connection) to the pool: `send` writes to it, `end` ends it with a
+ * reason, `drain` reads it again after its session's `receive` returned false.
+ */
 export function attachHost(
   pool: ServerPool,
   params: AttachParams,
-  host: { send: (mcp: unknown) => void; end: (reason: string) => void },
+  host: { send: (mcp: unknown) => void; end: (reason: string) => void; drain: () => void },
 ): ReturnType<ServerPool["attach"]> {
   const { timeout: _timeout, ...config } = params.config as StdioTransportConfig & { timeout?: unknown };
   return pool.attach({
@@ -93,6 +99,7 @@ export function attachHost(
     },
     send: host.send,
     onEnd: host.end,
+    onDrain: host.drain,
   });
 }
 
@@ -115,6 +122,7 @@ export function poolRequest(
       idleMs: pool.idleMs,
       maxConcurrentCalls: pool.maxConcurrentCalls,
       maxRssBytes: pool.maxRssBytes ?? null,
+      maxQueuedBytes: pool.maxQueuedBytes,
     };
     return send(socket, { id: message.id, result });
   }
@@ -147,6 +155,8 @@ export function poolRequest(
       send(socket, { id: 0, error: { message: reason, exitCode: EXIT.failure } });
       socket.end();
     },
+    // Its requests held are back under the pool's mark: the connection is read again (server.ts pauses it).
+    drain: () => socket.resume(),
   });
   attached(session);
   // The pool's approval check (the manager's approvals, see @mcp/pool) decides before the shim

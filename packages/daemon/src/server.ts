@@ -51,6 +51,8 @@ export interface DaemonOptions {
   poolMaxCalls?: number | undefined;
   /** Memory a pooled server's processes may use (bytes); undefined: no cap. */
   poolMaxRssBytes?: number | undefined;
+  /** Bytes of one host session's requests the pool holds before it stops reading that host (default 1 MiB). */
+  poolMaxQueuedBytes?: number | undefined;
   /** Who the pool may serve; default `managerApprovals()` on the user's approvals file (the one `mcp config approve` writes). */
   approvals?: PoolApprovals | undefined;
   /** How a refusal says to approve a project server (default: the manager's words). */
@@ -113,6 +115,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     idleMs: options.poolIdleMs ?? 10 * MINUTE,
     maxConcurrentCalls: options.poolMaxCalls ?? 16,
     maxRssBytes: options.poolMaxRssBytes,
+    maxQueuedBytes: options.poolMaxQueuedBytes,
     clientInfo: { name: "mcp-pool", version },
     // The user's approvals file; a shim's own check ran before, with its shell's env.
     approvals:
@@ -165,12 +168,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     });
     onMessages(
       socket,
-      (message) => {
+      (message, bytes) => {
         // Asking for the status is not a use: the idle time it reports is the time since the last call.
         if (message.method === "status") return send(socket, { id: message.id, result: status() });
         if (message.method === "pool/status" && host === undefined) return poolRequest(pool, socket, message, () => {});
         lastRequest = Date.now();
-        if (host !== undefined) return host.receive(message.mcp);
+        // Over the pool's mark for this host: its connection is read no more until the session drains.
+        if (host !== undefined) return void (host.receive(message.mcp, bytes) === false && socket.pause());
         if (message.method?.startsWith("pool/"))
           return poolRequest(pool, socket, message, (session) => (host = session), light);
         if (message.method === "stop") {

@@ -94,7 +94,11 @@ export async function relayStdio(options: RelayStdioOptions): Promise<number> {
           );
           return;
         }
-        send(connection, { id: 0, mcp });
+        // The daemon reads no more of this host (its requests held are over the pool's mark): neither does the shim.
+        if (!connection.destroyed && !connection.write(`${JSON.stringify({ id: 0, mcp })}\n`)) {
+          input.pause();
+          connection.once("drain", () => input.resume());
+        }
       });
       // The host closed stdin: this session ends (the daemon cancels what it had in flight).
       lines.once("close", () => {

@@ -8,6 +8,18 @@ import { dirname } from "node:path";
 import { probeDaemon } from "./request.js";
 import { DaemonError } from "./errors.js";
 
+/**
+ * The Node flags the daemon's process is best started with (before its script): V8's optimizing
+ * and baseline compilers off (`--no-opt --no-maglev --no-sparkplug`: JavaScript runs in the
+ * interpreter, no machine code kept for it), which took the daemon's own VmRSS from 61 to 55 MB
+ * idle and from 63 to 55 MB serving 50 light-shim sessions on 10 servers. The daemon relays lines and
+ * parses JSON (done in C++ either way): no hot JavaScript loop the compilers would speed up.
+ * Measured and left out: `--lite-mode` (50 MB, but it turns WebAssembly off, which Node's `fetch`
+ * needs: the daemon died on its first HTTP call), `--optimize-for-size` (59 MB),
+ * `--max-semi-space-size=1` and `--v8-pool-size=0` (within the noise); see docs/benchmarks.md.
+ */
+export const DAEMON_NODE_FLAGS: readonly string[] = ["--no-opt", "--no-maglev", "--no-sparkplug"];
+
 /** Options of {@link spawnDaemon}. */
 export interface SpawnDaemonOptions {
   /** The program and its arguments that run the daemon (e.g. `node mcp daemon run`: a script that calls `startDaemon`). */

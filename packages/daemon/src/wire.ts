@@ -41,15 +41,17 @@ function parse(line: string): DaemonMessage | string {
 }
 
 /**
- * Reads newline-framed JSON messages from `socket`. Each chunk is scanned once (a long line costs
+ * Reads newline-framed JSON messages from `socket` (`handle` is given each with its line's length
+ * in bytes). Each chunk is scanned once (a long line costs
  * its length, not its length squared); a line over `maxLineBytes`, a line that is not JSON and a
  * message that is not an object with an `id` go to `refuse` and end the reading (the owner answers
  * and closes the connection), as does a message `handle` throws on: nothing escapes into the
- * socket's event, where it would end the process.
+ * socket's event, where it would end the process. A `handle` that pauses the socket stops the
+ * reading there: the chunk's other lines wait for `resume`.
  */
 export function onMessages(
   socket: Socket,
-  handle: (message: DaemonMessage) => void,
+  handle: (message: DaemonMessage, bytes: number) => void,
   refuse: Refusal,
   maxLineBytes = MAX_REQUEST_BYTES,
 ): void {
@@ -69,18 +71,23 @@ export function onMessages(
       start = at + 1;
       if (size + piece.length > maxLineBytes) return stop(`a line longer than ${maxLineBytes} bytes`);
       // A newline byte is never inside a UTF-8 character: the bytes before it decode on their own.
-      const line = (size === 0 ? piece : Buffer.concat([...parts, piece], size + piece.length)).toString("utf8");
+      const bytes = size + piece.length;
+      const line = (size === 0 ? piece : Buffer.concat([...parts, piece], bytes)).toString("utf8");
       parts = [];
       size = 0;
       if (line.trim() === "") continue;
       const message = parse(line);
       if (typeof message === "string") return stop(message);
       try {
-        handle(message);
+        handle(message, bytes);
       } catch (error) {
         return stop(`a message that could not be handled (${(error as Error).message})`);
       }
       if (refused || socket.destroyed) return;
+      if (socket.isPaused()) {
+        if (start < chunk.length) socket.unshift(chunk.subarray(start));
+        return;
+      }
     }
     if (start < chunk.length) {
       if (size + chunk.length - start > maxLineBytes) return stop(`a line longer than ${maxLineBytes} bytes`);

@@ -2,14 +2,12 @@
 // answers to requests of the wrong shape, a call run by the embedder's handler on a real
 // server-everything, a host attached to the pool through the Node shim's relay, and a clean close.
 // (The light shim's loopback listener: light-relay.test.ts.)
-import { mkdtempSync, rmSync, statSync, existsSync } from "node:fs";
+import { statSync, existsSync } from "node:fs";
 import { createConnection } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
-import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   CALL_METHOD,
   DaemonError,
@@ -24,26 +22,15 @@ import {
   type PoolStatus,
   type RunningDaemon,
 } from "../src/index.js";
+import { daemonSandbox, everything } from "./helpers.js";
 
-const everything = { command: process.execPath, args: [everythingEntry, "stdio"] };
-
+const box = daemonSandbox("mcp-daemon-");
 let dir: string;
 let socket: string;
-let daemon: RunningDaemon | undefined;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "mcp-daemon-"));
-  socket = join(dir, "run", "daemon.sock");
-});
-
-afterEach(async () => {
-  await daemon?.close();
-  daemon = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => void ({ dir, socket } = box));
 
 function start(call?: CallHandler): Promise<RunningDaemon> {
-  return startDaemon({ socket, home: join(dir, "home"), version: "9.9.9", call }).then((d) => (daemon = d));
+  return box.start({ call });
 }
 
 /** The answers to `lines` sent raw on one connection, until the daemon closes it. */
@@ -83,7 +70,7 @@ describe("startDaemon", () => {
     );
     expect(await probeDaemon(socket)).toBe("live");
     await running.close();
-    daemon = undefined;
+    box.daemon = undefined;
     expect(existsSync(socket)).toBe(false);
     expect(await probeDaemon(socket)).toBe("absent");
   });
@@ -92,7 +79,7 @@ describe("startDaemon", () => {
     const running = await start();
     expect(await daemonRequest(socket, "stop", {})).toEqual({ stopping: true });
     await running.closed;
-    daemon = undefined;
+    box.daemon = undefined;
     expect(existsSync(socket)).toBe(false);
   });
 

@@ -3,39 +3,16 @@
 // the pairing secret on D, the proof again; then the host's lines on U and the pool's on D. Strangers
 // on the port (a wrong ticket, a wrong or replayed pairing secret, a second U) are closed without a
 // word, and either connection closing ends the session and the other connection.
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { everythingEntry } from "mcp-test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  daemonRequest,
-  requestTicket,
-  startDaemon,
-  type AttachParams,
-  type PoolStatus,
-  type RunningDaemon,
-} from "../src/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { daemonRequest, requestTicket, type AttachParams, type PoolStatus } from "../src/index.js";
 import { PAIR_DEADLINE_MS } from "../src/light-relay.js";
+import { daemonSandbox, everything } from "./helpers.js";
 
-const everything = { command: process.execPath, args: [everythingEntry, "stdio"] };
-
+const box = daemonSandbox("mcp-daemon-light-", true);
 let dir: string;
 let socket: string;
-let daemon: RunningDaemon | undefined;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "mcp-daemon-light-"));
-  socket = join(dir, "run", "daemon.sock");
-  daemon = await startDaemon({ socket, home: join(dir, "home"), version: "9.9.9" });
-});
-
-afterEach(async () => {
-  await daemon?.close();
-  daemon = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
+beforeEach(() => void ({ dir, socket } = box));
 
 const params = (): AttachParams => ({
   server: "everything",

@@ -39,6 +39,12 @@ export class HostSession implements PoolHost {
   /** The tasks this session created on a shared process. */
   readonly tasks = new Set<string>();
   #ended = false;
+  /** Bytes of the host's requests received and not answered yet (waiting for a slot, or at the server). */
+  #queued = 0;
+  /** The most {@link queuedBytes} has been. */
+  #peak = 0;
+  /** `receive` said to stop feeding it: `onDrain` is due once the queue is under the mark. */
+  #full = false;
 
   constructor(
     readonly id: number,
@@ -47,31 +53,52 @@ export class HostSession implements PoolHost {
     readonly send: (message: unknown) => void,
     readonly onEnd: (reason: string) => void,
     readonly pool: HostBinder,
+    /** The high-water mark of {@link queuedBytes}: past it, `receive` returns false. */
+    readonly maxQueuedBytes: number = Infinity,
+    readonly onDrain: () => void = () => {},
   ) {}
+
+  /** Bytes of this host's requests the pool holds: received and not answered yet. */
+  get queuedBytes(): number {
+    return this.#queued;
+  }
 
   /** Host requests now being served. */
   get inFlight(): number {
     return this.#running.size;
   }
 
-  /** A message from the host (a request, a notification, an answer to a server's question, or a batch of them). */
-  receive(message: unknown): void {
-    if (this.#ended) return;
+  /**
+   * A message from the host (a request, a notification, an answer to a server's question, or a
+   * batch of them); `bytes`: its size as the host sent it (default: its JSON's length). Returns
+   * false when the host's requests the pool holds are now over the pool's `maxQueuedBytes`: stop
+   * reading the host until `onDrain` (as a stream's `write` says). A message given anyway is still served.
+   */
+  receive(message: unknown, bytes?: number): boolean {
+    if (this.#ended) return true;
     if (Array.isArray(message)) {
-      for (const one of message) this.receive(one);
-      return;
+      const each = bytes === undefined ? undefined : bytes / Math.max(1, message.length);
+      for (const one of message) this.receive(one, each);
+      return !this.#full;
     }
-    if (!isRecord(message))
-      return this.send({
+    if (!isRecord(message)) {
+      this.send({
         jsonrpc: "2.0",
         id: null,
         error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" },
       });
+      return !this.#full;
+    }
     const { id, method } = message;
     const params = isRecord(message["params"]) ? message["params"] : undefined;
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number"))
-      return void this.#request(id, method, params);
-    if (typeof method === "string") return this.#notification(method, params);
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+      const size = bytes ?? JSON.stringify(message).length;
+      this.#queue(size);
+      const done = (): void => this.#queue(-size);
+      void this.#request(id, method, params).then(done, done);
+      return !this.#full;
+    }
+    if (typeof method === "string") return (this.#notification(method, params), true);
     if (typeof id === "number" && this.#asks.has(id)) {
       const ask = this.#asks.get(id)!;
       this.#asks.delete(id);
@@ -85,6 +112,18 @@ export class HostSession implements PoolHost {
           }),
         );
       else ask.resolve(message["result"]);
+    }
+    return !this.#full;
+  }
+
+  /** Counts bytes in (`size` > 0) or out of the queue; says `onDrain` once it is back under the mark. */
+  #queue(size: number): void {
+    this.#queued += size;
+    if (this.#queued > this.#peak) this.#peak = this.#queued;
+    if (this.#queued > this.maxQueuedBytes) this.#full = true;
+    else if (this.#full && size < 0) {
+      this.#full = false;
+      if (!this.#ended) this.onDrain();
     }
   }
 
@@ -328,6 +367,13 @@ export class HostSession implements PoolHost {
 
   /** This session as `mcp ps` lists it. */
   status(): HostStatus {
-    return { id: this.id, info: this.info, clientInfo: this.clientInfo, calls: this.calls };
+    return {
+      id: this.id,
+      info: this.info,
+      clientInfo: this.clientInfo,
+      calls: this.calls,
+      queuedBytes: this.#queued,
+      peakQueuedBytes: this.#peak,
+    };
   }
 }

