@@ -1,19 +1,17 @@
 // `mcp serve --stdio | --http`: the configured servers as one MCP server.
 
 import { createWriteStream } from "node:fs";
+import { InvalidConfigError } from "@mcp/client";
 import {
   auditStream,
-  checkConfigSharing,
-  consentFromEnv,
-  createGateway,
+  gatewayFromOptions,
   gatewayHandlers,
   isLoopback,
-  metricsTokenFromEnv,
-  readGatewayConfig,
   servableName,
   serveCallers,
-  servedHosts,
   startGatewayServer,
+  type AuditStreamSink,
+  type McpGateway,
   type ServeCallers,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
@@ -45,7 +43,7 @@ export interface ServeOptions {
 }
 
 /** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
-function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream> {
+function auditTo(target: string, stdio: boolean): AuditStreamSink {
   if (target === "-" && stdio)
     throw new CliError("--audit - would write into the MCP stream of --stdio; give a file", EXIT.usage);
   // A reader of stdout that goes away loses the audit lines, not the gateway.
@@ -54,15 +52,6 @@ function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream>
   return auditStream(stream, (error) =>
     warn(`mcp serve: the audit log ${target === "-" ? "(stdout)" : target} failed: ${error.message}; serving goes on`),
   );
-}
-
-/** What `f` returns; what it throws as a usage error. */
-function usage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (error) {
-    throw new CliError((error as Error).message, EXIT.usage);
-  }
 }
 
 /** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
@@ -139,7 +128,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }
-  const { self, tokens: callers, oidc } = who;
+  const { self, oidc } = who;
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
   if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
@@ -160,56 +149,29 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   }
   const host = options.host ?? "127.0.0.1";
   // What may refuse to start (views, the audit file, callers' views) is settled before anything runs.
-  let gateway: ReturnType<typeof createGateway>;
-  let audit: ReturnType<typeof auditTo> | undefined;
+  let gateway: McpGateway;
+  let audit: AuditStreamSink | undefined;
   try {
-    const { views, credentials } = await readGatewayConfig({
-      files: globals.config,
-      home: session.home,
-      introspectionClient: options.introspectionClient,
-    });
-    if (options.view !== undefined) {
-      if (!views.has(options.view))
-        throw new Error(
-          `--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`,
-        );
-      self.view = options.view;
-    }
-    audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
-    const served = options.http ? [...callers.values()] : [self];
-    // The servers connect after the gateway is made: their configs are checked here.
-    // A sign-in `mcp auth login` saved is the operator's own identity too (looked up here: the gateway cannot wait).
-    await checkConfigSharing(session.manager, session.configs, { oidc, callers: served, credentials }, (message) =>
-      warn(`mcp serve: ${message}`),
-    );
-    gateway = createGateway(session.manager, {
+    ({ gateway, audit } = await gatewayFromOptions(session.manager, session.configs, {
+      ...options,
+      http: Boolean(options.http),
+      callers: who,
       handlers,
       name: "mcp-serve",
       version: CLI_VERSION,
+      clientInfo: { name: "mcp-cli", version: CLI_VERSION },
+      files: globals.config,
+      home: session.home,
+      audit: options.audit === undefined ? undefined : () => auditTo(options.audit!, Boolean(options.stdio)),
+      shared: session.shared,
       warn: (message) => warn(`mcp serve: ${message}`),
-      callers: served,
-      connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
-      tokens: callers,
-      hosts: servedHosts(host, options.allowedHost),
-      origins: options.origin,
-      sessions: session.shared?.sessions,
-      rateLimits: session.shared?.rates,
-      views,
-      toolSearch: options.toolSearch,
-      audit,
-      // One key for every replica, so their argsHash compare; none: a random one per process.
-      auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
-      oidc,
-      credentials,
-      consent: consentFromEnv(credentials, session.shared?.consent),
-      operations: options.http
-        ? { probes: true, metrics: options.metrics ? { token: usage(metricsTokenFromEnv) } : false }
-        : undefined,
-    });
+    }));
   } catch (error) {
     await session.close();
-    await audit?.close();
-    throw error instanceof CliError ? error : new CliError(`mcp serve: ${(error as Error).message}`, EXIT.usage);
+    if (error instanceof CliError) throw error;
+    // A short MCP_METRICS_TOKEN is said as it is.
+    const metrics = InvalidConfigError.isInstance(error) && error.field === "MCP_METRICS_TOKEN";
+    throw new CliError(`${metrics ? "" : "mcp serve: "}${(error as Error).message}`, EXIT.usage);
   }
   const stop: Stop = { at: undefined, said: false };
   const until = stopped(Boolean(options.stdio), stop);
