@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { daemonState, DaemonUntrusted, startDaemon, stopDaemon, type RunningDaemon } from "../src/index.js";
+import { daemonState, DaemonUntrusted, probeDaemon, startDaemon, stopDaemon, type RunningDaemon } from "../src/index.js";
 
 let dir: string;
 let socket: string;
@@ -28,6 +28,8 @@ describe("daemonState and stopDaemon", () => {
     const state = await daemonState(socket);
     expect(state.running && state.status).toMatchObject({ pid: process.pid, version: "9.9.9", socket });
     expect(await stopDaemon(socket)).toBe(true);
+    // It returns once the socket no longer answers.
+    expect(await probeDaemon(socket)).not.toBe("live");
     await daemon.closed;
     expect(await daemonState(socket)).toEqual({ running: false, stale: false });
     expect(await stopDaemon(socket)).toBe(false);

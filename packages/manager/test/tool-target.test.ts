@@ -137,6 +137,8 @@ describe("splitUrlTarget", () => {
       rest: ["a:=1"],
     });
     expect(splitUrlTarget(["https://host/mcp.echo?x=1"])!.tool).toBeUndefined();
+    // An empty fragment: the URL does not end with its last segment.
+    expect(splitUrlTarget(["https://host/mcp.echo#"])!.tool).toBeUndefined();
     expect(splitUrlTarget(["everything.echo"])).toBeUndefined();
     expect(splitUrlTarget([])).toBeUndefined();
   });
