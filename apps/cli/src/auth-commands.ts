@@ -42,7 +42,8 @@ export async function authCommand(
   const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
   try {
     const config = httpConfigOf(session, name);
-    const pasted = options.browser === false && !options.device ? pasteBackAuthorize({ name, onInstructions: note }) : undefined;
+    const pasted =
+      options.browser === false && !options.device ? pasteBackAuthorize({ name, onInstructions: note }) : undefined;
     await session.manager
       .authorizeServer(name, config, {
         open: options.open,

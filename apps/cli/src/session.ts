@@ -96,7 +96,9 @@ async function usageErrors<T>(run: () => Promise<T>): Promise<T> {
 /** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
 export async function serverNames(globals: GlobalOptions): Promise<string[]> {
   const home = process.env["HOME"] ?? homedir();
-  const { given, loaded } = await usageErrors(() => findServers(process.cwd(), { ...globals, home, files: globals.config }));
+  const { given, loaded } = await usageErrors(() =>
+    findServers(process.cwd(), { ...globals, home, files: globals.config }),
+  );
   return serverNamesOf({ configs: given ?? loaded.configs, servers: loaded.servers, configErrors: loaded.errors });
 }
 

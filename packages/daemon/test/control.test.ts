@@ -5,7 +5,14 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { daemonState, DaemonUntrusted, probeDaemon, startDaemon, stopDaemon, type RunningDaemon } from "../src/index.js";
+import {
+  daemonState,
+  DaemonUntrusted,
+  probeDaemon,
+  startDaemon,
+  stopDaemon,
+  type RunningDaemon,
+} from "../src/index.js";
 
 let dir: string;
 let socket: string;

@@ -20,7 +20,9 @@ export interface StopRequests {
  * a second SIGINT or SIGTERM calls `again` (e.g. exit at once); without `again` it gets the
  * process's default action.
  */
-export function stopRequests(options: { stdin?: Readable | undefined; again?: (() => void) | undefined } = {}): StopRequests {
+export function stopRequests(
+  options: { stdin?: Readable | undefined; again?: (() => void) | undefined } = {},
+): StopRequests {
   let at: number | undefined;
   const asked = new Promise<StopReason>((resolve) => {
     const done = (why: StopReason): void => {
@@ -54,10 +56,16 @@ export function stopRequests(options: { stdin?: Readable | undefined; again?: ((
  * then and `close` has not finished (what is still closing is the caller's to cut short, e.g. by
  * exiting), else `"closed"`.
  */
-export async function closeWithin(at: number | undefined, ms: number, close: () => Promise<void>): Promise<"closed" | "late"> {
+export async function closeWithin(
+  at: number | undefined,
+  ms: number,
+  close: () => Promise<void>,
+): Promise<"closed" | "late"> {
   if (at === undefined) return close().then(() => "closed");
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, at + ms - Date.now()))));
+  const late = new Promise<"late">(
+    (resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, at + ms - Date.now()))),
+  );
   try {
     return await Promise.race([close().then(() => "closed" as const), late]);
   } finally {

@@ -100,10 +100,13 @@ export interface UrlTarget {
 export function splitUrlTarget(words: readonly string[]): UrlTarget | undefined {
   const [first, second] = words;
   if (first === undefined || !/^https?:\/\//i.test(first)) return undefined;
-  if (second !== undefined && !/^([{[]|[^=]*:?=)/.test(second)) return { url: first, tool: second, rest: words.slice(2) };
+  if (second !== undefined && !/^([{[]|[^=]*:?=)/.test(second))
+    return { url: first, tool: second, rest: words.slice(2) };
   const parsed = URL.canParse(first) ? new URL(first) : undefined;
   const segment =
-    parsed && parsed.search === "" && parsed.hash === "" ? parsed.pathname.slice(parsed.pathname.lastIndexOf("/") + 1) : "";
+    parsed && parsed.search === "" && parsed.hash === ""
+      ? parsed.pathname.slice(parsed.pathname.lastIndexOf("/") + 1)
+      : "";
   const dot = first.lastIndexOf(".");
   return segment.includes(".") && first.endsWith(segment)
     ? { url: first.slice(0, dot), tool: first.slice(dot + 1), rest: words.slice(1) }

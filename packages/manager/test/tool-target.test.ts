@@ -2,7 +2,15 @@
 // (closestNames), and a header as written on a command line (headerPair): the rules the `mcp` CLI's
 // `call`, `prompt`, `read` and `--header` follow, as functions any host can call.
 import { describe, expect, it } from "vitest";
-import { closestNames, headerPair, splitToolTarget, splitUrlTarget, toolNameFor, toolsNamed, type MCPTool } from "../src/index.js";
+import {
+  closestNames,
+  headerPair,
+  splitToolTarget,
+  splitUrlTarget,
+  toolNameFor,
+  toolsNamed,
+  type MCPTool,
+} from "../src/index.js";
 
 /** A tool record as the manager lists it (only the names matter here; nothing is called). */
 function tool(serverName: string, toolName: string): MCPTool {
@@ -127,7 +135,10 @@ describe("splitUrlTarget", () => {
       tool: "echo",
       rest: ["message=hi"],
     });
-    expect(splitUrlTarget(["HTTP://host/a.b/mcp.get-sum", "{}"])).toMatchObject({ url: "HTTP://host/a.b/mcp", tool: "get-sum" });
+    expect(splitUrlTarget(["HTTP://host/a.b/mcp.get-sum", "{}"])).toMatchObject({
+      url: "HTTP://host/a.b/mcp",
+      tool: "get-sum",
+    });
   });
 
   it("says no tool for an argument next, a dot only in the host, or a query; nothing for other words", () => {
