@@ -10,10 +10,9 @@ import {
   MCPManager,
   serverNamesOf,
   UnknownServerError,
+  type ChosenServers,
   type MCPTool,
   userConfigDir,
-  type ConfigError,
-  type DiscoveredServer,
   type MCPManagerOptions,
 } from "@mcp/manager";
 import { approvalsFile, approveCommandFor, cliApprovalPolicy } from "./approvals.js";
@@ -62,18 +61,13 @@ export function configDir(home: string): string {
 }
 
 /** What a command works with: the servers chosen and, once connected, the manager. */
-export interface Session {
+export interface Session extends Omit<ChosenServers, "fallback" | "whySkipped"> {
   manager: MCPManager;
   home: string;
   cwd: string;
-  configs: Record<string, MCPServerConfig>;
-  servers: Record<string, DiscoveredServer>;
-  configErrors: ConfigError[];
-  shadowed: DiscoveredServer[];
-  /** Names of project servers skipped because they are not approved as they are now. */
-  skipped: string[];
   /** Why each skipped server was skipped ("not approved yet", "changed since it was approved: env", …). */
   whySkipped?: Map<string, string> | undefined;
+  /** The embedded default server is all there is (@mcp/manager's fallback). */
   embedded: boolean;
   /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
   register?: (() => Promise<MCPTool[]>) | undefined;
