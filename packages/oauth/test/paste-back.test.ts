@@ -16,7 +16,7 @@ async function paste(pasted: string): Promise<{ result: unknown; shown: string[]
   const output = new PassThrough();
   const shown: string[] = [];
   const step = pasteBackAuthorize({ name: "srv", input, output, onInstructions: (text) => shown.push(text) });
-  const result = step(request as Parameters<typeof step>[0]).catch((error: unknown) => error);
+  const result = step(request).catch((error: unknown) => error);
   input.end(pasted);
   return { result: await result, shown };
 }
