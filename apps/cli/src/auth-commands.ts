@@ -1,6 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { OAuthError, type DeviceOptions } from "@mcp/oauth";
-import { pasteBackAuthorize } from "./paste-back.js";
+import { OAuthError, pasteBackAuthorize, type DeviceOptions } from "@mcp/oauth";
 import { openSession, type GlobalOptions, type Session } from "./session.js";
 import { CliError, EXIT, note, out } from "./ui.js";
 
@@ -43,7 +42,8 @@ export async function authCommand(
   const session = await openSession({ ...globals, server: [name] }, { connect: false, allowEmbedded: false });
   try {
     const config = httpConfigOf(session, name);
-    const pasted = options.browser === false && !options.device ? pasteBackAuthorize(name) : undefined;
+    const pasted =
+      options.browser === false && !options.device ? pasteBackAuthorize({ name, onInstructions: note }) : undefined;
     await session.manager
       .authorizeServer(name, config, {
         open: options.open,

@@ -1,7 +1,6 @@
 // `mcp codegen <server>`: the server's tools given to @mcp/codegen's generateClient, the module written out.
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Tool } from "@mcp/client";
 import { clientNameOf, CodegenError, generateClient } from "@mcp/codegen";
 import { mustStart } from "./commands.js";
 import { failureOf } from "./resolve.js";
@@ -30,17 +29,8 @@ export async function codegenCommand(
     const tools = session.manager
       .getTools()
       .filter((tool) => tool.serverName === server)
-      .map(
-        (tool): Tool =>
-          tool.definition ?? {
-            name: tool.toolName,
-            title: tool.title,
-            description: tool.description,
-            inputSchema: tool.inputSchema,
-            outputSchema: tool.outputSchema,
-            annotations: tool.annotations,
-          },
-      );
+      // The manager keeps each tool as its server listed it.
+      .flatMap((tool) => (tool.definition ? [tool.definition] : []));
     const text = generateClient(tools, {
       server,
       serverInfo: connection?.serverInfo,

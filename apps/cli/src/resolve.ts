@@ -58,11 +58,6 @@ function problemOf(message: string): string {
   return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
 }
 
-/** A server that failed for want of a token: `mcp auth <name>` is the fix (@mcp/manager's `needsSignIn`). */
-export function needsAuth(s: ServerStatus, config?: MCPServerConfig): boolean {
-  return needsSignIn(s, config);
-}
-
 /** What to do for a server that needs a token: sign in (`mcp auth`), or for one given on the command line, send a token. */
 export function authHint(s: ServerStatus): string {
   return s.source === undefined
@@ -80,7 +75,7 @@ export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefine
 /** Why a server that failed to connect failed, with its command or URL and its stderr (once), and what to try. */
 export function failureOf(session: Session, status: ServerStatus): string {
   const config = session.configs[status.name];
-  if (needsAuth(status, config))
+  if (needsSignIn(status, config))
     return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(failureError(status), 200)})`;
   const refused = tokenRefused(status, config);
   const what = !config

@@ -1,5 +1,5 @@
-import { failureError, type MCPTool, type ServerStatus } from "@mcp/manager";
-import { authHint, needsAuth, tokenRefused } from "./resolve.js";
+import { failureError, needsSignIn, type MCPTool, type ServerStatus } from "@mcp/manager";
+import { authHint, tokenRefused } from "./resolve.js";
 import { sourceOf, type Session } from "./session.js";
 
 // The rows of the listing commands' --json output: the CLI's contract. `mcp inspect` gives the
@@ -58,7 +58,7 @@ export function serverRows(session: Session): ServerRow[] {
   const statuses = session.manager.getStatuses();
   const result: ServerRow[] = statuses.map((s: ServerStatus) => {
     const config = session.configs[s.name];
-    const auth = needsAuth(s, config);
+    const auth = needsSignIn(s, config);
     // The error once: its message's copy of the stderr lines is left out (they are in stderrTail).
     const error = s.lastError === undefined ? undefined : (tokenRefused(s, config) ?? failureError(s));
     return {

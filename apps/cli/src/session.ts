@@ -4,17 +4,15 @@ import { homedir } from "node:os";
 import { InvalidConfigError, type MCPServerConfig } from "@mcp/client";
 import { MemoryTokenStore } from "@mcp/oauth";
 import {
-  closestNames as closest,
+  chooseServers,
   createApprovalStore,
   findServers,
   MCPManager,
-  reviewProjectServers,
   serverNamesOf,
-  type FoundServers,
+  UnknownServerError,
+  type ChosenServers,
   type MCPTool,
   userConfigDir,
-  type ConfigError,
-  type DiscoveredServer,
   type MCPManagerOptions,
 } from "@mcp/manager";
 import { approvalsFile, approveCommandFor, cliApprovalPolicy } from "./approvals.js";
@@ -63,18 +61,13 @@ export function configDir(home: string): string {
 }
 
 /** What a command works with: the servers chosen and, once connected, the manager. */
-export interface Session {
+export interface Session extends Omit<ChosenServers, "fallback" | "whySkipped"> {
   manager: MCPManager;
   home: string;
   cwd: string;
-  configs: Record<string, MCPServerConfig>;
-  servers: Record<string, DiscoveredServer>;
-  configErrors: ConfigError[];
-  shadowed: DiscoveredServer[];
-  /** Names of project servers skipped because they are not approved as they are now. */
-  skipped: string[];
   /** Why each skipped server was skipped ("not approved yet", "changed since it was approved: env", …). */
   whySkipped?: Map<string, string> | undefined;
+  /** The embedded default server is all there is (@mcp/manager's fallback). */
   embedded: boolean;
   /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
   register?: (() => Promise<MCPTool[]>) | undefined;
@@ -83,19 +76,23 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** The servers the flags give (ad hoc: `--stdio`, `--http`, `--sse`; then no config file is read), or those the config files define. */
-async function discover(globals: GlobalOptions, cwd: string, home: string): Promise<FoundServers> {
+/** What `run` returns; a config given wrong on the command line, or a server name nobody defines, is a usage error. */
+async function usageErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await findServers(cwd, { ...globals, home, files: globals.config });
+    return await run();
   } catch (error) {
     if (InvalidConfigError.isInstance(error)) throw new CliError(error.message, EXIT.usage);
+    if (UnknownServerError.isInstance(error)) throw new CliError(`${error.message} (see: mcp servers)`, EXIT.usage);
     throw error;
   }
 }
 
 /** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
 export async function serverNames(globals: GlobalOptions): Promise<string[]> {
-  const { given, loaded } = await discover(globals, process.cwd(), process.env["HOME"] ?? homedir());
+  const home = process.env["HOME"] ?? homedir();
+  const { given, loaded } = await usageErrors(() =>
+    findServers(process.cwd(), { ...globals, home, files: globals.config }),
+  );
   return serverNamesOf({ configs: given ?? loaded.configs, servers: loaded.servers, configErrors: loaded.errors });
 }
 
@@ -114,70 +111,36 @@ export async function openSession(
 ): Promise<Session> {
   const home = process.env["HOME"] ?? homedir();
   const cwd = process.cwd();
-  const { given, loaded } = await discover(globals, cwd, home);
-  let configs: Record<string, MCPServerConfig> = given ?? { ...loaded.configs };
-
-  if (globals.server?.length) {
-    const known = new Set(serverNamesOf({ configs, servers: loaded.servers, configErrors: loaded.errors }));
-    for (const name of globals.server) {
-      if (!known.has(name) && !(name === EMBEDDED_NAME && Object.keys(configs).length === 0)) {
-        const near = closest(name, [...known]);
-        throw new CliError(
-          `no server named "${name}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp servers)`,
-          EXIT.usage,
-        );
-      }
-    }
-    configs = Object.fromEntries(Object.entries(configs).filter(([name]) => globals.server!.includes(name)));
-  }
-
   // Every command that starts servers (call, tools, servers, inspect, serve, and the daemon, which
   // is sent only what passed here) comes through this one check: the manager's review with the
   // CLI's policy (approvals.ts). What passes is marked approved; the rest is left out.
-  const reviewed = await reviewProjectServers(
-    { configs, servers: loaded.servers },
-    {
-      project: cwd,
-      policy: cliApprovalPolicy({
-        project: cwd,
-        file: approvalsFile(configDir(home)),
-        yes: globals.yes === true,
-        interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
-        home,
-      }),
-    },
+  const policy = cliApprovalPolicy({
+    project: cwd,
+    file: approvalsFile(configDir(home)),
+    yes: globals.yes === true,
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    home,
+  });
+  const chosen = await usageErrors(() =>
+    chooseServers({
+      ...globals,
+      cwd,
+      home,
+      files: globals.config,
+      only: globals.server,
+      policy,
+      fallback: options.allowEmbedded === false ? undefined : { name: EMBEDDED_NAME, config: embeddedConfig },
+      timeout: globals.timeout,
+      // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
+      // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second).
+      closeGraceMs: CLOSE_GRACE_MS,
+    }),
   );
-  configs = reviewed.configs;
-  const { skipped, whySkipped } = reviewed;
-
-  let embedded = false;
-  const named = globals.server?.length && given === undefined && globals.server.some((name) => name !== EMBEDDED_NAME);
-  if (
-    Object.keys(configs).length === 0 &&
-    loaded.errors.length === 0 &&
-    skipped.length === 0 &&
-    !named &&
-    options.allowEmbedded !== false
-  ) {
-    embedded = true;
-    configs = { [EMBEDDED_NAME]: embeddedConfig() };
+  const { configs, skipped, whySkipped, fallback: embedded } = chosen;
+  if (embedded)
     note(
       `No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`,
     );
-  }
-  // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
-  // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second). Clocks are not
-  // part of the tool cache key.
-  configs = Object.fromEntries(
-    Object.entries(configs).map(([name, config]) => [
-      name,
-      {
-        ...("command" in config ? { closeGraceMs: CLOSE_GRACE_MS, killGraceMs: CLOSE_GRACE_MS } : {}),
-        ...config,
-        ...(globals.timeout === undefined ? {} : { timeout: globals.timeout }),
-      },
-    ]),
-  );
 
   const shared = await sharedStores(process.env, (error) => note(`Redis (MCP_REDIS_URL): ${error.message}`));
   const manager = new MCPManager({
@@ -204,9 +167,9 @@ export async function openSession(
     home,
     cwd,
     configs,
-    servers: reviewed.servers,
-    configErrors: loaded.errors,
-    shadowed: loaded.shadowed,
+    servers: chosen.servers,
+    configErrors: chosen.configErrors,
+    shadowed: chosen.shadowed,
     skipped,
     whySkipped,
     embedded,
@@ -217,7 +180,7 @@ export async function openSession(
       await shared?.close();
     },
   };
-  if (options.connect !== false) await manager.connectServers(configs, reviewed.servers);
+  if (options.connect !== false) await manager.connectServers(configs, chosen.servers);
   return session;
 }
 

@@ -2,25 +2,11 @@
 // user's folders (`@mcp/store-redis`'s storesFromEnv), so gateway replicas, CI workers or several
 // machines share them. Loaded only then: nothing of Redis is read otherwise.
 
-import type { PinStore, ToolCache } from "@mcp/manager";
-import type { TokenStore } from "@mcp/oauth";
-import type { ConsentStore, RateLimitStore, SessionStore } from "@mcp/gateway";
+import type { RedisStores } from "@mcp/store-redis";
 import { CliError, EXIT, warn } from "./ui.js";
 
-/** The stores of one Redis, and how to let go of it: @mcp/store-redis's, held to the gateway's and manager's interfaces here. */
-export interface SharedStores {
-  url: string;
-  cache: ToolCache;
-  tokens: TokenStore;
-  /** Tool pins: what `mcp pins approve` approves is what every replica serves. */
-  pins: PinStore;
-  sessions: SessionStore;
-  /** Callers' rate-limit buckets, one for every replica. */
-  rates: RateLimitStore;
-  /** Users' upstream consents (sealed by the gateway), one for every replica. */
-  consent: ConsentStore;
-  close(): Promise<void>;
-}
+/** The stores of one Redis, and how to let go of it (@mcp/store-redis's; the gateway and the manager check them where they take them). */
+export type SharedStores = RedisStores;
 
 /**
  * The Redis stores named by `MCP_REDIS_URL` (@mcp/store-redis's `storesFromEnv`), or undefined;

@@ -6,6 +6,7 @@ export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } 
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
 export { shellValuesFor } from "./shell-values.js";
+export { daemonState, stopDaemon, type DaemonState } from "./control.js";
 export { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
 export { claimSocketFolder, daemonSocketPath } from "./place.js";
 export { DAEMON_NODE_FLAGS, spawnDaemon, type SpawnDaemonOptions } from "./spawn.js";

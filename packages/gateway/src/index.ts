@@ -59,6 +59,8 @@ export {
   type ServeCallerOptions,
   type ServeCallers,
 } from "./serve-setup.js";
+export { gatewayFromOptions, type GatewayFromOptions } from "./serve-gateway.js";
+export { closeWithin, stopRequests, type StopReason, type StopRequests } from "./stop.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { isSessionRecord, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
 export type { IntrospectionOptions } from "./introspection.js";

@@ -74,7 +74,14 @@ export {
   type ToolCache,
 } from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
-export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
+export {
+  closestNames,
+  splitToolTarget,
+  splitUrlTarget,
+  toolsNamed,
+  type ToolTarget,
+  type UrlTarget,
+} from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
 export { headerPair } from "./config/header-pair.js";
 export {
@@ -85,6 +92,12 @@ export {
   type CommandLineServers,
   type FoundServers,
 } from "./config/command-servers.js";
+export {
+  chooseServers,
+  UnknownServerError,
+  type ChooseServersOptions,
+  type ChosenServers,
+} from "./config/choose-servers.js";
 export { splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {

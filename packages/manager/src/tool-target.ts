@@ -76,3 +76,39 @@ export function closestNames(word: string, candidates: readonly string[], count 
     .slice(0, count)
     .map(({ candidate }) => candidate);
 }
+
+/** What words that start with a server's URL name (see {@link splitUrlTarget}). */
+export interface UrlTarget {
+  /** The server's URL (without a `.<tool>` that followed it). */
+  url: string;
+  /** The tool's name, undefined when the words do not say it. */
+  tool: string | undefined;
+  /** The words after the tool's name (the call's arguments). */
+  rest: string[];
+}
+
+/**
+ * What words that name a server by its `http(s)://` URL name: the tool is the next word (when it
+ * is not an argument: `key=value`, `key:=json`, `{json}`), else what follows the last `.` of the
+ * URL's last path segment (`https://host/mcp.echo`, a URL with no query or fragment). Undefined
+ * when the first word is not an `http(s)://` URL. The URL is not checked to parse.
+ *
+ * @example
+ * splitUrlTarget(["https://host/mcp.echo", "message=hi"]);
+ * // { url: "https://host/mcp", tool: "echo", rest: ["message=hi"] }
+ */
+export function splitUrlTarget(words: readonly string[]): UrlTarget | undefined {
+  const [first, second] = words;
+  if (first === undefined || !/^https?:\/\//i.test(first)) return undefined;
+  if (second !== undefined && !/^([{[]|[^=]*:?=)/.test(second))
+    return { url: first, tool: second, rest: words.slice(2) };
+  const parsed = URL.canParse(first) ? new URL(first) : undefined;
+  const segment =
+    parsed && parsed.search === "" && parsed.hash === ""
+      ? parsed.pathname.slice(parsed.pathname.lastIndexOf("/") + 1)
+      : "";
+  const dot = first.lastIndexOf(".");
+  return segment.includes(".") && first.endsWith(segment)
+    ? { url: first.slice(0, dot), tool: first.slice(dot + 1), rest: words.slice(1) }
+    : { url: first, tool: undefined, rest: words.slice(1) };
+}

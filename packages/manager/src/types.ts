@@ -132,7 +132,13 @@ function unavailable(state: ServerState | undefined): string {
  * `@mcp/jsonrpc`'s, and `@mcp/oauth`'s).
  */
 export type ManagerErrorCode =
-  "server_unavailable" | "tool_unavailable" | "tool_held" | "pin_store_error" | ClientErrorCode | OAuthErrorCode;
+  | "server_unavailable"
+  | "tool_unavailable"
+  | "tool_held"
+  | "pin_store_error"
+  | "unknown_server"
+  | ClientErrorCode
+  | OAuthErrorCode;
 
 /** The server is not there to serve a call: failed, disabled, disconnected or unknown. */
 export class ServerUnavailableError extends McpError<"server_unavailable"> {

@@ -2,7 +2,15 @@
 // (closestNames), and a header as written on a command line (headerPair): the rules the `mcp` CLI's
 // `call`, `prompt`, `read` and `--header` follow, as functions any host can call.
 import { describe, expect, it } from "vitest";
-import { closestNames, headerPair, splitToolTarget, toolNameFor, toolsNamed, type MCPTool } from "../src/index.js";
+import {
+  closestNames,
+  headerPair,
+  splitToolTarget,
+  splitUrlTarget,
+  toolNameFor,
+  toolsNamed,
+  type MCPTool,
+} from "../src/index.js";
 
 /** A tool record as the manager lists it (only the names matter here; nothing is called). */
 function tool(serverName: string, toolName: string): MCPTool {
@@ -112,5 +120,37 @@ describe("headerPair", () => {
   it("is undefined when the name is not an HTTP token", () => {
     for (const bad of ["no separator", "=value", ": value", "Bad Name=x", "Bad\u0000=x"])
       expect(headerPair(bad)).toBeUndefined();
+  });
+});
+
+describe("splitUrlTarget", () => {
+  it("takes the tool from the next word, or from after the URL's last dot when no word names it", () => {
+    expect(splitUrlTarget(["https://host/mcp", "echo", "message=hi"])).toEqual({
+      url: "https://host/mcp",
+      tool: "echo",
+      rest: ["message=hi"],
+    });
+    expect(splitUrlTarget(["https://host/mcp.echo", "message=hi"])).toEqual({
+      url: "https://host/mcp",
+      tool: "echo",
+      rest: ["message=hi"],
+    });
+    expect(splitUrlTarget(["HTTP://host/a.b/mcp.get-sum", "{}"])).toMatchObject({
+      url: "HTTP://host/a.b/mcp",
+      tool: "get-sum",
+    });
+  });
+
+  it("says no tool for an argument next, a dot only in the host, or a query; nothing for other words", () => {
+    expect(splitUrlTarget(["https://host.example/mcp", "a:=1"])).toEqual({
+      url: "https://host.example/mcp",
+      tool: undefined,
+      rest: ["a:=1"],
+    });
+    expect(splitUrlTarget(["https://host/mcp.echo?x=1"])!.tool).toBeUndefined();
+    // An empty fragment: the URL does not end with its last segment.
+    expect(splitUrlTarget(["https://host/mcp.echo#"])!.tool).toBeUndefined();
+    expect(splitUrlTarget(["everything.echo"])).toBeUndefined();
+    expect(splitUrlTarget([])).toBeUndefined();
   });
 });

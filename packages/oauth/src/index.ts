@@ -52,6 +52,8 @@ export {
   FileTokenStore,
   loopbackAuthorize,
   openInBrowser,
+  pasteBackAuthorize,
   type FileTokenStoreOptions,
   type LoopbackOptions,
+  type PasteBackOptions,
 } from "#node";

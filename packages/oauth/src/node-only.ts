@@ -5,3 +5,4 @@
 export { FileTokenStore, type FileTokenStoreOptions } from "./storage.js";
 export { loopbackAuthorize, openInBrowser, type LoopbackOptions } from "./loopback.js";
 export { clientAssertion } from "./jwt.js";
+export { pasteBackAuthorize, type PasteBackOptions } from "./paste-back.js";

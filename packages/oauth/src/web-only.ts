@@ -48,3 +48,11 @@ export function clientAssertion(_key: unknown, _clientId: string, _audience: str
     "a browser cannot keep a client's private key secret; use a public client (PKCE)",
   );
 }
+
+/** Not available here: use `popupAuthorize()`. */
+export function pasteBackAuthorize(_options: unknown): Authorize {
+  return needsNode("pasteBackAuthorize", "in a browser use popupAuthorize()");
+}
+
+/** Options of the Node-only `pasteBackAuthorize`. */
+export type PasteBackOptions = unknown;

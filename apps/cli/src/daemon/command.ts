@@ -9,15 +9,15 @@ import {
   DaemonError,
   daemonRequest,
   daemonSocketPath,
-  DaemonUnavailable,
+  daemonState,
   DaemonUntrusted,
   daemonRunArgs,
   daemonRunOptions,
   probeDaemon as probe,
   spawnDaemon as startProcess,
+  stopDaemon,
   type DaemonRequestOptions,
   type DaemonRunFlags,
-  type DaemonStatus,
 } from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
 import { CLI_VERSION } from "../version.js";
@@ -147,26 +147,23 @@ export async function spawnDaemon(
 /** `daemon status`: servers, clients and uptime of the running daemon. */
 export async function daemonStatus(globals: GlobalOptions): Promise<number> {
   const socket = daemonSocket();
-  let status: DaemonStatus;
-  try {
-    status = (await request(socket, "status", {})) as DaemonStatus;
-  } catch (error) {
-    if (!(error instanceof DaemonUnavailable)) throw error;
-    if (error instanceof DaemonUntrusted) {
-      if (globals.json) printJson({ running: false, untrusted: error.message, socket });
-      else warn(error.message);
-      return EXIT.failure;
-    }
-    const state = await probe(socket);
-    if (globals.json) printJson({ running: false, stale: state === "stale", socket });
+  const state = await daemonState(socket).catch((error: unknown) => {
+    throw asCliError(error);
+  });
+  if (!state.running) {
+    if (state.untrusted !== undefined) {
+      if (globals.json) printJson({ running: false, untrusted: state.untrusted, socket });
+      else warn(state.untrusted);
+    } else if (globals.json) printJson({ running: false, stale: state.stale, socket });
     else
       note(
-        state === "stale"
+        state.stale
           ? `no mcp daemon is running (a stale socket is left at ${socket}; "mcp daemon start" replaces it)`
           : "no mcp daemon is running",
       );
     return EXIT.failure;
   }
+  const { status } = state;
   if (globals.json) {
     printJson({ running: true, ...status });
     return EXIT.ok;
@@ -200,20 +197,15 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
 
 /** `daemon stop`. */
 export async function daemonStop(globals: GlobalOptions): Promise<number> {
-  const socket = daemonSocket();
+  let stopped: boolean;
   try {
-    await request(socket, "stop", {});
+    stopped = await stopDaemon(daemonSocket());
   } catch (error) {
-    if (!(error instanceof DaemonUnavailable)) throw error;
-    if (error instanceof DaemonUntrusted) {
-      warn(error.message);
-      return EXIT.failure;
-    }
-    note("no mcp daemon is running");
-    return EXIT.ok;
+    if (!(error instanceof DaemonUntrusted)) throw asCliError(error);
+    warn(error.message);
+    return EXIT.failure;
   }
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && (await probe(socket, 500)) === "live") await new Promise((r) => setTimeout(r, 50));
-  if (!globals.json) out("mcp daemon stopped");
+  if (!stopped) note("no mcp daemon is running");
+  else if (!globals.json) out("mcp daemon stopped");
   return EXIT.ok;
 }

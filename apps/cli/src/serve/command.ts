@@ -1,19 +1,19 @@
 // `mcp serve --stdio | --http`: the configured servers as one MCP server.
 
 import { createWriteStream } from "node:fs";
+import { InvalidConfigError } from "@mcp/client";
 import {
   auditStream,
-  checkConfigSharing,
-  consentFromEnv,
-  createGateway,
+  closeWithin,
+  gatewayFromOptions,
   gatewayHandlers,
   isLoopback,
-  metricsTokenFromEnv,
-  readGatewayConfig,
   servableName,
   serveCallers,
-  servedHosts,
   startGatewayServer,
+  stopRequests,
+  type AuditStreamSink,
+  type McpGateway,
   type ServeCallers,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
@@ -45,7 +45,7 @@ export interface ServeOptions {
 }
 
 /** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
-function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream> {
+function auditTo(target: string, stdio: boolean): AuditStreamSink {
   if (target === "-" && stdio)
     throw new CliError("--audit - would write into the MCP stream of --stdio; give a file", EXIT.usage);
   // A reader of stdout that goes away loses the audit lines, not the gateway.
@@ -56,76 +56,8 @@ function auditTo(target: string, stdio: boolean): ReturnType<typeof auditStream>
   );
 }
 
-/** What `f` returns; what it throws as a usage error. */
-function usage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (error) {
-    throw new CliError((error as Error).message, EXIT.usage);
-  }
-}
-
-/** When a stop was asked for, and whether it was said (a signal; the end of stdin is not). */
-interface Stop {
-  at: number | undefined;
-  said: boolean;
-}
-
 /** How long stopping may take: what is still closing then (a server slow to exit, a DELETE not answered) is ended. */
 const STOP_MS = 800;
-
-/**
- * Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`),
- * saying so; from then a second Ctrl-C or SIGTERM quits at once.
- */
-function stopped(stdin: boolean, stop: Stop): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (why: string): void => {
-      if (stop.at !== undefined) return;
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      stop.at = Date.now();
-      // The end of stdin is how a host ends a stdio server: nothing to say.
-      stop.said = why !== "end of stdin";
-      if (stop.said) note(`mcp serve: stopping (${why}; again to quit now)`);
-      const quit = (): void => process.exit(EXIT.ok); // the stdio servers' process groups are ended on exit
-      process.once("SIGINT", quit);
-      process.once("SIGTERM", quit);
-      resolve();
-    };
-    const onInt = (): void => done("Ctrl-C");
-    const onTerm = (): void => done("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    if (stdin) {
-      process.stdin.once("end", () => done("end of stdin"));
-      process.stdin.once("close", () => done("end of stdin"));
-    }
-  });
-}
-
-/**
- * Runs the closing steps; once a stop was asked for, within {@link STOP_MS} of it: what is still
- * closing then is cut short. After a stop the process exits here (its stdio servers' process
- * groups with it), rather than when the last background close lets the event loop end.
- */
-async function closeWithin(stop: Stop, close: () => Promise<void>): Promise<void> {
-  if (stop.at === undefined) return close();
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">(
-    (resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, stop.at! + STOP_MS - Date.now()))),
-  );
-  const outcome = await Promise.race([close().then(() => "closed" as const), late]);
-  clearTimeout(timer);
-  if (outcome === "late") {
-    note("mcp serve: stopped (servers still closing were ended)");
-    process.exit(EXIT.ok);
-  }
-  if (stop.said) note("mcp serve: stopped");
-  // Closed: what may still run is a server whose start the stop cut short, its process tree being
-  // ended in the background (stdin, a grace, SIGTERM); exiting now ends its process group at once.
-  process.exit(EXIT.ok);
-}
 
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
@@ -139,7 +71,7 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.usage);
   }
-  const { self, tokens: callers, oidc } = who;
+  const { self, oidc } = who;
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
   if (options.redis) process.env["MCP_REDIS_URL"] = options.redis;
@@ -160,59 +92,39 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   }
   const host = options.host ?? "127.0.0.1";
   // What may refuse to start (views, the audit file, callers' views) is settled before anything runs.
-  let gateway: ReturnType<typeof createGateway>;
-  let audit: ReturnType<typeof auditTo> | undefined;
+  let gateway: McpGateway;
+  let audit: AuditStreamSink | undefined;
   try {
-    const { views, credentials } = await readGatewayConfig({
-      files: globals.config,
-      home: session.home,
-      introspectionClient: options.introspectionClient,
-    });
-    if (options.view !== undefined) {
-      if (!views.has(options.view))
-        throw new Error(
-          `--view ${options.view}: no such view in your config (${[...views.keys()].join(", ") || "none"})`,
-        );
-      self.view = options.view;
-    }
-    audit = options.audit === undefined ? undefined : auditTo(options.audit, Boolean(options.stdio));
-    const served = options.http ? [...callers.values()] : [self];
-    // The servers connect after the gateway is made: their configs are checked here.
-    // A sign-in `mcp auth login` saved is the operator's own identity too (looked up here: the gateway cannot wait).
-    await checkConfigSharing(session.manager, session.configs, { oidc, callers: served, credentials }, (message) =>
-      warn(`mcp serve: ${message}`),
-    );
-    gateway = createGateway(session.manager, {
+    ({ gateway, audit } = await gatewayFromOptions(session.manager, session.configs, {
+      ...options,
+      http: Boolean(options.http),
+      callers: who,
       handlers,
       name: "mcp-serve",
       version: CLI_VERSION,
+      clientInfo: { name: "mcp-cli", version: CLI_VERSION },
+      files: globals.config,
+      home: session.home,
+      audit: options.audit === undefined ? undefined : () => auditTo(options.audit!, Boolean(options.stdio)),
+      shared: session.shared,
       warn: (message) => warn(`mcp serve: ${message}`),
-      callers: served,
-      connect: { clientInfo: { name: "mcp-cli", version: CLI_VERSION } },
-      tokens: callers,
-      hosts: servedHosts(host, options.allowedHost),
-      origins: options.origin,
-      sessions: session.shared?.sessions,
-      rateLimits: session.shared?.rates,
-      views,
-      toolSearch: options.toolSearch,
-      audit,
-      // One key for every replica, so their argsHash compare; none: a random one per process.
-      auditKey: process.env["MCP_AUDIT_KEY"] || undefined,
-      oidc,
-      credentials,
-      consent: consentFromEnv(credentials, session.shared?.consent),
-      operations: options.http
-        ? { probes: true, metrics: options.metrics ? { token: usage(metricsTokenFromEnv) } : false }
-        : undefined,
-    });
+    }));
   } catch (error) {
     await session.close();
-    await audit?.close();
-    throw error instanceof CliError ? error : new CliError(`mcp serve: ${(error as Error).message}`, EXIT.usage);
+    if (error instanceof CliError) throw error;
+    // A short MCP_METRICS_TOKEN is said as it is.
+    const metrics = InvalidConfigError.isInstance(error) && error.field === "MCP_METRICS_TOKEN";
+    throw new CliError(`${metrics ? "" : "mcp serve: "}${(error as Error).message}`, EXIT.usage);
   }
-  const stop: Stop = { at: undefined, said: false };
-  const until = stopped(Boolean(options.stdio), stop);
+  // Asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`): said, unless the end of
+  // stdin, which is how a host ends a stdio server; from then a second signal quits at once (the
+  // stdio servers' process groups are ended on exit).
+  const stop = stopRequests({ stdin: options.stdio ? process.stdin : undefined, again: () => process.exit(EXIT.ok) });
+  let said = false;
+  const until = stop.asked.then((why) => {
+    said = why !== "end of stdin";
+    if (said) note(`mcp serve: stopping (${why}; again to quit now)`);
+  });
   try {
     // A stop while servers are still starting ends their attempts (the session's close, below)
     // rather than waiting for the slowest of them.
@@ -258,11 +170,18 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     await http.close();
     return EXIT.ok;
   } finally {
-    // The audit log is written out before the servers close: they may be cut short.
-    await closeWithin(stop, async () => {
+    // The audit log is written out before the servers close: they may be cut short. Once a stop
+    // was asked for, within STOP_MS of it; then the process exits here (its stdio servers' process
+    // groups with it), rather than when the last background close lets the event loop end.
+    const closed = await closeWithin(stop.at, STOP_MS, async () => {
       await gateway.close();
       await audit?.close();
       await session.close();
     });
+    if (stop.at !== undefined) {
+      if (closed === "late") note("mcp serve: stopped (servers still closing were ended)");
+      else if (said) note("mcp serve: stopped");
+      process.exit(EXIT.ok);
+    }
   }
 }
