@@ -116,6 +116,7 @@ export {
   type ServerPins,
 } from "./pins/store.js";
 export { ToolHeldError } from "./pins/errors.js";
+export { findHeld, heldFacts, heldReason, type HeldFacts } from "./pins/held.js";
 export { canonicalJson, definitionHash, definitionOf, toolSetHash, type PinnedDefinition } from "./pins/hash.js";
 export {
   diffDefinitions,
@@ -132,6 +133,7 @@ export {
   poolFile,
   poolHost,
   PoolError,
+  poolState,
   POOL_FAMILIES,
   unpoolFile,
   type HostFile,
