@@ -58,15 +58,8 @@ async function poolCommand(
   const l = where();
   const f = family(host)!;
   const only = scopeOf(options.scope);
-  const { shim, keepEdits, undo } = options;
-  const result = await poolHost(l, f, {
-    backupDir: poolBackupDir(l),
-    home: l.home,
-    scope: only,
-    shim,
-    keepEdits,
-    undo,
-  });
+  const undo = options.undo;
+  const result = await poolHost(l, f, { ...options, backupDir: poolBackupDir(l), home: l.home, scope: only });
   if (result.files.length === 0 && result.errors.length === 0)
     throw new CliError(`no ${host} config file found${only ? ` in ${only} scope` : ""} for this folder or user`);
   show(globals.json, result.files, {

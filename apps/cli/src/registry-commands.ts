@@ -38,7 +38,7 @@ export async function registryLocation(
 }
 
 /** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
-export function registryFailure(error: unknown): never {
+function registryFailure(error: unknown): never {
   if (RegistryError.isInstance(error))
     throw new CliError(printable(error.message), error.usage ? EXIT.usage : EXIT.failure);
   throw error;
@@ -95,7 +95,7 @@ export async function registrySearch(
 }
 
 /** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
-export function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
+function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
   if (!pairs?.length) return undefined;
   const values: Record<string, RegistryValue> = {};
   for (const pair of pairs) {

@@ -7,7 +7,6 @@ import {
   RegistryError,
   updateInstalled,
   type InstalledIn,
-  type InstalledUpdate,
   type RegistryLocation,
   type UpdateCheck,
 } from "@mcp/registry";
@@ -141,12 +140,11 @@ export async function registryUpdate(
       before?.source.file === item.file &&
       (await isApproved(approvals, process.cwd(), before));
     // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
-    let update: InstalledUpdate;
-    try {
-      update = await updateInstalled(item, latest);
-    } catch (error) {
+    const update = await updateInstalled(item, latest).catch((error: unknown) => {
       if (!RegistryError.isInstance(error)) throw error;
       warn(`${label}: ${printable(error.message)}`);
+    });
+    if (!update) {
       failed = true;
       continue;
     }

@@ -85,7 +85,7 @@ export {
   type CommandLineServers,
   type FoundServers,
 } from "./config/command-servers.js";
-export { splitCommandLine } from "./config/command-line.js";
+export { commandOnPath, splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
   DEFAULT_CALLBACK_PORT,
