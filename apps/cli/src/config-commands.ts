@@ -1,9 +1,9 @@
 // `mcp config`: list, add, approve, remove and doctor, on the user's own config file.
-import { existsSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import {
   clearSecrets,
+  commandOnPath,
   configEntries,
   describeServer,
   editOwnConfig,
@@ -11,6 +11,7 @@ import {
   failureError,
   loadAllMCPConfigs,
   OWN_FILE,
+  type LoadResult,
   ownEntry,
   printable,
   readOwnServers,
@@ -42,25 +43,23 @@ function pairs(values: string[] | undefined, flag: string): Record<string, strin
 }
 
 /**
- * `config list` and `config approve` are about the config files: a server given on the command line
- * (`--stdio`, `--http`, `--sse`) would be ignored by them, so it is refused rather than listed beside.
+ * The config files `config list` and `config approve` are about (the `--config` files alone, when
+ * given), loaded. A server given on the command line (`--stdio`, `--http`, `--sse`) would be
+ * ignored by them, so it is refused rather than listed beside.
  */
-function noAdHoc(globals: GlobalOptions, command: string): void {
+async function configFiles(globals: GlobalOptions, command: string): Promise<LoadResult> {
   const flag = globals.stdio ? "--stdio" : globals.http ? "--http" : globals.sse ? "--sse" : undefined;
   if (flag)
     throw new CliError(
       `${command} is about your config files, and ${flag} gives a server for one command only: leave ${flag} out (or try: mcp ${flag} … servers)`,
       EXIT.usage,
     );
+  return loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
 }
 
 export async function configList(globals: GlobalOptions): Promise<number> {
-  noAdHoc(globals, "config list");
+  const result = await configFiles(globals, "config list");
   const home = process.env["HOME"] ?? "";
-  const result = await loadAllMCPConfigs(
-    process.cwd(),
-    globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
-  );
   const entries = configEntries(result, home);
   show(globals.json, entries, {
     empty: `No MCP configs found. Add one with: mcp config add <name> --stdio "<command>"   (writes ./${OWN_FILE})`,
@@ -77,12 +76,6 @@ export async function configList(globals: GlobalOptions): Promise<number> {
     ],
   });
   return EXIT.ok;
-}
-
-/** The entry our file already has under `name`, if any (a file that does not parse has none). */
-async function existing(file: string, name: string): Promise<unknown> {
-  const servers = await readOwnServers(file);
-  return Object.hasOwn(servers, name) ? servers[name] : undefined;
 }
 
 export async function configAdd(
@@ -109,7 +102,9 @@ export async function configAdd(
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
-  const before = await existing(file, name);
+  // The entry our file already has under `name`, if any (a file that does not parse has none).
+  const servers = await readOwnServers(file);
+  const before = Object.hasOwn(servers, name) ? servers[name] : undefined;
   if (before !== undefined && !options.replace) {
     const entry = (typeof before === "object" && before !== null ? before : {}) as { command?: unknown; url?: unknown };
     const what =
@@ -160,12 +155,8 @@ export async function approveOwn(
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
 export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
-  noAdHoc(globals, "config approve");
+  const result = await configFiles(globals, "config approve");
   const home = process.env["HOME"] ?? "";
-  const result = await loadAllMCPConfigs(
-    process.cwd(),
-    globals.config?.length ? { extraFiles: globals.config, families: [] } : {},
-  );
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
   for (const name of names) {
     if (!project.some((s) => s.name === name)) {
@@ -185,7 +176,8 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
   }
   // What is approved is shown first, as the prompt shows it, and it is exactly what is approved: the
   // configs shown, not the files read again (a later change to any of it asks again).
-  if (process.stdin.isTTY === true && process.stderr.isTTY === true && globals.yes !== true) {
+  const asked = process.stdin.isTTY === true && process.stderr.isTTY === true && globals.yes !== true;
+  if (asked) {
     const blocks = chosen.map((server) =>
       serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))})`),
     );
@@ -197,17 +189,16 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
       note("Nothing approved.");
       return EXIT.failure;
     }
-    await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
-    for (const server of chosen) out(`Approved "${printable(server.name)}" for this project.`);
-    return EXIT.ok;
   }
   await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
   for (const server of chosen)
     out(
-      [
-        `Approved "${printable(server.name)}" for this project: ${describeServer(server).runs}`,
-        ...detailLines(server, "    "),
-      ].join("\n"),
+      asked
+        ? `Approved "${printable(server.name)}" for this project.`
+        : [
+            `Approved "${printable(server.name)}" for this project: ${describeServer(server).runs}`,
+            ...detailLines(server, "    "),
+          ].join("\n"),
     );
   return EXIT.ok;
 }
@@ -231,43 +222,26 @@ export async function configRemove(name: string, options: { scope?: string }): P
   );
 }
 
-function onPath(command: string): boolean {
-  if (isAbsolute(command) || command.includes("/")) return existsSync(command);
-  const extensions = process.platform === "win32" ? (process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT").split(";") : [""];
-  return (process.env["PATH"] ?? "")
-    .split(delimiter)
-    .some((dir) => extensions.some((ext) => existsSync(join(dir, command + ext))));
-}
-
 /** Why each failing server fails, in words a person can act on. */
 export async function configDoctor(globals: GlobalOptions): Promise<number> {
   const session = await openSession(globals);
   try {
     await settle(session);
     const findings: { server: string; ok: boolean; finding: string }[] = [];
+    const found = (server: string, finding: string, ok = false): number => findings.push({ server, ok, finding });
     for (const error of session.configErrors) {
       const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
-      findings.push({
-        server: error.server ?? tildify(error.file, session.home),
-        ok: false,
-        finding: variable
-          ? `${error.message}; set it (export ${variable}=…) or give a default: \${${variable}:-value}`
-          : error.message,
-      });
+      const fix = variable ? `; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : "";
+      found(error.server ?? tildify(error.file, session.home), error.message + fix);
     }
     for (const name of session.skipped)
-      findings.push({
-        server: name,
-        ok: false,
-        finding: `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)`,
-      });
+      found(
+        name,
+        `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)`,
+      );
     for (const status of session.manager.getStatuses()) {
       if (status.state === "connected") {
-        findings.push({
-          server: status.name,
-          ok: true,
-          finding: `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}`,
-        });
+        found(status.name, `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}`, true);
         continue;
       }
       const config = session.configs[status.name];
@@ -275,7 +249,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       const error = failureError(status) || status.state;
       const refused = tokenRefused(status, config);
       let finding = failureCause(status);
-      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !onPath(config.command))
+      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !commandOnPath(config.command))
         finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
       else if (refused) finding = refused;
       else if (status.lastErrorCode === "oauth_error")
@@ -285,8 +259,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       else if (status.lastErrorCode === "connection_timeout")
         finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
       else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
-      finding += stderrLines(status.stderrTail);
-      findings.push({ server: status.name, ok: false, finding });
+      found(status.name, finding + stderrLines(status.stderrTail));
     }
     if (globals.json) printJson(findings);
     else

@@ -1,7 +1,7 @@
 // `mcp hosts`, `mcp hosts pool <host>`, `mcp hosts unpool <host>`: the manager rewrites the files;
 // this parses the arguments and prints what happened.
 import { homedir } from "node:os";
-import { hostStatus, poolBackupDir, poolHost, POOL_FAMILIES, type HostFileStatus, type PoolFamily } from "@mcp/manager";
+import { hostStatus, poolBackupDir, poolHost, POOL_FAMILIES, poolState, type PoolFamily } from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, shortPath, tildify, warn } from "./ui.js";
@@ -21,21 +21,13 @@ function scopeOf(scope: string | undefined): "user" | "project" | undefined {
   throw new CliError(`--scope must be "user" or "project", got "${scope}"`, EXIT.usage);
 }
 
-/** A host file's STATE cell: whether its stdio servers run through the pool. */
-function poolState(r: HostFileStatus): string {
-  if (r.problem) return "unreadable";
-  if (r.stdio.length === 0) return "no stdio servers";
-  if (r.pooled.length === r.stdio.length) return "pooled";
-  return r.pooled.length > 0 ? `${r.pooled.length} of ${r.stdio.length} pooled` : "not pooled";
-}
-
 function paintState(cell: string): string {
   if (cell === "pooled") return color.green(cell);
   if (cell === "unreadable") return color.red(cell);
   return cell.includes(" of ") ? color.yellow(cell) : cell;
 }
 
-/** `mcp hosts [list] [host]`. */
+/** `mcp hosts [list] [host]`; a file's STATE is @mcp/manager's poolState. */
 export async function hostsList(host: string | undefined, globals: GlobalOptions): Promise<number> {
   const l = where();
   const rows = await hostStatus(l, poolBackupDir(l), family(host));
@@ -66,15 +58,8 @@ async function poolCommand(
   const l = where();
   const f = family(host)!;
   const only = scopeOf(options.scope);
-  const { shim, keepEdits, undo } = options;
-  const result = await poolHost(l, f, {
-    backupDir: poolBackupDir(l),
-    home: l.home,
-    scope: only,
-    shim,
-    keepEdits,
-    undo,
-  });
+  const undo = options.undo;
+  const result = await poolHost(l, f, { ...options, backupDir: poolBackupDir(l), home: l.home, scope: only });
   if (result.files.length === 0 && result.errors.length === 0)
     throw new CliError(`no ${host} config file found${only ? ` in ${only} scope` : ""} for this folder or user`);
   show(globals.json, result.files, {

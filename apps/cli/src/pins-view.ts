@@ -1,4 +1,4 @@
-import { commandLine, formatToolDiff, toolNameFor, type HeldTool } from "@mcp/manager";
+import { commandLine, findHeld, formatToolDiff, heldFacts, heldReason, type HeldTool } from "@mcp/manager";
 import type { Session } from "./session.js";
 import { CliError, color, EXIT } from "./ui.js";
 
@@ -8,13 +8,6 @@ import { CliError, color, EXIT } from "./ui.js";
 /** The command that approves a server's held tools (one of them, when named). */
 export function approveCommand(server: string, tool?: string): string {
   return commandLine("mcp", ["pins", "approve", server, ...(tool === undefined ? [] : [tool])]);
-}
-
-/** Why a tool is held, in words. */
-export function heldReason(held: HeldTool): string {
-  return held.change === "changed"
-    ? `its definition changed since it was approved (${held.diff.fields.join(", ")})`
-    : "it is new since the server's tools were approved";
 }
 
 /** The held tools of this session's servers (of one, when named). */
@@ -27,9 +20,7 @@ export function heldOf(session: Session, server?: string): HeldTool[] {
  * `mcp__server__tool`): what changed and the command that approves it. Undefined when it is not.
  */
 export function heldCallError(session: Session, name: string, server?: string): CliError | undefined {
-  const held = heldOf(session, server).find(
-    (h) => h.tool === name || toolNameFor(h.server, h.tool) === name || `${h.server}.${h.tool}` === name,
-  );
+  const held = findHeld(heldOf(session, server), name);
   if (!held) return undefined;
   return new CliError(
     `tool "${held.tool}" of server "${held.server}" is held: ${heldReason(held)}, so it is not offered nor called until you approve it. See the diff: mcp pins ${held.server}   Approve: ${approveCommand(held.server, held.tool)}`,
@@ -50,19 +41,7 @@ export function heldText(held: HeldTool, indent = "  "): string {
   ].join("\n");
 }
 
-/** A held tool for `--json`: the facts, with the old and new hashes and the command that approves it. */
+/** A held tool for `--json`: @mcp/manager's heldFacts and the command that approves it. */
 export function heldJson(held: HeldTool): Record<string, unknown> {
-  return {
-    server: held.server,
-    tool: held.tool,
-    change: held.change,
-    oldHash: held.oldHash,
-    newHash: held.newHash,
-    fields: held.diff.fields,
-    description: held.diff.description,
-    schema: held.diff.schema,
-    old: held.old,
-    definition: held.definition,
-    approve: approveCommand(held.server, held.tool),
-  };
+  return { ...heldFacts(held), approve: approveCommand(held.server, held.tool) };
 }

@@ -1,7 +1,8 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { commandLine, describeServer, editOwnConfig, printable, readOwnServers, shownWhole } from "@mcp/manager";
+import { editOwnConfig, printable, readOwnServers } from "@mcp/manager";
 import {
   configFromRegistry,
+  describeRegistryConfig,
   getRegistryServer,
   localNameFor,
   parseRegistrySpec,
@@ -37,10 +38,25 @@ export async function registryLocation(
 }
 
 /** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
-export function registryFailure(error: unknown): never {
+function registryFailure(error: unknown): never {
   if (RegistryError.isInstance(error))
     throw new CliError(printable(error.message), error.usage ? EXIT.usage : EXIT.failure);
   throw error;
+}
+
+/** Asks the registry with the command's timeout, Ctrl-C stopping the asking; its failures as the CLI reports them. */
+export async function asking<T>(
+  globals: GlobalOptions,
+  ask: (options: { signal: AbortSignal; timeout: number | undefined }) => Promise<T>,
+): Promise<T> {
+  const { signal, dispose } = interruptible();
+  try {
+    return await ask({ signal, timeout: globals.timeout });
+  } catch (error) {
+    return registryFailure(error);
+  } finally {
+    dispose();
+  }
 }
 
 export async function registrySearch(
@@ -50,10 +66,7 @@ export async function registrySearch(
 ): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
-  const { signal, dispose } = interruptible();
-  const entries = await searchServers(text, { registry: location.url, signal, timeout: globals.timeout, limit })
-    .catch(registryFailure)
-    .finally(dispose);
+  const entries = await asking(globals, (o) => searchServers(text, { ...o, registry: location.url, limit }));
   const withStatus = entries.some((entry) => retiredStatus(entry));
   // The name (what `registry add` takes) is never cut; the description gives way first.
   show(globals.json, entries, {
@@ -82,7 +95,7 @@ export async function registrySearch(
 }
 
 /** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
-export function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
+function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
   if (!pairs?.length) return undefined;
   const values: Record<string, RegistryValue> = {};
   for (const pair of pairs) {
@@ -95,43 +108,9 @@ export function valuesOf(pairs: string[] | undefined): Record<string, RegistryVa
   return values;
 }
 
-/** An environment value for a person: a `${NAME}` reference, or the value unless its name looks like a credential's. */
-function shownEnv(name: string, value: string): string {
-  return /^\$\{[^}]+\}$/.test(value) || shownWhole(name) ? printable(value) : "<redacted>";
-}
-
-/** What was written and what the user must still do: the command or URL, the variables to set (required first), what was left out. */
-export function describeAdded(made: RegistryConfig, config: MCPServerConfig, indent = "  "): string[] {
-  const lines = [`${indent}${color.dim("runs")}  ${describeServer({ config }).runs}`];
-  const c = config as MCPServerConfig & { env?: Record<string, string>; headers?: Record<string, string> };
-  for (const [name, value] of Object.entries(c.env ?? {}))
-    lines.push(`${indent}${color.dim("env")}   ${printable(name)}=${shownEnv(name, value)}`);
-  for (const [name, value] of Object.entries(c.headers ?? {}))
-    lines.push(`${indent}${color.dim("header")} ${printable(name)}: ${shownEnv(name, value)}`);
-  if (made.start)
-    lines.push(
-      `${indent}${color.yellow("It serves HTTP: mcp connects to it but does not start it. Start it with:")} ${commandLine(made.start.command, made.start.args)}`,
-    );
-  const set = made.variables.filter((v) => v.inEntry);
-  const left = made.variables.filter((v) => !v.inEntry);
-  const about = (v: RegistryConfig["variables"][number]): string =>
-    [
-      `${indent}  ${color.bold(v.name)}`,
-      `${v.required ? "required" : "optional"}${v.secret ? ", secret" : ""}`,
-      printable(v.input),
-      v.description ? `— ${printable(v.description)}` : "",
-      v.default !== undefined ? `(default ${printable(v.default)})` : "",
-      v.choices?.length ? `(one of ${printable(v.choices.join(", "))})` : "",
-    ]
-      .filter(Boolean)
-      .join("  ");
-  if (set.length > 0) lines.push(`${indent}Set in the environment before it starts:`, ...set.map(about));
-  if (left.length > 0)
-    lines.push(
-      `${indent}Left out (optional; give one with --set <name>=<value>, a secret as a \${NAME} reference in the file):`,
-      ...left.map(about),
-    );
-  return lines;
+/** What was written and what the user must still do (@mcp/registry's describeRegistryConfig, in colors). */
+export function describeAdded(made: RegistryConfig, config?: MCPServerConfig): string[] {
+  return describeRegistryConfig(made, { config, style: { label: color.dim, warning: color.yellow, name: color.bold } });
 }
 
 export interface AddOptions {
@@ -171,15 +150,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
     );
   const location = await registryLocation(globals, options.registry);
   const values = valuesOf(options.set);
-  const { signal, dispose } = interruptible();
-  let entry: RegistryEntry;
-  try {
-    entry = await getRegistryServer(name, version, { registry: location.url, signal, timeout: globals.timeout });
-  } catch (error) {
-    registryFailure(error);
-  } finally {
-    dispose();
-  }
+  const entry = await asking(globals, (o) => getRegistryServer(name, version, { ...o, registry: location.url }));
   const status = retiredStatus(entry);
   if (status && !options.force)
     throw new CliError(
@@ -210,7 +181,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
   out(
     [
       `Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`,
-      ...describeAdded(made, made.config),
+      ...describeAdded(made),
     ].join("\n"),
   );
   await approveOwn(file, scope, local, home);

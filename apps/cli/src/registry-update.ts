@@ -1,20 +1,18 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { editOwnConfig, loadAllMCPConfigs, printable, readOwnServers } from "@mcp/manager";
+import { loadAllMCPConfigs, printable } from "@mcp/manager";
 import {
   checkForUpdates,
-  configFromRegistry,
-  installedEntries,
-  updatedEntry,
-  type InstalledEntry,
-  type RegistryConfig,
+  installedIn,
+  RegistryError,
+  updateInstalled,
+  type InstalledIn,
   type RegistryLocation,
   type UpdateCheck,
 } from "@mcp/registry";
 import { approvalsFile, isApproved } from "./approvals.js";
-import { interruptible } from "./live.js";
 import { approveOwn, ownFile } from "./config-commands.js";
-import { describeAdded, registryFailure, registryLocation } from "./registry-commands.js";
+import { asking, describeAdded, registryLocation } from "./registry-commands.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
@@ -24,24 +22,18 @@ import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
 const NONE_INSTALLED = "No entry in your files came from the registry (mcp registry add <name> adds one).";
 
-/** One entry added from the registry, and the file it is in. */
-interface Installed extends InstalledEntry {
-  scope: "project" | "user" | "file";
-  file: string;
-}
+type Installed = InstalledIn<"project" | "user" | "file">;
 
 /** Our own files' entries that came from the registry: the project's and the user's, or the `--config` files. */
-async function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
-  const files: [string, Installed["scope"]][] = globals.config?.length
-    ? globals.config.map((file) => [resolve(file), "file"])
-    : [
-        [ownFile("project", home), "project"],
-        [ownFile("user", home), "user"],
-      ];
-  const found: Installed[] = [];
-  for (const [file, scope] of files)
-    for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, scope, file });
-  return found;
+function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
+  return installedIn<Installed["scope"]>(
+    globals.config?.length
+      ? globals.config.map((file) => ({ file: resolve(file), scope: "file" }))
+      : [
+          { file: ownFile("project", home), scope: "project" },
+          { file: ownFile("user", home), scope: "user" },
+        ],
+  );
 }
 
 /** Every entry checked against its registry's latest (@mcp/registry's checkForUpdates); Ctrl-C stops the asking. */
@@ -50,17 +42,14 @@ async function checkAll(
   location: RegistryLocation,
   globals: GlobalOptions,
 ): Promise<UpdateCheck<Installed>[]> {
-  const { signal, dispose } = interruptible();
-  try {
-    const checks = await checkForUpdates(
+  const checks = await asking(globals, (o) =>
+    checkForUpdates(
       items.map((item) => ({ ...item, project: item.scope === "project" })),
-      { registry: location.url, signal, timeout: globals.timeout },
-    );
-    // Text from a file or a registry, escaped before it reaches the terminal or --json.
-    return checks.map((check) => (check.problem ? { ...check, problem: printable(check.problem) } : check));
-  } finally {
-    dispose();
-  }
+      { ...o, registry: location.url },
+    ),
+  );
+  // Text from a file or a registry, escaped before it reaches the terminal or --json.
+  return checks.map((check) => (check.problem ? { ...check, problem: printable(check.problem) } : check));
 }
 
 export async function registryOutdated(globals: GlobalOptions, options: { registry?: string }): Promise<number> {
@@ -144,24 +133,6 @@ export async function registryUpdate(
       failed = true;
       continue;
     }
-    let made: RegistryConfig;
-    try {
-      made = configFromRegistry(latest, {
-        package: item.record.package,
-        transport: item.record.transport,
-        values: item.record.values,
-        name: item.local,
-        ignoreUnknownValues: true,
-      });
-    } catch (error) {
-      try {
-        registryFailure(error);
-      } catch (cli) {
-        warn(`${label}: ${(cli as Error).message}`);
-      }
-      failed = true;
-      continue;
-    }
     // A project entry approved as it was stays approved as it is now: the update is the user's own.
     const before = loaded.servers[item.local];
     const wasApproved =
@@ -169,8 +140,15 @@ export async function registryUpdate(
       before?.source.file === item.file &&
       (await isApproved(approvals, process.cwd(), before));
     // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
-    const { entry, dropped } = updatedEntry(item.entry, made, item.record);
-    await editOwnConfig(item.file, ["servers", item.local], entry);
+    const update = await updateInstalled(item, latest).catch((error: unknown) => {
+      if (!RegistryError.isInstance(error)) throw error;
+      warn(`${label}: ${printable(error.message)}`);
+    });
+    if (!update) {
+      failed = true;
+      continue;
+    }
+    const { made, entry, dropped } = update;
     out(
       [
         `Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`,

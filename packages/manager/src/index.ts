@@ -98,7 +98,7 @@ export {
   type ChooseServersOptions,
   type ChosenServers,
 } from "./config/choose-servers.js";
-export { splitCommandLine } from "./config/command-line.js";
+export { commandOnPath, splitCommandLine } from "./config/command-line.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
   DEFAULT_CALLBACK_PORT,
@@ -129,6 +129,7 @@ export {
   type ServerPins,
 } from "./pins/store.js";
 export { ToolHeldError } from "./pins/errors.js";
+export { findHeld, heldFacts, heldReason, type HeldFacts } from "./pins/held.js";
 export { canonicalJson, definitionHash, definitionOf, toolSetHash, type PinnedDefinition } from "./pins/hash.js";
 export {
   diffDefinitions,
@@ -145,6 +146,7 @@ export {
   poolFile,
   poolHost,
   PoolError,
+  poolState,
   POOL_FAMILIES,
   unpoolFile,
   type HostFile,

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { poolHost } from "../src/index.js";
+import { hostStatus, poolHost, poolState } from "../src/index.js";
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -55,5 +55,22 @@ describe("poolHost", () => {
     expect(result.files.map((o) => [o.file, o.action])).toEqual([[user, "pooled"]]);
     expect(result.errors).toEqual([{ file: project, message: expect.stringContaining(project) }]);
     expect(await poolHost(l, "zed", { backupDir, home: l.home })).toEqual({ files: [], errors: [] });
+  });
+
+  it("poolState says each file's state: not pooled, pooled, some of them pooled, no stdio servers, unreadable", async () => {
+    const { l, user, project, backupDir } = await place();
+    const states = async (): Promise<string[]> =>
+      (await hostStatus(l, backupDir, "cursor")).map((s) => `${s.scope}: ${poolState(s)}`);
+    expect(await states()).toEqual(["project: not pooled", "user: not pooled"]);
+    await poolHost(l, "cursor", { backupDir, home: l.home, scope: "user" });
+    expect(await states()).toEqual(["project: not pooled", "user: pooled"]);
+    // One more stdio entry, written after pooling: one of two pooled.
+    const pooled = JSON.parse(await readFile(user, "utf8")) as { mcpServers: Record<string, unknown> };
+    pooled.mcpServers["more"] = { command: "node", args: ["more.js"] };
+    await writeFile(user, JSON.stringify(pooled, null, 2));
+    await writeFile(project, JSON.stringify({ mcpServers: { remote: { url: "http://127.0.0.1:1/mcp" } } }));
+    expect(await states()).toEqual(["project: no stdio servers", "user: 1 of 2 pooled"]);
+    await writeFile(project, "{ not json");
+    expect(await states()).toEqual(["project: unreadable", "user: 1 of 2 pooled"]);
   });
 });

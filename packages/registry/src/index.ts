@@ -36,6 +36,8 @@ export {
   type InstalledEntry,
   type RegistryRecord,
 } from "./installed.js";
+export { describeRegistryConfig, type DescribeOptions, type DescribeStyle } from "./describe.js";
+export { installedIn, updateInstalled, type InstalledIn, type InstalledUpdate } from "./own-files.js";
 export { checkForUpdates, type CheckForUpdatesOptions, type UpdateCheck } from "./updates.js";
 export {
   OFFICIAL_META,

@@ -1,5 +1,8 @@
 // A command line split into words as a POSIX shell would split it, with no shell involved: how a
-// person gives a stdio server in one string (`--stdio "npx -y server --flag 'a b'"`).
+// person gives a stdio server in one string (`--stdio "npx -y server --flag 'a b'"`); and whether
+// a command is there to run at all.
+import { existsSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 
 /**
  * The words of a command line: spaces separate, single and double quotes group (`''` is an empty
@@ -39,4 +42,25 @@ export function splitCommandLine(line: string): string[] {
   if (quote) throw new SyntaxError(`unterminated ${quote} quote in ${JSON.stringify(line)}`);
   if (started || current) words.push(current);
   return words;
+}
+
+/**
+ * Whether a stdio server's command is there to run: a path (absolute, or with a `/`) that exists,
+ * or a name found in a folder of `PATH` (on Windows with one of `PATHEXT`'s extensions). What a
+ * host says when a server fails to start: "not installed or not on PATH" rather than the spawn error.
+ *
+ * @example
+ * commandOnPath("node"); // true where Node is installed
+ * commandOnPath("no-such-tool"); // false
+ */
+export function commandOnPath(
+  command: string,
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (isAbsolute(command) || command.includes("/")) return existsSync(command);
+  const extensions = platform === "win32" ? (env["PATHEXT"] ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  return (env["PATH"] ?? "")
+    .split(delimiter)
+    .some((dir) => extensions.some((ext) => existsSync(join(dir, command + ext))));
 }

@@ -287,6 +287,17 @@ export async function hostStatus(l: Locations, backupDir: string, family?: PoolF
   return out;
 }
 
+/**
+ * A host file's state in words, as `mcp hosts` shows it: whether its stdio servers run through the
+ * pool (`pooled`, `2 of 3 pooled`, `not pooled`), `no stdio servers`, or `unreadable`.
+ */
+export function poolState(status: HostFileStatus): string {
+  if (status.problem) return "unreadable";
+  if (status.stdio.length === 0) return "no stdio servers";
+  if (status.pooled.length === status.stdio.length) return "pooled";
+  return status.pooled.length > 0 ? `${status.pooled.length} of ${status.stdio.length} pooled` : "not pooled";
+}
+
 /** What {@link poolHost} did: each file's outcome, and each file that stopped (its {@link PoolError}'s message). */
 export interface HostPoolResult {
   files: PoolOutcome[];

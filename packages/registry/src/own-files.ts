@@ -1,0 +1,62 @@
+// Entries added from the registry in our own files: found, and updated in place to a newer version.
+import { editOwnConfig, readOwnServers } from "@mcp/manager";
+import { configFromRegistry, type RegistryConfig } from "./config.js";
+import { installedEntries, updatedEntry, type InstalledEntry, type RegistryRecord } from "./installed.js";
+import type { RegistryEntry } from "./types.js";
+
+/** An entry added from the registry, with the file it is in and that file's scope (yours to name). */
+export interface InstalledIn<Scope extends string = string> extends InstalledEntry {
+  file: string;
+  scope: Scope;
+}
+
+/**
+ * The entries that came from the registry in our own files (`mcp-client.json`, as written, not
+ * expanded), in the order of `files` and of each file. A missing or unreadable file has none.
+ *
+ * @example
+ * const found = await installedIn([{ file: "./mcp-client.json", scope: "project" }]);
+ */
+export async function installedIn<Scope extends string>(
+  files: { file: string; scope: Scope }[],
+): Promise<InstalledIn<Scope>[]> {
+  const found: InstalledIn<Scope>[] = [];
+  for (const { file, scope } of files)
+    for (const item of installedEntries(await readOwnServers(file))) found.push({ ...item, file, scope });
+  return found;
+}
+
+/** What {@link updateInstalled} wrote. */
+export interface InstalledUpdate {
+  /** The config the new version makes (its variables, and `start` for a package that serves HTTP). */
+  made: RegistryConfig;
+  /** The entry written: `made.config` with the user's own fields and values kept, and the new record. */
+  entry: Record<string, unknown>;
+  record: RegistryRecord;
+  /** Values for inputs the new version no longer has, dropped from the record. */
+  dropped: string[];
+}
+
+/**
+ * Updates an installed entry in its file to `latest` (the registry's entry for a newer version):
+ * the config is made with the record's choices (package, transport, values; values the new version
+ * has no input for are dropped), the user's own fields and values are kept ({@link updatedEntry}),
+ * and the entry is rewritten in place ({@link editOwnConfig}: comments and formatting kept).
+ *
+ * @throws RegistryError when the new version cannot be made with the record's choices (nothing written).
+ */
+export async function updateInstalled(
+  item: InstalledEntry & { file: string },
+  latest: RegistryEntry,
+): Promise<InstalledUpdate> {
+  const made = configFromRegistry(latest, {
+    package: item.record.package,
+    transport: item.record.transport,
+    values: item.record.values,
+    name: item.local,
+    ignoreUnknownValues: true,
+  });
+  const { entry, record, dropped } = updatedEntry(item.entry, made, item.record);
+  await editOwnConfig(item.file, ["servers", item.local], entry);
+  return { made, entry, record, dropped };
+}
