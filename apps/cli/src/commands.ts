@@ -3,13 +3,7 @@ import { getPrompt, readResource, type Prompt } from "@mcp/client";
 import { closestNames as closest } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
-import {
-  renderPrompt,
-  renderResource,
-  renderToolResult,
-  renderToolResultMarkdown,
-  renderToolResultRaw,
-} from "./render.js";
+import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, toolRows } from "./rows.js";
@@ -170,9 +164,7 @@ export async function callCommand(
 /** Prints a call's result as `output` says; exit 1 when the tool reported an error. */
 function finishCall(output: Output, called: CalledTool, outDir: string): number {
   if (output === "json") printJson(called.value);
-  else if (output === "markdown") renderToolResultMarkdown(called.value, outDir, called.toolName);
-  else if (output === "raw") renderToolResultRaw(called.value, outDir, called.toolName);
-  else renderToolResult(called.value, outDir, called.toolName);
+  else renderToolResult(called.value, output, outDir, called.toolName);
   if (called.value.isError === true) {
     if (output !== "json") warn(`${called.label} reported an error (isError)`);
     return EXIT.failure;
