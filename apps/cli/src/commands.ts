@@ -1,6 +1,6 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
-import { getPrompt, readResource, type Prompt } from "@mcp/client";
-import { closestNames as closest } from "@mcp/manager";
+import { getPrompt, type Prompt } from "@mcp/client";
+import { closestNames as closest, readResourceFrom } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
@@ -220,27 +220,14 @@ export async function readCommand(
       await session.manager.connectServers(session.configs, session.servers);
       names = await connected(session, undefined);
     }
-    const owners: string[] = [];
-    for (const name of names) {
-      const resources = await session.manager.listResources(name).catch(() => []);
-      if (resources.some((r) => r.uri === uri)) owners.push(name);
-    }
     let lastError: unknown;
-    for (const name of [...owners, ...names.filter((n) => !owners.includes(n))]) {
-      const connection = session.manager.getConnection(name);
-      if (!connection?.capabilities.resources) continue;
-      try {
-        const result = await readResource(
-          connection,
-          uri,
-          globals.timeout === undefined ? {} : { timeout: globals.timeout },
-        );
-        if (globals.json) printJson({ server: name, ...result });
-        else renderResource(result, options.outDir ?? session.cwd, "resource");
-        return EXIT.ok;
-      } catch (error) {
-        lastError = error;
-      }
+    const read = await readResourceFrom(session.manager, uri, names, { timeout: globals.timeout }).catch((error) => {
+      lastError = error;
+    });
+    if (read) {
+      if (globals.json) printJson({ server: read.server, ...read.result });
+      else renderResource(read.result, options.outDir ?? session.cwd, "resource");
+      return EXIT.ok;
     }
     const crash = crashOf(lastError, "the read");
     throw new CliError(

@@ -76,6 +76,7 @@ export {
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export { closestNames, splitToolTarget, toolsNamed, type ToolTarget } from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
+export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export { headerPair } from "./config/header-pair.js";
 export {
   commandLineServers,
