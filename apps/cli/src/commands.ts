@@ -1,15 +1,9 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
-import { getPrompt, readResource, type Prompt } from "@mcp/client";
-import { closestNames as closest } from "@mcp/manager";
+import { getPrompt, type Prompt } from "@mcp/client";
+import { closestNames as closest, readResourceFrom } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
-import {
-  renderPrompt,
-  renderResource,
-  renderToolResult,
-  renderToolResultMarkdown,
-  renderToolResultRaw,
-} from "./render.js";
+import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
 import { promptRows, resourceRows, toolRows } from "./rows.js";
@@ -52,7 +46,7 @@ export async function toolsCommand(
       if (split.server !== undefined) [target, name] = [split.server, split.name];
     }
   }
-  return withSession(target ? { ...globals, server: [target] } : globals, {}, async (session) => {
+  return withSession(only(globals, target), {}, async (session) => {
     mustStart(session, target);
     // Live lists only: each one fetched also rewrites that server's cache entry.
     await settle(session);
@@ -170,9 +164,7 @@ export async function callCommand(
 /** Prints a call's result as `output` says; exit 1 when the tool reported an error. */
 function finishCall(output: Output, called: CalledTool, outDir: string): number {
   if (output === "json") printJson(called.value);
-  else if (output === "markdown") renderToolResultMarkdown(called.value, outDir, called.toolName);
-  else if (output === "raw") renderToolResultRaw(called.value, outDir, called.toolName);
-  else renderToolResult(called.value, outDir, called.toolName);
+  else renderToolResult(called.value, output, outDir, called.toolName);
   if (called.value.isError === true) {
     if (output !== "json") warn(`${called.label} reported an error (isError)`);
     return EXIT.failure;
@@ -195,8 +187,24 @@ export async function connected(session: Session, only: string | undefined): Pro
     .map((s) => s.name);
 }
 
+/** Starts only `server` when one is named (failing with why it cannot), else every server; the connected ones' names. */
+async function startNamed(session: Session, server: string | undefined): Promise<string[]> {
+  if (server === undefined) {
+    await session.manager.connectServers(session.configs, session.servers);
+    return connected(session, undefined);
+  }
+  await session.manager.addServers(session.configs, session.servers);
+  await startOne(session, server);
+  return [server];
+}
+
+/** The options with `--server` narrowed to `server`, when one is named. */
+export function only(globals: GlobalOptions, server: string | undefined): GlobalOptions {
+  return server ? { ...globals, server: [server] } : globals;
+}
+
 export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
+  return withSession(only(globals, server), {}, async (session) => {
     mustStart(session, server);
     // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
     show(globals.json, await resourceRows(session, await connected(session, server)), {
@@ -218,37 +226,16 @@ export async function readCommand(
   options: { outDir?: string },
 ): Promise<number> {
   const [server, uri] = words.length > 1 ? [words[0], words[1]!] : [undefined, words[0]!];
-  return withSession(server ? { ...globals, server: [server] } : globals, { connect: false }, async (session) => {
-    let names: string[];
-    if (server !== undefined) {
-      await session.manager.addServers(session.configs, session.servers);
-      await startOne(session, server);
-      names = [server];
-    } else {
-      await session.manager.connectServers(session.configs, session.servers);
-      names = await connected(session, undefined);
-    }
-    const owners: string[] = [];
-    for (const name of names) {
-      const resources = await session.manager.listResources(name).catch(() => []);
-      if (resources.some((r) => r.uri === uri)) owners.push(name);
-    }
+  return withSession(only(globals, server), { connect: false }, async (session) => {
+    const names = await startNamed(session, server);
     let lastError: unknown;
-    for (const name of [...owners, ...names.filter((n) => !owners.includes(n))]) {
-      const connection = session.manager.getConnection(name);
-      if (!connection?.capabilities.resources) continue;
-      try {
-        const result = await readResource(
-          connection,
-          uri,
-          globals.timeout === undefined ? {} : { timeout: globals.timeout },
-        );
-        if (globals.json) printJson({ server: name, ...result });
-        else renderResource(result, options.outDir ?? session.cwd, "resource");
-        return EXIT.ok;
-      } catch (error) {
-        lastError = error;
-      }
+    const read = await readResourceFrom(session.manager, uri, names, { timeout: globals.timeout }).catch((error) => {
+      lastError = error;
+    });
+    if (read) {
+      if (globals.json) printJson({ server: read.server, ...read.result });
+      else renderResource(read.result, options.outDir ?? session.cwd, "resource");
+      return EXIT.ok;
     }
     const crash = crashOf(lastError, "the read");
     throw new CliError(
@@ -265,7 +252,7 @@ function promptSignature(prompt: {
 }
 
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
+  return withSession(only(globals, server), {}, async (session) => {
     mustStart(session, server);
     let current: string | undefined;
     show(globals.json, await promptRows(session, await connected(session, server)), {
@@ -284,15 +271,7 @@ export async function promptCommand(
 ): Promise<number> {
   return withSession(globals, { connect: false }, async (session) => {
     const target = splitTarget(words, knownServers(session));
-    let names: string[];
-    if (target.server !== undefined) {
-      await session.manager.addServers(session.configs, session.servers);
-      await startOne(session, target.server);
-      names = [target.server];
-    } else {
-      await session.manager.connectServers(session.configs, session.servers);
-      names = await connected(session, undefined);
-    }
+    const names = await startNamed(session, target.server);
     const all: { server: string; prompt: Prompt }[] = [];
     for (const name of names)
       for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });

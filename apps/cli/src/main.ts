@@ -1,22 +1,21 @@
 // The commands and flags (commander); each command's code is imported only when it runs, so the entry stays small.
 import { Command, Option } from "commander";
+import type * as AuthCommands from "./auth-commands.js";
 import type * as Commands from "./commands.js";
-import type { GlobalOptions } from "./session.js";
+import type * as PingWatch from "./ping-watch-commands.js";
+import type * as SkillCommands from "./skill-commands.js";
+import { addCommands, addFlags, type Call, type CommandSpec, type Flag } from "./command-spec.js";
 import { fitHelp, helpWidth } from "./help-text.js";
-import { addAuthOptions } from "./auth-program.js";
-import { addHostsCommands } from "./hosts-program.js";
-import { addRegistryCommands } from "./registry-program.js";
-import { addConfigCommands } from "./config-program.js";
-import { addDaemonCommands } from "./daemon-program.js";
-import { addServeCommands, serveModes } from "./serve-program.js";
-import { collect, portNumber, positiveInt } from "./option-values.js";
+import { CONFIG_COMMANDS, HOSTS_COMMAND, REGISTRY_COMMAND } from "./config-program.js";
+import { DAEMON_COMMANDS } from "./daemon-program.js";
+import { SERVE_COMMANDS, serveModes } from "./serve-program.js";
+import { collect, portNumber, positiveInt, repeat } from "./option-values.js";
 import { CliError, EXIT, printError, replaceLine } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
 
-// Each command's code is loaded when that command runs (the imports in the actions below): the
+// Each command's code is loaded when that command runs (the imports in the handlers below): the
 // entry is commander and these few small modules, so `mcp --version` or `mcp config list` never
 // loads the gateway, the inspector or the daemon, and `mcp call` loads only what a call needs.
-const commands = (): Promise<typeof Commands> => import("./commands.js");
 
 const EXAMPLES = `
 Examples:
@@ -83,217 +82,214 @@ Global flags that apply (before or after the command):
 Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed,
 2 a usage error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
 
+const commands = (): Promise<typeof Commands> => import("./commands.js");
+const skills = (): Promise<typeof SkillCommands> => import("./skill-commands.js");
+const pingWatch = (): Promise<typeof PingWatch> => import("./ping-watch-commands.js");
+const auth = (): Promise<typeof AuthCommands> => import("./auth-commands.js");
+const outDir = (what: string): Flag => ["-o, --out-dir <dir>", what];
+
+/** The commands that talk to servers, then the others' (serve, daemon, auth, config, registry, hosts). */
+const COMMANDS: CommandSpec[] = [
+  {
+    name: "servers",
+    alias: "list",
+    description: "a table of every server: transport, source file, status, tool count, time to connect, last error",
+    flags: [
+      ["-v, --verbose", "add each failing server's stderr tail"],
+      ["--exit-code", "exit 1 when any server is not connected (for health checks)"],
+    ],
+    run: async ({ globals, options }: Call<{ verbose?: boolean; exitCode?: boolean }>) =>
+      (await commands()).serversCommand(globals, options),
+  },
+  {
+    name: "tools [server] [tool]",
+    description:
+      "tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)",
+    flags: [
+      [
+        "-v, --verbose",
+        "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call",
+      ],
+    ],
+    help: "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)",
+    run: async ({ globals, options }: Call<{ verbose?: boolean }>, server?: string, tool?: string) =>
+      (await commands()).toolsCommand(globals, server, tool, options),
+  },
+  {
+    name: "call <tool> [args...]",
+    description:
+      "call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts), a unique tool name, or a server's URL then the tool; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json",
+    flags: [
+      outDir("where images and binary resources are saved (default: the current directory)"),
+      new Option("--save-images <dir>", "the same as --out-dir (mcporter's name)").hideHelp(),
+      new Option(
+        "--output <format>",
+        "text (default), markdown (images linked), json (as --json) or raw (only the text the server sent)",
+      ).choices(["text", "markdown", "json", "raw"]),
+      [
+        "--max-result-chars <n>",
+        "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)",
+      ],
+      [
+        "--record <file.ndjson>",
+        "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)",
+      ],
+    ],
+    help: CALL_HELP,
+    run: async ({ globals, options }: Call<Parameters<typeof Commands.callCommand>[2]>, tool: string, args: string[]) =>
+      (await commands()).callCommand(globals, [tool, ...args], options),
+  },
+  {
+    name: "codegen <server>",
+    description:
+      "write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client",
+    flags: [
+      ["-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)"],
+      ["--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)"],
+    ],
+    run: async ({ globals, options }: Call<{ out?: string; name?: string }>, server: string) =>
+      (await import("./codegen.js")).codegenCommand(globals, server, options),
+  },
+  {
+    name: "resources [server]",
+    description: "resources and resource templates",
+    run: async ({ globals }: Call, server?: string) => (await commands()).resourcesCommand(globals, server),
+  },
+  {
+    name: "read <uri-or-server> [uri]",
+    description:
+      "read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file",
+    flags: [outDir("where binary content is saved")],
+    run: async ({ globals, options }: Call<{ outDir?: string }>, first: string, uri?: string) =>
+      (await commands()).readCommand(globals, uri === undefined ? [first] : [first, uri], options),
+  },
+  {
+    name: "skills [server]",
+    description:
+      "skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched",
+    run: async ({ globals }: Call, server?: string) => (await skills()).skillsCommand(globals, server),
+  },
+  {
+    name: "skill <server> <skill>",
+    description:
+      "load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md",
+    flags: [
+      ["-f, --file <path>", "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)"],
+    ],
+    run: async ({ globals, options }: Call<{ file?: string }>, server: string, skill: string) =>
+      (await skills()).skillCommand(globals, server, skill, options),
+  },
+  {
+    name: "prompts [server]",
+    description: "prompts with their arguments",
+    run: async ({ globals }: Call, server?: string) => (await commands()).promptsCommand(globals, server),
+  },
+  {
+    name: "prompt <name> [args...]",
+    description:
+      "get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments",
+    flags: [outDir("where images are saved")],
+    run: async ({ globals, options }: Call<{ outDir?: string }>, name: string, args: string[]) =>
+      (await commands()).promptCommand(globals, [name, ...args], options),
+  },
+  {
+    name: "ping [server]",
+    description: "round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)",
+    run: async ({ globals }: Call, server?: string) => (await pingWatch()).pingCommand(globals, server),
+  },
+  {
+    name: "watch [server]",
+    description: "stream notifications and log messages until Ctrl-C",
+    flags: [new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info")],
+    run: async ({ globals, options }: Call<{ level?: string }>, server?: string) =>
+      (await pingWatch()).watchCommand(globals, server, options),
+  },
+  {
+    name: "inspect",
+    description:
+      "a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)",
+    flags: [
+      ["-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber],
+      ["--no-open", "only print the URL; do not open the browser"],
+    ],
+    run: async ({ globals, options }: Call<{ port?: number; open?: boolean }>) =>
+      (await import("./inspect-command.js")).inspectCommand(globals, options),
+  },
+  ...SERVE_COMMANDS,
+  ...DAEMON_COMMANDS,
+  {
+    name: "auth <server>",
+    description:
+      "authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens",
+    flags: [
+      ["--no-open", "only print the URL to open (a machine without a browser)"],
+      [
+        "--no-browser",
+        "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)",
+      ],
+      [
+        "--device",
+        "sign in with the device flow (RFC 8628): print a URL and a code to enter on any device with a browser, then wait; needs an authorization server that offers it",
+      ],
+    ],
+    run: async ({ globals, options }: Call<{ open?: boolean; browser?: boolean; device?: boolean }>, server: string) =>
+      (await auth()).authCommand(globals, server, options),
+    subcommands: [
+      {
+        name: "doctor <server>",
+        description:
+          "why sign-in to an HTTP server (a configured name or a URL) fails: each step with its spec clause and what to do; exit 1 when one fails",
+        flags: [
+          ["--trace <file>", "write every request and answer, secrets redacted, to a file to attach to an issue"],
+          [
+            "--sign-in",
+            "complete a sign-in in the browser (redirect to 127.0.0.1) so that iss, the token, its refresh and the server's acceptance are checked too; nothing is saved",
+          ],
+          ["--no-open", "with --sign-in: only print the URL to open"],
+          [
+            "--no-register",
+            "do not try dynamic client registration (it registers a client at the authorization server, as a sign-in would)",
+          ],
+        ],
+        run: async (
+          { globals, options }: Call<{ trace?: string; signIn?: boolean; open?: boolean; register?: boolean }>,
+          target: string,
+        ) => (await import("./auth-doctor.js")).authDoctorCommand(globals, target, options),
+      },
+    ],
+  },
+  {
+    name: "logout <server>",
+    description: "forget an HTTP server's OAuth tokens",
+    run: async ({ globals }: Call, server: string) => (await auth()).logoutCommand(globals, server),
+  },
+  ...CONFIG_COMMANDS,
+  REGISTRY_COMMAND,
+  HOSTS_COMMAND,
+];
+
 /** Builds the `mcp` program; `run` gets each command's exit code. */
 export function buildProgram(run: (task: () => Promise<number>) => void): Command {
   const program = new Command("mcp")
     .configureOutput({ writeOut: (text) => process.stdout.write(fitHelp(text)) })
     .configureHelp({ helpWidth: helpWidth() })
     .description("See, test and use your MCP servers.")
-    .version(CLI_VERSION, "-V, --version")
-    .option("--json", "machine-readable output (stable shapes, see the README)")
-    .option("--timeout <ms>", "connect and call timeout in ms", positiveInt)
-    .option("-s, --server <name>", "only this server (repeatable, or comma-separated)", collect)
-    .option("--no-cache", "do not use or update the tool cache")
-    .option("-c, --config <file>", "read servers from this file only (our mcp-client.json format; repeatable)", collect)
-    .option("--stdio <command line>", "an ad-hoc stdio server, no config needed")
-    .option("--http <url>", "an ad-hoc Streamable HTTP server")
-    .option("--sse <url>", "an ad-hoc HTTP+SSE server")
-    .option(
-      "-H, --header <NAME=VALUE>",
-      "a header for the ad-hoc --http/--sse server (repeatable)",
-      (v: string, p: string[] = []) => [...p, v],
-    )
-    .option("-y, --yes", "start project-scope servers without asking, for this run only (not remembered)")
+    .version(CLI_VERSION, "-V, --version");
+  addFlags(program, [
+    ["--json", "machine-readable output (stable shapes, see the README)"],
+    ["--timeout <ms>", "connect and call timeout in ms", positiveInt],
+    ["-s, --server <name>", "only this server (repeatable, or comma-separated)", collect],
+    ["--no-cache", "do not use or update the tool cache"],
+    ["-c, --config <file>", "read servers from this file only (our mcp-client.json format; repeatable)", collect],
+    ["--stdio <command line>", "an ad-hoc stdio server, no config needed"],
+    ["--http <url>", "an ad-hoc Streamable HTTP server"],
+    ["--sse <url>", "an ad-hoc HTTP+SSE server"],
+    ["-H, --header <NAME=VALUE>", "a header for the ad-hoc --http/--sse server (repeatable)", repeat],
+    ["-y, --yes", "start project-scope servers without asking, for this run only (not remembered)"],
+  ])
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", EXAMPLES);
-
-  const globals = (command: Command): GlobalOptions => command.optsWithGlobals<GlobalOptions>();
-
-  program
-    .command("servers")
-    .alias("list")
-    .description("a table of every server: transport, source file, status, tool count, time to connect, last error")
-    .option("-v, --verbose", "add each failing server's stderr tail")
-    .option("--exit-code", "exit 1 when any server is not connected (for health checks)")
-    .action((options: { verbose?: boolean; exitCode?: boolean }, command: Command) =>
-      run(async () => (await commands()).serversCommand(globals(command), options)),
-    );
-
-  program
-    .command("tools [server] [tool]")
-    .description(
-      "tools with a one-line signature of their arguments; one tool's whole docs with tools <server>.<tool> (--json: full definitions)",
-    )
-    .option(
-      "-v, --verbose",
-      "each tool's whole docs: its description, every parameter (type, required, description, default) and an example mcp call",
-    )
-    .addHelpText(
-      "after",
-      "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)",
-    )
-    .action((server: string | undefined, tool: string | undefined, options: { verbose?: boolean }, command: Command) =>
-      run(async () => (await commands()).toolsCommand(globals(command), server, tool, options)),
-    );
-
-  program
-    .command("call <tool> [args...]")
-    .description(
-      "call a tool: <tool> is server.tool, 'server tool', mcp__server__tool (only that server starts), a unique tool name, or a server's URL then the tool; args are one JSON object or key=value, key:=<json>, key=@file, key:=@file.json",
-    )
-    .option("-o, --out-dir <dir>", "where images and binary resources are saved (default: the current directory)")
-    .addOption(new Option("--save-images <dir>", "the same as --out-dir (mcporter's name)").hideHelp())
-    .addOption(
-      new Option(
-        "--output <format>",
-        "text (default), markdown (images linked), json (as --json) or raw (only the text the server sent)",
-      ).choices(["text", "markdown", "json", "raw"]),
-    )
-    .option(
-      "--max-result-chars <n>",
-      "cut the result's text after n characters; the whole result is saved to a file the last line names (what an agent's model would see)",
-    )
-    .option(
-      "--record <file.ndjson>",
-      "write every JSON-RPC message of the call's connection to this file, both ways, with times, secrets redacted (serve it with mcp replay)",
-    )
-    .addHelpText("after", CALL_HELP)
-    .action(
-      (
-        tool: string,
-        args: string[],
-        options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string },
-        command: Command,
-      ) => run(async () => (await commands()).callCommand(globals(command), [tool, ...args], options)),
-    );
-
-  program
-    .command("codegen <server>")
-    .description(
-      "write a TypeScript module with one typed function per tool of <server> (arguments from its input schema, results from its output schema), on @mcp/client",
-    )
-    .option("-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)")
-    .option(
-      "--name <ClientName>",
-      "the client's type name; its factory is create<ClientName> (default: <Server>Client)",
-    )
-    .action((server: string, options: { out?: string; name?: string }, command: Command) =>
-      run(async () => (await import("./codegen.js")).codegenCommand(globals(command), server, options)),
-    );
-
-  program
-    .command("resources [server]")
-    .description("resources and resource templates")
-    .action((server: string | undefined, _options: unknown, command: Command) =>
-      run(async () => (await commands()).resourcesCommand(globals(command), server)),
-    );
-
-  program
-    .command("read <uri-or-server> [uri]")
-    .description(
-      "read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file",
-    )
-    .option("-o, --out-dir <dir>", "where binary content is saved")
-    .action((first: string, uri: string | undefined, options: { outDir?: string }, command: Command) =>
-      run(async () =>
-        (await commands()).readCommand(globals(command), uri === undefined ? [first] : [first, uri], options),
-      ),
-    );
-
-  program
-    .command("skills [server]")
-    .description(
-      "skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched",
-    )
-    .action((server: string | undefined, _options: unknown, command: Command) =>
-      run(async () => (await import("./skill-commands.js")).skillsCommand(globals(command), server)),
-    );
-
-  program
-    .command("skill <server> <skill>")
-    .description(
-      "load a skill (its name, or the URI of its SKILL.md), verified against the server's entry, and print its SKILL.md",
-    )
-    .option(
-      "-f, --file <path>",
-      "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)",
-    )
-    .action((server: string, skill: string, options: { file?: string }, command: Command) =>
-      run(async () => (await import("./skill-commands.js")).skillCommand(globals(command), server, skill, options)),
-    );
-
-  program
-    .command("prompts [server]")
-    .description("prompts with their arguments")
-    .action((server: string | undefined, _options: unknown, command: Command) =>
-      run(async () => (await commands()).promptsCommand(globals(command), server)),
-    );
-
-  program
-    .command("prompt <name> [args...]")
-    .description(
-      "get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments",
-    )
-    .option("-o, --out-dir <dir>", "where images are saved")
-    .action((name: string, args: string[], options: { outDir?: string }, command: Command) =>
-      run(async () => (await commands()).promptCommand(globals(command), [name, ...args], options)),
-    );
-
-  program
-    .command("ping [server]")
-    .description("round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)")
-    .action((server: string | undefined, _options: unknown, command: Command) =>
-      run(async () => (await import("./ping-watch-commands.js")).pingCommand(globals(command), server)),
-    );
-
-  program
-    .command("watch [server]")
-    .description("stream notifications and log messages until Ctrl-C")
-    .addOption(new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info"))
-    .action((server: string | undefined, options: { level?: string }, command: Command) =>
-      run(async () => (await import("./ping-watch-commands.js")).watchCommand(globals(command), server, options)),
-    );
-
-  program
-    .command("inspect")
-    .description(
-      "a web inspector in the browser for every server: tools with generated forms, resources, prompts, MCP Apps beside their results (sandboxed), a live log (127.0.0.1 only, token-protected)",
-    )
-    .option("-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber)
-    .option("--no-open", "only print the URL; do not open the browser")
-    .action((options: { port?: number; open?: boolean }, command: Command) =>
-      run(async () => (await import("./inspect-command.js")).inspectCommand(globals(command), options)),
-    );
-
-  addServeCommands(program, run);
-  addDaemonCommands(program, run);
-
-  const auth = program
-    .command("auth <server>")
-    .description(
-      "authorize an HTTP server with OAuth: opens the browser, waits for the redirect on 127.0.0.1, saves the tokens",
-    )
-    .option("--no-open", "only print the URL to open (a machine without a browser)")
-    .option(
-      "--no-browser",
-      "no browser on this machine: print the URL, then paste the address the browser was sent back to (or its code)",
-    )
-    .action((server: string, options: { open?: boolean; browser?: boolean; device?: boolean }, command: Command) =>
-      run(async () => (await import("./auth-commands.js")).authCommand(globals(command), server, options)),
-    );
-  addAuthOptions(auth, run);
-
-  program
-    .command("logout <server>")
-    .description("forget an HTTP server's OAuth tokens")
-    .action((server: string, _options: unknown, command: Command) =>
-      run(async () => (await import("./auth-commands.js")).logoutCommand(globals(command), server)),
-    );
-
-  addConfigCommands(program, run);
-  addRegistryCommands(program, run);
-  addHostsCommands(program, run);
-
+  addCommands(program, COMMANDS, run);
   return program;
 }
 

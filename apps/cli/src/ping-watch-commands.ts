@@ -1,7 +1,7 @@
 // `mcp ping` and `mcp watch`: each server's round-trip time, and its notifications and log messages streamed until
 // Ctrl-C.
 import { roundTrip, setLoggingLevel, type LoggingLevel } from "@mcp/client";
-import { connected, mustStart } from "./commands.js";
+import { connected, mustStart, only } from "./commands.js";
 import { interruptible } from "./live.js";
 import { failureOf } from "./resolve.js";
 import { openSession, settle, withSession, type GlobalOptions } from "./session.js";
@@ -10,7 +10,7 @@ import { color, EXIT, firstLine, note, out } from "./ui.js";
 
 /** `mcp ping [server]`: the round-trip time to each server (exit 1 when any failed). */
 export async function pingCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
+  return withSession(only(globals, server), {}, async (session) => {
     await settle(session);
     mustStart(session, server);
     const results: { server: string; ms?: number; method?: string; error?: string }[] = [];
@@ -71,7 +71,7 @@ export async function watchCommand(
     if (globals.json) out(JSON.stringify({ time: new Date().toISOString(), server: name, method, params }));
     else out(`${color.dim(stamp())} ${color.bold(name)} ${color.cyan(method)} ${JSON.stringify(params ?? {})}`);
   };
-  const session = await openSession(server ? { ...globals, server: [server] } : globals, {
+  const session = await openSession(only(globals, server), {
     connect: false,
     onNotification: print,
   });

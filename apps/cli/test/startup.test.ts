@@ -39,21 +39,18 @@ describe("start-up", () => {
     const run = await loaded(["--version"], "version.log");
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    // the *-program.js modules register the subcommands of `mcp registry`, `hosts`, `auth doctor`, `daemon`, `serve`, `config`…
-    // subcommands (their code loads when one runs); help-text.js (no imports of its own) lays out
+    // command-spec.js registers the commands that main.js and the *-program.js modules list (`mcp config`, `registry`,
+    // `hosts`, `daemon`, `serve`… and their subcommands; their code loads when one runs); help-text.js (no imports of its own) lays out
     // commander's help to fit the terminal; option-values.js checks option values as they are parsed.
     expect(run.modules.sort()).toEqual(
       [
-        "apps/cli/dist/auth-program.js",
         "apps/cli/dist/bin.js",
+        "apps/cli/dist/command-spec.js",
         "apps/cli/dist/config-program.js",
         "apps/cli/dist/daemon-program.js",
         "apps/cli/dist/help-text.js",
-        "apps/cli/dist/hosts-program.js",
         "apps/cli/dist/main.js",
         "apps/cli/dist/option-values.js",
-        "apps/cli/dist/pool-program.js",
-        "apps/cli/dist/registry-program.js",
         "apps/cli/dist/serve-program.js",
         "apps/cli/dist/ui.js",
         "apps/cli/dist/version.js",

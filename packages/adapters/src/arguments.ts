@@ -195,3 +195,78 @@ export function parseArguments(
   }
   return args;
 }
+
+/** One parameter of a tool for a person ({@link toolParameters}); a nested one is named by its path. */
+export interface ToolParameter {
+  /** `count`, or a nested one's path: `customer.name`, `lines[].sku`. */
+  name: string;
+  /** Its type as {@link describeSchemaType} says it (`string` or `number` for an enum: its values are in `description`). */
+  type: string;
+  required: boolean;
+  /** Its description on one line, then `one of "a", "b"` for an enum; `""` when it has none. */
+  description: string;
+  /** Its default, undefined when it has none. */
+  default: unknown;
+}
+
+/**
+ * A tool's parameters from its input schema, one per property, each nested object's own (and an
+ * array of objects' items', as `name[].key`) right after it, three levels deep at most.
+ */
+export function toolParameters(schema: object | undefined, prefix = "", depth = 0): ToolParameter[] {
+  const s = sub(schema);
+  const required = new Set(Array.isArray(s?.required) ? s.required : []);
+  const list: ToolParameter[] = [];
+  for (const [key, value] of Object.entries(s?.properties ?? {})) {
+    const property = sub(value);
+    const name = `${prefix}${key}`;
+    // An enum's values are in its description: the type stays short.
+    const values = Array.isArray(property?.enum)
+      ? `one of ${property.enum.map((v) => JSON.stringify(v)).join(", ")}`
+      : "";
+    const said = typeof property?.description === "string" ? property.description.replace(/\s+/g, " ").trim() : "";
+    list.push({
+      name,
+      type: property?.enum
+        ? typeof property.enum[0] === "number"
+          ? "number"
+          : "string"
+        : describeSchemaType(property),
+      required: required.has(key),
+      description: [said, values].filter(Boolean).join("; "),
+      default: property?.default,
+    });
+    if (depth < 2 && typeOf(property) === "object" && property?.properties)
+      list.push(...toolParameters(property, `${name}.`, depth + 1));
+    const items = sub(property?.items);
+    if (depth < 2 && typeOf(property) === "array" && items?.properties)
+      list.push(...toolParameters(items, `${name}[].`, depth + 1));
+  }
+  return list;
+}
+
+/**
+ * Words for an example call, one for each required argument with an {@link exampleValue}, as
+ * {@link parseArguments} reads them: `key=value` for a string, number or boolean (a string that
+ * starts with `@` as `key=\@…`), `key:=<json>` for anything else.
+ */
+export function exampleArguments(schema: object | undefined): string[] {
+  const s = sub(schema);
+  return (Array.isArray(s?.required) ? s.required : []).map((key) => {
+    const value = exampleValue(sub(s?.properties?.[key]), key);
+    if (typeof value === "string") return `${key}=${value.startsWith("@") ? `\\${value}` : value}`;
+    if (typeof value === "number" || typeof value === "boolean") return `${key}=${String(value)}`;
+    return `${key}:=${JSON.stringify(value)}`;
+  });
+}
+
+/** What a tool's annotations say, in words: `read-only`, `destructive` (unless read-only), `idempotent`, `open world`. */
+export function toolHints(annotations: object | undefined): string[] {
+  const a = (annotations ?? {}) as Record<string, unknown>;
+  return [
+    a["readOnlyHint"] === true && "read-only",
+    a["destructiveHint"] === true && a["readOnlyHint"] !== true && "destructive",
+    a["idempotentHint"] === true && "idempotent",
+    a["openWorldHint"] === true && "open world",
+  ].filter((h): h is string => typeof h === "string");
+}

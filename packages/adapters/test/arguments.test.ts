@@ -1,7 +1,16 @@
 // Tool arguments from words a person typed (HTTPie style), typed by the tool's schema, and a schema
 // in words (what `mcp call` and `mcp tools` are built on).
 import { describe, expect, it } from "vitest";
-import { ArgumentsError, describeSchemaType, exampleValue, parseArguments, toolSignature } from "../src/arguments.js";
+import {
+  ArgumentsError,
+  describeSchemaType,
+  exampleArguments,
+  exampleValue,
+  parseArguments,
+  toolHints,
+  toolParameters,
+  toolSignature,
+} from "../src/arguments.js";
 
 const schema = {
   type: "object",
@@ -131,5 +140,91 @@ describe("a schema in words", () => {
         properties: { path: { type: "string" }, lines: { type: "array", items: { type: "integer" } }, skip: {} },
       }),
     ).toEqual({ path: "./README.md", lines: [1] });
+  });
+});
+
+describe("a tool's parameters for a person", () => {
+  const order = {
+    type: "object",
+    properties: {
+      customer: {
+        type: "object",
+        description: "who  orders,\n  in full",
+        properties: { name: { type: "string" }, address: { type: "object", properties: { city: { type: "string" } } } },
+        required: ["name"],
+      },
+      lines: {
+        type: "array",
+        items: { type: "object", properties: { sku: { type: "string" }, qty: { type: "integer", default: 1 } } },
+      },
+      speed: { enum: ["fast", "slow"], description: "how fast" },
+      level: { enum: [1, 2] },
+      deep: {
+        type: "object",
+        properties: {
+          a: { type: "object", properties: { b: { type: "object", properties: { c: { type: "string" } } } } },
+        },
+      },
+      note: { type: ["string", "null"] },
+    },
+    required: ["customer", "lines", "speed"],
+  };
+
+  it("toolParameters: one per property, nested objects and arrays of objects by path, three levels at most", () => {
+    const list = toolParameters(order);
+    expect(list.map((p) => p.name)).toEqual([
+      "customer",
+      "customer.name",
+      "customer.address",
+      "customer.address.city",
+      "lines",
+      "lines[].sku",
+      "lines[].qty",
+      "speed",
+      "level",
+      "deep",
+      "deep.a",
+      "deep.a.b",
+      "note",
+    ]);
+    const byName = Object.fromEntries(list.map((p) => [p.name, p]));
+    expect(byName["customer"]).toEqual({
+      name: "customer",
+      type: "object",
+      required: true,
+      description: "who orders, in full",
+      default: undefined,
+    });
+    expect(byName["customer.name"]?.required).toBe(true);
+    expect(byName["customer.address"]?.required).toBe(false);
+    expect(byName["lines"]?.type).toBe("object[]");
+    expect(byName["lines[].qty"]).toMatchObject({ type: "integer", default: 1, required: false });
+    expect(byName["speed"]).toMatchObject({ type: "string", description: 'how fast; one of "fast", "slow"' });
+    expect(byName["level"]).toMatchObject({ type: "number", description: "one of 1, 2" });
+    expect(byName["note"]?.type).toBe("string");
+    expect(toolParameters(undefined)).toEqual([]);
+    expect(toolParameters({ type: "object" })).toEqual([]);
+  });
+
+  it("exampleArguments: a word for each required argument, as parseArguments reads it back", () => {
+    const words = exampleArguments(order);
+    expect(words).toEqual(['customer:={"name":"text"}', "lines:=[{}]", "speed=fast"]);
+    expect(parseArguments(words, order)).toEqual({ customer: { name: "text" }, lines: [{}], speed: "fast" });
+    const at = {
+      type: "object",
+      properties: { handle: { type: "string", default: "@me" }, n: { type: "integer" } },
+      required: ["handle", "n"],
+    };
+    expect(exampleArguments(at)).toEqual(["handle=\\@me", "n=1"]);
+    expect(parseArguments(exampleArguments(at), at)).toEqual({ handle: "@me", n: 1 });
+    expect(exampleArguments(undefined)).toEqual([]);
+  });
+
+  it("toolHints: the annotations in words; destructive is not said of a read-only tool", () => {
+    expect(toolHints({ readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true })).toEqual(
+      ["read-only", "idempotent", "open world"],
+    );
+    expect(toolHints({ destructiveHint: true, openWorldHint: false })).toEqual(["destructive"]);
+    expect(toolHints(undefined)).toEqual([]);
   });
 });

@@ -83,6 +83,7 @@ export {
   type UrlTarget,
 } from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
+export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export { headerPair } from "./config/header-pair.js";
 export {
   commandLineServers,
