@@ -79,7 +79,7 @@ export class HostSession implements PoolHost {
     if (Array.isArray(message)) {
       const each = bytes === undefined ? undefined : bytes / Math.max(1, message.length);
       for (const one of message) this.receive(one, each);
-      return !this.#full;
+      return this.#reading();
     }
     if (!isRecord(message)) {
       this.send({
@@ -87,7 +87,7 @@ export class HostSession implements PoolHost {
         id: null,
         error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" },
       });
-      return !this.#full;
+      return this.#reading();
     }
     const { id, method } = message;
     const params = isRecord(message["params"]) ? message["params"] : undefined;
@@ -96,7 +96,7 @@ export class HostSession implements PoolHost {
       this.#queue(size);
       const done = (): void => this.#queue(-size);
       void this.#request(id, method, params).then(done, done);
-      return !this.#full;
+      return this.#reading();
     }
     if (typeof method === "string") return (this.#notification(method, params), true);
     if (typeof id === "number" && this.#asks.has(id)) {
@@ -113,7 +113,16 @@ export class HostSession implements PoolHost {
         );
       else ask.resolve(message["result"]);
     }
-    return !this.#full;
+    return this.#reading();
+  }
+
+  /**
+   * Whether the host may be read on: under the mark, or over it with questions of the server's
+   * waiting for the host's answers (read no more, the answers would never come: the calls they hold
+   * never end and the session never drains).
+   */
+  #reading(): boolean {
+    return !this.#full || this.#asks.size > 0;
   }
 
   /** Counts bytes in (`size` > 0) or out of the queue; says `onDrain` once it is back under the mark. */
@@ -337,6 +346,8 @@ export class HostSession implements PoolHost {
         reject: (error) => (signal.removeEventListener("abort", onAbort), reject(error)),
       });
       this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+      // The host is not read (over the mark): read it again, or its answer would never come.
+      if (this.#full) this.onDrain();
     });
   }
 
