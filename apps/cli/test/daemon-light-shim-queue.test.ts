@@ -37,13 +37,22 @@ describe.skipIf(process.platform !== "linux")("the pool's queued-bytes mark thro
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: { sampling: {} }, clientInfo: { name: "h", version: "1" } },
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: { sampling: {} },
+        clientInfo: { name: "h", version: "1" },
+      },
     });
     await expect.poll(() => answers.has(1), { timeout: 30_000 }).toBe(true);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     // One request of 1.2 MB: over the daemon's 1 MiB mark by itself.
     const prompt = "p".repeat(1_200_000);
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "trigger-sampling-request", arguments: { prompt } } });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "trigger-sampling-request", arguments: { prompt } },
+    });
     await expect.poll(() => asked, { timeout: 30_000 }).toBe(1);
     await expect.poll(() => answers.has(2), { timeout: 30_000 }).toBe(true);
     expect(JSON.stringify(answers.get(2))).toContain("sampled");
@@ -55,38 +64,51 @@ describe.skipIf(process.platform !== "linux")("the pool's queued-bytes mark thro
   // call the server never answers keeps the session paused for good; the host cannot cancel it, and
   // its pings wait too. `it.fails`: this passes while the defect is there and fails once it is fixed
   // (then make it a plain `it`). The call runs 600 s: the poll's 30 s is far inside it.
-  it.fails("a host over the mark can still cancel a call its server does not answer, and is read again", async () => {
-    const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
-    child.stderr.resume();
-    const answers = new Set<unknown>();
-    let text = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n")) {
-        const message = JSON.parse(text.slice(0, end)) as { id?: unknown; method?: string };
-        text = text.slice(end + 1);
-        if (message.method === undefined) answers.add(message.id);
-      }
-    });
-    const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
-    try {
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "h", version: "1" } },
+  it.fails(
+    "a host over the mark can still cancel a call its server does not answer, and is read again",
+    async () => {
+      const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], {
+        cwd: box.project,
+        env: box.env,
+        stdio: "pipe",
       });
-      await expect.poll(() => answers.has(1), { timeout: 30_000 }).toBe(true);
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      const pad = "x".repeat(1_200_000);
-      const args = { duration: 600, steps: 1, pad };
-      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "trigger-long-running-operation", arguments: args } });
-      send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "gave up" } });
-      send({ jsonrpc: "2.0", id: 3, method: "ping" });
-      await expect.poll(() => answers.has(3), { timeout: 30_000 }).toBe(true);
-      expect(answers.has(2)).toBe(false);
-    } finally {
-      child.kill("SIGKILL");
-    }
-  }, 120_000);
+      child.stderr.resume();
+      const answers = new Set<unknown>();
+      let text = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        text += chunk.toString("utf8");
+        for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n")) {
+          const message = JSON.parse(text.slice(0, end)) as { id?: unknown; method?: string };
+          text = text.slice(end + 1);
+          if (message.method === undefined) answers.add(message.id);
+        }
+      });
+      const send = (message: unknown): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
+      try {
+        send({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "h", version: "1" } },
+        });
+        await expect.poll(() => answers.has(1), { timeout: 30_000 }).toBe(true);
+        send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        const pad = "x".repeat(1_200_000);
+        const args = { duration: 600, steps: 1, pad };
+        send({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "trigger-long-running-operation", arguments: args },
+        });
+        send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "gave up" } });
+        send({ jsonrpc: "2.0", id: 3, method: "ping" });
+        await expect.poll(() => answers.has(3), { timeout: 30_000 }).toBe(true);
+        expect(answers.has(2)).toBe(false);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    },
+    120_000,
+  );
 });

@@ -119,10 +119,11 @@ export class HostSession implements PoolHost {
   /**
    * Whether the host may be read on: under the mark, or over it with questions of the server's
    * waiting for the host's answers (read no more, the answers would never come: the calls they hold
-   * never end and the session never drains).
+   * never end and the session never drains), up to twice the mark: a host that leaves a question
+   * unanswered is not read without bound.
    */
   #reading(): boolean {
-    return !this.#full || this.#asks.size > 0;
+    return !this.#full || (this.#asks.size > 0 && this.#queued <= 2 * this.maxQueuedBytes);
   }
 
   /** Counts bytes in (`size` > 0) or out of the queue; says `onDrain` once it is back under the mark. */
@@ -133,7 +134,10 @@ export class HostSession implements PoolHost {
     else if (this.#full && size < 0) {
       this.#full = false;
       if (!this.#ended) this.onDrain();
+      return;
     }
+    // Over the mark, back under its double with a question waiting: read on, for the host's answer.
+    if (size < 0 && this.#full && this.#reading() && !this.#ended) this.onDrain();
   }
 
   async #request(id: RequestId, method: string, params: Record<string, unknown> | undefined): Promise<void> {
@@ -347,7 +351,7 @@ export class HostSession implements PoolHost {
       });
       this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
       // The host is not read (over the mark): read it again, or its answer would never come.
-      if (this.#full) this.onDrain();
+      if (this.#full && this.#reading()) this.onDrain();
     });
   }
 
