@@ -17,7 +17,7 @@ describe.skipIf(process.platform !== "linux")("the pool's queued-bytes mark thro
   it("a call over the mark whose server asks the host a question is answered: the host's answer is still read", async () => {
     const child = spawn(shimBash, [script, "daemon", "stdio", "ev"], { cwd: box.project, env: box.env, stdio: "pipe" });
     child.stderr.resume();
-    const answers = new Map<unknown, { result?: unknown; error?: unknown }>();
+    const answers = new Map<unknown, unknown>();
     let asked = 0;
     let text = "";
     child.stdout.on("data", (chunk: Buffer) => {
