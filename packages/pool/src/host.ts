@@ -77,8 +77,11 @@ export class HostSession implements PoolHost {
   receive(message: unknown, bytes?: number): boolean {
     if (this.#ended) return true;
     if (Array.isArray(message)) {
-      const each = bytes === undefined ? undefined : bytes / Math.max(1, message.length);
-      for (const one of message) this.receive(one, each);
+      // Shared in whole bytes (the first takes the rest): fractions would not add back up to 0.
+      const each = bytes === undefined ? undefined : Math.floor(bytes / Math.max(1, message.length));
+      message.forEach((one, at) =>
+        this.receive(one, each === undefined || at > 0 ? each : bytes! - each * (message.length - 1)),
+      );
       return this.#reading();
     }
     if (!isRecord(message)) {

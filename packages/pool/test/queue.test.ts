@@ -96,4 +96,23 @@ describe("a host session's requests held by the pool", () => {
     expect(session.receive(slow(5, 60), 900)).toBe(false);
     expect(drained).toBe(0);
   }, 60_000);
+  it("a batch's bytes are shared among its requests in whole bytes: once all are answered, nothing is held (not -1.4e-14)", async () => {
+    pool = new ServerPool();
+    const answered = new Set<unknown>();
+    const session = pool.attach({
+      name: "everything",
+      config: everything,
+      send: (message) => void answered.add((message as { id?: unknown }).id),
+    });
+    const opening = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "h", version: "1" } };
+    session.receive({ jsonrpc: "2.0", id: 1, method: "initialize", params: opening });
+    await expect.poll(() => answered.has(1), { timeout: 30_000 }).toBe(true);
+    const batch = [11, 12, 13].map((id) => ({ jsonrpc: "2.0", id, method: "ping" }));
+    // Sent as one line of 100 bytes (as a relay counts it): 100 / 3 each would not add back up to 0.
+    session.receive(batch, 100);
+    await expect.poll(() => [11, 12, 13].every((id) => answered.has(id)), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => session.inFlight, { timeout: 30_000 }).toBe(0);
+    expect(session.queuedBytes).toBe(0);
+    expect(pool.statuses()[0]!.hosts[0]).toMatchObject({ queuedBytes: 0 });
+  }, 60_000);
 });
