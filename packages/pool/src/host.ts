@@ -77,9 +77,12 @@ export class HostSession implements PoolHost {
   receive(message: unknown, bytes?: number): boolean {
     if (this.#ended) return true;
     if (Array.isArray(message)) {
-      const each = bytes === undefined ? undefined : bytes / Math.max(1, message.length);
-      for (const one of message) this.receive(one, each);
-      return !this.#full;
+      // Shared in whole bytes (the first takes the rest): fractions would not add back up to 0.
+      const each = bytes === undefined ? undefined : Math.floor(bytes / Math.max(1, message.length));
+      message.forEach((one, at) =>
+        this.receive(one, each === undefined || at > 0 ? each : bytes! - each * (message.length - 1)),
+      );
+      return this.#reading();
     }
     if (!isRecord(message)) {
       this.send({
@@ -87,7 +90,7 @@ export class HostSession implements PoolHost {
         id: null,
         error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" },
       });
-      return !this.#full;
+      return this.#reading();
     }
     const { id, method } = message;
     const params = isRecord(message["params"]) ? message["params"] : undefined;
@@ -96,7 +99,7 @@ export class HostSession implements PoolHost {
       this.#queue(size);
       const done = (): void => this.#queue(-size);
       void this.#request(id, method, params).then(done, done);
-      return !this.#full;
+      return this.#reading();
     }
     if (typeof method === "string") return (this.#notification(method, params), true);
     if (typeof id === "number" && this.#asks.has(id)) {
@@ -113,7 +116,17 @@ export class HostSession implements PoolHost {
         );
       else ask.resolve(message["result"]);
     }
-    return !this.#full;
+    return this.#reading();
+  }
+
+  /**
+   * Whether the host may be read on: under the mark, or over it with questions of the server's
+   * waiting for the host's answers (read no more, the answers would never come: the calls they hold
+   * never end and the session never drains), up to twice the mark: a host that leaves a question
+   * unanswered is not read without bound.
+   */
+  #reading(): boolean {
+    return !this.#full || (this.#asks.size > 0 && this.#queued <= 2 * this.maxQueuedBytes);
   }
 
   /** Counts bytes in (`size` > 0) or out of the queue; says `onDrain` once it is back under the mark. */
@@ -124,7 +137,10 @@ export class HostSession implements PoolHost {
     else if (this.#full && size < 0) {
       this.#full = false;
       if (!this.#ended) this.onDrain();
+      return;
     }
+    // Over the mark, back under its double with a question waiting: read on, for the host's answer.
+    if (size < 0 && this.#full && this.#reading() && !this.#ended) this.onDrain();
   }
 
   async #request(id: RequestId, method: string, params: Record<string, unknown> | undefined): Promise<void> {
@@ -337,6 +353,8 @@ export class HostSession implements PoolHost {
         reject: (error) => (signal.removeEventListener("abort", onAbort), reject(error)),
       });
       this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+      // The host is not read (over the mark): read it again, or its answer would never come.
+      if (this.#full && this.#reading()) this.onDrain();
     });
   }
 

@@ -66,4 +66,53 @@ describe("a host session's requests held by the pool", () => {
     // Taken in turns: a (waiting first), then b, then a again; first come, first served would leave b last.
     expect(order).toEqual(["a1", "a2", "b", "a3", "a4"]);
   }, 60_000);
+  it("over the mark with a server's question waiting for the host, the host is read on (its answer must come), up to twice the mark", async () => {
+    pool = new ServerPool({ maxQueuedBytes: 1000 });
+    const asked: unknown[] = [];
+    let drained = 0;
+    const session = pool.attach({
+      name: "everything",
+      config: everything,
+      send: (message) => {
+        const { id, method } = message as { id?: unknown; method?: unknown };
+        if (method === "sampling/createMessage") asked.push(id);
+      },
+      onDrain: () => drained++,
+    });
+    const opening = {
+      protocolVersion: "2025-06-18",
+      capabilities: { sampling: {} },
+      clientInfo: { name: "h", version: "1" },
+    };
+    session.receive({ jsonrpc: "2.0", id: 1, method: "initialize", params: opening });
+    session.receive({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const sample = { name: "trigger-sampling-request", arguments: { prompt: "p" } };
+    expect(session.receive({ jsonrpc: "2.0", id: 2, method: "tools/call", params: sample }, 100)).toBe(true);
+    await expect.poll(() => asked.length, { timeout: 30_000 }).toBe(1);
+    // Calls that stay (60 s) while the question waits: 100 + 900 is at the mark, then over it.
+    expect(session.receive(slow(3, 60), 900)).toBe(true);
+    expect(session.receive(slow(4, 60), 900)).toBe(true);
+    expect(session.queuedBytes).toBe(1900);
+    expect(session.receive(slow(5, 60), 900)).toBe(false);
+    expect(drained).toBe(0);
+  }, 60_000);
+  it("a batch's bytes are shared among its requests in whole bytes: once all are answered, nothing is held (not -1.4e-14)", async () => {
+    pool = new ServerPool();
+    const answered = new Set<unknown>();
+    const session = pool.attach({
+      name: "everything",
+      config: everything,
+      send: (message) => void answered.add((message as { id?: unknown }).id),
+    });
+    const opening = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "h", version: "1" } };
+    session.receive({ jsonrpc: "2.0", id: 1, method: "initialize", params: opening });
+    await expect.poll(() => answered.has(1), { timeout: 30_000 }).toBe(true);
+    const batch = [11, 12, 13].map((id) => ({ jsonrpc: "2.0", id, method: "ping" }));
+    // Sent as one line of 100 bytes (as a relay counts it): 100 / 3 each would not add back up to 0.
+    session.receive(batch, 100);
+    await expect.poll(() => [11, 12, 13].every((id) => answered.has(id)), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => session.inFlight, { timeout: 30_000 }).toBe(0);
+    expect(session.queuedBytes).toBe(0);
+    expect(pool.statuses()[0]!.hosts[0]).toMatchObject({ queuedBytes: 0 });
+  }, 60_000);
 });
