@@ -426,7 +426,11 @@ describe("an MCP App's tool calls, asked of the user", () => {
       "got 0 characters",
     );
     expect(await ask.count()).toBe(0);
-    await page.check('.app-view input[name="app-ask"]');
+    // A click, then the switch's state once the page has rendered it: `page.check` reads the state right after
+    // its click and failed once on a busy machine; the dialog below proves the switch took.
+    const askAll = page.locator('.app-view input[name="app-ask"]');
+    await askAll.click();
+    await expect.poll(() => askAll.isChecked(), { timeout: 15_000 }).toBe(true);
     const measured = request(app, "tools/call", { name: "measure", arguments: { blob: "abc" } });
     await ask.locator('button[name="app-call-allow"]').click({ timeout: 15_000 });
     expect(JSON.stringify((await measured).result)).toContain("got 3 characters");
