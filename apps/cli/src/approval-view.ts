@@ -1,4 +1,4 @@
-import { describeServer, printable, type ShownServer } from "@mcp/manager";
+import { describeServer, printable, type ShownServer } from "@mcp/manager/config";
 import { color } from "./ui.js";
 
 // A project server on the terminal, for the person who approves it: what it runs and its details

@@ -7,7 +7,7 @@ import {
   printable,
   type ApprovalPolicy,
   type ApprovalSubject,
-} from "@mcp/manager";
+} from "@mcp/manager/config";
 import { serverBlock } from "./approval-view.js";
 import { color, note, shortPath, warn, tildify } from "./ui.js";
 

@@ -1,4 +1,4 @@
-import { crashReportLines } from "@mcp/manager";
+import { crashReportLines } from "@mcp/manager/config";
 
 // A server's failure on the terminal: its stderr lines under `stderr: `, once. Finding why a
 // server failed (the error without its stderr, the cause a crash wrote) is @mcp/manager's

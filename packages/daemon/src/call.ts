@@ -59,8 +59,8 @@ export interface CallContext {
  * language. An error it throws is answered with its message and its `exitCode` (default 1).
  */
 export interface CallHandler {
-  /** The servers a call may start (default: all of its configs): the daemon declines a call that would reach one otherwise than its shell would. */
-  serversOf?(params: CallParams): string[];
+  /** The servers a call may start (default: all of its configs): the daemon declines a call that would reach one otherwise than its shell would. A promise lets a handler load its code with the first call. */
+  serversOf?(params: CallParams): string[] | Promise<string[]>;
   /** Runs the call; resolves with the answer sent to the client. */
   run(params: CallParams, context: CallContext): Promise<unknown>;
 }
@@ -165,11 +165,11 @@ export async function runCall(
   const params = callParams(message.params);
   if (handler === undefined)
     return send(socket, { id: message.id, declined: "this daemon was started without a call handler" });
-  const names = handler.serversOf?.(params) ?? Object.keys(params.configs);
+  const names = (await handler.serversOf?.(params)) ?? Object.keys(params.configs);
   const declined = whyNotHere(params.configs, names, params.environment);
   if (declined !== undefined) return send(socket, { id: message.id, declined });
   counted();
-  const view = views.acquire(params.configs, params.servers, params.cwd);
+  const view = await views.acquire(params.configs, params.servers, params.cwd);
   try {
     const result = await handler.run(params, {
       manager: view.manager,

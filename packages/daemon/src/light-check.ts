@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
-import { LIGHT_SHIM_COMMAND } from "@mcp/manager";
+import { LIGHT_SHIM_COMMAND } from "@mcp/manager/config";
 
 function onPath(name: string, path: string | undefined): boolean {
   return (path ?? "").split(delimiter).some((dir) => {

@@ -16,7 +16,7 @@ import {
   defaultCacheDir,
   FileToolCache,
   type ToolCache,
-} from "@mcp/manager";
+} from "@mcp/manager/config";
 import { CALL, runCall, type CallHandler } from "./call.js";
 import { probeDaemon } from "./request.js";
 import { DaemonError, EXIT, exitCodeOf } from "./errors.js";

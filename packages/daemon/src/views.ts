@@ -8,7 +8,14 @@
 
 import { createHash } from "node:crypto";
 import type { MCPServerConfig } from "@mcp/client";
-import { type DiscoveredServer, failureError, MCPManager, type MCPTool } from "@mcp/manager";
+import type * as Manager from "@mcp/manager";
+import { failureError, type DiscoveredServer } from "@mcp/manager/config";
+
+type MCPManager = Manager.MCPManager;
+type MCPTool = Manager.MCPTool;
+let managerModule: Promise<typeof Manager> | undefined;
+/** The whole manager (clients, OAuth, HTTP), loaded with the first call: the pool alone never needs it. */
+const loadManager = (): Promise<typeof Manager> => (managerModule ??= import("@mcp/manager"));
 
 /** What each view's manager is given: its client info, and the words that say how to approve a project server. */
 export interface ViewOptions {
@@ -59,10 +66,11 @@ export class View {
     readonly servers: Record<string, DiscoveredServer>,
     cwd: string,
     options: ViewOptions,
+    manager: typeof Manager,
   ) {
     this.cwd = cwd;
     // It is sent only what the calling CLI's check let through (marked approved); anything else would be refused here.
-    this.manager = new MCPManager({
+    this.manager = new manager.MCPManager({
       cwd,
       connect: { clientInfo: options.clientInfo },
       results: { keep: true },
@@ -128,11 +136,16 @@ export class Views {
    * A new configuration replaces idle ones last used from the same folder (a changed config or
    * secret restarts its servers), and the least recently used idle ones past {@link MAX_VIEWS}.
    */
-  acquire(configs: Record<string, MCPServerConfig>, servers: Record<string, DiscoveredServer>, cwd: string): View {
+  async acquire(
+    configs: Record<string, MCPServerConfig>,
+    servers: Record<string, DiscoveredServer>,
+    cwd: string,
+  ): Promise<View> {
+    const manager = await loadManager();
     const key = configKey(configs, servers);
     let view = this.#views.get(key);
     if (!view) {
-      view = new View(key, configs, servers, cwd, this.options);
+      view = new View(key, configs, servers, cwd, this.options, manager);
       for (const old of this.#views.values()) if (old.calls === 0 && old.cwd === cwd) this.#close(old);
       this.#views.set(key, view);
       const idle = [...this.#views.values()]

@@ -1,7 +1,7 @@
 // The light entries stay light: what `@mcp/daemon/client` (loaded by every `mcp call`) and
 // `@mcp/daemon/shim` (the Node shim, one process per host session and server) load at run time,
 // followed through the package's own files. Type-only imports load nothing and are not followed.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const src = new URL("../src/", import.meta.url);
@@ -47,9 +47,20 @@ describe("the entries' run-time imports", () => {
       expect(files).not.toContain(heavy);
   });
 
-  it("@mcp/daemon: the daemon itself (what the two above leave out is here)", () => {
+  it("@mcp/daemon: the daemon itself (what the two above leave out is here), with the manager's config part only", () => {
     const { files, packages } = closure("index.ts");
     expect(files).toEqual(expect.arrayContaining(["server.ts", "views.ts", "pool-socket.ts", "light-relay.ts"]));
-    expect(packages).toEqual(expect.arrayContaining(["@mcp/pool", "@mcp/manager"]));
+    expect(packages).toEqual(expect.arrayContaining(["@mcp/pool", "@mcp/manager/config"]));
+    // The whole manager (clients, OAuth, HTTP) is loaded by the first call (views.ts), not at start.
+    expect(packages).not.toContain("@mcp/manager");
+    expect(readFileSync(new URL("views.ts", src), "utf8")).toContain('import("@mcp/manager")');
+  });
+
+  it("@mcp/pool loads the manager's config part only", () => {
+    const pool = new URL("../../pool/src/", import.meta.url);
+    for (const file of readdirSync(pool).filter((name) => name.endsWith(".ts"))) {
+      const code = readFileSync(new URL(file, pool), "utf8");
+      expect(code, file).not.toMatch(/from "@mcp\/manager";/);
+    }
   });
 });

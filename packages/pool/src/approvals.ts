@@ -13,7 +13,7 @@ import {
   type ApprovalPolicy,
   type DiscoveredServer,
   type LoadOptions,
-} from "@mcp/manager";
+} from "@mcp/manager/config";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
 
 /** What a pool's approval check is asked about: one host's attach. */

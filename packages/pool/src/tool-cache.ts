@@ -1,7 +1,7 @@
 // Start on first use: a shared server's `initialize` answer and whole tool list, remembered in the
 // manager's tool cache from the live server, so a host's `initialize` and `tools/list` need no process.
 
-import type { CachedTools, ToolCache } from "@mcp/manager";
+import type { CachedTools, ToolCache } from "@mcp/manager/config";
 
 /** How long a remembered opening is used (the manager's default `cacheTtlMs`): a day. */
 export const OPENING_TTL_MS = 24 * 60 * 60_000;

@@ -2,7 +2,7 @@
 
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { defaultCacheDir, failureCause } from "@mcp/manager";
+import { defaultCacheDir, failureCause } from "@mcp/manager/config";
 import {
   claimSocketFolder,
   DAEMON_NODE_FLAGS,
@@ -88,17 +88,21 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
     throw asCliError(error);
   }
   // The daemon's own code (the pool, the managers) only in the daemon's process.
-  const [{ startDaemon }, { callHandler }, { approveCommandFor }] = await Promise.all([
+  const [{ startDaemon }, { approveCommandFor }] = await Promise.all([
     import("@mcp/daemon"),
-    import("./call-handler.js"),
     import("../approvals.js"),
   ]);
+  // `mcp call`'s code (and with it the whole manager) is loaded with the first call, not before.
+  const handler = async () => (await import("./call-handler.js")).callHandler;
   const daemon = await startDaemon({
     socket: claimDaemonSocket(),
     home: home(),
     version: CLI_VERSION,
     howToApprove: (server) => approveCommandFor([server.name]),
-    call: callHandler,
+    call: {
+      serversOf: async (params) => (await handler()).serversOf?.(params) ?? Object.keys(params.configs),
+      run: async (params, context) => (await handler()).run(params, context),
+    },
     ...settings,
   }).catch((error: unknown) => {
     throw asCliError(error);

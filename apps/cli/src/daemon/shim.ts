@@ -4,7 +4,7 @@
 
 import type { MCPServerConfig } from "@mcp/client";
 import { asThisShellRuns, ensureDaemon, shellValuesFor } from "@mcp/daemon/client";
-import { unwrapShimConfig } from "@mcp/manager";
+import { unwrapShimConfig } from "@mcp/manager/config";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
