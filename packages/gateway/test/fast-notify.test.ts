@@ -119,7 +119,9 @@ describe("a 2026-07-28 call asking for progress or logs: the fast path streams i
       { secret: "s3", steps: 2 },
       ASKING,
       { progressToken: "tok-3", [LEVEL]: "info" },
-      // Its logs stay upstream: the gateway's own request to it asks for no log level.
+      // Its logs stay with the gateway: its request carries the caller's level, but stdio ties no log to a
+      // call, and with two callers (alice, bob) an untied message on the shared connection is nobody's
+      // (upstream-log-level.test.ts: one caller gets them).
       [progress, progress, "answer", "answer", "answer", progress, progress, "answer"],
     ],
     [
