@@ -14,6 +14,7 @@ import {
 } from "./stateless.js";
 import { dropMalformedItems, LIST_ITEM_KEYS } from "./list-items.js";
 import { callCapabilities, followTask, serverOffersTasks } from "./tasks-extension.js";
+import type { CallToolOptions } from "./task-status.js";
 import { traceRequests, type TracingApi } from "./tracing.js";
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types.js";
 
@@ -124,7 +125,8 @@ export function createSession(context: SessionContext): Session {
           version: protocolVersion,
           capabilities: requestCapabilities,
           clientInfo,
-          logLevel,
+          // A call's own level (CallToolOptions.logLevel) before the connection's.
+          logLevel: (requestOptions as CallToolOptions | undefined)?.logLevel ?? logLevel,
         }),
         callOptions,
       );

@@ -3,6 +3,7 @@
 import { McpError, type RequestOptions } from "@mcp/jsonrpc";
 import { abortHandleOf, delay } from "@mcp/jsonrpc/internal";
 import { InvalidResultError } from "./stateless.js";
+import type { LoggingLevel } from "./types.js";
 
 /** A task's state, as `tasks/get` reports it. */
 export interface TaskStatus {
@@ -29,6 +30,13 @@ export interface CallToolOptions extends RequestOptions {
   task?: boolean | { ttl?: number | undefined } | undefined;
   /** Each status the task reports (`working` with its `statusMessage`, `input_required`, …). */
   onTaskStatus?: ((task: TaskStatus) => void) | undefined;
+  /**
+   * 2026-07-28: the lowest log level the server should send about this call, carried in its
+   * `_meta` (`io.modelcontextprotocol/logLevel`) in place of the connection's (`setLoggingLevel`);
+   * a program calling for several callers passes each caller's own. A 2025-era session has one
+   * level for all its requests (`logging/setLevel`): there it is not read.
+   */
+  logLevel?: LoggingLevel | undefined;
 }
 
 /** The task a tool call ran as was cancelled (by the server, or with `tasks/cancel` elsewhere). */

@@ -148,6 +148,24 @@ for (const legacy of [undefined, "reject"] as const) {
       expect(bodies(server).some((p) => p.method === "ping" || p.method === "logging/setLevel")).toBe(false);
     });
 
+    it("a call's own log level goes in its _meta, in place of the connection's, for that call only", async () => {
+      const server = await v2(legacy);
+      const conn = await connect("v2", { type: "http", url: server.url });
+      const levelOf = (): unknown =>
+        (bodies(server).at(-1)?.params?.["_meta"] as Record<string, unknown> | undefined)?.[
+          "io.modelcontextprotocol/logLevel"
+        ];
+      await callTool(conn, "add", { a: 1, b: 2 }, { logLevel: "warning" });
+      expect(levelOf()).toBe("warning");
+      await callTool(conn, "add", { a: 1, b: 2 });
+      expect(levelOf()).toBeUndefined();
+      await setLoggingLevel(conn, "debug");
+      await callTool(conn, "add", { a: 1, b: 2 }, { logLevel: "error" });
+      expect(levelOf()).toBe("error");
+      await callTool(conn, "add", { a: 1, b: 2 });
+      expect(levelOf()).toBe("debug");
+    });
+
     it("cancellation closes the request's stream; no notifications/cancelled is sent", async () => {
       const server = await v2(legacy);
       const conn = await connect("v2", { type: "http", url: server.url });

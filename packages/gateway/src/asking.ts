@@ -1,7 +1,7 @@
 // What a request's context says of its caller, how the caller is asked (and told a URL
 // elicitation completed), and what an upstream failure becomes for it.
 
-import { notifyRootsListChanged, RpcError, type LogMessage } from "@mcp/client";
+import { notifyRootsListChanged, RpcError, type LoggingLevel, type LogMessage } from "@mcp/client";
 import type { MCPManager } from "@mcp/manager";
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -9,10 +9,12 @@ import {
   type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { UPSTREAM_TIMEOUT_MS } from "./gateway-options.js";
+import { UPSTREAM_TIMEOUT_MS, type Era } from "./gateway-options.js";
 import type { Asker } from "./inflight.js";
 import type { Caller } from "./policy.js";
 import { CallEndedError } from "./rounds.js";
+
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
 /** Turns an upstream failure into the JSON-RPC error the caller gets: its code kept when it had one. */
 export function toProtocolError(error: unknown): Error {
@@ -38,6 +40,34 @@ export const ASKING = Object.keys(CAPABILITY);
 export function covers(capabilities: Record<string, unknown> | undefined, method: string): boolean {
   const needed = CAPABILITY[method];
   return needed === undefined || (capabilities?.[needed] !== undefined && capabilities[needed] !== null);
+}
+
+/** Log levels, least severe first (RFC 5424, as MCP names them). */
+export const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/**
+ * The log level to send upstream with a caller's request (a 2026-07-28 server sends a request's
+ * logs only at or above the level that request carries, none when it carries none): a 2026-07-28
+ * request's own (its envelope's `io.modelcontextprotocol/logLevel`); a 2025 session's, as its
+ * `logging/setLevel` set it — the lowest level its SDK server lets through, `debug` while it set
+ * none (until then a 2025 session is sent every log).
+ */
+export function logLevelOf(era: Era, instance: Server | undefined, ctx: ServerContext): LoggingLevel | undefined {
+  if (era === "modern" || instance === undefined) {
+    const level = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_KEY];
+    return LEVELS.find((known) => known === level);
+  }
+  const server = instance as unknown as { isMessageIgnored(level: string, sessionId: string | undefined): boolean };
+  return LEVELS.find((level) => !server.isMessageIgnored(level, ctx.sessionId));
 }
 
 /** The capabilities a 2026-07-28 request declares in its envelope. */

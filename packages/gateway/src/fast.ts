@@ -22,6 +22,8 @@ import {
   specTypeSchemas,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import type { LoggingLevel } from "@mcp/client";
+import { LEVELS } from "./asking.js";
 import type { Gateway, Scope } from "./gateway.js";
 import { callTool } from "./tools.js";
 
@@ -36,8 +38,6 @@ const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 /** The envelope keys a request on this path may carry. */
 const ENVELOPE_KEYS = new Set([VERSION_KEY, CAPABILITIES_KEY, CLIENT_INFO_KEY, LOG_LEVEL_KEY]);
-/** Log levels, least severe first (RFC 5424, as MCP names them). */
-const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 /** What a retry may answer with: the embedded results the 2026-07-28 revision defines. */
 const RESPONSES = ["CreateMessageResult", "ListRootsResult", "ElicitResult"] as const;
 
@@ -108,7 +108,7 @@ export function plainCall(parsed: unknown, headers: IncomingHttpHeaders): PlainC
   if (!isObject(meta) || meta[VERSION_KEY] !== MODERN) return undefined;
   if ("progressToken" in meta && !parses("ProgressToken", meta["progressToken"])) return undefined;
   const level = meta[LOG_LEVEL_KEY];
-  if (level !== undefined && !LEVELS.includes(level as string)) return undefined;
+  if (level !== undefined && !LEVELS.some((known) => known === level)) return undefined;
   const capabilities = meta[CAPABILITIES_KEY];
   if (!isObject(capabilities)) return undefined;
   let own: Params | undefined;
@@ -226,7 +226,7 @@ function contextOf(call: PlainCall, signal: AbortSignal, out: Notify): ServerCon
     if (!signal.aborted) out({ jsonrpc: "2.0", ...notification });
     return Promise.resolve();
   };
-  const threshold = call.meta[LOG_LEVEL_KEY] as string | undefined;
+  const threshold = call.meta[LOG_LEVEL_KEY] as LoggingLevel | undefined;
   const state = call.params["requestState"];
   const mcpReq = {
     id: call.id,
@@ -238,7 +238,7 @@ function contextOf(call: PlainCall, signal: AbortSignal, out: Notify): ServerCon
     requestState: () => state,
     // As the SDK server's: only at or above the level the request asked for; none when it asked for none.
     log: (level: string, data: unknown, logger?: string) =>
-      threshold === undefined || LEVELS.indexOf(level) < LEVELS.indexOf(threshold)
+      threshold === undefined || LEVELS.indexOf(level as LoggingLevel) < LEVELS.indexOf(threshold)
         ? Promise.resolve()
         : notify({ method: "notifications/message", params: { level, data, logger } }),
     notify,

@@ -1,7 +1,7 @@
 // What the gateway's core (gateway.ts) is made with and works in: its options, the scope one
 // server instance serves, what forwarded work gets, and the limits and names both share.
 
-import type { ConnectOptions, MCPServerConnection, RequestOptions } from "@mcp/client";
+import type { ConnectOptions, LoggingLevel, MCPServerConnection, RequestOptions } from "@mcp/client";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { AuditSink } from "./audit.js";
 import type { PerUserAuth } from "./lanes.js";
@@ -95,6 +95,8 @@ export interface Upstream {
   lane: MCPServerConnection | undefined;
   /** Options every upstream request of this work carries: its signal, and `relatedTo` (whose it is). */
   options: RequestOptions;
+  /** The log level the caller asked for (see asking.ts `logLevelOf`): a tool call carries it upstream. */
+  logLevel: LoggingLevel | undefined;
   /** Where what the server sends about this work goes, in its order: progress is sent through it (questions and logs are already). */
   outbox: Outbox;
 }

@@ -20,6 +20,7 @@ import {
   completedOf,
   covers,
   legacyAsker,
+  logLevelOf,
   mutedAsker,
   tellRootsChanged,
   toProtocolError,
@@ -317,6 +318,8 @@ export class Gateway {
     work: (upstream: Upstream) => Promise<unknown>,
     note?: Note,
   ): Promise<unknown> {
+    // The caller's log level goes upstream with its call: a 2026-07-28 server sends none without one.
+    const logLevel = logLevelOf(scope.era, instance, ctx);
     const log = (round: () => ServerContext) => (from: string, message: LogMessage) => {
       void round()
         .mcpReq.log(message.level, message.data, message.logger ?? from)
@@ -337,7 +340,7 @@ export class Gateway {
       const leave = this.inflight.enter(server, asker);
       try {
         const options: RequestOptions = { signal, relatedTo: asker };
-        const upstream = (lane?: Upstream["lane"]): Upstream => ({ signal, round, lane, options, outbox });
+        const upstream = (lane?: Upstream["lane"]): Upstream => ({ signal, round, lane, options, outbox, logLevel });
         // A server taking each user's own credentials is reached on the user's own connection, always.
         const own = this.lanes.owns(server);
         if (this.#sole !== undefined && !own) return await work(upstream());

@@ -194,6 +194,7 @@ export async function callTool(
           ...upstream.options,
           timeout: UPSTREAM_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
+          logLevel: upstream.logLevel,
           // With the gateway's own spans, @mcp/client sends its span's context instead (a child of the gateway's).
           ...(scope.trace && !gateway.tracing ? { headers: { ...scope.trace } } : {}),
           onProgress: (progress) => {

@@ -7,12 +7,12 @@
 // one of its caller's calls when it cannot (the probe over stdio, where each caller has a process
 // of its own) — and its progress only that call, by its token.
 import fc from "fast-check";
-import { buildProbe1x, probeStdioEntry, startSdkServer, type ProbeAnswer, type SdkServer } from "mcp-test-utils";
+import { buildProbe1x, probeStdioEntry, startSdkServer, type SdkServer } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Caller } from "../src/index.js";
 import { mountGateway, type Mounted } from "./app.js";
 import type * as Fast from "../src/fast.js";
-import { callRounds, messagesOf, type Question } from "./raw-call.js";
+import { messagesOf, type Question } from "./raw-call.js";
+import { apiKeyCallers, probeRounds, secretOf } from "./raw-callers.js";
 
 /** How many calls the fast path served. */
 const served = vi.hoisted(() => ({ calls: 0 }));
@@ -27,14 +27,9 @@ vi.mock("../src/fast.js", async (importOriginal) => {
   };
 });
 
-const USERS = new Map<string, Caller>(
-  ["ann", "ben", "cyd"].map((name) => [`key-${name}-0123456789`, { id: `u-${name}`, name }]),
-);
-const KEYS = [...USERS.keys()];
+const CALLERS = apiKeyCallers(["ann", "ben", "cyd"]);
 
 type Message = Record<string, unknown>;
-/** The SDK v2 client's limit of `input_required` rounds for one call. */
-const CLIENT_ROUND_LIMIT = 10;
 
 describe("2026-07-28 callers asked at once: each question reaches only its own call's caller", () => {
   let probe: SdkServer;
@@ -47,7 +42,7 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
         http: { type: "http", url: probe.url },
         stdio: { command: process.execPath, args: [probeStdioEntry, "1x"] },
       },
-      { authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()] },
+      CALLERS.gateway,
     );
   });
 
@@ -56,42 +51,21 @@ describe("2026-07-28 callers asked at once: each question reaches only its own c
     await probe?.stop();
   });
 
-  /** The secret a question carries ("sample <secret>", "elicit <secret>"), or undefined (roots). */
-  const secretOf = (q: Question): string | undefined => {
-    if (q.method === "sampling/createMessage")
-      return String((q.params["messages"] as { content: { text: string } }[])[0]!.content.text).replace(/^sample /, "");
-    if (q.method === "elicitation/create") return String(q.params["message"]).replace(/^elicit /, "");
-    return undefined;
-  };
-
   /** One call of `caller`, round after round: the questions it was asked and the probe's answer. */
   async function call(caller: string, server: string, secret: string, delayMs: number) {
-    const key = KEYS.find((k) => USERS.get(k)!.name === caller)!;
-    const done = await callRounds(
-      {
-        url: mounted.url,
-        headers: { "x-api-key": key },
-        name: `${server}__probe`,
-        args: { secret, steps: 1, delayMs },
-        capabilities: { sampling: {}, elicitation: {}, roots: {} },
-        clientInfo: { name: caller, version: "1" },
-        // Its progress and logs too, on the call's own stream.
-        meta: { progressToken: secret, "io.modelcontextprotocol/logLevel": "info" },
-      },
-      (q) => {
-        // Each answer names who gave it and the question's secret.
-        const by = `by ${caller}:${secretOf(q)}`;
-        return q.method === "sampling/createMessage"
-          ? { role: "assistant", content: { type: "text", text: by }, model: "m" }
-          : q.method === "elicitation/create"
-            ? { action: "accept", content: { answer: by } }
-            : { roots: [{ uri: `file:///${caller}` }] };
-      },
-      CLIENT_ROUND_LIMIT,
-    );
-    const result = done.last["result"] as Message | undefined;
-    if (!result) throw new Error(`${secret}: ${JSON.stringify(done.last)}`);
-    const answer = JSON.parse((result["content"] as { text: string }[])[0]!.text) as ProbeAnswer;
+    // Each answer names who gave it and the question's secret (answerAs).
+    const done = await probeRounds({
+      url: mounted.url,
+      caller,
+      key: CALLERS.keyOf(caller),
+      server,
+      secret,
+      delayMs,
+      clientInfo: { name: caller, version: "1" },
+      // Its progress and logs too, on the call's own stream.
+      meta: { progressToken: secret, "io.modelcontextprotocol/logLevel": "info" },
+    });
+    const answer = done.answer;
     const told = done.answers.flatMap(messagesOf).filter((m) => m["method"] !== undefined);
     return { asked: done.asked as Question[], answer, rounds: done.answers.length, told };
   }

@@ -8,10 +8,10 @@
 // bytes on both (the gateway's `requestState`, random, aside), and their audit entries the same.
 // Every round, first or retry, must have taken the fast path.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AuditEntry } from "../src/index.js";
-import { startParityPair, TOKENS, type Kind, type ParityPair } from "./parity.js";
+import { auditedCalls, startParityPair, tokenOf, type Kind, type ParityPair } from "./parity.js";
 import type * as Fast from "../src/fast.js";
 import { callRounds } from "./raw-call.js";
+import { callerAnswer, roundsText } from "./raw-callers.js";
 
 /** How many calls the fast path served: a parity case proves nothing unless it took that path. */
 const served = vi.hoisted(() => ({ count: 0 }));
@@ -28,15 +28,6 @@ vi.mock("../src/fast.js", async (importOriginal) => {
 
 const ASKING = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
-/** The caller's answer to one embedded question. */
-function answer(question: { method: string }): unknown {
-  if (question.method === "sampling/createMessage")
-    return { role: "assistant", content: { type: "text", text: "sampled-by-caller" }, model: "m" };
-  if (question.method === "elicitation/create")
-    return { action: "accept", content: { answer: "elicited-by-caller", name: "Ann" } };
-  return { roots: [{ uri: "file:///caller-root", name: "root" }] };
-}
-
 describe("a 2026-07-28 caller that can be asked: the fast path answers its rounds as the SDK server does", () => {
   let pair: ParityPair;
 
@@ -48,21 +39,16 @@ describe("a 2026-07-28 caller that can be asked: the fast path answers its round
     await pair?.stop();
   });
 
-  const token = [...TOKENS].find(([, c]) => c.name === "alice")![0];
+  const token = tokenOf("alice");
 
   /** The call sent round after round (each round's questions answered) until it is no longer `input_required`. */
   async function rounds(kind: Kind, name: string, args: unknown, capabilities: unknown): Promise<string> {
     const done = await callRounds(
       { url: pair.urls[kind], headers: { authorization: `Bearer ${token}` }, name, args, capabilities },
-      answer,
+      callerAnswer,
       6,
     );
-    return done.answers
-      .map(({ status, contentType, text }) => {
-        const state = /"requestState":"([^"]*)"/.exec(text)?.[1];
-        return `${status} ${contentType}\n${state === undefined ? text : text.replaceAll(state, "<state>")}`;
-      })
-      .join("\n");
+    return roundsText(done.answers);
   }
 
   const cases: [string, string, unknown, unknown, string][] = [
@@ -111,9 +97,7 @@ describe("a 2026-07-28 caller that can be asked: the fast path answers its round
   });
 
   it("the same audit entries, but for their times", () => {
-    const strip = (entries: AuditEntry[]): unknown[] =>
-      entries.filter((e) => e.method === "tools/call").map(({ time: _time, durationMs: _durationMs, ...rest }) => rest);
-    expect(strip(pair.audits.fast).length).toBeGreaterThanOrEqual(cases.length);
-    expect(strip(pair.audits.fast)).toEqual(strip(pair.audits.sdk));
+    expect(auditedCalls(pair.audits.fast).length).toBeGreaterThanOrEqual(cases.length);
+    expect(auditedCalls(pair.audits.fast)).toEqual(auditedCalls(pair.audits.sdk));
   });
 });

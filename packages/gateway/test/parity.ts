@@ -31,6 +31,18 @@ export const VIEWS = parseViews(
   "config",
 );
 
+/** The token of the caller named `name` in {@link TOKENS}. */
+export function tokenOf(name: string): string {
+  return [...TOKENS].find(([, caller]) => caller.name === name)![0];
+}
+
+/** A gateway's audit entries of `tools/call`, but for their times: what both gateways of a pair must have alike. */
+export function auditedCalls(entries: readonly AuditEntry[]): unknown[] {
+  return entries
+    .filter((e) => e.method === "tools/call")
+    .map(({ time: _time, durationMs: _durationMs, ...rest }) => rest);
+}
+
 /** A 1.x server whose tools answer with what the SDK server must put on the wire as it is, or mend. */
 export function oddServer(): McpServer1 {
   const server = new McpServer1({ name: "odd", version: "1" });

@@ -3,25 +3,12 @@
 // caller's calls in flight — the one handed the fewest so far — never to another caller's, and
 // never so many to one call that it passes the SDK v2 client's round limit (10) while its siblings
 // get none. Raw 2026-07-28 callers answer each `input_required` round and retry.
-import { probeStdioEntry, type ProbeAnswer } from "mcp-test-utils";
+import { probeStdioEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Caller } from "../src/index.js";
 import { mountGateway, type Mounted } from "./app.js";
-import { callRounds, type Question } from "./raw-call.js";
+import { apiKeyCallers, CLIENT_ROUND_LIMIT, probeRounds, secretOf } from "./raw-callers.js";
 
-const USERS = new Map<string, Caller>(
-  ["ann", "ben"].map((name) => [`key-${name}-0123456789`, { id: `u-${name}`, name }]),
-);
-/** The SDK v2 client's limit of `input_required` rounds for one call. */
-const CLIENT_ROUND_LIMIT = 10;
-
-/** The secret a question carries ("sample <secret>", "elicit <secret>"), or undefined (roots). */
-function secretOf(q: Question): string | undefined {
-  if (q.method === "sampling/createMessage")
-    return String((q.params["messages"] as { content: { text: string } }[])[0]!.content.text).replace(/^sample /, "");
-  if (q.method === "elicitation/create") return String(q.params["message"]).replace(/^elicit /, "");
-  return undefined;
-}
+const CALLERS = apiKeyCallers(["ann", "ben"]);
 
 describe("untied questions of a stdio server spread over the caller's calls in flight", () => {
   let mounted: Mounted;
@@ -29,7 +16,7 @@ describe("untied questions of a stdio server spread over the caller's calls in f
   beforeAll(async () => {
     mounted = await mountGateway(
       { stdio: { command: process.execPath, args: [probeStdioEntry, "1x"] } },
-      { authenticate: (req) => USERS.get(String(req.headers["x-api-key"])), callers: [...USERS.values()] },
+      CALLERS.gateway,
     );
   });
 
@@ -38,33 +25,15 @@ describe("untied questions of a stdio server spread over the caller's calls in f
   });
 
   async function call(caller: string, secret: string) {
-    const key = [...USERS].find(([, c]) => c.name === caller)![0];
-    const answer = (q: Question): unknown => {
-      const by = `by ${caller}:${secretOf(q)}`;
-      return q.method === "sampling/createMessage"
-        ? { role: "assistant", content: { type: "text", text: by }, model: "m" }
-        : q.method === "elicitation/create"
-          ? { action: "accept", content: { answer: by } }
-          : { roots: [{ uri: `file:///${caller}` }] };
-    };
-    const done = await callRounds(
-      {
-        url: mounted.url,
-        headers: { "x-api-key": key },
-        name: "stdio__probe",
-        args: { secret, steps: 1, delayMs: 100 },
-        capabilities: { sampling: {}, elicitation: {}, roots: {} },
-      },
-      answer,
-      CLIENT_ROUND_LIMIT,
-    );
-    const result = done.last["result"] as { content: { text: string }[] };
-    return {
+    const done = await probeRounds({
+      url: mounted.url,
+      caller,
+      key: CALLERS.keyOf(caller),
+      server: "stdio",
       secret,
-      asked: done.asked,
-      rounds: done.answers.length,
-      answer: JSON.parse(result.content[0]!.text) as ProbeAnswer,
-    };
+      delayMs: 100,
+    });
+    return { secret, asked: done.asked, rounds: done.answers.length, answer: done.answer };
   }
 
   it(

@@ -40,6 +40,8 @@
  * A failure answers `4xx`/`5xx` with {@link ApiError}.
  */
 
+import type { HeldFacts } from "@mcp/manager";
+
 /** One row of `mcp servers --json -v`. */
 export interface ServerRow {
   name: string;
@@ -62,16 +64,12 @@ export interface InspectedServer extends ServerRow {
   subscribe: boolean;
 }
 
-/** A tool held by tool pinning, as `mcp pins --json` gives it, with its diff as text. */
-export interface HeldRow {
-  server: string;
-  tool: string;
-  /** `changed` since it was approved, or `added` (never approved). */
-  change: "changed" | "added";
-  oldHash?: string | undefined;
-  newHash: string;
-  /** The pinned fields that differ. */
-  fields: string[];
+/**
+ * A tool held by tool pinning, as `mcp pins --json` gives it (@mcp/manager's `heldFacts`: server,
+ * tool, `change` — `changed` since it was approved, or `added` —, hashes, the fields that differ,
+ * the old and new definitions), with its diff as text.
+ */
+export interface HeldRow extends HeldFacts {
   /** The diff for a person: the description with `[-old-]` `{+new+}`, then `+`/`-`/`~` schema paths. */
   diff: string;
   /** The command that approves it, in the embedding tool's words (its `approveCommand` option); absent without one. */

@@ -1,5 +1,5 @@
 import { toolUi } from "@mcp/client/apps";
-import { formatToolDiff, type MCPManager, type MCPTool } from "@mcp/manager";
+import { formatToolDiff, heldFacts, type MCPManager, type MCPTool } from "@mcp/manager";
 import type { HeldRow, PromptRow, ServerRow, ToolRow } from "./api.js";
 
 // The rows the inspector's API answers, from the manager: the same shapes as `mcp <command> --json`.
@@ -54,12 +54,7 @@ export function heldRows(
     .held()
     .filter((held) => manager.getConnectionStatus(held.server) !== undefined)
     .map((held) => ({
-      server: held.server,
-      tool: held.tool,
-      change: held.change,
-      oldHash: held.oldHash,
-      newHash: held.newHash,
-      fields: held.diff.fields,
+      ...heldFacts(held),
       diff: formatToolDiff(held.diff),
       ...(approveCommand ? { approve: approveCommand(held.server, held.tool) } : {}),
     }));

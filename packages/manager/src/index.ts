@@ -12,67 +12,63 @@ export {
   type ToolCallOptions,
 } from "./types.js";
 export { isRetryableAfterReconnect } from "./server.js";
+// Everything `@mcp/manager/config` exports (config reading, approvals, the tool cache, failure words,
+// the pool's shim commands), taken from that subpath's module so the two entries cannot disagree.
 export {
+  commandLine,
   configHint,
   crashReportLines,
+  createApprovalStore,
+  DECLINED,
+  defaultApprovalsFile,
+  defaultCacheDir,
+  describeServer,
   failureCause,
   failureError,
-  needsSignIn,
-  refusedTokenHeader,
-  staticAuthorization,
-  stderrCause,
-} from "./failure.js";
-export { loadAllMCPConfigs } from "./config/load.js";
-export { configEntries, type ConfigEntry } from "./config/entries.js";
-export {
+  FileToolCache,
+  isShimCommand,
+  LIGHT_SHIM_COMMAND,
+  loadAllMCPConfigs,
+  NOT_APPROVED_YET,
+  printable,
   reviewApprovals,
+  SHIM_COMMAND,
+  shownWhole,
+  stderrCause,
+  toolCacheKey,
+  unwrapShimConfig,
   type ApprovalAnswer,
+  type ApprovalCheck,
   type ApprovalContext,
   type ApprovalOutcome,
   type ApprovalPolicy,
   type ApprovalRefusal,
   type ApprovalRequest,
-} from "./approvals/policy.js";
-export { reviewProjectServers, type ReviewedServers } from "./approvals/review-found.js";
-export {
-  createApprovalStore,
-  defaultApprovalsFile,
-  DECLINED,
-  NOT_APPROVED_YET,
-  type ApprovalCheck,
   type ApprovalStore,
   type ApprovalSubject,
-} from "./approvals/store.js";
-export type { Fingerprint } from "./approvals/fingerprint.js";
-export {
-  commandLine,
-  describeServer,
-  printable,
-  shownWhole,
+  type CachedTools,
+  type ConfigError,
+  type DiscoveredServer,
+  type FileToolCacheOptions,
+  type LoadOptions,
+  type LoadResult,
   type ServerDescription,
   type ShownServer,
-} from "./approvals/shown.js";
+  type ToolCache,
+} from "./config.js";
+export { needsSignIn, refusedTokenHeader, staticAuthorization } from "./failure.js";
+export { configEntries, type ConfigEntry } from "./config/entries.js";
+export { reviewProjectServers, type ReviewedServers } from "./approvals/review-found.js";
+export type { Fingerprint } from "./approvals/fingerprint.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";
 export type {
-  ConfigError,
   ConfigFamily,
   ConfigScope,
   ConfigSource,
-  DiscoveredServer,
   InputDefinition,
-  LoadOptions,
-  LoadResult,
   ToolFilter,
   WrittenEntry,
 } from "./config/types.js";
-export {
-  FileToolCache,
-  defaultCacheDir,
-  toolCacheKey,
-  type CachedTools,
-  type FileToolCacheOptions,
-  type ToolCache,
-} from "./cache.js";
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export {
   closestNames,
@@ -156,12 +152,4 @@ export {
   type PoolOptions,
   type PoolOutcome,
 } from "./config/pool.js";
-export {
-  isShimCommand,
-  LIGHT_SHIM_COMMAND,
-  parseShimArgs,
-  shimArgs,
-  SHIM_COMMAND,
-  unwrapShimConfig,
-  type PoolFamily,
-} from "./config/pool-text.js";
+export { parseShimArgs, shimArgs, type PoolFamily } from "./config/pool-text.js";
