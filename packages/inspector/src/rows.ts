@@ -38,13 +38,6 @@ export function toolRows(tools: MCPTool[]): ToolRow[] {
   });
 }
 
-/** The prompts of the given connected servers. */
-export async function promptRows(manager: MCPManager, names: string[]): Promise<PromptRow[]> {
-  const all: PromptRow[] = [];
-  for (const name of names) for (const prompt of await manager.listPrompts(name)) all.push({ server: name, ...prompt });
-  return all;
-}
-
 /** The manager's held tools (tool pinning) of the servers it manages, with their diff for a person. */
 export function heldRows(
   manager: MCPManager,
