@@ -60,7 +60,7 @@ export async function serveUntilStopped(
     options.onStopping?.(why);
     return why;
   });
-  let closed: "closed" | "late" = "closed";
+  let closed: "closed" | "late";
   try {
     const connecting = options.connect();
     const started = await Promise.race([connecting, asked.then(() => undefined)]);

@@ -1,6 +1,6 @@
 import { toolUi } from "@mcp/client/apps";
 import { formatToolDiff, type MCPManager, type MCPTool } from "@mcp/manager";
-import type { HeldRow, PromptRow, ServerRow, ToolRow } from "./api.js";
+import type { HeldRow, ServerRow, ToolRow } from "./api.js";
 
 // The rows the inspector's API answers, from the manager: the same shapes as `mcp <command> --json`.
 
