@@ -1,12 +1,11 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt, type Prompt } from "@mcp/client";
-import { closestNames as closest, readResourceFrom } from "@mcp/manager";
+import { closestNames as closest, promptRows, readResourceFrom, resourceRows, toolRows } from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
 import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
 import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
-import { promptRows, resourceRows, toolRows } from "./rows.js";
 import { openRecording } from "./record.js";
 import { heldCallError, heldOf, heldText } from "./pins-view.js";
 import { parseArguments } from "./schema.js";
@@ -207,7 +206,7 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
   return withSession(only(globals, server), {}, async (session) => {
     mustStart(session, server);
     // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
-    show(globals.json, await resourceRows(session, await connected(session, server)), {
+    show(globals.json, await resourceRows(session.manager, await connected(session, server)), {
       table: [
         { title: "SERVER", cut: "never", cell: (r) => r.server },
         { title: "URI", cut: "left", yields: 3, cell: (r) => (r.template ? `${r.uri} (template)` : r.uri) },
@@ -255,7 +254,7 @@ export async function promptsCommand(globals: GlobalOptions, server: string | un
   return withSession(only(globals, server), {}, async (session) => {
     mustStart(session, server);
     let current: string | undefined;
-    show(globals.json, await promptRows(session, await connected(session, server)), {
+    show(globals.json, await promptRows(session.manager, await connected(session, server)), {
       line: (prompt) =>
         `${prompt.server === current ? "" : `${color.bold((current = prompt.server))}\n`}  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`,
     });

@@ -7,6 +7,7 @@ import { openInBrowser } from "@mcp/oauth";
 import { approveCommand } from "./pins-view.js";
 import { serverRows } from "./rows.js";
 import { CLI_VERSION, configDir, openSession, type GlobalOptions, type Session } from "./session.js";
+import { stopSignal } from "./stop-signal.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
 /** `mcp inspect`: starts the inspector on the CLI's servers and runs until Ctrl-C (or SIGTERM). */
@@ -25,9 +26,7 @@ export async function inspectCommand(
   });
   let inspector: Inspector | undefined;
   const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const stopped = stopSignal(stop.signal);
   try {
     inspector = await startInspector(session.manager, {
       hooks,
@@ -55,11 +54,10 @@ export async function inspectCommand(
       note("Only this URL (with its token) opens it, and only from this machine. Ctrl-C stops it.");
     }
     if (options.open !== false) openInBrowser(inspector.url);
-    await new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve(), { once: true }));
+    await stopped;
     return EXIT.ok;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    stop.abort();
     await inspector?.close();
     await session.close();
   }
@@ -75,18 +73,7 @@ function configEditing(session: Session, globals: GlobalOptions) {
   return {
     file: join(configDir(session.home), OWN_FILE),
     load: () => loadAllMCPConfigs(session.cwd, { home: session.home }),
-    onChange: (
-      name: string,
-      config: Session["configs"][string] | undefined,
-      entry: Session["servers"][string] | undefined,
-    ) => {
-      if (config && entry) {
-        session.configs[name] = config;
-        session.servers[name] = entry;
-      } else {
-        delete session.configs[name];
-        delete session.servers[name];
-      }
-    },
+    // The page's changes applied to the session's servers.
+    found: session,
   };
 }

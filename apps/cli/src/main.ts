@@ -323,10 +323,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await task();
   } catch (error) {
-    if (error instanceof CliError) {
-      if (error.exitCode !== EXIT.cancelled) printError(error.message);
+    // A CliError, or a package's error that carries the exit code it ends with (@mcp/daemon's DaemonError).
+    if (error instanceof CliError || (error instanceof Error && error.name === "DaemonError")) {
+      const { exitCode } = error as CliError;
+      if (exitCode !== EXIT.cancelled) printError(error.message);
       else replaceLine("Cancelled.");
-      return error.exitCode;
+      return exitCode;
     }
     printError((error as Error).message ?? String(error));
     return EXIT.failure;

@@ -1,6 +1,7 @@
 // `mcp ping` and `mcp watch`: each server's round-trip time, and its notifications and log messages streamed until
 // Ctrl-C.
-import { roundTrip, setLoggingLevel, type LoggingLevel } from "@mcp/client";
+import { setLoggingLevel, type LoggingLevel } from "@mcp/client";
+import { roundTrips } from "@mcp/manager";
 import { connected, mustStart, only } from "./commands.js";
 import { interruptible } from "./live.js";
 import { failureOf } from "./resolve.js";
@@ -13,26 +14,12 @@ export async function pingCommand(globals: GlobalOptions, server: string | undef
   return withSession(only(globals, server), {}, async (session) => {
     await settle(session);
     mustStart(session, server);
-    const results: { server: string; ms?: number; method?: string; error?: string }[] = [];
-    for (const status of session.manager.getStatuses()) {
-      if (status.state === "disabled" && server === undefined) continue;
-      const connection = session.manager.getConnection(status.name);
-      if (!connection) {
-        results.push({
-          server: status.name,
-          error: status.state === "failed" ? failureOf(session, status) : (status.lastError ?? status.state),
-        });
-        continue;
-      }
-      // 2026-07-28 has no ping: there the round trip is server/discover.
-      const started = performance.now();
-      try {
-        const method = await roundTrip(connection, { timeout: globals.timeout ?? 10_000 });
-        results.push({ server: status.name, ms: Math.round((performance.now() - started) * 10) / 10, method });
-      } catch (error) {
-        results.push({ server: status.name, error: (error as Error).message });
-      }
-    }
+    // A server that failed to start says why as `mcp servers` does.
+    const results = await roundTrips(session.manager, {
+      timeout: globals.timeout,
+      disabled: server !== undefined,
+      errorOf: (status) => (status.state === "failed" ? failureOf(session, status) : undefined),
+    });
     // Aligned like `servers`; a failure in words under the table, its stderr once.
     show(globals.json, results, {
       table: [

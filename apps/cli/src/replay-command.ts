@@ -10,6 +10,7 @@ import {
 } from "@mcp/replay";
 import { printable } from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
+import { stopSignal } from "./stop-signal.js";
 import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 
 /** Options of `mcp replay`. */
@@ -17,19 +18,6 @@ export interface ReplayOptions {
   stdio?: boolean | undefined;
   http?: boolean | undefined;
   port?: number | undefined;
-}
-
-/** Resolves on Ctrl-C or SIGTERM. */
-function stopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
 }
 
 /** Each client message on stderr: the recorded line that answered it, or the error sent. */
@@ -63,11 +51,12 @@ export async function replayCommand(globals: GlobalOptions, file: string, option
   if (options.stdio) {
     const session = new ReplaySession(recording, tell);
     note(`mcp replay: serving ${what} over stdio`);
-    const until = stopped();
+    const done = new AbortController();
     await Promise.race([
       serveReplayStdio(session, process.stdin, process.stdout, (error) => warn(`replay: ${error.message}`)),
-      until,
+      stopSignal(done.signal),
     ]);
+    done.abort();
     session.close();
     return EXIT.ok;
   }
@@ -76,7 +65,7 @@ export async function replayCommand(globals: GlobalOptions, file: string, option
   });
   if (globals.json) out(JSON.stringify({ url: server.url, pid: process.pid, server: recording.server, requests }));
   else out(`mcp replay is serving ${what} at ${color.bold(server.url)}`);
-  await stopped();
+  await stopSignal();
   await server.close();
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
-import { commandLine, failureCause } from "@mcp/manager";
+import { commandLine, failureCause, serverJsonRow, type ServerRow } from "@mcp/manager";
 import { stderrLines } from "./failure.js";
-import { serverRows, type ServerRow } from "./rows.js";
+import { serverRows } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
 import { color, EXIT, out, printJson, shortPath } from "./ui.js";
@@ -19,32 +19,6 @@ const STATUS_COLOR: Record<string, (s: string) => string> = {
   "not approved": color.yellow,
   "needs authentication": color.yellow,
 };
-
-/** The `--json` row: every key present whatever the status, `null` where nothing applies. */
-export interface ServerJsonRow {
-  name: string;
-  transport: string;
-  source: string;
-  status: string;
-  tools: number | null;
-  connectMs: number | null;
-  lastError: string | null;
-  stderrTail: string | null;
-}
-
-/** A row for `--json`, with `null` for what does not apply (JSON has no `undefined`: the key would be missing). */
-export function jsonRow(row: ServerRow): ServerJsonRow {
-  return {
-    name: row.name,
-    transport: row.transport,
-    source: row.source,
-    status: row.status,
-    tools: row.tools ?? null,
-    connectMs: row.connectMs ?? null,
-    lastError: row.lastError ?? null,
-    stderrTail: row.stderrTail ?? null,
-  };
-}
 
 /** What the LAST ERROR cell says of an error that is printed under the table. */
 const BELOW = "(see below)";
@@ -131,7 +105,7 @@ export async function serversCommand(
   return withSession(globals, {}, async (session) => {
     await settle(session);
     const rows = serverRows(session);
-    if (globals.json) printJson(rows.map(jsonRow));
+    if (globals.json) printJson(rows.map(serverJsonRow));
     else out(serverTable(session, rows, options.verbose === true));
     // For health checks: exit 1 when any server is not connected (failed, not approved, invalid, needs authentication).
     return options.exitCode === true && rows.some((row) => !HEALTHY.has(row.status)) ? EXIT.failure : EXIT.ok;

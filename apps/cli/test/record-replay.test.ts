@@ -3,7 +3,8 @@
 // driven again through the library and the CLI: the same results, progress included.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   callTool,
   connectToServer,
@@ -19,7 +20,7 @@ import {
 import { MCPManager, MemoryPinStore } from "@mcp/manager";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, mcp, sandbox, startListening, type Sandbox } from "./helpers.js";
+import { bin, mcp, run, sandbox, startListening, type Sandbox } from "./helpers.js";
 
 const RESOURCE = "demo://resource/static/document/architecture.md";
 // A URL with a password and a token: what a recording must not keep, and what a replay must still match.
@@ -199,6 +200,18 @@ describe("record and replay", () => {
     expect(
       seen.some((e) => e.from === "server" && JSON.stringify(e.message).includes("The sum of 2 and 3 is 5.")),
     ).toBe(true);
+  });
+
+  it("mcp replay --stdio whose stdin ends first takes its SIGINT and SIGTERM listeners off", async () => {
+    // The command in a process of its own (its stdin at its end at once), then its listeners counted.
+    const command = pathToFileURL(join(dirname(bin), "replay-command.js")).href;
+    const script = `const { replayCommand } = await import(${JSON.stringify(command)});
+const code = await replayCommand({}, ${JSON.stringify(file)}, { stdio: true });
+console.log(JSON.stringify({ code, listeners: process.listenerCount("SIGINT") + process.listenerCount("SIGTERM") }));`;
+    const child = await run([process.execPath, "--input-type=module", "-e", script], box.project, box.env);
+    expect(child.code, child.stderr).toBe(0);
+    expect(child.stderr).toContain("over stdio");
+    expect(JSON.parse(child.stdout.trim().split("\n").at(-1)!)).toEqual({ code: 0, listeners: 0 });
   });
 
   it("mcp call --record, then mcp replay over stdio and HTTP: the CLI prints the same result", async () => {

@@ -39,5 +39,5 @@ export {
 } from "./client.js";
 export type { CallContext, CallHandler } from "./call.js";
 export { lightShimHere } from "./light-check.js";
-export { startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
+export { runDaemon, startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
 export { relayStdio, type RelayStdioOptions } from "./shim.js";

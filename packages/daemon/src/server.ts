@@ -252,3 +252,22 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     },
   };
 }
+
+/**
+ * The daemon in this process (see {@link startDaemon}) until it closes: a client's `stop`, `idleMs`
+ * without a request, or the process asked to stop (SIGINT, SIGTERM: the daemon closes, its servers
+ * with it). What a program that is the daemon (`mcp daemon run`) does; the signals' listeners are
+ * removed once it has closed.
+ */
+export async function runDaemon(options: DaemonOptions): Promise<void> {
+  const daemon = await startDaemon(options);
+  const stop = (): void => void daemon.close();
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  try {
+    await daemon.closed;
+  } finally {
+    process.off("SIGTERM", stop);
+    process.off("SIGINT", stop);
+  }
+}

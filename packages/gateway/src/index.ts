@@ -61,6 +61,7 @@ export {
 } from "./serve-setup.js";
 export { gatewayFromOptions, type GatewayFromOptions } from "./serve-gateway.js";
 export { closeWithin, stopRequests, type StopReason, type StopRequests } from "./stop.js";
+export { GatewayListenError, serveUntilStopped, type ServeUntilStoppedOptions } from "./serve-process.js";
 export { SEARCH_TOOL } from "./tools.js";
 export { isSessionRecord, type SessionLimits, type SessionRecord, type SessionStore } from "./sessions.js";
 export type { IntrospectionOptions } from "./introspection.js";

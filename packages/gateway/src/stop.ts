@@ -13,6 +13,8 @@ export interface StopRequests {
   asked: Promise<StopReason>;
   /** When it was asked for (`Date.now()`), undefined until then. */
   readonly at: number | undefined;
+  /** Stops listening: the signals' and `stdin`'s listeners (and `again`'s) are taken off. */
+  dispose(): void;
 }
 
 /**
@@ -24,29 +26,43 @@ export function stopRequests(
   options: { stdin?: Readable | undefined; again?: (() => void) | undefined } = {},
 ): StopRequests {
   let at: number | undefined;
-  const asked = new Promise<StopReason>((resolve) => {
-    const done = (why: StopReason): void => {
-      if (at !== undefined) return;
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-      at = Date.now();
-      if (options.again) {
-        process.once("SIGINT", options.again);
-        process.once("SIGTERM", options.again);
-      }
-      resolve(why);
-    };
-    const onInt = (): void => done("Ctrl-C");
-    const onTerm = (): void => done("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
-    options.stdin?.once("end", () => done("end of stdin"));
-    options.stdin?.once("close", () => done("end of stdin"));
-  });
+  let answer: (why: StopReason) => void = () => {};
+  const asked = new Promise<StopReason>((resolve) => (answer = resolve));
+  const again = options.again;
+  const off = (): void => {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    options.stdin?.off("end", onEnd);
+    options.stdin?.off("close", onEnd);
+  };
+  const done = (why: StopReason): void => {
+    if (at !== undefined) return;
+    off();
+    at = Date.now();
+    if (again) {
+      process.once("SIGINT", again);
+      process.once("SIGTERM", again);
+    }
+    answer(why);
+  };
+  const onInt = (): void => done("Ctrl-C");
+  const onTerm = (): void => done("SIGTERM");
+  const onEnd = (): void => done("end of stdin");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  options.stdin?.once("end", onEnd);
+  options.stdin?.once("close", onEnd);
   return {
     asked,
     get at() {
       return at;
+    },
+    dispose: () => {
+      off();
+      if (again) {
+        process.off("SIGINT", again);
+        process.off("SIGTERM", again);
+      }
     },
   };
 }

@@ -29,6 +29,21 @@ export interface InspectorConfigEditing {
   /** Told of each change the page applied: the server's config as it loaded (and its entry), or `undefined` once removed. */
   onChange?:
     ((name: string, config: MCPServerConfig | undefined, entry: DiscoveredServer | undefined) => void) | undefined;
+  /** Your tool's record of its servers (`loadAllMCPConfigs`'s `configs` and `servers`), kept in step with each change the page applied. */
+  found?: { configs: Record<string, MCPServerConfig>; servers: Record<string, DiscoveredServer> } | undefined;
+}
+
+/** Tells `editing` of a change the page applied: `onChange`, and its record of the servers. */
+function told(editing: InspectorConfigEditing, name: string, config?: MCPServerConfig, entry?: DiscoveredServer): void {
+  editing.onChange?.(name, config, entry);
+  const found = editing.found;
+  if (found && config && entry) {
+    found.configs[name] = config;
+    found.servers[name] = entry;
+  } else if (found) {
+    delete found.configs[name];
+    delete found.servers[name];
+  }
 }
 
 /** What the page shows in place of a value that looks like a secret; sent back, the value in the file is kept. */
@@ -168,7 +183,7 @@ export function configRoutes(
         return { saved: true, applied: false, reason, warnings } satisfies ConfigSaveAnswer;
       }
       removed.delete(name);
-      editing.onChange?.(name, loadedConfig, entry);
+      told(editing, name, loadedConfig, entry);
       // Not awaited: the page sees it connect (or fail) on the event stream, as at startup.
       void manager.connectServers({ [name]: loadedConfig }, { [name]: entry }).catch(() => undefined);
       changed();
@@ -184,7 +199,7 @@ export function configRoutes(
       // The running server goes when it is the file's (a project's of the same name stays).
       if (manager.getConnectionStatus(name)?.source === file) {
         removed.add(name);
-        editing.onChange?.(name, undefined, undefined);
+        told(editing, name);
         await manager.disconnectServer(name);
       }
       changed();

@@ -12,7 +12,7 @@ import {
   type LoggingLevel,
   type MCPServerConnection,
 } from "@mcp/client";
-import type { MCPManager } from "@mcp/manager";
+import { promptRows, type MCPManager } from "@mcp/manager";
 import {
   LOG_LEVELS,
   type CompleteRequestBody,
@@ -23,7 +23,6 @@ import {
 } from "./api.js";
 import { errorOf, type InspectorHub } from "./hub.js";
 import { isObject, Refusal, stringRecord, text } from "./http.js";
-import { promptRows } from "./rows.js";
 
 type Route = (body: Record<string, unknown>, res: ServerResponse) => unknown;
 

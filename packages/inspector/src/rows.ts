@@ -1,6 +1,6 @@
 import { toolUi } from "@mcp/client/apps";
 import { formatToolDiff, heldFacts, type MCPManager, type MCPTool } from "@mcp/manager";
-import type { HeldRow, PromptRow, ServerRow, ToolRow } from "./api.js";
+import type { HeldRow, ServerRow, ToolRow } from "./api.js";
 
 // The rows the inspector's API answers, from the manager: the same shapes as `mcp <command> --json`.
 
@@ -36,13 +36,6 @@ export function toolRows(tools: MCPTool[]): ToolRow[] {
     const ui = toolUi(t.definition ?? {});
     return ui ? { ...row, ui } : row;
   });
-}
-
-/** The prompts of the given connected servers. */
-export async function promptRows(manager: MCPManager, names: string[]): Promise<PromptRow[]> {
-  const all: PromptRow[] = [];
-  for (const name of names) for (const prompt of await manager.listPrompts(name)) all.push({ server: name, ...prompt });
-  return all;
 }
 
 /** The manager's held tools (tool pinning) of the servers it manages, with their diff for a person. */

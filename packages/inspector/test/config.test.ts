@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadAllMCPConfigs, MCPManager } from "@mcp/manager";
+import type { MCPServerConfig } from "@mcp/client";
+import { loadAllMCPConfigs, MCPManager, type DiscoveredServer } from "@mcp/manager";
 import { waitFor } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -34,6 +35,11 @@ const manager = new MCPManager({ ...hooks, cache: false, pins: false });
 let inspector: Inspector;
 let bare: Inspector;
 const changes: string[] = [];
+/** The tool's own record of its servers, which the inspector keeps in step (`config.found`). */
+const found: { configs: Record<string, MCPServerConfig>; servers: Record<string, DiscoveredServer> } = {
+  configs: {},
+  servers: {},
+};
 
 async function api<T>(
   path: string,
@@ -79,6 +85,7 @@ beforeAll(async () => {
       file,
       load: () => loadAllMCPConfigs(project, { home, env }),
       onChange: (name, config) => changes.push(`${name}: ${config ? "set" : "removed"}`),
+      found,
     },
   });
   bare = await startInspector(manager, {});
@@ -103,6 +110,8 @@ describe("servers from the page (the user's config file)", () => {
     await waitFor(async () => (await row("plain"))?.status === "connected", 20_000);
     expect((await row("plain"))?.source).toBe(file);
     expect(changes).toEqual(["plain: set"]);
+    expect(found.configs["plain"]).toMatchObject({ command: process.execPath, args: [FIXTURE] });
+    expect(found.servers["plain"]?.source.file).toBe(file);
 
     // Saved again without replace: refused, the file unchanged.
     const again = await api<{ message: string }>("/api/config/save", { name: "plain", config: { command: "x" } });
@@ -181,6 +190,7 @@ describe("servers from the page (the user's config file)", () => {
     expect(manager.getConnection("plain")).toBeUndefined();
     expect(await row("plain")).toBeUndefined();
     expect(changes.at(-1)).toBe("plain: removed");
+    expect([Object.keys(found.configs), Object.keys(found.servers)]).toEqual([[], []]);
     // No other route starts it again (the manager keeps it, stopped).
     const again = await api<{ message: string }>("/api/servers/reconnect", { server: "plain" });
     expect([again.status, again.body.message]).toEqual([404, 'no server named "plain" is managed here']);

@@ -80,6 +80,21 @@ export {
 } from "./tool-target.js";
 export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
 export { readResourceFrom, type ReadFrom } from "./read-resource.js";
+export {
+  promptRows,
+  resourceRows,
+  roundTrips,
+  serverJsonRow,
+  serverRow,
+  statusWord,
+  toolRows,
+  type PromptRow,
+  type ResourceRow,
+  type RoundTripRow,
+  type ServerJsonRow,
+  type ServerRow,
+  type ToolRow,
+} from "./rows.js";
 export { headerPair } from "./config/header-pair.js";
 export {
   commandLineServers,

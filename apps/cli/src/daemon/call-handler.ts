@@ -12,15 +12,7 @@ import type { Session } from "../session.js";
 function serversOf(params: CallParams): string[] {
   const all = Object.keys(params.configs);
   try {
-    const { server } = splitTarget(
-      params.words,
-      knownServers({
-        configs: params.configs,
-        servers: params.servers,
-        skipped: params.skipped,
-        configErrors: params.configErrors,
-      }),
-    );
+    const { server } = splitTarget(params.words, knownServers(params));
     return server === undefined ? all : all.filter((name) => name === server);
   } catch {
     return all; // no words: the call fails as a direct one does
@@ -33,16 +25,10 @@ export const callHandler: CallHandler = {
   async run(params, context) {
     // Exactly what the CLI resolved: its servers, and why the others are missing.
     const session: Session = {
+      ...params,
       manager: context.manager,
       home: process.env["HOME"] ?? homedir(),
-      cwd: params.cwd,
-      configs: params.configs,
-      servers: params.servers,
-      configErrors: params.configErrors,
-      shadowed: params.shadowed,
-      skipped: params.skipped,
       whySkipped: new Map(Object.entries(params.whySkipped ?? {})),
-      embedded: params.embedded,
       register: () => context.register(),
       close: async () => {},
     };

@@ -9,9 +9,9 @@ import { existsSync } from "node:fs";
 import type { CallToolResult } from "@mcp/client";
 import { progressReporter } from "../live.js";
 import type { GlobalOptions, Session } from "../session.js";
-import { CliError, note } from "../ui.js";
-import { CALL_METHOD as CALL, callParamsFor, DaemonUnavailable } from "@mcp/daemon/client";
-import { daemonSocket, request } from "./command.js";
+import { note } from "../ui.js";
+import { CALL_METHOD as CALL, callParamsFor, daemonRequest, DaemonError, DaemonUnavailable } from "@mcp/daemon/client";
+import { daemonSocket } from "./command.js";
 
 /** A tool call's outcome, wherever it ran. */
 export interface CalledTool {
@@ -44,7 +44,7 @@ export async function callThroughDaemon(
   let progress: ReturnType<typeof progressReporter> | undefined;
   try {
     const params = callParamsFor(session, { words, timeout: globals.timeout, maxResultChars });
-    const answer = (await request(socket, CALL, params, {
+    const answer = (await daemonRequest(socket, CALL, params, {
       signal,
       onProgress: (p) => {
         progress ??= progressReporter(words[0] ?? "tool");
@@ -58,7 +58,7 @@ export async function callThroughDaemon(
       return undefined;
     }
     // A daemon of an earlier mcp does not know the call as this mcp sends it: it ran nothing.
-    if (error instanceof CliError && error.message === `unknown method ${CALL}`) {
+    if (error instanceof DaemonError && error.message === `unknown method ${CALL}`) {
       note(
         "mcp daemon: the running daemon is from an earlier mcp and cannot run a call as this shell would (stop it with: mcp daemon stop); starting the server here instead",
       );

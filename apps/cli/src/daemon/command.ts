@@ -6,8 +6,6 @@ import { defaultCacheDir, failureCause } from "@mcp/manager/config";
 import {
   claimSocketFolder,
   DAEMON_NODE_FLAGS,
-  DaemonError,
-  daemonRequest,
   daemonSocketPath,
   daemonState,
   DaemonUntrusted,
@@ -16,49 +14,27 @@ import {
   probeDaemon as probe,
   spawnDaemon as startProcess,
   stopDaemon,
-  type DaemonRequestOptions,
   type DaemonRunFlags,
 } from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
 import { CLI_VERSION } from "../version.js";
 import { plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
-import { CliError, color, EXIT, note, out, printJson, warn } from "../ui.js";
+import { color, EXIT, note, out, printJson, warn } from "../ui.js";
+
+// The daemon's errors (DaemonError) end the command with their exit code, as a CliError does (main.ts).
 
 /** Options of `daemon start` / `daemon run` (@mcp/daemon's flags: minutes, megabytes). */
 export type DaemonStartOptions = DaemonRunFlags;
 
-function home(): string {
-  return process.env["HOME"] ?? homedir();
-}
-
-function cacheDir(): string {
-  return defaultCacheDir(process.env, process.platform, home());
-}
+const home = (): string => process.env["HOME"] ?? homedir();
+const cacheDir = (): string => defaultCacheDir(process.env, process.platform, home());
 
 /** This user's daemon socket. */
-export function daemonSocket(): string {
-  return daemonSocketPath(cacheDir());
-}
+export const daemonSocket = (): string => daemonSocketPath(cacheDir());
 
-/** A `DaemonError` as the `CliError` it is here (its exit code kept); any other error as it is. */
-export function asCliError(error: unknown): unknown {
-  return error instanceof DaemonError ? new CliError(error.message, error.exitCode) : error;
-}
-
-/** A request to the daemon (see `daemonRequest`); its error answers as `CliError`s with their exit code. */
-export async function request(
-  socket: string,
-  method: string,
-  params: unknown,
-  options?: DaemonRequestOptions,
-): Promise<unknown> {
-  try {
-    return await daemonRequest(socket, method, params, options);
-  } catch (error) {
-    throw asCliError(error);
-  }
-}
+/** This user's daemon socket, its folder made (or checked to be ours alone) first. */
+export const claimDaemonSocket = (): string => claimSocketFolder(cacheDir(), daemonSocket(), note);
 
 /** A time span for a person: `42s`, `3m 5s`, `2h 10m`. */
 export function duration(ms: number): string {
@@ -70,31 +46,14 @@ export function duration(ms: number): string {
       : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
-/** This user's daemon socket, its folder made (or checked to be ours alone) first. */
-export function claimDaemonSocket(): string {
-  try {
-    return claimSocketFolder(cacheDir(), daemonSocket(), note);
-  } catch (error) {
-    throw asCliError(error);
-  }
-}
-
-/** The hidden `daemon run`: the daemon in this process. */
+/** The hidden `daemon run`: the daemon in this process, until it closes or a signal stops it. */
 export async function daemonRun(options: DaemonStartOptions): Promise<number> {
-  let settings: ReturnType<typeof daemonRunOptions>;
-  try {
-    settings = daemonRunOptions(options);
-  } catch (error) {
-    throw asCliError(error);
-  }
+  const settings = daemonRunOptions(options);
   // The daemon's own code (the pool, the managers) only in the daemon's process.
-  const [{ startDaemon }, { approveCommandFor }] = await Promise.all([
-    import("@mcp/daemon"),
-    import("../approvals.js"),
-  ]);
+  const [{ runDaemon }, { approveCommandFor }] = await Promise.all([import("@mcp/daemon"), import("../approvals.js")]);
   // `mcp call`'s code (and with it the whole manager) is loaded with the first call, not before.
   const handler = async () => (await import("./call-handler.js")).callHandler;
-  const daemon = await startDaemon({
+  await runDaemon({
     socket: claimDaemonSocket(),
     home: home(),
     version: CLI_VERSION,
@@ -104,15 +63,7 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
       run: async (params, context) => (await handler()).run(params, context),
     },
     ...settings,
-  }).catch((error: unknown) => {
-    throw asCliError(error);
   });
-  const stop = (): void => void daemon.close();
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  await daemon.closed;
-  process.off("SIGTERM", stop);
-  process.off("SIGINT", stop);
   return EXIT.ok;
 }
 
@@ -133,7 +84,7 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
 }
 
 /** Starts the daemon in the background on `socket` and resolves with its pid once it answers there. */
-export async function spawnDaemon(
+export function spawnDaemon(
   socket: string,
   options: DaemonStartOptions,
   env: NodeJS.ProcessEnv = process.env,
@@ -141,19 +92,13 @@ export async function spawnDaemon(
   // The daemon with V8's compilers off (DAEMON_NODE_FLAGS: 6 to 8 MB less, measured).
   const args = [...DAEMON_NODE_FLAGS, process.argv[1]!, "daemon", "run", ...daemonRunArgs(options)];
   const logFile = join(cacheDir(), "daemon.log");
-  return startProcess({ command: process.execPath, args, socket, logFile, env, cwd: home() }).catch(
-    (error: unknown) => {
-      throw asCliError(error);
-    },
-  );
+  return startProcess({ command: process.execPath, args, socket, logFile, env, cwd: home() });
 }
 
 /** `daemon status`: servers, clients and uptime of the running daemon. */
 export async function daemonStatus(globals: GlobalOptions): Promise<number> {
   const socket = daemonSocket();
-  const state = await daemonState(socket).catch((error: unknown) => {
-    throw asCliError(error);
-  });
+  const state = await daemonState(socket);
   if (!state.running) {
     if (state.untrusted !== undefined) {
       if (globals.json) printJson({ running: false, untrusted: state.untrusted, socket });
@@ -205,7 +150,7 @@ export async function daemonStop(globals: GlobalOptions): Promise<number> {
   try {
     stopped = await stopDaemon(daemonSocket());
   } catch (error) {
-    if (!(error instanceof DaemonUntrusted)) throw asCliError(error);
+    if (!(error instanceof DaemonUntrusted)) throw error;
     warn(error.message);
     return EXIT.failure;
   }

@@ -2,12 +2,12 @@
 // configuration source, attached hosts (shim pid, its parent), calls, memory, CPU time and idle time;
 // `--kill <server>` ends one.
 
-import { DaemonUnavailable, type PoolStatus } from "@mcp/daemon/client";
+import { daemonRequest as request, DaemonUnavailable, type PoolStatus } from "@mcp/daemon/client";
 import { plural } from "../failure.js";
 import type { GlobalOptions } from "../session.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
-import { daemonSocket, duration, request } from "./command.js";
+import { daemonSocket, duration } from "./command.js";
 
 function megabytes(bytes: number | undefined): string {
   return bytes === undefined ? "" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -59,23 +59,8 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
     duration(s.idleMs),
     s.source ?? "",
   ]);
-  out(
-    grid(
-      [
-        { title: "SERVER", cut: "never" },
-        { title: "PID" },
-        { title: "STATE" },
-        { title: "SHARING" },
-        { title: "HOSTS" },
-        { title: "CALLS" },
-        { title: "RSS" },
-        { title: "CPU" },
-        { title: "IDLE" },
-        { title: "SOURCE" },
-      ],
-      rows,
-    ),
-  );
+  const titles = ["PID", "STATE", "SHARING", "HOSTS", "CALLS", "RSS", "CPU", "IDLE", "SOURCE"];
+  out(grid([{ title: "SERVER", cut: "never" }, ...titles.map((title) => ({ title }))], rows));
   for (const s of status.servers) {
     for (const host of s.hosts) {
       const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;

@@ -7,22 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { DaemonError, relayStdio, type AttachParams } from "@mcp/daemon/shim";
 import { CliError, EXIT } from "../ui.js";
-
-/** What `mcp daemon resolve` prints. */
-interface Resolved {
-  config: AttachParams["config"];
-  source?: string | undefined;
-  /** The `--from <host>:<scope>` label `mcp hosts pool` wrote. */
-  from?: string | undefined;
-  /** The shell's folder: whose project files the daemon's approval check reads. */
-  project?: string | undefined;
-  /** This shell's values of the variables the config files name (`${VAR}`). */
-  vars?: Record<string, string> | undefined;
-  socket: string;
-}
+import type { ShimResolved } from "./shim.js";
 
 /** The server and the daemon's socket, from `mcp daemon resolve` run with this process's own words; its exit code when it failed (it said why on stderr). */
-function resolveInChild(server: string): Resolved | number {
+function resolveInChild(server: string): ShimResolved | number {
   const argv = process.argv.slice(2);
   const at = argv.findIndex((word, i) => word === "stdio" && argv[i - 1] === "daemon");
   if (at < 0) throw new CliError("mcp daemon stdio: cannot find its own words in the command line", EXIT.usage);
@@ -33,7 +21,7 @@ function resolveInChild(server: string): Resolved | number {
   });
   if (child.status !== 0) return child.status ?? EXIT.failure;
   try {
-    return JSON.parse(child.stdout) as Resolved;
+    return JSON.parse(child.stdout) as ShimResolved;
   } catch {
     throw new CliError(`mcp daemon stdio ${server}: mcp daemon resolve printed no server`);
   }
@@ -48,17 +36,8 @@ export async function daemonStdio(server: string): Promise<number> {
     );
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
-  const { config, source, from, project, vars, socket } = resolved;
-  const params: AttachParams = {
-    server,
-    config,
-    source,
-    from,
-    project,
-    vars,
-    shimPid: process.pid,
-    parentPid: process.ppid,
-  };
+  const { socket, ...found } = resolved;
+  const params: AttachParams = { server, ...found, shimPid: process.pid, parentPid: process.ppid };
   try {
     return await relayStdio({ socket, params });
   } catch (error) {

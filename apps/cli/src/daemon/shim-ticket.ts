@@ -23,16 +23,8 @@ function shimPids(): { shimPid: number; parentPid: number } {
 /** `mcp daemon ticket <server> [--from <host:scope>] [-- <command> …]`: prints `<port> <ticket> <proof>`. */
 export async function daemonTicket(globals: GlobalOptions, server: string, words: ShimWords = {}): Promise<number> {
   const pids = shimPids();
-  const { config, source, from, project, vars, socket } = await resolveForShim(globals, server, words);
-  const params: AttachParams = {
-    server,
-    config: config as AttachParams["config"],
-    source,
-    from,
-    project,
-    vars,
-    ...pids,
-  };
+  const { socket, ...found } = await resolveForShim(globals, server, words);
+  const params: AttachParams = { server, ...found, ...pids };
   const { port, ticket, proof } = await requestTicket(socket, params).catch((error: unknown) => {
     throw error instanceof DaemonError
       ? new CliError(`mcp daemon stdio ${server}: ${error.message}`, error.exitCode)

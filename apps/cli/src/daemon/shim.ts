@@ -3,19 +3,12 @@
 // folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
 import type { MCPServerConfig } from "@mcp/client";
-import { asThisShellRuns, ensureDaemon, shellValuesFor } from "@mcp/daemon/client";
+import { asThisShellRuns, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
 import { unwrapShimConfig } from "@mcp/manager/config";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
-import { asCliError, claimDaemonSocket, spawnDaemon } from "./command.js";
-
-/** Whether a config runs this shim itself (`… daemon stdio …`): following it would loop. */
-export function runsTheShim(config: MCPServerConfig): boolean {
-  if (!("command" in config)) return false;
-  const words = [config.command, ...(config.args ?? [])];
-  return words.some((word, i) => word === "daemon" && words[i + 1] === "stdio");
-}
+import { claimDaemonSocket, spawnDaemon } from "./command.js";
 
 /** What `mcp hosts pool` writes after the name: `--from <host>:<scope> -- <command> [args…]`. */
 export interface ShimWords {
@@ -60,7 +53,9 @@ async function resolveServer(
         `server "${server}" is an HTTP server: a host reaches it directly, the pool serves stdio servers`,
         EXIT.usage,
       );
-    if (runsTheShim(config))
+    // Following an entry that runs this shim itself (`… daemon stdio …`) would loop.
+    const runs = [config.command, ...(config.args ?? [])];
+    if (runs.some((word, i) => word === "daemon" && runs[i + 1] === "stdio"))
       throw new CliError(
         `server "${server}"${source ? ` in ${source}` : ""} runs mcp daemon stdio itself: give the file that has its own command with --config <file>`,
         EXIT.usage,
@@ -102,14 +97,12 @@ async function ensureDaemonHere(entryEnv: readonly string[] = []): Promise<strin
     Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
   );
   const socket = claimDaemonSocket();
-  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, env) }).catch((error: unknown) => {
-    throw asCliError(error);
-  });
+  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, env) });
 }
 
 /** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
 export interface ShimResolved {
-  config: MCPServerConfig & { command: string };
+  config: AttachParams["config"];
   source?: string | undefined;
   from?: string | undefined;
   /** The shim's folder: the project whose files the pool's approval check reads. */

@@ -4,45 +4,32 @@ import { createWriteStream } from "node:fs";
 import { InvalidConfigError } from "@mcp/client";
 import {
   auditStream,
-  closeWithin,
   gatewayFromOptions,
+  GatewayListenError,
   gatewayHandlers,
   isLoopback,
   servableName,
   serveCallers,
-  startGatewayServer,
-  stopRequests,
+  serveUntilStopped,
   type AuditStreamSink,
+  type GatewayFromOptions,
   type McpGateway,
+  type ServeCallerOptions,
   type ServeCallers,
 } from "@mcp/gateway";
 import { plural } from "../failure.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
 import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
 
-/** The options of `mcp serve`. */
-export interface ServeOptions {
-  stdio?: boolean | undefined;
-  http?: boolean | undefined;
-  port?: number | undefined;
-  host?: string | undefined;
-  callers?: string | undefined;
-  allow?: string[] | undefined;
-  deny?: string[] | undefined;
-  origin?: string[] | undefined;
-  redis?: string | undefined;
-  redisPlaintextTokens?: boolean | undefined;
-  allowedHost?: string[] | undefined;
-  audit?: string | undefined;
-  toolSearch?: boolean | undefined;
-  view?: string | undefined;
-  oidcIssuer?: string | undefined;
-  audience?: string | undefined;
-  requiredScope?: string[] | undefined;
-  introspectionClient?: string | undefined;
-  introspectionSecretEnv?: string | undefined;
-  metrics?: boolean | undefined;
-}
+/** The options of `mcp serve`: @mcp/gateway's (its callers' and the gateway's), the mode, the audit file and Redis. */
+export type ServeOptions = Omit<ServeCallerOptions, "http" | "env"> &
+  Pick<GatewayFromOptions, "allowedHost" | "origin" | "toolSearch" | "view" | "metrics"> & {
+    stdio?: boolean | undefined;
+    http?: boolean | undefined;
+    audit?: string | undefined;
+    redis?: string | undefined;
+    redisPlaintextTokens?: boolean | undefined;
+  };
 
 /** The audit sink of `--audit <file|->`: JSON lines appended to the file (mode 600), or to stdout. */
 function auditTo(target: string, stdio: boolean): AuditStreamSink {
@@ -117,41 +104,47 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     throw new CliError(`${metrics ? "" : "mcp serve: "}${(error as Error).message}`, EXIT.usage);
   }
   // Asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`): said, unless the end of
-  // stdin, which is how a host ends a stdio server; from then a second signal quits at once (the
-  // stdio servers' process groups are ended on exit).
-  const stop = stopRequests({ stdin: options.stdio ? process.stdin : undefined, again: () => process.exit(EXIT.ok) });
-  let said = false;
-  const until = stop.asked.then((why) => {
-    said = why !== "end of stdin";
-    if (said) note(`mcp serve: stopping (${why}; again to quit now)`);
+  // stdin, which is how a host ends a stdio server; from then a second signal quits at once. Once a
+  // stop was asked for, closing takes at most STOP_MS (the audit log is written out before the
+  // servers close: they may be cut short); then the process exits here (its stdio servers' process
+  // groups with it), rather than when the last background close lets the event loop end.
+  const { why, closed } = await serveUntilStopped(gateway, {
+    stdio: options.stdio ? { caller: self } : undefined,
+    host,
+    port: options.port,
+    connect: () => session.manager.connectServers(session.configs, session.servers),
+    close: async () => {
+      await audit?.close();
+      await session.close();
+    },
+    closeMs: STOP_MS,
+    again: () => process.exit(EXIT.ok),
+    onStopping: (why) => {
+      if (why !== "end of stdin") note(`mcp serve: stopping (${why}; again to quit now)`);
+    },
+    onStarted: (failed) => {
+      for (const [name, message] of failed) warn(`mcp serve: server "${name}" failed: ${message}`);
+      if (!options.stdio && !isLoopback(host))
+        warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
+    },
+    onServing: (http) =>
+      http
+        ? listening(http.url)
+        : note(`mcp serve: serving ${plural(Object.keys(session.configs).length, "server")} over stdio`),
+  }).catch((error: unknown) => {
+    throw error instanceof GatewayListenError ? new CliError(`mcp serve ${error.message}`) : error;
   });
-  try {
-    // A stop while servers are still starting ends their attempts (the session's close, below)
-    // rather than waiting for the slowest of them.
-    const connecting = session.manager.connectServers(session.configs, session.servers);
-    const started = await Promise.race([connecting, until.then(() => undefined)]);
-    if (started === undefined) {
-      connecting.catch(() => undefined);
-      return EXIT.ok;
-    }
-    for (const [name, message] of started.errors) warn(`mcp serve: server "${name}" failed: ${message}`);
-    if (options.stdio) {
-      const handle = gateway.serveStdio({ caller: self });
-      note(`mcp serve: serving ${plural(Object.keys(session.configs).length, "server")} over stdio`);
-      await until;
-      await handle.close();
-      return EXIT.ok;
-    }
-    if (!isLoopback(host))
-      warn(`mcp serve: listening on ${host}, beyond this machine: only bearer tokens keep others out`);
-    const http = await startGatewayServer(gateway, { host, port: options.port }).catch((error: unknown) => {
-      throw new CliError(`mcp serve could not listen on ${host}:${options.port ?? 0}: ${(error as Error).message}`);
-    });
+  if (closed === "late") note("mcp serve: stopped (servers still closing were ended)");
+  else if (why !== "end of stdin") note("mcp serve: stopped");
+  process.exit(EXIT.ok);
+
+  /** What a person (or `--json`) is told once HTTP listens. */
+  function listening(url: string): void {
     const printed = who.generatedToken;
     if (globals.json)
       out(
         JSON.stringify({
-          url: http.url,
+          url,
           pid: process.pid,
           servers: Object.keys(session.configs),
           redis: session.shared !== undefined,
@@ -159,29 +152,12 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
         }),
       );
     else {
-      out(`mcp serve is listening at ${color.bold(http.url)} (and ${http.url}/<server> for one server)`);
+      out(`mcp serve is listening at ${color.bold(url)} (and ${url}/<server> for one server)`);
       if (printed) out(`token: ${printed}  (send "Authorization: Bearer <token>"; it is shown only now)`);
       if (oidc)
         out(
           `sign-in: access tokens of ${oidc.issuer} for ${String(oidc.audience)} (metadata at /.well-known/oauth-protected-resource/mcp)`,
         );
-    }
-    await until;
-    await http.close();
-    return EXIT.ok;
-  } finally {
-    // The audit log is written out before the servers close: they may be cut short. Once a stop
-    // was asked for, within STOP_MS of it; then the process exits here (its stdio servers' process
-    // groups with it), rather than when the last background close lets the event loop end.
-    const closed = await closeWithin(stop.at, STOP_MS, async () => {
-      await gateway.close();
-      await audit?.close();
-      await session.close();
-    });
-    if (stop.at !== undefined) {
-      if (closed === "late") note("mcp serve: stopped (servers still closing were ended)");
-      else if (said) note("mcp serve: stopped");
-      process.exit(EXIT.ok);
     }
   }
 }
