@@ -34,15 +34,22 @@ export function ownFile(scope: string, home: string): string {
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
 }
 
-function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
+type Pairs<V> = Record<string, V> | undefined;
+
+/** A repeatable flag's `NAME=VALUE`s: a name given twice keeps its last value, or with `lists` makes a list (a repeated argument). */
+export function pairs(values: string[] | undefined, flag: string): Pairs<string>;
+export function pairs(values: string[] | undefined, flag: string, lists: true): Pairs<string | string[]>;
+export function pairs(values: string[] | undefined, flag: string, lists = false): Pairs<string | string[]> {
   if (!values?.length) return undefined;
-  return Object.fromEntries(
-    values.map((value) => {
-      const eq = value.indexOf("=");
-      if (eq <= 0) throw new CliError(`${flag} takes NAME=VALUE, got ${JSON.stringify(value)}`, EXIT.usage);
-      return [value.slice(0, eq), value.slice(eq + 1)];
-    }),
-  );
+  const found = new Map<string, string | string[]>();
+  for (const pair of values) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`${flag} takes NAME=VALUE, got ${JSON.stringify(pair)}`, EXIT.usage);
+    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    const known = lists ? found.get(name) : undefined;
+    found.set(name, known === undefined ? value : [known, value].flat());
+  }
+  return Object.fromEntries(found);
 }
 
 /**

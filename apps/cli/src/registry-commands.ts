@@ -15,9 +15,8 @@ import {
   type RegistryEntry,
   type RegistryLocation,
   type RegistryPackageKind,
-  type RegistryValue,
 } from "@mcp/registry";
-import { approveOwn, ownFile } from "./config-commands.js";
+import { approveOwn, ownFile, pairs } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import type { Call } from "./command-spec.js";
 import type { GlobalOptions } from "./session.js";
@@ -93,20 +92,6 @@ export async function registrySearch(
   return EXIT.ok;
 }
 
-/** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
-function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
-  if (!pairs?.length) return undefined;
-  const values: Record<string, RegistryValue> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new CliError(`--set takes NAME=VALUE, got ${JSON.stringify(pair)}`, EXIT.usage);
-    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
-    const known = values[name];
-    values[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
-  }
-  return values;
-}
-
 /** What was written and what the user must still do (@mcp/registry's describeRegistryConfig, in colors). */
 export function describeAdded(made: RegistryConfig, config?: MCPServerConfig): string[] {
   return describeRegistryConfig(made, { config, style: { label: color.dim, warning: color.yellow, name: color.bold } });
@@ -148,7 +133,7 @@ export async function registryAdd({ globals, options }: Call<AddOptions>, spec: 
       EXIT.usage,
     );
   const location = await registryLocation(globals, options.registry);
-  const values = valuesOf(options.set);
+  const values = pairs(options.set, "--set", true);
   const entry = await asking(globals, (o) => getRegistryServer(name, version, { ...o, registry: location.url }));
   const status = retiredStatus(entry);
   if (status && !options.force)

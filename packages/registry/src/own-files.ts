@@ -1,4 +1,4 @@
-// Entries added from the registry in our own files: found, and updated in place to a newer version.
+// Entries from the registry in our own files: added (with the record an update needs), found, and updated in place to a newer version.
 import { editOwnConfig, readOwnServers } from "@mcp/manager";
 import { configFromRegistry, type RegistryChoices, type RegistryConfig } from "./config.js";
 import { installedEntries, updatedEntry, type InstalledEntry, type RegistryRecord } from "./installed.js";

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApprovalStore, loadAllMCPConfigs } from "@mcp/manager";
-import { registryExamples as ex, startRegistry, type StandInRegistry } from "mcp-test-utils";
+import { startRegistry, type StandInRegistry } from "mcp-test-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { addFromRegistry, getRegistryServer, installedIn, RegistryError, updateFromRegistry } from "../src/index.js";
 
