@@ -1,7 +1,6 @@
 // `mcp codegen <server>`: the server's tools given to @mcp/codegen's generateClient, the module written out.
-import { statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { clientNameOf, CodegenError, generateClient } from "@mcp/codegen";
+import { writeFileSync } from "node:fs";
+import { clientModulePath, clientNameOf, CodegenError, generateClient } from "@mcp/codegen";
 import { mustStart } from "./commands.js";
 import { failureOf } from "./resolve.js";
 import { settle, withSession, type GlobalOptions } from "./session.js";
@@ -41,10 +40,7 @@ export async function codegenCommand(
       process.stdout.write(text);
       return EXIT.ok;
     }
-    // A folder (one that exists, or a path ending in a slash) gets <folder>/<server>.ts.
-    const folder =
-      /[/\\]$/.test(options.out) || statSync(options.out, { throwIfNoEntry: false })?.isDirectory() === true;
-    const file = folder ? join(options.out, `${server.replace(/[^A-Za-z0-9._-]/g, "-")}.ts`) : options.out;
+    const file = clientModulePath(options.out, server);
     try {
       writeFileSync(file, text);
     } catch (error) {

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import {
   clearSecrets,
+  approveOwnServer,
   commandOnPath,
   configEntries,
   describeServer,
@@ -15,6 +16,7 @@ import {
   ownEntry,
   printable,
   readOwnServers,
+  removeOwnServer,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
@@ -22,6 +24,7 @@ import { plural, stderrLines } from "./failure.js";
 import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import type { Call } from "./command-spec.js";
 import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -31,15 +34,22 @@ export function ownFile(scope: string, home: string): string {
   throw new CliError(`--scope must be "project" or "user", got "${scope}"`, EXIT.usage);
 }
 
-function pairs(values: string[] | undefined, flag: string): Record<string, string> | undefined {
+type Pairs<V> = Record<string, V> | undefined;
+
+/** A repeatable flag's `NAME=VALUE`s: a name given twice keeps its last value, or with `lists` makes a list (a repeated argument). */
+export function pairs(values: string[] | undefined, flag: string): Pairs<string>;
+export function pairs(values: string[] | undefined, flag: string, lists: true): Pairs<string | string[]>;
+export function pairs(values: string[] | undefined, flag: string, lists = false): Pairs<string | string[]> {
   if (!values?.length) return undefined;
-  return Object.fromEntries(
-    values.map((value) => {
-      const eq = value.indexOf("=");
-      if (eq <= 0) throw new CliError(`${flag} takes NAME=VALUE, got ${JSON.stringify(value)}`, EXIT.usage);
-      return [value.slice(0, eq), value.slice(eq + 1)];
-    }),
-  );
+  const found = new Map<string, string | string[]>();
+  for (const pair of values) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`${flag} takes NAME=VALUE, got ${JSON.stringify(pair)}`, EXIT.usage);
+    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    const known = lists ? found.get(name) : undefined;
+    found.set(name, known === undefined ? value : [known, value].flat());
+  }
+  return Object.fromEntries(found);
 }
 
 /**
@@ -57,7 +67,7 @@ async function configFiles(globals: GlobalOptions, command: string): Promise<Loa
   return loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
 }
 
-export async function configList(globals: GlobalOptions): Promise<number> {
+export async function configList({ globals }: Call): Promise<number> {
   const result = await configFiles(globals, "config list");
   const home = process.env["HOME"] ?? "";
   const entries = configEntries(result, home);
@@ -78,18 +88,9 @@ export async function configList(globals: GlobalOptions): Promise<number> {
   return EXIT.ok;
 }
 
-export async function configAdd(
-  name: string,
-  options: {
-    stdio?: string;
-    http?: string;
-    sse?: string;
-    env?: string[];
-    header?: string[];
-    scope?: string;
-    replace?: boolean;
-  },
-): Promise<number> {
+export async function configAdd({ globals }: Call, name: string): Promise<number> {
+  // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
+  const options = globals as GlobalOptions & { env?: string[]; header?: string[]; scope?: string; replace?: boolean };
   const home = process.env["HOME"] ?? "";
   const given = [options.stdio, options.http, options.sse].filter(Boolean).length;
   if (given !== 1)
@@ -131,30 +132,26 @@ export async function configAdd(
   return EXIT.ok;
 }
 
-/**
- * A project entry the user just wrote is theirs: project files are untrusted input, but this needs
- * no second yes. What is approved is the entry as it loads (variables expanded), so it is read
- * back; one that does not load yet (a variable not set) says how to approve it once it does.
- */
+/** A project entry the user just wrote is approved as it loads (@mcp/manager's approveOwnServer); said when it cannot be yet. */
 export async function approveOwn(
   file: string,
   scope: string,
   name: string,
   home: string,
-  then = ". Once",
+  then?: string,
 ): Promise<void> {
   if (scope !== "project") return;
-  const loaded = await loadAllMCPConfigs(process.cwd());
-  const added = loaded.servers[name];
-  if (added?.source.file === file) await rememberApproval(approvalsFile(configDir(home)), process.cwd(), [added]);
-  else
-    note(
-      `"${name}" is not approved yet: ${loaded.errors.find((e) => e.server === name)?.message ?? `another file's "${name}" comes first`}${then} it loads: mcp config approve ${name}`,
-    );
+  const why = await approveOwnServer(file, name, { cwd: process.cwd(), approvals: approvalsFile(configDir(home)) });
+  if (why !== undefined) notApprovedYet(name, why, then);
+}
+
+/** That an entry the user wrote is not approved, why, and the command that approves it once it loads. */
+export function notApprovedYet(name: string, why: string, then = ". Once"): void {
+  note(`"${name}" is not approved yet: ${why}${then} it loads: mcp config approve ${name}`);
 }
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
-export async function configApprove(names: string[], globals: GlobalOptions): Promise<number> {
+export async function configApprove({ globals }: Call, names: string[]): Promise<number> {
   const result = await configFiles(globals, "config approve");
   const home = process.env["HOME"] ?? "";
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
@@ -203,14 +200,15 @@ export async function configApprove(names: string[], globals: GlobalOptions): Pr
   return EXIT.ok;
 }
 
-export async function configRemove(name: string, options: { scope?: string }): Promise<number> {
+export async function configRemove({ options }: Call<{ scope?: string }>, name: string): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const scopes = options.scope ? [options.scope] : ["project", "user"];
-  for (const scope of scopes) {
-    const file = ownFile(scope, home);
-    if ((await readOwnServers(file))[name] === undefined) continue;
-    await editOwnConfig(file, ["servers", name], undefined);
-    out(`Removed "${name}" from ${tildify(file, home)}`);
+  const removed = await removeOwnServer(
+    scopes.map((scope) => ownFile(scope, home)),
+    name,
+  );
+  if (removed !== undefined) {
+    out(`Removed "${name}" from ${tildify(removed, home)}`);
     return EXIT.ok;
   }
   const found = (await loadAllMCPConfigs(process.cwd())).servers[name];
@@ -223,7 +221,7 @@ export async function configRemove(name: string, options: { scope?: string }): P
 }
 
 /** Why each failing server fails, in words a person can act on. */
-export async function configDoctor(globals: GlobalOptions): Promise<number> {
+export async function configDoctor({ globals }: Call): Promise<number> {
   const session = await openSession(globals);
   try {
     await settle(session);

@@ -1,19 +1,25 @@
 // `mcp config list | add | approve | remove | doctor`, `mcp pins [approve]`, `mcp registry search | add | outdated | update`
 // and `mcp hosts [list] | pool | unpool`: the commands over the server configs, their tool pins, the registry's entries
 // and the hosts' files, with their flags and help (each one's code loaded when it runs).
-import type * as ConfigCommands from "./config-commands.js";
-import type * as HostsCommands from "./hosts-commands.js";
-import type * as PinsCommands from "./pins-commands.js";
-import type * as RegistryCommands from "./registry-commands.js";
-import type * as RegistryUpdate from "./registry-update.js";
 import type { Call, CommandSpec, Flag } from "./command-spec.js";
 import { positiveWhole, repeat } from "./option-values.js";
 
-const config = (): Promise<typeof ConfigCommands> => import("./config-commands.js");
-const pins = (): Promise<typeof PinsCommands> => import("./pins-commands.js");
-const registry = (): Promise<typeof RegistryCommands> => import("./registry-commands.js");
-const update = (): Promise<typeof RegistryUpdate> => import("./registry-update.js");
-const hosts = (): Promise<typeof HostsCommands> => import("./hosts-commands.js");
+type Handler = (call: Call<never>, ...args: never[]) => Promise<number>;
+
+/** A module's handlers by name, each loading the module when it runs and given the call and arguments as they come. */
+function handlers<M>(
+  load: () => Promise<M>,
+): (name: { [K in keyof M]: M[K] extends Handler ? K : never }[keyof M]) => Handler {
+  return (name) =>
+    async (...params) =>
+      ((await load())[name] as Handler)(...params);
+}
+
+const config = handlers(() => import("./config-commands.js"));
+const pins = handlers(() => import("./pins-commands.js"));
+const registry = handlers(() => import("./registry-commands.js"));
+const update = handlers(() => import("./registry-update.js"));
+const hosts = handlers(() => import("./hosts-commands.js"));
 
 const REGISTRY_HELP = `
 The registry is --registry <url>, else MCP_REGISTRY_URL, else "registry" in your own
@@ -59,7 +65,7 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
       {
         name: "list",
         description: "every discovered entry with its source, including shadowed, disabled and invalid ones",
-        run: async ({ globals }: Call) => (await config()).configList(globals),
+        run: config("configList"),
       },
       {
         name: "add <name>",
@@ -78,28 +84,25 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
           ["--replace", "replace an entry of that name (without it, an existing name is refused)"],
         ],
         help: "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)",
-        // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
-        run: async ({ globals }: Call, name: string) =>
-          (await config()).configAdd(name, globals as Parameters<typeof ConfigCommands.configAdd>[1]),
+        run: config("configAdd"),
       },
       {
         name: "approve [names...]",
         description:
           "approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again",
-        run: async ({ globals }: Call, names: string[]) => (await config()).configApprove(names, globals),
+        run: config("configApprove"),
       },
       {
         name: "remove <name>",
         description: "remove a server from our own config file",
         flags: [["--scope <scope>", "project or user (default: whichever has it)"]],
-        run: async ({ options }: Call<{ scope?: string }>, name: string) =>
-          (await config()).configRemove(name, options),
+        run: config("configRemove"),
       },
       {
         name: "doctor",
         description:
           "explain why each failing server fails: missing command, unset variable, refused connection, auth needed",
-        run: async ({ globals }: Call) => (await config()).configDoctor(globals),
+        run: config("configDoctor"),
       },
     ],
   },
@@ -107,14 +110,13 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
     name: "pins [server]",
     description:
       "tools held because their description or schema changed since they were approved (or are new), with the diff; exit 1 when any is held",
-    run: async ({ globals }: Call, server?: string) => (await pins()).pinsCommand(globals, server),
+    run: pins("pinsCommand"),
     subcommands: [
       {
         name: "approve <server> [tools...]",
         description:
           "show the diff of a server's held tools and approve them (all, or those named): they are offered from now on",
-        run: async ({ globals }: Call, server: string, tools: string[]) =>
-          (await pins()).pinsApproveCommand(globals, server, tools),
+        run: pins("pinsApproveCommand"),
       },
     ],
   },
@@ -134,8 +136,7 @@ export const REGISTRY_COMMAND: CommandSpec = {
         askRegistry,
         ["--limit <n>", "at most this many servers (default 100), following the registry's pages", positiveWhole],
       ],
-      run: async ({ globals, options }: Call<{ registry?: string; limit?: number }>, text?: string) =>
-        (await registry()).registrySearch(text ?? "", globals, options),
+      run: registry("registrySearch"),
     },
     {
       name: "add <name>",
@@ -154,24 +155,21 @@ export const REGISTRY_COMMAND: CommandSpec = {
         askRegistry,
         ["--force", "add a deprecated or deleted server"],
       ],
-      run: async ({ globals, options }: Call<RegistryCommands.AddOptions>, name: string) =>
-        (await registry()).registryAdd(name, globals, options),
+      run: registry("registryAdd"),
     },
     {
       name: "outdated",
       description:
         "the entries added from the registry, their version and the latest (exit 1 when one could not be checked)",
       flags: [askAboutProject],
-      run: async ({ globals, options }: Call<{ registry?: string }>) =>
-        (await update()).registryOutdated(globals, options),
+      run: update("registryOutdated"),
     },
     {
       name: "update [names...]",
       description:
         "move entries added from the registry to their latest version (all of them when none is named), keeping your other settings and your environment and header values",
       flags: [askAboutProject, ["--force", "update to a latest version that is deprecated or deleted"]],
-      run: async ({ globals, options }: Call<{ registry?: string; force?: boolean }>, names: string[]) =>
-        (await update()).registryUpdate(names, globals, options),
+      run: update("registryUpdate"),
     },
   ],
 };
@@ -186,7 +184,7 @@ export const HOSTS_COMMAND: CommandSpec = {
       name: "list [host]",
       isDefault: true,
       description: "each host config file found (user, and this folder's), its stdio servers and which are pooled",
-      run: async ({ globals }: Call, host?: string) => (await hosts()).hostsList(host, globals),
+      run: hosts("hostsList"),
     },
     {
       name: "pool <host>",
@@ -199,8 +197,7 @@ export const HOSTS_COMMAND: CommandSpec = {
           "the program the entries run (default: mcp-shim where it works: on PATH, and bash has /dev/tcp; else mcp)",
         ],
       ],
-      run: async ({ globals, options }: Call<{ scope?: string; shim?: string }>, host: string) =>
-        (await hosts()).hostsPool(host, globals, options),
+      run: hosts("hostsPool"),
     },
     {
       name: "unpool <host>",
@@ -212,8 +209,7 @@ export const HOSTS_COMMAND: CommandSpec = {
           "when a file changed since pool (or has no backup), unwrap each pooled entry in place, keeping the rest as it is now",
         ],
       ],
-      run: async ({ globals, options }: Call<{ scope?: string; keepEdits?: boolean }>, host: string) =>
-        (await hosts()).hostsUnpool(host, globals, options),
+      run: hosts("hostsUnpool"),
     },
   ],
 };

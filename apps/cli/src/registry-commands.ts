@@ -1,7 +1,7 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { editOwnConfig, printable, readOwnServers } from "@mcp/manager";
+import { printable, readOwnServers } from "@mcp/manager";
 import {
-  configFromRegistry,
+  addFromRegistry,
   describeRegistryConfig,
   getRegistryServer,
   localNameFor,
@@ -15,11 +15,10 @@ import {
   type RegistryEntry,
   type RegistryLocation,
   type RegistryPackageKind,
-  type RegistryRecord,
-  type RegistryValue,
 } from "@mcp/registry";
-import { approveOwn, ownFile } from "./config-commands.js";
+import { approveOwn, ownFile, pairs } from "./config-commands.js";
 import { interruptible } from "./live.js";
+import type { Call } from "./command-spec.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
@@ -60,9 +59,8 @@ export async function asking<T>(
 }
 
 export async function registrySearch(
-  text: string,
-  globals: GlobalOptions,
-  options: { registry?: string; limit?: number },
+  { globals, options }: Call<{ registry?: string; limit?: number }>,
+  text = "",
 ): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
@@ -94,20 +92,6 @@ export async function registrySearch(
   return EXIT.ok;
 }
 
-/** `--set NAME=VALUE` (repeatable; a name given twice makes a list, for a repeated argument). */
-function valuesOf(pairs: string[] | undefined): Record<string, RegistryValue> | undefined {
-  if (!pairs?.length) return undefined;
-  const values: Record<string, RegistryValue> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new CliError(`--set takes NAME=VALUE, got ${JSON.stringify(pair)}`, EXIT.usage);
-    const [name, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
-    const known = values[name];
-    values[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
-  }
-  return values;
-}
-
 /** What was written and what the user must still do (@mcp/registry's describeRegistryConfig, in colors). */
 export function describeAdded(made: RegistryConfig, config?: MCPServerConfig): string[] {
   return describeRegistryConfig(made, { config, style: { label: color.dim, warning: color.yellow, name: color.bold } });
@@ -125,7 +109,7 @@ export interface AddOptions {
 
 const PACKAGES = ["npm", "pypi", "oci", "nuget", "remote"];
 
-export async function registryAdd(spec: string, globals: GlobalOptions, options: AddOptions): Promise<number> {
+export async function registryAdd({ globals, options }: Call<AddOptions>, spec: string): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const { name, version } = parseRegistrySpec(spec);
   if (options.package !== undefined && !PACKAGES.includes(options.package))
@@ -149,7 +133,7 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
       EXIT.usage,
     );
   const location = await registryLocation(globals, options.registry);
-  const values = valuesOf(options.set);
+  const values = pairs(options.set, "--set", true);
   const entry = await asking(globals, (o) => getRegistryServer(name, version, { ...o, registry: location.url }));
   const status = retiredStatus(entry);
   if (status && !options.force)
@@ -157,26 +141,14 @@ export async function registryAdd(spec: string, globals: GlobalOptions, options:
       `${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`,
       EXIT.usage,
     );
-  let made: RegistryConfig;
-  try {
-    made = configFromRegistry(entry, {
-      package: options.package as RegistryPackageKind | undefined,
-      transport: options.transport,
-      values,
-      name: local,
-    });
-  } catch (error) {
-    registryFailure(error);
-  }
-  const record: RegistryRecord = {
-    name,
-    version: made.version,
-    url: location.url,
-    package: made.kind,
-    ...(options.transport ? { transport: options.transport } : {}),
-    ...(values ? { values } : {}),
-  };
-  await editOwnConfig(file, ["servers", local], { ...made.config, registry: record });
+  const made = await addFromRegistry(entry, {
+    file,
+    name: local,
+    registry: location.url,
+    package: options.package as RegistryPackageKind | undefined,
+    transport: options.transport,
+    values,
+  }).catch(registryFailure);
   if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
   out(
     [

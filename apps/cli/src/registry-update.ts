@@ -1,18 +1,11 @@
 import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, printable } from "@mcp/manager";
-import {
-  checkForUpdates,
-  installedIn,
-  RegistryError,
-  updateInstalled,
-  type InstalledIn,
-  type RegistryLocation,
-  type UpdateCheck,
-} from "@mcp/registry";
-import { approvalsFile, isApproved } from "./approvals.js";
-import { approveOwn, ownFile } from "./config-commands.js";
+import { printable } from "@mcp/manager";
+import { checkForUpdates, installedIn, updateFromRegistry, type InstalledIn } from "@mcp/registry";
+import { approvalsFile } from "./approvals.js";
+import { notApprovedYet, ownFile } from "./config-commands.js";
 import { asking, describeAdded, registryLocation } from "./registry-commands.js";
+import type { Call } from "./command-spec.js";
 import { configDir, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
@@ -36,27 +29,15 @@ function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
   );
 }
 
-/** Every entry checked against its registry's latest (@mcp/registry's checkForUpdates); Ctrl-C stops the asking. */
-async function checkAll(
-  items: Installed[],
-  location: RegistryLocation,
-  globals: GlobalOptions,
-): Promise<UpdateCheck<Installed>[]> {
-  const checks = await asking(globals, (o) =>
-    checkForUpdates(
-      items.map((item) => ({ ...item, project: item.scope === "project" })),
-      { ...o, registry: location.url },
-    ),
-  );
-  // Text from a file or a registry, escaped before it reaches the terminal or --json.
-  return checks.map((check) => (check.problem ? { ...check, problem: printable(check.problem) } : check));
-}
+/** Each entry marked `project` when its file is the project's: only the registry the user chose is asked about those. */
+const projectMarked = (items: Installed[]): (Installed & { project: boolean })[] =>
+  items.map((item) => ({ ...item, project: item.scope === "project" }));
 
-export async function registryOutdated(globals: GlobalOptions, options: { registry?: string }): Promise<number> {
+export async function registryOutdated({ globals, options }: Call<{ registry?: string }>): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const location = await registryLocation(globals, options.registry);
   const items = await installed(globals, home);
-  const checks = await checkAll(items, location, globals);
+  const checks = await asking(globals, (o) => checkForUpdates(projectMarked(items), { ...o, registry: location.url }));
   const rows = checks.map(({ item, url, latest, outdated, status, problem }) => ({
     name: item.local,
     server: item.record.name,
@@ -66,7 +47,8 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
     latest: latest?.server.version,
     outdated,
     status,
-    problem,
+    // Text from a file or a registry, escaped before it reaches the terminal or --json.
+    problem: problem === undefined ? undefined : printable(problem),
   }));
   // The local name is never cut; the file gives way first (cut at its start), then the server's name.
   show(globals.json, rows, {
@@ -96,9 +78,8 @@ export async function registryOutdated(globals: GlobalOptions, options: { regist
 }
 
 export async function registryUpdate(
+  { globals, options }: Call<{ registry?: string; force?: boolean }>,
   names: string[],
-  globals: GlobalOptions,
-  options: { registry?: string; force?: boolean },
 ): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const location = await registryLocation(globals, options.registry);
@@ -111,59 +92,42 @@ export async function registryUpdate(
     note(NONE_INSTALLED);
     return EXIT.ok;
   }
-  let failed = false;
   const approvals = approvalsFile(configDir(home));
-  const loaded = await loadAllMCPConfigs(process.cwd());
-  for (const { item, url, latest, outdated, status, problem } of await checkAll(chosen, location, globals)) {
+  const outcomes = await asking(globals, (o) =>
+    updateFromRegistry(projectMarked(chosen), {
+      ...o,
+      registry: location.url,
+      force: options.force,
+      cwd: process.cwd(),
+      approvals,
+    }),
+  );
+  for (const { item, action, url, version = "", status, problem = "", update, approved, notApproved } of outcomes) {
     const label = `"${printable(item.local)}" (${printable(item.record.name)})`;
-    if (!latest || problem) {
-      warn(`${label}: ${problem ?? "not checked"}`);
-      failed = true;
-      continue;
-    }
-    const version = latest.server.version;
-    if (!outdated) {
+    if (action === "failed") warn(`${label}: ${printable(problem)}`);
+    else if (action === "current") {
       if (names.length > 0) out(`${label} is at the latest version, ${printable(item.record.version)}.`);
-      continue;
-    }
-    if (status && !options.force) {
+    } else if (action === "retired")
       warn(
         `${label}: its latest version, ${printable(version)}, is ${status} in ${url}; not updated (update anyway with --force)`,
       );
-      failed = true;
-      continue;
-    }
-    // A project entry approved as it was stays approved as it is now: the update is the user's own.
-    const before = loaded.servers[item.local];
-    const wasApproved =
-      item.scope === "project" &&
-      before?.source.file === item.file &&
-      (await isApproved(approvals, process.cwd(), before));
-    // The user's own fields and values stay; values for inputs the new version no longer has are dropped, and said so.
-    const update = await updateInstalled(item, latest).catch((error: unknown) => {
-      if (!RegistryError.isInstance(error)) throw error;
-      warn(`${label}: ${printable(error.message)}`);
-    });
-    if (!update) {
-      failed = true;
-      continue;
-    }
-    const { made, entry, dropped } = update;
-    out(
-      [
-        `Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`,
-        ...describeAdded(made, entry as unknown as MCPServerConfig),
-      ].join("\n"),
-    );
-    if (dropped.length)
-      warn(
-        `${label}: ${printable(version)} has no input named ${dropped.map((key) => printable(key)).join(", ")}; that value was dropped`,
+    else if (update) {
+      out(
+        [
+          `Updated ${label} in ${tildify(item.file, home)}: ${printable(item.record.version)} → ${printable(version)}${status ? ` (${status})` : ""}`,
+          ...describeAdded(update.made, update.entry as unknown as MCPServerConfig),
+        ].join("\n"),
       );
-    if (wasApproved) await approveOwn(item.file, "project", item.local, home);
-    else if (item.scope === "project")
-      note(
-        `"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`,
-      );
+      if (update.dropped.length)
+        warn(
+          `${label}: ${printable(version)} has no input named ${update.dropped.map((key) => printable(key)).join(", ")}; that value was dropped`,
+        );
+      if (notApproved !== undefined) notApprovedYet(item.local, notApproved);
+      else if (approved === false)
+        note(
+          `"${item.local}" was not approved as it was, so it is not now: approve it with mcp config approve ${item.local}`,
+        );
+    }
   }
-  return failed ? EXIT.failure : EXIT.ok;
+  return outcomes.some((o) => o.action === "failed" || o.action === "retired") ? EXIT.failure : EXIT.ok;
 }

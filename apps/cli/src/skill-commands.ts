@@ -1,9 +1,9 @@
-import { SkillVerificationError, type SkillEntry } from "@mcp/client/skills";
+import { findSkill } from "@mcp/client/skills";
 import { connected, mustStart, reportFailures } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, out, printJson } from "./ui.js";
+import { color, EXIT, out, printJson } from "./ui.js";
 
 // Skills served over MCP (SEP-2640): `skills` lists them (the listing only, no file is fetched);
 // `skill` loads one, verified, and prints it with where it came from.
@@ -49,44 +49,26 @@ export async function skillCommand(
   return withSession({ ...globals, server: [server] }, { connect: false }, async (session) => {
     await session.manager.addServers(session.configs, session.servers);
     await startOne(session, server);
-    let target: SkillEntry | string = skill;
-    if (!skill.includes("://")) {
-      const entries = await session.manager.listSkills(server);
-      const named = entries.filter((e) => e.frontmatter.name === skill || e.uri === `skill://${skill}/SKILL.md`);
-      if (named.length === 0)
-        throw new CliError(
-          `server "${server}" lists no skill "${skill}"${entries.length ? ` (it lists ${entries.map((e) => e.frontmatter.name).join(", ")})` : ""}`,
-        );
-      // Two skills may share a name (acme/billing/refunds, acme/support/refunds): the URI decides.
-      if (named.length > 1)
-        throw new CliError(
-          `server "${server}" lists ${named.length} skills named "${skill}"; give one by URI: ${named.map((e) => e.uri).join(", ")}`,
-        );
-      target = named[0]!;
-    }
-    try {
-      const loaded = await session.manager.loadSkill(
+    // A name from the server's listing (@mcp/client's findSkill), or the URI of its SKILL.md.
+    const target = skill.includes("://") ? skill : findSkill(server, await session.manager.listSkills(server), skill);
+    const loaded = await session.manager.loadSkill(
+      server,
+      target,
+      globals.timeout === undefined ? {} : { timeout: globals.timeout },
+    );
+    const file = options.file === undefined ? undefined : await loaded.readFile(options.file);
+    if (globals.json)
+      printJson({
         server,
-        target,
-        globals.timeout === undefined ? {} : { timeout: globals.timeout },
-      );
-      const file = options.file === undefined ? undefined : await loaded.readFile(options.file);
-      if (globals.json)
-        printJson({
-          server,
-          uri: loaded.entry.uri,
-          frontmatter: loaded.frontmatter,
-          ...(file ? { file: { uri: file.uri, text: file.text } } : { markdown: loaded.markdown }),
-        });
-      else {
-        // Where it came from, always: a skill's instructions are the server's text, not ours.
-        out(color.dim(`# from server "${server}": ${file ? file.uri : loaded.entry.uri} (verified against its entry)`));
-        out(file ? file.text : loaded.markdown);
-      }
-      return EXIT.ok;
-    } catch (error) {
-      if (SkillVerificationError.isInstance(error)) throw new CliError(error.message);
-      throw error;
+        uri: loaded.entry.uri,
+        frontmatter: loaded.frontmatter,
+        ...(file ? { file: { uri: file.uri, text: file.text } } : { markdown: loaded.markdown }),
+      });
+    else {
+      // Where it came from, always: a skill's instructions are the server's text, not ours.
+      out(color.dim(`# from server "${server}": ${file ? file.uri : loaded.entry.uri} (verified against its entry)`));
+      out(file ? file.text : loaded.markdown);
     }
+    return EXIT.ok;
   });
 }

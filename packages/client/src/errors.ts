@@ -17,6 +17,7 @@ export type ClientErrorCode =
   | "task_cancelled"
   | "not_in_protocol_revision"
   | "skill_verification_failed"
+  | "skill_not_found"
   | "ui_resource"
   | TransportStdioErrorCode
   | TransportHttpErrorCode;

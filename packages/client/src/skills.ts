@@ -88,6 +88,39 @@ export class SkillVerificationError extends McpError<"skill_verification_failed"
   }
 }
 
+/**
+ * No skill of a server's listing has the name asked for (`near`: the names it lists), or more than
+ * one has (`ambiguous`: their URIs, one of which to ask for instead).
+ */
+export class SkillNotFoundError extends McpError<"skill_not_found"> {
+  static override readonly brand: string = "SkillNotFoundError";
+  declare readonly skill: string;
+  declare readonly ambiguous: string[];
+
+  constructor(serverName: string, skill: string, listed: readonly SkillEntry[], named: readonly SkillEntry[]) {
+    super(
+      "skill_not_found",
+      named.length > 1
+        ? `server "${serverName}" lists ${named.length} skills named "${skill}"; give one by URI: ${named.map((e) => e.uri).join(", ")}`
+        : `server "${serverName}" lists no skill "${skill}"${listed.length ? ` (it lists ${listed.map((e) => e.frontmatter.name).join(", ")})` : ""}`,
+    );
+    this.skill = skill;
+    this.ambiguous = named.length > 1 ? named.map((e) => e.uri) : [];
+  }
+}
+
+/**
+ * The entry of a server's listing (`listSkills`) named `skill`: by its frontmatter name, or as
+ * `skill://<skill>/SKILL.md`. Two skills may share a name (`acme/billing/refunds`,
+ * `acme/support/refunds`): then the URI decides, and a name is a {@link SkillNotFoundError}, as
+ * is a name nothing lists.
+ */
+export function findSkill(serverName: string, listed: readonly SkillEntry[], skill: string): SkillEntry {
+  const named = listed.filter((e) => e.frontmatter.name === skill || e.uri === `skill://${skill}/SKILL.md`);
+  if (named.length !== 1) throw new SkillNotFoundError(serverName, skill, listed, named);
+  return named[0]!;
+}
+
 /** True when the server declares the skills extension. */
 export function supportsSkills(connection: Connection): boolean {
   const extensions = connection.capabilities["extensions"];

@@ -18,7 +18,7 @@ import {
   UnsupportedProtocolVersionError,
   type ClientErrorCode,
 } from "../src/index.js";
-import { SkillVerificationError } from "../src/skills.js";
+import { SkillNotFoundError, SkillVerificationError } from "../src/skills.js";
 
 describe("error codes compose upward", () => {
   it("the lowest layer names none of the layers above it; each union holds its own and the ones below", () => {
@@ -43,6 +43,7 @@ describe("error codes compose upward", () => {
       new NotInProtocolRevisionError("docs", "ping", "2026-07-28"),
       new UiResourceError("docs", "ui://x", "not html"),
       new SkillVerificationError("docs", "skill://x/SKILL.md", "digest", "mismatch"),
+      new SkillNotFoundError("docs", "x", [], []),
       new SpawnError("nope", Object.assign(new Error("spawn nope ENOENT"), { code: "ENOENT" })),
       new SseEndpointError("no endpoint event"),
     ];
@@ -56,6 +57,7 @@ describe("error codes compose upward", () => {
       "not_in_protocol_revision",
       "ui_resource",
       "skill_verification_failed",
+      "skill_not_found",
       "spawn_failed",
       "sse_endpoint",
     ]);

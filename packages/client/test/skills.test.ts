@@ -4,7 +4,15 @@ import { SKILL_FILES, startV2SkillsServer, type SkillTamper, type V2SkillsServer
 import { afterEach, describe, expect, it } from "vitest";
 import { parseSkillMarkdown } from "../src/frontmatter.js";
 import { connectToServer, disconnectServer, type MCPServerConnection } from "../src/index.js";
-import { getSkill, listSkills, loadSkill, SkillVerificationError, supportsSkills } from "../src/skills.js";
+import {
+  findSkill,
+  getSkill,
+  listSkills,
+  loadSkill,
+  SkillNotFoundError,
+  SkillVerificationError,
+  supportsSkills,
+} from "../src/skills.js";
 
 const open: MCPServerConnection[] = [];
 const servers: V2SkillsServer[] = [];
@@ -126,6 +134,29 @@ describe("skills over MCP (the SDK v2's skills extension)", () => {
     } finally {
       await plain.stop();
     }
+  });
+});
+
+describe("findSkill", () => {
+  it("finds a listed skill by name or as skill://<name>/SKILL.md; a name nothing lists, or two list, is a SkillNotFoundError saying what is there", async () => {
+    const entries = await listSkills(await connect(await skillsServer()));
+    expect(findSkill("skills", entries, "refunds").uri).toBe("skill://acme/billing/refunds/SKILL.md");
+    expect(findSkill("skills", entries, "pdf-processing").uri).toBe(PDF);
+    const missing = (() => {
+      try {
+        return findSkill("skills", entries, "nope");
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(SkillNotFoundError.isInstance(missing)).toBe(true);
+    expect((missing as Error).message).toBe('server "skills" lists no skill "nope" (it lists refunds, pdf-processing)');
+    expect(() => findSkill("skills", [], "nope")).toThrow(/^server "skills" lists no skill "nope"$/);
+    const twin = { ...entries[0]!, uri: "skill://acme/support/refunds/SKILL.md" };
+    const both = [entries[0]!, twin];
+    expect(() => findSkill("skills", both, "refunds")).toThrow(
+      'server "skills" lists 2 skills named "refunds"; give one by URI: skill://acme/billing/refunds/SKILL.md, skill://acme/support/refunds/SKILL.md',
+    );
   });
 });
 

@@ -5,11 +5,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { connectToServer, disconnectServer, listTools, type MCPServerConfig } from "@mcp/client";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CodegenError, generateClient, type GenerateClientOptions } from "../src/index.js";
+import { clientModulePath, CodegenError, generateClient, type GenerateClientOptions } from "../src/index.js";
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const schemasServer = fileURLToPath(new URL("./fixtures/schemas-server.mjs", import.meta.url));
@@ -284,5 +285,20 @@ describe("generateClient", () => {
     expect(() => generateClient(tools, { server: "calc", name: "my client" })).toThrow(
       expect.objectContaining({ option: "name" }),
     );
+  });
+});
+
+describe("clientModulePath", () => {
+  it("a folder that exists, or a path ending in a slash, gets <folder>/<server>.ts (the name made a file name); any other path is the file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "codegen-path-"));
+    try {
+      expect(clientModulePath(dir, "my docs/v2")).toBe(join(dir, "my-docs-v2.ts"));
+      expect(clientModulePath(join(dir, "new") + "/", "a.b_c-d")).toBe(join(dir, "new", "a.b_c-d.ts"));
+      expect(clientModulePath(join(dir, "client.ts"), "docs")).toBe(join(dir, "client.ts"));
+      writeFileSync(join(dir, "file"), "");
+      expect(clientModulePath(join(dir, "file"), "docs")).toBe(join(dir, "file"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -116,6 +116,7 @@ export {
   DEFAULT_CALLBACK_PORT,
   defaultTokenDir,
   diagnoseServerAuthorization,
+  loopbackStepFor,
   type AuthorizeServerOptions,
   type ManagerOAuthOptions,
   type ServerOAuthConfig,
@@ -128,6 +129,7 @@ export {
 } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
+export { approveOwnServer, removeOwnServer, type ApproveOwnOptions } from "./config/own-servers.js";
 export { clearSecrets, ownEntry, type ClearSecret, type OwnEntryFlags } from "./config/own-entry.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";

@@ -183,7 +183,7 @@ export function storeOf(options: ManagerOAuthOptions | undefined): TokenStore {
   return options?.store ?? new FileTokenStore(defaultTokenDir());
 }
 
-/** The CLI's user step for one server: a loopback listener on its callback port and the browser. */
+/** A server's sign-in step: a loopback listener on the callback port its config names (default 33418) and the browser. */
 export function loopbackStepFor(
   config: MCPServerConfig,
   options: {

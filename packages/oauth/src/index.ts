@@ -33,6 +33,7 @@ export {
   type DoctorStep,
   type DoctorTraceEntry,
 } from "./doctor.js";
+export { doctorReportLines, type DoctorReportStyle } from "./doctor-text.js";
 export { createPkce, createState, type Pkce } from "./pkce.js";
 export { PROVIDER_PROFILES, profileFor, profileNamed, type ProfileChoice, type ProviderProfile } from "./profile.js";
 export type { ClientAssertionKey } from "./jwt.js";

@@ -37,8 +37,21 @@ export {
   type RegistryRecord,
 } from "./installed.js";
 export { describeRegistryConfig, type DescribeOptions, type DescribeStyle } from "./describe.js";
-export { installedIn, updateInstalled, type InstalledIn, type InstalledUpdate } from "./own-files.js";
+export {
+  addFromRegistry,
+  installedIn,
+  updateInstalled,
+  type AddFromRegistryOptions,
+  type InstalledIn,
+  type InstalledUpdate,
+} from "./own-files.js";
 export { checkForUpdates, type CheckForUpdatesOptions, type UpdateCheck } from "./updates.js";
+export {
+  updateFromRegistry,
+  type UpdateFromRegistryOptions,
+  type UpdateItem,
+  type UpdateOutcome,
+} from "./update-all.js";
 export {
   OFFICIAL_META,
   type RegistryArgument,

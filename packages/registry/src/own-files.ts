@@ -1,6 +1,6 @@
-// Entries added from the registry in our own files: found, and updated in place to a newer version.
+// Entries from the registry in our own files: added (with the record an update needs), found, and updated in place to a newer version.
 import { editOwnConfig, readOwnServers } from "@mcp/manager";
-import { configFromRegistry, type RegistryConfig } from "./config.js";
+import { configFromRegistry, type RegistryChoices, type RegistryConfig } from "./config.js";
 import { installedEntries, updatedEntry, type InstalledEntry, type RegistryRecord } from "./installed.js";
 import type { RegistryEntry } from "./types.js";
 
@@ -59,4 +59,37 @@ export async function updateInstalled(
   const { entry, record, dropped } = updatedEntry(item.entry, made, item.record);
   await editOwnConfig(item.file, ["servers", item.local], entry);
   return { made, entry, record, dropped };
+}
+
+/** Where {@link addFromRegistry} writes, and the registry the entry came from. */
+export interface AddFromRegistryOptions extends Omit<RegistryChoices, "ignoreUnknownValues"> {
+  /** Our own config file to write the entry in. */
+  file: string;
+  /** The entry's name in the file. */
+  name: string;
+  /** The registry asked (kept in the entry's record, so `checkForUpdates` asks it again). */
+  registry: string;
+}
+
+/**
+ * Writes the entry a registry's server makes ({@link configFromRegistry} with `options`' choices)
+ * into `file` under `options.name`, with the record an update needs (`registry`: the server's
+ * name and version, the registry, the package, the transport and values chosen). Comments and
+ * formatting of the file are kept ({@link editOwnConfig}); an entry of that name is replaced.
+ *
+ * @throws RegistryError when the server cannot be made into an entry with these choices (nothing written).
+ */
+export async function addFromRegistry(entry: RegistryEntry, options: AddFromRegistryOptions): Promise<RegistryConfig> {
+  const { file, registry, ...choices } = options;
+  const made = configFromRegistry(entry, choices);
+  const record: RegistryRecord = {
+    name: entry.server.name,
+    version: made.version,
+    url: registry,
+    package: made.kind,
+    ...(options.transport ? { transport: options.transport } : {}),
+    ...(options.values ? { values: options.values } : {}),
+  };
+  await editOwnConfig(file, ["servers", options.name], { ...made.config, registry: record });
+  return made;
 }
