@@ -67,10 +67,26 @@ export class StdinWriter {
     return this.bytes <= this.limit / 2;
   }
 
-  /** Resolves once {@link writable} (at once if it is), or once the transport closes. */
-  whenWritable(): Promise<void> {
+  /**
+   * Resolves once {@link writable} (at once if it is), or once the transport closes; rejects with
+   * `signal`'s reason when it aborts first (and is forgotten: an abandoned wait holds nothing).
+   */
+  whenWritable(signal?: AbortSignal): Promise<void> {
     if (this.writable || this.#stdin === undefined) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const waiter = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        const at = this.#waiters.indexOf(waiter);
+        if (at >= 0) this.#waiters.splice(at, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
   }
 
   /**

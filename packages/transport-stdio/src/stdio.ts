@@ -89,9 +89,12 @@ export class StdioTransport extends EndpointTransport {
     return this.#writer.writable;
   }
 
-  /** Resolves once {@link writable} is true again (at once if it is), or once the transport closes. */
-  whenWritable(): Promise<void> {
-    return this.#writer.whenWritable();
+  /**
+   * Resolves once {@link writable} is true again (at once if it is), or once the transport closes;
+   * rejects with `signal`'s reason if it aborts first.
+   */
+  whenWritable(signal?: AbortSignal): Promise<void> {
+    return this.#writer.whenWritable(signal);
   }
 
   /** The last lines the child wrote to stderr (in `"pipe"` mode). */
