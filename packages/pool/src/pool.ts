@@ -3,7 +3,6 @@
 
 import { EventEmitter } from "node:events";
 import { RpcError } from "@mcp/jsonrpc";
-import type { StdioTransportConfig } from "@mcp/transport-stdio";
 import type { ToolCache } from "@mcp/manager/config";
 import { managerApprovals, ServerNotApprovedError, type PoolApprovals, type PoolApprovalVerdict } from "./approvals.js";
 import { fingerprintOf } from "./fingerprint.js";

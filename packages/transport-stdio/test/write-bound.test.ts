@@ -97,7 +97,17 @@ describe.skipIf(process.platform === "win32")("the write queue's bound (a server
     expect(transport.writable).toBe(true);
     process.kill(transport.pid!, "SIGUSR2");
     await Promise.all(sending);
-    await expect(transport.request("echo", 1, { timeout: 30_000 })).resolves.toEqual({ echo: 1 });
+    await expect(transport.request("echo", { n: 1 }, { timeout: 30_000 })).resolves.toEqual({ echo: { n: 1 } });
+  }, 60_000);
+
+  it("a wait for whenWritable that is aborted rejects with the signal's reason", async () => {
+    const transport = await deaf(MB);
+    while (transport.writable) void transport.notify("notifications/flood", note);
+    const controller = new AbortController();
+    const waiting = transport.whenWritable(controller.signal);
+    controller.abort(new Error("gave up"));
+    await expect(waiting).rejects.toThrow("gave up");
+    await expect(transport.whenWritable(controller.signal)).rejects.toThrow("gave up");
   }, 60_000);
 
   it("maxWriteQueueBytes must be a positive number (or Infinity)", () => {
