@@ -175,7 +175,10 @@ export function poolRequest(
   attached({
     receive: (mcp, bytes) => {
       const reading = session.receive(mcp, bytes);
-      if (reading === false) ((full = true), socket.pause());
+      if (reading === false) {
+        full = true;
+        socket.pause();
+      }
       return reading;
     },
     close: () => session.close(),
