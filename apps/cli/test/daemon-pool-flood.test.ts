@@ -1,11 +1,11 @@
 // One host session floods a pooled server with large requests as fast as it can write while the server
 // answers slowly (server-everything's trigger-long-running-operation): the daemon holds at most the
-// pool's mark of that session's requests (plus the one that crossed it) and reads no more of it until
-// they drain (backpressure, nothing dropped); a second session sharing the server is answered meanwhile,
+// pool's mark of that session's requests in service (plus the one that crossed it), then holds at most
+// a second bound of them unstarted, and reads no more of it until they drain (backpressure, nothing dropped); a second session sharing the server is answered meanwhile,
 // and every flooded request is answered once the flood has gone through. Through both shims (the light
 // shim's loopback relay and the Node shim's Unix socket); real processes: bash, cat, the CLI, the
 // daemon and server-everything. What is held is what the pool reports (`mcp ps --json`'s
-// hosts[].queuedBytes and peakQueuedBytes), not the daemon's RSS.
+// hosts[].queuedBytes, heldBytes and their peaks), not the daemon's RSS.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { bin, type Sandbox } from "./helpers.js";
@@ -56,7 +56,16 @@ const call = (id: number, name: string, args: Record<string, unknown>): string =
 
 interface Ps {
   maxQueuedBytes: number;
-  servers: { hosts: { info: { shimPid: number }; queuedBytes: number; peakQueuedBytes: number }[] }[];
+  maxHeldBytes: number;
+  servers: {
+    hosts: {
+      info: { shimPid: number };
+      queuedBytes: number;
+      peakQueuedBytes: number;
+      heldBytes: number;
+      peakHeldBytes: number;
+    }[];
+  }[];
 }
 
 describe.skipIf(process.platform !== "linux")("a host session flooding a pooled server", () => {
@@ -83,14 +92,18 @@ describe.skipIf(process.platform !== "linux")("a host session flooding a pooled 
       await Promise.all(Array.from({ length: FLOOD }, (_, i) => flooder.answered(2 + i)));
       for (let id = 2; id < 2 + FLOOD; id++)
         expect(flooder.answers.get(id), `answer ${id}`).toContain("Long running operation completed");
-      // What the pool held of the flooder's requests: at most its mark and the request that crossed it,
-      // and the mark was reached (the flood did press on it); nothing is held once all are answered.
+      // What the pool held of the flooder's requests: in service at most its mark and the request that
+      // crossed it, and the mark was reached (the flood did press on it); held unstarted past it, at
+      // most the second bound and the request that crossed that; nothing is held once all are answered.
       const ps = await psJson<Ps>(box());
       const held = ps.servers[0]!.hosts.find((h) => h.info.shimPid === flooder.child.pid)!;
       expect(held, JSON.stringify(ps.servers[0]?.hosts)).toBeDefined();
       expect(held.peakQueuedBytes).toBeGreaterThan(ps.maxQueuedBytes);
       expect(held.peakQueuedBytes).toBeLessThanOrEqual(ps.maxQueuedBytes + Buffer.byteLength(line) + 16);
       expect(held.queuedBytes).toBe(0);
+      expect(held.peakHeldBytes).toBeGreaterThan(ps.maxHeldBytes);
+      expect(held.peakHeldBytes).toBeLessThanOrEqual(ps.maxHeldBytes + Buffer.byteLength(line) + 16);
+      expect(held.heldBytes).toBe(0);
       const exits = [flooder, other].map((h) => new Promise((resolve) => h.child.once("exit", resolve)));
       for (const h of [flooder, other]) h.child.stdin.end();
       await Promise.all(exits);

@@ -16,8 +16,10 @@ export interface PoolStatus {
   maxConcurrentCalls: number;
   /** The memory cap per pooled server (bytes), null for none. */
   maxRssBytes: number | null;
-  /** Bytes of one host session's requests the pool holds before it stops reading that host (`hosts[].queuedBytes`). */
+  /** Bytes of one host session's requests in service past which the pool holds its further requests unstarted (`hosts[].queuedBytes`). */
   maxQueuedBytes: number;
+  /** Bytes of one host session's requests held unstarted past which the pool stops reading that host (`hosts[].heldBytes`). */
+  maxHeldBytes: number;
 }
 
 /** A host session on the pool, as the daemon's connection uses it. */
@@ -123,6 +125,7 @@ export function poolRequest(
       maxConcurrentCalls: pool.maxConcurrentCalls,
       maxRssBytes: pool.maxRssBytes ?? null,
       maxQueuedBytes: pool.maxQueuedBytes,
+      maxHeldBytes: pool.maxHeldBytes,
     };
     return send(socket, { id: message.id, result });
   }
@@ -148,17 +151,38 @@ export function poolRequest(
   const problem = attachProblem(message.params);
   if (problem !== undefined) return fail(`pool/attach: ${problem}`);
   const params = message.params as AttachParams;
+  // The connection is read while neither the pool (`full`: more held than its bound) nor the host
+  // (`held`: not reading what it is sent, the socket's buffer full) holds it back.
+  let full = false;
+  let held = false;
+  const readOn = (): void => void (!full && !held && !socket.destroyed && socket.resume());
   const session = attachHost(pool, params, {
-    send: (mcp) => send(socket, { id: 0, mcp }),
+    send: (mcp) => {
+      if (socket.destroyed || socket.write(`${JSON.stringify({ id: 0, mcp })}\n`) || held) return;
+      // The host reads none of its answers: its requests wait in its own pipe, not as answers here.
+      held = true;
+      socket.pause();
+      socket.once("drain", () => ((held = false), readOn()));
+    },
     // The server failed twice, or was killed: the shim says why on its stderr and exits.
     end: (reason) => {
       send(socket, { id: 0, error: { message: reason, exitCode: EXIT.failure } });
       socket.end();
     },
-    // Its requests held are back under the pool's mark: the connection is read again (server.ts pauses it).
-    drain: () => socket.resume(),
+    // Its requests held are back under the pool's bound: the connection is read again.
+    drain: () => ((full = false), readOn()),
   });
-  attached(session);
+  attached({
+    receive: (mcp, bytes) => {
+      const reading = session.receive(mcp, bytes);
+      if (reading === false) {
+        full = true;
+        socket.pause();
+      }
+      return reading;
+    },
+    close: () => session.close(),
+  });
   // The pool's approval check (the manager's approvals, see @mcp/pool) decides before the shim
   // reads its host: a refused server's shim says why on its stderr and exits.
   pool.approval(session).then(

@@ -173,8 +173,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
         if (message.method === "status") return send(socket, { id: message.id, result: status() });
         if (message.method === "pool/status" && host === undefined) return poolRequest(pool, socket, message, () => {});
         lastRequest = Date.now();
-        // Over the pool's mark for this host: its connection is read no more until the session drains.
-        if (host !== undefined) return void (host.receive(message.mcp, bytes) === false && socket.pause());
+        // Past the pool's bound for this host, its connection is read no more until it drains (pool-socket.ts).
+        if (host !== undefined) return void host.receive(message.mcp, bytes);
         if (message.method?.startsWith("pool/"))
           return poolRequest(pool, socket, message, (session) => (host = session), light);
         if (message.method === "stop") {

@@ -110,7 +110,14 @@ export async function relayStdio(options: RelayStdioOptions): Promise<number> {
       connection,
       (message) => {
         if (message.error) return fail(message.error.message, message.error.exitCode);
-        if (message.id === 0 && message.mcp !== undefined) return void output.write(`${JSON.stringify(message.mcp)}\n`);
+        if (message.id === 0 && message.mcp !== undefined) {
+          // The host does not read its stdout: neither does the shim read the daemon (which then stops reading the host).
+          if (!output.write(`${JSON.stringify(message.mcp)}\n`) && !connection.isPaused()) {
+            connection.pause();
+            output.once("drain", () => connection.resume());
+          }
+          return;
+        }
         if (message.id === 1 && !attached) {
           attached = true;
           readHost();

@@ -4,6 +4,8 @@
 // forwarded with the upstream's own ids; the answer goes back with the host's id.
 
 import { RpcError, type RequestId } from "@mcp/jsonrpc";
+import { Intake } from "./intake.js";
+import { subscription } from "./subscription.js";
 import type { Era, HostStatus, PoolHost } from "./types.js";
 import type { Upstream } from "./upstream.js";
 
@@ -39,12 +41,10 @@ export class HostSession implements PoolHost {
   /** The tasks this session created on a shared process. */
   readonly tasks = new Set<string>();
   #ended = false;
-  /** Bytes of the host's requests received and not answered yet (waiting for a slot, or at the server). */
-  #queued = 0;
-  /** The most {@link queuedBytes} has been. */
-  #peak = 0;
-  /** `receive` said to stop feeding it: `onDrain` is due once the queue is under the mark. */
-  #full = false;
+  /** The host's requests in service and held past the mark (intake.ts). */
+  readonly #intake: Intake;
+  /** Waiting for its dedicated server to read its stdin again. */
+  #awaiting = false;
 
   constructor(
     readonly id: number,
@@ -53,14 +53,34 @@ export class HostSession implements PoolHost {
     readonly send: (message: unknown) => void,
     readonly onEnd: (reason: string) => void,
     readonly pool: HostBinder,
-    /** The high-water mark of {@link queuedBytes}: past it, `receive` returns false. */
+    /** The high-water mark of {@link queuedBytes}: past it, the host's requests are held unstarted. */
     readonly maxQueuedBytes: number = Infinity,
     readonly onDrain: () => void = () => {},
-  ) {}
+    /** Past this many bytes of requests held, `receive` returns false. */
+    readonly maxHeldBytes: number = maxQueuedBytes,
+  ) {
+    this.#intake = new Intake(
+      maxQueuedBytes,
+      maxHeldBytes,
+      ({ id, method, params, size }) => {
+        const done = (): void => this.#intake.done(size);
+        void this.#request(id, method, params).then(done, done);
+      },
+      () => {
+        if (!this.#ended) this.onDrain();
+      },
+      () => this.#blocked(),
+    );
+  }
 
-  /** Bytes of this host's requests the pool holds: received and not answered yet. */
+  /** Bytes of this host's requests being served: received, started and not answered yet. */
   get queuedBytes(): number {
-    return this.#queued;
+    return this.#intake.queuedBytes;
+  }
+
+  /** Bytes of this host's requests held unstarted past the mark. */
+  get heldBytes(): number {
+    return this.#intake.heldBytes;
   }
 
   /** Host requests now being served. */
@@ -70,9 +90,11 @@ export class HostSession implements PoolHost {
 
   /**
    * A message from the host (a request, a notification, an answer to a server's question, or a
-   * batch of them); `bytes`: its size as the host sent it (default: its JSON's length). Returns
-   * false when the host's requests the pool holds are now over the pool's `maxQueuedBytes`: stop
-   * reading the host until `onDrain` (as a stream's `write` says). A message given anyway is still served.
+   * batch of them); `bytes`: its size as the host sent it (default: its JSON's length). Past the
+   * pool's `maxQueuedBytes` of requests in service, requests are held unstarted (notifications and
+   * answers still go through); returns false once more than `maxHeldBytes` is held (or its
+   * dedicated server does not read its stdin): stop reading the host until `onDrain` (as a
+   * stream's `write` says). A message given anyway is still taken.
    */
   receive(message: unknown, bytes?: number): boolean {
     if (this.#ended) return true;
@@ -82,7 +104,7 @@ export class HostSession implements PoolHost {
       message.forEach((one, at) =>
         this.receive(one, each === undefined || at > 0 ? each : bytes! - each * (message.length - 1)),
       );
-      return this.#reading();
+      return this.#intake.readable();
     }
     if (!isRecord(message)) {
       this.send({
@@ -90,18 +112,16 @@ export class HostSession implements PoolHost {
         id: null,
         error: { code: -32600, message: "Invalid Request: not a JSON-RPC message object" },
       });
-      return this.#reading();
+      return this.#intake.readable();
     }
     const { id, method } = message;
     const params = isRecord(message["params"]) ? message["params"] : undefined;
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
-      const size = bytes ?? JSON.stringify(message).length;
-      this.#queue(size);
-      const done = (): void => this.#queue(-size);
-      void this.#request(id, method, params).then(done, done);
-      return this.#reading();
+      if (this.#intake.holds(id)) this.#duplicate(id);
+      else this.#intake.take({ id, method, params, size: bytes ?? JSON.stringify(message).length });
+      return this.#intake.readable();
     }
-    if (typeof method === "string") return (this.#notification(method, params), true);
+    if (typeof method === "string") return (this.#notification(method, params), this.#intake.readable());
     if (typeof id === "number" && this.#asks.has(id)) {
       const ask = this.#asks.get(id)!;
       this.#asks.delete(id);
@@ -116,43 +136,33 @@ export class HostSession implements PoolHost {
         );
       else ask.resolve(message["result"]);
     }
-    return this.#reading();
+    return this.#intake.readable();
   }
 
   /**
-   * Whether the host may be read on: under the mark, or over it with questions of the server's
-   * waiting for the host's answers (read no more, the answers would never come: the calls they hold
-   * never end and the session never drains), up to twice the mark: a host that leaves a question
-   * unanswered is not read without bound.
+   * A dedicated server that does not read its stdin: the host's notifications and answers for it
+   * wait in the host's pipe (not here) until it reads again.
    */
-  #reading(): boolean {
-    return !this.#full || (this.#asks.size > 0 && this.#queued <= 2 * this.maxQueuedBytes);
+  #blocked(): boolean {
+    const upstream = this.upstream;
+    if (upstream?.sharing !== "dedicated" || upstream.writable) return false;
+    if (!this.#awaiting) {
+      this.#awaiting = true;
+      void upstream.whenWritable().then(() => ((this.#awaiting = false), this.#intake.resume()));
+    }
+    return true;
   }
 
-  /** Counts bytes in (`size` > 0) or out of the queue; says `onDrain` once it is back under the mark. */
-  #queue(size: number): void {
-    this.#queued += size;
-    if (this.#queued > this.#peak) this.#peak = this.#queued;
-    if (this.#queued > this.maxQueuedBytes) this.#full = true;
-    else if (this.#full && size < 0) {
-      this.#full = false;
-      if (!this.#ended) this.onDrain();
-      return;
-    }
-    // Over the mark, back under its double with a question waiting: read on, for the host's answer.
-    if (size < 0 && this.#full && this.#reading() && !this.#ended) this.onDrain();
+  #duplicate(id: RequestId): void {
+    this.send({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32600, message: `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight` },
+    });
   }
 
   async #request(id: RequestId, method: string, params: Record<string, unknown> | undefined): Promise<void> {
-    if (this.#running.has(id))
-      return this.send({
-        jsonrpc: "2.0",
-        id,
-        error: {
-          code: -32600,
-          message: `Invalid Request: a request with id ${JSON.stringify(id)} is already in flight`,
-        },
-      });
+    if (this.#running.has(id)) return this.#duplicate(id);
     const controller = new AbortController();
     this.#running.set(id, controller);
     try {
@@ -210,7 +220,7 @@ export class HostSession implements PoolHost {
       upstream.era === "2025" &&
       typeof params?.["uri"] === "string"
     ) {
-      return this.#subscription(upstream, method, params["uri"], signal);
+      return subscription(this, upstream, method, params["uri"], signal);
     }
     // Answered from the tool cache (start on first use): the whole list needs no process.
     if (
@@ -300,27 +310,11 @@ export class HostSession implements PoolHost {
     return {};
   }
 
-  /** The upstream is subscribed to a resource while any host is; each host hears only its own. */
-  async #subscription(upstream: Upstream, method: string, uri: string, signal: AbortSignal): Promise<unknown> {
-    const holders = upstream.subscriptions.get(uri) ?? new Set<PoolHost>();
-    if (method === "resources/subscribe") {
-      if (holders.size === 0) await upstream.request(method, { uri }, { signal, host: this });
-      holders.add(this);
-      upstream.subscriptions.set(uri, holders);
-      this.subscriptions.add(uri);
-    } else {
-      holders.delete(this);
-      this.subscriptions.delete(uri);
-      if (holders.size === 0 && upstream.subscriptions.delete(uri))
-        await upstream.request(method, { uri }, { signal, host: this });
-    }
-    return {};
-  }
-
   #notification(method: string, params: Record<string, unknown> | undefined): void {
     if (method === "notifications/cancelled") {
       const id = params?.["requestId"];
-      if (typeof id === "string" || typeof id === "number")
+      // A held request is dropped unstarted; a running one is aborted (the server is told); nothing is kept.
+      if ((typeof id === "string" || typeof id === "number") && !this.#intake.cancel(id))
         this.#running
           .get(id)
           ?.abort(
@@ -353,8 +347,6 @@ export class HostSession implements PoolHost {
         reject: (error) => (signal.removeEventListener("abort", onAbort), reject(error)),
       });
       this.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
-      // The host is not read (over the mark): read it again, or its answer would never come.
-      if (this.#full && this.#reading()) this.onDrain();
     });
   }
 
@@ -377,6 +369,7 @@ export class HostSession implements PoolHost {
   close(): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#intake.end();
     for (const controller of this.#running.values()) controller.abort(new Error("the host went away"));
     for (const ask of this.#asks.values()) ask.reject(new RpcError(-32603, "the host went away"));
     this.#asks.clear();
@@ -390,8 +383,10 @@ export class HostSession implements PoolHost {
       info: this.info,
       clientInfo: this.clientInfo,
       calls: this.calls,
-      queuedBytes: this.#queued,
-      peakQueuedBytes: this.#peak,
+      queuedBytes: this.#intake.queuedBytes,
+      peakQueuedBytes: this.#intake.peakQueuedBytes,
+      heldBytes: this.#intake.heldBytes,
+      peakHeldBytes: this.#intake.peakHeldBytes,
     };
   }
 }

@@ -3,83 +3,17 @@
 
 import { EventEmitter } from "node:events";
 import { RpcError } from "@mcp/jsonrpc";
-import type { StdioTransportConfig } from "@mcp/transport-stdio";
 import type { ToolCache } from "@mcp/manager/config";
 import { managerApprovals, ServerNotApprovedError, type PoolApprovals, type PoolApprovalVerdict } from "./approvals.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { HostSession, type HostBinder } from "./host.js";
 import { rssOf } from "./rss.js";
 import { forgetOpening, rememberOpening, usableOpening } from "./tool-cache.js";
+import type { AttachOptions, ServerPoolOptions } from "./options.js";
 import type { Era, Opening, UpstreamStatus } from "./types.js";
 import { Upstream } from "./upstream.js";
 
-/** Options of {@link ServerPool}. */
-export interface ServerPoolOptions {
-  /** How long an upstream with no host attached is kept before it is ended (ms). Default 10 minutes. */
-  idleMs?: number | undefined;
-  /** Concurrent `tools/call` requests per upstream; more wait in line (first come, first served). Default 16. */
-  maxConcurrentCalls?: number | undefined;
-  /** The `clientInfo` the pool opens shared upstreams with. Default `{ name: "mcp-pool", version: "0.1.0" }`. */
-  clientInfo?: { name: string; version: string } | undefined;
-  /**
-   * Resident memory a server's process tree may use (bytes, Linux): one over it is ended and its
-   * hosts are told why. Default: no cap.
-   */
-  maxRssBytes?: number | undefined;
-  /**
-   * Bytes of one host session's requests held (received, not answered) past which {@link HostSession.receive}
-   * returns false: stop reading that host until `onDrain` (nothing is dropped). Default 1 MiB.
-   */
-  maxQueuedBytes?: number | undefined;
-  /** How often the memory cap is checked (ms). Default 5000. */
-  rssCheckMs?: number | undefined;
-  /**
-   * Whether a host may be served the server it attached for, asked once per session before
-   * anything starts. Default: {@link managerApprovals}`()`, the manager's approvals (a project
-   * file's entry runs only once approved, as it is now). To serve everything, say so:
-   * `approvals: () => ({ approved: true })`.
-   */
-  approvals?: PoolApprovals | undefined;
-  /**
-   * Where a shared server's `initialize` answer and whole tool list are remembered (the manager's
-   * `ToolCache`, e.g. `new FileToolCache()`): with one, a host's `initialize` and `tools/list` are
-   * answered from a list this pool read from the live server, and the process starts on the
-   * host's first request that needs it. Default: none (every opening starts the server).
-   */
-  toolCache?: ToolCache | undefined;
-}
-
-/** What a host says when it attaches: the server, where its configuration came from, and who it is. */
-export interface AttachOptions {
-  /** The server's name (as the host's configuration names it). */
-  name: string;
-  /** The resolved stdio configuration (command, args, env, cwd, parentEnv …). */
-  config: StdioTransportConfig;
-  /** Where the configuration came from (shown by `mcp ps`; a file in the project folder the approval check does not know is refused). */
-  source?: string | undefined;
-  /** The folder the host works in, whose project files the approval check reads. Default: `config.cwd`, else the pool's own folder. */
-  project?: string | undefined;
-  /**
-   * The values the host expanded `${VAR}` in its config files with, when they are not the pool's
-   * own process environment (a daemon started elsewhere): the approval check reads the files with
-   * them on top of its own. Used for the check only, not kept. Default: none.
-   */
-  env?: Record<string, string> | undefined;
-  /** Anything that identifies the host to a person (the shim's pid and its parent's). */
-  info?: Record<string, unknown> | undefined;
-  /** Every message for the host (responses, notifications, the server's questions), as JSON-RPC objects. */
-  send: (message: unknown) => void;
-  /** The host's requests the pool holds are back under `maxQueuedBytes` after `receive` returned false: read the host again. */
-  onDrain?: (() => void) | undefined;
-  /** The pool ended the session (its server failed twice, or was killed): tell the host and close. */
-  onEnd?: ((reason: string) => void) | undefined;
-}
-
-/**
- * Events a {@link ServerPool} emits, each with one object argument: `"spawned"` (`{ name, key, pid }`),
- * `"crashed"` (`{ name, key, restarting }`), `"reaped"` (`{ name, key, pid, reason: "idle" | "session ended" | "killed" | "over memory cap" }`).
- */
-export type PoolEventName = "spawned" | "crashed" | "reaped";
+export type { AttachOptions, PoolEventName, ServerPoolOptions } from "./options.js";
 
 const DEFAULT_IDLE_MS = 10 * 60_000;
 
@@ -99,6 +33,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
   readonly idleMs: number;
   readonly maxConcurrentCalls: number;
   readonly maxQueuedBytes: number;
+  readonly maxHeldBytes: number;
   readonly #clientInfo: { name: string; version: string };
   readonly #upstreams = new Map<string, Upstream>();
   readonly #idle = new Map<Upstream, ReturnType<typeof setTimeout>>();
@@ -120,10 +55,12 @@ export class ServerPool extends EventEmitter implements HostBinder {
     this.idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.maxConcurrentCalls = options.maxConcurrentCalls ?? 16;
     this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
+    this.maxHeldBytes = options.maxHeldBytes ?? this.maxQueuedBytes;
     for (const [field, value] of [
       ["idleMs", this.idleMs],
       ["maxConcurrentCalls", this.maxConcurrentCalls],
       ["maxQueuedBytes", this.maxQueuedBytes],
+      ["maxHeldBytes", this.maxHeldBytes],
     ] as const)
       if (!(typeof value === "number" && value >= 0 && !Number.isNaN(value)))
         throw new TypeError(`ServerPool: ${field} must be a non-negative number; got ${String(value)}`);
@@ -174,6 +111,7 @@ export class ServerPool extends EventEmitter implements HostBinder {
       this,
       this.maxQueuedBytes,
       options.onDrain,
+      this.maxHeldBytes,
     );
     const { env: _env, ...kept } = options;
     this.#configs.set(host, kept);

@@ -47,6 +47,10 @@ export interface HostStatus {
   queuedBytes: number;
   /** The most `queuedBytes` has been in this session (the pool's `maxQueuedBytes` bounds it, plus one request). */
   peakQueuedBytes: number;
+  /** Bytes of this host's requests held unstarted now (past `maxQueuedBytes` in service; the pool's `maxHeldBytes` bounds it, plus one request). */
+  heldBytes: number;
+  /** The most `heldBytes` has been in this session. */
+  peakHeldBytes: number;
 }
 
 /** How a pool opens an upstream: the params of its `initialize`, or of its `server/discover`. */

@@ -69,6 +69,16 @@ export class Upstream {
     return this.#transport?.pid;
   }
 
+  /** False while the server leaves much of what it was sent unread (its stdin's write queue past half its bound). */
+  get writable(): boolean {
+    return this.#transport?.writable ?? true;
+  }
+
+  /** Resolves once {@link writable} (at once if it is, or when no process runs). */
+  whenWritable(): Promise<void> {
+    return this.#transport?.whenWritable() ?? Promise.resolve();
+  }
+
   /** Why the server's process ended, from its stderr's last lines, for an error a host reads. */
   get stderrTail(): string {
     return this.#tailOf(this.#transport);
@@ -178,7 +188,12 @@ export class Upstream {
     const capped = method === "tools/call";
     if (capped) await this.#slot(options.signal, options.host);
     try {
-      const transport = this.#transport;
+      let transport = this.#transport;
+      // A server that does not read its stdin: the request waits here (its host's intake counts it) rather than in the write queue.
+      while (transport !== undefined && this.state === "ready" && !transport.writable) {
+        await transport.whenWritable(options.signal);
+        transport = this.#transport;
+      }
       if (transport === undefined || this.state !== "ready")
         throw new RpcError(-32603, `the pooled server "${this.name}" is not running (${this.state})`);
       this.calls += 1;

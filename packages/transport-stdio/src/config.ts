@@ -25,6 +25,13 @@ export interface StdioTransportConfig {
   stderr?: "pipe" | "inherit" | "ignore" | undefined;
   /** Largest stdout line accepted, in bytes. Default 64 MiB. Longer lines are dropped and reported. */
   maxLineBytes?: number | undefined;
+  /**
+   * Bytes written to the server that may wait for it to read its stdin. Past half of it the
+   * transport's `writable` is false (a writer that can wait should, `whenWritable()`); a message
+   * written while more than this waits is refused with a `WriteQueueFullError`. Default 16 MiB;
+   * `Infinity`: no bound.
+   */
+  maxWriteQueueBytes?: number | undefined;
   /** How much of stderr to keep, in bytes. Default 64 KiB. */
   stderrTailBytes?: number | undefined;
   /** How long `close()` waits after ending stdin before SIGTERM. Default 2000 ms. */
@@ -66,5 +73,12 @@ export function checkStdioNumbers(config: StdioTransportConfig): void {
         field,
       });
     }
+  }
+  const bound = config.maxWriteQueueBytes;
+  if (bound !== undefined && !(typeof bound === "number" && bound > 0)) {
+    throw new InvalidConfigError(
+      `"maxWriteQueueBytes" must be a positive number of bytes (or Infinity); got ${String(bound)}`,
+      { serverName: config.serverName, field: "maxWriteQueueBytes" },
+    );
   }
 }

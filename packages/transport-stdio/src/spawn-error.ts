@@ -1,8 +1,8 @@
 // `SpawnError`: a server that could not be started, and what in its command is wrong.
 import { McpError, type McpErrorCode } from "@mcp/jsonrpc";
 
-/** Every `code` of an error a stdio transport gives: its own (`"spawn_failed"`) and `@mcp/jsonrpc`'s. */
-export type TransportStdioErrorCode = "spawn_failed" | McpErrorCode;
+/** Every `code` of an error a stdio transport gives: its own (`"spawn_failed"`, `"write_queue_full"`) and `@mcp/jsonrpc`'s. */
+export type TransportStdioErrorCode = "spawn_failed" | "write_queue_full" | McpErrorCode;
 
 /** The server process could not be started. */
 export class SpawnError extends McpError<"spawn_failed"> {

@@ -15,6 +15,7 @@ import { endProcessTree, forgetChild, runNow, signalGroup, watchChild } from "./
 import { SpawnError } from "./spawn-error.js";
 import { LineDecoder } from "./line-decoder.js";
 import { ByteRing } from "./ring-buffer.js";
+import { DEFAULT_MAX_WRITE_QUEUE_BYTES, StdinWriter } from "./stdin-writer.js";
 
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
@@ -24,12 +25,6 @@ const STDOUT_DRAIN_MS = 100;
 const EXIT_WAIT_MS = 2000;
 
 type State = "new" | "connecting" | "open" | "closing" | "closed";
-
-interface QueuedWrite {
-  data: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * An MCP transport over a child process's stdin/stdout (newline-delimited JSON).
@@ -42,8 +37,7 @@ export class StdioTransport extends EndpointTransport {
   readonly #stderr: ByteRing;
   #child: ChildProcess | undefined;
   #state: State = "new";
-  #queue: QueuedWrite[] = [];
-  #waitingForDrain = false;
+  readonly #writer: StdinWriter;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #exited: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -52,8 +46,6 @@ export class StdioTransport extends EndpointTransport {
   #drainWait = 0;
   #stdoutEnded = false;
   #protocolVersion: string | undefined;
-  #outbox = "";
-  #flushScheduled = false;
   #sawOutput!: () => void;
   readonly #firstOutput = new Promise<void>((resolve) => (this.#sawOutput = resolve));
 
@@ -66,6 +58,7 @@ export class StdioTransport extends EndpointTransport {
     super({ timeout: config.timeout, source: "stdout" });
     this.config = { ...config };
     this.#stderr = new ByteRing(config.stderrTailBytes ?? DEFAULT_STDERR_TAIL_BYTES);
+    this.#writer = new StdinWriter(config.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES, serverName);
   }
 
   /** Hands a message to stdin (the endpoint's way out). */
@@ -81,6 +74,27 @@ export class StdioTransport extends EndpointTransport {
   /** The child's process id, once spawned. */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /** Bytes written to the server and not yet taken by its stdin (bounded by `maxWriteQueueBytes`). */
+  get writeQueueBytes(): number {
+    return this.#writer.bytes;
+  }
+
+  /**
+   * False while more than half of `maxWriteQueueBytes` waits for the server to read its stdin: a
+   * writer that can wait should, with {@link whenWritable} (past the whole bound, writes are refused).
+   */
+  get writable(): boolean {
+    return this.#writer.writable;
+  }
+
+  /**
+   * Resolves once {@link writable} is true again (at once if it is), or once the transport closes;
+   * rejects with `signal`'s reason if it aborts first.
+   */
+  whenWritable(signal?: AbortSignal): Promise<void> {
+    return this.#writer.whenWritable(signal);
   }
 
   /** The last lines the child wrote to stderr (in `"pipe"` mode). */
@@ -166,7 +180,7 @@ export class StdioTransport extends EndpointTransport {
     const stdin = child.stdin!;
     // EPIPE and friends: the child is going away; requests learn it as "Transport closed", never as a crash.
     stdin.on("error", () => this.#onChildGone());
-    stdin.on("drain", () => this.#flush());
+    this.#writer.attach(stdin);
 
     const decoder = new LineDecoder(
       this.config.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
@@ -259,40 +273,7 @@ export class StdioTransport extends EndpointTransport {
   /** Hands a message to stdin; returns a promise only when it must wait for `drain`. */
   #write(message: JsonRpcMessage): Promise<void> | undefined {
     if (this.#state !== "open") throw this.closedReason();
-    const data = `${JSON.stringify(message)}\n`;
-    if (this.#waitingForDrain) {
-      return new Promise((resolve, reject) => this.#queue.push({ data, resolve, reject }));
-    }
-    if (!this.#flushScheduled) {
-      // First message of this tick: out at once (no added latency for one-at-a-time traffic).
-      this.#flushScheduled = true;
-      process.nextTick(this.#flushOutbox);
-      if (!this.#child!.stdin!.write(data)) this.#waitingForDrain = true;
-    } else {
-      // Later messages of the same tick leave together in one write: far fewer syscalls and
-      // stream bookkeeping when requests are pipelined.
-      this.#outbox += data;
-    }
-    return undefined;
-  }
-
-  readonly #flushOutbox = (): void => {
-    this.#flushScheduled = false;
-    const data = this.#outbox;
-    this.#outbox = "";
-    const stdin = this.#child?.stdin;
-    if (data === "" || !stdin || this.#state !== "open") return;
-    if (!stdin.write(data)) this.#waitingForDrain = true;
-  };
-
-  /** stdin drained: send what waited for it, in one write, and release its callers. */
-  #flush(): void {
-    this.#waitingForDrain = false;
-    const stdin = this.#child?.stdin;
-    if (this.#queue.length === 0 || !stdin || this.#state !== "open") return;
-    const batch = this.#queue.splice(0);
-    if (!stdin.write(batch.map((queued) => queued.data).join(""))) this.#waitingForDrain = true;
-    for (const queued of batch) queued.resolve();
+    return this.#writer.write(`${JSON.stringify(message)}\n`);
   }
 
   /**
@@ -331,7 +312,7 @@ export class StdioTransport extends EndpointTransport {
     this.#state = "closing";
     if (this.#drainTimer !== undefined) clearTimeout(this.#drainTimer);
     this.#closeError = error ?? new TransportClosedError();
-    for (const queued of this.#queue.splice(0)) queued.reject(this.#closeError);
+    this.#writer.close(this.#closeError);
     this.endpoint.close(this.#closeError);
     this.#closing = this.#terminate().finally(() => {
       this.#state = "closed";
