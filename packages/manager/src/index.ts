@@ -22,9 +22,25 @@ export {
   staticAuthorization,
   stderrCause,
 } from "./failure.js";
+export {
+  callFailure,
+  crashOf,
+  describeConfig,
+  failureReport,
+  invalidEntry,
+  stderrBlock,
+  tokenRefused,
+  unreadable,
+  whyNotStartable,
+  type CallFailure,
+  type FailureWords,
+  type NotStartable,
+  type ServersChosen,
+} from "./unavailable.js";
 export { loadAllMCPConfigs } from "./config/load.js";
 export { configEntries, type ConfigEntry } from "./config/entries.js";
 export {
+  askingPolicy,
   reviewApprovals,
   type ApprovalAnswer,
   type ApprovalContext,
@@ -76,13 +92,21 @@ export {
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export {
   closestNames,
+  didYouMean,
   splitToolTarget,
   splitUrlTarget,
   toolsNamed,
   type ToolTarget,
   type UrlTarget,
 } from "./tool-target.js";
-export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
+export {
+  findPromptByName,
+  findToolByName,
+  type FindToolOptions,
+  type FoundPrompts,
+  type FoundTools,
+  type ServerPrompt,
+} from "./find-tool.js";
 export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export { headerPair } from "./config/header-pair.js";
 export {
