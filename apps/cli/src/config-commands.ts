@@ -15,13 +15,14 @@ import {
   ownEntry,
   printable,
   readOwnServers,
+  describeConfig,
+  stderrBlock,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
-import { plural, stderrLines } from "./failure.js";
-import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
+import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, plural, printJson, shortPath, tildify, warn } from "./ui.js";
 import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -259,7 +260,7 @@ export async function configDoctor(globals: GlobalOptions): Promise<number> {
       else if (status.lastErrorCode === "connection_timeout")
         finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
       else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
-      found(status.name, finding + stderrLines(status.stderrTail));
+      found(status.name, finding + stderrBlock(status.stderrTail));
     }
     if (globals.json) printJson(findings);
     else

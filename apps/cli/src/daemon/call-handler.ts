@@ -5,7 +5,8 @@
 import { homedir } from "node:os";
 import type { CallHandler, CallParams } from "@mcp/daemon";
 import { failureHint } from "../live.js";
-import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
+import { serverNamesOf } from "@mcp/manager";
+import { label, prepareCall, splitTarget } from "../resolve.js";
 import type { Session } from "../session.js";
 
 /** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
@@ -14,7 +15,7 @@ function serversOf(params: CallParams): string[] {
   try {
     const { server } = splitTarget(
       params.words,
-      knownServers({
+      serverNamesOf({
         configs: params.configs,
         servers: params.servers,
         skipped: params.skipped,

@@ -16,9 +16,8 @@ import {
   type McpGateway,
   type ServeCallers,
 } from "@mcp/gateway";
-import { plural } from "../failure.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
-import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
+import { CliError, color, EXIT, note, out, plural, stdout, warn } from "../ui.js";
 
 /** The options of `mcp serve`. */
 export interface ServeOptions {
