@@ -120,7 +120,7 @@ describe("failureReport", () => {
     const config: MCPServerConfig = { type: "http", url: `${base}/missing`, timeout: 15_000 };
     const report = failureReport(await failed("web", config), config);
     expect(report).toMatch(
-      /^server "web" failed to start: .*\n    url: http:\/\/127\.0\.0\.1:\d+\/missing\n    hint: there is no MCP endpoint at /,
+      /^server "web" failed to start: .*\n {4}url: http:\/\/127\.0\.0\.1:\d+\/missing\n {4}hint: there is no MCP endpoint at /,
     );
   });
 
