@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import {
+  askingPolicy,
   commandLine,
   createApprovalStore,
   NOT_APPROVED_YET,
   printable,
   type ApprovalPolicy,
+  type ApprovalRequest,
   type ApprovalSubject,
 } from "@mcp/manager/config";
 import { serverBlock } from "./approval-view.js";
@@ -45,16 +47,13 @@ export async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/** Why a server is skipped when it was never approved. */
-export const NEW = NOT_APPROVED_YET;
-
 /**
  * The one short line a run without a terminal writes about the project servers it skipped: how
  * many, why when it is one, and the command that approves them (`mcp servers` lists each, and why).
  */
 export function skippedLine(servers: { name: string; why: string; file: string }[], approveCommand: string): string {
   const only = servers.length === 1 ? servers[0]! : undefined;
-  const changed = servers.filter(({ why }) => why !== NEW).length;
+  const changed = servers.filter(({ why }) => why !== NOT_APPROVED_YET).length;
   const what = only
     ? `project server ${printable(only.name)} (${only.why}; ${printable(only.file)})`
     : `${servers.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
@@ -71,9 +70,9 @@ export function approveCommandFor(names: readonly string[]): string {
 
 /**
  * The CLI's approval policy for `@mcp/manager`: its approvals file; `--yes` approves for one run;
- * on a terminal one question about every project server not declined here, the answer remembered
- * (approved as they are now, or declined by name); otherwise they are skipped with one line on
- * stderr that says how to approve them.
+ * on a terminal one question about every project server not declined here (@mcp/manager's
+ * askingPolicy: approved as they are now, or declined by name, remembered); otherwise they are
+ * skipped with one line on stderr that says how to approve them.
  */
 export function cliApprovalPolicy(options: {
   project: string;
@@ -82,51 +81,42 @@ export function cliApprovalPolicy(options: {
   interactive: boolean;
   home: string;
 }): ApprovalPolicy {
-  return {
+  const policy = {
     store: createApprovalStore({ file: options.file }),
-    howToApprove: (server) => approveCommandFor([server.name]),
-    approve: async (requests, { project, store }) => {
-      if (options.yes) return true;
-      const ask = requests.filter((request) => !request.declined);
-      if (ask.length === 0) return false;
-      const approveCommand = approveCommandFor(ask.map(({ server }) => server.name));
-      if (!options.interactive) {
-        warn(
-          skippedLine(
-            ask.map(({ server, reason }) => ({
-              name: server.name,
-              why: reason,
-              file: shortPath(server.source.file, options.project, options.home),
-            })),
-            approveCommand,
-          ),
-        );
+    howToApprove: (server: ApprovalSubject) => approveCommandFor([server.name]),
+  };
+  const approveCommand = (asked: readonly ApprovalRequest[]): string =>
+    approveCommandFor(asked.map((r) => r.server.name));
+  if (options.yes) return { ...policy, approve: () => true };
+  if (!options.interactive)
+    return {
+      ...policy,
+      approve: (requests) => {
+        const asked = requests.filter((request) => !request.declined);
+        const skipped = asked.map(({ server, reason }) => ({
+          name: server.name,
+          why: reason,
+          file: shortPath(server.source.file, options.project, options.home),
+        }));
+        if (asked.length > 0) warn(skippedLine(skipped, approveCommand(asked)));
         return false;
-      }
-      const blocks = ask.map(({ server, reason }) =>
+      },
+    };
+  return askingPolicy({
+    ...policy,
+    ask: async (asked) => {
+      const blocks = asked.map(({ server, reason }) =>
         serverBlock(
           server.name,
           server,
-          `(${printable(tildify(server.source.file, options.home))}${reason === NEW ? "" : `; ${reason}`})`,
+          `(${printable(tildify(server.source.file, options.home))}${reason === NOT_APPROVED_YET ? "" : `; ${reason}`})`,
         ),
       );
       const yes = await confirm(
         `${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `,
       );
-      // The store reads the file again: another mcp may have written it while the question was open.
-      if (yes) {
-        await store.remember(
-          project,
-          ask.map(({ server }) => server),
-        );
-        return ask.map(({ server }) => server.name);
-      }
-      await store.deny(
-        project,
-        ask.map(({ server }) => server.name),
-      );
-      note(`Not starting them. To change your mind: ${approveCommand}`);
-      return false;
+      if (!yes) note(`Not starting them. To change your mind: ${approveCommand(asked)}`);
+      return yes;
     },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `mcp` executable: runs `main` and exits with its code.
-import { CliError, EXIT, printError, stdout } from "./ui.js";
+import { failed, stdout } from "./ui.js";
 
 // `mcp tools | head`: a reader that goes away is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -22,12 +22,7 @@ for (const stream of [process.stdout, process.stderr]) {
 async function shim(argv: string[]): Promise<number | undefined> {
   const [daemon, stdio, server] = argv.slice(2);
   if (daemon !== "daemon" || stdio !== "stdio" || server === undefined || server.startsWith("-")) return undefined;
-  try {
-    return await (await import("./daemon/shim-relay.js")).daemonStdio(server);
-  } catch (error) {
-    printError((error as Error).message);
-    return error instanceof CliError ? error.exitCode : EXIT.failure;
-  }
+  return import("./daemon/shim-relay.js").then((relay) => relay.daemonStdio(server)).catch(failed);
 }
 
 process.exitCode = (await shim(process.argv)) ?? (await (await import("./main.js")).main(process.argv));

@@ -34,6 +34,15 @@ export interface CommandSpec {
   subcommands?: CommandSpec[];
 }
 
+/**
+ * A handler that imports its module when it runs (so the entry stays small) and calls its export
+ * `name` with every option, the command's arguments, then the command's own options.
+ */
+export function lazy<M>(load: () => Promise<M>, name: keyof M): NonNullable<CommandSpec["run"]> {
+  return async ({ globals, options }, ...args) =>
+    ((await load())[name] as (...all: unknown[]) => Promise<number>)(globals, ...args, options);
+}
+
 /** Adds each command to `parent`, its handler given to `run` when it is the one on the command line. */
 export function addCommands(parent: Command, specs: CommandSpec[], run: (task: () => Promise<number>) => void): void {
   for (const spec of specs) {

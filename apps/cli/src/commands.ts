@@ -1,29 +1,34 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
-import { getPrompt, type Prompt } from "@mcp/client";
-import { closestNames as closest, promptRows, readResourceFrom, resourceRows, toolRows } from "@mcp/manager";
+import { getPrompt } from "@mcp/client";
+import { openRecording, RecordingError } from "@mcp/replay";
+import {
+  didYouMean,
+  findPromptByName,
+  promptRows,
+  readResourceFrom,
+  resourceRows,
+  serverNamesOf,
+  toolRows,
+  toolsNamed,
+  unreadable,
+} from "@mcp/manager";
 import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
-import { crashOf, failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
+import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
-import { failureOf, knownServers, label, notStartable, prepareCall, splitTarget, startOne } from "./resolve.js";
-import { openRecording } from "./record.js";
-import { heldCallError, heldOf, heldText } from "./pins-view.js";
+import { failureOf, label, mustStart, prepareCall, splitTarget, startOne, unknownTool } from "./resolve.js";
+import { heldOf, heldText } from "./pins-view.js";
 import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { toolDocs, toolLine } from "./tool-docs.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, firstLine, note, out, printJson, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, warn } from "./ui.js";
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
 // `servers` lives in server-list.ts; exported here with the other commands.
 export { serversCommand } from "./server-list.js";
-
-/** For a command scoped to one server: fails with the reason when that server cannot start. */
-export function mustStart(session: Session, server: string | undefined): void {
-  const why = server === undefined ? undefined : notStartable(session, server);
-  if (why) throw new CliError(why);
-}
+export { mustStart };
 
 /**
  * `tools [server] [tool]`: one line per tool; one tool's whole docs (`tools server.tool`, `tools
@@ -53,19 +58,9 @@ export async function toolsCommand(
     if (named?.state === "failed") throw new CliError(failureOf(session, named));
     const tools = session.manager.getTools();
     if (name !== undefined) {
-      const found = tools.find((t) => t.serverName === target && (t.toolName === name || t.name === name));
-      if (!found) {
-        const held = heldCallError(session, name, target);
-        if (held) throw held;
-        const near = closest(
-          name,
-          tools.map((t) => t.toolName),
-        );
-        throw new CliError(
-          `unknown tool "${name}" on server "${target}"${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp tools ${target})`,
-          EXIT.usage,
-        );
-      }
+      const [found] = toolsNamed(tools, name, target);
+      const names = tools.map((t) => t.toolName);
+      if (!found) throw unknownTool(session, name, tools, target, names);
       if (globals.json) printJson(toolRows([found])[0]);
       else out(toolDocs(found));
       return EXIT.ok;
@@ -93,20 +88,18 @@ export async function toolsCommand(
   });
 }
 
-/** How `mcp call` prints a result (`--output`; `--json` is `json`). */
-const OUTPUTS = ["text", "markdown", "json", "raw"] as const;
-type Output = (typeof OUTPUTS)[number];
+/** How `mcp call` prints a result (`--output`, whose choices commander checks; `--json` is `json`). */
+type Output = "text" | "markdown" | "json" | "raw";
 
 export async function callCommand(
   given: GlobalOptions,
-  givenWords: string[],
+  tool: string,
+  args: string[],
   options: { outDir?: string; saveImages?: string; maxResultChars?: string; record?: string; output?: string },
 ): Promise<number> {
   // `mcp call <url> <tool> …`: the server at that URL, as --http <url> gives it.
-  const { globals, words } = serverFromUrl(given, givenWords);
+  const { globals, words } = serverFromUrl(given, [tool, ...args]);
   const output = (options.output ?? (globals.json ? "json" : "text")) as Output;
-  if (!OUTPUTS.includes(output))
-    throw new CliError(`--output takes ${OUTPUTS.join(", ")}, not "${options.output}"`, EXIT.usage);
   if (globals.json && output !== "json")
     throw new CliError(`--json and --output ${output} say two things: give one`, EXIT.usage);
   if (options.saveImages !== undefined && options.outDir !== undefined && options.saveImages !== options.outDir)
@@ -116,7 +109,7 @@ export async function callCommand(
   if (maxResultChars !== undefined && !(Number.isInteger(maxResultChars) && maxResultChars > 0))
     throw new CliError(`--max-result-chars takes a whole number above 0, not "${options.maxResultChars}"`, EXIT.usage);
   // --record: the connection is this process's own (never the daemon's), and records itself.
-  const recording = options.record === undefined ? undefined : openRecording(options.record);
+  const recording = options.record === undefined ? undefined : recordTo(options.record);
   const { signal, dispose } = interruptible();
   const session = await openSession(globals, {
     connect: false,
@@ -157,6 +150,18 @@ export async function callCommand(
     dispose();
     await session.close();
     await recording?.close();
+  }
+}
+
+/** Opens `--record <file>` (@mcp/replay's openRecording): a file that cannot be created is a usage error; a write that fails is warned once. */
+function recordTo(file: string): ReturnType<typeof openRecording> {
+  try {
+    return openRecording(file, {
+      onError: (error) => warn(`--record ${file}: ${error.message}; the recording is incomplete`),
+    });
+  } catch (error) {
+    if (error instanceof RecordingError) throw new CliError(`--record ${error.message}`, EXIT.usage);
+    throw error;
   }
 }
 
@@ -202,11 +207,27 @@ export function only(globals: GlobalOptions, server: string | undefined): Global
   return server ? { ...globals, server: [server] } : globals;
 }
 
-export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(only(globals, server), {}, async (session) => {
+/**
+ * A command over the named server or every one: the session narrowed to it (failing with why it
+ * cannot start), `run` given the connected servers' names; then why each failed server failed, exit 1 if any did.
+ */
+export function overServers(
+  globals: GlobalOptions,
+  server: string | undefined,
+  run: (session: Session, names: string[]) => Promise<void>,
+  options: Parameters<typeof withSession>[1] = {},
+): Promise<number> {
+  return withSession(only(globals, server), options, async (session) => {
     mustStart(session, server);
+    await run(session, await connected(session, server));
+    return reportFailures(session);
+  });
+}
+
+export async function resourcesCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
+  return overServers(globals, server, async (session, names) => {
     // The type gives way first, then the name, then the URI (cut at its start); a server's name never.
-    show(globals.json, await resourceRows(session.manager, await connected(session, server)), {
+    show(globals.json, await resourceRows(session.manager, names), {
       table: [
         { title: "SERVER", cut: "never", cell: (r) => r.server },
         { title: "URI", cut: "left", yields: 3, cell: (r) => (r.template ? `${r.uri} (template)` : r.uri) },
@@ -214,32 +235,26 @@ export async function resourcesCommand(globals: GlobalOptions, server: string | 
         { title: "TYPE", yields: 1, cell: (r) => r.mimeType ?? "" },
       ],
     });
-    return reportFailures(session);
   });
 }
 
 /** `read <uri>` asks every server (those whose list has the URI first); `read <server> <uri>` starts only that one. */
 export async function readCommand(
   globals: GlobalOptions,
-  words: string[],
+  first: string,
+  second: string | undefined,
   options: { outDir?: string },
 ): Promise<number> {
-  const [server, uri] = words.length > 1 ? [words[0], words[1]!] : [undefined, words[0]!];
+  const [server, uri] = second === undefined ? [undefined, first] : [first, second];
   return withSession(only(globals, server), { connect: false }, async (session) => {
     const names = await startNamed(session, server);
-    let lastError: unknown;
     const read = await readResourceFrom(session.manager, uri, names, { timeout: globals.timeout }).catch((error) => {
-      lastError = error;
+      throw new CliError(unreadable(uri, server, error));
     });
-    if (read) {
-      if (globals.json) printJson({ server: read.server, ...read.result });
-      else renderResource(read.result, options.outDir ?? session.cwd, "resource");
-      return EXIT.ok;
-    }
-    const crash = crashOf(lastError, "the read");
-    throw new CliError(
-      `${server ? `server "${server}"` : "no server"} could ${server ? "not " : ""}read ${uri}${crash ? `: ${crash.headline}${crash.stderr}` : lastError ? `: ${(lastError as Error).message}` : ` (${server ? "it offers no resources" : "no connected server offers resources"})`}`,
-    );
+    if (!read) throw new CliError(unreadable(uri, server));
+    if (globals.json) printJson({ server: read.server, ...read.result });
+    else renderResource(read.result, options.outDir ?? session.cwd, "resource");
+    return EXIT.ok;
   });
 }
 
@@ -251,46 +266,38 @@ function promptSignature(prompt: {
 }
 
 export async function promptsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(only(globals, server), {}, async (session) => {
-    mustStart(session, server);
-    let current: string | undefined;
-    show(globals.json, await promptRows(session.manager, await connected(session, server)), {
+  let current: string | undefined;
+  return overServers(globals, server, async (session, names) =>
+    show(globals.json, await promptRows(session.manager, names), {
       line: (prompt) =>
         `${prompt.server === current ? "" : `${color.bold((current = prompt.server))}\n`}  ${promptSignature(prompt)}${prompt.description ? color.dim(`  ${firstLine(prompt.description, 70)}`) : ""}`,
-    });
-    return reportFailures(session);
-  });
+    }),
+  );
 }
 
 /** `prompt server.name` (or `server name`) starts only that server; a bare name asks every server. */
 export async function promptCommand(
   globals: GlobalOptions,
+  name: string,
   words: string[],
   options: { outDir?: string },
 ): Promise<number> {
   return withSession(globals, { connect: false }, async (session) => {
-    const target = splitTarget(words, knownServers(session));
-    const names = await startNamed(session, target.server);
-    const all: { server: string; prompt: Prompt }[] = [];
-    for (const name of names)
-      for (const prompt of await session.manager.listPrompts(name)) all.push({ server: name, prompt });
-    const first = target.name;
-    const rest = target.rest;
-    const bare = all.filter(({ prompt }) => prompt.name === first);
-    const dot = all.find(({ server, prompt }) => `${server}.${prompt.name}` === first);
-    const found = dot ?? (bare.length === 1 ? bare[0] : undefined);
+    const { server, name: first, rest } = splitTarget([name, ...words], serverNamesOf(session));
+    const { matches, all } = await findPromptByName(session.manager, first, await startNamed(session, server));
+    const found = matches.length === 1 ? matches[0]! : undefined;
+    if (matches.length > 1)
+      throw new CliError(
+        `prompt "${first}" is offered by several servers: ${matches.map((b) => `${b.server}.${first}`).join(", ")}`,
+        EXIT.usage,
+      );
     if (!found) {
-      if (bare.length > 1)
-        throw new CliError(
-          `prompt "${first}" is offered by several servers: ${bare.map((b) => `${b.server}.${first}`).join(", ")}`,
-          EXIT.usage,
-        );
-      const near = closest(
+      const near = didYouMean(
         first,
-        all.map(({ server, prompt }) => (target.server ? prompt.name : `${server}.${prompt.name}`)),
+        all.map((p) => (server ? p.prompt.name : `${p.server}.${p.prompt.name}`)),
       );
       throw new CliError(
-        `unknown prompt "${first}"${target.server ? ` on server "${target.server}"` : ""}${near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : ""} (see: mcp prompts${target.server ? ` ${target.server}` : ""})`,
+        `unknown prompt "${first}"${server ? ` on server "${server}"` : ""}${near}${HINT.see("prompts", server)}`,
         EXIT.usage,
       );
     }

@@ -16,14 +16,15 @@ import {
   ownEntry,
   printable,
   readOwnServers,
+  describeConfig,
   removeOwnServer,
+  stderrBlock,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
-import { plural, stderrLines } from "./failure.js";
-import { authHint, describeConfig, hintFor, tokenRefused } from "./resolve.js";
+import { authHint, hintFor, tokenRefused } from "./resolve.js";
 import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, EXIT, firstLine, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, plural, printJson, shortPath, tildify, warn } from "./ui.js";
 import type { Call } from "./command-spec.js";
 import { show } from "./listing.js";
 
@@ -257,7 +258,7 @@ export async function configDoctor({ globals }: Call): Promise<number> {
       else if (status.lastErrorCode === "connection_timeout")
         finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
       else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
-      found(status.name, finding + stderrLines(status.stderrTail));
+      found(status.name, finding + stderrBlock(status.stderrTail));
     }
     if (globals.json) printJson(findings);
     else

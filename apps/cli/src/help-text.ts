@@ -8,32 +8,26 @@ export function helpWidth(): number {
   return process.stdout.isTTY === true && process.stdout.columns > 0 ? process.stdout.columns : 80;
 }
 
-function wrapWords(text: string, indent: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return line ? [...lines, indent + line] : lines;
-}
-
-/** A shell command over several lines: broken between its words (a quoted one kept whole), each line but the last ending in ` \\`, so it still pastes as one command. */
-function commandLines(command: string, indent: string, width: number): string[] {
-  const words = command.match(/(?:'[^']*'|"[^"]*"|\S)+/g) ?? [];
+/** Words over lines of at most `width`: the first indented by `indent`, the others by `more`, each but the last ending in `end`. */
+function wrap(words: string[], indent: string, width: number, more = indent, end = ""): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of words) {
-    const at = lines.length === 0 ? indent : `${indent}  `;
-    if (line && at.length + line.length + 1 + word.length + 2 > width) {
-      lines.push(`${lines.length === 0 ? indent : `${indent}  `}${line} \\`);
+    const at = lines.length === 0 ? indent : more;
+    if (line && at.length + line.length + 1 + word.length + end.length > width) {
+      lines.push(`${at}${line}${end}`);
       line = word;
     } else line = line ? `${line} ${word}` : word;
   }
-  return [...lines, `${lines.length === 0 ? indent : `${indent}  `}${line}`];
+  return line ? [...lines, `${lines.length === 0 ? indent : more}${line}`] : lines;
 }
+
+const wrapWords = (text: string, indent: string, width: number): string[] =>
+  wrap(text.split(/\s+/).filter(Boolean), indent, width);
+
+/** A shell command over several lines: broken between its words (a quoted one kept whole), each line but the last ending in ` \\`, so it still pastes as one command. */
+const commandLines = (command: string, indent: string, width: number): string[] =>
+  wrap(command.match(/(?:'[^']*'|"[^"]*"|\S)+/g) ?? [], indent, width, `${indent}  `, " \\");
 
 /**
  * Fits help text to `width` columns. An example line (`  mcp call …   what it does`, with its

@@ -1,8 +1,6 @@
-import { stderrCause } from "@mcp/manager";
-import { NetworkError, NoResponseError, RequestTimeoutError, TransportClosedError } from "@mcp/client";
+import { callFailure } from "@mcp/manager/config";
 import type cliProgress from "cli-progress";
-import { CliError, color, EXIT, openLine, replaceLine, statusLine } from "./ui.js";
-import { stderrLines } from "./failure.js";
+import { CliError, color, EXIT, HINT, openLine, statusLine } from "./ui.js";
 import { lazyRequire } from "./lazy-require.js";
 
 // What a running command shows and hears: Ctrl-C, the progress bar, what a failure means.
@@ -20,17 +18,12 @@ export function interruptible(): { signal: AbortSignal; dispose: () => void } {
     if (controller.signal.aborted) process.exit(EXIT.cancelled);
     // The bar goes first, so it does not redraw itself over the line that says what happens.
     for (const stop of bars) stop();
-    // On a terminal the line is left open: "Cancelled." replaces it (cancelledLine).
+    // On a terminal the line is left open: "Cancelled." replaces it (main).
     openLine(`Cancelling… ${color.dim("(Ctrl-C again to quit now)")}`);
     controller.abort(new CliError("cancelled", EXIT.cancelled));
   };
   process.on("SIGINT", onSigint);
   return { signal: controller.signal, dispose: () => process.off("SIGINT", onSigint) };
-}
-
-/** Writes "Cancelled.": on a terminal, in place of the "Cancelling…" line. */
-export function cancelledLine(): void {
-  replaceLine("Cancelled.");
 }
 
 export function progressReporter(name: string): {
@@ -94,47 +87,9 @@ export function taskReporter(): (task: { status: string; statusMessage?: string 
   };
 }
 
-/**
- * A server whose process died under a request, in words: `the server stopped during <during>: <the
- * cause its stderr names> (the process exited with code 1)` (or `was killed by SIGKILL`), and
- * those stderr lines; undefined for any other error.
- */
-export function crashOf(error: unknown, during: string): { headline: string; stderr: string } | undefined {
-  if (
-    !TransportClosedError.isInstance(error) ||
-    !(error.signal || (error.exitCode !== undefined && error.exitCode !== null))
-  )
-    return undefined;
-  const ended = error.signal
-    ? `the process was killed by ${error.signal}`
-    : `the process exited with code ${error.exitCode}`;
-  const cause = stderrCause(error.stderrTail);
-  return {
-    headline: `the server stopped during ${during}: ${cause ? `${cause} (${ended})` : ended}`,
-    stderr: stderrLines(error.stderrTail),
-  };
-}
-
-/**
- * A failed call, for a person: a timeout says how long and how to raise it; a call the server may
- * have run (the connection broke after it was sent, or its answer held no response) says so, and
- * to check before calling it again; a server whose process died during it is headlined by the
- * cause its stderr names and how the process ended, never by `Transport closed`.
- */
+/** A failed request, for a person (@mcp/manager's callFailure, with how to raise the timeout); any other error as it is. */
 export function failureHint(error: unknown, what: string): never {
-  const crash = crashOf(error, "the call");
-  if (crash)
-    throw new CliError(
-      `${what}: ${crash.headline}. Check whether it took effect before calling it again.${crash.stderr}`,
-    );
-  if (RequestTimeoutError.isInstance(error))
-    throw new CliError(`${what} timed out after ${error.timeout}ms (raise the limit with --timeout <ms>)`);
-  if (NetworkError.isInstance(error) && error.mayHaveRun)
-    throw new CliError(`${what}: ${error.message}. Check whether it took effect before calling it again.`);
-  // The server took the request and its answer held no response (a stream that broke and could not be resumed).
-  if (NoResponseError.isInstance(error))
-    throw new CliError(
-      `${what}: ${error.message}; the server took the request, so it may have run. Check whether it took effect before calling it again.`,
-    );
-  throw error;
+  const failure = callFailure(error, what);
+  if (!failure) throw error;
+  throw new CliError(failure.message + (failure.kind === "timeout" ? HINT.timeout : ""));
 }

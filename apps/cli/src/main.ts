@@ -1,16 +1,12 @@
 // The commands and flags (commander); each command's code is imported only when it runs, so the entry stays small.
 import { Command, Option } from "commander";
-import type * as AuthCommands from "./auth-commands.js";
-import type * as Commands from "./commands.js";
-import type * as PingWatch from "./ping-watch-commands.js";
-import type * as SkillCommands from "./skill-commands.js";
-import { addCommands, addFlags, type Call, type CommandSpec, type Flag } from "./command-spec.js";
+import { addCommands, addFlags, lazy, type CommandSpec, type Flag } from "./command-spec.js";
 import { fitHelp, helpWidth } from "./help-text.js";
 import { CONFIG_COMMANDS, HOSTS_COMMAND, REGISTRY_COMMAND } from "./config-program.js";
 import { DAEMON_COMMANDS } from "./daemon-program.js";
 import { SERVE_COMMANDS, serveModes } from "./serve-program.js";
 import { collect, portNumber, positiveInt, repeat } from "./option-values.js";
-import { CliError, EXIT, printError, replaceLine } from "./ui.js";
+import { EXIT, failed } from "./ui.js";
 import { CLI_VERSION, LOG_LEVELS } from "./version.js";
 
 // Each command's code is loaded when that command runs (the imports in the handlers below): the
@@ -82,10 +78,10 @@ Global flags that apply (before or after the command):
 Exit codes: 0 ok, 1 the tool reported an error (isError) or its server failed,
 2 a usage error (unknown tool, bad arguments), 130 cancelled (Ctrl-C).`;
 
-const commands = (): Promise<typeof Commands> => import("./commands.js");
-const skills = (): Promise<typeof SkillCommands> => import("./skill-commands.js");
-const pingWatch = (): Promise<typeof PingWatch> => import("./ping-watch-commands.js");
-const auth = (): Promise<typeof AuthCommands> => import("./auth-commands.js");
+const commands = () => import("./commands.js");
+const skills = () => import("./skill-commands.js");
+const pingWatch = () => import("./ping-watch-commands.js");
+const auth = () => import("./auth-commands.js");
 const outDir = (what: string): Flag => ["-o, --out-dir <dir>", what];
 
 /** The commands that talk to servers, then the others' (serve, daemon, auth, config, registry, hosts). */
@@ -98,8 +94,7 @@ const COMMANDS: CommandSpec[] = [
       ["-v, --verbose", "add each failing server's stderr tail"],
       ["--exit-code", "exit 1 when any server is not connected (for health checks)"],
     ],
-    run: async ({ globals, options }: Call<{ verbose?: boolean; exitCode?: boolean }>) =>
-      (await commands()).serversCommand(globals, options),
+    run: lazy(commands, "serversCommand"),
   },
   {
     name: "tools [server] [tool]",
@@ -112,8 +107,7 @@ const COMMANDS: CommandSpec[] = [
       ],
     ],
     help: "\nExamples:\n  mcp tools                        every server's tools, one line each\n  mcp tools everything --verbose   every tool of one server, documented\n  mcp tools everything.get-sum     one tool's docs (also: mcp tools everything get-sum)",
-    run: async ({ globals, options }: Call<{ verbose?: boolean }>, server?: string, tool?: string) =>
-      (await commands()).toolsCommand(globals, server, tool, options),
+    run: lazy(commands, "toolsCommand"),
   },
   {
     name: "call <tool> [args...]",
@@ -136,8 +130,7 @@ const COMMANDS: CommandSpec[] = [
       ],
     ],
     help: CALL_HELP,
-    run: async ({ globals, options }: Call<Parameters<typeof Commands.callCommand>[2]>, tool: string, args: string[]) =>
-      (await commands()).callCommand(globals, [tool, ...args], options),
+    run: lazy(commands, "callCommand"),
   },
   {
     name: "codegen <server>",
@@ -147,27 +140,25 @@ const COMMANDS: CommandSpec[] = [
       ["-o, --out <file.ts>", "write the module here (a folder: <folder>/<server>.ts; default: stdout)"],
       ["--name <ClientName>", "the client's type name; its factory is create<ClientName> (default: <Server>Client)"],
     ],
-    run: async ({ globals, options }: Call<{ out?: string; name?: string }>, server: string) =>
-      (await import("./codegen.js")).codegenCommand(globals, server, options),
+    run: lazy(() => import("./codegen.js"), "codegenCommand"),
   },
   {
     name: "resources [server]",
     description: "resources and resource templates",
-    run: async ({ globals }: Call, server?: string) => (await commands()).resourcesCommand(globals, server),
+    run: lazy(commands, "resourcesCommand"),
   },
   {
     name: "read <uri-or-server> [uri]",
     description:
       "read a resource (read <uri>, or read <server> <uri> to start only that server); text is printed, binary content saved to a file",
     flags: [outDir("where binary content is saved")],
-    run: async ({ globals, options }: Call<{ outDir?: string }>, first: string, uri?: string) =>
-      (await commands()).readCommand(globals, uri === undefined ? [first] : [first, uri], options),
+    run: lazy(commands, "readCommand"),
   },
   {
     name: "skills [server]",
     description:
       "skills the servers serve (SEP-2640): names and descriptions from their listings; no skill file is fetched",
-    run: async ({ globals }: Call, server?: string) => (await skills()).skillsCommand(globals, server),
+    run: lazy(skills, "skillsCommand"),
   },
   {
     name: "skill <server> <skill>",
@@ -176,33 +167,30 @@ const COMMANDS: CommandSpec[] = [
     flags: [
       ["-f, --file <path>", "print this file of the skill instead (relative to the skill, e.g. references/GUIDE.md)"],
     ],
-    run: async ({ globals, options }: Call<{ file?: string }>, server: string, skill: string) =>
-      (await skills()).skillCommand(globals, server, skill, options),
+    run: lazy(skills, "skillCommand"),
   },
   {
     name: "prompts [server]",
     description: "prompts with their arguments",
-    run: async ({ globals }: Call, server?: string) => (await commands()).promptsCommand(globals, server),
+    run: lazy(commands, "promptsCommand"),
   },
   {
     name: "prompt <name> [args...]",
     description:
       "get a prompt (server.name starts only that server; a bare name asks every server) with key=value arguments",
     flags: [outDir("where images are saved")],
-    run: async ({ globals, options }: Call<{ outDir?: string }>, name: string, args: string[]) =>
-      (await commands()).promptCommand(globals, [name, ...args], options),
+    run: lazy(commands, "promptCommand"),
   },
   {
     name: "ping [server]",
     description: "round-trip time to each server (ping; server/discover on a 2026-07-28 server, which has no ping)",
-    run: async ({ globals }: Call, server?: string) => (await pingWatch()).pingCommand(globals, server),
+    run: lazy(pingWatch, "pingCommand"),
   },
   {
     name: "watch [server]",
     description: "stream notifications and log messages until Ctrl-C",
     flags: [new Option("--level <level>", "lowest log level to ask servers for").choices(LOG_LEVELS).default("info")],
-    run: async ({ globals, options }: Call<{ level?: string }>, server?: string) =>
-      (await pingWatch()).watchCommand(globals, server, options),
+    run: lazy(pingWatch, "watchCommand"),
   },
   {
     name: "inspect",
@@ -212,8 +200,7 @@ const COMMANDS: CommandSpec[] = [
       ["-p, --port <port>", "port on 127.0.0.1 (default: a free one)", portNumber],
       ["--no-open", "only print the URL; do not open the browser"],
     ],
-    run: async ({ globals, options }: Call<{ port?: number; open?: boolean }>) =>
-      (await import("./inspect-command.js")).inspectCommand(globals, options),
+    run: lazy(() => import("./inspect-command.js"), "inspectCommand"),
   },
   ...SERVE_COMMANDS,
   ...DAEMON_COMMANDS,
@@ -232,8 +219,7 @@ const COMMANDS: CommandSpec[] = [
         "sign in with the device flow (RFC 8628): print a URL and a code to enter on any device with a browser, then wait; needs an authorization server that offers it",
       ],
     ],
-    run: async ({ globals, options }: Call<{ open?: boolean; browser?: boolean; device?: boolean }>, server: string) =>
-      (await auth()).authCommand(globals, server, options),
+    run: lazy(auth, "authCommand"),
     subcommands: [
       {
         name: "doctor <server>",
@@ -251,17 +237,14 @@ const COMMANDS: CommandSpec[] = [
             "do not try dynamic client registration (it registers a client at the authorization server, as a sign-in would)",
           ],
         ],
-        run: async (
-          { globals, options }: Call<{ trace?: string; signIn?: boolean; open?: boolean; register?: boolean }>,
-          target: string,
-        ) => (await import("./auth-doctor.js")).authDoctorCommand(globals, target, options),
+        run: lazy(() => import("./auth-doctor.js"), "authDoctorCommand"),
       },
     ],
   },
   {
     name: "logout <server>",
     description: "forget an HTTP server's OAuth tokens",
-    run: async ({ globals }: Call, server: string) => (await auth()).logoutCommand(globals, server),
+    run: lazy(auth, "logoutCommand"),
   },
   ...CONFIG_COMMANDS,
   REGISTRY_COMMAND,
@@ -320,17 +303,5 @@ export async function main(argv: string[]): Promise<number> {
     program.outputHelp();
     return EXIT.usage;
   }
-  try {
-    return await task();
-  } catch (error) {
-    // A CliError, or a package's error that carries the exit code it ends with (@mcp/daemon's DaemonError).
-    if (error instanceof CliError || (error instanceof Error && error.name === "DaemonError")) {
-      const { exitCode } = error as CliError;
-      if (exitCode !== EXIT.cancelled) printError(error.message);
-      else replaceLine("Cancelled.");
-      return exitCode;
-    }
-    printError((error as Error).message ?? String(error));
-    return EXIT.failure;
-  }
+  return task().catch(failed);
 }

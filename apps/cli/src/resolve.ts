@@ -1,50 +1,28 @@
-// Which server a command needs, and why one cannot serve it (not found, not approved, needs sign-in).
+// Which server a command needs, and why one cannot serve it: @mcp/manager's words, the CLI's way out (ui.ts's HINT) on top.
 import type { MCPServerConfig } from "@mcp/client";
-import { redactUrl } from "@mcp/jsonrpc/internal";
 import {
   commandLine,
   configHint,
-  describeServer,
-  failureCause,
-  failureError,
-  needsSignIn,
-  refusedTokenHeader,
-  type MCPTool,
-  type ServerStatus,
-  closestNames as closest,
+  didYouMean,
+  failureReport,
   findToolByName,
+  invalidEntry,
   serverNamesOf,
   splitToolTarget,
+  tokenRefused as refusedWords,
   toolsNamed,
+  whyNotStartable,
+  type MCPTool,
+  type ServerStatus,
   type ToolTarget,
 } from "@mcp/manager";
-import { NEW } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
-import { stderrLines } from "./failure.js";
-import { CliError, EXIT, firstLine, tildify } from "./ui.js";
-
-/** What a server runs or reaches, for a person: its command line, or `<type> <url>` (a password in the URL hidden). */
-export function describeConfig(config: MCPServerConfig): string {
-  return "command" in config
-    ? [config.command, ...(config.args ?? [])].join(" ")
-    : `${config.type} ${redactUrl(config.url)}`;
-}
-
-/**
- * Which server a command needs, so only that one starts: `call server.tool`, `call server tool`,
- * `call mcp__server__tool`, `prompt server.name`, `read server <uri>`. A bare tool name is looked
- * up in the cached tool lists first; only a name nobody is known to have starts every server.
- */
+import { CliError, EXIT, HINT } from "./ui.js";
 
 /** How the CLI names a tool to a person: `server.tool`. */
 export const label = (tool: Pick<MCPTool, "serverName" | "toolName">): string => `${tool.serverName}.${tool.toolName}`;
-
-/** Every server name the user may mean: configured, not approved, invalid or disabled (@mcp/manager's serverNamesOf). */
-export function knownServers(session: Pick<Session, "configs" | "skipped" | "servers" | "configErrors">): string[] {
-  return serverNamesOf(session);
-}
 
 /** What the words name (@mcp/manager's splitToolTarget): no words is a usage error. */
 export function splitTarget(words: string[], servers: string[]): ToolTarget {
@@ -53,37 +31,15 @@ export function splitTarget(words: string[], servers: string[]): ToolTarget {
   return target;
 }
 
-/** A config problem without the `MCP server "x" in <file>: ` its message starts with (we say both already). */
-function problemOf(message: string): string {
-  return message.replace(/^MCP server "[^"]*" in [^:]*: /, "");
-}
+export const authHint = HINT.signIn;
 
-/** What to do for a server that needs a token: sign in (`mcp auth`), or for one given on the command line, send a token. */
-export function authHint(s: ServerStatus): string {
-  return s.source === undefined
-    ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)`
-    : `run mcp auth ${s.name}`;
-}
+/** A 401 for the token a server's config sends (@mcp/manager's tokenRefused), with the CLI's flag. */
+export const tokenRefused = (s: ServerStatus, config: MCPServerConfig | undefined): string | undefined =>
+  refusedWords(s, config, HINT.tokenGiven);
 
-/** A 401 from a server whose config sends an `Authorization` header: the token it sends was refused. */
-export function tokenRefused(s: ServerStatus, config: MCPServerConfig | undefined): string | undefined {
-  const header = refusedTokenHeader(s, config);
-  if (header === undefined) return undefined;
-  return `the server refused the token in the ${header} header (HTTP 401): check the token ${s.source ? `in "headers" of its config (${s.source})` : "given with --header"}`;
-}
-
-/** Why a server that failed to connect failed, with its command or URL and its stderr (once), and what to try. */
-export function failureOf(session: Session, status: ServerStatus): string {
-  const config = session.configs[status.name];
-  if (needsSignIn(status, config))
-    return `server "${status.name}" needs authentication: ${authHint(status)} (${firstLine(failureError(status), 200)})`;
-  const refused = tokenRefused(status, config);
-  const what = !config
-    ? ""
-    : "command" in config
-      ? `\n    command: ${describeConfig(config)}`
-      : `\n    url: ${redactUrl(config.url)}`;
-  return `server "${status.name}" failed to start: ${refused ?? failureCause(status)}${what}${refused ? "" : hintFor(config, status)}${stderrLines(status.stderrTail)}`;
+/** Why a server that failed to connect failed (@mcp/manager's failureReport), with the CLI's ways out. */
+export function failureOf(session: Pick<Session, "configs">, status: ServerStatus): string {
+  return failureReport(status, session.configs[status.name], { signIn: HINT.signIn, tokenGiven: HINT.tokenGiven });
 }
 
 /** What an HTTP failure most likely means (@mcp/manager's `configHint`), as a `hint:` line ("" when nothing comes to mind). */
@@ -92,35 +48,22 @@ export function hintFor(config: MCPServerConfig | undefined, status: ServerStatu
   return hint === undefined ? "" : `\n    hint: ${hint}`;
 }
 
-/**
- * Why a known server cannot serve a command before anything starts: not approved (and how to
- * approve it), an invalid entry, disabled. Undefined when it may start.
- */
+/** Why a known server cannot serve a command before anything starts (@mcp/manager's whyNotStartable); undefined when it may start. */
 export function notStartable(session: Session, name: string): string | undefined {
-  const home = session.home;
-  if (session.skipped.includes(name)) {
-    const entry = session.servers[name];
-    const why = session.whySkipped?.get(name) ?? NEW;
-    const state = why === NEW ? "is not approved yet (" : `is not approved as it is now (${why}; `;
-    return `server "${name}" comes from the project file ${tildify(entry?.source.file, home)} and ${state}it would run: ${entry ? describeServer(entry).runs : "?"}); approve it with: mcp config approve ${name}   (or pass --yes for this run)`;
-  }
-  const invalid = session.configErrors.find((e) => e.server === name);
-  if (invalid)
-    return `server "${name}" has an invalid entry in ${tildify(invalid.file, home)}: ${problemOf(invalid.message)}`;
-  const entry = session.servers[name];
-  if (entry && !entry.enabled && session.configs[name] === undefined)
-    return `server "${name}" is disabled in ${tildify(entry.source.file, home)}`;
-  return undefined;
+  const why = whyNotStartable(session, name, session.home);
+  return why && why.message + (why.reason === "not-approved" ? HINT.notApproved(name) : "");
+}
+
+/** For a command scoped to one server: fails with the reason when that server cannot start. */
+export function mustStart(session: Session, server: string | undefined): void {
+  const why = server === undefined ? undefined : notStartable(session, server);
+  if (why) throw new CliError(why);
 }
 
 /** Starts one server and waits for it; a failure is a CliError that says why. */
 export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
-  const why =
-    notStartable(session, name) ??
-    (session.configs[name] === undefined
-      ? `server "${name}" is not one of this command's servers (see: mcp servers)`
-      : undefined);
-  if (why) throw new CliError(why);
+  mustStart(session, name);
+  if (session.configs[name] === undefined) throw new CliError(`server "${name}"${HINT.notOurs}`);
   try {
     await session.manager.waitForConnection(name, signal);
   } catch (error) {
@@ -132,34 +75,30 @@ export async function startOne(session: Session, name: string, signal?: AbortSig
 
 /** Lines for every server that could not be asked: failed, not approved, invalid. */
 function unreachable(session: Session): string[] {
-  const lines: string[] = [];
-  for (const status of session.manager.getStatuses())
-    if (status.state === "failed") lines.push(`  ${failureOf(session, status)}`);
-  for (const name of session.skipped) lines.push(`  ${notStartable(session, name)}`);
-  for (const error of session.configErrors)
-    lines.push(
-      `  ${error.server ? `server "${error.server}" has an invalid entry` : "invalid file"} in ${tildify(error.file, session.home)}: ${problemOf(error.message)}`,
-    );
-  return lines;
+  return [
+    ...session.manager.getStatuses().flatMap((s) => (s.state === "failed" ? [failureOf(session, s)] : [])),
+    ...session.skipped.map((name) => notStartable(session, name)!),
+    ...session.configErrors.map((error) => invalidEntry(error, session.home)),
+  ].map((line) => `  ${line}`);
 }
 
-function ambiguous(name: string, tools: MCPTool[]): CliError {
-  return new CliError(
-    `tool "${name}" is offered by several servers: ${tools.map(label).join(", ")}; name one as server.tool`,
-    EXIT.usage,
-  );
-}
-
-function unknownTool(session: Session, name: string, among: MCPTool[], where?: string): CliError {
+/** Why no tool `name` was found (on `where`, or on any server), the closest names among `candidates` offered. */
+export function unknownTool(
+  session: Session,
+  name: string,
+  among: MCPTool[],
+  where?: string,
+  candidates = [...new Set([...among.map(label), ...among.map((t) => t.toolName)])],
+): CliError {
   const held = heldCallError(session, name, where);
   if (held) return held;
-  const near = closest(name, [...new Set([...among.map(label), ...among.map((t) => t.toolName)])]);
+  const hint = didYouMean(name, candidates);
   // Servers that were not asked may have it: that is what to say, not "unknown tool".
   const unapproved = where ? [] : session.skipped;
   if (unapproved.length > 0 && !among.some((t) => t.toolName === name)) {
     const asked =
       among.length > 0
-        ? `none of the servers that started offers tool "${name}"${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(", ")}?)` : ""}, and`
+        ? `none of the servers that started offers tool "${name}"${hint && ` (${hint.slice(2)})`}, and`
         : `tool "${name}" may be on a project server, but`;
     // One: why it is not approved, and what it would run; several: their names.
     if (unapproved.length === 1)
@@ -170,10 +109,9 @@ function unknownTool(session: Session, name: string, among: MCPTool[], where?: s
     );
   }
   const lines = where ? [] : unreachable(session);
-  const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
   const tail = lines.length ? `\nThese servers could not be asked:\n${lines.join("\n")}` : "";
   return new CliError(
-    `unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint} (see: mcp tools${where ? ` ${where}` : ""})${tail}`,
+    `unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint}${HINT.see("tools", where)}${tail}`,
     EXIT.usage,
   );
 }
@@ -192,17 +130,12 @@ export async function findTool(
   const cached = await (session.register ? session.register() : manager.addServers(session.configs, session.servers));
   // A long-lived manager (the daemon's) may hold tools approved since in another process (`mcp pins approve`).
   if (manager.pins.held().length > 0) await manager.pins.recheck();
-  const target = splitTarget(words, knownServers(session));
+  const target = splitTarget(words, serverNamesOf(session));
   if (target.server !== undefined) {
     await startOne(session, target.server, signal);
     const [tool] = toolsNamed(manager.getTools(), target.name, target.server);
-    if (!tool)
-      throw unknownTool(
-        session,
-        target.name,
-        manager.getTools().filter((t) => t.serverName === target.server),
-        target.server,
-      );
+    const among = manager.getTools().filter((t) => t.serverName === target.server);
+    if (!tool) throw unknownTool(session, target.name, among, target.server);
     return { tool, rest: target.rest };
   }
   const { matches, asked } = await findToolByName(manager, target.name, {
@@ -213,7 +146,11 @@ export async function findTool(
     signal,
   });
   if (matches.length === 1) return { tool: matches[0]!, rest: target.rest };
-  if (matches.length > 1) throw ambiguous(target.name, matches);
+  if (matches.length > 1)
+    throw new CliError(
+      `tool "${target.name}" is offered by several servers: ${matches.map(label).join(", ")}; name one as server.tool`,
+      EXIT.usage,
+    );
   throw unknownTool(session, target.name, asked);
 }
 

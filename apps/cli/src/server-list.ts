@@ -1,5 +1,4 @@
-import { commandLine, failureCause, serverJsonRow, type ServerRow } from "@mcp/manager";
-import { stderrLines } from "./failure.js";
+import { commandLine, failureCause, serverJsonRow, stderrBlock, type ServerRow } from "@mcp/manager";
 import { serverRows } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
@@ -56,7 +55,7 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
   const room = fit(columns, cells, width).spare - 2;
   // A crash's stderr goes under the table, with its cause.
   const tails = rows.map((row) =>
-    row.status === "failed" || verbose ? stderrLines(row.stderrTail, "    ", 5, verbose) : "",
+    row.status === "failed" || verbose ? stderrBlock(row.stderrTail, { whole: verbose }) : "",
   );
   const inline = errors.map(
     (error, i) => error !== "" && tails[i] === "" && !error.includes("\n") && error.length <= room,

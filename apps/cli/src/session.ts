@@ -5,7 +5,6 @@ import { InvalidConfigError, type MCPServerConfig } from "@mcp/client";
 import { MemoryTokenStore } from "@mcp/oauth";
 import {
   chooseServers,
-  createApprovalStore,
   findServers,
   MCPManager,
   serverNamesOf,
@@ -15,10 +14,10 @@ import {
   userConfigDir,
   type MCPManagerOptions,
 } from "@mcp/manager";
-import { approvalsFile, approveCommandFor, cliApprovalPolicy } from "./approvals.js";
+import { approvalsFile, cliApprovalPolicy } from "./approvals.js";
 import { connectingLine } from "./connecting.js";
-import { sharedStores, type SharedStores } from "./shared-stores.js";
-import { CliError, EXIT, note } from "./ui.js";
+import type { RedisStores } from "@mcp/store-redis";
+import { CliError, EXIT, HINT, note, warn } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
 
 /** Options every command takes. */
@@ -45,7 +44,7 @@ export interface GlobalOptions {
 const CLOSE_GRACE_MS = 500;
 
 /** The name of the embedded default server. */
-export const EMBEDDED_NAME = "everything";
+const EMBEDDED_NAME = "everything";
 
 /** The embedded default: @modelcontextprotocol/server-everything over stdio, a dependency of this app. */
 export function embeddedConfig(): MCPServerConfig {
@@ -72,7 +71,7 @@ export interface Session extends Omit<ChosenServers, "fallback" | "whySkipped"> 
   /** Registers the servers with the manager (default: `addServers` of them all); the daemon registers only new or changed ones. */
   register?: (() => Promise<MCPTool[]>) | undefined;
   /** The Redis stores in use (MCP_REDIS_URL), if any. */
-  shared?: SharedStores | undefined;
+  shared?: RedisStores | undefined;
   close(): Promise<void>;
 }
 
@@ -82,7 +81,7 @@ async function usageErrors<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     if (InvalidConfigError.isInstance(error)) throw new CliError(error.message, EXIT.usage);
-    if (UnknownServerError.isInstance(error)) throw new CliError(`${error.message} (see: mcp servers)`, EXIT.usage);
+    if (UnknownServerError.isInstance(error)) throw new CliError(`${error.message}${HINT.unknownServer}`, EXIT.usage);
     throw error;
   }
 }
@@ -94,6 +93,24 @@ export async function serverNames(globals: GlobalOptions): Promise<string[]> {
     findServers(process.cwd(), { ...globals, home, files: globals.config }),
   );
   return serverNamesOf({ configs: given ?? loaded.configs, servers: loaded.servers, configErrors: loaded.errors });
+}
+
+/**
+ * With MCP_REDIS_URL set, the Redis stores it names (@mcp/store-redis's storesFromEnv, loaded only
+ * then): tool lists, OAuth tokens and pins shared by replicas, CI workers or machines. A key that
+ * cannot be had, or tokens that would go unencrypted without MCP_REDIS_PLAINTEXT_TOKENS=1, is a usage error.
+ */
+async function sharedStores(env: NodeJS.ProcessEnv): Promise<RedisStores | undefined> {
+  if (!env["MCP_REDIS_URL"]) return undefined;
+  const { RedisKeyError, storesFromEnv } = await import("@mcp/store-redis");
+  const said = (message: string): string => `Redis (MCP_REDIS_URL): ${message}`;
+  return storesFromEnv(env, { onError: (error) => note(said(error.message)), onWarning: (m) => warn(said(m)) }).catch(
+    (error: unknown) => {
+      if (!(error instanceof RedisKeyError)) throw error;
+      const noKey = !env["MCP_REDIS_KEY"] && !env["MCP_REDIS_KEY_FILE"];
+      throw new CliError(noKey ? error.message.replace(/\.$/, HINT.redisPlaintext) : error.message, EXIT.usage);
+    },
+  );
 }
 
 /** Finds the servers (ad-hoc flags, `--config` files, or discovery), asks about untrusted ones, and connects them. */
@@ -142,7 +159,7 @@ export async function openSession(
       `No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`,
     );
 
-  const shared = await sharedStores(process.env, (error) => note(`Redis (MCP_REDIS_URL): ${error.message}`));
+  const shared = await sharedStores(process.env);
   const manager = new MCPManager({
     cwd,
     cache: globals.cache === false || globals.ephemeral ? false : shared?.cache,
@@ -156,10 +173,7 @@ export async function openSession(
     ...options.handlers,
     onNotification: options.onNotification,
     // Anything unapproved that reached the manager would be refused there, saying how to approve it.
-    approvals: {
-      store: createApprovalStore({ file: approvalsFile(configDir(home)) }),
-      howToApprove: (server) => approveCommandFor([server.name]),
-    },
+    approvals: { store: policy.store, howToApprove: policy.howToApprove },
   });
   const stopConnecting = connectingLine(manager);
   const session: Session = {

@@ -1,5 +1,6 @@
-// Output for a person: colour, lines that replace themselves, notes and warnings, `CliError` and the exit codes.
+// Output for a person: colour, lines that replace themselves, notes and warnings, `CliError`, the exit codes, and HINT (the CLI's way out of each failure).
 import { isAbsolute, relative, sep } from "node:path";
+import type { ServerStatus } from "@mcp/manager";
 import pc from "picocolors";
 
 /**
@@ -24,6 +25,23 @@ export class CliError extends Error {
 
 /** Exit codes: 0 success, 1 a failed call or server, 2 a usage error, 130 cancelled (Ctrl-C). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
+
+/** The CLI's way out of each failure the packages word (the command or flag that fixes it), added here only. */
+export const HINT = {
+  notApproved: (name: string) => `; approve it with: mcp config approve ${name}   (or pass --yes for this run)`,
+  unknownServer: " (see: mcp servers)",
+  notOurs: " is not one of this command's servers (see: mcp servers)",
+  timeout: " (raise the limit with --timeout <ms>)",
+  /** No key for tokens in Redis: `mcp serve` has a flag for the way out. */
+  redisPlaintext: " (mcp serve: --redis-plaintext-tokens).",
+  tokenGiven: "given with --header",
+  see: (what: string, server?: string) => ` (see: mcp ${what}${server ? ` ${server}` : ""})`,
+  /** What to do for a server that needs a token: sign in, or for one given on the command line, send a token. */
+  signIn: (s: ServerStatus) =>
+    s.source === undefined
+      ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)`
+      : `run mcp auth ${s.name}`,
+};
 
 /** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */
 let open = false;
@@ -83,6 +101,17 @@ export function printError(message: string): void {
   process.stderr.write(`${pc.red("error:")} ${message}\n`);
 }
 
+/** Says why a command failed and gives its exit code: a CliError's own ("Cancelled." in place of "Cancelling…"), else 1. */
+export function failed(error: unknown): number {
+  // A CliError, or a package's error that carries the exit code it ends with (@mcp/daemon's DaemonError,
+  // known by name so that main need not load the daemon).
+  const coded = error instanceof CliError || (error instanceof Error && error.name === "DaemonError");
+  const exitCode = coded ? (error as CliError).exitCode : EXIT.failure;
+  if (exitCode === EXIT.cancelled) replaceLine("Cancelled.");
+  else printError((error as Error).message ?? String(error));
+  return exitCode;
+}
+
 export function out(text: string): void {
   statusLine(undefined);
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -114,4 +143,9 @@ export function shortPath(path: string | undefined, cwd: string, home: string): 
 export function firstLine(text: string | undefined, max = 80): string {
   const line = (text ?? "").split("\n")[0]?.trim() ?? "";
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** "1 tool", "2 tools". */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }

@@ -4,6 +4,7 @@
 
 export { loadAllMCPConfigs } from "./config/load.js";
 export {
+  askingPolicy,
   reviewApprovals,
   type ApprovalAnswer,
   type ApprovalContext,
@@ -39,4 +40,5 @@ export {
   type ToolCache,
 } from "./cache.js";
 export { configHint, crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
+export { callFailure, stderrBlock, type CallFailure } from "./unavailable.js";
 export { isShimCommand, LIGHT_SHIM_COMMAND, SHIM_COMMAND, unwrapShimConfig } from "./config/pool-text.js";

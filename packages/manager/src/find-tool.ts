@@ -1,5 +1,7 @@
 // A tool by a bare name, starting only the servers that may have it: those whose cached list has
-// it, or, when no cached list does (or the cache was wrong), every server not started yet.
+// it, or, when no cached list does (or the cache was wrong), every server not started yet; a
+// prompt by its name among the servers' prompts.
+import type { Prompt } from "@mcp/client";
 import type { MCPManager } from "./manager.js";
 import { toolsNamed } from "./tool-target.js";
 import type { MCPTool } from "./types.js";
@@ -64,4 +66,37 @@ export async function findToolByName(
   const tools = manager.getTools().filter((t) => counts(t.serverName) && !t.deferred);
   const matches = toolsNamed(tools, name);
   return { matches, asked: matches.length > 0 ? [] : tools };
+}
+
+/** A prompt and the server that offers it. */
+export interface ServerPrompt {
+  server: string;
+  prompt: Prompt;
+}
+
+/** What {@link findPromptByName} found. */
+export interface FoundPrompts {
+  /** The prompts `name` names: one (found), several (offered by several servers: name one) or none. */
+  matches: ServerPrompt[];
+  /** Every prompt of the servers asked, in their order (for "did you mean"). */
+  all: ServerPrompt[];
+}
+
+/**
+ * The prompts `name` names among those of `servers` (listed in turn): `server.prompt` names that
+ * one; else every prompt whose own name it is.
+ *
+ * @example
+ * const { matches } = await findPromptByName(manager, "simple-prompt", ["everything"]);
+ * if (matches.length === 1) await getPrompt(manager.getConnection(matches[0]!.server)!, "simple-prompt");
+ */
+export async function findPromptByName(
+  manager: Pick<MCPManager, "listPrompts">,
+  name: string,
+  servers: readonly string[],
+): Promise<FoundPrompts> {
+  const all: ServerPrompt[] = [];
+  for (const server of servers) for (const prompt of await manager.listPrompts(server)) all.push({ server, prompt });
+  const dotted = all.find(({ server, prompt }) => `${server}.${prompt.name}` === name);
+  return { matches: dotted ? [dotted] : all.filter(({ prompt }) => prompt.name === name), all };
 }

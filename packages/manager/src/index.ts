@@ -15,6 +15,8 @@ export { isRetryableAfterReconnect } from "./server.js";
 // Everything `@mcp/manager/config` exports (config reading, approvals, the tool cache, failure words,
 // the pool's shim commands), taken from that subpath's module so the two entries cannot disagree.
 export {
+  askingPolicy,
+  callFailure,
   commandLine,
   configHint,
   crashReportLines,
@@ -34,6 +36,7 @@ export {
   reviewApprovals,
   SHIM_COMMAND,
   shownWhole,
+  stderrBlock,
   stderrCause,
   toolCacheKey,
   unwrapShimConfig,
@@ -47,6 +50,7 @@ export {
   type ApprovalStore,
   type ApprovalSubject,
   type CachedTools,
+  type CallFailure,
   type ConfigError,
   type DiscoveredServer,
   type FileToolCacheOptions,
@@ -57,6 +61,18 @@ export {
   type ToolCache,
 } from "./config.js";
 export { needsSignIn, refusedTokenHeader, staticAuthorization } from "./failure.js";
+export {
+  crashOf,
+  describeConfig,
+  failureReport,
+  invalidEntry,
+  tokenRefused,
+  unreadable,
+  whyNotStartable,
+  type FailureWords,
+  type NotStartable,
+  type ServersChosen,
+} from "./unavailable.js";
 export { configEntries, type ConfigEntry } from "./config/entries.js";
 export { reviewProjectServers, type ReviewedServers } from "./approvals/review-found.js";
 export type { Fingerprint } from "./approvals/fingerprint.js";
@@ -72,13 +88,21 @@ export type {
 export { TOOL_NAME_PATTERN, toolNameFor, toolNamePrefix, type NameCollision } from "./names.js";
 export {
   closestNames,
+  didYouMean,
   splitToolTarget,
   splitUrlTarget,
   toolsNamed,
   type ToolTarget,
   type UrlTarget,
 } from "./tool-target.js";
-export { findToolByName, type FindToolOptions, type FoundTools } from "./find-tool.js";
+export {
+  findPromptByName,
+  findToolByName,
+  type FindToolOptions,
+  type FoundPrompts,
+  type FoundTools,
+  type ServerPrompt,
+} from "./find-tool.js";
 export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export {
   promptRows,

@@ -77,6 +77,18 @@ export function closestNames(word: string, candidates: readonly string[], count 
     .map(({ candidate }) => candidate);
 }
 
+/**
+ * `; did you mean "a", "b"?` for the {@link closestNames} of `word` among `candidates`, or `""`
+ * when none is near: the end of an "unknown name" message.
+ *
+ * @example
+ * `unknown tool "ecoh"${didYouMean("ecoh", ["echo", "add"])}`; // 'unknown tool "ecoh"; did you mean "echo"?'
+ */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const near = closestNames(word, candidates);
+  return near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
+}
+
 /** What words that start with a server's URL name (see {@link splitUrlTarget}). */
 export interface UrlTarget {
   /** The server's URL (without a `.<tool>` that followed it). */

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { startSdkServer, type SdkServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  askingPolicy,
   createApprovalStore,
   defaultApprovalsFile,
   loadAllMCPConfigs,
@@ -295,6 +296,30 @@ describe("project servers are refused until approved, by the library", () => {
     await next.discoverAndConnect();
     expect(next.getConnectionStatus("repo-gemini")?.state).toBe("connected");
     expect(b.ran()).toEqual(["user", "gemini"]);
+  });
+
+  it("askingPolicy asks once about all of them: no declines them for the project (never asked again), yes starts them and is remembered", async () => {
+    const b = box();
+    const store = createApprovalStore({ file: join(b.home, "approvals.json") });
+    const asked: string[][] = [];
+    const answering = (yes: boolean): MCPManagerOptions["approvals"] =>
+      askingPolicy({ store, ask: (requests) => (asked.push(requests.map((r) => r.server.name)), yes) });
+    await b.manager({ approvals: answering(false) }).discoverAndConnect();
+    expect(asked).toEqual([projectNames]);
+    expect(b.ran()).toEqual(["user"]);
+    const again = b.manager({ approvals: answering(true) });
+    await again.discoverAndConnect();
+    expect(asked).toHaveLength(1); // declined in this project: not asked again
+    expect(again.getConnectionStatus("repo-zed")?.refusal?.reason).toContain("declined");
+    expect(b.ran()).toEqual(["user"]);
+
+    const other = box();
+    const yesStore = createApprovalStore({ file: join(other.home, "approvals.json") });
+    await other.manager({ approvals: askingPolicy({ store: yesStore, ask: () => true }) }).discoverAndConnect();
+    expect(other.ran()).toEqual(["user", ...FAMILIES.map((f) => f.family)]);
+    const next = other.manager({ approvals: { store: yesStore } }); // remembered: no one asked
+    await next.discoverAndConnect();
+    expect(next.getConnectionStatus("repo-zed")?.state).toBe("connected");
   });
 
   it("Claude Code's enabledMcpjsonServers (in ~/.claude.json) approves its .mcp.json entry by name; the rest stay refused", async () => {

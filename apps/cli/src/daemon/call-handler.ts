@@ -5,14 +5,23 @@
 import { homedir } from "node:os";
 import type { CallHandler, CallParams } from "@mcp/daemon";
 import { failureHint } from "../live.js";
-import { knownServers, label, prepareCall, splitTarget } from "../resolve.js";
+import { serverNamesOf } from "@mcp/manager";
+import { label, prepareCall, splitTarget } from "../resolve.js";
 import type { Session } from "../session.js";
 
 /** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
 function serversOf(params: CallParams): string[] {
   const all = Object.keys(params.configs);
   try {
-    const { server } = splitTarget(params.words, knownServers(params));
+    const { server } = splitTarget(
+      params.words,
+      serverNamesOf({
+        configs: params.configs,
+        servers: params.servers,
+        skipped: params.skipped,
+        configErrors: params.configErrors,
+      }),
+    );
     return server === undefined ? all : all.filter((name) => name === server);
   } catch {
     return all; // no words: the call fails as a direct one does

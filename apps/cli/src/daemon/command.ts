@@ -2,7 +2,7 @@
 
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { defaultCacheDir, failureCause } from "@mcp/manager/config";
+import { defaultCacheDir, failureCause, stderrBlock } from "@mcp/manager/config";
 import {
   claimSocketFolder,
   DAEMON_NODE_FLAGS,
@@ -18,11 +18,10 @@ import {
 } from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
 import { CLI_VERSION } from "../version.js";
-import { plural, stderrLines } from "../failure.js";
 import { grid } from "../table.js";
-import { color, EXIT, note, out, printJson, warn } from "../ui.js";
+import { color, EXIT, note, out, plural, printJson, warn } from "../ui.js";
 
-// The daemon's errors (DaemonError) end the command with their exit code, as a CliError does (main.ts).
+// The daemon's errors (DaemonError) end the command with their exit code, as a CliError does (ui.ts failed).
 
 /** Options of `daemon start` / `daemon run` (@mcp/daemon's flags: minutes, megabytes). */
 export type DaemonStartOptions = DaemonRunFlags;
@@ -139,7 +138,7 @@ export async function daemonStatus(globals: GlobalOptions): Promise<number> {
   const failed = status.servers.filter((s) => s.lastError !== null);
   for (const s of failed)
     out(
-      `${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${failureCause({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrLines(s.stderrTail ?? undefined)}`,
+      `${failed[0] === s ? "\n" : ""}${color.bold(s.name)}: ${failureCause({ lastError: s.lastError ?? undefined, stderrTail: s.stderrTail ?? undefined })}${stderrBlock(s.stderrTail ?? undefined)}`,
     );
   return EXIT.ok;
 }

@@ -3,10 +3,9 @@
 // `--kill <server>` ends one.
 
 import { daemonRequest as request, DaemonUnavailable, type PoolStatus } from "@mcp/daemon/client";
-import { plural } from "../failure.js";
 import type { GlobalOptions } from "../session.js";
 import { grid } from "../table.js";
-import { CliError, color, EXIT, note, out, printJson } from "../ui.js";
+import { CliError, color, EXIT, note, out, plural, printJson } from "../ui.js";
 import { daemonSocket, duration } from "./command.js";
 
 function megabytes(bytes: number | undefined): string {

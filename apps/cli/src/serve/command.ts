@@ -17,9 +17,8 @@ import {
   type ServeCallerOptions,
   type ServeCallers,
 } from "@mcp/gateway";
-import { plural } from "../failure.js";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
-import { CliError, color, EXIT, note, out, stdout, warn } from "../ui.js";
+import { CliError, color, EXIT, note, out, plural, stdout, warn } from "../ui.js";
 
 /** The options of `mcp serve`: @mcp/gateway's (its callers' and the gateway's), the mode, the audit file and Redis. */
 export type ServeOptions = Omit<ServeCallerOptions, "http" | "env"> &

@@ -61,6 +61,41 @@ export interface ApprovalRefusal {
   approve: string;
 }
 
+/**
+ * A policy that asks a person once (a prompt, a dialog) about the project servers not declined in
+ * this project: yes approves them as they are now and remembers it in the store; no declines them
+ * by name for this project, so they are not asked about again until approved.
+ *
+ * @example
+ * const approvals = askingPolicy({ ask: (requests) => confirm(`Start ${requests.map((r) => r.server.name)}?`) });
+ * const manager = new MCPManager({ approvals });
+ */
+export function askingPolicy(
+  options: Omit<ApprovalPolicy, "approve"> & {
+    ask: (requests: readonly ApprovalRequest[]) => boolean | Promise<boolean>;
+  },
+): ApprovalPolicy {
+  const { ask, ...policy } = options;
+  return {
+    ...policy,
+    approve: async (requests, { project, store }) => {
+      const asked = requests.filter((request) => !request.declined);
+      if (asked.length === 0) return false;
+      const servers = asked.map((request) => request.server);
+      // The store reads its file again: another process may have written it while the question was open.
+      if (await ask(asked)) {
+        await store.remember(project, servers);
+        return servers.map((server) => server.name);
+      }
+      await store.deny(
+        project,
+        servers.map((server) => server.name),
+      );
+      return false;
+    },
+  };
+}
+
 /** What {@link reviewApprovals} decided. */
 export interface ApprovalOutcome {
   /** Names that may start. */

@@ -7,7 +7,7 @@ import type { MCPServerConfig } from "@mcp/client";
 import { McpError } from "@mcp/jsonrpc";
 import { reviewProjectServers } from "../approvals/review-found.js";
 import type { ApprovalPolicy } from "../approvals/policy.js";
-import { closestNames } from "../tool-target.js";
+import { closestNames, didYouMean } from "../tool-target.js";
 import { findServers, serverNamesOf, type CommandLineServers } from "./command-servers.js";
 import type { ConfigError, DiscoveredServer } from "./types.js";
 
@@ -19,8 +19,7 @@ export class UnknownServerError extends McpError<"unknown_server"> {
   declare readonly near: string[];
 
   constructor(serverName: string, near: string[]) {
-    const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(", ")}?` : "";
-    super("unknown_server", `no server named "${serverName}"${hint}`);
+    super("unknown_server", `no server named "${serverName}"${didYouMean(serverName, near)}`);
     this.serverName = serverName;
     this.near = near;
   }

@@ -1,8 +1,8 @@
 // Every entry the loader found, in one list: active and disabled ones, those another file
 // shadows, and those that did not load (`mcp config list`, whose `--json` rows these are).
-import { sep } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { redactUrl } from "@mcp/jsonrpc/internal";
+import { tildify } from "../unavailable.js";
 import type { LoadResult } from "./types.js";
 
 /** One entry of {@link configEntries}. */
@@ -35,8 +35,7 @@ function whatRuns(config: MCPServerConfig & { url?: string; proxy?: string | fal
 
 /** Every entry of a {@link LoadResult}: the servers, then the shadowed entries, then the errors. */
 export function configEntries(result: LoadResult, home: string): ConfigEntry[] {
-  const fromHome = (path: string | undefined): string =>
-    !path ? "" : home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path;
+  const fromHome = (path: string | undefined): string => tildify(path, home);
   return [
     ...Object.values(result.servers).map((s) => ({
       name: s.name,
