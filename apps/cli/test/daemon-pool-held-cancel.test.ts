@@ -87,7 +87,12 @@ describe.skipIf(process.platform !== "linux")("held requests cancelled, two host
       for (const h of [a, other]) h.child.stdin.write(initialize(1));
       await Promise.all([a.answered(1), other.answered(1)]);
       // A call over the pool's mark by itself (1.1 MiB), which the server never answers.
-      a.write({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hold", arguments: { pad: "x".repeat(1.1 * 1024 * 1024) } } });
+      a.write({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "hold", arguments: { pad: "x".repeat(1.1 * 1024 * 1024) } },
+      });
       await expect.poll(() => recorded().includes("tools/call hold"), { timeout: 60_000 }).toBe(true);
       // Behind it, held: ten calls; two cancelled while held; and cancellations of ids only the other host has.
       for (const id of IDS) a.write(tag(id, `a${id}`));

@@ -64,7 +64,7 @@ export function rememberOpening(
   };
   const key = openingKey(upstreamKey);
   let slots = writing.get(cache);
-  if (slots === undefined) writing.set(cache, (slots = new Map()));
+  if (slots === undefined) writing.set(cache, (slots = new Map<string, { next: CachedOpening | undefined }>()));
   const under = slots.get(key);
   if (under !== undefined) return void (under.next = entry);
   const slot = { next: entry as CachedOpening | undefined };

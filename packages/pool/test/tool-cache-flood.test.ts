@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { FileToolCache, type CachedTools, type ToolCache } from "@mcp/manager/config";
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerPool } from "../src/index.js";
-import { everything, host } from "./helpers.js";
+import { host } from "./helpers.js";
 
 let dir: string | undefined;
 let pool: ServerPool | undefined;
