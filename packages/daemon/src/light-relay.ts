@@ -50,6 +50,7 @@ export interface Ticket {
 interface HostSession {
   /** False: the host's requests held are over the pool's mark; read no more until `drain`. */
   receive(message: unknown, bytes?: number): boolean | void;
+  hostReads(reads: boolean): void; // false: the host reads nothing of D, its requests wait unstarted
   close(): void;
 }
 
@@ -292,8 +293,10 @@ export class LightRelay<P> {
     if (down.write(`${JSON.stringify(mcp)}\n`) || link.held || link.closed) return;
     link.held = true;
     link.up.pause();
+    link.session?.hostReads(false); // and the requests the pool has are held unstarted
     down.once("drain", () => {
       link.held = false;
+      link.session?.hostReads(true);
       this.readUp(link);
     });
   }

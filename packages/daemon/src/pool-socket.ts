@@ -156,13 +156,14 @@ export function poolRequest(
   let full = false;
   let held = false;
   const readOn = (): void => void (!full && !held && !socket.destroyed && socket.resume());
-  const session = attachHost(pool, params, {
+  const session: ReturnType<typeof attachHost> = attachHost(pool, params, {
     send: (mcp) => {
       if (socket.destroyed || socket.write(`${JSON.stringify({ id: 0, mcp })}\n`) || held) return;
-      // The host reads none of its answers: its requests wait in its own pipe, not as answers here.
+      // The host reads none of its answers: its requests wait in its own pipe (or held, unstarted), not as answers here.
       held = true;
       socket.pause();
-      socket.once("drain", () => ((held = false), readOn()));
+      session.hostReads(false);
+      socket.once("drain", () => ((held = false), session.hostReads(true), readOn()));
     },
     // The server failed twice, or was killed: the shim says why on its stderr and exits.
     end: (reason) => {

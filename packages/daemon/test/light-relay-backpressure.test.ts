@@ -40,8 +40,11 @@ function firstLine(socket: Socket): Promise<string> {
 
 it("a host that does not read its stdout is not read either: the answers held in the daemon stay bounded, and all arrive in order once it reads", async () => {
   let received = 0;
+  // What the relay told the session of its host's reading (false: D full, its requests to wait unstarted).
+  const reads: boolean[] = [];
   relay = new LightRelay<string>((_params, host) => ({
     session: {
+      hostReads: (value) => void reads.push(value),
       receive: (message) => {
         received++;
         host.send({ jsonrpc: "2.0", id: (message as { id: number }).id, result: { text: ANSWER } });
@@ -66,6 +69,7 @@ it("a host that does not read its stdout is not read either: the answers held in
   await expect.poll(() => relay!.held, { timeout: 30_000 }).toBe(1);
   const heldAt = received;
   expect(heldAt).toBeLessThan(total / 4);
+  expect(reads).toEqual([false]);
   // The host reads again: every answer arrives, in order, and U is read again.
   let text = "";
   let lines = 0;
@@ -85,6 +89,9 @@ it("a host that does not read its stdout is not read either: the answers held in
   await done;
   expect(received).toBe(total);
   expect(relay.held).toBe(0);
+  expect(reads[0]).toBe(false);
+  expect(reads.at(-1)).toBe(true);
+  expect(reads.filter((r) => !r)).toHaveLength(reads.filter((r) => r).length);
   up.destroy();
   down.destroy();
 }, 60_000);

@@ -78,6 +78,14 @@ export class HostSession implements PoolHost {
     return this.#intake.queuedBytes;
   }
 
+  /**
+   * Whether the host reads what it is sent (false: its connection's buffer is full). While it does
+   * not, its requests are held unstarted (those in service go on); once it does, held ones start.
+   */
+  hostReads(reads: boolean): void {
+    this.#intake.hostReads(reads);
+  }
+
   /** Bytes of this host's requests held unstarted past the mark. */
   get heldBytes(): number {
     return this.#intake.heldBytes;

@@ -3,6 +3,8 @@
 // (maxQueuedBytes); past it, the host is still read, so that its notifications (a cancellation)
 // and its answers to the server's questions arrive, but its requests wait here, in order, unstarted,
 // up to a second limit (maxHeldBytes); past that the host is read no more until there is room.
+// While the host reads none of what it is sent (its answers wait unwritten), no request starts:
+// those in service finish, the rest stay held, and none of their answers piles up in the daemon.
 
 import type { RequestId } from "@mcp/jsonrpc";
 
@@ -26,6 +28,8 @@ export class Intake {
   /** The host was told to stop (`readable` was false): `onDrain` is owed once it is true again. */
   #stopped = false;
   #ended = false;
+  /** The host reads none of its answers: requests are held, not started. */
+  #mute = false;
 
   constructor(
     /** Past this many bytes in service, requests are held instead of started. */
@@ -61,7 +65,7 @@ export class Intake {
   /** A host request: started now, or held (past the mark, or behind requests already held). */
   take(request: HostRequest): void {
     if (this.#ended) return;
-    if (this.#queued <= this.mark && this.#held.size === 0) return this.#begin(request);
+    if (this.#queued <= this.mark && this.#held.size === 0 && !this.#mute) return this.#begin(request);
     this.#held.set(request.id, request);
     this.#heldBytes += request.size;
     if (this.#heldBytes > this.#peakHeld) this.#peakHeld = this.#heldBytes;
@@ -76,13 +80,25 @@ export class Intake {
   /** A started request of `size` bytes was answered (or failed, or was cancelled): held ones start while under the mark. */
   done(size: number): void {
     this.#queued -= size;
+    this.#startHeld();
+    this.resume();
+  }
+
+  /** Whether the host reads what it is sent: while it does not, nothing starts; once it does again, held requests start. */
+  hostReads(reads: boolean): void {
+    this.#mute = !reads;
+    if (!reads) return;
+    this.#startHeld();
+    this.resume();
+  }
+
+  #startHeld(): void {
     for (const [id, request] of this.#held) {
-      if (this.#ended || this.#queued > this.mark) break;
+      if (this.#ended || this.#mute || this.#queued > this.mark) break;
       this.#held.delete(id);
       this.#heldBytes -= request.size;
       this.#begin(request);
     }
-    this.resume();
   }
 
   /** The host cancelled a held request: it is dropped, never started nor answered. False when none waits with that id. */

@@ -39,7 +39,14 @@ export async function usableOpening(cache: ToolCache, upstreamKey: string): Prom
   return entry as unknown as CachedOpening;
 }
 
-/** Remembers a live server's opening and whole tool list (errors of the cache are ignored: it is only a cache). */
+/** Per cache, the openings being written: at most one write under way per key and the newest entry waiting for it. */
+const writing = new WeakMap<ToolCache, Map<string, { next: CachedOpening | undefined }>>();
+
+/**
+ * Remembers a live server's opening and whole tool list (errors of the cache are ignored: it is only
+ * a cache). One write per key at a time: a list answered while one is written waits, replacing any
+ * that waited before it (a host listing tools in a loop queues no write, nor its list, per answer).
+ */
 export function rememberOpening(
   cache: ToolCache,
   upstreamKey: string,
@@ -55,10 +62,26 @@ export function rememberOpening(
     openResult,
     confirmedLive: true,
   };
-  cache.set(openingKey(upstreamKey), entry).catch(() => {});
+  const key = openingKey(upstreamKey);
+  let slots = writing.get(cache);
+  if (slots === undefined) writing.set(cache, (slots = new Map<string, { next: CachedOpening | undefined }>()));
+  const under = slots.get(key);
+  if (under !== undefined) return void (under.next = entry);
+  const slot = { next: entry as CachedOpening | undefined };
+  slots.set(key, slot);
+  void (async () => {
+    for (let next = slot.next; next !== undefined; next = slot.next) {
+      slot.next = undefined;
+      await cache.set(key, next).catch(() => {});
+    }
+    slots.delete(key);
+  })();
 }
 
 /** Forgets a remembered opening (the server said its tools changed). */
 export function forgetOpening(cache: ToolCache, upstreamKey: string): void {
+  // A list waiting to be written is older than this: it is not written after the delete.
+  const under = writing.get(cache)?.get(openingKey(upstreamKey));
+  if (under !== undefined) under.next = undefined;
   cache.delete(openingKey(upstreamKey)).catch(() => {});
 }

@@ -103,6 +103,30 @@ describe("a host session's requests held by the pool", () => {
     expect(session.queuedBytes).toBe(0);
   }, 60_000);
 
+  it("while the host reads none of what it is sent (hostReads(false)), its requests are held, not started; once it reads, they start in order", async () => {
+    pool = new ServerPool({ maxQueuedBytes: 1000 });
+    const answered: unknown[] = [];
+    const session = pool.attach({
+      name: "everything",
+      config: everything,
+      send: (message) => void answered.push((message as { id?: unknown }).id),
+    });
+    session.receive({ jsonrpc: "2.0", id: 1, method: "initialize", params: opening });
+    await expect.poll(() => answered.includes(1), { timeout: 30_000 }).toBe(true);
+    session.hostReads(false);
+    // Under the mark, yet held: the host would not read their answers.
+    expect(session.receive({ jsonrpc: "2.0", id: 2, method: "ping" }, 50)).toBe(true);
+    expect(session.receive({ jsonrpc: "2.0", id: 3, method: "ping" }, 50)).toBe(true);
+    expect(session.heldBytes).toBe(100);
+    expect(session.queuedBytes).toBe(0);
+    // A held request cancelled meanwhile is dropped.
+    session.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+    session.hostReads(true);
+    await expect.poll(() => answered.includes(3), { timeout: 30_000 }).toBe(true);
+    expect(answered).not.toContain(2);
+    expect(session.heldBytes).toBe(0);
+  }, 60_000);
+
   it("a flood of cancellations over the mark keeps nothing: the host is read on, nothing is held or sent for them", async () => {
     pool = new ServerPool({ maxQueuedBytes: 1000 });
     const sent: unknown[] = [];

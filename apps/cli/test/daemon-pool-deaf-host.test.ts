@@ -1,0 +1,73 @@
+// A host that never reads its stdout floods a pooled server with small requests whose answers are
+// large (server-everything's tools/list): the daemon must not go on serving that host's requests
+// into a buffer nobody reads. What the pool started for that host is what `mcp --json ps` reports
+// (hosts[].calls), not the daemon's RSS.
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { bin } from "./helpers.js";
+import { initialize, poolSandbox, psJson, script } from "./pool-helpers.js";
+import { shimBash } from "./shim-bash.js";
+
+interface Ps {
+  servers: { hosts: { info: { shimPid: number }; calls: number; queuedBytes: number; heldBytes: number }[] }[];
+}
+
+describe.skipIf(process.platform !== "linux")("a host that never reads its stdout", () => {
+  const box = poolSandbox();
+
+  it.each(["node", "light"] as const)(
+    "through the %s shim: the pool starts none of its held requests while its answers wait unread",
+    async (shim) => {
+      const b = box();
+      const child =
+        shim === "light"
+          ? spawn(shimBash, [script, "daemon", "stdio", "ev"], { cwd: b.project, env: b.env, stdio: "pipe" })
+          : spawn(process.execPath, [bin, "daemon", "stdio", "ev"], { cwd: b.project, env: b.env, stdio: "pipe" });
+      child.stderr.resume();
+      let text = "";
+      const answered = new Map<number, number>();
+      let opened: () => void = () => {};
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      child.stdout.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n")) {
+          const id = (JSON.parse(text.slice(0, end)) as { id?: unknown }).id;
+          text = text.slice(end + 1);
+          if (typeof id === "number") answered.set(id, (answered.get(id) ?? 0) + 1);
+          if (id === 1) opened();
+        }
+      });
+      child.stdin.write(initialize(1));
+      await open;
+      // From now on the host reads nothing it is sent.
+      child.stdout.pause();
+      // 2.2 MiB of requests in one go: the pool's mark (1 MiB) in service at once, the rest held past
+      // it. First 5000 small tools/list, whose answers (the whole tool list, ~7.7 KB each: ~38 MB) are
+      // more than any buffer between the daemon and the host holds; then requests of 1 KiB.
+      const pad = "x".repeat(960);
+      let lines = "";
+      for (let id = 2; lines.length < 2.2 * 1024 * 1024; id++) {
+        const params = id < 5002 ? {} : { _meta: { pad } };
+        lines += `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params })}\n`;
+      }
+      const COUNT = lines.split("\n").length - 1;
+      child.stdin.write(lines);
+      const ps = async (): Promise<Ps["servers"][number]["hosts"][number] | undefined> =>
+        (await psJson<Ps>(b)).servers[0]?.hosts.find((h) => h.info.shimPid === child.pid);
+      // The requests in service are all answered (into buffers the host does not read): none is in service.
+      await expect.poll(async () => (await ps())?.queuedBytes, { timeout: 120_000, interval: 500 }).toBe(0);
+      const host = (await ps())!;
+      // Nothing held was started while the host read none of its answers: what was in service when its
+      // output backed up was served, what was held past the mark still waits, unstarted.
+      expect(host.heldBytes, JSON.stringify(host)).toBeGreaterThan(0);
+      // The host reads again: every request is answered, exactly once.
+      child.stdout.resume();
+      await expect.poll(() => answered.size, { timeout: 120_000 }).toBe(COUNT + 1);
+      expect([...answered.values()].every((n) => n === 1)).toBe(true);
+      const exit = new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      await exit;
+    },
+    300_000,
+  );
+});
