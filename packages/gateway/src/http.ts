@@ -26,6 +26,7 @@ import {
   UNREAD_TIMEOUT_MS,
 } from "./http-wire.js";
 import { createInstance } from "./instance.js";
+import { closeLingering, droppedWhileLingering, LINGER_MS } from "./linger.js";
 import { serveInSession, sessionRequest } from "./session-fast.js";
 import { AuthRefusal } from "./refusal.js";
 import { traceOf } from "./trace.js";
@@ -34,6 +35,7 @@ import { LegacySessions, refusals, type SessionLimits, type SessionStore, type T
 
 export { bearerTokens, hostnameOf, isLoopback, sameOrigin, type Authenticate } from "./http-guard.js";
 export { BODY_TIMEOUT_MS, MAX_BODY_BYTES, MAX_UNREAD_BYTES, UNREAD_TIMEOUT_MS } from "./http-wire.js";
+export { LINGER_IDLE_MS, LINGER_MS } from "./linger.js";
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions {
@@ -59,6 +61,12 @@ export interface HttpHandlerOptions {
    * then it is cut off and the answer's memory freed. Default 30 s.
    */
   unreadTimeoutMs?: number | undefined;
+  /**
+   * After a refusal (`401`, `403`, `404`, `408`, `413`), how long the gateway may go on reading and
+   * dropping what the caller still sends, so that the answer reaches it rather than a reset (ms);
+   * a caller that sends nothing for {@link LINGER_IDLE_MS} or closes its side ends it sooner. Default 10 s.
+   */
+  lingerMs?: number | undefined;
 }
 
 /** A node:http request handler serving the gateway; `close()` ends its sessions. */
@@ -137,7 +145,11 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
 
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
-  /** A request refused before its body is read: the connection closes after the answer (its body is never read, nor waited for). */
+  const lingerMs = options.lingerMs ?? LINGER_MS;
+  /**
+   * A request refused before its body is read: the connection closes after the answer, lingering
+   * (what the caller still sends is dropped, never kept, for at most `lingerMs`).
+   */
   const refuse = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -147,11 +159,13 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     headers: Record<string, string> = {},
   ): Promise<void> => {
     gateway.refused(pathOf(req.url), status, caller);
-    res.once("finish", () => req.destroy());
+    closeLingering(req, lingerMs);
     return send(res, plain(status, message, { ...headers, connection: "close" }));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Pipelined behind a refusal: its connection is closing, so it is neither served nor answered.
+    if (droppedWhileLingering(req)) return;
     const host = req.headers.host ?? "";
     if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase()))
       return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
