@@ -67,6 +67,11 @@ export const RULES = [
   },
   {
     tier: "e2e",
+    pattern: "packages/daemon/test/run-daemon.test.ts",
+    why: "a child process runs the built daemon (runDaemon from dist/)",
+  },
+  {
+    tier: "e2e",
     pattern: "packages/codegen/test/generate.test.ts",
     why: "compiles and runs generated code against the built client",
   },
