@@ -100,25 +100,8 @@ export interface ToolRow {
   taskSupport?: "required" | "optional" | undefined;
 }
 
-/** One element of `mcp resources --json`. */
-export interface ResourceRow {
-  server: string;
-  /** The URI, or the URI template when `template` is true. */
-  uri: string;
-  name: string;
-  mimeType?: string | undefined;
-  description?: string | undefined;
-  template: boolean;
-}
-
-/** One element of `mcp prompts --json`. */
-export interface PromptRow {
-  server: string;
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  arguments?: { name: string; description?: string | undefined; required?: boolean | undefined }[] | undefined;
-}
+// One element of `mcp resources --json` / `mcp prompts --json`: the manager's rows.
+export type { PromptRow, ResourceRow } from "@mcp/manager";
 
 /** A JSON Schema, as a tool or an elicitation gives it (read loosely). */
 export interface JsonSchema {
