@@ -2,30 +2,26 @@
 import { join, resolve } from "node:path";
 import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
 import {
-  clearSecrets,
   approveOwnServer,
-  commandOnPath,
+  clearSecrets,
   configEntries,
+  defaultApprovalsFile,
+  describeConfig,
   describeServer,
+  diagnoseServers,
   editOwnConfig,
-  failureCause,
-  failureError,
   loadAllMCPConfigs,
   OWN_FILE,
-  type LoadResult,
   ownEntry,
   printable,
   readOwnServers,
-  describeConfig,
   removeOwnServer,
-  stderrBlock,
+  type LoadResult,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
-import { approvalsFile, confirm, rememberApproval } from "./approvals.js";
-import { authHint, hintFor, tokenRefused } from "./resolve.js";
-import { openSession, settle, sourceOf, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, EXIT, firstLine, note, out, plural, printJson, shortPath, tildify, warn } from "./ui.js";
-import type { Call } from "./command-spec.js";
+import { confirm, rememberApproval } from "./approvals.js";
+import { openSession, settle, configDir, type GlobalOptions } from "./session.js";
+import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
 import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */
@@ -68,7 +64,7 @@ async function configFiles(globals: GlobalOptions, command: string): Promise<Loa
   return loadAllMCPConfigs(process.cwd(), globals.config?.length ? { extraFiles: globals.config, families: [] } : {});
 }
 
-export async function configList({ globals }: Call): Promise<number> {
+export async function configList(globals: GlobalOptions): Promise<number> {
   const result = await configFiles(globals, "config list");
   const home = process.env["HOME"] ?? "";
   const entries = configEntries(result, home);
@@ -89,7 +85,7 @@ export async function configList({ globals }: Call): Promise<number> {
   return EXIT.ok;
 }
 
-export async function configAdd({ globals }: Call, name: string): Promise<number> {
+export async function configAdd(globals: GlobalOptions, name: string): Promise<number> {
   // `--stdio`/`--http`/`--sse` are also global flags; commander may have given them to the program.
   const options = globals as GlobalOptions & { env?: string[]; header?: string[]; scope?: string; replace?: boolean };
   const home = process.env["HOME"] ?? "";
@@ -142,7 +138,7 @@ export async function approveOwn(
   then?: string,
 ): Promise<void> {
   if (scope !== "project") return;
-  const why = await approveOwnServer(file, name, { cwd: process.cwd(), approvals: approvalsFile(configDir(home)) });
+  const why = await approveOwnServer(file, name, { cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
   if (why !== undefined) notApprovedYet(name, why, then);
 }
 
@@ -152,7 +148,7 @@ export function notApprovedYet(name: string, why: string, then = ". Once"): void
 }
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
-export async function configApprove({ globals }: Call, names: string[]): Promise<number> {
+export async function configApprove(globals: GlobalOptions, names: string[]): Promise<number> {
   const result = await configFiles(globals, "config approve");
   const home = process.env["HOME"] ?? "";
   const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
@@ -188,7 +184,7 @@ export async function configApprove({ globals }: Call, names: string[]): Promise
       return EXIT.failure;
     }
   }
-  await rememberApproval(approvalsFile(configDir(home)), process.cwd(), chosen);
+  await rememberApproval(defaultApprovalsFile({ home }), process.cwd(), chosen);
   for (const server of chosen)
     out(
       asked
@@ -201,7 +197,7 @@ export async function configApprove({ globals }: Call, names: string[]): Promise
   return EXIT.ok;
 }
 
-export async function configRemove({ options }: Call<{ scope?: string }>, name: string): Promise<number> {
+export async function configRemove(_: GlobalOptions, name: string, options: { scope?: string }): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const scopes = options.scope ? [options.scope] : ["project", "user"];
   const removed = await removeOwnServer(
@@ -221,45 +217,15 @@ export async function configRemove({ options }: Call<{ scope?: string }>, name: 
   );
 }
 
-/** Why each failing server fails, in words a person can act on. */
-export async function configDoctor({ globals }: Call): Promise<number> {
+/** Why each failing server fails (@mcp/manager's diagnoseServers), with the CLI's way out (ui.ts's HINT.doctor). */
+export async function configDoctor(globals: GlobalOptions): Promise<number> {
   const session = await openSession(globals);
   try {
     await settle(session);
-    const findings: { server: string; ok: boolean; finding: string }[] = [];
-    const found = (server: string, finding: string, ok = false): number => findings.push({ server, ok, finding });
-    for (const error of session.configErrors) {
-      const variable = /environment variable "([^"]+)"/.exec(error.message)?.[1];
-      const fix = variable ? `; set it (export ${variable}=…) or give a default: \${${variable}:-value}` : "";
-      found(error.server ?? tildify(error.file, session.home), error.message + fix);
-    }
-    for (const name of session.skipped)
-      found(
-        name,
-        `a project server that is not approved (${session.whySkipped?.get(name) ?? "not approved yet"}): approve it with mcp config approve ${name} (or pass --yes for one run)`,
-      );
-    for (const status of session.manager.getStatuses()) {
-      if (status.state === "connected") {
-        found(status.name, `connected in ${status.connectMs} ms, ${plural(status.toolCount, "tool")}`, true);
-        continue;
-      }
-      const config = session.configs[status.name];
-      // The error once (its copy of the stderr lines left out); a crash named by the cause its stderr gives.
-      const error = failureError(status) || status.state;
-      const refused = tokenRefused(status, config);
-      let finding = failureCause(status);
-      if (status.lastErrorCode === "spawn_failed" && config && "command" in config && !commandOnPath(config.command))
-        finding = `command "${config.command}" is not installed or not on PATH (${shortPath(sourceOf(session, status.name), session.cwd, session.home)})`;
-      else if (refused) finding = refused;
-      else if (status.lastErrorCode === "oauth_error")
-        finding = `needs authorization (OAuth): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}`}`;
-      else if (status.lastErrorStatus === 401 || status.lastErrorStatus === 403)
-        finding = `needs authorization (HTTP ${status.lastErrorStatus}): ${error}. ${status.source === undefined ? authHint(status) : `Sign in with: mcp auth ${status.name}, or add a token header (--header 'Authorization=Bearer \${TOKEN}')`}`;
-      else if (status.lastErrorCode === "connection_timeout")
-        finding = `${error}; raise the limit with --timeout <ms> or "timeout" in its config`;
-      else if (status.lastErrorCode !== "network_error") finding += hintFor(config, status);
-      found(status.name, finding + stderrBlock(status.stderrTail));
-    }
+    const findings = diagnoseServers(session, session.manager.getStatuses(), {
+      ...session,
+      tokenGiven: HINT.tokenGiven,
+    }).map((f) => ({ server: f.server, ok: f.ok, finding: f.finding + (HINT.doctor[f.kind]?.(f) ?? "") + f.stderr }));
     if (globals.json) printJson(findings);
     else
       for (const f of findings)

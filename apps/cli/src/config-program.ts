@@ -1,25 +1,15 @@
 // `mcp config list | add | approve | remove | doctor`, `mcp pins [approve]`, `mcp registry search | add | outdated | update`
 // and `mcp hosts [list] | pool | unpool`: the commands over the server configs, their tool pins, the registry's entries
 // and the hosts' files, with their flags and help (each one's code loaded when it runs).
-import type { Call, CommandSpec, Flag } from "./command-spec.js";
+import { lazy, type CommandSpec, type Flag } from "./command-spec.js";
 import { positiveWhole, repeat } from "./option-values.js";
 
-type Handler = (call: Call<never>, ...args: never[]) => Promise<number>;
-
-/** A module's handlers by name, each loading the module when it runs and given the call and arguments as they come. */
-function handlers<M>(
-  load: () => Promise<M>,
-): (name: { [K in keyof M]: M[K] extends Handler ? K : never }[keyof M]) => Handler {
-  return (name) =>
-    async (...params) =>
-      ((await load())[name] as Handler)(...params);
-}
-
-const config = handlers(() => import("./config-commands.js"));
-const pins = handlers(() => import("./pins-commands.js"));
-const registry = handlers(() => import("./registry-commands.js"));
-const update = handlers(() => import("./registry-update.js"));
-const hosts = handlers(() => import("./hosts-commands.js"));
+// Each module's code is loaded when one of its commands runs.
+const config = () => import("./config-commands.js");
+const pins = () => import("./pins-commands.js");
+const registry = () => import("./registry-commands.js");
+const update = () => import("./registry-update.js");
+const hosts = () => import("./hosts-commands.js");
 
 const REGISTRY_HELP = `
 The registry is --registry <url>, else MCP_REGISTRY_URL, else "registry" in your own
@@ -65,7 +55,7 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
       {
         name: "list",
         description: "every discovered entry with its source, including shadowed, disabled and invalid ones",
-        run: config("configList"),
+        run: lazy(config, "configList"),
       },
       {
         name: "add <name>",
@@ -84,25 +74,25 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
           ["--replace", "replace an entry of that name (without it, an existing name is refused)"],
         ],
         help: "\nExample:\n  mcp config add docs --http https://example.com/mcp --header 'Authorization=Bearer ${TOKEN}'\n  (single quotes: the shell leaves ${TOKEN} alone; mcp reads it from the environment at each run)",
-        run: config("configAdd"),
+        run: lazy(config, "configAdd"),
       },
       {
         name: "approve [names...]",
         description:
           "approve this project's servers (from .mcp.json, .cursor/mcp.json, …) as they are now, so they start without asking; all of them when none is named. Any later change to what they run (command, args, cwd, env, URL, headers) asks again",
-        run: config("configApprove"),
+        run: lazy(config, "configApprove"),
       },
       {
         name: "remove <name>",
         description: "remove a server from our own config file",
         flags: [["--scope <scope>", "project or user (default: whichever has it)"]],
-        run: config("configRemove"),
+        run: lazy(config, "configRemove"),
       },
       {
         name: "doctor",
         description:
           "explain why each failing server fails: missing command, unset variable, refused connection, auth needed",
-        run: config("configDoctor"),
+        run: lazy(config, "configDoctor"),
       },
     ],
   },
@@ -110,13 +100,13 @@ export const CONFIG_COMMANDS: CommandSpec[] = [
     name: "pins [server]",
     description:
       "tools held because their description or schema changed since they were approved (or are new), with the diff; exit 1 when any is held",
-    run: pins("pinsCommand"),
+    run: lazy(pins, "pinsCommand"),
     subcommands: [
       {
         name: "approve <server> [tools...]",
         description:
           "show the diff of a server's held tools and approve them (all, or those named): they are offered from now on",
-        run: pins("pinsApproveCommand"),
+        run: lazy(pins, "pinsApproveCommand"),
       },
     ],
   },
@@ -136,7 +126,7 @@ export const REGISTRY_COMMAND: CommandSpec = {
         askRegistry,
         ["--limit <n>", "at most this many servers (default 100), following the registry's pages", positiveWhole],
       ],
-      run: registry("registrySearch"),
+      run: lazy(registry, "registrySearch"),
     },
     {
       name: "add <name>",
@@ -155,21 +145,21 @@ export const REGISTRY_COMMAND: CommandSpec = {
         askRegistry,
         ["--force", "add a deprecated or deleted server"],
       ],
-      run: registry("registryAdd"),
+      run: lazy(registry, "registryAdd"),
     },
     {
       name: "outdated",
       description:
         "the entries added from the registry, their version and the latest (exit 1 when one could not be checked)",
       flags: [askAboutProject],
-      run: update("registryOutdated"),
+      run: lazy(update, "registryOutdated"),
     },
     {
       name: "update [names...]",
       description:
         "move entries added from the registry to their latest version (all of them when none is named), keeping your other settings and your environment and header values",
       flags: [askAboutProject, ["--force", "update to a latest version that is deprecated or deleted"]],
-      run: update("registryUpdate"),
+      run: lazy(update, "registryUpdate"),
     },
   ],
 };
@@ -184,7 +174,7 @@ export const HOSTS_COMMAND: CommandSpec = {
       name: "list [host]",
       isDefault: true,
       description: "each host config file found (user, and this folder's), its stdio servers and which are pooled",
-      run: hosts("hostsList"),
+      run: lazy(hosts, "hostsList"),
     },
     {
       name: "pool <host>",
@@ -197,7 +187,7 @@ export const HOSTS_COMMAND: CommandSpec = {
           "the program the entries run (default: mcp-shim where it works: on PATH, and bash has /dev/tcp; else mcp)",
         ],
       ],
-      run: hosts("hostsPool"),
+      run: lazy(hosts, "hostsPool"),
     },
     {
       name: "unpool <host>",
@@ -209,7 +199,7 @@ export const HOSTS_COMMAND: CommandSpec = {
           "when a file changed since pool (or has no backup), unwrap each pooled entry in place, keeping the rest as it is now",
         ],
       ],
-      run: hosts("hostsUnpool"),
+      run: lazy(hosts, "hostsUnpool"),
     },
   ],
 };

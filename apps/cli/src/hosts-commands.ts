@@ -2,7 +2,6 @@
 // this parses the arguments and prints what happened.
 import { homedir } from "node:os";
 import { hostStatus, poolBackupDir, poolHost, POOL_FAMILIES, poolState, type PoolFamily } from "@mcp/manager";
-import type { Call } from "./command-spec.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, shortPath, tildify, warn } from "./ui.js";
@@ -29,7 +28,7 @@ function paintState(cell: string): string {
 }
 
 /** `mcp hosts [list] [host]`; a file's STATE is @mcp/manager's poolState. */
-export async function hostsList({ globals }: Call, host?: string): Promise<number> {
+export async function hostsList(globals: GlobalOptions, host: string | undefined): Promise<number> {
   const l = where();
   const rows = await hostStatus(l, poolBackupDir(l), family(host));
   show(globals.json, rows, {
@@ -84,8 +83,9 @@ async function poolCommand(
 
 /** `mcp hosts pool <host>`. */
 export async function hostsPool(
-  { globals, options }: Call<{ scope?: string; shim?: string }>,
+  globals: GlobalOptions,
   host: string,
+  options: { scope?: string; shim?: string },
 ): Promise<number> {
   // The light shim (bash, no Node process per session) where it works; `mcp` otherwise, or as --shim says.
   const shim = options.shim ?? (await (await import("@mcp/daemon")).lightShimHere());
@@ -94,8 +94,9 @@ export async function hostsPool(
 
 /** `mcp hosts unpool <host>`. */
 export async function hostsUnpool(
-  { globals, options }: Call<{ scope?: string; keepEdits?: boolean }>,
+  globals: GlobalOptions,
   host: string,
+  options: { scope?: string; keepEdits?: boolean },
 ): Promise<number> {
   return poolCommand(host, globals, { ...options, undo: true });
 }

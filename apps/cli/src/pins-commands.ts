@@ -1,8 +1,7 @@
 // `mcp pins` and `mcp pins approve`: held tools with their diffs, and their approval.
 import { mustStart } from "./commands.js";
 import { heldJson, heldOf, heldText } from "./pins-view.js";
-import type { Call } from "./command-spec.js";
-import { settle, withSession } from "./session.js";
+import { settle, withSession, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, EXIT, out } from "./ui.js";
 
@@ -18,7 +17,7 @@ const asHosts = { handlers: { onSampling: refuse, onElicitation: refuse } };
  * `pins [server]`: the tools held because their definition changed since it was approved (or they
  * are new), each with its diff and the command that approves it. Exit 1 when any is held.
  */
-export async function pinsCommand({ globals }: Call, server: string | undefined): Promise<number> {
+export async function pinsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   return withSession(server ? { ...globals, server: [server] } : globals, asHosts, async (session) => {
     mustStart(session, server);
     await settle(session);
@@ -38,7 +37,7 @@ export async function pinsCommand({ globals }: Call, server: string | undefined)
  * `pins approve <server> [tools...]`: shows the diff of the server's held tools (those named, or
  * all) and approves them: their definitions become the pins, and they are offered from now on.
  */
-export async function pinsApproveCommand({ globals }: Call, server: string, tools: string[]): Promise<number> {
+export async function pinsApproveCommand(globals: GlobalOptions, server: string, tools: string[]): Promise<number> {
   return withSession({ ...globals, server: [server] }, asHosts, async (session) => {
     mustStart(session, server);
     await settle(session);

@@ -18,7 +18,6 @@ import {
 } from "@mcp/registry";
 import { approveOwn, ownFile, pairs } from "./config-commands.js";
 import { interruptible } from "./live.js";
-import type { Call } from "./command-spec.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
@@ -59,16 +58,17 @@ export async function asking<T>(
 }
 
 export async function registrySearch(
-  { globals, options }: Call<{ registry?: string; limit?: number }>,
-  text = "",
+  globals: GlobalOptions,
+  text: string | undefined,
+  options: { registry?: string; limit?: number },
 ): Promise<number> {
   const location = await registryLocation(globals, options.registry);
   const limit = options.limit ?? 100;
-  const entries = await asking(globals, (o) => searchServers(text, { ...o, registry: location.url, limit }));
+  const entries = await asking(globals, (o) => searchServers(text ?? "", { ...o, registry: location.url, limit }));
   const withStatus = entries.some((entry) => retiredStatus(entry));
   // The name (what `registry add` takes) is never cut; the description gives way first.
   show(globals.json, entries, {
-    empty: `No server in ${location.url} matches ${JSON.stringify(text)}.`,
+    empty: `No server in ${location.url} matches ${JSON.stringify(text ?? "")}.`,
     table: [
       { title: "NAME", cut: "never", cell: (entry) => printable(entry.server.name) },
       { title: "VERSION", cell: (entry) => printable(entry.server.version) },
@@ -109,7 +109,7 @@ export interface AddOptions {
 
 const PACKAGES = ["npm", "pypi", "oci", "nuget", "remote"];
 
-export async function registryAdd({ globals, options }: Call<AddOptions>, spec: string): Promise<number> {
+export async function registryAdd(globals: GlobalOptions, spec: string, options: AddOptions): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const { name, version } = parseRegistrySpec(spec);
   if (options.package !== undefined && !PACKAGES.includes(options.package))

@@ -1,12 +1,9 @@
-import { resolve } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
-import { printable } from "@mcp/manager";
-import { checkForUpdates, installedIn, updateFromRegistry, type InstalledIn } from "@mcp/registry";
-import { approvalsFile } from "./approvals.js";
-import { notApprovedYet, ownFile } from "./config-commands.js";
+import { defaultApprovalsFile, printable } from "@mcp/manager";
+import { checkForUpdates, outdatedRows, ownInstalled, updateFromRegistry, type OwnInstalled } from "@mcp/registry";
+import { notApprovedYet } from "./config-commands.js";
 import { asking, describeAdded, registryLocation } from "./registry-commands.js";
-import type { Call } from "./command-spec.js";
-import { configDir, type GlobalOptions } from "./session.js";
+import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
 import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
@@ -15,41 +12,16 @@ import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
 
 const NONE_INSTALLED = "No entry in your files came from the registry (mcp registry add <name> adds one).";
 
-type Installed = InstalledIn<"project" | "user" | "file">;
+/** Our own files' entries that came from the registry (@mcp/registry's ownInstalled): the project's and the user's, or the `--config` files. */
+const installed = (globals: GlobalOptions, home: string): Promise<OwnInstalled[]> =>
+  ownInstalled({ cwd: process.cwd(), home, files: globals.config });
 
-/** Our own files' entries that came from the registry: the project's and the user's, or the `--config` files. */
-function installed(globals: GlobalOptions, home: string): Promise<Installed[]> {
-  return installedIn<Installed["scope"]>(
-    globals.config?.length
-      ? globals.config.map((file) => ({ file: resolve(file), scope: "file" }))
-      : [
-          { file: ownFile("project", home), scope: "project" },
-          { file: ownFile("user", home), scope: "user" },
-        ],
-  );
-}
-
-/** Each entry marked `project` when its file is the project's: only the registry the user chose is asked about those. */
-const projectMarked = (items: Installed[]): (Installed & { project: boolean })[] =>
-  items.map((item) => ({ ...item, project: item.scope === "project" }));
-
-export async function registryOutdated({ globals, options }: Call<{ registry?: string }>): Promise<number> {
+export async function registryOutdated(globals: GlobalOptions, options: { registry?: string }): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const location = await registryLocation(globals, options.registry);
   const items = await installed(globals, home);
-  const checks = await asking(globals, (o) => checkForUpdates(projectMarked(items), { ...o, registry: location.url }));
-  const rows = checks.map(({ item, url, latest, outdated, status, problem }) => ({
-    name: item.local,
-    server: item.record.name,
-    file: item.file,
-    registry: url ?? item.record.url ?? location.url,
-    current: item.record.version,
-    latest: latest?.server.version,
-    outdated,
-    status,
-    // Text from a file or a registry, escaped before it reaches the terminal or --json.
-    problem: problem === undefined ? undefined : printable(problem),
-  }));
+  const checks = await asking(globals, (o) => checkForUpdates(items, { ...o, registry: location.url }));
+  const rows = outdatedRows(checks, location.url);
   // The local name is never cut; the file gives way first (cut at its start), then the server's name.
   show(globals.json, rows, {
     empty: NONE_INSTALLED,
@@ -78,8 +50,9 @@ export async function registryOutdated({ globals, options }: Call<{ registry?: s
 }
 
 export async function registryUpdate(
-  { globals, options }: Call<{ registry?: string; force?: boolean }>,
+  globals: GlobalOptions,
   names: string[],
+  options: { registry?: string; force?: boolean },
 ): Promise<number> {
   const home = process.env["HOME"] ?? "";
   const location = await registryLocation(globals, options.registry);
@@ -92,15 +65,9 @@ export async function registryUpdate(
     note(NONE_INSTALLED);
     return EXIT.ok;
   }
-  const approvals = approvalsFile(configDir(home));
+  const approvals = defaultApprovalsFile({ home });
   const outcomes = await asking(globals, (o) =>
-    updateFromRegistry(projectMarked(chosen), {
-      ...o,
-      registry: location.url,
-      force: options.force,
-      cwd: process.cwd(),
-      approvals,
-    }),
+    updateFromRegistry(chosen, { ...o, registry: location.url, force: options.force, cwd: process.cwd(), approvals }),
   );
   for (const { item, action, url, version = "", status, problem = "", update, approved, notApproved } of outcomes) {
     const label = `"${printable(item.local)}" (${printable(item.record.name)})`;

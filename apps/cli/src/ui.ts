@@ -1,6 +1,6 @@
 // Output for a person: colour, lines that replace themselves, notes and warnings, `CliError`, the exit codes, and HINT (the CLI's way out of each failure).
 import { isAbsolute, relative, sep } from "node:path";
-import type { ServerStatus } from "@mcp/manager";
+import type { FindingKind, ServerFinding, ServerStatus } from "@mcp/manager";
 import pc from "picocolors";
 
 /**
@@ -41,6 +41,13 @@ export const HINT = {
     s.source === undefined
       ? `send a token with --header 'Authorization=Bearer …' (or add the server with mcp config add, then run mcp auth <name>)`
       : `run mcp auth ${s.name}`,
+  /** `mcp config doctor`'s way out of a finding (@mcp/manager's diagnoseServers), by its kind. */
+  doctor: {
+    "not-approved": (f) => `: approve it with mcp config approve ${f.server} (or pass --yes for one run)`,
+    "needs-sign-in": ({ status: s }) =>
+      `. ${s!.source === undefined ? HINT.signIn(s!) : `Sign in with: mcp auth ${s!.name}${s!.lastErrorCode === "oauth_error" ? "" : ", or add a token header (--header 'Authorization=Bearer ${TOKEN}')"}`}`,
+    timeout: () => `; raise the limit with --timeout <ms> or "timeout" in its config`,
+  } as Partial<Record<FindingKind, (finding: ServerFinding) => string>>,
 };
 
 /** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */

@@ -74,6 +74,7 @@ export {
   type ServersChosen,
 } from "./unavailable.js";
 export { configEntries, type ConfigEntry } from "./config/entries.js";
+export { diagnoseServers, type DiagnoseOptions, type FindingKind, type ServerFinding } from "./doctor.js";
 export { reviewProjectServers, type ReviewedServers } from "./approvals/review-found.js";
 export type { Fingerprint } from "./approvals/fingerprint.js";
 export { OWN_FILE, userConfigDir } from "./config/families.js";

@@ -40,12 +40,21 @@ export { describeRegistryConfig, type DescribeOptions, type DescribeStyle } from
 export {
   addFromRegistry,
   installedIn,
+  ownInstalled,
   updateInstalled,
   type AddFromRegistryOptions,
   type InstalledIn,
   type InstalledUpdate,
+  type OwnInstalled,
+  type OwnInstalledOptions,
 } from "./own-files.js";
-export { checkForUpdates, type CheckForUpdatesOptions, type UpdateCheck } from "./updates.js";
+export {
+  checkForUpdates,
+  outdatedRows,
+  type CheckForUpdatesOptions,
+  type OutdatedRow,
+  type UpdateCheck,
+} from "./updates.js";
 export {
   updateFromRegistry,
   type UpdateFromRegistryOptions,

@@ -1,5 +1,6 @@
 // Entries from the registry in our own files: added (with the record an update needs), found, and updated in place to a newer version.
-import { editOwnConfig, readOwnServers } from "@mcp/manager";
+import { join, resolve } from "node:path";
+import { editOwnConfig, OWN_FILE, readOwnServers, userConfigDir } from "@mcp/manager";
 import { configFromRegistry, type RegistryChoices, type RegistryConfig } from "./config.js";
 import { installedEntries, updatedEntry, type InstalledEntry, type RegistryRecord } from "./installed.js";
 import type { RegistryEntry } from "./types.js";
@@ -92,4 +93,36 @@ export async function addFromRegistry(entry: RegistryEntry, options: AddFromRegi
   };
   await editOwnConfig(file, ["servers", options.name], { ...made.config, registry: record });
   return made;
+}
+
+/** Where {@link ownInstalled} looks: the project folder and the user's home (their config folder as `userConfigDir` finds it). */
+export interface OwnInstalledOptions {
+  cwd: string;
+  home: string;
+  env?: Record<string, string | undefined> | undefined;
+  platform?: NodeJS.Platform | undefined;
+  /** These files alone (scope `"file"`), in place of the project's and the user's. */
+  files?: readonly string[] | undefined;
+}
+
+/** An entry from the registry in one of our own files, marked `project` when its file is the project's. */
+export type OwnInstalled = InstalledIn<"project" | "user" | "file"> & { project: boolean };
+
+/**
+ * The entries that came from the registry in our own files: the project's `mcp-client.json`, then
+ * the user's (or only `files`), each marked `project` when its file came with the project, so that
+ * `checkForUpdates` and `updateFromRegistry` ask about it only at the registry the user chose.
+ *
+ * @example
+ * const items = await ownInstalled({ cwd: process.cwd(), home: homedir() });
+ */
+export async function ownInstalled(options: OwnInstalledOptions): Promise<OwnInstalled[]> {
+  const where = { home: options.home, env: options.env ?? process.env, platform: options.platform ?? process.platform };
+  const files: { file: string; scope: OwnInstalled["scope"] }[] = options.files?.length
+    ? options.files.map((file) => ({ file: resolve(options.cwd, file), scope: "file" }))
+    : [
+        { file: resolve(options.cwd, OWN_FILE), scope: "project" },
+        { file: join(userConfigDir(where), OWN_FILE), scope: "user" },
+      ];
+  return (await installedIn(files)).map((item) => ({ ...item, project: item.scope === "project" }));
 }

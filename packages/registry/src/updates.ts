@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import { getRegistryServer, retiredStatus, type RegistryRequestOptions } from "./client.js";
 import { RegistryError } from "./errors.js";
 import { isNewerVersion, registryToAsk, type InstalledEntry } from "./installed.js";
+import { printable } from "@mcp/manager";
 import type { RegistryEntry } from "./types.js";
 
 /** One entry checked by {@link checkForUpdates}. */
@@ -86,4 +87,39 @@ async function checkOne<T extends InstalledEntry & { project?: boolean | undefin
     outdated: isNewerVersion(latest.server.version, item.record.version),
     status: retiredStatus(latest),
   };
+}
+
+/** One entry of an outdated report ({@link outdatedRows}): what `mcp registry outdated --json` prints. */
+export interface OutdatedRow {
+  /** The entry's name in its file. */
+  name: string;
+  /** The registry's name of the server. */
+  server: string;
+  file: string;
+  /** The registry asked (or that would be). */
+  registry: string;
+  current: string;
+  latest: string | undefined;
+  outdated: boolean | undefined;
+  status: "deprecated" | "deleted" | undefined;
+  /** Why it was not checked, escaped for a terminal (`printable`): text from a file or a registry. */
+  problem: string | undefined;
+}
+
+/** {@link checkForUpdates}' answers as rows, one an entry (`registry`: the one the user chose, for an entry that names none). */
+export function outdatedRows(
+  checks: readonly UpdateCheck<InstalledEntry & { file: string }>[],
+  registry: string,
+): OutdatedRow[] {
+  return checks.map(({ item, url, latest, outdated, status, problem }) => ({
+    name: item.local,
+    server: item.record.name,
+    file: item.file,
+    registry: url ?? item.record.url ?? registry,
+    current: item.record.version,
+    latest: latest?.server.version,
+    outdated,
+    status,
+    problem: problem === undefined ? undefined : printable(problem),
+  }));
 }

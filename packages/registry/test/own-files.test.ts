@@ -1,12 +1,12 @@
 // installedIn and updateInstalled: entries added from the registry found in real config files, and
 // one updated in place to a newer version with the user's own edits and comments kept (moved from
 // the CLI's `mcp registry outdated | update`, whose end-to-end tests stay in apps/cli/test).
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { registryExamples as ex } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { installedIn, RegistryError, updateInstalled, type RegistryEntry } from "../src/index.js";
+import { installedIn, ownInstalled, RegistryError, updateInstalled, type RegistryEntry } from "../src/index.js";
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -97,5 +97,30 @@ describe("updateInstalled", () => {
     const error = await updateInstalled(item!, latest).catch((e: unknown) => e);
     expect(RegistryError.isInstance(error)).toBe(true);
     expect(await readFile(file, "utf8")).toBe(PROJECT);
+  });
+});
+
+describe("ownInstalled", () => {
+  it("the project's mcp-client.json (marked project) then the user's, from the user's config folder; or only the files given, from the folder", async () => {
+    const root = await folder();
+    const [cwd, home] = [join(root, "repo"), join(root, "home")];
+    const userDir = join(home, "config", "mcp-client");
+    await mkdir(cwd, { recursive: true });
+    await mkdir(userDir, { recursive: true });
+    await writeFile(join(cwd, "mcp-client.json"), PROJECT);
+    await writeFile(
+      join(userDir, "mcp-client.json"),
+      JSON.stringify({ servers: { u: { command: "x", registry: record } } }),
+    );
+    const env = { XDG_CONFIG_HOME: join(home, "config") };
+    const found = await ownInstalled({ cwd, home, env, platform: "linux" });
+    expect(found.map((i) => [i.local, i.scope, i.project, i.file])).toEqual([
+      ["wx", "project", true, join(cwd, "mcp-client.json")],
+      ["u", "user", false, join(userDir, "mcp-client.json")],
+    ]);
+    const given = await ownInstalled({ cwd, home, env, platform: "linux", files: ["mcp-client.json"] });
+    expect(given.map((i) => [i.local, i.scope, i.project, i.file])).toEqual([
+      ["wx", "file", false, join(cwd, "mcp-client.json")],
+    ]);
   });
 });

@@ -3,7 +3,7 @@
 // Moved from the CLI's `mcp registry outdated | update` (its e2e tests in apps/cli/test/registry.test.ts stay).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRegistry, type StandInRegistry } from "mcp-test-utils";
-import { checkForUpdates, installedEntries } from "../src/index.js";
+import { checkForUpdates, installedEntries, outdatedRows } from "../src/index.js";
 
 let registry: StandInRegistry;
 let other: StandInRegistry;
@@ -17,6 +17,39 @@ afterAll(async () => {
 });
 
 const knap = "io.github.joelverhagen/knapcode-samplemcpserver";
+
+describe("outdatedRows", () => {
+  it("a row an entry: its file, the registry asked (else its record's, else the user's), versions, and a problem escaped for a terminal", async () => {
+    const [entry] = installedEntries({ old: { command: "dotnet", registry: { name: knap, version: "0.4.0-beta" } } });
+    const item = { ...entry!, file: "/f.json" };
+    const rows = outdatedRows(
+      [
+        ...(await checkForUpdates([item], { registry: registry.url })),
+        { item: { ...item, local: "bad" }, problem: "no \u001b[31mred\u001b[0m here" },
+      ],
+      "http://127.0.0.1:1",
+    );
+    expect(rows).toEqual([
+      {
+        name: "old",
+        server: knap,
+        file: "/f.json",
+        registry: registry.url,
+        current: "0.4.0-beta",
+        latest: "0.5.0",
+        outdated: true,
+        status: undefined,
+        problem: undefined,
+      },
+      expect.objectContaining({
+        name: "bad",
+        registry: "http://127.0.0.1:1",
+        latest: undefined,
+        problem: "no \\u{001b}[31mred\\u{001b}[0m here",
+      }),
+    ]);
+  });
+});
 
 describe("checkForUpdates", () => {
   it("says which entries are behind their registry's latest, which are current, and which latest is retired", async () => {
