@@ -1,10 +1,19 @@
 // `mcp codegen <server>`: the server's tools given to @mcp/codegen's generateClient, the module written out.
-import { writeFileSync } from "node:fs";
-import { clientModulePath, clientNameOf, CodegenError, generateClient } from "@mcp/codegen";
+import { clientNameOf, CodegenError, generateClient, writeClientModule } from "@mcp/codegen";
 import { mustStart } from "./commands.js";
 import { failureOf } from "./resolve.js";
 import { settle, withSession, type GlobalOptions } from "./session.js";
-import { CliError, EXIT, note } from "./ui.js";
+import { CliError, EXIT, note, plural } from "./ui.js";
+
+/** What `make` gives; @mcp/codegen's error for `--name` (a usage error) or `--out` as the CLI says it. */
+function flagged<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof CodegenError)) throw error;
+    throw new CliError(`--${error.message}`, error.option === "name" ? EXIT.usage : EXIT.failure);
+  }
+}
 
 /** `mcp codegen <server> [--out <file.ts | folder>] [--name <ClientName>]`. */
 export async function codegenCommand(
@@ -12,13 +21,7 @@ export async function codegenCommand(
   server: string,
   options: { out?: string; name?: string },
 ): Promise<number> {
-  let clientName: string;
-  try {
-    clientName = clientNameOf({ server, name: options.name });
-  } catch (error) {
-    if (error instanceof CodegenError) throw new CliError(`--${error.message}`, EXIT.usage);
-    throw error;
-  }
+  const clientName = flagged(() => clientNameOf({ server, name: options.name }));
   return withSession({ ...globals, server: [server] }, {}, async (session) => {
     mustStart(session, server);
     await settle(session);
@@ -40,17 +43,8 @@ export async function codegenCommand(
       process.stdout.write(text);
       return EXIT.ok;
     }
-    const file = clientModulePath(options.out, server);
-    try {
-      writeFileSync(file, text);
-    } catch (error) {
-      throw new CliError(
-        `--out ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      );
-    }
-    note(
-      `${file}: ${tools.length} tool${tools.length === 1 ? "" : "s"} of "${server}" as functions (create${clientName})`,
-    );
+    const file = flagged(() => writeClientModule(options.out!, server, text));
+    note(`${file}: ${plural(tools.length, "tool")} of "${server}" as functions (create${clientName})`);
     return EXIT.ok;
   });
 }

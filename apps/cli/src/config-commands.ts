@@ -1,20 +1,18 @@
 // `mcp config`: list, add, approve, remove and doctor, on the user's own config file.
 import { join, resolve } from "node:path";
-import { serverConfigProblems, type MCPServerConfig } from "@mcp/client";
+import { serverConfigProblems } from "@mcp/client";
 import {
   approveOwnServer,
-  clearSecrets,
+  addOwnServer,
   configEntries,
   defaultApprovalsFile,
-  describeConfig,
   describeServer,
   diagnoseServers,
-  editOwnConfig,
   loadAllMCPConfigs,
   OWN_FILE,
   ownEntry,
   printable,
-  readOwnServers,
+  OwnServerExistsError,
   removeOwnServer,
   type LoadResult,
 } from "@mcp/manager";
@@ -100,46 +98,36 @@ export async function configAdd(globals: GlobalOptions, name: string): Promise<n
   if (problems.length) throw new CliError(`not added: ${problems.map((p) => p.message).join("; ")}`, EXIT.usage);
   const scope = options.scope ?? "project";
   const file = ownFile(scope, home);
-  // The entry our file already has under `name`, if any (a file that does not parse has none).
-  const servers = await readOwnServers(file);
-  const before = Object.hasOwn(servers, name) ? servers[name] : undefined;
-  if (before !== undefined && !options.replace) {
-    const entry = (typeof before === "object" && before !== null ? before : {}) as { command?: unknown; url?: unknown };
-    const what =
-      typeof entry.command === "string" || typeof entry.url === "string"
-        ? `: ${firstLine(describeConfig(before as MCPServerConfig), 80)}`
-        : "";
-    throw new CliError(
-      `not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`,
-      EXIT.usage,
-    );
-  }
-  await editOwnConfig(file, ["servers", name], config);
-  out(
-    `${before === undefined ? "Added" : "Replaced"} "${name}" ${before === undefined ? "to" : "in"} ${tildify(file, home)}`,
+  const approve = scope === "project" ? ownApproval(home) : undefined;
+  const added = await addOwnServer(file, name, config, { replace: options.replace, approve }).catch(
+    (error: unknown) => {
+      if (!(error instanceof OwnServerExistsError)) throw error;
+      const what = error.runs === undefined ? "" : `: ${firstLine(error.runs, 80)}`;
+      throw new CliError(
+        `not added: ${tildify(file, home)} already has "${name}"${what}. To replace it: the same command with --replace`,
+        EXIT.usage,
+      );
+    },
   );
+  out(`${added.replaced ? "Replaced" : "Added"} "${name}" ${added.replaced ? "in" : "to"} ${tildify(file, home)}`);
   // A token written into the file is in every copy of it (a project's is often committed).
-  for (const { kind, key } of clearSecrets(config)) {
+  for (const { kind, key } of added.secrets) {
     const [what, flag] = kind === "header" ? [`header "${key}"`, "--header"] : [`variable "${key}"`, "--env"];
     warn(
       `warning: the ${what} holds what looks like a secret, now written in ${tildify(file, home)}. To keep it out of the file, add it again with --replace and ${flag} '${key}=${key === "Authorization" ? "Bearer " : ""}\${TOKEN}' (single quotes: the file gets \${TOKEN}, read from your environment at each run)`,
     );
   }
-  await approveOwn(file, scope, name, home, "; once");
+  if (added.notApproved !== undefined) notApprovedYet(name, added.notApproved, "; once");
   return EXIT.ok;
 }
 
-/** A project entry the user just wrote is approved as it loads (@mcp/manager's approveOwnServer); said when it cannot be yet. */
-export async function approveOwn(
-  file: string,
-  scope: string,
-  name: string,
-  home: string,
-  then?: string,
-): Promise<void> {
-  if (scope !== "project") return;
-  const why = await approveOwnServer(file, name, { cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
-  if (why !== undefined) notApprovedYet(name, why, then);
+/** Where a project entry the user wrote is approved as it loads (@mcp/manager's approveOwnServer). */
+const ownApproval = (home: string) => ({ cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
+
+/** A project entry the user just wrote is approved as it loads; said when it cannot be yet. */
+export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
+  const why = scope === "project" ? await approveOwnServer(file, name, ownApproval(home)) : undefined;
+  if (why !== undefined) notApprovedYet(name, why);
 }
 
 /** That an entry the user wrote is not approved, why, and the command that approves it once it loads. */

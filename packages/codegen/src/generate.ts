@@ -53,8 +53,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export class CodegenError extends Error {
   /** The option at fault, e.g. `"name"`. */
   readonly option: string;
-  constructor(option: string, message: string) {
-    super(message);
+  constructor(option: string, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "CodegenError";
     this.option = option;
   }

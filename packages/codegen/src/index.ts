@@ -1,3 +1,3 @@
 // @mcp/codegen: an MCP server's tools as a typed TypeScript client module.
 export { clientNameOf, CodegenError, generateClient, type GenerateClientOptions } from "./generate.js";
-export { clientModulePath } from "./module-path.js";
+export { clientModulePath, writeClientModule } from "./module-path.js";

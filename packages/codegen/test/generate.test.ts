@@ -2,7 +2,7 @@
 // repo's stricter flags), its types are exact (wrong arguments fail to compile), and it calls
 // server-everything and a fixture server on the official SDK, whose tools it was generated from.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -10,7 +10,13 @@ import { fileURLToPath } from "node:url";
 import { connectToServer, disconnectServer, listTools, type MCPServerConfig } from "@mcp/client";
 import { everythingEntry } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientModulePath, CodegenError, generateClient, type GenerateClientOptions } from "../src/index.js";
+import {
+  clientModulePath,
+  CodegenError,
+  generateClient,
+  writeClientModule,
+  type GenerateClientOptions,
+} from "../src/index.js";
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const schemasServer = fileURLToPath(new URL("./fixtures/schemas-server.mjs", import.meta.url));
@@ -297,6 +303,27 @@ describe("clientModulePath", () => {
       expect(clientModulePath(join(dir, "client.ts"), "docs")).toBe(join(dir, "client.ts"));
       writeFileSync(join(dir, "file"), "");
       expect(clientModulePath(join(dir, "file"), "docs")).toBe(join(dir, "file"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("writeClientModule", () => {
+  it("writes the text where clientModulePath says and gives the file; a file it cannot write is a CodegenError on out naming it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "codegen-write-"));
+    try {
+      const file = writeClientModule(dir, "my docs", "export {};\n");
+      expect(file).toBe(join(dir, "my-docs.ts"));
+      expect(readFileSync(file, "utf8")).toBe("export {};\n");
+      const missing = join(dir, "no", "such", "x.ts");
+      expect(() => writeClientModule(missing, "docs", "")).toThrow(
+        expect.objectContaining({
+          name: "CodegenError",
+          option: "out",
+          message: `out ${missing}: cannot write it (ENOENT)`,
+        }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

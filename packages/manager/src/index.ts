@@ -154,7 +154,14 @@ export {
 } from "./headers-helper.js";
 export { readConfigField } from "./config/parse.js";
 export { editOwnConfig, looksLikeSecret, readOwnServers } from "./config/own-file.js";
-export { approveOwnServer, removeOwnServer, type ApproveOwnOptions } from "./config/own-servers.js";
+export {
+  addOwnServer,
+  approveOwnServer,
+  OwnServerExistsError,
+  removeOwnServer,
+  type ApproveOwnOptions,
+  type OwnServerAdded,
+} from "./config/own-servers.js";
 export { clearSecrets, ownEntry, type ClearSecret, type OwnEntryFlags } from "./config/own-entry.js";
 export { pinKey, ToolPins } from "./pins/pins.js";
 export type { HeldTool, PinChange, PinOptions } from "./pins/types.js";

@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  addOwnServer,
   approveOwnServer,
+  OwnServerExistsError,
   createApprovalStore,
   editOwnConfig,
   loadAllMCPConfigs,
@@ -61,5 +63,41 @@ describe("approveOwnServer", () => {
       projects: Record<string, { fingerprints: object }>;
     };
     expect(Object.keys(record.projects[cwd]!.fingerprints)).toEqual(["ok"]);
+  });
+});
+
+describe("addOwnServer", () => {
+  it("writes the entry (comments kept), refuses a name already there unless replacing, says which values look like secrets, and approves it as it loads", async () => {
+    const cwd = await folder();
+    const file = join(cwd, "mcp-client.json");
+    const approvals = join(cwd, "approvals.json");
+    await writeFile(file, '{\n  // mine\n  "servers": { "odd": 5 }\n}\n');
+    const config = { command: "node", args: ["s.js"], env: { API_TOKEN: "abcdefghijklmnop1234567890" } };
+    const added = await addOwnServer(file, "ok", config, { approve: { cwd, approvals } });
+    expect(added).toEqual({
+      replaced: false,
+      secrets: [{ kind: "env", key: "API_TOKEN", value: "abcdefghijklmnop1234567890" }],
+      notApproved: undefined,
+    });
+    expect(
+      await createApprovalStore({ file: approvals }).isApproved(cwd, (await loadAllMCPConfigs(cwd)).servers["ok"]!),
+    ).toBe(true);
+    expect(await readFile(file, "utf8")).toContain("// mine");
+
+    const again = addOwnServer(file, "ok", { command: "other" });
+    await expect(again).rejects.toBeInstanceOf(OwnServerExistsError);
+    await expect(again).rejects.toMatchObject({
+      file,
+      server: "ok",
+      runs: "node s.js",
+      message: `${file} already has "ok": node s.js`,
+    });
+    // An entry that names nothing to run is refused too, without saying what it runs.
+    await expect(addOwnServer(file, "odd", { command: "x" })).rejects.toMatchObject({ runs: undefined });
+    expect((await readOwnServers(file))["ok"]).toEqual(config);
+
+    const replaced = await addOwnServer(file, "ok", { command: "other" }, { replace: true });
+    expect(replaced).toEqual({ replaced: true, secrets: [], notApproved: undefined });
+    expect((await readOwnServers(file))["ok"]).toEqual({ command: "other" });
   });
 });
