@@ -14,6 +14,7 @@ export { daemonRunArgs, daemonRunOptions, type DaemonRunFlags } from "./run-opti
 export { checkSocket } from "./private.js";
 export type { AttachParams, PoolStatus } from "./pool-socket.js";
 export type { Ticket } from "./light-relay.js";
+export type { EndedSession } from "./unread.js";
 export type { DaemonStatus } from "./server.js";
 export type { DaemonServerStatus } from "./views.js";
 export type { DaemonMessage } from "./wire.js";
