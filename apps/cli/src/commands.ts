@@ -1,9 +1,9 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
 import { getPrompt } from "@mcp/client";
+import { promptArguments } from "@mcp/adapters/arguments";
 import { openRecording, RecordingError } from "@mcp/replay";
 import {
-  didYouMean,
-  findPromptByName,
+  findPrompt,
   promptRows,
   readResourceFrom,
   resourceRows,
@@ -22,7 +22,7 @@ import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { toolDocs, toolLine } from "./tool-docs.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, usageError, warn } from "./ui.js";
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
@@ -284,32 +284,8 @@ export async function promptCommand(
 ): Promise<number> {
   return withSession(globals, { connect: false }, async (session) => {
     const { server, name: first, rest } = splitTarget([name, ...words], serverNamesOf(session));
-    const { matches, all } = await findPromptByName(session.manager, first, await startNamed(session, server));
-    const found = matches.length === 1 ? matches[0]! : undefined;
-    if (matches.length > 1)
-      throw new CliError(
-        `prompt "${first}" is offered by several servers: ${matches.map((b) => `${b.server}.${first}`).join(", ")}`,
-        EXIT.usage,
-      );
-    if (!found) {
-      const near = didYouMean(
-        first,
-        all.map((p) => (server ? p.prompt.name : `${p.server}.${p.prompt.name}`)),
-      );
-      throw new CliError(
-        `unknown prompt "${first}"${server ? ` on server "${server}"` : ""}${near}${HINT.see("prompts", server)}`,
-        EXIT.usage,
-      );
-    }
-    const args = Object.fromEntries(
-      Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [
-        k,
-        typeof v === "string" ? v : JSON.stringify(v),
-      ]),
-    );
-    const missing = (found.prompt.arguments ?? [])
-      .filter((a) => a.required && args[a.name] === undefined)
-      .map((a) => a.name);
+    const found = await findPrompt(session.manager, first, await startNamed(session, server), server).catch(usageError);
+    const { args, missing } = promptArguments(found.prompt, parseArguments(rest, undefined, session.cwd));
     if (missing.length)
       throw new CliError(
         `prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`,
