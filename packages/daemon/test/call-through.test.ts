@@ -11,18 +11,17 @@ import { send } from "../src/wire.js";
 import { daemonSandbox, everything } from "./helpers.js";
 
 const box = daemonSandbox("mcp-call-through-");
-const params = (words: string[]): CallParams =>
-  ({
-    configs: { everything: { ...everything, cwd: box.dir } },
-    servers: {},
-    configErrors: [],
-    skipped: [],
-    shadowed: [],
-    embedded: false,
-    environment: {},
-    words,
-    cwd: box.dir,
-  }) as CallParams;
+const params = (words: string[]): CallParams => ({
+  configs: { everything: { ...everything, cwd: box.dir } },
+  servers: {},
+  configErrors: [],
+  skipped: [],
+  shadowed: [],
+  embedded: false,
+  environment: {},
+  words,
+  cwd: box.dir,
+});
 
 describe("callThroughDaemon", () => {
   it("no daemon: nothing ran, absent", async () => {
