@@ -1,3 +1,4 @@
+// The CLI's approval policy (ask on a terminal, --yes for one run, else skip and say how to approve) and its approvals file.
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import {
@@ -11,16 +12,7 @@ import {
   type ApprovalSubject,
 } from "@mcp/manager/config";
 import { serverBlock } from "./approval-view.js";
-import { color, note, shortPath, warn, tildify } from "./ui.js";
-
-/**
- * Project-scope servers come with a repository the user may not trust. `@mcp/manager` refuses them
- * until an approval covers what they run (their fingerprint), and keeps the approvals
- * (`approvals.json`); this is the CLI's policy over it: on a terminal we ask and remember the
- * answer per project; `--yes` approves for one run; with no terminal and no `--yes` they are
- * skipped, and we say why and how to approve them. Claude Code's own approvals
- * (`enabledMcpjsonServers`, `enableAllProjectMcpServers`) are by name, as they are there.
- */
+import { color, HINT, note, shortPath, warn, tildify } from "./ui.js";
 
 /** Where answers are remembered. */
 export function approvalsFile(configDir: string): string {
@@ -30,11 +22,6 @@ export function approvalsFile(configDir: string): string {
 /** Records that these project servers, as they are now, are approved for this project (`mcp config approve`, `mcp config add`). */
 export async function rememberApproval(file: string, project: string, servers: ApprovalSubject[]): Promise<void> {
   await createApprovalStore({ file }).remember(project, servers);
-}
-
-/** Whether this project server, as it is now, is approved for this project (its fingerprint matches). */
-export function isApproved(file: string, project: string, server: ApprovalSubject): Promise<boolean> {
-  return createApprovalStore({ file }).isApproved(project, server);
 }
 
 /** Asks a yes-or-no question on the terminal (stderr); true only for "y" or "yes". */
@@ -47,32 +34,36 @@ export async function confirm(question: string): Promise<boolean> {
   }
 }
 
-/**
- * The one short line a run without a terminal writes about the project servers it skipped: how
- * many, why when it is one, and the command that approves them (`mcp servers` lists each, and why).
- */
-export function skippedLine(servers: { name: string; why: string; file: string }[], approveCommand: string): string {
-  const only = servers.length === 1 ? servers[0]! : undefined;
-  const changed = servers.filter(({ why }) => why !== NOT_APPROVED_YET).length;
-  const what = only
-    ? `project server ${printable(only.name)} (${only.why}; ${printable(only.file)})`
-    : `${servers.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
-  // A long list of names would make the line long: then the command that approves them all.
-  const command = approveCommand.length <= 60 ? approveCommand : "mcp config approve";
-  return `Skipped ${what}. Approve: ${command}   (or --yes for one run${only ? "" : "; mcp servers lists them"})`;
-}
-
 /** What approves a project server: `mcp config approve <name>`, its name quoted as a shell needs it. */
 export function approveCommandFor(names: readonly string[]): string {
   // Names come from the repository too: quoted and escaped like everything else shown from it.
   return commandLine("mcp", ["config", "approve", ...names]);
 }
 
+/** What approves these project servers: `mcp config approve <names>`. */
+const approveCommand = (asked: readonly ApprovalRequest[]): string =>
+  approveCommandFor(asked.map((r) => r.server.name));
+
 /**
- * The CLI's approval policy for `@mcp/manager`: its approvals file; `--yes` approves for one run;
- * on a terminal one question about every project server not declined here (@mcp/manager's
- * askingPolicy: approved as they are now, or declined by name, remembered); otherwise they are
- * skipped with one line on stderr that says how to approve them.
+ * The one short line a run without a terminal writes about the project servers it skipped: how
+ * many, why when it is one, and the command that approves them (`mcp servers` lists each, and why).
+ */
+function skippedLine(asked: readonly ApprovalRequest[], project: string, home: string): string {
+  const [only] = asked.length === 1 ? asked : [];
+  const changed = asked.filter(({ reason }) => reason !== NOT_APPROVED_YET).length;
+  const what = only
+    ? `project server ${printable(only.server.name)} (${only.reason}; ${printable(shortPath(only.server.source.file, project, home))})`
+    : `${asked.length} project servers not approved${changed > 0 ? ` (${changed} changed since approved)` : ""}`;
+  return `Skipped ${what}.${HINT.approveAll(approveCommand(asked), only ? "" : "; mcp servers lists them")}`;
+}
+
+/**
+ * The CLI's approval policy for `@mcp/manager`, over project-scope servers (they come with a
+ * repository the user may not trust, and start only once an approval covers what they run): its
+ * approvals file; `--yes` approves for one run; on a terminal one question about every project
+ * server not declined here (@mcp/manager's askingPolicy: approved as they are now, or declined by
+ * name, remembered per project); otherwise they are skipped with one line on stderr that says how
+ * to approve them. Claude Code's own approvals (`enabledMcpjsonServers`, …) are by name, as there.
  */
 export function cliApprovalPolicy(options: {
   project: string;
@@ -85,20 +76,13 @@ export function cliApprovalPolicy(options: {
     store: createApprovalStore({ file: options.file }),
     howToApprove: (server: ApprovalSubject) => approveCommandFor([server.name]),
   };
-  const approveCommand = (asked: readonly ApprovalRequest[]): string =>
-    approveCommandFor(asked.map((r) => r.server.name));
   if (options.yes) return { ...policy, approve: () => true };
   if (!options.interactive)
     return {
       ...policy,
       approve: (requests) => {
         const asked = requests.filter((request) => !request.declined);
-        const skipped = asked.map(({ server, reason }) => ({
-          name: server.name,
-          why: reason,
-          file: shortPath(server.source.file, options.project, options.home),
-        }));
-        if (asked.length > 0) warn(skippedLine(skipped, approveCommand(asked)));
+        if (asked.length > 0) warn(skippedLine(asked, options.project, options.home));
         return false;
       },
     };

@@ -1,9 +1,10 @@
 // The commands that talk to servers: `tools`, `call`, `prompts`, `resources` and the rest.
-import { getPrompt } from "@mcp/client";
+import { existsSync } from "node:fs";
+import { getPrompt, type CallToolResult } from "@mcp/client";
+import { promptArguments } from "@mcp/adapters/arguments";
 import { openRecording, RecordingError } from "@mcp/replay";
 import {
-  didYouMean,
-  findPromptByName,
+  findPrompt,
   promptRows,
   readResourceFrom,
   resourceRows,
@@ -12,7 +13,8 @@ import {
   toolsNamed,
   unreadable,
 } from "@mcp/manager";
-import { callThroughDaemon, type CalledTool } from "./daemon/call.js";
+import { callParamsFor, callThroughDaemon } from "@mcp/daemon/client";
+import { daemonSocket } from "./daemon/command.js";
 import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
@@ -22,7 +24,7 @@ import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { toolDocs, toolLine } from "./tool-docs.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, note, out, printJson, usageError, warn } from "./ui.js";
 
 // ─── commands ─────────────────────────────────────────────────────────────────
 
@@ -122,9 +124,7 @@ export async function callCommand(
   try {
     // A server given by URL is this process's own too: the daemon would keep it.
     const viaDaemon =
-      recording || globals.ephemeral
-        ? undefined
-        : await callThroughDaemon(session, globals, words, maxResultChars, signal);
+      recording || globals.ephemeral ? undefined : await callViaDaemon(session, globals, words, maxResultChars, signal);
     if (viaDaemon) return finishCall(output, viaDaemon, outDir ?? session.cwd);
     const { tool, args } = await prepareCall(session, words, signal);
     const progress = progressReporter(label(tool));
@@ -163,6 +163,47 @@ function recordTo(file: string): ReturnType<typeof openRecording> {
     if (error instanceof RecordingError) throw new CliError(`--record ${error.message}`, EXIT.usage);
     throw error;
   }
+}
+
+/** A tool call's outcome, wherever it ran. */
+interface CalledTool {
+  label: string;
+  toolName: string;
+  value: CallToolResult;
+}
+
+/**
+ * `mcp call` through the daemon, when one runs (@mcp/daemon/client's callThroughDaemon; never with
+ * `MCP_NO_DAEMON=1`): the servers as this session found them, as this shell runs them. Undefined
+ * when none ran it, saying why when a daemon was there: the call then runs here.
+ */
+async function callViaDaemon(
+  session: Session,
+  globals: GlobalOptions,
+  words: string[],
+  maxResultChars: number | undefined,
+  signal: AbortSignal,
+): Promise<CalledTool | undefined> {
+  const socket = daemonSocket();
+  if (process.env["MCP_NO_DAEMON"] === "1" || (process.platform !== "win32" && !existsSync(socket))) return undefined;
+  const instead = (why: string): undefined => void note(`mcp daemon: ${why}; starting the server here instead`);
+  // Tool lists and OAuth tokens in Redis: the daemon keeps none of its own there.
+  if (session.shared)
+    return instead(
+      "not used while MCP_REDIS_URL is set (the daemon keeps tool lists and OAuth tokens only in your folders, not in Redis)",
+    );
+  let progress: ReturnType<typeof progressReporter> | undefined;
+  const params = callParamsFor(session, { words, timeout: globals.timeout, maxResultChars });
+  const outcome = await callThroughDaemon(socket, params, {
+    signal,
+    onProgress: (p) => (progress ??= progressReporter(words[0] ?? "tool")).update(p),
+  }).finally(() => progress?.stop());
+  if (outcome.ran) return outcome.answer as CalledTool;
+  return instead(
+    outcome.why === "outdated"
+      ? "the running daemon is from an earlier mcp and cannot run a call as this shell would (stop it with: mcp daemon stop)"
+      : outcome.message,
+  );
 }
 
 /** Prints a call's result as `output` says; exit 1 when the tool reported an error. */
@@ -284,32 +325,8 @@ export async function promptCommand(
 ): Promise<number> {
   return withSession(globals, { connect: false }, async (session) => {
     const { server, name: first, rest } = splitTarget([name, ...words], serverNamesOf(session));
-    const { matches, all } = await findPromptByName(session.manager, first, await startNamed(session, server));
-    const found = matches.length === 1 ? matches[0]! : undefined;
-    if (matches.length > 1)
-      throw new CliError(
-        `prompt "${first}" is offered by several servers: ${matches.map((b) => `${b.server}.${first}`).join(", ")}`,
-        EXIT.usage,
-      );
-    if (!found) {
-      const near = didYouMean(
-        first,
-        all.map((p) => (server ? p.prompt.name : `${p.server}.${p.prompt.name}`)),
-      );
-      throw new CliError(
-        `unknown prompt "${first}"${server ? ` on server "${server}"` : ""}${near}${HINT.see("prompts", server)}`,
-        EXIT.usage,
-      );
-    }
-    const args = Object.fromEntries(
-      Object.entries(parseArguments(rest, undefined, session.cwd)).map(([k, v]) => [
-        k,
-        typeof v === "string" ? v : JSON.stringify(v),
-      ]),
-    );
-    const missing = (found.prompt.arguments ?? [])
-      .filter((a) => a.required && args[a.name] === undefined)
-      .map((a) => a.name);
+    const found = await findPrompt(session.manager, first, await startNamed(session, server), server).catch(usageError);
+    const { args, missing } = promptArguments(found.prompt, parseArguments(rest, undefined, session.cwd));
     if (missing.length)
       throw new CliError(
         `prompt ${found.server}.${found.prompt.name} needs ${missing.map((m) => `${m}=…`).join(" ")}`,

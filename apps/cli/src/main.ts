@@ -251,7 +251,7 @@ const COMMANDS: CommandSpec[] = [
   HOSTS_COMMAND,
 ];
 
-/** Builds the `mcp` program; `run` gets each command's exit code. */
+/** Builds the `mcp` program (commander's errors thrown, not exits); `run` gets each command's exit code. */
 export function buildProgram(run: (task: () => Promise<number>) => void): Command {
   const program = new Command("mcp")
     .configureOutput({ writeOut: (text) => process.stdout.write(fitHelp(text)) })
@@ -271,12 +271,13 @@ export function buildProgram(run: (task: () => Promise<number>) => void): Comman
     ["-y, --yes", "start project-scope servers without asking, for this run only (not remembered)"],
   ])
     .showHelpAfterError("(add --help for usage)")
-    .addHelpText("after", EXAMPLES);
+    .addHelpText("after", EXAMPLES)
+    // Every command's own errors (a missing argument, an unknown option) are usage errors too: exit 2
+    // (each command copies this when it is added).
+    .exitOverride();
   addCommands(program, COMMANDS, run);
   return program;
 }
-
-export { serveModes } from "./serve-program.js";
 
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -285,12 +286,6 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((t) => {
     task = t;
   });
-  // Every command's own errors (a missing argument, an unknown option) are usage errors too: exit 2.
-  const override = (command: Command): void => {
-    command.exitOverride();
-    command.commands.forEach(override);
-  };
-  override(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

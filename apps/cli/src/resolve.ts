@@ -1,21 +1,21 @@
 // Which server a command needs, and why one cannot serve it: @mcp/manager's words, the CLI's way out (ui.ts's HINT) on top.
 import type { MCPServerConfig } from "@mcp/client";
 import {
-  commandLine,
   configHint,
-  didYouMean,
   failureReport,
   findToolByName,
-  invalidEntry,
   serverNamesOf,
   splitToolTarget,
   tokenRefused as refusedWords,
+  toolNotFound,
   toolsNamed,
   whyNotStartable,
   type MCPTool,
+  type NotFoundWords,
   type ServerStatus,
   type ToolTarget,
 } from "@mcp/manager";
+import { approveCommandFor } from "./approvals.js";
 import { heldCallError } from "./pins-view.js";
 import { parseArguments, validateArguments } from "./schema.js";
 import type { Session } from "./session.js";
@@ -39,8 +39,17 @@ export const tokenRefused = (s: ServerStatus, config: MCPServerConfig | undefine
 
 /** Why a server that failed to connect failed (@mcp/manager's failureReport), with the CLI's ways out. */
 export function failureOf(session: Pick<Session, "configs">, status: ServerStatus): string {
-  return failureReport(status, session.configs[status.name], { signIn: HINT.signIn, tokenGiven: HINT.tokenGiven });
+  return failureReport(status, session.configs[status.name], WORDS);
 }
+
+/** The CLI's ways out, on top of @mcp/manager's words for a server that cannot serve or a tool not found. */
+const WORDS: NotFoundWords = {
+  signIn: HINT.signIn,
+  tokenGiven: HINT.tokenGiven,
+  notApproved: HINT.notApproved,
+  approveAll: (names) => HINT.approveAll(approveCommandFor(names)),
+  see: (server) => HINT.see("tools", server),
+};
 
 /** What an HTTP failure most likely means (@mcp/manager's `configHint`), as a `hint:` line ("" when nothing comes to mind). */
 export function hintFor(config: MCPServerConfig | undefined, status: ServerStatus): string {
@@ -73,47 +82,24 @@ export async function startOne(session: Session, name: string, signal?: AbortSig
   }
 }
 
-/** Lines for every server that could not be asked: failed, not approved, invalid. */
-function unreachable(session: Session): string[] {
-  return [
-    ...session.manager.getStatuses().flatMap((s) => (s.state === "failed" ? [failureOf(session, s)] : [])),
-    ...session.skipped.map((name) => notStartable(session, name)!),
-    ...session.configErrors.map((error) => invalidEntry(error, session.home)),
-  ].map((line) => `  ${line}`);
-}
-
-/** Why no tool `name` was found (on `where`, or on any server), the closest names among `candidates` offered. */
+/** Why no tool `name` was found on `where` or any server (held, or @mcp/manager's toolNotFound with the CLI's ways out). */
 export function unknownTool(
   session: Session,
   name: string,
   among: MCPTool[],
   where?: string,
-  candidates = [...new Set([...among.map(label), ...among.map((t) => t.toolName)])],
+  candidates?: string[],
 ): CliError {
   const held = heldCallError(session, name, where);
   if (held) return held;
-  const hint = didYouMean(name, candidates);
-  // Servers that were not asked may have it: that is what to say, not "unknown tool".
-  const unapproved = where ? [] : session.skipped;
-  if (unapproved.length > 0 && !among.some((t) => t.toolName === name)) {
-    const asked =
-      among.length > 0
-        ? `none of the servers that started offers tool "${name}"${hint && ` (${hint.slice(2)})`}, and`
-        : `tool "${name}" may be on a project server, but`;
-    // One: why it is not approved, and what it would run; several: their names.
-    if (unapproved.length === 1)
-      return new CliError(`${asked} it was not asked: ${notStartable(session, unapproved[0]!)}`);
-    const approve = commandLine("mcp", ["config", "approve", ...unapproved]);
-    return new CliError(
-      `${asked} ${unapproved.length} project servers (${unapproved.join(", ")}) are not approved, so they were not asked. Approve: ${approve.length <= 60 ? approve : "mcp config approve"}   (or --yes for one run)`,
-    );
-  }
-  const lines = where ? [] : unreachable(session);
-  const tail = lines.length ? `\nThese servers could not be asked:\n${lines.join("\n")}` : "";
-  return new CliError(
-    `unknown tool "${name}"${where ? ` on server "${where}"` : ""}${hint}${HINT.see("tools", where)}${tail}`,
-    EXIT.usage,
-  );
+  const error = toolNotFound(session, session.manager.getStatuses(), name, among, {
+    server: where,
+    home: session.home,
+    candidates,
+    words: WORDS,
+  });
+  // Not asked, it may be there: a failure, not a usage error.
+  return new CliError(error.message, error.notAsked.length > 0 ? EXIT.failure : EXIT.usage);
 }
 
 /**

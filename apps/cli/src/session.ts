@@ -8,7 +8,6 @@ import {
   findServers,
   MCPManager,
   serverNamesOf,
-  UnknownServerError,
   type ChosenServers,
   type MCPTool,
   userConfigDir,
@@ -17,7 +16,7 @@ import {
 import { approvalsFile, cliApprovalPolicy } from "./approvals.js";
 import { connectingLine } from "./connecting.js";
 import type { RedisStores } from "@mcp/store-redis";
-import { CliError, EXIT, HINT, note, warn } from "./ui.js";
+import { CliError, EXIT, HINT, note, usageError, warn } from "./ui.js";
 import { CLI_VERSION } from "./version.js";
 
 /** Options every command takes. */
@@ -75,23 +74,13 @@ export interface Session extends Omit<ChosenServers, "fallback" | "whySkipped"> 
   close(): Promise<void>;
 }
 
-/** What `run` returns; a config given wrong on the command line, or a server name nobody defines, is a usage error. */
-async function usageErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (InvalidConfigError.isInstance(error)) throw new CliError(error.message, EXIT.usage);
-    if (UnknownServerError.isInstance(error)) throw new CliError(`${error.message}${HINT.unknownServer}`, EXIT.usage);
-    throw error;
-  }
-}
+/** A config given wrong on the command line, or a server name nobody defines, is a usage error. */
+const usage = (error: unknown): never => usageError(error, InvalidConfigError.isInstance(error));
 
 /** Every server name a command could mean (configured, invalid or not; or the ad-hoc server), nothing started or asked. */
 export async function serverNames(globals: GlobalOptions): Promise<string[]> {
   const home = process.env["HOME"] ?? homedir();
-  const { given, loaded } = await usageErrors(() =>
-    findServers(process.cwd(), { ...globals, home, files: globals.config }),
-  );
+  const { given, loaded } = await findServers(process.cwd(), { ...globals, home, files: globals.config }).catch(usage);
   return serverNamesOf({ configs: given ?? loaded.configs, servers: loaded.servers, configErrors: loaded.errors });
 }
 
@@ -138,22 +127,20 @@ export async function openSession(
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     home,
   });
-  const chosen = await usageErrors(() =>
-    chooseServers({
-      ...globals,
-      cwd,
-      home,
-      files: globals.config,
-      only: globals.server,
-      policy,
-      fallback: options.allowEmbedded === false ? undefined : { name: EMBEDDED_NAME, config: embeddedConfig },
-      timeout: globals.timeout,
-      // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
-      // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second).
-      closeGraceMs: CLOSE_GRACE_MS,
-    }),
-  );
-  const { configs, skipped, whySkipped, fallback: embedded } = chosen;
+  const chosen = await chooseServers({
+    ...globals,
+    cwd,
+    home,
+    files: globals.config,
+    only: globals.server,
+    policy,
+    fallback: options.allowEmbedded === false ? undefined : { name: EMBEDDED_NAME, config: embeddedConfig },
+    timeout: globals.timeout,
+    // A one-shot command ends its stdio servers promptly: a server that ignores the end of its stdin
+    // gets SIGTERM after half a second, not two (Ctrl-C then exits within a second).
+    closeGraceMs: CLOSE_GRACE_MS,
+  }).catch(usage);
+  const { fallback: embedded, ...found } = chosen;
   if (embedded)
     note(
       `No MCP config found: using the embedded default server (@modelcontextprotocol/server-everything over stdio). See "mcp config add" to add yours.`,
@@ -177,15 +164,10 @@ export async function openSession(
   });
   const stopConnecting = connectingLine(manager);
   const session: Session = {
+    ...found,
     manager,
     home,
     cwd,
-    configs,
-    servers: chosen.servers,
-    configErrors: chosen.configErrors,
-    shadowed: chosen.shadowed,
-    skipped,
-    whySkipped,
     embedded,
     shared,
     close: async () => {
@@ -194,7 +176,7 @@ export async function openSession(
       await shared?.close();
     },
   };
-  if (options.connect !== false) await manager.connectServers(configs, chosen.servers);
+  if (options.connect !== false) await manager.connectServers(found.configs, found.servers);
   return session;
 }
 

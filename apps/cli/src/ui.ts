@@ -9,10 +9,10 @@ import pc from "picocolors";
  */
 export const color = pc;
 
-/** A failure the user can act on, with the exit code it ends the program with. */
 /** Whether the command ends when its stdout's reader goes away (yes, but for a server whose stdout is only its audit log). */
 export const stdout = { exitWhenClosed: true };
 
+/** A failure the user can act on, with the exit code it ends the program with. */
 export class CliError extends Error {
   constructor(
     message: string,
@@ -29,7 +29,9 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, cancelled: 130 } as const;
 /** The CLI's way out of each failure the packages word (the command or flag that fixes it), added here only. */
 export const HINT = {
   notApproved: (name: string) => `; approve it with: mcp config approve ${name}   (or pass --yes for this run)`,
-  unknownServer: " (see: mcp servers)",
+  /** The command that approves project servers (the one that approves them all when naming them makes it long). */
+  approveAll: (command: string, more = "") =>
+    ` Approve: ${command.length <= 60 ? command : "mcp config approve"}   (or --yes for one run${more})`,
   notOurs: " is not one of this command's servers (see: mcp servers)",
   timeout: " (raise the limit with --timeout <ms>)",
   /** No key for tokens in Redis: `mcp serve` has a flag for the way out. */
@@ -49,6 +51,18 @@ export const HINT = {
     timeout: () => `; raise the limit with --timeout <ms> or "timeout" in its config`,
   } as Partial<Record<FindingKind, (finding: ServerFinding) => string>>,
 };
+
+/** A package's usage error by its code (McpError's `code`): the CLI's way out added to its words. */
+const USAGE: Record<string, (error: { serverName?: string; ambiguous?: string[] }) => string> = {
+  unknown_server: () => " (see: mcp servers)",
+  unknown_prompt: (e) => (e.ambiguous?.length ? "" : HINT.see("prompts", e.serverName)),
+};
+
+/** Throws a package's usage error (an unknown server or prompt; any error when `usage`) as a CliError with the CLI's way out; any other error as it is. */
+export function usageError(error: unknown, usage = false): never {
+  const hint = USAGE[(error as { code?: string } | null)?.code ?? ""] ?? (usage ? () => "" : undefined);
+  throw hint ? new CliError(`${(error as Error).message}${hint(error as never)}`, EXIT.usage) : error;
+}
 
 /** A line left open at the bottom of a terminal (the "Cancelling…" line), which the next line replaces or follows. */
 let open = false;
@@ -103,11 +117,6 @@ export function warn(message: string): void {
   process.stderr.write(`${pc.yellow(message)}\n`);
 }
 
-export function printError(message: string): void {
-  endLine();
-  process.stderr.write(`${pc.red("error:")} ${message}\n`);
-}
-
 /** Says why a command failed and gives its exit code: a CliError's own ("Cancelled." in place of "Cancelling…"), else 1. */
 export function failed(error: unknown): number {
   // A CliError, or a package's error that carries the exit code it ends with (@mcp/daemon's DaemonError,
@@ -115,7 +124,10 @@ export function failed(error: unknown): number {
   const coded = error instanceof CliError || (error instanceof Error && error.name === "DaemonError");
   const exitCode = coded ? (error as CliError).exitCode : EXIT.failure;
   if (exitCode === EXIT.cancelled) replaceLine("Cancelled.");
-  else printError((error as Error).message ?? String(error));
+  else {
+    endLine();
+    process.stderr.write(`${pc.red("error:")} ${(error as Error).message ?? String(error)}\n`);
+  }
   return exitCode;
 }
 

@@ -270,3 +270,29 @@ export function toolHints(annotations: object | undefined): string[] {
     a["openWorldHint"] === true && "open world",
   ].filter((h): h is string => typeof h === "string");
 }
+
+/** A prompt's arguments as `prompts/list` gives them, as far as {@link promptArguments} reads them. */
+export interface PromptArgumentsOf {
+  name: string;
+  arguments?: readonly { name: string; required?: boolean | undefined }[] | undefined;
+}
+
+/**
+ * A prompt's arguments from parsed ones ({@link parseArguments} with no schema): each value as the
+ * text `prompts/get` takes (a string as it is, anything else as its JSON), and the names of the
+ * required arguments not given, in the prompt's order.
+ *
+ * @example
+ * promptArguments({ name: "args-prompt", arguments: [{ name: "city", required: true }] }, { n: 2 });
+ * // { args: { n: "2" }, missing: ["city"] }
+ */
+export function promptArguments(
+  prompt: PromptArgumentsOf,
+  values: Record<string, unknown>,
+): { args: Record<string, string>; missing: string[] } {
+  const args = Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+  );
+  const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+  return { args, missing };
+}

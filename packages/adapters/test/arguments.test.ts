@@ -7,6 +7,7 @@ import {
   exampleArguments,
   exampleValue,
   parseArguments,
+  promptArguments,
   toolHints,
   toolParameters,
   toolSignature,
@@ -226,5 +227,25 @@ describe("a tool's parameters for a person", () => {
     );
     expect(toolHints({ destructiveHint: true, openWorldHint: false })).toEqual(["destructive"]);
     expect(toolHints(undefined)).toEqual([]);
+  });
+});
+
+describe("promptArguments", () => {
+  // server-everything's args-prompt, as its prompts/list gives it.
+  const prompt = {
+    name: "args-prompt",
+    arguments: [
+      { name: "city", description: "Name of the city", required: true },
+      { name: "state", description: "Name of the state", required: false },
+    ],
+  };
+
+  it("gives every value as text (JSON for what is not a string) and names the required ones missing", () => {
+    expect(promptArguments(prompt, parseArguments(["state=CA", "n:=2", "tags:=[1]"], undefined))).toEqual({
+      args: { state: "CA", n: "2", tags: "[1]" },
+      missing: ["city"],
+    });
+    expect(promptArguments(prompt, { city: "Paris" })).toEqual({ args: { city: "Paris" }, missing: [] });
+    expect(promptArguments({ name: "simple-prompt" }, {})).toEqual({ args: {}, missing: [] });
   });
 });

@@ -2,7 +2,14 @@
 // whether it is this user's, requests, starting it when none runs, a call written as the calling
 // shell runs it), without the daemon's own code (the pool, the managers): light to load.
 export { CALL as CALL_METHOD, callParamsFor, type CallParams, type ResolvedServers } from "./call.js";
-export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } from "./request.js";
+export {
+  callThroughDaemon,
+  daemonRequest,
+  probeDaemon,
+  requestTicket,
+  type DaemonCall,
+  type DaemonRequestOptions,
+} from "./request.js";
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
 export { shellValuesFor } from "./shell-values.js";
@@ -14,6 +21,7 @@ export { daemonRunArgs, daemonRunOptions, type DaemonRunFlags } from "./run-opti
 export { checkSocket } from "./private.js";
 export type { AttachParams, PoolStatus } from "./pool-socket.js";
 export type { Ticket } from "./light-relay.js";
+export type { EndedSession } from "./unread.js";
 export type { DaemonStatus } from "./server.js";
 export type { DaemonServerStatus } from "./views.js";
 export type { DaemonMessage } from "./wire.js";

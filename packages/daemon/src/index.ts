@@ -30,6 +30,7 @@ export {
   type DaemonRunFlags,
   type DaemonServerStatus,
   type DaemonStatus,
+  type EndedSession,
   type EnsureDaemonOptions,
   type PoolStatus,
   type ResolvedServers,
@@ -41,3 +42,4 @@ export type { CallContext, CallHandler } from "./call.js";
 export { lightShimHere } from "./light-check.js";
 export { runDaemon, startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
 export { relayStdio, type RelayStdioOptions } from "./shim.js";
+export { DEFAULT_MAX_UNREAD_BYTES } from "./unread.js";

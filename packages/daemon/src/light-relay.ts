@@ -21,6 +21,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type Server, type Socket } from "node:net";
 import { stopHolder } from "./light-holder.js";
+import type { HostLink } from "./unread.js";
 
 /** How long an issued ticket may wait for its connection. */
 export const TICKET_TTL_MS = 30_000;
@@ -56,13 +57,11 @@ interface HostSession {
 
 /**
  * Attaches a host to the pool; `send` writes one message to the host, `end` ends its connection,
- * `drain`: the host's requests held are back under the mark (read U again).
+ * `drain`: the host's requests held are back under the mark (read U again); `unread`: bytes on D
+ * the host has not taken; `abort`: ends the session at once, D destroyed with what waits on it.
  * Resolves once the pool's approval check passed; rejects (the session closed) when it refused.
  */
-export type Attach<P> = (
-  params: P,
-  host: { send: (mcp: unknown) => void; end: (reason: string) => void; drain: () => void },
-) => { session: HostSession; approved: Promise<void> };
+export type Attach<P> = (params: P, host: HostLink) => { session: HostSession; approved: Promise<void> };
 
 const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
 
@@ -236,10 +235,9 @@ export class LightRelay<P> {
       send: (mcp) => this.toHost(link, mcp),
       // The server failed twice or was killed: both connections end, and so does the shim.
       end: () => this.end(link),
-      drain: () => {
-        link.full = false;
-        this.readUp(link);
-      },
+      drain: () => ((link.full = false), this.readUp(link)),
+      unread: () => link.down?.writableLength ?? 0,
+      abort: () => this.end(link, "abort"),
     });
     link.session = session;
     // The proof only once the pool's approval check passed: refused, the connection closes
@@ -363,7 +361,7 @@ export class LightRelay<P> {
    * Ends a session: the pool's side, U at once, D once its last lines are handed over (DRAIN_MS at
    * most); unless U ended first (its cat is gone), the cat holding U is signalled (light-holder.ts).
    */
-  private end(link: Link, first?: "up"): void {
+  private end(link: Link, first?: "up" | "abort"): void {
     if (link.closed) return;
     link.closed = true;
     const port = this.port;
@@ -378,6 +376,7 @@ export class LightRelay<P> {
     link.up.destroy();
     const down = link.down;
     if (down === undefined || down.destroyed) return;
+    if (first === "abort") return void down.destroy(); // what waits unread goes with it (unread.ts)
     this.draining.add(down);
     const timer = setTimeout(() => down.destroy(), DRAIN_MS);
     timer.unref();

@@ -7,6 +7,7 @@ import type { ServerPool, UpstreamStatus } from "@mcp/pool";
 import type { StdioTransportConfig } from "@mcp/transport-stdio";
 import { EXIT } from "./errors.js";
 import type { LightRelay } from "./light-relay.js";
+import type { EndedSession, HostLedger, HostLink } from "./unread.js";
 import { send, type DaemonMessage } from "./wire.js";
 
 /** What `pool/status` answers (`mcp ps`). */
@@ -20,6 +21,12 @@ export interface PoolStatus {
   maxQueuedBytes: number;
   /** Bytes of one host session's requests held unstarted past which the pool stops reading that host (`hosts[].heldBytes`). */
   maxHeldBytes: number;
+  /** Bytes one host may leave unread on its connection before the daemon ends its session (unread.ts). */
+  maxUnreadBytes: number;
+  /** The most any host connection held unread since the daemon started (bytes, right after a write). */
+  peakUnreadBytes: number;
+  /** The latest sessions the daemon ended, and why (oldest first, at most 32). */
+  ended: readonly EndedSession[];
 }
 
 /** A host session on the pool, as the daemon's connection uses it. */
@@ -79,14 +86,18 @@ export function attachProblem(params: unknown): string | undefined {
 
 /**
  * Attaches a host (a shim's connection) to the pool: `send` writes to it, `end` ends it with a
- * reason, `drain` reads it again after its session's `receive` returned false.
+ * reason, `drain` reads it again after its session's `receive` returned false. Past `ledger`'s
+ * `maxUnreadBytes` unread on the connection, the session is ended (`abort`) and recorded.
  */
 export function attachHost(
   pool: ServerPool,
   params: AttachParams,
-  host: { send: (mcp: unknown) => void; end: (reason: string) => void; drain: () => void },
+  ledger: HostLedger,
+  host: HostLink,
 ): ReturnType<ServerPool["attach"]> {
   const { timeout: _timeout, ...config } = params.config as StdioTransportConfig & { timeout?: unknown };
+  const who = { server: params.server, shimPid: params.shimPid, parentPid: params.parentPid };
+  let over = false;
   return pool.attach({
     name: params.server,
     config,
@@ -99,8 +110,19 @@ export function attachHost(
       parentPid: params.parentPid,
       ...(params.from === undefined ? {} : { from: params.from }),
     },
-    send: host.send,
-    onEnd: host.end,
+    send: (mcp) => {
+      if (over) return;
+      const unread = host.unread();
+      // The host leaves its answers unread: they would pile up here without end (unread.ts).
+      if (unread > ledger.maxUnreadBytes) {
+        over = true;
+        ledger.record(who, ledger.overReason(unread), unread);
+        return host.abort();
+      }
+      host.send(mcp);
+      ledger.wrote(host.unread());
+    },
+    onEnd: (reason) => (ledger.record(who, reason, host.unread()), host.end(reason)),
     onDrain: host.drain,
   });
 }
@@ -114,6 +136,7 @@ export function poolRequest(
   socket: Socket,
   message: DaemonMessage,
   attached: (session: PoolHostSession) => void,
+  ledger: HostLedger,
   light?: LightRelay<AttachParams>,
 ): void {
   const fail = (text: string, exitCode: number = EXIT.usage): void =>
@@ -126,6 +149,9 @@ export function poolRequest(
       maxRssBytes: pool.maxRssBytes ?? null,
       maxQueuedBytes: pool.maxQueuedBytes,
       maxHeldBytes: pool.maxHeldBytes,
+      maxUnreadBytes: ledger.maxUnreadBytes,
+      peakUnreadBytes: ledger.peakUnreadBytes,
+      ended: ledger.ended,
     };
     return send(socket, { id: message.id, result });
   }
@@ -156,7 +182,7 @@ export function poolRequest(
   let full = false;
   let held = false;
   const readOn = (): void => void (!full && !held && !socket.destroyed && socket.resume());
-  const session: ReturnType<typeof attachHost> = attachHost(pool, params, {
+  const session: ReturnType<typeof attachHost> = attachHost(pool, params, ledger, {
     send: (mcp) => {
       if (socket.destroyed || socket.write(`${JSON.stringify({ id: 0, mcp })}\n`) || held) return;
       // The host reads none of its answers: its requests wait in its own pipe (or held, unstarted), not as answers here.
@@ -172,6 +198,9 @@ export function poolRequest(
     },
     // Its requests held are back under the pool's bound: the connection is read again.
     drain: () => ((full = false), readOn()),
+    unread: () => socket.writableLength,
+    // What waits unread goes with the connection; the shim sees it close (the reason is in the log and `mcp ps`).
+    abort: () => void socket.destroy(),
   });
   attached({
     receive: (mcp, bytes) => {

@@ -6,6 +6,7 @@
 import { constants } from "node:buffer";
 import { existsSync } from "node:fs";
 import { createConnection } from "node:net";
+import { CALL, type CallParams } from "./call.js";
 import { DaemonError, DaemonUnavailable, DaemonUntrusted } from "./errors.js";
 import type { Ticket } from "./light-relay.js";
 import type { AttachParams } from "./pool-socket.js";
@@ -103,6 +104,37 @@ export function daemonRequest(
       constants.MAX_STRING_LENGTH,
     );
   });
+}
+
+/**
+ * What {@link callThroughDaemon} came to: the daemon's answer, or why nothing ran there (the
+ * caller then runs the call itself): `absent` (no socket), `unavailable` (not this user's, not
+ * answering, or it declined the call: `message` says), `outdated` (a daemon of an earlier version,
+ * which does not know the call as this one sends it).
+ */
+export type DaemonCall =
+  { ran: true; answer: unknown } | { ran: false; why: "absent" | "unavailable" | "outdated"; message: string };
+
+/**
+ * A call (`call/2`, see `callParamsFor`) through the daemon on `socket`, or why it ran nothing
+ * there ({@link DaemonCall}). Anything else (the call's own failure, or the daemon going away once
+ * it said it was calling: the call may have run) is thrown, as {@link daemonRequest} throws it.
+ */
+export async function callThroughDaemon(
+  socket: string,
+  params: CallParams,
+  options: DaemonRequestOptions = {},
+): Promise<DaemonCall> {
+  if (process.platform !== "win32" && !existsSync(socket))
+    return { ran: false, why: "absent", message: `no mcp daemon socket at ${socket}` };
+  try {
+    return { ran: true, answer: await daemonRequest(socket, CALL, params, options) };
+  } catch (error) {
+    if (error instanceof DaemonUnavailable) return { ran: false, why: "unavailable", message: error.message };
+    if (error instanceof DaemonError && error.message === `unknown method ${CALL}`)
+      return { ran: false, why: "outdated", message: error.message };
+    throw error;
+  }
 }
 
 /** Whether a daemon answers on `socket`: "live", "stale" (a socket file nobody listens on) or "absent". */

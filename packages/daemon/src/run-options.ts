@@ -1,5 +1,5 @@
 // A daemon's settings as a command line gives them (minutes, megabytes) and the environment adds
-// (MCP_POOL_IDLE_MS, MCP_POOL_MAX_CALLS, MCP_POOL_MAX_RSS_MB): `startDaemon`'s options from them, and
+// (MCP_POOL_IDLE_MS, MCP_POOL_MAX_CALLS, MCP_POOL_MAX_RSS_MB, MCP_POOL_MAX_UNREAD_MB): `startDaemon`'s options from them, and
 // the arguments that give the same settings to a daemon started in the background (`daemon run`).
 
 import { DaemonError, EXIT } from "./errors.js";
@@ -25,13 +25,17 @@ const MINUTE = 60_000;
 
 /**
  * `startDaemon`'s timing and pool options from `flags`, a flag not given taken from `env`
- * (`MCP_POOL_IDLE_MS`, `MCP_POOL_MAX_CALLS` rounded down and at least 1, `MCP_POOL_MAX_RSS_MB`), else
+ * (`MCP_POOL_IDLE_MS`, `MCP_POOL_MAX_CALLS` rounded down and at least 1, `MCP_POOL_MAX_RSS_MB`,
+ * `MCP_POOL_MAX_UNREAD_MB`: what a host may leave unread, 0 or unset the default 16), else
  * the defaults. A `DaemonError` (exit code 2) names a variable that is not a non-negative number.
  */
 export function daemonRunOptions(
   flags: DaemonRunFlags,
   env: NodeJS.ProcessEnv = process.env,
-): Pick<DaemonOptions, "idleMs" | "serverIdleMs" | "keepAlive" | "poolIdleMs" | "poolMaxCalls" | "poolMaxRssBytes"> {
+): Pick<
+  DaemonOptions,
+  "idleMs" | "serverIdleMs" | "keepAlive" | "poolIdleMs" | "poolMaxCalls" | "poolMaxRssBytes" | "poolMaxUnreadBytes"
+> {
   const fromEnv = (name: string): number | undefined => {
     const value = env[name];
     if (value === undefined || value === "") return undefined;
@@ -41,6 +45,7 @@ export function daemonRunOptions(
     return n;
   };
   const maxRssMb = flags.poolMaxRss ?? fromEnv("MCP_POOL_MAX_RSS_MB");
+  const maxUnreadMb = fromEnv("MCP_POOL_MAX_UNREAD_MB");
   return {
     idleMs: (flags.idle ?? 60) * MINUTE,
     serverIdleMs: (flags.serverIdle ?? 10) * MINUTE,
@@ -49,6 +54,7 @@ export function daemonRunOptions(
     poolMaxCalls: flags.poolMaxCalls ?? Math.max(1, Math.floor(fromEnv("MCP_POOL_MAX_CALLS") ?? 16)),
     // 0 or unset: no cap.
     poolMaxRssBytes: maxRssMb ? maxRssMb * 1024 * 1024 : undefined,
+    poolMaxUnreadBytes: maxUnreadMb ? maxUnreadMb * 1024 * 1024 : undefined,
   };
 }
 

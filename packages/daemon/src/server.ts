@@ -22,6 +22,7 @@ import { probeDaemon } from "./request.js";
 import { DaemonError, EXIT, exitCodeOf } from "./errors.js";
 import { LightRelay } from "./light-relay.js";
 import { attachHost, poolRequest, type AttachParams, type PoolHostSession } from "./pool-socket.js";
+import { HostLedger } from "./unread.js";
 import { makePrivateFolder } from "./private.js";
 import { Views, type DaemonServerStatus } from "./views.js";
 import { onMessages, send } from "./wire.js";
@@ -53,6 +54,8 @@ export interface DaemonOptions {
   poolMaxRssBytes?: number | undefined;
   /** Bytes of one host session's requests the pool holds before it stops reading that host (default 1 MiB). */
   poolMaxQueuedBytes?: number | undefined;
+  /** Bytes a host may leave unread on its connection before its session is ended (default 16 MiB; unread.ts). */
+  poolMaxUnreadBytes?: number | undefined;
   /** Who the pool may serve; default `managerApprovals()` on the user's approvals file (the one `mcp config approve` writes). */
   approvals?: PoolApprovals | undefined;
   /** How a refusal says to approve a project server (default: the manager's words). */
@@ -131,8 +134,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     toolCache: options.toolCache ?? new FileToolCache(defaultCacheDir(process.env, process.platform, home)),
   });
   // The light shims' loopback listener (light-relay.ts), opened on the first ticket only.
+  // What hosts leave unread, and the sessions the daemon ended (unread.ts).
+  const ledger = new HostLedger(options.poolMaxUnreadBytes);
   const light = new LightRelay<AttachParams>((params, host) => {
-    const session = attachHost(pool, params, host);
+    const session = attachHost(pool, params, ledger, host);
     return { session, approved: pool.approval(session) };
   });
   const clients = new Set<Socket>();
@@ -171,12 +176,13 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
       (message, bytes) => {
         // Asking for the status is not a use: the idle time it reports is the time since the last call.
         if (message.method === "status") return send(socket, { id: message.id, result: status() });
-        if (message.method === "pool/status" && host === undefined) return poolRequest(pool, socket, message, () => {});
+        if (message.method === "pool/status" && host === undefined)
+          return poolRequest(pool, socket, message, () => {}, ledger);
         lastRequest = Date.now();
         // Past the pool's bound for this host, its connection is read no more until it drains (pool-socket.ts).
         if (host !== undefined) return void host.receive(message.mcp, bytes);
         if (message.method?.startsWith("pool/"))
-          return poolRequest(pool, socket, message, (session) => (host = session), light);
+          return poolRequest(pool, socket, message, (session) => (host = session), ledger, light);
         if (message.method === "stop") {
           send(socket, { id: message.id, result: { stopping: true } });
           return finish();
@@ -237,6 +243,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     Math.min(30_000, Math.max(50, Math.floor(Math.min(idleMs, serverIdleMs) / 4))),
   );
   const closed = finished.then(async () => {
+    ledger.closing = true; // the sessions it ends now are not kept nor logged
     clearInterval(sweep);
     for (const socket of clients) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,6 +14,7 @@ describe("daemonRunOptions", () => {
       poolIdleMs: 10 * MINUTE,
       poolMaxCalls: 16,
       poolMaxRssBytes: undefined,
+      poolMaxUnreadBytes: undefined,
     });
   });
 
@@ -31,16 +32,21 @@ describe("daemonRunOptions", () => {
       poolIdleMs: 30_000,
       poolMaxCalls: 4,
       poolMaxRssBytes: 64 * 1024 * 1024,
+      poolMaxUnreadBytes: undefined,
     });
   });
 
   it("the environment fills the pool's settings: ms, calls rounded down and at least 1, MB (0: no cap)", () => {
     expect(
-      daemonRunOptions({}, { MCP_POOL_IDLE_MS: "250", MCP_POOL_MAX_CALLS: "2.9", MCP_POOL_MAX_RSS_MB: "32" }),
+      daemonRunOptions(
+        {},
+        { MCP_POOL_IDLE_MS: "250", MCP_POOL_MAX_CALLS: "2.9", MCP_POOL_MAX_RSS_MB: "32", MCP_POOL_MAX_UNREAD_MB: "2" },
+      ),
     ).toMatchObject({
       poolIdleMs: 250,
       poolMaxCalls: 2,
       poolMaxRssBytes: 32 * 1024 * 1024,
+      poolMaxUnreadBytes: 2 * 1024 * 1024,
     });
     expect(
       daemonRunOptions({}, { MCP_POOL_MAX_CALLS: "0", MCP_POOL_MAX_RSS_MB: "0", MCP_POOL_IDLE_MS: "" }),
@@ -55,6 +61,7 @@ describe("daemonRunOptions", () => {
     ["MCP_POOL_MAX_RSS_MB", "lots"],
     ["MCP_POOL_IDLE_MS", "-1"],
     ["MCP_POOL_MAX_CALLS", "Infinity"],
+    ["MCP_POOL_MAX_UNREAD_MB", "-2"],
   ])("%s=%s is a usage error naming the variable", (name, value) => {
     let error: unknown;
     try {

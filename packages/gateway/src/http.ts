@@ -26,6 +26,7 @@ import {
   UNREAD_TIMEOUT_MS,
 } from "./http-wire.js";
 import { createInstance } from "./instance.js";
+import { KEEP_ALIVE_GRACE_MS, keepAliveWithGrace } from "./keep-alive.js";
 import { closeLingering, droppedWhileLingering, LINGER_MS } from "./linger.js";
 import { serveInSession, sessionRequest } from "./session-fast.js";
 import { AuthRefusal } from "./refusal.js";
@@ -67,6 +68,12 @@ export interface HttpHandlerOptions {
    * a caller that sends nothing for {@link LINGER_IDLE_MS} or closes its side ends it sooner. Default 10 s.
    */
   lingerMs?: number | undefined;
+  /**
+   * How long past the time its `Keep-Alive: timeout=` header states (the server's `keepAliveTimeout`)
+   * the gateway keeps an idle connection open after its answer, so a caller that reuses the
+   * connection just inside that time is not reset when the event loop is late (ms). Default 5 s.
+   */
+  keepAliveGraceMs?: number | undefined;
 }
 
 /** A node:http request handler serving the gateway; `close()` ends its sessions. */
@@ -146,6 +153,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const stallMs = options.unreadTimeoutMs ?? UNREAD_TIMEOUT_MS;
   const lingerMs = options.lingerMs ?? LINGER_MS;
+  const keepAliveGraceMs = options.keepAliveGraceMs ?? KEEP_ALIVE_GRACE_MS;
   /**
    * A request refused before its body is read: the connection closes after the answer, lingering
    * (what the caller still sends is dropped, never kept, for at most `lingerMs`).
@@ -166,6 +174,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Pipelined behind a refusal: its connection is closing, so it is neither served nor answered.
     if (droppedWhileLingering(req)) return;
+    keepAliveWithGrace(req, res, keepAliveGraceMs);
     const host = req.headers.host ?? "";
     if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase()))
       return refuse(req, res, 403, `Host "${host}" is not this gateway's`);

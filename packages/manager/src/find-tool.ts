@@ -2,8 +2,9 @@
 // it, or, when no cached list does (or the cache was wrong), every server not started yet; a
 // prompt by its name among the servers' prompts.
 import type { Prompt } from "@mcp/client";
+import { McpError } from "@mcp/jsonrpc";
 import type { MCPManager } from "./manager.js";
-import { toolsNamed } from "./tool-target.js";
+import { closestNames, didYouMean, toolsNamed } from "./tool-target.js";
 import type { MCPTool } from "./types.js";
 
 /** Options of {@link findToolByName}. */
@@ -99,4 +100,52 @@ export async function findPromptByName(
   for (const server of servers) for (const prompt of await manager.listPrompts(server)) all.push({ server, prompt });
   const dotted = all.find(({ server, prompt }) => `${server}.${prompt.name}` === name);
   return { matches: dotted ? [dotted] : all.filter(({ prompt }) => prompt.name === name), all };
+}
+
+/**
+ * No prompt by the name a person gave among the servers asked (`near`: the closest names, as
+ * `server.prompt`, or the prompts' own names when one server was named), or several (`ambiguous`:
+ * each as `server.prompt`; name one).
+ */
+export class PromptNotFoundError extends McpError<"unknown_prompt"> {
+  static override readonly brand: string = "PromptNotFoundError";
+  declare readonly prompt: string;
+  declare readonly serverName: string | undefined;
+  declare readonly near: string[];
+  declare readonly ambiguous: string[];
+
+  constructor(prompt: string, serverName: string | undefined, found: FoundPrompts) {
+    const ambiguous = found.matches.length > 1 ? found.matches.map((m) => `${m.server}.${prompt}`) : [];
+    const names = found.all.map((p) => (serverName ? p.prompt.name : `${p.server}.${p.prompt.name}`));
+    super(
+      "unknown_prompt",
+      ambiguous.length > 0
+        ? `prompt "${prompt}" is offered by several servers: ${ambiguous.join(", ")}`
+        : `unknown prompt "${prompt}"${serverName ? ` on server "${serverName}"` : ""}${didYouMean(prompt, names)}`,
+    );
+    this.prompt = prompt;
+    this.serverName = serverName;
+    this.near = ambiguous.length > 0 ? [] : closestNames(prompt, names);
+    this.ambiguous = ambiguous;
+  }
+}
+
+/**
+ * The one prompt `name` names among those of `servers` ({@link findPromptByName}); none, or
+ * several, is a {@link PromptNotFoundError}. `serverName`: the server the person named, if any
+ * (the error's words then name it).
+ *
+ * @example
+ * const { server, prompt } = await findPrompt(manager, "simple-prompt", ["everything"]);
+ * await getPrompt(manager.getConnection(server)!, prompt.name);
+ */
+export async function findPrompt(
+  manager: Pick<MCPManager, "listPrompts">,
+  name: string,
+  servers: readonly string[],
+  serverName?: string,
+): Promise<ServerPrompt> {
+  const found = await findPromptByName(manager, name, servers);
+  if (found.matches.length !== 1) throw new PromptNotFoundError(name, serverName, found);
+  return found.matches[0]!;
 }

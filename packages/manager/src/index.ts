@@ -97,13 +97,17 @@ export {
   type UrlTarget,
 } from "./tool-target.js";
 export {
+  findPrompt,
   findPromptByName,
   findToolByName,
+  PromptNotFoundError,
   type FindToolOptions,
   type FoundPrompts,
   type FoundTools,
   type ServerPrompt,
 } from "./find-tool.js";
+export { watchConnecting, type ConnectingProgress } from "./connecting.js";
+export { toolNotFound, ToolNotFoundError, type NotFoundWords, type ToolNotFoundOptions } from "./tool-not-found.js";
 export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export {
   promptRows,

@@ -137,6 +137,8 @@ export type ManagerErrorCode =
   | "tool_held"
   | "pin_store_error"
   | "unknown_server"
+  | "unknown_prompt"
+  | "unknown_tool"
   | ClientErrorCode
   | OAuthErrorCode;
 
