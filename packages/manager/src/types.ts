@@ -137,6 +137,7 @@ export type ManagerErrorCode =
   | "tool_held"
   | "pin_store_error"
   | "unknown_server"
+  | "not_servable"
   | ClientErrorCode
   | OAuthErrorCode;
 

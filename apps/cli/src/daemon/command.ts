@@ -46,7 +46,7 @@ export function duration(ms: number): string {
 }
 
 /** The hidden `daemon run`: the daemon in this process, until it closes or a signal stops it. */
-export async function daemonRun(options: DaemonStartOptions): Promise<number> {
+export async function daemonRun(_globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
   const settings = daemonRunOptions(options);
   // The daemon's own code (the pool, the managers) only in the daemon's process.
   const [{ runDaemon }, { approveCommandFor }] = await Promise.all([import("@mcp/daemon"), import("../approvals.js")]);
