@@ -83,10 +83,10 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
   return lines.join("\n");
 }
 
-/** `mcp servers` (`list`). */
 /** Statuses `servers --exit-code` counts as healthy (a disabled server is off by choice). */
 const HEALTHY = new Set(["connected", "disabled"]);
 
+/** `mcp servers` (`list`). */
 export async function serversCommand(
   globals: GlobalOptions,
   options: { verbose?: boolean; exitCode?: boolean },

@@ -4,6 +4,7 @@
 export { CALL as CALL_METHOD, callParamsFor, type CallParams, type ResolvedServers } from "./call.js";
 export { daemonRequest, probeDaemon, requestTicket, type DaemonRequestOptions } from "./request.js";
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
+export { daemonEnvFor } from "./daemon-env.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
 export { shellValuesFor } from "./shell-values.js";
 export { daemonState, stopDaemon, type DaemonState } from "./control.js";

@@ -3,7 +3,7 @@
 // folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
 import type { MCPServerConfig } from "@mcp/client";
-import { asThisShellRuns, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
+import { asThisShellRuns, daemonEnvFor, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
 import { pooledEntry, PooledEntryError, type PooledEntry, type PooledEntryProblem } from "@mcp/manager/config";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
@@ -70,22 +70,14 @@ async function resolveServer(
   }
 }
 
-/** Variables that decide where the daemon's socket and files are. */
-const WHERE_IT_LIVES = /^(HOME|XDG_[A-Z_]+|MCP_DAEMON_SOCKET|TMPDIR)$/;
-
 /**
  * This user's daemon, started (`mcp daemon run`, in the background) when none answers; shims that
- * start at once start one between them (@mcp/daemon's `ensureDaemon`).
+ * start at once start one between them (@mcp/daemon's `ensureDaemon`). It starts without the entry's
+ * own env, which the host gave this shim (@mcp/daemon's `daemonEnvFor`).
  */
 async function ensureDaemonHere(entryEnv: readonly string[] = []): Promise<string> {
-  // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
-  // which serves every host after, starts without it (the server still gets it, from its config).
-  // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
-  );
   const socket = claimDaemonSocket();
-  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, env) });
+  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, daemonEnvFor(entryEnv)) });
 }
 
 /** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
