@@ -1,8 +1,7 @@
 // `mcp daemon start | stop | status | run`, the pool's `mcp daemon stdio <server>` and `mcp ps`: the daemon's commands,
 // their flags and help (each one's code loaded when it runs).
 import type * as DaemonCommands from "./daemon/command.js";
-import type { DaemonStartOptions } from "./daemon/command.js";
-import type { Call, CommandSpec, Flag } from "./command-spec.js";
+import { lazy, type Call, type CommandSpec, type Flag } from "./command-spec.js";
 import { collect, minutes, wholeNumber } from "./option-values.js";
 
 const daemon = (): Promise<typeof DaemonCommands> => import("./daemon/command.js");
@@ -62,24 +61,24 @@ export const DAEMON_COMMANDS: CommandSpec[] = [
         name: "start",
         description: "start the daemon for this user (a Unix socket in a folder only you can open)",
         flags: START_FLAGS,
-        run: async ({ globals, options }: Call<DaemonStartOptions>) => (await daemon()).daemonStart(globals, options),
+        run: lazy(daemon, "daemonStart"),
       },
       {
         name: "stop",
         description: "stop the daemon and its servers",
-        run: async ({ globals }: Call) => (await daemon()).daemonStop(globals),
+        run: lazy(daemon, "daemonStop"),
       },
       {
         name: "status",
         description: "the daemon's servers, clients and uptime (exit 1 when none runs)",
-        run: async ({ globals }: Call) => (await daemon()).daemonStatus(globals),
+        run: lazy(daemon, "daemonStatus"),
       },
       {
         name: "run",
         hidden: true,
         description: "run the daemon in this process",
         flags: START_FLAGS,
-        run: async ({ options }: Call<DaemonStartOptions>) => (await daemon()).daemonRun(options),
+        run: lazy(daemon, "daemonRun"),
       },
       {
         name: "stdio <server> [command...]",
@@ -111,7 +110,6 @@ export const DAEMON_COMMANDS: CommandSpec[] = [
     name: "ps",
     description: "the servers the daemon's pool runs for hosts: pid, source, hosts attached, calls, memory, idle time",
     flags: [["--kill <server>", "stop a pooled server (its hosts are told why)"]],
-    run: async ({ globals, options }: Call<{ kill?: string }>) =>
-      (await import("./daemon/ps.js")).psCommand(globals, options),
+    run: lazy(() => import("./daemon/ps.js"), "psCommand"),
   },
 ];

@@ -1,4 +1,4 @@
-import { failureError, serverRow, type ServerRow } from "@mcp/manager";
+import { failureError, leftOutRows, serverRow, type ServerRow } from "@mcp/manager";
 import { authHint, tokenRefused } from "./resolve.js";
 import { sourceOf, type Session } from "./session.js";
 
@@ -17,22 +17,12 @@ export function serverRows(session: Session): ServerRow[] {
     const hint = s.source === undefined ? authHint(s) : `run: mcp auth ${s.name}`;
     return { ...row, lastError: row.status === "needs authentication" ? `${hint} (${error ?? ""})` : error };
   });
-  const left = (name: string, transport: string, source: string, status: string, lastError: string): ServerRow => ({
-    name,
-    transport,
-    source,
-    status,
-    tools: undefined,
-    connectMs: undefined,
-    lastError,
-  });
-  for (const name of session.skipped) {
-    const why = session.whySkipped?.get(name) ?? "not approved";
-    const transport = session.servers[name]?.config.type ?? "stdio";
-    const hint = `project server ${why} (approve it: mcp config approve ${name})`;
-    result.push(left(name, transport, sourceOf(session, name), "not approved", hint));
-  }
-  for (const error of session.configErrors)
-    result.push(left(error.server ?? "(file)", "", error.file, "invalid", error.message));
+  // Project servers left out (with the CLI's way to approve one) and entries that could not be read.
+  for (const row of leftOutRows(session))
+    result.push(
+      row.status === "not approved"
+        ? { ...row, lastError: `project server ${row.lastError} (approve it: mcp config approve ${row.name})` }
+        : row,
+    );
   return result;
 }

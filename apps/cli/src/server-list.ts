@@ -1,4 +1,4 @@
-import { commandLine, failureCause, serverJsonRow, stderrBlock, type ServerRow } from "@mcp/manager";
+import { commandLine, rowCause, serverJsonRow, stderrBlock, type ServerRow } from "@mcp/manager";
 import { serverRows } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
@@ -31,7 +31,7 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
     row.status === "not approved"
       ? (session.whySkipped?.get(row.name) ?? "not approved yet")
       : failing(row)
-        ? causeOfRow(row)
+        ? rowCause(row)
         : "",
   );
   const columns: Column[] = [
@@ -83,20 +83,10 @@ export function serverTable(session: Session, rows: ServerRow[], verbose: boolea
   return lines.join("\n");
 }
 
-/** A failed row's cause, in words: a crash's from its stderr. */
-function causeOfRow(row: ServerRow): string {
-  const error =
-    row.status === "failed" && row.stderrTail
-      ? failureCause({ lastError: row.lastError, stderrTail: row.stderrTail })
-      : (row.lastError ?? "");
-  // The row names the server already.
-  return error.replace(/^Failed to start MCP server "[^"]*": /, "");
-}
-
-/** `mcp servers` (`list`). */
 /** Statuses `servers --exit-code` counts as healthy (a disabled server is off by choice). */
 const HEALTHY = new Set(["connected", "disabled"]);
 
+/** `mcp servers` (`list`). */
 export async function serversCommand(
   globals: GlobalOptions,
   options: { verbose?: boolean; exitCode?: boolean },

@@ -11,6 +11,7 @@ export {
   type DaemonRequestOptions,
 } from "./request.js";
 export { ensureDaemon, type EnsureDaemonOptions } from "./ensure.js";
+export { daemonEnvFor } from "./daemon-env.js";
 export { asThisShellRuns, type ShellCall } from "./environment.js";
 export { shellValuesFor } from "./shell-values.js";
 export { daemonState, stopDaemon, type DaemonState } from "./control.js";

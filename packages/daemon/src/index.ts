@@ -8,6 +8,7 @@ export {
   callParamsFor,
   checkSocket,
   claimSocketFolder,
+  daemonEnvFor,
   daemonRequest,
   daemonRunArgs,
   daemonRunOptions,

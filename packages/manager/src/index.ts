@@ -115,6 +115,8 @@ export {
   roundTrips,
   serverJsonRow,
   serverRow,
+  leftOutRows,
+  rowCause,
   statusWord,
   toolRows,
   type PromptRow,
@@ -140,6 +142,7 @@ export {
   type ChosenServers,
 } from "./config/choose-servers.js";
 export { commandOnPath, splitCommandLine } from "./config/command-line.js";
+export { pooledEntry, PooledEntryError, type PooledEntry, type PooledEntryProblem } from "./config/pooled-entry.js";
 export type { ReconnectPolicy } from "./limit.js";
 export {
   DEFAULT_CALLBACK_PORT,

@@ -3,7 +3,8 @@
 // servers | tools | resources | prompts | ping --json` print these rows, and @mcp/inspector's API
 // answers the same shapes.
 import { roundTrip, type MCPServerConfig } from "@mcp/client";
-import { needsSignIn } from "./failure.js";
+import type { ConfigError, DiscoveredServer } from "./config/types.js";
+import { failureCause, needsSignIn } from "./failure.js";
 import type { MCPManager } from "./manager.js";
 import type { MCPTool, ServerStatus } from "./types.js";
 
@@ -105,6 +106,49 @@ export function serverJsonRow(row: ServerRow): ServerJsonRow {
     lastError: row.lastError ?? null,
     stderrTail: row.stderrTail ?? null,
   };
+}
+
+/**
+ * The rows a listing shows besides the manager's servers: each project server left out (`not
+ * approved`, `lastError` saying why) and each config entry that could not be read (`invalid`; named
+ * `(file)` when the whole file could not be).
+ */
+export function leftOutRows(found: {
+  skipped: string[];
+  whySkipped?: ReadonlyMap<string, string> | undefined;
+  servers: Record<string, DiscoveredServer>;
+  configErrors: ConfigError[];
+}): ServerRow[] {
+  const row = (name: string, transport: string, source: string, status: string, lastError: string): ServerRow => ({
+    name,
+    transport,
+    source,
+    status,
+    tools: undefined,
+    connectMs: undefined,
+    lastError,
+  });
+  return [
+    ...found.skipped.map((name) => {
+      const entry = found.servers[name];
+      const why = found.whySkipped?.get(name) ?? "not approved";
+      return row(name, entry?.config.type ?? "stdio", entry?.source.file ?? "", "not approved", why);
+    }),
+    ...found.configErrors.map((error) => row(error.server ?? "(file)", "", error.file, "invalid", error.message)),
+  ];
+}
+
+/**
+ * Why a failed row's server failed, in words for a line that names the server already: a crash's
+ * cause from its stderr ({@link failureCause}), without the `Failed to start MCP server "<name>": `
+ * its message starts with.
+ */
+export function rowCause(row: ServerRow): string {
+  const error =
+    row.status === "failed" && row.stderrTail
+      ? failureCause({ lastError: row.lastError, stderrTail: row.stderrTail })
+      : (row.lastError ?? "");
+  return error.replace(/^Failed to start MCP server "[^"]*": /, "");
 }
 
 /** The rows of these tools. */

@@ -139,6 +139,7 @@ export type ManagerErrorCode =
   | "unknown_server"
   | "unknown_prompt"
   | "unknown_tool"
+  | "not_servable"
   | ClientErrorCode
   | OAuthErrorCode;
 

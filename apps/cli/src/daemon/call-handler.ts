@@ -13,15 +13,7 @@ import type { Session } from "../session.js";
 function serversOf(params: CallParams): string[] {
   const all = Object.keys(params.configs);
   try {
-    const { server } = splitTarget(
-      params.words,
-      serverNamesOf({
-        configs: params.configs,
-        servers: params.servers,
-        skipped: params.skipped,
-        configErrors: params.configErrors,
-      }),
-    );
+    const { server } = splitTarget(params.words, serverNamesOf(params));
     return server === undefined ? all : all.filter((name) => name === server);
   } catch {
     return all; // no words: the call fails as a direct one does

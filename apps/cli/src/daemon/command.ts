@@ -23,9 +23,6 @@ import { color, EXIT, note, out, plural, printJson, warn } from "../ui.js";
 
 // The daemon's errors (DaemonError) end the command with their exit code, as a CliError does (ui.ts failed).
 
-/** Options of `daemon start` / `daemon run` (@mcp/daemon's flags: minutes, megabytes). */
-export type DaemonStartOptions = DaemonRunFlags;
-
 const home = (): string => process.env["HOME"] ?? homedir();
 const cacheDir = (): string => defaultCacheDir(process.env, process.platform, home());
 
@@ -46,7 +43,7 @@ export function duration(ms: number): string {
 }
 
 /** The hidden `daemon run`: the daemon in this process, until it closes or a signal stops it. */
-export async function daemonRun(options: DaemonStartOptions): Promise<number> {
+export async function daemonRun(_globals: GlobalOptions, options: DaemonRunFlags): Promise<number> {
   const settings = daemonRunOptions(options);
   // The daemon's own code (the pool, the managers) only in the daemon's process.
   const [{ runDaemon }, { approveCommandFor }] = await Promise.all([import("@mcp/daemon"), import("../approvals.js")]);
@@ -67,7 +64,7 @@ export async function daemonRun(options: DaemonStartOptions): Promise<number> {
 }
 
 /** `daemon start`: starts the daemon in the background and waits until it answers. */
-export async function daemonStart(globals: GlobalOptions, options: DaemonStartOptions): Promise<number> {
+export async function daemonStart(globals: GlobalOptions, options: DaemonRunFlags): Promise<number> {
   // Its folder is made (or found to be ours alone) before anything connects to a socket in it.
   const socket = claimDaemonSocket();
   const state = await probe(socket);
@@ -85,7 +82,7 @@ export async function daemonStart(globals: GlobalOptions, options: DaemonStartOp
 /** Starts the daemon in the background on `socket` and resolves with its pid once it answers there. */
 export function spawnDaemon(
   socket: string,
-  options: DaemonStartOptions,
+  options: DaemonRunFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number | undefined> {
   // The daemon with V8's compilers off (DAEMON_NODE_FLAGS: 6 to 8 MB less, measured).

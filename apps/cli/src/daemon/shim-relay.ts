@@ -5,7 +5,7 @@
 // (see docs/benchmarks.md).
 
 import { spawnSync } from "node:child_process";
-import { DaemonError, relayStdio, type AttachParams } from "@mcp/daemon/shim";
+import { relayStdio, type AttachParams } from "@mcp/daemon/shim";
 import { CliError, EXIT } from "../ui.js";
 import type { ShimResolved } from "./shim.js";
 
@@ -29,18 +29,11 @@ function resolveInChild(server: string): ShimResolved | number {
 
 /** `mcp daemon stdio <server>`: serves the host on stdin/stdout until it closes stdin. */
 export async function daemonStdio(server: string): Promise<number> {
-  if (process.platform === "win32")
-    throw new CliError(
-      "mcp daemon stdio needs a Unix socket: Windows named pipes are not supported for the pool yet",
-      EXIT.usage,
-    );
+  // On Windows, `mcp daemon resolve` says why the pool cannot serve (resolveForShim).
   const resolved = resolveInChild(server);
   if (typeof resolved === "number") return resolved;
   const { socket, ...found } = resolved;
   const params: AttachParams = { server, ...found, shimPid: process.pid, parentPid: process.ppid };
-  try {
-    return await relayStdio({ socket, params });
-  } catch (error) {
-    throw error instanceof DaemonError ? new CliError(error.message, error.exitCode) : error;
-  }
+  // A DaemonError ends the shim with its exit code (ui.ts failed).
+  return relayStdio({ socket, params });
 }

@@ -3,8 +3,8 @@
 // folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
 import type { MCPServerConfig } from "@mcp/client";
-import { asThisShellRuns, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
-import { unwrapShimConfig } from "@mcp/manager/config";
+import { asThisShellRuns, daemonEnvFor, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
+import { pooledEntry, PooledEntryError, type PooledEntry, type PooledEntryProblem } from "@mcp/manager/config";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
 import { CliError, EXIT } from "../ui.js";
@@ -16,6 +16,14 @@ export interface ShimWords {
   command?: string[] | undefined;
   from?: string | undefined;
 }
+
+/** The CLI's way out of each reason the manager's `pooledEntry` gives: its exit code and what follows its words. */
+const WAY_OUT: Record<PooledEntryProblem, [number, (server: string) => string]> = {
+  not_approved: [EXIT.failure, (server) => `. Approve it with: ${approveCommandFor([server])}`],
+  invalid: [EXIT.failure, () => ""],
+  not_stdio: [EXIT.usage, () => ""],
+  runs_shim: [EXIT.usage, () => ": give the file that has its own command with --config <file>"],
+};
 
 /** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
 async function resolveServer(
@@ -35,69 +43,41 @@ async function resolveServer(
     );
   const session = await openSession({ ...globals, server: [server] }, { connect: false, allowEmbedded: false });
   try {
-    if (session.skipped.includes(server)) {
-      throw new CliError(
-        `project server "${server}" is not served: ${session.whySkipped?.get(server) ?? "not approved yet"}. Approve it with: ${approveCommandFor([server])}`,
-        EXIT.failure,
-      );
-    }
     // An entry `mcp hosts pool` rewrote runs this shim: what it serves is the original (its approval too).
-    const found = session.configs[server];
-    const config = found === undefined ? undefined : (unwrapShimConfig(found) ?? found);
-    const broken = session.configErrors.find((error) => error.server === server);
-    if (config === undefined)
-      throw new CliError(`server "${server}" cannot be served${broken ? `: ${broken.message}` : ""}`, EXIT.failure);
-    const source = session.servers[server]?.source.file;
-    if (!("command" in config))
-      throw new CliError(
-        `server "${server}" is an HTTP server: a host reaches it directly, the pool serves stdio servers`,
-        EXIT.usage,
-      );
-    // Following an entry that runs this shim itself (`… daemon stdio …`) would loop.
-    const runs = [config.command, ...(config.args ?? [])];
-    if (runs.some((word, i) => word === "daemon" && runs[i + 1] === "stdio"))
-      throw new CliError(
-        `server "${server}"${source ? ` in ${source}` : ""} runs mcp daemon stdio itself: give the file that has its own command with --config <file>`,
-        EXIT.usage,
-      );
-    const [command, ...args] = words.command ?? [];
-    if (command !== undefined && (config.command !== command || (config.args ?? []).join("\0") !== args.join("\0"))) {
-      // The entry found by name wins over the words the host passed (they may be another file's, or unexpanded): said, not refused.
+    let entry: PooledEntry;
+    try {
+      entry = pooledEntry(session, server, words.command);
+    } catch (error) {
+      if (!(error instanceof PooledEntryError)) throw error;
+      const [exitCode, hint] = WAY_OUT[error.problem];
+      throw new CliError(`${error.message}${hint(server)}`, exitCode);
+    }
+    const { config, source, files, otherCommand } = entry;
+    // The entry found by name wins over the words the host passed (they may be another file's, or unexpanded): said, not refused.
+    if (otherCommand)
       process.stderr.write(
         `mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`,
       );
-    }
     return {
       config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
       source,
       project: session.cwd,
       // The daemon's approval check reads the same files and expands them as this shell did.
-      vars: shellValuesFor([
-        ...[...Object.values(session.servers), ...session.shadowed].map((entry) => entry.source.file),
-        ...session.configErrors.map((error) => error.file),
-      ]),
+      vars: shellValuesFor(files),
     };
   } finally {
     await session.close();
   }
 }
 
-/** Variables that decide where the daemon's socket and files are. */
-const WHERE_IT_LIVES = /^(HOME|XDG_[A-Z_]+|MCP_DAEMON_SOCKET|TMPDIR)$/;
-
 /**
  * This user's daemon, started (`mcp daemon run`, in the background) when none answers; shims that
- * start at once start one between them (@mcp/daemon's `ensureDaemon`).
+ * start at once start one between them (@mcp/daemon's `ensureDaemon`). It starts without the entry's
+ * own env, which the host gave this shim (@mcp/daemon's `daemonEnvFor`).
  */
 async function ensureDaemonHere(entryEnv: readonly string[] = []): Promise<string> {
-  // The host gave this shim the entry's own env (a server's token, its NODE_OPTIONS): the daemon,
-  // which serves every host after, starts without it (the server still gets it, from its config).
-  // Where the daemon lives (HOME, XDG_*, MCP_DAEMON_SOCKET) is kept: it must listen where this shim looks.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !entryEnv.includes(name) || WHERE_IT_LIVES.test(name)),
-  );
   const socket = claimDaemonSocket();
-  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, env) });
+  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, daemonEnvFor(entryEnv)) });
 }
 
 /** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
