@@ -43,4 +43,3 @@ export type { CallContext, CallHandler } from "./call.js";
 export { lightShimHere } from "./light-check.js";
 export { runDaemon, startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
 export { relayStdio, type RelayStdioOptions } from "./shim.js";
-export { DEFAULT_MAX_UNREAD_BYTES } from "./unread.js";
