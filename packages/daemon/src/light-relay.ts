@@ -288,7 +288,8 @@ export class LightRelay<P> {
   private toHost(link: Link, mcp: unknown): void {
     const down = link.down;
     if (down === undefined || !down.writable) return;
-    if (down.write(`${JSON.stringify(mcp)}\n`) || link.held || link.closed) return;
+    // A Buffer: D's `writableLength` then counts bytes (a string counts UTF-16 code units), as the bound does.
+    if (down.write(Buffer.from(`${JSON.stringify(mcp)}\n`)) || link.held || link.closed) return;
     link.held = true;
     link.up.pause();
     link.session?.hostReads(false); // and the requests the pool has are held unstarted

@@ -184,7 +184,9 @@ export function poolRequest(
   const readOn = (): void => void (!full && !held && !socket.destroyed && socket.resume());
   const session: ReturnType<typeof attachHost> = attachHost(pool, params, ledger, {
     send: (mcp) => {
-      if (socket.destroyed || socket.write(`${JSON.stringify({ id: 0, mcp })}\n`) || held) return;
+      // A Buffer, not a string: the connection's `writableLength` then counts bytes, as the bound does (unread.ts).
+      const line = Buffer.from(`${JSON.stringify({ id: 0, mcp })}\n`);
+      if (socket.destroyed || socket.write(line) || held) return;
       // The host reads none of its answers: its requests wait in its own pipe (or held, unstarted), not as answers here.
       held = true;
       socket.pause();

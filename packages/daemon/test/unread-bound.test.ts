@@ -154,3 +154,53 @@ describe.each([
     other.socket.destroy();
   }, 180_000);
 });
+
+// The bound is on bytes, but a connection's `writableLength` counts a string written to it in UTF-16
+// code units: an answer of CJK text (3 bytes a character in UTF-8) counts a third of what it holds.
+// Four answers of ~5.4 MiB of CJK each wait unread (7.2 Mi code units in all, under the 8 MiB bound;
+// 21.6 MiB, of which the loopback's kernel buffers take at most ~10), then a small answer comes: the
+// bound must see the bytes and end the session. (Seen failing without the fix, both shims: every
+// answer was written and nothing was ended.)
+describe.each([
+  ["Node", nodeHost],
+  ["light", lightHost],
+] as const)("a host that leaves non-ASCII answers unread, through the %s shim's connection", (shim, attach) => {
+  it("is ended by the bytes it left unread, not by their UTF-16 length", async () => {
+    const bound = 8 * LIMIT;
+    await box.daemon?.close();
+    // Every request in service at once (the default mark, 1 MiB, would hold all but the first).
+    await box.start({ poolMaxUnreadBytes: bound, poolMaxQueuedBytes: 4 * bound });
+    const chars = Math.floor(0.225 * bound);
+    const deaf = await attach(4101);
+    const echo = (id: number, message: string): object => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message } },
+    });
+    deaf.stopReading();
+    const wire = (mcp: object): string => `${JSON.stringify(shim === "Node" ? { id: 0, mcp } : mcp)}\n`;
+    for (let id = 2; id < 6; id++) deaf.socket.write(wire(echo(id, "漢".repeat(chars))));
+    deaf.socket.write(wire(echo(6, "x")));
+    // Either the session was ended, or every answer was handed to its connection (none left in service).
+    const mine = (now: PoolStatus) => now.servers.flatMap((s) => s.hosts).find((h) => h.info["shimPid"] === 4101);
+    await expect
+      .poll(
+        async () => {
+          const now = await status();
+          const host = mine(now);
+          return (
+            now.ended.some((e) => e.shimPid === 4101) ||
+            (host !== undefined && host.peakQueuedBytes > 4 * chars && host.queuedBytes === 0)
+          );
+        },
+        { timeout: 120_000, interval: 200 },
+      )
+      .toBe(true);
+    const after = await status();
+    expect(after.ended.map((e) => e.shimPid)).toContain(4101);
+    expect(after.ended.find((e) => e.shimPid === 4101)!.unreadBytes).toBeGreaterThan(bound);
+    deaf.reading.resume();
+    await deaf.read.closed;
+  }, 180_000);
+});
