@@ -26,7 +26,7 @@ import {
   UNREAD_TIMEOUT_MS,
 } from "./http-wire.js";
 import { createInstance } from "./instance.js";
-import { KEEP_ALIVE_GRACE_MS, keepAliveWithGrace } from "./keep-alive.js";
+import { closeWhenAsked, KEEP_ALIVE_GRACE_MS, keepAliveWithGrace } from "./keep-alive.js";
 import { closeLingering, droppedWhileLingering, LINGER_MS } from "./linger.js";
 import { serveInSession, sessionRequest } from "./session-fast.js";
 import { AuthRefusal } from "./refusal.js";
@@ -175,6 +175,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions)
     // Pipelined behind a refusal: its connection is closing, so it is neither served nor answered.
     if (droppedWhileLingering(req)) return;
     keepAliveWithGrace(req, res, keepAliveGraceMs);
+    closeWhenAsked(req, res);
     const host = req.headers.host ?? "";
     if (allowedHosts && !allowedHosts.has(hostnameOf(host).toLowerCase()))
       return refuse(req, res, 403, `Host "${host}" is not this gateway's`);
