@@ -54,8 +54,8 @@ export function closeWhenAsked(req: IncomingMessage, res: ServerResponse): void 
     headers !== null && typeof headers === "object" && !Array.isArray(headers)
       ? Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== "connection"))
       : headers;
-  res.writeHead = ((...args: unknown[]) => {
+  res.writeHead = (...args: unknown[]) => {
     if (res.hasHeader("connection")) res.setHeader("connection", "close");
     return writeHead(...args.map(withoutConnection));
-  }) as ServerResponse["writeHead"];
+  };
 }
