@@ -103,6 +103,15 @@ const answered = (server: Socket): Promise<unknown> =>
     ? Promise.resolve()
     : new Promise((resolve) => server.once("finish", resolve).once("close", resolve));
 
+/** The caller reads at last, ends its side once the gateway has ended its own, and the connection closes. */
+async function readToTheEnd(c: Awaited<ReturnType<typeof caller>>): Promise<void> {
+  c.read();
+  c.socket.resume();
+  // The caller's end lets a lingering gateway close; a reset connection is closed already.
+  c.socket.once("end", () => c.socket.end());
+  await within(c.closed, 20_000, "the connection closed");
+}
+
 describe("a refusal while the caller still sends its body", () => {
   it.each([
     ["declared", 64 * MiB],
@@ -116,11 +125,7 @@ describe("a refusal while the caller still sends its body", () => {
       pump(c.socket, 64, length === undefined);
       // The answer and the gateway's side of the connection are done before the caller reads a byte.
       await within(answered(await serverSide(0)), 20_000, "the gateway's socket finished");
-      c.read();
-      c.socket.resume();
-      // The caller's end lets a lingering gateway close; a reset connection is closed already.
-      c.socket.once("end", () => c.socket.end());
-      await within(c.closed, 20_000, "the connection closed");
+      await readToTheEnd(c);
       expect(c.error()).toBeUndefined();
       expect(c.text()).toMatch(/^HTTP\/1\.1 413 /);
       expect(c.text()).toContain(`larger than ${4 * MiB} bytes`);
@@ -133,10 +138,7 @@ describe("a refusal while the caller still sends its body", () => {
     c.socket.write(head(url, 64 * MiB, "not-a-token"));
     pump(c.socket, 64);
     await within(answered(await serverSide(0)), 20_000, "the gateway's socket finished");
-    c.read();
-    c.socket.resume();
-    c.socket.once("end", () => c.socket.end());
-    await within(c.closed, 20_000, "the connection closed");
+    await readToTheEnd(c);
     expect(c.error()).toBeUndefined();
     expect(c.text()).toMatch(/^HTTP\/1\.1 401 /);
   });
