@@ -5,11 +5,10 @@
 // whose idle timeout is one second; the late loop is made by blocking it (Atomics.wait) right after
 // the caller's request is written, as a busy host does at random.
 import { once } from "node:events";
-import { connect, type Socket } from "node:net";
-import { buildProbe1x, startSdkServer } from "mcp-test-utils";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Caller, CreateGatewayOptions } from "../src/index.js";
-import { mountGateway } from "./app.js";
+import type { CreateGatewayOptions } from "../src/index.js";
+import { mountProbe, TOKEN } from "./probe-mount.js";
 import { envelope } from "./raw-call.js";
 
 const stops: (() => Promise<void> | void)[] = [];
@@ -17,8 +16,6 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-const ALICE: Caller = { id: "alice-id", name: "alice" };
-const TOKEN = "alice-token-0123456789";
 /** The test server's idle timeout: its answers state `Keep-Alive: timeout=1`. */
 const KEEP_ALIVE_MS = 1_000;
 /** How late the loop is: past Node's own second after the stated time, well inside the gateway's grace (5 s). */
@@ -26,17 +23,9 @@ const LATE_MS = KEEP_ALIVE_MS + 1_000 + 1_000;
 
 /** The gateway in a test server with a one-second idle timeout, and the server side of each connection. */
 async function mount(options: Partial<CreateGatewayOptions> = {}) {
-  const upstream = await startSdkServer({ build: buildProbe1x });
-  stops.push(() => upstream.stop());
-  const mounted = await mountGateway(
-    { probe: { type: "http", url: upstream.url } },
-    { tokens: new Map([[TOKEN, ALICE]]), ...options },
-  );
-  stops.push(() => mounted.stop());
-  mounted.app.keepAliveTimeout = KEEP_ALIVE_MS;
-  const accepted: Socket[] = [];
-  mounted.app.on("connection", (socket: Socket) => accepted.push(socket));
-  return { url: new URL(mounted.url), accepted };
+  const { url, app, accepted } = await mountProbe(stops, options);
+  app.keepAliveTimeout = KEEP_ALIVE_MS;
+  return { url, accepted };
 }
 
 /** A 2026-07-28 `tools/list` as raw bytes. */

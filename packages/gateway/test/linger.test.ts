@@ -4,20 +4,16 @@
 // yet loses it). Raw loopback sockets against the gateway mounted in a test server; every wait is
 // on an event of the server's socket or the caller's.
 import { once } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
-import { buildProbe1x, startSdkServer } from "mcp-test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardConnections, type Caller, type CreateGatewayOptions } from "../src/index.js";
-import { mountGateway } from "./app.js";
+import { guardConnections, type CreateGatewayOptions } from "../src/index.js";
+import { mountProbe, TOKEN } from "./probe-mount.js";
 
 const stops: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-const ALICE: Caller = { id: "alice-id", name: "alice" };
-const TOKEN = "alice-token-0123456789";
 const MiB = 1024 * 1024;
 
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
@@ -32,29 +28,12 @@ const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
 const closedOf = (socket: Socket): Promise<void> =>
   socket.closed ? Promise.resolve() : new Promise((resolve) => socket.once("close", () => resolve()));
 
-/** The gateway in a test server, with the server side of each connection it accepts, in order. */
+/** The gateway in a test server behind the connection guard, with the server side of each connection it accepts, in order. */
 async function mount(options: Partial<CreateGatewayOptions> = {}) {
-  const upstream = await startSdkServer({ build: buildProbe1x });
-  stops.push(() => upstream.stop());
-  const mounted = await mountGateway(
-    { probe: { type: "http", url: upstream.url } },
-    { tokens: new Map([[TOKEN, ALICE]]), ...options },
-  );
-  stops.push(() => mounted.stop());
-  const guard = guardConnections(mounted.app);
+  const { url, app, serverSide, requests } = await mountProbe(stops, options);
+  const guard = guardConnections(app);
   stops.push(() => guard.close());
-  const accepted: Socket[] = [];
-  const arrived: ((socket: Socket) => void)[] = [];
-  mounted.app.on("connection", (socket: Socket) => {
-    accepted.push(socket);
-    arrived.shift()?.(socket);
-  });
-  /** The server side of the `n`th connection (from 0), once accepted. */
-  const serverSide = (n: number): Promise<Socket> =>
-    accepted[n] ? Promise.resolve(accepted[n]) : new Promise((resolve) => arrived.push(resolve));
-  const requests: ServerResponse[] = [];
-  mounted.app.on("request", (_req: IncomingMessage, res: ServerResponse) => requests.push(res));
-  return { url: new URL(mounted.url), guard, serverSide, requests };
+  return { url, guard, serverSide, requests };
 }
 
 /** A caller that reads nothing until told to, then keeps what it reads; its errors are kept, not thrown. */
