@@ -6,7 +6,6 @@ import {
   failureReport,
   findCallTool,
   NoToolNamedError,
-  ServerNotStartedError,
   splitToolTarget,
   startNamedServer,
   startServersNamed,
@@ -57,19 +56,14 @@ const WORDS: StartWords = {
   notChosen: HINT.see("servers"),
 };
 
-/** A package's error for a server or tool a command named as the CLI says it (a CliError, exit 2 for a usage error, 1 else); a held tool's own words; any other error as it is. */
+/** A tool not found or not named as the CLI says it (a held tool's own words; exit 2 for a usage error, 1 else); any other error as it is (a server that cannot start: exit 1). */
 function said(session: Session, error: unknown): never {
-  if (ToolNotFoundError.isInstance(error)) {
-    // Not asked, it may be there: a failure, not a usage error.
-    throw (
-      heldCallError(session, error.tool, error.serverName) ??
-      new CliError(error.message, error.notAsked.length > 0 ? EXIT.failure : EXIT.usage)
-    );
-  }
   if (NoToolNamedError.isInstance(error)) throw nameATool();
   if (AmbiguousToolError.isInstance(error)) throw new CliError(error.message, EXIT.usage);
-  if (ServerNotStartedError.isInstance(error)) throw new CliError(error.message);
-  throw error;
+  if (!ToolNotFoundError.isInstance(error)) throw error;
+  // Not asked, it may be there: a failure, not a usage error.
+  const code = error.notAsked.length > 0 ? EXIT.failure : EXIT.usage;
+  throw heldCallError(session, error.tool, error.serverName) ?? new CliError(error.message, code);
 }
 
 /** What @mcp/manager's functions need of a session to start its servers and find its tools, with the CLI's ways out. */
@@ -77,37 +71,31 @@ const options = (session: Session, signal?: AbortSignal) => ({ home: session.hom
 
 /** For a command scoped to one server: fails with the reason when that server cannot start (@mcp/manager's checkStartable). */
 export function mustStart(session: Session, server: string | undefined): void {
-  if (server === undefined) return;
-  try {
-    checkStartable(session, server, options(session));
-  } catch (error) {
-    said(session, error);
-  }
+  if (server !== undefined) checkStartable(session, server, options(session));
 }
 
-/** Starts one server and waits for it (@mcp/manager's startNamedServer); a failure is a CliError that says why. */
-export async function startOne(session: Session, name: string, signal?: AbortSignal): Promise<void> {
-  await startNamedServer(session.manager, session, name, options(session, signal)).catch((e) => said(session, e));
-}
+/** Starts one server and waits for it (@mcp/manager's startNamedServer: its error says why it cannot). */
+export const startOne = (session: Session, name: string, signal?: AbortSignal): Promise<void> =>
+  startNamedServer(session.manager, session, name, options(session, signal));
 
 /** Starts only `server` when one is named (failing with why it cannot), else every server; the connected ones' names (@mcp/manager's startServersNamed). */
-export async function startNamed(session: Session, server: string | undefined): Promise<string[]> {
-  return startServersNamed(session.manager, session, server, options(session)).catch((e) => said(session, e));
-}
+export const startNamed = (session: Session, server: string | undefined): Promise<string[]> =>
+  startServersNamed(session.manager, session, server, options(session));
 
 /** Why no tool `name` was found on `where` or any server (held, or @mcp/manager's toolNotFound with the CLI's ways out). */
 export function unknownTool(
   session: Session,
   name: string,
   among: MCPTool[],
-  where: string | undefined,
-  candidates: string[],
+  where?: string,
+  candidates?: string[],
 ): never {
+  const { home } = session;
   said(
     session,
     toolNotFound(session, session.manager.getStatuses(), name, among, {
       server: where,
-      home: session.home,
+      home,
       candidates,
       words: WORDS,
     }),
