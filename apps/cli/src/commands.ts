@@ -63,7 +63,7 @@ export async function toolsCommand(
     if (name !== undefined) {
       const [found] = toolsNamed(tools, name, target);
       const names = tools.map((t) => t.toolName);
-      if (!found) throw unknownTool(session, name, tools, target, names);
+      if (!found) unknownTool(session, name, tools, target, names);
       if (globals.json) printJson(toolRows([found])[0]);
       else out(toolDocs(found));
       return EXIT.ok;

@@ -3,7 +3,7 @@
 // then the tool called with its progress passed on; a failure says what `mcp call` says without the daemon.
 
 import { homedir } from "node:os";
-import type { CallHandler, CallParams } from "@mcp/daemon";
+import type { CallHandler } from "@mcp/daemon";
 import { serversForWords } from "@mcp/manager";
 import { failureHint } from "../live.js";
 import { label, prepareCall } from "../resolve.js";
