@@ -4,6 +4,7 @@ import { getPrompt, type CallToolResult } from "@mcp/client";
 import { promptArguments } from "@mcp/adapters/arguments";
 import { openRecording, RecordingError } from "@mcp/replay";
 import {
+  connectedServers,
   findPrompt,
   promptRows,
   readResourceFrom,
@@ -18,7 +19,7 @@ import { daemonSocket } from "./daemon/command.js";
 import { failureHint, interruptible, progressReporter, taskReporter } from "./live.js";
 import { renderPrompt, renderResource, renderToolResult } from "./render.js";
 import { serverFromUrl } from "./call-url.js";
-import { failureOf, label, mustStart, prepareCall, splitTarget, startOne, unknownTool } from "./resolve.js";
+import { failureOf, label, mustStart, prepareCall, splitTarget, startNamed, unknownTool } from "./resolve.js";
 import { heldOf, heldText } from "./pins-view.js";
 import { parseArguments } from "./schema.js";
 import { openSession, serverNames, settle, withSession, type GlobalOptions, type Session } from "./session.js";
@@ -62,7 +63,7 @@ export async function toolsCommand(
     if (name !== undefined) {
       const [found] = toolsNamed(tools, name, target);
       const names = tools.map((t) => t.toolName);
-      if (!found) throw unknownTool(session, name, tools, target, names);
+      if (!found) unknownTool(session, name, tools, target, names);
       if (globals.json) printJson(toolRows([found])[0]);
       else out(toolDocs(found));
       return EXIT.ok;
@@ -224,24 +225,9 @@ export function reportFailures(session: Session): number {
   return failed.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
-export async function connected(session: Session, only: string | undefined): Promise<string[]> {
-  await settle(session);
-  return session.manager
-    .getStatuses()
-    .filter((s) => s.state === "connected" && (only === undefined || s.name === only))
-    .map((s) => s.name);
-}
-
-/** Starts only `server` when one is named (failing with why it cannot), else every server; the connected ones' names. */
-async function startNamed(session: Session, server: string | undefined): Promise<string[]> {
-  if (server === undefined) {
-    await session.manager.connectServers(session.configs, session.servers);
-    return connected(session, undefined);
-  }
-  await session.manager.addServers(session.configs, session.servers);
-  await startOne(session, server);
-  return [server];
-}
+/** The connected servers' names (`only` alone, when named), once every server still connecting is done (@mcp/manager's connectedServers). */
+export const connected = (session: Session, only: string | undefined): Promise<string[]> =>
+  connectedServers(session.manager, session, only);
 
 /** The options with `--server` narrowed to `server`, when one is named. */
 export function only(globals: GlobalOptions, server: string | undefined): GlobalOptions {

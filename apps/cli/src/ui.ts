@@ -32,7 +32,6 @@ export const HINT = {
   /** The command that approves project servers (the one that approves them all when naming them makes it long). */
   approveAll: (command: string, more = "") =>
     ` Approve: ${command.length <= 60 ? command : "mcp config approve"}   (or --yes for one run${more})`,
-  notOurs: " is not one of this command's servers (see: mcp servers)",
   timeout: " (raise the limit with --timeout <ms>)",
   /** No key for tokens in Redis: `mcp serve` has a flag for the way out. */
   redisPlaintext: " (mcp serve: --redis-plaintext-tokens).",

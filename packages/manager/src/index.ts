@@ -108,6 +108,21 @@ export {
 } from "./find-tool.js";
 export { watchConnecting, type ConnectingProgress } from "./connecting.js";
 export { toolNotFound, ToolNotFoundError, type NotFoundWords, type ToolNotFoundOptions } from "./tool-not-found.js";
+export {
+  AmbiguousToolError,
+  checkStartable,
+  connectedServers,
+  findCallTool,
+  NoToolNamedError,
+  ServerNotStartedError,
+  serversForWords,
+  startNamedServer,
+  startServersNamed,
+  type FindCallToolOptions,
+  type NotStartedReason,
+  type StartOptions,
+  type StartWords,
+} from "./call-target.js";
 export { readResourceFrom, type ReadFrom } from "./read-resource.js";
 export {
   promptRows,

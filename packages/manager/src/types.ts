@@ -139,6 +139,8 @@ export type ManagerErrorCode =
   | "unknown_server"
   | "unknown_prompt"
   | "unknown_tool"
+  | "no_tool_named"
+  | "ambiguous_tool"
   | "not_servable"
   | ClientErrorCode
   | OAuthErrorCode;

@@ -3,26 +3,15 @@
 // then the tool called with its progress passed on; a failure says what `mcp call` says without the daemon.
 
 import { homedir } from "node:os";
-import type { CallHandler, CallParams } from "@mcp/daemon";
+import type { CallHandler } from "@mcp/daemon";
+import { serversForWords } from "@mcp/manager";
 import { failureHint } from "../live.js";
-import { serverNamesOf } from "@mcp/manager";
-import { label, prepareCall, splitTarget } from "../resolve.js";
+import { label, prepareCall } from "../resolve.js";
 import type { Session } from "../session.js";
 
-/** The servers a call may start: the one its words name, else all of them (a bare tool name may start each). */
-function serversOf(params: CallParams): string[] {
-  const all = Object.keys(params.configs);
-  try {
-    const { server } = splitTarget(params.words, serverNamesOf(params));
-    return server === undefined ? all : all.filter((name) => name === server);
-  } catch {
-    return all; // no words: the call fails as a direct one does
-  }
-}
-
-/** The daemon's `mcp call`. */
+/** The daemon's `mcp call`; the servers it may start are those its words name (@mcp/manager's serversForWords). */
 export const callHandler: CallHandler = {
-  serversOf,
+  serversOf: (params) => serversForWords(params, params.words),
   async run(params, context) {
     // Exactly what the CLI resolved: its servers, and why the others are missing.
     const session: Session = {
