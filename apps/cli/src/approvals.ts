@@ -7,12 +7,14 @@ import {
   createApprovalStore,
   NOT_APPROVED_YET,
   printable,
+  shortPath,
+  tildify,
   type ApprovalPolicy,
   type ApprovalRequest,
   type ApprovalSubject,
 } from "@mcp/manager/config";
 import { serverBlock } from "./approval-view.js";
-import { color, HINT, note, shortPath, warn, tildify } from "./ui.js";
+import { color, HINT, note, warn } from "./ui.js";
 
 /** Where answers are remembered. */
 export function approvalsFile(configDir: string): string {

@@ -64,10 +64,9 @@ export function addCommands(parent: Command, specs: CommandSpec[], run: (task: (
 
 /** Adds the flags to a command, in order. */
 export function addFlags(command: Command, flags: Flag[]): Command {
+  // commander takes a parser or a default in the same place (none: no default, as without it).
   for (const flag of flags)
     if (flag instanceof Option) command.addOption(flag);
-    else if (typeof flag[2] === "string") command.option(flag[0], flag[1], flag[2]);
-    else if (flag[2]) command.option(flag[0], flag[1], flag[2] as (value: string, previous: unknown) => unknown);
-    else command.option(flag[0], flag[1]);
+    else command.option(flag[0], flag[1], flag[2] as string | undefined);
   return command;
 }

@@ -14,12 +14,14 @@ import {
   printable,
   OwnServerExistsError,
   removeOwnServer,
+  shortPath,
+  tildify,
   type LoadResult,
 } from "@mcp/manager";
 import { detailLines, serverBlock } from "./approval-view.js";
 import { confirm, rememberApproval } from "./approvals.js";
 import { openSession, settle, configDir, type GlobalOptions } from "./session.js";
-import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, warn } from "./ui.js";
 import { show } from "./listing.js";
 
 /** Our own file of a scope: `./mcp-client.json` (project) or the user's. */

@@ -2,9 +2,10 @@
 // this parses the arguments and prints what happened.
 import { homedir } from "node:os";
 import { hostStatus, poolBackupDir, poolHost, POOL_FAMILIES, poolState, type PoolFamily } from "@mcp/manager";
+import { shortPath, tildify } from "@mcp/manager";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, note, shortPath, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, note, warn } from "./ui.js";
 
 function family(host: string | undefined): PoolFamily | undefined {
   if (host === undefined) return undefined;

@@ -1,5 +1,5 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { printable, readOwnServers } from "@mcp/manager";
+import { printable, readOwnServers, tildify } from "@mcp/manager";
 import {
   addFromRegistry,
   describeRegistryConfig,
@@ -20,7 +20,7 @@ import { approveOwn, ownFile, pairs } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 
 // `mcp registry search | add`: servers from the MCP registry (or a subregistry) into our own file.
 // What the registry sends is untrusted text: everything shown from it goes through printable().

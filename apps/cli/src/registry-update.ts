@@ -1,11 +1,11 @@
 import type { MCPServerConfig } from "@mcp/client";
-import { defaultApprovalsFile, printable } from "@mcp/manager";
+import { defaultApprovalsFile, printable, tildify } from "@mcp/manager";
 import { checkForUpdates, outdatedRows, ownInstalled, updateFromRegistry, type OwnInstalled } from "@mcp/registry";
 import { notApprovedYet } from "./config-commands.js";
 import { asking, describeAdded, registryLocation } from "./registry-commands.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
-import { CliError, color, EXIT, note, out, tildify, warn } from "./ui.js";
+import { CliError, color, EXIT, note, out, warn } from "./ui.js";
 
 // `mcp registry outdated | update`: the entries of our own files that `mcp registry add` wrote
 // (they carry a `registry` record: the server's name, version and registry), against the latest.

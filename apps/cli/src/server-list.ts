@@ -1,8 +1,8 @@
-import { commandLine, rowCause, serverJsonRow, stderrBlock, type ServerRow } from "@mcp/manager";
+import { commandLine, rowCause, serverJsonRow, shortPath, stderrBlock, type ServerRow } from "@mcp/manager";
 import { serverRows } from "./rows.js";
 import { settle, withSession, type GlobalOptions, type Session } from "./session.js";
 import { fit, grid, terminalWidth, type Column } from "./table.js";
-import { color, EXIT, out, printJson, shortPath } from "./ui.js";
+import { color, EXIT, out, printJson } from "./ui.js";
 
 // `mcp servers`: one line per server that fits the terminal (a name is never cut; the source is
 // the file as a person names it), and under the table each error that did not fit its cell, whole,

@@ -1,5 +1,5 @@
 import { commandLine, printable, type MCPTool } from "@mcp/manager";
-import { exampleArguments, toolHints, toolParameters, toolSignature } from "@mcp/adapters/arguments";
+import { toolDoc, toolSignature } from "@mcp/adapters/arguments";
 import { grid, terminalWidth, wrap } from "./table.js";
 import { color, firstLine } from "./ui.js";
 
@@ -18,16 +18,13 @@ function safe(text: string): string {
 /** One tool's whole docs, each line after `indent` (their width fits the terminal with it). */
 export function toolDocs(tool: MCPTool, indent = ""): string {
   const width = terminalWidth() - indent.length;
-  const lines = [
-    `${color.bold(`${tool.serverName}.${tool.toolName}`)}${tool.title && tool.title !== tool.toolName ? `  ${safe(tool.title)}` : ""}`,
-  ];
+  const doc = toolDoc({ ...tool, name: tool.toolName });
+  const lines = [`${color.bold(`${tool.serverName}.${tool.toolName}`)}${doc.title ? `  ${safe(doc.title)}` : ""}`];
   // The description whole: its own lines kept, each wrapped at the terminal's width.
-  if (tool.description)
-    for (const line of safe(tool.description.trim()).split("\n"))
-      lines.push(...(line.trim() === "" ? [""] : wrap(line, width - 2).map((part) => `  ${part}`)));
-  const said = toolHints(tool.annotations);
-  if (said.length) lines.push(color.dim(`  (${said.join(", ")})`));
-  const list = toolParameters(tool.inputSchema);
+  for (const line of doc.description.map(safe))
+    lines.push(...(line.trim() === "" ? [""] : wrap(line, width - 2).map((part) => `  ${part}`)));
+  if (doc.hints.length) lines.push(color.dim(`  (${doc.hints.join(", ")})`));
+  const list = doc.parameters;
   lines.push("");
   if (list.length === 0) lines.push("  No parameters.");
   else {
@@ -52,14 +49,9 @@ export function toolDocs(tool: MCPTool, indent = ""): string {
         .map((line) => `  ${line}`),
     );
   }
-  const output = (tool.outputSchema as { properties?: object } | undefined)?.properties;
-  if (output) lines.push("", `  Returns structured content: ${Object.keys(output).join(", ")}`);
+  if (doc.returns) lines.push("", `  Returns structured content: ${doc.returns.join(", ")}`);
   // A value for each required argument, as `key=value` or `key:=<json>`.
-  const example = commandLine("mcp", [
-    "call",
-    `${tool.serverName}.${tool.toolName}`,
-    ...exampleArguments(tool.inputSchema),
-  ]);
+  const example = commandLine("mcp", ["call", `${tool.serverName}.${tool.toolName}`, ...doc.example]);
   lines.push("", `  Example: ${example}`);
   return lines.map((line) => (line === "" ? line : `${indent}${line}`)).join("\n");
 }

@@ -1,5 +1,4 @@
 // Output for a person: colour, lines that replace themselves, notes and warnings, `CliError`, the exit codes, and HINT (the CLI's way out of each failure).
-import { isAbsolute, relative, sep } from "node:path";
 import type { FindingKind, ServerFinding, ServerStatus } from "@mcp/manager";
 import pc from "picocolors";
 
@@ -137,24 +136,6 @@ export function out(text: string): void {
 
 export function printJson(value: unknown): void {
   out(JSON.stringify(value, null, 2));
-}
-
-/** `~` for the home directory in a path, for tables. */
-export function tildify(path: string | undefined, home: string): string {
-  if (!path) return "";
-  return home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path;
-}
-
-/**
- * A config file as a person names it: relative to the project folder (`.mcp.json`,
- * `.cursor/mcp.json`), else from `~` (`~/.claude.json`), else whole. What is not a path
- * (`(command line)`) is kept.
- */
-export function shortPath(path: string | undefined, cwd: string, home: string): string {
-  if (!path) return "";
-  if (!isAbsolute(path)) return path;
-  if (path.startsWith(`${cwd}${sep}`)) return relative(cwd, path);
-  return tildify(path, home);
 }
 
 /** The first line of a text, cut to `max` characters. */

@@ -271,6 +271,52 @@ export function toolHints(annotations: object | undefined): string[] {
   ].filter((h): h is string => typeof h === "string");
 }
 
+/** A tool as {@link toolDoc} reads it: its own name (not a model-safe one) and what `tools/list` gives. */
+export interface ToolDocOf {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  inputSchema?: object | undefined;
+  outputSchema?: object | undefined;
+  annotations?: object | undefined;
+}
+
+/** A tool's docs for a person or a model, as parts ({@link toolDoc}); the text is the server's, unescaped. */
+export interface ToolDoc {
+  /** Its title, when it has one that is not its name. */
+  title: string | undefined;
+  /** Its description's lines (the whole trimmed first), `[]` when it has none. */
+  description: string[];
+  /** What its annotations say ({@link toolHints}). */
+  hints: string[];
+  /** Its parameters ({@link toolParameters}). */
+  parameters: ToolParameter[];
+  /** The fields of its structured content, when its output schema names them. */
+  returns: string[] | undefined;
+  /** Words for an example call ({@link exampleArguments}). */
+  example: string[];
+}
+
+/**
+ * A tool's docs (what `mcp tools <server>.<tool>` shows): its title, description, hints,
+ * parameters, the fields it returns and an example call's arguments.
+ *
+ * @example
+ * toolDoc({ name: "echo", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } }).example;
+ * // ["message=text"]
+ */
+export function toolDoc(tool: ToolDocOf): ToolDoc {
+  const output = sub(tool.outputSchema)?.properties;
+  return {
+    title: tool.title && tool.title !== tool.name ? tool.title : undefined,
+    description: tool.description ? tool.description.trim().split("\n") : [],
+    hints: toolHints(tool.annotations),
+    parameters: toolParameters(tool.inputSchema),
+    returns: output ? Object.keys(output) : undefined,
+    example: exampleArguments(tool.inputSchema),
+  };
+}
+
 /** A prompt's arguments as `prompts/list` gives them, as far as {@link promptArguments} reads them. */
 export interface PromptArgumentsOf {
   name: string;

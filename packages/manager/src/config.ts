@@ -40,6 +40,6 @@ export {
   type ToolCache,
 } from "./cache.js";
 export { configHint, crashReportLines, failureCause, failureError, stderrCause } from "./failure.js";
-export { callFailure, stderrBlock, type CallFailure } from "./unavailable.js";
+export { callFailure, shortPath, stderrBlock, tildify, type CallFailure } from "./unavailable.js";
 export { isShimCommand, LIGHT_SHIM_COMMAND, SHIM_COMMAND, unwrapShimConfig } from "./config/pool-text.js";
 export { pooledEntry, PooledEntryError, type PooledEntry, type PooledEntryProblem } from "./config/pooled-entry.js";

@@ -1,10 +1,9 @@
 // Why each server of a command cannot serve, one finding a server, in words every host shows (what
 // `mcp config doctor` prints): an invalid entry, a project server not approved, a command not
 // installed, a refused token, a server that wants a sign-in, a timeout, a crash by its cause.
-import { isAbsolute, relative, sep } from "node:path";
 import { commandOnPath } from "./config/command-line.js";
 import { configHint, failureCause, failureError } from "./failure.js";
-import { stderrBlock, tildify, tokenRefused, type ServersChosen } from "./unavailable.js";
+import { shortPath, stderrBlock, tildify, tokenRefused, type ServersChosen } from "./unavailable.js";
 import type { ServerStatus } from "./types.js";
 
 /** What a finding is about; a host adds its own way out by kind (the command that approves, signs in, raises a limit). */
@@ -36,12 +35,6 @@ export interface DiagnoseOptions {
   tokenGiven?: string | undefined;
   /** What `PATH` a command is looked for on (default: `process.env`). */
   env?: Record<string, string | undefined> | undefined;
-}
-
-/** A file as a person names it: relative to the project, else from `~`; what is not a path is kept. */
-function named(path: string, cwd: string, home: string): string {
-  if (!isAbsolute(path)) return path;
-  return path.startsWith(`${cwd}${sep}`) ? relative(cwd, path) : tildify(path, home);
 }
 
 /**
@@ -97,7 +90,7 @@ export function diagnoseServers(
       found(
         status.name,
         "not-installed",
-        `command "${config.command}" is not installed or not on PATH (${named(source, cwd, home)})`,
+        `command "${config.command}" is not installed or not on PATH (${shortPath(source, cwd, home)})`,
         status,
       );
     else if (refused) found(status.name, "token-refused", refused, status);

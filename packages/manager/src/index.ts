@@ -35,9 +35,11 @@ export {
   printable,
   reviewApprovals,
   SHIM_COMMAND,
+  shortPath,
   shownWhole,
   stderrBlock,
   stderrCause,
+  tildify,
   toolCacheKey,
   unwrapShimConfig,
   type ApprovalAnswer,
@@ -141,6 +143,7 @@ export {
   type ServerRow,
   type ToolRow,
 } from "./rows.js";
+export { serverRows, type ServerRowWords } from "./server-rows.js";
 export { headerPair } from "./config/header-pair.js";
 export {
   commandLineServers,

@@ -1,7 +1,7 @@
 // Why a server cannot serve, in words every host shows: not approved, an invalid entry, disabled
 // (before anything starts), or failed (its cause, what it runs, a hint about its config, its
 // stderr). A host adds its own way out (the command that approves or signs in) on top.
-import { sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
 import { NetworkError, NoResponseError, RequestTimeoutError, TransportClosedError } from "@mcp/jsonrpc";
 import { redactUrl } from "@mcp/jsonrpc/internal";
@@ -23,6 +23,17 @@ import type { ServerStatus } from "./types.js";
 export function tildify(path: string | undefined, home: string): string {
   if (!path) return "";
   return home && (path === home || path.startsWith(`${home}${sep}`)) ? `~${path.slice(home.length)}` : path;
+}
+
+/**
+ * A config file as a person names it: relative to the project folder `cwd` (`.mcp.json`,
+ * `.cursor/mcp.json`), else from `~` (`~/.claude.json`), else whole. What is not a path
+ * (`(command line)`) is kept; none is `""`.
+ */
+export function shortPath(path: string | undefined, cwd: string, home: string): string {
+  if (!path) return "";
+  if (!isAbsolute(path)) return path;
+  return path.startsWith(`${cwd}${sep}`) ? relative(cwd, path) : tildify(path, home);
 }
 
 /** What a server runs or reaches: its command line, or `<type> <url>` (a password in the URL hidden). */
