@@ -1,12 +1,10 @@
 // `mcp inspect`: the web inspector of @mcp/inspector on the CLI's servers. The command finds the
 // servers, prints the URL, opens the browser and runs until Ctrl-C; the inspector is the package's.
-import { join } from "node:path";
-import { InspectorError, inspectorHooks, startInspector, type Inspector } from "@mcp/inspector";
-import { loadAllMCPConfigs, OWN_FILE } from "@mcp/manager";
+import { InspectorError, inspectorHooks, startInspector, userConfigEditing, type Inspector } from "@mcp/inspector";
 import { openInBrowser } from "@mcp/oauth";
 import { approveCommand } from "./pins-view.js";
 import { serverRows } from "./rows.js";
-import { CLI_VERSION, configDir, openSession, type GlobalOptions, type Session } from "./session.js";
+import { CLI_VERSION, openSession, type GlobalOptions } from "./session.js";
 import { stopSignal } from "./stop-signal.js";
 import { CliError, color, EXIT, note, out } from "./ui.js";
 
@@ -38,7 +36,10 @@ export async function inspectCommand(
       servers: () => serverRows(session),
       configOf: (name) => session.configs[name],
       approveCommand,
-      config: configEditing(session, globals),
+      // The page edits the user's own file (`mcp config add --scope user` writes it), loaded as this session
+      // loaded it; not when the servers came from the command line or `--config` files, which it does not feed.
+      config:
+        globals.stdio || globals.http || globals.sse || globals.config?.length ? undefined : userConfigEditing(session),
     }).catch((error: unknown) => {
       const cause =
         error instanceof InspectorError && error.code === "listen_failed" ? (error.cause as Error) : (error as Error);
@@ -61,19 +62,4 @@ export async function inspectCommand(
     await inspector?.close();
     await session.close();
   }
-}
-
-/**
- * The page edits the user's own file (`mcp config add --scope user` writes it), loaded as this
- * session loaded it; not when the servers came from the command line or `--config` files, which
- * that file does not feed.
- */
-function configEditing(session: Session, globals: GlobalOptions) {
-  if (globals.stdio || globals.http || globals.sse || globals.config?.length) return undefined;
-  return {
-    file: join(configDir(session.home), OWN_FILE),
-    load: () => loadAllMCPConfigs(session.cwd, { home: session.home }),
-    // The page's changes applied to the session's servers.
-    found: session,
-  };
 }

@@ -40,6 +40,7 @@ export {
   type Ticket,
 } from "./client.js";
 export type { CallContext, CallHandler } from "./call.js";
+export { lazyCallHandler } from "./lazy-call.js";
 export { lightShimHere } from "./light-check.js";
 export { runDaemon, startDaemon, type DaemonOptions, type RunningDaemon } from "./server.js";
 export { relayStdio, type RelayStdioOptions } from "./shim.js";

@@ -12,6 +12,7 @@ import type { ConsentStore } from "./consent.js";
 import { createGateway, type McpGateway } from "./create.js";
 import type { GatewayHandlers } from "./handlers.js";
 import type { RateLimitStore } from "./limits.js";
+import { servableName } from "./policy.js";
 import { metricsTokenFromEnv, servedHosts, type ServeCallers } from "./serve-setup.js";
 import type { SessionStore } from "./sessions.js";
 
@@ -55,15 +56,20 @@ export interface GatewayFromOptions {
 
 /**
  * The gateway `options` describe, on `manager`'s servers `configs` (checked here, before they
- * connect), and its audit sink. Throws an `InvalidConfigError` for an unknown view, a bad config
+ * connect), and its audit sink. A server whose name holds `__` (not `servableName`) is taken out of
+ * `configs` first, with a warning: `<server>__<tool>` would be ambiguous. Throws an `InvalidConfigError` for an unknown view, a bad config
  * file, credentials shared with several callers without saying so, missing consent settings or a
  * short `MCP_METRICS_TOKEN` (field `MCP_METRICS_TOKEN`).
  */
 export async function gatewayFromOptions(
   manager: MCPManager,
-  configs: Readonly<Record<string, MCPServerConfig>>,
+  configs: Record<string, MCPServerConfig>,
   options: GatewayFromOptions,
 ): Promise<{ gateway: McpGateway; audit: AuditStreamSink | undefined }> {
+  for (const name of Object.keys(configs).filter((name) => !servableName(name))) {
+    options.warn(`server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`);
+    delete configs[name];
+  }
   const env = options.env ?? process.env;
   const { self, tokens, oidc } = options.callers;
   let audit: AuditStreamSink | undefined;

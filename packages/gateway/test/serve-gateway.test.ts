@@ -69,6 +69,18 @@ describe("gatewayFromOptions", () => {
     expect(audit).toEqual({ opened: true, closed: true });
   });
 
+  it("takes a server whose name holds __ out of the configs, warning, and serves the others", async () => {
+    const warned: string[] = [];
+    const { manager, given } = await options({ warn: (message) => warned.push(message) });
+    const mixed = { ...configs, a__b: configs.everything };
+    const { gateway } = await gatewayFromOptions(manager, mixed, given);
+    await gateway.close();
+    expect(Object.keys(mixed)).toEqual(["everything"]);
+    expect(warned).toEqual([
+      'server "a__b" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it',
+    ]);
+  });
+
   it("serves the caller the view it was given, over HTTP", async () => {
     const { manager, given } = await options({ view: "echo" });
     const { gateway, audit } = await gatewayFromOptions(manager, configs, given);

@@ -5,6 +5,7 @@ export { InspectorError } from "./errors.js";
 export { startInspector, type Inspector, type InspectorOptions } from "./server.js";
 export { inspectorHooks, type InspectorHooks } from "./hooks.js";
 export { HIDDEN_VALUE, type InspectorConfigEditing } from "./config-route.js";
+export { userConfigEditing } from "./user-config.js";
 export type {
   ApiError,
   AppCsp,

@@ -8,13 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MCPServerConfig } from "@mcp/client";
-import { loadAllMCPConfigs, MCPManager, type DiscoveredServer } from "@mcp/manager";
+import { MCPManager, type DiscoveredServer } from "@mcp/manager";
 import { waitFor } from "mcp-test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   HIDDEN_VALUE,
   inspectorHooks,
   startInspector,
+  userConfigEditing,
   type ConfigSaveAnswer,
   type ConfigServersAnswer,
   type Inspector,
@@ -40,6 +41,8 @@ const found: { configs: Record<string, MCPServerConfig>; servers: Record<string,
   configs: {},
   servers: {},
 };
+/** The command that loaded `found`: the project's folder and the home, as userConfigEditing takes them. */
+const loaded = Object.assign(found, { cwd: project, home });
 
 async function api<T>(
   path: string,
@@ -81,11 +84,10 @@ beforeAll(async () => {
   );
   inspector = await startInspector(manager, {
     hooks,
+    // The user's file under `home` ($XDG_CONFIG_HOME of env), loaded again as the project's folder loads it.
     config: {
-      file,
-      load: () => loadAllMCPConfigs(project, { home, env }),
+      ...userConfigEditing(loaded, env),
       onChange: (name, config) => changes.push(`${name}: ${config ? "set" : "removed"}`),
-      found,
     },
   });
   bare = await startInspector(manager, {});

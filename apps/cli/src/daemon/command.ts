@@ -46,18 +46,17 @@ export function duration(ms: number): string {
 export async function daemonRun(_globals: GlobalOptions, options: DaemonRunFlags): Promise<number> {
   const settings = daemonRunOptions(options);
   // The daemon's own code (the pool, the managers) only in the daemon's process.
-  const [{ runDaemon }, { approveCommandFor }] = await Promise.all([import("@mcp/daemon"), import("../approvals.js")]);
-  // `mcp call`'s code (and with it the whole manager) is loaded with the first call, not before.
-  const handler = async () => (await import("./call-handler.js")).callHandler;
+  const [{ lazyCallHandler, runDaemon }, { approveCommandFor }] = await Promise.all([
+    import("@mcp/daemon"),
+    import("../approvals.js"),
+  ]);
   await runDaemon({
     socket: claimDaemonSocket(),
     home: home(),
     version: CLI_VERSION,
     howToApprove: (server) => approveCommandFor([server.name]),
-    call: {
-      serversOf: async (params) => (await handler()).serversOf?.(params) ?? Object.keys(params.configs),
-      run: async (params, context) => (await handler()).run(params, context),
-    },
+    // `mcp call`'s code (and with it the whole manager) is loaded with the first call, not before.
+    call: lazyCallHandler(async () => (await import("./call-handler.js")).callHandler),
     ...settings,
   });
   return EXIT.ok;

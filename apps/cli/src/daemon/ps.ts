@@ -2,7 +2,7 @@
 // configuration source, attached hosts (shim pid, its parent), calls, memory, CPU time and idle time;
 // `--kill <server>` ends one.
 
-import { daemonRequest as request, DaemonUnavailable, type PoolStatus } from "@mcp/daemon/client";
+import { hostLabel, killPooled, readPoolStatus } from "@mcp/daemon/client";
 import type { GlobalOptions } from "../session.js";
 import { grid } from "../table.js";
 import { CliError, color, EXIT, note, out, plural, printJson } from "../ui.js";
@@ -16,28 +16,21 @@ function megabytes(bytes: number | undefined): string {
 export async function psCommand(globals: GlobalOptions, options: { kill?: string | undefined }): Promise<number> {
   const socket = daemonSocket();
   if (options.kill !== undefined) {
-    let killed: number;
-    try {
-      ({ killed } = (await request(socket, "pool/kill", { server: options.kill })) as { killed: number });
-    } catch (error) {
-      if (error instanceof DaemonUnavailable)
-        throw new CliError(`no mcp daemon is running (${error.message}): nothing is pooled`, EXIT.failure);
-      throw error;
-    }
+    const kill = await killPooled(socket, options.kill);
+    if (!kill.running) throw new CliError(`no mcp daemon is running (${kill.why}): nothing is pooled`, EXIT.failure);
+    const { killed } = kill;
     if (killed === 0) throw new CliError(`no pooled server named "${options.kill}" (see: mcp ps)`, EXIT.usage);
     if (globals.json) printJson({ killed });
     else out(`stopped ${plural(killed, "process", "processes")} of ${options.kill}`);
     return EXIT.ok;
   }
-  let status: PoolStatus;
-  try {
-    status = (await request(socket, "pool/status", {})) as PoolStatus;
-  } catch (error) {
-    if (!(error instanceof DaemonUnavailable)) throw error;
+  const reading = await readPoolStatus(socket);
+  if (!reading.running) {
     if (globals.json) printJson({ running: false, servers: [] });
-    else note(`no mcp daemon is running: nothing is pooled (${error.message})`);
+    else note(`no mcp daemon is running: nothing is pooled (${reading.why})`);
     return EXIT.ok;
   }
+  const { status } = reading;
   if (globals.json) {
     printJson({ running: true, ...status });
     return EXIT.ok;
@@ -60,21 +53,8 @@ export async function psCommand(globals: GlobalOptions, options: { kill?: string
   ]);
   const titles = ["PID", "STATE", "SHARING", "HOSTS", "CALLS", "RSS", "CPU", "IDLE", "SOURCE"];
   out(grid([{ title: "SERVER", cut: "never" }, ...titles.map((title) => ({ title }))], rows));
-  for (const s of status.servers) {
-    for (const host of s.hosts) {
-      const client = host.clientInfo as { name?: unknown; version?: unknown } | undefined;
-      const who =
-        typeof client?.name === "string"
-          ? `${client.name}${typeof client.version === "string" ? ` ${client.version}` : ""}`
-          : "a host";
-      const from = typeof host.info["from"] === "string" ? ` from ${host.info["from"]}` : "";
-      out(
-        color.dim(
-          `  ${s.name}: ${who}${from}, shim pid ${String(host.info["shimPid"])} (parent ${String(host.info["parentPid"])}), ${plural(host.calls, "call")}`,
-        ),
-      );
-    }
-  }
+  for (const s of status.servers)
+    for (const host of s.hosts) out(color.dim(`  ${s.name}: ${hostLabel(host)}, ${plural(host.calls, "call")}`));
   out(
     color.dim(
       `a server with no host is stopped after ${duration(status.idleMs)}; at most ${status.maxConcurrentCalls} tool calls at once per server${status.maxRssBytes ? `, and ${megabytes(status.maxRssBytes)} of memory` : ""}`,

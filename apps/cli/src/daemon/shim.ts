@@ -2,8 +2,7 @@
 // call` finds it (the same files, the same approval of project servers), written with this shell's
 // folder and environment (@mcp/daemon's asThisShellRuns), and this user's daemon, started if none runs.
 
-import type { MCPServerConfig } from "@mcp/client";
-import { asThisShellRuns, daemonEnvFor, ensureDaemon, shellValuesFor, type AttachParams } from "@mcp/daemon/client";
+import { attachParamsFor, daemonEnvFor, ensureDaemon, type AttachParams } from "@mcp/daemon/client";
 import { pooledEntry, PooledEntryError, type PooledEntry, type PooledEntryProblem } from "@mcp/manager/config";
 import { approveCommandFor } from "../approvals.js";
 import { openSession, type GlobalOptions } from "../session.js";
@@ -25,12 +24,8 @@ const WAY_OUT: Record<PooledEntryProblem, [number, (server: string) => string]> 
   runs_shim: [EXIT.usage, () => ": give the file that has its own command with --config <file>"],
 };
 
-/** The server as this shell runs it, and where it came from; a `CliError` saying why not. */
-async function resolveServer(
-  globals: GlobalOptions,
-  server: string,
-  words: ShimWords = {},
-): Promise<{ config: MCPServerConfig; source: string | undefined; project: string; vars: Record<string, string> }> {
+/** The server as this shell runs it (@mcp/daemon's `attachParamsFor`), and where it came from; a `CliError` saying why not. */
+async function resolveServer(globals: GlobalOptions, server: string, words: ShimWords = {}) {
   if (globals.yes)
     throw new CliError(
       "mcp daemon stdio does not take --yes: a project server is served only once approved (mcp config approve)",
@@ -52,45 +47,21 @@ async function resolveServer(
       const [exitCode, hint] = WAY_OUT[error.problem];
       throw new CliError(`${error.message}${hint(server)}`, exitCode);
     }
-    const { config, source, files, otherCommand } = entry;
+    const { config, source, otherCommand } = entry;
     // The entry found by name wins over the words the host passed (they may be another file's, or unexpanded): said, not refused.
     if (otherCommand)
       process.stderr.write(
         `mcp daemon stdio ${server}: serving the entry in ${source ?? "your config"} (${[config.command, ...(config.args ?? [])].join(" ")}), not the command this shim was given after --\n`,
       );
-    return {
-      config: asThisShellRuns({ [server]: config }, session.cwd).configs[server]!,
-      source,
-      project: session.cwd,
-      // The daemon's approval check reads the same files and expands them as this shell did.
-      vars: shellValuesFor(files),
-    };
+    // The daemon's approval check reads the same files and expands them as this shell did.
+    return attachParamsFor(entry, session.cwd);
   } finally {
     await session.close();
   }
 }
 
-/**
- * This user's daemon, started (`mcp daemon run`, in the background) when none answers; shims that
- * start at once start one between them (@mcp/daemon's `ensureDaemon`). It starts without the entry's
- * own env, which the host gave this shim (@mcp/daemon's `daemonEnvFor`).
- */
-async function ensureDaemonHere(entryEnv: readonly string[] = []): Promise<string> {
-  const socket = claimDaemonSocket();
-  return ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, daemonEnvFor(entryEnv)) });
-}
-
-/** What the shim serves, resolved as this shell runs it, and the daemon's socket (started if need be). */
-export interface ShimResolved {
-  config: AttachParams["config"];
-  source?: string | undefined;
-  from?: string | undefined;
-  /** The shim's folder: the project whose files the pool's approval check reads. */
-  project?: string | undefined;
-  /** The shell's values of the variables the config files name, for the pool's approval check only (pool-socket.ts's `AttachParams.vars`). */
-  vars?: Record<string, string> | undefined;
-  socket: string;
-}
+/** What the shim serves (`pool/attach`'s params, less the server's name and the pids), and the daemon's socket. */
+export type ShimResolved = Omit<AttachParams, "server" | "shimPid" | "parentPid"> & { socket: string };
 
 /** The server as this shell runs it and this user's daemon (started if need be); a `CliError` saying why not. */
 export async function resolveForShim(
@@ -104,9 +75,12 @@ export async function resolveForShim(
       EXIT.usage,
     );
   const { config, source, project, vars } = await resolveServer(globals, server, words);
-  const socket = await ensureDaemonHere("env" in config ? Object.keys(config.env ?? {}) : []);
+  // This user's daemon, started (`mcp daemon run`, in the background) when none answers; shims that
+  // start at once start one between them. It starts without the entry's own env, which the host gave this shim.
+  const socket = claimDaemonSocket();
+  await ensureDaemon(socket, { start: () => spawnDaemon(socket, {}, daemonEnvFor(Object.keys(config.env ?? {}))) });
   return {
-    config: config as ShimResolved["config"],
+    config,
     source: source ?? words.from,
     from: words.from,
     project,

@@ -8,17 +8,15 @@ import {
   GatewayListenError,
   gatewayHandlers,
   isLoopback,
-  servableName,
   serveCallers,
   serveUntilStopped,
   type AuditStreamSink,
   type GatewayFromOptions,
   type McpGateway,
   type ServeCallerOptions,
-  type ServeCallers,
 } from "@mcp/gateway";
 import { CLI_VERSION, openSession, type GlobalOptions } from "../session.js";
-import { CliError, color, EXIT, note, out, plural, stdout, warn } from "../ui.js";
+import { CliError, color, EXIT, note, out, plural, stdout, usageError, warn } from "../ui.js";
 
 /** The options of `mcp serve`: @mcp/gateway's (its callers' and the gateway's), the mode, the audit file and Redis. */
 export type ServeOptions = Omit<ServeCallerOptions, "http" | "env"> &
@@ -42,21 +40,15 @@ function auditTo(target: string, stdio: boolean): AuditStreamSink {
   );
 }
 
-/** How long stopping may take: what is still closing then (a server slow to exit, a DELETE not answered) is ended. */
-const STOP_MS = 800;
-
 /** `mcp serve`. */
 export async function serveCommand(globals: GlobalOptions, options: ServeOptions): Promise<number> {
   if (Boolean(options.stdio) === Boolean(options.http))
     throw new CliError("mcp serve needs one of --stdio or --http", EXIT.usage);
   if (options.stdio && (options.oidcIssuer !== undefined || options.metrics))
     throw new CliError("--oidc-issuer and --metrics go with --http", EXIT.usage);
-  let who: ServeCallers;
-  try {
-    who = await serveCallers({ ...options, http: Boolean(options.http) });
-  } catch (error) {
-    throw new CliError((error as Error).message, EXIT.usage);
-  }
+  const who = await serveCallers({ ...options, http: Boolean(options.http) }).catch((error: unknown) =>
+    usageError(error, true),
+  );
   const { self, oidc } = who;
 
   // Replicas share tool lists, upstream OAuth tokens and 2025-era sessions through Redis.
@@ -70,14 +62,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
     onNotification: handlers.onNotification,
     manager: { onLog: handlers.onLog, onRoots: handlers.onRoots, connect: handlers.connect },
   });
-  for (const name of Object.keys(session.configs).filter((name) => !servableName(name))) {
-    warn(
-      `mcp serve: server "${name}" is not served: "__" in its name would make <server>__<tool> ambiguous; rename it`,
-    );
-    delete session.configs[name];
-  }
   const host = options.host ?? "127.0.0.1";
-  // What may refuse to start (views, the audit file, callers' views) is settled before anything runs.
+  // What may refuse to start (views, the audit file, callers' views) is settled before anything runs;
+  // a server whose name holds "__" is left out of session.configs, warned.
   let gateway: McpGateway;
   let audit: AuditStreamSink | undefined;
   try {
@@ -104,9 +91,9 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
   }
   // Asked to stop (Ctrl-C, SIGTERM, or the end of stdin for `--stdio`): said, unless the end of
   // stdin, which is how a host ends a stdio server; from then a second signal quits at once. Once a
-  // stop was asked for, closing takes at most STOP_MS (the audit log is written out before the
-  // servers close: they may be cut short); then the process exits here (its stdio servers' process
-  // groups with it), rather than when the last background close lets the event loop end.
+  // stop was asked for, closing takes at most serveUntilStopped's 800 ms (the audit log is written
+  // out before the servers close: they may be cut short); then the process exits here (its stdio
+  // servers' process groups with it), rather than when the last background close lets the event loop end.
   const { why, closed } = await serveUntilStopped(gateway, {
     stdio: options.stdio ? { caller: self } : undefined,
     host,
@@ -116,8 +103,6 @@ export async function serveCommand(globals: GlobalOptions, options: ServeOptions
       await audit?.close();
       await session.close();
     },
-    closeMs: STOP_MS,
-    again: () => process.exit(EXIT.ok),
     onStopping: (why) => {
       if (why !== "end of stdin") note(`mcp serve: stopping (${why}; again to quit now)`);
     },
