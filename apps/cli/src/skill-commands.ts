@@ -1,4 +1,5 @@
 import { findSkill } from "@mcp/client/skills";
+import { skillRows } from "@mcp/manager";
 import { connected, mustStart, reportFailures } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
@@ -12,16 +13,7 @@ import { color, EXIT, out, printJson } from "./ui.js";
 export async function skillsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
   return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
     mustStart(session, server);
-    const rows: { server: string; name: string; description: string; uri: string }[] = [];
-    for (const name of await connected(session, server)) {
-      for (const entry of await session.manager.listSkills(name))
-        rows.push({
-          server: name,
-          name: entry.frontmatter.name,
-          description: entry.frontmatter.description,
-          uri: entry.uri,
-        });
-    }
+    const rows = await skillRows(session.manager, await connected(session, server));
     show(globals.json, rows, {
       empty: () => out(color.dim("no skills (no server lists any)")),
       table: [
