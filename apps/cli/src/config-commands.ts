@@ -2,7 +2,6 @@
 import { join, resolve } from "node:path";
 import { serverConfigProblems } from "@mcp/client";
 import {
-  approveOwnServer,
   approveProjectServers,
   addOwnServer,
   configEntries,
@@ -125,13 +124,7 @@ export async function configAdd(globals: GlobalOptions, name: string): Promise<n
 }
 
 /** Where a project entry the user wrote is approved as it loads (@mcp/manager's approveOwnServer). */
-const ownApproval = (home: string) => ({ cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
-
-/** A project entry the user just wrote is approved as it loads; said when it cannot be yet. */
-export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
-  const why = scope === "project" ? await approveOwnServer(file, name, ownApproval(home)) : undefined;
-  if (why !== undefined) notApprovedYet(name, why);
-}
+export const ownApproval = (home: string) => ({ cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
 
 /** That an entry the user wrote is not approved, why, and the command that approves it once it loads. */
 export function notApprovedYet(name: string, why: string, then = ". Once"): void {
