@@ -1,6 +1,6 @@
 import { findSkill } from "@mcp/client/skills";
 import { skillRows } from "@mcp/manager";
-import { connected, mustStart, reportFailures } from "./commands.js";
+import { overServers } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
@@ -11,10 +11,8 @@ import { color, EXIT, out, printJson } from "./ui.js";
 
 /** `skills [server]`: every connected server's skills. */
 export async function skillsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
-    mustStart(session, server);
-    const rows = await skillRows(session.manager, await connected(session, server));
-    show(globals.json, rows, {
+  return overServers(globals, server, async (session, names) => {
+    show(globals.json, await skillRows(session.manager, names), {
       empty: () => out(color.dim("no skills (no server lists any)")),
       table: [
         { title: "SERVER", cut: "never", cell: (r) => r.server },
@@ -23,7 +21,6 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
         { title: "URI", cut: "left", yields: 2, cell: (r) => r.uri },
       ],
     });
-    return reportFailures(session);
   });
 }
 
