@@ -18,7 +18,7 @@ import {
   type DiscoveredServer,
   type LoadResult,
 } from "@mcp/manager";
-import { detailLines, serverBlock } from "./approval-view.js";
+import { detailLines } from "./approval-view.js";
 import { confirmServers } from "./approvals.js";
 import { openSession, settle, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, shortPath, tildify, warn } from "./ui.js";
