@@ -2,10 +2,10 @@
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import {
-  askingPolicy,
   commandLine,
   createApprovalStore,
   NOT_APPROVED_YET,
+  personPolicy,
   printable,
   shortPath,
   tildify,
@@ -21,19 +21,28 @@ export function approvalsFile(configDir: string): string {
   return join(configDir, "approvals.json");
 }
 
-/** Records that these project servers, as they are now, are approved for this project (`mcp config approve`, `mcp config add`). */
-export async function rememberApproval(file: string, project: string, servers: ApprovalSubject[]): Promise<void> {
-  await createApprovalStore({ file }).remember(project, servers);
-}
-
 /** Asks a yes-or-no question on the terminal (stderr); true only for "y" or "yes". */
-export async function confirm(question: string): Promise<boolean> {
+async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(question)).trim());
   } finally {
     rl.close();
   }
+}
+
+/** Asks on the terminal whether these project servers may run, each shown as it will run, its file (and why asked) beside. */
+export function confirmServers(
+  home: string,
+  servers: readonly { server: ApprovalRequest["server"]; reason?: string }[],
+  heading: string,
+  question: string,
+): Promise<boolean> {
+  const blocks = servers.map(({ server, reason = NOT_APPROVED_YET }) => {
+    const why = reason === NOT_APPROVED_YET ? "" : `; ${reason}`;
+    return serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))}${why})`);
+  });
+  return confirm(`${heading}:\n${blocks.join("\n")}\n${question}`);
 }
 
 /** What approves a project server: `mcp config approve <name>`, its name quoted as a shell needs it. */
@@ -74,35 +83,21 @@ export function cliApprovalPolicy(options: {
   interactive: boolean;
   home: string;
 }): ApprovalPolicy {
-  const policy = {
+  const ask = async (asked: readonly ApprovalRequest[]): Promise<boolean> => {
+    const yes = await confirmServers(
+      options.home,
+      asked,
+      `${color.bold("This project defines MCP servers")} that will run on this machine`,
+      `Start them? ${color.dim("(remembered for this project until they change)")} [y/N] `,
+    );
+    if (!yes) note(`Not starting them. To change your mind: ${approveCommand(asked)}`);
+    return yes;
+  };
+  return personPolicy({
     store: createApprovalStore({ file: options.file }),
     howToApprove: (server: ApprovalSubject) => approveCommandFor([server.name]),
-  };
-  if (options.yes) return { ...policy, approve: () => true };
-  if (!options.interactive)
-    return {
-      ...policy,
-      approve: (requests) => {
-        const asked = requests.filter((request) => !request.declined);
-        if (asked.length > 0) warn(skippedLine(asked, options.project, options.home));
-        return false;
-      },
-    };
-  return askingPolicy({
-    ...policy,
-    ask: async (asked) => {
-      const blocks = asked.map(({ server, reason }) =>
-        serverBlock(
-          server.name,
-          server,
-          `(${printable(tildify(server.source.file, options.home))}${reason === NOT_APPROVED_YET ? "" : `; ${reason}`})`,
-        ),
-      );
-      const yes = await confirm(
-        `${color.bold("This project defines MCP servers")} that will run on this machine:\n${blocks.join("\n")}\nStart them? ${color.dim("(remembered for this project until they change)")} [y/N] `,
-      );
-      if (!yes) note(`Not starting them. To change your mind: ${approveCommand(asked)}`);
-      return yes;
-    },
+    yes: options.yes,
+    ask: options.interactive ? ask : undefined,
+    skipped: (asked) => warn(skippedLine(asked, options.project, options.home)),
   });
 }

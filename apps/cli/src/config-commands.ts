@@ -2,13 +2,14 @@
 import { join, resolve } from "node:path";
 import { serverConfigProblems } from "@mcp/client";
 import {
-  approveOwnServer,
+  approveProjectServers,
   addOwnServer,
   configEntries,
   defaultApprovalsFile,
   describeServer,
   diagnoseServers,
   loadAllMCPConfigs,
+  NotProjectServerError,
   OWN_FILE,
   ownEntry,
   printable,
@@ -16,10 +17,11 @@ import {
   removeOwnServer,
   shortPath,
   tildify,
+  type DiscoveredServer,
   type LoadResult,
 } from "@mcp/manager";
-import { detailLines, serverBlock } from "./approval-view.js";
-import { confirm, rememberApproval } from "./approvals.js";
+import { detailLines } from "./approval-view.js";
+import { confirmServers } from "./approvals.js";
 import { openSession, settle, configDir, type GlobalOptions } from "./session.js";
 import { CliError, color, EXIT, firstLine, HINT, note, out, printJson, warn } from "./ui.js";
 import { show } from "./listing.js";
@@ -124,13 +126,7 @@ export async function configAdd(globals: GlobalOptions, name: string): Promise<n
 }
 
 /** Where a project entry the user wrote is approved as it loads (@mcp/manager's approveOwnServer). */
-const ownApproval = (home: string) => ({ cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
-
-/** A project entry the user just wrote is approved as it loads; said when it cannot be yet. */
-export async function approveOwn(file: string, scope: string, name: string, home: string): Promise<void> {
-  const why = scope === "project" ? await approveOwnServer(file, name, ownApproval(home)) : undefined;
-  if (why !== undefined) notApprovedYet(name, why);
-}
+export const ownApproval = (home: string) => ({ cwd: process.cwd(), approvals: defaultApprovalsFile({ home }) });
 
 /** That an entry the user wrote is not approved, why, and the command that approves it once it loads. */
 export function notApprovedYet(name: string, why: string, then = ". Once"): void {
@@ -139,43 +135,36 @@ export function notApprovedYet(name: string, why: string, then = ". Once"): void
 
 /** Approves project servers for this project (all of them when none is named), as answering the prompt with "y" does. */
 export async function configApprove(globals: GlobalOptions, names: string[]): Promise<number> {
-  const result = await configFiles(globals, "config approve");
   const home = process.env["HOME"] ?? "";
-  const project = Object.values(result.servers).filter((s) => s.source.scope === "project");
-  for (const name of names) {
-    if (!project.some((s) => s.name === name)) {
-      const entry = result.servers[name];
-      throw new CliError(
-        entry
-          ? `"${name}" is not a project server (${tildify(entry.source.file, home)}): it needs no approval`
-          : `no project server named "${name}" (see: mcp config list)`,
-        EXIT.usage,
-      );
-    }
-  }
-  const chosen = names.length > 0 ? project.filter((s) => names.includes(s.name)) : project;
-  if (chosen.length === 0) {
-    note("This project defines no MCP servers.");
-    return EXIT.ok;
-  }
   // What is approved is shown first, as the prompt shows it, and it is exactly what is approved: the
   // configs shown, not the files read again (a later change to any of it asks again).
   const asked = process.stdin.isTTY === true && process.stderr.isTTY === true && globals.yes !== true;
-  if (asked) {
-    const blocks = chosen.map((server) =>
-      serverBlock(server.name, server, `(${printable(tildify(server.source.file, home))})`),
+  const confirm = (chosen: readonly DiscoveredServer[]) =>
+    confirmServers(
+      home,
+      chosen.map((server) => ({ server })),
+      `${color.bold("Approve for this project")} what these servers will run`,
+      "Approve them? [y/N] ",
     );
-    if (
-      !(await confirm(
-        `${color.bold("Approve for this project")} what these servers will run:\n${blocks.join("\n")}\nApprove them? [y/N] `,
-      ))
-    ) {
-      note("Nothing approved.");
-      return EXIT.failure;
-    }
-  }
-  await rememberApproval(defaultApprovalsFile({ home }), process.cwd(), chosen);
-  for (const server of chosen)
+  const approvals = defaultApprovalsFile({ home });
+  const loaded = await configFiles(globals, "config approve");
+  const chosen = await approveProjectServers(loaded, names, {
+    project: process.cwd(),
+    approvals,
+    confirm: asked ? confirm : undefined,
+  }).catch((error: unknown) => {
+    if (!(error instanceof NotProjectServerError)) throw error;
+    const { serverName: name, file } = error;
+    throw new CliError(
+      file
+        ? `"${name}" is not a project server (${tildify(file, home)}): it needs no approval`
+        : `no project server named "${name}" (see: mcp config list)`,
+      EXIT.usage,
+    );
+  });
+  if (chosen?.length === 0) note("This project defines no MCP servers.");
+  if (chosen === undefined) note("Nothing approved.");
+  for (const server of chosen ?? [])
     out(
       asked
         ? `Approved "${printable(server.name)}" for this project.`
@@ -184,7 +173,7 @@ export async function configApprove(globals: GlobalOptions, names: string[]): Pr
             ...detailLines(server, "    "),
           ].join("\n"),
     );
-  return EXIT.ok;
+  return chosen === undefined ? EXIT.failure : EXIT.ok;
 }
 
 export async function configRemove(_: GlobalOptions, name: string, options: { scope?: string }): Promise<number> {

@@ -1,5 +1,5 @@
 // `mcp pins` and `mcp pins approve`: held tools with their diffs, and their approval.
-import { mustStart } from "./commands.js";
+import { mustStart, only } from "./commands.js";
 import { heldJson, heldOf, heldText } from "./pins-view.js";
 import { settle, withSession, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
@@ -18,7 +18,7 @@ const asHosts = { handlers: { onSampling: refuse, onElicitation: refuse } };
  * are new), each with its diff and the command that approves it. Exit 1 when any is held.
  */
 export async function pinsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, asHosts, async (session) => {
+  return withSession(only(globals, server), asHosts, async (session) => {
     mustStart(session, server);
     await settle(session);
     const held = heldOf(session, server);

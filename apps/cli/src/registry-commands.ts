@@ -1,9 +1,8 @@
 import type { MCPServerConfig } from "@mcp/client";
 import { printable, readOwnServers, tildify } from "@mcp/manager";
 import {
-  addFromRegistry,
   describeRegistryConfig,
-  getRegistryServer,
+  installFromRegistry,
   localNameFor,
   parseRegistrySpec,
   registryKinds,
@@ -16,7 +15,7 @@ import {
   type RegistryLocation,
   type RegistryPackageKind,
 } from "@mcp/registry";
-import { approveOwn, ownFile, pairs } from "./config-commands.js";
+import { notApprovedYet, ownApproval, ownFile, pairs } from "./config-commands.js";
 import { interruptible } from "./live.js";
 import type { GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
@@ -35,11 +34,11 @@ export async function registryLocation(
   );
 }
 
-/** A registry failure as the CLI reports it: what the user asked for wrong is a usage error (2). */
+/** A registry failure as the CLI reports it, with its way out: what the user asked for wrong is a usage error (2). */
 function registryFailure(error: unknown): never {
-  if (RegistryError.isInstance(error))
-    throw new CliError(printable(error.message), error.usage ? EXIT.usage : EXIT.failure);
-  throw error;
+  if (!RegistryError.isInstance(error)) throw error;
+  const hint = error.reason === "retired" ? "; add it anyway with --force" : "";
+  throw new CliError(printable(error.message) + hint, error.usage ? EXIT.usage : EXIT.failure);
 }
 
 /** Asks the registry with the command's timeout, Ctrl-C stopping the asking; its failures as the CLI reports them. */
@@ -134,28 +133,27 @@ export async function registryAdd(globals: GlobalOptions, spec: string, options:
     );
   const location = await registryLocation(globals, options.registry);
   const values = pairs(options.set, "--set", true);
-  const entry = await asking(globals, (o) => getRegistryServer(name, version, { ...o, registry: location.url }));
-  const status = retiredStatus(entry);
-  if (status && !options.force)
-    throw new CliError(
-      `${printable(name)} ${printable(entry.server.version)} is ${status} in ${location.url}; add it anyway with --force`,
-      EXIT.usage,
-    );
-  const made = await addFromRegistry(entry, {
-    file,
-    name: local,
-    registry: location.url,
-    package: options.package as RegistryPackageKind | undefined,
-    transport: options.transport,
-    values,
-  }).catch(registryFailure);
-  if (status) warn(`${printable(name)} is ${status} in the registry; added because of --force.`);
+  const added = await asking(globals, (o) =>
+    installFromRegistry(name, {
+      ...o,
+      version,
+      force: options.force,
+      file,
+      name: local,
+      registry: location.url,
+      package: options.package as RegistryPackageKind | undefined,
+      transport: options.transport as "http" | "sse" | undefined,
+      values,
+      approve: scope === "project" ? ownApproval(home) : undefined,
+    }),
+  );
+  if (added.status) warn(`${printable(name)} is ${added.status} in the registry; added because of --force.`);
   out(
     [
-      `Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(made.version)} (${made.kind}) from ${location.url}`,
-      ...describeAdded(made),
+      `Added "${local}" to ${tildify(file, home)}: ${printable(name)} ${printable(added.made.version)} (${added.made.kind}) from ${location.url}`,
+      ...describeAdded(added.made),
     ].join("\n"),
   );
-  await approveOwn(file, scope, local, home);
+  if (added.notApproved !== undefined) notApprovedYet(local, added.notApproved);
   return EXIT.ok;
 }

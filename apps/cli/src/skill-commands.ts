@@ -1,5 +1,6 @@
 import { findSkill } from "@mcp/client/skills";
-import { connected, mustStart, reportFailures } from "./commands.js";
+import { skillRows } from "@mcp/manager";
+import { overServers } from "./commands.js";
 import { startOne } from "./resolve.js";
 import { withSession, type GlobalOptions } from "./session.js";
 import { show } from "./listing.js";
@@ -10,19 +11,8 @@ import { color, EXIT, out, printJson } from "./ui.js";
 
 /** `skills [server]`: every connected server's skills. */
 export async function skillsCommand(globals: GlobalOptions, server: string | undefined): Promise<number> {
-  return withSession(server ? { ...globals, server: [server] } : globals, {}, async (session) => {
-    mustStart(session, server);
-    const rows: { server: string; name: string; description: string; uri: string }[] = [];
-    for (const name of await connected(session, server)) {
-      for (const entry of await session.manager.listSkills(name))
-        rows.push({
-          server: name,
-          name: entry.frontmatter.name,
-          description: entry.frontmatter.description,
-          uri: entry.uri,
-        });
-    }
-    show(globals.json, rows, {
+  return overServers(globals, server, async (session, names) => {
+    show(globals.json, await skillRows(session.manager, names), {
       empty: () => out(color.dim("no skills (no server lists any)")),
       table: [
         { title: "SERVER", cut: "never", cell: (r) => r.server },
@@ -31,7 +21,6 @@ export async function skillsCommand(globals: GlobalOptions, server: string | und
         { title: "URI", cut: "left", yields: 2, cell: (r) => r.uri },
       ],
     });
-    return reportFailures(session);
   });
 }
 

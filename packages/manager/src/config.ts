@@ -14,6 +14,13 @@ export {
   type ApprovalRequest,
 } from "./approvals/policy.js";
 export {
+  approveProjectServers,
+  NotProjectServerError,
+  personPolicy,
+  type ApproveProjectOptions,
+  type PersonPolicyOptions,
+} from "./approvals/person.js";
+export {
   createApprovalStore,
   defaultApprovalsFile,
   DECLINED,

@@ -15,6 +15,7 @@ export { isRetryableAfterReconnect } from "./server.js";
 // Everything `@mcp/manager/config` exports (config reading, approvals, the tool cache, failure words,
 // the pool's shim commands), taken from that subpath's module so the two entries cannot disagree.
 export {
+  approveProjectServers,
   askingPolicy,
   callFailure,
   commandLine,
@@ -32,6 +33,8 @@ export {
   LIGHT_SHIM_COMMAND,
   loadAllMCPConfigs,
   NOT_APPROVED_YET,
+  NotProjectServerError,
+  personPolicy,
   printable,
   reviewApprovals,
   SHIM_COMMAND,
@@ -51,6 +54,7 @@ export {
   type ApprovalRequest,
   type ApprovalStore,
   type ApprovalSubject,
+  type ApproveProjectOptions,
   type CachedTools,
   type CallFailure,
   type ConfigError,
@@ -58,6 +62,7 @@ export {
   type FileToolCacheOptions,
   type LoadOptions,
   type LoadResult,
+  type PersonPolicyOptions,
   type ServerDescription,
   type ShownServer,
   type ToolCache,
@@ -144,6 +149,8 @@ export {
   type ToolRow,
 } from "./rows.js";
 export { serverRows, type ServerRowWords } from "./server-rows.js";
+export { skillRows, type SkillRow } from "./skill-rows.js";
+export { diagnoseSignIn, type DiagnoseSignInOptions, type SignInDiagnosis } from "./sign-in-doctor.js";
 export { headerPair } from "./config/header-pair.js";
 export {
   commandLineServers,

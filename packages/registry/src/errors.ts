@@ -10,7 +10,8 @@ export type RegistryErrorCode = "registry_error" | McpErrorCode;
  * - `network`, `timeout`, `http`, `not_found`, `too_large`, `invalid_response`: asking the registry;
  * - `unsupported_package`: no package or remote we can run (or not the one asked for); `available` lists what there is;
  * - `invalid_server`: a `server.json` we will not turn into a config (a field we need is missing or unsafe);
- * - `secret_value`, `invalid_value`, `unknown_input`: a value given for one of the server's inputs.
+ * - `secret_value`, `invalid_value`, `unknown_input`: a value given for one of the server's inputs;
+ * - `retired`: the version asked for is deprecated or deleted (`installFromRegistry` without `force`).
  */
 export type RegistryFailure =
   | "invalid_url"
@@ -24,7 +25,8 @@ export type RegistryFailure =
   | "invalid_server"
   | "secret_value"
   | "invalid_value"
-  | "unknown_input";
+  | "unknown_input"
+  | "retired";
 
 /** A failure of the registry client or of {@link configFromRegistry}; `code` is `"registry_error"`, `reason` says which. */
 export class RegistryError extends McpError<"registry_error"> {
@@ -56,7 +58,7 @@ export class RegistryError extends McpError<"registry_error"> {
 
   /**
    * Whether what the caller asked for was wrong (`not_found`, `unsupported_package`, a value:
-   * `secret_value`, `invalid_value`, `unknown_input`; `invalid_url`) rather than the registry or its
+   * `secret_value`, `invalid_value`, `unknown_input`; `invalid_url`; `retired`) rather than the registry or its
    * document failing: a CLI's usage error.
    */
   get usage(): boolean {
@@ -71,4 +73,5 @@ const USAGE = new Set<RegistryFailure>([
   "invalid_value",
   "unknown_input",
   "invalid_url",
+  "retired",
 ]);

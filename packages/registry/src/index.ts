@@ -48,6 +48,7 @@ export {
   type OwnInstalled,
   type OwnInstalledOptions,
 } from "./own-files.js";
+export { installFromRegistry, type InstallFromRegistryOptions, type InstalledFromRegistry } from "./install.js";
 export {
   checkForUpdates,
   outdatedRows,
