@@ -2,7 +2,7 @@
 import { AbortLatch, type AbortHandle } from "./abort.js";
 import { InvalidMessageError, TransportClosedError, toError } from "./errors.js";
 import { ErrorCodes, RpcError } from "./rpc-error.js";
-import { classifyMessage } from "./guards.js";
+import { classifyMessage, isJsonRpcSuccessResponse } from "./guards.js";
 import { PendingRequests } from "./tracker.js";
 import type {
   JsonRpcMessage,
@@ -165,6 +165,12 @@ export class JsonRpcEndpoint {
   }
 
   #route(value: unknown, relatedId?: RequestId): void {
+    // A client's most common message, an answer with a result, first: what classifyMessage would
+    // call a response, settled without the object its classification makes.
+    if (isJsonRpcSuccessResponse(value)) {
+      this.pending.handleResponse(value);
+      return;
+    }
     const classified = classifyMessage(value);
     switch (classified.kind) {
       case "batch":

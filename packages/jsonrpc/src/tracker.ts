@@ -1,6 +1,7 @@
 // Pending requests: timeouts, aborts, progress, and the first answer wins.
 import { RequestTimeoutError, checkTimeout, isValidTimeout, timeoutProblem } from "./errors.js";
 import { RpcError } from "./rpc-error.js";
+import { Entry, EntryExtra, NO_OPTIONS, needsExtra, type Bucket } from "./tracker-entry.js";
 import type { JsonRpcResponse, Progress, RequestId, RequestOptions } from "./types.js";
 
 const TIMEOUT_FIELDS = ["timeout", "maxTotalTimeout"] as const;
@@ -27,70 +28,6 @@ export interface TrackHooks {
    * close or a send failure (the exchange may still be running and can be ended).
    */
   onSettled?: ((answered: boolean) => void) | undefined;
-}
-
-/**
- * One request in flight. A class, so every entry has one shape; the fields a plain request never
- * uses stay undefined rather than costing an object of their own.
- */
-class Entry {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-  readonly timeout: number;
-  readonly maxTotalTimeout: number | undefined;
-  readonly resetOnProgress: boolean;
-  /** When it started (ms since epoch): read only for `maxTotalTimeout`, so taken only then. */
-  readonly startedAt: number;
-  readonly onProgress: ((progress: Progress) => void) | undefined;
-  readonly relatedTo: unknown;
-  readonly signal: AbortSignal | undefined;
-  readonly onSettled: ((answered: boolean) => void) | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  /** When the entry waits in a shared bucket (see #buckets): its deadline (ms since epoch), its bucket and neighbours there. */
-  deadline = 0;
-  bucket: Bucket | undefined = undefined;
-  previous: Entry | undefined = undefined;
-  next: Entry | undefined = undefined;
-  /** Names the clock in the timeout message (`<label> timeout after <n>ms`). */
-  timeoutLabel = "Request";
-
-  constructor(
-    id: RequestId,
-    method: string,
-    resolve: (value: unknown) => void,
-    reject: (error: unknown) => void,
-    timeout: number,
-    options: RequestOptions,
-    onSettled: ((answered: boolean) => void) | undefined,
-  ) {
-    this.id = id;
-    this.method = method;
-    this.resolve = resolve;
-    this.reject = reject;
-    this.timeout = timeout;
-    const maxTotal = options.maxTotalTimeout;
-    this.maxTotalTimeout = maxTotal !== undefined && Number.isFinite(maxTotal) ? maxTotal : undefined;
-    this.resetOnProgress = options.resetTimeoutOnProgress === true;
-    this.startedAt = this.maxTotalTimeout === undefined ? 0 : Date.now();
-    this.onProgress = options.onProgress;
-    this.relatedTo = options.relatedTo;
-    this.signal = options.signal;
-    this.onSettled = onSettled;
-  }
-}
-
-/**
- * Requests with the same plain timeout, in deadline order (= insertion order), under one timer:
- * a list linked through the entries (`previous`/`next`), so adding and removing one is a few
- * pointer writes.
- */
-interface Bucket {
-  readonly timeout: number;
-  head: Entry | undefined;
-  tail: Entry | undefined;
-  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** Longest delay `setTimeout` honours; anything longer (or `Infinity`) means "no clock". */
@@ -125,6 +62,18 @@ export class PendingRequests {
   readonly #defaultTimeout: number;
   readonly #onCancel: PendingRequestsOptions["onCancel"];
   #counter = 0;
+  /**
+   * Deadlines count from here: small integers (no number boxed per request), not ms since 1970.
+   */
+  readonly #epoch = Date.now();
+  /** What the shared executor below was handed, read at once by {@link track}. */
+  #nextResolve: ((value: unknown) => void) | undefined = undefined;
+  #nextReject: ((error: unknown) => void) | undefined = undefined;
+  /** One executor for every request's promise: no closure made per request. */
+  readonly #capture = (resolve: (value: unknown) => void, reject: (error: unknown) => void): void => {
+    this.#nextResolve = resolve;
+    this.#nextReject = reject;
+  };
 
   constructor(options: PendingRequestsOptions = {}) {
     checkTimeout(options.defaultTimeout, "timeout");
@@ -145,7 +94,7 @@ export class PendingRequests {
 
   /** The {@link RequestOptions.relatedTo} of request `id`, while it is in flight. */
   relatedTo(id: RequestId): unknown {
-    return this.#entries.get(id)?.relatedTo;
+    return this.#entries.get(id)?.extra?.relatedTo;
   }
 
   /** Whether `id` is in flight. */
@@ -167,10 +116,18 @@ export class PendingRequests {
       }
     }
     const timeout = options.timeout ?? this.#defaultTimeout;
-    let entry!: Entry;
-    const promise = new Promise<T>((resolve, reject) => {
-      entry = new Entry(id, method, resolve as (value: unknown) => void, reject, timeout, options, hooks?.onSettled);
-    });
+    const onSettled = hooks?.onSettled;
+    const promise = new Promise(this.#capture) as Promise<T>;
+    const entry = new Entry(
+      id,
+      method,
+      this.#nextResolve!,
+      this.#nextReject!,
+      timeout,
+      needsExtra(options, onSettled) ? new EntryExtra(options, onSettled) : undefined,
+    );
+    this.#nextResolve = undefined;
+    this.#nextReject = undefined;
     this.#entries.set(id, entry);
     this.#arm(id, entry, timeout);
     if (signal && this.#entries.has(id)) this.#watch(signal, id); // (a zero budget already ended it)
@@ -183,7 +140,7 @@ export class PendingRequests {
    */
   setTimeoutLabel(id: RequestId, label: string): void {
     const entry = this.#entries.get(id);
-    if (entry) entry.timeoutLabel = label;
+    if (entry) (entry.extra ??= new EntryExtra(NO_OPTIONS, undefined)).timeoutLabel = label;
   }
 
   /** Resolves `id` with `value`. Returns false if it was not in flight. */
@@ -221,11 +178,12 @@ export class PendingRequests {
     const { progressToken, progress, total, message } = params as Record<string, unknown>;
     if (typeof progressToken !== "string" && typeof progressToken !== "number") return false;
     const entry = this.#entries.get(progressToken);
-    if (!entry?.onProgress || typeof progress !== "number") return false;
+    const extra = entry?.extra;
+    if (!entry || !extra?.onProgress || typeof progress !== "number") return false;
 
-    if (entry.resetOnProgress) {
-      if (entry.timer !== undefined) clearTimeout(entry.timer);
-      entry.timer = undefined;
+    if (extra.resetOnProgress) {
+      if (extra.timer !== undefined) clearTimeout(extra.timer);
+      extra.timer = undefined;
       this.#arm(progressToken, entry, entry.timeout);
       if (!this.#entries.has(progressToken)) return true; // the total budget ran out
     }
@@ -233,7 +191,7 @@ export class PendingRequests {
     if (typeof total === "number") update.total = total;
     if (typeof message === "string") update.message = message;
     try {
-      entry.onProgress(update);
+      extra.onProgress(update);
     } catch {
       // A throwing progress callback must not break message routing for everyone else.
     }
@@ -246,17 +204,19 @@ export class PendingRequests {
   }
 
   #arm(id: RequestId, entry: Entry, timeout: number): void {
-    if (entry.maxTotalTimeout === undefined && !entry.resetOnProgress && timeout > 0 && timeout <= MAX_TIMER_DELAY) {
+    const extra = entry.extra;
+    const maxTotalTimeout = extra?.maxTotalTimeout;
+    if (maxTotalTimeout === undefined && extra?.resetOnProgress !== true && timeout > 0 && timeout <= MAX_TIMER_DELAY) {
       this.#enqueue(entry, timeout);
       return;
     }
     let delay = timeout;
     let reported = timeout;
-    if (entry.maxTotalTimeout !== undefined) {
-      const left = entry.maxTotalTimeout - (Date.now() - entry.startedAt);
+    if (maxTotalTimeout !== undefined) {
+      const left = maxTotalTimeout - (Date.now() - extra!.startedAt);
       if (left <= delay) {
         delay = left;
-        reported = entry.maxTotalTimeout;
+        reported = maxTotalTimeout;
       }
     }
     if (delay <= 0) {
@@ -264,7 +224,10 @@ export class PendingRequests {
       return;
     }
     if (delay > MAX_TIMER_DELAY) return;
-    entry.timer = setTimeout(() => this.#timeout(id, entry, reported), delay);
+    (entry.extra ??= new EntryExtra(NO_OPTIONS, undefined)).timer = setTimeout(
+      () => this.#timeout(id, entry, reported),
+      delay,
+    );
   }
 
   #enqueue(entry: Entry, timeout: number): void {
@@ -273,7 +236,7 @@ export class PendingRequests {
       bucket = { timeout, head: undefined, tail: undefined, timer: undefined };
       this.#buckets.set(timeout, bucket);
     }
-    entry.deadline = Date.now() + timeout;
+    entry.deadline = Date.now() - this.#epoch + timeout;
     entry.bucket = bucket;
     const tail = bucket.tail;
     entry.previous = tail;
@@ -286,7 +249,7 @@ export class PendingRequests {
   #armBucket(bucket: Bucket, delay: number): void {
     bucket.timer = setTimeout(() => {
       bucket.timer = undefined;
-      const now = Date.now();
+      const now = Date.now() - this.#epoch;
       // Each timeout takes its entry out of the bucket: the head moves on.
       for (let entry = bucket.head; entry !== undefined && entry.deadline <= now; entry = bucket.head)
         this.#timeout(entry.id, entry, bucket.timeout);
@@ -314,7 +277,8 @@ export class PendingRequests {
   }
 
   #timeout(id: RequestId, entry: Entry, reported: number): void {
-    const error = new RequestTimeoutError(reported, { label: entry.timeoutLabel, method: entry.method });
+    const label = entry.extra?.timeoutLabel ?? "Request";
+    const error = new RequestTimeoutError(reported, { label, method: entry.method });
     this.#cancel(id, error, error.message);
   }
 
@@ -333,11 +297,14 @@ export class PendingRequests {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     this.#entries.delete(id);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
     const bucket = entry.bucket;
     if (bucket) this.#dequeue(entry, bucket);
-    if (entry.signal) this.#unwatch(entry.signal, id);
-    entry.onSettled?.(answered);
+    const extra = entry.extra;
+    if (extra) {
+      if (extra.timer !== undefined) clearTimeout(extra.timer);
+      if (extra.signal) this.#unwatch(extra.signal, id);
+      extra.onSettled?.(answered);
+    }
     return entry;
   }
 

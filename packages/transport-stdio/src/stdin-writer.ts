@@ -42,7 +42,10 @@ export class StdinWriter {
   #queue: QueuedWrite[] = [];
   #queuedBytes = 0;
   #waitingForDrain = false;
-  #outbox = "";
+  /** This tick's later lines (without their newlines), joined once when the tick ends: no string per line to glue them. */
+  #outbox: string[] = [];
+  /** What `#outbox` will write (bytes of JSON text, newlines included). */
+  #outboxBytes = 0;
   #flushScheduled = false;
   #waiters: (() => void)[] = [];
 
@@ -59,7 +62,7 @@ export class StdinWriter {
 
   /** What waits to be written: this tick's outbox, the queue waiting for `drain`, the stream's own buffer. */
   get bytes(): number {
-    return this.#outbox.length + this.#queuedBytes + (this.#stdin?.writableLength ?? 0);
+    return this.#outboxBytes + this.#queuedBytes + (this.#stdin?.writableLength ?? 0);
   }
 
   /** False past half of {@link limit}: a writer that can wait should (see {@link whenWritable}). */
@@ -90,14 +93,16 @@ export class StdinWriter {
   }
 
   /**
-   * Hands `data` (one message's line) to stdin; a promise only when it must wait for `drain`.
-   * Throws {@link WriteQueueFullError} when more than {@link limit} waits already.
+   * Hands `line` (one message's JSON text, without its newline, which is added here) to stdin; a
+   * promise only when it must wait for `drain`. Throws {@link WriteQueueFullError} when more than
+   * {@link limit} waits already.
    */
-  write(data: string): Promise<void> | undefined {
+  write(line: string): Promise<void> | undefined {
     const stdin = this.#stdin!;
     const waiting = this.bytes;
     if (waiting > this.limit) throw new WriteQueueFullError(waiting, this.limit, this.serverName);
     if (this.#waitingForDrain) {
+      const data = `${line}\n`;
       this.#queuedBytes += data.length;
       return new Promise((resolve, reject) => this.#queue.push({ data, resolve, reject }));
     }
@@ -105,22 +110,26 @@ export class StdinWriter {
       // First message of this tick: out at once (no added latency for one-at-a-time traffic).
       this.#flushScheduled = true;
       process.nextTick(this.#flushOutbox);
-      if (!stdin.write(data)) this.#waitingForDrain = true;
+      if (!stdin.write(`${line}\n`)) this.#waitingForDrain = true;
     } else {
       // Later messages of the same tick leave together in one write: far fewer syscalls and
       // stream bookkeeping when requests are pipelined.
-      this.#outbox += data;
+      this.#outbox.push(line);
+      this.#outboxBytes += line.length + 1;
     }
     return undefined;
   }
 
   readonly #flushOutbox = (): void => {
     this.#flushScheduled = false;
-    const data = this.#outbox;
-    this.#outbox = "";
+    const lines = this.#outbox;
+    if (lines.length === 0) return;
+    this.#outbox = [];
+    this.#outboxBytes = 0;
     const stdin = this.#stdin;
-    if (data === "" || !stdin || !stdin.writable) return;
-    if (!stdin.write(data)) this.#waitingForDrain = true;
+    if (!stdin || !stdin.writable) return;
+    lines.push(""); // the last line's newline
+    if (!stdin.write(lines.join("\n"))) this.#waitingForDrain = true;
   };
 
   /** stdin drained: send what waited for it, in one write, release its callers and those waiting to write. */
@@ -140,7 +149,8 @@ export class StdinWriter {
   close(error: unknown): void {
     for (const queued of this.#queue.splice(0)) queued.reject(error);
     this.#queuedBytes = 0;
-    this.#outbox = "";
+    this.#outbox = [];
+    this.#outboxBytes = 0;
     for (const resolve of this.#waiters.splice(0)) resolve();
     this.#stdin = undefined;
   }

@@ -273,7 +273,7 @@ export class StdioTransport extends EndpointTransport {
   /** Hands a message to stdin; returns a promise only when it must wait for `drain`. */
   #write(message: JsonRpcMessage): Promise<void> | undefined {
     if (this.#state !== "open") throw this.closedReason();
-    return this.#writer.write(`${JSON.stringify(message)}\n`);
+    return this.#writer.write(JSON.stringify(message));
   }
 
   /**
