@@ -82,6 +82,7 @@ describe("installFromRegistry", () => {
     );
     expect(refused).toMatchObject({ reason: "retired" });
     const message = (refused as Error).message;
+    // eslint-disable-next-line no-control-regex
     expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     expect(message).toBe(`io.github.t/hostile 2.0 ]0;owned [2J is deleted in ${registry.url}`);
   });
