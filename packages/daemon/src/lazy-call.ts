@@ -4,11 +4,15 @@ import type { CallHandler } from "./call.js";
 
 /**
  * The handler `load` resolves with, loaded when the daemon first asks it something (`serversOf` or
- * `run`), and once: its `serversOf`, else every server of the call's configs (the daemon's default).
+ * `run`), and once (a load that failed is tried again with the next call): its `serversOf`, else every server of the call's configs (the daemon's default).
  */
 export function lazyCallHandler(load: () => Promise<CallHandler>): CallHandler {
   let loading: Promise<CallHandler> | undefined;
-  const handler = (): Promise<CallHandler> => (loading ??= load());
+  const handler = (): Promise<CallHandler> =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined; // a failed load (a file it could not open just then) is tried again with the next call
+      throw error;
+    }));
   return {
     serversOf: async (params) => (await handler()).serversOf?.(params) ?? Object.keys(params.configs),
     run: async (params, context) => (await handler()).run(params, context),

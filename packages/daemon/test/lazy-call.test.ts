@@ -39,6 +39,20 @@ describe("lazyCallHandler", () => {
     expect(await lazy.serversOf!(callOf([]) as unknown as CallParams)).toEqual(["one", "two"]);
   });
 
+  it("a load that failed is tried again with the next call (a failure is not kept for the daemon's life)", async () => {
+    let loads = 0;
+    const lazy = lazyCallHandler(async () => {
+      loads++;
+      if (loads === 1) throw new Error("EMFILE: too many open files, open 'call-handler.js'");
+      return { run: async (params: CallParams) => ({ words: params.words }) };
+    });
+    await box.start({ call: lazy });
+    await expect(daemonRequest(box.socket, CALL_METHOD, callOf(["a"]))).rejects.toThrow("EMFILE");
+    expect(await daemonRequest(box.socket, CALL_METHOD, callOf(["b"]))).toEqual({ words: ["b"] });
+    expect(await daemonRequest(box.socket, CALL_METHOD, callOf(["c"]))).toEqual({ words: ["c"] });
+    expect(loads).toBe(2);
+  });
+
   it("asks the loaded handler's serversOf when it has one", async () => {
     const lazy = lazyCallHandler(async () => ({ serversOf: () => ["one"], run: async () => null }));
     expect(await lazy.serversOf!(callOf([]) as unknown as CallParams)).toEqual(["one"]);

@@ -253,6 +253,9 @@ export class PendingRequests {
       // Each timeout takes its entry out of the bucket: the head moves on.
       for (let entry = bucket.head; entry !== undefined && entry.deadline <= now; entry = bucket.head)
         this.#timeout(entry.id, entry, bucket.timeout);
+      // A hook (onCancel, onSettled) that tracked a request here meanwhile armed a timer: one timer per bucket.
+      if (bucket.timer !== undefined) clearTimeout(bucket.timer);
+      bucket.timer = undefined;
       const head = bucket.head;
       if (head !== undefined && this.#buckets.get(bucket.timeout) === bucket)
         this.#armBucket(bucket, Math.max(1, head.deadline - now));

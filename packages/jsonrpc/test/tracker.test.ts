@@ -189,6 +189,35 @@ describe("PendingRequests", () => {
     expect(tracker.size).toBe(0);
   });
 
+  it("a request tracked by a hook while its bucket's requests time out leaves one timer, gone when all settle", async () => {
+    vi.useFakeTimers();
+    const tracker = new PendingRequests({ onCancel: () => undefined });
+    let retried: Promise<unknown> | undefined;
+    // The first request's settle hook tracks another with the same timeout (a retry), synchronously,
+    // while the shared timer's callback is still timing out that bucket's requests.
+    const first = tracker.track(
+      1,
+      "x",
+      { timeout: 100 },
+      {
+        onSettled: (answered) => {
+          if (!answered) retried = tracker.track(2, "x", { timeout: 100 });
+        },
+      },
+    );
+    vi.advanceTimersByTime(50);
+    const third = tracker.track(3, "x", { timeout: 100 });
+    vi.advanceTimersByTime(50);
+    await expect(first).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(retried).toBeDefined();
+    expect(vi.getTimerCount()).toBe(1);
+    tracker.resolve(3, "three");
+    tracker.resolve(2, "two");
+    await expect(third).resolves.toBe("three");
+    await expect(retried).resolves.toBe("two");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("100,000 requests completed normally on one long-lived signal leave no listeners behind", async () => {
     const controller = new AbortController();
     countTimers();

@@ -1,15 +1,30 @@
 // Why sign-in to an HTTP server fails, for a configured server or a bare URL (`mcp auth doctor`):
 // the doctor's report, the sign-in step when asked for one, and its redacted trace written to a file.
-import { writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import type { MCPServerConfig } from "@mcp/client";
 import { diagnoseAuthorization, type DiagnoseOptions, type DoctorReport, type DoctorTraceEntry } from "@mcp/oauth";
 import { diagnoseServerAuthorization, loopbackStepFor } from "./oauth.js";
+
+/**
+ * Writes the trace readable by its owner alone: a file that was there already (another mode) is
+ * made mode 600 while still empty, before anything is written in it; one this user cannot make so
+ * (another user's) is refused (EPERM), nothing written.
+ */
+async function writeTrace(file: string, trace: { server: string; requests: DoctorTraceEntry[] }): Promise<void> {
+  const handle = await open(file, "w", 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(`${JSON.stringify(trace, null, 2)}\n`);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Options of {@link diagnoseSignIn}. */
 export interface DiagnoseSignInOptions extends Pick<DiagnoseOptions, "register"> {
   /** Sign in for real ({@link loopbackStepFor}: the loopback listener on the config's callback port, and the browser unless `open: false`). */
   signIn?: { open?: boolean | undefined; onUrl?: ((url: string) => void) | undefined } | undefined;
-  /** Writes every request and answer, secrets redacted, to this file as JSON `{ server, requests }` (a new file gets mode 600). */
+  /** Writes every request and answer, secrets redacted, to this file as JSON `{ server, requests }`, mode 600 (a file already there is made so first). */
   traceFile?: string | undefined;
 }
 
@@ -42,9 +57,6 @@ export async function diagnoseSignIn(
   const report = config
     ? await diagnoseServerAuthorization(target, config, asked)
     : await diagnoseAuthorization(target, asked);
-  if (options.traceFile !== undefined)
-    await writeFile(options.traceFile, `${JSON.stringify({ server: report.server, requests }, null, 2)}\n`, {
-      mode: 0o600,
-    });
+  if (options.traceFile !== undefined) await writeTrace(options.traceFile, { server: report.server, requests });
   return { report, traced: requests.length };
 }

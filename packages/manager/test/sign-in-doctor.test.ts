@@ -1,7 +1,7 @@
 // diagnoseSignIn (`mcp auth doctor`'s doctor) against the official SDK's authorization server on
 // loopback: a bare URL and a configured server, the trace file written (mode 600) and counted;
 // the CLI's end-to-end tests stay in apps/cli/test/auth-doctor.test.ts.
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MCPServerConfig } from "@mcp/client";
@@ -40,6 +40,19 @@ describe("diagnoseSignIn", () => {
       expect(report.steps.find((s) => s.step === "client-identification")?.advice).toBe(
         "Dynamic registration is offered (not tried)",
       );
+    },
+  );
+
+  it(
+    "a trace file already there, readable by others, is made mode 600 before the trace is written in it",
+    { timeout: 60_000 },
+    async () => {
+      const traceFile = join(dir, "existing.json");
+      writeFileSync(traceFile, "old\n", { mode: 0o644 });
+      expect(statSync(traceFile).mode & 0o777).toBe(0o644);
+      const { traced } = await diagnoseSignIn(sdk.url, undefined, { traceFile, register: false });
+      expect(statSync(traceFile).mode & 0o777).toBe(0o600);
+      expect((JSON.parse(readFileSync(traceFile, "utf8")) as { requests: unknown[] }).requests).toHaveLength(traced);
     },
   );
 

@@ -54,8 +54,8 @@ export function retiredStatus(entry: RegistryEntry): "deprecated" | "deleted" | 
   return status === "deprecated" || status === "deleted" ? status : undefined;
 }
 
-/** Printable text from a server: control characters out, length bounded. */
-function snippet(text: string, max = 200): string {
+/** Printable text from a server: control characters out, length bounded (this package's messages, not its entry). */
+export function snippet(text: string, max = 200): string {
   const clean = text
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ")

@@ -1,7 +1,7 @@
 // A registry's server added to our own file in one step (`mcp registry add`): its entry asked for,
 // a deprecated or deleted version refused unless forced, the entry written and a project's approved.
 import { approveOwnServer, type ApproveOwnOptions } from "@mcp/manager";
-import { getRegistryServer, retiredStatus, type RegistryRequestOptions } from "./client.js";
+import { getRegistryServer, retiredStatus, snippet, type RegistryRequestOptions } from "./client.js";
 import type { RegistryConfig } from "./config.js";
 import { RegistryError } from "./errors.js";
 import { addFromRegistry, type AddFromRegistryOptions } from "./own-files.js";
@@ -46,7 +46,7 @@ export async function installFromRegistry(
   const entry = await getRegistryServer(name, version, { registry: add.registry, signal, timeout, maxBytes, fetch });
   const status = retiredStatus(entry);
   if (status && !force)
-    throw new RegistryError("retired", `${name} ${entry.server.version} is ${status} in ${add.registry}`, {
+    throw new RegistryError("retired", `${name} ${snippet(entry.server.version, 40)} is ${status} in ${add.registry}`, {
       registry: add.registry,
     });
   const made = await addFromRegistry(entry, add);

@@ -14,6 +14,11 @@ beforeAll(async () => {
   registry = await startRegistry();
   const remote = (url: string) => ({ description: "x", remotes: [{ type: "streamable-http", url }] });
   registry.publish({ name: "io.github.t/old", version: "1.0.0", ...remote("http://127.0.0.1:9/a") }, "deprecated");
+  // A hostile registry's version: a terminal's title set and the screen cleared, if printed as it is.
+  registry.publish(
+    { name: "io.github.t/hostile", version: "2.0\u001b]0;owned\u0007\u001b[2J", ...remote("http://127.0.0.1:9/b") },
+    "deleted",
+  );
 });
 afterAll(() => registry.close());
 const roots: string[] = [];
@@ -68,5 +73,17 @@ describe("installFromRegistry", () => {
     });
     expect(forced.status).toBe("deprecated");
     expect(Object.keys(await readOwnServers(file))).toEqual(["old"]);
+  });
+
+  it("a retired version's message shows the registry's text without its control characters, as every other message does", async () => {
+    const { file } = await project();
+    const refused = await installFromRegistry("io.github.t/hostile", { file, name: "h", registry: registry.url }).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ reason: "retired" });
+    const message = (refused as Error).message;
+    // eslint-disable-next-line no-control-regex
+    expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(message).toBe(`io.github.t/hostile 2.0 ]0;owned [2J is deleted in ${registry.url}`);
   });
 });
